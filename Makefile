@@ -1,0 +1,43 @@
+# Terrapin: `make demo` and `make test` are all a user needs; both install what is missing first.
+SHELL := /bin/bash
+SWIFT ?= swift
+PACKAGES := pkg-config libpng-dev zlib1g-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev \
+            fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic
+
+.PHONY: setup build test demo bench clean
+
+# Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
+# are present; runs apt-get update only when it must install.
+setup:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make setup: installing$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; \
+	  else echo "make setup: need root or sudo to install:$$missing" >&2; exit 1; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: setup
+	$(SWIFT) build
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+demo: build
+	@mkdir -p out
+	@for scene in Examples/*.json; do \
+	  name=$$(basename $$scene .json); \
+	  .build/debug/terrapin render $$scene -o out/$$name.png || exit 1; \
+	  echo "out/$$name.png"; \
+	done
+
+bench: setup
+	$(SWIFT) build -c release --product TerrapinBench
+	@mkdir -p out/bench
+	.build/release/TerrapinBench
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+// Terrapin: a CPU renderer for 3D map scenes with SwiftUI-style markers.
+// This file is the only place that states module dependencies (see README, "Modules").
+import PackageDescription
+
+let package = Package(
+    name: "Terrapin",
+    products: [
+        .library(name: "Terrapin", targets: ["Terrapin"]),
+        .executable(name: "terrapin", targets: ["terrapin"]),
+    ],
+    targets: [
+        // C: libpng through pkg-config, and the one C file that owns libpng's setjmp.
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev", "zlib1g-dev"])]
+        ),
+        .target(
+            name: "CTerrapinPNG",
+            dependencies: ["CLibPNG"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+
+        // Swift modules, in the order data flows.
+        .target(name: "TerrapinIO"),
+        .target(name: "TerrapinRaster"),
+        .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG"]),
+        .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG"]),
+        .target(name: "TerrapinRender", dependencies: ["TerrapinScene"]),
+        .target(
+            name: "Terrapin",
+            dependencies: ["TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinScene", "TerrapinRender"]
+        ),
+        .executableTarget(name: "terrapin", dependencies: ["Terrapin"]),
+        .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin"]),
+
+        .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO"]),
+        .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster"]),
+        .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),
+        .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender"]),
+        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin"]),
+    ]
+)

@@ -1,0 +1,11 @@
+// The module users import: it re-exports every part a user needs.
+@_exported import TerrapinIO
+@_exported import TerrapinPNG
+@_exported import TerrapinRaster
+@_exported import TerrapinRender
+@_exported import TerrapinScene
+
+public enum Terrapin {
+    /// The renderer's version; part of batch resume keys and the PNG `Software` text.
+    public static let version = "0.1.0"
+}

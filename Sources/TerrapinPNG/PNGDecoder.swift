@@ -1,0 +1,97 @@
+// PNG bytes → Pixmap. Every valid PNG (gray, gray+alpha, RGB, RGBA, palette; bit depths
+// 1–16; tRNS; Adam7 interlacing) decodes to premultiplied RGBA8. 16-bit samples are scaled
+// with rounding (v·255/65535); colour-space chunks (gAMA, cHRM, sRGB, iCCP) are ignored and
+// samples taken as sRGB. The size in IHDR is checked against `PNGDecodingLimits` before
+// any pixel memory is allocated, so a small file cannot make Terrapin allocate gigabytes.
+import CTerrapinPNG
+import TerrapinIO
+import TerrapinRaster
+
+/// Size limits for decoding. The defaults are Pixmap's own limits.
+public struct PNGDecodingLimits: Equatable, Sendable {
+    public var maxWidth: Int
+    public var maxHeight: Int
+    public var maxPixels: Int
+    /// Largest PNG file read from disk.
+    public var maxFileBytes: Int
+
+    public init(maxWidth: Int = Pixmap.Limits.maxDimension, maxHeight: Int = Pixmap.Limits.maxDimension,
+                maxPixels: Int = Pixmap.Limits.maxPixels, maxFileBytes: Int = 300 * 1024 * 1024) {
+        self.maxWidth = min(maxWidth, Pixmap.Limits.maxDimension)
+        self.maxHeight = min(maxHeight, Pixmap.Limits.maxDimension)
+        self.maxPixels = min(maxPixels, Pixmap.Limits.maxPixels)
+        self.maxFileBytes = maxFileBytes
+    }
+
+    public static let `default` = PNGDecodingLimits()
+}
+
+/// What a PNG file holds, read without decoding pixels.
+public struct PNGInfo: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let chunks: [PNGChunk]
+    public let text: [PNGTextEntry]
+}
+
+public enum PNGDecoder {
+    /// Checks structure and reads size and text, without decoding pixels.
+    public static func info(_ bytes: [UInt8], source: String = "PNG data") throws(PNGError) -> PNGInfo {
+        let chunks = try PNGChunks.walk(bytes, source: source)
+        let (width, height) = PNGChunks.size(of: chunks[0], in: bytes)
+        return PNGInfo(width: width, height: height, chunks: chunks, text: PNGChunks.textEntries(bytes, chunks: chunks))
+    }
+
+    /// Decodes a PNG held in memory. `source` names it in error messages.
+    public static func decode(_ bytes: [UInt8], source: String = "PNG data",
+                              limits: PNGDecodingLimits = .default) throws(PNGError) -> Pixmap {
+        let chunks = try PNGChunks.walk(bytes, source: source)
+        let (width, height) = PNGChunks.size(of: chunks[0], in: bytes)
+        try PNGChunks.validateHeader(chunks[0], in: bytes, source: source)
+        guard width <= limits.maxWidth, height <= limits.maxHeight, width * height <= limits.maxPixels else {
+            throw PNGError.tooLarge(source: source, width: width, height: height,
+                                    limit: "at most \(limits.maxWidth)x\(limits.maxHeight) and \(limits.maxPixels) pixels")
+        }
+        return try bytes.withUnsafeBufferPointer { (input) throws(PNGError) -> Pixmap in
+            guard let reader = tp_png_reader_create(input.baseAddress, input.count) else {
+                throw PNGError.encodingFailed(reason: "out of memory")
+            }
+            defer { tp_png_reader_destroy(reader) }
+            var header = tp_png_header()
+            guard tp_png_reader_read_header(reader, &header) != 0 else {
+                throw PNGError.corrupt(source: source, reason: String(cString: tp_png_reader_message(reader)))
+            }
+            guard var pixmap = Pixmap(width: Int(header.width), height: Int(header.height)) else {
+                throw PNGError.tooLarge(source: source, width: Int(header.width), height: Int(header.height), limit: "Pixmap limits")
+            }
+            let ok = pixmap.data.withUnsafeMutableBufferPointer { tp_png_reader_read_rgba8(reader, $0.baseAddress, pixmap.width * 4) }
+            guard ok != 0 else {
+                throw PNGError.corrupt(source: source, reason: String(cString: tp_png_reader_message(reader)))
+            }
+            premultiplyInPlace(&pixmap.data)
+            return pixmap
+        }
+    }
+
+    /// Reads and decodes a PNG file.
+    public static func decode(file path: String, limits: PNGDecodingLimits = .default) throws(PNGError) -> Pixmap {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: limits.maxFileBytes) } catch { throw PNGError.file(error) }
+        return try decode(bytes, source: "'\(path)'", limits: limits)
+    }
+
+    static func premultiplyInPlace(_ data: inout [UInt8]) {
+        data.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let a = p[i + 3]
+                if a != 255 {
+                    p[i] = mul255(p[i], a)
+                    p[i + 1] = mul255(p[i + 1], a)
+                    p[i + 2] = mul255(p[i + 2], a)
+                }
+                i += 4
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+// Pixmap → PNG bytes or file, through libpng.
+//
+// Output: 8-bit RGBA, or 8-bit RGB when every pixel is opaque (smaller, same pixels);
+// non-interlaced; straight alpha (premultiplied samples are divided by alpha with rounding,
+// which premultiplying on decode undoes exactly). No time chunk is ever written, so the
+// same pixels and options always give the same bytes.
+import CTerrapinPNG
+import TerrapinIO
+import TerrapinRaster
+
+/// Compression presets: trade encode time for size. All are lossless.
+public enum PNGCompression: String, CaseIterable, Sendable {
+    /// zlib level 6 with libpng's adaptive per-row filter choice: libpng's own default.
+    case `default`
+    /// zlib level 1, Sub filter only: a few times faster, somewhat larger.
+    case fast
+    /// zlib level 9 with adaptive filters: smallest, slowest.
+    case small
+
+    var zlibLevel: Int32 { switch self { case .default: 6; case .fast: 1; case .small: 9 } }
+    var filters: Int32 { switch self { case .fast: 0x10 /* PNG_FILTER_SUB */; default: 0xF8 /* PNG_ALL_FILTERS */ } }
+}
+
+/// A key/value text chunk. Keys are 1–79 Latin-1 characters without leading, trailing or
+/// double spaces; values in Latin-1 go into tEXt, others into uncompressed iTXt (UTF-8).
+public struct PNGTextEntry: Equatable, Hashable, Sendable {
+    public var key: String
+    public var value: String
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+public struct PNGEncodingOptions: Equatable, Sendable {
+    public var compression: PNGCompression
+    /// Text chunks, written in this order before the image data.
+    public var text: [PNGTextEntry]
+    /// When true, adds a `Terrapin-SHA256` text chunk: the SHA-256 of "WxHxC\n" followed by
+    /// the straight-alpha samples as written (C = 3 or 4 channels). Off by default (costs a pass).
+    public var includesContentHash: Bool
+
+    public init(compression: PNGCompression = .default, text: [PNGTextEntry] = [], includesContentHash: Bool = false) {
+        self.compression = compression
+        self.text = text
+        self.includesContentHash = includesContentHash
+    }
+
+    public static let `default` = PNGEncodingOptions()
+    public static let contentHashKey = "Terrapin-SHA256"
+}
+
+public enum PNGEncoder {
+    public static func encode(_ pixmap: Pixmap, options: PNGEncodingOptions = .default) throws(PNGError) -> [UInt8] {
+        for entry in options.text { try validate(entry) }
+        let opaque = pixmap.isOpaque
+        let channels = opaque ? 3 : 4
+        let samples = straightSamples(pixmap, channels: channels)
+        var text = options.text
+        if options.includesContentHash {
+            var hasher = SHA256()
+            hasher.update("\(pixmap.width)x\(pixmap.height)x\(channels)\n")
+            samples.withUnsafeBytes { hasher.update($0) }
+            text.append(PNGTextEntry(key: PNGEncodingOptions.contentHashKey, value: SHA256.hex(hasher.finalize())))
+        }
+        // C strings for the keys and values must outlive the call.
+        let keys = text.map { latin1CString($0.key)! }
+        let values = text.map { latin1CString($0.value) ?? Array($0.value.utf8CString) }
+        let international = text.map { latin1CString($0.value) == nil }
+
+        var buffer = tp_png_buffer()
+        defer { tp_png_buffer_free(&buffer) }
+        var message = [CChar](repeating: 0, count: Int(TP_PNG_MESSAGE_SIZE))
+        let ok: Int32 = withCStrings(keys) { keyPointers in
+            withCStrings(values) { valuePointers in
+                var entries = (0..<text.count).map {
+                    tp_png_text(key: keyPointers[$0], value: valuePointers[$0], international: international[$0] ? 1 : 0)
+                }
+                return samples.withUnsafeBufferPointer { pixels in
+                    entries.withUnsafeMutableBufferPointer { entryBuffer in
+                        var params = tp_png_encode_params(
+                            pixels: pixels.baseAddress, width: UInt32(pixmap.width), height: UInt32(pixmap.height),
+                            stride: pixmap.width * channels, channels: Int32(channels),
+                            compression_level: options.compression.zlibLevel, filters: options.compression.filters,
+                            strategy: 0, texts: entryBuffer.baseAddress, text_count: Int32(entryBuffer.count))
+                        return message.withUnsafeMutableBufferPointer { tp_png_encode(&params, &buffer, $0.baseAddress, $0.count) }
+                    }
+                }
+            }
+        }
+        guard ok != 0 else {
+            throw PNGError.encodingFailed(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+    }
+
+    /// Encodes and writes atomically: on failure no file (and no partial file) is left at `path`.
+    public static func write(_ pixmap: Pixmap, to path: String, options: PNGEncodingOptions = .default) throws(PNGError) {
+        let bytes = try encode(pixmap, options: options)
+        do { try FileIO.writeAtomically(bytes, to: path) } catch { throw PNGError.file(error) }
+    }
+
+    static func validate(_ entry: PNGTextEntry) throws(PNGError) {
+        guard let key = latin1CString(entry.key) else {
+            throw PNGError.invalidText(key: entry.key, reason: "keys must be Latin-1 text")
+        }
+        let bytes = key.dropLast()  // the NUL
+        guard (1...79).contains(bytes.count) else {
+            throw PNGError.invalidText(key: entry.key, reason: "keys must be 1 to 79 characters long")
+        }
+        guard bytes.allSatisfy({ (32...126).contains($0) || (161...255).contains(UInt8(bitPattern: $0)) }),
+              bytes.first != 32, bytes.last != 32, !entry.key.contains("  ") else {
+            throw PNGError.invalidText(key: entry.key, reason: "keys must be printable, without leading, trailing or double spaces")
+        }
+        guard !entry.value.unicodeScalars.contains("\0") else {
+            throw PNGError.invalidText(key: entry.key, reason: "values must not contain NUL characters")
+        }
+    }
+
+    /// The Latin-1 bytes of `text` plus a NUL, or nil when a character is outside Latin-1.
+    static func latin1CString(_ text: String) -> [CChar]? {
+        var out: [CChar] = []
+        for scalar in text.unicodeScalars {
+            guard scalar.value < 256 else { return nil }
+            out.append(CChar(bitPattern: UInt8(scalar.value)))
+        }
+        out.append(0)
+        return out
+    }
+
+    static func straightSamples(_ pixmap: Pixmap, channels: Int) -> [UInt8] {
+        let count = pixmap.width * pixmap.height
+        return [UInt8](unsafeUninitializedCapacity: count * channels) { out, initialized in
+            pixmap.data.withUnsafeBufferPointer { p in
+                for i in 0..<count {
+                    let s = i * 4, d = i * channels
+                    let a = p[s + 3]
+                    if a == 255 || a == 0 {
+                        out[d] = a == 0 ? 0 : p[s]
+                        out[d + 1] = a == 0 ? 0 : p[s + 1]
+                        out[d + 2] = a == 0 ? 0 : p[s + 2]
+                    } else {
+                        let straight = PremultipliedRGBA8(red: p[s], green: p[s + 1], blue: p[s + 2], alpha: a).straight
+                        out[d] = straight.red
+                        out[d + 1] = straight.green
+                        out[d + 2] = straight.blue
+                    }
+                    if channels == 4 { out[d + 3] = a }
+                }
+            }
+            initialized = count * channels
+        }
+    }
+}
+
+/// Calls `body` with C string pointers that stay valid for its duration.
+private func withCStrings<R>(_ strings: [[CChar]], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>] = []
+    pointers.reserveCapacity(strings.count)
+    for s in strings {
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: s.count)
+        p.initialize(from: s, count: s.count)
+        pointers.append(p)
+    }
+    defer { for p in pointers { p.deallocate() } }
+    return body(pointers.map { UnsafePointer($0) })
+}

@@ -1,0 +1,53 @@
+// The scene model: what to render. Built from JSON (SceneDecoder) or in Swift.
+// Every default is resolved here, so the renderer makes no policy decisions.
+import TerrapinPNG
+import TerrapinRaster
+
+public struct Scene: Equatable, Sendable {
+    public var output: OutputOptions
+
+    public init(output: OutputOptions = OutputOptions()) {
+        self.output = output
+    }
+}
+
+/// The image to produce: a size in points, a scale that maps points to pixels (as on iOS),
+/// a background and the PNG compression preset.
+public struct OutputOptions: Equatable, Sendable {
+    /// Width in points. Default 512.
+    public var width: Int
+    /// Height in points. Default 384.
+    public var height: Int
+    /// Pixels per point: 1, 2, 3 or 4. Default 1.
+    public var scale: Int
+    /// Colour under everything. Default opaque white.
+    public var background: RGBA8
+    /// PNG compression preset. Default `.default`.
+    public var compression: PNGCompression
+
+    public static let scales = 1...4
+
+    public init(width: Int = 512, height: Int = 384, scale: Int = 1, background: RGBA8 = RGBA8(red: 255, green: 255, blue: 255),
+                compression: PNGCompression = .default) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.background = background
+        self.compression = compression
+    }
+
+    public var pixelWidth: Int { width * scale }
+    public var pixelHeight: Int { height * scale }
+
+    /// Nil when the size is allowed; otherwise what is wrong and what to do.
+    public var sizeProblem: String? {
+        guard width > 0, height > 0 else { return "the size must be positive, found \(width)x\(height) points" }
+        guard Self.scales.contains(scale) else { return "the scale must be 1, 2, 3 or 4, found \(scale)" }
+        guard width <= Pixmap.Limits.maxDimension, height <= Pixmap.Limits.maxDimension,
+              Pixmap.Limits.allows(width: pixelWidth, height: pixelHeight) else {
+            return "\(width)x\(height) points at scale \(scale) is \(width.multipliedReportingOverflow(by: scale).partialValue)x\(height.multipliedReportingOverflow(by: scale).partialValue) pixels, "
+                + "beyond the limit of \(Pixmap.Limits.maxDimension) pixels a side and \(Pixmap.Limits.maxPixels) pixels in all; use a smaller size or scale"
+        }
+        return nil
+    }
+}

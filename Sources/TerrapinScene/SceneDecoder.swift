@@ -1,0 +1,160 @@
+// JSON → Scene, reporting every problem with its JSON path and line:column.
+// Unknown keys are errors (with "did you mean …"), so a misspelling never passes silently.
+import TerrapinIO
+import TerrapinPNG
+import TerrapinRaster
+
+public enum SceneDecoder {
+    /// Largest scene file read.
+    public static let maxFileBytes = 16 * 1024 * 1024
+    /// Most issues listed in one error.
+    public static let maxIssues = 50
+
+    /// Reads a scene file; `-` reads standard input.
+    public static func load(path: String) throws(SceneError) -> Scene {
+        let bytes: [UInt8]
+        do {
+            bytes = path == "-" ? try FileIO.readAll(fd: 0, path: "<stdin>", limit: maxFileBytes) : try FileIO.read(path, limit: maxFileBytes)
+        } catch {
+            throw SceneError.unreadable(error)
+        }
+        return try decode(bytes, file: path == "-" ? "<stdin>" : "'\(path)'")
+    }
+
+    /// Decodes scene JSON. `file` names the source in messages.
+    public static func decode(_ bytes: [UInt8], file: String = "<memory>") throws(SceneError) -> Scene {
+        let root: JSONNode
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw SceneError.syntax(file: file, location: error.location, message: error.message)
+        }
+        var reader = Reader()
+        let scene = reader.scene(root)
+        if !reader.issues.isEmpty || scene == nil {
+            // In file order, so a reader can fix them top to bottom.
+            reader.issues.sort { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }
+            throw SceneError.invalid(file: file, issues: Array(reader.issues.prefix(maxIssues)), omitted: max(0, reader.issues.count - maxIssues))
+        }
+        return scene!
+    }
+}
+
+/// Reads typed values out of JSON nodes, collecting issues instead of stopping at the first.
+struct Reader {
+    var issues: [SceneIssue] = []
+
+    mutating func report(_ node: JSONNode?, _ path: String, _ message: String) {
+        issues.append(SceneIssue(path: path, location: node?.location, message: message))
+    }
+
+    /// The members of an object, after checking every key is one of `allowed`.
+    mutating func object(_ node: JSONNode, _ path: String, allowed: [String]) -> [String: JSONNode]? {
+        guard case .object(let members) = node.value else {
+            report(node, path, "expected an object, found \(node.typeDescription)")
+            return nil
+        }
+        var result: [String: JSONNode] = [:]
+        for member in members {
+            if allowed.contains(member.key) {
+                result[member.key] = member.value
+            } else {
+                let hint = closest(to: member.key, in: allowed).map { "; did you mean \"\($0)\"?" } ?? "; allowed keys: \(allowed.joined(separator: ", "))"
+                issues.append(SceneIssue(path: path, location: member.keyLocation, message: "unknown key \"\(member.key)\"" + hint))
+            }
+        }
+        return result
+    }
+
+    mutating func integer(_ node: JSONNode?, _ path: String, in range: ClosedRange<Int>, default value: Int, unit: String = "") -> Int {
+        guard let node else { return value }
+        guard case .number(let number) = node.value else {
+            report(node, path, "expected a whole number\(unit) from \(range.lowerBound) to \(range.upperBound), found \(node.typeDescription)")
+            return value
+        }
+        guard number.rounded() == number, number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            report(node, path, "expected a whole number\(unit) from \(range.lowerBound) to \(range.upperBound), found \(format(number))")
+            return value
+        }
+        return Int(number)
+    }
+
+    mutating func string(_ node: JSONNode?, _ path: String) -> String? {
+        guard let node else { return nil }
+        guard case .string(let text) = node.value else {
+            report(node, path, "expected a string, found \(node.typeDescription)")
+            return nil
+        }
+        return text
+    }
+
+    mutating func color(_ node: JSONNode?, _ path: String, default value: RGBA8) -> RGBA8 {
+        guard let node, let text = string(node, path) else { return value }
+        guard let color = RGBA8(hex: text) else {
+            report(node, path, "expected a colour as \"#RRGGBB\" or \"#RRGGBBAA\", found \"\(text)\"")
+            return value
+        }
+        return color
+    }
+
+    mutating func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode?, _ path: String, default value: T) -> T where T.RawValue == String {
+        guard let node, let text = string(node, path) else { return value }
+        guard let result = T(rawValue: text) else {
+            let names = T.allCases.map(\.rawValue)
+            let hint = closest(to: text, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
+            report(node, path, "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(text)\"" + hint)
+            return value
+        }
+        return result
+    }
+
+    private func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    // MARK: - The scene
+
+    mutating func scene(_ root: JSONNode) -> Scene? {
+        guard let members = object(root, "$", allowed: ["$schema", "output"]) else { return nil }
+        _ = string(members["$schema"], "$.$schema")
+        var scene = Scene()
+        if let output = members["output"] { scene.output = outputOptions(output, "$.output") }
+        return scene
+    }
+
+    mutating func outputOptions(_ node: JSONNode, _ path: String) -> OutputOptions {
+        var options = OutputOptions()
+        guard let m = object(node, path, allowed: ["width", "height", "scale", "background", "compression"]) else { return options }
+        let side = 1...Pixmap.Limits.maxDimension
+        options.width = integer(m["width"], path + ".width", in: side, default: options.width, unit: " of points")
+        options.height = integer(m["height"], path + ".height", in: side, default: options.height, unit: " of points")
+        options.scale = integer(m["scale"], path + ".scale", in: OutputOptions.scales, default: options.scale)
+        options.background = color(m["background"], path + ".background", default: options.background)
+        options.compression = choice(m["compression"], path + ".compression", default: options.compression)
+        if issues.isEmpty, let problem = options.sizeProblem { report(node, path, problem) }
+        return options
+    }
+}
+
+/// The candidate nearest to `word` by edit distance, if near enough to be a likely typo.
+func closest(to word: String, in candidates: [String]) -> String? {
+    let lowered = word.lowercased()
+    if lowered.count >= 3, let prefixed = candidates.first(where: { lowered.hasPrefix($0.lowercased()) || $0.lowercased().hasPrefix(lowered) }) {
+        return prefixed
+    }
+    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+    return best.1 <= max(1, min(3, (best.0.count + 1) / 3)) ? best.0 : nil
+}
+
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in stride(from: 1, through: b.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,204 @@
+// The CLI: parses arguments, runs one subcommand, turns every error into `error: …` on
+// stderr and an exit code: 0 success, 1 runtime failure, 2 bad input or usage.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Terrapin
+
+/// A failure the CLI reports; `code` is the exit status.
+struct CLIError: Error {
+    let message: String
+    let code: Int32
+
+    static func usage(_ message: String, command: String? = nil) -> CLIError {
+        let help = command.map { "terrapin \($0) --help" } ?? "terrapin --help"
+        return CLIError(message: "\(message)\n(see '\(help)')", code: 2)
+    }
+    static func input(_ message: String) -> CLIError { CLIError(message: message, code: 2) }
+    static func runtime(_ message: String) -> CLIError { CLIError(message: message, code: 1) }
+}
+
+enum CommandLineTool {
+    static let help = """
+        terrapin \(Terrapin.version): render 3D map scenes with markers to PNG, on the CPU.
+
+        Usage:
+          terrapin render SCENE.json -o OUT.png [options]
+          terrapin --help | --version
+          terrapin help COMMAND
+
+        Commands:
+          render    render a scene file to a PNG image
+
+        Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
+        """
+
+    static let renderHelp = """
+        terrapin render: render a scene file to a PNG image.
+
+        Usage:
+          terrapin render SCENE.json -o OUT.png [--size WxH] [--scale N] [--compression PRESET]
+
+        Arguments:
+          SCENE.json            the scene file; '-' reads it from standard input
+        Options:
+          -o, --output PATH     where to write the PNG (written atomically); '-' for standard output
+          --size WxH            override the output size in points, e.g. 800x600
+          --scale N             override pixels per point: 1, 2, 3 or 4
+          --compression PRESET  default (zlib 6, adaptive filters), fast or small
+          -h, --help            show this help
+
+        Examples:
+          terrapin render Examples/background.json -o out/background.png
+          cat scene.json | terrapin render - -o - > out.png
+          terrapin render scene.json -o card@2x.png --scale 2 --compression small
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            try dispatch(arguments)
+            return 0
+        } catch let error as CLIError {
+            printError(error.message)
+            return error.code
+        } catch {
+            printError("\(error)")
+            return 1
+        }
+    }
+
+    static func printError(_ message: String) {
+        let text = "error: \(message)\n"
+        _ = try? FileIO.writeAll(Array(text.utf8), fd: 2, name: "<stderr>")
+    }
+
+    static func printOut(_ text: String) {
+        _ = try? FileIO.writeAll(Array((text + "\n").utf8), fd: 1, name: "<stdout>")
+    }
+
+    static func dispatch(_ arguments: [String]) throws {
+        guard let command = arguments.first else { throw CLIError.usage("no command given") }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "-h", "--help": printOut(help)
+        case "--version", "-V", "version": printOut("terrapin \(Terrapin.version)")
+        case "help":
+            switch rest.first {
+            case nil: printOut(help)
+            case "render": printOut(renderHelp)
+            case let other?: throw CLIError.usage("unknown command '\(other)'")
+            }
+        case "render": try render(rest)
+        default:
+            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render"))
+        }
+    }
+
+    // MARK: - render
+
+    static func render(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "render")
+        var scenePath: String?
+        var outputPath: String?
+        var size: (Int, Int)?
+        var scale: Int?
+        var compression: PNGCompression?
+        while let argument = parser.next() {
+            switch argument {
+            case "-h", "--help": printOut(renderHelp); return
+            case "-o", "--output": outputPath = try parser.value(for: argument)
+            case "--size": size = try parser.size(for: argument)
+            case "--scale": scale = try parser.integer(for: argument, in: OutputOptions.scales)
+            case "--compression": compression = try parser.choice(for: argument, PNGCompression.self)
+            default:
+                if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "render") }
+                guard scenePath == nil else { throw CLIError.usage("more than one scene given ('\(scenePath!)' and '\(argument)')", command: "render") }
+                scenePath = argument
+            }
+        }
+        guard let scenePath else { throw CLIError.usage("no scene file given", command: "render") }
+        guard let outputPath else { throw CLIError.usage("no output given; add -o OUT.png (or -o - for standard output)", command: "render") }
+        if outputPath == "-" && isatty(1) != 0 {
+            throw CLIError.usage("refusing to write PNG bytes to a terminal; redirect standard output or give -o FILE", command: "render")
+        }
+
+        var scene: Scene
+        do { scene = try SceneDecoder.load(path: scenePath) } catch { throw CLIError.input(error.description) }
+        if let size { scene.output.width = size.0; scene.output.height = size.1 }
+        if let scale { scene.output.scale = scale }
+        if let compression { scene.output.compression = compression }
+        if let problem = scene.output.sizeProblem { throw CLIError.input(problem) }
+
+        let pixmap: Pixmap
+        do { pixmap = try SceneRenderer.render(scene) } catch { throw CLIError.input(error.description) }
+        let options = PNGEncodingOptions(compression: scene.output.compression,
+                                         text: [PNGTextEntry(key: "Software", value: "Terrapin \(Terrapin.version)")])
+        let bytes: [UInt8]
+        do { bytes = try PNGEncoder.encode(pixmap, options: options) } catch { throw CLIError.runtime(error.description) }
+        do {
+            if outputPath == "-" {
+                try FileIO.writeAll(bytes, fd: 1, name: "<stdout>")
+            } else {
+                try FileIO.writeAtomically(bytes, to: outputPath)
+            }
+        } catch {
+            throw CLIError.runtime(error.description)
+        }
+    }
+}
+
+/// Walks arguments, taking option values with typed checks.
+struct ArgumentParser {
+    private var arguments: [String]
+    private var index = 0
+    let command: String
+
+    init(_ arguments: [String], command: String) {
+        self.arguments = arguments
+        self.command = command
+    }
+
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        defer { index += 1 }
+        let argument = arguments[index]
+        // --option=value is split into two arguments.
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            arguments.insert(String(argument[argument.index(after: equals)...]), at: index + 1)
+            return String(argument[..<equals])
+        }
+        return argument
+    }
+
+    mutating func value(for option: String) throws -> String {
+        guard index < arguments.count else { throw CLIError.usage("\(option) needs a value", command: command) }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    mutating func integer(for option: String, in range: ClosedRange<Int>) throws -> Int {
+        let text = try value(for: option)
+        guard let number = Int(text), range.contains(number) else {
+            throw CLIError.usage("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
+        }
+        return number
+    }
+
+    mutating func size(for option: String) throws -> (Int, Int) {
+        let text = try value(for: option)
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0,
+              w <= Pixmap.Limits.maxDimension, h <= Pixmap.Limits.maxDimension else {
+            throw CLIError.usage("\(option) takes WIDTHxHEIGHT in points, each 1 to \(Pixmap.Limits.maxDimension), e.g. 800x600; not '\(text)'", command: command)
+        }
+        return (w, h)
+    }
+
+    mutating func choice<T: RawRepresentable & CaseIterable>(for option: String, _ type: T.Type) throws -> T where T.RawValue == String {
+        let text = try value(for: option)
+        guard let result = T(rawValue: text) else {
+            throw CLIError.usage("\(option) takes one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'", command: command)
+        }
+        return result
+    }
+}

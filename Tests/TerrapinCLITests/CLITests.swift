@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import TerrapinPNG
+import TerrapinRaster
+
+/// Runs the built `terrapin` binary, as a user would.
+struct CLIResult {
+    let status: Int32
+    let stdout: [UInt8]
+    let stderr: String
+}
+
+enum CLI {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/cli").standardized.path
+
+    static var binary: String {
+        // The test bundle sits in the same build directory as the executable.
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("terrapin").path) && dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("terrapin").path
+    }
+
+    static func run(_ arguments: [String], stdin: [UInt8]? = nil) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "terrapin-cli-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+@Suite struct CLITests {
+    @Test func helpAndVersion() throws {
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0)
+        #expect(String(decoding: help.stdout, as: UTF8.self).contains("terrapin render SCENE.json -o OUT.png"))
+        let renderHelp = try CLI.run(["render", "--help"])
+        #expect(renderHelp.status == 0 && String(decoding: renderHelp.stdout, as: UTF8.self).contains("Examples:"))
+        let version = try CLI.run(["--version"])
+        #expect(version.status == 0 && String(decoding: version.stdout, as: UTF8.self) == "terrapin 0.1.0\n")
+    }
+
+    @Test(arguments: [
+        ([], "error: no command given"),
+        (["paint"], "error: unknown command 'paint'"),
+        (["render"], "error: no scene file given"),
+        (["render", "a.json"], "error: no output given"),
+        (["render", "a.json", "b.json", "-o", "x.png"], "error: more than one scene given"),
+        (["render", "a.json", "-o"], "error: -o needs a value"),
+        (["render", "a.json", "-o", "x.png", "--scale", "9"], "error: --scale takes a whole number from 1 to 4, not '9'"),
+        (["render", "a.json", "-o", "x.png", "--size", "0x3"], "error: --size takes WIDTHxHEIGHT"),
+        (["render", "a.json", "-o", "x.png", "--compression=zip"], "error: --compression takes one of default, fast, small, not 'zip'"),
+        (["render", "a.json", "-o", "x.png", "--colour"], "error: unknown option '--colour'"),
+    ] as [([String], String)])
+    func usageErrorsExitWithTwo(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func rendersASceneFile() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["render", CLI.fixtures + "/red-2x.json", "-o", dir + "/red.png"])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let pixmap = try PNGDecoder.decode(file: dir + "/red.png")
+        #expect(pixmap.width == 80 && pixmap.height == 60)
+        #expect(pixmap[79, 59] == PremultipliedRGBA8(red: 0xE5, green: 0x39, blue: 0x35, alpha: 255))
+        let info = try PNGDecoder.info(Array(FileManager.default.contents(atPath: dir + "/red.png")!))
+        #expect(info.text == [PNGTextEntry(key: "Software", value: "Terrapin 0.1.0")])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["red.png"], "no temporary file left")
+    }
+
+    @Test func overridesSizeScaleAndCompression() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["render", CLI.fixtures + "/red-2x.json", "-o", dir + "/o.png", "--size", "7x5", "--scale=3", "--compression", "small"])
+        #expect(result.status == 0)
+        let pixmap = try PNGDecoder.decode(file: dir + "/o.png")
+        #expect(pixmap.width == 21 && pixmap.height == 15)
+    }
+
+    @Test func standardInputToStandardOutput() throws {
+        let scene = Array(##"{"output": {"width": 4, "height": 3, "background": "#00FF0080"}}"##.utf8)
+        let result = try CLI.run(["render", "-", "-o", "-"], stdin: scene)
+        #expect(result.status == 0, "\(result.stderr)")
+        let pixmap = try PNGDecoder.decode(result.stdout)
+        #expect(pixmap.width == 4 && pixmap[0, 0] == PremultipliedRGBA8(red: 0, green: 128, blue: 0, alpha: 128))
+    }
+
+    @Test func sameSceneSameBytes() throws {
+        let first = try CLI.run(["render", CLI.fixtures + "/red-2x.json", "-o", "-"])
+        let second = try CLI.run(["render", CLI.fixtures + "/red-2x.json", "-o", "-"])
+        #expect(first.status == 0 && !first.stdout.isEmpty && first.stdout == second.stdout)
+    }
+
+    @Test func badSceneExitsWithTwoAndWritesNothing() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scene = CLI.fixtures + "/bad-types.json"
+        let result = try CLI.run(["render", scene, "-o", dir + "/out.png"])
+        #expect(result.status == 2)
+        #expect(result.stderr == """
+            error: scene '\(scene)' has 2 errors:
+              line 3, column 14, $.output.width: expected a whole number of points from 1 to 16384, found a string
+              line 4, column 5, $.output: unknown key "backgroud"; did you mean "background"?
+
+            """)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func badSceneLeavesAnExistingOutputAlone() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/keep.png"
+        #expect(try CLI.run(["render", CLI.fixtures + "/red-2x.json", "-o", out]).status == 0)
+        let before = FileManager.default.contents(atPath: out)
+        #expect(try CLI.run(["render", "-", "-o", out], stdin: Array("{\"output\": 3}".utf8)).status == 2)
+        #expect(FileManager.default.contents(atPath: out) == before)
+    }
+
+    @Test func missingSceneAndUnwritableOutput() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = try CLI.run(["render", dir + "/nope.json", "-o", dir + "/x.png"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "error: scene: cannot read '\(dir)/nope.json': no such file; check the path (relative paths start at the current directory)\n")
+        let unwritable = try CLI.run(["render", CLI.fixtures + "/red-2x.json", "-o", dir + "/no/such/dir/x.png"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr.contains("the directory does not exist; create it first"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func hugeSizesAreRefusedBeforeAllocating() throws {
+        let result = try CLI.run(["render", "-", "-o", "-", "--size", "16384x16384", "--scale", "4"], stdin: Array("{}".utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("beyond the limit of 16384 pixels a side"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func invalidJSONNamesLineAndColumn() throws {
+        let result = try CLI.run(["render", "-", "-o", "-"], stdin: Array("{\n \"output\": {\"width\": NaN}\n}".utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: scene <stdin>, line 2, column 22: invalid JSON: NaN and Infinity are not JSON numbers; write a finite number\n")
+    }
+}

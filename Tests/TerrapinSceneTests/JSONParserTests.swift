@@ -1,0 +1,67 @@
+import Testing
+@testable import TerrapinScene
+
+@Suite struct JSONParserTests {
+    func parse(_ text: String) throws -> JSONNode { try JSONParser.parse(Array(text.utf8)) }
+
+    func syntaxError(_ text: String) -> JSONSyntaxError? {
+        do { _ = try JSONParser.parse(Array(text.utf8)); return nil } catch { return error }
+    }
+
+    @Test func valuesAndLocations() throws {
+        let root = try parse("{\n  \"a\": [1, -2.5e2, true, null],\n  \"é\": \"x\\u00e9\\ud83d\\ude00\\n\"\n}")
+        guard case .object(let members) = root.value else { Issue.record("not an object"); return }
+        #expect(members.map(\.key) == ["a", "é"])
+        #expect(members[0].keyLocation == SourceLocation(line: 2, column: 3))
+        #expect(members[0].value.value == .array([
+            JSONNode(value: .number(1), location: SourceLocation(line: 2, column: 9)),
+            JSONNode(value: .number(-250), location: SourceLocation(line: 2, column: 12)),
+            JSONNode(value: .bool(true), location: SourceLocation(line: 2, column: 20)),
+            JSONNode(value: .null, location: SourceLocation(line: 2, column: 26)),
+        ]))
+        #expect(members[1].value.value == .string("xé😀\n"))
+        #expect(members[1].value.location == SourceLocation(line: 3, column: 8), "columns count characters, not bytes")
+    }
+
+    @Test(arguments: [
+        ("", 1, 1, "unexpected end of file"),
+        ("{\"a\": 1,}", 1, 9, "trailing comma"),
+        ("[1, 2,]", 1, 7, "trailing comma"),
+        ("{\"a\" 1}", 1, 6, "':' was expected"),
+        ("{\"a\": NaN}", 1, 7, "NaN and Infinity"),
+        ("{\"a\": -Infinity}", 1, 8, "a digit was expected"),
+        ("{'a': 1}", 1, 2, "double quotes"),
+        ("{\"a\": 01}", 1, 9, "leading zeros"),
+        ("{\"a\": 1e999}", 1, 12, "too large"),
+        ("{\"a\": 1, \"a\": 2}", 1, 10, "duplicate key \"a\""),
+        ("{\"a\": tru}", 1, 7, "did you mean true"),
+        ("[1] [2]", 1, 5, "after the end of the document"),
+        ("\"abc", 1, 5, "end of file inside a string"),
+        ("\"a\nb\"", 1, 3, "may not span lines"),
+        ("\"\\x\"", 1, 3, "invalid escape"),
+        ("\"\\ud800\"", 1, 8, "low surrogate"),
+        ("\"\\u12\"", 1, 4, "four hex digits"),
+    ] as [(String, Int, Int, String)])
+    func syntaxErrorsSayWhereAndWhat(text: String, line: Int, column: Int, fragment: String) {
+        guard let error = syntaxError(text) else { Issue.record("parsed: \(text)"); return }
+        #expect(error.location == SourceLocation(line: line, column: column), "\(text): \(error)")
+        #expect(error.message.contains(fragment), "\(text): \(error.message)")
+    }
+
+    @Test func invalidUTF8IsAnError() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }
+    }
+
+    @Test func nestingIsLimited() throws {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(syntaxError(deep)?.message.contains("nesting deeper than 64") == true)
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        _ = try parse(ok)
+        // Far deeper input must fail the same way, not overflow the stack.
+        #expect(syntaxError(String(repeating: "[", count: 100_000)) != nil)
+    }
+
+    @Test func byteOrderMarkIsSkipped() throws {
+        #expect(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8)).value == .object([]))
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+import TerrapinRaster
+import TerrapinRender
+@testable import TerrapinScene
+
+@Suite struct SceneDecoderTests {
+    func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoder.decode(Array(text.utf8), file: "'t.json'") }
+
+    func issues(_ text: String) -> [String] {
+        do {
+            _ = try decode(text)
+            return []
+        } catch {
+            guard case .invalid(_, let issues, _) = error else { return ["\(error)"] }
+            return issues.map(\.description)
+        }
+    }
+
+    @Test func defaultsAreDocumentedValues() throws {
+        let scene = try decode("{}")
+        #expect(scene.output == OutputOptions(width: 512, height: 384, scale: 1, background: RGBA8(red: 255, green: 255, blue: 255), compression: .default))
+    }
+
+    @Test func readsEveryOutputField() throws {
+        let scene = try decode(##"{"$schema": "x", "output": {"width": 10, "height": 20, "scale": 3, "background": "#11223344", "compression": "small"}}"##)
+        #expect(scene.output == OutputOptions(width: 10, height: 20, scale: 3, background: RGBA8(red: 0x11, green: 0x22, blue: 0x33, alpha: 0x44), compression: .small))
+        #expect(scene.output.pixelWidth == 30 && scene.output.pixelHeight == 60)
+    }
+
+    @Test func reportsEveryProblemWithPathAndLine() {
+        let text = """
+            {
+              "output": {
+                "widht": 10,
+                "height": "tall",
+                "scale": 2.5,
+                "background": "blue",
+                "compression": "fastest"
+              },
+              "markers": []
+            }
+            """
+        #expect(issues(text) == [
+            "line 3, column 5, $.output: unknown key \"widht\"; did you mean \"width\"?",
+            "line 4, column 15, $.output.height: expected a whole number of points from 1 to 16384, found a string",
+            "line 5, column 14, $.output.scale: expected a whole number from 1 to 4, found 2.5",
+            "line 6, column 19, $.output.background: expected a colour as \"#RRGGBB\" or \"#RRGGBBAA\", found \"blue\"",
+            "line 7, column 20, $.output.compression: expected one of \"default\", \"fast\", \"small\", found \"fastest\"; did you mean \"fast\"?",
+            "line 9, column 3, $: unknown key \"markers\"; allowed keys: $schema, output",
+        ])
+    }
+
+    @Test func sizeLimitsAreCheckedBeforeRendering() {
+        #expect(issues(#"{"output": {"width": 9000, "height": 9000, "scale": 1}}"#) == [
+            "line 1, column 12, $.output: 9000x9000 points at scale 1 is 9000x9000 pixels, beyond the limit of 16384 pixels a side and 67108864 pixels in all; use a smaller size or scale",
+        ])
+        #expect(issues(#"{"output": {"width": 16384, "height": 1, "scale": 2}}"#).count == 1)
+        #expect(issues(#"{"output": {"width": 0}}"#) == ["line 1, column 22, $.output.width: expected a whole number of points from 1 to 16384, found 0"])
+        #expect(issues(#"{"output": {"width": 1e300}}"#).count == 1)
+    }
+
+    @Test func theRootMustBeAnObject() {
+        #expect(issues("[]") == ["line 1, column 1, $: expected an object, found an array"])
+    }
+
+    @Test func syntaxErrorsNameTheFile() {
+        do {
+            _ = try decode("{\n  \"output\": {,}\n}")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description == "scene 't.json', line 2, column 14: invalid JSON: unexpected ','; a key in double quotes was expected")
+        }
+    }
+
+    @Test func issuesAreCappedAndCounted() {
+        let keys = (0..<80).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+        do {
+            _ = try decode("{\(keys)}")
+        } catch {
+            guard case .invalid(_, let issues, let omitted) = error else { Issue.record("\(error)"); return }
+            #expect(issues.count == 50 && omitted == 30)
+            #expect(error.description.hasPrefix("scene 't.json' has 80 errors:"))
+            #expect(error.description.hasSuffix("… and 30 more"))
+        }
+    }
+
+    @Test func rendersTheBackground() throws {
+        let pixmap = try SceneRenderer.render(decode(##"{"output": {"width": 3, "height": 2, "scale": 2, "background": "#FF000080"}}"##))
+        #expect(pixmap.width == 6 && pixmap.height == 4)
+        #expect(pixmap[5, 3] == PremultipliedRGBA8(red: 128, green: 0, blue: 0, alpha: 128))
+    }
+
+    @Test func editDistanceSuggestions() {
+        #expect(closest(to: "hieght", in: ["width", "height"]) == "height")
+        #expect(closest(to: "colour", in: ["width", "height"]) == nil)
+    }
+}
