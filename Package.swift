@@ -24,19 +24,21 @@ let package = Package(
 
         // Swift modules, in the order data flows.
         .target(name: "TerrapinIO"),
-        .target(name: "TerrapinRaster"),
+        .target(name: "TerrapinGeometry"),
+        .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinScene", "TerrapinRender"]
+            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinScene", "TerrapinRender"]
         ),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO"]),
-        .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster"]),
+        .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
+        .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender"]),
         .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin"]),

@@ -1,0 +1,294 @@
+// Canvas: draws paths, strokes, shadows and images into a Pixmap, with a current transform
+// and a stack of anti-aliased clips. Every draw goes path → device polylines → Rasterizer →
+// PaintSink (the blitter). Degenerate input (empty paths, NaN coordinates, singular
+// transforms, zero sizes) draws nothing and never traps.
+import TerrapinGeometry
+
+public final class Canvas {
+    public private(set) var pixmap: Pixmap
+    /// User space → device pixels. Default identity.
+    public var transform: Transform = .identity
+
+    private var clip: Mask? = nil
+    private var saved: [(Transform, Mask?)] = []
+    private let rasterizer = Rasterizer()
+    private var device = Polylines()
+    private var span: [UInt32]
+
+    public init(pixmap: Pixmap) {
+        self.pixmap = pixmap
+        self.span = [UInt32](repeating: 0, count: pixmap.width)
+    }
+
+    /// A canvas over a new transparent pixmap; nil when the size is outside `Pixmap.Limits`.
+    public convenience init?(width: Int, height: Int) {
+        guard let pixmap = Pixmap(width: width, height: height) else { return nil }
+        self.init(pixmap: pixmap)
+    }
+
+    public var width: Int { pixmap.width }
+    public var height: Int { pixmap.height }
+    private var fullRect: IntRect { IntRect(x0: 0, y0: 0, x1: pixmap.width, y1: pixmap.height) }
+
+    /// Pushes the transform and clip; `restore` pops them.
+    public func save() { saved.append((transform, clip)) }
+
+    public func restore() {
+        guard let state = saved.popLast() else { return }
+        transform = state.0
+        clip = state.1
+    }
+
+    /// Runs `body` between save and restore.
+    public func withSavedState<R>(_ body: () throws -> R) rethrows -> R {
+        save()
+        defer { restore() }
+        return try body()
+    }
+
+    /// Replaces every pixel (ignores clip and transform).
+    public func clear(_ color: RGBAColor = .transparent) { pixmap.fill(color.premultiplied) }
+
+    // MARK: - Fills and strokes
+
+    public func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero) {
+        device.removeAll()
+        path.flatten(transform: transform, into: &device)
+        fillDevice(device, paint: paint, rule: rule)
+    }
+
+    public func stroke(_ path: Path, style: StrokeStyle, paint: Paint) {
+        guard let outline = strokeOutline(path, style: style) else { return }
+        fillDevice(outline, paint: paint, rule: .nonZero)
+    }
+
+    /// The device-space outline of a stroke, to be filled with the non-zero rule.
+    public func strokeOutline(_ path: Path, style: StrokeStyle) -> Polylines? {
+        let scale = transform.maxScale
+        guard scale > 0, scale.isFinite, transform.isFinite, style.width >= 0, style.width.isFinite else { return nil }
+        if style.width == 0 {
+            // Hairline: one device pixel wide whatever the transform.
+            var line = path.flattened(transform: transform)
+            if !style.dash.isEmpty, let dashed = Dasher.dash(line, pattern: style.dash.map { $0 * scale }, phase: style.dashPhase * scale) {
+                line = dashed
+            }
+            var hairline = style
+            hairline.width = 1
+            return Stroker.stroke(line, style: hairline)
+        }
+        let tolerance = Path.defaultTolerance / scale
+        var line = path.flattened(tolerance: tolerance)
+        if !style.dash.isEmpty, let dashed = Dasher.dash(line, pattern: style.dash, phase: style.dashPhase) { line = dashed }
+        var outline = Stroker.stroke(line, style: style, tolerance: tolerance)
+        outline.transform(by: transform)
+        return outline
+    }
+
+    /// Fills polylines already in device space.
+    public func fillDevice(_ polylines: Polylines, paint: Paint, rule: FillRule) {
+        guard let source = makeSource(paint) else { return }
+        var coverageScale: UInt32 = 255
+        if case .image = source { coverageScale = UInt32(RGBAColor.unitToByte(Float(paint.opacity))) }
+        blit(source: source, mode: paint.blendMode, coverageScale: coverageScale) { sink, clipRect in
+            rasterizer.fill(polylines, rule: rule, clip: clipRect, antiAlias: paint.antiAlias, into: &sink)
+        }
+    }
+
+    // MARK: - Clipping
+
+    /// Intersects the clip with `path` (anti-aliased unless `antiAlias` is false).
+    public func clip(to path: Path, rule: FillRule = .nonZero, antiAlias: Bool = true) {
+        device.removeAll()
+        path.flatten(transform: transform, into: &device)
+        var mask = Mask(width: pixmap.width, height: pixmap.height)
+        if let b = device.bounds {
+            let region = (clip?.bounds ?? fullRect)
+            mask.data.withUnsafeMutableBufferPointer { m in
+                var sink = MaskSink(pixels: m.baseAddress!, width: pixmap.width)
+                rasterizer.fill(device, rule: rule, clip: region, antiAlias: antiAlias, into: &sink)
+            }
+            mask.bounds = IntRect(x0: Rasterizer.floorInt(b.minX), y0: Rasterizer.floorInt(b.minY),
+                                  x1: Rasterizer.ceilInt(b.maxX) + 1, y1: Rasterizer.ceilInt(b.maxY) + 1).intersection(region)
+        }
+        if let existing = clip {
+            let r = mask.bounds
+            if !r.isEmpty {
+                for y in r.y0..<r.y1 {
+                    for x in r.x0..<r.x1 {
+                        let i = y * mask.width + x
+                        mask.data[i] = UInt8(Pixel.mul(UInt32(mask.data[i]), UInt32(existing.data[i])))
+                    }
+                }
+            }
+        }
+        if mask.bounds.isEmpty { mask.bounds = IntRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        clip = mask
+    }
+
+    /// The current clip coverage at a pixel (255 when there is no clip).
+    public func clipCoverage(x: Int, y: Int) -> UInt8 { clip.map { $0[x, y] } ?? 255 }
+
+    // MARK: - Shadows
+
+    /// Draws the blurred shadow of `path`'s fill: `color` through a Gaussian of standard
+    /// deviation `radius` (in user units, as SwiftUI's `shadow(radius:)`; CSS blur = 2·radius),
+    /// moved by `offset` (user units). Draw the shape itself afterwards.
+    public func drawShadow(of path: Path, color: RGBAColor, radius: Double, offset: Point = .zero, rule: FillRule = .nonZero) {
+        device.removeAll()
+        path.flatten(transform: transform, into: &device)
+        drawShadow(ofDevice: device, color: color, radius: radius, offset: offset, rule: rule)
+    }
+
+    public func drawShadow(ofDevice polylines: Polylines, color: RGBAColor, radius: Double, offset: Point = .zero, rule: FillRule = .nonZero) {
+        let sigma = radius * transform.maxScale
+        guard sigma.isFinite, sigma >= 0, offset.isFinite, let source = makeSource(Paint(color: color)) else { return }
+        let shift = transform.applyLinear(offset)
+        var shifted = polylines
+        shifted.transform(by: .translation(shift.x, shift.y))
+        guard let b = shifted.bounds else { return }
+        let margin = Int((3 * sigma).rounded(.up)) + 1
+        let reach = IntRect(x0: -margin, y0: -margin, x1: pixmap.width + margin, y1: pixmap.height + margin)
+        let box = IntRect(x0: Rasterizer.floorInt(b.minX) - margin, y0: Rasterizer.floorInt(b.minY) - margin,
+                          x1: Rasterizer.ceilInt(b.maxX) + margin + 1, y1: Rasterizer.ceilInt(b.maxY) + margin + 1).intersection(reach)
+        guard !box.isEmpty, box.width * box.height <= Pixmap.Limits.maxPixels else { return }
+        var mask = [UInt8](repeating: 0, count: box.width * box.height)
+        shifted.transform(by: .translation(Double(-box.x0), Double(-box.y0)))
+        mask.withUnsafeMutableBufferPointer { m in
+            var sink = MaskSink(pixels: m.baseAddress!, width: box.width)
+            rasterizer.fill(shifted, rule: rule, clip: IntRect(x0: 0, y0: 0, x1: box.width, y1: box.height), into: &sink)
+        }
+        Blur.gaussian(&mask, width: box.width, height: box.height, sigma: sigma)
+        drawMask(mask, width: box.width, at: (box.x0, box.y0), source: source)
+    }
+
+    /// Composites `source` through an 8-bit mask placed at a device position.
+    private func drawMask(_ mask: [UInt8], width maskWidth: Int, at origin: (Int, Int), source: Source) {
+        let maskHeight = mask.count / maskWidth
+        var rowCoverage = [UInt8](repeating: 0, count: maskWidth)
+        blit(source: source, mode: .sourceOver, coverageScale: 255) { sink, clipRect in
+            let y0 = max(origin.1, clipRect.y0), y1 = min(origin.1 + maskHeight, clipRect.y1)
+            let x0 = max(origin.0, clipRect.x0), x1 = min(origin.0 + maskWidth, clipRect.x1)
+            guard y0 < y1, x0 < x1 else { return }
+            rowCoverage.withUnsafeMutableBufferPointer { rowBuffer in
+                for y in y0..<y1 {
+                    let start = (y - origin.1) * maskWidth + (x0 - origin.0)
+                    for i in 0..<(x1 - x0) { rowBuffer[i] = mask[start + i] }
+                    sink.blit(y: y, x: x0, coverage: UnsafeMutableBufferPointer(rebasing: rowBuffer[0..<(x1 - x0)]))
+                }
+            }
+        }
+    }
+
+    // MARK: - Images
+
+    /// Draws `image` with `imageTransform` mapping image pixels to user space (identity: the
+    /// image's top-left at the user-space origin, one pixel per unit). Edges are anti-aliased.
+    public func drawImage(_ image: Pixmap, transform imageTransform: Transform = .identity, filter: ImageFilter = .smooth,
+                          opacity: Double = 1, blendMode: BlendMode = .sourceOver) {
+        let toDevice = imageTransform.concatenating(transform)
+        guard toDevice.inverted != nil else { return }
+        var source = image
+        var sourceToDevice = toDevice
+        if filter == .smooth {
+            let k = Int(min(64, 1 / toDevice.maxScale))
+            if k >= 2, let reduced = Self.areaAverage(image, factor: k) {
+                source = reduced
+                sourceToDevice = Transform.scale(Double(k)).concatenating(toDevice)
+            }
+        }
+        guard let inverse = sourceToDevice.inverted else { return }
+        device.removeAll()
+        PathBuilder.rect(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))).flatten(transform: toDevice, into: &device)
+        let outline = device
+        let opacity8 = UInt32(RGBAColor.unitToByte(Float(opacity)))
+        guard opacity8 > 0 else { return }
+        source.data.withUnsafeBytes { raw in
+            let sampler = ImageSampler(pixels: raw.bindMemory(to: UInt32.self).baseAddress!, width: source.width, height: source.height,
+                                       inverse: inverse, bilinear: filter != .nearest)
+            blit(source: .image(sampler), mode: blendMode, coverageScale: opacity8) { sink, clipRect in
+                rasterizer.fill(outline, rule: .nonZero, clip: clipRect, into: &sink)
+            }
+        }
+    }
+
+    /// Averages k×k blocks (partial blocks at the right and bottom edges average what they have).
+    static func areaAverage(_ image: Pixmap, factor k: Int) -> Pixmap? {
+        let w = (image.width + k - 1) / k, h = (image.height + k - 1) / k
+        guard var out = Pixmap(width: w, height: h) else { return nil }
+        image.data.withUnsafeBufferPointer { src in
+            out.data.withUnsafeMutableBufferPointer { dst in
+                for oy in 0..<h {
+                    let yEnd = min(image.height, (oy + 1) * k)
+                    for ox in 0..<w {
+                        let xEnd = min(image.width, (ox + 1) * k)
+                        var sum = SIMD4<UInt32>(repeating: 0)
+                        for y in (oy * k)..<yEnd {
+                            var i = (y * image.width + ox * k) * 4
+                            for _ in (ox * k)..<xEnd {
+                                sum &+= SIMD4(UInt32(src[i]), UInt32(src[i + 1]), UInt32(src[i + 2]), UInt32(src[i + 3]))
+                                i += 4
+                            }
+                        }
+                        let n = UInt32((yEnd - oy * k) * (xEnd - ox * k))
+                        let avg = (sum &+ SIMD4(repeating: n / 2)) / SIMD4(repeating: n)
+                        let o = (oy * w + ox) * 4
+                        dst[o] = UInt8(avg.x); dst[o + 1] = UInt8(avg.y); dst[o + 2] = UInt8(avg.z); dst[o + 3] = UInt8(avg.w)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: - Plumbing
+
+    private func makeSource(_ paint: Paint) -> Source? {
+        guard paint.opacity.isFinite, paint.opacity > 0 || paint.blendMode != .sourceOver else { return nil }
+        let opacity = min(1, max(0, paint.opacity))
+        switch paint.shader {
+        case .solid(let color):
+            var c = color
+            c.alpha = (c.alpha.isFinite ? min(1, max(0, c.alpha)) : 0) * Float(opacity)
+            let packed = Pixel.pack(c.premultiplied)
+            if packed >> 24 == 0 && (paint.blendMode == .sourceOver || paint.blendMode == .destinationOut) { return nil }
+            return .solid(packed)
+        case .linearGradient(let g):
+            guard let table = GradientTable(stops: g.stops, opacity: opacity) else { return nil }
+            let delta = g.end - g.start
+            let lengthSquared = delta.dot(delta)
+            guard let inverse = transform.inverted, lengthSquared > 0, lengthSquared.isFinite, g.start.isFinite else {
+                return .solid(table.entries[255])
+            }
+            return .linear(table, g.spread, inverse: inverse, start: g.start, delta: delta, lengthSquared: lengthSquared)
+        case .radialGradient(let g):
+            guard let table = GradientTable(stops: g.stops, opacity: opacity) else { return nil }
+            guard let inverse = transform.inverted, g.radius > 0, g.radius.isFinite, g.center.isFinite else {
+                return .solid(table.entries[255])
+            }
+            return .radial(table, g.spread, inverse: inverse, center: g.center, radius: g.radius)
+        }
+    }
+
+    /// Sets up a PaintSink over the pixmap and clip for the duration of `body`.
+    private func blit(source: Source, mode: BlendMode, coverageScale: UInt32, _ body: (inout PaintSink, IntRect) -> Void) {
+        let clipRect = clip?.bounds ?? fullRect
+        guard !clipRect.isEmpty else { return }
+        let width = pixmap.width
+        let clipData = clip?.data
+        pixmap.data.withUnsafeMutableBytes { raw in
+            let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
+            span.withUnsafeMutableBufferPointer { spanBuffer in
+                func run(_ clipPointer: UnsafePointer<UInt8>?) {
+                    var sink = PaintSink(pixels: pixels, width: width, source: source, mode: mode, clip: clipPointer,
+                                         coverageScale: coverageScale, span: spanBuffer.baseAddress!)
+                    body(&sink, clipRect)
+                }
+                if let clipData {
+                    clipData.withUnsafeBufferPointer { run($0.baseAddress!) }
+                } else {
+                    run(nil)
+                }
+            }
+        }
+    }
+}

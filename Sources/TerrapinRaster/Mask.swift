@@ -1,0 +1,30 @@
+// An 8-bit coverage mask the size of a canvas: 255 inside, 0 outside, anti-aliased between.
+// Clips are masks; drawing multiplies its coverage by the clip's.
+
+public struct Mask: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public var data: [UInt8]
+    /// Pixels outside `bounds` are 0.
+    public var bounds: IntRect
+
+    public init(width: Int, height: Int, filledWith value: UInt8 = 0) {
+        self.width = width
+        self.height = height
+        self.data = [UInt8](repeating: value, count: width * height)
+        self.bounds = value == 0 ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0) : IntRect(x0: 0, y0: 0, x1: width, y1: height)
+    }
+
+    public subscript(x: Int, y: Int) -> UInt8 { data[y * width + x] }
+}
+
+/// Writes coverage into a mask, multiplied by what is there (`intersect`) or replacing it.
+struct MaskSink: CoverageSink {
+    let pixels: UnsafeMutablePointer<UInt8>
+    let width: Int
+
+    mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>) {
+        let row = pixels + y * width + x
+        for i in 0..<coverage.count { row[i] = coverage[i] }
+    }
+}
