@@ -29,6 +29,7 @@ func measure(_ name: String, runs: Int = 7, _ body: () throws -> Void) rethrows 
 }
 
 func format(_ value: Double, _ decimals: Int = 2) -> String {
+    if decimals == 0 { return String(Int(value.rounded())) }
     var text = String(Int((value * pow(10, Double(decimals))).rounded()))
     while text.count <= decimals { text = "0" + text }
     text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))

@@ -19,6 +19,13 @@ func sampleFrame() -> Pixmap {
 
 let frame = sampleFrame()
 print("Terrapin \(Terrapin.version) benchmarks (release; median of 7 runs after a warm-up, ms)\n")
+print("Rasterizer:")
+let rasterWidths = [34, 9, 9, 9, 14]
+print(row(["case", "median", "min", "max", "rate"], widths: rasterWidths))
+for (name, timing, rate) in rasterBenchmarks() {
+    print(row([name, format(timing.median), format(timing.min), format(timing.max), rate], widths: rasterWidths))
+}
+print("")
 print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
 let widths = [10, 9, 9, 9, 11, 10]
 print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))

@@ -28,7 +28,11 @@ public struct Path: Equatable, Sendable {
     public var bounds: Rect? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var any = false
-        func add(_ p: Point) { minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y); any = true }
+        var finite = true
+        func add(_ p: Point) {
+            finite = finite && p.isFinite
+            minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y); any = true
+        }
         for element in elements {
             switch element {
             case .move(let p), .line(let p): add(p)
@@ -37,7 +41,7 @@ public struct Path: Equatable, Sendable {
             case .close: break
             }
         }
-        guard any, minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
+        guard any, finite, minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
         return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
@@ -56,8 +60,8 @@ public struct Path: Equatable, Sendable {
     mutating func append(_ element: Element) { elements.append(element) }
 }
 
-/// Builds a path. Shapes are added as closed subpaths; curves use cubic arcs of at most 45°
-/// (radial error under 5·10⁻⁶ of the radius).
+/// Builds a path. Shapes are added as closed subpaths; arcs use cubics of at most 22.5°
+/// (radial error under 2·10⁻⁷ of the radius, so a 10,000 px radius is off by 0.002 px).
 public struct PathBuilder: Sendable {
     private var path = Path()
     private var start: Point? = nil
@@ -114,7 +118,7 @@ public struct PathBuilder: Sendable {
         sweep = max(-twoPi, min(twoPi, sweep))
         let first = Point(center.x + radiusX * cos(startAngle), center.y + radiusY * sin(startAngle))
         if current == nil { move(to: first) } else { line(to: first) }
-        let count = max(1, Int((abs(sweep) / (Double.pi / 4)).rounded(.up) - 1e-9))
+        let count = max(1, Int((abs(sweep) / (Double.pi / 8) - 1e-9).rounded(.up)))
         let step = sweep / Double(count)
         let k = 4.0 / 3.0 * tan(step / 4)
         var angle = startAngle

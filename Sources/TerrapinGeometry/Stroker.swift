@@ -92,6 +92,9 @@ public enum Stroker {
         return out
     }
 
+    /// cos 15°: turns inside a flattened curve up to this angle get a single intersection point.
+    static let smallTurnCosine = 0.9659
+
     @inline(__always) static func direction(_ a: Point, _ b: Point) -> Point { (b - a).normalized ?? Point(1, 0) }
 
     /// The left-hand offset (+perpendicular) of a polyline, with joins.
@@ -109,6 +112,12 @@ public enum Stroker {
             let cross = uIn.cross(uOut), dot = uIn.dot(uOut)
             if abs(cross) < 1e-12 && dot > 0 {
                 out.append(p[i] + nIn)
+            } else if !corners[i] && dot > smallTurnCosine {
+                // A gentle turn inside a flattened curve: both sides meet where the two offset
+                // lines cross (off the true offset curve by hw·θ²/8), one point instead of a
+                // pivot detour or a round join.
+                let bisector = (nIn + nOut).normalized ?? nIn
+                out.append(p[i] + bisector * (hw / ((1 + dot) / 2).squareRoot()))
             } else if cross > 0 {
                 // Inner side of the turn: through the vertex.
                 out.append(p[i] + nIn)

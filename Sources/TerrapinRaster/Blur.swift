@@ -20,24 +20,29 @@ public enum Blur {
         let passes = boxes(sigma: sigma)
         guard !passes.isEmpty else { return }
         let longest = max(width, height)
-        var line = [UInt32](repeating: 0, count: longest)
-        var out = [UInt8](repeating: 0, count: longest)
-        mask.withUnsafeMutableBufferPointer { m in
-            // Horizontal passes, row by row.
-            for y in 0..<height {
-                let base = y * width
-                for pass in passes {
-                    for x in 0..<width { line[x] = UInt32(m[base + x]) }
-                    box(line, count: width, size: pass.size, offset: pass.offset, into: &out)
-                    for x in 0..<width { m[base + x] = out[x] }
-                }
-            }
-            // Vertical passes, column by column.
-            for x in 0..<width {
-                for pass in passes {
-                    for y in 0..<height { line[y] = UInt32(m[y * width + x]) }
-                    box(line, count: height, size: pass.size, offset: pass.offset, into: &out)
-                    for y in 0..<height { m[y * width + x] = out[y] }
+        var lineStorage = [UInt32](repeating: 0, count: longest)
+        var outStorage = [UInt8](repeating: 0, count: longest)
+        lineStorage.withUnsafeMutableBufferPointer { lineBuffer in
+            outStorage.withUnsafeMutableBufferPointer { outBuffer in
+                mask.withUnsafeMutableBufferPointer { maskBuffer in
+                    let line = lineBuffer.baseAddress!, out = outBuffer.baseAddress!, m = maskBuffer.baseAddress!
+                    // Horizontal passes, row by row.
+                    for y in 0..<height {
+                        let row = m + y * width
+                        for pass in passes {
+                            for x in 0..<width { line[x] = UInt32(row[x]) }
+                            box(line, count: width, size: pass.size, offset: pass.offset, into: out)
+                            for x in 0..<width { row[x] = out[x] }
+                        }
+                    }
+                    // Vertical passes, column by column.
+                    for x in 0..<width {
+                        for pass in passes {
+                            for y in 0..<height { line[y] = UInt32(m[y * width + x]) }
+                            box(line, count: height, size: pass.size, offset: pass.offset, into: out)
+                            for y in 0..<height { m[y * width + x] = out[y] }
+                        }
+                    }
                 }
             }
         }
@@ -45,7 +50,7 @@ public enum Blur {
 
     /// out[i] = round(Σ input[i − lo ... i + hi] / size), with lo = size/2 − offset.
     @inline(__always)
-    static func box(_ input: [UInt32], count: Int, size: Int, offset: Int, into out: inout [UInt8]) {
+    static func box(_ input: UnsafeMutablePointer<UInt32>, count: Int, size: Int, offset: Int, into out: UnsafeMutablePointer<UInt8>) {
         let lo = size / 2 - offset
         let hi = size - 1 - lo
         var sum: UInt32 = 0

@@ -101,14 +101,13 @@ public final class Canvas {
         device.removeAll()
         path.flatten(transform: transform, into: &device)
         var mask = Mask(width: pixmap.width, height: pixmap.height)
-        if let b = device.bounds {
+        if let box = Rasterizer.pixelBox(device) {
             let region = (clip?.bounds ?? fullRect)
             mask.data.withUnsafeMutableBufferPointer { m in
                 var sink = MaskSink(pixels: m.baseAddress!, width: pixmap.width)
                 rasterizer.fill(device, rule: rule, clip: region, antiAlias: antiAlias, into: &sink)
             }
-            mask.bounds = IntRect(x0: Rasterizer.floorInt(b.minX), y0: Rasterizer.floorInt(b.minY),
-                                  x1: Rasterizer.ceilInt(b.maxX) + 1, y1: Rasterizer.ceilInt(b.maxY) + 1).intersection(region)
+            mask.bounds = box.intersection(region)
         }
         if let existing = clip {
             let r = mask.bounds
@@ -132,24 +131,27 @@ public final class Canvas {
 
     /// Draws the blurred shadow of `path`'s fill: `color` through a Gaussian of standard
     /// deviation `radius` (in user units, as SwiftUI's `shadow(radius:)`; CSS blur = 2·radius),
-    /// moved by `offset` (user units). Draw the shape itself afterwards.
+    /// moved by `offset` (user units). Draw the shape itself afterwards. The deviation is capped
+    /// at `maxShadowSigma` device pixels; a shadow whose blur area would exceed the pixel limit
+    /// is not drawn.
     public func drawShadow(of path: Path, color: RGBAColor, radius: Double, offset: Point = .zero, rule: FillRule = .nonZero) {
         device.removeAll()
         path.flatten(transform: transform, into: &device)
         drawShadow(ofDevice: device, color: color, radius: radius, offset: offset, rule: rule)
     }
 
+    public static let maxShadowSigma = 256.0
+
     public func drawShadow(ofDevice polylines: Polylines, color: RGBAColor, radius: Double, offset: Point = .zero, rule: FillRule = .nonZero) {
-        let sigma = radius * transform.maxScale
+        let sigma = min(Self.maxShadowSigma, radius * transform.maxScale)
         guard sigma.isFinite, sigma >= 0, offset.isFinite, let source = makeSource(Paint(color: color)) else { return }
         let shift = transform.applyLinear(offset)
         var shifted = polylines
         shifted.transform(by: .translation(shift.x, shift.y))
-        guard let b = shifted.bounds else { return }
+        guard let shape = Rasterizer.pixelBox(shifted) else { return }
         let margin = Int((3 * sigma).rounded(.up)) + 1
         let reach = IntRect(x0: -margin, y0: -margin, x1: pixmap.width + margin, y1: pixmap.height + margin)
-        let box = IntRect(x0: Rasterizer.floorInt(b.minX) - margin, y0: Rasterizer.floorInt(b.minY) - margin,
-                          x1: Rasterizer.ceilInt(b.maxX) + margin + 1, y1: Rasterizer.ceilInt(b.maxY) + margin + 1).intersection(reach)
+        let box = IntRect(x0: shape.x0 - margin, y0: shape.y0 - margin, x1: shape.x1 + margin, y1: shape.y1 + margin).intersection(reach)
         guard !box.isEmpty, box.width * box.height <= Pixmap.Limits.maxPixels else { return }
         var mask = [UInt8](repeating: 0, count: box.width * box.height)
         shifted.transform(by: .translation(Double(-box.x0), Double(-box.y0)))
@@ -187,6 +189,12 @@ public final class Canvas {
                           opacity: Double = 1, blendMode: BlendMode = .sourceOver) {
         let toDevice = imageTransform.concatenating(transform)
         guard toDevice.inverted != nil else { return }
+        if toDevice.a == 1, toDevice.b == 0, toDevice.c == 0, toDevice.d == 1,
+           toDevice.tx == toDevice.tx.rounded(), toDevice.ty == toDevice.ty.rounded(), abs(toDevice.tx) < 1e9, abs(toDevice.ty) < 1e9 {
+            // Pixel-aligned: every filter gives the source pixels exactly; blend them directly.
+            blitAligned(image, x: Int(toDevice.tx), y: Int(toDevice.ty), opacity: opacity, blendMode: blendMode)
+            return
+        }
         var source = image
         var sourceToDevice = toDevice
         if filter == .smooth {
@@ -207,6 +215,39 @@ public final class Canvas {
                                        inverse: inverse, bilinear: filter != .nearest)
             blit(source: .image(sampler), mode: blendMode, coverageScale: opacity8) { sink, clipRect in
                 rasterizer.fill(outline, rule: .nonZero, clip: clipRect, into: &sink)
+            }
+        }
+    }
+
+    /// Composites a pixmap at an integer offset (the sprite path: no scan conversion, no sampling).
+    private func blitAligned(_ image: Pixmap, x: Int, y: Int, opacity: Double, blendMode: BlendMode) {
+        let opacity8 = UInt32(RGBAColor.unitToByte(Float(opacity)))
+        guard opacity8 > 0 else { return }
+        let region = (clip?.bounds ?? fullRect).intersection(IntRect(x0: x, y0: y, x1: x + image.width, y1: y + image.height))
+        guard !region.isEmpty else { return }
+        let width = pixmap.width
+        let clipData = clip?.data
+        image.data.withUnsafeBytes { sourceRaw in
+            let source = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
+            pixmap.data.withUnsafeMutableBytes { raw in
+                let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
+                for row in region.y0..<region.y1 {
+                    let d = pixels + row * width
+                    let s = source + (row - y) * image.width - x
+                    if clipData == nil && opacity8 == 255 && blendMode == .sourceOver {
+                        for col in region.x0..<region.x1 {
+                            let p = s[col]
+                            let a = p >> 24
+                            if a == 255 { d[col] = p } else if a != 0 { d[col] = p &+ Pixel.scale(d[col], 255 - a) }
+                        }
+                    } else {
+                        for col in region.x0..<region.x1 {
+                            var c = opacity8
+                            if let clipData { c = Pixel.mul(c, UInt32(clipData[row * width + col])) }
+                            if c != 0 { d[col] = Pixel.blend(s[col], into: d[col], coverage: c, mode: blendMode) }
+                        }
+                    }
+                }
             }
         }
     }

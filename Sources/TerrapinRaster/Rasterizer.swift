@@ -51,15 +51,13 @@ public final class Rasterizer {
     /// Fills `polylines` (device space; every contour is closed implicitly) within `clip`.
     /// With `antiAlias` false, a pixel is set when at least half of it is covered.
     public func fill<Sink: CoverageSink>(_ polylines: Polylines, rule: FillRule, clip: IntRect, antiAlias: Bool = true, into sink: inout Sink) {
-        guard let bounds = polylines.bounds else { return }
-        let box = IntRect(x0: Self.floorInt(bounds.minX), y0: Self.floorInt(bounds.minY),
-                          x1: Self.ceilInt(bounds.maxX) + 1, y1: Self.ceilInt(bounds.maxY) + 1).intersection(clip)
-        guard !box.isEmpty else { return }
+        guard let box = Self.pixelBox(polylines)?.intersection(clip), !box.isEmpty else { return }
         let width = box.width, height = box.height, stride = width + 2
         if cells.count < stride * height { cells = [Float](repeating: 0, count: stride * height) }
         if row.count < width { row = [UInt8](repeating: 0, count: width) }
+
         let ox = Double(box.x0), oy = Double(box.y0)
-        let w = Float(width)
+        let w = Double(width), h = Double(height)
         cells.withUnsafeMutableBufferPointer { cellBuffer in
             let a = cellBuffer.baseAddress!
             for contour in polylines.contours {
@@ -68,30 +66,21 @@ public final class Rasterizer {
                 var previous = polylines.points[r.last!]
                 for i in r {
                     let p = polylines.points[i]
-                    Self.edge(a, stride: stride, width: w, height: height,
-                              Float(previous.x - ox), Float(previous.y - oy), Float(p.x - ox), Float(p.y - oy))
+                    Self.edge(a, stride: stride, width: w, height: h, previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
                     previous = p
                 }
             }
             row.withUnsafeMutableBufferPointer { rowBuffer in
                 let coverage = UnsafeMutableBufferPointer(rebasing: rowBuffer[0..<width])
+                let out = coverage.baseAddress!
                 for y in 0..<height {
                     let cellsRow = a + y * stride
-                    var accumulated: Float = 0
-                    var any = false
-                    for x in 0..<width {
-                        accumulated += cellsRow[x]
-                        cellsRow[x] = 0
-                        var v = abs(accumulated)
-                        if rule == .evenOdd {
-                            v = v - 2 * (v * 0.5).rounded(.down)
-                            if v > 1 { v = 2 - v }
-                        } else if v > 1 {
-                            v = 1
-                        }
-                        let c: UInt8 = antiAlias ? UInt8(v * 255 + 0.5) : (v >= 0.5 ? 255 : 0)
-                        coverage[x] = c
-                        any = any || c != 0
+                    let any: Bool
+                    switch (rule, antiAlias) {
+                    case (.nonZero, true): any = Self.sweep(cellsRow, width, out) { min(abs($0), 1) }
+                    case (.evenOdd, true): any = Self.sweep(cellsRow, width, out, Self.evenOdd)
+                    case (.nonZero, false): any = Self.sweep(cellsRow, width, out) { abs($0) >= 0.5 ? 1 : 0 }
+                    case (.evenOdd, false): any = Self.sweep(cellsRow, width, out) { Self.evenOdd($0) >= 0.5 ? 1 : 0 }
                     }
                     cellsRow[width] = 0
                     cellsRow[width + 1] = 0
@@ -101,36 +90,90 @@ public final class Rasterizer {
         }
     }
 
+    /// Even-odd: the distance from |a| to the nearest even number, capped at 1.
+    @inline(__always) static func evenOdd(_ a: Float) -> Float {
+        let v = abs(a)
+        let m = v - 2 * (v * 0.5).rounded(.down)
+        return m > 1 ? 2 - m : m
+    }
+
+    /// One row: running sum of the cells (clearing them), the fill rule, then quantisation
+    /// to a byte. Adding 2²³ to a float in [0, 256) leaves round-to-nearest of it in the low
+    /// mantissa bits, a conversion without range checks. False when the row is empty.
+    @inline(__always)
+    static func sweep(_ cells: UnsafeMutablePointer<Float>, _ width: Int, _ out: UnsafeMutablePointer<UInt8>,
+                      _ rule: (Float) -> Float) -> Bool {
+        var accumulated: Float = 0
+        var any: UInt32 = 0
+        for x in 0..<width {
+            accumulated += cells[x]
+            cells[x] = 0
+            let byte = (rule(accumulated) * 255 + 8_388_608).bitPattern & 0xFF
+            any |= byte
+            out[x] = UInt8(truncatingIfNeeded: byte)
+        }
+        return any != 0
+    }
+
+    /// The pixels the polylines can touch (one extra column and row for the accumulation).
+    public static func pixelBox(_ polylines: Polylines) -> IntRect? {
+        guard let e = polylines.extents else { return nil }
+        return IntRect(x0: floorInt(e.minX), y0: floorInt(e.minY), x1: ceilInt(e.maxX) + 1, y1: ceilInt(e.maxY) + 1)
+    }
+
     static func floorInt(_ v: Double) -> Int { Int(max(-1e9, min(1e9, v)).rounded(.down)) }
     static func ceilInt(_ v: Double) -> Int { Int(max(-1e9, min(1e9, v)).rounded(.up)) }
 
-    /// Adds one edge, first clipping it horizontally to [0, width].
+    /// Adds one edge after clipping it to the buffer in double precision: rows outside
+    /// [0, height] contribute nothing and are cut off; parts left of x = 0 are moved onto it
+    /// (their area still flows right), parts right of `width` are dropped. So every value
+    /// that reaches the Float accumulation lies inside the buffer, whatever the input.
+    /// Clip points are solved from the nearer end point, which keeps precision when an edge
+    /// is astronomically longer than the buffer.
     @inline(__always)
-    static func edge(_ a: UnsafeMutablePointer<Float>, stride: Int, width: Float, height: Int,
-                     _ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) {
-        if y0 == y1 { return }
+    static func edge(_ a: UnsafeMutablePointer<Float>, stride: Int, width: Double, height: Double,
+                     _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        guard y0 != y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
+        if max(y0, y1) <= 0 || min(y0, y1) >= height { return }
         if x0 >= width && x1 >= width { return }
-        if x0 <= 0 && x1 <= 0 { line(a, stride: stride, width: width, height: height, 0, y0, 0, y1); return }
-        if x0 >= 0 && x1 >= 0 && x0 <= width && x1 <= width { line(a, stride: stride, width: width, height: height, x0, y0, x1, y1); return }
-        // Split where the edge crosses x = 0 and x = width; clamp the pieces outside.
-        var ts: [Float] = [0, 1]
-        let dx = x1 - x0
-        for bound in [Float(0), width] where dx != 0 {
-            let t = (bound - x0) / dx
-            if t > 0 && t < 1 { ts.append(t) }
+        // A point on the line at a given y (or x), from the nearer end point.
+        func solve(_ u: Double, _ ua: Double, _ va: Double, _ ub: Double, _ vb: Double) -> Double {
+            let slope = (vb - va) / (ub - ua)
+            let v = abs(u - ua) <= abs(u - ub) ? va + (u - ua) * slope : vb + (u - ub) * slope
+            if v.isFinite { return v }
+            let t = (u - ua) / (ub - ua)
+            return va * (1 - t) + vb * t
         }
-        ts.sort()
-        for k in 0..<(ts.count - 1) {
-            let ta = ts[k], tb = ts[k + 1]
-            let xa = x0 + dx * ta, ya = y0 + (y1 - y0) * ta
-            let xb = x0 + dx * tb, yb = y0 + (y1 - y0) * tb
-            let mid = (xa + xb) / 2
-            if mid >= width { continue }
-            if mid <= 0 {
-                line(a, stride: stride, width: width, height: height, 0, ya, 0, yb)
-            } else {
-                line(a, stride: stride, width: width, height: height, min(max(xa, 0), width), ya, min(max(xb, 0), width), yb)
+        var (ax, ay, bx, by) = (x0, y0, x1, y1)
+        if ay < 0 { ax = solve(0, y0, x0, y1, x1); ay = 0 } else if ay > height { ax = solve(height, y0, x0, y1, x1); ay = height }
+        if by < 0 { bx = solve(0, y0, x0, y1, x1); by = 0 } else if by > height { bx = solve(height, y0, x0, y1, x1); by = height }
+        guard ay != by else { return }
+        let w = Float(width), h = Int(height)
+        // The common case: wholly inside, or wholly left of the buffer.
+        if ax >= 0 && bx >= 0 && ax <= width && bx <= width {
+            line(a, stride: stride, width: w, height: h, Float(ax), Float(ay), Float(bx), Float(by))
+            return
+        }
+        if ax <= 0 && bx <= 0 {
+            line(a, stride: stride, width: w, height: h, 0, Float(ay), 0, Float(by))
+            return
+        }
+        // Split where the edge crosses x = 0 and x = width (at most two points, in order from
+        // A to B); pieces left of the buffer move onto x = 0, pieces right of it are dropped.
+        let (first, second) = ax <= bx ? (0.0, width) : (width, 0.0)
+        var px = ax, py = ay
+        for bound in [first, second, .nan] {
+            let crosses = bound.isFinite && (ax - bound) * (bx - bound) < 0
+            if bound.isFinite && !crosses { continue }
+            let qx = crosses ? bound : bx
+            let qy = crosses ? min(max(solve(bound, ax, ay, bx, by), 0), height) : by
+            let mid = px / 2 + qx / 2
+            if mid < width {
+                let xa = mid <= 0 ? 0 : min(max(px, 0), width), xb = mid <= 0 ? 0 : min(max(qx, 0), width)
+                line(a, stride: stride, width: w, height: h, Float(xa), Float(py), Float(xb), Float(qy))
             }
+            px = qx
+            py = qy
         }
     }
 

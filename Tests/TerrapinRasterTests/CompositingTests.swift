@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import TerrapinGeometry
+@testable import TerrapinRaster
+
+@Suite struct CompositingTests {
+    let opaqueBlue = PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255)
+    let halfRed = PremultipliedRGBA8(red: 128, green: 0, blue: 0, alpha: 128)
+
+    func blend(_ s: PremultipliedRGBA8, _ d: PremultipliedRGBA8, coverage: UInt32 = 255, _ mode: BlendMode) -> PremultipliedRGBA8 {
+        Pixel.unpack(Pixel.blend(Pixel.pack(s), into: Pixel.pack(d), coverage: coverage, mode: mode))
+    }
+
+    @Test func sourceOverByHand() {
+        // s + d·(255 − 128)/255: blue 255·127/255 = 127, alpha 128 + 127 = 255.
+        #expect(blend(halfRed, opaqueBlue, .sourceOver) == PremultipliedRGBA8(red: 128, green: 0, blue: 127, alpha: 255))
+        // Coverage 128 first scales the source to (64, 0, 0, 64); d·191/255 = 191.
+        #expect(blend(halfRed, opaqueBlue, coverage: 128, .sourceOver) == PremultipliedRGBA8(red: 64, green: 0, blue: 191, alpha: 255))
+        // Over transparent, the source itself.
+        #expect(blend(halfRed, .transparent, .sourceOver) == halfRed)
+        // Translucent over translucent: (40,0,0,100) over (0,60,0,60): 40 + 0, 60·155/255 = 36.47 → 36, alpha 100 + 36.47 → 136.
+        #expect(blend(PremultipliedRGBA8(red: 40, green: 0, blue: 0, alpha: 100), PremultipliedRGBA8(red: 0, green: 60, blue: 0, alpha: 60), .sourceOver)
+                == PremultipliedRGBA8(red: 40, green: 36, blue: 0, alpha: 136))
+    }
+
+    @Test func otherModesByHand() {
+        let d = PremultipliedRGBA8(red: 200, green: 100, blue: 50, alpha: 255)
+        #expect(blend(halfRed, d, .source) == halfRed)
+        // Half coverage: s·128/255 + d·127/255 = (64 + 100, 0 + 50, 0 + 25, 64 + 127).
+        #expect(blend(halfRed, d, coverage: 128, .source) == PremultipliedRGBA8(red: 164, green: 50, blue: 25, alpha: 191))
+        // d · 128/255: 100.39 → 100, 50.2 → 50, 25.1 → 25, 128.
+        #expect(blend(halfRed, d, .destinationIn) == PremultipliedRGBA8(red: 100, green: 50, blue: 25, alpha: 128))
+        // d · 127/255: 99.6 → 100, 49.8 → 50, 24.9 → 25, 127.
+        #expect(blend(halfRed, d, .destinationOut) == PremultipliedRGBA8(red: 100, green: 50, blue: 25, alpha: 127))
+        // Zero coverage leaves the destination alone in every mode.
+        for mode in BlendMode.allCases { #expect(blend(halfRed, d, coverage: 0, mode) == d) }
+    }
+
+    @Test func scaleIsExactForEveryInput() {
+        for v in 0...255 {
+            for s in stride(from: 0, through: 255, by: 5) {
+                let packed = UInt32(v) | UInt32(255 - v) << 8 | UInt32(v / 2) << 16 | UInt32(v) << 24
+                let got = Pixel.unpack(Pixel.scale(packed, UInt32(s)))
+                #expect(got.red == mul255(UInt8(v), UInt8(s)) && got.green == mul255(UInt8(255 - v), UInt8(s))
+                        && got.blue == mul255(UInt8(v / 2), UInt8(s)) && got.alpha == mul255(UInt8(v), UInt8(s)))
+            }
+        }
+    }
+
+    @Test func solidFillOfAPixelAlignedRectIsExact() {
+        let c = Canvas(width: 4, height: 4)!
+        c.fill(PathBuilder.rect(Rect(x: 1, y: 1, width: 2, height: 2)), paint: Paint(shader: .solid(RGBAColor(red: 1, green: 0, blue: 0, alpha: 0.5))))
+        #expect(c.pixmap[1, 1] == PremultipliedRGBA8(red: 128, green: 0, blue: 0, alpha: 128))
+        #expect(c.pixmap[0, 0] == .transparent && c.pixmap[3, 3] == .transparent)
+        // Opacity multiplies alpha: 0.5 · 0.5 → 64.
+        c.clear()
+        c.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: 4, height: 4)), paint: Paint(shader: .solid(RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.5)), opacity: 0.5))
+        #expect(c.pixmap[2, 2] == PremultipliedRGBA8(red: 64, green: 64, blue: 64, alpha: 64))
+    }
+
+    @Test func thickStrokesHaveNoSeams() {
+        // Every pixel well inside a thick curved stroke is fully covered: joins between
+        // flattened segments must not leave cracks.
+        let c = Canvas(width: 80, height: 80)!
+        c.stroke(PathBuilder.circle(center: Point(40, 40), radius: 25), style: StrokeStyle(width: 10), paint: Paint(color: .black))
+        for k in 0..<360 {
+            let a = Double(k) * Double.pi / 180
+            let x = Int(40 + 25 * cos(a)), y = Int(40 + 25 * sin(a))
+            #expect(c.pixmap[x, y].alpha == 255, "crack at \(x), \(y)")
+        }
+        #expect(c.pixmap[40, 40] == .transparent)
+    }
+}
+
+@Suite struct DegenerateInputTests {
+    @Test func nothingIsDrawnAndNothingTraps() {
+        let c = Canvas(width: 16, height: 16)!
+        c.clear(.white)
+        let before = c.pixmap
+        var nan = PathBuilder()
+        nan.move(to: Point(.nan, 1)); nan.line(to: Point(5, 5)); nan.line(to: Point(1, 9)); nan.close()
+        var huge = PathBuilder()
+        huge.move(to: Point(-1e300, 0)); huge.line(to: Point(1e300, 3)); huge.line(to: Point(0, 1e300)); huge.close()
+        let paths = [Path(), nan.build(), PathBuilder.rect(Rect(x: 3, y: 3, width: 0, height: 5)), PathBuilder.circle(center: Point(8, 8), radius: 0),
+                     PathBuilder.circle(center: Point(8, 8), radius: .infinity)]
+        let black = Paint(color: .black)
+        for path in paths {
+            c.fill(path, paint: black)
+            c.stroke(path, style: StrokeStyle(width: 0), paint: black)
+            c.drawShadow(of: path, color: .black, radius: 3)
+            c.clip(to: path)
+            c.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: 16, height: 16)), paint: black)
+            c.restore()
+        }
+        // Huge finite coordinates must not trap either (whatever they cover).
+        c.fill(huge.build(), paint: Paint(color: .white))
+        let square = PathBuilder.rect(Rect(x: 2, y: 2, width: 8, height: 8))
+        c.stroke(square, style: StrokeStyle(width: .nan), paint: black)
+        c.stroke(square, style: StrokeStyle(width: -3), paint: black)
+        c.fill(square, paint: Paint(shader: .solid(RGBAColor(red: .nan, green: 0, blue: 0, alpha: .nan))))
+        c.fill(square, paint: Paint(shader: .solid(.black), opacity: .nan))
+        c.fill(square, paint: Paint(shader: .linearGradient(LinearGradient(start: Point(.nan, 0), end: Point(1, 1), stops: []))))
+        c.drawShadow(of: square, color: .black, radius: .nan)
+        c.drawShadow(of: square, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0), radius: 1e300)
+        c.drawImage(Pixmap(width: 2, height: 2)!, transform: .scale(0))
+        c.drawImage(Pixmap(width: 2, height: 2)!, transform: Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0))
+        c.transform = .scale(0)
+        c.fill(square, paint: black)
+        c.stroke(square, style: StrokeStyle(width: 2), paint: black)
+        #expect(c.pixmap == before)
+    }
+
+    @Test func clipToEmptyHidesEverythingUntilRestore() {
+        let c = Canvas(width: 8, height: 8)!
+        c.save()
+        c.clip(to: Path())
+        c.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: 8, height: 8)), paint: Paint(color: .black))
+        #expect(c.pixmap[4, 4] == .transparent)
+        c.restore()
+        c.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: 8, height: 8)), paint: Paint(color: .black))
+        #expect(c.pixmap[4, 4].alpha == 255)
+    }
+}
+
+@Suite struct BlurAndImageTests {
+    /// The blurred value of a unit step at x = 32 over pixel x: ∫ Φ((t − 32)/σ) dt over [x, x+1].
+    func exactStep(_ x: Int, sigma: Double) -> Double {
+        let n = 64
+        var sum = 0.0
+        for k in 0..<n {
+            let t = Double(x) + (Double(k) + 0.5) / Double(n)
+            sum += 0.5 * (1 + erf((t - 32) / (sigma * 2.0.squareRoot())))
+        }
+        return sum / Double(n)
+    }
+
+    @Test(arguments: [1.0, 2.0, 5.0, 10.0])
+    func boxBlurApproximatesTheGaussian(sigma: Double) {
+        // A vertical edge at x = 32, tall enough that the middle row sees no top or bottom.
+        let margin = Int((6 * sigma).rounded(.up))
+        let width = 64 + margin, height = 2 * margin + 1
+        var mask = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height { for x in 32..<width { mask[y * width + x] = 255 } }
+        Blur.gaussian(&mask, width: width, height: height, sigma: sigma)
+        var worst = 0.0
+        for x in 0..<64 { worst = max(worst, abs(Double(mask[margin * width + x]) / 255 - exactStep(x, sigma: sigma))) }
+        print(String(format: "three-box blur, sigma %.0f: max error %.2f%% (%.1f/255) on a blurred edge", sigma, worst * 100, worst * 255))
+        #expect(worst < 0.03)
+    }
+
+    @Test func blurConservesMass() {
+        var mask = [UInt8](repeating: 0, count: 61 * 61)
+        for y in 25..<36 { for x in 22..<39 { mask[y * 61 + x] = 255 } }
+        let before = mask.reduce(0) { $0 + Int($1) }
+        Blur.gaussian(&mask, width: 61, height: 61, sigma: 3)
+        let after = mask.reduce(0) { $0 + Int($1) }
+        #expect(abs(after - before) < before / 100, "\(before) → \(after)")
+    }
+
+    @Test func smoothDownscalingAveragesAreas() {
+        // A 1-px checkerboard shrunk 4×: area averaging gives the mean everywhere.
+        var board = Pixmap(width: 64, height: 64)!
+        for y in 0..<64 { for x in 0..<64 { board[x, y] = (x + y) % 2 == 0 ? PremultipliedRGBA8(red: 255, green: 255, blue: 255, alpha: 255) : PremultipliedRGBA8(red: 0, green: 0, blue: 0, alpha: 255) } }
+        let c = Canvas(width: 16, height: 16)!
+        c.drawImage(board, transform: .scale(0.25), filter: .smooth)
+        let values = Set((0..<16).flatMap { y in (0..<16).map { x in c.pixmap[x, y].red } })
+        #expect(values.allSatisfy { abs(Int($0) - 128) <= 1 }, "\(values)")
+        let nearest = Canvas(width: 16, height: 16)!
+        nearest.drawImage(board, transform: .scale(0.25), filter: .nearest)
+        #expect(Set((0..<16).map { nearest.pixmap[$0, 3].red }).isSubset(of: [0, 255]), "nearest picks single pixels")
+    }
+
+    @Test func imagesPlacedOnPixelsAreCopiedExactly() {
+        var image = Pixmap(width: 3, height: 2)!
+        for y in 0..<2 { for x in 0..<3 { image[x, y] = RGBA8(red: UInt8(x * 80), green: UInt8(y * 200), blue: 7, alpha: 200).premultiplied } }
+        for filter in ImageFilter.allCases {
+            let c = Canvas(width: 6, height: 5)!
+            c.drawImage(image, transform: .translation(2, 1), filter: filter)
+            for y in 0..<2 { for x in 0..<3 { #expect(c.pixmap[x + 2, y + 1] == image[x, y], "\(filter)") } }
+            #expect(c.pixmap[1, 1] == .transparent && c.pixmap[5, 1] == .transparent)
+        }
+    }
+}
