@@ -28,6 +28,7 @@ public struct Polylines: Sendable {
         points.removeAll(keepingCapacity: true)
         corners.removeAll(keepingCapacity: true)
         contours.removeAll(keepingCapacity: true)
+        contourStart = 0
     }
 
     /// Largest number of segments a single curve is split into.

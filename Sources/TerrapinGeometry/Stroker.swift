@@ -37,22 +37,38 @@ public struct StrokeStyle: Equatable, Sendable {
     }
 }
 
-public enum Stroker {
+public struct Stroker: Sendable {
+    // Scratch reused across calls: stroking allocates nothing once these have grown.
+    private var points: [Point] = []
+    private var corners: [Bool] = []
+    private var reversedPoints: [Point] = []
+    private var reversedCorners: [Bool] = []
+    private var side: [Point] = []
+
+    public init() {}
+
     /// Outlines of the strokes of `input` (closed contours, non-zero fill). `tolerance` bounds
     /// the error of round joins and caps, in the same units as the points.
     public static func stroke(_ input: Polylines, style: StrokeStyle, tolerance: Double = Path.defaultTolerance) -> Polylines {
+        var stroker = Stroker()
         var out = Polylines()
+        stroker.stroke(input, style: style, tolerance: tolerance, into: &out)
+        return out
+    }
+
+    /// Replaces `out` with the outlines of the strokes of `input`.
+    public mutating func stroke(_ input: Polylines, style: StrokeStyle, tolerance: Double = Path.defaultTolerance, into out: inout Polylines) {
+        out.removeAll()
         let halfWidth = style.width / 2
-        guard halfWidth > 0, halfWidth.isFinite else { return out }
+        guard halfWidth > 0, halfWidth.isFinite else { return }
         let tol = tolerance > 0 ? tolerance : Path.defaultTolerance
-        var scratch: [Point] = []
         for contour in input.contours {
             // Drop repeated points; they have no direction.
-            var points: [Point] = []
-            var corners: [Bool] = []
+            points.removeAll(keepingCapacity: true)
+            corners.removeAll(keepingCapacity: true)
             for i in contour.range {
                 let p = input.points[i]
-                guard p.isFinite else { return Polylines() }
+                guard p.isFinite else { out.removeAll(); return }
                 if let last = points.last, (p - last).length <= 1e-9 {
                     corners[corners.count - 1] = corners[corners.count - 1] || input.corners[i]
                     continue
@@ -65,31 +81,33 @@ public enum Stroker {
                 points.removeLast()
                 corners.removeLast()
             }
-            if points.count < 3 && closed && points.count == 2 { closed = false; points.append(points[0]); corners.append(true) }
+            if closed && points.count == 2 { closed = false; points.append(points[0]); corners.append(true) }
             if points.count == 1 {
-                addDot(at: points[0], halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &out)
+                Self.addDot(at: points[0], halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &out)
                 continue
             }
             if points.count < 2 { continue }
-            let reversedPoints = Array(points.reversed()), reversedCorners = Array(corners.reversed())
+            reversedPoints.removeAll(keepingCapacity: true)
+            reversedPoints.append(contentsOf: points.reversed())
+            reversedCorners.removeAll(keepingCapacity: true)
+            reversedCorners.append(contentsOf: corners.reversed())
+            side.removeAll(keepingCapacity: true)
             if closed {
-                scratch.removeAll(keepingCapacity: true)
-                offsetSide(points, corners, closed: true, halfWidth: halfWidth, style: style, tolerance: tol, into: &scratch)
-                out.addContour(scratch, closed: true)
-                scratch.removeAll(keepingCapacity: true)
-                offsetSide(reversedPoints, reversedCorners, closed: true, halfWidth: halfWidth, style: style, tolerance: tol, into: &scratch)
-                out.addContour(scratch, closed: true)
+                Self.offsetSide(points, corners, closed: true, halfWidth: halfWidth, style: style, tolerance: tol, into: &side)
+                out.addContour(side, closed: true)
+                side.removeAll(keepingCapacity: true)
+                Self.offsetSide(reversedPoints, reversedCorners, closed: true, halfWidth: halfWidth, style: style, tolerance: tol, into: &side)
+                out.addContour(side, closed: true)
             } else {
-                scratch.removeAll(keepingCapacity: true)
-                offsetSide(points, corners, closed: false, halfWidth: halfWidth, style: style, tolerance: tol, into: &scratch)
-                addCap(at: points[points.count - 1], direction: direction(points[points.count - 2], points[points.count - 1]),
-                       halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &scratch)
-                offsetSide(reversedPoints, reversedCorners, closed: false, halfWidth: halfWidth, style: style, tolerance: tol, into: &scratch)
-                addCap(at: points[0], direction: direction(points[1], points[0]), halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &scratch)
-                out.addContour(scratch, closed: true)
+                let n = points.count
+                Self.offsetSide(points, corners, closed: false, halfWidth: halfWidth, style: style, tolerance: tol, into: &side)
+                Self.addCap(at: points[n - 1], direction: Self.direction(points[n - 2], points[n - 1]),
+                            halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &side)
+                Self.offsetSide(reversedPoints, reversedCorners, closed: false, halfWidth: halfWidth, style: style, tolerance: tol, into: &side)
+                Self.addCap(at: points[0], direction: Self.direction(points[1], points[0]), halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &side)
+                out.addContour(side, closed: true)
             }
         }
-        return out
     }
 
     /// cos 15°: turns inside a flattened curve up to this angle get a single intersection point.

@@ -13,6 +13,9 @@ public final class Canvas {
     private var saved: [(Transform, Mask?)] = []
     private let rasterizer = Rasterizer()
     private var device = Polylines()
+    private var centreline = Polylines()
+    private var outline = Polylines()
+    private var stroker = Stroker()
     private var span: [UInt32]
 
     public init(pixmap: Pixmap) {
@@ -58,30 +61,38 @@ public final class Canvas {
     }
 
     public func stroke(_ path: Path, style: StrokeStyle, paint: Paint) {
-        guard let outline = strokeOutline(path, style: style) else { return }
+        guard makeStrokeOutline(path, style: style) else { return }
         fillDevice(outline, paint: paint, rule: .nonZero)
     }
 
     /// The device-space outline of a stroke, to be filled with the non-zero rule.
     public func strokeOutline(_ path: Path, style: StrokeStyle) -> Polylines? {
+        makeStrokeOutline(path, style: style) ? outline : nil
+    }
+
+    /// Builds the stroke outline into the reusable `outline` buffer; false when nothing is drawn.
+    private func makeStrokeOutline(_ path: Path, style: StrokeStyle) -> Bool {
         let scale = transform.maxScale
-        guard scale > 0, scale.isFinite, transform.isFinite, style.width >= 0, style.width.isFinite else { return nil }
+        guard scale > 0, scale.isFinite, transform.isFinite, style.width >= 0, style.width.isFinite else { return false }
+        centreline.removeAll()
+        var effective = style
+        var tolerance = Path.defaultTolerance
         if style.width == 0 {
             // Hairline: one device pixel wide whatever the transform.
-            var line = path.flattened(transform: transform)
-            if !style.dash.isEmpty, let dashed = Dasher.dash(line, pattern: style.dash.map { $0 * scale }, phase: style.dashPhase * scale) {
-                line = dashed
-            }
-            var hairline = style
-            hairline.width = 1
-            return Stroker.stroke(line, style: hairline)
+            path.flatten(transform: transform, into: &centreline)
+            effective.width = 1
+            effective.dash = style.dash.map { $0 * scale }
+            effective.dashPhase = style.dashPhase * scale
+        } else {
+            tolerance /= scale
+            path.flatten(tolerance: tolerance, into: &centreline)
         }
-        let tolerance = Path.defaultTolerance / scale
-        var line = path.flattened(tolerance: tolerance)
-        if !style.dash.isEmpty, let dashed = Dasher.dash(line, pattern: style.dash, phase: style.dashPhase) { line = dashed }
-        var outline = Stroker.stroke(line, style: style, tolerance: tolerance)
-        outline.transform(by: transform)
-        return outline
+        if !effective.dash.isEmpty, let dashed = Dasher.dash(centreline, pattern: effective.dash, phase: effective.dashPhase) {
+            centreline = dashed
+        }
+        stroker.stroke(centreline, style: effective, tolerance: tolerance, into: &outline)
+        if style.width != 0 { outline.transform(by: transform) }
+        return !outline.contours.isEmpty
     }
 
     /// Fills polylines already in device space.

@@ -66,6 +66,7 @@ func extentPixelArea(x: Int, y: Int, breaks: [Double], extent: (Double) -> (Doub
 struct AccuracyReport: CustomStringConvertible {
     var count = 0, sum = 0.0, worst = 0.0
     mutating func add(_ error: Double) { count += 1; sum += error; worst = max(worst, error) }
+    mutating func merge(_ other: AccuracyReport) { count += other.count; sum += other.sum; worst = max(worst, other.worst) }
     var mean: Double { count == 0 ? 0 : sum / Double(count) }
     var description: String { String(format: "%d edge pixels, mean |error| %.3f/255, max %.3f/255", count, mean * 255, worst * 255) }
 }
@@ -110,7 +111,7 @@ func measure(_ path: Path, size: Int, exact: (Int, Int) -> Double) -> AccuracyRe
                     return (c.y - d.squareRoot(), c.y + d.squareRoot())
                 }
             }
-            total.count += report.count; total.sum += report.sum; total.worst = max(total.worst, report.worst)
+            total.merge(report)
         }
         check(total, "circle r=\(radius)")
     }
@@ -132,7 +133,7 @@ func measure(_ path: Path, size: Int, exact: (Int, Int) -> Double) -> AccuracyRe
                     return (cy - d.squareRoot(), cy + d.squareRoot())
                 }
             }
-            total.count += report.count; total.sum += report.sum; total.worst = max(total.worst, report.worst)
+            total.merge(report)
         }
         check(total, "capsule")
     }
@@ -147,7 +148,7 @@ func measure(_ path: Path, size: Int, exact: (Int, Int) -> Double) -> AccuracyRe
             var b = PathBuilder()
             b.move(to: corners[0]); for p in corners.dropFirst() { b.line(to: p) }; b.close()
             let report = measure(b.build(), size: 64) { x, y in polygonPixelArea(corners, x: x, y: y) }
-            total.count += report.count; total.sum += report.sum; total.worst = max(total.worst, report.worst)
+            total.merge(report)
         }
         check(total, "rectangle rotated \(degrees)°")
     }
@@ -161,14 +162,14 @@ func measure(_ path: Path, size: Int, exact: (Int, Int) -> Double) -> AccuracyRe
                 var b = PathBuilder()
                 b.move(to: poly[0]); b.line(to: poly[1]); b.line(to: poly[2]); b.close()
                 let report = measure(b.build(), size: 64) { x, y in polygonPixelArea(poly, x: x, y: y) }
-                total.count += report.count; total.sum += report.sum; total.worst = max(total.worst, report.worst)
+                total.merge(report)
             }
             // A hair-thin axis-aligned bar a tenth of a pixel high.
             let bar = [Point(3.3 + dx, 30.45 + dy), Point(50.8 + dx, 30.45 + dy), Point(50.8 + dx, 30.55 + dy), Point(3.3 + dx, 30.55 + dy)]
             var b = PathBuilder()
             b.move(to: bar[0]); for p in bar.dropFirst() { b.line(to: p) }; b.close()
             let report = measure(b.build(), size: 64) { x, y in polygonPixelArea(bar, x: x, y: y) }
-            total.count += report.count; total.sum += report.sum; total.worst = max(total.worst, report.worst)
+            total.merge(report)
         }
         check(total, "slivers")
     }
