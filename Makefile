@@ -38,6 +38,8 @@ bench: setup
 	$(SWIFT) build -c release --product TerrapinBench
 	@mkdir -p out/bench
 	.build/release/TerrapinBench
+	$(SWIFT) build --product TerrapinBench
+	.build/debug/TerrapinBench diff
 
 clean:
 	rm -rf .build out

@@ -7,6 +7,7 @@ let package = Package(
     name: "Terrapin",
     products: [
         .library(name: "Terrapin", targets: ["Terrapin"]),
+        .library(name: "TerrapinSnapshotTesting", targets: ["TerrapinSnapshotTesting"]),
         .executable(name: "terrapin", targets: ["terrapin"]),
     ],
     targets: [
@@ -29,18 +30,22 @@ let package = Package(
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene"]),
+        .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
             dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinScene", "TerrapinRender"]
         ),
-        .executableTarget(name: "terrapin", dependencies: ["Terrapin"]),
-        .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin"]),
+        .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
+        .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff"]),
+        .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
-        .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG"]),
+        .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender"]),
-        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin"]),
+        .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG"]),
+        .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"]),
+        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "TerrapinPNG"]),
     ]
 )

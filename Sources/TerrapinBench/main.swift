@@ -1,5 +1,8 @@
 // make bench: prints figures, asserts nothing. Run in release.
 import Terrapin
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A 1024×768 opaque image with smooth gradients and fine noise, a stand-in for a rendered
 /// map frame until the reference scenes land.
@@ -17,15 +20,31 @@ func sampleFrame() -> Pixmap {
     return pixmap
 }
 
-let frame = sampleFrame()
-print("Terrapin \(Terrapin.version) benchmarks (release; median of 7 runs after a warm-up, ms)\n")
-print("Rasterizer:")
-let rasterWidths = [34, 9, 9, 9, 14]
-print(row(["case", "median", "min", "max", "rate"], widths: rasterWidths))
-for (name, timing, rate) in rasterBenchmarks() {
-    print(row([name, format(timing.median), format(timing.min), format(timing.max), rate], widths: rasterWidths))
+let only = CommandLine.arguments.dropFirst().first
+#if DEBUG
+let buildKind = "debug"
+#else
+let buildKind = "release"
+#endif
+
+func printTable(_ title: String, _ rows: [(String, Timing, String)]) {
+    print(title)
+    let widths = [34, 9, 9, 9, 14]
+    print(row(["case", "median", "min", "max", "note"], widths: widths))
+    for (name, timing, note) in rows {
+        print(row([name, format(timing.median), format(timing.min), format(timing.max), note], widths: widths))
+    }
+    print("")
 }
-print("")
+
+print("Terrapin \(Terrapin.version) benchmarks (\(buildKind); median of 7 runs after a warm-up, ms)\n")
+if only == "diff" {
+    printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
+    exit(0)
+}
+printTable("Snapshot diff:", diffBenchmarks())
+let frame = sampleFrame()
+printTable("Rasterizer:", rasterBenchmarks())
 print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
 let widths = [10, 9, 9, 9, 11, 10]
 print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))

@@ -163,3 +163,51 @@ enum CLI {
         #expect(result.stderr == "error: scene <stdin>, line 2, column 22: invalid JSON: NaN and Infinity are not JSON numbers; write a finite number\n")
     }
 }
+
+@Suite struct DiffCommandTests {
+    func write(_ pixmap: Pixmap, _ path: String) throws { try PNGEncoder.write(pixmap, to: path) }
+
+    func card(_ colour: PremultipliedRGBA8, nudge: Bool = false) -> Pixmap {
+        var p = Pixmap(width: 20, height: 10)!
+        p.fill(PremultipliedRGBA8(red: 255, green: 255, blue: 255, alpha: 255))
+        for y in 2..<8 { for x in 3..<17 { p[x, y] = colour } }
+        if nudge { p[5, 5] = PremultipliedRGBA8(red: 0, green: 0, blue: 0, alpha: 255) }
+        return p
+    }
+
+    @Test func matchingDifferingAndBadInput() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let red = PremultipliedRGBA8(red: 229, green: 57, blue: 53, alpha: 255)
+        try write(card(red), dir + "/a.png")
+        try write(card(red), dir + "/same.png")
+        try write(card(red, nudge: true), dir + "/b.png")
+        try write(Pixmap(width: 3, height: 3)!, dir + "/small.png")
+
+        let same = try CLI.run(["diff", dir + "/a.png", dir + "/same.png"])
+        #expect(same.status == 0 && String(decoding: same.stdout, as: UTF8.self).hasPrefix("match: 0 of 200 pixels differ"))
+
+        let differ = try CLI.run(["diff", dir + "/a.png", dir + "/b.png", "-o", dir + "/diff.png", "--strip", dir + "/strip.png"])
+        #expect(differ.status == 1)
+        #expect(String(decoding: differ.stdout, as: UTF8.self).contains("changed regions: x 5…5, y 5…5 (1x1)"))
+        let diffImage = try PNGDecoder.decode(file: dir + "/diff.png")
+        #expect(diffImage[5, 5] == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255))
+        #expect(try PNGDecoder.decode(file: dir + "/strip.png").width == 3 * 20 + 16)
+
+        let json = try CLI.run(["diff", dir + "/a.png", dir + "/b.png", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any]
+        #expect(json.status == 1 && object?["match"] as? Bool == false && object?["differingPixels"] as? Int == 1)
+
+        #expect(try CLI.run(["diff", dir + "/a.png", dir + "/b.png", "--max-pixels", "1"]).status == 0)
+        #expect(try CLI.run(["diff", dir + "/a.png", dir + "/small.png"]).status == 1)
+        let sizes = try CLI.run(["diff", dir + "/a.png", dir + "/small.png", "-o", dir + "/x.png"])
+        #expect(sizes.status == 2 && sizes.stderr.contains("the sizes differ (20x10 and 3x3)"))
+        let missing = try CLI.run(["diff", dir + "/a.png", dir + "/none.png"])
+        #expect(missing.status == 2 && missing.stderr.contains("no such file"))
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: dir + "/bad.png"))
+        let bad = try CLI.run(["diff", dir + "/bad.png", dir + "/a.png"])
+        #expect(bad.status == 2 && bad.stderr.contains("is not a PNG file"))
+        #expect(try CLI.run(["diff", dir + "/a.png"]).status == 2)
+        #expect(try CLI.run(["diff", dir + "/a.png", dir + "/b.png", "--threshold", "nan"]).status == 2)
+    }
+}
