@@ -5,6 +5,7 @@
 @_exported import TerrapinRaster
 @_exported import TerrapinRender
 @_exported import TerrapinScene
+@_exported import TerrapinTypography
 
 public enum Terrapin {
     /// The renderer's version; part of batch resume keys and the PNG `Software` text.

@@ -17,6 +17,7 @@ public final class Canvas {
     private var outline = Polylines()
     private var stroker = Stroker()
     private var span: [UInt32]
+    private var maskRow: [UInt8] = []
 
     public init(pixmap: Pixmap) {
         self.pixmap = pixmap
@@ -174,19 +175,32 @@ public final class Canvas {
         drawMask(mask, width: box.width, at: (box.x0, box.y0), source: source)
     }
 
+    /// Composites `color` through an 8-bit coverage mask (`width` bytes per row) whose top-left
+    /// pixel lands on device pixel `origin`; the clip applies, the transform does not. This is
+    /// how glyphs are drawn.
+    public func fillMask(_ mask: [UInt8], width maskWidth: Int, at origin: (x: Int, y: Int), color: RGBAColor) {
+        guard maskWidth > 0, !mask.isEmpty, let source = makeSource(Paint(color: color)) else { return }
+        drawMask(mask, width: maskWidth, at: (origin.x, origin.y), source: source)
+    }
+
     /// Composites `source` through an 8-bit mask placed at a device position.
     private func drawMask(_ mask: [UInt8], width maskWidth: Int, at origin: (Int, Int), source: Source) {
         let maskHeight = mask.count / maskWidth
-        var rowCoverage = [UInt8](repeating: 0, count: maskWidth)
+        if maskRow.count < maskWidth { maskRow = [UInt8](repeating: 0, count: maskWidth) }
+        var rowCoverage = maskRow
+        maskRow = []
+        defer { maskRow = rowCoverage }
         blit(source: source, mode: .sourceOver, coverageScale: 255) { sink, clipRect in
             let y0 = max(origin.1, clipRect.y0), y1 = min(origin.1 + maskHeight, clipRect.y1)
             let x0 = max(origin.0, clipRect.x0), x1 = min(origin.0 + maskWidth, clipRect.x1)
             guard y0 < y1, x0 < x1 else { return }
-            rowCoverage.withUnsafeMutableBufferPointer { rowBuffer in
-                for y in y0..<y1 {
-                    let start = (y - origin.1) * maskWidth + (x0 - origin.0)
-                    for i in 0..<(x1 - x0) { rowBuffer[i] = mask[start + i] }
-                    sink.blit(y: y, x: x0, coverage: UnsafeMutableBufferPointer(rebasing: rowBuffer[0..<(x1 - x0)]))
+            mask.withUnsafeBufferPointer { m in
+                rowCoverage.withUnsafeMutableBufferPointer { rowBuffer in
+                    for y in y0..<y1 {
+                        let start = (y - origin.1) * maskWidth + (x0 - origin.0)
+                        for i in 0..<(x1 - x0) { rowBuffer[i] = m[start + i] }
+                        sink.blit(y: y, x: x0, coverage: UnsafeMutableBufferPointer(rebasing: rowBuffer[0..<(x1 - x0)]))
+                    }
                 }
             }
         }

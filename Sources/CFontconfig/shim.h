@@ -1,0 +1,2 @@
+// fontconfig's public header, for TerrapinTypography only.
+#include <fontconfig/fontconfig.h>

@@ -1,0 +1,2 @@
+// GNU FriBidi (the Unicode Bidirectional Algorithm), for TerrapinTypography only.
+#include <fribidi.h>

@@ -1,0 +1,3 @@
+// HarfBuzz's public header, for TerrapinTypography only.
+#include <hb.h>
+#include <hb-ot.h>

@@ -1,0 +1,179 @@
+// One font file (and face index): FreeType for outlines, HarfBuzz for shaping and metrics.
+//
+// Thread safety: HarfBuzz fonts are immutable once made, so shaping runs concurrently.
+// FreeType faces are not thread-safe; every FreeType call goes through `lock`, and outlines
+// are cached so each glyph is loaded once.
+import CFreeType
+import CHarfBuzz
+import Synchronization
+import TerrapinGeometry
+
+public final class FontFace: @unchecked Sendable, Hashable, CustomStringConvertible {
+    public let path: String
+    public let index: Int
+    public let familyName: String
+    public let styleName: String
+    /// Design units per em.
+    public let unitsPerEm: Int
+    /// Typographic ascender, descender (negative) and line gap in font units (OS/2 or hhea).
+    public let ascender: Int, descender: Int, lineGap: Int
+    /// A small process-wide number, for cache keys.
+    public let id: Int
+
+    let hbFont: OpaquePointer
+    private let ftFace: FT_Face
+    private let ftLibrary: FT_Library
+    private let bytes: UnsafeMutableRawBufferPointer
+    private let lock = Mutex<[UInt32: Path]>([:])
+
+    private static let counter = Atomic<Int>(0)
+
+    init(path: String, index: Int = 0) throws(TypographyError) {
+        self.path = path
+        self.index = index
+        // Read the whole file: FreeType and HarfBuzz share one copy for the face's lifetime.
+        let data: [UInt8]
+        do { data = try readFile(path, limit: 64 * 1024 * 1024) } catch { throw error }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        data.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        bytes = buffer
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else {
+            buffer.deallocate()
+            throw TypographyError.unreadableFont(path: path, reason: "FreeType could not start")
+        }
+        var face: FT_Face?
+        let error = FT_New_Memory_Face(library, buffer.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), FT_Long(index), &face)
+        guard error == 0, let face else {
+            FT_Done_FreeType(library)
+            buffer.deallocate()
+            throw TypographyError.unreadableFont(path: path, reason: "FreeType error \(error)")
+        }
+        guard (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE)) != 0 else {
+            FT_Done_Face(face)
+            FT_Done_FreeType(library)
+            buffer.deallocate()
+            throw TypographyError.unreadableFont(path: path, reason: "not a scalable (outline) font")
+        }
+        ftLibrary = library
+        ftFace = face
+        familyName = face.pointee.family_name.map { String(cString: $0) } ?? "?"
+        styleName = face.pointee.style_name.map { String(cString: $0) } ?? "?"
+        unitsPerEm = Int(face.pointee.units_per_EM)
+
+        let blob = hb_blob_create(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)
+        let hbFace = hb_face_create(blob, UInt32(index))
+        hb_blob_destroy(blob)
+        let font = hb_font_create(hbFace)!
+        hb_face_destroy(hbFace)
+        // Positions come back in font units; callers scale to their size.
+        hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
+        hbFont = font
+        var extents = hb_font_extents_t()
+        hb_font_get_h_extents(font, &extents)
+        ascender = Int(extents.ascender)
+        descender = Int(extents.descender)
+        lineGap = Int(extents.line_gap)
+        id = Self.counter.add(1, ordering: .relaxed).newValue
+    }
+
+    deinit {
+        hb_font_destroy(hbFont)
+        FT_Done_Face(ftFace)
+        FT_Done_FreeType(ftLibrary)
+        bytes.deallocate()
+    }
+
+    public var description: String { "\(familyName) \(styleName) (\(path))" }
+
+    public static func == (a: FontFace, b: FontFace) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The glyph for a code point, or nil when the font has none.
+    public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0 ? glyph : nil
+    }
+
+    public func covers(_ scalar: Unicode.Scalar) -> Bool { glyph(for: scalar) != nil }
+
+    /// The glyph's outline in font units, y down (baseline at 0), cached.
+    public func outline(_ glyph: UInt32) -> Path {
+        lock.withLock { cache in
+            if let path = cache[glyph] { return path }
+            let path = loadOutline(glyph)
+            cache[glyph] = path
+            return path
+        }
+    }
+
+    private func loadOutline(_ glyph: UInt32) -> Path {
+        guard FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
+              ftFace.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return Path() }
+        var collector = OutlineCollector()
+        var funcs = FT_Outline_Funcs(
+            move_to: { to, user in
+                user!.assumingMemoryBound(to: OutlineCollector.self).pointee.move(to!.pointee)
+                return 0
+            },
+            line_to: { to, user in
+                user!.assumingMemoryBound(to: OutlineCollector.self).pointee.line(to!.pointee)
+                return 0
+            },
+            conic_to: { control, to, user in
+                user!.assumingMemoryBound(to: OutlineCollector.self).pointee.conic(control!.pointee, to!.pointee)
+                return 0
+            },
+            cubic_to: { c1, c2, to, user in
+                user!.assumingMemoryBound(to: OutlineCollector.self).pointee.cubic(c1!.pointee, c2!.pointee, to!.pointee)
+                return 0
+            },
+            shift: 0, delta: 0)
+        _ = withUnsafeMutablePointer(to: &collector) { pointer in
+            FT_Outline_Decompose(&ftFace.pointee.glyph.pointee.outline, &funcs, pointer)
+        }
+        collector.builder.close()
+        return collector.builder.build()
+    }
+}
+
+/// Turns FreeType's outline callbacks into a Path, flipping y (font units are y up).
+private struct OutlineCollector {
+    var builder = PathBuilder()
+    var open = false
+
+    static func point(_ v: FT_Vector) -> Point { Point(Double(v.x), -Double(v.y)) }
+
+    mutating func move(_ to: FT_Vector) {
+        if open { builder.close() }
+        builder.move(to: Self.point(to))
+        open = true
+    }
+    mutating func line(_ to: FT_Vector) { builder.line(to: Self.point(to)) }
+    mutating func conic(_ control: FT_Vector, _ to: FT_Vector) { builder.quad(to: Self.point(to), control: Self.point(control)) }
+    mutating func cubic(_ c1: FT_Vector, _ c2: FT_Vector, _ to: FT_Vector) {
+        builder.cubic(to: Self.point(to), control1: Self.point(c1), control2: Self.point(c2))
+    }
+}
+
+/// Reads a font file (Typography does not depend on TerrapinIO's types in its API).
+func readFile(_ path: String, limit: Int) throws(TypographyError) -> [UInt8] {
+    guard let file = fopen(path, "rb") else {
+        throw TypographyError.unreadableFont(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { fclose(file) }
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        if n == 0 { break }
+        data.append(contentsOf: chunk[0..<n])
+        if data.count > limit { throw TypographyError.unreadableFont(path: path, reason: "larger than \(limit) bytes") }
+    }
+    guard !data.isEmpty else { throw TypographyError.unreadableFont(path: path, reason: "the file is empty") }
+    return data
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,118 @@
+// Rasterised glyphs, cached by face, glyph, pixel size and sub-pixel phase.
+//
+// Glyph outlines go through Terrapin's own rasterizer (the same exact-area coverage as every
+// other shape), unhinted, at positions quantised to 1/4 pixel in x and y: four phases per
+// axis keep text evenly spaced at any size. Memory is bounded: when the cached masks exceed
+// `byteLimit`, the least recently used quarter is dropped. Safe to share between threads.
+import Synchronization
+import TerrapinGeometry
+import TerrapinRaster
+
+/// A glyph's coverage: `width × height` bytes, placed at (pen x + left, baseline y + top).
+public struct GlyphMask: Sendable {
+    public let left: Int
+    public let top: Int
+    public let width: Int
+    public let height: Int
+    public let coverage: [UInt8]
+}
+
+public final class GlyphCache: @unchecked Sendable {
+    public static let shared = GlyphCache()
+    public static let subpixelSteps = 4
+
+    struct Key: Hashable {
+        let face: Int
+        let glyph: UInt32
+        let size64: Int   // pixel size × 64
+        let phaseX: UInt8
+        let phaseY: UInt8
+    }
+
+    private struct Entry {
+        let mask: GlyphMask
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    public let byteLimit: Int
+    private let state = Mutex(State())
+
+    public init(byteLimit: Int = 16 * 1024 * 1024) {
+        self.byteLimit = byteLimit
+    }
+
+    public struct Statistics: Equatable, Sendable {
+        public var entries: Int
+        public var bytes: Int
+        public var hits: Int
+        public var misses: Int
+        public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+    }
+
+    public var statistics: Statistics {
+        state.withLock { Statistics(entries: $0.entries.count, bytes: $0.bytes, hits: $0.hits, misses: $0.misses) }
+    }
+
+    public func resetStatistics() { state.withLock { $0.hits = 0; $0.misses = 0 } }
+
+    /// The mask of `glyph` at `pixelSize`, for a pen position whose fractional parts are `fraction`.
+    public func mask(face: FontFace, glyph: UInt32, pixelSize: Double, phaseX: Int, phaseY: Int) -> GlyphMask {
+        let key = Key(face: face.id, glyph: glyph, size64: Int((pixelSize * 64).rounded()), phaseX: UInt8(phaseX), phaseY: UInt8(phaseY))
+        if let mask = state.withLock({ s -> GlyphMask? in
+            s.clock += 1
+            guard var entry = s.entries[key] else { s.misses += 1; return nil }
+            s.hits += 1
+            entry.lastUse = s.clock
+            s.entries[key] = entry
+            return entry.mask
+        }) { return mask }
+        let mask = Self.render(face: face, glyph: glyph, pixelSize: Double(key.size64) / 64,
+                               dx: Double(phaseX) / Double(Self.subpixelSteps), dy: Double(phaseY) / Double(Self.subpixelSteps))
+        state.withLock { s in
+            s.clock += 1
+            if s.entries[key] == nil { s.bytes += mask.coverage.count + 64 }
+            s.entries[key] = Entry(mask: mask, lastUse: s.clock)
+            if s.bytes > byteLimit {
+                // Drop the least recently used quarter.
+                let victims = s.entries.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(max(1, s.entries.count / 4))
+                for (k, e) in victims { s.entries[k] = nil; s.bytes -= e.mask.coverage.count + 64 }
+            }
+        }
+        return mask
+    }
+
+    static func render(face: FontFace, glyph: UInt32, pixelSize: Double, dx: Double, dy: Double) -> GlyphMask {
+        let outline = face.outline(glyph)
+        let scale = pixelSize / Double(face.unitsPerEm)
+        let transform = Transform.scale(scale).concatenating(.translation(dx, dy))
+        var polylines = Polylines()
+        outline.flatten(transform: transform, into: &polylines)
+        guard let e = polylines.extents, e.maxX > e.minX, e.maxY > e.minY else {
+            return GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: [])
+        }
+        let left = Int(e.minX.rounded(.down)), top = Int(e.minY.rounded(.down))
+        let width = Int(e.maxX.rounded(.up)) - left, height = Int(e.maxY.rounded(.up)) - top
+        guard width > 0, height > 0, width <= 4096, height <= 4096 else { return GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: []) }
+        polylines.transform(by: .translation(Double(-left), Double(-top)))
+        var sink = MaskCollector(width: width, coverage: [UInt8](repeating: 0, count: width * height))
+        Rasterizer().fill(polylines, rule: .nonZero, clip: IntRect(x0: 0, y0: 0, x1: width, y1: height), into: &sink)
+        return GlyphMask(left: left, top: top, width: width, height: height, coverage: sink.coverage)
+    }
+}
+
+struct MaskCollector: CoverageSink {
+    let width: Int
+    var coverage: [UInt8]
+    mutating func blit(y: Int, x: Int, coverage row: UnsafeMutableBufferPointer<UInt8>) {
+        let start = y * width + x
+        for i in 0..<row.count { coverage[start + i] = row[i] }
+    }
+}

@@ -1,0 +1,141 @@
+// Itemisation and shaping of one paragraph.
+//
+// The paragraph's code points are split into runs of one bidi level, one script and one
+// font. The font is chosen per grapheme cluster: the requested face if it has every glyph of
+// the cluster, otherwise the first fallback face (fontconfig's order) that has them all, so a
+// base letter and its marks never come from different fonts. Each run is shaped by HarfBuzz
+// with its direction, script and a language fixed per script (never the process locale, so
+// output does not depend on the environment). Kerning and ligatures are on (HarfBuzz's
+// defaults). Positions stay in font units; layout scales them to a size.
+import CHarfBuzz
+
+/// One shaped glyph. `cluster` is the index of the first code point it belongs to.
+public struct ShapedGlyph: Equatable, Sendable {
+    public var glyph: UInt32
+    public var cluster: Int
+    /// In font units of the run's face.
+    public var advance: Int32
+    public var xOffset: Int32
+    public var yOffset: Int32
+}
+
+public struct ShapedRun: Sendable {
+    public var face: FontFace
+    /// Code point indices (logical order) covered by the run.
+    public var range: Range<Int>
+    public var level: UInt8
+    public var isRightToLeft: Bool { level % 2 == 1 }
+    /// Glyphs in visual order within the run (HarfBuzz reverses right-to-left runs).
+    public var glyphs: [ShapedGlyph]
+}
+
+public struct ShapedParagraph: Sendable {
+    public var scalars: [Unicode.Scalar]
+    public var runs: [ShapedRun]
+    public var paragraphLevel: UInt8
+    /// Characters no installed font covers (drawn as the primary font's .notdef box).
+    public var missing: [Character]
+    /// Grapheme cluster boundaries as code point indices (0 and scalars.count included).
+    public var graphemeBoundaries: [Int]
+}
+
+public enum Shaper {
+    /// Shapes one paragraph (no line breaks inside) with `primary` and fallbacks.
+    public static func shape(_ text: Substring, primary: FontFace, request: FontRequest, library: FontLibrary = .shared,
+                             direction: BaseDirection = .auto) -> ShapedParagraph {
+        let scalars = Array(text.unicodeScalars)
+        var boundaries = [0]
+        var faces: [FontFace] = []
+        faces.reserveCapacity(scalars.count)
+        var missing: [Character] = []
+        for character in text {
+            let clusterScalars = Array(character.unicodeScalars)
+            let face = chooseFace(clusterScalars, primary: primary, request: request, library: library)
+            if face == nil { missing.append(character) }
+            for _ in clusterScalars { faces.append(face ?? primary) }
+            boundaries.append(boundaries.last! + clusterScalars.count)
+        }
+        let (levels, paragraphLevel) = Bidi.levels(scalars, base: direction)
+        let scripts = resolvedScripts(scalars)
+
+        var runs: [ShapedRun] = []
+        var start = 0
+        while start < scalars.count {
+            var end = start + 1
+            while end < scalars.count && levels[end] == levels[start] && scripts[end] == scripts[start] && faces[end] === faces[start] { end += 1 }
+            runs.append(ShapedRun(face: faces[start], range: start..<end, level: levels[start],
+                                  glyphs: shapeRun(scalars, start..<end, face: faces[start], script: scripts[start], rightToLeft: levels[start] % 2 == 1)))
+            start = end
+        }
+        return ShapedParagraph(scalars: scalars, runs: runs, paragraphLevel: paragraphLevel, missing: missing, graphemeBoundaries: boundaries)
+    }
+
+    /// Joiners and selectors need no glyph of their own for a font to cover a cluster.
+    static func isIgnorable(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x200C, 0x200D, 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x200E, 0x200F, 0x2060...0x2064: true
+        default: false
+        }
+    }
+
+    static func chooseFace(_ cluster: [Unicode.Scalar], primary: FontFace, request: FontRequest, library: FontLibrary) -> FontFace? {
+        // Joiners, selectors, spaces and controls do not decide the font: spaces take the
+        // primary font's advance even between words of another script, as in browsers.
+        let needed = cluster.filter { !isIgnorable($0) && !$0.properties.isWhitespace && $0.properties.generalCategory != .control }
+        guard let first = needed.first(where: { !primary.covers($0) }) else { return primary }
+        if let face = library.fallback(for: first, weight: request.weight, italic: request.italic), needed.allSatisfy(face.covers) {
+            return face
+        }
+        return nil
+    }
+
+    /// HarfBuzz's script per code point; Common and Inherited take their neighbour's script.
+    static func resolvedScripts(_ scalars: [Unicode.Scalar]) -> [hb_script_t] {
+        let funcs = hb_unicode_funcs_get_default()
+        var scripts = scalars.map { hb_unicode_script(funcs, $0.value) }
+        let neutral: Set<UInt32> = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
+        var last: hb_script_t? = nil
+        for i in scripts.indices {
+            if neutral.contains(scripts[i].rawValue) { if let last { scripts[i] = last } } else { last = scripts[i] }
+        }
+        // Leading neutrals take the first real script.
+        if let firstReal = scripts.first(where: { !neutral.contains($0.rawValue) }) {
+            for i in scripts.indices where neutral.contains(scripts[i].rawValue) { scripts[i] = firstReal }
+        }
+        return scripts
+    }
+
+    static func language(for script: hb_script_t) -> String {
+        switch script.rawValue {
+        case HB_SCRIPT_ARABIC.rawValue: "ar"
+        case HB_SCRIPT_HEBREW.rawValue: "he"
+        case HB_SCRIPT_DEVANAGARI.rawValue: "hi"
+        case HB_SCRIPT_HAN.rawValue, HB_SCRIPT_HIRAGANA.rawValue, HB_SCRIPT_KATAKANA.rawValue: "ja"
+        case HB_SCRIPT_HANGUL.rawValue: "ko"
+        case HB_SCRIPT_CYRILLIC.rawValue: "ru"
+        case HB_SCRIPT_GREEK.rawValue: "el"
+        case HB_SCRIPT_THAI.rawValue: "th"
+        default: "en"
+        }
+    }
+
+    static func shapeRun(_ scalars: [Unicode.Scalar], _ range: Range<Int>, face: FontFace, script: hb_script_t, rightToLeft: Bool) -> [ShapedGlyph] {
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        let codepoints = scalars.map { $0.value }
+        codepoints.withUnsafeBufferPointer { hb_buffer_add_codepoints(buffer, $0.baseAddress, Int32($0.count), UInt32(range.lowerBound), Int32(range.count)) }
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, script)
+        hb_buffer_set_language(buffer, hb_language_from_string(language(for: script), -1))
+        hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
+        hb_shape(face.hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        let infos = hb_buffer_get_glyph_infos(buffer, &count)
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        guard let infos, let positions else { return [] }
+        return (0..<Int(count)).map { i in
+            ShapedGlyph(glyph: infos[i].codepoint, cluster: Int(infos[i].cluster), advance: positions[i].x_advance,
+                        xOffset: positions[i].x_offset, yOffset: positions[i].y_offset)
+        }
+    }
+}

@@ -1,0 +1,336 @@
+// Line layout: wrapping, alignment, truncation and shrinking, then drawing.
+//
+// Paragraphs (split at line breaks) are shaped once in font units; wrapping is greedy over
+// break opportunities: after spaces, after hyphens, and between CJK ideographs and kana
+// (not before closing punctuation or small kana, not after opening brackets). A word wider
+// than the line breaks between grapheme clusters. Each line's runs are put in visual order
+// by bidi rule L2. `lineLimit` cuts the text and ends the last line with "…"; before that,
+// `minimumScaleFactor` lets the size shrink (to the largest scale that fits, found by
+// bisection to 1 %). Lines align within the widest line (leading = the paragraph's start
+// side, so right for right-to-left paragraphs).
+import TerrapinGeometry
+import TerrapinRaster
+
+public enum TextAlignment: String, Sendable, CaseIterable { case leading, center, trailing }
+
+public struct TextLayoutOptions: Equatable, Sendable {
+    /// Widest line in points; nil: no wrapping. Default nil.
+    public var maxWidth: Double?
+    /// Most lines; nil: no limit. Default nil.
+    public var lineLimit: Int?
+    /// Default `.leading`.
+    public var alignment: TextAlignment
+    /// Smallest fraction of the size the text may shrink to before truncating, 0…1. Default 1.
+    public var minimumScaleFactor: Double
+    /// Default `.auto` (from the first strong character of each paragraph).
+    public var direction: BaseDirection
+
+    public init(maxWidth: Double? = nil, lineLimit: Int? = nil, alignment: TextAlignment = .leading,
+                minimumScaleFactor: Double = 1, direction: BaseDirection = .auto) {
+        self.maxWidth = maxWidth
+        self.lineLimit = lineLimit
+        self.alignment = alignment
+        self.minimumScaleFactor = minimumScaleFactor
+        self.direction = direction
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor
+    }
+}
+
+/// A glyph placed in layout coordinates (points, y down; `y` is its baseline).
+public struct LaidOutGlyph: Sendable {
+    public let face: FontFace
+    public let glyph: UInt32
+    public let x: Double
+    public let y: Double
+}
+
+public struct TextLine: Sendable {
+    /// The line's text in logical order (with "…" when truncated).
+    public var text: String
+    /// Advance width without trailing spaces, in points.
+    public var width: Double
+    /// Left edge of the line (after alignment) and its baseline, in layout coordinates.
+    public var x: Double
+    public var baseline: Double
+    public var ascent: Double
+    public var descent: Double
+    public var isTruncated: Bool
+    public var glyphs: [LaidOutGlyph]
+}
+
+public struct TextLayout: Sendable {
+    public var lines: [TextLine]
+    /// Size of the text's box in points: the widest line by the sum of line heights.
+    public var width: Double
+    public var height: Double
+    /// The font size used (smaller than asked when minimumScaleFactor shrank it).
+    public var fontSize: Double
+    /// Characters no installed font covers; they are drawn as the primary font's .notdef box.
+    public var missingCharacters: [Character]
+    /// Human-readable warnings (missing glyphs).
+    public var warnings: [String] {
+        missingCharacters.isEmpty ? [] : ["no installed font covers " + missingCharacters.map { c in
+            "'\(c)' (" + c.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") + ")"
+        }.joined(separator: ", ") + "; drawn as a box (install a font for that script, e.g. fonts-noto-core)"]
+    }
+    /// Whether the text had to be truncated or broken inside a word.
+    public var isTruncated: Bool { lines.contains(where: \.isTruncated) }
+
+    /// Lays out `text`. Throws only when the requested font family is not installed.
+    public static func make(_ text: String, font: FontSpec, options: TextLayoutOptions = TextLayoutOptions(),
+                            library: FontLibrary = .shared) throws(TypographyError) -> TextLayout {
+        let primary = try library.face(for: font.request)
+        let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+            Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction)
+        }
+        let missing = paragraphs.flatMap(\.missing)
+        let factor = min(1, max(0.01, options.minimumScaleFactor.isFinite ? options.minimumScaleFactor : 1))
+        var layout = LineBuilder(paragraphs: paragraphs, primary: primary, size: font.size, options: options, request: font.request, library: library).build()
+        if !layout.fits && factor < 1 {
+            // Bisection on the scale: the largest that fits, to 1 %.
+            var low = factor, high = 1.0
+            var best = LineBuilder(paragraphs: paragraphs, primary: primary, size: font.size * low, options: options, request: font.request, library: library).build()
+            if best.fits {
+                while high - low > 0.01 {
+                    let mid = (low + high) / 2
+                    let attempt = LineBuilder(paragraphs: paragraphs, primary: primary, size: font.size * mid, options: options, request: font.request, library: library).build()
+                    if attempt.fits { low = mid; best = attempt } else { high = mid }
+                }
+            }
+            layout = best
+        }
+        return TextLayout(lines: layout.lines, width: layout.width, height: layout.height, fontSize: layout.size, missingCharacters: missing)
+    }
+
+    /// Draws the text with its box's top-left at `origin` (user space of `canvas`).
+    /// Glyphs come from `cache` when the transform is a translation and uniform scale;
+    /// otherwise their outlines are filled through the transform.
+    public func draw(in canvas: Canvas, at origin: Point, color: RGBAColor, cache: GlyphCache = .shared) {
+        let t = canvas.transform
+        let axisAligned = t.b == 0 && t.c == 0 && t.a == t.d && t.a > 0 && t.a.isFinite
+        let steps = Double(GlyphCache.subpixelSteps)
+        for line in lines {
+            for g in line.glyphs {
+                let x = origin.x + g.x, y = origin.y + g.y
+                if axisAligned {
+                    let dx = t.a * x + t.tx, dy = t.d * y + t.ty
+                    guard dx.isFinite, dy.isFinite, abs(dx) < 1e8, abs(dy) < 1e8 else { continue }
+                    var fx = dx.rounded(.down), fy = dy.rounded(.down)
+                    var px = Int(((dx - fx) * steps).rounded()), py = Int(((dy - fy) * steps).rounded())
+                    if px == Int(steps) { px = 0; fx += 1 }
+                    if py == Int(steps) { py = 0; fy += 1 }
+                    let mask = cache.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py)
+                    guard mask.width > 0 else { continue }
+                    canvas.fillMask(mask.coverage, width: mask.width, at: (Int(fx) + mask.left, Int(fy) + mask.top), color: color)
+                } else {
+                    let scale = fontSize / Double(g.face.unitsPerEm)
+                    let saved = canvas.transform
+                    canvas.transform = Transform.scale(scale).concatenating(.translation(x, y)).concatenating(saved)
+                    canvas.fill(g.face.outline(g.glyph), paint: Paint(color: color))
+                    canvas.transform = saved
+                }
+            }
+        }
+    }
+}
+
+/// Lays out shaped paragraphs at one size.
+struct LineBuilder {
+    let paragraphs: [ShapedParagraph]
+    let primary: FontFace
+    let size: Double
+    let options: TextLayoutOptions
+    let request: FontRequest
+    let library: FontLibrary
+
+    struct Result {
+        var lines: [TextLine]
+        var width: Double
+        var height: Double
+        var size: Double
+        var fits: Bool
+    }
+
+    func scale(_ face: FontFace) -> Double { size / Double(face.unitsPerEm) }
+
+    func build() -> Result {
+        var lines: [TextLine] = []
+        var fits = true
+        var pending: [(paragraph: Int, range: Range<Int>)] = []
+        for (p, paragraph) in paragraphs.enumerated() {
+            let (ranges, broken) = wrap(paragraph)
+            if broken { fits = false }
+            pending += ranges.map { (p, $0) }
+        }
+        var truncateLast = false
+        if let limit = options.lineLimit, limit >= 1, pending.count > limit {
+            pending = Array(pending.prefix(limit))
+            truncateLast = true
+            fits = false
+        }
+        var top = 0.0
+        for (k, item) in pending.enumerated() {
+            let paragraph = paragraphs[item.paragraph]
+            var line: TextLine
+            if truncateLast && k == pending.count - 1 {
+                line = truncatedLine(paragraph, from: item.range.lowerBound)
+            } else {
+                line = makeLine(paragraph, item.range)
+            }
+            line.baseline = top + line.ascent
+            top += line.ascent + line.descent + Double(primary.lineGap) * scale(primary)
+            lines.append(line)
+        }
+        let width = lines.map(\.width).max() ?? 0
+        for i in lines.indices {
+            let rtl = paragraphs[paragraphIndex(of: i, pending)].paragraphLevel % 2 == 1
+            let slack = width - lines[i].width
+            let x: Double
+            switch (options.alignment, rtl) {
+            case (.center, _): x = slack / 2
+            case (.leading, false), (.trailing, true): x = 0
+            case (.trailing, false), (.leading, true): x = slack
+            }
+            lines[i].x = x
+            lines[i].glyphs = lines[i].glyphs.map { LaidOutGlyph(face: $0.face, glyph: $0.glyph, x: $0.x + x, y: lines[i].baseline + $0.y) }
+        }
+        return Result(lines: lines, width: width, height: top, size: size, fits: fits)
+    }
+
+    func paragraphIndex(of line: Int, _ pending: [(paragraph: Int, range: Range<Int>)]) -> Int { pending[line].paragraph }
+
+    /// Advance of each code point (a cluster's advance goes to its first code point), in points.
+    func advances(_ paragraph: ShapedParagraph) -> [Double] {
+        var result = [Double](repeating: 0, count: paragraph.scalars.count)
+        for run in paragraph.runs {
+            let s = scale(run.face)
+            for g in run.glyphs { result[g.cluster] += Double(g.advance) * s }
+        }
+        return result
+    }
+
+    /// Line ranges of one paragraph, and whether a word had to be broken.
+    func wrap(_ paragraph: ShapedParagraph) -> (ranges: [Range<Int>], brokeAWord: Bool) {
+        let n = paragraph.scalars.count
+        guard n > 0 else { return ([0..<0], false) }
+        guard let maxWidth = options.maxWidth else { return ([0..<n], false) }
+        let adv = advances(paragraph)
+        var prefix = [0.0]
+        for a in adv { prefix.append(prefix.last! + a) }
+        let breaks = LineBreaks.opportunities(paragraph.scalars)
+        let scalars = paragraph.scalars
+        func width(_ a: Int, _ b: Int) -> Double {
+            var end = b
+            while end > a && scalars[end - 1].properties.isWhitespace { end -= 1 }
+            return prefix[end] - prefix[a]
+        }
+        var ranges: [Range<Int>] = []
+        var broke = false
+        var start = 0
+        let candidates = breaks + [n]
+        while start < n {
+            var end: Int? = nil
+            for b in candidates where b > start {
+                if width(start, b) <= maxWidth + 1e-9 { end = b } else { break }
+            }
+            if end == nil {
+                // No break opportunity fits: break between grapheme clusters (at least one).
+                broke = true
+                let boundaries = paragraph.graphemeBoundaries.filter { $0 > start }
+                end = boundaries.first!
+                for b in boundaries where width(start, b) <= maxWidth + 1e-9 { end = b }
+            }
+            ranges.append(start..<end!)
+            start = end!
+        }
+        return (ranges, broke)
+    }
+
+    /// Glyphs of a logical range in visual order, with x from 0 and y as baseline offsets.
+    func makeLine(_ paragraph: ShapedParagraph, _ range: Range<Int>, truncated: Bool = false) -> TextLine {
+        let pieces = paragraph.runs.compactMap { run -> (ShapedRun, [ShapedGlyph])? in
+            let glyphs = run.glyphs.filter { range.contains($0.cluster) }
+            return glyphs.isEmpty ? nil : (run, glyphs)
+        }
+        let order = Bidi.visualOrder(pieces.map { $0.0.level })
+        var glyphs: [LaidOutGlyph] = []
+        var pen = 0.0
+        var ascent = Double(primary.ascender) * scale(primary)
+        var descent = -Double(primary.descender) * scale(primary)
+        for index in order {
+            let (run, runGlyphs) = pieces[index]
+            let s = scale(run.face)
+            ascent = max(ascent, Double(run.face.ascender) * s)
+            descent = max(descent, -Double(run.face.descender) * s)
+            for g in runGlyphs {
+                glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s, y: -Double(g.yOffset) * s))
+                pen += Double(g.advance) * s
+            }
+        }
+        // The width excludes trailing spaces (logically trailing).
+        let adv = advances(paragraph)
+        var end = range.upperBound
+        while end > range.lowerBound && paragraph.scalars[end - 1].properties.isWhitespace { end -= 1 }
+        let width = adv[range.lowerBound..<end].reduce(0, +)
+        let text = String(String.UnicodeScalarView(paragraph.scalars[range]))
+        return TextLine(text: text, width: width, x: 0, baseline: 0, ascent: ascent, descent: descent, isTruncated: truncated, glyphs: glyphs)
+    }
+
+    /// The last visible line: as much of the paragraph from `start` as fits with "…" after it.
+    func truncatedLine(_ paragraph: ShapedParagraph, from start: Int) -> TextLine {
+        let adv = advances(paragraph)
+        let ellipsis: Unicode.Scalar = "\u{2026}"
+        let ellipsisFace = primary.covers(ellipsis) ? primary : (library.fallback(for: ellipsis, weight: request.weight, italic: request.italic) ?? primary)
+        let ellipsisWidth = Shaper.shapeRun([ellipsis], 0..<1, face: ellipsisFace, script: Shaper.resolvedScripts([ellipsis])[0], rightToLeft: false)
+            .reduce(0.0) { $0 + Double($1.advance) } * scale(ellipsisFace)
+        let limit = options.maxWidth ?? .infinity
+        var end = start
+        for b in paragraph.graphemeBoundaries where b > start {
+            var e = b
+            while e > start && paragraph.scalars[e - 1].properties.isWhitespace { e -= 1 }
+            if adv[start..<e].reduce(0, +) + ellipsisWidth <= limit + 1e-9 { end = b } else { break }
+        }
+        while end > start && paragraph.scalars[end - 1].properties.isWhitespace { end -= 1 }
+        let text = String(String.UnicodeScalarView(paragraph.scalars[start..<end])) + "\u{2026}"
+        let reshaped = Shaper.shape(Substring(text), primary: primary, request: request, library: library,
+                                    direction: paragraph.paragraphLevel % 2 == 1 ? .rightToLeft : .leftToRight)
+        var line = makeLine(reshaped, 0..<reshaped.scalars.count, truncated: true)
+        line.isTruncated = true
+        return line
+    }
+}
+
+/// Where lines may break (before the given code point index).
+public enum LineBreaks {
+    static func isCJK(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F, 0x20000...0x2FFFF, 0x31F0...0x31FF: true
+        default: false
+        }
+    }
+
+    /// Characters that may not start a line (closing punctuation, small kana, prolonged sound mark).
+    static let noBreakBefore: Set<UInt32> = Set("、。，．・：；？！ー」』）］｝〉》〕】…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々〻),.:;!?".unicodeScalars.map(\.value))
+    /// Characters that may not end a line (opening brackets).
+    static let noBreakAfter: Set<UInt32> = Set("「『（［｛〈《〔【(".unicodeScalars.map(\.value))
+
+    /// Break opportunities in code point indices, ascending.
+    public static func opportunities(_ scalars: [Unicode.Scalar]) -> [Int] {
+        var result: [Int] = []
+        guard scalars.count > 1 else { return result }
+        for i in 1..<scalars.count {
+            let before = scalars[i - 1], after = scalars[i]
+            if noBreakBefore.contains(after.value) || noBreakAfter.contains(before.value) { continue }
+            if after.properties.isWhitespace || Shaper.isIgnorable(after) || after.properties.generalCategory == .nonspacingMark
+                || after.properties.generalCategory == .spacingMark { continue }
+            if before.properties.isWhitespace { result.append(i); continue }
+            if before == "-" && after.properties.numericType != nil { continue }   // "-5" stays together
+            if before == "-" || before == "\u{2010}" { result.append(i); continue }
+            if isCJK(before) || isCJK(after) { result.append(i) }
+        }
+        return result
+    }
+}
