@@ -275,6 +275,12 @@ struct LineBuilder {
         var end = range.upperBound
         while end > range.lowerBound && paragraph.scalars[end - 1].properties.isWhitespace { end -= 1 }
         let width = adv[range.lowerBound..<end].reduce(0, +)
+        if paragraph.paragraphLevel % 2 == 1 {
+            // Rule L1 puts trailing spaces at the paragraph's end, which in a right-to-left
+            // paragraph is the visual left: move them out of the line's box.
+            let trailing = adv[end..<range.upperBound].reduce(0, +)
+            if trailing > 0 { glyphs = glyphs.map { LaidOutGlyph(face: $0.face, glyph: $0.glyph, x: $0.x - trailing, y: $0.y) } }
+        }
         let text = String(String.UnicodeScalarView(paragraph.scalars[range]))
         return TextLine(text: text, width: width, x: 0, baseline: 0, ascent: ascent, descent: descent, isTruncated: truncated, glyphs: glyphs)
     }
@@ -307,7 +313,7 @@ struct LineBuilder {
 public enum LineBreaks {
     static func isCJK(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
-        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F, 0x20000...0x2FFFF, 0x31F0...0x31FF: true
+        case 0x3000...0x303F, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x20000...0x2FFFF, 0x31F0...0x31FF: true
         default: false
         }
     }

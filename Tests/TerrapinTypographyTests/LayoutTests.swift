@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import TerrapinGeometry
+import TerrapinRaster
+@testable import TerrapinTypography
+
+func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: TextLayoutOptions = TextLayoutOptions()) throws -> TextLayout {
+    try TextLayout.make(text, font: font, options: options)
+}
+
+@Suite struct FontLookupTests {
+    @Test func swiftUITableAndDefaults() throws {
+        #expect(TextStyle.body.size == 17 && TextStyle.headline.weight == .semibold && TextStyle.caption2.size == 11)
+        let library = FontLibrary.shared
+        #expect(try library.face(for: FontSpec.style(.body).request).description.hasPrefix("DejaVu Sans Book"))
+        #expect(try library.face(for: FontSpec.style(.headline).request).styleName == "Bold", "semibold maps to the nearest face, Bold")
+        #expect(try library.face(for: FontSpec.system(size: 12, weight: .bold).italic().request).styleName == "Bold Oblique")
+        #expect(try library.face(for: FontSpec.system(size: 12, design: .serif).request).familyName == "DejaVu Serif")
+        #expect(try library.face(for: FontSpec.system(size: 12, design: .monospaced).request).familyName == "DejaVu Sans Mono")
+        #expect(try library.face(for: FontRequest(family: "sans-serif")).familyName.isEmpty == false)
+    }
+
+    @Test func unknownFamiliesAreErrorsNamingThePackage() {
+        #expect(throws: TypographyError.self) { try FontLibrary.shared.face(for: FontRequest(family: "Helvetica Neue")) }
+        do {
+            _ = try FontLibrary.shared.face(for: FontRequest(family: "Noto Sans CJK JP"))
+        } catch {
+            #expect(error.description.contains("'Noto Sans CJK JP' is not installed") && error.description.contains("fonts-noto-cjk"))
+        }
+        #expect(throws: TypographyError.self) { try TextLayout.make("x", font: .custom("Comic Sans MS", size: 12)) }
+    }
+
+    @Test func fontsByPathAndBadFiles() throws {
+        let face = try FontLibrary.shared.face(for: FontRequest(path: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"))
+        #expect(face.familyName == "DejaVu Serif" && face.unitsPerEm == 2048)
+        #expect(throws: TypographyError.self) { try FontLibrary.shared.face(path: "/nonexistent/font.ttf") }
+        let junk = NSTemporaryDirectory() + "junk-\(UUID().uuidString).ttf"
+        try Data("not a font".utf8).write(to: URL(fileURLWithPath: junk))
+        defer { try? FileManager.default.removeItem(atPath: junk) }
+        do {
+            _ = try FontLibrary.shared.face(path: junk)
+            Issue.record("loaded junk")
+        } catch {
+            #expect(error.description.contains(junk) && error.description.contains("TrueType/OpenType"))
+        }
+    }
+}
+
+@Suite struct LineBreakingTests {
+    @Test func opportunities() {
+        #expect(LineBreaks.opportunities(Array("hello world  foo".unicodeScalars)) == [6, 13])
+        #expect(LineBreaks.opportunities(Array("well-known -5".unicodeScalars)) == [5, 11])
+        // Between ideographs and kana, but not before 。 or ー, nor after 「.
+        #expect(LineBreaks.opportunities(Array("東京タワー。「行く」".unicodeScalars)) == [1, 2, 3, 6, 8])
+        // Devanagari breaks at spaces only; combining signs never start a line.
+        #expect(LineBreaks.opportunities(Array("बिल्डिंग नई".unicodeScalars)) == [9])
+    }
+
+    @Test func wrapsAtSpacesWithinTheWidth() throws {
+        let text = "The quick brown fox jumps over the lazy dog"
+        let full = try layout(text).width
+        // Just wide enough for "The quick brown": the next word must wrap.
+        let limit = try layout("The quick brown").width + 0.5
+        let result = try layout(text, .system(size: 13), TextLayoutOptions(maxWidth: limit))
+        #expect(result.lines.map { $0.text.trimmingCharacters(in: .whitespaces) } == ["The quick brown", "fox jumps over", "the lazy dog"])
+        #expect(result.lines.allSatisfy { $0.width <= limit })
+        #expect(full > 250 && !result.isTruncated)
+        #expect(result.width == result.lines.map(\.width).max())
+    }
+
+    @Test func hardLineBreaksAndEmptyLines() throws {
+        let result = try layout("first\n\nthird")
+        #expect(result.lines.map(\.text) == ["first", "", "third"])
+        let lineHeight = result.height / 3
+        #expect(abs(lineHeight - 13 * Double(1901 + 483) / 2048) < 1e-9, "DejaVu: ascender 1901, descender 483, no gap")
+    }
+
+    @Test func japaneseWrapsBetweenCharacters() throws {
+        let result = try layout("エンパイア・ステート・ビル", .system(size: 10), TextLayoutOptions(maxWidth: 45))
+        // Ten points a character, four to a line, except that ー and ・ may not start a line
+        // (kinsoku), so "ア・ステ" would leave ー first: the line ends before ス's neighbour instead.
+        #expect(result.lines.map(\.text) == ["エンパイ", "ア・ス", "テート・", "ビル"])
+    }
+
+    @Test func longWordsBreakBetweenGraphemes() throws {
+        let result = try layout("Llanfairpwllgwyngyll", .system(size: 13), TextLayoutOptions(maxWidth: 40))
+        #expect(result.lines.count > 1 && result.lines.allSatisfy { $0.width <= 40 })
+        #expect(result.lines.map(\.text).joined() == "Llanfairpwllgwyngyll")
+        #expect(result.isTruncated == false)
+    }
+
+    @Test func lineLimitTruncatesWithAnEllipsis() throws {
+        let limit = try layout("The quick brown").width + 0.5
+        let result = try layout("The quick brown fox jumps over the lazy dog", .system(size: 13), TextLayoutOptions(maxWidth: limit, lineLimit: 2))
+        // The last line takes the longest prefix of the rest that fits before "…", cutting
+        // between characters (trailing spaces dropped).
+        let rest = "fox jumps over the lazy dog"
+        var expected = "…"
+        for n in 1...rest.count {
+            let candidate = String(rest.prefix(n)).trimmingCharacters(in: .whitespaces) + "…"
+            if try layout(candidate).width <= limit { expected = candidate } else { break }
+        }
+        #expect(result.lines.map(\.text) == ["The quick brown ", expected])
+        #expect(result.lines[1].isTruncated && result.lines[1].width <= limit)
+        let single = try layout("first\nsecond", .system(size: 13), TextLayoutOptions(lineLimit: 1))
+        #expect(single.lines.map(\.text) == ["first…"])
+    }
+
+    @Test func minimumScaleFactorShrinksBeforeTruncating() throws {
+        let text = "Empire State Building"
+        let natural = try layout(text, .system(size: 20)).width
+        let limit = natural * 0.75
+        let shrunk = try layout(text, .system(size: 20), TextLayoutOptions(maxWidth: limit, lineLimit: 1, minimumScaleFactor: 0.5))
+        #expect(shrunk.lines.count == 1 && !shrunk.isTruncated)
+        #expect(shrunk.fontSize <= 15 && shrunk.fontSize >= 14.7, "the largest size that fits, to 1 %: \(shrunk.fontSize)")
+        // Not allowed to shrink that far: truncated at the minimum size.
+        let truncated = try layout(text, .system(size: 20), TextLayoutOptions(maxWidth: natural * 0.4, lineLimit: 1, minimumScaleFactor: 0.8))
+        #expect(truncated.isTruncated && truncated.fontSize == 16)
+    }
+
+    @Test func alignment() throws {
+        let options = { (a: TextAlignment) in TextLayoutOptions(maxWidth: 60, alignment: a) }
+        let text = "wide line here\nnarrow"
+        let leading = try layout(text, .system(size: 13), options(.leading))
+        let centre = try layout(text, .system(size: 13), options(.center))
+        let trailing = try layout(text, .system(size: 13), options(.trailing))
+        let last = leading.lines.count - 1
+        let slack = leading.width - leading.lines[last].width
+        #expect(leading.lines[last].x == 0 && abs(centre.lines[last].x - slack / 2) < 1e-9 && abs(trailing.lines[last].x - slack) < 1e-9)
+        // In a right-to-left paragraph, leading is the right side.
+        let rtl = try layout("שלום עולם יפה\nשלום", .system(size: 13), TextLayoutOptions(alignment: .leading))
+        #expect(rtl.lines[1].x > 0 && abs(rtl.lines[1].x + rtl.lines[1].width - rtl.width) < 1e-9)
+    }
+
+    @Test func uncoveredCharactersAreReported() throws {
+        let result = try layout("a\u{0378}b")
+        #expect(result.missingCharacters == ["\u{0378}"])
+        #expect(result.warnings.first?.contains("U+378") == true)
+        #expect(result.lines[0].glyphs.contains { $0.glyph == 0 }, "drawn as .notdef")
+    }
+}
+
+@Suite struct GlyphCacheTests {
+    @Test func memoryStaysBounded() throws {
+        let cache = GlyphCache(byteLimit: 200_000)
+        let face = try FontLibrary.shared.face(for: FontRequest())
+        for size in stride(from: 8.0, through: 60, by: 0.5) {
+            for glyph in UInt32(36)...UInt32(60) { _ = cache.mask(face: face, glyph: glyph, pixelSize: size, phaseX: 0, phaseY: 0) }
+            #expect(cache.statistics.bytes <= 200_000 + 20_000)
+        }
+        #expect(cache.statistics.misses > 0 && cache.statistics.entries < 105 * 25)
+        // A repeat is a hit.
+        let before = cache.statistics.hits
+        _ = cache.mask(face: face, glyph: 60, pixelSize: 60, phaseX: 0, phaseY: 0)
+        #expect(cache.statistics.hits == before + 1)
+    }
+
+    @Test func twoThreadsDrawTheSameBytesAsOne() async throws {
+        let texts = ["Empire State Building", "エンパイア・ステート・ビル", "एम्पायर स्टेट बिल्डिंग", "שלום עולם 123", "Ferry Building Marketplace"]
+        func render(_ text: String, cache: GlyphCache) throws -> Pixmap {
+            let canvas = Canvas(width: 320, height: 40)!
+            canvas.clear(.white)
+            try TextLayout.make(text, font: .system(size: 17)).draw(in: canvas, at: Point(4.3, 6.7), color: .black, cache: cache)
+            return canvas.pixmap
+        }
+        let sequential = try texts.map { try render($0, cache: GlyphCache()) }
+        let shared = GlyphCache()
+        let results = try await withThrowingTaskGroup(of: (Int, Pixmap).self) { group in
+            for round in 0..<2 {
+                for (i, text) in texts.enumerated() {
+                    group.addTask { (i + round * texts.count, try render(text, cache: shared)) }
+                }
+            }
+            var out: [Int: Pixmap] = [:]
+            for try await (i, p) in group { out[i] = p }
+            return out
+        }
+        for i in 0..<(2 * texts.count) { #expect(results[i] == sequential[i % texts.count]) }
+    }
+}
