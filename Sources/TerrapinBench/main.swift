@@ -45,6 +45,7 @@ if only == "diff" {
 printTable("Snapshot diff:", diffBenchmarks())
 let frame = sampleFrame()
 printTable("Rasterizer:", rasterBenchmarks())
+printTable("Text:", try textBenchmarks())
 print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
 let widths = [10, 9, 9, 9, 11, 10]
 print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))

@@ -180,7 +180,29 @@ public final class Canvas {
     /// how glyphs are drawn.
     public func fillMask(_ mask: [UInt8], width maskWidth: Int, at origin: (x: Int, y: Int), color: RGBAColor) {
         guard maskWidth > 0, !mask.isEmpty, let source = makeSource(Paint(color: color)) else { return }
-        drawMask(mask, width: maskWidth, at: (origin.x, origin.y), source: source)
+        guard clip == nil, case .solid(let s) = source else {
+            drawMask(mask, width: maskWidth, at: (origin.x, origin.y), source: source)
+            return
+        }
+        // The glyph path: a solid colour through a small mask, no clip; composite directly.
+        let maskHeight = mask.count / maskWidth
+        let x0 = max(0, origin.x), x1 = min(pixmap.width, origin.x + maskWidth)
+        let y0 = max(0, origin.y), y1 = min(pixmap.height, origin.y + maskHeight)
+        guard x0 < x1, y0 < y1 else { return }
+        let width = pixmap.width
+        mask.withUnsafeBufferPointer { m in
+            pixmap.data.withUnsafeMutableBytes { raw in
+                let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
+                for y in y0..<y1 {
+                    let row = pixels + y * width
+                    let maskRow = (y - origin.y) * maskWidth - origin.x
+                    for x in x0..<x1 {
+                        let c = UInt32(m[maskRow + x])
+                        if c != 0 { row[x] = Pixel.blend(s, into: row[x], coverage: c, mode: .sourceOver) }
+                    }
+                }
+            }
+        }
     }
 
     /// Composites `source` through an 8-bit mask placed at a device position.

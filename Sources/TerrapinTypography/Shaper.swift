@@ -49,11 +49,14 @@ public enum Shaper {
         faces.reserveCapacity(scalars.count)
         var missing: [Character] = []
         for character in text {
-            let clusterScalars = Array(character.unicodeScalars)
-            let face = chooseFace(clusterScalars, primary: primary, request: request, library: library)
+            let clusterScalars = character.unicodeScalars
+            // Fast path: the primary font has every glyph of the cluster.
+            let face = clusterScalars.allSatisfy({ primary.covers($0) || isIgnorable($0) }) ? primary
+                : chooseFace(Array(clusterScalars), primary: primary, request: request, library: library)
             if face == nil { missing.append(character) }
-            for _ in clusterScalars { faces.append(face ?? primary) }
-            boundaries.append(boundaries.last! + clusterScalars.count)
+            let count = clusterScalars.count
+            for _ in 0..<count { faces.append(face ?? primary) }
+            boundaries.append(boundaries.last! + count)
         }
         let (levels, paragraphLevel) = Bidi.levels(scalars, base: direction)
         let scripts = resolvedScripts(scalars)
