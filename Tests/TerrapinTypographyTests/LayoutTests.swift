@@ -178,3 +178,14 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
         for i in 0..<(2 * texts.count) { #expect(results[i] == sequential[i % texts.count]) }
     }
 }
+
+@Suite struct ReadmeTextExampleTests {
+    @Test func example() throws {
+        let canvas = Canvas(width: 200, height: 80)!
+        let layout = try TextLayout.make("एम्पायर स्टेट बिल्डिंग", font: .system(size: 15, weight: .semibold),
+                                         options: TextLayoutOptions(maxWidth: 160, lineLimit: 2, alignment: .center))
+        layout.draw(in: canvas, at: Point(20, 20), color: .black)
+        #expect(layout.lines.count == 1 && layout.width <= 160 && layout.warnings.isEmpty)
+        #expect(!canvas.pixmap.data.allSatisfy { $0 == 0 })
+    }
+}
