@@ -6,6 +6,7 @@
 @_exported import TerrapinRender
 @_exported import TerrapinScene
 @_exported import TerrapinTypography
+@_exported import TerrapinViews
 
 public enum Terrapin {
     /// The renderer's version; part of batch resume keys and the PNG `Software` text.

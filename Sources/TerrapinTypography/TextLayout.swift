@@ -79,6 +79,11 @@ public struct TextLayout: Sendable {
     /// Whether the text had to be truncated or broken inside a word.
     public var isTruncated: Bool { lines.contains(where: \.isTruncated) }
 
+    /// A layout with no lines.
+    public static func empty(fontSize: Double) -> TextLayout {
+        TextLayout(lines: [], width: 0, height: 0, fontSize: fontSize, missingCharacters: [])
+    }
+
     /// Lays out `text`. Throws only when the requested font family is not installed.
     public static func make(_ text: String, font: FontSpec, options: TextLayoutOptions = TextLayoutOptions(),
                             library: FontLibrary = .shared) throws(TypographyError) -> TextLayout {

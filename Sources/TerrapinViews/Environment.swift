@@ -1,0 +1,24 @@
+// Values that flow down the view tree: font, foreground style, text options.
+import TerrapinRaster
+import TerrapinTypography
+
+public struct EnvironmentValues {
+    /// Default `.body`.
+    public var font: Font? = nil
+    public var fontWeight: Font.Weight? = nil
+    public var italic = false
+    /// Default: the primary label colour (black in light mode).
+    public var foregroundColor: Color? = nil
+    public var lineLimit: Int? = nil
+    public var multilineTextAlignment: TextAlignment = .leading
+    public var minimumScaleFactor: Double = 1
+
+    public init() {}
+
+    var resolvedFont: FontSpec {
+        var spec = (font ?? .body).spec
+        if let fontWeight { spec.request.weight = fontWeight }
+        if italic { spec.request.italic = true }
+        return spec
+    }
+}

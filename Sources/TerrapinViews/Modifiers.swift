@@ -1,0 +1,428 @@
+// View modifiers. Each wraps the content's node (and/or changes the environment first).
+import TerrapinGeometry
+import TerrapinRaster
+import TerrapinTypography
+
+/// A view with a modifier applied.
+public struct ModifiedView<Content: View>: View, PrimitiveView {
+    let content: Content
+    let environment: ((inout EnvironmentValues) -> Void)?
+    let wrap: ((Node, EnvironmentValues) throws -> Node)?
+
+    func makeNode(_ env: EnvironmentValues) throws -> Node {
+        var e = env
+        environment?(&e)
+        let child = try TerrapinViews.makeNode(content, e)
+        return try wrap?(child, e) ?? child
+    }
+}
+
+extension View {
+    func modified(environment: ((inout EnvironmentValues) -> Void)? = nil,
+                  wrap: ((Node, EnvironmentValues) throws -> Node)? = nil) -> ModifiedView<Self> {
+        ModifiedView(content: self, environment: environment, wrap: wrap)
+    }
+
+    // MARK: Environment
+
+    public func font(_ font: Font?) -> ModifiedView<Self> { modified(environment: { $0.font = font }) }
+    public func fontWeight(_ weight: Font.Weight?) -> ModifiedView<Self> { modified(environment: { $0.fontWeight = weight }) }
+    public func bold(_ active: Bool = true) -> ModifiedView<Self> { modified(environment: { if active { $0.fontWeight = .bold } }) }
+    public func italic(_ active: Bool = true) -> ModifiedView<Self> { modified(environment: { if active { $0.italic = true } }) }
+    public func foregroundStyle(_ style: some ShapeStyle) -> ModifiedView<Self> {
+        let color = style.color
+        return modified(environment: { $0.foregroundColor = color })
+    }
+    public func foregroundColor(_ color: Color?) -> ModifiedView<Self> { modified(environment: { $0.foregroundColor = color }) }
+    public func lineLimit(_ limit: Int?) -> ModifiedView<Self> { modified(environment: { $0.lineLimit = limit }) }
+    public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedView<Self> { modified(environment: { $0.multilineTextAlignment = alignment }) }
+    public func minimumScaleFactor(_ factor: Double) -> ModifiedView<Self> { modified(environment: { $0.minimumScaleFactor = factor }) }
+
+    // MARK: Layout
+
+    /// Fixed size in the given dimensions; the content is proposed that size and aligned in it.
+    public func frame(width: Double? = nil, height: Double? = nil, alignment: Alignment = .center) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in FrameNode(child: child, width: width, height: height, alignment: alignment) })
+    }
+
+    /// Flexible frame: clamps the proposal into [min, max] for the content, and its own size into
+    /// [min ?? content, max ?? content] around the proposal (ideal when unspecified).
+    public func frame(minWidth: Double? = nil, idealWidth: Double? = nil, maxWidth: Double? = nil,
+                      minHeight: Double? = nil, idealHeight: Double? = nil, maxHeight: Double? = nil,
+                      alignment: Alignment = .center) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in
+            FlexFrameNode(child: child, minWidth: minWidth, idealWidth: idealWidth, maxWidth: maxWidth,
+                          minHeight: minHeight, idealHeight: idealHeight, maxHeight: maxHeight, alignment: alignment)
+        })
+    }
+
+    public func padding(_ insets: EdgeInsets) -> ModifiedView<Self> { modified(wrap: { child, _ in PaddingNode(child: child, insets: insets) }) }
+    public func padding(_ length: Double) -> ModifiedView<Self> { padding(EdgeInsets(.all, length)) }
+    public func padding(_ edges: Edge = .all, _ length: Double? = nil) -> ModifiedView<Self> { padding(EdgeInsets(edges, length ?? defaultPadding)) }
+
+    /// Proposes nil (the ideal size) in the fixed dimensions.
+    public func fixedSize(horizontal: Bool = true, vertical: Bool = true) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in FixedSizeNode(child: child, horizontal: horizontal, vertical: vertical) })
+    }
+
+    /// Moves the drawing; layout is unchanged.
+    public func offset(x: Double = 0, y: Double = 0) -> ModifiedView<Self> { modified(wrap: { child, _ in OffsetNode(child: child, dx: x, dy: y) }) }
+
+    public func layoutPriority(_ priority: Double) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in
+            let node = WrapperNode(child: child)
+            node.layoutPriority = priority
+            return node
+        })
+    }
+
+    // MARK: Drawing
+
+    /// `background` is proposed the content's size and drawn behind it.
+    public func background<Background: View>(alignment: Alignment = .center, @ViewBuilder _ content: () -> Background) -> ModifiedView<Self> {
+        let background = content()
+        return modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(background, env), alignment: alignment, inFront: false) })
+    }
+    public func background<Background: View>(_ background: Background, alignment: Alignment = .center) -> ModifiedView<Self> {
+        modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(background, env), alignment: alignment, inFront: false) })
+    }
+    /// A style filling a shape behind the content, e.g. `.background(.white, in: Capsule())`.
+    public func background<S: Shape>(_ style: some ShapeStyle, in shape: S) -> ModifiedView<Self> {
+        background(shape.fill(style))
+    }
+    public func overlay<Overlay: View>(alignment: Alignment = .center, @ViewBuilder _ content: () -> Overlay) -> ModifiedView<Self> {
+        let overlay = content()
+        return modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(overlay, env), alignment: alignment, inFront: true) })
+    }
+    public func overlay<Overlay: View>(_ overlay: Overlay, alignment: Alignment = .center) -> ModifiedView<Self> {
+        modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(overlay, env), alignment: alignment, inFront: true) })
+    }
+
+    /// Clips drawing (and taps) to a shape in the view's frame, anti-aliased.
+    public func clipShape<S: Shape>(_ shape: S) -> ModifiedView<Self> { modified(wrap: { child, _ in ClipNode(child: child, shape: shape) }) }
+    public func cornerRadius(_ radius: Double) -> ModifiedView<Self> { clipShape(RoundedRectangle(cornerRadius: radius, style: .circular)) }
+    public func clipped() -> ModifiedView<Self> { clipShape(Rectangle()) }
+
+    /// A border inside the frame.
+    public func border(_ style: some ShapeStyle, width: Double = 1) -> ModifiedView<Self> {
+        overlay(Rectangle().strokeBorder(style, lineWidth: width))
+    }
+
+    /// A blurred copy of the content's coverage behind it: standard deviation `radius` points
+    /// (CSS blur = 2·radius). SwiftUI's default colour is black at 33 %.
+    public func shadow(color: Color = Color(white: 0, opacity: 0.33), radius: Double, x: Double = 0, y: Double = 0) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in ShadowNode(child: child, color: color, radius: radius, dx: x, dy: y) })
+    }
+
+    /// The content composited as one layer with `opacity` (overlaps inside do not show through).
+    public func opacity(_ opacity: Double) -> ModifiedView<Self> { modified(wrap: { child, _ in OpacityNode(child: child, opacity: opacity) }) }
+
+    public func scaleEffect(_ scale: Double, anchor: UnitPoint = .center) -> ModifiedView<Self> { scaleEffect(x: scale, y: scale, anchor: anchor) }
+    public func scaleEffect(x: Double = 1, y: Double = 1, anchor: UnitPoint = .center) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.scale(x, y) } })
+    }
+    public func rotationEffect(_ angle: Angle, anchor: UnitPoint = .center) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.rotation(angle.radians) } })
+    }
+
+    /// The shape that receives taps.
+    public func contentShape<S: Shape>(_ shape: S) -> ModifiedView<Self> { modified(wrap: { child, _ in ContentShapeNode(child: child, shape: shape) }) }
+
+    /// Stores `action` to run when a tap hits this view (see `ViewRenderer.tap`).
+    public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in TapNode(child: child, action: action) })
+    }
+
+    /// Kept as metadata (printed by inspection tools; not drawn).
+    public func accessibilityLabel(_ label: String) -> ModifiedView<Self> {
+        modified(wrap: { child, _ in AccessibilityNode(child: child, label: label) })
+    }
+}
+
+/// A point in unit coordinates of a view's frame.
+public struct UnitPoint: Equatable, Sendable {
+    public var x: Double, y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public static let center = UnitPoint(x: 0.5, y: 0.5)
+    public static let topLeading = UnitPoint(x: 0, y: 0)
+    public static let top = UnitPoint(x: 0.5, y: 0)
+    public static let bottom = UnitPoint(x: 0.5, y: 1)
+    public static let leading = UnitPoint(x: 0, y: 0.5)
+    public static let trailing = UnitPoint(x: 1, y: 0.5)
+}
+
+// MARK: - Layout nodes
+
+final class FrameNode: WrapperNode {
+    let width: Double?, height: Double?, alignment: Alignment
+    init(child: Node, width: Double?, height: Double?, alignment: Alignment) {
+        self.width = width.map { max(0, $0) }
+        self.height = height.map { max(0, $0) }
+        self.alignment = alignment
+        super.init(child: child)
+    }
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        if let width, let height { return Size(width: width, height: height) }
+        let c = child.sizeThatFits(ProposedSize(width: width ?? proposal.width, height: height ?? proposal.height))
+        return Size(width: width ?? c.width, height: height ?? c.height)
+    }
+    func childRect(_ rect: Rect) -> Rect {
+        alignment.place(child.sizeThatFits(ProposedSize(width: width ?? rect.width, height: height ?? rect.height)), in: rect)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: childRect(rect), context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: childRect(rect)) }
+}
+
+final class FlexFrameNode: WrapperNode {
+    let minW: Double?, idealW: Double?, maxW: Double?, minH: Double?, idealH: Double?, maxH: Double?
+    let alignment: Alignment
+    init(child: Node, minWidth: Double?, idealWidth: Double?, maxWidth: Double?, minHeight: Double?, idealHeight: Double?, maxHeight: Double?, alignment: Alignment) {
+        minW = minWidth; idealW = idealWidth; maxW = maxWidth; minH = minHeight; idealH = idealHeight; maxH = maxHeight
+        self.alignment = alignment
+        super.init(child: child)
+    }
+
+    static func clamp(_ v: Double, _ lo: Double?, _ hi: Double?) -> Double {
+        var r = v
+        if let hi { r = min(r, hi) }
+        if let lo { r = max(r, lo) }
+        return r
+    }
+
+    func childProposal(_ p: ProposedSize) -> ProposedSize {
+        ProposedSize(width: (p.width ?? idealW).map { Self.clamp($0, minW, maxW) },
+                     height: (p.height ?? idealH).map { Self.clamp($0, minH, maxH) })
+    }
+
+    override func sizeThatFits(_ p: ProposedSize) -> Size {
+        let c = child.sizeThatFits(childProposal(p))
+        func resolve(_ proposed: Double?, _ ideal: Double?, _ content: Double, _ lo: Double?, _ hi: Double?) -> Double {
+            if lo == nil && hi == nil { return ideal.map { proposed ?? $0 } ?? content }
+            let base = proposed ?? ideal ?? content
+            let lower = lo ?? content, upper = hi ?? content
+            let r = min(max(base, lower), max(upper, lo ?? -.infinity))
+            return r.isFinite ? r : content
+        }
+        return Size(width: resolve(p.width, idealW, c.width, minW, maxW), height: resolve(p.height, idealH, c.height, minH, maxH))
+    }
+
+    func childRect(_ rect: Rect) -> Rect {
+        alignment.place(child.sizeThatFits(childProposal(ProposedSize(width: rect.width, height: rect.height))), in: rect)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: childRect(rect), context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: childRect(rect)) }
+}
+
+final class PaddingNode: WrapperNode {
+    let insets: EdgeInsets
+    init(child: Node, insets: EdgeInsets) {
+        self.insets = insets
+        super.init(child: child)
+    }
+    override func sizeThatFits(_ p: ProposedSize) -> Size {
+        let h = insets.leading + insets.trailing, v = insets.top + insets.bottom
+        let c = child.sizeThatFits(ProposedSize(width: p.width.map { max(0, $0 - h) }, height: p.height.map { max(0, $0 - v) }))
+        return Size(width: c.width + h, height: c.height + v)
+    }
+    func inner(_ rect: Rect) -> Rect {
+        Rect(x: rect.minX + insets.leading, y: rect.minY + insets.top,
+             width: max(0, rect.width - insets.leading - insets.trailing), height: max(0, rect.height - insets.top - insets.bottom))
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: inner(rect)) }
+}
+
+final class FixedSizeNode: WrapperNode {
+    let horizontal: Bool, vertical: Bool
+    init(child: Node, horizontal: Bool, vertical: Bool) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        super.init(child: child)
+    }
+    override func sizeThatFits(_ p: ProposedSize) -> Size {
+        child.sizeThatFits(ProposedSize(width: horizontal ? nil : p.width, height: vertical ? nil : p.height))
+    }
+    func inner(_ rect: Rect) -> Rect {
+        let s = sizeThatFits(ProposedSize(width: rect.width, height: rect.height))
+        return Alignment.center.place(s, in: rect)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: inner(rect)) }
+}
+
+final class OffsetNode: WrapperNode {
+    let dx: Double, dy: Double
+    init(child: Node, dx: Double, dy: Double) {
+        self.dx = dx
+        self.dy = dy
+        super.init(child: child)
+    }
+    func moved(_ rect: Rect) -> Rect { Rect(x: rect.minX + dx, y: rect.minY + dy, width: rect.width, height: rect.height) }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: moved(rect), context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: moved(rect)) }
+}
+
+// MARK: - Drawing nodes
+
+final class LayerNode: WrapperNode {
+    let secondary: Node, alignment: Alignment, inFront: Bool
+    init(child: Node, secondary: Node, alignment: Alignment, inFront: Bool) {
+        self.secondary = secondary
+        self.alignment = alignment
+        self.inFront = inFront
+        super.init(child: child)
+    }
+    func secondaryRect(_ rect: Rect) -> Rect {
+        alignment.place(secondary.sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        if !inFront { secondary.draw(in: secondaryRect(rect), context) }
+        child.draw(in: rect, context)
+        if inFront { secondary.draw(in: secondaryRect(rect), context) }
+    }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
+        if inFront, let t = secondary.hitTest(point, in: secondaryRect(rect)) { return t }
+        if let t = child.hitTest(point, in: rect) { return t }
+        if !inFront { return secondary.hitTest(point, in: secondaryRect(rect)) }
+        return nil
+    }
+    override func accessibilityLabels() -> [String] {
+        inFront ? child.accessibilityLabels() + secondary.accessibilityLabels() : secondary.accessibilityLabels() + child.accessibilityLabels()
+    }
+}
+
+final class ClipNode: WrapperNode {
+    let shape: any Shape
+    init(child: Node, shape: any Shape) {
+        self.shape = shape
+        super.init(child: child)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        context.canvas.save()
+        context.canvas.clip(to: shape.path(in: rect))
+        child.draw(in: rect, context)
+        context.canvas.restore()
+    }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
+        pathContains(shape.path(in: rect), point) ? child.hitTest(point, in: rect) : nil
+    }
+    override func contains(_ point: Point, in rect: Rect) -> Bool { pathContains(shape.path(in: rect), point) }
+}
+
+final class ContentShapeNode: WrapperNode {
+    let shape: any Shape
+    init(child: Node, shape: any Shape) {
+        self.shape = shape
+        super.init(child: child)
+    }
+    override func contains(_ point: Point, in rect: Rect) -> Bool { pathContains(shape.path(in: rect), point) }
+}
+
+final class TapNode: WrapperNode {
+    let action: () -> Void
+    init(child: Node, action: @escaping () -> Void) {
+        self.action = action
+        super.init(child: child)
+    }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
+        if let inner = child.hitTest(point, in: rect) { return inner }
+        return child.contains(point, in: rect) ? TapTarget(action: action, label: child.accessibilityLabels().first) : nil
+    }
+}
+
+final class AccessibilityNode: WrapperNode {
+    let label: String
+    init(child: Node, label: String) {
+        self.label = label
+        super.init(child: child)
+    }
+    override func accessibilityLabels() -> [String] { [label] }
+}
+
+final class EffectNode: WrapperNode {
+    let anchor: UnitPoint
+    let effect: (Rect) -> Transform
+    init(child: Node, anchor: UnitPoint, effect: @escaping (Rect) -> Transform) {
+        self.anchor = anchor
+        self.effect = effect
+        super.init(child: child)
+    }
+    func transform(_ rect: Rect) -> Transform {
+        let ax = rect.minX + rect.width * anchor.x, ay = rect.minY + rect.height * anchor.y
+        return Transform.translation(-ax, -ay).concatenating(effect(rect)).concatenating(.translation(ax, ay))
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        let saved = context.canvas.transform
+        context.canvas.transform = transform(rect).concatenating(saved)
+        child.draw(in: rect, context)
+        context.canvas.transform = saved
+    }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
+        guard let inverse = transform(rect).inverted else { return nil }
+        return child.hitTest(inverse.apply(point), in: rect)
+    }
+}
+
+/// Renders a node into a separate pixmap covering its device bounds (plus a margin).
+func renderLayer(_ node: Node, in rect: Rect, _ context: DrawContext, margin: Double) -> (Pixmap, x: Int, y: Int)? {
+    let t = context.canvas.transform
+    let device = t.apply(Rect(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height))
+    guard device.minX.isFinite, device.maxY.isFinite else { return nil }
+    let x0 = Int((device.minX - margin).rounded(.down)), y0 = Int((device.minY - margin).rounded(.down))
+    let x1 = Int((device.maxX + margin).rounded(.up)), y1 = Int((device.maxY + margin).rounded(.up))
+    // Keep the layer within reach of the canvas.
+    let cx0 = max(x0, -Int(margin) - 1), cy0 = max(y0, -Int(margin) - 1)
+    let cx1 = min(x1, context.canvas.width + Int(margin) + 1), cy1 = min(y1, context.canvas.height + Int(margin) + 1)
+    guard cx1 > cx0, cy1 > cy0, let layer = Canvas(width: cx1 - cx0, height: cy1 - cy0) else { return nil }
+    layer.transform = t.concatenating(.translation(Double(-cx0), Double(-cy0)))
+    node.draw(in: rect, DrawContext(canvas: layer, scale: context.scale))
+    return (layer.pixmap, cx0, cy0)
+}
+
+/// Draws a pixmap in device pixels (ignoring the canvas transform, keeping its clip).
+func drawDevice(_ pixmap: Pixmap, x: Int, y: Int, opacity: Double, _ canvas: Canvas) {
+    let saved = canvas.transform
+    canvas.transform = .identity
+    canvas.drawImage(pixmap, transform: .translation(Double(x), Double(y)), filter: .nearest, opacity: opacity)
+    canvas.transform = saved
+}
+
+final class OpacityNode: WrapperNode {
+    let opacity: Double
+    init(child: Node, opacity: Double) {
+        self.opacity = max(0, min(1, opacity.isFinite ? opacity : 0))
+        super.init(child: child)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        guard opacity > 0 else { return }
+        if opacity >= 1 { child.draw(in: rect, context); return }
+        guard let (layer, x, y) = renderLayer(child, in: rect, context, margin: 64) else { return }
+        drawDevice(layer, x: x, y: y, opacity: opacity, context.canvas)
+    }
+}
+
+final class ShadowNode: WrapperNode {
+    let color: Color, radius: Double, dx: Double, dy: Double
+    init(child: Node, color: Color, radius: Double, dx: Double, dy: Double) {
+        self.color = color
+        self.radius = max(0, radius.isFinite ? min(radius, 256) : 0)
+        self.dx = dx.isFinite ? dx : 0
+        self.dy = dy.isFinite ? dy : 0
+        super.init(child: child)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        let sigma = radius * context.scale
+        let margin = (3 * sigma).rounded(.up) + 2 + max(abs(dx), abs(dy)) * context.scale
+        guard let (layer, x, y) = renderLayer(child, in: rect, context, margin: margin) else { return }
+        // The shadow is the layer's alpha, blurred, in the shadow colour, moved by the offset.
+        var mask = [UInt8](repeating: 0, count: layer.width * layer.height)
+        layer.data.withUnsafeBufferPointer { p in for i in 0..<mask.count { mask[i] = p[i * 4 + 3] } }
+        Blur.gaussian(&mask, width: layer.width, height: layer.height, sigma: sigma)
+        let saved = context.canvas.transform
+        context.canvas.transform = .identity
+        let ox = Int((dx * context.scale).rounded()), oy = Int((dy * context.scale).rounded())
+        context.canvas.fillMask(mask, width: layer.width, at: (x + ox, y + oy), color: color.rgba)
+        context.canvas.transform = saved
+        drawDevice(layer, x: x, y: y, opacity: 1, context.canvas)
+    }
+}

@@ -1,0 +1,98 @@
+// Layout nodes: the proposal → size model of SwiftUI, and drawing.
+//
+// A parent proposes a size (each dimension may be nil, "unspecified": say your ideal size);
+// the child answers with the size it wants; the parent then places the child in a rect. Nodes
+// are classes built fresh for every render from the view values, so they may cache.
+import TerrapinGeometry
+import TerrapinRaster
+
+/// A proposed size; nil in a dimension asks for the ideal size in it.
+public struct ProposedSize: Equatable, Sendable {
+    public var width: Double?
+    public var height: Double?
+    public init(width: Double?, height: Double?) {
+        self.width = width
+        self.height = height
+    }
+    public static let unspecified = ProposedSize(width: nil, height: nil)
+    public static let zero = ProposedSize(width: 0, height: 0)
+    public static let infinity = ProposedSize(width: .infinity, height: .infinity)
+}
+
+/// A size in points.
+public struct Size: Equatable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+    public static let zero = Size(width: 0, height: 0)
+    public var description: String { "\(fmt(width))x\(fmt(height))" }
+}
+
+func fmt(_ v: Double) -> String {
+    let r = (v * 1000).rounded() / 1000
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}
+
+/// What a tap reaches: a handler to run.
+public struct TapTarget {
+    public let action: () -> Void
+    public let label: String?
+}
+
+/// How a node is drawn: the canvas (whose transform maps points to pixels) and the scale.
+public final class DrawContext {
+    public let canvas: Canvas
+    public let scale: Double
+    var errors: [Error] = []
+    init(canvas: Canvas, scale: Double) {
+        self.canvas = canvas
+        self.scale = scale
+    }
+}
+
+class Node {
+    /// Higher priority children of a stack are offered space first. Default 0.
+    var layoutPriority: Double = 0
+    /// True for spacers: stacks give them what the others leave.
+    var isSpacer: Bool { false }
+
+    func sizeThatFits(_ proposal: ProposedSize) -> Size { .zero }
+    func draw(in rect: Rect, _ context: DrawContext) {}
+    /// The tap target at `point` (in the same space as `rect`), topmost first.
+    func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { nil }
+    /// The shape that receives taps (default: the rect).
+    func contains(_ point: Point, in rect: Rect) -> Bool { rect.contains(point) }
+    /// Accessibility labels in drawing order (metadata).
+    func accessibilityLabels() -> [String] { [] }
+}
+
+/// Several children without a layout of their own (from tuples, groups, ForEach). Standing
+/// alone it lays them out like a VStack, as SwiftUI does at the root.
+final class ListNode: Node {
+    let children: [Node]
+    private lazy var stack = StackNode(axis: .vertical, alignment: .center, spacing: nil, children: children)
+    init(children: [Node]) { self.children = children }
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size { children.count == 1 ? children[0].sizeThatFits(proposal) : stack.sizeThatFits(proposal) }
+    override func draw(in rect: Rect, _ context: DrawContext) { children.count == 1 ? children[0].draw(in: rect, context) : stack.draw(in: rect, context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { children.count == 1 ? children[0].hitTest(point, in: rect) : stack.hitTest(point, in: rect) }
+    override func accessibilityLabels() -> [String] { children.flatMap { $0.accessibilityLabels() } }
+}
+
+/// A node that wraps one child and passes everything through (base for modifiers).
+class WrapperNode: Node {
+    let child: Node
+    init(child: Node) {
+        self.child = child
+        super.init()
+        layoutPriority = child.layoutPriority
+    }
+    override var isSpacer: Bool { child.isSpacer }
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size { child.sizeThatFits(proposal) }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: rect, context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: rect) }
+    override func contains(_ point: Point, in rect: Rect) -> Bool { child.contains(point, in: rect) }
+    override func accessibilityLabels() -> [String] { child.accessibilityLabels() }
+}

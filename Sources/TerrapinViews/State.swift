@@ -1,0 +1,49 @@
+// @State and Binding that work outside SwiftUI: the value lives in a reference-typed box
+// created with the view value, so a handler that mutates it (a tap) is seen by the next render
+// of the same view value.
+
+@propertyWrapper
+public struct State<Value> {
+    final class Box {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+    let box: Box
+
+    public init(wrappedValue: Value) { box = Box(wrappedValue) }
+    public init(initialValue: Value) { box = Box(initialValue) }
+
+    public var wrappedValue: Value {
+        get { box.value }
+        nonmutating set { box.value = newValue }
+    }
+
+    public var projectedValue: Binding<Value> {
+        let box = self.box
+        return Binding(get: { box.value }, set: { box.value = $0 })
+    }
+}
+
+@propertyWrapper @dynamicMemberLookup
+public struct Binding<Value> {
+    private let getter: () -> Value
+    private let setter: (Value) -> Void
+
+    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
+        getter = get
+        setter = set
+    }
+
+    public static func constant(_ value: Value) -> Binding { Binding(get: { value }, set: { _ in }) }
+
+    public var wrappedValue: Value {
+        get { getter() }
+        nonmutating set { setter(newValue) }
+    }
+
+    public var projectedValue: Binding<Value> { self }
+
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> Binding<T> {
+        Binding<T>(get: { self.wrappedValue[keyPath: keyPath] }, set: { var v = self.wrappedValue; v[keyPath: keyPath] = $0; self.wrappedValue = v })
+    }
+}

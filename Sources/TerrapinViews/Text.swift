@@ -1,0 +1,274 @@
+// Text: a label laid out by TerrapinTypography with the environment's font and options.
+import TerrapinGeometry
+import TerrapinRaster
+import TerrapinTypography
+
+public struct Text: View, PrimitiveView {
+    let content: String
+    public init(_ content: String) { self.content = content }
+    public init<S: StringProtocol>(verbatim content: S) { self.content = String(content) }
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        let font = environment.resolvedFont
+        _ = try FontLibrary.shared.face(for: font.request)  // an unknown family fails here, before drawing
+        return TextNode(content: content, font: font, color: environment.foregroundColor ?? .primary, environment: environment)
+    }
+}
+
+final class TextNode: Node {
+    let content: String
+    let font: FontSpec
+    let color: Color
+    let options: TextLayoutOptions
+    private var cache: [Double: TextLayout] = [:]
+
+    init(content: String, font: FontSpec, color: Color, environment: EnvironmentValues) {
+        self.content = content
+        self.font = font
+        self.color = color
+        options = TextLayoutOptions(lineLimit: environment.lineLimit, alignment: environment.multilineTextAlignment,
+                                    minimumScaleFactor: environment.minimumScaleFactor)
+    }
+
+    /// The layout for a width (nil or infinite: unconstrained). The font was checked when the node
+    /// was made, so layout cannot fail here.
+    func layout(width: Double?) -> TextLayout {
+        let key = width.flatMap { $0.isFinite ? max(0, $0) : nil } ?? -1
+        if let cached = cache[key] { return cached }
+        var o = options
+        o.maxWidth = key < 0 ? nil : key
+        let layout = (try? TextLayout.make(content, font: font, options: o)) ?? .empty(fontSize: font.size)
+        cache[key] = layout
+        return layout
+    }
+
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let l = layout(width: proposal.width)
+        return Size(width: l.width, height: l.height)
+    }
+
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        let l = layout(width: rect.width + 1e-9)
+        l.draw(in: context.canvas, at: Point(rect.minX, rect.minY), color: color.rgba)
+    }
+
+    override func accessibilityLabels() -> [String] { [content] }
+}
+
+public enum Axis: Sendable { case horizontal, vertical }
+
+public struct HStack<Content: View>: View, PrimitiveView {
+    let alignment: VerticalAlignment
+    let spacing: Double?
+    let content: Content
+    public init(alignment: VerticalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        let cross: HorizontalAlignment = alignment == .top ? .leading : alignment == .bottom ? .trailing : .center
+        return StackNode(axis: .horizontal, alignment: cross, spacing: spacing, children: try makeChildren(content, environment))
+    }
+}
+
+public struct VStack<Content: View>: View, PrimitiveView {
+    let alignment: HorizontalAlignment
+    let spacing: Double?
+    let content: Content
+    public init(alignment: HorizontalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        StackNode(axis: .vertical, alignment: alignment, spacing: spacing, children: try makeChildren(content, environment))
+    }
+}
+
+public struct ZStack<Content: View>: View, PrimitiveView {
+    let alignment: Alignment
+    let content: Content
+    public init(alignment: Alignment = .center, @ViewBuilder content: () -> Content) {
+        self.alignment = alignment
+        self.content = content()
+    }
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        ZStackNode(alignment: alignment, children: try makeChildren(content, environment))
+    }
+}
+
+public struct Spacer: View, PrimitiveView {
+    let minLength: Double?
+    public init(minLength: Double? = nil) { self.minLength = minLength }
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { SpacerNode(minLength: minLength ?? defaultSpacing) }
+}
+
+public struct Divider: View, PrimitiveView {
+    public init() {}
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { DividerNode() }
+}
+
+final class SpacerNode: Node {
+    let minLength: Double
+    var axis: Axis? = nil
+    init(minLength: Double) { self.minLength = minLength }
+    override var isSpacer: Bool { true }
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let w = max(minLength, proposal.width ?? minLength), h = max(minLength, proposal.height ?? minLength)
+        switch axis {
+        case .horizontal: return Size(width: w.isFinite ? w : minLength, height: 0)
+        case .vertical: return Size(width: 0, height: h.isFinite ? h : minLength)
+        case nil: return Size(width: w.isFinite ? w : minLength, height: h.isFinite ? h : minLength)
+        }
+    }
+}
+
+final class DividerNode: Node {
+    var axis: Axis? = nil
+    static let thickness = 1.0
+    static let color = Color(hex: "#C6C6C8")!
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        if axis == .horizontal { return Size(width: Self.thickness, height: proposal.height.flatMap { $0.isFinite ? $0 : nil } ?? 0) }
+        return Size(width: proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? 0, height: Self.thickness)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        context.canvas.fill(PathBuilder.rect(rect), paint: Paint(color: Self.color.rgba))
+    }
+}
+
+/// HStack and VStack: children along an axis, with SwiftUI's distribution of space.
+final class StackNode: Node {
+    let axis: Axis
+    let alignment: HorizontalAlignment   // cross-axis: leading = top for HStack
+    let spacing: Double
+    let children: [Node]
+    private var cached: (ProposedSize, [Size])? = nil
+
+    init(axis: Axis, alignment: HorizontalAlignment, spacing: Double?, children: [Node]) {
+        self.axis = axis
+        self.alignment = alignment
+        self.spacing = spacing ?? defaultSpacing
+        self.children = children
+        super.init()
+        for child in children {
+            (child as? SpacerNode)?.axis = axis
+            (child as? DividerNode)?.axis = axis == .horizontal ? .horizontal : .vertical
+        }
+    }
+
+    func main(_ s: Size) -> Double { axis == .horizontal ? s.width : s.height }
+    func cross(_ s: Size) -> Double { axis == .horizontal ? s.height : s.width }
+    func proposal(main: Double?, cross: Double?) -> ProposedSize {
+        axis == .horizontal ? ProposedSize(width: main, height: cross) : ProposedSize(width: cross, height: main)
+    }
+
+    /// Spacing between adjacent children; none next to a spacer.
+    var totalSpacing: Double {
+        guard children.count > 1 else { return 0 }
+        var total = 0.0
+        for i in 1..<children.count where !children[i - 1].isSpacer && !children[i].isSpacer { total += spacing }
+        return total
+    }
+
+    func childSizes(_ p: ProposedSize) -> [Size] {
+        if let cached, cached.0 == p { return cached.1 }
+        let proposedMain = axis == .horizontal ? p.width : p.height
+        let proposedCross = axis == .horizontal ? p.height : p.width
+        var sizes = [Size](repeating: .zero, count: children.count)
+        guard let available = proposedMain else {
+            // Ideal size: every child at its ideal.
+            for (i, c) in children.enumerated() { sizes[i] = c.sizeThatFits(proposal(main: nil, cross: proposedCross)) }
+            cached = (p, sizes)
+            return sizes
+        }
+        // Flexibility: how much a child's main length can vary between 0 and ∞ proposals.
+        let mins = children.map { main($0.sizeThatFits(proposal(main: 0, cross: proposedCross))) }
+        // Spacers grow without bound, so they are offered space last.
+        let flex = children.enumerated().map { i, c in
+            c.isSpacer ? .infinity : main(c.sizeThatFits(proposal(main: .infinity, cross: proposedCross))) - mins[i]
+        }
+        var remaining = available - totalSpacing
+        let priorities = Array(Set(children.map(\.layoutPriority))).sorted(by: >)
+        for priority in priorities {
+            let group = children.indices.filter { children[$0].layoutPriority == priority }.sorted { (flex[$0], $0) < (flex[$1], $1) }
+            // Leave lower-priority children their minimum.
+            let reserved = children.indices.filter { children[$0].layoutPriority < priority }.reduce(0) { $0 + mins[$1] }
+            var groupRemaining = remaining - reserved
+            for (k, i) in group.enumerated() {
+                let offer = max(0, groupRemaining / Double(group.count - k))
+                sizes[i] = children[i].sizeThatFits(proposal(main: offer, cross: proposedCross))
+                groupRemaining -= main(sizes[i])
+                remaining -= main(sizes[i])
+            }
+        }
+        cached = (p, sizes)
+        return sizes
+    }
+
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        guard !children.isEmpty else { return .zero }
+        let sizes = childSizes(proposal)
+        let mainTotal = sizes.reduce(0) { $0 + main($1) } + totalSpacing
+        let crossMax = sizes.map(cross).max() ?? 0
+        return axis == .horizontal ? Size(width: mainTotal, height: crossMax) : Size(width: crossMax, height: mainTotal)
+    }
+
+    func frames(in rect: Rect) -> [Rect] {
+        let sizes = childSizes(ProposedSize(width: rect.width, height: rect.height))
+        var frames: [Rect] = []
+        var position = axis == .horizontal ? rect.minX : rect.minY
+        for (i, size) in sizes.enumerated() {
+            if i > 0 && !children[i - 1].isSpacer && !children[i].isSpacer { position += spacing }
+            let crossLength = axis == .horizontal ? rect.height : rect.width
+            let crossStart = axis == .horizontal ? rect.minY : rect.minX
+            let offset: Double
+            switch alignment {
+            case .leading: offset = 0
+            case .center: offset = (crossLength - cross(size)) / 2
+            case .trailing: offset = crossLength - cross(size)
+            }
+            frames.append(axis == .horizontal
+                ? Rect(x: position, y: crossStart + offset, width: size.width, height: size.height)
+                : Rect(x: crossStart + offset, y: position, width: size.width, height: size.height))
+            position += main(size)
+        }
+        return frames
+    }
+
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        for (child, frame) in zip(children, frames(in: rect)) { child.draw(in: frame, context) }
+    }
+
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
+        for (child, frame) in zip(children, frames(in: rect)).reversed() {
+            if let target = child.hitTest(point, in: frame) { return target }
+        }
+        return nil
+    }
+
+    override func accessibilityLabels() -> [String] { children.flatMap { $0.accessibilityLabels() } }
+}
+
+final class ZStackNode: Node {
+    let alignment: Alignment
+    let children: [Node]
+    init(alignment: Alignment, children: [Node]) {
+        self.alignment = alignment
+        self.children = children
+    }
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let sizes = children.map { $0.sizeThatFits(proposal) }
+        return Size(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        for child in children { child.draw(in: alignment.place(child.sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect), context) }
+    }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
+        for child in children.reversed() {
+            if let t = child.hitTest(point, in: alignment.place(child.sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect)) { return t }
+        }
+        return nil
+    }
+    override func accessibilityLabels() -> [String] { children.flatMap { $0.accessibilityLabels() } }
+}

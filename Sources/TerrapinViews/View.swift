@@ -1,0 +1,138 @@
+// The SwiftUI-style view world: `View`, `@ViewBuilder`, and the containers that builders make.
+//
+// A view is a value describing content. Rendering turns the tree into layout nodes
+// (`Node`): primitive views (Text, shapes, stacks, modifiers…) make nodes directly; every
+// other view is replaced by its `body` until a primitive is reached.
+
+public protocol View {
+    associatedtype Body: View
+    @ViewBuilder var body: Body { get }
+}
+
+extension Never: View {
+    public var body: Never { fatalError("Never has no body") }
+}
+
+/// Views that make layout nodes themselves. Their `body` is never evaluated.
+protocol PrimitiveView: View where Body == Never {
+    func makeNode(_ environment: EnvironmentValues) throws -> Node
+}
+
+extension PrimitiveView {
+    public var body: Never { fatalError("\(Self.self) is a primitive view; it has no body") }
+}
+
+/// Builds the node for any view: primitives directly, others through their body.
+func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
+    if let primitive = view as? any PrimitiveView { return try primitive.makeNode(environment) }
+    return try makeNode(view.body, environment)
+}
+
+/// The children a view contributes to a container (a tuple, group or ForEach gives several).
+func makeChildren<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> [Node] {
+    let node = try makeNode(view, environment)
+    if let list = node as? ListNode { return list.children }
+    return [node]
+}
+
+@resultBuilder
+public enum ViewBuilder {
+    public static func buildBlock() -> EmptyView { EmptyView() }
+    public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<repeat each Content> {
+        TupleView(repeat each content)
+    }
+    public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
+    public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
+    public static func buildOptional<Content: View>(_ content: Content?) -> Content? { content }
+    public static func buildEither<T: View, F: View>(first: T) -> ConditionalContent<T, F> { ConditionalContent(storage: .first(first)) }
+    public static func buildEither<T: View, F: View>(second: F) -> ConditionalContent<T, F> { ConditionalContent(storage: .second(second)) }
+    public static func buildLimitedAvailability<Content: View>(_ content: Content) -> AnyView { AnyView(content) }
+}
+
+public struct EmptyView: View, PrimitiveView {
+    public init() {}
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { ListNode(children: []) }
+}
+
+public struct TupleView<each Content: View>: View, PrimitiveView {
+    let content: (repeat each Content)
+    public init(_ content: repeat each Content) { self.content = (repeat each content) }
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        var children: [Node] = []
+        for view in repeat each content { children += try makeChildren(view, environment) }
+        return ListNode(children: children)
+    }
+}
+
+public struct ConditionalContent<TrueContent: View, FalseContent: View>: View, PrimitiveView {
+    enum Storage {
+        case first(TrueContent)
+        case second(FalseContent)
+    }
+    let storage: Storage
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        switch storage {
+        case .first(let view): ListNode(children: try makeChildren(view, environment))
+        case .second(let view): ListNode(children: try makeChildren(view, environment))
+        }
+    }
+}
+
+extension Optional: View where Wrapped: View {
+    public typealias Body = Never
+}
+
+extension Optional: PrimitiveView where Wrapped: View {
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        switch self {
+        case .some(let view): ListNode(children: try TerrapinViews.makeChildren(view, environment))
+        case .none: ListNode(children: [])
+        }
+    }
+}
+
+/// Several views as one, without a layout of their own.
+public struct Group<Content: View>: View, PrimitiveView {
+    let content: Content
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { ListNode(children: try makeChildren(content, environment)) }
+}
+
+/// A type-erased view.
+public struct AnyView: View, PrimitiveView {
+    private let make: (EnvironmentValues) throws -> Node
+    public init<V: View>(_ view: V) { make = { try TerrapinViews.makeNode(view, $0) } }
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { try make(environment) }
+}
+
+/// Views for each element of a collection or range.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
+    let data: Data
+    let content: (Data.Element) -> Content
+
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.data = data
+        self.content = content
+    }
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        var children: [Node] = []
+        for element in data { children += try makeChildren(content(element), environment) }
+        return ListNode(children: children)
+    }
+}
+
+extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+    public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.init(data, id: \.id, content: content)
+    }
+}
+
+extension ForEach where Data == Range<Int>, ID == Int {
+    public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
+        self.init(data, id: \.self, content: content)
+    }
+}

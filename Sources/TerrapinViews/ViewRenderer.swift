@@ -1,0 +1,73 @@
+// Rendering any view into a Pixmap: lay out for a proposal (nil = ideal size), draw at a
+// scale (points → pixels, as on iOS), and hit-test taps.
+import TerrapinGeometry
+import TerrapinPNG
+import TerrapinRaster
+import TerrapinTypography
+
+public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `Image(systemName:)` with a name Terrapin does not have.
+    case unknownSymbol(String, closest: [String])
+    /// The rendered size is outside the image limits.
+    case tooLarge(width: Double, height: Double, scale: Int)
+    case invalidScale(Int)
+
+    public var description: String {
+        switch self {
+        case .unknownSymbol(let name, let closest):
+            return "no built-in symbol named '\(name)'" + (closest.isEmpty ? "" : "; closest: \(closest.joined(separator: ", "))")
+                + " (the full list is in the README)"
+        case .tooLarge(let w, let h, let s):
+            return "the view is \(fmt(w))x\(fmt(h)) points at scale \(s), beyond the image limits; give it a smaller frame"
+        case .invalidScale(let s):
+            return "scale must be 1, 2 or 3 (or 4), found \(s)"
+        }
+    }
+}
+
+/// The result of laying a view out: its size and its node tree (for drawing and taps).
+public struct ViewLayout {
+    public let size: Size
+    let node: Node
+
+    /// Accessibility labels and text, in drawing order.
+    public var labels: [String] { node.accessibilityLabels() }
+}
+
+public enum ViewRenderer {
+    /// Lays `view` out for `proposal` (unspecified: its ideal size). Throws for unknown fonts and symbols.
+    public static func layout<V: View>(_ view: V, proposal: ProposedSize = .unspecified) throws -> ViewLayout {
+        let node = try makeNode(view, EnvironmentValues())
+        let s = node.sizeThatFits(proposal)
+        return ViewLayout(size: Size(width: s.width.isFinite ? max(0, s.width) : 0, height: s.height.isFinite ? max(0, s.height) : 0), node: node)
+    }
+
+    /// Renders `view` at its size for `proposal`, `scale` pixels per point, over `background`.
+    public static func render<V: View>(_ view: V, proposal: ProposedSize = .unspecified, scale: Int = 1,
+                                       background: Color = .clear) throws -> Pixmap {
+        guard (1...4).contains(scale) else { throw ViewError.invalidScale(scale) }
+        let laidOut = try layout(view, proposal: proposal)
+        let width = Int((laidOut.size.width * Double(scale)).rounded(.up)), height = Int((laidOut.size.height * Double(scale)).rounded(.up))
+        guard let canvas = Canvas(width: max(1, width), height: max(1, height)) else {
+            throw ViewError.tooLarge(width: laidOut.size.width, height: laidOut.size.height, scale: scale)
+        }
+        canvas.clear(background.rgba)
+        canvas.transform = .scale(Double(scale))
+        laidOut.node.draw(in: Rect(x: 0, y: 0, width: laidOut.size.width, height: laidOut.size.height), DrawContext(canvas: canvas, scale: Double(scale)))
+        return canvas.pixmap
+    }
+
+    public static func renderPNG<V: View>(_ view: V, proposal: ProposedSize = .unspecified, scale: Int = 1) throws -> [UInt8] {
+        try PNGEncoder.encode(render(view, proposal: proposal, scale: scale))
+    }
+
+    /// Taps the view at `point` (points, from its top-left), running the topmost `onTapGesture`
+    /// handler there. Returns the label of what was hit (its accessibility label or text), or nil.
+    @discardableResult
+    public static func tap<V: View>(_ view: V, at point: Point, proposal: ProposedSize = .unspecified) throws -> String?? {
+        let laidOut = try layout(view, proposal: proposal)
+        guard let target = laidOut.node.hitTest(point, in: Rect(x: 0, y: 0, width: laidOut.size.width, height: laidOut.size.height)) else { return nil }
+        target.action()
+        return .some(target.label)
+    }
+}
