@@ -35,8 +35,10 @@ public struct Image: View, PrimitiveView {
             guard let symbol = Symbols.all[name] else { throw ViewError.unknownSymbol(name, closest: Symbols.closest(to: name)) }
             // Natural size: 1.2 em of the current font, as SF Symbols sit beside text.
             let side = environment.resolvedFont.size * 1.2
-            return SymbolNode(symbol: symbol, natural: Size(width: side, height: side), resizable: isResizable,
-                              color: renderingMode == .original ? .primary : color)
+            let node = SymbolNode(symbol: symbol, natural: Size(width: side, height: side), resizable: isResizable,
+                                  color: renderingMode == .original ? .primary : color)
+            node.symbolName = name
+            return node
         case .file(let path):
             let pixmap = try PNGDecoder.decode(file: path)
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
@@ -60,6 +62,8 @@ public struct Image: View, PrimitiveView {
 
 final class SymbolNode: Node {
     let symbol: Symbol, natural: Size, resizable: Bool, color: Color
+    var symbolName = ""
+    override var name: String { "Image(systemName: \"\(symbolName)\")" }
     init(symbol: Symbol, natural: Size, resizable: Bool, color: Color) {
         self.symbol = symbol
         self.natural = natural
@@ -142,7 +146,7 @@ final class AspectRatioNode: WrapperNode {
         let t = target(p)
         return child.sizeThatFits(ProposedSize(width: t.width, height: t.height))
     }
-    override func draw(in rect: Rect, _ context: DrawContext) {
-        child.draw(in: Alignment.center.place(sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect), context)
-    }
+    func inner(_ rect: Rect) -> Rect { Alignment.center.place(sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect) }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
 }

@@ -171,6 +171,7 @@ final class FrameNode: WrapperNode {
     }
     override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: childRect(rect), context) }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: childRect(rect)) }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, childRect(rect))] }
 }
 
 final class FlexFrameNode: WrapperNode {
@@ -211,6 +212,7 @@ final class FlexFrameNode: WrapperNode {
     }
     override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: childRect(rect), context) }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: childRect(rect)) }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, childRect(rect))] }
 }
 
 final class PaddingNode: WrapperNode {
@@ -230,6 +232,7 @@ final class PaddingNode: WrapperNode {
     }
     override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: inner(rect)) }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
 }
 
 final class FixedSizeNode: WrapperNode {
@@ -248,6 +251,7 @@ final class FixedSizeNode: WrapperNode {
     }
     override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: inner(rect)) }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
 }
 
 final class OffsetNode: WrapperNode {
@@ -260,6 +264,7 @@ final class OffsetNode: WrapperNode {
     func moved(_ rect: Rect) -> Rect { Rect(x: rect.minX + dx, y: rect.minY + dy, width: rect.width, height: rect.height) }
     override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: moved(rect), context) }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: moved(rect)) }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, moved(rect))] }
 }
 
 // MARK: - Drawing nodes
@@ -288,6 +293,9 @@ final class LayerNode: WrapperNode {
     }
     override func accessibilityLabels() -> [String] {
         inFront ? child.accessibilityLabels() + secondary.accessibilityLabels() : secondary.accessibilityLabels() + child.accessibilityLabels()
+    }
+    override func children(in rect: Rect) -> [(Node, Rect)] {
+        inFront ? [(child, rect), (secondary, secondaryRect(rect))] : [(secondary, secondaryRect(rect)), (child, rect)]
     }
 }
 
@@ -337,6 +345,10 @@ final class AccessibilityNode: WrapperNode {
         super.init(child: child)
     }
     override func accessibilityLabels() -> [String] { [label] }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
+        guard let target = child.hitTest(point, in: rect) else { return nil }
+        return target.label == nil || target.label == child.accessibilityLabels().first ? TapTarget(action: target.action, label: label) : target
+    }
 }
 
 final class EffectNode: WrapperNode {

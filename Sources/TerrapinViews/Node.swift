@@ -67,6 +67,22 @@ class Node {
     func contains(_ point: Point, in rect: Rect) -> Bool { rect.contains(point) }
     /// Accessibility labels in drawing order (metadata).
     func accessibilityLabels() -> [String] { [] }
+    /// The children and the rects they are drawn in, for printing a layout.
+    func children(in rect: Rect) -> [(Node, Rect)] { [] }
+    /// How a leaf is named in printed layouts.
+    var name: String {
+        let type = String(describing: Swift.type(of: self))
+        return type.hasSuffix("Node") ? String(type.dropLast(4)) : type
+    }
+}
+
+extension Node {
+    /// Leaves with their rects, in drawing order.
+    func leaves(in rect: Rect) -> [(String, Rect)] {
+        let kids = children(in: rect)
+        if kids.isEmpty { return [(name, rect)] }
+        return kids.flatMap { $0.0.leaves(in: $0.1) }
+    }
 }
 
 /// Several children without a layout of their own (from tuples, groups, ForEach). Standing
@@ -79,6 +95,7 @@ final class ListNode: Node {
     override func draw(in rect: Rect, _ context: DrawContext) { children.count == 1 ? children[0].draw(in: rect, context) : stack.draw(in: rect, context) }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { children.count == 1 ? children[0].hitTest(point, in: rect) : stack.hitTest(point, in: rect) }
     override func accessibilityLabels() -> [String] { children.flatMap { $0.accessibilityLabels() } }
+    override func children(in rect: Rect) -> [(Node, Rect)] { children.count == 1 ? [(children[0], rect)] : stack.children(in: rect) }
 }
 
 /// A node that wraps one child and passes everything through (base for modifiers).
@@ -95,4 +112,5 @@ class WrapperNode: Node {
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: rect) }
     override func contains(_ point: Point, in rect: Rect) -> Bool { child.contains(point, in: rect) }
     override func accessibilityLabels() -> [String] { child.accessibilityLabels() }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, rect)] }
 }

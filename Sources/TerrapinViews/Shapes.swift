@@ -127,6 +127,10 @@ final class ShapeNode: Node {
     }
 
     override func contains(_ point: Point, in rect: Rect) -> Bool { pathContains(shape.path(in: rect), point) }
+    override var name: String {
+        if let color = fill, shape is Rectangle, stroke == nil { return "Color(\(color.rgba.rgba8))" }
+        return "\(type(of: shape))"
+    }
 }
 
 /// Non-zero winding test of a point against a path (flattened).

@@ -53,6 +53,7 @@ final class TextNode: Node {
     }
 
     override func accessibilityLabels() -> [String] { [content] }
+    override var name: String { "Text(\"\(content)\")" }
 }
 
 public enum Axis: Sendable { case horizontal, vertical }
@@ -189,18 +190,27 @@ final class StackNode: Node {
             c.isSpacer ? .infinity : main(c.sizeThatFits(proposal(main: .infinity, cross: proposedCross))) - mins[i]
         }
         var remaining = available - totalSpacing
-        let priorities = Array(Set(children.map(\.layoutPriority))).sorted(by: >)
+        // Spacers only take what the other views leave (beyond their minimum length).
+        let spacers = children.indices.filter { children[$0].isSpacer }
+        let others = children.indices.filter { !children[$0].isSpacer }
+        let spacerReserve = spacers.reduce(0) { $0 + mins[$1] }
+        let priorities = Array(Set(others.map { children[$0].layoutPriority })).sorted(by: >)
         for priority in priorities {
-            let group = children.indices.filter { children[$0].layoutPriority == priority }.sorted { (flex[$0], $0) < (flex[$1], $1) }
-            // Leave lower-priority children their minimum.
-            let reserved = children.indices.filter { children[$0].layoutPriority < priority }.reduce(0) { $0 + mins[$1] }
-            var groupRemaining = remaining - reserved
+            let group = others.filter { children[$0].layoutPriority == priority }.sorted { (flex[$0], $0) < (flex[$1], $1) }
+            // Leave lower-priority views their minimum.
+            let reserved = others.filter { children[$0].layoutPriority < priority }.reduce(0) { $0 + mins[$1] }
+            var groupRemaining = remaining - reserved - spacerReserve
             for (k, i) in group.enumerated() {
                 let offer = max(0, groupRemaining / Double(group.count - k))
                 sizes[i] = children[i].sizeThatFits(proposal(main: offer, cross: proposedCross))
                 groupRemaining -= main(sizes[i])
                 remaining -= main(sizes[i])
             }
+        }
+        for (k, i) in spacers.enumerated() {
+            let offer = max(mins[i], remaining / Double(spacers.count - k))
+            sizes[i] = children[i].sizeThatFits(proposal(main: offer, cross: proposedCross))
+            remaining -= main(sizes[i])
         }
         cached = (p, sizes)
         return sizes
@@ -248,6 +258,7 @@ final class StackNode: Node {
     }
 
     override func accessibilityLabels() -> [String] { children.flatMap { $0.accessibilityLabels() } }
+    override func children(in rect: Rect) -> [(Node, Rect)] { Array(zip(children, frames(in: rect))) }
 }
 
 final class ZStackNode: Node {
@@ -271,4 +282,7 @@ final class ZStackNode: Node {
         return nil
     }
     override func accessibilityLabels() -> [String] { children.flatMap { $0.accessibilityLabels() } }
+    override func children(in rect: Rect) -> [(Node, Rect)] {
+        children.map { ($0, alignment.place($0.sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect)) }
+    }
 }

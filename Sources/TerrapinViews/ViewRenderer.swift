@@ -26,12 +26,22 @@ public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The result of laying a view out: its size and its node tree (for drawing and taps).
-public struct ViewLayout {
+public struct ViewLayout: CustomStringConvertible {
     public let size: Size
     let node: Node
 
     /// Accessibility labels and text, in drawing order.
     public var labels: [String] { node.accessibilityLabels() }
+
+    /// Every leaf (text, shape, image, pin, spacer) with its frame, in drawing order.
+    public var frames: [(name: String, frame: Rect)] {
+        node.leaves(in: Rect(x: 0, y: 0, width: size.width, height: size.height)).map { ($0.0, $0.1) }
+    }
+
+    /// One line per leaf: `name x,y widthxheight`, numbers to 0.001 pt.
+    public var description: String {
+        frames.map { "\($0.name) \(fmt($0.frame.minX)),\(fmt($0.frame.minY)) \(fmt($0.frame.width))x\(fmt($0.frame.height))" }.joined(separator: "\n")
+    }
 }
 
 public enum ViewRenderer {
