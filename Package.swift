@@ -37,13 +37,14 @@ let package = Package(
             name: "TerrapinTypography",
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
         ),
+        .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinScene", "TerrapinRender"]
+            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinScene", "TerrapinRender"]
         ),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff"]),
@@ -55,6 +56,7 @@ let package = Package(
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting"]),
+        .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"], exclude: ["__Snapshots__"]),

@@ -1,0 +1,138 @@
+// The orbit camera of the Maps 3D SDK, and projection of positions to pixels.
+//
+// `center` is the look-at point; the eye sits `range` metres away, at
+//   eye = center + range · (−sin t · sin h, −sin t · cos h, cos t)   (east, north, up at center)
+// for heading h (clockwise from north) and tilt t (0 looks straight down, 90 at the horizon);
+// `roll` then turns the image about the view axis. Terrapin's field of view is vertical.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an altitude is measured from. (It lives here, below the scene model, because the
+/// camera has one too.)
+public enum AltitudeMode: String, Sendable, CaseIterable, Hashable {
+    /// Metres above mean sea level (the ellipsoid, in Terrapin).
+    case absolute
+    /// On the terrain; the altitude is ignored. Over water: at sea level.
+    case clampToGround
+    /// Metres above the terrain (over water: above sea level).
+    case relativeToGround
+    /// Metres above the surface mesh: terrain plus buildings (and the water surface).
+    case relativeToMesh
+}
+
+public struct Camera: Equatable, Hashable, Sendable {
+    public var center: LatLngAltitude
+    /// Degrees clockwise from true north the camera looks towards. Default 0.
+    public var heading: Double
+    /// Degrees from vertical: 0 straight down, 90 at the horizon. Default 0.
+    public var tilt: Double
+    /// Degrees about the view axis. Default 0.
+    public var roll: Double
+    /// Metres from the eye to `center`. Default 1,500.
+    public var range: Double
+    /// Vertical field of view in degrees. Default 35 (Terrapin's choice).
+    public var fieldOfView: Double
+    /// How `center.altitude` is measured. Default `.absolute`, as in the SDK.
+    public var altitudeMode: AltitudeMode
+
+    public static let defaultRange = 1_500.0
+    public static let defaultFieldOfView = 35.0
+    /// The SDK's restrictions: altitude 0…63,170,000 m, heading 0…360, tilt 0…90.
+    public static let maxAltitude = 63_170_000.0
+
+    public init(center: LatLngAltitude, heading: Double = 0, tilt: Double = 0, roll: Double = 0, range: Double = Camera.defaultRange,
+                fieldOfView: Double = Camera.defaultFieldOfView, altitudeMode: AltitudeMode = .absolute) {
+        self.center = center
+        self.heading = heading
+        self.tilt = tilt
+        self.roll = roll
+        self.range = range
+        self.fieldOfView = fieldOfView
+        self.altitudeMode = altitudeMode
+    }
+
+    /// The camera with the SDK's restrictions applied: latitude clamped, longitude wrapped,
+    /// heading wrapped into [0, 360), tilt clamped to 0…90, range to 1 m…63,170,000 m, field of
+    /// view to 1…170°. Non-finite values become the defaults.
+    public var restricted: Camera {
+        var c = self
+        c.center = LatLngAltitude(latitude: center.latitude.isFinite ? center.latitude : 0,
+                                  longitude: center.longitude.isFinite ? center.longitude : 0,
+                                  altitude: center.altitude.isFinite ? min(max(center.altitude, -11_000), Self.maxAltitude) : 0).normalized
+        var h = heading.isFinite ? heading.truncatingRemainder(dividingBy: 360) : 0
+        if h < 0 { h += 360 }
+        c.heading = h
+        c.tilt = tilt.isFinite ? min(90, max(0, tilt)) : 0
+        c.roll = roll.isFinite ? roll : 0
+        c.range = range.isFinite ? min(Self.maxAltitude, max(1, range)) : Self.defaultRange
+        c.fieldOfView = fieldOfView.isFinite ? min(170, max(1, fieldOfView)) : Self.defaultFieldOfView
+        return c
+    }
+}
+
+/// A position on the image: pixels from the top-left (pixel centres at +0.5) and the depth in
+/// metres along the view axis.
+public struct ScreenPoint: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var depth: Double
+}
+
+/// A camera bound to an image size and an altitude for its centre: projects positions.
+public struct Projection: Sendable {
+    public let camera: Camera
+    public let width: Double
+    public let height: Double
+    public let frame: LocalFrame
+    /// Eye position and axes in the ENU frame at the camera's centre.
+    public let eye: Vector3, forward: Vector3, right: Vector3, up: Vector3
+    public let focalLength: Double
+    /// Clip planes chosen from the range (see `init`).
+    public let near: Double, far: Double
+
+    /// `centerAltitude` is the centre's height above the ellipsoid (the camera's altitude mode
+    /// resolved by the caller). Near = range/1000 (at least 0.5 m); far = range + 2 × the distance
+    /// to the horizon from the eye, so every visible point of the Earth is inside.
+    public init(camera: Camera, width: Double, height: Double, centerAltitude: Double? = nil) {
+        let c = camera.restricted
+        self.camera = c
+        self.width = width
+        self.height = height
+        let origin = LatLngAltitude(latitude: c.center.latitude, longitude: c.center.longitude, altitude: centerAltitude ?? c.center.altitude)
+        frame = LocalFrame(origin: origin)
+        let h = c.heading * Double.pi / 180, t = c.tilt * Double.pi / 180, r = c.roll * Double.pi / 180
+        let toEye = Vector3(-sin(t) * sin(h), -sin(t) * cos(h), cos(t))
+        eye = toEye * c.range
+        forward = toEye * -1
+        let up0 = Vector3(cos(t) * sin(h), cos(t) * cos(h), sin(t))
+        let right0 = forward.cross(up0)
+        // Roll turns the image clockwise by r: the axes rotate the other way about the view axis.
+        right = right0 * cos(r) + up0 * sin(r)
+        up = up0 * cos(r) - right0 * sin(r)
+        focalLength = (height / 2) / tan(c.fieldOfView * Double.pi / 360)
+        near = max(0.5, c.range / 1000)
+        let eyeHeight = max(0, c.range * cos(t) + (centerAltitude ?? c.center.altitude))
+        far = c.range + 2 * (2 * WGS84.a * eyeHeight + eyeHeight * eyeHeight).squareRoot() + 1000
+    }
+
+    /// ENU (at the camera centre) → screen; nil behind the near plane or for non-finite input.
+    public func project(enu p: Vector3) -> ScreenPoint? {
+        let v = p - eye
+        let depth = v.dot(forward)
+        guard depth > near, v.isFinite else { return nil }
+        return ScreenPoint(x: width / 2 + v.dot(right) / depth * focalLength, y: height / 2 - v.dot(up) / depth * focalLength, depth: depth)
+    }
+
+    /// A geodetic position (altitude above the ellipsoid) → screen.
+    public func project(_ p: LatLngAltitude) -> ScreenPoint? {
+        guard p.isValid else { return nil }
+        return project(enu: frame.enu(p))
+    }
+
+    /// The ray through a pixel: origin (the eye) and unit direction, in the ENU frame.
+    public func ray(x: Double, y: Double) -> (origin: Vector3, direction: Vector3) {
+        let dx = (x - width / 2) / focalLength, dy = (height / 2 - y) / focalLength
+        return (eye, (forward + right * dx + up * dy).normalized)
+    }
+}

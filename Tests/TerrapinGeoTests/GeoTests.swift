@@ -1,0 +1,123 @@
+// Reference values from PROJ 9 through pyproj (EPSG:4979 → EPSG:4978, and the
+// `topocentric` conversion for ENU), computed while writing these tests.
+import Foundation
+import Testing
+@testable import TerrapinGeo
+
+func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a - b).length <= tolerance }
+
+@Suite struct GeodesyTests {
+    static let ecefCases: [(LatLngAltitude, Vector3)] = [
+        (LatLngAltitude(latitude: 40.7484, longitude: -73.9857, altitude: 100), Vector3(1334956.5663, -4651165.2733, 4141361.2934)),
+        (LatLngAltitude(latitude: 37.7955, longitude: -122.3937, altitude: 0), Vector3(-2703512.7624, -4261090.0037, 3887532.4969)),
+        (LatLngAltitude(latitude: 0, longitude: 0, altitude: 0), Vector3(6378137.0, 0, 0)),
+        (LatLngAltitude(latitude: 36.6, longitude: -84.2, altitude: 500), Vector3(518114.1064, -5100738.3389, 3782147.2331)),
+        (LatLngAltitude(latitude: -33.8568, longitude: 151.2153, altitude: 25), Vector3(-4646986.8329, 2553086.9169, -3533281.0555)),
+        (LatLngAltitude(latitude: 89.9, longitude: 10, altitude: 1000), Vector3(11001.4228, 1939.8477, 6357742.5656)),
+    ]
+
+    @Test func ecefMatchesPROJWithinAMillimetre() {
+        for (p, expected) in Self.ecefCases {
+            #expect(near(WGS84.ecef(p), expected), "\(p)")
+            // The inverse: exact on the forward value, and within a millimetre of PROJ's point.
+            let exact = WGS84.geodetic(WGS84.ecef(p))
+            #expect(abs(exact.latitude - p.latitude) < 1e-10 && abs(exact.longitude - p.longitude) < 1e-10 && abs(exact.altitude - p.altitude) < 1e-6, "\(exact)")
+            #expect(near(WGS84.ecef(WGS84.geodetic(expected)), expected))
+        }
+        let pole = WGS84.geodetic(Vector3(0, 0, WGS84.b + 10))
+        #expect(pole.latitude == 90 && abs(pole.altitude - 10) < 1e-6)
+    }
+
+    @Test func enuMatchesPROJWithinAMillimetre() {
+        let esb = LocalFrame(origin: LatLngAltitude(latitude: 40.7484, longitude: -73.9857))
+        #expect(near(esb.enu(LatLngAltitude(latitude: 40.7484, longitude: -73.9857, altitude: 100)), Vector3(0, 0, 100)))
+        #expect(near(esb.enu(LatLngAltitude(latitude: 40.7580, longitude: -73.9855, altitude: 10)), Vector3(16.8885, 1066.0734, 9.9107)))
+        #expect(near(esb.enu(LatLngAltitude(latitude: 40.7061, longitude: -74.0087)), Vector3(-1943.6793, -4697.1024, -2.0295)))
+        #expect(near(esb.enu(LatLngAltitude(latitude: 40.7484, longitude: -73.9)), Vector3(7237.7313, 3.5332, -4.1007)))
+        let ferry = LocalFrame(origin: LatLngAltitude(latitude: 37.7955, longitude: -122.3937))
+        #expect(near(ferry.enu(LatLngAltitude(latitude: 37.8199, longitude: -122.4783, altitude: 227)), Vector3(-7449.0238, 2711.6922, 222.0777)))
+        #expect(near(ferry.enu(LatLngAltitude(latitude: 37.7749, longitude: -122.4194, altitude: 16)), Vector3(-2264.1822, -2286.1383, 15.1877)))
+        // And back.
+        let p = ferry.geodetic(enu: Vector3(-2264.1822, -2286.1383, 15.1877))
+        #expect(abs(p.latitude - 37.7749) < 1e-8 && abs(p.longitude + 122.4194) < 1e-8 && abs(p.altitude - 16) < 0.001)
+    }
+
+    @Test func validationAndNormalisation() {
+        #expect(LatLngAltitude(validatingLatitude: 91, longitude: 0) == nil)
+        #expect(LatLngAltitude(validatingLatitude: .nan, longitude: 0) == nil)
+        #expect(LatLngAltitude(validatingLatitude: 10, longitude: 0, altitude: .infinity) == nil)
+        #expect(LatLngAltitude(validatingLatitude: 10, longitude: 190)?.longitude == -170)
+        #expect(LatLngAltitude(latitude: 10, longitude: -540).normalized.longitude == -180)
+    }
+
+    @Test func distanceAndBearing() {
+        let nyc = LatLngAltitude(latitude: 40.7484, longitude: -73.9857), sf = LatLngAltitude(latitude: 37.7955, longitude: -122.3937)
+        let (d, b) = WGS84.distanceAndBearing(from: nyc, to: sf)
+        #expect(abs(d - 4_129_000) < 10_000, "\(d)")   // ellipsoidal: 4,138 km; the sphere is within 0.5 %
+        #expect(b > 270 && b < 290, "west-north-west: \(b)")
+        #expect(WGS84.distanceAndBearing(from: nyc, to: LatLngAltitude(latitude: 41.7484, longitude: -73.9857)).bearing == 0)
+    }
+}
+
+@Suite struct CameraTests {
+    let center = LatLngAltitude(latitude: 37.7955, longitude: -122.3937)
+
+    func projection(heading: Double = 0, tilt: Double = 0, roll: Double = 0, range: Double = 1000) -> Projection {
+        Projection(camera: Camera(center: center, heading: heading, tilt: tilt, roll: roll, range: range), width: 800, height: 600)
+    }
+
+    /// Screen position of a point `metres` north (or east) of the centre.
+    func screen(_ p: Projection, east: Double = 0, north: Double = 0, up: Double = 0) -> ScreenPoint { p.project(enu: Vector3(east, north, up))! }
+
+    @Test func centerProjectsToTheImageCentre() {
+        for (h, t) in [(0.0, 0.0), (37.0, 45.0), (200.0, 80.0)] {
+            let s = screen(projection(heading: h, tilt: t))
+            #expect(abs(s.x - 400) < 1e-9 && abs(s.y - 300) < 1e-9 && abs(s.depth - 1000) < 1e-9)
+            #expect(projection(heading: h, tilt: t).project(center).map { abs($0.x - 400) < 1e-6 && abs($0.y - 300) < 1e-6 } == true)
+        }
+    }
+
+    @Test func tiltZeroLooksStraightDownWithNorthUp() {
+        let p = projection()
+        #expect(near(p.eye, Vector3(0, 0, 1000), 1e-9))
+        let north = screen(p, north: 100), east = screen(p, east: 100)
+        #expect(north.y < 300 && abs(north.x - 400) < 1e-9, "north is up")
+        #expect(east.x > 400 && abs(east.y - 300) < 1e-9, "east is right")
+        // 100 m at 1,000 m range with a 35° vertical field of view on 600 px.
+        let focal: Double = 300 / tan(17.5 * Double.pi / 180)
+        let expected: Double = 100.0 / 1000.0 * focal
+        #expect(abs((300 - north.y) - expected) < 1e-9)
+    }
+
+    @Test func headingNinetyPutsNorthOnTheLeft() {
+        let p = projection(heading: 90)
+        let north = screen(p, north: 100)
+        #expect(north.x < 400 && abs(north.y - 300) < 1e-9)
+        #expect(screen(p, east: 100).y < 300, "looking east, east is up")
+    }
+
+    @Test func tiltNinetyLooksAtTheHorizon() {
+        let p = projection(tilt: 90)
+        #expect(near(p.eye, Vector3(0, -1000, 0), 1e-9))
+        #expect(screen(p, north: 0, up: 50).y < 300, "up is up")
+        #expect(screen(p, north: 5000).y > 300 - 1e-9 && abs(screen(p, north: 5000).y - 300) < 1e-9, "the ground plane's far points meet the horizon line")
+    }
+
+    @Test func rollRotatesTheImage() {
+        let p = projection(roll: 90)
+        let north = screen(p, north: 100)
+        #expect(abs(north.y - 300) < 1e-9 && north.x > 400, "rolled 90°: north turns to the right")
+    }
+
+    @Test func behindTheEyeIsNotProjected() {
+        let p = projection(tilt: 60)
+        #expect(p.project(enu: p.eye - p.forward * 10) == nil)
+        #expect(p.project(LatLngAltitude(latitude: .nan, longitude: 0)) == nil)
+        #expect(p.near == 1 && p.far > 1000)
+    }
+
+    @Test func restrictionsClamp() {
+        let c = Camera(center: LatLngAltitude(latitude: 95, longitude: 200), heading: -30, tilt: 120, range: -5, fieldOfView: .nan).restricted
+        #expect(c.center.latitude == 90 && c.center.longitude == -160 && c.heading == 330 && c.tilt == 90 && c.range == 1 && c.fieldOfView == 35)
+    }
+}
