@@ -39,8 +39,8 @@ let package = Package(
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry"]),
-        .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG"]),
-        .target(name: "TerrapinRender", dependencies: ["TerrapinScene"]),
+        .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinViews", "TerrapinGeo"]),
+        .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinViews", "TerrapinGeo"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
@@ -55,6 +55,7 @@ let package = Package(
         .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender"]),
+        .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting"]),

@@ -40,6 +40,10 @@ func fmt(_ v: Double) -> String {
 public struct TapTarget {
     public let action: () -> Void
     public let label: String?
+    init(action: @escaping () -> Void, label: String?) {
+        self.action = action
+        self.label = label
+    }
 }
 
 /// How a node is drawn: the canvas (whose transform maps points to pixels) and the scale.

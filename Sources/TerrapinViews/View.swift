@@ -25,6 +25,7 @@ extension PrimitiveView {
 /// Builds the node for any view: primitives directly, others through their body.
 func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
     if let primitive = view as? any PrimitiveView { return try primitive.makeNode(environment) }
+    if let custom = view as? any CustomDrawingView { return CustomNode(drawing: try custom.makeDrawing(environment)) }
     return try makeNode(view.body, environment)
 }
 
@@ -108,14 +109,22 @@ public struct AnyView: View, PrimitiveView {
     func makeNode(_ environment: EnvironmentValues) throws -> Node { try make(environment) }
 }
 
-/// Views for each element of a collection or range.
-public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
-    let data: Data
-    let content: (Data.Element) -> Content
+/// Views (or map content) for each element of a collection or range.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
+    public let data: Data
+    public let content: (Data.Element) -> Content
 
-    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, elements content: @escaping (Data.Element) -> Content) {
         self.data = data
         self.content = content
+    }
+}
+
+extension ForEach: View, PrimitiveView where Content: View {
+    public typealias Body = Never
+
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.init(data, id: id, elements: content)
     }
 
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
@@ -125,13 +134,13 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     }
 }
 
-extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+extension ForEach where Content: View, Data.Element: Identifiable, ID == Data.Element.ID {
     public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
         self.init(data, id: \.id, content: content)
     }
 }
 
-extension ForEach where Data == Range<Int>, ID == Int {
+extension ForEach where Content: View, Data == Range<Int>, ID == Int {
     public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
         self.init(data, id: \.self, content: content)
     }

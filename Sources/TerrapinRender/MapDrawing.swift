@@ -1,0 +1,179 @@
+// Drawing a resolved map, and `Map` as a view: sky and ground, markers back to front,
+// popovers on top; taps go to popovers first, then markers from the front.
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinRaster
+import TerrapinScene
+import TerrapinViews
+
+/// Ground and sky colours per map mode (until terrain and imagery land).
+enum MapPalette {
+    static func ground(_ mode: MapMode) -> RGBAColor {
+        switch mode {
+        case .satellite, .hybrid: RGBAColor(RGBA8(hex: "#9DAF8C")!)
+        case .roadmap: RGBAColor(RGBA8(hex: "#EEF0EB")!)
+        }
+    }
+    static let skyTop = RGBAColor(RGBA8(hex: "#7FAEE0")!)
+    static let horizon = RGBAColor(RGBA8(hex: "#DCE8F2")!)
+}
+
+public final class MapDrawing: CustomDrawing {
+    let map: Map
+    let prepared: [PreparedMarker]
+    let ground: Ground
+    private var cache: (Double, Double, ResolvedScene)? = nil
+
+    init(map: Map, ground: Ground) throws {
+        self.map = map
+        self.ground = ground
+        prepared = try MapResolver.prepare(map)
+    }
+
+    /// The default size of a map offered no size: 512 × 384 points.
+    public func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        Size(width: proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? 512, height: proposal.height.flatMap { $0.isFinite ? $0 : nil } ?? 384)
+    }
+
+    public var labels: [String] { prepared.map(\.label) }
+
+    func resolved(_ width: Double, _ height: Double) -> ResolvedScene {
+        if let (w, h, scene) = cache, w == width, h == height { return scene }
+        let scene = MapResolver.resolve(map, prepared, width: width, height: height, ground: ground)
+        cache = (width, height, scene)
+        return scene
+    }
+
+    public func draw(in rect: Rect, canvas: Canvas, scale: Double) {
+        let scene = resolved(rect.width, rect.height)
+        canvas.save()
+        canvas.clip(to: PathBuilder.rect(rect))
+        drawGround(scene, in: rect, canvas: canvas, scale: scale)
+        let saved = canvas.transform
+        canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
+        for i in scene.drawOrder {
+            let m = scene.markers[i]
+            prepared[i].layout.draw(in: canvas, at: Point(m.box.minX, m.box.minY), scale: scale)
+        }
+        for p in scene.popovers { drawPopover(p, canvas: canvas, scale: scale) }
+        canvas.transform = saved
+        canvas.restore()
+    }
+
+    /// Sky and ground by casting a ray per pixel against the Earth (a sphere of the ellipsoid's
+    /// equatorial radius tangent at the camera's centre), with haze growing with distance.
+    func drawGround(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double) {
+        let t = canvas.transform
+        let device = t.apply(rect)
+        let x0 = max(0, Int(device.minX.rounded(.down))), x1 = min(canvas.width, Int(device.maxX.rounded(.up)))
+        let y0 = max(0, Int(device.minY.rounded(.down))), y1 = min(canvas.height, Int(device.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0, let inverse = t.inverted else { return }
+        let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height,
+                                    centerAltitude: MapResolver.centerAltitude(scene.camera, ground: ground))
+        let groundColor = MapPalette.ground(map.mode)
+        let r = WGS84.a
+        let centre = Vector3(0, 0, -r - projection.frame.origin.altitude)
+        let m = projection.eye - centre
+        let c = m.dot(m) - r * r
+        let hazeDistance = max(2_000, scene.camera.range * 6)
+        guard var strip = Pixmap(width: x1 - x0, height: 1) else { return }
+        for py in y0..<y1 {
+            for px in x0..<x1 {
+                let p = inverse.apply(Point(Double(px) + 0.5, Double(py) + 0.5))
+                let (_, dir) = projection.ray(x: p.x - rect.minX, y: p.y - rect.minY)
+                let b = m.dot(dir)
+                let disc = b * b - c
+                var color: RGBAColor
+                if disc > 0, -b - disc.squareRoot() > 0 {
+                    let distance = -b - disc.squareRoot()
+                    let haze = Float(1 - exp(-distance / hazeDistance))
+                    color = mix(groundColor, MapPalette.horizon, haze * 0.85)
+                } else {
+                    // Sky: from the horizon colour up to the zenith colour with the ray's elevation.
+                    let up = (projection.eye - centre).normalized
+                    let elevation = max(0, Float(dir.dot(up)))
+                    color = mix(MapPalette.horizon, MapPalette.skyTop, min(1, elevation * 2.2))
+                }
+                strip[px - x0, 0] = color.premultiplied
+            }
+            let saved = canvas.transform
+            canvas.transform = .identity
+            canvas.drawImage(strip, transform: .translation(Double(x0), Double(py)), filter: .nearest)
+            canvas.transform = saved
+        }
+    }
+
+    func drawPopover(_ p: ResolvedPopover, canvas: Canvas, scale: Double) {
+        guard let popover = prepared[p.markerIndex].marker.popover, let content = prepared[p.markerIndex].popover else { return }
+        let style = popover.style
+        let path = Self.bubble(p, radius: style.borderRadius)
+        canvas.drawShadow(of: path, color: style.shadow.color.rgba, radius: style.shadow.radius, offset: Point(style.shadow.x, style.shadow.y))
+        canvas.fill(path, paint: Paint(color: style.backgroundColor.rgba))
+        content.draw(in: canvas, at: Point(p.bubble.minX + style.padding, p.bubble.minY + style.padding), scale: scale)
+    }
+
+    /// The bubble and its tapered stem as one outline.
+    static func bubble(_ p: ResolvedPopover, radius: Double) -> Path {
+        let b = p.bubble
+        let r = min(radius, b.width / 2, b.height / 2)
+        let half = MapResolver.popoverStemWidth / 2
+        let stemX = min(max(p.tip.x, b.minX + r + half), b.maxX - r - half)
+        var path = PathBuilder()
+        path.move(to: Point(b.minX + r, b.minY))
+        path.line(to: Point(b.maxX - r, b.minY))
+        path.arc(center: Point(b.maxX - r, b.minY + r), radius: r, startAngle: -Double.pi / 2, endAngle: 0, clockwise: true)
+        path.line(to: Point(b.maxX, b.maxY - r))
+        path.arc(center: Point(b.maxX - r, b.maxY - r), radius: r, startAngle: 0, endAngle: Double.pi / 2, clockwise: true)
+        path.line(to: Point(stemX + half, b.maxY))
+        path.quad(to: Point(p.tip.x, p.tip.y), control: Point(stemX + half * 0.25, b.maxY + 2))
+        path.quad(to: Point(stemX - half, b.maxY), control: Point(stemX - half * 0.25, b.maxY + 2))
+        path.line(to: Point(b.minX + r, b.maxY))
+        path.arc(center: Point(b.minX + r, b.maxY - r), radius: r, startAngle: Double.pi / 2, endAngle: Double.pi, clockwise: true)
+        path.line(to: Point(b.minX, b.minY + r))
+        path.arc(center: Point(b.minX + r, b.minY + r), radius: r, startAngle: Double.pi, endAngle: 1.5 * Double.pi, clockwise: true)
+        path.close()
+        return path.build()
+    }
+
+    /// Popovers first, then shown markers from the front; a tap on nothing (or on another
+    /// marker) closes open popovers that have autoClosedEnabled.
+    public func tap(at point: Point, in rect: Rect) -> TapTarget? {
+        let scene = resolved(rect.width, rect.height)
+        let local = Point(point.x - rect.minX, point.y - rect.minY)
+        for p in scene.popovers.reversed() where p.bubble.contains(local) {
+            let content = prepared[p.markerIndex].popover!
+            let style = prepared[p.markerIndex].marker.popover!.style
+            let inner = Point(local.x - p.bubble.minX - style.padding, local.y - p.bubble.minY - style.padding)
+            return content.tap(at: inner) ?? TapTarget(label: "popover on marker \(p.markerIndex)", action: {})
+        }
+        let closeOthers = { (except: Int?) in
+            for p in scene.popovers where p.markerIndex != except {
+                if let popover = self.prepared[p.markerIndex].marker.popover, popover.autoClosedEnabled { popover.isOpen.wrappedValue = false }
+            }
+        }
+        for i in scene.drawOrder.reversed() {
+            let m = scene.markers[i]
+            let inner = Point(local.x - m.box.minX, local.y - m.box.minY)
+            guard m.box.contains(local), prepared[i].layout.contains(inner) || prepared[i].layout.tap(at: inner) != nil else { continue }
+            let target = prepared[i].layout.tap(at: inner)
+            return TapTarget(label: target?.label ?? prepared[i].label) {
+                closeOthers(i)
+                target?.action()
+            }
+        }
+        if scene.popovers.isEmpty { return nil }
+        return TapTarget(label: nil) { closeOthers(nil) }
+    }
+}
+
+func mix(_ a: RGBAColor, _ b: RGBAColor, _ t: Float) -> RGBAColor {
+    RGBAColor(red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t, blue: a.blue + (b.blue - a.blue) * t, alpha: 1)
+}
+
+extension Map: CustomDrawingView {
+    public func makeDrawing(_ environment: EnvironmentValues) throws -> CustomDrawing { try MapDrawing(map: self, ground: FlatGround()) }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

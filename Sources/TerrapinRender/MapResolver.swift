@@ -1,0 +1,239 @@
+// resolve: map values → ResolvedScene. Pure: no pixels.
+//
+// Steps: the camera (given, bound, or fitted to the content) → each marker's altitude by its
+// altitude mode over the ground → projection of its position → its content's laid-out box,
+// anchored at `anchor` (bottom centre by default) → occlusion → collision → draw order →
+// popovers (with auto-pan of the camera when a popover would be cut off).
+//
+// Collision follows the SDK: required markers are always shown and hide nothing;
+// requiredAndHidesOptional markers are always shown and hide optional markers they overlap;
+// an optional marker is shown only if it overlaps no shown marker that hides optionals and no
+// optional shown before it. Optionals are considered by collisionPriority (nil = 0), then
+// zIndex, then lower on screen first, then declaration order — so the outcome is the same on
+// every run. A uniform grid (64-pt cells) indexes the shown boxes.
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinScene
+import TerrapinViews
+
+/// A marker laid out once, independently of the map's size and camera.
+struct PreparedMarker {
+    let marker: Marker
+    let layout: ViewLayout
+    let label: String
+    let popover: ViewLayout?
+}
+
+public enum MapResolver {
+    /// The gap between a marker's top and its popover's stem tip, the stem's height and base.
+    public static let popoverStemHeight = 10.0
+    public static let popoverStemWidth = 18.0
+    public static let popoverMaxContentWidth = 280.0
+    public static let popoverMargin = 8.0
+
+    static func prepare(_ map: Map) throws -> [PreparedMarker] {
+        try map.markers.enumerated().map { i, m in
+            let layout = try ViewRenderer.layout(m.content)
+            let popover = try m.popover.flatMap { p in
+                p.isOpen.wrappedValue ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil)) : nil
+            }
+            return PreparedMarker(marker: m, layout: layout, label: layout.labels.first ?? "Marker \(i)", popover: popover)
+        }
+    }
+
+    /// Resolves `map` for a view of `width` × `height` points.
+    public static func resolve(_ map: Map, width: Double, height: Double, ground: Ground = FlatGround()) throws -> ResolvedScene {
+        resolve(map, try prepare(map), width: width, height: height, ground: ground)
+    }
+
+    /// The camera (bound, initial or fitted), then auto-pan until every auto-panning popover
+    /// fits; a bound camera receives the moved camera.
+    static func resolve(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> ResolvedScene {
+        let start = map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
+        var camera = start
+        var scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
+        for _ in 0..<4 {
+            guard let shift = panNeeded(scene, prepared, width: width, height: height) else { break }
+            camera = pan(scene.camera, by: shift, width: width, height: height, ground: ground)
+            scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
+        }
+        if let binding = map.camera, camera != start { binding.wrappedValue = camera }
+        return scene
+    }
+
+    static func centerAltitude(_ camera: Camera, ground: Ground) -> Double {
+        switch camera.altitudeMode {
+        case .absolute: camera.center.altitude
+        case .clampToGround: ground.terrainHeight(at: camera.center)
+        case .relativeToGround: ground.terrainHeight(at: camera.center) + camera.center.altitude
+        case .relativeToMesh: ground.meshHeight(at: camera.center) + camera.center.altitude
+        }
+    }
+
+    static func altitude(of m: Marker, ground: Ground) -> Double {
+        switch m.altitudeMode {
+        case .absolute: m.position.altitude
+        case .clampToGround: ground.terrainHeight(at: m.position)
+        case .relativeToGround: ground.terrainHeight(at: m.position) + m.position.altitude
+        case .relativeToMesh: ground.meshHeight(at: m.position) + m.position.altitude
+        }
+    }
+
+    static func resolve(_ prepared: [PreparedMarker], camera: Camera, width: Double, height: Double, ground: Ground) -> ResolvedScene {
+        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: centerAltitude(camera, ground: ground))
+        let screen = Rect(x: 0, y: 0, width: width, height: height)
+        var markers: [ResolvedMarker] = []
+        for (i, p) in prepared.enumerated() {
+            let m = p.marker
+            guard m.position.isValid else {
+                markers.append(ResolvedMarker(index: i, label: p.label, anchor: nil, box: Rect(x: 0, y: 0, width: 0, height: 0), altitude: 0, hidden: .invalidPosition))
+                continue
+            }
+            let alt = altitude(of: m, ground: ground)
+            let position = LatLngAltitude(latitude: m.position.latitude, longitude: m.position.longitude, altitude: alt)
+            let enu = projection.frame.enu(position)
+            let size = p.layout.size
+            guard let anchor = projection.project(enu: enu) else {
+                markers.append(ResolvedMarker(index: i, label: p.label, anchor: nil, box: Rect(x: 0, y: 0, width: size.width, height: size.height), altitude: alt, hidden: .behindCamera))
+                continue
+            }
+            let box = Rect(x: anchor.x - m.anchor.x * size.width, y: anchor.y - m.anchor.y * size.height, width: size.width, height: size.height)
+            var hidden: HiddenReason? = nil
+            if box.intersection(screen) == nil { hidden = .offScreen }
+            else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
+            markers.append(ResolvedMarker(index: i, label: p.label, anchor: anchor, box: box, altitude: alt, hidden: hidden))
+        }
+        collide(&markers, prepared)
+        // Back to front: zIndex, then lower on screen in front, then declaration order.
+        let order = markers.filter(\.isShown).sorted {
+            let a = prepared[$0.index].marker, b = prepared[$1.index].marker
+            return (a.zIndex, $0.anchor?.y ?? 0, $0.index) < (b.zIndex, $1.anchor?.y ?? 0, $1.index)
+        }.map(\.index)
+        var popovers: [ResolvedPopover] = []
+        for m in markers where prepared[m.index].popover != nil && m.anchor != nil {
+            let style = prepared[m.index].marker.popover!.style
+            let content = prepared[m.index].popover!.size
+            let w = content.width + 2 * style.padding, h = content.height + 2 * style.padding
+            let tip = Point(m.box.minX + m.box.width / 2, m.box.minY)
+            popovers.append(ResolvedPopover(markerIndex: m.index,
+                                            bubble: Rect(x: tip.x - w / 2, y: tip.y - popoverStemHeight - h, width: w, height: h), tip: tip))
+        }
+        return ResolvedScene(width: width, height: height, camera: projection.camera, markers: markers, drawOrder: order, popovers: popovers)
+    }
+
+    static func collide(_ markers: inout [ResolvedMarker], _ prepared: [PreparedMarker]) {
+        var index = GridIndex(cellSize: 64)
+        // Markers that hide optionals go in first.
+        for m in markers where m.isShown && prepared[m.index].marker.collisionBehavior == .requiredAndHidesOptional {
+            index.insert(m.box, id: m.index)
+        }
+        let optionals = markers.filter { $0.isShown && prepared[$0.index].marker.collisionBehavior == .optionalAndHidesLowerPriority }
+            .sorted { a, b in
+                let ma = prepared[a.index].marker, mb = prepared[b.index].marker
+                let ka = (-(ma.collisionPriority ?? 0), -ma.zIndex, -(a.anchor?.y ?? 0), a.index)
+                let kb = (-(mb.collisionPriority ?? 0), -mb.zIndex, -(b.anchor?.y ?? 0), b.index)
+                return ka < kb
+            }
+        for m in optionals {
+            if let other = index.firstOverlap(m.box) {
+                markers[m.index] = ResolvedMarker(index: m.index, label: m.label, anchor: m.anchor, box: m.box, altitude: m.altitude, hidden: .collided(with: other))
+            } else {
+                index.insert(m.box, id: m.index)
+            }
+        }
+    }
+
+    /// Shift (points) that brings every auto-panning popover inside the view with a margin.
+    static func panNeeded(_ scene: ResolvedScene, _ prepared: [PreparedMarker], width: Double, height: Double) -> Point? {
+        var dx = 0.0, dy = 0.0
+        for p in scene.popovers where prepared[p.markerIndex].marker.popover?.autoPanEnabled == true {
+            let b = p.bubble, m = popoverMargin
+            if b.minX < m { dx = max(dx, m - b.minX) } else if b.maxX > width - m { dx = min(dx, width - m - b.maxX) }
+            if b.minY < m { dy = max(dy, m - b.minY) } else if b.maxY > height - m { dy = min(dy, height - m - b.maxY) }
+        }
+        return abs(dx) > 0.5 || abs(dy) > 0.5 ? Point(dx, dy) : nil
+    }
+
+    /// Moves the camera's centre so the image content shifts by `shift` points (positive x:
+    /// content moves right), measured on the ground at the centre.
+    static func pan(_ camera: Camera, by shift: Point, width: Double, height: Double, ground: Ground) -> Camera {
+        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: centerAltitude(camera, ground: ground))
+        let scale = camera.range / projection.focalLength
+        // Ground directions of screen right and screen up at the centre.
+        let right = Vector3(projection.right.x, projection.right.y, 0).normalized
+        var up = Vector3(projection.up.x, projection.up.y, 0)
+        let upLength = up.length
+        up = upLength > 1e-6 ? up * (1 / upLength) : Vector3(-right.y, right.x, 0)
+        let tiltFactor = max(0.2, cos(camera.tilt * Double.pi / 180))
+        let move = right * (-shift.x * scale) + up * (shift.y * scale / tiltFactor)
+        var moved = camera
+        let centre = projection.frame.geodetic(enu: move)
+        moved.center = LatLngAltitude(latitude: centre.latitude, longitude: centre.longitude, altitude: camera.center.altitude)
+        return moved
+    }
+
+    /// The camera fitted to the content: centred on the markers, heading 0, tilt 45°, and the
+    /// shortest range (between 300 m and 20,000 km) at which every marker's box is inside the
+    /// view with a 10 % margin. With no valid marker: the whole Earth from above (0°, 0°).
+    static func fitCamera(_ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> Camera {
+        let positions = prepared.map(\.marker.position).filter(\.isValid)
+        guard !positions.isEmpty else { return Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: 20_000_000) }
+        // Centre: the mean of the positions on the ellipsoid (robust across the antimeridian).
+        let mean = positions.map { WGS84.ecef(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) }.reduce(Vector3.zero, +) * (1 / Double(positions.count))
+        let c = WGS84.geodetic(mean)
+        let center = LatLngAltitude(latitude: c.latitude, longitude: c.longitude, altitude: 0)
+        func fits(_ range: Double) -> Bool {
+            let camera = Camera(center: center, heading: 0, tilt: 45, range: range, altitudeMode: .clampToGround)
+            let scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
+            let inner = Rect(x: width * 0.1, y: height * 0.1, width: width * 0.8, height: height * 0.8)
+            return scene.markers.allSatisfy { m in
+                m.hidden == .invalidPosition || (m.anchor != nil && inner.contains(Point(m.box.minX, m.box.minY))
+                    && inner.contains(Point(m.box.maxX - 1e-9, m.box.maxY - 1e-9)))
+            }
+        }
+        var low = 300.0, high = 20_000_000.0
+        if fits(low) { return Camera(center: center, heading: 0, tilt: 45, range: low, altitudeMode: .clampToGround) }
+        for _ in 0..<40 {
+            let mid = (low * high).squareRoot()
+            if fits(mid) { high = mid } else { low = mid }
+            if high / low < 1.01 { break }
+        }
+        return Camera(center: center, heading: 0, tilt: 45, range: high, altitudeMode: .clampToGround)
+    }
+}
+
+/// A uniform grid of boxes for overlap queries.
+struct GridIndex {
+    let cellSize: Double
+    private var cells: [Int64: [(Rect, Int)]] = [:]
+
+    init(cellSize: Double) { self.cellSize = cellSize }
+
+    private func keys(_ r: Rect) -> [Int64] {
+        let x0 = Int64((r.minX / cellSize).rounded(.down)), x1 = Int64((r.maxX / cellSize).rounded(.down))
+        let y0 = Int64((r.minY / cellSize).rounded(.down)), y1 = Int64((r.maxY / cellSize).rounded(.down))
+        guard x1 - x0 < 1000, y1 - y0 < 1000 else { return [] }
+        var out: [Int64] = []
+        for y in y0...y1 { for x in x0...x1 { out.append(y << 32 ^ (x & 0xFFFF_FFFF)) } }
+        return out
+    }
+
+    mutating func insert(_ r: Rect, id: Int) {
+        for k in keys(r) { cells[k, default: []].append((r, id)) }
+    }
+
+    /// The lowest id among inserted boxes that overlap `r` (positive area), or nil.
+    func firstOverlap(_ r: Rect) -> Int? {
+        var best: Int? = nil
+        for k in keys(r) {
+            for (other, id) in cells[k] ?? [] where other.minX < r.maxX && r.minX < other.maxX && other.minY < r.maxY && r.minY < other.maxY {
+                best = min(best ?? id, id)
+            }
+        }
+        return best
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,79 @@
+// The resolved map: what is shown where, and why the rest is hidden. Pure data, printable as
+// stable text (numbers in points, to 0.1).
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinScene
+
+public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
+    case collided(with: Int)
+    case occluded
+    case offScreen
+    case behindCamera
+    case invalidPosition
+
+    public var description: String {
+        switch self {
+        case .collided(let other): "collided with marker \(other)"
+        case .occluded: "occluded"
+        case .offScreen: "off-screen"
+        case .behindCamera: "behind the camera"
+        case .invalidPosition: "invalid position"
+        }
+    }
+}
+
+public struct ResolvedMarker: Sendable {
+    /// Declaration order in the map content.
+    public let index: Int
+    public let label: String
+    /// Where the position lands on the image (points) and its depth (metres), if in front of the eye.
+    public let anchor: ScreenPoint?
+    /// The content's box in points (the collision box).
+    public let box: Rect
+    /// Height above the ellipsoid the altitude mode resolved to.
+    public let altitude: Double
+    public let hidden: HiddenReason?
+    public var isShown: Bool { hidden == nil }
+}
+
+public struct ResolvedPopover: Sendable {
+    public let markerIndex: Int
+    /// The bubble (without its stem) and the stem's tip, in points.
+    public let bubble: Rect
+    public let tip: Point
+}
+
+public struct ResolvedScene: CustomStringConvertible, Sendable {
+    public let width: Double
+    public let height: Double
+    public let camera: Camera
+    public let markers: [ResolvedMarker]
+    /// Indices of shown markers, back to front.
+    public let drawOrder: [Int]
+    public let popovers: [ResolvedPopover]
+
+    public var description: String {
+        func f(_ v: Double) -> String { String(format1(v)) }
+        var lines = ["map \(f(width))x\(f(height)) camera center \(format6(camera.center.latitude)),\(format6(camera.center.longitude)) "
+                     + "heading \(f(camera.heading)) tilt \(f(camera.tilt)) range \(f(camera.range))"]
+        for m in markers {
+            let where_ = m.anchor.map { "anchor \(f($0.x)),\(f($0.y)) box \(f(m.box.minX)),\(f(m.box.minY)) \(f(m.box.width))x\(f(m.box.height))" } ?? "no anchor"
+            lines.append("marker \(m.index) \"\(m.label)\": " + (m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
+        }
+        lines.append("draw order: " + drawOrder.map(String.init).joined(separator: ", "))
+        for p in popovers {
+            lines.append("popover on marker \(p.markerIndex): bubble \(f(p.bubble.minX)),\(f(p.bubble.minY)) \(f(p.bubble.width))x\(f(p.bubble.height)), tip \(f(p.tip.x)),\(f(p.tip.y))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+func format1(_ v: Double) -> String {
+    let r = (v * 10).rounded() / 10
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}
+
+func format6(_ v: Double) -> String {
+    let r = (v * 1e6).rounded() / 1e6
+    return String(r)
+}

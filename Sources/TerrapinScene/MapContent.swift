@@ -1,0 +1,196 @@
+// The map model, as in the Maps 3D SDK: `Map { Marker … }` with a @MapContentBuilder.
+// These are values; TerrapinRender resolves and draws them.
+import TerrapinGeo
+import TerrapinViews
+
+public enum MapMode: String, Sendable, CaseIterable {
+    /// Imagery when a scene has it, otherwise shaded relief; no basemap labels.
+    case satellite
+    /// As satellite, plus basemap labels.
+    case hybrid
+    /// A flat light map style with labels.
+    case roadmap
+}
+
+/// How a marker takes part in collision (default `.required`).
+public enum CollisionBehavior: String, Sendable, CaseIterable {
+    /// Always shown; hides nothing.
+    case required
+    /// Always shown; hides optional markers (and basemap labels) it overlaps.
+    case requiredAndHidesOptional
+    /// Shown only where it overlaps no other shown marker; the higher priority wins.
+    case optionalAndHidesLowerPriority
+}
+
+/// One item of map content.
+public enum MapItem {
+    case marker(Marker)
+}
+
+public protocol MapContent {
+    var items: [MapItem] { get }
+}
+
+@resultBuilder
+public enum MapContentBuilder {
+    public static func buildExpression(_ content: some MapContent) -> [MapItem] { content.items }
+    public static func buildBlock(_ parts: [MapItem]...) -> [MapItem] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [MapItem]?) -> [MapItem] { part ?? [] }
+    public static func buildEither(first: [MapItem]) -> [MapItem] { first }
+    public static func buildEither(second: [MapItem]) -> [MapItem] { second }
+    public static func buildArray(_ parts: [[MapItem]]) -> [MapItem] { parts.flatMap { $0 } }
+    public static func buildLimitedAvailability(_ part: [MapItem]) -> [MapItem] { part }
+}
+
+extension ForEach: MapContent where Content: MapContent {
+    public var items: [MapItem] { data.flatMap { content($0).items } }
+
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @MapContentBuilder content: @escaping (Data.Element) -> [MapItem]) where Content == MapItems {
+        self.init(data, id: id, elements: { MapItems(items: content($0)) })
+    }
+}
+
+extension ForEach where Content == MapItems, Data.Element: Identifiable, ID == Data.Element.ID {
+    public init(_ data: Data, @MapContentBuilder content: @escaping (Data.Element) -> [MapItem]) {
+        self.init(data, id: \.id, content: content)
+    }
+}
+
+extension ForEach where Content == MapItems, Data == Range<Int>, ID == Int {
+    public init(_ data: Range<Int>, @MapContentBuilder content: @escaping (Int) -> [MapItem]) {
+        self.init(data, id: \.self, content: content)
+    }
+}
+
+/// Map content built by a builder.
+public struct MapItems: MapContent {
+    public let items: [MapItem]
+}
+
+/// A custom-view marker: a SwiftUI-style view anchored at a position.
+public struct Marker: MapContent {
+    public var position: LatLngAltitude
+    /// Default `.clampToGround`.
+    public var altitudeMode: AltitudeMode
+    /// Default `.required`.
+    public var collisionBehavior: CollisionBehavior
+    /// Higher wins between optional markers; nil counts as 0.
+    public var collisionPriority: Int?
+    /// Higher draws in front and wins optional collisions after priority. Default 0.
+    public var zIndex: Int
+    /// The point of the content that sits on the position, in unit coordinates. Default
+    /// `.bottom` (bottom centre: a pin's tail tip).
+    public var anchor: UnitPoint
+    public var content: AnyView
+    /// Whether the content is the default pin (its own shape is its collision box).
+    public let isDefaultPin: Bool
+    public var popover: MarkerPopover?
+
+    public var items: [MapItem] { [.marker(self)] }
+
+    public init<Content: View>(position: LatLngAltitude, altitudeMode: AltitudeMode = .clampToGround,
+                               collisionBehavior: CollisionBehavior = .required, collisionPriority: Int? = nil,
+                               zIndex: Int = 0, anchor: UnitPoint = .bottom, @ViewBuilder content: () -> Content) {
+        self.position = position
+        self.altitudeMode = altitudeMode
+        self.collisionBehavior = collisionBehavior
+        self.collisionPriority = collisionPriority
+        self.zIndex = zIndex
+        self.anchor = anchor
+        self.content = AnyView(content())
+        isDefaultPin = false
+        popover = nil
+    }
+
+    /// A marker showing the default `Pin`.
+    public init(position: LatLngAltitude, altitudeMode: AltitudeMode = .clampToGround,
+                collisionBehavior: CollisionBehavior = .required, collisionPriority: Int? = nil, zIndex: Int = 0) {
+        self.position = position
+        self.altitudeMode = altitudeMode
+        self.collisionBehavior = collisionBehavior
+        self.collisionPriority = collisionPriority
+        self.zIndex = zIndex
+        anchor = .bottom
+        content = AnyView(Pin())
+        isDefaultPin = true
+        popover = nil
+    }
+
+    /// Attaches a popover shown above the marker while `isOpen` is true.
+    public func popover<Content: View>(isOpen: Binding<Bool>, autoClosedEnabled: Bool = true, autoPanEnabled: Bool = true,
+                                       style: PopoverStyle = .default, @ViewBuilder content: () -> Content) -> Marker {
+        var m = self
+        m.popover = MarkerPopover(isOpen: isOpen, autoClosedEnabled: autoClosedEnabled, autoPanEnabled: autoPanEnabled,
+                                  style: style, content: AnyView(content()))
+        return m
+    }
+}
+
+public struct MarkerPopover {
+    public var isOpen: Binding<Bool>
+    public var autoClosedEnabled: Bool
+    public var autoPanEnabled: Bool
+    public var style: PopoverStyle
+    public var content: AnyView
+}
+
+/// A popover's look. Defaults as in the SDK: padding 16, the system background (white),
+/// corner radius 8, and a soft shadow.
+public struct PopoverStyle {
+    public struct Shadow {
+        public var color: Color, radius: Double, x: Double, y: Double
+        public init(color: Color = Color(white: 0, opacity: 0.25), radius: Double = 4, x: Double = 0, y: Double = 2) {
+            self.color = color; self.radius = radius; self.x = x; self.y = y
+        }
+    }
+    public var padding: Double
+    public var backgroundColor: Color
+    public var borderRadius: Double
+    public var shadow: Shadow
+
+    public init(padding: Double = 16, backgroundColor: Color = .white, borderRadius: Double = 8, shadow: Shadow = Shadow()) {
+        self.padding = padding
+        self.backgroundColor = backgroundColor
+        self.borderRadius = borderRadius
+        self.shadow = shadow
+    }
+
+    public static var `default`: PopoverStyle { PopoverStyle() }
+}
+
+/// A map: a mode, a camera (fixed, a binding, or fitted to the content) and content.
+public struct Map {
+    public var mode: MapMode
+    public var initialCamera: Camera?
+    public var camera: Binding<Camera>?
+    public var items: [MapItem]
+
+    public init(mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+        self.mode = mode
+        initialCamera = nil
+        camera = nil
+        items = content()
+    }
+
+    public init(initialCamera: Camera, mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+        self.mode = mode
+        self.initialCamera = initialCamera
+        camera = nil
+        items = content()
+    }
+
+    public init(camera: Binding<Camera>, mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+        self.mode = mode
+        initialCamera = nil
+        self.camera = camera
+        items = content()
+    }
+
+    public var markers: [Marker] {
+        items.map { item in
+            switch item {
+            case .marker(let m): m
+            }
+        }
+    }
+}
