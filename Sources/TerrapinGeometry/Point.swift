@@ -59,6 +59,8 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
     public var center: Point { Point(x + width / 2, y + height / 2) }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
     public var isEmpty: Bool { !(width > 0 && height > 0) }
 
     /// The smallest rect containing both (an empty rect counts as nothing).

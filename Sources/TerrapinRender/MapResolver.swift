@@ -107,7 +107,7 @@ public enum MapResolver {
         // Back to front: zIndex, then lower on screen in front, then declaration order.
         let order = markers.filter(\.isShown).sorted {
             let a = prepared[$0.index].marker, b = prepared[$1.index].marker
-            return (a.zIndex, $0.anchor?.y ?? 0, $0.index) < (b.zIndex, $1.anchor?.y ?? 0, $1.index)
+            return (a.zIndex, screenHeight($0), $0.index) < (b.zIndex, screenHeight($1), $1.index)
         }.map(\.index)
         var popovers: [ResolvedPopover] = []
         for m in markers where prepared[m.index].popover != nil && m.anchor != nil {
@@ -121,6 +121,13 @@ public enum MapResolver {
         return ResolvedScene(width: width, height: height, camera: projection.camera, markers: markers, drawOrder: order, popovers: popovers)
     }
 
+    /// The anchor's y in 1/64 pt: heights that look equal compare equal, so declaration order
+    /// decides between them instead of micrometres of the Earth's curvature.
+    static func screenHeight(_ m: ResolvedMarker) -> Int {
+        guard let y = m.anchor?.y, y.isFinite else { return 0 }
+        return Int((max(-1e12, min(1e12, y)) * 64).rounded())
+    }
+
     static func collide(_ markers: inout [ResolvedMarker], _ prepared: [PreparedMarker]) {
         var index = GridIndex(cellSize: 64)
         // Markers that hide optionals go in first.
@@ -130,8 +137,8 @@ public enum MapResolver {
         let optionals = markers.filter { $0.isShown && prepared[$0.index].marker.collisionBehavior == .optionalAndHidesLowerPriority }
             .sorted { a, b in
                 let ma = prepared[a.index].marker, mb = prepared[b.index].marker
-                let ka = (-(ma.collisionPriority ?? 0), -ma.zIndex, -(a.anchor?.y ?? 0), a.index)
-                let kb = (-(mb.collisionPriority ?? 0), -mb.zIndex, -(b.anchor?.y ?? 0), b.index)
+                let ka = (-(ma.collisionPriority ?? 0), -ma.zIndex, -screenHeight(a), a.index)
+                let kb = (-(mb.collisionPriority ?? 0), -mb.zIndex, -screenHeight(b), b.index)
                 return ka < kb
             }
         for m in optionals {

@@ -50,11 +50,6 @@ public struct Ellipse: Shape {
     public func path(in rect: Rect) -> Path { PathBuilder.ellipse(in: rect) }
 }
 
-extension Rect {
-    var midX: Double { x + width / 2 }
-    var midY: Double { y + height / 2 }
-}
-
 /// A rounded rectangle whose corners blend into the sides with continuous curvature
 /// (an approximation of iOS's "continuous" corners: each corner is a cubic pair spanning
 /// 1.28 × the radius along each side, clamped to half the side).

@@ -1,10 +1,205 @@
+import Foundation
 import Testing
 @testable import Terrapin
+@testable import TerrapinRender
 
-@Suite struct MapSmokeTests {
-    @Test func exampleRenders() throws {
-        let view = FerryBuildingExample()
-        let pixmap = try ViewRenderer.render(view.frame(width: 400, height: 300), scale: 2)
-        #expect(pixmap.width == 800)
+/// A straight-down camera at (0°, 0°) whose range makes one point one metre on the ground,
+/// so a marker `e` metres east and `n` north lands at (200 + e, 150 − n) in a 400 × 300 view.
+let focal = 150 / tan(17.5 * Double.pi / 180)
+let overhead = Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: focal)
+let origin = LocalFrame(origin: LatLngAltitude(latitude: 0, longitude: 0))
+func at(_ e: Double, _ n: Double, _ alt: Double = 0) -> LatLngAltitude {
+    let p = origin.geodetic(enu: Vector3(e, n, 0))
+    return LatLngAltitude(latitude: p.latitude, longitude: p.longitude, altitude: alt)
+}
+/// A 40 × 20 pt box of content named `name`.
+func box(_ name: String) -> some View { Color.orange.frame(width: 40, height: 20).accessibilityLabel(name) }
+
+func resolved(_ map: Map) throws -> String { try MapResolver.resolve(map, width: 400, height: 300).description }
+
+@Suite struct CollisionTests {
+    @Test func everyRuleAndTieBreak() throws {
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            // required hides nothing: the optional beside it stays.
+            Marker(position: at(-150, 100)) { box("required") }
+            Marker(position: at(-140, 100), collisionBehavior: .optionalAndHidesLowerPriority) { box("optional over required") }
+            // requiredAndHidesOptional hides the optional it overlaps.
+            Marker(position: at(-50, 100), collisionBehavior: .requiredAndHidesOptional) { box("hides optional") }
+            Marker(position: at(-40, 100), collisionBehavior: .optionalAndHidesLowerPriority) { box("hidden by 2") }
+            // Priority wins.
+            Marker(position: at(60, 100), collisionBehavior: .optionalAndHidesLowerPriority, collisionPriority: 1) { box("low priority") }
+            Marker(position: at(70, 100), collisionBehavior: .optionalAndHidesLowerPriority, collisionPriority: 5) { box("high priority") }
+            // Equal priority: lower on screen wins.
+            Marker(position: at(-150, 0), collisionBehavior: .optionalAndHidesLowerPriority) { box("higher on screen") }
+            Marker(position: at(-140, -10), collisionBehavior: .optionalAndHidesLowerPriority) { box("lower on screen") }
+            // Equal priority and height: zIndex wins.
+            Marker(position: at(-50, 0), collisionBehavior: .optionalAndHidesLowerPriority) { box("z 0") }
+            Marker(position: at(-40, 0), collisionBehavior: .optionalAndHidesLowerPriority, zIndex: 2) { box("z 2") }
+            // Everything equal: declaration order.
+            Marker(position: at(60, 0), collisionBehavior: .optionalAndHidesLowerPriority) { box("first declared") }
+            Marker(position: at(70, 0), collisionBehavior: .optionalAndHidesLowerPriority) { box("second declared") }
+            // Off-screen and invalid.
+            Marker(position: at(500, 0)) { box("off-screen") }
+            Marker(position: LatLngAltitude(latitude: .nan, longitude: 0)) { box("invalid") }
+        }
+        #expect(try resolved(map) == """
+            map 400x300 camera center 0.0,0.0 heading 0 tilt 0 range 475.7
+            marker 0 "required": shown, anchor 50,50 box 30,30 40x20
+            marker 1 "optional over required": shown, anchor 60,50 box 40,30 40x20
+            marker 2 "hides optional": shown, anchor 150,50 box 130,30 40x20
+            marker 3 "hidden by 2": hidden (collided with marker 2), anchor 160,50 box 140,30 40x20
+            marker 4 "low priority": hidden (collided with marker 5), anchor 260,50 box 240,30 40x20
+            marker 5 "high priority": shown, anchor 270,50 box 250,30 40x20
+            marker 6 "higher on screen": hidden (collided with marker 7), anchor 50,150 box 30,130 40x20
+            marker 7 "lower on screen": shown, anchor 60,160 box 40,140 40x20
+            marker 8 "z 0": hidden (collided with marker 9), anchor 150,150 box 130,130 40x20
+            marker 9 "z 2": shown, anchor 160,150 box 140,130 40x20
+            marker 10 "first declared": shown, anchor 260,150 box 240,130 40x20
+            marker 11 "second declared": hidden (collided with marker 10), anchor 270,150 box 250,130 40x20
+            marker 12 "off-screen": hidden (off-screen), anchor 700,150 box 680,130 40x20
+            marker 13 "invalid": hidden (invalid position), no anchor
+            draw order: 0, 1, 2, 5, 10, 7, 9
+            """)
+    }
+
+    @Test func drawOrderIsLowerInFrontAndZIndexOverrides() throws {
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: at(0, -50)) { box("low") }
+            Marker(position: at(0, 50)) { box("high") }
+            Marker(position: at(0, 60), zIndex: 1) { box("high, z 1") }
+        }
+        #expect(try resolved(map).hasSuffix("draw order: 1, 0, 2"))
+    }
+
+    @Test func gridIndexAgreesWithBruteForce() throws {
+        // 2,000 random optional markers; the grid's answers equal an all-pairs check.
+        var state: UInt32 = 7
+        func next() -> Double { state = 1664525 &* state &+ 1013904223; return Double(state >> 8) / Double(1 << 24) }
+        let positions = (0..<2000).map { _ in at(next() * 380 - 190, next() * 280 - 140) }
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            ForEach(0..<positions.count) { i in
+                Marker(position: positions[i], collisionBehavior: .optionalAndHidesLowerPriority, collisionPriority: i % 3) { box("m\(i)") }
+            }
+        }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        // Brute force: the same order, checking every earlier shown box.
+        func key(_ m: ResolvedMarker) -> (Int, Int, Int) { (-(m.index % 3), -MapResolver.screenHeight(m), m.index) }
+        let order = scene.markers.filter { $0.hidden != .offScreen }.sorted { key($0) < key($1) }
+        var shown: [ResolvedMarker] = []
+        for m in order {
+            let blocked = shown.filter { $0.box.intersection(m.box) != nil }.map(\.index).min()
+            let expected: HiddenReason? = blocked.map { HiddenReason.collided(with: $0) }
+            #expect(scene.markers[m.index].hidden == expected, "marker \(m.index)")
+            if blocked == nil { shown.append(m) }
+        }
+    }
+}
+
+@Suite struct MarkerPlacementTests {
+    @Test func altitudeModesOnFlatGround() throws {
+        let scene = try MapResolver.resolve(Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: at(0, 0, 100)) { box("clamped") }
+            Marker(position: at(0, 0, 100), altitudeMode: .absolute) { box("absolute") }
+            Marker(position: at(0, 0, 100), altitudeMode: .relativeToGround) { box("relative") }
+            Marker(position: at(0, 0, 100), altitudeMode: .relativeToMesh) { box("mesh") }
+        }, width: 400, height: 300)
+        #expect(scene.markers.map(\.altitude) == [0, 100, 100, 100])
+        // 100 m nearer the eye looks bigger: the anchor stays at the centre, the box does not move.
+        #expect(scene.markers.allSatisfy { abs($0.anchor!.x - 200) < 1e-6 && abs($0.anchor!.y - 150) < 1e-6 })
+        #expect(abs(scene.markers[1].anchor!.depth - (focal - 100)) < 1e-6)
+    }
+
+    @Test func theDefaultMarkerIsAPinAnchoredAtItsTip() throws {
+        let scene = try MapResolver.resolve(Map(initialCamera: overhead, mode: .roadmap) { Marker(position: at(10, 10)) }, width: 400, height: 300)
+        #expect(scene.description.contains("marker 0 \"Marker 0\": shown, anchor 210,140 box 197,103 26x37"))
+    }
+
+    @Test func beyondTheHorizonIsOccludedAndBehindTheEyeIsNot() throws {
+        let scene = try MapResolver.resolve(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 0, longitude: 0), tilt: 89, range: 2000), mode: .roadmap) {
+            Marker(position: LatLngAltitude(latitude: 1.5, longitude: 0)) { box("far away") }
+            Marker(position: LatLngAltitude(latitude: -0.1, longitude: 0)) { box("behind") }
+        }, width: 400, height: 300)
+        #expect(scene.markers[0].hidden == .occluded)
+        #expect(scene.markers[1].hidden == .behindCamera)
+    }
+
+    @Test func theFittedCameraShowsEveryMarker() throws {
+        let positions = [LatLngAltitude(latitude: 40.7484, longitude: -73.9857), LatLngAltitude(latitude: 40.7061, longitude: -74.0087),
+                         LatLngAltitude(latitude: 40.7829, longitude: -73.9654)]
+        let scene = try MapResolver.resolve(Map(mode: .hybrid) { ForEach(0..<3) { i in Marker(position: positions[i]) } }, width: 400, height: 300)
+        #expect(scene.camera.tilt == 45 && scene.camera.heading == 0)
+        #expect(scene.markers.allSatisfy { $0.isShown && $0.box.minX >= 40 && $0.box.maxX <= 360 && $0.box.minY >= 30 && $0.box.maxY <= 270 })
+        #expect(scene.camera.range > 3_000 && scene.camera.range < 30_000, "\(scene.camera.range)")
+    }
+}
+
+@Suite struct PopoverAndTapTests {
+    final class Flags: @unchecked Sendable { var open = false; var other = false }
+
+    func map(_ flags: Flags, x: Double = 0, autoPan: Bool = true) -> Map {
+        let open = Binding(get: { flags.open }, set: { flags.open = $0 })
+        return Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: at(x, 0)) {
+                Pin(configuration: .init(backgroundColor: .black)).onTapGesture { flags.open.toggle() }
+            }
+            .popover(isOpen: open, autoPanEnabled: autoPan) { Text("Ferry Building") }
+            Marker(position: at(-120, -80)) { box("other").onTapGesture { flags.other = true } }
+        }
+    }
+
+    @Test func tapOpensThePopoverAboveTheMarker() throws {
+        let flags = Flags()
+        let view = map(flags).frame(width: 400, height: 300)
+        #expect(try ViewRenderer.tap(view, at: Point(200, 130)) == .some("Marker 0"))
+        #expect(flags.open)
+        let scene = try MapResolver.resolve(map(flags), width: 400, height: 300)
+        let popover = try #require(scene.popovers.first)
+        // The stem's tip touches the top of the pin; the bubble sits above it.
+        #expect(popover.tip == Point(200, 113))
+        #expect(abs(popover.bubble.maxY - (113 - MapResolver.popoverStemHeight)) < 1e-9)
+        #expect(abs(popover.bubble.midX - 200) < 1e-9)
+    }
+
+    @Test func aTapOutsideClosesItAndATapInsideDoesNot() throws {
+        let flags = Flags()
+        flags.open = true
+        let view = map(flags).frame(width: 400, height: 300)
+        let scene = try MapResolver.resolve(map(flags), width: 400, height: 300)
+        let bubble = scene.popovers[0].bubble
+        _ = try ViewRenderer.tap(view, at: Point(bubble.midX, bubble.midY))
+        #expect(flags.open, "a tap inside the popover keeps it")
+        _ = try ViewRenderer.tap(view, at: Point(380, 20))
+        #expect(!flags.open, "a tap on nothing closes it")
+        flags.open = true
+        _ = try ViewRenderer.tap(view, at: Point(80, 225))
+        #expect(flags.other && !flags.open, "a tap on another marker runs its handler and closes the popover")
+    }
+
+    @Test func autoPanMovesTheCameraJustEnough() throws {
+        let flags = Flags()
+        flags.open = true
+        // A marker near the top edge: its popover would be cut off.
+        let scene = try MapResolver.resolve(map(flags, x: 0).withMarker(at: at(150, 120), flags: flags), width: 400, height: 300)
+        let bubble = try #require(scene.popovers.first).bubble
+        #expect(bubble.minY >= MapResolver.popoverMargin - 0.5 && bubble.maxX <= 400 - MapResolver.popoverMargin + 0.5)
+        #expect(scene.camera.center != overhead.center)
+        let fixed = try MapResolver.resolve(map(flags, autoPan: false).withMarker(at: at(150, 120), flags: flags, autoPan: false), width: 400, height: 300)
+        #expect(fixed.camera.center == overhead.center && fixed.popovers[0].bubble.minY < 0)
+    }
+
+    @Test func unknownSymbolsInMarkersFailTheRender() {
+        #expect(throws: ViewError.self) {
+            try MapResolver.resolve(Map(mode: .roadmap) { Marker(position: at(0, 0)) { Image(systemName: "no.such.symbol") } }, width: 400, height: 300)
+        }
+    }
+}
+
+extension Map {
+    /// The same map with its popover marker moved to `position`.
+    func withMarker(at position: LatLngAltitude, flags: PopoverAndTapTests.Flags, autoPan: Bool = true) -> Map {
+        let open = Binding(get: { flags.open }, set: { flags.open = $0 })
+        return Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: position) { Pin() }.popover(isOpen: open, autoPanEnabled: autoPan) { Text("Ferry Building") }
+        }
     }
 }
