@@ -1,0 +1,63 @@
+// Map goldens under Fixtures/markers/<feature>/<case>.png, each looked at before committing.
+import Foundation
+import Testing
+@testable import Terrapin
+import TerrapinSnapshotTesting
+
+private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
+
+private func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Double = 300, filePath: StaticString = #filePath, line: UInt = #line) {
+    do {
+        let pixmap = try ViewRenderer.render(view.frame(width: width, height: height), scale: 2)
+        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(fixtures)/\(name).png", file: filePath, line: line)
+    } catch {
+        Issue.record("render failed: \(error)")
+    }
+}
+
+@Suite struct MapGoldenTests {
+    @Test func capsuleLabelAboveTheEmpireStateBuilding() {
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.7484, longitude: -73.9857), heading: 30, tilt: 60, range: 1200), mode: .hybrid) {
+            Marker(position: LatLngAltitude(latitude: 40.7484, longitude: -73.9857, altitude: 100), altitudeMode: .relativeToGround) {
+                Text("Empire State Building").padding(.horizontal, 12).padding(.vertical, 6).background(Color.white).clipShape(Capsule())
+            }
+        }, "markers/sdk/empire-state-capsule-label")
+    }
+
+    @Test func bluePinWithWhiteBorder() {
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 37.7955, longitude: -122.3937), tilt: 45, range: 800), mode: .roadmap) {
+            Marker(position: LatLngAltitude(latitude: 37.7955, longitude: -122.3937)) {
+                Pin(configuration: .init(backgroundColor: .blue, borderColor: .white))
+            }
+        }, "markers/sdk/blue-pin-white-border")
+    }
+
+    @Test func ferryPinBeforeAndAfterATap() throws {
+        let view = FerryBuildingExample()
+        golden(view, "markers/sdk/ferry-before-tap")
+        let scene = try MapResolver.resolve(view.body as! Map, width: 400, height: 300)
+        let ferry = scene.markers[2].box
+        _ = try ViewRenderer.tap(view.frame(width: 400, height: 300), at: Point(ferry.minX + 13, ferry.minY + 13))
+        #expect(view.isOpen)
+        golden(view, "markers/sdk/ferry-after-tap-popover")
+    }
+
+    @Test func crowdedSceneShowsCollision() {
+        // 60 optional labels around Manhattan: overlapping ones give way by priority, then to
+        // the lower one on screen; three required pins hide the optional labels under them.
+        var state: UInt32 = 11
+        func next() -> Double { state = 1664525 &* state &+ 1013904223; return Double(state >> 8) / Double(1 << 24) }
+        let places = (0..<60).map { i in (LatLngAltitude(latitude: 40.70 + next() * 0.09, longitude: -74.02 + next() * 0.07), i) }
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.745, longitude: -73.985), heading: 29, tilt: 50, range: 9000), mode: .roadmap) {
+            ForEach(0..<places.count) { k in
+                Marker(position: places[k].0, collisionBehavior: .optionalAndHidesLowerPriority, collisionPriority: k % 4) {
+                    Text("Place \(k)").font(.caption).padding(.horizontal, 8).padding(.vertical, 4)
+                        .background(Color.white).clipShape(Capsule()).overlay(Capsule().stroke(.gray, lineWidth: 0.5))
+                }
+            }
+            ForEach(0..<3) { k in
+                Marker(position: places[k * 7].0, collisionBehavior: .requiredAndHidesOptional) { Pin(configuration: .blue) }
+            }
+        }, "markers/collision/crowded-optional-labels", width: 480, height: 320)
+    }
+}
