@@ -69,6 +69,24 @@ public enum WGS84 {
         return Vector3((n + p.altitude) * cosLat * cos(lon), (n + p.altitude) * cosLat * sin(lon), (n * (1 - e2) + p.altitude) * sinLat)
     }
 
+    /// The trigonometry of a latitude and longitude, so positions at several heights (or under
+    /// several cameras) convert to ECEF without sines and cosines.
+    public struct Surface: Sendable {
+        let cosLatCosLon: Double, cosLatSinLon: Double, sinLat: Double, n: Double
+        public init(_ p: LatLngAltitude) {
+            let lat = p.latitude * Double.pi / 180, lon = p.longitude * Double.pi / 180
+            let sinLat = sin(lat), cosLat = cos(lat)
+            cosLatCosLon = cosLat * cos(lon)
+            cosLatSinLon = cosLat * sin(lon)
+            self.sinLat = sinLat
+            n = a / (1 - e2 * sinLat * sinLat).squareRoot()
+        }
+        /// ECEF at `height` metres above the ellipsoid; equal to `ecef(_:)`.
+        public func ecef(height: Double) -> Vector3 {
+            Vector3((n + height) * cosLatCosLon, (n + height) * cosLatSinLon, (n * (1 - e2) + height) * sinLat)
+        }
+    }
+
     /// ECEF → geodetic, by Bowring's formula refined by Newton steps (sub-millimetre anywhere
     /// from the centre of the Earth to geostationary orbit).
     public static func geodetic(_ v: Vector3) -> LatLngAltitude {

@@ -16,12 +16,21 @@ import TerrapinGeometry
 import TerrapinScene
 import TerrapinViews
 
-/// A marker laid out once, independently of the map's size and camera.
-struct PreparedMarker {
+/// A marker laid out once, independently of the map's size and camera (prepare once, resolve
+/// for many sizes and cameras).
+public struct PreparedMarker {
     let marker: Marker
     let layout: ViewLayout
     let label: String
     let popover: ViewLayout?
+    // The scalars resolve reads for every marker, kept apart from the heavy Marker value.
+    let behavior: CollisionBehavior
+    let priority: Int
+    let zIndex: Int
+    let surface: WGS84.Surface
+    let position: LatLngAltitude
+    let altitudeMode: AltitudeMode
+    let anchor: UnitPoint
 }
 
 public enum MapResolver {
@@ -31,13 +40,16 @@ public enum MapResolver {
     public static let popoverMaxContentWidth = 280.0
     public static let popoverMargin = 8.0
 
-    static func prepare(_ map: Map) throws -> [PreparedMarker] {
+    /// Lays out every marker's content (and open popovers). Throws for unknown fonts or symbols.
+    public static func prepare(_ map: Map) throws -> [PreparedMarker] {
         try map.markers.enumerated().map { i, m in
             let layout = try ViewRenderer.layout(m.content)
             let popover = try m.popover.flatMap { p in
                 p.isOpen.wrappedValue ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil)) : nil
             }
-            return PreparedMarker(marker: m, layout: layout, label: layout.labels.first ?? "Marker \(i)", popover: popover)
+            return PreparedMarker(marker: m, layout: layout, label: layout.labels.first ?? "Marker \(i)", popover: popover,
+                                  behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
+                                  surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor)
         }
     }
 
@@ -70,7 +82,7 @@ public enum MapResolver {
         }
     }
 
-    static func altitude(of m: Marker, ground: Ground) -> Double {
+    static func altitude(of m: PreparedMarker, ground: Ground) -> Double {
         switch m.altitudeMode {
         case .absolute: m.position.altitude
         case .clampToGround: ground.terrainHeight(at: m.position)
@@ -79,25 +91,25 @@ public enum MapResolver {
         }
     }
 
-    static func resolve(_ prepared: [PreparedMarker], camera: Camera, width: Double, height: Double, ground: Ground) -> ResolvedScene {
+    /// Resolves prepared markers for one camera and size (no auto-pan).
+    public static func resolve(_ prepared: [PreparedMarker], camera: Camera, width: Double, height: Double, ground: Ground = FlatGround()) -> ResolvedScene {
         let projection = Projection(camera: camera, width: width, height: height, centerAltitude: centerAltitude(camera, ground: ground))
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         var markers: [ResolvedMarker] = []
+        markers.reserveCapacity(prepared.count)
         for (i, p) in prepared.enumerated() {
-            let m = p.marker
-            guard m.position.isValid else {
+            guard p.position.isValid else {
                 markers.append(ResolvedMarker(index: i, label: p.label, anchor: nil, box: Rect(x: 0, y: 0, width: 0, height: 0), altitude: 0, hidden: .invalidPosition))
                 continue
             }
-            let alt = altitude(of: m, ground: ground)
-            let position = LatLngAltitude(latitude: m.position.latitude, longitude: m.position.longitude, altitude: alt)
-            let enu = projection.frame.enu(position)
+            let alt = altitude(of: p, ground: ground)
+            let enu = projection.frame.enu(ecef: p.surface.ecef(height: alt))
             let size = p.layout.size
             guard let anchor = projection.project(enu: enu) else {
                 markers.append(ResolvedMarker(index: i, label: p.label, anchor: nil, box: Rect(x: 0, y: 0, width: size.width, height: size.height), altitude: alt, hidden: .behindCamera))
                 continue
             }
-            let box = Rect(x: anchor.x - m.anchor.x * size.width, y: anchor.y - m.anchor.y * size.height, width: size.width, height: size.height)
+            let box = Rect(x: anchor.x - p.anchor.x * size.width, y: anchor.y - p.anchor.y * size.height, width: size.width, height: size.height)
             var hidden: HiddenReason? = nil
             if box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
@@ -105,10 +117,10 @@ public enum MapResolver {
         }
         collide(&markers, prepared)
         // Back to front: zIndex, then lower on screen in front, then declaration order.
-        let order = markers.filter(\.isShown).sorted {
-            let a = prepared[$0.index].marker, b = prepared[$1.index].marker
-            return (a.zIndex, screenHeight($0), $0.index) < (b.zIndex, screenHeight($1), $1.index)
-        }.map(\.index)
+        let order = markers.filter(\.isShown)
+            .map { (prepared[$0.index].zIndex, screenHeight($0), $0.index) }
+            .sorted { $0 < $1 }
+            .map { $0.2 }
         var popovers: [ResolvedPopover] = []
         for m in markers where prepared[m.index].popover != nil && m.anchor != nil {
             let style = prepared[m.index].marker.popover!.style
@@ -121,6 +133,13 @@ public enum MapResolver {
         return ResolvedScene(width: width, height: height, camera: projection.camera, markers: markers, drawOrder: order, popovers: popovers)
     }
 
+    /// The extent of every on-screen box (what the collision grid must cover).
+    static func screenBounds(_ markers: [ResolvedMarker]) -> Rect {
+        var r: Rect? = nil
+        for m in markers where m.isShown { r = r.map { $0.union(m.box) } ?? m.box }
+        return r ?? Rect(x: 0, y: 0, width: 1, height: 1)
+    }
+
     /// The anchor's y in 1/64 pt: heights that look equal compare equal, so declaration order
     /// decides between them instead of micrometres of the Earth's curvature.
     static func screenHeight(_ m: ResolvedMarker) -> Int {
@@ -129,23 +148,22 @@ public enum MapResolver {
     }
 
     static func collide(_ markers: inout [ResolvedMarker], _ prepared: [PreparedMarker]) {
-        var index = GridIndex(cellSize: 64)
+        var index = GridIndex(cellSize: 64, bounds: screenBounds(markers))
         // Markers that hide optionals go in first.
-        for m in markers where m.isShown && prepared[m.index].marker.collisionBehavior == .requiredAndHidesOptional {
+        for m in markers where m.isShown && prepared[m.index].behavior == .requiredAndHidesOptional {
             index.insert(m.box, id: m.index)
         }
-        let optionals = markers.filter { $0.isShown && prepared[$0.index].marker.collisionBehavior == .optionalAndHidesLowerPriority }
-            .sorted { a, b in
-                let ma = prepared[a.index].marker, mb = prepared[b.index].marker
-                let ka = (-(ma.collisionPriority ?? 0), -ma.zIndex, -screenHeight(a), a.index)
-                let kb = (-(mb.collisionPriority ?? 0), -mb.zIndex, -screenHeight(b), b.index)
-                return ka < kb
-            }
-        for m in optionals {
-            if let other = index.firstOverlap(m.box) {
-                markers[m.index] = ResolvedMarker(index: m.index, label: m.label, anchor: m.anchor, box: m.box, altitude: m.altitude, hidden: .collided(with: other))
+        // Sort small integer keys, not the markers themselves (they are large values).
+        let order = markers.indices
+            .filter { markers[$0].isShown && prepared[$0].behavior == .optionalAndHidesLowerPriority }
+            .map { (-prepared[$0].priority, -prepared[$0].zIndex, -screenHeight(markers[$0]), $0) }
+            .sorted { $0 < $1 }
+        for (_, _, _, i) in order {
+            if let other = index.firstOverlap(markers[i].box) {
+                let m = markers[i]
+                markers[i] = ResolvedMarker(index: i, label: m.label, anchor: m.anchor, box: m.box, altitude: m.altitude, hidden: .collided(with: other))
             } else {
-                index.insert(m.box, id: m.index)
+                index.insert(markers[i].box, id: i)
             }
         }
     }
@@ -209,32 +227,44 @@ public enum MapResolver {
     }
 }
 
-/// A uniform grid of boxes for overlap queries.
+/// A uniform grid of boxes over a bounded area (every box queried or inserted lies in it).
 struct GridIndex {
     let cellSize: Double
-    private var cells: [Int64: [(Rect, Int)]] = [:]
+    let originX: Double, originY: Double
+    let columns: Int, rows: Int
+    private var cells: [[(Rect, Int)]]
 
-    init(cellSize: Double) { self.cellSize = cellSize }
+    init(cellSize: Double, bounds: Rect) {
+        self.cellSize = cellSize
+        originX = bounds.minX
+        originY = bounds.minY
+        columns = max(1, min(4096, Int((bounds.width / cellSize).rounded(.up)) + 1))
+        rows = max(1, min(4096, Int((bounds.height / cellSize).rounded(.up)) + 1))
+        cells = [[(Rect, Int)]](repeating: [], count: columns * rows)
+    }
 
-    private func keys(_ r: Rect) -> [Int64] {
-        let x0 = Int64((r.minX / cellSize).rounded(.down)), x1 = Int64((r.maxX / cellSize).rounded(.down))
-        let y0 = Int64((r.minY / cellSize).rounded(.down)), y1 = Int64((r.maxY / cellSize).rounded(.down))
-        guard x1 - x0 < 1000, y1 - y0 < 1000 else { return [] }
-        var out: [Int64] = []
-        for y in y0...y1 { for x in x0...x1 { out.append(y << 32 ^ (x & 0xFFFF_FFFF)) } }
-        return out
+    @inline(__always)
+    private func range(_ lo: Double, _ hi: Double, _ origin: Double, _ count: Int) -> ClosedRange<Int> {
+        let a = Int(max(0, min(Double(count - 1), ((lo - origin) / cellSize).rounded(.down))))
+        let b = Int(max(0, min(Double(count - 1), ((hi - origin) / cellSize).rounded(.down))))
+        return a...b
     }
 
     mutating func insert(_ r: Rect, id: Int) {
-        for k in keys(r) { cells[k, default: []].append((r, id)) }
+        for y in range(r.minY, r.maxY, originY, rows) {
+            for x in range(r.minX, r.maxX, originX, columns) { cells[y * columns + x].append((r, id)) }
+        }
     }
 
     /// The lowest id among inserted boxes that overlap `r` (positive area), or nil.
     func firstOverlap(_ r: Rect) -> Int? {
         var best: Int? = nil
-        for k in keys(r) {
-            for (other, id) in cells[k] ?? [] where other.minX < r.maxX && r.minX < other.maxX && other.minY < r.maxY && r.minY < other.maxY {
-                best = min(best ?? id, id)
+        for y in range(r.minY, r.maxY, originY, rows) {
+            for x in range(r.minX, r.maxX, originX, columns) {
+                for (other, id) in cells[y * columns + x]
+                where other.minX < r.maxX && r.minX < other.maxX && other.minY < r.maxY && r.minY < other.maxY {
+                    best = min(best ?? id, id)
+                }
             }
         }
         return best

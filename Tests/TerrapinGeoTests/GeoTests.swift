@@ -121,3 +121,12 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         #expect(c.center.latitude == 90 && c.center.longitude == -160 && c.heading == 330 && c.tilt == 90 && c.range == 1 && c.fieldOfView == 35)
     }
 }
+
+@Suite struct SurfaceTests {
+    @Test func surfaceTermsGiveTheSameECEF() {
+        for (p, _) in GeodesyTests.ecefCases {
+            let surface = WGS84.Surface(p)
+            #expect(near(surface.ecef(height: p.altitude), WGS84.ecef(p), 1e-9))
+        }
+    }
+}
