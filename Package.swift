@@ -38,13 +38,14 @@ let package = Package(
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
+        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinIO"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry"]),
-        .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinViews", "TerrapinGeo"]),
-        .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinViews", "TerrapinGeo"]),
+        .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
+        .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinScene", "TerrapinRender"]
+            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinScene", "TerrapinRender"]
         ),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff"]),
@@ -58,6 +59,7 @@ let package = Package(
         .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
+        .testTarget(name: "TerrapinTerrainTests", dependencies: ["TerrapinTerrain"]),
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"], exclude: ["__Snapshots__"]),

@@ -6,6 +6,7 @@
 @_exported import TerrapinRaster
 @_exported import TerrapinRender
 @_exported import TerrapinScene
+@_exported import TerrapinTerrain
 @_exported import TerrapinTypography
 @_exported import TerrapinViews
 

@@ -4,6 +4,7 @@ import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinScene
+import TerrapinTerrain
 import TerrapinViews
 
 /// Ground and sky colours per map mode (until terrain and imagery land).
@@ -171,7 +172,7 @@ func mix(_ a: RGBAColor, _ b: RGBAColor, _ t: Float) -> RGBAColor {
 }
 
 extension Map: CustomDrawingView {
-    public func makeDrawing(_ environment: EnvironmentValues) throws -> CustomDrawing { try MapDrawing(map: self, ground: FlatGround()) }
+    public func makeDrawing(_ environment: EnvironmentValues) throws -> CustomDrawing { try MapDrawing(map: self, ground: ground) }
 }
 
 #if canImport(Glibc)

@@ -14,6 +14,7 @@
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinScene
+import TerrapinTerrain
 import TerrapinViews
 
 /// A marker laid out once, independently of the map's size and camera (prepare once, resolve
@@ -54,8 +55,8 @@ public enum MapResolver {
     }
 
     /// Resolves `map` for a view of `width` × `height` points.
-    public static func resolve(_ map: Map, width: Double, height: Double, ground: Ground = FlatGround()) throws -> ResolvedScene {
-        resolve(map, try prepare(map), width: width, height: height, ground: ground)
+    public static func resolve(_ map: Map, width: Double, height: Double) throws -> ResolvedScene {
+        resolve(map, try prepare(map), width: width, height: height, ground: map.ground)
     }
 
     /// The camera (bound, initial or fitted), then auto-pan until every auto-panning popover

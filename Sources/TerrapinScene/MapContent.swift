@@ -1,6 +1,7 @@
 // The map model, as in the Maps 3D SDK: `Map { Marker … }` with a @MapContentBuilder.
 // These are values; TerrapinRender resolves and draws them.
 import TerrapinGeo
+import TerrapinTerrain
 import TerrapinViews
 
 public enum MapMode: String, Sendable, CaseIterable {
@@ -164,6 +165,8 @@ public struct Map {
     public var initialCamera: Camera?
     public var camera: Binding<Camera>?
     public var items: [MapItem]
+    /// The ground: flat sea level unless terrain is given (Terrapin's addition to the SDK).
+    public var terrain: TerrainGround?
 
     public init(mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
         self.mode = mode
@@ -185,6 +188,16 @@ public struct Map {
         self.camera = camera
         items = content()
     }
+
+    /// The map over a height grid.
+    public func terrain(_ grid: HeightGrid, exaggeration: Double = 1) -> Map {
+        var m = self
+        m.terrain = TerrainGround(grid: grid, exaggeration: exaggeration)
+        return m
+    }
+
+    /// What markers stand on.
+    public var ground: Ground { terrain ?? FlatGround() }
 
     public var markers: [Marker] {
         items.map { item in

@@ -203,3 +203,24 @@ extension Map {
         }
     }
 }
+
+@Suite struct TerrainAltitudeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/terrain").standardized.path
+
+    @Test func altitudeModesOverLandAndWater() throws {
+        let grid = try GridLoader.load(Self.fixtures + "/salish-sea-topobathy-bc.asc")
+        let water = LatLngAltitude(latitude: 49.1095975266, longitude: -123.3166142249, altitude: 50)   // −150 m sea floor
+        let land = LatLngAltitude(latitude: 49.8311284422, longitude: -122.9832776429, altitude: 50)    // 2,205 m summit
+        let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.4, longitude: -123.2), range: 300_000), mode: .satellite) {
+            for p in [water, land] {
+                Marker(position: p) { box("clamped") }
+                Marker(position: p, altitudeMode: .absolute) { box("absolute") }
+                Marker(position: p, altitudeMode: .relativeToGround) { box("relative") }
+                Marker(position: p, altitudeMode: .relativeToMesh) { box("mesh") }
+            }
+        }.terrain(grid)
+        let altitudes = try MapResolver.resolve(map, width: 400, height: 300).markers.map { ($0.altitude * 1000).rounded() / 1000 }
+        // Over water the ground is the sea surface (0 m), never the sea floor.
+        #expect(altitudes == [0, 50, 50, 50, 2205, 50, 2255, 2255])
+    }
+}
