@@ -61,8 +61,9 @@ public final class MapDrawing: CustomDrawing {
         canvas.restore()
     }
 
-    /// Sky and ground by casting a ray per pixel against the Earth (a sphere of the ellipsoid's
-    /// equatorial radius tangent at the camera's centre), with haze growing with distance.
+    /// Sky and sea-level ground by casting a ray per pixel against the Earth (a sphere of the
+    /// ellipsoid's equatorial radius tangent at the camera's centre), with haze growing with
+    /// distance; then the terrain mesh, depth-tested, over it.
     func drawGround(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double) {
         let t = canvas.transform
         let device = t.apply(rect)
@@ -76,8 +77,20 @@ public final class MapDrawing: CustomDrawing {
         let centre = Vector3(0, 0, -r - projection.frame.origin.altitude)
         let m = projection.eye - centre
         let c = m.dot(m) - r * r
+        let up = m.normalized
         let hazeDistance = max(2_000, scene.camera.range * 6)
-        guard var strip = Pixmap(width: x1 - x0, height: 1) else { return }
+        var frame = DepthFrame(width: x1 - x0, height: y1 - y0)
+        // Where the grid covers the ground, the terrain mesh decides depth (it is the same
+        // surface at sea level, so a depth from this pass would fight it).
+        let grid = map.terrain?.grid
+        let lat0 = projection.frame.origin.latitude * Double.pi / 180
+        let degLat = 111_132.954 - 559.822 * cos(2 * lat0), degLon = 111_412.84 * cos(lat0)
+        func insideGrid(_ q: Vector3) -> Bool {
+            guard let g = grid else { return false }
+            let lat = projection.frame.origin.latitude + q.y / degLat, lon = projection.frame.origin.longitude + q.x / degLon
+            return lat >= g.southCentre - g.cellHeight && lat <= g.northCentre + g.cellHeight
+                && lon >= g.westCentre - g.cellWidth && lon <= g.eastCentre + g.cellWidth
+        }
         for py in y0..<y1 {
             for px in x0..<x1 {
                 let p = inverse.apply(Point(Double(px) + 0.5, Double(py) + 0.5))
@@ -85,23 +98,32 @@ public final class MapDrawing: CustomDrawing {
                 let b = m.dot(dir)
                 let disc = b * b - c
                 var color: RGBAColor
+                let i = (py - y0) * frame.width + (px - x0)
                 if disc > 0, -b - disc.squareRoot() > 0 {
                     let distance = -b - disc.squareRoot()
-                    let haze = Float(1 - exp(-distance / hazeDistance))
-                    color = mix(groundColor, MapPalette.horizon, haze * 0.85)
+                    color = mix(groundColor, MapPalette.horizon, Float(1 - exp(-distance / hazeDistance)) * 0.85)
+                    if !insideGrid(projection.eye + dir * distance) { frame.depth[i] = Float(distance * dir.dot(projection.forward)) }
                 } else {
                     // Sky: from the horizon colour up to the zenith colour with the ray's elevation.
-                    let up = (projection.eye - centre).normalized
-                    let elevation = max(0, Float(dir.dot(up)))
-                    color = mix(MapPalette.horizon, MapPalette.skyTop, min(1, elevation * 2.2))
+                    color = mix(MapPalette.horizon, MapPalette.skyTop, min(1, max(0, Float(dir.dot(up))) * 2.2))
                 }
-                strip[px - x0, 0] = color.premultiplied
+                let c8 = color.rgba8
+                frame.pixels[i] = UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
             }
-            let saved = canvas.transform
-            canvas.transform = .identity
-            canvas.drawImage(strip, transform: .translation(Double(x0), Double(py)), filter: .nearest)
-            canvas.transform = saved
         }
+        if let terrain = map.terrain {
+            let h = MapPalette.horizon
+            TerrainRenderer.draw(terrain, projection: projection,
+                                 toDevice: (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0)),
+                                 horizon: SIMD3<Float>(h.red, h.green, h.blue) * 255, hazeDistance: hazeDistance, into: &frame)
+        }
+        var bytes = [UInt8](repeating: 0, count: frame.pixels.count * 4)
+        frame.pixels.withUnsafeBytes { src in bytes.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
+        guard let image = Pixmap(width: frame.width, height: frame.height, premultipliedData: bytes) else { return }
+        let saved = canvas.transform
+        canvas.transform = .identity
+        canvas.drawImage(image, transform: .translation(Double(x0), Double(y0)), filter: .nearest)
+        canvas.transform = saved
     }
 
     func drawPopover(_ p: ResolvedPopover, canvas: Canvas, scale: Double) {

@@ -4,12 +4,12 @@ import Testing
 @testable import Terrapin
 import TerrapinSnapshotTesting
 
-private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
+let mapFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
 
-private func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Double = 300, filePath: StaticString = #filePath, line: UInt = #line) {
+func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Double = 300, filePath: StaticString = #filePath, line: UInt = #line) {
     do {
         let pixmap = try ViewRenderer.render(view.frame(width: width, height: height), scale: 2)
-        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(fixtures)/\(name).png", file: filePath, line: line)
+        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(mapFixtures)/\(name).png", file: filePath, line: line)
     } catch {
         Issue.record("render failed: \(error)")
     }
@@ -59,5 +59,30 @@ private func golden<V: View>(_ view: V, _ name: String, width: Double = 400, hei
                 Marker(position: places[k * 7].0, collisionBehavior: .requiredAndHidesOptional) { Pin(configuration: .blue) }
             }
         }, "markers/collision/crowded-optional-labels", width: 480, height: 320)
+    }
+}
+
+@Suite struct TerrainGoldenTests {
+    static let terrain = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/terrain").standardized.path
+
+    @Test func aRidgeHidesTheValleyPin() throws {
+        let grid = try GridLoader.load(Self.terrain + "/jacksboro-fault-tn.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
+            // In the valley behind the ridge: occluded, not drawn.
+            Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
+            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
+                Text("Pine Mountain").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+            }
+        }.terrain(grid), "markers/occlusion/jacksboro-ridge-hides-valley-pin", width: 400, height: 270)
+    }
+
+    @Test func salishSeaWithWater() throws {
+        let grid = try GridLoader.load(Self.terrain + "/salish-sea-topobathy-bc.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.3, longitude: -123.8), heading: 300, tilt: 55, range: 260_000), mode: .satellite) {
+            Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) {
+                Text("Vancouver").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+            }
+            Marker(position: LatLngAltitude(latitude: 49.1095975266, longitude: -123.3166142249)) { Pin(configuration: .blue) }
+        }.terrain(grid), "terrain/relief/salish-sea-water-and-land", width: 400, height: 270)
     }
 }
