@@ -47,6 +47,7 @@ let frame = sampleFrame()
 printTable("Rasterizer:", rasterBenchmarks())
 printTable("Text:", try textBenchmarks())
 printTable("Map:", try mapBenchmarks())
+printTable("Terrain:", terrainBenchmarks())
 print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
 let widths = [10, 9, 9, 9, 11, 10]
 print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))
