@@ -52,6 +52,13 @@ public final class MapDrawing: CustomDrawing {
         drawGround(scene, in: rect, canvas: canvas, scale: scale)
         let saved = canvas.transform
         canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
+        if case .dimmed(let opacity) = map.occludedMarkers {
+            for m in scene.markers where m.hidden == .occluded {
+                drawLeader(m, canvas: canvas, opacity: opacity)
+                drawDimmed(prepared[m.index].layout, at: m.box, opacity: opacity, canvas: canvas, scale: scale)
+            }
+        }
+        for i in scene.drawOrder { drawLeader(scene.markers[i], canvas: canvas, opacity: 1) }
         for i in scene.drawOrder {
             let m = scene.markers[i]
             prepared[i].layout.draw(in: canvas, at: Point(m.box.minX, m.box.minY), scale: scale)
@@ -123,6 +130,32 @@ public final class MapDrawing: CustomDrawing {
         let saved = canvas.transform
         canvas.transform = .identity
         canvas.drawImage(image, transform: .translation(Double(x0), Double(y0)), filter: .nearest)
+        canvas.transform = saved
+    }
+
+    /// A leader line from the ground to a lifted marker's anchor: 1 pt of #3C4043 with a white
+    /// casing, and a small dot where it meets the ground.
+    func drawLeader(_ m: ResolvedMarker, canvas: Canvas, opacity: Double) {
+        guard let g = m.groundAnchor, let a = m.anchor else { return }
+        var line = PathBuilder()
+        line.move(to: Point(g.x, g.y))
+        line.line(to: Point(a.x, a.y))
+        let path = line.build()
+        canvas.stroke(path, style: StrokeStyle(width: 2.5, cap: .round), paint: Paint(shader: .solid(.white), opacity: 0.8 * opacity))
+        canvas.stroke(path, style: StrokeStyle(width: 1, cap: .round), paint: Paint(shader: .solid(RGBAColor(RGBA8(hex: "#3C4043")!)), opacity: opacity))
+        canvas.fill(PathBuilder.circle(center: Point(g.x, g.y), radius: 2), paint: Paint(shader: .solid(RGBAColor(RGBA8(hex: "#3C4043")!)), opacity: opacity))
+    }
+
+    /// A marker drawn through a translucent layer.
+    func drawDimmed(_ layout: ViewLayout, at box: Rect, opacity: Double, canvas: Canvas, scale: Double) {
+        let device = canvas.transform.apply(box)
+        let x0 = Int(device.minX.rounded(.down)) - 1, y0 = Int(device.minY.rounded(.down)) - 1
+        guard let layer = Canvas(width: Int(device.width.rounded(.up)) + 3, height: Int(device.height.rounded(.up)) + 3) else { return }
+        layer.transform = canvas.transform.concatenating(.translation(Double(-x0), Double(-y0)))
+        layout.draw(in: layer, at: Point(box.minX, box.minY), scale: scale)
+        let saved = canvas.transform
+        canvas.transform = .identity
+        canvas.drawImage(layer.pixmap, transform: .translation(Double(x0), Double(y0)), filter: .nearest, opacity: opacity)
         canvas.transform = saved
     }
 

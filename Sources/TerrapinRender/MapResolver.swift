@@ -114,7 +114,15 @@ public enum MapResolver {
             var hidden: HiddenReason? = nil
             if box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
-            markers.append(ResolvedMarker(index: i, label: p.label, anchor: anchor, box: box, altitude: alt, hidden: hidden))
+            var resolved = ResolvedMarker(index: i, label: p.label, anchor: anchor, box: box, altitude: alt, hidden: hidden)
+            // Markers lifted above the ground get a leader line from the ground point.
+            if p.altitudeMode != .clampToGround {
+                let groundHeight = p.altitudeMode == .relativeToMesh ? ground.meshHeight(at: p.position) : ground.terrainHeight(at: p.position)
+                if alt - groundHeight > 0.5 {
+                    resolved.groundAnchor = projection.project(enu: projection.frame.enu(ecef: p.surface.ecef(height: groundHeight)))
+                }
+            }
+            markers.append(resolved)
         }
         collide(&markers, prepared)
         // Back to front: zIndex, then lower on screen in front, then declaration order.

@@ -32,6 +32,9 @@ public struct ResolvedMarker: Sendable {
     public let box: Rect
     /// Height above the ellipsoid the altitude mode resolved to.
     public let altitude: Double
+    /// Where the ground under the position lands, for a marker above the ground (its leader
+    /// line runs from here to the anchor); nil for markers on the ground.
+    public var groundAnchor: ScreenPoint? = nil
     public let hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
 }
@@ -57,7 +60,8 @@ public struct ResolvedScene: CustomStringConvertible, Sendable {
         var lines = ["map \(f(width))x\(f(height)) camera center \(format6(camera.center.latitude)),\(format6(camera.center.longitude)) "
                      + "heading \(f(camera.heading)) tilt \(f(camera.tilt)) range \(f(camera.range))"]
         for m in markers {
-            let where_ = m.anchor.map { "anchor \(f($0.x)),\(f($0.y)) box \(f(m.box.minX)),\(f(m.box.minY)) \(f(m.box.width))x\(f(m.box.height))" } ?? "no anchor"
+            var where_ = m.anchor.map { "anchor \(f($0.x)),\(f($0.y)) box \(f(m.box.minX)),\(f(m.box.minY)) \(f(m.box.width))x\(f(m.box.height))" } ?? "no anchor"
+            if let g = m.groundAnchor { where_ += ", leader from \(f(g.x)),\(f(g.y))" }
             lines.append("marker \(m.index) \"\(m.label)\": " + (m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
         }
         lines.append("draw order: " + drawOrder.map(String.init).joined(separator: ", "))

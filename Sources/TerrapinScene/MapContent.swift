@@ -127,6 +127,14 @@ public struct Marker: MapContent {
     }
 }
 
+/// How a marker the ground hides is drawn.
+public enum OccludedMarkerStyle: Equatable, Sendable {
+    /// Not drawn (the SDK's behaviour).
+    case hidden
+    /// Drawn at `opacity` (0…1), behind every visible marker; it takes no part in collision.
+    case dimmed(opacity: Double)
+}
+
 public struct MarkerPopover {
     public var isOpen: Binding<Bool>
     public var autoClosedEnabled: Bool
@@ -167,6 +175,8 @@ public struct Map {
     public var items: [MapItem]
     /// The ground: flat sea level unless terrain is given (Terrapin's addition to the SDK).
     public var terrain: TerrainGround?
+    /// How markers hidden by the ground are drawn. Default `.hidden`.
+    public var occludedMarkers: OccludedMarkerStyle = .hidden
 
     public init(mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
         self.mode = mode
@@ -193,6 +203,13 @@ public struct Map {
     public func terrain(_ grid: HeightGrid, exaggeration: Double = 1) -> Map {
         var m = self
         m.terrain = TerrainGround(grid: grid, exaggeration: exaggeration)
+        return m
+    }
+
+    /// Draw markers hidden by terrain dimmed instead of not at all (Terrapin's option).
+    public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map {
+        var m = self
+        m.occludedMarkers = style
         return m
     }
 

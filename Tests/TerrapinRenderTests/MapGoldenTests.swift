@@ -86,3 +86,17 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
         }.terrain(grid), "terrain/relief/salish-sea-water-and-land", width: 400, height: 270)
     }
 }
+
+@Suite struct OccludedStyleGoldenTests {
+    @Test func dimmedOccludedMarkersAndLeaderLines() throws {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
+            // Hidden behind the ridge: drawn dimmed with this option.
+            Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
+            // 600 m above the ground: a leader line runs down to it.
+            Marker(position: LatLngAltitude(latitude: 36.585, longitude: -84.27, altitude: 600), altitudeMode: .relativeToGround) {
+                Text("600 m up").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+            }
+        }.terrain(grid).occludedMarkers(.dimmed(opacity: 0.4)), "markers/occlusion/dimmed-occluded-and-leader-line", width: 400, height: 270)
+    }
+}

@@ -224,3 +224,14 @@ extension Map {
         #expect(altitudes == [0, 50, 50, 50, 2205, 50, 2255, 2255])
     }
 }
+
+@Suite struct LeaderLineTests {
+    @Test func liftedMarkersGetALeaderFromTheGround() throws {
+        let text = try resolved(Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: at(0, 0, 100), altitudeMode: .relativeToGround) { box("lifted") }
+            Marker(position: at(50, 0, 100)) { box("clamped") }
+        })
+        #expect(text.contains("marker 0 \"lifted\": shown, anchor 200,150 box 180,130 40x20, leader from 200,150"))
+        #expect(!text.contains("marker 1 \"clamped\": shown, anchor 250,150 box 230,130 40x20, leader"))
+    }
+}
