@@ -122,3 +122,36 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         #expect(disagreements <= total / 40, "\(disagreements) of \(total) differ")
     }
 }
+
+/// bench/scene_spec.md §1–3: a 512² analytic grid, Horn hillshade (azimuth 315, altitude 45,
+/// equal to gdaldem's) and the hypsometric ramp, with the spec's check values.
+@Suite struct SpecShadingTests {
+    static let n = 512
+    static let heights: [Double] = (0..<(n * n)).map { k in
+        let j = k / n, i = k % n
+        let u = Double(i) / 511, v = Double(j) / 511
+        func g(_ cu: Double, _ cv: Double, _ s: Double) -> Double { exp(-((u - cu) * (u - cu) + (v - cv) * (v - cv)) / (2 * s * s)) }
+        return 200 + 900 * g(0.30, 0.35, 0.10) + 1300 * g(0.68, 0.62, 0.14) + 500 * g(0.50, 0.85, 0.06)
+            + 80 * sin(2 * Double.pi * 4 * u) * cos(2 * Double.pi * 3 * v) + 40 * sin(2 * Double.pi * 7 * u) * sin(2 * Double.pi * 6 * v)
+    }
+    static func h(_ r: Int, _ c: Int) -> Double { heights[min(max(r, 0), n - 1) * n + min(max(c, 0), n - 1)] }
+
+    static func colour(_ r: Int, _ c: Int) -> (Int, Int, Int) {
+        let shade = TerrainStyle().hillshade(h(r - 1, c - 1), h(r - 1, c), h(r - 1, c + 1), h(r, c - 1), h(r, c + 1), h(r + 1, c - 1), h(r + 1, c), h(r + 1, c + 1),
+                                             dxMetres: 20, dyMetres: 20)
+        let base = TerrainStyle.rampColor(h(r, c))
+        func byte(_ v: Double) -> Int { Int((min(255, max(0, v * (0.25 + 0.75 * shade))) + 0.5).rounded(.down)) }
+        return (byte(base.0), byte(base.1), byte(base.2))
+    }
+
+    @Test func gridCheckValues() {
+        #expect(abs(Self.h(0, 0) - 200.0219) < 1e-4 && abs(Self.h(256, 256) - 636.0602) < 1e-4 && abs(Self.h(511, 511) - 202.3970) < 1e-4)
+    }
+
+    @Test func colourCheckValues() {
+        for (r, c, expected) in [(0, 0, (77, 125, 72)), (256, 256, (166, 166, 110)), (317, 348, (124, 109, 99))] {
+            let got = Self.colour(r, c)
+            #expect(abs(got.0 - expected.0) <= 1 && abs(got.1 - expected.1) <= 1 && abs(got.2 - expected.2) <= 1, "(\(r), \(c)): \(got)")
+        }
+    }
+}
