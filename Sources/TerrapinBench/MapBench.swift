@@ -20,6 +20,19 @@ func mapBenchmarks() throws -> [(String, Timing, String)] {
         let scene = MapResolver.resolve(prepared, camera: camera, width: 1024, height: 768, ground: FlatGround())
         shown = scene.drawOrder.count
     }
+    // Marker (custom view) against Marker3D (sprites) for 2,000 default pins, drawn at 1024×768.
+    let pins = Array(positions.prefix(2000))
+    let camera2 = Camera(center: LatLngAltitude(latitude: 40.745, longitude: -73.985), heading: 29, tilt: 50, range: 9000)
+    let views = Map(initialCamera: camera2, mode: .roadmap) { ForEach(0..<pins.count) { k in Marker(position: pins[k]) } }
+    let sprites = Map(initialCamera: camera2, mode: .roadmap) { ForEach(0..<pins.count) { k in Marker3D(position: pins[k], sizePreserved: true) } }
+    let empty = Map(initialCamera: camera2, mode: .roadmap)
+    let ground = try measure("ground", runs: 3) { _ = try ViewRenderer.render(empty.frame(width: 1024, height: 768)) }
+    let viewTiming = try measure("views", runs: 3) { _ = try ViewRenderer.render(views.frame(width: 1024, height: 768)) }
+    let spriteTiming = try measure("sprites", runs: 3) { _ = try ViewRenderer.render(sprites.frame(width: 1024, height: 768)) }
+    let perView = (viewTiming.median - ground.median) / 2000 * 1000, perSprite = (spriteTiming.median - ground.median) / 2000 * 1000
     return [("lay out 100,000 marker views", prepare, ""),
-            ("resolve 100,000 markers", resolve, "\(shown) shown")]
+            ("resolve 100,000 markers", resolve, "\(shown) shown"),
+            ("map, no markers, 1024x768", ground, "sky and ground"),
+            ("2,000 Marker pins (views)", viewTiming, "\(format(perView, 1)) µs/marker"),
+            ("2,000 Marker3D pins (sprites)", spriteTiming, "\(format(perSprite, 1)) µs/marker")]
 }

@@ -5,6 +5,7 @@ import TerrapinGeometry
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTerrain
+import TerrapinTypography
 import TerrapinViews
 
 /// Ground and sky colours per map mode (until terrain and imagery land).
@@ -59,9 +60,14 @@ public final class MapDrawing: CustomDrawing {
             }
         }
         for i in scene.drawOrder { drawLeader(scene.markers[i], canvas: canvas, opacity: 1) }
+        var sprites = SpriteCache()
         for i in scene.drawOrder {
             let m = scene.markers[i]
-            prepared[i].layout.draw(in: canvas, at: Point(m.box.minX, m.box.minY), scale: scale)
+            if prepared[i].lightweight != nil {
+                drawLightweight(m, prepared[i], canvas: canvas, scale: scale, sprites: &sprites)
+            } else {
+                prepared[i].layout.draw(in: canvas, at: Point(m.box.minX, m.box.minY), scale: scale)
+            }
         }
         for p in scene.popovers { drawPopover(p, canvas: canvas, scale: scale) }
         canvas.transform = saved
@@ -146,6 +152,34 @@ public final class MapDrawing: CustomDrawing {
         canvas.fill(PathBuilder.circle(center: Point(g.x, g.y), radius: 2), paint: Paint(shader: .solid(RGBAColor(RGBA8(hex: "#3C4043")!)), opacity: opacity))
     }
 
+    /// A Marker3D: its style rasterised once per sprite key and size, composited on whole
+    /// device pixels (the image fast path), then its label with a white halo.
+    func drawLightweight(_ m: ResolvedMarker, _ p: PreparedMarker, canvas: Canvas, scale: Double, sprites: inout SpriteCache) {
+        let t = canvas.transform
+        let key = "\(p.lightweight?.spriteKey ?? "marker:\(m.index)")@\(m.scale * t.a)"
+        let sprite = sprites.sprite(key) {
+            let factor = m.scale * t.a
+            guard let layer = Canvas(width: Int((p.layout.size.width * factor).rounded(.up)) + 1,
+                                     height: Int((p.layout.size.height * factor).rounded(.up)) + 1) else { return nil }
+            layer.transform = .scale(factor)
+            p.layout.draw(in: layer, at: .zero, scale: factor)
+            return layer.pixmap
+        }
+        if let sprite {
+            let origin = t.apply(Point(m.box.minX, m.box.minY))
+            canvas.transform = .identity
+            canvas.drawImage(sprite, transform: .translation(origin.x.rounded(), origin.y.rounded()))
+            canvas.transform = t
+        }
+        if let label = p.labelLayout, let box = m.labelBox {
+            let halo = 1.0
+            for (dx, dy) in [(-halo, 0.0), (halo, 0), (0, -halo), (0, halo), (-halo, -halo), (halo, halo), (-halo, halo), (halo, -halo)] {
+                label.draw(in: canvas, at: Point(box.minX + dx, box.minY + dy), color: .white)
+            }
+            label.draw(in: canvas, at: Point(box.minX, box.minY), color: RGBAColor(RGBA8(hex: "#202124")!))
+        }
+    }
+
     /// A marker drawn through a translucent layer.
     func drawDimmed(_ layout: ViewLayout, at box: Rect, opacity: Double, canvas: Canvas, scale: Double) {
         let device = canvas.transform.apply(box)
@@ -209,7 +243,7 @@ public final class MapDrawing: CustomDrawing {
         }
         for i in scene.drawOrder.reversed() {
             let m = scene.markers[i]
-            let inner = Point(local.x - m.box.minX, local.y - m.box.minY)
+            let inner = Point((local.x - m.box.minX) / m.scale, (local.y - m.box.minY) / m.scale)
             guard m.box.contains(local), prepared[i].layout.contains(inner) || prepared[i].layout.tap(at: inner) != nil else { continue }
             let target = prepared[i].layout.tap(at: inner)
             return TapTarget(label: target?.label ?? prepared[i].label) {
@@ -219,6 +253,17 @@ public final class MapDrawing: CustomDrawing {
         }
         if scene.popovers.isEmpty { return nil }
         return TapTarget(label: nil) { closeOthers(nil) }
+    }
+}
+
+/// Rasterised Marker3D styles for one draw, keyed by style and device size.
+struct SpriteCache {
+    private var sprites: [String: Pixmap?] = [:]
+    mutating func sprite(_ key: String, make: () -> Pixmap?) -> Pixmap? {
+        if let s = sprites[key] { return s }
+        let s = make()
+        sprites[key] = s
+        return s
     }
 }
 

@@ -15,6 +15,7 @@ import TerrapinGeo
 import TerrapinGeometry
 import TerrapinScene
 import TerrapinTerrain
+import TerrapinTypography
 import TerrapinViews
 
 /// A marker laid out once, independently of the map's size and camera (prepare once, resolve
@@ -32,6 +33,12 @@ public struct PreparedMarker {
     let position: LatLngAltitude
     let altitudeMode: AltitudeMode
     let anchor: UnitPoint
+    let lightweight: LightweightOptions?
+    let labelLayout: TextLayout?
+    // Marker3D flags as plain values (resolve reads them for every marker).
+    let scalesWithDistance: Bool
+    let drawsWhenOccluded: Bool
+    let hasLeader: Bool
 }
 
 public enum MapResolver {
@@ -40,6 +47,9 @@ public enum MapResolver {
     public static let popoverStemWidth = 18.0
     public static let popoverMaxContentWidth = 280.0
     public static let popoverMargin = 8.0
+    /// Marker3D labels: 12 pt semibold, beneath the anchor with a 2-pt gap.
+    public static let labelFont = FontSpec.system(size: 12, weight: .semibold)
+    public static let labelGap = 2.0
 
     /// Lays out every marker's content (and open popovers). Throws for unknown fonts or symbols.
     public static func prepare(_ map: Map) throws -> [PreparedMarker] {
@@ -48,9 +58,15 @@ public enum MapResolver {
             let popover = try m.popover.flatMap { p in
                 p.isOpen.wrappedValue ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil)) : nil
             }
-            return PreparedMarker(marker: m, layout: layout, label: layout.labels.first ?? "Marker \(i)", popover: popover,
+            let name = m.lightweight.flatMap { $0.label.isEmpty ? nil : $0.label } ?? layout.labels.first ?? "Marker \(i)"
+            return PreparedMarker(marker: m, layout: layout, label: name, popover: popover,
                                   behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
-                                  surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor)
+                                  surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
+                                  lightweight: m.lightweight,
+                                  labelLayout: try m.lightweight.flatMap { $0.label.isEmpty ? nil : try TextLayout.make($0.label, font: labelFont) },
+                                  scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
+                                  drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
+                                  hasLeader: m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true))
         }
     }
 
@@ -110,13 +126,24 @@ public enum MapResolver {
                 markers.append(ResolvedMarker(index: i, label: p.label, anchor: nil, box: Rect(x: 0, y: 0, width: size.width, height: size.height), altitude: alt, hidden: .behindCamera))
                 continue
             }
-            let box = Rect(x: anchor.x - p.anchor.x * size.width, y: anchor.y - p.anchor.y * size.height, width: size.width, height: size.height)
+            // Marker3D markers scale with distance unless sizePreserved (range / depth, 0.5…2, in 1/8 steps).
+            var s = 1.0
+            if p.scalesWithDistance {
+                s = (min(2, max(0.5, projection.camera.range / anchor.depth)) * 8).rounded() / 8
+            }
+            let box = Rect(x: anchor.x - p.anchor.x * size.width * s, y: anchor.y - p.anchor.y * size.height * s, width: size.width * s, height: size.height * s)
+            var labelBox: Rect? = nil
+            if let label = p.labelLayout { labelBox = Rect(x: anchor.x - label.width / 2, y: anchor.y + labelGap, width: label.width, height: label.height) }
+            let collisionBox = labelBox.map { box.union($0) } ?? box
             var hidden: HiddenReason? = nil
-            if box.intersection(screen) == nil { hidden = .offScreen }
-            else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
+            if collisionBox.intersection(screen) == nil { hidden = .offScreen }
+            else if !p.drawsWhenOccluded, ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
             var resolved = ResolvedMarker(index: i, label: p.label, anchor: anchor, box: box, altitude: alt, hidden: hidden)
-            // Markers lifted above the ground get a leader line from the ground point.
-            if p.altitudeMode != .clampToGround {
+            resolved.scale = s
+            resolved.labelBox = labelBox
+            // Markers lifted above the ground get a leader line from the ground point (Marker3D
+            // only when extruded).
+            if p.hasLeader {
                 let groundHeight = p.altitudeMode == .relativeToMesh ? ground.meshHeight(at: p.position) : ground.terrainHeight(at: p.position)
                 if alt - groundHeight > 0.5 {
                     resolved.groundAnchor = projection.project(enu: projection.frame.enu(ecef: p.surface.ecef(height: groundHeight)))
@@ -145,7 +172,7 @@ public enum MapResolver {
     /// The extent of every on-screen box (what the collision grid must cover).
     static func screenBounds(_ markers: [ResolvedMarker]) -> Rect {
         var r: Rect? = nil
-        for m in markers where m.isShown { r = r.map { $0.union(m.box) } ?? m.box }
+        for m in markers where m.isShown { r = r.map { $0.union(m.collisionBox) } ?? m.collisionBox }
         return r ?? Rect(x: 0, y: 0, width: 1, height: 1)
     }
 
@@ -160,7 +187,7 @@ public enum MapResolver {
         var index = GridIndex(cellSize: 64, bounds: screenBounds(markers))
         // Markers that hide optionals go in first.
         for m in markers where m.isShown && prepared[m.index].behavior == .requiredAndHidesOptional {
-            index.insert(m.box, id: m.index)
+            index.insert(m.collisionBox, id: m.index)
         }
         // Sort small integer keys, not the markers themselves (they are large values).
         let order = markers.indices
@@ -168,11 +195,15 @@ public enum MapResolver {
             .map { (-prepared[$0].priority, -prepared[$0].zIndex, -screenHeight(markers[$0]), $0) }
             .sorted { $0 < $1 }
         for (_, _, _, i) in order {
-            if let other = index.firstOverlap(markers[i].box) {
+            if let other = index.firstOverlap(markers[i].collisionBox) {
                 let m = markers[i]
-                markers[i] = ResolvedMarker(index: i, label: m.label, anchor: m.anchor, box: m.box, altitude: m.altitude, hidden: .collided(with: other))
+                var hiddenMarker = ResolvedMarker(index: i, label: m.label, anchor: m.anchor, box: m.box, altitude: m.altitude, hidden: .collided(with: other))
+                hiddenMarker.scale = m.scale
+                hiddenMarker.labelBox = m.labelBox
+                hiddenMarker.groundAnchor = m.groundAnchor
+                markers[i] = hiddenMarker
             } else {
-                index.insert(markers[i].box, id: i)
+                index.insert(markers[i].collisionBox, id: i)
             }
         }
     }

@@ -35,8 +35,14 @@ public struct ResolvedMarker: Sendable {
     /// Where the ground under the position lands, for a marker above the ground (its leader
     /// line runs from here to the anchor); nil for markers on the ground.
     public var groundAnchor: ScreenPoint? = nil
+    /// Drawing scale of the content (Marker3D markers shrink and grow with distance).
+    public var scale: Double = 1
+    /// A Marker3D's label box (beneath its anchor), part of its collision box.
+    public var labelBox: Rect? = nil
     public let hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
+    /// What collides: the content's box with the label's.
+    public var collisionBox: Rect { labelBox.map { box.union($0) } ?? box }
 }
 
 public struct ResolvedPopover: Sendable {
@@ -62,6 +68,8 @@ public struct ResolvedScene: CustomStringConvertible, Sendable {
         for m in markers {
             var where_ = m.anchor.map { "anchor \(f($0.x)),\(f($0.y)) box \(f(m.box.minX)),\(f(m.box.minY)) \(f(m.box.width))x\(f(m.box.height))" } ?? "no anchor"
             if let g = m.groundAnchor { where_ += ", leader from \(f(g.x)),\(f(g.y))" }
+            if m.scale != 1 { where_ += ", scale \(f(m.scale))" }
+            if let l = m.labelBox { where_ += ", label \(f(l.minX)),\(f(l.minY)) \(f(l.width))x\(f(l.height))" }
             lines.append("marker \(m.index) \"\(m.label)\": " + (m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
         }
         lines.append("draw order: " + drawOrder.map(String.init).joined(separator: ", "))

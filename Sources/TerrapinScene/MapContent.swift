@@ -28,6 +28,75 @@ public enum MapItem {
     case marker(Marker)
 }
 
+/// Marker3D's options (kept on the marker it becomes).
+public struct LightweightOptions {
+    public var extruded: Bool
+    public var drawsWhenOccluded: Bool
+    public var sizePreserved: Bool
+    public var label: String
+    /// Markers with equal keys share one rasterised sprite.
+    public var spriteKey: String?
+}
+
+/// The lightweight marker of the SDK, for large counts: its style is rasterised once per
+/// distinct style and composited as a sprite, with an optional text label beneath.
+public struct Marker3D: MapContent {
+    public enum Style {
+        /// The default pin.
+        case `default`
+        case pin(Pin.Configuration)
+        case image(Image)
+        case viewSnapshot(AnyView)
+
+        public static func viewSnapshot<V: View>(@ViewBuilder _ content: () -> V) -> Style { .viewSnapshot(AnyView(content())) }
+    }
+
+    public var position: LatLngAltitude
+    public var altitudeMode: AltitudeMode
+    public var collisionBehavior: CollisionBehavior
+    /// A line from the marker down to the ground (needs a non-clamped altitude mode). Default false.
+    public var extruded: Bool
+    /// Draw even where terrain hides it. Default false.
+    public var drawsWhenOccluded: Bool
+    /// False (default): the marker scales with camera distance (range / depth, 0.5…2);
+    /// true: it keeps its screen size.
+    public var sizePreserved: Bool
+    public var zIndex: Int
+    public var label: String
+    public var style: Style
+
+    public init(position: LatLngAltitude, altitudeMode: AltitudeMode = .clampToGround, collisionBehavior: CollisionBehavior = .required,
+                extruded: Bool = false, drawsWhenOccluded: Bool = false, sizePreserved: Bool = false, zIndex: Int = 0,
+                label: String = "", style: Style = .default) {
+        self.position = position
+        self.altitudeMode = altitudeMode
+        self.collisionBehavior = collisionBehavior
+        self.extruded = extruded
+        self.drawsWhenOccluded = drawsWhenOccluded
+        self.sizePreserved = sizePreserved
+        self.zIndex = zIndex
+        self.label = label
+        self.style = style
+    }
+
+    public var items: [MapItem] {
+        let content: AnyView
+        let key: String?
+        switch style {
+        case .default: content = AnyView(Pin()); key = "pin:default"
+        case .pin(let c):
+            content = AnyView(Pin(configuration: c))
+            key = c.glyph == nil ? "pin:\(c.backgroundColor.rgba)|\(c.borderColor.rgba)|\(c.glyphColor.rgba)|\(c.scale)" : nil
+        case .image(let image): content = AnyView(image); key = image.spriteKey
+        case .viewSnapshot(let view): content = AnyView(view); key = nil
+        }
+        var m = Marker(position: position, altitudeMode: altitudeMode, collisionBehavior: collisionBehavior, zIndex: zIndex) { content }
+        m.lightweight = LightweightOptions(extruded: extruded, drawsWhenOccluded: drawsWhenOccluded, sizePreserved: sizePreserved,
+                                           label: label, spriteKey: key)
+        return [.marker(m)]
+    }
+}
+
 public protocol MapContent {
     var items: [MapItem] { get }
 }
@@ -86,6 +155,8 @@ public struct Marker: MapContent {
     /// Whether the content is the default pin (its own shape is its collision box).
     public let isDefaultPin: Bool
     public var popover: MarkerPopover?
+    /// Set for markers made by `Marker3D`.
+    public var lightweight: LightweightOptions?
 
     public var items: [MapItem] { [.marker(self)] }
 
@@ -101,6 +172,7 @@ public struct Marker: MapContent {
         self.content = AnyView(content())
         isDefaultPin = false
         popover = nil
+        lightweight = nil
     }
 
     /// A marker showing the default `Pin`.
@@ -115,6 +187,7 @@ public struct Marker: MapContent {
         content = AnyView(Pin())
         isDefaultPin = true
         popover = nil
+        lightweight = nil
     }
 
     /// Attaches a popover shown above the marker while `isOpen` is true.

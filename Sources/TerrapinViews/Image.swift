@@ -23,6 +23,15 @@ public struct Image: View, PrimitiveView {
     public init(contentsOfFile path: String) { source = .file(path) }
     public init(pixmap: Pixmap) { source = .pixmap(pixmap) }
 
+    /// A key under which renders of this image may be shared (symbols and files; nil for pixmaps).
+    public var spriteKey: String? {
+        switch source {
+        case .symbol(let name): "symbol:\(name)|\(isResizable)|\(String(describing: renderingMode))"
+        case .file(let path): "file:\(path)|\(isResizable)|\(String(describing: renderingMode))"
+        case .pixmap: nil
+        }
+    }
+
     /// Let the image take the size it is offered instead of its natural size.
     public func resizable() -> Image { var i = self; i.isResizable = true; return i }
     /// `.template` paints the image's shape in the foreground colour (symbols are templates).

@@ -23,7 +23,7 @@ public struct Pin: View, PrimitiveView {
         public var borderColor: Color
         public var glyphColor: Color
         public var scale: Double
-        var glyph: AnyView?
+        public internal(set) var glyph: AnyView?
 
         public init(backgroundColor: Color? = nil, borderColor: Color? = nil, glyphColor: Color? = nil, scale: Double = 1) {
             self.backgroundColor = backgroundColor ?? Self.defaultBackground

@@ -100,3 +100,17 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
         }.terrain(grid).occludedMarkers(.dimmed(opacity: 0.4)), "markers/occlusion/dimmed-occluded-and-leader-line", width: 400, height: 270)
     }
 }
+
+@Suite struct Marker3DGoldenTests {
+    @Test func stylesLabelsScalingAndExtrusion() throws {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
+            Marker3D(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467), label: "Pine Mountain")
+            Marker3D(position: LatLngAltitude(latitude: 36.58, longitude: -84.29), label: "Trailhead", style: .pin(.green))
+            Marker3D(position: LatLngAltitude(latitude: 36.56, longitude: -84.22, altitude: 400), altitudeMode: .relativeToGround, extruded: true,
+                     label: "Balloon", style: .image(Image(systemName: "star.fill")))
+            Marker3D(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999), drawsWhenOccluded: true,
+                     label: "Behind the ridge", style: .pin(.purple))
+        }.terrain(grid), "markers/marker3d/styles-labels-scaling-extruded", width: 400, height: 270)
+    }
+}

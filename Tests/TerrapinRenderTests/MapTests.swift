@@ -235,3 +235,30 @@ extension Map {
         #expect(!text.contains("marker 1 \"clamped\": shown, anchor 250,150 box 230,130 40x20, leader"))
     }
 }
+
+@Suite struct Marker3DTests {
+    @Test func optionsAsPrintedText() throws {
+        // Straight down at one point per metre: range / depth = 1 on the ground.
+        let text = try resolved(Map(initialCamera: overhead, mode: .roadmap) {
+            Marker3D(position: at(-100, 50), label: "default")
+            Marker3D(position: at(0, 50, 100), altitudeMode: .relativeToGround, extruded: true, label: "extruded", style: .pin(.green))
+            Marker3D(position: at(100, 50, 100), altitudeMode: .relativeToGround, label: "not extruded")
+            Marker3D(position: at(-100, -60, 238), altitudeMode: .absolute, sizePreserved: false, label: "half way up")
+            Marker3D(position: at(0, -60, 238), altitudeMode: .absolute, sizePreserved: true, label: "size kept")
+        })
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("marker 0 \"default\": shown, anchor 100,100 box 87,63 26x37, label "))
+        #expect(lines[2].contains("\"extruded\"") && lines[2].contains("leader from 200,100"))
+        #expect(!lines[3].contains("leader"), "Marker3D draws a line only when extruded")
+        #expect(lines[4].contains("scale 2") && lines[4].contains("52x74"), "halfway up the eye's height: twice as near, twice as big")
+        #expect(!lines[5].contains("scale") && lines[5].contains("26x37"))
+    }
+
+    @Test func drawsWhenOccludedOverridesTheGround() throws {
+        let scene = try MapResolver.resolve(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 0, longitude: 0), tilt: 89, range: 2000), mode: .roadmap) {
+            Marker3D(position: LatLngAltitude(latitude: 1.5, longitude: 0), label: "hidden")
+            Marker3D(position: LatLngAltitude(latitude: 1.5, longitude: 0), drawsWhenOccluded: true, label: "shown anyway")
+        }, width: 400, height: 300)
+        #expect(scene.markers[0].hidden == .occluded && scene.markers[1].hidden == nil)
+    }
+}
