@@ -39,6 +39,8 @@ public struct PreparedMarker {
     let scalesWithDistance: Bool
     let drawsWhenOccluded: Bool
     let hasLeader: Bool
+    let size: Size
+    let labelSize: Size?
 }
 
 public enum MapResolver {
@@ -58,15 +60,17 @@ public enum MapResolver {
             let popover = try m.popover.flatMap { p in
                 p.isOpen.wrappedValue ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil)) : nil
             }
+            let labelLayout = try m.lightweight.flatMap { $0.label.isEmpty ? nil : try TextLayout.make($0.label, font: labelFont) }
             let name = m.lightweight.flatMap { $0.label.isEmpty ? nil : $0.label } ?? layout.labels.first ?? "Marker \(i)"
             return PreparedMarker(marker: m, layout: layout, label: name, popover: popover,
                                   behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
                                   surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
                                   lightweight: m.lightweight,
-                                  labelLayout: try m.lightweight.flatMap { $0.label.isEmpty ? nil : try TextLayout.make($0.label, font: labelFont) },
+                                  labelLayout: labelLayout,
                                   scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
                                   drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
-                                  hasLeader: m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true))
+                                  hasLeader: m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
+                                  size: layout.size, labelSize: labelLayout.map { Size(width: $0.width, height: $0.height) })
         }
     }
 
@@ -114,39 +118,40 @@ public enum MapResolver {
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         var markers: [ResolvedMarker] = []
         markers.reserveCapacity(prepared.count)
-        for (i, p) in prepared.enumerated() {
-            guard p.position.isValid else {
-                markers.append(ResolvedMarker(index: i, label: p.label, anchor: nil, box: Rect(x: 0, y: 0, width: 0, height: 0), altitude: 0, hidden: .invalidPosition))
+        // Fields are read in place: copying a PreparedMarker would retain every reference it holds.
+        for i in prepared.indices {
+            guard prepared[i].position.isValid else {
+                markers.append(ResolvedMarker(index: i, label: prepared[i].label, anchor: nil, box: Rect(x: 0, y: 0, width: 0, height: 0), altitude: 0, hidden: .invalidPosition))
                 continue
             }
-            let alt = altitude(of: p, ground: ground)
-            let enu = projection.frame.enu(ecef: p.surface.ecef(height: alt))
-            let size = p.layout.size
+            let alt = altitude(of: prepared[i], ground: ground)
+            let enu = projection.frame.enu(ecef: prepared[i].surface.ecef(height: alt))
+            let size = prepared[i].size
             guard let anchor = projection.project(enu: enu) else {
-                markers.append(ResolvedMarker(index: i, label: p.label, anchor: nil, box: Rect(x: 0, y: 0, width: size.width, height: size.height), altitude: alt, hidden: .behindCamera))
+                markers.append(ResolvedMarker(index: i, label: prepared[i].label, anchor: nil, box: Rect(x: 0, y: 0, width: size.width, height: size.height), altitude: alt, hidden: .behindCamera))
                 continue
             }
             // Marker3D markers scale with distance unless sizePreserved (range / depth, 0.5…2, in 1/8 steps).
             var s = 1.0
-            if p.scalesWithDistance {
+            if prepared[i].scalesWithDistance {
                 s = (min(2, max(0.5, projection.camera.range / anchor.depth)) * 8).rounded() / 8
             }
-            let box = Rect(x: anchor.x - p.anchor.x * size.width * s, y: anchor.y - p.anchor.y * size.height * s, width: size.width * s, height: size.height * s)
+            let box = Rect(x: anchor.x - prepared[i].anchor.x * size.width * s, y: anchor.y - prepared[i].anchor.y * size.height * s, width: size.width * s, height: size.height * s)
             var labelBox: Rect? = nil
-            if let label = p.labelLayout { labelBox = Rect(x: anchor.x - label.width / 2, y: anchor.y + labelGap, width: label.width, height: label.height) }
+            if let label = prepared[i].labelSize { labelBox = Rect(x: anchor.x - label.width / 2, y: anchor.y + labelGap, width: label.width, height: label.height) }
             let collisionBox = labelBox.map { box.union($0) } ?? box
             var hidden: HiddenReason? = nil
             if collisionBox.intersection(screen) == nil { hidden = .offScreen }
-            else if !p.drawsWhenOccluded, ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
-            var resolved = ResolvedMarker(index: i, label: p.label, anchor: anchor, box: box, altitude: alt, hidden: hidden)
+            else if !prepared[i].drawsWhenOccluded, ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
+            var resolved = ResolvedMarker(index: i, label: prepared[i].label, anchor: anchor, box: box, altitude: alt, hidden: hidden)
             resolved.scale = s
             resolved.labelBox = labelBox
             // Markers lifted above the ground get a leader line from the ground point (Marker3D
             // only when extruded).
-            if p.hasLeader {
-                let groundHeight = p.altitudeMode == .relativeToMesh ? ground.meshHeight(at: p.position) : ground.terrainHeight(at: p.position)
+            if prepared[i].hasLeader {
+                let groundHeight = prepared[i].altitudeMode == .relativeToMesh ? ground.meshHeight(at: prepared[i].position) : ground.terrainHeight(at: prepared[i].position)
                 if alt - groundHeight > 0.5 {
-                    resolved.groundAnchor = projection.project(enu: projection.frame.enu(ecef: p.surface.ecef(height: groundHeight)))
+                    resolved.groundAnchor = projection.project(enu: projection.frame.enu(ecef: prepared[i].surface.ecef(height: groundHeight)))
                 }
             }
             markers.append(resolved)
