@@ -1,26 +1,82 @@
-// Scene → Pixmap. For now the scene is its output options: the canvas and its background.
-// Map content (terrain, markers, popovers) is drawn here as it lands.
+// Scene → Pixmap: the background, then the map (terrain, markers, popovers) if the scene has one.
+import TerrapinGeometry
 import TerrapinRaster
 import TerrapinScene
+import TerrapinTerrain
+import TerrapinViews
 
 public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidSize(String)
+    /// The terrain file could not be loaded.
+    case terrain(TerrainError)
+    /// A view could not be laid out or drawn (an unknown font, an unreadable image file, …).
+    case view(String)
 
     public var description: String {
         switch self {
         case .invalidSize(let problem): "cannot render: \(problem)"
+        case .terrain(let error): "cannot render: \(error)"
+        case .view(let message): "cannot render: \(message)"
+        }
+    }
+}
+
+/// A scene ready to render and tap: the map is built once, so taps change its state.
+public struct PreparedScene {
+    public let scene: Scene
+    public let map: Map?
+
+    public init(_ scene: Scene) throws(RenderError) {
+        self.scene = scene
+        if let spec = scene.map {
+            do { map = try SceneBuilder(directory: scene.directory).map(spec) } catch { throw RenderError.terrain(error) }
+        } else {
+            map = nil
+        }
+    }
+
+    var framed: some View { (map ?? Map(mode: .roadmap)).frame(width: Double(scene.output.width), height: Double(scene.output.height)) }
+
+    /// Taps at `point` (points from the top-left): runs what is hit there. Returns what was hit
+    /// (the label of the view that took the tap), or nil when nothing did.
+    @discardableResult
+    public func tap(at point: Point) throws(RenderError) -> String?? {
+        guard map != nil else { return nil }
+        do { return try ViewRenderer.tap(framed, at: point) } catch { throw RenderError.view(String(describing: error)) }
+    }
+
+    /// Where markers and popovers land, and why hidden ones are hidden.
+    public func resolve() throws(RenderError) -> ResolvedScene? {
+        guard let map else { return nil }
+        do {
+            return try MapResolver.resolve(map, width: Double(scene.output.width), height: Double(scene.output.height))
+        } catch {
+            throw RenderError.view(String(describing: error))
+        }
+    }
+
+    public func render() throws(RenderError) -> Pixmap {
+        let output = scene.output
+        if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
+        guard map != nil else {
+            guard var pixmap = Pixmap(width: output.pixelWidth, height: output.pixelHeight) else {
+                throw RenderError.invalidSize("\(output.pixelWidth)x\(output.pixelHeight) pixels")
+            }
+            pixmap.fill(output.background.premultiplied)
+            return pixmap
+        }
+        let b = output.background
+        let background = Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255)
+        do {
+            return try ViewRenderer.render(framed, scale: output.scale, background: background)
+        } catch {
+            throw RenderError.view(String(describing: error))
         }
     }
 }
 
 public enum SceneRenderer {
     public static func render(_ scene: Scene) throws(RenderError) -> Pixmap {
-        let output = scene.output
-        if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
-        guard var pixmap = Pixmap(width: output.pixelWidth, height: output.pixelHeight) else {
-            throw RenderError.invalidSize("\(output.pixelWidth)x\(output.pixelHeight) pixels")
-        }
-        pixmap.fill(output.background.premultiplied)
-        return pixmap
+        try PreparedScene(scene).render()
     }
 }

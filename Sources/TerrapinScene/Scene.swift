@@ -5,9 +5,15 @@ import TerrapinRaster
 
 public struct Scene: Equatable, Sendable {
     public var output: OutputOptions
+    /// The map to draw over the background; nil draws the background alone.
+    public var map: MapScene?
+    /// The directory file paths in the scene resolve against (the scene file's).
+    public var directory: String
 
-    public init(output: OutputOptions = OutputOptions()) {
+    public init(output: OutputOptions = OutputOptions(), map: MapScene? = nil, directory: String = ".") {
         self.output = output
+        self.map = map
+        self.directory = directory
     }
 }
 

@@ -18,7 +18,9 @@ public enum SceneDecoder {
         } catch {
             throw SceneError.unreadable(error)
         }
-        return try decode(bytes, file: path == "-" ? "<stdin>" : "'\(path)'")
+        var scene = try decode(bytes, file: path == "-" ? "<stdin>" : "'\(path)'")
+        if path != "-", let slash = path.lastIndex(of: "/") { scene.directory = slash == path.startIndex ? "/" : String(path[..<slash]) }
+        return scene
     }
 
     /// Decodes scene JSON. `file` names the source in messages.
@@ -113,10 +115,11 @@ struct Reader {
     // MARK: - The scene
 
     mutating func scene(_ root: JSONNode) -> Scene? {
-        guard let members = object(root, "$", allowed: ["$schema", "output"]) else { return nil }
+        guard let members = object(root, "$", allowed: ["$schema", "output", "map"]) else { return nil }
         _ = string(members["$schema"], "$.$schema")
         var scene = Scene()
         if let output = members["output"] { scene.output = outputOptions(output, "$.output") }
+        if let map = members["map"] { scene.map = mapScene(map, "$.map") }
         return scene
     }
 
@@ -145,16 +148,20 @@ func closest(to word: String, in candidates: [String]) -> String? {
     return best.1 <= max(1, min(3, (best.0.count + 1) / 3)) ? best.0 : nil
 }
 
+/// Edit distance counting a swap of neighbouring letters as one edit ("bleu" → "blue"), the
+/// commonest typo (optimal string alignment).
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     if a.isEmpty { return b.count }
-    var previous = Array(0...b.count)
+    if b.isEmpty { return a.count }
+    var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { d[i][0] = i }
+    for j in 0...b.count { d[0][j] = j }
     for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in stride(from: 1, through: b.count, by: 1) {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        for j in 1...b.count {
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
         }
-        previous = current
     }
-    return previous[b.count]
+    return d[a.count][b.count]
 }

@@ -19,6 +19,8 @@ public struct Image: View, PrimitiveView {
     /// A built-in symbol (see the README for the list); an unknown name fails the render with
     /// the closest names.
     public init(systemName: String) { source = .symbol(systemName) }
+    /// Every built-in symbol name, sorted.
+    public static var systemNames: [String] { Symbols.names }
     /// A PNG file, read when the view is rendered.
     public init(contentsOfFile path: String) { source = .file(path) }
     public init(pixmap: Pixmap) { source = .pixmap(pixmap) }

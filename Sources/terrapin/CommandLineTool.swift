@@ -25,12 +25,14 @@ enum CommandLineTool {
 
         Usage:
           terrapin render SCENE.json -o OUT.png [options]
+          terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
           terrapin --help | --version
           terrapin help COMMAND
 
         Commands:
           render    render a scene file to a PNG image
+          inspect   print where every marker and popover lands, and why hidden ones are hidden
           diff      compare two PNG images as the snapshot tests do
 
         Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
@@ -40,7 +42,7 @@ enum CommandLineTool {
         terrapin render: render a scene file to a PNG image.
 
         Usage:
-          terrapin render SCENE.json -o OUT.png [--size WxH] [--scale N] [--compression PRESET]
+          terrapin render SCENE.json -o OUT.png [--size WxH] [--scale N] [--compression PRESET] [--tap X,Y]...
 
         Arguments:
           SCENE.json            the scene file; '-' reads it from standard input
@@ -49,12 +51,32 @@ enum CommandLineTool {
           --size WxH            override the output size in points, e.g. 800x600
           --scale N             override pixels per point: 1, 2, 3 or 4
           --compression PRESET  default (zlib 6, adaptive filters), fast or small
+          --tap X,Y             tap at X,Y points from the top-left before rendering (repeatable, in order),
+                                e.g. to open a popover whose marker has "onTap": "togglePopover"
           -h, --help            show this help
 
         Examples:
+          terrapin render Examples/ferry-popover.json -o out/ferry.png --tap 256,170
           terrapin render Examples/background.json -o out/background.png
           cat scene.json | terrapin render - -o - > out.png
           terrapin render scene.json -o card@2x.png --scale 2 --compression small
+        """
+
+    static let inspectHelp = """
+        terrapin inspect: print the resolved scene — each marker's anchor and box in points, shown or
+        hidden and why (collided with marker N, occluded, off-screen, …), the draw order and popovers.
+
+        Usage:
+          terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
+
+        Options:
+          --size WxH    override the output size in points
+          --tap X,Y     tap at X,Y points before resolving (repeatable)
+          -h, --help    show this help
+
+        Examples:
+          terrapin inspect Examples/showcase.json
+          terrapin inspect Examples/ferry-popover.json --tap 256,170
         """
 
     static let diffHelp = """
@@ -117,12 +139,14 @@ enum CommandLineTool {
             case nil: printOut(help)
             case "render": printOut(renderHelp)
             case "diff": printOut(diffHelp)
+            case "inspect": printOut(inspectHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
         case "render": try render(rest)
         case "diff": try diff(rest)
+        case "inspect": try inspect(rest)
         default:
-            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, diff"))
+            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, inspect, diff"))
         }
     }
 
@@ -135,9 +159,11 @@ enum CommandLineTool {
         var size: (Int, Int)?
         var scale: Int?
         var compression: PNGCompression?
+        var taps: [Point] = []
         while let argument = parser.next() {
             switch argument {
             case "-h", "--help": printOut(renderHelp); return
+            case "--tap": taps.append(try parser.point(for: argument))
             case "-o", "--output": outputPath = try parser.value(for: argument)
             case "--size": size = try parser.size(for: argument)
             case "--scale": scale = try parser.integer(for: argument, in: OutputOptions.scales)
@@ -162,7 +188,13 @@ enum CommandLineTool {
         if let problem = scene.output.sizeProblem { throw CLIError.input(problem) }
 
         let pixmap: Pixmap
-        do { pixmap = try SceneRenderer.render(scene) } catch { throw CLIError.input(error.description) }
+        do {
+            let prepared = try PreparedScene(scene)
+            for tap in taps { try prepared.tap(at: tap) }
+            pixmap = try prepared.render()
+        } catch {
+            throw CLIError.input(error.description)
+        }
         let options = PNGEncodingOptions(compression: scene.output.compression,
                                          text: [PNGTextEntry(key: "Software", value: "Terrapin \(Terrapin.version)")])
         let bytes: [UInt8]
@@ -180,6 +212,45 @@ enum CommandLineTool {
 }
 
 extension CommandLineTool {
+    // MARK: - inspect
+
+    static func inspect(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "inspect")
+        var scenePath: String?
+        var size: (Int, Int)?
+        var taps: [Point] = []
+        while let argument = parser.next() {
+            switch argument {
+            case "-h", "--help": printOut(inspectHelp); return
+            case "--size": size = try parser.size(for: argument)
+            case "--tap": taps.append(try parser.point(for: argument))
+            default:
+                if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "inspect") }
+                guard scenePath == nil else { throw CLIError.usage("more than one scene given ('\(scenePath!)' and '\(argument)')", command: "inspect") }
+                scenePath = argument
+            }
+        }
+        guard let scenePath else { throw CLIError.usage("no scene file given", command: "inspect") }
+        var scene: Scene
+        do { scene = try SceneDecoder.load(path: scenePath) } catch { throw CLIError.input(error.description) }
+        if let size { scene.output.width = size.0; scene.output.height = size.1 }
+        if let problem = scene.output.sizeProblem { throw CLIError.input(problem) }
+        do {
+            let prepared = try PreparedScene(scene)
+            for tap in taps {
+                let hit = try prepared.tap(at: tap)
+                printOut("tap \(Int(tap.x)),\(Int(tap.y)): " + (hit.map { $0 ?? "(unlabelled view)" } ?? "nothing"))
+            }
+            guard let resolved = try prepared.resolve() else {
+                printOut("the scene has no map: \(scene.output.width)x\(scene.output.height) points of background")
+                return
+            }
+            printOut(resolved.description)
+        } catch {
+            throw CLIError.input(error.description)
+        }
+    }
+
     // MARK: - diff
 
     static func diff(_ arguments: [String]) throws {
@@ -289,6 +360,16 @@ struct ArgumentParser {
             throw CLIError.usage("\(option) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
         }
         return number
+    }
+
+    /// "X,Y" in points, finite.
+    mutating func point(for option: String) throws -> Point {
+        let text = try value(for: option)
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
+            throw CLIError.usage("\(option) expects X,Y in points, e.g. 120,80; found '\(text)'", command: command)
+        }
+        return Point(x, y)
     }
 
     mutating func size(for option: String) throws -> (Int, Int) {

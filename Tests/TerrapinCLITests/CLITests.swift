@@ -69,6 +69,10 @@ enum CLI {
         (["render", "a.json", "-o", "x.png", "--size", "0x3"], "error: --size takes WIDTHxHEIGHT"),
         (["render", "a.json", "-o", "x.png", "--compression=zip"], "error: --compression takes one of default, fast, small, not 'zip'"),
         (["render", "a.json", "-o", "x.png", "--colour"], "error: unknown option '--colour'"),
+        (["render", "a.json", "-o", "x.png", "--tap", "3"], "error: --tap expects X,Y in points, e.g. 120,80; found '3'"),
+        (["render", "a.json", "-o", "x.png", "--tap", "nan,2"], "error: --tap expects X,Y in points"),
+        (["inspect"], "error: no scene file given"),
+        (["inspect", "a.json", "--json"], "error: unknown option '--json'"),
     ] as [([String], String)])
     func usageErrorsExitWithTwo(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)
@@ -210,4 +214,70 @@ enum CLI {
         #expect(try CLI.run(["diff", dir + "/a.png"]).status == 2)
         #expect(try CLI.run(["diff", dir + "/a.png", dir + "/b.png", "--threshold", "nan"]).status == 2)
     }
+
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples").standardized.path
+
+    @Test func tapThenRenderAMapScene() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scene = Self.examples + "/ferry-building-popover.json"
+        let closed = try CLI.run(["render", scene, "-o", dir + "/closed.png"])
+        let open = try CLI.run(["render", scene, "-o", dir + "/open.png", "--tap", "200,126"])
+        #expect(closed.status == 0 && open.status == 0, "\(closed.stderr)\(open.stderr)")
+        let a = try PNGDecoder.decode(file: dir + "/closed.png"), b = try PNGDecoder.decode(file: dir + "/open.png")
+        #expect(a.width == 800 && a.height == 600 && a != b)
+        // Two taps on the pin: open, then closed again — the same pixels as no tap.
+        #expect(try CLI.run(["render", scene, "-o", dir + "/twice.png", "--tap", "200,126", "--tap", "200,126"]).status == 0)
+        #expect(try PNGDecoder.decode(file: dir + "/twice.png") == a)
+    }
+
+    @Test func inspectPrintsTheResolvedScene() throws {
+        let scene = Self.examples + "/ferry-building-popover.json"
+        let result = try CLI.run(["inspect", scene, "--tap", "200,126"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        #expect(text.hasPrefix("tap 200,126: Marker 2\nmap 400x300 camera center 37.7955,-122.3937 heading 20 tilt 55 range 1800\n"), "\(text)")
+        #expect(text.contains("marker 0 \"Pier 7\": shown"))
+        #expect(text.contains("popover on marker 2:"))
+        let background = try CLI.run(["inspect", CLI.fixtures + "/red-2x.json"])
+        #expect(background.status == 0 && String(decoding: background.stdout, as: UTF8.self).hasPrefix("the scene has no map"))
+    }
+
+    @Test func theREADMEsBadMapErrorsAreWhatUsersSee() throws {
+        let scene = CLI.fixtures + "/bad-map.json"
+        let result = try CLI.run(["render", scene, "-o", NSTemporaryDirectory() + "never.png"])
+        #expect(result.status == 2)
+        #expect(result.stderr == """
+            error: scene '\(scene)' has 2 errors:
+              line 3, column 44, $.map.markers[0].content.modifiers[0]: unknown key "paddng"; did you mean "padding"?
+              line 4, column 20, $.map.markers[0].altitudeMode: expected one of "absolute", "clampToGround", "relativeToGround", "relativeToMesh", found "relative"; did you mean "relativeToGround"?
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "never.png"))
+    }
+
+    @Test func aMissingTerrainFileIsBadInputAndWritesNothing() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scene = #"{"map": {"terrain": {"file": "nowhere.asc"}, "markers": [{"position": {"latitude": 1, "longitude": 2}}]}}"#
+        try Array(scene.utf8).write(to: dir + "/scene.json")
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(dir + "/nowhere.asc") && result.stderr.contains("no such file"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["scene.json"])
+    }
+
+    @Test func anUnreadableMarkerImageIsBadInput() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scene = #"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"image": {"file": "icon.png"}}}]}}"#
+        let result = try CLI.run(["render", "-", "-o", dir + "/out.png"], stdin: Array(scene.utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("icon.png"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+}
+
+extension Array where Element == UInt8 {
+    func write(to path: String) throws { try Data(self).write(to: URL(fileURLWithPath: path)) }
 }

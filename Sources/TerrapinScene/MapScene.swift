@@ -1,0 +1,300 @@
+// The map part of a scene file as plain data (Equatable, Sendable), and how it becomes a `Map`.
+// Views in a scene are a tree of `ViewSpec`s whose modifiers are an ordered list, because, as
+// in SwiftUI, `.padding(8).background(…)` and `.background(…).padding(8)` differ.
+import TerrapinGeo
+import TerrapinIO
+import TerrapinTerrain
+import TerrapinTypography
+import TerrapinViews
+
+public struct MapScene: Equatable, Sendable {
+    public var mode: MapMode = .hybrid
+    /// Nil: fitted to the markers.
+    public var camera: Camera?
+    public var terrain: TerrainSpec?
+    /// Opacity for markers the ground hides; nil hides them.
+    public var dimmedOccludedOpacity: Double?
+    public var markers: [MarkerSpec] = []
+
+    public init() {}
+}
+
+public struct TerrainSpec: Equatable, Sendable {
+    /// As written in the scene (relative paths resolve against the scene's directory).
+    public var file: String
+    /// West, south, east, north in degrees: required for Terrarium PNGs.
+    public var bounds: [Double]?
+    public var exaggeration: Double = 1
+}
+
+public struct MarkerSpec: Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable { case marker, marker3D }
+    public enum Marker3DStyle: Equatable, Sendable {
+        case `default`
+        case pin(PinSpec)
+        case image(ImageSpec)
+        case view(ViewSpec)
+    }
+
+    public var kind: Kind = .marker
+    public var position: LatLngAltitude
+    public var altitudeMode: AltitudeMode = .clampToGround
+    public var collisionBehavior: CollisionBehavior = .required
+    public var collisionPriority: Int?
+    public var zIndex: Int = 0
+    public var anchor: UnitPoint = .bottom
+    /// A `Marker`'s content; nil shows the default pin.
+    public var content: ViewSpec?
+    public var popover: PopoverSpec?
+    /// Tapping the marker toggles its popover.
+    public var tapTogglesPopover = false
+    // Marker3D only.
+    public var extruded = false
+    public var drawsWhenOccluded = false
+    public var sizePreserved = false
+    public var label = ""
+    public var style: Marker3DStyle = .default
+
+    public init(position: LatLngAltitude) { self.position = position }
+}
+
+public struct PopoverSpec: Equatable, Sendable {
+    public var isOpen = false
+    public var autoClose = true
+    public var autoPan = true
+    public var padding = 16.0
+    public var backgroundColor = Color.white
+    public var cornerRadius = 8.0
+    public var content: ViewSpec
+}
+
+public struct PinSpec: Equatable, Sendable {
+    public var background: Color?
+    public var border: Color?
+    public var glyphColor: Color?
+    public var scale = 1.0
+    public var glyph: ViewSpec?
+}
+
+public struct ImageSpec: Equatable, Sendable {
+    /// A built-in symbol name, or a PNG file (relative to the scene's directory).
+    public var systemName: String?
+    public var file: String?
+}
+
+public enum ShapeKind: Equatable, Sendable {
+    case rectangle, capsule, circle, ellipse
+    case roundedRectangle(cornerRadius: Double)
+}
+
+/// A view and its modifiers, applied in order.
+public struct ViewSpec: Equatable, Sendable {
+    public indirect enum Content: Equatable, Sendable {
+        case text(String)
+        case image(ImageSpec)
+        case pin(PinSpec)
+        case color(Color)
+        case shape(ShapeKind, fill: Color?, stroke: Color?, lineWidth: Double)
+        case spacer(minLength: Double?)
+        case vstack(alignment: HorizontalAlignment, spacing: Double?, children: [ViewSpec])
+        case hstack(alignment: VerticalAlignment, spacing: Double?, children: [ViewSpec])
+        case zstack(alignment: Alignment, children: [ViewSpec])
+    }
+
+    public var content: Content
+    public var modifiers: [ModifierSpec] = []
+
+    public init(_ content: Content, modifiers: [ModifierSpec] = []) {
+        self.content = content
+        self.modifiers = modifiers
+    }
+}
+
+public indirect enum ModifierSpec: Equatable, Sendable {
+    case font(FontSpec)
+    case fontWeight(FontWeight)
+    case bold
+    case italic
+    case foregroundStyle(Color)
+    case lineLimit(Int)
+    case multilineTextAlignment(TextAlignment)
+    case minimumScaleFactor(Double)
+    case frame(width: Double?, height: Double?, minWidth: Double?, maxWidth: Double?, minHeight: Double?, maxHeight: Double?, alignment: Alignment)
+    case padding(EdgeInsets)
+    case fixedSize
+    case offset(x: Double, y: Double)
+    case background(ViewSpec)
+    case overlay(ViewSpec)
+    case clipShape(ShapeKind)
+    case cornerRadius(Double)
+    case border(Color, width: Double)
+    case shadow(color: Color, radius: Double, x: Double, y: Double)
+    case opacity(Double)
+    case scaleEffect(Double)
+    case rotationEffect(degrees: Double)
+    case resizable
+    case aspectRatio(Double?, ContentMode)
+    case accessibilityLabel(String)
+}
+
+// MARK: - Building
+
+/// Turns scene data into views and a `Map`; file paths resolve against `directory`.
+public struct SceneBuilder {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    public func path(_ file: String) -> String {
+        file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+    }
+
+    public func map(_ spec: MapScene) throws(TerrainError) -> Map {
+        let markers = spec.markers.map(marker)
+        var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
+        map.items = markers.flatMap { $0 }
+        if let terrain = spec.terrain {
+            let file = path(terrain.file)
+            let grid: HeightGrid
+            if let b = terrain.bounds {
+                let bytes: [UInt8]
+                do { bytes = try FileIO.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
+                grid = try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
+            } else {
+                grid = try GridLoader.load(file)
+            }
+            map = map.terrain(grid, exaggeration: terrain.exaggeration)
+        }
+        if let opacity = spec.dimmedOccludedOpacity { map = map.occludedMarkers(.dimmed(opacity: opacity)) }
+        return map
+    }
+
+    func marker(_ spec: MarkerSpec) -> [MapItem] {
+        switch spec.kind {
+        case .marker3D:
+            let style: Marker3D.Style = switch spec.style {
+            case .default: .default
+            case .pin(let pin): .pin(configuration(pin))
+            case .image(let image): .image(self.image(image))
+            case .view(let view): .viewSnapshot(AnyView(self.view(view)))
+            }
+            return Marker3D(position: spec.position, altitudeMode: spec.altitudeMode, collisionBehavior: spec.collisionBehavior,
+                            extruded: spec.extruded, drawsWhenOccluded: spec.drawsWhenOccluded, sizePreserved: spec.sizePreserved,
+                            zIndex: spec.zIndex, label: spec.label, style: style).items
+        case .marker:
+            let isOpen = State(initialValue: spec.popover?.isOpen ?? false)
+            var content = spec.content.map { view($0) } ?? AnyView(Pin())
+            if spec.tapTogglesPopover {
+                let open = isOpen.projectedValue
+                content = AnyView(content.onTapGesture { open.wrappedValue.toggle() })
+            }
+            var marker = Marker(position: spec.position, altitudeMode: spec.altitudeMode, collisionBehavior: spec.collisionBehavior,
+                                collisionPriority: spec.collisionPriority, zIndex: spec.zIndex, anchor: spec.anchor) { content }
+            if let p = spec.popover {
+                let body = view(p.content)
+                marker = marker.popover(isOpen: isOpen.projectedValue, autoClosedEnabled: p.autoClose, autoPanEnabled: p.autoPan,
+                                        style: PopoverStyle(padding: p.padding, backgroundColor: p.backgroundColor, borderRadius: p.cornerRadius)) { body }
+            }
+            return marker.items
+        }
+    }
+
+    func configuration(_ pin: PinSpec) -> Pin.Configuration {
+        if let glyph = pin.glyph {
+            let g = view(glyph)
+            return Pin.Configuration(backgroundColor: pin.background, borderColor: pin.border, glyphColor: pin.glyphColor, scale: pin.scale) { g }
+        }
+        return Pin.Configuration(backgroundColor: pin.background, borderColor: pin.border, glyphColor: pin.glyphColor, scale: pin.scale)
+    }
+
+    func image(_ spec: ImageSpec) -> Image {
+        if let name = spec.systemName { return Image(systemName: name) }
+        return Image(contentsOfFile: path(spec.file ?? ""))
+    }
+
+    public func view(_ spec: ViewSpec) -> AnyView {
+        var result: AnyView
+        switch spec.content {
+        case .text(let text): result = AnyView(Text(text))
+        case .image(let image): result = AnyView(self.image(image))
+        case .pin(let pin): result = AnyView(Pin(configuration: configuration(pin)))
+        case .color(let color): result = AnyView(color)
+        case .shape(let kind, let fill, let stroke, let lineWidth):
+            result = shape(kind, fill: fill, stroke: stroke, lineWidth: lineWidth)
+        case .spacer(let minLength): result = AnyView(Spacer(minLength: minLength))
+        case .vstack(let alignment, let spacing, let children):
+            let views = children.map(view)
+            result = AnyView(VStack(alignment: alignment, spacing: spacing) { ForEach(views.indices, id: \.self) { views[$0] } })
+        case .hstack(let alignment, let spacing, let children):
+            let views = children.map(view)
+            result = AnyView(HStack(alignment: alignment, spacing: spacing) { ForEach(views.indices, id: \.self) { views[$0] } })
+        case .zstack(let alignment, let children):
+            let views = children.map(view)
+            result = AnyView(ZStack(alignment: alignment) { ForEach(views.indices, id: \.self) { views[$0] } })
+        }
+        for modifier in spec.modifiers { result = apply(modifier, to: result, content: spec.content) }
+        return result
+    }
+
+    func shape(_ kind: ShapeKind, fill: Color?, stroke: Color?, lineWidth: Double) -> AnyView {
+        func styled<S: Shape>(_ s: S) -> AnyView {
+            switch (fill, stroke) {
+            case (let f?, let st?): AnyView(s.fill(f).overlay(s.stroke(st, lineWidth: lineWidth)))
+            case (nil, let st?): AnyView(s.stroke(st, lineWidth: lineWidth))
+            case (let f?, nil): AnyView(s.fill(f))
+            case (nil, nil): AnyView(s.fill(Color.primary))
+            }
+        }
+        switch kind {
+        case .rectangle: return styled(Rectangle())
+        case .capsule: return styled(Capsule())
+        case .circle: return styled(Circle())
+        case .ellipse: return styled(Ellipse())
+        case .roundedRectangle(let r): return styled(RoundedRectangle(cornerRadius: r))
+        }
+    }
+
+    func apply(_ modifier: ModifierSpec, to view: AnyView, content: ViewSpec.Content) -> AnyView {
+        switch modifier {
+        case .font(let spec): return AnyView(view.font(Font(spec)))
+        case .fontWeight(let w): return AnyView(view.fontWeight(w))
+        case .bold: return AnyView(view.bold())
+        case .italic: return AnyView(view.italic())
+        case .foregroundStyle(let c): return AnyView(view.foregroundStyle(c))
+        case .lineLimit(let n): return AnyView(view.lineLimit(n))
+        case .multilineTextAlignment(let a): return AnyView(view.multilineTextAlignment(a))
+        case .minimumScaleFactor(let f): return AnyView(view.minimumScaleFactor(f))
+        case .frame(let width, let height, let minWidth, let maxWidth, let minHeight, let maxHeight, let alignment):
+            if minWidth == nil && maxWidth == nil && minHeight == nil && maxHeight == nil {
+                return AnyView(view.frame(width: width, height: height, alignment: alignment))
+            }
+            return AnyView(view.frame(minWidth: minWidth, idealWidth: width, maxWidth: maxWidth, minHeight: minHeight, idealHeight: height,
+                                      maxHeight: maxHeight, alignment: alignment))
+        case .padding(let insets): return AnyView(view.padding(insets))
+        case .fixedSize: return AnyView(view.fixedSize())
+        case .offset(let x, let y): return AnyView(view.offset(x: x, y: y))
+        case .background(let spec): return AnyView(view.background(self.view(spec)))
+        case .overlay(let spec): return AnyView(view.overlay(self.view(spec)))
+        case .clipShape(let kind):
+            switch kind {
+            case .rectangle: return AnyView(view.clipShape(Rectangle()))
+            case .capsule: return AnyView(view.clipShape(Capsule()))
+            case .circle: return AnyView(view.clipShape(Circle()))
+            case .ellipse: return AnyView(view.clipShape(Ellipse()))
+            case .roundedRectangle(let r): return AnyView(view.clipShape(RoundedRectangle(cornerRadius: r)))
+            }
+        case .cornerRadius(let r): return AnyView(view.cornerRadius(r))
+        case .border(let c, let width): return AnyView(view.border(c, width: width))
+        case .shadow(let color, let radius, let x, let y): return AnyView(view.shadow(color: color, radius: radius, x: x, y: y))
+        case .opacity(let o): return AnyView(view.opacity(o))
+        case .scaleEffect(let s): return AnyView(view.scaleEffect(s))
+        case .rotationEffect(let d): return AnyView(view.rotationEffect(.degrees(d)))
+        case .resizable:
+            // Only an image itself can be made resizable (the decoder checks it comes first).
+            if case .image(let spec) = content { return AnyView(image(spec).resizable()) }
+            return view
+        case .aspectRatio(let r, let mode): return AnyView(view.aspectRatio(r, contentMode: mode))
+        case .accessibilityLabel(let l): return AnyView(view.accessibilityLabel(l))
+        }
+    }
+}

@@ -1,0 +1,449 @@
+// JSON → MapScene: the "map" member of a scene file. Every problem is collected with its path.
+import TerrapinGeo
+import TerrapinTypography
+import TerrapinViews
+
+extension Reader {
+    // MARK: - Scalars
+
+    mutating func number(_ node: JSONNode?, _ path: String, in range: ClosedRange<Double>, unit: String = "") -> Double? {
+        guard let node else { return nil }
+        guard case .number(let n) = node.value else {
+            report(node, path, "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(node.typeDescription)")
+            return nil
+        }
+        guard n.isFinite, range.contains(n) else {
+            report(node, path, "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(fmt(n))")
+            return nil
+        }
+        return n
+    }
+
+    mutating func bool(_ node: JSONNode?, _ path: String) -> Bool? {
+        guard let node else { return nil }
+        guard case .bool(let b) = node.value else {
+            report(node, path, "expected true or false, found \(node.typeDescription)")
+            return nil
+        }
+        return b
+    }
+
+    mutating func array(_ node: JSONNode?, _ path: String, max: Int) -> [JSONNode]? {
+        guard let node else { return nil }
+        guard case .array(let items) = node.value else {
+            report(node, path, "expected an array, found \(node.typeDescription)")
+            return nil
+        }
+        guard items.count <= max else {
+            report(node, path, "at most \(max) items are allowed, found \(items.count)")
+            return nil
+        }
+        return items
+    }
+
+    /// "#RRGGBB", "#RRGGBBAA" or a system colour name ("blue", "white", …).
+    mutating func viewColor(_ node: JSONNode?, _ path: String) -> Color? {
+        guard let node, let text = string(node, path) else { return nil }
+        if let c = Color.named[text] ?? Color(hex: text) { return c }
+        let hint = closest(to: text, in: Array(Color.named.keys).sorted()).map { "; did you mean \"\($0)\"?" } ?? ""
+        report(node, path, "expected a colour as \"#RRGGBB\", \"#RRGGBBAA\" or a name (\(Color.named.keys.sorted().joined(separator: ", "))), found \"\(text)\"" + hint)
+        return nil
+    }
+
+    private func fmt(_ n: Double) -> String {
+        if n.isNaN { return "NaN" }
+        if n.isInfinite { return n < 0 ? "-infinity" : "infinity" }
+        return n.rounded() == n && abs(n) < 1e15 ? String(Int(n)) : String(n)
+    }
+
+    // MARK: - Map
+
+    static let maxMarkers = 100_000
+    static let maxChildren = 1_000
+
+    mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
+        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "occludedMarkers", "markers"]) else { return nil }
+        var map = MapScene()
+        map.mode = choice(m["mode"], path + ".mode", default: map.mode)
+        if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
+        if let t = m["terrain"] { map.terrain = terrain(t, path + ".terrain") }
+        if let o = m["occludedMarkers"] {
+            if case .string(let s) = o.value, s == "hidden" {
+                map.dimmedOccludedOpacity = nil
+            } else if let d = object(o, path + ".occludedMarkers", allowed: ["dimmed"]) {
+                map.dimmedOccludedOpacity = number(d["dimmed"], path + ".occludedMarkers.dimmed", in: 0...1)
+            }
+        }
+        for (i, item) in (array(m["markers"], path + ".markers", max: Self.maxMarkers) ?? []).enumerated() {
+            if let marker = marker(item, path + ".markers[\(i)]") { map.markers.append(marker) }
+        }
+        return map
+    }
+
+    mutating func position(_ node: JSONNode?, _ path: String) -> LatLngAltitude? {
+        guard let node else { return nil }
+        guard let m = object(node, path, allowed: ["latitude", "longitude", "altitude"]) else { return nil }
+        guard m["latitude"] != nil, m["longitude"] != nil else {
+            report(node, path, "a position needs \"latitude\" and \"longitude\" (degrees; \"altitude\" in metres is optional)")
+            return nil
+        }
+        guard let lat = number(m["latitude"], path + ".latitude", in: -90...90, unit: " of degrees"),
+              let lng = number(m["longitude"], path + ".longitude", in: -180...180, unit: " of degrees") else { return nil }
+        let alt = number(m["altitude"], path + ".altitude", in: -20_000...100_000_000, unit: " of metres") ?? 0
+        return LatLngAltitude(latitude: lat, longitude: lng, altitude: alt)
+    }
+
+    mutating func camera(_ node: JSONNode, _ path: String) -> Camera? {
+        guard let m = object(node, path, allowed: ["center", "heading", "tilt", "roll", "range", "fieldOfView", "altitudeMode"]) else { return nil }
+        guard let center = position(m["center"], path + ".center") else {
+            if m["center"] == nil { report(node, path, "a camera needs a \"center\" position (leave \"camera\" out to fit the markers)") }
+            return nil
+        }
+        var camera = Camera(center: center)
+        if let h = number(m["heading"], path + ".heading", in: -360...360, unit: " of degrees") { camera.heading = h }
+        if let t = number(m["tilt"], path + ".tilt", in: 0...90, unit: " of degrees") { camera.tilt = t }
+        if let r = number(m["roll"], path + ".roll", in: -360...360, unit: " of degrees") { camera.roll = r }
+        if let r = number(m["range"], path + ".range", in: 1...63_170_000, unit: " of metres") { camera.range = r }
+        if let f = number(m["fieldOfView"], path + ".fieldOfView", in: 1...120, unit: " of degrees") { camera.fieldOfView = f }
+        camera.altitudeMode = choice(m["altitudeMode"], path + ".altitudeMode", default: camera.altitudeMode)
+        return Camera(center: camera.center, heading: camera.heading, tilt: camera.tilt, roll: camera.roll, range: camera.range,
+                      fieldOfView: camera.fieldOfView, altitudeMode: camera.altitudeMode)
+    }
+
+    mutating func terrain(_ node: JSONNode, _ path: String) -> TerrainSpec? {
+        guard let m = object(node, path, allowed: ["file", "bounds", "exaggeration"]) else { return nil }
+        guard let file = string(m["file"], path + ".file") else {
+            if m["file"] == nil { report(node, path, "terrain needs a \"file\" (.asc, .hgt, or a Terrarium .png with \"bounds\")") }
+            return nil
+        }
+        var spec = TerrainSpec(file: file)
+        if let b = array(m["bounds"], path + ".bounds", max: 4) {
+            let values = b.enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: -180...180, unit: " of degrees") }
+            if values.count == 4, values[0] < values[2], values[1] < values[3] {
+                spec.bounds = values
+            } else {
+                report(m["bounds"], path + ".bounds", "expected [west, south, east, north] in degrees with west < east and south < north")
+            }
+        } else if file.lowercased().hasSuffix(".png") {
+            report(m["file"], path + ".file", "a Terrarium PNG needs \"bounds\": [west, south, east, north]")
+        }
+        if let e = number(m["exaggeration"], path + ".exaggeration", in: 0...100) { spec.exaggeration = e }
+        return spec
+    }
+
+    // MARK: - Markers
+
+    static let markerKeys = ["type", "position", "altitudeMode", "collisionBehavior", "collisionPriority", "zIndex", "anchor", "content", "popover", "onTap"]
+    static let marker3DKeys = ["type", "position", "altitudeMode", "collisionBehavior", "zIndex", "extruded", "drawsWhenOccluded", "sizePreserved", "label", "style"]
+
+    mutating func marker(_ node: JSONNode, _ path: String) -> MarkerSpec? {
+        var kind = MarkerSpec.Kind.marker
+        if case .object(let members) = node.value, let t = members.first(where: { $0.key == "type" }) {
+            kind = choice(t.value, path + ".type", default: .marker)
+        }
+        guard let m = object(node, path, allowed: kind == .marker ? Self.markerKeys : Self.marker3DKeys) else { return nil }
+        guard let position = position(m["position"], path + ".position") else {
+            if m["position"] == nil { report(node, path, "a marker needs a \"position\"") }
+            return nil
+        }
+        var spec = MarkerSpec(position: position)
+        spec.kind = kind
+        spec.altitudeMode = choice(m["altitudeMode"], path + ".altitudeMode", default: spec.altitudeMode)
+        spec.collisionBehavior = choice(m["collisionBehavior"], path + ".collisionBehavior", default: spec.collisionBehavior)
+        if m["collisionPriority"] != nil { spec.collisionPriority = integer(m["collisionPriority"], path + ".collisionPriority", in: -1_000_000...1_000_000, default: 0) }
+        spec.zIndex = integer(m["zIndex"], path + ".zIndex", in: -1_000_000...1_000_000, default: 0)
+        if let a = m["anchor"], let o = object(a, path + ".anchor", allowed: ["x", "y"]) {
+            spec.anchor = UnitPoint(x: number(o["x"], path + ".anchor.x", in: -10...10) ?? 0.5, y: number(o["y"], path + ".anchor.y", in: -10...10) ?? 1)
+        }
+        switch kind {
+        case .marker:
+            if let c = m["content"] { spec.content = view(c, path + ".content", depth: 0) }
+            if let p = m["popover"] { spec.popover = popover(p, path + ".popover") }
+            if let t = m["onTap"] {
+                if string(t, path + ".onTap") == "togglePopover" {
+                    spec.tapTogglesPopover = true
+                    if m["popover"] == nil { report(t, path + ".onTap", "\"togglePopover\" needs a \"popover\" on the marker") }
+                } else if case .string(let s) = t.value {
+                    report(t, path + ".onTap", "expected \"togglePopover\", found \"\(s)\"")
+                }
+            }
+        case .marker3D:
+            spec.extruded = bool(m["extruded"], path + ".extruded") ?? false
+            spec.drawsWhenOccluded = bool(m["drawsWhenOccluded"], path + ".drawsWhenOccluded") ?? false
+            spec.sizePreserved = bool(m["sizePreserved"], path + ".sizePreserved") ?? false
+            spec.label = string(m["label"], path + ".label") ?? ""
+            if let s = m["style"] { spec.style = marker3DStyle(s, path + ".style") }
+        }
+        return spec
+    }
+
+    mutating func marker3DStyle(_ node: JSONNode, _ path: String) -> MarkerSpec.Marker3DStyle {
+        if case .string(let s) = node.value, s == "default" { return .default }
+        guard let m = object(node, path, allowed: ["pin", "image", "view"]), m.count == 1 else {
+            if case .object = node.value { report(node, path, "a style is \"default\" or an object with one of \"pin\", \"image\", \"view\"") }
+            return .default
+        }
+        if let p = m["pin"] { return pin(p, path + ".pin", depth: 0).map { .pin($0) } ?? .default }
+        if let i = m["image"] { return image(i, path + ".image").map { .image($0) } ?? .default }
+        if let v = m["view"] { return view(v, path + ".view", depth: 0).map { .view($0) } ?? .default }
+        return .default
+    }
+
+    mutating func popover(_ node: JSONNode, _ path: String) -> PopoverSpec? {
+        guard let m = object(node, path, allowed: ["isOpen", "autoClose", "autoPan", "padding", "backgroundColor", "cornerRadius", "content"]) else { return nil }
+        guard let c = m["content"] else {
+            report(node, path, "a popover needs \"content\" (a view)")
+            return nil
+        }
+        guard let content = view(c, path + ".content", depth: 0) else { return nil }
+        var spec = PopoverSpec(content: content)
+        spec.isOpen = bool(m["isOpen"], path + ".isOpen") ?? false
+        spec.autoClose = bool(m["autoClose"], path + ".autoClose") ?? true
+        spec.autoPan = bool(m["autoPan"], path + ".autoPan") ?? true
+        spec.padding = number(m["padding"], path + ".padding", in: 0...200) ?? spec.padding
+        spec.backgroundColor = viewColor(m["backgroundColor"], path + ".backgroundColor") ?? spec.backgroundColor
+        spec.cornerRadius = number(m["cornerRadius"], path + ".cornerRadius", in: 0...200) ?? spec.cornerRadius
+        return spec
+    }
+
+    mutating func pin(_ node: JSONNode, _ path: String, depth: Int) -> PinSpec? {
+        guard let m = object(node, path, allowed: ["background", "border", "glyphColor", "scale", "glyph"]) else { return nil }
+        var spec = PinSpec()
+        spec.background = viewColor(m["background"], path + ".background")
+        spec.border = viewColor(m["border"], path + ".border")
+        spec.glyphColor = viewColor(m["glyphColor"], path + ".glyphColor")
+        spec.scale = number(m["scale"], path + ".scale", in: 0.1...10) ?? 1
+        if let g = m["glyph"] { spec.glyph = view(g, path + ".glyph", depth: depth + 1) }
+        return spec
+    }
+
+    mutating func image(_ node: JSONNode, _ path: String) -> ImageSpec? {
+        guard let m = object(node, path, allowed: ["systemName", "file"]) else { return nil }
+        guard (m["systemName"] == nil) != (m["file"] == nil) else {
+            report(node, path, "an image needs exactly one of \"systemName\" (a built-in symbol) or \"file\" (a PNG)")
+            return nil
+        }
+        if let n = m["systemName"] {
+            guard let name = string(n, path + ".systemName") else { return nil }
+            guard Image.systemNames.contains(name) else {
+                let hint = closest(to: name, in: Image.systemNames).map { "; did you mean \"\($0)\"?" } ?? ""
+                report(n, path + ".systemName", "unknown symbol \"\(name)\"" + hint)
+                return nil
+            }
+            return ImageSpec(systemName: name)
+        }
+        return string(m["file"], path + ".file").map { ImageSpec(file: $0) }
+    }
+
+    // MARK: - Views
+
+    static let maxViewDepth = 16
+    static let viewKinds = ["text", "image", "pin", "color", "rectangle", "capsule", "circle", "ellipse", "roundedRectangle",
+                            "spacer", "vstack", "hstack", "zstack"]
+    static let modifierNames = ["font", "fontWeight", "bold", "italic", "foregroundStyle", "foregroundColor", "lineLimit",
+                                "multilineTextAlignment", "minimumScaleFactor", "frame", "padding", "fixedSize", "offset",
+                                "background", "overlay", "clipShape", "cornerRadius", "border", "shadow", "opacity",
+                                "scaleEffect", "rotationEffect", "resizable", "aspectRatio", "scaledToFit", "scaledToFill", "accessibilityLabel"]
+
+    /// A view: one kind key (`{"text": "…"}`, `{"vstack": {…}}`, …) and optional ordered `"modifiers"`.
+    mutating func view(_ node: JSONNode, _ path: String, depth: Int) -> ViewSpec? {
+        guard depth <= Self.maxViewDepth else {
+            report(node, path, "views nest deeper than \(Self.maxViewDepth) levels")
+            return nil
+        }
+        guard let m = object(node, path, allowed: Self.viewKinds + ["modifiers"]) else { return nil }
+        let kinds = Self.viewKinds.filter { m[$0] != nil }
+        guard kinds.count == 1, let kind = kinds.first, let value = m[kind] else {
+            report(node, path, kinds.isEmpty ? "a view needs one of: \(Self.viewKinds.joined(separator: ", "))"
+                                              : "a view has exactly one kind, found \(kinds.joined(separator: " and "))")
+            return nil
+        }
+        let p = path + "." + kind
+        let content: ViewSpec.Content?
+        switch kind {
+        case "text": content = string(value, p).map { .text($0) }
+        case "image": content = image(value, p).map { .image($0) }
+        case "pin": content = pin(value, p, depth: depth).map { .pin($0) }
+        case "color": content = viewColor(value, p).map { .color($0) }
+        case "spacer":
+            let o = object(value, p, allowed: ["minLength"])
+            content = .spacer(minLength: number(o?["minLength"], p + ".minLength", in: 0...10_000))
+        case "vstack", "hstack", "zstack": content = stack(kind, value, p, depth: depth)
+        default: content = shape(kind, value, p)
+        }
+        guard let content else { return nil }
+        var spec = ViewSpec(content)
+        for (i, item) in (array(m["modifiers"], path + ".modifiers", max: 64) ?? []).enumerated() {
+            if let modifier = modifier(item, path + ".modifiers[\(i)]", depth: depth, index: i, content: content) { spec.modifiers.append(modifier) }
+        }
+        return spec
+    }
+
+    mutating func stack(_ kind: String, _ node: JSONNode, _ path: String, depth: Int) -> ViewSpec.Content? {
+        guard let m = object(node, path, allowed: kind == "zstack" ? ["alignment", "children"] : ["alignment", "spacing", "children"]) else { return nil }
+        var children: [ViewSpec] = []
+        for (i, c) in (array(m["children"], path + ".children", max: Self.maxChildren) ?? []).enumerated() {
+            if let v = view(c, path + ".children[\(i)]", depth: depth + 1) { children.append(v) }
+        }
+        let spacing = number(m["spacing"], path + ".spacing", in: -1000...1000)
+        switch kind {
+        case "vstack":
+            let a: TextAlignment = choice(m["alignment"], path + ".alignment", default: .center)
+            return .vstack(alignment: a == .leading ? .leading : a == .trailing ? .trailing : .center, spacing: spacing, children: children)
+        case "hstack":
+            let a: VerticalEdgeName = choice(m["alignment"], path + ".alignment", default: .center)
+            return .hstack(alignment: a == .top ? .top : a == .bottom ? .bottom : .center, spacing: spacing, children: children)
+        default:
+            return .zstack(alignment: alignment(m["alignment"], path + ".alignment"), children: children)
+        }
+    }
+
+    mutating func alignment(_ node: JSONNode?, _ path: String) -> Alignment {
+        let name: AlignmentName = choice(node, path, default: .center)
+        return name.alignment
+    }
+
+    mutating func shapeKind(_ kind: String, _ node: JSONNode?, _ path: String) -> ShapeKind? {
+        switch kind {
+        case "rectangle": return .rectangle
+        case "capsule": return .capsule
+        case "circle": return .circle
+        case "ellipse": return .ellipse
+        case "roundedRectangle":
+            guard let node, let o = object(node, path, allowed: ["cornerRadius", "fill", "stroke", "lineWidth"]) else {
+                report(node, path, "a rounded rectangle needs {\"cornerRadius\": …}")
+                return nil
+            }
+            guard let r = number(o["cornerRadius"], path + ".cornerRadius", in: 0...10_000) else {
+                if o["cornerRadius"] == nil { report(node, path, "a rounded rectangle needs \"cornerRadius\"") }
+                return nil
+            }
+            return .roundedRectangle(cornerRadius: r)
+        default:
+            let hint = closest(to: kind, in: ["rectangle", "capsule", "circle", "ellipse", "roundedRectangle"]).map { "; did you mean \"\($0)\"?" } ?? ""
+            report(node, path, "unknown shape \"\(kind)\"" + hint)
+            return nil
+        }
+    }
+
+    /// `{"capsule": {"fill": "blue", "stroke": "#fff", "lineWidth": 2}}`
+    mutating func shape(_ kind: String, _ node: JSONNode, _ path: String) -> ViewSpec.Content? {
+        guard let kindValue = shapeKind(kind, node, path),
+              let o = object(node, path, allowed: kind == "roundedRectangle" ? ["cornerRadius", "fill", "stroke", "lineWidth"] : ["fill", "stroke", "lineWidth"])
+        else { return nil }
+        return .shape(kindValue, fill: viewColor(o["fill"], path + ".fill"), stroke: viewColor(o["stroke"], path + ".stroke"),
+                      lineWidth: number(o["lineWidth"], path + ".lineWidth", in: 0...1000) ?? 1)
+    }
+
+    /// One modifier: an object with exactly one key, e.g. `{"padding": 8}`.
+    mutating func modifier(_ node: JSONNode, _ path: String, depth: Int, index: Int, content: ViewSpec.Content) -> ModifierSpec? {
+        guard let m = object(node, path, allowed: Self.modifierNames) else { return nil }
+        guard m.count == 1, let (name, value) = m.first else {
+            if m.count > 1 || (m.isEmpty && { if case .object(let x) = node.value { return x.isEmpty } else { return false } }()) {
+                report(node, path, "a modifier is an object with exactly one key (use one array item per modifier, in order)")
+            }
+            return nil
+        }
+        let p = path + "." + name
+        func flag() -> Bool { bool(value, p) == true }
+        switch name {
+        case "font":
+            if case .string = value.value {
+                let style: TextStyle = choice(value, p, default: .body)
+                return .font(.style(style))
+            }
+            guard let o = object(value, p, allowed: ["size", "weight", "design", "family", "italic"]) else { return nil }
+            let size = number(o["size"], p + ".size", in: 1...500) ?? 17
+            let weight: FontWeight = choice(o["weight"], p + ".weight", default: .regular)
+            let italic = bool(o["italic"], p + ".italic") ?? false
+            if let family = string(o["family"], p + ".family") { return .font(.custom(family, size: size, weight: weight, italic: italic)) }
+            let design: FontDesign = choice(o["design"], p + ".design", default: .default)
+            return .font(FontSpec.system(size: size, weight: weight, design: design).italic(italic))
+        case "fontWeight": return .fontWeight(choice(value, p, default: .regular))
+        case "bold": return flag() ? .bold : nil
+        case "italic": return flag() ? .italic : nil
+        case "foregroundStyle", "foregroundColor": return viewColor(value, p).map { .foregroundStyle($0) }
+        case "lineLimit": return .lineLimit(integer(value, p, in: 1...1000, default: 1))
+        case "multilineTextAlignment": return .multilineTextAlignment(choice(value, p, default: .leading))
+        case "minimumScaleFactor": return number(value, p, in: 0.01...1).map { .minimumScaleFactor($0) }
+        case "frame":
+            let keys = ["width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight", "alignment"]
+            guard let o = object(value, p, allowed: keys) else { return nil }
+            func n(_ k: String) -> Double? {
+                if case .string(let s) = o[k]?.value, s == "infinity", k.hasPrefix("max") { return .infinity }
+                return number(o[k], p + "." + k, in: 0...100_000)
+            }
+            return .frame(width: n("width"), height: n("height"), minWidth: n("minWidth"), maxWidth: n("maxWidth"),
+                          minHeight: n("minHeight"), maxHeight: n("maxHeight"), alignment: alignment(o["alignment"], p + ".alignment"))
+        case "padding":
+            if case .number = value.value { return number(value, p, in: 0...10_000).map { .padding(EdgeInsets(top: $0, leading: $0, bottom: $0, trailing: $0)) } }
+            guard let o = object(value, p, allowed: ["top", "leading", "bottom", "trailing", "horizontal", "vertical"]) else { return nil }
+            func n(_ k: String) -> Double? { number(o[k], p + "." + k, in: 0...10_000) }
+            let h = n("horizontal"), v = n("vertical")
+            return .padding(EdgeInsets(top: n("top") ?? v ?? 0, leading: n("leading") ?? h ?? 0, bottom: n("bottom") ?? v ?? 0, trailing: n("trailing") ?? h ?? 0))
+        case "fixedSize": return flag() ? .fixedSize : nil
+        case "offset":
+            guard let o = object(value, p, allowed: ["x", "y"]) else { return nil }
+            return .offset(x: number(o["x"], p + ".x", in: -10_000...10_000) ?? 0, y: number(o["y"], p + ".y", in: -10_000...10_000) ?? 0)
+        case "background", "overlay":
+            let v: ViewSpec?
+            if case .string = value.value { v = viewColor(value, p).map { ViewSpec(.color($0)) } } else { v = view(value, p, depth: depth + 1) }
+            guard let v else { return nil }
+            return name == "background" ? .background(v) : .overlay(v)
+        case "clipShape":
+            guard case .string(let s) = value.value else {
+                if case .object(let members) = value.value, members.count == 1, members[0].key == "roundedRectangle" {
+                    return shapeKind("roundedRectangle", members[0].value, p + ".roundedRectangle").map { .clipShape($0) }
+                }
+                report(value, p, "expected \"rectangle\", \"capsule\", \"circle\", \"ellipse\" or {\"roundedRectangle\": {\"cornerRadius\": …}}")
+                return nil
+            }
+            return shapeKind(s, value, p).map { .clipShape($0) }
+        case "cornerRadius": return number(value, p, in: 0...10_000).map { .cornerRadius($0) }
+        case "border":
+            guard let o = object(value, p, allowed: ["color", "width"]) else { return nil }
+            return .border(viewColor(o["color"], p + ".color") ?? .primary, width: number(o["width"], p + ".width", in: 0...1000) ?? 1)
+        case "shadow":
+            guard let o = object(value, p, allowed: ["color", "radius", "x", "y"]) else { return nil }
+            return .shadow(color: viewColor(o["color"], p + ".color") ?? Color(white: 0, opacity: 0.33),
+                           radius: number(o["radius"], p + ".radius", in: 0...500) ?? 4,
+                           x: number(o["x"], p + ".x", in: -1000...1000) ?? 0, y: number(o["y"], p + ".y", in: -1000...1000) ?? 0)
+        case "opacity": return number(value, p, in: 0...1).map { .opacity($0) }
+        case "scaleEffect": return number(value, p, in: 0...100).map { .scaleEffect($0) }
+        case "rotationEffect": return number(value, p, in: -3600...3600, unit: " of degrees").map { .rotationEffect(degrees: $0) }
+        case "resizable":
+            guard case .image = content, index == 0 else {
+                report(node, path, "\"resizable\" applies to an image and must be its first modifier")
+                return nil
+            }
+            return flag() ? .resizable : nil
+        case "aspectRatio":
+            guard let o = object(value, p, allowed: ["ratio", "contentMode"]) else { return nil }
+            let mode: ContentModeName = choice(o["contentMode"], p + ".contentMode", default: .fit)
+            return .aspectRatio(number(o["ratio"], p + ".ratio", in: 0.001...1000), mode == .fit ? .fit : .fill)
+        case "scaledToFit": return flag() ? .aspectRatio(nil, .fit) : nil
+        case "scaledToFill": return flag() ? .aspectRatio(nil, .fill) : nil
+        case "accessibilityLabel": return string(value, p).map { .accessibilityLabel($0) }
+        default: return nil
+        }
+    }
+}
+
+enum VerticalEdgeName: String, CaseIterable { case top, center, bottom }
+enum ContentModeName: String, CaseIterable { case fit, fill }
+enum AlignmentName: String, CaseIterable {
+    case center, leading, trailing, top, bottom, topLeading, topTrailing, bottomLeading, bottomTrailing
+    var alignment: Alignment {
+        switch self {
+        case .center: .center
+        case .leading: .leading
+        case .trailing: .trailing
+        case .top: .top
+        case .bottom: .bottom
+        case .topLeading: Alignment(horizontal: .leading, vertical: .top)
+        case .topTrailing: Alignment(horizontal: .trailing, vertical: .top)
+        case .bottomLeading: Alignment(horizontal: .leading, vertical: .bottom)
+        case .bottomTrailing: Alignment(horizontal: .trailing, vertical: .bottom)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+// Scene files render exactly what the Swift DSL renders: the SDK examples in Examples/ are the
+// same maps as the DSL goldens in MapGoldenTests, pixel for pixel, taps included.
+import Foundation
+import Testing
+@testable import Terrapin
+import TerrapinSnapshotTesting
+
+let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples").standardized.path
+
+@Suite struct SceneFileTests {
+    func expectSamePixels(_ example: String, _ golden: String, taps: [Point] = [], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let prepared = try PreparedScene(try SceneDecoder.load(path: "\(examples)/\(example).json"))
+        for tap in taps { try prepared.tap(at: tap) }
+        let rendered = try prepared.render()
+        let expected = try PNGDecoder.decode(try FileIO.read("\(mapFixtures)/\(golden).png", limit: 1 << 26))
+        #expect(rendered.width == expected.width && rendered.height == expected.height, sourceLocation: sourceLocation)
+        #expect(rendered == expected, "\(example).json differs from \(golden).png", sourceLocation: sourceLocation)
+    }
+
+    @Test func capsuleLabelSceneEqualsTheDSL() throws {
+        try expectSamePixels("empire-state-capsule-label", "markers/sdk/empire-state-capsule-label")
+    }
+
+    @Test func bluePinSceneEqualsTheDSL() throws {
+        try expectSamePixels("blue-pin-white-border", "markers/sdk/blue-pin-white-border")
+    }
+
+    @Test func ferrySceneEqualsTheDSLBeforeAndAfterATap() throws {
+        try expectSamePixels("ferry-building-popover", "markers/sdk/ferry-before-tap")
+        try expectSamePixels("ferry-building-popover", "markers/sdk/ferry-after-tap-popover", taps: [Point(200, 126)])
+        // A second tap on the pin closes it again; a tap on empty ground hits nothing.
+        let prepared = try PreparedScene(try SceneDecoder.load(path: "\(examples)/ferry-building-popover.json"))
+        #expect(try prepared.tap(at: Point(200, 126)) == .some("Marker 2"))
+        #expect(try prepared.resolve()?.popovers.count == 1)
+        #expect(try prepared.tap(at: Point(200, 126)) != nil)
+        #expect(try prepared.resolve()?.popovers.isEmpty == true)
+        #expect(try prepared.tap(at: Point(20, 280)) == nil)
+    }
+
+    @Test func showcaseResolvesAndRenders() throws {
+        let scene = try SceneDecoder.load(path: "\(examples)/showcase.json")
+        #expect(scene.map?.markers.count == 51)
+        let prepared = try PreparedScene(scene)
+        let resolved = try #require(try prepared.resolve())
+        // Collision and the ridge decide what shows; the open popover is on the info pin.
+        #expect(resolved.drawOrder.count == 29)
+        #expect(resolved.markers.filter { if case .collided = $0.hidden { true } else { false } }.count == 20)
+        #expect(resolved.markers.filter { $0.hidden == .occluded }.count == 2)
+        #expect(resolved.popovers.map(\.markerIndex) == [50])
+        let pixmap = try prepared.render()
+        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(mapFixtures)/scenes/showcase.png")
+    }
+
+    @Test func terrainPathsResolveAgainstTheSceneDirectory() throws {
+        var scene = try SceneDecoder.load(path: "\(examples)/showcase.json")
+        #expect(scene.directory == examples)
+        scene.directory = "/nonexistent"
+        #expect(throws: RenderError.self) { try PreparedScene(scene) }
+        do { _ = try PreparedScene(scene) } catch {
+            #expect(error.description.contains("/nonexistent/../Fixtures/terrain/jacksboro-fault-tn.asc"), "\(error)")
+        }
+    }
+}
