@@ -7,6 +7,26 @@ import Musl
 
 public enum FileIO {
     /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
+    /// The absolute path with `.`, `..` and symbolic links resolved; nil if it does not exist.
+    public static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Creates a directory (and its parents) unless it exists.
+    public static func makeDirectory(_ path: String) throws(FileError) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0 && errno != EEXIST { throw FileError(path: built, operation: "create", errno: errno) }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileError(path: path, operation: "create", errno: ENOTDIR)
+        }
+    }
+
     public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw FileError(path: path, operation: "read", errno: errno) }

@@ -11,12 +11,15 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case terrain(TerrainError)
     /// A view could not be laid out or drawn (an unknown font, an unreadable image file, …).
     case view(String)
+    /// A referenced file lies outside the directory the scene is confined to.
+    case confined(ConfinementError)
 
     public var description: String {
         switch self {
         case .invalidSize(let problem): "cannot render: \(problem)"
         case .terrain(let error): "cannot render: \(error)"
         case .view(let message): "cannot render: \(message)"
+        case .confined(let error): "refusing to render: \(error)"
         }
     }
 }
@@ -26,10 +29,16 @@ public struct PreparedScene {
     public let scene: Scene
     public let map: Map?
 
-    public init(_ scene: Scene) throws(RenderError) {
+    /// With `root`, every file the scene reads must resolve inside that directory (for scenes
+    /// from untrusted sources): no `..` or absolute path out, no symbolic link out.
+    public init(_ scene: Scene, root: String? = nil) throws(RenderError) {
         self.scene = scene
         if let spec = scene.map {
-            do { map = try SceneBuilder(directory: scene.directory).map(spec) } catch { throw RenderError.terrain(error) }
+            let builder = SceneBuilder(directory: scene.directory)
+            if let root {
+                do { try builder.checkConfinement(spec, root: root) } catch { throw RenderError.confined(error) }
+            }
+            do { map = try builder.map(spec) } catch { throw RenderError.terrain(error) }
         } else {
             map = nil
         }

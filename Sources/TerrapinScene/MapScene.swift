@@ -137,6 +137,74 @@ public indirect enum ModifierSpec: Equatable, Sendable {
     case accessibilityLabel(String)
 }
 
+// MARK: - Referenced files
+
+extension MapScene {
+    /// Every file the map reads (terrain, images), as written in the scene, in scene order.
+    public var referencedFiles: [String] {
+        var files: [String] = []
+        if let terrain { files.append(terrain.file) }
+        func image(_ i: ImageSpec) { if let f = i.file { files.append(f) } }
+        func pin(_ p: PinSpec) { if let g = p.glyph { view(g) } }
+        func view(_ v: ViewSpec) {
+            switch v.content {
+            case .image(let i): image(i)
+            case .pin(let p): pin(p)
+            case .vstack(_, _, let children), .hstack(_, _, let children), .zstack(_, let children): children.forEach(view)
+            default: break
+            }
+            for m in v.modifiers {
+                switch m {
+                case .background(let b), .overlay(let b): view(b)
+                default: break
+                }
+            }
+        }
+        for m in markers {
+            if let c = m.content { view(c) }
+            if let p = m.popover { view(p.content) }
+            switch m.style {
+            case .pin(let p): pin(p)
+            case .image(let i): image(i)
+            case .view(let v): view(v)
+            case .default: break
+            }
+        }
+        return files
+    }
+}
+
+/// A referenced file that resolves outside the directory a scene is confined to.
+public struct ConfinementError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let root: String
+    public let reason: String
+    public var description: String { "'\(file)' \(reason); --root confines scene files to '\(root)'" }
+}
+
+extension SceneBuilder {
+    /// Checks that every file the map reads resolves (after `..` and symbolic links) inside
+    /// `root`. A file that does not exist is left for the loader to report.
+    public func checkConfinement(_ spec: MapScene, root: String) throws(ConfinementError) {
+        guard let realRoot = FileIO.canonicalPath(root) else {
+            throw ConfinementError(file: root, root: root, reason: "does not exist")
+        }
+        for file in spec.referencedFiles {
+            let full = path(file)
+            guard let real = FileIO.canonicalPath(full) else {
+                // Not there: refuse anyway if the path as written climbs out.
+                if file.hasPrefix("/") || file.split(separator: "/").contains("..") {
+                    throw ConfinementError(file: file, root: root, reason: "points outside the root")
+                }
+                continue
+            }
+            guard real == realRoot || real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
+                throw ConfinementError(file: file, root: root, reason: "resolves to '\(real)', outside the root")
+            }
+        }
+    }
+}
+
 // MARK: - Building
 
 /// Turns scene data into views and a `Map`; file paths resolve against `directory`.

@@ -26,6 +26,7 @@ enum CommandLineTool {
         Usage:
           terrapin render SCENE.json -o OUT.png [options]
           terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
+          terrapin tap SCENE.json X Y
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
           terrapin --help | --version
           terrapin help COMMAND
@@ -33,6 +34,7 @@ enum CommandLineTool {
         Commands:
           render    render a scene file to a PNG image
           inspect   print where every marker and popover lands, and why hidden ones are hidden
+          tap       say what a tap at X,Y hits
           diff      compare two PNG images as the snapshot tests do
 
         Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
@@ -42,17 +44,23 @@ enum CommandLineTool {
         terrapin render: render a scene file to a PNG image.
 
         Usage:
-          terrapin render SCENE.json -o OUT.png [--size WxH] [--scale N] [--compression PRESET] [--tap X,Y]...
+          terrapin render SCENE.json -o OUT.png [options]
+          terrapin render SCENE.json SCENE.json... -o DIR [options]
 
         Arguments:
           SCENE.json            the scene file; '-' reads it from standard input
         Options:
-          -o, --output PATH     where to write the PNG (written atomically); '-' for standard output
+          -o, --output PATH     where to write the PNG (written atomically); '-' for standard output;
+                                with several scenes a directory (created if missing), one NAME.png per NAME.json
           --size WxH            override the output size in points, e.g. 800x600
           --scale N             override pixels per point: 1, 2, 3 or 4
           --compression PRESET  default (zlib 6, adaptive filters), fast or small
           --tap X,Y             tap at X,Y points from the top-left before rendering (repeatable, in order),
                                 e.g. to open a popover whose marker has "onTap": "togglePopover"
+          --heading D, --tilt D, --range M
+                                override the scene's camera (degrees, metres)
+          --root DIR            every file the scene reads must lie inside DIR (after '..' and symbolic
+                                links): for scenes from untrusted sources
           -h, --help            show this help
 
         Examples:
@@ -60,6 +68,8 @@ enum CommandLineTool {
           terrapin render Examples/background.json -o out/background.png
           cat scene.json | terrapin render - -o - > out.png
           terrapin render scene.json -o card@2x.png --scale 2 --compression small
+          terrapin render Examples/*.json -o out/ --tilt 30
+          terrapin render uploads/scene.json --root uploads -o out.png
         """
 
     static let inspectHelp = """
@@ -72,11 +82,25 @@ enum CommandLineTool {
         Options:
           --size WxH    override the output size in points
           --tap X,Y     tap at X,Y points before resolving (repeatable)
+          --heading D, --tilt D, --range M, --root DIR   as for render
           -h, --help    show this help
 
         Examples:
           terrapin inspect Examples/showcase.json
           terrapin inspect Examples/ferry-popover.json --tap 256,170
+        """
+
+    static let tapHelp = """
+        terrapin tap: say what a tap at X,Y (points from the top-left) hits: a popover, or the
+        frontmost shown marker whose content's shape contains the point.
+
+        Usage:
+          terrapin tap SCENE.json X Y [--tap X,Y]... [--size WxH] [--root DIR]
+
+        Earlier --tap options are applied first (e.g. to open a popover and then tap it).
+
+        Examples:
+          terrapin tap Examples/ferry-building-popover.json 200 126
         """
 
     static let diffHelp = """
@@ -140,65 +164,139 @@ enum CommandLineTool {
             case "render": printOut(renderHelp)
             case "diff": printOut(diffHelp)
             case "inspect": printOut(inspectHelp)
+            case "tap": printOut(tapHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
         case "render": try render(rest)
         case "diff": try diff(rest)
         case "inspect": try inspect(rest)
+        case "tap": try tap(rest)
         default:
-            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, inspect, diff"))
+            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, inspect, tap, diff"))
         }
     }
 
     // MARK: - render
 
-    static func render(_ arguments: [String]) throws {
-        var parser = ArgumentParser(arguments, command: "render")
-        var scenePath: String?
-        var outputPath: String?
+    /// Options shared by render, inspect and tap.
+    struct SceneOptions {
         var size: (Int, Int)?
         var scale: Int?
         var compression: PNGCompression?
+        var root: String?
         var taps: [Point] = []
-        while let argument = parser.next() {
+        var heading: Double?, tilt: Double?, range: Double?
+
+        /// Consumes `argument` if it is a scene option.
+        mutating func parse(_ argument: String, _ parser: inout ArgumentParser) throws -> Bool {
             switch argument {
-            case "-h", "--help": printOut(renderHelp); return
-            case "--tap": taps.append(try parser.point(for: argument))
-            case "-o", "--output": outputPath = try parser.value(for: argument)
             case "--size": size = try parser.size(for: argument)
             case "--scale": scale = try parser.integer(for: argument, in: OutputOptions.scales)
             case "--compression": compression = try parser.choice(for: argument, PNGCompression.self)
-            default:
-                if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "render") }
-                guard scenePath == nil else { throw CLIError.usage("more than one scene given ('\(scenePath!)' and '\(argument)')", command: "render") }
-                scenePath = argument
+            case "--root": root = try parser.value(for: argument)
+            case "--tap": taps.append(try parser.point(for: argument))
+            case "--heading": heading = try parser.number(for: argument, in: -360...360)
+            case "--tilt": tilt = try parser.number(for: argument, in: 0...90)
+            case "--range": range = try parser.number(for: argument, in: 1...63_170_000)
+            default: return false
+            }
+            return true
+        }
+
+        /// Loads the scene and applies the overrides.
+        func load(_ path: String) throws -> Scene {
+            var scene: Scene
+            do { scene = try SceneDecoder.load(path: path) } catch { throw CLIError.input(error.description) }
+            if let size { scene.output.width = size.0; scene.output.height = size.1 }
+            if let scale { scene.output.scale = scale }
+            if let compression { scene.output.compression = compression }
+            if let problem = scene.output.sizeProblem { throw CLIError.input(problem) }
+            if heading != nil || tilt != nil || range != nil {
+                guard var map = scene.map, let camera = map.camera else {
+                    throw CLIError.input("--heading, --tilt and --range need a scene whose map has a \"camera\" (\(path))")
+                }
+                map.camera = Camera(center: camera.center, heading: heading ?? camera.heading, tilt: tilt ?? camera.tilt, roll: camera.roll,
+                                    range: range ?? camera.range, fieldOfView: camera.fieldOfView, altitudeMode: camera.altitudeMode)
+                scene.map = map
+            }
+            return scene
+        }
+
+        /// The scene built, with every tap applied in order; `report` hears what each tap hit.
+        func prepare(_ scene: Scene, report: (Point, String??) -> Void = { _, _ in }) throws -> PreparedScene {
+            do {
+                let prepared = try PreparedScene(scene, root: root)
+                for tap in taps { report(tap, try prepared.tap(at: tap)) }
+                return prepared
+            } catch {
+                throw CLIError.input(error.description)
             }
         }
-        guard let scenePath else { throw CLIError.usage("no scene file given", command: "render") }
+    }
+
+    static func render(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "render")
+        var scenePaths: [String] = []
+        var outputPath: String?
+        var options = SceneOptions()
+        while let argument = parser.next() {
+            if try options.parse(argument, &parser) { continue }
+            switch argument {
+            case "-h", "--help": printOut(renderHelp); return
+            case "-o", "--output": outputPath = try parser.value(for: argument)
+            default:
+                if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "render") }
+                scenePaths.append(argument)
+            }
+        }
+        guard !scenePaths.isEmpty else { throw CLIError.usage("no scene file given", command: "render") }
         guard let outputPath else { throw CLIError.usage("no output given; add -o OUT.png (or -o - for standard output)", command: "render") }
+        if scenePaths.count > 1 {
+            guard outputPath != "-", !scenePaths.contains("-") else {
+                throw CLIError.usage("several scenes render into a directory: give -o DIR, and no '-'", command: "render")
+            }
+            var seen: [String: String] = [:]
+            for path in scenePaths {
+                let name = outputName(path)
+                if let other = seen[name] { throw CLIError.usage("'\(other)' and '\(path)' would both write \(name)", command: "render") }
+                seen[name] = path
+            }
+            do { try FileIO.makeDirectory(outputPath) } catch { throw CLIError.runtime(error.description) }
+            // Each scene alone: a bad one is reported and the rest still render.
+            var failure: CLIError?
+            for path in scenePaths {
+                do {
+                    try renderOne(path, to: outputPath + "/" + outputName(path), options)
+                    printOut(outputPath + "/" + outputName(path))
+                } catch let error as CLIError {
+                    printError(error.message)
+                    if failure == nil || error.code > failure!.code { failure = CLIError(message: "", code: error.code) }
+                }
+            }
+            if let failure { throw CLIExit(code: failure.code) }
+            return
+        }
         if outputPath == "-" && isatty(1) != 0 {
             throw CLIError.usage("refusing to write PNG bytes to a terminal; redirect standard output or give -o FILE", command: "render")
         }
+        try renderOne(scenePaths[0], to: outputPath, options)
+    }
 
-        var scene: Scene
-        do { scene = try SceneDecoder.load(path: scenePath) } catch { throw CLIError.input(error.description) }
-        if let size { scene.output.width = size.0; scene.output.height = size.1 }
-        if let scale { scene.output.scale = scale }
-        if let compression { scene.output.compression = compression }
-        if let problem = scene.output.sizeProblem { throw CLIError.input(problem) }
+    /// "dir/name.json" → "name.png".
+    static func outputName(_ scenePath: String) -> String {
+        var name = String(scenePath.split(separator: "/").last ?? "scene")
+        if name.lowercased().hasSuffix(".json") { name.removeLast(5) }
+        return name + ".png"
+    }
 
+    static func renderOne(_ scenePath: String, to outputPath: String, _ options: SceneOptions) throws {
+        let scene = try options.load(scenePath)
         let pixmap: Pixmap
-        do {
-            let prepared = try PreparedScene(scene)
-            for tap in taps { try prepared.tap(at: tap) }
-            pixmap = try prepared.render()
-        } catch {
-            throw CLIError.input(error.description)
-        }
-        let options = PNGEncodingOptions(compression: scene.output.compression,
-                                         text: [PNGTextEntry(key: "Software", value: "Terrapin \(Terrapin.version)")])
+        do { pixmap = try options.prepare(scene).render() } catch let error as CLIError { throw error } catch { throw CLIError.input("\(error)") }
+        let encoding = PNGEncodingOptions(compression: scene.output.compression,
+                                          text: [PNGTextEntry(key: "Software", value: "Terrapin \(Terrapin.version)")])
         let bytes: [UInt8]
-        do { bytes = try PNGEncoder.encode(pixmap, options: options) } catch { throw CLIError.runtime(error.description) }
+        do { bytes = try PNGEncoder.encode(pixmap, options: encoding) } catch { throw CLIError.runtime(error.description) }
         do {
             if outputPath == "-" {
                 try FileIO.writeAll(bytes, fd: 1, name: "<stdout>")
@@ -217,13 +315,11 @@ extension CommandLineTool {
     static func inspect(_ arguments: [String]) throws {
         var parser = ArgumentParser(arguments, command: "inspect")
         var scenePath: String?
-        var size: (Int, Int)?
-        var taps: [Point] = []
+        var options = SceneOptions()
         while let argument = parser.next() {
+            if try options.parse(argument, &parser) { continue }
             switch argument {
             case "-h", "--help": printOut(inspectHelp); return
-            case "--size": size = try parser.size(for: argument)
-            case "--tap": taps.append(try parser.point(for: argument))
             default:
                 if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "inspect") }
                 guard scenePath == nil else { throw CLIError.usage("more than one scene given ('\(scenePath!)' and '\(argument)')", command: "inspect") }
@@ -231,16 +327,11 @@ extension CommandLineTool {
             }
         }
         guard let scenePath else { throw CLIError.usage("no scene file given", command: "inspect") }
-        var scene: Scene
-        do { scene = try SceneDecoder.load(path: scenePath) } catch { throw CLIError.input(error.description) }
-        if let size { scene.output.width = size.0; scene.output.height = size.1 }
-        if let problem = scene.output.sizeProblem { throw CLIError.input(problem) }
+        let scene = try options.load(scenePath)
+        let prepared = try options.prepare(scene) { tap, hit in
+            printOut("tap \(format(tap.x)),\(format(tap.y)): " + (hit.map { $0 ?? "(unlabelled view)" } ?? "nothing"))
+        }
         do {
-            let prepared = try PreparedScene(scene)
-            for tap in taps {
-                let hit = try prepared.tap(at: tap)
-                printOut("tap \(Int(tap.x)),\(Int(tap.y)): " + (hit.map { $0 ?? "(unlabelled view)" } ?? "nothing"))
-            }
             guard let resolved = try prepared.resolve() else {
                 printOut("the scene has no map: \(scene.output.width)x\(scene.output.height) points of background")
                 return
@@ -250,6 +341,33 @@ extension CommandLineTool {
             throw CLIError.input(error.description)
         }
     }
+
+    // MARK: - tap
+
+    static func tap(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "tap")
+        var positional: [String] = []
+        var options = SceneOptions()
+        while let argument = parser.next() {
+            if try options.parse(argument, &parser) { continue }
+            switch argument {
+            case "-h", "--help": printOut(tapHelp); return
+            default:
+                if argument.hasPrefix("-") && argument != "-" && Double(argument) == nil { throw CLIError.usage("unknown option '\(argument)'", command: "tap") }
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 3, let x = Double(positional[1]), let y = Double(positional[2]), x.isFinite, y.isFinite else {
+            throw CLIError.usage("expected SCENE X Y (points from the top-left)", command: "tap")
+        }
+        options.taps.append(Point(x, y))
+        let scene = try options.load(positional[0])
+        var last: String?? = nil
+        _ = try options.prepare(scene) { _, hit in last = hit }
+        printOut(last.map { "hit: " + ($0 ?? "(unlabelled view)") } ?? "nothing at \(format(x)),\(format(y))")
+    }
+
+    static func format(_ v: Double) -> String { v.rounded() == v && abs(v) < 1e9 ? String(Int(v)) : String(v) }
 
     // MARK: - diff
 

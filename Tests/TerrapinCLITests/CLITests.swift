@@ -63,7 +63,7 @@ enum CLI {
         (["paint"], "error: unknown command 'paint'"),
         (["render"], "error: no scene file given"),
         (["render", "a.json"], "error: no output given"),
-        (["render", "a.json", "b.json", "-o", "x.png"], "error: more than one scene given"),
+        (["render", "a.json", "b.json", "-o", "-"], "error: several scenes render into a directory: give -o DIR, and no '-'"),
         (["render", "a.json", "-o"], "error: -o needs a value"),
         (["render", "a.json", "-o", "x.png", "--scale", "9"], "error: --scale takes a whole number from 1 to 4, not '9'"),
         (["render", "a.json", "-o", "x.png", "--size", "0x3"], "error: --size takes WIDTHxHEIGHT"),
@@ -254,6 +254,58 @@ enum CLI {
 
             """)
         #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "never.png"))
+    }
+
+    @Test func severalScenesRenderIntoADirectoryAndABadOneFailsAlone() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["render", Self.examples + "/blue-pin-white-border.json", CLI.fixtures + "/bad-map.json",
+                                  Self.examples + "/empire-state-capsule-label.json", "-o", dir + "/thumbs", "--scale", "1"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("bad-map.json' has 2 errors"))
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "\(dir)/thumbs/blue-pin-white-border.png\n\(dir)/thumbs/empire-state-capsule-label.png\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/thumbs").sorted() == ["blue-pin-white-border.png", "empire-state-capsule-label.png"])
+        #expect(try PNGDecoder.decode(file: dir + "/thumbs/blue-pin-white-border.png").width == 400)
+        let clash = try CLI.run(["render", Self.examples + "/showcase.json", CLI.fixtures + "/../../Examples/showcase.json", "-o", dir])
+        #expect(clash.status == 2 && clash.stderr.contains("would both write showcase.png"))
+    }
+
+    @Test func cameraOverridesChangeTheView() throws {
+        let scene = Self.examples + "/blue-pin-white-border.json"
+        let plain = try CLI.run(["inspect", scene]), tilted = try CLI.run(["inspect", scene, "--tilt", "10", "--heading", "90", "--range", "400"])
+        #expect(String(decoding: plain.stdout, as: UTF8.self).hasPrefix("map 400x300 camera center 37.7955,-122.3937 heading 0 tilt 45 range 800\n"))
+        #expect(String(decoding: tilted.stdout, as: UTF8.self).hasPrefix("map 400x300 camera center 37.7955,-122.3937 heading 90 tilt 10 range 400\n"))
+        let none = try CLI.run(["inspect", CLI.fixtures + "/red-2x.json", "--tilt", "10"])
+        #expect(none.status == 2 && none.stderr.contains("need a scene whose map has a \"camera\""))
+    }
+
+    @Test func tapSaysWhatIsHit() throws {
+        let scene = Self.examples + "/ferry-building-popover.json"
+        #expect(String(decoding: try CLI.run(["tap", scene, "200", "126"]).stdout, as: UTF8.self) == "hit: Marker 2\n")
+        #expect(String(decoding: try CLI.run(["tap", scene, "10", "10"]).stdout, as: UTF8.self) == "nothing at 10,10\n")
+        let bad = try CLI.run(["tap", scene, "10"])
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("error: expected SCENE X Y"))
+    }
+
+    @Test func rootConfinesEveryFileTheSceneReads() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/jail", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/jail/link.asc", withDestinationPath: CLI.fixtures + "/../terrain/salish-sea-topobathy-bc.asc")
+        try FileManager.default.copyItem(atPath: CLI.fixtures + "/../terrain/salish-sea-topobathy-bc.asc", toPath: dir + "/jail/inside.asc")
+        func scene(_ file: String) throws -> String {
+            let path = dir + "/jail/scene-\(abs(file.hashValue)).json"
+            try Array(#"{"output": {"width": 64, "height": 48}, "map": {"terrain": {"file": "\#(file)"}, "markers": [{"position": {"latitude": 48.5, "longitude": -124}}]}}"#.utf8).write(to: path)
+            return path
+        }
+        for escape in ["../outside.asc", "/etc/passwd", "link.asc", "sub/../../x.asc"] {
+            let result = try CLI.run(["render", try scene(escape), "--root", dir + "/jail", "-o", dir + "/out.png"])
+            #expect(result.status == 2 && result.stderr.contains("refusing to render: '\(escape)'"), "\(escape): \(result.stderr)")
+        }
+        let inside = try CLI.run(["render", try scene("inside.asc"), "--root", dir + "/jail", "-o", dir + "/out.png"])
+        #expect(inside.status == 0, "\(inside.stderr)")
+        // Without --root the link is followed.
+        #expect(try CLI.run(["render", try scene("link.asc"), "-o", dir + "/out2.png"]).status == 0)
     }
 
     @Test func aMissingTerrainFileIsBadInputAndWritesNothing() throws {
