@@ -27,6 +27,7 @@ enum CommandLineTool {
           terrapin render SCENE.json -o OUT.png [options]
           terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
           terrapin tap SCENE.json X Y
+          terrapin schema
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
           terrapin --help | --version
           terrapin help COMMAND
@@ -35,6 +36,7 @@ enum CommandLineTool {
           render    render a scene file to a PNG image
           inspect   print where every marker and popover lands, and why hidden ones are hidden
           tap       say what a tap at X,Y hits
+          schema    print the JSON Schema of scene files
           diff      compare two PNG images as the snapshot tests do
 
         Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
@@ -103,6 +105,15 @@ enum CommandLineTool {
           terrapin tap Examples/ferry-building-popover.json 200 126
         """
 
+    static let schemaHelp = """
+        terrapin schema: print the JSON Schema (draft 2020-12) of scene files, the same text as
+        schema/scene.schema.json in the repository. Point an editor at it for completion and
+        checking: "$schema": "https://…/scene.schema.json", or a local copy.
+
+        Examples:
+          terrapin schema > scene.schema.json
+        """
+
     static let diffHelp = """
         terrapin diff: compare two PNG images with the engine of TerrapinSnapshotTesting.
 
@@ -165,14 +176,19 @@ enum CommandLineTool {
             case "diff": printOut(diffHelp)
             case "inspect": printOut(inspectHelp)
             case "tap": printOut(tapHelp)
+            case "schema": printOut(schemaHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
         case "render": try render(rest)
         case "diff": try diff(rest)
         case "inspect": try inspect(rest)
         case "tap": try tap(rest)
+        case "schema":
+            if rest.first == "-h" || rest.first == "--help" { printOut(schemaHelp); return }
+            guard rest.isEmpty else { throw CLIError.usage("schema takes no arguments", command: "schema") }
+            printOut(SceneSchema.json)
         default:
-            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, inspect, tap, diff"))
+            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, inspect, tap, schema, diff"))
         }
     }
 

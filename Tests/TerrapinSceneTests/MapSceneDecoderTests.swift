@@ -64,7 +64,8 @@ import TerrapinViews
         #expect(try decode(markerScene("")).map?.markers[0].content == nil)   // the default pin
     }
 
-    @Test(arguments: [
+    /// Malformed maps and the issue each must report (the schema tests reuse them).
+    static let malformed: [(String, String)] = [
         // Map and camera.
         (#"{"map": 3}"#, "$.map: expected an object, found a number"),
         (#"{"map": {"mode": "terrain"}}"#, #"$.map.mode: expected one of "satellite", "hybrid", "roadmap", found "terrain""#),
@@ -111,7 +112,9 @@ import TerrapinViews
         (#"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"roundedRectangle": {"fill": "red"}}}]}}"#, #"$.map.markers[0].content.roundedRectangle: a rounded rectangle needs "cornerRadius""#),
         (#"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"vstack": {"children": [{"text": 3}]}}}]}}"#, "$.map.markers[0].content.vstack.children[0].text: expected a string, found a number"),
         (#"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"hstack": {"alignment": "leading", "children": []}}}]}}"#, #"$.map.markers[0].content.hstack.alignment: expected one of "top", "center", "bottom", found "leading""#),
-    ])
+    ]
+
+    @Test(arguments: malformed)
     func malformedMapsSayWhereAndWhat(json: String, expected: String) {
         let found = issues(json)
         #expect(found.contains(expected), "\(found)")

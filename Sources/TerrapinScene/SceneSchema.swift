@@ -1,0 +1,318 @@
+// The JSON Schema (draft 2020-12) of scene files, printed by `terrapin schema`. The copy in
+// schema/scene.schema.json must equal this text (a test checks); edit both together.
+
+public enum SceneSchema {
+    public static let json = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://terrapin.invalid/schema/scene.schema.json",
+  "title": "Terrapin scene",
+  "description": "A Terrapin scene file: the output image and an optional map. Unknown keys are errors.",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "$schema": { "type": "string" },
+    "output": { "$ref": "#/$defs/output" },
+    "map": { "$ref": "#/$defs/map" }
+  },
+  "$defs": {
+    "output": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "width": { "type": "integer", "minimum": 1, "maximum": 16384, "description": "Width in points. Default 512." },
+        "height": { "type": "integer", "minimum": 1, "maximum": 16384, "description": "Height in points. Default 384." },
+        "scale": { "type": "integer", "minimum": 1, "maximum": 4, "description": "Pixels per point. Default 1." },
+        "background": { "type": "string", "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" },
+        "compression": { "enum": ["default", "fast", "small"] }
+      }
+    },
+    "map": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "mode": { "enum": ["satellite", "hybrid", "roadmap"], "description": "Default hybrid." },
+        "camera": { "$ref": "#/$defs/camera" },
+        "terrain": { "$ref": "#/$defs/terrain" },
+        "occludedMarkers": {
+          "oneOf": [
+            { "const": "hidden" },
+            { "type": "object", "additionalProperties": false, "required": ["dimmed"],
+              "properties": { "dimmed": { "type": "number", "minimum": 0, "maximum": 1 } } }
+          ]
+        },
+        "markers": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/anyMarker" } }
+      }
+    },
+    "position": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["latitude", "longitude"],
+      "properties": {
+        "latitude": { "type": "number", "minimum": -90, "maximum": 90 },
+        "longitude": { "type": "number", "minimum": -180, "maximum": 180 },
+        "altitude": { "type": "number", "minimum": -20000, "maximum": 100000000, "description": "Metres. Default 0." }
+      }
+    },
+    "altitudeMode": { "enum": ["absolute", "clampToGround", "relativeToGround", "relativeToMesh"] },
+    "collisionBehavior": { "enum": ["required", "requiredAndHidesOptional", "optionalAndHidesLowerPriority"] },
+    "camera": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["center"],
+      "properties": {
+        "center": { "$ref": "#/$defs/position" },
+        "heading": { "type": "number", "minimum": -360, "maximum": 360 },
+        "tilt": { "type": "number", "minimum": 0, "maximum": 90 },
+        "roll": { "type": "number", "minimum": -360, "maximum": 360 },
+        "range": { "type": "number", "minimum": 1, "maximum": 63170000 },
+        "fieldOfView": { "type": "number", "minimum": 1, "maximum": 120 },
+        "altitudeMode": { "$ref": "#/$defs/altitudeMode" }
+      }
+    },
+    "terrain": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["file"],
+      "properties": {
+        "file": { "type": "string", "description": ".asc, .hgt, or a Terrarium .png (which needs bounds)" },
+        "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
+                    "description": "[west, south, east, north] in degrees" },
+        "exaggeration": { "type": "number", "minimum": 0, "maximum": 100 }
+      }
+    },
+    "anyMarker": {
+      "type": "object",
+      "required": ["position"],
+      "if": { "required": ["type"], "properties": { "type": { "const": "marker3D" } } },
+      "then": { "$ref": "#/$defs/marker3D" },
+      "else": { "$ref": "#/$defs/marker" }
+    },
+    "marker": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "type": { "const": "marker" },
+        "position": { "$ref": "#/$defs/position" },
+        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
+        "collisionBehavior": { "$ref": "#/$defs/collisionBehavior" },
+        "collisionPriority": { "type": "integer", "minimum": -1000000, "maximum": 1000000 },
+        "zIndex": { "type": "integer", "minimum": -1000000, "maximum": 1000000 },
+        "anchor": { "type": "object", "additionalProperties": false,
+                    "properties": { "x": { "type": "number", "minimum": -10, "maximum": 10 }, "y": { "type": "number", "minimum": -10, "maximum": 10 } } },
+        "content": { "$ref": "#/$defs/view" },
+        "popover": { "$ref": "#/$defs/popover" },
+        "onTap": { "const": "togglePopover" }
+      },
+      "dependentRequired": { "onTap": ["popover"] }
+    },
+    "marker3D": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["type"],
+      "properties": {
+        "type": { "const": "marker3D" },
+        "position": { "$ref": "#/$defs/position" },
+        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
+        "collisionBehavior": { "$ref": "#/$defs/collisionBehavior" },
+        "zIndex": { "type": "integer", "minimum": -1000000, "maximum": 1000000 },
+        "extruded": { "type": "boolean" },
+        "drawsWhenOccluded": { "type": "boolean" },
+        "sizePreserved": { "type": "boolean" },
+        "label": { "type": "string" },
+        "style": {
+          "oneOf": [
+            { "const": "default" },
+            { "type": "object", "additionalProperties": false, "required": ["pin"], "properties": { "pin": { "$ref": "#/$defs/pin" } } },
+            { "type": "object", "additionalProperties": false, "required": ["image"], "properties": { "image": { "$ref": "#/$defs/image" } } },
+            { "type": "object", "additionalProperties": false, "required": ["view"], "properties": { "view": { "$ref": "#/$defs/view" } } }
+          ]
+        }
+      }
+    },
+    "popover": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["content"],
+      "properties": {
+        "isOpen": { "type": "boolean" },
+        "autoClose": { "type": "boolean" },
+        "autoPan": { "type": "boolean" },
+        "padding": { "type": "number", "minimum": 0, "maximum": 200 },
+        "backgroundColor": { "$ref": "#/$defs/color" },
+        "cornerRadius": { "type": "number", "minimum": 0, "maximum": 200 },
+        "content": { "$ref": "#/$defs/view" }
+      }
+    },
+    "color": {
+      "type": "string",
+      "anyOf": [
+        { "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" },
+        { "enum": ["black", "blue", "brown", "clear", "cyan", "gray", "green", "indigo", "mint", "orange", "pink", "primary",
+                   "purple", "red", "secondary", "teal", "white", "yellow"] }
+      ]
+    },
+    "pin": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "background": { "$ref": "#/$defs/color" },
+        "border": { "$ref": "#/$defs/color" },
+        "glyphColor": { "$ref": "#/$defs/color" },
+        "scale": { "type": "number", "minimum": 0.1, "maximum": 10 },
+        "glyph": { "$ref": "#/$defs/view" }
+      }
+    },
+    "image": {
+      "type": "object",
+      "additionalProperties": false,
+      "oneOf": [{ "required": ["systemName"] }, { "required": ["file"] }],
+      "properties": {
+        "systemName": { "$ref": "#/$defs/symbol" },
+        "file": { "type": "string" }
+      }
+    },
+    "symbol": {
+      "enum": ["airplane", "bed.double.fill", "bicycle", "building.2.fill", "bus.fill", "camera.fill", "car.fill", "cart.fill",
+               "cup.and.saucer.fill", "drop.fill", "exclamationmark.triangle.fill", "ferry.fill", "figure.walk", "flag.fill",
+               "fork.knife", "heart.fill", "house.fill", "info.circle.fill", "leaf.fill", "mappin", "mappin.circle.fill",
+               "mountain.2.fill", "star.fill", "tram.fill", "tree.fill"]
+    },
+    "shapeStyle": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "fill": { "$ref": "#/$defs/color" },
+        "stroke": { "$ref": "#/$defs/color" },
+        "lineWidth": { "type": "number", "minimum": 0, "maximum": 1000 }
+      }
+    },
+    "roundedRectangle": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["cornerRadius"],
+      "properties": {
+        "cornerRadius": { "type": "number", "minimum": 0, "maximum": 10000 },
+        "fill": { "$ref": "#/$defs/color" },
+        "stroke": { "$ref": "#/$defs/color" },
+        "lineWidth": { "type": "number", "minimum": 0, "maximum": 1000 }
+      }
+    },
+    "children": { "type": "array", "maxItems": 1000, "items": { "$ref": "#/$defs/view" } },
+    "spacing": { "type": "number", "minimum": -1000, "maximum": 1000 },
+    "alignment": { "enum": ["center", "leading", "trailing", "top", "bottom", "topLeading", "topTrailing", "bottomLeading", "bottomTrailing"] },
+    "view": {
+      "description": "Exactly one kind, and an optional ordered list of modifiers (order matters, as in SwiftUI).",
+      "type": "object",
+      "additionalProperties": false,
+      "oneOf": [
+        { "required": ["text"] }, { "required": ["image"] }, { "required": ["pin"] }, { "required": ["color"] },
+        { "required": ["rectangle"] }, { "required": ["capsule"] }, { "required": ["circle"] }, { "required": ["ellipse"] },
+        { "required": ["roundedRectangle"] }, { "required": ["spacer"] },
+        { "required": ["vstack"] }, { "required": ["hstack"] }, { "required": ["zstack"] }
+      ],
+      "properties": {
+        "text": { "type": "string" },
+        "image": { "$ref": "#/$defs/image" },
+        "pin": { "$ref": "#/$defs/pin" },
+        "color": { "$ref": "#/$defs/color" },
+        "rectangle": { "$ref": "#/$defs/shapeStyle" },
+        "capsule": { "$ref": "#/$defs/shapeStyle" },
+        "circle": { "$ref": "#/$defs/shapeStyle" },
+        "ellipse": { "$ref": "#/$defs/shapeStyle" },
+        "roundedRectangle": { "$ref": "#/$defs/roundedRectangle" },
+        "spacer": { "type": "object", "additionalProperties": false,
+                    "properties": { "minLength": { "type": "number", "minimum": 0, "maximum": 10000 } } },
+        "vstack": { "type": "object", "additionalProperties": false,
+                    "properties": { "alignment": { "enum": ["leading", "center", "trailing"] }, "spacing": { "$ref": "#/$defs/spacing" },
+                                    "children": { "$ref": "#/$defs/children" } } },
+        "hstack": { "type": "object", "additionalProperties": false,
+                    "properties": { "alignment": { "enum": ["top", "center", "bottom"] }, "spacing": { "$ref": "#/$defs/spacing" },
+                                    "children": { "$ref": "#/$defs/children" } } },
+        "zstack": { "type": "object", "additionalProperties": false,
+                    "properties": { "alignment": { "$ref": "#/$defs/alignment" }, "children": { "$ref": "#/$defs/children" } } },
+        "modifiers": { "type": "array", "maxItems": 64, "items": { "$ref": "#/$defs/modifier" } }
+      }
+    },
+    "length": { "type": "number", "minimum": 0, "maximum": 10000 },
+    "frameLength": { "oneOf": [{ "type": "number", "minimum": 0, "maximum": 100000 }, { "const": "infinity" }] },
+    "shapeName": { "enum": ["rectangle", "capsule", "circle", "ellipse"] },
+    "modifier": {
+      "description": "One modifier: an object with exactly one key.",
+      "type": "object",
+      "minProperties": 1,
+      "maxProperties": 1,
+      "additionalProperties": false,
+      "properties": {
+        "font": {
+          "oneOf": [
+            { "enum": ["largeTitle", "title", "title2", "title3", "headline", "subheadline", "body", "callout", "footnote", "caption", "caption2"] },
+            { "type": "object", "additionalProperties": false,
+              "properties": {
+                "size": { "type": "number", "minimum": 1, "maximum": 500 },
+                "weight": { "$ref": "#/$defs/fontWeight" },
+                "design": { "enum": ["default", "serif", "rounded", "monospaced"] },
+                "family": { "type": "string" },
+                "italic": { "type": "boolean" } } }
+          ]
+        },
+        "fontWeight": { "$ref": "#/$defs/fontWeight" },
+        "bold": { "type": "boolean" },
+        "italic": { "type": "boolean" },
+        "foregroundStyle": { "$ref": "#/$defs/color" },
+        "foregroundColor": { "$ref": "#/$defs/color" },
+        "lineLimit": { "type": "integer", "minimum": 1, "maximum": 1000 },
+        "multilineTextAlignment": { "enum": ["leading", "center", "trailing"] },
+        "minimumScaleFactor": { "type": "number", "minimum": 0.01, "maximum": 1 },
+        "frame": { "type": "object", "additionalProperties": false,
+                   "properties": {
+                     "width": { "type": "number", "minimum": 0, "maximum": 100000 },
+                     "height": { "type": "number", "minimum": 0, "maximum": 100000 },
+                     "minWidth": { "type": "number", "minimum": 0, "maximum": 100000 },
+                     "minHeight": { "type": "number", "minimum": 0, "maximum": 100000 },
+                     "maxWidth": { "$ref": "#/$defs/frameLength" },
+                     "maxHeight": { "$ref": "#/$defs/frameLength" },
+                     "alignment": { "$ref": "#/$defs/alignment" } } },
+        "padding": {
+          "oneOf": [
+            { "$ref": "#/$defs/length" },
+            { "type": "object", "additionalProperties": false,
+              "properties": { "top": { "$ref": "#/$defs/length" }, "leading": { "$ref": "#/$defs/length" },
+                              "bottom": { "$ref": "#/$defs/length" }, "trailing": { "$ref": "#/$defs/length" },
+                              "horizontal": { "$ref": "#/$defs/length" }, "vertical": { "$ref": "#/$defs/length" } } }
+          ]
+        },
+        "fixedSize": { "type": "boolean" },
+        "offset": { "type": "object", "additionalProperties": false,
+                    "properties": { "x": { "type": "number", "minimum": -10000, "maximum": 10000 }, "y": { "type": "number", "minimum": -10000, "maximum": 10000 } } },
+        "background": { "oneOf": [{ "$ref": "#/$defs/color" }, { "$ref": "#/$defs/view" }] },
+        "overlay": { "oneOf": [{ "$ref": "#/$defs/color" }, { "$ref": "#/$defs/view" }] },
+        "clipShape": {
+          "oneOf": [
+            { "$ref": "#/$defs/shapeName" },
+            { "type": "object", "additionalProperties": false, "required": ["roundedRectangle"],
+              "properties": { "roundedRectangle": { "$ref": "#/$defs/roundedRectangle" } } }
+          ]
+        },
+        "cornerRadius": { "$ref": "#/$defs/length" },
+        "border": { "type": "object", "additionalProperties": false,
+                    "properties": { "color": { "$ref": "#/$defs/color" }, "width": { "type": "number", "minimum": 0, "maximum": 1000 } } },
+        "shadow": { "type": "object", "additionalProperties": false,
+                    "properties": { "color": { "$ref": "#/$defs/color" }, "radius": { "type": "number", "minimum": 0, "maximum": 500 },
+                                    "x": { "type": "number", "minimum": -1000, "maximum": 1000 }, "y": { "type": "number", "minimum": -1000, "maximum": 1000 } } },
+        "opacity": { "type": "number", "minimum": 0, "maximum": 1 },
+        "scaleEffect": { "type": "number", "minimum": 0, "maximum": 100 },
+        "rotationEffect": { "type": "number", "minimum": -3600, "maximum": 3600, "description": "Degrees." },
+        "resizable": { "type": "boolean", "description": "An image's first modifier." },
+        "aspectRatio": { "type": "object", "additionalProperties": false,
+                         "properties": { "ratio": { "type": "number", "minimum": 0.001, "maximum": 1000 }, "contentMode": { "enum": ["fit", "fill"] } } },
+        "scaledToFit": { "type": "boolean" },
+        "scaledToFill": { "type": "boolean" },
+        "accessibilityLabel": { "type": "string" }
+      }
+    },
+    "fontWeight": { "enum": ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"] }
+  }
+}
+"""#
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import TerrapinScene
+
+/// The JSON Schema in schema/ agrees with the decoder: every example and fixture scene passes
+/// both, and the malformed scenes the decoder rejects, the schema rejects too.
+@Suite struct SchemaTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    let validator = try! SchemaValidator(SceneSchema.json)
+
+    func node(_ text: String) throws -> JSONNode { try JSONParser.parse(Array(text.utf8)) }
+
+    @Test func theRepositoryCopyIsWhatTheCLIPrints() throws {
+        let file = try String(contentsOfFile: Self.repository + "/schema/scene.schema.json", encoding: .utf8)
+        #expect(file == SceneSchema.json + "\n")
+    }
+
+    @Test func theValidatorCanFail() throws {
+        #expect(validator.validate(try node(#"{"output": {"width": 10}}"#)).isEmpty)
+        #expect(!validator.validate(try node(#"{"outptu": {}}"#)).isEmpty)
+        #expect(!validator.validate(try node(#"{"output": {"width": 1.5}}"#)).isEmpty)
+        #expect(!validator.validate(try node(#"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"text": "a", "color": "red"}}]}}"#)).isEmpty)
+        #expect(!validator.validate(try node(#"{"map": {"markers": [{"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "content": {"text": "a"}}]}}"#)).isEmpty)
+        #expect(validator.validate(try node(#"{"map": {"markers": [{"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "label": "a"}]}}"#)).isEmpty)
+    }
+
+    @Test func everyExampleAndFixtureSceneIsValid() throws {
+        var checked = 0
+        for dir in ["Examples", "Fixtures/cli"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: Self.repository + "/" + dir).sorted() where name.hasSuffix(".json") {
+                let path = Self.repository + "/" + dir + "/" + name
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                // Fixtures named bad-* are meant to fail, in both.
+                let decodes = (try? SceneDecoder.decode(Array(text.utf8))) != nil
+                let errors = (try? validator.validate(node(text))) ?? ["not JSON"]
+                if name.hasPrefix("bad") {
+                    #expect(!decodes && !errors.isEmpty, "\(dir)/\(name)")
+                } else {
+                    #expect(decodes && errors.isEmpty, "\(dir)/\(name): \(errors)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 8)
+    }
+
+    /// Checks only the decoder can make (they need arithmetic or order the schema cannot express).
+    static let decoderOnly = ["west < east", "must be its first modifier", "a Terrarium PNG needs"]
+
+    @Test(arguments: MapSceneDecoderTests.malformed)
+    func theSchemaRejectsWhatTheDecoderRejects(json: String, expected: String) throws {
+        guard !Self.decoderOnly.contains(where: { expected.contains($0) }) else { return }
+        #expect(!validator.validate(try node(json)).isEmpty, "the schema accepts \(json)")
+    }
+
+    @Test func theSchemaAcceptsWhatTheDecoderReads() throws {
+        let scenes = [
+            #"{}"#,
+            #"{"map": {"occludedMarkers": "hidden", "markers": [{"position": {"latitude": 1, "longitude": 2}}]}}"#,
+            #"{"map": {"terrain": {"file": "t.png", "bounds": [-1, -1, 1, 1]}, "occludedMarkers": {"dimmed": 0.3}}}"#,
+            ##"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"zstack": {"alignment": "topLeading", "children": [{"circle": {"fill": "#FF000080"}}, {"spacer": {}}]}, "modifiers": [{"frame": {"maxWidth": "infinity", "height": 20}}, {"font": {"size": 12, "weight": "bold", "design": "serif"}}, {"clipShape": {"roundedRectangle": {"cornerRadius": 4}}}, {"shadow": {"radius": 2}}, {"padding": {"top": 1, "horizontal": 2}}]}}]}}"##,
+            #"{"map": {"markers": [{"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "style": "default"}, {"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "style": {"image": {"systemName": "star.fill"}}}]}}"#,
+        ]
+        for scene in scenes {
+            #expect((try? SceneDecoder.decode(Array(scene.utf8))) != nil, "decoder rejects \(scene)")
+            let errors = validator.validate(try node(scene))
+            #expect(errors.isEmpty, "schema rejects \(scene): \(errors)")
+        }
+    }
+}
