@@ -308,6 +308,21 @@ enum CLI {
         #expect(try CLI.run(["render", try scene("link.asc"), "-o", dir + "/out2.png"]).status == 0)
     }
 
+    @Test func everyMalformedSceneExitsWithTwoSaysWhyAndWritesNothing() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lines = try String(contentsOfFile: CLI.fixtures + "/malformed-scenes.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 45)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: String]
+            let scene = object["scene"]!, expected = object["error"]!
+            let result = try CLI.run(["render", "-", "-o", dir + "/out.png"], stdin: Array(scene.utf8))
+            #expect(result.status == 2, "\(scene)")
+            #expect(result.stderr.hasPrefix("error: scene <stdin>") && result.stderr.contains(expected), "\(scene): \(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "\(scene) left a file")
+        }
+    }
+
     @Test func aMissingTerrainFileIsBadInputAndWritesNothing() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
