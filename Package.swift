@@ -48,8 +48,9 @@ let package = Package(
             dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinScene", "TerrapinRender"]
         ),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
-        .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff"]),
-        .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff"]),
+        .target(name: "TerrapinBatch", dependencies: ["Terrapin"]),
+        .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
+        .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
@@ -64,5 +65,6 @@ let package = Package(
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"], exclude: ["__Snapshots__"]),
         .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "TerrapinPNG"]),
+        .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
     ]
 )

@@ -38,6 +38,10 @@ func printTable(_ title: String, _ rows: [(String, Timing, String)]) {
 }
 
 print("Terrapin \(Terrapin.version) benchmarks (\(buildKind); median of 7 runs after a warm-up, ms)\n")
+if only == "batch" {
+    print(try batchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
+    exit(0)
+}
 if only == "diff" {
     printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
     exit(0)
@@ -62,3 +66,5 @@ for preset in PNGCompression.allCases {
 let encoded = try PNGEncoder.encode(frame)
 let decode = try measure("decode") { _ = try PNGDecoder.decode(encoded) }
 print("\nPNG decode of the default-preset file: median \(format(decode.median)) ms (min \(format(decode.min)), max \(format(decode.max)))")
+print("")
+print(try batchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))

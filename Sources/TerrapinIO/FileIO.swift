@@ -14,6 +14,15 @@ public enum FileIO {
         return String(cString: resolved)
     }
 
+    /// What identifies a file's current contents cheaply: its canonical path, size and
+    /// modification time. Nil if it does not exist.
+    public static func identity(_ path: String) -> String? {
+        guard let real = canonicalPath(path) else { return nil }
+        var info = stat()
+        guard stat(real, &info) == 0 else { return nil }
+        return "\(real)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+
     /// Creates a directory (and its parents) unless it exists.
     public static func makeDirectory(_ path: String) throws(FileError) {
         var built = path.hasPrefix("/") ? "" : "."

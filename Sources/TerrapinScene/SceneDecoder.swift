@@ -18,6 +18,11 @@ public enum SceneDecoder {
         } catch {
             throw SceneError.unreadable(error)
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// Decodes the bytes of the scene file at `path` (relative files resolve against its directory).
+    public static func decode(_ bytes: [UInt8], path: String) throws(SceneError) -> Scene {
         var scene = try decode(bytes, file: path == "-" ? "<stdin>" : "'\(path)'")
         if path != "-", let slash = path.lastIndex(of: "/") { scene.directory = slash == path.startIndex ? "/" : String(path[..<slash]) }
         return scene

@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import Terrapin
+import TerrapinBatch
 import TerrapinDiff
 
 /// A failure the CLI reports; `code` is the exit status.
@@ -25,6 +26,7 @@ enum CommandLineTool {
 
         Usage:
           terrapin render SCENE.json -o OUT.png [options]
+          terrapin batch SCENES|DIRS... [--manifest FILE.jsonl] [-j N] [--sizes WxH,...] [--output TEMPLATE] [options]
           terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
           terrapin tap SCENE.json X Y
           terrapin schema
@@ -34,6 +36,7 @@ enum CommandLineTool {
 
         Commands:
           render    render a scene file to a PNG image
+          batch     render many scenes at several sizes on every core; resumable and shardable
           inspect   print where every marker and popover lands, and why hidden ones are hidden
           tap       say what a tap at X,Y hits
           schema    print the JSON Schema of scene files
@@ -103,6 +106,41 @@ enum CommandLineTool {
 
         Examples:
           terrapin tap Examples/ferry-building-popover.json 200 126
+        """
+
+    static let batchHelp = """
+        terrapin batch: render many scenes, each at one or more sizes and scales, on every core.
+        Re-running skips outputs whose inputs did not change (a SHA-256 of the scene, every file
+        it reads, the options and the renderer version, kept in the PNG); writes are atomic.
+
+        Usage:
+          terrapin batch SCENE.json|DIR... [options]
+          terrapin batch --manifest scenes.jsonl [options]
+
+        Inputs:
+          SCENE.json, DIR       scene files, or every .json file in a directory (shell globs work)
+          --manifest FILE       JSON Lines: {"scene": "path.json", "name": "optional"} per line
+        Options:
+          --sizes WxH,...       sizes in points (default: each scene's own)
+          --scale N,...         scales, e.g. 1,2 (default: each scene's own)
+          --output TEMPLATE     output paths; {name} {width} {height} {scale} ("" at 1x, "@2x" at 2x)
+                                default out/{name}-{width}x{height}{scale}.png
+          -j, --jobs N          threads (default: the number of cores)
+          --force               render everything, even unchanged outputs
+          --shard I/N           render only the I-th of N stable partitions (0-based); also read from
+                                JOB_COMPLETION_INDEX (with --shard-count N) or SLURM_ARRAY_TASK_ID/COUNT
+          --shard-count N       the number of shards for JOB_COMPLETION_INDEX
+          --root DIR            every file a scene reads must lie inside DIR
+          --quiet               no progress
+          --json                print a JSON summary on standard output
+          -h, --help            show this help
+
+        Exit status: 0 all rendered or skipped, 1 something failed or the run was interrupted
+        (SIGINT/SIGTERM let running renders finish), 2 bad usage.
+
+        Examples:
+          terrapin batch Examples/ --sizes 256x192,512x384 --scale 1,2 --output 'thumbs/{name}-{width}x{height}{scale}.png'
+          terrapin batch --manifest catalogue.jsonl -j 8 --shard 3/10 --json
         """
 
     static let schemaHelp = """
@@ -176,6 +214,7 @@ enum CommandLineTool {
             case "diff": printOut(diffHelp)
             case "inspect": printOut(inspectHelp)
             case "tap": printOut(tapHelp)
+            case "batch": printOut(batchHelp)
             case "schema": printOut(schemaHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
@@ -183,12 +222,13 @@ enum CommandLineTool {
         case "diff": try diff(rest)
         case "inspect": try inspect(rest)
         case "tap": try tap(rest)
+        case "batch": try batch(rest)
         case "schema":
             if rest.first == "-h" || rest.first == "--help" { printOut(schemaHelp); return }
             guard rest.isEmpty else { throw CLIError.usage("schema takes no arguments", command: "schema") }
             printOut(SceneSchema.json)
         default:
-            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, inspect, tap, schema, diff"))
+            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, batch, inspect, tap, schema, diff"))
         }
     }
 
@@ -383,6 +423,93 @@ extension CommandLineTool {
         printOut(last.map { "hit: " + ($0 ?? "(unlabelled view)") } ?? "nothing at \(format(x)),\(format(y))")
     }
 
+    // MARK: - batch
+
+    static func batch(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "batch")
+        var options = BatchOptions()
+        options.jobs = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        var paths: [String] = []
+        var manifest: String?
+        var shard: (Int, Int)?
+        var shardCount: Int?
+        var quiet = false, json = false
+        while let argument = parser.next() {
+            switch argument {
+            case "-h", "--help": printOut(batchHelp); return
+            case "--manifest": manifest = try parser.value(for: argument)
+            case "--sizes":
+                let text = try parser.value(for: argument)
+                options.sizes = try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                    var p = ArgumentParser([String(part)], command: "batch")
+                    return try p.size(for: argument)
+                }.map { (width: $0.0, height: $0.1) }
+            case "--scale":
+                let text = try parser.value(for: argument)
+                options.scales = try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                    guard let n = Int(part), OutputOptions.scales.contains(n) else {
+                        throw CLIError.usage("--scale takes scales from 1 to 4 separated by commas, e.g. 1,2; found '\(text)'", command: "batch")
+                    }
+                    return n
+                }
+            case "--output": options.template = try parser.value(for: argument)
+            case "-j", "--jobs": options.jobs = try parser.integer(for: argument, in: 1...256)
+            case "--force": options.force = true
+            case "--root": options.root = try parser.value(for: argument)
+            case "--quiet": quiet = true
+            case "--json": json = true
+            case "--shard-count": shardCount = try parser.integer(for: argument, in: 1...1_000_000)
+            case "--shard":
+                let text = try parser.value(for: argument)
+                let parts = text.split(separator: "/")
+                guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n > 0, (0..<n).contains(i) else {
+                    throw CLIError.usage("--shard takes I/N with 0 <= I < N, e.g. 0/4; found '\(text)'", command: "batch")
+                }
+                shard = (i, n)
+            default:
+                if argument.hasPrefix("-") { throw CLIError.usage("unknown option '\(argument)'", command: "batch") }
+                paths.append(argument)
+            }
+        }
+        var inputs: [BatchInput]
+        do {
+            inputs = try Batch.inputs(paths) + (manifest.map { m throws(BatchError) in try Batch.manifest(m) } ?? [])
+            try Batch.checkUnique(inputs)
+            if shard == nil { shard = try Batch.shardFromEnvironment(count: shardCount) }
+            try Batch.checkTemplate(options.template, inputs: inputs.count, options: options)
+        } catch {
+            throw CLIError.usage(error.description, command: "batch")
+        }
+        guard !inputs.isEmpty else { throw CLIError.usage("no scenes given", command: "batch") }
+        if let (i, n) = shard { inputs = inputs.filter { Batch.inShard($0, index: i, count: n) } }
+
+        signal(SIGINT) { _ in Batch.stopRequested.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in Batch.stopRequested.store(true, ordering: .relaxed) }
+        let terminal = isatty(2) != 0
+        let reporter = ProgressReporter(terminal: terminal, quiet: quiet)
+        let summary = Batch.run(inputs, options: options) { done, total, failed in reporter.report(done, total, failed) }
+        reporter.finish()
+        if !quiet {
+            printError(summary.failures.isEmpty && !summary.interrupted ? nil : "", summary: summary)
+        }
+        if json { printOut(summary.json) }
+        if !summary.failures.isEmpty || summary.interrupted { throw CLIExit(code: 1) }
+    }
+
+    /// The closing line on stderr (and each failure's reason).
+    static func printError(_ prefix: String?, summary: BatchSummary) {
+        var text = ""
+        for f in summary.failures { if case .failed(let reason) = f.outcome { text += "failed: \(f.output ?? f.scene): \(reason)\n" } }
+        text += "\(summary.results.count) outputs: \(summary.rendered) rendered, \(summary.skipped) skipped, \(summary.failures.count) failed"
+            + (summary.interrupted ? ", interrupted" : "") + " in \(String(format1(summary.seconds))) s\n"
+        _ = try? FileIO.writeAll(Array(text.utf8), fd: 2, name: "<stderr>")
+    }
+
+    static func format1(_ v: Double) -> String {
+        let tenths = Int((v * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     static func format(_ v: Double) -> String { v.rounded() == v && abs(v) < 1e9 ? String(Int(v)) : String(v) }
 
     // MARK: - diff
@@ -452,6 +579,34 @@ struct CLIExit: Error {
 }
 
 /// Walks arguments, taking option values with typed checks.
+/// Progress on standard error: one updating line on a terminal, else a line every few seconds.
+final class ProgressReporter: @unchecked Sendable {
+    let terminal: Bool, quiet: Bool
+    let start = Batch.monotonicNow()
+    var lastPrint = 0.0
+    var lastLine = ""
+
+    init(terminal: Bool, quiet: Bool) { self.terminal = terminal; self.quiet = quiet }
+
+    /// Called by the batch under its lock, one thread at a time.
+    func report(_ done: Int, _ total: Int, _ failed: Int) {
+        guard !quiet else { return }
+        let now = Batch.monotonicNow() - start
+        guard done == total || now - lastPrint >= (terminal ? 0.1 : 2) else { return }
+        lastPrint = now
+        let rate = now > 0 ? Double(done) / now : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let line = "\(done)/\(total) done, \(CommandLineTool.format1(rate))/s, ETA \(Int(eta.rounded())) s, \(failed) failed"
+        lastLine = line
+        let text = terminal ? "\r\u{1B}[K" + line : line + "\n"
+        _ = try? FileIO.writeAll(Array(text.utf8), fd: 2, name: "<stderr>")
+    }
+
+    func finish() {
+        if terminal && !quiet && !lastLine.isEmpty { _ = try? FileIO.writeAll(Array("\n".utf8), fd: 2, name: "<stderr>") }
+    }
+}
+
 struct ArgumentParser {
     private var arguments: [String]
     private var index = 0

@@ -11,6 +11,7 @@ struct CLIResult {
 }
 
 enum CLI {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples").standardized.path
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/cli").standardized.path
 
     static var binary: String {
@@ -23,10 +24,11 @@ enum CLI {
         return dir.appendingPathComponent("terrapin").path
     }
 
-    static func run(_ arguments: [String], stdin: [UInt8]? = nil) throws -> CLIResult {
+    static func run(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> CLIResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -215,12 +217,11 @@ enum CLI {
         #expect(try CLI.run(["diff", dir + "/a.png", dir + "/b.png", "--threshold", "nan"]).status == 2)
     }
 
-    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples").standardized.path
 
     @Test func tapThenRenderAMapScene() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let scene = Self.examples + "/ferry-building-popover.json"
+        let scene = CLI.examples + "/ferry-building-popover.json"
         let closed = try CLI.run(["render", scene, "-o", dir + "/closed.png"])
         let open = try CLI.run(["render", scene, "-o", dir + "/open.png", "--tap", "200,126"])
         #expect(closed.status == 0 && open.status == 0, "\(closed.stderr)\(open.stderr)")
@@ -232,7 +233,7 @@ enum CLI {
     }
 
     @Test func inspectPrintsTheResolvedScene() throws {
-        let scene = Self.examples + "/ferry-building-popover.json"
+        let scene = CLI.examples + "/ferry-building-popover.json"
         let result = try CLI.run(["inspect", scene, "--tap", "200,126"])
         #expect(result.status == 0, "\(result.stderr)")
         let text = String(decoding: result.stdout, as: UTF8.self)
@@ -259,19 +260,19 @@ enum CLI {
     @Test func severalScenesRenderIntoADirectoryAndABadOneFailsAlone() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try CLI.run(["render", Self.examples + "/blue-pin-white-border.json", CLI.fixtures + "/bad-map.json",
-                                  Self.examples + "/empire-state-capsule-label.json", "-o", dir + "/thumbs", "--scale", "1"])
+        let result = try CLI.run(["render", CLI.examples + "/blue-pin-white-border.json", CLI.fixtures + "/bad-map.json",
+                                  CLI.examples + "/empire-state-capsule-label.json", "-o", dir + "/thumbs", "--scale", "1"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("bad-map.json' has 2 errors"))
         #expect(String(decoding: result.stdout, as: UTF8.self) == "\(dir)/thumbs/blue-pin-white-border.png\n\(dir)/thumbs/empire-state-capsule-label.png\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/thumbs").sorted() == ["blue-pin-white-border.png", "empire-state-capsule-label.png"])
         #expect(try PNGDecoder.decode(file: dir + "/thumbs/blue-pin-white-border.png").width == 400)
-        let clash = try CLI.run(["render", Self.examples + "/showcase.json", CLI.fixtures + "/../../Examples/showcase.json", "-o", dir])
+        let clash = try CLI.run(["render", CLI.examples + "/showcase.json", CLI.fixtures + "/../../Examples/showcase.json", "-o", dir])
         #expect(clash.status == 2 && clash.stderr.contains("would both write showcase.png"))
     }
 
     @Test func cameraOverridesChangeTheView() throws {
-        let scene = Self.examples + "/blue-pin-white-border.json"
+        let scene = CLI.examples + "/blue-pin-white-border.json"
         let plain = try CLI.run(["inspect", scene]), tilted = try CLI.run(["inspect", scene, "--tilt", "10", "--heading", "90", "--range", "400"])
         #expect(String(decoding: plain.stdout, as: UTF8.self).hasPrefix("map 400x300 camera center 37.7955,-122.3937 heading 0 tilt 45 range 800\n"))
         #expect(String(decoding: tilted.stdout, as: UTF8.self).hasPrefix("map 400x300 camera center 37.7955,-122.3937 heading 90 tilt 10 range 400\n"))
@@ -280,7 +281,7 @@ enum CLI {
     }
 
     @Test func tapSaysWhatIsHit() throws {
-        let scene = Self.examples + "/ferry-building-popover.json"
+        let scene = CLI.examples + "/ferry-building-popover.json"
         #expect(String(decoding: try CLI.run(["tap", scene, "200", "126"]).stdout, as: UTF8.self) == "hit: Marker 2\n")
         #expect(String(decoding: try CLI.run(["tap", scene, "10", "10"]).stdout, as: UTF8.self) == "nothing at 10,10\n")
         let bad = try CLI.run(["tap", scene, "10"])

@@ -1,0 +1,378 @@
+// Batch rendering: many scenes × sizes × scales, on every core, resumable and shardable.
+// Each output records a hash of everything it was made from (scene bytes, every file the
+// scene reads, the options, the renderer version) in a PNG text chunk; a re-run skips outputs
+// whose hash still matches. Writes are atomic, so a killed run leaves no partial PNG.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+import Terrapin
+
+/// One scene to render, and the name its outputs use.
+public struct BatchInput: Equatable, Sendable {
+    public var scene: String
+    public var name: String
+    public init(scene: String, name: String) { self.scene = scene; self.name = name }
+}
+
+public struct BatchOptions: Sendable {
+    /// Sizes in points; nil renders each scene at its own size.
+    public var sizes: [(width: Int, height: Int)]?
+    public var scales: [Int]?
+    /// Output path with {name}, {width}, {height} and {scale} ("" at 1×, "@2x" at 2×, …).
+    public var template = "out/{name}-{width}x{height}{scale}.png"
+    public var jobs = 1
+    public var force = false
+    public var root: String?
+    public init() {}
+
+    public static let placeholders = ["{name}", "{width}", "{height}", "{scale}"]
+}
+
+/// What happened to one output.
+public enum BatchOutcome: Equatable, Sendable {
+    case rendered
+    case skipped
+    case failed(String)
+}
+
+public struct BatchResult: Equatable, Sendable {
+    public let scene: String
+    public let output: String?
+    public let outcome: BatchOutcome
+}
+
+public struct BatchSummary: Sendable {
+    public var results: [BatchResult]
+    public var seconds: Double
+    public var interrupted: Bool
+    public var rendered: Int { results.filter { $0.outcome == .rendered }.count }
+    public var skipped: Int { results.filter { $0.outcome == .skipped }.count }
+    public var failures: [BatchResult] { results.filter { if case .failed = $0.outcome { true } else { false } } }
+
+    /// The summary as JSON: counts, time, and each failure with its reason.
+    public var json: String {
+        func quote(_ s: String) -> String {
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 { out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
+                }
+            }
+            return out + "\""
+        }
+        let failed = failures.map { r -> String in
+            guard case .failed(let reason) = r.outcome else { return "" }
+            return "{\"scene\": \(quote(r.scene)), \"output\": \(r.output.map(quote) ?? "null"), \"reason\": \(quote(reason))}"
+        }
+        let seconds = (self.seconds * 1000).rounded() / 1000
+        return "{\"total\": \(results.count), \"rendered\": \(rendered), \"skipped\": \(skipped), \"failed\": \(failures.count), "
+            + "\"seconds\": \(seconds), \"interrupted\": \(interrupted), \"failures\": [\(failed.joined(separator: ", "))]}"
+    }
+}
+
+public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    case usage(String)
+    public var description: String {
+        switch self { case .usage(let m): m }
+    }
+}
+
+public enum Batch {
+    /// Scene files from arguments: files as given, directories as the `.json` files in them
+    /// (sorted), each named after its file; names must be unique.
+    public static func inputs(_ arguments: [String]) throws(BatchError) -> [BatchInput] {
+        var inputs: [BatchInput] = []
+        for argument in arguments {
+            if let entries = directoryEntries(argument) {
+                for entry in entries where entry.hasSuffix(".json") {
+                    inputs.append(BatchInput(scene: argument.hasSuffix("/") ? argument + entry : argument + "/" + entry, name: stem(entry)))
+                }
+            } else {
+                inputs.append(BatchInput(scene: argument, name: stem(String(argument.split(separator: "/").last ?? Substring(argument)))))
+            }
+        }
+        try checkUnique(inputs)
+        return inputs
+    }
+
+    /// A manifest in JSON Lines: `{"scene": "path", "name": "optional"}` per line; scene paths
+    /// are relative to the manifest's directory.
+    public static func manifest(_ path: String) throws(BatchError) -> [BatchInput] {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: 256 * 1024 * 1024) } catch { throw BatchError.usage("manifest: \(error)") }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var inputs: [BatchInput] = []
+        for (i, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+            let where_ = "manifest '\(path)', line \(i + 1)"
+            guard let node = try? JSONParser.parse(Array(line)), case .object(let members) = node.value else {
+                throw BatchError.usage("\(where_): expected a JSON object like {\"scene\": \"a.json\", \"name\": \"a\"}")
+            }
+            var scene: String?, name: String?
+            for m in members {
+                switch (m.key, m.value.value) {
+                case ("scene", .string(let s)): scene = s
+                case ("name", .string(let s)): name = s
+                default: throw BatchError.usage("\(where_): unexpected key \"\(m.key)\" (allowed: scene, name, both strings)")
+                }
+            }
+            guard let scene, !scene.isEmpty else { throw BatchError.usage("\(where_): \"scene\" is required") }
+            let full = scene.hasPrefix("/") ? scene : directory + "/" + scene
+            let resolvedName = name ?? stem(String(scene.split(separator: "/").last ?? Substring(scene)))
+            guard !resolvedName.isEmpty, !resolvedName.contains("/") else { throw BatchError.usage("\(where_): a name must be non-empty and contain no '/'") }
+            inputs.append(BatchInput(scene: full, name: resolvedName))
+        }
+        try checkUnique(inputs)
+        return inputs
+    }
+
+    public static func checkUnique(_ inputs: [BatchInput]) throws(BatchError) {
+        var seen: [String: String] = [:]
+        for input in inputs {
+            if let other = seen[input.name] {
+                throw BatchError.usage("'\(other)' and '\(input.scene)' have the same name '\(input.name)'; give names in a manifest")
+            }
+            seen[input.name] = input.scene
+        }
+    }
+
+    static func stem(_ file: String) -> String {
+        file.lowercased().hasSuffix(".json") ? String(file.dropLast(5)) : file
+    }
+
+    static func directoryEntries(_ path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    // MARK: - Sharding
+
+    /// Whether `input` belongs to shard `index` of `count`: by a stable hash of its name, so the
+    /// partition does not depend on the order inputs are listed in.
+    public static func inShard(_ input: BatchInput, index: Int, count: Int) -> Bool {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a
+        for byte in input.name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(hash % UInt64(count)) == index
+    }
+
+    /// The shard from the environment: Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`, with the
+    /// count given) or Slurm job arrays (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT`).
+    public static func shardFromEnvironment(count: Int?) throws(BatchError) -> (index: Int, count: Int)? {
+        func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        if let index = env("JOB_COMPLETION_INDEX") {
+            guard let i = Int(index) else { throw BatchError.usage("JOB_COMPLETION_INDEX is '\(index)', not a number") }
+            guard let count else { throw BatchError.usage("JOB_COMPLETION_INDEX is set: give the number of completions with --shard-count N") }
+            guard (0..<count).contains(i) else { throw BatchError.usage("JOB_COMPLETION_INDEX \(i) is outside 0..<\(count)") }
+            return (i, count)
+        }
+        if let id = env("SLURM_ARRAY_TASK_ID") {
+            guard let i = Int(id), let c = count ?? env("SLURM_ARRAY_TASK_COUNT").flatMap(Int.init), c > 0, (0..<c).contains(i) else {
+                throw BatchError.usage("SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT do not give a shard (use an array 0..N-1, or --shard I/N)")
+            }
+            return (i, c)
+        }
+        return nil
+    }
+
+    // MARK: - Running
+
+    /// Output path for one rendering.
+    public static func outputPath(_ template: String, name: String, width: Int, height: Int, scale: Int) -> String {
+        template.replacingAll("{name}", name).replacingAll("{width}", String(width)).replacingAll("{height}", String(height))
+            .replacingAll("{scale}", scale == 1 ? "" : "@\(scale)x")
+    }
+
+    /// Checks that the template gives every output its own path.
+    public static func checkTemplate(_ template: String, inputs: Int, options: BatchOptions) throws(BatchError) {
+        var rest = template
+        for p in BatchOptions.placeholders { rest = rest.replacingAll(p, "") }
+        if rest.contains("{") || rest.contains("}") {
+            throw BatchError.usage("the output template '\(template)' has an unknown placeholder; use \(BatchOptions.placeholders.joined(separator: ", "))")
+        }
+        if inputs > 1 && !template.contains("{name}") { throw BatchError.usage("several scenes need {name} in the output template") }
+        if (options.sizes?.count ?? 1) > 1 && !(template.contains("{width}") && template.contains("{height}")) {
+            throw BatchError.usage("several sizes need {width} and {height} in the output template")
+        }
+        if (options.scales?.count ?? 1) > 1 && !template.contains("{scale}") { throw BatchError.usage("several scales need {scale} in the output template") }
+    }
+
+    /// Set by SIGINT/SIGTERM (or a caller): no new renders start; running ones finish.
+    public static let stopRequested = Atomic<Bool>(false)
+
+    /// Renders every input at every size and scale with `options.jobs` threads. `progress` is
+    /// called (from one thread at a time) after each output with the results so far.
+    public static func run(_ inputs: [BatchInput], options: BatchOptions,
+                           progress: @escaping @Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void = { _, _, _ in }) -> BatchSummary {
+        struct Work: Sendable { let input: BatchInput; let size: (width: Int, height: Int)?; let scale: Int? }
+        var planned: [Work] = []
+        for input in inputs {
+            for size in options.sizes.map({ $0.map { Optional($0) } }) ?? [nil] {
+                for scale in options.scales.map({ $0.map { Optional($0) } }) ?? [nil] { planned.append(Work(input: input, size: size, scale: scale)) }
+            }
+        }
+        let start = monotonicSeconds()
+        let work = planned
+        let next = Atomic<Int>(0)
+        let results = Mutex<[BatchResult?]>(Array(repeating: nil, count: work.count))
+        let counts = Mutex<(done: Int, failed: Int)>((0, 0))
+        let hashes = FileHashes()
+        let group = DispatchGroup()
+        for _ in 0..<max(1, options.jobs) {
+            group.enter()
+            Thread.detach {
+                while !stopRequested.load(ordering: .relaxed) {
+                    let i = next.add(1, ordering: .relaxed).oldValue
+                    guard i < work.count else { break }
+                    let w = work[i]
+                    let result = renderOne(w.input, size: w.size, scale: w.scale, options: options, hashes: hashes)
+                    results.withLock { $0[i] = result }
+                    counts.withLock { c in
+                        c.done += 1
+                        if case .failed = result.outcome { c.failed += 1 }
+                        progress(c.done, work.count, c.failed)
+                    }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        let done = results.withLock { $0.compactMap { $0 } }
+        return BatchSummary(results: done, seconds: monotonicSeconds() - start, interrupted: done.count < work.count)
+    }
+
+    static func renderOne(_ input: BatchInput, size: (width: Int, height: Int)?, scale: Int?, options: BatchOptions, hashes: FileHashes) -> BatchResult {
+        var output: String? = nil
+        do {
+            let bytes: [UInt8]
+            do { bytes = try FileIO.read(input.scene, limit: SceneDecoder.maxFileBytes) } catch { throw BatchError.usage("scene: \(error)") }
+            var scene: Scene
+            do { scene = try SceneDecoder.decode(bytes, path: input.scene) } catch { throw BatchError.usage(error.description) }
+            if let size { scene.output.width = size.width; scene.output.height = size.height }
+            if let scale { scene.output.scale = scale }
+            if let problem = scene.output.sizeProblem { throw BatchError.usage(problem) }
+            let path = outputPath(options.template, name: input.name, width: scene.output.width, height: scene.output.height, scale: scene.output.scale)
+            output = path
+
+            // Everything the output is made from.
+            var sha = SHA256()
+            sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.compression.rawValue)\n")
+            sha.update(bytes)
+            for file in scene.map?.referencedFiles ?? [] {
+                let full = SceneBuilder(directory: scene.directory).path(file)
+                sha.update("\n\(file)\n")
+                sha.update(hashes.hash(full))
+            }
+            let digest = SHA256.hex(sha.finalize())
+            if !options.force, let existing = try? FileIO.read(path, limit: 1 << 30),
+               let info = try? PNGDecoder.info(existing), info.text.contains(PNGTextEntry(key: inputHashKey, value: digest)) {
+                return BatchResult(scene: input.scene, output: path, outcome: .skipped)
+            }
+            removeStaleTemporaries(for: path)
+            let pixmap: Pixmap
+            do { pixmap = try PreparedScene(scene, root: options.root).render() } catch { throw BatchError.usage(error.description) }
+            let png: [UInt8]
+            do {
+                png = try PNGEncoder.encode(pixmap, options: PNGEncodingOptions(compression: scene.output.compression, text: [
+                    PNGTextEntry(key: "Software", value: "Terrapin \(Terrapin.version)"),
+                    PNGTextEntry(key: inputHashKey, value: digest),
+                ]))
+            } catch { throw BatchError.usage(error.description) }
+            do {
+                if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try FileIO.makeDirectory(String(path[..<slash])) }
+                try FileIO.writeAtomically(png, to: path)
+            } catch { throw BatchError.usage(error.description) }
+            return BatchResult(scene: input.scene, output: path, outcome: .rendered)
+        } catch {
+            return BatchResult(scene: input.scene, output: output, outcome: .failed(String(describing: error)))
+        }
+    }
+
+    /// The PNG text key holding the SHA-256 of an output's inputs.
+    public static let inputHashKey = "Terrapin-Input-SHA256"
+
+    /// Temporary files a killed run left beside `path` (`.NAME.tmp-XXXXXX`).
+    static func removeStaleTemporaries(for path: String) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let prefix = ".\(name).tmp-"
+        for entry in directoryEntries(directory.isEmpty ? "/" : directory) ?? [] where entry.hasPrefix(prefix) && entry.count == prefix.count + 6 {
+            unlink((directory.isEmpty ? "" : directory) + "/" + entry)
+        }
+    }
+
+    public static func monotonicNow() -> Double { monotonicSeconds() }
+
+    static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// SHA-256 of referenced files, computed once per file version per process.
+final class FileHashes: Sendable {
+    private let cache = Mutex<[String: [UInt8]]>([:])
+
+    func hash(_ path: String) -> [UInt8] {
+        guard let identity = FileIO.identity(path) else { return Array("missing".utf8) }
+        if let hit = cache.withLock({ $0[identity] }) { return hit }
+        var sha = SHA256()
+        if let bytes = try? FileIO.read(path, limit: 1 << 30) { sha.update(bytes) } else { sha.update("unreadable") }
+        let digest = sha.finalize()
+        cache.withLock { $0[identity] = digest }
+        return digest
+    }
+}
+
+/// A detached POSIX thread running a closure.
+enum Thread {
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 8 << 20)
+        pthread_create(&thread, &attributes, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        pthread_attr_destroy(&attributes)
+        pthread_detach(thread)
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        let t = Array(target.utf8)
+        guard !t.isEmpty else { return self }
+        let bytes = Array(utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if i + t.count <= bytes.count && Array(bytes[i..<i + t.count]) == t {
+                out += replacement.utf8
+                i += t.count
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
