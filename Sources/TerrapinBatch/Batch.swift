@@ -13,7 +13,16 @@ import Terrapin
 public struct BatchInput: Equatable, Sendable {
     public var scene: String
     public var name: String
-    public init(scene: String, name: String) { self.scene = scene; self.name = name }
+    /// Per-scene overrides from a manifest: this size (points) and scale instead of the
+    /// scene's own and instead of --sizes / --scale.
+    public var width: Int?, height: Int?, scale: Int?
+    public init(scene: String, name: String, width: Int? = nil, height: Int? = nil, scale: Int? = nil) {
+        self.scene = scene
+        self.name = name
+        self.width = width
+        self.height = height
+        self.scale = scale
+    }
 }
 
 public struct BatchOptions: Sendable {
@@ -102,8 +111,9 @@ public enum Batch {
         return inputs
     }
 
-    /// A manifest in JSON Lines: `{"scene": "path", "name": "optional"}` per line; scene paths
-    /// are relative to the manifest's directory.
+    /// A manifest in JSON Lines: `{"scene": "path", "name": "optional", "width": …, "height": …,
+    /// "scale": …}` per line (all but scene optional); scene paths are relative to the
+    /// manifest's directory.
     public static func manifest(_ path: String) throws(BatchError) -> [BatchInput] {
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: 256 * 1024 * 1024) } catch { throw BatchError.usage("manifest: \(error)") }
@@ -116,18 +126,29 @@ public enum Batch {
                 throw BatchError.usage("\(where_): expected a JSON object like {\"scene\": \"a.json\", \"name\": \"a\"}")
             }
             var scene: String?, name: String?
+            var numbers: [String: Int] = [:]
             for m in members {
                 switch (m.key, m.value.value) {
                 case ("scene", .string(let s)): scene = s
                 case ("name", .string(let s)): name = s
-                default: throw BatchError.usage("\(where_): unexpected key \"\(m.key)\" (allowed: scene, name, both strings)")
+                case ("width", .number(let n)), ("height", .number(let n)), ("scale", .number(let n)):
+                    let range = m.key == "scale" ? 1...4 : 1...Pixmap.Limits.maxDimension
+                    guard n.rounded() == n, Double(range.lowerBound) <= n, n <= Double(range.upperBound) else {
+                        throw BatchError.usage("\(where_): \"\(m.key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+                    }
+                    numbers[m.key] = Int(n)
+                default:
+                    throw BatchError.usage("\(where_): unexpected \"\(m.key)\" (allowed: scene and name as strings; width, height and scale as numbers)")
                 }
             }
             guard let scene, !scene.isEmpty else { throw BatchError.usage("\(where_): \"scene\" is required") }
             let full = scene.hasPrefix("/") ? scene : directory + "/" + scene
             let resolvedName = name ?? stem(String(scene.split(separator: "/").last ?? Substring(scene)))
             guard !resolvedName.isEmpty, !resolvedName.contains("/") else { throw BatchError.usage("\(where_): a name must be non-empty and contain no '/'") }
-            inputs.append(BatchInput(scene: full, name: resolvedName))
+            guard (numbers["width"] == nil) == (numbers["height"] == nil) else {
+                throw BatchError.usage("\(where_): give both \"width\" and \"height\", or neither")
+            }
+            inputs.append(BatchInput(scene: full, name: resolvedName, width: numbers["width"], height: numbers["height"], scale: numbers["scale"]))
         }
         try checkUnique(inputs)
         return inputs
@@ -219,8 +240,10 @@ public enum Batch {
         struct Work: Sendable { let input: BatchInput; let size: (width: Int, height: Int)?; let scale: Int? }
         var planned: [Work] = []
         for input in inputs {
-            for size in options.sizes.map({ $0.map { Optional($0) } }) ?? [nil] {
-                for scale in options.scales.map({ $0.map { Optional($0) } }) ?? [nil] { planned.append(Work(input: input, size: size, scale: scale)) }
+            let sizes: [(width: Int, height: Int)?] = input.width.map { [($0, input.height!)] } ?? options.sizes.map { $0.map { Optional($0) } } ?? [nil]
+            let scales: [Int?] = input.scale.map { [$0] } ?? options.scales.map { $0.map { Optional($0) } } ?? [nil]
+            for size in sizes {
+                for scale in scales { planned.append(Work(input: input, size: size, scale: scale)) }
             }
         }
         let start = monotonicSeconds()

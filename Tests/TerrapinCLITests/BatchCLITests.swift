@@ -7,13 +7,14 @@ import TerrapinPNG
     static let ferry = CLI.examples + "/ferry-building-popover.json"
 
     /// A directory of `count` small copies of the ferry scene (distinct names and cameras).
-    func sceneDirectory(_ count: Int) throws -> String {
+    /// `full`: at the example's own 800 × 600 pixels (slow enough to interrupt mid-run).
+    func sceneDirectory(_ count: Int, full: Bool = false) throws -> String {
         let dir = CLI.temporaryDirectory()
         let text = try String(contentsOfFile: Self.ferry, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir + "/scenes", withIntermediateDirectories: true)
         for i in 0..<count {
-            let scene = text.replacingOccurrences(of: "\"heading\": 20", with: "\"heading\": \(i * 7)")
-                .replacingOccurrences(of: #""width": 400, "height": 300, "scale": 2"#, with: #""width": 64, "height": 48, "scale": 1"#)
+            let turned = text.replacingOccurrences(of: "\"heading\": 20", with: "\"heading\": \(i * 7)")
+            let scene = full ? turned : turned.replacingOccurrences(of: #""width": 400, "height": 300, "scale": 2"#, with: #""width": 64, "height": 48, "scale": 1"#)
             try scene.write(toFile: dir + "/scenes/place-\(i).json", atomically: true, encoding: .utf8)
         }
         return dir
@@ -87,7 +88,7 @@ import TerrapinPNG
     }
 
     @Test func killedMidRunLeavesNoPartialPNGAndAReRunFinishes() throws {
-        let dir = try sceneDirectory(40)
+        let dir = try sceneDirectory(12, full: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -98,14 +99,54 @@ import TerrapinPNG
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let done = files(dir + "/out").filter { !$0.hasPrefix(".") }
-        #expect(done.count >= 3 && done.count < 40, "\(done.count) finished before the kill")
+        #expect(done.count >= 3 && done.count < 12, "\(done.count) finished before the kill")
         // Every PNG that exists is whole.
         for name in done { #expect((try? PNGDecoder.decode(Array(FileManager.default.contents(atPath: dir + "/out/" + name)!))) != nil, "\(name)") }
         let rerun = try CLI.run(["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "--json", "--quiet"])
         #expect(rerun.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(rerun.stdout)) as! [String: Any]
-        #expect(summary["skipped"] as? Int == done.count && summary["rendered"] as? Int == 40 - done.count)
-        #expect(files(dir + "/out").count == 40, "no temporary files left: \(files(dir + "/out").filter { $0.hasPrefix(".") })")
+        #expect(summary["skipped"] as? Int == done.count && summary["rendered"] as? Int == 12 - done.count)
+        #expect(files(dir + "/out").count == 12, "no temporary files left: \(files(dir + "/out").filter { $0.hasPrefix(".") })")
+    }
+
+    @Test func manifestsNameScenesAndOverrideSizes() throws {
+        let dir = try sceneDirectory(3)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            {"scene": "scenes/place-0.json", "name": "harbour"}
+
+            {"scene": "scenes/place-1.json", "name": "pier", "width": 32, "height": 20, "scale": 2}
+            """.write(toFile: dir + "/catalogue.jsonl", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["batch", "--manifest", dir + "/catalogue.jsonl", "--sizes", "40x30", "--output", dir + "/out/{name}-{width}x{height}{scale}.png", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(files(dir + "/out") == ["harbour-40x30.png", "pier-32x20@2x.png"])
+        try #"{"scene": "a.json", "colour": "red"}"#.write(toFile: dir + "/bad.jsonl", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["batch", "--manifest", dir + "/bad.jsonl"])
+        #expect(bad.status == 2 && bad.stderr.contains("bad.jsonl', line 1: unexpected \"colour\""), "\(bad.stderr)")
+    }
+
+    @Test func sigintLetsRunningRendersFinishAndPrintsTheSummary() throws {
+        let dir = try sceneDirectory(12, full: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "-j", "1", "--json", "--quiet"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while files(dir + "/out").filter({ !$0.hasPrefix(".") }).count < 2 && Date() < deadline { usleep(5_000) }
+        kill(process.processIdentifier, SIGINT)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let summary = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        #expect(summary["interrupted"] as? Bool == true)
+        let rendered = summary["rendered"] as! Int
+        #expect(rendered >= 2 && rendered < 12)
+        // What was reported is exactly what is on disk, all whole PNGs, nothing half-written.
+        #expect(files(dir + "/out").count == rendered)
+        for name in files(dir + "/out") { #expect((try? PNGDecoder.decode(Array(FileManager.default.contents(atPath: dir + "/out/" + name)!))) != nil) }
     }
 
     @Test func usageErrors() throws {
