@@ -38,6 +38,10 @@ func printTable(_ title: String, _ rows: [(String, Timing, String)]) {
 }
 
 print("Terrapin \(Terrapin.version) benchmarks (\(buildKind); median of 7 runs after a warm-up, ms)\n")
+if only == "spec" {
+    print(try specBenchmarks(outputDirectory: "out/bench"))
+    exit(0)
+}
 if only == "batch" {
     print(try batchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
     exit(0)
@@ -46,6 +50,8 @@ if only == "diff" {
     printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
     exit(0)
 }
+print(try specBenchmarks(outputDirectory: "out/bench"))
+print("")
 printTable("Snapshot diff:", diffBenchmarks())
 let frame = sampleFrame()
 printTable("Rasterizer:", rasterBenchmarks())

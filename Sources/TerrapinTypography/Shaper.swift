@@ -42,7 +42,7 @@ public struct ShapedParagraph: Sendable {
 public enum Shaper {
     /// Shapes one paragraph (no line breaks inside) with `primary` and fallbacks.
     public static func shape(_ text: Substring, primary: FontFace, request: FontRequest, library: FontLibrary = .shared,
-                             direction: BaseDirection = .auto) -> ShapedParagraph {
+                             direction: BaseDirection = .auto, kerning: Bool = true) -> ShapedParagraph {
         let scalars = Array(text.unicodeScalars)
         var boundaries = [0]
         var faces: [FontFace] = []
@@ -67,7 +67,7 @@ public enum Shaper {
             var end = start + 1
             while end < scalars.count && levels[end] == levels[start] && scripts[end] == scripts[start] && faces[end] === faces[start] { end += 1 }
             runs.append(ShapedRun(face: faces[start], range: start..<end, level: levels[start],
-                                  glyphs: shapeRun(scalars, start..<end, face: faces[start], script: scripts[start], rightToLeft: levels[start] % 2 == 1)))
+                                  glyphs: shapeRun(scalars, start..<end, face: faces[start], script: scripts[start], rightToLeft: levels[start] % 2 == 1, kerning: kerning)))
             start = end
         }
         return ShapedParagraph(scalars: scalars, runs: runs, paragraphLevel: paragraphLevel, missing: missing, graphemeBoundaries: boundaries)
@@ -122,7 +122,8 @@ public enum Shaper {
         }
     }
 
-    static func shapeRun(_ scalars: [Unicode.Scalar], _ range: Range<Int>, face: FontFace, script: hb_script_t, rightToLeft: Bool) -> [ShapedGlyph] {
+    static func shapeRun(_ scalars: [Unicode.Scalar], _ range: Range<Int>, face: FontFace, script: hb_script_t, rightToLeft: Bool,
+                         kerning: Bool = true) -> [ShapedGlyph] {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         let codepoints = scalars.map { $0.value }
@@ -131,7 +132,13 @@ public enum Shaper {
         hb_buffer_set_script(buffer, script)
         hb_buffer_set_language(buffer, hb_language_from_string(language(for: script), -1))
         hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
-        hb_shape(face.hbFont, buffer, nil, 0)
+        if kerning {
+            hb_shape(face.hbFont, buffer, nil, 0)
+        } else {
+            var feature = hb_feature_t()
+            _ = hb_feature_from_string("-kern", -1, &feature)
+            hb_shape(face.hbFont, buffer, &feature, 1)
+        }
         var count: UInt32 = 0
         let infos = hb_buffer_get_glyph_infos(buffer, &count)
         let positions = hb_buffer_get_glyph_positions(buffer, &count)

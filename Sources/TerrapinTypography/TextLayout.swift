@@ -24,9 +24,12 @@ public struct TextLayoutOptions: Equatable, Sendable {
     public var minimumScaleFactor: Double
     /// Default `.auto` (from the first strong character of each paragraph).
     public var direction: BaseDirection
+    /// Apply the font's kerning (HarfBuzz `kern`). Default true; false gives nominal advances.
+    public var kerning: Bool
 
     public init(maxWidth: Double? = nil, lineLimit: Int? = nil, alignment: TextAlignment = .leading,
-                minimumScaleFactor: Double = 1, direction: BaseDirection = .auto) {
+                minimumScaleFactor: Double = 1, direction: BaseDirection = .auto, kerning: Bool = true) {
+        self.kerning = kerning
         self.maxWidth = maxWidth
         self.lineLimit = lineLimit
         self.alignment = alignment
@@ -35,7 +38,7 @@ public struct TextLayoutOptions: Equatable, Sendable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor
+        a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor && a.kerning == b.kerning
     }
 }
 
@@ -89,7 +92,7 @@ public struct TextLayout: Sendable {
                             library: FontLibrary = .shared) throws(TypographyError) -> TextLayout {
         let primary = try library.face(for: font.request)
         let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
-            Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction)
+            Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction, kerning: options.kerning)
         }
         let missing = paragraphs.flatMap(\.missing)
         let factor = min(1, max(0.01, options.minimumScaleFactor.isFinite ? options.minimumScaleFactor : 1))

@@ -189,3 +189,15 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
         #expect(!canvas.pixmap.data.allSatisfy { $0 == 0 })
     }
 }
+
+@Suite struct KerningOptionTests {
+    /// bench/scene_spec.md §5: "Marker 1000" in DejaVu Sans at 13 px with nominal advances is
+    /// (7803 + 4 · 1303) / 2048 · 13 = 82.6147 px; kerning (the default) tightens it.
+    @Test func nominalAdvancesWithoutKerning() throws {
+        let font = FontSpec.custom("DejaVu Sans", size: 13)
+        let plain = try TextLayout.make("Marker 1000", font: font, options: TextLayoutOptions(kerning: false))
+        #expect(abs(plain.width - 82.6147) < 0.0001, "\(plain.width)")
+        let kerned = try TextLayout.make("Marker 1000", font: font)
+        #expect(kerned.width < plain.width - 0.1, "\(kerned.width)")
+    }
+}

@@ -1,0 +1,177 @@
+// The reference scenes S1, S2, S3 of bench/scene_spec.md, drawn with Terrapin's rasterizer,
+// text and PNG code; timed in the spec's three stages and checked against its check values.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Terrapin
+
+/// §1: the 512 × 512 analytic height grid (row 0 north).
+struct SpecGrid {
+    static let n = 512
+    let heights: [Double] = (0..<(n * n)).map { k in
+        let j = k / n, i = k % n
+        let u = Double(i) / 511, v = Double(j) / 511
+        func g(_ cu: Double, _ cv: Double, _ s: Double) -> Double { exp(-((u - cu) * (u - cu) + (v - cv) * (v - cv)) / (2 * s * s)) }
+        return 200 + 900 * g(0.30, 0.35, 0.10) + 1300 * g(0.68, 0.62, 0.14) + 500 * g(0.50, 0.85, 0.06)
+            + 80 * sin(2 * Double.pi * 4 * u) * cos(2 * Double.pi * 3 * v) + 40 * sin(2 * Double.pi * 7 * u) * sin(2 * Double.pi * 6 * v)
+    }
+    func h(_ r: Int, _ c: Int) -> Double { heights[min(max(r, 0), Self.n - 1) * Self.n + min(max(c, 0), Self.n - 1)] }
+
+    /// §2–3: Horn hillshade and the hypsometric ramp, as an opaque 512 × 512 image.
+    func terrainImage() -> Pixmap {
+        var image = Pixmap(width: Self.n, height: Self.n)!
+        let style = TerrainStyle()
+        for r in 0..<Self.n {
+            for c in 0..<Self.n {
+                let shade = style.hillshade(h(r - 1, c - 1), h(r - 1, c), h(r - 1, c + 1), h(r, c - 1), h(r, c + 1), h(r + 1, c - 1), h(r + 1, c), h(r + 1, c + 1),
+                                            dxMetres: 20, dyMetres: 20)
+                let base = TerrainStyle.rampColor(h(r, c))
+                let k = 0.25 + 0.75 * shade
+                func byte(_ v: Double) -> UInt8 { UInt8((min(255, max(0, v * k)) + 0.5).rounded(.down)) }
+                image[c, r] = PremultipliedRGBA8(red: byte(base.0), green: byte(base.1), blue: byte(base.2), alpha: 255)
+            }
+        }
+        return image
+    }
+}
+
+struct SpecMarker {
+    let k: Int
+    let x: Double, y: Double
+    let color: RGBAColor
+    let label: TextLayout
+}
+
+/// §5: markers k = first…first+count−1 of one LCG stream.
+func specMarkerList(count: Int, skip: Int = 0, x0: Int, xr: Int, y0: Int, yr: Int) throws -> [SpecMarker] {
+    var lcg = SpecLCG()
+    for _ in 0..<(3 * skip) { _ = lcg.next() }
+    // DejaVu Sans Book, 13 px, nominal advances (no kerning; checked below against 82.6147 px).
+    let font = FontSpec.custom("DejaVu Sans", size: 13)
+    let options = TextLayoutOptions(kerning: false)
+    return try (0..<count).map { i in
+        let r1 = lcg.next(), r2 = lcg.next(), r3 = lcg.next()
+        let k = skip + i + 1
+        return SpecMarker(k: k, x: Double(x0 + Int(r1 >> 8) % xr), y: Double(y0 + Int(r2 >> 8) % yr),
+                          color: specPalette[Int(r3 >> 8) % 8], label: try TextLayout.make("Marker \(k)", font: font, options: options))
+    }
+}
+
+let specText = RGBAColor(RGBA8(hex: "#202124")!)
+
+/// §5: each marker's pin, then its capsule label.
+func drawSpecMarkers(_ canvas: Canvas, _ markers: [SpecMarker]) {
+    let stroke = StrokeStyle(width: 1.5, join: .miter, miterLimit: 4)
+    let white = Paint(color: .white)
+    for m in markers {
+        let pin = specPinPath(x: m.x, y: m.y)
+        canvas.fill(pin, paint: Paint(color: m.color))
+        canvas.stroke(pin, style: stroke, paint: white)
+        canvas.fill(PathBuilder.circle(center: Point(m.x, m.y - 30), radius: 4), paint: white)
+        let adv = m.label.width
+        let w = adv.rounded(.up) + 24
+        canvas.fill(PathBuilder.capsule(Rect(x: m.x - w / 2, y: m.y - 74, width: w, height: 28)), paint: white)
+        let line = m.label.lines[0]
+        m.label.draw(in: canvas, at: Point(m.x - adv / 2, m.y - 55.4995 - line.baseline), color: specText)
+    }
+}
+
+struct StageTimes {
+    var terrain: Timing, markers: Timing, png: Timing, total: Timing
+    var bytes: Int
+}
+
+func specBenchmarks(outputDirectory: String) throws -> String {
+    let grid = SpecGrid()
+    var lines: [String] = []
+    var problems: [String] = []
+    func check(_ ok: Bool, _ what: String) { if !ok { problems.append(what) } }
+
+    // Check values (§1, §3, §5).
+    check(abs(grid.h(0, 0) - 200.0219) < 1e-4 && abs(grid.h(256, 256) - 636.0602) < 1e-4 && abs(grid.h(511, 511) - 202.3970) < 1e-4, "grid values")
+    let terrain = grid.terrainImage()
+    for (r, c, e) in [(0, 0, (77, 125, 72)), (256, 256, (166, 166, 110)), (317, 348, (124, 109, 99))] {
+        let p = terrain[c, r]
+        check(abs(Int(p.red) - e.0) <= 1 && abs(Int(p.green) - e.1) <= 1 && abs(Int(p.blue) - e.2) <= 1, "terrain colour at (\(r), \(c)): \(p)")
+    }
+    let s2Markers = try specMarkerList(count: 10_000, x0: 16, xr: 992, y0: 80, yr: 680)
+    let s1Markers = Array(s2Markers.prefix(1000))
+    check(s1Markers[0].x == 801 && s1Markers[0].y == 252 && s1Markers[0].color == specPalette[3], "marker 1")
+    check(s1Markers[1].x == 960 && s1Markers[1].y == 372 && s1Markers[1].color == specPalette[0], "marker 2")
+    check(s1Markers[999].x == 515 && s1Markers[999].y == 118 && s1Markers[999].color == specPalette[1], "marker 1000")
+    check(abs(s1Markers[999].label.width - 82.6147) < 0.001, "advance of \"Marker 1000\": \(s1Markers[999].label.width)")
+
+    try FileIO.makeDirectory(outputDirectory + "/S3")
+    func full(_ name: String, _ markers: [SpecMarker]) throws -> StageTimes {
+        let canvas = Canvas(width: 1024, height: 768)!
+        var bytes: [UInt8] = []
+        let runs = 7
+        var t = (terrain: [Double](), markers: [Double](), png: [Double](), total: [Double]())
+        for run in 0...runs {
+            let start = now()
+            canvas.clear(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
+            let image = grid.terrainImage()
+            canvas.drawImage(image, transform: .scale(2, 1.5), filter: .bilinear)
+            let afterTerrain = now()
+            drawSpecMarkers(canvas, markers)
+            let afterMarkers = now()
+            bytes = try PNGEncoder.encode(canvas.pixmap)
+            let end = now()
+            if run > 0 {   // the first run is the warm-up
+                t.terrain.append(afterTerrain - start); t.markers.append(afterMarkers - afterTerrain)
+                t.png.append(end - afterMarkers); t.total.append(end - start)
+            }
+        }
+        try FileIO.writeAtomically(bytes, to: "\(outputDirectory)/\(name).png")
+        return StageTimes(terrain: Timing(name: "terrain", samples: t.terrain), markers: Timing(name: "markers", samples: t.markers), png: Timing(name: "png", samples: t.png), total: Timing(name: "total", samples: t.total), bytes: bytes.count)
+    }
+    let s1 = try full("S1", s1Markers)
+    let s2 = try full("S2", s2Markers)
+
+    // S3: 64 thumbnails, both cores; the terrain image is computed once per S3 render.
+    let s3Markers = try specMarkerList(count: 64 * 50, x0: 8, xr: 240, y0: 76, yr: 112)
+    var s3Totals: [Double] = []
+    var s3Bytes = 0
+    for run in 0...5 {
+        let start = now()
+        let image = grid.terrainImage()
+        let sizes = ThumbnailSizes()
+        DispatchQueue.concurrentPerform(iterations: 64) { t in
+            let canvas = Canvas(width: 256, height: 192)!
+            canvas.clear(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
+            let col = 64 * (t % 8), row = 64 + 48 * (t / 8)
+            canvas.drawImage(image, transform: Transform.translation(Double(-col), Double(-row)).concatenating(.scale(4)), filter: .bilinear)
+            drawSpecMarkers(canvas, Array(s3Markers[(50 * t)..<(50 * t + 50)]))
+            let bytes = (try? PNGEncoder.encode(canvas.pixmap)) ?? []
+            sizes.add(bytes.count)
+            if run == 0 { _ = try? FileIO.writeAtomically(bytes, to: "\(outputDirectory)/S3/thumb_\(t < 10 ? "0" : "")\(t).png") }
+        }
+        if run > 0 { s3Totals.append(now() - start) }
+        s3Bytes = sizes.total
+    }
+    let s3 = Timing(name: "S3", samples: s3Totals)
+
+    func row3(_ name: String, _ s: StageTimes, target: String) -> String {
+        "\(name)   terrain \(format(s.terrain.median)) (\(format(s.terrain.min))–\(format(s.terrain.max)))  "
+            + "markers+labels \(format(s.markers.median)) (\(format(s.markers.min))–\(format(s.markers.max)))  "
+            + "PNG \(format(s.png.median)) (\(format(s.png.min))–\(format(s.png.max))) \(s.bytes) B  total \(format(s.total.median)) ms   [\(target)]"
+    }
+    lines.append("Reference scenes (bench/scene_spec.md; median (min–max) of 7 runs after a warm-up, ms; PNG = libpng, zlib 6, adaptive filters):")
+    lines.append(row3("S1", s1, target: "targets: terrain ≤ 10, markers ≤ 10"))
+    lines.append(row3("S2", s2, target: "target: markers ≤ 50"))
+    lines.append("S3   64 thumbnails 256x192 on \(ProcessInfo_cores()) cores: total \(format(s3.median)) (\(format(s3.min))–\(format(s3.max))) ms, \(s3Bytes) B of PNG   [target ≤ 200]")
+    lines.append(problems.isEmpty ? "check values: all match (grid, terrain colours ±1, markers 1, 2, 1000, label advance)" : "CHECK VALUES FAILED: " + problems.joined(separator: "; "))
+    lines.append("wrote \(outputDirectory)/S1.png, S2.png, S3/thumb_00.png … thumb_63.png")
+    return lines.joined(separator: "\n")
+}
+
+final class ThumbnailSizes: @unchecked Sendable {
+    private var value = 0
+    private var lock = pthread_mutex_t()
+    init() { pthread_mutex_init(&lock, nil) }
+    func add(_ n: Int) { pthread_mutex_lock(&lock); value += n; pthread_mutex_unlock(&lock) }
+    var total: Int { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; return value }
+}
+
+func ProcessInfo_cores() -> Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) }
