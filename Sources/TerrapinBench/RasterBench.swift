@@ -33,15 +33,16 @@ func specMarkers(_ count: Int) -> [(x: Double, y: Double, color: RGBAColor)] {
     }
 }
 
+/// §5 "Pin": fill, white 1.5 miter stroke, white dot.
+func drawSpecPin(_ canvas: Canvas, x: Double, y: Double, color: RGBAColor) {
+    let pin = specPinPath(x: x, y: y)
+    canvas.fill(pin, paint: Paint(color: color))
+    canvas.stroke(pin, style: StrokeStyle(width: 1.5, join: .miter, miterLimit: 4), paint: Paint(color: .white))
+    canvas.fill(PathBuilder.circle(center: Point(x, y - 30), radius: 4), paint: Paint(color: .white))
+}
+
 func drawSpecPins(_ canvas: Canvas, _ markers: [(x: Double, y: Double, color: RGBAColor)]) {
-    let stroke = StrokeStyle(width: 1.5, join: .miter, miterLimit: 4)
-    let white = Paint(color: .white)
-    for m in markers {
-        let pin = specPinPath(x: m.x, y: m.y)
-        canvas.fill(pin, paint: Paint(color: m.color))
-        canvas.stroke(pin, style: stroke, paint: white)
-        canvas.fill(PathBuilder.circle(center: Point(m.x, m.y - 30), radius: 4), paint: white)
-    }
+    for m in markers { drawSpecPin(canvas, x: m.x, y: m.y, color: m.color) }
 }
 
 func rasterBenchmarks() -> [(String, Timing, String)] {

@@ -62,13 +62,9 @@ let specText = RGBAColor(RGBA8(hex: "#202124")!)
 
 /// §5: each marker's pin, then its capsule label.
 func drawSpecMarkers(_ canvas: Canvas, _ markers: [SpecMarker]) {
-    let stroke = StrokeStyle(width: 1.5, join: .miter, miterLimit: 4)
     let white = Paint(color: .white)
     for m in markers {
-        let pin = specPinPath(x: m.x, y: m.y)
-        canvas.fill(pin, paint: Paint(color: m.color))
-        canvas.stroke(pin, style: stroke, paint: white)
-        canvas.fill(PathBuilder.circle(center: Point(m.x, m.y - 30), radius: 4), paint: white)
+        drawSpecPin(canvas, x: m.x, y: m.y, color: m.color)
         let adv = m.label.width
         let w = adv.rounded(.up) + 24
         canvas.fill(PathBuilder.capsule(Rect(x: m.x - w / 2, y: m.y - 74, width: w, height: 28)), paint: white)
@@ -85,16 +81,12 @@ final class SpecSprites {
     var capsules: [Int: Pixmap] = [:]   // key: width * 2 + phase
 
     func draw(_ canvas: Canvas, _ markers: [SpecMarker]) {
-        let stroke = StrokeStyle(width: 1.5, join: .miter, miterLimit: 4)
         let white = Paint(color: .white)
         for m in markers {
             // Pin: tip at (15, 44) in a 30 × 48 sprite (the miter reaches 1.875 below the tip).
             let pin = pins[m.color] ?? {
                 let c = Canvas(width: 30, height: 48)!
-                let path = specPinPath(x: 15, y: 44)
-                c.fill(path, paint: Paint(color: m.color))
-                c.stroke(path, style: stroke, paint: white)
-                c.fill(PathBuilder.circle(center: Point(15, 14), radius: 4), paint: white)
+                drawSpecPin(c, x: 15, y: 44, color: m.color)
                 pins[m.color] = c.pixmap
                 return c.pixmap
             }()
