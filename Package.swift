@@ -39,7 +39,7 @@ let package = Package(
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinIO"]),
-        .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry"]),
+        .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinTypography"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),

@@ -1,6 +1,8 @@
 // Image: a built-in symbol (drawn as vector paths, tinted by the foreground colour) or a
 // bitmap from a PNG file or a Pixmap.
+import Synchronization
 import TerrapinGeometry
+import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
 
@@ -51,7 +53,7 @@ public struct Image: View, PrimitiveView {
             node.symbolName = name
             return node
         case .file(let path):
-            let pixmap = try PNGDecoder.decode(file: path)
+            let pixmap = try DecodedImages.shared.image(path)
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
         case .pixmap(let pixmap):
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
@@ -160,4 +162,27 @@ final class AspectRatioNode: WrapperNode {
     func inner(_ rect: Rect) -> Rect { Alignment.center.place(sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect) }
     override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
     override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
+}
+
+/// PNG files decoded once per process and shared (by every marker, view and batch thread that
+/// shows the same unchanged file: same canonical path, size and modification time). Holds at
+/// most `byteLimit` bytes of pixels, dropping the oldest first.
+final class DecodedImages: Sendable {
+    static let shared = DecodedImages()
+    let byteLimit = 64 * 1024 * 1024
+    private let entries = Mutex<[(key: String, image: Pixmap)]>([])
+
+    func image(_ path: String) throws -> Pixmap {
+        guard let key = FileIO.identity(path) else { return try PNGDecoder.decode(file: path) }
+        if let hit = entries.withLock({ $0.first { $0.key == key }?.image }) { return hit }
+        let image = try PNGDecoder.decode(file: path)
+        guard image.data.count <= byteLimit / 4 else { return image }
+        entries.withLock { entries in
+            entries.removeAll { $0.key == key }
+            var bytes = entries.reduce(image.data.count) { $0 + $1.image.data.count }
+            while bytes > byteLimit, !entries.isEmpty { bytes -= entries.removeFirst().image.data.count }
+            entries.append((key, image))
+        }
+        return image
+    }
 }

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+import TerrapinIO
+import TerrapinPNG
+import TerrapinRaster
+@testable import TerrapinViews
+
+@Suite struct ImageFileTests {
+    func png(_ width: Int, _ color: PremultipliedRGBA8) throws -> [UInt8] {
+        var p = Pixmap(width: width, height: 2)!
+        p.fill(color)
+        return try PNGEncoder.encode(p)
+    }
+
+    /// Files are decoded once and shared, but a changed file is read again.
+    @Test func decodedOnceAndReloadedWhenChanged() throws {
+        let path = NSTemporaryDirectory() + "terrapin-image-\(UUID().uuidString).png"
+        defer { unlink(path) }
+        try FileIO.writeAtomically(try png(2, PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255)), to: path)
+        let first = try ViewRenderer.render(Image(contentsOfFile: path))
+        #expect(first.width == 2 && first[0, 0] == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255))
+        #expect(try DecodedImages.shared.image(path).data == (try PNGDecoder.decode(file: path)).data)
+        try FileIO.writeAtomically(try png(3, PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255)), to: path)
+        let second = try ViewRenderer.render(Image(contentsOfFile: path))
+        #expect(second.width == 3 && second[0, 0] == PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255))
+        #expect(throws: (any Error).self) { try ViewRenderer.render(Image(contentsOfFile: path + ".missing")) }
+    }
+}
