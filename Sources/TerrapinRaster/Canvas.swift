@@ -252,6 +252,7 @@ public final class Canvas {
             }
         }
         guard let inverse = sourceToDevice.inverted else { return }
+        if blitScaled(source, inverse: inverse, covering: toDevice, image: image, bilinear: filter != .nearest, opacity: opacity, blendMode: blendMode) { return }
         device.removeAll()
         PathBuilder.rect(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))).flatten(transform: toDevice, into: &device)
         let outline = device
@@ -264,6 +265,67 @@ public final class Canvas {
                 rasterizer.fill(outline, rule: .nonZero, clip: clipRect, into: &sink)
             }
         }
+    }
+
+    /// The axis-aligned fast path of `drawImage`: when the image lands on whole pixels (a scale
+    /// and translation whose edges are integers), every covered pixel has coverage 1, so the
+    /// sampling can run per row with the column weights computed once. Gives exactly the bytes
+    /// of the general path. Returns false when it does not apply.
+    private func blitScaled(_ source: Pixmap, inverse: Transform, covering toDevice: Transform, image: Pixmap, bilinear: Bool,
+                            opacity: Double, blendMode: BlendMode) -> Bool {
+        guard clip == nil, opacity >= 1, blendMode == .sourceOver, toDevice.b == 0, toDevice.c == 0, toDevice.a > 0, toDevice.d > 0,
+              inverse.b == 0, inverse.c == 0 else { return false }
+        let left = toDevice.tx, top = toDevice.ty
+        let right = toDevice.tx + toDevice.a * Double(image.width), bottom = toDevice.ty + toDevice.d * Double(image.height)
+        guard [left, top, right, bottom].allSatisfy({ $0 == $0.rounded() && abs($0) < 1e9 }) else { return false }
+        let region = fullRect.intersection(IntRect(x0: Int(left), y0: Int(top), x1: Int(right), y1: Int(bottom)))
+        guard !region.isEmpty else { return true }
+        let sampler = (width: source.width, height: source.height)
+        // Column and row taps with the general sampler's arithmetic (ImageSampler.sample).
+        func taps(_ count: Int, _ scale: Double, _ offset: Double, _ range: Range<Int>) -> [(Int, Int, UInt32)] {
+            range.map { i in
+                let p = scale * (Double(i) + 0.5) + offset
+                if !bilinear {
+                    let k = Int(min(Double(count - 1), max(0, p.rounded(.down))))
+                    return (k, k, 0)
+                }
+                let u = p - 0.5
+                let f = u.rounded(.down)
+                let k0 = Int(max(-1, min(Double(count), f)))
+                let w = UInt32(max(0, min(256, ((u - f) * 256).rounded())))
+                return (max(0, min(count - 1, k0)), max(0, min(count - 1, k0 + 1)), w)
+            }
+        }
+        let columns = taps(sampler.width, inverse.a, inverse.tx, region.x0..<region.x1)
+        let rows = taps(sampler.height, inverse.d, inverse.ty, region.y0..<region.y1)
+        let width = pixmap.width
+        @inline(__always) func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+            let iw = 256 - w
+            let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8) & 0x00FF_00FF
+            let ag = ((((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080)) & 0xFF00_FF00
+            return rb | ag
+        }
+        source.data.withUnsafeBytes { sourceRaw in
+            let src = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
+            pixmap.data.withUnsafeMutableBytes { raw in
+                let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
+                for (r, row) in rows.enumerated() {
+                    let d = pixels + (region.y0 + r) * width + region.x0
+                    let ra = src + row.0 * sampler.width, rb = src + row.1 * sampler.width
+                    for (c, col) in columns.enumerated() {
+                        let s: UInt32
+                        if bilinear {
+                            s = lerp(lerp(ra[col.0], ra[col.1], col.2), lerp(rb[col.0], rb[col.1], col.2), row.2)
+                        } else {
+                            s = ra[col.0]
+                        }
+                        let a = s >> 24
+                        if a == 255 { d[c] = s } else if a != 0 { d[c] = s &+ Pixel.scale(d[c], 255 - a) }
+                    }
+                }
+            }
+        }
+        return true
     }
 
     /// Composites a pixmap at an integer offset (the sprite path: no scan conversion, no sampling).

@@ -181,3 +181,26 @@ import TerrapinGeometry
         }
     }
 }
+
+/// drawImage's whole-pixel scaling fast path gives the general (scan-converted) path's bytes.
+@Suite struct ScaledImageFastPathTests {
+    func image() -> Pixmap {
+        var p = Pixmap(width: 7, height: 5)!
+        for y in 0..<5 { for x in 0..<7 {
+            let a = UInt8((x * 37 + y * 53) % 256)
+            p[x, y] = PremultipliedRGBA8(red: UInt8(Int(a) * x / 7), green: UInt8(Int(a) * y / 5), blue: a / 2, alpha: a)
+        } }
+        return p
+    }
+
+    @Test(arguments: [ImageFilter.bilinear, .nearest, .smooth], [Transform.scale(2, 1.5), Transform.scale(3).concatenating(.translation(-4, 2)),
+                                                                Transform.scale(1, 4).concatenating(.translation(5, -3))])
+    func fastEqualsGeneral(filter: ImageFilter, transform: Transform) {
+        let fast = Canvas(width: 24, height: 20)!, general = Canvas(width: 24, height: 20)!
+        for c in [fast, general] { c.clear(RGBAColor(red: 0.2, green: 0.5, blue: 0.3, alpha: 1)) }
+        general.clip(to: PathBuilder.rect(Rect(x: -100, y: -100, width: 400, height: 400)))   // a clip forces the general path
+        fast.drawImage(image(), transform: transform, filter: filter)
+        general.drawImage(image(), transform: transform, filter: filter)
+        #expect(fast.pixmap == general.pixmap)
+    }
+}
