@@ -12,10 +12,18 @@ import TerrapinRaster
 
 public struct TerrainStyle: Sendable {
     /// Sun azimuth, degrees clockwise from north. Default 315 (north-west).
-    public var sunAzimuth: Double = 315
+    public var sunAzimuth: Double = 315 { didSet { light = Self.light(sunAzimuth, sunAltitude) } }
     /// Sun altitude above the horizon, degrees. Default 45.
-    public var sunAltitude: Double = 45
+    public var sunAltitude: Double = 45 { didSet { light = Self.light(sunAzimuth, sunAltitude) } }
+    /// The unit vector towards the sun (east, north, up), kept with the angles so hillshade,
+    /// called per sample, does no trigonometry.
+    public private(set) var light = TerrainStyle.light(315, 45)
     public init() {}
+
+    static func light(_ azimuth: Double, _ altitude: Double) -> (Double, Double, Double) {
+        let az = azimuth * Double.pi / 180, alt = altitude * Double.pi / 180
+        return (sin(az) * cos(alt), cos(az) * cos(alt), sin(alt))
+    }
 
     /// Hypsometric ramp (metres → sRGB), linear between stops (the benchmark scenes' ramp).
     public static let ramp: [(Double, (Double, Double, Double))] = [
@@ -41,8 +49,7 @@ public struct TerrainStyle: Sendable {
                           dxMetres: Double, dyMetres: Double) -> Double {
         let dzdx = ((c + 2 * f + i) - (a + 2 * d + g)) / (8 * dxMetres)
         let dzdy = ((a + 2 * b + c) - (g + 2 * h + i)) / (8 * dyMetres)
-        let az = sunAzimuth * Double.pi / 180, alt = sunAltitude * Double.pi / 180
-        let l = (sin(az) * cos(alt), cos(az) * cos(alt), sin(alt))
+        let l = light
         return min(1, max(0, (-dzdx * l.0 - dzdy * l.1 + l.2) / (dzdx * dzdx + dzdy * dzdy + 1).squareRoot()))
     }
 }
