@@ -42,6 +42,11 @@ if only == "spec" {
     print(try specBenchmarks(outputDirectory: "out/bench"))
     exit(0)
 }
+if only == "product" {
+    printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
+               try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
+    exit(0)
+}
 if only == "batch" {
     print(try batchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
     exit(0)
@@ -58,6 +63,8 @@ printTable("Rasterizer:", rasterBenchmarks())
 printTable("Text:", try textBenchmarks())
 printTable("Map:", try mapBenchmarks())
 printTable("Terrain:", terrainBenchmarks())
+printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
+           try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
 print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
 let widths = [10, 9, 9, 9, 11, 10]
 print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))

@@ -76,6 +76,19 @@ public struct JSONParser {
         self.maxDepth = maxDepth
     }
 
+    // Where the last `here()` counted columns to, so that locations cost O(1) amortised even
+    // on one very long line (minified JSON); `location` rescans the line and is for errors.
+    private var counted = (line: 0, index: 0, column: 1)
+
+    /// The current location, counting columns only from where the previous call stopped.
+    private mutating func here() -> SourceLocation {
+        if counted.line != line || counted.index < lineStart || counted.index > index { counted = (line, lineStart, 1) }
+        var column = counted.column, i = counted.index
+        while i < index { if bytes[i] & 0xC0 != 0x80 { column += 1 }; i += 1 }
+        counted = (line, index, column)
+        return SourceLocation(line: line, column: column)
+    }
+
     private var location: SourceLocation {
         // Columns count characters (UTF-8 lead bytes), not bytes.
         var column = 1
@@ -106,7 +119,7 @@ public struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
-        let start = location
+        let start = here()
         guard index < bytes.count else { throw error("unexpected end of file; a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return JSONNode(value: try parseObject(depth: depth + 1), location: start)
@@ -143,7 +156,7 @@ public struct JSONParser {
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
             skipWhitespace()
-            let keyLocation = location
+            let keyLocation = here()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 if index < bytes.count && bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
                 throw error("unexpected \(describeCurrent()); a key in double quotes was expected")

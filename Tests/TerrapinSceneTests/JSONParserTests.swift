@@ -23,6 +23,25 @@ import Testing
         #expect(members[1].value.location == SourceLocation(line: 3, column: 8), "columns count characters, not bytes")
     }
 
+    /// Minified JSON is one long line: every location on it must still be right (they are
+    /// counted incrementally; rescanning the line for each value made a 318 KiB scene take 5 s).
+    @Test func locationsOnOneLongLineWithMultibyteText() throws {
+        let items = (0..<5000).map { "{\"é\(String(repeating: "x", count: $0 % 7))\": [\($0), \"ü\"]}" }
+        let text = "[" + items.joined(separator: ",") + "],\n [\"after\"]"
+        guard case .array(let elements) = try JSONParser.parse(Array(("[" + text + "]").utf8)).value,
+              case .array(let nodes) = elements[0].value else { Issue.record("not arrays"); return }
+        var column = 3   // after "[["
+        for (k, node) in nodes.enumerated() {
+            #expect(node.location == SourceLocation(line: 1, column: column))
+            guard case .object(let members) = node.value, case .array(let values) = members[0].value.value else { Issue.record("shape"); return }
+            #expect(members[0].keyLocation == SourceLocation(line: 1, column: column + 1))
+            let keyLength = 2 + 1 + k % 7   // quotes, é, x's (characters)
+            #expect(values[0].location == SourceLocation(line: 1, column: column + 1 + keyLength + 3))
+            column += items[k].count + 1     // the item and its comma
+        }
+        #expect(elements[1].location == SourceLocation(line: 2, column: 2), "the column restarts on the next line")
+    }
+
     @Test(arguments: [
         ("", 1, 1, "unexpected end of file"),
         ("{\"a\": 1,}", 1, 9, "trailing comma"),

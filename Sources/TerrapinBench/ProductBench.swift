@@ -1,0 +1,45 @@
+// Product benchmark (a): a JSON scene as `terrapin render` draws it — the Tennessee grid at
+// 1024×768, tilt 60, 1,000 custom-view markers with capsule labels, collision on.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Terrapin
+
+func productSceneBenchmark(repository: String) throws -> [(String, Timing, String)] {
+    var state: UInt32 = 9
+    func next() -> Double { state = 1664525 &* state &+ 1013904223; return Double(state >> 8) / Double(1 << 24) }
+    let markers = (0..<1000).map { k -> String in
+        let lat = 36.47 + next() * 0.24, lng = -84.39 + next() * 0.29
+        return "{\"position\": {\"latitude\": \(lat), \"longitude\": \(lng)}, \"collisionBehavior\": \"optionalAndHidesLowerPriority\", "
+            + "\"collisionPriority\": \(k % 4), \"content\": {\"text\": \"Place \(k)\", \"modifiers\": [{\"font\": \"caption\"}, "
+            + "{\"padding\": {\"horizontal\": 8, \"vertical\": 4}}, {\"background\": \"white\"}, {\"clipShape\": \"capsule\"}]}}"
+    }
+    let json = """
+        {"output": {"width": 1024, "height": 768},
+         "map": {"mode": "satellite", "camera": {"center": {"latitude": 36.59, "longitude": -84.25, "altitude": 500}, "heading": 30, "tilt": 60, "range": 22000},
+                 "terrain": {"file": "\(repository)/Fixtures/terrain/jacksboro-fault-tn.asc"}, "markers": [\(markers.joined(separator: ", "))]}}
+        """
+    let bytes = Array(json.utf8)
+    var shown = 0, size = 0
+    let decode = try measure("decode") { _ = try SceneDecoder.decode(bytes, path: "bench.json") }
+    let scene = try SceneDecoder.decode(bytes, path: "bench.json")
+    let prepare = try measure("prepare") { _ = try PreparedScene(scene) }
+    let prepared = try PreparedScene(scene)
+    let resolve = try measure("resolve") { shown = try prepared.resolve()?.drawOrder.count ?? 0 }
+    var pixmap = try prepared.render()
+    let render = try measure("render") { pixmap = try prepared.render() }
+    let encode = try measure("encode") { size = try PNGEncoder.encode(pixmap).count }
+    let total = try measure("total", runs: 5) {
+        _ = try PNGEncoder.encode(try PreparedScene(try SceneDecoder.decode(bytes, path: "bench.json")).render())
+    }
+    try FileIO.makeDirectory("out/bench")
+    try FileIO.writeAtomically(try PNGEncoder.encode(pixmap), to: "out/bench/product-scene.png")
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return [("decode scene JSON (1,000 markers)", decode, "\(bytes.count / 1024) KiB"),
+            ("build map (grid cached)", prepare, ""),
+            ("resolve (lay out, collide)", resolve, "\(shown) of 1,000 shown"),
+            ("render 1024x768", render, "terrain + markers"),
+            ("PNG encode (default)", encode, "\(size / 1024) KiB"),
+            ("total, decode to PNG", total, "peak RSS \(usage.ru_maxrss / 1024) MiB")]
+}
