@@ -27,7 +27,40 @@ let buildKind = "debug"
 let buildKind = "release"
 #endif
 
+/// Everything printed, for out/bench/results.json.
+nonisolated(unsafe) var recorded: [String] = []
+
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        default:
+            if scalar.value < 0x20 { out += "\\u00" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
+        }
+    }
+    return out + "\""
+}
+
+func record(section: String, name: String, _ t: Timing, note: String) {
+    recorded.append("{\"section\": \(jsonString(section)), \"case\": \(jsonString(name)), \"median_ms\": \(t.median), \"min_ms\": \(t.min), \"max_ms\": \(t.max), \"note\": \(jsonString(note))}")
+}
+
+func recordText(section: String, _ text: String) {
+    recorded.append("{\"section\": \(jsonString(section)), \"text\": \(jsonString(text))}")
+}
+
+func writeResults() throws {
+    try FileIO.makeDirectory("out/bench")
+    let json = "{\"version\": \(jsonString(Terrapin.version)), \"build\": \(jsonString(buildKind)), \"results\": [\n  " + recorded.joined(separator: ",\n  ") + "\n]}\n"
+    try FileIO.writeAtomically(Array(json.utf8), to: "out/bench/results.json")
+    print("wrote out/bench/results.json")
+}
+
 func printTable(_ title: String, _ rows: [(String, Timing, String)]) {
+    for (name, timing, note) in rows { record(section: title, name: name, timing, note: note) }
     print(title)
     let widths = [34, 9, 9, 9, 14]
     print(row(["case", "median", "min", "max", "note"], widths: widths))
@@ -55,7 +88,9 @@ if only == "diff" {
     printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
     exit(0)
 }
-print(try specBenchmarks(outputDirectory: "out/bench"))
+let spec = try specBenchmarks(outputDirectory: "out/bench")
+print(spec)
+recordText(section: "Reference scenes S1, S2, S3", spec)
 print("")
 printTable("Snapshot diff:", diffBenchmarks())
 let frame = sampleFrame()
@@ -75,9 +110,14 @@ for preset in PNGCompression.allCases {
     }
     let throughput = Double(frame.data.count) / 1_000_000 / (timing.median / 1000)
     print(row([preset.rawValue, format(timing.median), format(timing.min), format(timing.max), String(size), format(throughput, 1)], widths: widths))
+    record(section: "PNG encode, 1024x768 opaque frame", name: preset.rawValue, timing, note: "\(size) bytes, \(format(throughput, 1)) MB/s")
 }
 let encoded = try PNGEncoder.encode(frame)
 let decode = try measure("decode") { _ = try PNGDecoder.decode(encoded) }
 print("\nPNG decode of the default-preset file: median \(format(decode.median)) ms (min \(format(decode.min)), max \(format(decode.max)))")
+record(section: "PNG decode", name: "default-preset file", decode, note: "")
 print("")
-print(try batchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
+let batchText = try batchBenchmark(repository: FileIO.canonicalPath(".") ?? ".")
+print(batchText)
+recordText(section: "Batch", batchText)
+try writeResults()
