@@ -70,6 +70,18 @@ import TerrapinPNG
         #expect(files(dir + "/a").count == 6)
     }
 
+    @Test func everyExampleRendersTheSameBytesOnOneThreadOrTwo() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (jobs, out) in [("1", "a"), ("2", "b")] {
+            let result = try CLI.run(["batch", CLI.examples, "--sizes", "200x150", "--scale", "1", "--output", dir + "/\(out)/{name}.png", "-j", jobs, "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let names = files(dir + "/a")
+        #expect(names.count == 5)
+        for name in names { #expect(FileManager.default.contents(atPath: dir + "/a/" + name) == FileManager.default.contents(atPath: dir + "/b/" + name), "\(name)") }
+    }
+
     @Test func shardsFromFlagsAndJobIndexesCoverEverythingOnce() throws {
         let dir = try sceneDirectory(9)
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -100,4 +100,17 @@ import TerrapinViews
         let found = issues(#"{"map": {"markers": [{"position": {"latitude": 100, "longitude": 2}}, {"position": {"latitude": 1, "longitude": 2}, "zIndex": "top"}, {"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "style": {"pin": {"scale": 0}}}]}}"#)
         #expect(found.count == 3, "\(found)")
     }
+
+    /// The README's limits table: markers per file, children per stack, modifiers per view.
+    @Test func documentedLimitsAreErrors() {
+        let marker = #"{"position": {"latitude": 1, "longitude": 2}}"#
+        let tooMany = #"{"map": {"markers": ["# + Array(repeating: marker, count: 100_001).joined(separator: ",") + "]}}"
+        #expect(issues(tooMany) == ["$.map.markers: at most 100000 items are allowed, found 100001"])
+        let child = #"{"text": "a"}"#
+        let wide = markerScene(#""content": {"vstack": {"children": ["# + Array(repeating: child, count: 1001).joined(separator: ",") + "]}}")
+        #expect(issues(wide) == ["$.map.markers[0].content.vstack.children: at most 1000 items are allowed, found 1001"])
+        let modifier = #"{"opacity": 1}"#
+        let long = markerScene(#""content": {"text": "a", "modifiers": ["# + Array(repeating: modifier, count: 65).joined(separator: ",") + "]}")
+        #expect(issues(long) == ["$.map.markers[0].content.modifiers: at most 64 items are allowed, found 65"])
+    }
 }
