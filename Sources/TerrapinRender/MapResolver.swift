@@ -95,21 +95,7 @@ public enum MapResolver {
     }
 
     static func centerAltitude(_ camera: Camera, ground: Ground) -> Double {
-        switch camera.altitudeMode {
-        case .absolute: camera.center.altitude
-        case .clampToGround: ground.terrainHeight(at: camera.center)
-        case .relativeToGround: ground.terrainHeight(at: camera.center) + camera.center.altitude
-        case .relativeToMesh: ground.meshHeight(at: camera.center) + camera.center.altitude
-        }
-    }
-
-    static func altitude(of m: PreparedMarker, ground: Ground) -> Double {
-        switch m.altitudeMode {
-        case .absolute: m.position.altitude
-        case .clampToGround: ground.terrainHeight(at: m.position)
-        case .relativeToGround: ground.terrainHeight(at: m.position) + m.position.altitude
-        case .relativeToMesh: ground.meshHeight(at: m.position) + m.position.altitude
-        }
+        ground.altitude(of: camera.center, mode: camera.altitudeMode)
     }
 
     /// Resolves prepared markers for one camera and size (no auto-pan).
@@ -124,7 +110,7 @@ public enum MapResolver {
                 markers.append(ResolvedMarker(index: i, label: prepared[i].label, anchor: nil, box: Rect(x: 0, y: 0, width: 0, height: 0), altitude: 0, hidden: .invalidPosition))
                 continue
             }
-            let alt = altitude(of: prepared[i], ground: ground)
+            let alt = ground.altitude(of: prepared[i].position, mode: prepared[i].altitudeMode)
             let enu = projection.frame.enu(ecef: prepared[i].surface.ecef(height: alt))
             let size = prepared[i].size
             guard let anchor = projection.project(enu: enu) else {

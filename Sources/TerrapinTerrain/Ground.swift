@@ -11,6 +11,19 @@ public protocol Ground {
     func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool
 }
 
+extension Ground {
+    /// The height above the ellipsoid that `mode` gives `position` (markers and the camera's
+    /// centre resolve their altitude mode the same way).
+    public func altitude(of position: LatLngAltitude, mode: AltitudeMode) -> Double {
+        switch mode {
+        case .absolute: position.altitude
+        case .clampToGround: terrainHeight(at: position)
+        case .relativeToGround: terrainHeight(at: position) + position.altitude
+        case .relativeToMesh: meshHeight(at: position) + position.altitude
+        }
+    }
+}
+
 /// Flat ground at sea level: the ellipsoid. Points beyond the horizon are hidden by the Earth.
 public struct FlatGround: Ground {
     public init() {}
