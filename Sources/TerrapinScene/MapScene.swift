@@ -1,7 +1,6 @@
 // The map part of a scene file as plain data (Equatable, Sendable), and how it becomes a `Map`.
 // Views in a scene are a tree of `ViewSpec`s whose modifiers are an ordered list, because, as
 // in SwiftUI, `.padding(8).background(…)` and `.background(…).padding(8)` differ.
-import Synchronization
 import TerrapinGeo
 import TerrapinIO
 import TerrapinTerrain
@@ -208,38 +207,12 @@ extension SceneBuilder {
 
 // MARK: - Building
 
-/// Height grids loaded once per process and shared by every scene that names the same file
-/// (unchanged: same canonical path, size and modification time). Holds at most `capacity`.
-final class GridCache: Sendable {
-    let capacity = 8
-    private let entries = Mutex<[(key: String, grid: HeightGrid)]>([])
+/// Height grids loaded once per process and shared by every scene that names the same
+/// unchanged file (512 MiB of samples at most).
+let heightGrids = FileCache<HeightGrid>(costLimit: 512 * 1024 * 1024) { $0.samples.count * 4 }
 
-    func grid(_ file: String, bounds: [Double]?) throws(TerrainError) -> HeightGrid {
-        let key = FileIO.identity(file).map { "\($0)|\(bounds ?? [])" }
-        if let key, let hit = entries.withLock({ $0.first { $0.key == key }?.grid }) { return hit }
-        let grid: HeightGrid
-        if let b = bounds {
-            let bytes: [UInt8]
-            do { bytes = try FileIO.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
-            grid = try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
-        } else {
-            grid = try GridLoader.load(file)
-        }
-        if let key {
-            entries.withLock { entries in
-                entries.removeAll { $0.key == key }
-                if entries.count >= capacity { entries.removeFirst() }
-                entries.append((key, grid))
-            }
-        }
-        return grid
-    }
-}
-
-/// Turns scene data into views and a `Map`; file paths resolve against `directory`.
 public struct SceneBuilder {
     public let directory: String
-    static let grids = GridCache()
 
     public init(directory: String) { self.directory = directory }
 
@@ -252,7 +225,13 @@ public struct SceneBuilder {
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
         map.items = markers.flatMap { $0 }
         if let terrain = spec.terrain {
-            let grid = try Self.grids.grid(path(terrain.file), bounds: terrain.bounds)
+            let file = path(terrain.file)
+            let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])") { () throws(TerrainError) in
+                guard let b = terrain.bounds else { return try GridLoader.load(file) }
+                let bytes: [UInt8]
+                do throws(FileError) { bytes = try FileIO.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
+                return try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
+            }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
         }
         if let opacity = spec.dimmedOccludedOpacity { map = map.occludedMarkers(.dimmed(opacity: opacity)) }

@@ -1,6 +1,5 @@
 // Image: a built-in symbol (drawn as vector paths, tinted by the foreground colour) or a
 // bitmap from a PNG file or a Pixmap.
-import Synchronization
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinPNG
@@ -53,7 +52,7 @@ public struct Image: View, PrimitiveView {
             node.symbolName = name
             return node
         case .file(let path):
-            let pixmap = try DecodedImages.shared.image(path)
+            let pixmap = try decodedImages.value(path) { () throws(PNGError) in try PNGDecoder.decode(file: path) }
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
         case .pixmap(let pixmap):
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
@@ -164,25 +163,6 @@ final class AspectRatioNode: WrapperNode {
     override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
 }
 
-/// PNG files decoded once per process and shared (by every marker, view and batch thread that
-/// shows the same unchanged file: same canonical path, size and modification time). Holds at
-/// most `byteLimit` bytes of pixels, dropping the oldest first.
-final class DecodedImages: Sendable {
-    static let shared = DecodedImages()
-    let byteLimit = 64 * 1024 * 1024
-    private let entries = Mutex<[(key: String, image: Pixmap)]>([])
-
-    func image(_ path: String) throws -> Pixmap {
-        guard let key = FileIO.identity(path) else { return try PNGDecoder.decode(file: path) }
-        if let hit = entries.withLock({ $0.first { $0.key == key }?.image }) { return hit }
-        let image = try PNGDecoder.decode(file: path)
-        guard image.data.count <= byteLimit / 4 else { return image }
-        entries.withLock { entries in
-            entries.removeAll { $0.key == key }
-            var bytes = entries.reduce(image.data.count) { $0 + $1.image.data.count }
-            while bytes > byteLimit, !entries.isEmpty { bytes -= entries.removeFirst().image.data.count }
-            entries.append((key, image))
-        }
-        return image
-    }
-}
+/// PNG files decoded once per process and shared by every view and batch thread showing the
+/// same unchanged file (64 MiB of pixels at most).
+let decodedImages = FileCache<Pixmap>(costLimit: 64 * 1024 * 1024) { $0.data.count }
