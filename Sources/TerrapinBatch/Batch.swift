@@ -62,20 +62,7 @@ public struct BatchSummary: Sendable {
 
     /// The summary as JSON: counts, time, and each failure with its reason.
     public var json: String {
-        func quote(_ s: String) -> String {
-            var out = "\""
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 { out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
-                }
-            }
-            return out + "\""
-        }
+        let quote = JSONText.quoted
         let failed = failures.map { r -> String in
             guard case .failed(let reason) = r.outcome else { return "" }
             return "{\"scene\": \(quote(r.scene)), \"output\": \(r.output.map(quote) ?? "null"), \"reason\": \(quote(reason))}"

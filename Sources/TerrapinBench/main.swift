@@ -30,31 +30,17 @@ let buildKind = "release"
 /// Everything printed, for out/bench/results.json.
 nonisolated(unsafe) var recorded: [String] = []
 
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default:
-            if scalar.value < 0x20 { out += "\\u00" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
-        }
-    }
-    return out + "\""
-}
-
 func record(section: String, name: String, _ t: Timing, note: String) {
-    recorded.append("{\"section\": \(jsonString(section)), \"case\": \(jsonString(name)), \"median_ms\": \(t.median), \"min_ms\": \(t.min), \"max_ms\": \(t.max), \"note\": \(jsonString(note))}")
+    recorded.append("{\"section\": \(JSONText.quoted(section)), \"case\": \(JSONText.quoted(name)), \"median_ms\": \(t.median), \"min_ms\": \(t.min), \"max_ms\": \(t.max), \"note\": \(JSONText.quoted(note))}")
 }
 
 func recordText(section: String, _ text: String) {
-    recorded.append("{\"section\": \(jsonString(section)), \"text\": \(jsonString(text))}")
+    recorded.append("{\"section\": \(JSONText.quoted(section)), \"text\": \(JSONText.quoted(text))}")
 }
 
 func writeResults() throws {
     try FileIO.makeDirectory("out/bench")
-    let json = "{\"version\": \(jsonString(Terrapin.version)), \"build\": \(jsonString(buildKind)), \"results\": [\n  " + recorded.joined(separator: ",\n  ") + "\n]}\n"
+    let json = "{\"version\": \(JSONText.quoted(Terrapin.version)), \"build\": \(JSONText.quoted(buildKind)), \"results\": [\n  " + recorded.joined(separator: ",\n  ") + "\n]}\n"
     try FileIO.writeAtomically(Array(json.utf8), to: "out/bench/results.json")
     print("wrote out/bench/results.json")
 }

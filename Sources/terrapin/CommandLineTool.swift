@@ -69,7 +69,7 @@ enum CommandLineTool {
           -h, --help            show this help
 
         Examples:
-          terrapin render Examples/ferry-popover.json -o out/ferry.png --tap 256,170
+          terrapin render Examples/ferry-building-popover.json -o out/ferry.png --tap 200,126
           terrapin render Examples/background.json -o out/background.png
           cat scene.json | terrapin render - -o - > out.png
           terrapin render scene.json -o card@2x.png --scale 2 --compression small
@@ -92,7 +92,7 @@ enum CommandLineTool {
 
         Examples:
           terrapin inspect Examples/showcase.json
-          terrapin inspect Examples/ferry-popover.json --tap 256,170
+          terrapin inspect Examples/ferry-building-popover.json --tap 200,126
         """
 
     static let tapHelp = """

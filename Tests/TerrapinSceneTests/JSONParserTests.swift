@@ -42,6 +42,14 @@ import Testing
         #expect(elements[1].location == SourceLocation(line: 2, column: 2), "the column restarts on the next line")
     }
 
+    @Test func quotedTextParsesBack() throws {
+        for text in ["", "plain", "quote \" and \\ back", "line\nbreak\ttab\u{1}\u{1F}", "é 😀 エ"] {
+            let quoted = JSONText.quoted(text)
+            #expect(try JSONParser.parse(Array(quoted.utf8)).value == .string(text), "\(quoted)")
+        }
+        #expect(JSONText.quoted("\u{1}") == #""\u0001""#)
+    }
+
     @Test(arguments: [
         ("", 1, 1, "unexpected end of file"),
         ("{\"a\": 1,}", 1, 9, "trailing comma"),
