@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libpng-dev zlib1g-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic
 
-.PHONY: setup build test demo bench clean
+.PHONY: setup build test demo bench sanitize fuzz clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -40,6 +40,25 @@ bench: setup
 	.build/release/TerrapinBench
 	$(SWIFT) build --product TerrapinBench
 	.build/debug/TerrapinBench diff
+
+# The test suite under AddressSanitizer (with LeakSanitizer; spawned `terrapin` processes
+# inherit the options, so render, tap and batch are leak-checked too), then under
+# ThreadSanitizer. Separate build directories keep the normal build untouched.
+SANITIZER_ENV := ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1 \
+                 LSAN_OPTIONS=suppressions=$(CURDIR)/Tools/lsan.supp:print_suppressions=0 \
+                 TSAN_OPTIONS=halt_on_error=0:exitcode=66
+sanitize: setup
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	@mkdir -p out/sanitize
+	@for scene in Examples/*.json; do \
+	  $(SANITIZER_ENV) .build/asan/debug/terrapin render $$scene -o out/sanitize/$$(basename $$scene .json).png || exit 1; \
+	done
+	$(SANITIZER_ENV) .build/asan/debug/terrapin batch Examples --output 'out/sanitize/batch/{name}.png' -j 2 --force --quiet
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
+	$(SANITIZER_ENV) .build/tsan/debug/terrapin batch Examples --output 'out/sanitize/batch/{name}.png' -j 2 --force --quiet
+	@echo "make sanitize: AddressSanitizer, LeakSanitizer and ThreadSanitizer found nothing"
 
 clean:
 	rm -rf .build out

@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG"]),
         .target(
             name: "TerrapinTypography",
-            dependencies: ["TerrapinRaster", "TerrapinGeometry", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
+            dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinIO"]),

@@ -8,6 +8,7 @@ import Glibc
 import Dispatch
 import Synchronization
 import Terrapin
+import TerrapinIO
 
 /// One scene to render, and the name its outputs use.
 public struct BatchInput: Equatable, Sendable {
@@ -220,6 +221,30 @@ public enum Batch {
     /// Set by SIGINT/SIGTERM (or a caller): no new renders start; running ones finish.
     public static let stopRequested = Atomic<Bool>(false)
 
+    /// Makes SIGINT and SIGTERM set ``stopRequested`` instead of ending the process; a second
+    /// one ends it at once (status 128 + signal, like `kill -9` for the files: no partial PNG,
+    /// only hidden temporaries the next run removes). Call before ``run``: the signals are
+    /// blocked in this thread, so the workers inherit the mask, and a thread waiting in
+    /// `sigwait` takes them, so no code runs in a signal handler's context. A handler is set as
+    /// well, which overrides a parent's `SIG_IGN` (background jobs of a script ignore SIGINT).
+    public static func stopOnSignals() {
+        signal(SIGINT) { _ in Batch.stopRequested.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in Batch.stopRequested.store(true, ordering: .relaxed) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let waited = signals
+        Thread.detach {
+            var set = waited
+            var number: Int32 = 0
+            while sigwait(&set, &number) == 0 {
+                if stopRequested.exchange(true, ordering: .relaxed) { _exit(128 + number) }
+            }
+        }
+    }
+
     /// Renders every input at every size and scale with `options.jobs` threads. `progress` is
     /// called (from one thread at a time) after each output with the results so far.
     public static func run(_ inputs: [BatchInput], options: BatchOptions,
@@ -236,8 +261,8 @@ public enum Batch {
         let start = monotonicSeconds()
         let work = planned
         let next = Atomic<Int>(0)
-        let results = Mutex<[BatchResult?]>(Array(repeating: nil, count: work.count))
-        let counts = Mutex<(done: Int, failed: Int)>((0, 0))
+        let results = Locked<[BatchResult?]>(Array(repeating: nil, count: work.count))
+        let counts = Locked<(done: Int, failed: Int)>((0, 0))
         let hashes = FileHashes()
         let group = DispatchGroup()
         for _ in 0..<max(1, options.jobs) {
@@ -335,7 +360,7 @@ public enum Batch {
 
 /// SHA-256 of referenced files, computed once per file version per process.
 final class FileHashes: Sendable {
-    private let cache = Mutex<[String: [UInt8]]>([:])
+    private let cache = Locked<[String: [UInt8]]>([:])
 
     func hash(_ path: String) -> [UInt8] {
         guard let identity = FileIO.identity(path) else { return Array("missing".utf8) }

@@ -1,11 +1,10 @@
 // Values made from files (decoded images, height grids), made once per process and shared
 // while the file is unchanged: the key is its canonical path, size and modification time.
-import Synchronization
 
 public final class FileCache<Value: Sendable>: Sendable {
     private let costLimit: Int
     private let cost: @Sendable (Value) -> Int
-    private let entries = Mutex<[(key: String, value: Value, cost: Int)]>([])
+    private let entries = Locked<[(key: String, value: Value, cost: Int)]>([])
 
     /// Holds values up to `costLimit` in all (by `cost`), dropping the oldest first; a value
     /// costing more than a quarter of the limit is made but not kept.

@@ -6,6 +6,7 @@
 import CFreeType
 import CHarfBuzz
 import Synchronization
+import TerrapinIO
 import TerrapinGeometry
 
 public final class FontFace: @unchecked Sendable, Hashable, CustomStringConvertible {
@@ -24,7 +25,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
     private let ftFace: FT_Face
     private let ftLibrary: FT_Library
     private let bytes: UnsafeMutableRawBufferPointer
-    private let lock = Mutex<[UInt32: Path]>([:])
+    private let lock = Locked<[UInt32: Path]>([:])
 
     private static let counter = Atomic<Int>(0)
 

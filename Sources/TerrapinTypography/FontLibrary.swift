@@ -2,7 +2,7 @@
 // fallback font for characters the requested font lacks. Faces are loaded once per process
 // and shared. fontconfig is not used concurrently: every call goes through one lock.
 import CFontconfig
-import Synchronization
+import TerrapinIO
 
 /// Font weights as SwiftUI names them, with fontconfig's values.
 public enum FontWeight: String, Sendable, CaseIterable, Hashable {
@@ -59,7 +59,7 @@ public final class FontLibrary: @unchecked Sendable {
         let scalar: UInt32
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {
         _ = Self.fontconfigReady

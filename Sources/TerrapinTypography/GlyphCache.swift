@@ -4,8 +4,8 @@
 // other shape), unhinted, at positions quantised to 1/4 pixel in x and y: four phases per
 // axis keep text evenly spaced at any size. Memory is bounded: when the cached masks exceed
 // `byteLimit`, the least recently used quarter is dropped. Safe to share between threads.
-import Synchronization
 import TerrapinGeometry
+import TerrapinIO
 import TerrapinRaster
 
 /// A glyph's coverage: `width × height` bytes, placed at (pen x + left, baseline y + top).
@@ -43,7 +43,7 @@ public final class GlyphCache: @unchecked Sendable {
     }
 
     public let byteLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(byteLimit: Int = 16 * 1024 * 1024) {
         self.byteLimit = byteLimit

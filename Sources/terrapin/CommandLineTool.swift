@@ -483,15 +483,7 @@ extension CommandLineTool {
         guard !inputs.isEmpty else { throw CLIError.usage("no scenes given", command: "batch") }
         if let (i, n) = shard { inputs = inputs.filter { Batch.inShard($0, index: i, count: n) } }
 
-        signal(SIGINT) { _ in Batch.stopRequested.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in Batch.stopRequested.store(true, ordering: .relaxed) }
-        // A parent may have started us with these blocked (the mask survives exec); the worker
-        // threads inherit this thread's mask.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        Batch.stopOnSignals()
         let terminal = isatty(2) != 0
         let reporter = ProgressReporter(terminal: terminal, quiet: quiet)
         let summary = Batch.run(inputs, options: options) { done, total, failed in reporter.report(done, total, failed) }

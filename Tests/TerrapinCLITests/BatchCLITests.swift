@@ -161,6 +161,23 @@ import TerrapinPNG
         for name in files(dir + "/out") { #expect((try? PNGDecoder.decode(Array(FileManager.default.contents(atPath: dir + "/out/" + name)!))) != nil) }
     }
 
+    @Test func aSecondSignalEndsTheProcessAtOnce() throws {
+        let dir = try sceneDirectory(40, full: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "-j", "1", "--quiet"]
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while files(dir + "/out").filter({ !$0.hasPrefix(".") }).isEmpty && Date() < deadline { usleep(5_000) }
+        kill(process.processIdentifier, SIGTERM)
+        usleep(20_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGINT)
+        #expect(files(dir + "/out").filter { !$0.hasPrefix(".") }.count < 40)
+    }
+
     @Test func usageErrors() throws {
         #expect(try CLI.run(["batch"]).stderr.hasPrefix("error: no scenes given"))
         #expect(try CLI.run(["batch", Self.ferry, "--shard", "3/3"]).stderr.hasPrefix("error: --shard takes I/N with 0 <= I < N"))
