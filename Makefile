@@ -60,5 +60,10 @@ sanitize: setup
 	$(SANITIZER_ENV) .build/tsan/debug/terrapin batch Examples --output 'out/sanitize/batch/{name}.png' -j 2 --force --quiet
 	@echo "make sanitize: AddressSanitizer, LeakSanitizer and ThreadSanitizer found nothing"
 
+# libFuzzer on the scene, PNG, height-grid and text entries (Tools/fuzz.sh says how; README,
+# "Hardening"). FUZZ_SECONDS per target, default 60.
+fuzz: setup
+	SWIFT=$(SWIFT) Tools/fuzz.sh
+
 clean:
 	rm -rf .build out

@@ -49,6 +49,7 @@ let package = Package(
         ),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin"]),
+        .target(name: "TerrapinFuzzing", dependencies: ["Terrapin"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
 
@@ -66,5 +67,15 @@ let package = Package(
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"], exclude: ["__Snapshots__"]),
         .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "TerrapinPNG"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
+        .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing"]),
     ]
 )
+
+// libFuzzer targets for `make fuzz`, one per FuzzTarget. Each defines LLVMFuzzerTestOneInput and
+// no `main` (libFuzzer brings it), so they exist only when `make fuzz` builds with
+// TERRAPIN_FUZZ=1 and -sanitize=fuzzer.
+if Context.environment["TERRAPIN_FUZZ"] != nil {
+    for name in ["scene", "png", "grid", "text"] {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
+    }
+}

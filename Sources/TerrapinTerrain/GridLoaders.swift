@@ -59,7 +59,7 @@ public enum GridLoader {
         guard cols == cols.rounded(), rows == rows.rounded(), cols >= 2, rows >= 2 else {
             throw TerrainError.syntax(file: file, line: header["ncols"]?.1 ?? 1, message: "ncols and nrows must be whole numbers of at least 2")
         }
-        guard cols * rows <= Double(HeightGrid.maxSamples) else { throw TerrainError.tooLarge(file: file, columns: Int(cols), rows: Int(rows)) }
+        guard cols * rows <= Double(HeightGrid.maxSamples) else { throw TerrainError.tooLarge(file: file, columns: cols, rows: rows) }
         let dx: Double, dy: Double
         if let cell = header["cellsize"]?.0 { dx = cell; dy = cell } else {
             guard let x = header["dx"]?.0, let y = header["dy"]?.0 else {
@@ -73,7 +73,11 @@ public enum GridLoader {
         if let c = header["yllcenter"]?.0 { south = c } else { south = try need("yllcorner") + dy / 2 }
         let nodata = header["nodata_value"]?.0
         let count = Int(cols) * Int(rows)
-        var samples = [Float](repeating: 0, count: count)
+        // Memory follows the file, not the header: each sample takes at least two bytes (a digit
+        // and a separator), so a short file claiming a huge grid reserves only what it can hold.
+        let room = (n - (firstValue.map { i - $0.0.utf8.count } ?? i) + 1) / 2
+        var samples: [Float] = []
+        samples.reserveCapacity(min(count, room))
         var k = 0
         var pending = firstValue
         var lastLine = firstValue?.1 ?? line
@@ -87,7 +91,7 @@ public enum GridLoader {
             guard let v = Double(token), v.isFinite else {
                 throw TerrainError.syntax(file: file, line: at, message: "'\(token)' is not a number (sample \(k + 1))")
             }
-            samples[k] = (nodata == v) ? .nan : Float(v)
+            samples.append(nodata == v ? .nan : Float(v))
             k += 1
         }
         let (extra, at) = { let t = nextToken(); return (t.1, t.2) }()

@@ -87,7 +87,8 @@ public struct HeightGrid: Sendable {
 public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     case file(FileError)
     case syntax(file: String, line: Int, message: String)
-    case tooLarge(file: String, columns: Int, rows: Int)
+    /// Columns and rows as the file states them (Double: a header may claim any number).
+    case tooLarge(file: String, columns: Double, rows: Double)
     case image(String)
 
     public var description: String {
@@ -95,7 +96,8 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .file(let e): return "height grid: " + e.description
         case .syntax(let file, let line, let message): return "height grid \(file), line \(line): \(message)"
         case .tooLarge(let file, let c, let r):
-            return "height grid \(file) is \(c)x\(r) samples, more than the limit of \(HeightGrid.maxSamples); resample it to a coarser grid"
+            func count(_ v: Double) -> String { v < 1e15 ? String(Int(v)) : String(v) }
+            return "height grid \(file) is \(count(c))x\(count(r)) samples, more than the limit of \(HeightGrid.maxSamples); resample it to a coarser grid"
         case .image(let m): return "height grid: \(m)"
         }
     }

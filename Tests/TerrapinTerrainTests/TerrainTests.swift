@@ -46,6 +46,11 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         ("ncols two\nnrows 2\n", "line 1: 'ncols' needs a number, found 'two'"),
         ("ncols 100000\nnrows 100000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1\n", "is 100000x100000 samples, more than the limit"),
         ("ncols 2.5\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2\n", "whole numbers"),
+        // Found by `make fuzz` (Fixtures/regressions/grid): a column count beyond Int trapped
+        // while the error was being made.
+        ("ncols 88888888888888888888888888888888888883\nnrows 3\nxllcorner 10\nyllcorner 90\ncellsize 0.2\n1\n",
+         "is 8.888888888888889e+37x3 samples, more than the limit"),
+        ("ncols 8000\nnrows 8000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2\n", "the file ends after 2 of 64000000 samples (row 1 of 8000)"),
     ] as [(String, String)])
     func badGridsNameTheLine(text: String, message: String) {
         do {

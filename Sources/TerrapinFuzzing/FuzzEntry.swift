@@ -1,0 +1,116 @@
+// What each fuzz target does with one input, as a library: the libFuzzer executables under
+// Fuzz/ (built only by `make fuzz`) call these, and the test suite runs every seed and every
+// file under Fixtures/regressions/ through them, so a fixed finding stays fixed.
+//
+// Each entry goes as far as a user's input can take the product: errors are the expected
+// outcome for most inputs and are ignored; a crash, trap, hang or runaway allocation is a
+// finding. Outputs are kept small so that an input's cost is in the decoding, not in pixels.
+import Terrapin
+
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case scene, png, grid, text
+}
+
+public enum FuzzEntry {
+    /// Output size every fuzzed scene is rendered at (points; scale 1).
+    public static let sceneSize = (width: 48, height: 36)
+    /// PNG limits while fuzzing: the decoder's checks are the same, the images smaller.
+    public static let pngLimits = PNGDecodingLimits(maxWidth: 2048, maxHeight: 2048, maxPixels: 1 << 20)
+
+    /// Before the first input (libFuzzer's `LLVMFuzzerInitialize`): loads fontconfig's
+    /// configuration and the fonts, which fontconfig keeps for the life of the process, so the
+    /// per-input leak check sees only what an input itself leaks.
+    public static func prepare() {
+        _ = text([9, 0] + Array("Terrapin Ä 東京 नमस्ते مرحبا".utf8))
+    }
+
+    /// libFuzzer's `LLVMFuzzerTestOneInput` for `target`; `source` is the caller's `#filePath`
+    /// (Fuzz/<target>/…), from which the repository's Fixtures directory is found.
+    public static func libFuzzer(_ target: FuzzTarget, _ data: UnsafePointer<UInt8>?, _ size: Int, source: String) -> Int32 {
+        let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        let repository = source.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        run(target, bytes, repository: repository)
+        return 0
+    }
+
+    /// Runs `bytes` through `target`; true when the input went all the way (drawn), false when
+    /// it was rejected with an error on the way. `repository` is the checkout's root: scenes
+    /// read as if they were in Examples/ and are confined to Fixtures/.
+    @discardableResult
+    public static func run(_ target: FuzzTarget, _ bytes: [UInt8], repository: String) -> Bool {
+        switch target {
+        case .scene: scene(bytes, repository: repository)
+        case .png: png(bytes)
+        case .grid: grid(bytes)
+        case .text: text(bytes)
+        }
+    }
+
+    /// Scene JSON: decode and validate, prepare (confined to Fixtures/), resolve, tap the
+    /// centre, render at 48×36 and encode the PNG, as `terrapin render --root --tap` does.
+    @discardableResult
+    public static func scene(_ bytes: [UInt8], repository: String) -> Bool {
+        guard var scene = try? SceneDecoder.decode(bytes, path: repository + "/Examples/fuzz.json") else { return false }
+        scene.output.width = sceneSize.width
+        scene.output.height = sceneSize.height
+        scene.output.scale = 1
+        guard let prepared = try? PreparedScene(scene, root: repository + "/Fixtures") else { return false }
+        _ = (try? prepared.resolve())?.description
+        _ = try? prepared.tap(at: Point(x: Double(sceneSize.width) / 2, y: Double(sceneSize.height) / 2))
+        guard let pixmap = try? prepared.render() else { return false }
+        return (try? PNGEncoder.encode(pixmap, options: PNGEncodingOptions(compression: .fast))) != nil
+    }
+
+    /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`.
+    @discardableResult
+    public static func png(_ bytes: [UInt8]) -> Bool {
+        _ = try? PNGDecoder.info(bytes)
+        return (try? PNGDecoder.decode(bytes, limits: pngLimits)) != nil
+    }
+
+    /// Height grids. The first byte picks the loader (0 ESRI ASCII, 1 SRTM .hgt, 2 Terrarium
+    /// PNG); the rest is the file. A grid that loads is sampled and drawn as a map with a
+    /// clamped marker at its centre, with the camera fitted to it.
+    @discardableResult
+    public static func grid(_ bytes: [UInt8]) -> Bool {
+        guard let selector = bytes.first else { return false }
+        let file = Array(bytes.dropFirst())
+        let loaded: HeightGrid?
+        switch selector % 3 {
+        case 0: loaded = try? GridLoader.esriASCII(file, file: "fuzz.asc")
+        case 1: loaded = try? GridLoader.hgt(file, name: "N46W123.hgt")
+        default: loaded = try? GridLoader.terrarium(file, name: "fuzz.png", west: -123.5, south: 48.5, east: -122.5, north: 49.5)
+        }
+        guard let grid = loaded else { return false }
+        let centre = LatLngAltitude(latitude: (grid.southCentre + grid.northCentre) / 2,
+                                    longitude: (grid.westCentre + grid.eastCentre) / 2)
+        _ = grid.height(at: centre)
+        _ = grid.range
+        let map = Map(mode: .satellite) { Marker(position: centre) }.terrain(grid)
+        return (try? ViewRenderer.render(map.frame(width: Double(sceneSize.width), height: Double(sceneSize.height)))) != nil
+    }
+
+    /// Text: byte 0 picks the size (4…67 pt), byte 1 the options (wrap width, line limit,
+    /// alignment, direction, kerning, shrink to fit); the rest is UTF-8 (invalid sequences
+    /// become U+FFFD). Shaped, laid out and drawn into a 128×64 canvas, then drawn again as a
+    /// SwiftUI-style `Text` view.
+    @discardableResult
+    public static func text(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        let size = Double(4 + Int(bytes[0] % 64))
+        let flags = bytes[1]
+        let string = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+        let options = TextLayoutOptions(
+            maxWidth: flags & 1 != 0 ? 40 + Double(flags >> 4) * 8 : nil,
+            lineLimit: flags & 2 != 0 ? 1 + Int(flags >> 5) : nil,
+            alignment: [.leading, .center, .trailing][Int(flags >> 2) % 3],
+            minimumScaleFactor: flags & 8 != 0 ? 0.5 : 1,
+            direction: [.auto, .leftToRight, .rightToLeft][Int(flags >> 6) % 3],
+            kerning: flags & 16 == 0)
+        guard let layout = try? TextLayout.make(string, font: FontSpec(size: size), options: options),
+              let pixmap = Pixmap(width: 128, height: 64) else { return false }
+        let canvas = Canvas(pixmap: pixmap)
+        layout.draw(in: canvas, at: Point(x: 2, y: 2), color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 1))
+        return (try? ViewRenderer.render(Text(string).font(.system(size: size)).frame(width: 120, height: 60))) != nil
+    }
+}
