@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "TerrapinPNG"]),
+        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing"]),
     ]

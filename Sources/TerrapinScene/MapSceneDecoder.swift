@@ -59,6 +59,8 @@ extension Reader {
     // MARK: - Map
 
     static let maxMarkers = 100_000
+    /// Characters (Unicode scalars) in a text, label or accessibility label.
+    static let maxTextLength = 10_000
     static let maxChildren = 1_000
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
@@ -171,7 +173,7 @@ extension Reader {
             spec.extruded = bool(m["extruded"], path + ".extruded") ?? false
             spec.drawsWhenOccluded = bool(m["drawsWhenOccluded"], path + ".drawsWhenOccluded") ?? false
             spec.sizePreserved = bool(m["sizePreserved"], path + ".sizePreserved") ?? false
-            spec.label = string(m["label"], path + ".label") ?? ""
+            spec.label = text(m["label"], path + ".label") ?? ""
             if let s = m["style"] { spec.style = marker3DStyle(s, path + ".style") }
         }
         return spec
@@ -187,6 +189,17 @@ extension Reader {
         if let i = m["image"] { return image(i, path + ".image").map { .image($0) } ?? .default }
         if let v = m["view"] { return view(v, path + ".view", depth: 0).map { .view($0) } ?? .default }
         return .default
+    }
+
+    /// A string shown as text: at most `maxTextLength` characters.
+    mutating func text(_ node: JSONNode?, _ path: String) -> String? {
+        guard let node, let text = string(node, path) else { return nil }
+        let count = text.unicodeScalars.count
+        guard count <= Self.maxTextLength else {
+            report(node, path, "a text may have at most \(Self.maxTextLength) characters, this one has \(count); shorten it")
+            return nil
+        }
+        return text
     }
 
     mutating func popover(_ node: JSONNode, _ path: String) -> PopoverSpec? {
@@ -261,7 +274,7 @@ extension Reader {
         let p = path + "." + kind
         let content: ViewSpec.Content?
         switch kind {
-        case "text": content = string(value, p).map { .text($0) }
+        case "text": content = text(value, p).map { .text($0) }
         case "image": content = image(value, p).map { .image($0) }
         case "pin": content = pin(value, p, depth: depth).map { .pin($0) }
         case "color": content = viewColor(value, p).map { .color($0) }
@@ -423,7 +436,7 @@ extension Reader {
             return .aspectRatio(number(o["ratio"], p + ".ratio", in: 0.001...1000), mode == .fit ? .fit : .fill)
         case "scaledToFit": return flag() ? .aspectRatio(nil, .fit) : nil
         case "scaledToFill": return flag() ? .aspectRatio(nil, .fill) : nil
-        case "accessibilityLabel": return string(value, p).map { .accessibilityLabel($0) }
+        case "accessibilityLabel": return text(value, p).map { .accessibilityLabel($0) }
         default: return nil
         }
     }

@@ -119,7 +119,7 @@ public enum SceneSchema {
         "extruded": { "type": "boolean" },
         "drawsWhenOccluded": { "type": "boolean" },
         "sizePreserved": { "type": "boolean" },
-        "label": { "type": "string" },
+        "label": { "type": "string", "maxLength": 10000 },
         "style": {
           "oneOf": [
             { "const": "default" },
@@ -212,7 +212,7 @@ public enum SceneSchema {
         { "required": ["vstack"] }, { "required": ["hstack"] }, { "required": ["zstack"] }
       ],
       "properties": {
-        "text": { "type": "string" },
+        "text": { "type": "string", "maxLength": 10000 },
         "image": { "$ref": "#/$defs/image" },
         "pin": { "$ref": "#/$defs/pin" },
         "color": { "$ref": "#/$defs/color" },
@@ -308,7 +308,7 @@ public enum SceneSchema {
                          "properties": { "ratio": { "type": "number", "minimum": 0.001, "maximum": 1000 }, "contentMode": { "enum": ["fit", "fill"] } } },
         "scaledToFit": { "type": "boolean" },
         "scaledToFill": { "type": "boolean" },
-        "accessibilityLabel": { "type": "string" }
+        "accessibilityLabel": { "type": "string", "maxLength": 10000 }
       }
     },
     "fontWeight": { "enum": ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"] }

@@ -15,11 +15,16 @@ public struct GlyphMask: Sendable {
     public let width: Int
     public let height: Int
     public let coverage: [UInt8]
+    /// The glyph is wider or taller than `GlyphCache.maxMaskSide` pixels: no mask was made,
+    /// and the caller fills its outline instead.
+    public var tooLarge = false
 }
 
 public final class GlyphCache: @unchecked Sendable {
     public static let shared = GlyphCache()
     public static let subpixelSteps = 4
+    /// Largest mask side in pixels; bigger glyphs are filled from their outlines, uncached.
+    public static let maxMaskSide = 4096
 
     struct Key: Hashable {
         let face: Int
@@ -100,7 +105,8 @@ public final class GlyphCache: @unchecked Sendable {
         }
         let left = Int(e.minX.rounded(.down)), top = Int(e.minY.rounded(.down))
         let width = Int(e.maxX.rounded(.up)) - left, height = Int(e.maxY.rounded(.up)) - top
-        guard width > 0, height > 0, width <= 4096, height <= 4096 else { return GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: []) }
+        guard width > 0, height > 0 else { return GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: []) }
+        guard width <= maxMaskSide, height <= maxMaskSide else { return GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: [], tooLarge: true) }
         polylines.transform(by: .translation(Double(-left), Double(-top)))
         var sink = MaskCollector(width: width, coverage: [UInt8](repeating: 0, count: width * height))
         Rasterizer().fill(polylines, rule: .nonZero, clip: IntRect(x0: 0, y0: 0, x1: width, y1: height), into: &sink)

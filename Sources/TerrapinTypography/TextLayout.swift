@@ -123,6 +123,7 @@ public struct TextLayout: Sendable {
         for line in lines {
             for g in line.glyphs {
                 let x = origin.x + g.x, y = origin.y + g.y
+                var fromOutline = !axisAligned
                 if axisAligned {
                     let dx = t.a * x + t.tx, dy = t.d * y + t.ty
                     guard dx.isFinite, dy.isFinite, abs(dx) < 1e8, abs(dy) < 1e8 else { continue }
@@ -131,9 +132,12 @@ public struct TextLayout: Sendable {
                     if px == Int(steps) { px = 0; fx += 1 }
                     if py == Int(steps) { py = 0; fy += 1 }
                     let mask = cache.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py)
-                    guard mask.width > 0 else { continue }
-                    canvas.fillMask(mask.coverage, width: mask.width, at: (Int(fx) + mask.left, Int(fy) + mask.top), color: color)
-                } else {
+                    if mask.width > 0 {
+                        canvas.fillMask(mask.coverage, width: mask.width, at: (Int(fx) + mask.left, Int(fy) + mask.top), color: color)
+                    }
+                    fromOutline = mask.tooLarge
+                }
+                if fromOutline {
                     let scale = fontSize / Double(g.face.unitsPerEm)
                     let saved = canvas.transform
                     canvas.transform = Transform.scale(scale).concatenating(.translation(x, y)).concatenating(saved)

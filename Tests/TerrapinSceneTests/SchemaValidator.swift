@@ -11,7 +11,7 @@ struct SchemaValidator {
 
     static let known: Set<String> = ["$schema", "$id", "title", "description", "type", "properties", "additionalProperties", "required",
                                      "enum", "const", "minimum", "maximum", "items", "minItems", "maxItems", "minProperties",
-                                     "maxProperties", "oneOf", "anyOf", "$ref", "$defs", "pattern", "if", "then", "else", "dependentRequired"]
+                                     "maxProperties", "maxLength", "oneOf", "anyOf", "$ref", "$defs", "pattern", "if", "then", "else", "dependentRequired"]
 
     /// Problems found (JSON pointer-ish paths); empty when `instance` is valid.
     func validate(_ instance: JSONNode) -> [String] {
@@ -55,6 +55,9 @@ struct SchemaValidator {
         if case .number(let n) = value.value {
             if case .number(let min)? = k["minimum"]?.value, n < min { errors.append("\(path): below minimum") }
             if case .number(let max)? = k["maximum"]?.value, n > max { errors.append("\(path): above maximum") }
+        }
+        if case .string(let s) = value.value, case .number(let max)? = k["maxLength"]?.value, Double(s.unicodeScalars.count) > max {
+            errors.append("\(path): longer than \(Int(max)) characters")
         }
         if case .string(let s) = value.value, case .string(let pattern)? = k["pattern"]?.value {
             let regex = try! NSRegularExpression(pattern: pattern)

@@ -1,0 +1,229 @@
+// The README's limits table, row by row. Each row is exceeded here: through the command line
+// where a file can exceed it (exit status 2, a message naming the limit, no output file), and
+// through the library for the drawing limits no file reaches directly.
+import Foundation
+import Testing
+import Terrapin
+import TerrapinGeometry
+import TerrapinPNG
+
+@Suite struct LimitsTests {
+    /// Every row of the table (its first cell) and the test below that exceeds it.
+    static let checks: [String: String] = [
+        "image width or height": "imageSize",
+        "image pixels": "imageSize",
+        "output scale": "imageSize",
+        "PNG dimensions and decoded size": "pngFiles",
+        "PNG file read from disk": "pngFiles",
+        "PNG ancillary chunk held by libpng": "pngAncillaryChunk",
+        "scene file": "sceneFiles",
+        "JSON nesting": "sceneFiles",
+        "markers per scene file": "sceneStructure",
+        "nested views in a scene file": "sceneStructure",
+        "text, label or accessibility label in a scene file": "sceneStructure",
+        "batch manifest": "batchManifest",
+        "errors listed per scene": "sceneStructure",
+        "segments per flattened curve": "drawing",
+        "dashes per stroked path": "drawing",
+        "shadow blur (σ)": "drawing",
+        "font file": "fonts",
+        "glyph bitmap": "fonts",
+        "glyph cache": "fonts",
+        "height grid samples": "heightGrids",
+    ]
+
+    @Test func everyRowOfTheREADMETableIsExceededBelow() throws {
+        let readme = try String(contentsOfFile: CLI.examples + "/../README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n## Limits\n").last?.components(separatedBy: "\n## ").first)
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }.map {
+            $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces)
+        }.filter { $0 != "what" }
+        #expect(Set(rows) == Set(Self.checks.keys), "README rows without a check: \(Set(rows).subtracting(Self.checks.keys)); checks without a row: \(Set(Self.checks.keys).subtracting(rows))")
+    }
+
+    // MARK: through the command line
+
+    /// Writes `files` into a fresh directory, renders `scene.json` there and expects exit 2,
+    /// `message` on standard error and no output file.
+    func refused(_ files: [String: [UInt8]], arguments: [String] = [], _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + name)) }
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out/image.png"] + arguments)
+        #expect(result.status == 2, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(message), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out"), sourceLocation: sourceLocation)
+    }
+
+    /// A file of `size` bytes that takes no disk space (the limits are checked on the size).
+    func sparse(_ path: String, size: Int) throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+    }
+
+    static func scene(_ json: String) -> [String: [UInt8]] { ["scene.json": Array(json.utf8)] }
+    static func markerWith(_ content: String) -> String { #"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": "# + content + "}]}}" }
+
+    @Test func imageSize() throws {
+        try refused(Self.scene(#"{"output": {"width": 16385, "height": 10}}"#), "expected a whole number of points from 1 to 16384, found 16385")
+        try refused(Self.scene(#"{"output": {"width": 9000, "height": 9000}}"#), "beyond the limit of 16384 pixels a side and 67108864 pixels in all")
+        try refused(Self.scene(#"{"output": {"width": 16384, "height": 1, "scale": 2}}"#), "beyond the limit of 16384 pixels a side")
+        try refused(Self.scene(#"{"output": {"scale": 5}}"#), "$.output.scale")
+        try refused(Self.scene(#"{"output": {"width": 100, "height": 100}}"#), arguments: ["--scale", "0"], "scale")
+    }
+
+    @Test func pngFiles() throws {
+        // A valid PNG header claiming 20000x20000 pixels, and a 301 MiB file.
+        var big = PNGEncoderHelpers.header(width: 20_000, height: 20_000)
+        big += PNGEncoderHelpers.chunk("IDAT", PNGEncoderHelpers.emptyIDAT) + PNGEncoderHelpers.chunk("IEND", [])
+        let image = { (file: String) in Self.markerWith(#"{"image": {"file": ""# + file + #""}}"#) }
+        try refused(["scene.json": Array(image("big.png").utf8), "big.png": big], "20000x20000")
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try sparse(dir + "/huge.png", size: 301 << 20)
+        try Array(image("huge.png").utf8).write(to: dir + "/scene.json")
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(result.status == 2 && result.stderr.contains("huge.png"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
+    }
+
+    @Test func pngAncillaryChunk() throws {
+        // A 9 MiB tEXt chunk in an otherwise valid 1x1 PNG.
+        var file = PNGEncoderHelpers.header(width: 1, height: 1)
+        file += PNGEncoderHelpers.chunk("tEXt", Array("Comment".utf8) + [0] + [UInt8](repeating: 0x78, count: 9 << 20))
+        file += PNGEncoderHelpers.chunk("IDAT", PNGEncoderHelpers.emptyIDAT) + PNGEncoderHelpers.chunk("IEND", [])
+        let withoutChunk = PNGEncoderHelpers.header(width: 1, height: 1)
+            + PNGEncoderHelpers.chunk("IDAT", PNGEncoderHelpers.emptyIDAT) + PNGEncoderHelpers.chunk("IEND", [])
+        #expect((try? PNGDecoder.decode(withoutChunk)) != nil, "the file is valid without the chunk")
+        // libpng will not allocate the chunk (it skips it, a benign error), so the image decodes.
+        let image = try PNGDecoder.decode(file)
+        #expect(image.width == 1 && image.height == 1)
+    }
+
+    @Test func sceneFiles() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try sparse(dir + "/scene.json", size: (16 << 20) + 1)
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(result.status == 2 && result.stderr.contains("16777217 bytes") || result.stderr.contains("larger than"), "\(result.stderr)")
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        try refused(Self.scene(#"{"map": "# + deep + "}"), "nesting")
+    }
+
+    @Test func sceneStructure() throws {
+        var view = #"{"text": "a"}"#
+        for _ in 0..<17 { view = #"{"vstack": {"children": ["# + view + "]}}" }
+        try refused(Self.scene(Self.markerWith(view)), "views nest deeper than 16 levels")
+        let long = #"{"text": ""# + String(repeating: "あ", count: 10_001) + #""}"#
+        try refused(Self.scene(Self.markerWith(long)), "a text may have at most 10000 characters, this one has 10001")
+        let children = #"{"hstack": {"children": ["# + Array(repeating: #"{"text": "a"}"#, count: 1001).joined(separator: ",") + "]}}"
+        try refused(Self.scene(Self.markerWith(children)), "at most 1000 items are allowed, found 1001")
+        let modifiers = #"{"text": "a", "modifiers": ["# + Array(repeating: #"{"opacity": 1}"#, count: 65).joined(separator: ",") + "]}"
+        try refused(Self.scene(Self.markerWith(modifiers)), "at most 64 items are allowed, found 65")
+        // 100,001 markers: the count is checked before any marker is read.
+        let marker = #"{"position": {"latitude": 1, "longitude": 2}}"#
+        try refused(Self.scene(#"{"map": {"markers": ["# + Array(repeating: marker, count: 100_001).joined(separator: ",") + "]}}"),
+                    "at most 100000 items are allowed, found 100001")
+        // 60 errors: 50 listed, the rest counted.
+        let bad = #"{"map": {"markers": ["# + Array(repeating: #"{"position": {"latitude": 100, "longitude": 2}}"#, count: 60).joined(separator: ",") + "]}}"
+        try refused(Self.scene(bad), "and 10 more")
+    }
+
+    @Test func batchManifest() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try sparse(dir + "/manifest.jsonl", size: (256 << 20) + 1)
+        let result = try CLI.run(["batch", "--manifest", dir + "/manifest.jsonl", "--output", dir + "/out/{name}.png"])
+        #expect(result.status == 2 && result.stderr.contains("manifest.jsonl"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+    }
+
+    @Test func heightGrids() throws {
+        let terrain = { (file: String) in #"{"map": {"terrain": {"file": ""# + file + #""}}}"# }
+        try refused(["scene.json": Array(terrain("big.asc").utf8), "big.asc": Array("ncols 10000\nnrows 10000\nxllcorner 0\nyllcorner 0\ncellsize 0.001\n1 2\n".utf8)],
+                    "is 10000x10000 samples, more than the limit of 67108864")
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try sparse(dir + "/huge.asc", size: (512 << 20) + 1)
+        try Array(terrain("huge.asc").utf8).write(to: dir + "/scene.json")
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(result.status == 2 && result.stderr.contains("huge.asc"), "\(result.stderr)")
+    }
+
+    // MARK: through the library
+
+    @Test func drawing() throws {
+        // A curve a million pixels long is flattened into at most 1,000 segments.
+        var curve = PathBuilder()
+        curve.move(to: Point(x: 0, y: 0))
+        curve.quad(to: Point(x: 2_000_000, y: 0), control: Point(x: 1_000_000, y: 1_000_000))
+        let lines = curve.build().flattened()
+        #expect(lines.points.count == Polylines.maxSegmentsPerCurve + 1)
+        // More than 100,000 dashes: none (the caller strokes solid).
+        var long = PathBuilder()
+        long.move(to: Point(x: 0, y: 0))
+        long.line(to: Point(x: 1_000_000, y: 0))
+        #expect(Dasher.dash(long.build().flattened(), pattern: [1, 1], phase: 0) == nil)
+        // A shadow blur beyond σ 256 draws as σ 256.
+        let square = PathBuilder.rect(Rect(x: 300, y: 300, width: 100, height: 100))
+        func shadow(_ radius: Double) -> Pixmap {
+            let canvas = Canvas(pixmap: Pixmap(width: 700, height: 700)!)
+            canvas.drawShadow(of: square, color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 1), radius: radius)
+            return canvas.pixmap
+        }
+        #expect(shadow(1e9).data == shadow(Canvas.maxShadowSigma).data)
+    }
+
+    @Test func fonts() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try sparse(dir + "/huge.ttf", size: (64 << 20) + 1)
+        #expect(throws: TypographyError.self) { try FontLibrary.shared.face(path: dir + "/huge.ttf") }
+        // A glyph larger than 4096 pixels is filled from its outline: drawn, but not cached
+        // (the cache remembers only that it is too large, 64 bytes).
+        let cache = GlyphCache(byteLimit: 1 << 20)
+        let layout = try TextLayout.make("W", font: FontSpec(size: 6000))
+        let canvas = Canvas(pixmap: Pixmap(width: 64, height: 64)!)
+        layout.draw(in: canvas, at: Point(x: -300, y: -1400), color: RGBAColor(red: 0, green: 0, blue: 0), cache: cache)
+        #expect(cache.statistics.bytes == 64 && cache.statistics.entries == 1)
+        #expect(canvas.pixmap.data.enumerated().contains { $0.offset % 4 == 3 && $0.element == 255 }, "the glyph is drawn")
+        // The glyph cache stays under its byte limit, dropping the least recently used.
+        let small = GlyphCache(byteLimit: 50_000)
+        let text = try TextLayout.make(String((0..<400).map { Character(Unicode.Scalar(0x4E00 + $0)!) }), font: FontSpec(size: 30))
+        text.draw(in: Canvas(pixmap: Pixmap(width: 256, height: 64)!), at: .zero, color: RGBAColor(red: 0, green: 0, blue: 0), cache: small)
+        #expect(small.statistics.bytes <= 50_000 && small.statistics.entries < 400, "\(small.statistics)")
+    }
+}
+
+/// Minimal PNG pieces for the limit checks (a real encoder would refuse these sizes).
+enum PNGEncoderHelpers {
+    static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    static func crc(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        table.withUnsafeBufferPointer { t in
+            for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+        }
+        return ~c
+    }
+
+    static func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return be(UInt32(data.count)) + body + be(crc(body))
+    }
+
+    /// zlib of one filter byte and one transparent RGBA pixel (a 1x1 image).
+    static let emptyIDAT: [UInt8] = [0x78, 0x9C, 0x63, 0x60, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x05, 0x00, 0x01]
+
+    static func header(width: UInt32, height: UInt32) -> [UInt8] {
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(width) + be(height) + [8, 6, 0, 0, 0])
+    }
+}
