@@ -4,6 +4,21 @@ import Terrapin
 import Glibc
 #endif
 
+func pngEncodeBenchmarks(_ frame: Pixmap) throws {
+    print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
+    let widths = [10, 9, 9, 9, 11, 10]
+    print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))
+    for preset in PNGCompression.allCases {
+        var size = 0
+        let timing = try measure(preset.rawValue) {
+            size = try PNGEncoder.encode(frame, options: PNGEncodingOptions(compression: preset)).count
+        }
+        let throughput = Double(frame.data.count) / 1_000_000 / (timing.median / 1000)
+        print(row([preset.rawValue, format(timing.median), format(timing.min), format(timing.max), String(size), format(throughput, 1)], widths: widths))
+        record(section: "PNG encode, 1024x768 opaque frame", name: preset.rawValue, timing, note: "\(size) bytes, \(format(throughput, 1)) MB/s")
+    }
+}
+
 /// A 1024×768 opaque image with smooth gradients and fine noise, a stand-in for a rendered
 /// map frame until the reference scenes land.
 func sampleFrame() -> Pixmap {
@@ -74,6 +89,18 @@ if only == "diff" {
     printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
     exit(0)
 }
+if only == "map" {
+    printTable("Map:", try mapBenchmarks())
+    exit(0)
+}
+if only == "memory" {
+    print(peakMemoryBenchmarks())
+    exit(0)
+}
+if only == "png" {
+    try pngEncodeBenchmarks(sampleFrame())
+    exit(0)
+}
 let spec = try specBenchmarks(outputDirectory: "out/bench")
 print(spec)
 recordText(section: "Reference scenes S1, S2, S3", spec)
@@ -86,18 +113,7 @@ printTable("Map:", try mapBenchmarks())
 printTable("Terrain:", terrainBenchmarks())
 printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
            try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
-print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
-let widths = [10, 9, 9, 9, 11, 10]
-print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))
-for preset in PNGCompression.allCases {
-    var size = 0
-    let timing = try measure(preset.rawValue) {
-        size = try PNGEncoder.encode(frame, options: PNGEncodingOptions(compression: preset)).count
-    }
-    let throughput = Double(frame.data.count) / 1_000_000 / (timing.median / 1000)
-    print(row([preset.rawValue, format(timing.median), format(timing.min), format(timing.max), String(size), format(throughput, 1)], widths: widths))
-    record(section: "PNG encode, 1024x768 opaque frame", name: preset.rawValue, timing, note: "\(size) bytes, \(format(throughput, 1)) MB/s")
-}
+try pngEncodeBenchmarks(frame)
 let encoded = try PNGEncoder.encode(frame)
 let decode = try measure("decode") { _ = try PNGDecoder.decode(encoded) }
 print("\nPNG decode of the default-preset file: median \(format(decode.median)) ms (min \(format(decode.min)), max \(format(decode.max)))")
@@ -106,4 +122,8 @@ print("")
 let batchText = try batchBenchmark(repository: FileIO.canonicalPath(".") ?? ".")
 print(batchText)
 recordText(section: "Batch", batchText)
+print("")
+let memoryText = peakMemoryBenchmarks()
+print(memoryText)
+recordText(section: "Peak memory", memoryText)
 try writeResults()
