@@ -20,19 +20,7 @@ struct SpecGrid {
 
     /// §2–3: Horn hillshade and the hypsometric ramp, as an opaque 512 × 512 image.
     func terrainImage() -> Pixmap {
-        var image = Pixmap(width: Self.n, height: Self.n)!
-        let style = TerrainStyle()
-        for r in 0..<Self.n {
-            for c in 0..<Self.n {
-                let shade = style.hillshade(h(r - 1, c - 1), h(r - 1, c), h(r - 1, c + 1), h(r, c - 1), h(r, c + 1), h(r + 1, c - 1), h(r + 1, c), h(r + 1, c + 1),
-                                            dxMetres: 20, dyMetres: 20)
-                let base = TerrainStyle.rampColor(h(r, c))
-                let k = 0.25 + 0.75 * shade
-                func byte(_ v: Double) -> UInt8 { UInt8((min(255, max(0, v * k)) + 0.5).rounded(.down)) }
-                image[c, r] = PremultipliedRGBA8(red: byte(base.0), green: byte(base.1), blue: byte(base.2), alpha: 255)
-            }
-        }
-        return image
+        TerrainStyle().shadedRelief(heights, columns: Self.n, rows: Self.n, dxMetres: 20, dyMetres: 20)!
     }
 }
 

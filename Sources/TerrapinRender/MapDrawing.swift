@@ -234,7 +234,8 @@ public final class MapDrawing: CustomDrawing {
             let content = prepared[p.markerIndex].popover!
             let style = prepared[p.markerIndex].marker.popover!.style
             let inner = Point(local.x - p.bubble.minX - style.padding, local.y - p.bubble.minY - style.padding)
-            return content.tap(at: inner) ?? TapTarget(label: "popover on marker \(p.markerIndex)", action: {})
+            let name = p.isStandalone ? prepared[p.markerIndex].label : "popover on marker \(p.markerIndex)"
+            return content.tap(at: inner) ?? TapTarget(label: name, action: {})
         }
         let closeOthers = { (except: Int?) in
             for p in scene.popovers where p.markerIndex != except {

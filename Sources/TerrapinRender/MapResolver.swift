@@ -61,7 +61,9 @@ public enum MapResolver {
                 p.isOpen.wrappedValue ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil)) : nil
             }
             let labelLayout = try m.lightweight.flatMap { $0.label.isEmpty ? nil : try TextLayout.make($0.label, font: labelFont) }
-            let name = m.lightweight.flatMap { $0.label.isEmpty ? nil : $0.label } ?? layout.labels.first ?? "Marker \(i)"
+            // A standalone popover is named by its content's first text, open or closed.
+            let name = m.isPopoverAnchor ? (try (popover ?? m.popover.map { try ViewRenderer.layout($0.content) })?.labels.first ?? "Popover \(i)")
+                : m.lightweight.flatMap { $0.label.isEmpty ? nil : $0.label } ?? layout.labels.first ?? "Marker \(i)"
             return PreparedMarker(marker: m, layout: layout, label: name, popover: popover,
                                   behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
                                   surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
@@ -69,7 +71,7 @@ public enum MapResolver {
                                   labelLayout: labelLayout,
                                   scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
                                   drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
-                                  hasLeader: m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
+                                  hasLeader: !m.isPopoverAnchor && m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
                                   size: layout.size, labelSize: labelLayout.map { Size(width: $0.width, height: $0.height) })
         }
     }
@@ -127,6 +129,13 @@ public enum MapResolver {
             if let label = prepared[i].labelSize { labelBox = Rect(x: anchor.x - label.width / 2, y: anchor.y + labelGap, width: label.width, height: label.height) }
             let collisionBox = labelBox.map { box.union($0) } ?? box
             var hidden: HiddenReason? = nil
+            if prepared[i].marker.isPopoverAnchor {
+                // Only its popover is drawn, wherever the anchor lands (auto-pan brings it in).
+                var anchorOnly = ResolvedMarker(index: i, label: prepared[i].label, anchor: anchor, box: box, altitude: alt, hidden: nil)
+                anchorOnly.isPopoverAnchor = true
+                markers.append(anchorOnly)
+                continue
+            }
             if collisionBox.intersection(screen) == nil { hidden = .offScreen }
             else if !prepared[i].drawsWhenOccluded, ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
             var resolved = ResolvedMarker(index: i, label: prepared[i].label, anchor: anchor, box: box, altitude: alt, hidden: hidden)
@@ -144,17 +153,19 @@ public enum MapResolver {
         }
         collide(&markers, prepared)
         // Back to front: zIndex, then lower on screen in front, then declaration order.
-        let order = markers.filter(\.isShown)
+        let order = markers.filter { $0.isShown && !$0.isPopoverAnchor }
             .map { (prepared[$0.index].zIndex, screenHeight($0), $0.index) }
             .sorted { $0 < $1 }
             .map { $0.2 }
         var popovers: [ResolvedPopover] = []
         for m in markers where prepared[m.index].popover != nil && m.anchor != nil {
-            let style = prepared[m.index].marker.popover!.style
+            let popover = prepared[m.index].marker.popover!
             let content = prepared[m.index].popover!.size
-            let w = content.width + 2 * style.padding, h = content.height + 2 * style.padding
-            let tip = Point(m.box.minX + m.box.width / 2, m.box.minY)
-            popovers.append(ResolvedPopover(markerIndex: m.index,
+            let w = content.width + 2 * popover.style.padding, h = content.height + 2 * popover.style.padding
+            // On a marker: the top centre of its content; standalone: the anchor, moved by the offset.
+            let tip = m.isPopoverAnchor ? Point(m.anchor!.x + popover.offset.width, m.anchor!.y + popover.offset.height)
+                : Point(m.box.minX + m.box.width / 2, m.box.minY)
+            popovers.append(ResolvedPopover(markerIndex: m.index, isStandalone: m.isPopoverAnchor,
                                             bubble: Rect(x: tip.x - w / 2, y: tip.y - popoverStemHeight - h, width: w, height: h), tip: tip))
         }
         return ResolvedScene(width: width, height: height, camera: projection.camera, markers: markers, drawOrder: order, popovers: popovers)

@@ -39,6 +39,8 @@ public struct ResolvedMarker: Sendable {
     public var scale: Double = 1
     /// A Marker3D's label box (beneath its anchor), part of its collision box.
     public var labelBox: Rect? = nil
+    /// The anchor of a standalone popover: no content, in no collision or draw order.
+    public var isPopoverAnchor = false
     public let hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
     /// What collides: the content's box with the label's.
@@ -46,7 +48,9 @@ public struct ResolvedMarker: Sendable {
 }
 
 public struct ResolvedPopover: Sendable {
+    /// The marker it is on, or for a standalone popover its anchor's index.
     public let markerIndex: Int
+    public var isStandalone = false
     /// The bubble (without its stem) and the stem's tip, in points.
     public let bubble: Rect
     public let tip: Point
@@ -70,11 +74,15 @@ public struct ResolvedScene: CustomStringConvertible, Sendable {
             if let g = m.groundAnchor { where_ += ", leader from \(f(g.x)),\(f(g.y))" }
             if m.scale != 1 { where_ += ", scale \(f(m.scale))" }
             if let l = m.labelBox { where_ += ", label \(f(l.minX)),\(f(l.minY)) \(f(l.width))x\(f(l.height))" }
+            if m.isPopoverAnchor {
+                lines.append("popover anchor \(m.index) \"\(m.label)\": " + (m.anchor.map { "anchor \(f($0.x)),\(f($0.y))" } ?? "no anchor (\(m.hidden.map(\.description) ?? ""))"))
+                continue
+            }
             lines.append("marker \(m.index) \"\(m.label)\": " + (m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
         }
         lines.append("draw order: " + drawOrder.map(String.init).joined(separator: ", "))
         for p in popovers {
-            lines.append("popover on marker \(p.markerIndex): bubble \(f(p.bubble.minX)),\(f(p.bubble.minY)) \(f(p.bubble.width))x\(f(p.bubble.height)), tip \(f(p.tip.x)),\(f(p.tip.y))")
+            lines.append((p.isStandalone ? "standalone popover \(p.markerIndex)" : "popover on marker \(p.markerIndex)") + ": bubble \(f(p.bubble.minX)),\(f(p.bubble.minY)) \(f(p.bubble.width))x\(f(p.bubble.height)), tip \(f(p.tip.x)),\(f(p.tip.y))")
         }
         return lines.joined(separator: "\n")
     }

@@ -157,6 +157,9 @@ public struct Marker: MapContent {
     public var popover: MarkerPopover?
     /// Set for markers made by `Marker3D`.
     public var lightweight: LightweightOptions?
+    /// True for the anchor of a standalone `Popover`: a point with no content of its own, shown
+    /// in no collision and no draw order; only its popover is drawn.
+    public internal(set) var isPopoverAnchor = false
 
     public var items: [MapItem] { [.marker(self)] }
 
@@ -214,6 +217,47 @@ public struct MarkerPopover {
     public var autoPanEnabled: Bool
     public var style: PopoverStyle
     public var content: AnyView
+    /// Where the stem's tip sits relative to the anchor, in points (x right, y down); standalone
+    /// popovers only. Default zero.
+    public var offset = Size.zero
+}
+
+/// A popover at a position of its own, not on a marker (the SDK's standalone `Popover`): its
+/// stem's tip sits on the projected `positionAnchor`, moved by `offset`. It is never hidden by
+/// collision, is drawn above every marker, and closes on a tap elsewhere when
+/// `autoClosedEnabled`; `autoPanEnabled` moves the camera so the open popover is fully visible.
+public struct Popover: MapContent {
+    public var positionAnchor: LatLngAltitude
+    /// Default `.clampToGround`.
+    public var altitudeMode: AltitudeMode
+    public var isOpen: Binding<Bool>
+    public var offset: Size
+    public var autoClosedEnabled: Bool
+    public var autoPanEnabled: Bool
+    /// The bubble's look (Terrapin: the SDK styles standalone popovers with the defaults).
+    public var style: PopoverStyle
+    public var content: AnyView
+
+    public init<Content: View>(positionAnchor: LatLngAltitude, altitudeMode: AltitudeMode = .clampToGround, isOpen: Binding<Bool>,
+                               offset: Size = .zero, autoClosedEnabled: Bool = true, autoPanEnabled: Bool = true,
+                               style: PopoverStyle = .default, @ViewBuilder content: () -> Content) {
+        self.positionAnchor = positionAnchor
+        self.altitudeMode = altitudeMode
+        self.isOpen = isOpen
+        self.offset = offset
+        self.autoClosedEnabled = autoClosedEnabled
+        self.autoPanEnabled = autoPanEnabled
+        self.style = style
+        self.content = AnyView(content())
+    }
+
+    public var items: [MapItem] {
+        var anchor = Marker(position: positionAnchor, altitudeMode: altitudeMode, anchor: .center) { EmptyView() }
+        anchor.popover = MarkerPopover(isOpen: isOpen, autoClosedEnabled: autoClosedEnabled, autoPanEnabled: autoPanEnabled,
+                                       style: style, content: content, offset: offset)
+        anchor.isPopoverAnchor = true
+        return [.marker(anchor)]
+    }
 }
 
 /// A popover's look. Defaults as in the SDK: padding 16, the system background (white),

@@ -28,7 +28,7 @@ public struct TerrainSpec: Equatable, Sendable {
 }
 
 public struct MarkerSpec: Equatable, Sendable {
-    public enum Kind: String, Sendable, CaseIterable { case marker, marker3D }
+    public enum Kind: String, Sendable, CaseIterable { case marker, marker3D, popover }
     public enum Marker3DStyle: Equatable, Sendable {
         case `default`
         case pin(PinSpec)
@@ -48,6 +48,8 @@ public struct MarkerSpec: Equatable, Sendable {
     public var popover: PopoverSpec?
     /// Tapping the marker toggles its popover.
     public var tapTogglesPopover = false
+    /// A standalone popover's offset of its stem tip from the position, points.
+    public var popoverOffset = Size.zero
     // Marker3D only.
     public var extruded = false
     public var drawsWhenOccluded = false
@@ -265,6 +267,13 @@ public struct SceneBuilder {
                                         style: PopoverStyle(padding: p.padding, backgroundColor: p.backgroundColor, borderRadius: p.cornerRadius)) { body }
             }
             return marker.items
+        case .popover:
+            guard let p = spec.popover else { return [] }
+            let isOpen = State(initialValue: p.isOpen)
+            let body = view(p.content)
+            return Popover(positionAnchor: spec.position, altitudeMode: spec.altitudeMode, isOpen: isOpen.projectedValue, offset: spec.popoverOffset,
+                           autoClosedEnabled: p.autoClose, autoPanEnabled: p.autoPan,
+                           style: PopoverStyle(padding: p.padding, backgroundColor: p.backgroundColor, borderRadius: p.cornerRadius)) { body }.items
         }
     }
 

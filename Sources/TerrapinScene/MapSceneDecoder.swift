@@ -137,13 +137,20 @@ extension Reader {
 
     static let markerKeys = ["type", "position", "altitudeMode", "collisionBehavior", "collisionPriority", "zIndex", "anchor", "content", "popover", "onTap"]
     static let marker3DKeys = ["type", "position", "altitudeMode", "collisionBehavior", "zIndex", "extruded", "drawsWhenOccluded", "sizePreserved", "label", "style"]
+    static let popoverKeys = ["isOpen", "autoClose", "autoPan", "padding", "backgroundColor", "cornerRadius", "content"]
+    static let standalonePopoverKeys = ["type", "position", "altitudeMode", "offset"] + popoverKeys
 
     mutating func marker(_ node: JSONNode, _ path: String) -> MarkerSpec? {
         var kind = MarkerSpec.Kind.marker
         if case .object(let members) = node.value, let t = members.first(where: { $0.key == "type" }) {
             kind = choice(t.value, path + ".type", default: .marker)
         }
-        guard let m = object(node, path, allowed: kind == .marker ? Self.markerKeys : Self.marker3DKeys) else { return nil }
+        let allowed = switch kind {
+        case .marker: Self.markerKeys
+        case .marker3D: Self.marker3DKeys
+        case .popover: Self.standalonePopoverKeys
+        }
+        guard let m = object(node, path, allowed: allowed) else { return nil }
         guard let position = position(m["position"], path + ".position") else {
             if m["position"] == nil { report(node, path, "a marker needs a \"position\"") }
             return nil
@@ -168,6 +175,12 @@ extension Reader {
                 } else if case .string(let s) = t.value {
                     report(t, path + ".onTap", "expected \"togglePopover\", found \"\(s)\"")
                 }
+            }
+        case .popover:
+            spec.popover = popoverFields(m, node, path)
+            if let o = m["offset"], let offset = object(o, path + ".offset", allowed: ["width", "height"]) {
+                spec.popoverOffset = Size(width: number(offset["width"], path + ".offset.width", in: -10_000...10_000) ?? 0,
+                                          height: number(offset["height"], path + ".offset.height", in: -10_000...10_000) ?? 0)
             }
         case .marker3D:
             spec.extruded = bool(m["extruded"], path + ".extruded") ?? false
@@ -203,7 +216,12 @@ extension Reader {
     }
 
     mutating func popover(_ node: JSONNode, _ path: String) -> PopoverSpec? {
-        guard let m = object(node, path, allowed: ["isOpen", "autoClose", "autoPan", "padding", "backgroundColor", "cornerRadius", "content"]) else { return nil }
+        guard let m = object(node, path, allowed: Self.popoverKeys) else { return nil }
+        return popoverFields(m, node, path)
+    }
+
+    /// A popover's fields, from a popover object or a standalone popover's marker entry.
+    mutating func popoverFields(_ m: [String: JSONNode], _ node: JSONNode, _ path: String) -> PopoverSpec? {
         guard let c = m["content"] else {
             report(node, path, "a popover needs \"content\" (a view)")
             return nil

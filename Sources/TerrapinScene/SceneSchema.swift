@@ -86,7 +86,11 @@ public enum SceneSchema {
       "required": ["position"],
       "if": { "required": ["type"], "properties": { "type": { "const": "marker3D" } } },
       "then": { "$ref": "#/$defs/marker3D" },
-      "else": { "$ref": "#/$defs/marker" }
+      "else": {
+        "if": { "required": ["type"], "properties": { "type": { "const": "popover" } } },
+        "then": { "$ref": "#/$defs/standalonePopover" },
+        "else": { "$ref": "#/$defs/marker" }
+      }
     },
     "marker": {
       "type": "object",
@@ -135,6 +139,32 @@ public enum SceneSchema {
       "additionalProperties": false,
       "required": ["content"],
       "properties": {
+        "isOpen": { "type": "boolean" },
+        "autoClose": { "type": "boolean" },
+        "autoPan": { "type": "boolean" },
+        "padding": { "type": "number", "minimum": 0, "maximum": 200 },
+        "backgroundColor": { "$ref": "#/$defs/color" },
+        "cornerRadius": { "type": "number", "minimum": 0, "maximum": 200 },
+        "content": { "$ref": "#/$defs/view" }
+      }
+    },
+    "standalonePopover": {
+      "description": "A popover at a position of its own (the SDK's Popover(positionAnchor:…)): its stem's tip on the position, moved by offset.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["type", "content"],
+      "properties": {
+        "type": { "const": "popover" },
+        "position": { "$ref": "#/$defs/position" },
+        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
+        "offset": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "width": { "type": "number", "minimum": -10000, "maximum": 10000 },
+            "height": { "type": "number", "minimum": -10000, "maximum": 10000 }
+          }
+        },
         "isOpen": { "type": "boolean" },
         "autoClose": { "type": "boolean" },
         "autoPan": { "type": "boolean" },

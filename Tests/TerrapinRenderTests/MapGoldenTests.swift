@@ -42,6 +42,25 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
         golden(view, "markers/sdk/ferry-after-tap-popover")
     }
 
+    /// A standalone popover (no marker of its own) over the Ferry Building, beside a pin.
+    static var standalonePopover: Map {
+        Map(initialCamera: Camera(center: LatLngAltitude(latitude: 37.7955, longitude: -122.3937), heading: 20, tilt: 55, range: 1800), mode: .hybrid) {
+            Marker(position: LatLngAltitude(latitude: 37.7935, longitude: -122.3965)) {
+                Pin(configuration: .init(backgroundColor: .blue, borderColor: .white))
+            }
+            Popover(positionAnchor: LatLngAltitude(latitude: 37.7955, longitude: -122.3937), isOpen: .constant(true), offset: Size(width: 0, height: -4)) {
+                VStack(alignment: .leading, spacing: 2) {
+                    Text("Ferry Building").font(.headline)
+                    Text("Open 7 am to 10 pm").font(.caption)
+                }
+            }
+        }
+    }
+
+    @Test func standalonePopover() {
+        golden(Self.standalonePopover, "markers/popover/standalone")
+    }
+
     @Test func crowdedSceneShowsCollision() {
         // 60 optional labels around Manhattan: overlapping ones give way by priority, then to
         // the lower one on screen; three required pins hide the optional labels under them.

@@ -194,6 +194,70 @@ func resolved(_ map: Map) throws -> String { try MapResolver.resolve(map, width:
     }
 }
 
+@Suite struct StandalonePopoverTests {
+    typealias Flags = PopoverAndTapTests.Flags
+
+    func map(_ flags: Flags, at position: LatLngAltitude = at(60, 40), offset: Size = Size(width: 0, height: -12),
+             autoClose: Bool = true, autoPan: Bool = true) -> Map {
+        let open = Binding(get: { flags.open }, set: { flags.open = $0 })
+        return Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: at(60, 40), collisionBehavior: .optionalAndHidesLowerPriority) { box("pier") }
+            Popover(positionAnchor: position, isOpen: open, offset: offset, autoClosedEnabled: autoClose, autoPanEnabled: autoPan) {
+                Text("Harbour")
+            }
+            Marker(position: at(-120, -80)) { box("other").onTapGesture { flags.other = true } }
+        }
+    }
+
+    @Test func itsStemTipIsThePositionMovedByTheOffsetAndItHidesNothing() throws {
+        let flags = Flags()
+        flags.open = true
+        let scene = try MapResolver.resolve(map(flags), width: 400, height: 300)
+        #expect(scene.description == """
+            map 400x300 camera center 0.0,0.0 heading 0 tilt 0 range \(format1(focal))
+            marker 0 "pier": shown, anchor 260,110 box 240,90 40x20
+            popover anchor 1 "Harbour": anchor 260,110
+            marker 2 "other": shown, anchor 80,230 box 60,210 40x20
+            draw order: 0, 2
+            standalone popover 1: bubble \(format1(scene.popovers[0].bubble.minX)),\(format1(scene.popovers[0].bubble.minY)) \(format1(scene.popovers[0].bubble.width))x\(format1(scene.popovers[0].bubble.height)), tip 260,98
+            """)
+        let popover = try #require(scene.popovers.first)
+        let anchor = try #require(scene.markers[1].anchor)
+        #expect(popover.isStandalone && popover.tip == Point(anchor.x, anchor.y - 12))
+        #expect(abs(anchor.x - 260) < 0.01 && abs(anchor.y - 110) < 0.01, "\(anchor)")
+        #expect(abs(popover.bubble.maxY - (popover.tip.y - MapResolver.popoverStemHeight)) < 1e-9 && abs(popover.bubble.midX - popover.tip.x) < 1e-9)
+        // Closed: no bubble, the anchor still listed.
+        flags.open = false
+        let closed = try MapResolver.resolve(map(flags), width: 400, height: 300)
+        #expect(closed.popovers.isEmpty && closed.markers[1].isPopoverAnchor && closed.drawOrder == [0, 2])
+    }
+
+    @Test func tapsInsideKeepItTapsElsewhereCloseIt() throws {
+        let flags = Flags()
+        flags.open = true
+        let view = map(flags).frame(width: 400, height: 300)
+        let bubble = try MapResolver.resolve(map(flags), width: 400, height: 300).popovers[0].bubble
+        #expect(try ViewRenderer.tap(view, at: Point(bubble.midX, bubble.midY)) == .some("Harbour"))
+        #expect(flags.open)
+        _ = try ViewRenderer.tap(view, at: Point(80, 220))
+        #expect(flags.other && !flags.open, "a tap on another marker runs it and closes the popover")
+        flags.open = true
+        _ = try ViewRenderer.tap(map(flags, autoClose: false).frame(width: 400, height: 300), at: Point(380, 20))
+        #expect(flags.open, "autoClosedEnabled false: stays open")
+    }
+
+    @Test func autoPanBringsItIntoView() throws {
+        let flags = Flags()
+        flags.open = true
+        let corner = at(190, 140)
+        let panned = try MapResolver.resolve(map(flags, at: corner), width: 400, height: 300)
+        let b = try #require(panned.popovers.first).bubble
+        #expect(b.minY >= MapResolver.popoverMargin - 0.5 && b.maxX <= 400 - MapResolver.popoverMargin + 0.5, "\(b)")
+        let fixed = try MapResolver.resolve(map(flags, at: corner, autoPan: false), width: 400, height: 300)
+        #expect(fixed.camera.center == overhead.center && fixed.popovers[0].bubble.minY < 0)
+    }
+}
+
 extension Map {
     /// The same map with its popover marker moved to `position`.
     func withMarker(at position: LatLngAltitude, flags: PopoverAndTapTests.Flags, autoPan: Bool = true) -> Map {

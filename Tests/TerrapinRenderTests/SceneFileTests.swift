@@ -37,6 +37,28 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(try prepared.tap(at: Point(20, 280)) == nil)
     }
 
+    @Test func aStandalonePopoverSceneEqualsTheDSL() throws {
+        let json = #"""
+            {"output": {"width": 400, "height": 300, "scale": 2},
+             "map": {"mode": "hybrid",
+                     "camera": {"center": {"latitude": 37.7955, "longitude": -122.3937}, "heading": 20, "tilt": 55, "range": 1800},
+                     "markers": [
+                       {"position": {"latitude": 37.7935, "longitude": -122.3965}, "content": {"pin": {"background": "blue", "border": "white"}}},
+                       {"type": "popover", "position": {"latitude": 37.7955, "longitude": -122.3937}, "isOpen": true, "offset": {"height": -4},
+                        "content": {"vstack": {"alignment": "leading", "spacing": 2, "children": [
+                          {"text": "Ferry Building", "modifiers": [{"font": "headline"}]},
+                          {"text": "Open 7 am to 10 pm", "modifiers": [{"font": "caption"}]}]}}}]}}
+            """#
+        let prepared = try PreparedScene(try SceneDecoder.decode(Array(json.utf8), file: "standalone.json"))
+        let expected = try PNGDecoder.decode(try FileIO.read("\(mapFixtures)/markers/popover/standalone.png", limit: 1 << 26))
+        #expect(try prepared.render() == expected)
+        let resolved = try #require(try prepared.resolve())
+        #expect(resolved.popovers.count == 1 && resolved.popovers[0].isStandalone && resolved.drawOrder == [0])
+        // A tap elsewhere hits nothing and closes it (autoClose defaults to true).
+        #expect(try prepared.tap(at: Point(20, 280)) == .some(nil))
+        #expect(try prepared.resolve()?.popovers.isEmpty == true)
+    }
+
     @Test func showcaseResolvesAndRenders() throws {
         let scene = try SceneDecoder.load(path: "\(examples)/showcase.json")
         #expect(scene.map?.markers.count == 51)

@@ -61,6 +61,32 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         }
     }
 
+    /// The fast straight-down image equals hillshade × ramp computed sample by sample.
+    @Test func shadedReliefEqualsThePerSampleFormulas() throws {
+        let grid = salish
+        let heights = grid.samples.map { Double($0.isNaN ? 0 : $0) }
+        let (n, m) = (grid.columns, grid.rows)
+        var style = TerrainStyle()
+        style.sunAzimuth = 290
+        style.sunAltitude = 38
+        let image = try #require(style.shadedRelief(heights, columns: n, rows: m, dxMetres: 2400, dyMetres: 2430))
+        func h(_ r: Int, _ c: Int) -> Double { heights[min(max(r, 0), m - 1) * n + min(max(c, 0), n - 1)] }
+        var differ = 0
+        for r in 0..<m {
+            for c in 0..<n {
+                let shade = style.hillshade(h(r - 1, c - 1), h(r - 1, c), h(r - 1, c + 1), h(r, c - 1), h(r, c + 1), h(r + 1, c - 1), h(r + 1, c), h(r + 1, c + 1),
+                                            dxMetres: 2400, dyMetres: 2430)
+                let base = TerrainStyle.rampColor(h(r, c))
+                let k = 0.25 + 0.75 * shade
+                func byte(_ v: Double) -> UInt8 { UInt8((min(255, max(0, v * k)) + 0.5).rounded(.down)) }
+                let p = image[c, r]
+                if (p.red, p.green, p.blue, p.alpha) != (byte(base.0), byte(base.1), byte(base.2), 255) { differ += 1 }
+            }
+        }
+        #expect(differ == 0)
+        #expect(style.shadedRelief([1, 2, 3], columns: 2, rows: 2, dxMetres: 1, dyMetres: 1) == nil)
+    }
+
     @Test func missingFilesAndOtherFormats() throws {
         #expect(throws: TerrainError.self) { try GridLoader.load("/nonexistent/x.asc") }
         #expect(throws: TerrainError.self) { try GridLoader.hgt([0, 1, 2], name: "N37W123.hgt") }
