@@ -130,6 +130,12 @@ public final class MapDrawing: CustomDrawing {
                                  toDevice: (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0)),
                                  horizon: SIMD3<Float>(h.red, h.green, h.blue) * 255, hazeDistance: hazeDistance, into: &frame)
         }
+        if let built = ground as? BuiltGround {
+            let h = MapPalette.horizon
+            BuildingRenderer.draw(built, projection: projection,
+                                  toDevice: (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0)),
+                                  horizon: SIMD3<Float>(h.red, h.green, h.blue) * 255, hazeDistance: hazeDistance, into: &frame)
+        }
         var bytes = [UInt8](repeating: 0, count: frame.pixels.count * 4)
         frame.pixels.withUnsafeBytes { src in bytes.withUnsafeMutableBytes { $0.copyMemory(from: src) } }
         guard let image = Pixmap(width: frame.width, height: frame.height, premultipliedData: bytes) else { return }

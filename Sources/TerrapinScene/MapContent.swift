@@ -292,6 +292,7 @@ public struct Map {
     public var items: [MapItem]
     /// The ground: flat sea level unless terrain is given (Terrapin's addition to the SDK).
     public var terrain: TerrainGround?
+    public var buildings: [Building] = []
     /// How markers hidden by the ground are drawn. Default `.hidden`.
     public var occludedMarkers: OccludedMarkerStyle = .hidden
 
@@ -323,6 +324,14 @@ public struct Map {
         return m
     }
 
+    /// Buildings on the map (Terrapin's; the SDK draws its own). With the terrain they are the
+    /// mesh that `relativeToMesh` and occlusion use.
+    public func buildings(_ buildings: [Building]) -> Map {
+        var m = self
+        m.buildings = buildings
+        return m
+    }
+
     /// Draw markers hidden by terrain dimmed instead of not at all (Terrapin's option).
     public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map {
         var m = self
@@ -330,8 +339,11 @@ public struct Map {
         return m
     }
 
-    /// What markers stand on.
-    public var ground: Ground { terrain ?? FlatGround() }
+    /// What markers stand on: the terrain (or flat ground), with the buildings on it.
+    public var ground: Ground {
+        let bare: Ground = terrain ?? FlatGround()
+        return buildings.isEmpty ? bare : BuiltGround(terrain: bare, buildings: buildings)
+    }
 
     public var markers: [Marker] {
         items.map { item in

@@ -2,6 +2,7 @@
 // Views in a scene are a tree of `ViewSpec`s whose modifiers are an ordered list, because, as
 // in SwiftUI, `.padding(8).background(…)` and `.background(…).padding(8)` differ.
 import TerrapinGeo
+import TerrapinRaster
 import TerrapinIO
 import TerrapinTerrain
 import TerrapinTypography
@@ -15,8 +16,17 @@ public struct MapScene: Equatable, Sendable {
     /// Opacity for markers the ground hides; nil hides them.
     public var dimmedOccludedOpacity: Double?
     public var markers: [MarkerSpec] = []
+    public var buildings: [BuildingSpec] = []
 
     public init() {}
+}
+
+/// An extruded footprint (see `Building`).
+public struct BuildingSpec: Equatable, Sendable {
+    public var footprint: [LatLngAltitude]
+    public var base = 0.0
+    public var roof: Double
+    public var color = RGBA8(red: 214, green: 208, blue: 198)
 }
 
 public struct TerrainSpec: Equatable, Sendable {
@@ -235,6 +245,13 @@ public struct SceneBuilder {
                 return try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
             }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
+        }
+        if !spec.buildings.isEmpty {
+            // The decoder has checked every field, so each makes a Building.
+            map = map.buildings(spec.buildings.compactMap {
+                Building(footprint: $0.footprint, base: $0.base, roof: $0.roof,
+                         color: SIMD3(Double($0.color.red), Double($0.color.green), Double($0.color.blue)))
+            })
         }
         if let opacity = spec.dimmedOccludedOpacity { map = map.occludedMarkers(.dimmed(opacity: opacity)) }
         return map

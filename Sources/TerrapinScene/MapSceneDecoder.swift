@@ -1,5 +1,6 @@
 // JSON → MapScene: the "map" member of a scene file. Every problem is collected with its path.
 import TerrapinGeo
+import TerrapinTerrain
 import TerrapinTypography
 import TerrapinViews
 
@@ -64,7 +65,7 @@ extension Reader {
     static let maxChildren = 1_000
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "occludedMarkers", "markers"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "occludedMarkers", "markers", "buildings"]) else { return nil }
         var map = MapScene()
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
@@ -79,7 +80,37 @@ extension Reader {
         for (i, item) in (array(m["markers"], path + ".markers", max: Self.maxMarkers) ?? []).enumerated() {
             if let marker = marker(item, path + ".markers[\(i)]") { map.markers.append(marker) }
         }
+        for (i, item) in (array(m["buildings"], path + ".buildings", max: BuiltGround.maxBuildings) ?? []).enumerated() {
+            if let building = building(item, path + ".buildings[\(i)]") { map.buildings.append(building) }
+        }
         return map
+    }
+
+    mutating func building(_ node: JSONNode, _ path: String) -> BuildingSpec? {
+        guard let m = object(node, path, allowed: ["footprint", "base", "roof", "color"]) else { return nil }
+        guard m["footprint"] != nil, m["roof"] != nil else {
+            report(node, path, "a building needs a \"footprint\" (at least 3 positions) and a \"roof\" height in metres")
+            return nil
+        }
+        let points = array(m["footprint"], path + ".footprint", max: Building.maxVertices) ?? []
+        var footprint: [LatLngAltitude] = []
+        for (i, p) in points.enumerated() { if let position = position(p, path + ".footprint[\(i)]") { footprint.append(position) } }
+        guard footprint.count == points.count else { return nil }
+        guard footprint.count >= 3 else {
+            report(m["footprint"]!, path + ".footprint", "a footprint needs at least 3 positions, found \(footprint.count)")
+            return nil
+        }
+        guard let roof = number(m["roof"], path + ".roof", in: 0.1...10_000, unit: " of metres") else { return nil }
+        let base = number(m["base"], path + ".base", in: 0...10_000, unit: " of metres") ?? 0
+        guard base < roof else {
+            func metres(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+            report(m["base"]!, path + ".base", "the base (\(metres(base)) m) must be below the roof (\(metres(roof)) m)")
+            return nil
+        }
+        var spec = BuildingSpec(footprint: footprint, roof: roof)
+        spec.base = base
+        spec.color = color(m["color"], path + ".color", default: spec.color)
+        return spec
     }
 
     mutating func position(_ node: JSONNode?, _ path: String) -> LatLngAltitude? {

@@ -41,7 +41,20 @@ public enum SceneSchema {
               "properties": { "dimmed": { "type": "number", "minimum": 0, "maximum": 1 } } }
           ]
         },
-        "markers": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/anyMarker" } }
+        "markers": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/anyMarker" } },
+        "buildings": { "type": "array", "maxItems": 10000, "items": { "$ref": "#/$defs/building" } }
+      }
+    },
+    "building": {
+      "description": "A footprint extruded from base to roof, in metres above the ground at its first vertex.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["footprint", "roof"],
+      "properties": {
+        "footprint": { "type": "array", "minItems": 3, "maxItems": 1000, "items": { "$ref": "#/$defs/position" } },
+        "base": { "type": "number", "minimum": 0, "maximum": 10000 },
+        "roof": { "type": "number", "minimum": 0.1, "maximum": 10000 },
+        "color": { "type": "string", "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" }
       }
     },
     "position": {

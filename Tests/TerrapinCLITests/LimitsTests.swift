@@ -21,6 +21,7 @@ import TerrapinPNG
         "markers per scene file": "sceneStructure",
         "nested views in a scene file": "sceneStructure",
         "text, label or accessibility label in a scene file": "sceneStructure",
+        "buildings per scene file": "sceneStructure",
         "batch manifest": "batchManifest",
         "errors listed per scene": "sceneStructure",
         "segments per flattened curve": "drawing",
@@ -126,6 +127,13 @@ import TerrapinPNG
         let marker = #"{"position": {"latitude": 1, "longitude": 2}}"#
         try refused(Self.scene(#"{"map": {"markers": ["# + Array(repeating: marker, count: 100_001).joined(separator: ",") + "]}}"),
                     "at most 100000 items are allowed, found 100001")
+        // 10,001 buildings, and a footprint of 1,001 vertices.
+        let corner = { (k: Int) in #"{"latitude": \#(Double(k % 7) * 0.0001), "longitude": \#(Double(k % 5) * 0.0001)}"# }
+        let building = #"{"footprint": ["# + (0..<3).map(corner).joined(separator: ",") + #"], "roof": 10}"#
+        try refused(Self.scene(#"{"map": {"buildings": ["# + Array(repeating: building, count: 10_001).joined(separator: ",") + "]}}"),
+                    "$.map.buildings: at most 10000 items are allowed, found 10001")
+        let ring = #"{"map": {"buildings": [{"footprint": ["# + (0..<1001).map(corner).joined(separator: ",") + #"], "roof": 10}]}}"#
+        try refused(Self.scene(ring), "$.map.buildings[0].footprint: at most 1000 items are allowed, found 1001")
         // 60 errors: 50 listed, the rest counted.
         let bad = #"{"map": {"markers": ["# + Array(repeating: #"{"position": {"latitude": 100, "longitude": 2}}"#, count: 60).joined(separator: ",") + "]}}"
         try refused(Self.scene(bad), "and 10 more")

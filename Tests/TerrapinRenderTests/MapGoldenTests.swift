@@ -61,6 +61,35 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
         golden(Self.standalonePopover, "markers/popover/standalone")
     }
 
+    /// A block of buildings of several heights and an L-shaped one.
+    static func blockBuildings() -> [Building] {
+        var buildings: [Building] = []
+        for i in 0..<3 {
+            for j in 0..<3 where !(i == 0 && j == 2) && !(i == 1 && j == 1) {
+                buildings.append(Building(footprint: square(Double(i - 1) * 90, Double(j - 1) * 90, side: 56), roof: 18 + Double((i * 3 + j) * 7 % 60),
+                                          color: SIMD3(214 - Double(i) * 12, 206 - Double(j) * 8, 196))!)
+            }
+        }
+        let l = [at(-118, 62), at(-62, 62), at(-62, 88), at(-92, 88), at(-92, 118), at(-118, 118)]
+        buildings.append(Building(footprint: l, roof: 30, color: SIMD3(200, 170, 150))!)
+        buildings.append(Building(footprint: square(0, 0, side: 56), base: 0, roof: 95, color: SIMD3(170, 188, 205))!)
+        return buildings
+    }
+
+    static let blockCamera = Camera(center: at(0, 0), heading: 30, tilt: 60, range: 650)
+
+    /// The block, a capsule label standing on the tallest roof (relativeToMesh), a pin in front
+    /// of the block and one hidden behind the tower.
+    @Test func buildingBlock() throws {
+        golden(Map(initialCamera: Self.blockCamera, mode: .roadmap) {
+            Marker(position: at(0, 0, 4), altitudeMode: .relativeToMesh) {
+                Text("Tower").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+            }
+            Marker(position: at(-45, -150)) { Pin(configuration: .init(backgroundColor: .blue, borderColor: .white)) }
+            Marker(position: at(0, 60)) { Pin() }
+        }.buildings(Self.blockBuildings()), "markers/buildings/block")
+    }
+
     @Test func crowdedSceneShowsCollision() {
         // 60 optional labels around Manhattan: overlapping ones give way by priority, then to
         // the lower one on screen; three required pins hide the optional labels under them.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Terrapin
 @testable import TerrapinRender
+@testable import TerrapinTerrain
 
 /// A straight-down camera at (0°, 0°) whose range makes one point one metre on the ground,
 /// so a marker `e` metres east and `n` north lands at (200 + e, 150 − n) in a 400 × 300 view.
@@ -255,6 +256,58 @@ func resolved(_ map: Map) throws -> String { try MapResolver.resolve(map, width:
         #expect(b.minY >= MapResolver.popoverMargin - 0.5 && b.maxX <= 400 - MapResolver.popoverMargin + 0.5, "\(b)")
         let fixed = try MapResolver.resolve(map(flags, at: corner, autoPan: false), width: 400, height: 300)
         #expect(fixed.camera.center == overhead.center && fixed.popovers[0].bubble.minY < 0)
+    }
+}
+
+/// A square footprint of `side` metres centred `e` east and `n` north of (0°, 0°).
+func square(_ e: Double, _ n: Double, side: Double) -> [LatLngAltitude] {
+    let h = side / 2
+    return [at(e - h, n - h), at(e + h, n - h), at(e + h, n + h), at(e - h, n + h)]
+}
+
+@Suite struct BuildingTests {
+    @Test func relativeToMeshStandsOnTheRoofAndOtherModesOnTheGround() throws {
+        let tower = try #require(Building(footprint: square(0, 0, side: 40), roof: 60))
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: at(0, 0, 5), altitudeMode: .relativeToMesh) { box("roof") }
+            Marker(position: at(0, 0, 5), altitudeMode: .relativeToGround) { box("ground") }
+            Marker(position: at(0, 0), altitudeMode: .clampToGround) { box("clamped") }
+            Marker(position: at(60, 0, 5), altitudeMode: .relativeToMesh) { box("beside") }
+        }.buildings([tower])
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        let altitudes = scene.markers.map { ($0.altitude * 1000).rounded() / 1000 }
+        #expect(altitudes == [65, 5, 0, 5])
+        #expect(map.ground.meshHeight(at: at(10, -10)) == 60 && map.ground.meshHeight(at: at(30, 0)) == 0)
+        #expect(map.ground.terrainHeight(at: at(0, 0)) == 0)
+    }
+
+    @Test func aBuildingHidesWhatIsBehindItNotWhatIsOnItOrInFront() throws {
+        // Looking north at 80° tilt from about 300 m south: a 40-m block 100 m north of the centre.
+        let tower = try #require(Building(footprint: square(0, 100, side: 50), roof: 40))
+        let camera = Camera(center: at(0, 0), heading: 0, tilt: 80, range: 300)
+        let map = Map(initialCamera: camera, mode: .roadmap) {
+            Marker(position: at(0, 250)) { box("behind") }
+            Marker(position: at(0, 20)) { box("in front") }
+            Marker(position: at(0, 100, 0), altitudeMode: .relativeToMesh) { box("on the roof") }
+            Marker(position: at(200, 250)) { box("beside, behind") }
+        }.buildings([tower])
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        #expect(scene.markers.map(\.hidden) == [.occluded, nil, nil, nil], "\(scene)")
+        #expect(try MapResolver.resolve(Map(initialCamera: camera, mode: .roadmap) { Marker(position: at(0, 250)) { box("behind") } }, width: 400, height: 300)
+            .markers[0].isShown, "without the building it is seen")
+    }
+
+    @Test func footprintsAreCheckedAndConcaveOnesTriangulate() {
+        #expect(Building(footprint: square(0, 0, side: 10), roof: 0) == nil)
+        #expect(Building(footprint: Array(square(0, 0, side: 10).prefix(2)), roof: 10) == nil)
+        #expect(Building(footprint: square(0, 0, side: 10), base: 20, roof: 10) == nil)
+        #expect(Building(footprint: [LatLngAltitude(latitude: .nan, longitude: 0)] + square(0, 0, side: 10), roof: 10) == nil)
+        // An L: six corners, four triangles covering its area.
+        let l: [(Double, Double)] = [(0, 0), (20, 0), (20, 10), (10, 10), (10, 30), (0, 30)]
+        let triangles = BuildingRenderer.earClip(l)
+        #expect(triangles.count == 4)
+        let area = triangles.reduce(0.0) { sum, t in sum + abs((t.1.0 - t.0.0) * (t.2.1 - t.0.1) - (t.1.1 - t.0.1) * (t.2.0 - t.0.0)) / 2 }
+        #expect(abs(area - 400) < 1e-9)
     }
 }
 

@@ -59,6 +59,31 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(try prepared.resolve()?.popovers.isEmpty == true)
     }
 
+    @Test func buildingsInASceneFileEqualTheDSL() throws {
+        func position(_ p: LatLngAltitude) -> String { #"{"latitude": \#(p.latitude), "longitude": \#(p.longitude), "altitude": \#(p.altitude)}"# }
+        func hex(_ c: SIMD3<Double>) -> String { "#" + [c.x, c.y, c.z].map { String(Int($0), radix: 16).count == 1 ? "0" + String(Int($0), radix: 16) : String(Int($0), radix: 16) }.joined() }
+        let buildings = MapGoldenTests.blockBuildings().map { b in
+            #"{"footprint": [\#(b.footprint.map(position).joined(separator: ", "))], "base": \#(b.base), "roof": \#(b.roof), "color": "\#(hex(b.color))"}"#
+        }
+        let c = MapGoldenTests.blockCamera
+        let json = #"""
+            {"output": {"width": 400, "height": 300, "scale": 2},
+             "map": {"mode": "roadmap",
+                     "camera": {"center": \#(position(c.center)), "heading": \#(c.heading), "tilt": \#(c.tilt), "range": \#(c.range)},
+                     "buildings": [\#(buildings.joined(separator: ",\n"))],
+                     "markers": [
+                       {"position": \#(position(at(0, 0, 4))), "altitudeMode": "relativeToMesh",
+                        "content": {"text": "Tower", "modifiers": [{"font": "caption"}, {"padding": {"horizontal": 8}}, {"padding": {"vertical": 4}},
+                                                                   {"background": "white"}, {"clipShape": "capsule"}]}},
+                       {"position": \#(position(at(-45, -150))), "content": {"pin": {"background": "blue", "border": "white"}}},
+                       {"position": \#(position(at(0, 60)))}]}}
+            """#
+        let scene = try SceneDecoder.decode(Array(json.utf8), file: "block.json")
+        #expect(scene.map?.buildings.count == 9)
+        let expected = try PNGDecoder.decode(try FileIO.read("\(mapFixtures)/markers/buildings/block.png", limit: 1 << 26))
+        #expect(try PreparedScene(scene).render() == expected)
+    }
+
     @Test func showcaseResolvesAndRenders() throws {
         let scene = try SceneDecoder.load(path: "\(examples)/showcase.json")
         #expect(scene.map?.markers.count == 51)
