@@ -87,3 +87,13 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "Rect(x: \(x), y: \(y), width: \(width), height: \(height))" }
 }
+
+extension Int {
+    /// `v` rounded toward zero, saturating at ±2^62 instead of trapping (NaN is 0): for pixel
+    /// and cell indices computed from coordinates that a scene can make arbitrarily large.
+    @inlinable
+    public init(saturating v: Double) {
+        let limit = 4.611686018427388e18   // 2^62
+        self = v.isNaN ? 0 : v >= limit ? 1 << 62 : v <= -limit ? -(1 << 62) : Int(v)
+    }
+}

@@ -80,8 +80,8 @@ public final class MapDrawing: CustomDrawing {
     func drawGround(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double) {
         let t = canvas.transform
         let device = t.apply(rect)
-        let x0 = max(0, Int(device.minX.rounded(.down))), x1 = min(canvas.width, Int(device.maxX.rounded(.up)))
-        let y0 = max(0, Int(device.minY.rounded(.down))), y1 = min(canvas.height, Int(device.maxY.rounded(.up)))
+        let x0 = max(0, Int(saturating: device.minX.rounded(.down))), x1 = min(canvas.width, Int(saturating: device.maxX.rounded(.up)))
+        let y0 = max(0, Int(saturating: device.minY.rounded(.down))), y1 = min(canvas.height, Int(saturating: device.maxY.rounded(.up)))
         guard x1 > x0, y1 > y0, let inverse = t.inverted else { return }
         let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height,
                                     centerAltitude: MapResolver.centerAltitude(scene.camera, ground: ground))
@@ -165,8 +165,8 @@ public final class MapDrawing: CustomDrawing {
         let key = "\(p.lightweight?.spriteKey ?? "marker:\(m.index)")@\(m.scale * t.a)"
         let sprite = sprites.sprite(key) {
             let factor = m.scale * t.a
-            guard let layer = Canvas(width: Int((p.layout.size.width * factor).rounded(.up)) + 1,
-                                     height: Int((p.layout.size.height * factor).rounded(.up)) + 1) else { return nil }
+            guard let layer = Canvas(width: Int(saturating: (p.layout.size.width * factor).rounded(.up)) + 1,
+                                     height: Int(saturating: (p.layout.size.height * factor).rounded(.up)) + 1) else { return nil }
             layer.transform = .scale(factor)
             p.layout.draw(in: layer, at: .zero, scale: factor)
             return layer.pixmap
@@ -189,8 +189,8 @@ public final class MapDrawing: CustomDrawing {
     /// A marker drawn through a translucent layer.
     func drawDimmed(_ layout: ViewLayout, at box: Rect, opacity: Double, canvas: Canvas, scale: Double) {
         let device = canvas.transform.apply(box)
-        let x0 = Int(device.minX.rounded(.down)) - 1, y0 = Int(device.minY.rounded(.down)) - 1
-        guard let layer = Canvas(width: Int(device.width.rounded(.up)) + 3, height: Int(device.height.rounded(.up)) + 3) else { return }
+        let x0 = Int(saturating: device.minX.rounded(.down)) - 1, y0 = Int(saturating: device.minY.rounded(.down)) - 1
+        guard let layer = Canvas(width: Int(saturating: device.width.rounded(.up)) + 3, height: Int(saturating: device.height.rounded(.up)) + 3) else { return }
         layer.transform = canvas.transform.concatenating(.translation(Double(-x0), Double(-y0)))
         layout.draw(in: layer, at: Point(box.minX, box.minY), scale: scale)
         let saved = canvas.transform

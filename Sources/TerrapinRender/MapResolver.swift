@@ -280,8 +280,8 @@ struct GridIndex {
         self.cellSize = cellSize
         originX = bounds.minX
         originY = bounds.minY
-        columns = max(1, min(4096, Int((bounds.width / cellSize).rounded(.up)) + 1))
-        rows = max(1, min(4096, Int((bounds.height / cellSize).rounded(.up)) + 1))
+        columns = max(1, min(4096, Int(saturating: (bounds.width / cellSize).rounded(.up)) + 1))
+        rows = max(1, min(4096, Int(saturating: (bounds.height / cellSize).rounded(.up)) + 1))
         cells = [[(Rect, Int)]](repeating: [], count: columns * rows)
     }
 

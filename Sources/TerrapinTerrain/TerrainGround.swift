@@ -27,6 +27,9 @@ public struct TerrainGround: Ground, Sendable {
     public func terrainHeight(at p: LatLngAltitude) -> Double { max(0, elevation(at: p)) }
     public func meshHeight(at p: LatLngAltitude) -> Double { terrainHeight(at: p) }
 
+    /// Most samples one line-of-sight test takes over the grid.
+    public static let maxSteps = 20_000
+
     public func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool {
         if FlatGround().isOccluded(from: eye, to: point, in: frame) { return true }
         let lat0 = frame.origin.latitude * Double.pi / 180
@@ -38,10 +41,26 @@ public struct TerrainGround: Ground, Sendable {
         let d = eye - point
         let length = d.length
         guard length > 2 * cell else { return false }
-        let step = cell / 2
-        var t = 2 * cell
+        // Only the part of the line over the grid can be blocked by it: clip the line (in plan)
+        // to the grid's extent, then march in half cells — at most `maxSteps` of them, so a line
+        // thousands of kilometres long over a fine grid stays bounded.
+        var t = 2 * cell, end = length
+        let west = (grid.westCentre - grid.cellWidth - frame.origin.longitude) * metresPerDegLon
+        let east = (grid.eastCentre + grid.cellWidth - frame.origin.longitude) * metresPerDegLon
+        let south = (grid.southCentre - grid.cellHeight - frame.origin.latitude) * metresPerDegLat
+        let north = (grid.northCentre + grid.cellHeight - frame.origin.latitude) * metresPerDegLat
+        for (start, delta, low, high) in [(point.x, d.x / length, west, east), (point.y, d.y / length, south, north)] {
+            if abs(delta) < 1e-15 {
+                guard start >= low, start <= high else { return false }
+            } else {
+                let a = (low - start) / delta, b = (high - start) / delta
+                t = max(t, min(a, b)); end = min(end, max(a, b))
+            }
+        }
+        guard t < end, t.isFinite, end.isFinite else { return false }
+        let step = max(cell / 2, (end - t) / Double(Self.maxSteps))
         let r = (n * m).squareRoot()
-        while t < length {
+        while t < end {
             let q = point + d * (t / length)
             let lat = frame.origin.latitude + q.y / metresPerDegLat
             let lon = frame.origin.longitude + q.x / metresPerDegLon

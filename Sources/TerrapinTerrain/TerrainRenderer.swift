@@ -8,6 +8,7 @@
 // takes every k-th sample, k chosen so that a mesh cell spans about two pixels at the camera's
 // centre, so a 4096² grid costs no more than a 1024² one seen the same way.
 import TerrapinGeo
+import TerrapinGeometry
 import TerrapinRaster
 
 public struct TerrainStyle: Sendable {
@@ -73,8 +74,8 @@ public struct DepthFrame {
                            _ c0: SIMD3<Float>, _ c1: SIMD3<Float>, _ c2: SIMD3<Float>, shade: (SIMD3<Float>) -> UInt32) {
         let area = (p1.0 - p0.0) * (p2.1 - p0.1) - (p2.0 - p0.0) * (p1.1 - p0.1)
         guard area != 0, area.isFinite else { return }
-        let minX = max(0, Int(min(p0.0, p1.0, p2.0).rounded(.down))), maxX = min(width - 1, Int(max(p0.0, p1.0, p2.0).rounded(.up)))
-        let minY = max(0, Int(min(p0.1, p1.1, p2.1).rounded(.down))), maxY = min(height - 1, Int(max(p0.1, p1.1, p2.1).rounded(.up)))
+        let minX = max(0, Int(saturating: min(p0.0, p1.0, p2.0).rounded(.down))), maxX = min(width - 1, Int(saturating: max(p0.0, p1.0, p2.0).rounded(.up)))
+        let minY = max(0, Int(saturating: min(p0.1, p1.1, p2.1).rounded(.down))), maxY = min(height - 1, Int(saturating: max(p0.1, p1.1, p2.1).rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return }
         let inv = 1 / area
         let iz0 = 1 / p0.2, iz1 = 1 / p1.2, iz2 = 1 / p2.2
@@ -112,7 +113,8 @@ public enum TerrainRenderer {
         let cellMetres = min(grid.cellHeight * metresPerDegLat, grid.cellWidth * max(1, metresPerDegLon))
         // Level of detail: a mesh cell ≈ 2 device pixels at the centre's distance.
         let pixelMetres = projection.camera.range / projection.focalLength / toDevice.scale
-        let k = max(1, Int((2 * pixelMetres / cellMetres).rounded(.down)))
+        // (Saturating: a grid of absurdly small cells seen from afar is one mesh cell, not a trap.)
+        let k = max(1, min(max(grid.columns, grid.rows), Int(saturating: (2 * pixelMetres / cellMetres).rounded(.down))))
         let cols = (grid.columns - 1) / k + 1, rows = (grid.rows - 1) / k + 1
         var screen = [(Double, Double, Double)?](repeating: nil, count: cols * rows)
         var colour = [SIMD3<Float>](repeating: .zero, count: cols * rows)

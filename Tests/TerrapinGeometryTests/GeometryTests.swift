@@ -27,6 +27,14 @@ func close(_ a: Point, _ b: Point, _ eps: Double = 1e-9) -> Bool { close(a.x, b.
     }
 }
 
+@Suite struct SaturatingIntTests {
+    @Test func roundsTowardZeroAndSaturatesInsteadOfTrapping() {
+        #expect(Int(saturating: 3.9) == 3 && Int(saturating: -3.9) == -3)
+        #expect(Int(saturating: 1e300) == 1 << 62 && Int(saturating: -.infinity) == -(1 << 62))
+        #expect(Int(saturating: .nan) == 0 && Int(saturating: 9.3e18) == 1 << 62)
+    }
+}
+
 @Suite struct PathTests {
     /// Largest distance of flattened points (and segment midpoints) from a circle.
     func circleError(_ polylines: Polylines, center: Point, radius: Double) -> Double {

@@ -87,6 +87,17 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         #expect(style.shadedRelief([1, 2, 3], columns: 2, rows: 2, dxMetres: 1, dyMetres: 1) == nil)
     }
 
+    /// Found by `make fuzz` (Fixtures/regressions/grid): cells of 2e-16° made the level of
+    /// detail overflow Int while the mesh was being sized.
+    @Test func absurdlySmallCellsDrawAsOneMeshCell() throws {
+        let grid = try parse("ncols 3\nnrows 3\nxllcorner 18\nyllcorner 89\ncellsize 0.0000000000000002\n1 2 3\n4 5 6\n3 1 29\n")
+        let camera = Camera(center: LatLngAltitude(latitude: 89, longitude: 18), tilt: 45, range: 1000)
+        var frame = DepthFrame(width: 48, height: 36)
+        let triangles = TerrainRenderer.draw(TerrainGround(grid: grid), projection: Projection(camera: camera, width: 48, height: 36),
+                                             toDevice: (scale: 1, dx: 0, dy: 0), horizon: .zero, hazeDistance: 1000, into: &frame)
+        #expect(triangles <= 2)
+    }
+
     @Test func missingFilesAndOtherFormats() throws {
         #expect(throws: TerrainError.self) { try GridLoader.load("/nonexistent/x.asc") }
         #expect(throws: TerrainError.self) { try GridLoader.hgt([0, 1, 2], name: "N37W123.hgt") }
