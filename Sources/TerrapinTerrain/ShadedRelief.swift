@@ -2,7 +2,13 @@
 // ramp, as an opaque image. The same arithmetic as `TerrainStyle.hillshade` and `rampColor`
 // (so the same bytes), written for speed: interior samples read their eight neighbours without
 // clamping, the ramp's stops are local, pixels are written straight into the buffer.
+import Dispatch
 import TerrapinRaster
+
+enum Cores {
+    /// Online processors (at least 1).
+    static let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
 
 extension TerrainStyle {
     /// `heights` row-major, row 0 north; cell sizes in metres. Edge samples repeat their
@@ -14,10 +20,17 @@ extension TerrainStyle {
         let colours = Self.ramp.map { SIMD3<Double>($0.1.0, $0.1.1, $0.1.2) }
         let l = light
         let xDivisor = 8 * dxMetres, yDivisor = 8 * dyMetres
-        heights.withUnsafeBufferPointer { h in
+        // Disjoint rows of `out` per band; `h` is only read.
+        struct Buffers: @unchecked Sendable { let h: UnsafeBufferPointer<Double>; let out: UnsafeMutableBufferPointer<UInt8> }
+        heights.withUnsafeBufferPointer { heightBuffer in
             image.data.withUnsafeMutableBytes { raw in
-                let out = raw.bindMemory(to: UInt8.self)
-                for r in 0..<rows {
+                let buffers = Buffers(h: heightBuffer, out: raw.bindMemory(to: UInt8.self))
+                // Bands of rows on every core; each pixel depends only on the heights, so the
+                // bytes are the same for any number of bands.
+                let bands = rows >= 64 ? min(Cores.online, 8) : 1
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let h = buffers.h, out = buffers.out
+                for r in (rows * band / bands)..<(rows * (band + 1) / bands) {
                     let up = max(r - 1, 0) * columns, here = r * columns, down = min(r + 1, rows - 1) * columns
                     for c in 0..<columns {
                         let left = max(c - 1, 0), right = min(c + 1, columns - 1)
@@ -35,6 +48,7 @@ extension TerrainStyle {
                         out[o + 2] = Self.byte(base.z * k)
                         out[o + 3] = 255
                     }
+                }
                 }
             }
         }
@@ -55,3 +69,7 @@ extension TerrainStyle {
         return colours[colours.count - 1]
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
