@@ -135,6 +135,28 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
     }
 }
 
+@Suite struct TerrainViewsGoldenTests {
+    /// Nearly level, looking south-west along the ridges: the sky's gradient above the horizon
+    /// and distance haze over the far terrain.
+    @Test func skyAndHazeAtTilt80() throws {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.2, altitude: 600), heading: 225, tilt: 80, range: 9000),
+                   mode: .satellite) {
+            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
+                Text("Pine Mountain").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+            }
+        }.terrain(grid), "terrain/sky/jacksboro-tilt-80-heading-225", width: 400, height: 270)
+    }
+
+    /// Straight down over the Salish Sea, north up: relief, coast and bathymetry as a map.
+    @Test func straightDownOverWater() throws {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/salish-sea-topobathy-bc.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.0, longitude: -124.0), heading: 0, tilt: 0, range: 420_000), mode: .satellite) {
+            Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) { Pin(configuration: .blue) }
+        }.terrain(grid), "terrain/relief/salish-sea-straight-down", width: 400, height: 300)
+    }
+}
+
 @Suite struct OccludedStyleGoldenTests {
     @Test func dimmedOccludedMarkersAndLeaderLines() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
