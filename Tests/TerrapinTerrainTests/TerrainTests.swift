@@ -98,6 +98,70 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         #expect(triangles <= 2)
     }
 
+    /// Horn's hillshade equals `gdaldem hillshade -az 315 -alt 45` (Fixtures/terrain/gdaldem) on
+    /// every interior cell of a real 64 × 48 window, to its 1/254 steps.
+    @Test func hillshadeMatchesGdaldem() throws {
+        let dem = try GridLoader.load(terrainFixtures + "/gdaldem/jacksboro-window-30m.asc")
+        let gdal = try GridLoader.load(terrainFixtures + "/gdaldem/jacksboro-window-30m-hillshade.asc")
+        let style = TerrainStyle()
+        var worst = 0.0, compared = 0
+        for r in 1..<(dem.rows - 1) {
+            for c in 1..<(dem.columns - 1) {
+                func h(_ dr: Int, _ dc: Int) -> Double { Double(dem[r + dr, c + dc]) }
+                let shade = style.hillshade(h(-1, -1), h(-1, 0), h(-1, 1), h(0, -1), h(0, 1), h(1, -1), h(1, 0), h(1, 1), dxMetres: 30, dyMetres: 30)
+                worst = max(worst, abs(1 + 254 * shade - Double(gdal[r, c])))
+                compared += 1
+            }
+        }
+        #expect(compared == 62 * 46)
+        #expect(worst <= 1, "largest difference \(worst) of 254")
+    }
+
+    /// A straight-down view draws each sample's pixel as the ramp colour of its height times
+    /// 0.25 + 0.75 × gdaldem's hillshade there. The view is framed at two device pixels per
+    /// sample: at one per pixel the mesh's level of detail (a mesh cell ≈ two pixels) would
+    /// take every other sample.
+    @Test func straightDownViewReproducesTheHillshade() throws {
+        let dem = try GridLoader.load(terrainFixtures + "/gdaldem/jacksboro-window-30m.asc")
+        let gdal = try GridLoader.load(terrainFixtures + "/gdaldem/jacksboro-window-30m-hillshade.asc")
+        // The same samples at the equator, cells of 30 m (the renderer's metres per degree).
+        let cellLat = 30 / (111_132.954 - 559.822), cellLon = 30 / 111_412.84
+        let grid = try #require(HeightGrid(columns: dem.columns, rows: dem.rows, westCentre: 0, southCentre: 0,
+                                           cellWidth: cellLon, cellHeight: cellLat, samples: dem.samples))
+        let (w, h) = (dem.columns, dem.rows)
+        // One sample per point, two device pixels per point; sample (r, c) lands on the centre
+        // of device pixel (2c, 2r). The camera looks from far away through a 1° lens (parallax
+        // of the relief well under a pixel), at the relief's mid height.
+        let mid = Double(dem.range.min + dem.range.max) / 2
+        let center = LatLngAltitude(latitude: grid.northCentre - (Double(h) / 2 - 0.25) * cellLat, longitude: (Double(w) / 2 - 0.25) * cellLon, altitude: mid)
+        let fov = 1.0
+        let focal = (Double(h) / 2) / tan(fov * Double.pi / 360)
+        let camera = Camera(center: center, range: 30 * focal, fieldOfView: fov)
+        var frame = DepthFrame(width: 2 * w, height: 2 * h)
+        TerrainRenderer.draw(TerrainGround(grid: grid), projection: Projection(camera: camera, width: Double(w), height: Double(h), centerAltitude: mid),
+                             toDevice: (scale: 2, dx: 0, dy: 0), horizon: .zero, hazeDistance: .infinity, into: &frame)
+        // Perspective shifts a sample by (its height − mid) / range × its distance from the
+        // centre: within 10 samples of the centre that is under 0.05 pixel, so those pixels are
+        // the samples themselves.
+        var worst = 0.0, total = 0.0, count = 0
+        for r in (h / 2 - 10)..<(h / 2 + 10) {
+            for c in (w / 2 - 10)..<(w / 2 + 10) {
+                let shade = (Double(gdal[r, c]) - 1) / 254
+                let ramp = TerrainStyle.rampColor(Double(dem[r, c]))
+                let k = 0.25 + 0.75 * shade
+                let p = frame.pixels[2 * r * 2 * w + 2 * c]
+                for (value, expected) in [(p & 0xFF, ramp.0 * k), (p >> 8 & 0xFF, ramp.1 * k), (p >> 16 & 0xFF, ramp.2 * k)] {
+                    worst = max(worst, abs(Double(value) - expected))
+                    total += abs(Double(value) - expected)
+                    count += 1
+                }
+            }
+        }
+        // The renderer truncates to bytes (up to 1) and gdaldem rounds its shade to 1/254 (up to
+        // 0.4 after the ramp): measured 2.02 at worst, 0.57 on average.
+        #expect(worst <= 2.5 && total / Double(count) < 1, "largest difference \(worst) of 255, mean \(total / Double(count))")
+    }
+
     @Test func missingFilesAndOtherFormats() throws {
         #expect(throws: TerrainError.self) { try GridLoader.load("/nonexistent/x.asc") }
         #expect(throws: TerrainError.self) { try GridLoader.hgt([0, 1, 2], name: "N37W123.hgt") }
