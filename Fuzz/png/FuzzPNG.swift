@@ -1,13 +1,3 @@
-// libFuzzer's entry points for the png target; what it does is FuzzEntry.png (TerrapinFuzzing).
+// The fuzz-png executable: libFuzzer's entry points are in TerrapinFuzzing (LibFuzzer.swift),
+// which fuzzes FuzzEntry.png because of this executable's name.
 import TerrapinFuzzing
-
-@_cdecl("LLVMFuzzerInitialize")
-func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutableRawPointer?) -> Int32 {
-    FuzzEntry.prepare()
-    return 0
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    FuzzEntry.libFuzzer(.png, data, size, source: #filePath)
-}

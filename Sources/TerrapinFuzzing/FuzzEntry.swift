@@ -17,20 +17,11 @@ public enum FuzzEntry {
     /// PNG limits while fuzzing: the decoder's checks are the same, the images smaller.
     public static let pngLimits = PNGDecodingLimits(maxWidth: 2048, maxHeight: 2048, maxPixels: 1 << 20)
 
-    /// Before the first input (libFuzzer's `LLVMFuzzerInitialize`): loads fontconfig's
+    /// Before the first input (`LLVMFuzzerInitialize`): loads fontconfig's
     /// configuration and the fonts, which fontconfig keeps for the life of the process, so the
     /// per-input leak check sees only what an input itself leaks.
     public static func prepare() {
         _ = text([9, 0] + Array("Terrapin Ä 東京 नमस्ते مرحبا".utf8))
-    }
-
-    /// libFuzzer's `LLVMFuzzerTestOneInput` for `target`; `source` is the caller's `#filePath`
-    /// (Fuzz/<target>/…), from which the repository's Fixtures directory is found.
-    public static func libFuzzer(_ target: FuzzTarget, _ data: UnsafePointer<UInt8>?, _ size: Int, source: String) -> Int32 {
-        let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-        let repository = source.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-        run(target, bytes, repository: repository)
-        return 0
     }
 
     /// Runs `bytes` through `target`; true when the input went all the way (drawn), false when

@@ -20,6 +20,18 @@ import TerrapinPNG
         return dir
     }
 
+    /// Starts `terrapin batch` on `dir`/scenes at -j1 and waits until `count` PNGs are written.
+    func startBatch(_ dir: String, until count: Int, extra: [String] = ["--quiet"], output: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "-j", "1"] + extra
+        if let output { process.standardOutput = output }
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while files(dir + "/out").filter({ $0.hasSuffix(".png") && !$0.hasPrefix(".") }).count < count && Date() < deadline { usleep(5_000) }
+        return process
+    }
+
     func files(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 
     @Test func skipsUnchangedOutputsAndRedoesChangedOrForced() throws {
@@ -102,12 +114,7 @@ import TerrapinPNG
     @Test func killedMidRunLeavesNoPartialPNGAndAReRunFinishes() throws {
         let dir = try sceneDirectory(12, full: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "-j", "1", "--quiet"]
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while files(dir + "/out").filter({ $0.hasSuffix(".png") && !$0.hasPrefix(".") }).count < 3 && Date() < deadline { usleep(5_000) }
+        let process = try startBatch(dir, until: 3)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let done = files(dir + "/out").filter { !$0.hasPrefix(".") }
@@ -140,14 +147,8 @@ import TerrapinPNG
     @Test func sigintLetsRunningRendersFinishAndPrintsTheSummary() throws {
         let dir = try sceneDirectory(12, full: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "-j", "1", "--json", "--quiet"]
         let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while files(dir + "/out").filter({ !$0.hasPrefix(".") }).count < 2 && Date() < deadline { usleep(5_000) }
+        let process = try startBatch(dir, until: 2, extra: ["--json", "--quiet"], output: out)
         kill(process.processIdentifier, SIGINT)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -164,12 +165,7 @@ import TerrapinPNG
     @Test func aSecondSignalEndsTheProcessAtOnce() throws {
         let dir = try sceneDirectory(40, full: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "-j", "1", "--quiet"]
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while files(dir + "/out").filter({ !$0.hasPrefix(".") }).isEmpty && Date() < deadline { usleep(5_000) }
+        let process = try startBatch(dir, until: 1)
         // Back to back: the sigwait thread takes both long before the running render ends.
         kill(process.processIdentifier, SIGTERM)
         kill(process.processIdentifier, SIGINT)
