@@ -59,6 +59,10 @@ public final class MapDrawing: CustomDrawing {
                 drawDimmed(prepared[m.index].layout, at: m.box, opacity: opacity, canvas: canvas, scale: scale)
             }
         }
+        // Basemap labels lie on the map, under every marker.
+        for label in scene.labels where label.isShown {
+            if let layout = label.layout { Self.drawHaloText(layout, at: Point(label.box.minX, label.box.minY), canvas: canvas) }
+        }
         for i in scene.drawOrder { drawLeader(scene.markers[i], canvas: canvas, opacity: 1) }
         var sprites = SpriteCache()
         for i in scene.drawOrder {
@@ -145,6 +149,15 @@ public final class MapDrawing: CustomDrawing {
         canvas.transform = saved
     }
 
+    /// Dark text (#202124) in a 1-pt white halo: Marker3D and basemap labels.
+    static func drawHaloText(_ text: TextLayout, at origin: Point, canvas: Canvas) {
+        let halo = 1.0
+        for (dx, dy) in [(-halo, 0.0), (halo, 0), (0, -halo), (0, halo), (-halo, -halo), (halo, halo), (-halo, halo), (halo, -halo)] {
+            text.draw(in: canvas, at: Point(origin.x + dx, origin.y + dy), color: .white)
+        }
+        text.draw(in: canvas, at: origin, color: RGBAColor(RGBA8(hex: "#202124")!))
+    }
+
     /// A leader line from the ground to a lifted marker's anchor: 1 pt of #3C4043 with a white
     /// casing, and a small dot where it meets the ground.
     func drawLeader(_ m: ResolvedMarker, canvas: Canvas, opacity: Double) {
@@ -177,13 +190,7 @@ public final class MapDrawing: CustomDrawing {
             canvas.drawImage(sprite, transform: .translation(origin.x.rounded(), origin.y.rounded()))
             canvas.transform = t
         }
-        if let label = p.labelLayout, let box = m.labelBox {
-            let halo = 1.0
-            for (dx, dy) in [(-halo, 0.0), (halo, 0), (0, -halo), (0, halo), (-halo, -halo), (halo, halo), (-halo, halo), (halo, -halo)] {
-                label.draw(in: canvas, at: Point(box.minX + dx, box.minY + dy), color: .white)
-            }
-            label.draw(in: canvas, at: Point(box.minX, box.minY), color: RGBAColor(RGBA8(hex: "#202124")!))
-        }
+        if let label = p.labelLayout, let box = m.labelBox { Self.drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
     }
 
     /// A marker drawn through a translucent layer.

@@ -93,8 +93,50 @@ public enum MapResolver {
             scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
         }
         if let binding = map.camera, camera != start { binding.wrappedValue = camera }
+        if map.mode != .satellite && !map.basemapLabels.isEmpty {
+            scene.labels = resolveLabels(map.basemapLabels, scene, prepared, ground: ground)
+        }
         return scene
     }
+
+    /// Basemap labels: projected, laid out, hidden where off-screen, behind the eye, occluded,
+    /// under a marker that hides optionals, or under a label that won (importance, then lower
+    /// on screen, then declaration order).
+    static func resolveLabels(_ labels: [BasemapLabel], _ scene: ResolvedScene, _ prepared: [PreparedMarker], ground: Ground) -> [ResolvedLabel] {
+        let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height, centerAltitude: centerAltitude(scene.camera, ground: ground))
+        let screen = Rect(x: 0, y: 0, width: scene.width, height: scene.height)
+        var hiders = GridIndex(cellSize: 64, bounds: screen)
+        for m in scene.markers where m.isShown && !m.isPopoverAnchor && prepared[m.index].behavior != .required {
+            hiders.insert(m.collisionBox, id: m.index)
+        }
+        var placed: [(index: Int, box: Rect, layout: TextLayout?, anchorY: Double, hidden: HiddenReason?)] = []
+        for (i, label) in labels.enumerated() {
+            let layout = try? TextLayout.make(label.name, font: labelFont(label.importance))
+            guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, 0, .invalidPosition)); continue }
+            let surface = WGS84.Surface(label.position)
+            let enu = projection.frame.enu(ecef: surface.ecef(height: ground.terrainHeight(at: label.position)))
+            guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, 0, .behindCamera)); continue }
+            let w = layout?.width ?? 0, h = layout?.height ?? 0
+            let box = Rect(x: anchor.x - w / 2, y: anchor.y - h / 2, width: w, height: h)
+            var hidden: HiddenReason? = nil
+            if box.intersection(screen) == nil { hidden = .offScreen }
+            else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
+            else if let marker = hiders.firstOverlap(box) { hidden = .collided(with: marker) }
+            placed.append((i, box, layout, anchor.y, hidden))
+        }
+        var shown = GridIndex(cellSize: 64, bounds: screen)
+        let order = placed.indices.filter { placed[$0].hidden == nil }
+            .map { (-labels[$0].importance, -Int(saturating: (placed[$0].anchorY * 64).rounded()), $0) }
+            .sorted { $0 < $1 }
+        for (_, _, i) in order {
+            if let other = shown.firstOverlap(placed[i].box) { placed[i].hidden = .collidedWithLabel(other) }
+            else { shown.insert(placed[i].box, id: i) }
+        }
+        return placed.map { ResolvedLabel(index: $0.index, name: labels[$0.index].name, box: $0.box, hidden: $0.hidden, layout: $0.layout) }
+    }
+
+    /// Basemap label text: 11 + 2 × importance points, medium weight.
+    static func labelFont(_ importance: Int) -> FontSpec { FontSpec.system(size: 11 + 2 * Double(importance), weight: .medium) }
 
     static func centerAltitude(_ camera: Camera, ground: Ground) -> Double {
         ground.altitude(of: camera.center, mode: camera.altitudeMode)

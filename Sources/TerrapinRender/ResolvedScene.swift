@@ -3,6 +3,7 @@
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinScene
+import TerrapinTypography
 
 public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
     case collided(with: Int)
@@ -10,6 +11,8 @@ public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
     case offScreen
     case behindCamera
     case invalidPosition
+    /// A basemap label hidden under a label that won.
+    case collidedWithLabel(Int)
 
     public var description: String {
         switch self {
@@ -18,6 +21,7 @@ public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
         case .offScreen: "off-screen"
         case .behindCamera: "behind the camera"
         case .invalidPosition: "invalid position"
+        case .collidedWithLabel(let other): "collided with label \(other)"
         }
     }
 }
@@ -56,6 +60,17 @@ public struct ResolvedPopover: Sendable {
     public let tip: Point
 }
 
+/// A basemap label: where it lands and whether it shows.
+public struct ResolvedLabel: Sendable {
+    public let index: Int
+    public let name: String
+    /// The text's box in points, centred on the projected position.
+    public let box: Rect
+    public let hidden: HiddenReason?
+    public var isShown: Bool { hidden == nil }
+    let layout: TextLayout?
+}
+
 public struct ResolvedScene: CustomStringConvertible, Sendable {
     public let width: Double
     public let height: Double
@@ -64,6 +79,8 @@ public struct ResolvedScene: CustomStringConvertible, Sendable {
     /// Indices of shown markers, back to front.
     public let drawOrder: [Int]
     public let popovers: [ResolvedPopover]
+    /// Basemap labels (hybrid and roadmap modes), in declaration order.
+    public internal(set) var labels: [ResolvedLabel] = []
 
     public var description: String {
         func f(_ v: Double) -> String { String(format1(v)) }
@@ -81,6 +98,10 @@ public struct ResolvedScene: CustomStringConvertible, Sendable {
             lines.append("marker \(m.index) \"\(m.label)\": " + (m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
         }
         lines.append("draw order: " + drawOrder.map(String.init).joined(separator: ", "))
+        for l in labels {
+            lines.append("label \(l.index) \"\(l.name)\": " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
+                         + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))")
+        }
         for p in popovers {
             lines.append((p.isStandalone ? "standalone popover \(p.markerIndex)" : "popover on marker \(p.markerIndex)") + ": bubble \(f(p.bubble.minX)),\(f(p.bubble.minY)) \(f(p.bubble.width))x\(f(p.bubble.height)), tip \(f(p.tip.x)),\(f(p.tip.y))")
         }

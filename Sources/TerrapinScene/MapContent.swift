@@ -203,6 +203,26 @@ public struct Marker: MapContent {
     }
 }
 
+/// A place name of the basemap (`.hybrid` and `.roadmap` modes): dark text with a white halo,
+/// centred on its position. It takes part in collision as the lowest priority: a marker that
+/// hides optionals (`requiredAndHidesOptional`, or a shown `optionalAndHidesLowerPriority`)
+/// hides the labels it overlaps; between labels the more important wins, then the lower on
+/// screen, then declaration order. `required` markers hide nothing, labels included.
+public struct BasemapLabel: Sendable, Equatable {
+    public var name: String
+    public var position: LatLngAltitude
+    /// 0 (a hamlet) … 3 (a region): the text size is 11 + 2 × importance points. Default 1.
+    public var importance: Int
+
+    public init(_ name: String, position: LatLngAltitude, importance: Int = 1) {
+        self.name = name
+        self.position = position
+        self.importance = max(0, min(3, importance))
+    }
+
+    public static let maxCount = 10_000
+}
+
 /// How a marker the ground hides is drawn.
 public enum OccludedMarkerStyle: Equatable, Sendable {
     /// Not drawn (the SDK's behaviour).
@@ -293,6 +313,8 @@ public struct Map {
     /// The ground: flat sea level unless terrain is given (Terrapin's addition to the SDK).
     public var terrain: TerrainGround?
     public var buildings: [Building] = []
+    /// The basemap's labels, shown in `.hybrid` and `.roadmap` modes.
+    public var basemapLabels: [BasemapLabel] = []
     /// How markers hidden by the ground are drawn. Default `.hidden`.
     public var occludedMarkers: OccludedMarkerStyle = .hidden
 
@@ -321,6 +343,13 @@ public struct Map {
     public func terrain(_ grid: HeightGrid, exaggeration: Double = 1) -> Map {
         var m = self
         m.terrain = TerrainGround(grid: grid, exaggeration: exaggeration)
+        return m
+    }
+
+    /// The basemap's place names (Terrapin draws no map data of its own: a scene gives them).
+    public func basemapLabels(_ labels: [BasemapLabel]) -> Map {
+        var m = self
+        m.basemapLabels = labels
         return m
     }
 

@@ -17,6 +17,7 @@ public struct MapScene: Equatable, Sendable {
     public var dimmedOccludedOpacity: Double?
     public var markers: [MarkerSpec] = []
     public var buildings: [BuildingSpec] = []
+    public var labels: [BasemapLabel] = []
 
     public init() {}
 }
@@ -246,6 +247,7 @@ public struct SceneBuilder {
             }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
         }
+        if !spec.labels.isEmpty { map = map.basemapLabels(spec.labels) }
         if !spec.buildings.isEmpty {
             // The decoder has checked every field, so each makes a Building.
             map = map.buildings(spec.buildings.compactMap {

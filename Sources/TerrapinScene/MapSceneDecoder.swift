@@ -65,7 +65,7 @@ extension Reader {
     static let maxChildren = 1_000
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "occludedMarkers", "markers", "buildings"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
         var map = MapScene()
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
@@ -82,6 +82,16 @@ extension Reader {
         }
         for (i, item) in (array(m["buildings"], path + ".buildings", max: BuiltGround.maxBuildings) ?? []).enumerated() {
             if let building = building(item, path + ".buildings[\(i)]") { map.buildings.append(building) }
+        }
+        for (i, item) in (array(m["labels"], path + ".labels", max: BasemapLabel.maxCount) ?? []).enumerated() {
+            let p = path + ".labels[\(i)]"
+            guard let l = object(item, p, allowed: ["name", "position", "importance"]) else { continue }
+            guard l["name"] != nil, l["position"] != nil else {
+                report(item, p, "a label needs a \"name\" and a \"position\"")
+                continue
+            }
+            guard let name = text(l["name"], p + ".name"), let position = position(l["position"], p + ".position") else { continue }
+            map.labels.append(BasemapLabel(name, position: position, importance: integer(l["importance"], p + ".importance", in: 0...3, default: 1)))
         }
         return map
     }

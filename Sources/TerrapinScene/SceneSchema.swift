@@ -42,7 +42,22 @@ public enum SceneSchema {
           ]
         },
         "markers": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/anyMarker" } },
-        "buildings": { "type": "array", "maxItems": 10000, "items": { "$ref": "#/$defs/building" } }
+        "buildings": { "type": "array", "maxItems": 10000, "items": { "$ref": "#/$defs/building" } },
+        "labels": {
+          "description": "Basemap place names, shown in hybrid and roadmap modes; the lowest priority in collision.",
+          "type": "array",
+          "maxItems": 10000,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name", "position"],
+            "properties": {
+              "name": { "type": "string", "maxLength": 10000 },
+              "position": { "$ref": "#/$defs/position" },
+              "importance": { "type": "integer", "minimum": 0, "maximum": 3, "description": "0 small … 3 large. Default 1." }
+            }
+          }
+        }
       }
     },
     "building": {

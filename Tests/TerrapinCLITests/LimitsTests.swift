@@ -22,6 +22,7 @@ import TerrapinPNG
         "nested views in a scene file": "sceneStructure",
         "text, label or accessibility label in a scene file": "sceneStructure",
         "buildings per scene file": "sceneStructure",
+        "basemap labels per scene file": "sceneStructure",
         "batch manifest": "batchManifest",
         "errors listed per scene": "sceneStructure",
         "segments per flattened curve": "drawing",
@@ -134,6 +135,9 @@ import TerrapinPNG
                     "$.map.buildings: at most 10000 items are allowed, found 10001")
         let ring = #"{"map": {"buildings": [{"footprint": ["# + (0..<1001).map(corner).joined(separator: ",") + #"], "roof": 10}]}}"#
         try refused(Self.scene(ring), "$.map.buildings[0].footprint: at most 1000 items are allowed, found 1001")
+        let label = #"{"name": "A", "position": {"latitude": 1, "longitude": 2}}"#
+        try refused(Self.scene(#"{"map": {"labels": ["# + Array(repeating: label, count: 10_001).joined(separator: ",") + "]}}"),
+                    "$.map.labels: at most 10000 items are allowed, found 10001")
         // 60 errors: 50 listed, the rest counted.
         let bad = #"{"map": {"markers": ["# + Array(repeating: #"{"position": {"latitude": 100, "longitude": 2}}"#, count: 60).joined(separator: ",") + "]}}"
         try refused(Self.scene(bad), "and 10 more")

@@ -311,6 +311,40 @@ func square(_ e: Double, _ n: Double, side: Double) -> [LatLngAltitude] {
     }
 }
 
+@Suite struct BasemapLabelTests {
+    func map(_ mode: MapMode) -> Map {
+        Map(initialCamera: overhead, mode: mode) {
+            Marker(position: at(-100, 0), collisionBehavior: .requiredAndHidesOptional) { box("hider") }
+            Marker(position: at(100, 0)) { box("required") }
+            Marker(position: at(0, 100), collisionBehavior: .optionalAndHidesLowerPriority) { box("optional") }
+        }.basemapLabels([
+            BasemapLabel("Under the hider", position: at(-100, 10)),
+            BasemapLabel("Under a required marker", position: at(100, 10)),
+            BasemapLabel("Under an optional", position: at(0, 110)),
+            BasemapLabel("Minor", position: at(0, -60), importance: 0),
+            BasemapLabel("Major Region", position: at(5, -62), importance: 3),
+            BasemapLabel("Far away", position: at(5000, 0)),
+        ])
+    }
+
+    @Test func labelsAreTheLowestPriorityInCollision() throws {
+        let lines = try MapResolver.resolve(map(.hybrid), width: 400, height: 300).description.split(separator: "\n").filter { $0.hasPrefix("label") }
+        #expect(lines.map { $0.components(separatedBy: ", box")[0] } == [
+            "label 0 \"Under the hider\": hidden (collided with marker 0)",
+            "label 1 \"Under a required marker\": shown",
+            "label 2 \"Under an optional\": hidden (collided with marker 2)",
+            "label 3 \"Minor\": hidden (collided with label 4)",
+            "label 4 \"Major Region\": shown",
+            "label 5 \"Far away\": hidden (off-screen)",
+        ])
+        // Centred on the position: "Major Region" at (205, 212).
+        let major = try MapResolver.resolve(map(.hybrid), width: 400, height: 300).labels[4].box
+        #expect(abs(major.midX - 205) < 0.01 && abs(major.midY - 212) < 0.01, "\(major)")
+        #expect(try MapResolver.resolve(map(.roadmap), width: 400, height: 300).labels.count == 6)
+        #expect(try MapResolver.resolve(map(.satellite), width: 400, height: 300).labels.isEmpty, "satellite shows no basemap labels")
+    }
+}
+
 extension Map {
     /// The same map with its popover marker moved to `position`.
     func withMarker(at position: LatLngAltitude, flags: PopoverAndTapTests.Flags, autoPan: Bool = true) -> Map {

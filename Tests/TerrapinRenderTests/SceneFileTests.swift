@@ -84,6 +84,29 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(try PreparedScene(scene).render() == expected)
     }
 
+    @Test func basemapLabelsInASceneFileEqualTheDSL() throws {
+        let json = #"""
+            {"output": {"width": 400, "height": 300, "scale": 2},
+             "map": {"mode": "hybrid",
+                     "camera": {"center": {"latitude": 49.15, "longitude": -123.45}, "heading": 0, "tilt": 40, "range": 230000},
+                     "terrain": {"file": "../Fixtures/terrain/salish-sea-topobathy-bc.asc"},
+                     "markers": [{"position": {"latitude": 49.006, "longitude": -123.132}, "collisionBehavior": "requiredAndHidesOptional",
+                                  "content": {"text": "Ferry", "modifiers": [{"font": "caption"}, {"padding": {"horizontal": 8}}, {"padding": {"vertical": 4}},
+                                                                             {"background": "white"}, {"clipShape": "capsule"}]}}],
+                     "labels": [
+                       {"name": "Strait of Georgia", "position": {"latitude": 49.02, "longitude": -123.75}, "importance": 3},
+                       {"name": "Vancouver", "position": {"latitude": 49.2827, "longitude": -123.1207}, "importance": 2},
+                       {"name": "Nanaimo", "position": {"latitude": 49.1659, "longitude": -123.9401}},
+                       {"name": "Victoria", "position": {"latitude": 48.4284, "longitude": -123.3656}, "importance": 2},
+                       {"name": "Tsawwassen", "position": {"latitude": 49.006, "longitude": -123.09}, "importance": 0},
+                       {"name": "Gibsons", "position": {"latitude": 49.397, "longitude": -123.505}, "importance": 0}]}}
+            """#
+        let prepared = try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: "\(examples)/labels.json"))
+        let expected = try PNGDecoder.decode(try FileIO.read("\(mapFixtures)/terrain/labels/hybrid-salish-sea.png", limit: 1 << 26))
+        #expect(try prepared.render() == expected)
+        #expect(try prepared.resolve()?.labels.filter(\.isShown).map(\.name) == ["Strait of Georgia", "Vancouver", "Nanaimo", "Gibsons"])
+    }
+
     @Test func showcaseResolvesAndRenders() throws {
         let scene = try SceneDecoder.load(path: "\(examples)/showcase.json")
         #expect(scene.map?.markers.count == 51)
