@@ -15,10 +15,26 @@ jobs=${FUZZ_JOBS:-1}
 swift=${SWIFT:-swift}
 out=out/fuzz
 
-for t in $targets; do
+build() {  # build <target>
   TERRAPIN_FUZZ=1 $swift build -c release --scratch-path .build/fuzz --sanitize=fuzzer --sanitize=address \
-    --product "fuzz-$t" 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|warning: |Compiling|complete" || true
-  [ -x ".build/fuzz/release/fuzz-$t" ] || { echo "make fuzz: building fuzz-$t failed" >&2; exit 2; }
+    --product "fuzz-$1" 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|warning: |complete" || true
+  [ -x ".build/fuzz/release/fuzz-$1" ] || { echo "make fuzz: building fuzz-$1 failed" >&2; exit 2; }
+}
+counters() {  # counters <target>: coverage counters libFuzzer finds in the binary
+  local n
+  n=$(".build/fuzz/release/fuzz-$1" -runs=0 2>&1 | grep -oE 'Loaded 1 modules +\([0-9]+ inline' | grep -oE '[0-9]+' | head -1)
+  echo "${n:-0}"
+}
+for t in $targets; do
+  build "$t"
+  # An incremental build has been seen to leave the Swift modules without coverage
+  # instrumentation (only the C shim's counters): then the fuzzer is blind. Start over once.
+  if [ "$(counters "$t")" -lt 5000 ]; then
+    echo "make fuzz: fuzz-$t has only $(counters "$t") coverage counters; rebuilding from scratch"
+    rm -rf .build/fuzz
+    build "$t"
+    [ "$(counters "$t")" -ge 5000 ] || { echo "make fuzz: fuzz-$t is not instrumented ($(counters "$t") counters)" >&2; exit 2; }
+  fi
 done
 
 seeds() {  # seeds <target> <dir>: the starting inputs, fresh each run

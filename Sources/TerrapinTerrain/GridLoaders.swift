@@ -6,6 +6,9 @@ import TerrapinRaster
 
 public enum GridLoader {
     public static let maxFileBytes = 512 * 1024 * 1024
+    /// Largest elevation magnitude an ASCII grid may hold, metres (Everest is 8,849; the
+    /// Challenger Deep −10,935).
+    public static let maxElevation = 100_000.0
 
     /// Loads by extension: .asc, .hgt (bounds from the name, e.g. N37W123.hgt); Terrarium PNGs
     /// need their bounds, see `terrarium(_:west:south:east:north:)`.
@@ -90,6 +93,9 @@ public enum GridLoader {
             lastLine = at
             guard let v = Double(token), v.isFinite else {
                 throw TerrainError.syntax(file: file, line: at, message: "'\(token)' is not a number (sample \(k + 1))")
+            }
+            guard abs(v) <= Self.maxElevation || nodata == v else {
+                throw TerrainError.syntax(file: file, line: at, message: "'\(token)' is not an elevation in metres (sample \(k + 1)); samples must lie within ±\(Int(Self.maxElevation)) m")
             }
             samples.append(nodata == v ? .nan : Float(v))
             k += 1

@@ -8,6 +8,7 @@
 // to the point are skipped, so a marker never hides behind the slope it stands on. Outside the
 // grid the ground is flat at sea level.
 import TerrapinGeo
+import TerrapinGeometry
 
 public struct TerrainGround: Ground, Sendable {
     public let grid: HeightGrid
@@ -60,13 +61,17 @@ public struct TerrainGround: Ground, Sendable {
         guard t < end, t.isFinite, end.isFinite else { return false }
         let step = max(cell / 2, (end - t) / Double(Self.maxSteps))
         let r = (n * m).squareRoot()
-        while t < end {
+        // Counted, not accumulated: far out (a marker millions of kilometres up) `t += step`
+        // can round back to `t` and never reach the end.
+        let start = t
+        let count = min(Self.maxSteps, Int(saturating: ((end - start) / step).rounded(.up)))
+        for k in 0..<max(0, count) {
+            let t = start + Double(k) * step
             let q = point + d * (t / length)
             let lat = frame.origin.latitude + q.y / metresPerDegLat
             let lon = frame.origin.longitude + q.x / metresPerDegLon
             let height = frame.origin.altitude + q.z + (q.x * q.x + q.y * q.y) / (2 * r)
             if let ground = grid.height(latitude: lat, longitude: lon), height < max(0, ground * exaggeration) { return true }
-            t += step
         }
         return false
     }

@@ -51,6 +51,9 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         ("ncols 88888888888888888888888888888888888883\nnrows 3\nxllcorner 10\nyllcorner 90\ncellsize 0.2\n1\n",
          "is 8.888888888888889e+37x3 samples, more than the limit"),
         ("ncols 8000\nnrows 8000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2\n", "the file ends after 2 of 64000000 samples (row 1 of 8000)"),
+        // Found by `make fuzz`: a sample of 1.6e37 m put markers so far up that the line-of-sight
+        // march stopped advancing.
+        ("ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2\n3 1.6e37\n", "line 7: '1.6e37' is not an elevation in metres (sample 4)"),
     ] as [(String, String)])
     func badGridsNameTheLine(text: String, message: String) {
         do {
@@ -160,6 +163,19 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         // The renderer truncates to bytes (up to 1) and gdaldem rounds its shade to 1/254 (up to
         // 0.4 after the ramp): measured 2.02 at worst, 0.57 on average.
         #expect(worst <= 2.5 && total / Double(count) < 1, "largest difference \(worst) of 255, mean \(total / Double(count))")
+    }
+
+    /// The line-of-sight march ends however far away its ends are (it once looped forever when
+    /// `t += step` rounded back to `t`).
+    @Test func lineOfSightEndsForAstronomicalDistances() {
+        let ground = TerrainGround(grid: salish)
+        let frame = LocalFrame(origin: LatLngAltitude(latitude: 49.4, longitude: -123.2))
+        // A point 6e20 m away level with the grid: the stretch over the grid is ~400 km of a line
+        // 6e20 m long, where one step (a half cell) is below the spacing of doubles.
+        for far in [1e7, 1e12, 6e20, 1e300] {
+            _ = ground.isOccluded(from: Vector3(0, 0, 2_000), to: Vector3(far, 0, 1_000), in: frame)
+            _ = ground.isOccluded(from: Vector3(0, 0, far), to: Vector3(1_000, 2_000, 0), in: frame)
+        }
     }
 
     @Test func missingFilesAndOtherFormats() throws {
