@@ -43,11 +43,14 @@ bench: setup
 
 # The test suite under AddressSanitizer (with LeakSanitizer; spawned `terrapin` processes
 # inherit the options, so render, tap and batch are leak-checked too), then under
-# ThreadSanitizer. Separate build directories keep the normal build untouched.
+# ThreadSanitizer. Separate build directories keep the normal build untouched; they are built
+# from scratch each time, since an incremental build can keep a struct's old layout in a module
+# that did not change (seen here as an ASan stack-buffer-overflow in code that was fine).
 SANITIZER_ENV := ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1 \
                  LSAN_OPTIONS=suppressions=$(CURDIR)/Tools/lsan.supp:print_suppressions=0 \
                  TSAN_OPTIONS=halt_on_error=0:exitcode=66
 sanitize: setup
+	rm -rf .build/asan .build/tsan
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(SANITIZER_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 	@mkdir -p out/sanitize

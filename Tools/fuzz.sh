@@ -22,13 +22,14 @@ build() {  # build <target>
 }
 counters() {  # counters <target>: coverage counters libFuzzer finds in the binary
   local n
-  n=$(".build/fuzz/release/fuzz-$1" -runs=0 2>&1 | grep -oE 'Loaded 1 modules +\([0-9]+ inline' | grep -oE '[0-9]+' | head -1)
+  n=$(".build/fuzz/release/fuzz-$1" -runs=0 2>&1 | grep -oE '\([0-9]+ inline 8-bit counters' | grep -oE '[0-9]+' | head -1)
   echo "${n:-0}"
 }
 for t in $targets; do
   build "$t"
-  # An incremental build has been seen to leave the Swift modules without coverage
-  # instrumentation (only the C shim's counters): then the fuzzer is blind. Start over once.
+  # Builds have been seen to leave the Swift modules without coverage instrumentation (only
+  # the C shim's 78 counters) -- each time while another swift build ran on the machine. Then
+  # the fuzzer is blind: start over once, and stop if it is still so.
   if [ "$(counters "$t")" -lt 5000 ]; then
     echo "make fuzz: fuzz-$t has only $(counters "$t") coverage counters; rebuilding from scratch"
     rm -rf .build/fuzz
