@@ -74,23 +74,28 @@ func printTable(_ title: String, _ rows: [(String, Timing, String)]) {
 print("Terrapin \(Terrapin.version) benchmarks (\(buildKind); median of 7 runs after a warm-up, ms)\n")
 if only == "spec" {
     print(try specBenchmarks(outputDirectory: "out/bench"))
+    reportPeakMemoryIfAsked()
     exit(0)
 }
 if only == "product" {
     printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
                try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
+    reportPeakMemoryIfAsked()
     exit(0)
 }
 if only == "batch" {
     print(try batchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
+    reportPeakMemoryIfAsked()
     exit(0)
 }
 if only == "diff" {
     printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
+    reportPeakMemoryIfAsked()
     exit(0)
 }
 if only == "map" {
     printTable("Map:", try mapBenchmarks())
+    reportPeakMemoryIfAsked()
     exit(0)
 }
 if only == "memory" {
@@ -99,6 +104,7 @@ if only == "memory" {
 }
 if only == "png" {
     try pngEncodeBenchmarks(sampleFrame())
+    reportPeakMemoryIfAsked()
     exit(0)
 }
 let spec = try specBenchmarks(outputDirectory: "out/bench")
