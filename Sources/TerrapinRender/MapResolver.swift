@@ -39,6 +39,7 @@ public struct PreparedMarker {
     let scalesWithDistance: Bool
     let drawsWhenOccluded: Bool
     let hasLeader: Bool
+    let isPopoverAnchor: Bool
     let size: Size
     let labelSize: Size?
 }
@@ -72,6 +73,7 @@ public enum MapResolver {
                                   scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
                                   drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
                                   hasLeader: !m.isPopoverAnchor && m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
+                                  isPopoverAnchor: m.isPopoverAnchor,
                                   size: layout.size, labelSize: labelLayout.map { Size(width: $0.width, height: $0.height) })
         }
     }
@@ -171,7 +173,7 @@ public enum MapResolver {
             if let label = prepared[i].labelSize { labelBox = Rect(x: anchor.x - label.width / 2, y: anchor.y + labelGap, width: label.width, height: label.height) }
             let collisionBox = labelBox.map { box.union($0) } ?? box
             var hidden: HiddenReason? = nil
-            if prepared[i].marker.isPopoverAnchor {
+            if prepared[i].isPopoverAnchor {
                 // Only its popover is drawn, wherever the anchor lands (auto-pan brings it in).
                 var anchorOnly = ResolvedMarker(index: i, label: prepared[i].label, anchor: anchor, box: box, altitude: alt, hidden: nil)
                 anchorOnly.isPopoverAnchor = true
