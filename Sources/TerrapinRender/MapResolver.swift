@@ -197,12 +197,14 @@ public enum MapResolver {
         }
         collide(&markers, prepared)
         // Back to front: zIndex, then lower on screen in front, then declaration order.
-        let order = markers.filter { $0.isShown && !$0.isPopoverAnchor }
-            .map { (prepared[$0.index].zIndex, screenHeight($0), $0.index) }
+        let order = markers.indices.filter { markers[$0].isShown && !markers[$0].isPopoverAnchor }
+            .map { (prepared[$0].zIndex, screenHeight(markers[$0]), $0) }
             .sorted { $0 < $1 }
             .map { $0.2 }
         var popovers: [ResolvedPopover] = []
-        for m in markers where prepared[m.index].popover != nil && m.anchor != nil {
+        // Indices, not `for m in markers`: each element copied would retain its label, 100,000 times.
+        for i in prepared.indices where prepared[i].popover != nil && markers[i].anchor != nil {
+            let m = markers[i]
             let popover = prepared[m.index].marker.popover!
             let content = prepared[m.index].popover!.size
             let w = content.width + 2 * popover.style.padding, h = content.height + 2 * popover.style.padding
@@ -218,7 +220,7 @@ public enum MapResolver {
     /// The extent of every on-screen box (what the collision grid must cover).
     static func screenBounds(_ markers: [ResolvedMarker]) -> Rect {
         var r: Rect? = nil
-        for m in markers where m.isShown { r = r.map { $0.union(m.collisionBox) } ?? m.collisionBox }
+        for i in markers.indices where markers[i].isShown { r = r.map { $0.union(markers[i].collisionBox) } ?? markers[i].collisionBox }
         return r ?? Rect(x: 0, y: 0, width: 1, height: 1)
     }
 
@@ -232,8 +234,8 @@ public enum MapResolver {
     static func collide(_ markers: inout [ResolvedMarker], _ prepared: [PreparedMarker]) {
         var index = GridIndex(cellSize: 64, bounds: screenBounds(markers))
         // Markers that hide optionals go in first.
-        for m in markers where m.isShown && prepared[m.index].behavior == .requiredAndHidesOptional {
-            index.insert(m.collisionBox, id: m.index)
+        for i in markers.indices where markers[i].isShown && prepared[i].behavior == .requiredAndHidesOptional {
+            index.insert(markers[i].collisionBox, id: i)
         }
         // Sort small integer keys, not the markers themselves (they are large values).
         let order = markers.indices
@@ -242,12 +244,7 @@ public enum MapResolver {
             .sorted { $0 < $1 }
         for (_, _, _, i) in order {
             if let other = index.firstOverlap(markers[i].collisionBox) {
-                let m = markers[i]
-                var hiddenMarker = ResolvedMarker(index: i, label: m.label, anchor: m.anchor, box: m.box, altitude: m.altitude, hidden: .collided(with: other))
-                hiddenMarker.scale = m.scale
-                hiddenMarker.labelBox = m.labelBox
-                hiddenMarker.groundAnchor = m.groundAnchor
-                markers[i] = hiddenMarker
+                markers[i].hidden = .collided(with: other)
             } else {
                 index.insert(markers[i].collisionBox, id: i)
             }

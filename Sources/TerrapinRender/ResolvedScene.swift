@@ -45,7 +45,7 @@ public struct ResolvedMarker: Sendable {
     public var labelBox: Rect? = nil
     /// The anchor of a standalone popover: no content, in no collision or draw order.
     public var isPopoverAnchor = false
-    public let hidden: HiddenReason?
+    public internal(set) var hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
     /// What collides: the content's box with the label's.
     public var collisionBox: Rect { labelBox.map { box.union($0) } ?? box }
