@@ -130,9 +130,11 @@ public final class MapDrawing: CustomDrawing {
         }
         if let terrain = map.terrain {
             let h = MapPalette.horizon
+            var style = TerrainStyle()
+            if map.mode == .roadmap { style.palette = .roadmap }
             TerrainRenderer.draw(terrain, projection: projection,
                                  toDevice: (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0)),
-                                 horizon: SIMD3<Float>(h.red, h.green, h.blue) * 255, hazeDistance: hazeDistance, into: &frame)
+                                 horizon: SIMD3<Float>(h.red, h.green, h.blue) * 255, hazeDistance: hazeDistance, style: style, into: &frame)
         }
         if let built = ground as? BuiltGround {
             let h = MapPalette.horizon

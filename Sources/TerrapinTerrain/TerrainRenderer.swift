@@ -19,7 +19,19 @@ public struct TerrainStyle: Sendable {
     /// The unit vector towards the sun (east, north, up), kept with the angles so hillshade,
     /// called per sample, does no trigonometry.
     public private(set) var light = TerrainStyle.light(315, 45)
+    /// How the ground is coloured. Default `.relief`.
+    public var palette = Palette.relief
     public init() {}
+
+    public enum Palette: Sendable {
+        /// The hypsometric ramp, hillshaded; the sea tinted by depth.
+        case relief
+        /// A map's light style: land #EEF0EB with a faint hillshade (0.88 + 0.12 × shade) so the
+        /// relief still reads, water flat #AADAFF.
+        case roadmap
+    }
+    public static let roadmapLand = (238.0, 240.0, 235.0)
+    public static let roadmapWater = (170.0, 218.0, 255.0)
 
     static func light(_ azimuth: Double, _ altitude: Double) -> (Double, Double, Double) {
         let az = azimuth * Double.pi / 180, alt = altitude * Double.pi / 180
@@ -144,7 +156,10 @@ public enum TerrainRenderer {
         let pixel = { (a: SIMD3<Float>) -> UInt32 in
             let e = Double(a.x)
             var rgb: SIMD3<Float>
-            if e < 0 {
+            if style.palette == .roadmap {
+                let c = e < 0 ? TerrainStyle.roadmapWater : TerrainStyle.roadmapLand
+                rgb = SIMD3<Float>(Float(c.0), Float(c.1), Float(c.2)) * (e < 0 ? 1 : 0.88 + 0.12 * a.y)
+            } else if e < 0 {
                 let t = Float(min(1, -e / 400))
                 let shallow = SIMD3<Float>(Float(TerrainStyle.shallowWater.0), Float(TerrainStyle.shallowWater.1), Float(TerrainStyle.shallowWater.2))
                 let deep = SIMD3<Float>(Float(TerrainStyle.deepWater.0), Float(TerrainStyle.deepWater.1), Float(TerrainStyle.deepWater.2))

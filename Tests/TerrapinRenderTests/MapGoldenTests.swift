@@ -177,6 +177,21 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
     }
 }
 
+@Suite struct RoadmapGoldenTests {
+    /// Roadmap mode over terrain: the map's light style (land #EEF0EB with a faint hillshade,
+    /// water #AADAFF) with the same place names as the hybrid golden.
+    @Test func roadmapOverTheSalishSea() throws {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/salish-sea-topobathy-bc.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.15, longitude: -123.45), heading: 0, tilt: 40, range: 230_000), mode: .roadmap) {
+            Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) { Pin(configuration: .blue) }
+        }.terrain(grid).basemapLabels([
+            BasemapLabel("Strait of Georgia", position: LatLngAltitude(latitude: 49.02, longitude: -123.75), importance: 3),
+            BasemapLabel("Nanaimo", position: LatLngAltitude(latitude: 49.1659, longitude: -123.9401), importance: 1),
+            BasemapLabel("Gibsons", position: LatLngAltitude(latitude: 49.397, longitude: -123.505), importance: 0),
+        ]), "terrain/labels/roadmap-salish-sea", width: 400, height: 300)
+    }
+}
+
 @Suite struct OccludedStyleGoldenTests {
     @Test func dimmedOccludedMarkersAndLeaderLines() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
