@@ -169,7 +169,7 @@ func specBenchmarks(outputDirectory: String) throws -> String {
     for run in 0...5 {
         let start = now()
         let image = grid.terrainImage()
-        let sizes = ThumbnailSizes()
+        let sizes = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 64) { t in
             let canvas = Canvas(width: 256, height: 192)!
             canvas.clear(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
@@ -177,11 +177,11 @@ func specBenchmarks(outputDirectory: String) throws -> String {
             canvas.drawImage(image, transform: Transform.translation(Double(-col), Double(-row)).concatenating(.scale(4)), filter: .bilinear)
             drawSpecMarkers(canvas, Array(s3Markers[(50 * t)..<(50 * t + 50)]))
             let bytes = (try? PNGEncoder.encode(canvas.pixmap)) ?? []
-            sizes.add(bytes.count)
+            sizes.withLock { $0 += bytes.count }
             if run == 0 { _ = try? FileIO.writeAtomically(bytes, to: "\(outputDirectory)/S3/thumb_\(t < 10 ? "0" : "")\(t).png") }
         }
         if run > 0 { s3Totals.append(now() - start) }
-        s3Bytes = sizes.total
+        s3Bytes = sizes.withLock { $0 }
     }
     let s3 = Timing(name: "S3", samples: s3Totals)
 
@@ -196,18 +196,9 @@ func specBenchmarks(outputDirectory: String) throws -> String {
     lines.append(row3("S1s", s1s, target: "sprites"))
     lines.append(row3("S2s", s2s, target: "sprites"))
     lines.append("     sprites against direct drawing on S1: \(differing) pixels differ, by at most \(maxDiff)/255")
-    lines.append("S3   64 thumbnails 256x192 on \(ProcessInfo_cores()) cores: total \(format(s3.median)) (\(format(s3.min))–\(format(s3.max))) ms, \(s3Bytes) B of PNG   [target ≤ 200]")
+    lines.append("S3   64 thumbnails 256x192 on \(Cores.online) cores: total \(format(s3.median)) (\(format(s3.min))–\(format(s3.max))) ms, \(s3Bytes) B of PNG   [target ≤ 200]")
     lines.append(problems.isEmpty ? "check values: all match (grid, terrain colours ±1, markers 1, 2, 1000, label advance)" : "CHECK VALUES FAILED: " + problems.joined(separator: "; "))
     lines.append("wrote \(outputDirectory)/S1.png, S2.png, S3/thumb_00.png … thumb_63.png")
     return lines.joined(separator: "\n")
 }
 
-final class ThumbnailSizes: @unchecked Sendable {
-    private var value = 0
-    private var lock = pthread_mutex_t()
-    init() { pthread_mutex_init(&lock, nil) }
-    func add(_ n: Int) { pthread_mutex_lock(&lock); value += n; pthread_mutex_unlock(&lock) }
-    var total: Int { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; return value }
-}
-
-func ProcessInfo_cores() -> Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) }

@@ -1,4 +1,4 @@
-// A value behind a pthread mutex: the one lock type of the package. Synchronization's `Mutex`
+// A value behind a pthread mutex: the one lock type of the package; and the processor count. Synchronization's `Mutex`
 // waits on a futex that ThreadSanitizer cannot see, so `make sanitize` reported every access
 // under it as a race; pthread mutexes are intercepted, so races TSan reports are real.
 #if canImport(Glibc)
@@ -6,6 +6,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// The machine's processors.
+public enum Cores {
+    /// Online processors (at least 1).
+    public static let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
 
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -128,19 +128,16 @@ public final class MapDrawing: CustomDrawing {
                 frame.pixels[i] = UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
             }
         }
+        // The terrain mesh, then the buildings, into the same depth buffer.
+        let toDevice = (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0))
+        let horizon = SIMD3<Float>(MapPalette.horizon.red, MapPalette.horizon.green, MapPalette.horizon.blue) * 255
         if let terrain = map.terrain {
-            let h = MapPalette.horizon
             var style = TerrainStyle()
             if map.mode == .roadmap { style.palette = .roadmap }
-            TerrainRenderer.draw(terrain, projection: projection,
-                                 toDevice: (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0)),
-                                 horizon: SIMD3<Float>(h.red, h.green, h.blue) * 255, hazeDistance: hazeDistance, style: style, into: &frame)
+            TerrainRenderer.draw(terrain, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
         }
         if let built = ground as? BuiltGround {
-            let h = MapPalette.horizon
-            BuildingRenderer.draw(built, projection: projection,
-                                  toDevice: (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0)),
-                                  horizon: SIMD3<Float>(h.red, h.green, h.blue) * 255, hazeDistance: hazeDistance, into: &frame)
+            BuildingRenderer.draw(built, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, into: &frame)
         }
         var bytes = [UInt8](repeating: 0, count: frame.pixels.count * 4)
         frame.pixels.withUnsafeBytes { src in bytes.withUnsafeMutableBytes { $0.copyMemory(from: src) } }

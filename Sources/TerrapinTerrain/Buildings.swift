@@ -49,6 +49,9 @@ public struct BuiltGround: Ground {
     public let buildings: [Building]
     /// Each building's ground height (under its first vertex), computed once.
     let groundHeights: [Double]
+    /// Each building's footprint on the ellipsoid (the trigonometry done once; occlusion tests
+    /// run per marker and building).
+    let surfaces: [[WGS84.Surface]]
 
     public static let maxBuildings = 10_000
 
@@ -56,6 +59,7 @@ public struct BuiltGround: Ground {
         self.terrain = terrain
         self.buildings = buildings
         groundHeights = buildings.map { terrain.terrainHeight(at: $0.footprint[0]) }
+        surfaces = buildings.map { $0.footprint.map { WGS84.Surface(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) } }
     }
 
     public func terrainHeight(at p: LatLngAltitude) -> Double { terrain.terrainHeight(at: p) }
@@ -75,27 +79,19 @@ public struct BuiltGround: Ground {
         let length = d.length
         guard length > 1 else { return false }
         let end = eye + d * ((length - 1) / length)
-        for (i, b) in buildings.enumerated() {
-            let prism = Self.prism(b, groundHeight: groundHeights[i], frame: frame)
-            if Self.segment(from: eye, to: end, hits: prism) { return true }
-        }
+        for i in buildings.indices where Self.segment(from: eye, to: end, hits: prism(i, frame: frame)) { return true }
         return false
     }
 
-    /// The footprint in frame ENU (x, y) and the base and roof heights in frame z.
-    static func prism(_ b: Building, groundHeight: Double, frame: LocalFrame) -> (polygon: [(Double, Double)], bottom: Double, top: Double) {
-        var polygon: [(Double, Double)] = []
-        var zBase = 0.0, zRoof = 0.0
-        for (k, v) in b.footprint.enumerated() {
-            let surface = WGS84.Surface(LatLngAltitude(latitude: v.latitude, longitude: v.longitude))
-            let low = frame.enu(ecef: surface.ecef(height: groundHeight + b.base))
-            polygon.append((low.x, low.y))
-            if k == 0 {
-                zBase = low.z
-                zRoof = frame.enu(ecef: surface.ecef(height: groundHeight + b.roof)).z
-            }
+    /// Building `i`'s footprint in frame ENU (x, y) and its base and roof heights in frame z.
+    func prism(_ i: Int, frame: LocalFrame) -> (polygon: [(Double, Double)], bottom: Double, top: Double) {
+        let b = buildings[i], ground = groundHeights[i]
+        let polygon = surfaces[i].map { s -> (Double, Double) in
+            let low = frame.enu(ecef: s.ecef(height: ground + b.base))
+            return (low.x, low.y)
         }
-        return (polygon, zBase, zRoof)
+        let corner = surfaces[i][0]
+        return (polygon, frame.enu(ecef: corner.ecef(height: ground + b.base)).z, frame.enu(ecef: corner.ecef(height: ground + b.roof)).z)
     }
 
     /// Whether the segment passes through the prism: clipped to its height range, then tested
@@ -146,7 +142,7 @@ public enum BuildingRenderer {
         var count = 0
         let light = style.light
         for (i, b) in ground.buildings.enumerated() {
-            let prism = BuiltGround.prism(b, groundHeight: ground.groundHeights[i], frame: projection.frame)
+            let prism = ground.prism(i, frame: projection.frame)
             let n = prism.polygon.count
             // Counter-clockwise in plan, so each wall's outward normal is (dy, −dx).
             var polygon = prism.polygon

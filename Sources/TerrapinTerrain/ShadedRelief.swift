@@ -3,12 +3,9 @@
 // (so the same bytes), written for speed: interior samples read their eight neighbours without
 // clamping, the ramp's stops are local, pixels are written straight into the buffer.
 import Dispatch
+import TerrapinIO
 import TerrapinRaster
 
-enum Cores {
-    /// Online processors (at least 1).
-    static let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-}
 
 extension TerrainStyle {
     /// `heights` row-major, row 0 north; cell sizes in metres. Edge samples repeat their
@@ -69,7 +66,3 @@ extension TerrainStyle {
         return colours[colours.count - 1]
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -428,7 +428,7 @@ extension CommandLineTool {
     static func batch(_ arguments: [String]) throws {
         var parser = ArgumentParser(arguments, command: "batch")
         var options = BatchOptions()
-        options.jobs = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        options.jobs = Cores.online
         var paths: [String] = []
         var manifest: String?
         var shard: (Int, Int)?
