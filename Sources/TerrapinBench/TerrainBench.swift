@@ -36,5 +36,31 @@ func terrainBenchmarks() -> [(String, Timing, String)] {
         results.append(("terrain mesh \(n)², 1024x768, tilt 60", timing,
                         "\(triangles) tris, \(format(Double(triangles) / timing.median / 1000, 1)) Mtri/s"))
     }
+    // Imagery: a 4096² image over the 1024² grid (mipmaps built once), draped.
+    var pixels = [UInt8](repeating: 255, count: 4096 * 4096 * 4)
+    var state: UInt32 = 7
+    for y in 0..<4096 {
+        for x in 0..<4096 {
+            state = 1664525 &* state &+ 1013904223
+            let o = (y * 4096 + x) * 4, noise = Int(state >> 28)
+            pixels[o] = UInt8((x / 64 + y / 64) % 2 == 0 ? 200 + noise : 90 + noise)
+            pixels[o + 1] = UInt8(120 + (x * 100 / 4096) + noise)
+            pixels[o + 2] = UInt8(80 + (y * 100 / 4096))
+        }
+    }
+    let image = Pixmap(width: 4096, height: 4096, premultipliedData: pixels)!
+    var imagery: Imagery?
+    let mipmaps = measure("imagery", runs: 3) { imagery = Imagery(image: image, west: 10, south: 45, east: 10.2, north: 45.2) }
+    results.append(("imagery 4096², mipmaps", mipmaps, "\(imagery!.byteCount >> 20) MiB"))
+    let ground = TerrainGround(grid: syntheticGrid(1024))
+    let camera = Camera(center: LatLngAltitude(latitude: 45.1, longitude: 10.1, altitude: 600), heading: 20, tilt: 60, range: 16_000)
+    let projection = Projection(camera: camera, width: 1024, height: 768)
+    var triangles = 0
+    let draped = measure("draped") {
+        var frame = DepthFrame(width: 1024, height: 768)
+        triangles = TerrainRenderer.draw(ground, projection: projection, toDevice: (scale: 1, dx: 0, dy: 0),
+                                         horizon: SIMD3<Float>(220, 232, 242), hazeDistance: 96_000, imagery: imagery, into: &frame)
+    }
+    results.append(("1024² mesh + 4096² imagery draped", draped, "\(triangles) tris, \(format(Double(triangles) / draped.median / 1000, 1)) Mtri/s"))
     return results
 }

@@ -98,6 +98,11 @@ if only == "map" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "terrain" {
+    printTable("Terrain:", terrainBenchmarks())
+    reportPeakMemoryIfAsked()
+    exit(0)
+}
 if only == "memory" {
     print(peakMemoryBenchmarks())
     exit(0)

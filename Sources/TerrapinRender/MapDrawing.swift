@@ -108,6 +108,28 @@ public final class MapDrawing: CustomDrawing {
             return lat >= g.southCentre - g.cellHeight && lat <= g.northCentre + g.cellHeight
                 && lon >= g.westCentre - g.cellWidth && lon <= g.eastCentre + g.cellWidth
         }
+        // Imagery on the flat ground outside the grid (the mesh drapes it inside).
+        let imagery = map.mode == .roadmap ? nil : map.imagery
+        let focal = projection.focalLength * t.a
+        var style = TerrainStyle()
+        style.sunAzimuth = map.sun.azimuth
+        style.sunAltitude = map.sun.altitude
+        let flatShade = Float(1 - (imagery?.shading ?? 0) * 0.75 * (1 - style.light.2))
+        func draped(_ base: RGBAColor, at q: Vector3, along dir: Vector3, distance: Double) -> RGBAColor {
+            guard let imagery else { return base }
+            let lat = projection.frame.origin.latitude + q.y / degLat
+            let phi = lat * Double.pi / 180
+            let lon = projection.frame.origin.longitude + q.x / max(1e-3, 111_412.84 * cos(phi) - 93.5 * cos(3 * phi))
+            let texel = imagery.texel(latitude: lat, longitude: lon)
+            // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
+            // stretched by 1 / cos(incidence), times image pixels per square metre.
+            let incidence = max(1e-3, abs(dir.dot((q - centre).normalized)))
+            let density = imagery.texelsPerMetre(latitude: lat)
+            let perPixel = (distance / focal) * (distance / focal) / incidence * density.x * density.y
+            guard let c = imagery.sample(x: texel.x, y: texel.y, level: 0.5 * log2(max(1, perPixel))) else { return base }
+            let k = flatShade / 255, cover = 1 - c.w / 255
+            return RGBAColor(red: c.x * k + base.red * cover, green: c.y * k + base.green * cover, blue: c.z * k + base.blue * cover, alpha: 1)
+        }
         for py in y0..<y1 {
             for px in x0..<x1 {
                 let p = inverse.apply(Point(Double(px) + 0.5, Double(py) + 0.5))
@@ -118,8 +140,13 @@ public final class MapDrawing: CustomDrawing {
                 let i = (py - y0) * frame.width + (px - x0)
                 if disc > 0, -b - disc.squareRoot() > 0 {
                     let distance = -b - disc.squareRoot()
-                    color = mix(groundColor, MapPalette.horizon, Float(1 - exp(-distance / hazeDistance)) * 0.85)
-                    if !insideGrid(projection.eye + dir * distance) { frame.depth[i] = Float(distance * dir.dot(projection.forward)) }
+                    let q = projection.eye + dir * distance
+                    color = groundColor
+                    if !insideGrid(q) {
+                        frame.depth[i] = Float(distance * dir.dot(projection.forward))
+                        color = draped(groundColor, at: q, along: dir, distance: distance)
+                    }
+                    color = mix(color, MapPalette.horizon, Float(1 - exp(-distance / hazeDistance)) * 0.85)
                 } else {
                     // Sky: from the horizon colour up to the zenith colour with the ray's elevation.
                     color = mix(MapPalette.horizon, MapPalette.skyTop, min(1, max(0, Float(dir.dot(up))) * 2.2))
@@ -132,12 +159,13 @@ public final class MapDrawing: CustomDrawing {
         let toDevice = (scale: t.a, dx: t.a * rect.minX + t.tx - Double(x0), dy: t.d * rect.minY + t.ty - Double(y0))
         let horizon = SIMD3<Float>(MapPalette.horizon.red, MapPalette.horizon.green, MapPalette.horizon.blue) * 255
         if let terrain = map.terrain {
-            var style = TerrainStyle()
+            var style = style
             if map.mode == .roadmap { style.palette = .roadmap }
-            TerrainRenderer.draw(terrain, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
+            TerrainRenderer.draw(terrain, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style,
+                                 imagery: imagery, into: &frame)
         }
         if let built = ground as? BuiltGround {
-            BuildingRenderer.draw(built, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, into: &frame)
+            BuildingRenderer.draw(built, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
         }
         var bytes = [UInt8](repeating: 0, count: frame.pixels.count * 4)
         frame.pixels.withUnsafeBytes { src in bytes.withUnsafeMutableBytes { $0.copyMemory(from: src) } }

@@ -313,6 +313,12 @@ public struct Map {
     /// The ground: flat sea level unless terrain is given (Terrapin's addition to the SDK).
     public var terrain: TerrainGround?
     public var buildings: [Building] = []
+    /// Imagery draped on the ground in `.satellite` and `.hybrid` modes (Terrapin's; the SDK
+    /// brings its own). Where it does not reach, or is transparent, shaded relief shows.
+    public var imagery: Imagery?
+    /// Where the light comes from: azimuth (degrees clockwise from north) and altitude
+    /// (degrees above the horizon). Default 315, 45 (north-west, as cartographic hillshades).
+    public var sun = (azimuth: 315.0, altitude: 45.0)
     /// The basemap's labels, shown in `.hybrid` and `.roadmap` modes.
     public var basemapLabels: [BasemapLabel] = []
     /// How markers hidden by the ground are drawn. Default `.hidden`.
@@ -343,6 +349,22 @@ public struct Map {
     public func terrain(_ grid: HeightGrid, exaggeration: Double = 1) -> Map {
         var m = self
         m.terrain = TerrainGround(grid: grid, exaggeration: exaggeration)
+        return m
+    }
+
+    /// The map with imagery on its ground (drawn in `.satellite` and `.hybrid`; `.roadmap`
+    /// keeps its light palette).
+    public func imagery(_ imagery: Imagery) -> Map {
+        var m = self
+        m.imagery = imagery
+        return m
+    }
+
+    /// The sun lighting terrain and buildings (Terrapin's): azimuth clockwise from north,
+    /// altitude above the horizon, in degrees.
+    public func sun(azimuth: Double, altitude: Double) -> Map {
+        var m = self
+        m.sun = (azimuth, altitude)
         return m
     }
 

@@ -13,6 +13,9 @@ public struct MapScene: Equatable, Sendable {
     /// Nil: fitted to the markers.
     public var camera: Camera?
     public var terrain: TerrainSpec?
+    public var imagery: ImagerySpec?
+    /// Sun azimuth and altitude in degrees; nil: the default (315, 45).
+    public var sun: [Double]?
     /// Opacity for markers the ground hides; nil hides them.
     public var dimmedOccludedOpacity: Double?
     public var markers: [MarkerSpec] = []
@@ -36,6 +39,16 @@ public struct TerrainSpec: Equatable, Sendable {
     /// West, south, east, north in degrees: required for Terrarium PNGs.
     public var bounds: [Double]?
     public var exaggeration: Double = 1
+}
+
+/// An image draped on the ground (see `Imagery`).
+public struct ImagerySpec: Equatable, Sendable {
+    /// As written in the scene (relative paths resolve against the scene's directory).
+    public var file: String
+    /// West, south, east, north in degrees: the image's outer edges.
+    public var bounds: [Double]
+    public var projection: Imagery.Projection = .geographic
+    public var shading = 0.0
 }
 
 public struct MarkerSpec: Equatable, Sendable {
@@ -157,6 +170,7 @@ extension MapScene {
     public var referencedFiles: [String] {
         var files: [String] = []
         if let terrain { files.append(terrain.file) }
+        if let imagery { files.append(imagery.file) }
         func image(_ i: ImageSpec) { if let f = i.file { files.append(f) } }
         func pin(_ p: PinSpec) { if let g = p.glyph { view(g) } }
         func view(_ v: ViewSpec) {
@@ -224,6 +238,9 @@ extension SceneBuilder {
 /// unchanged file (512 MiB of samples at most).
 let heightGrids = FileCache<HeightGrid>(costLimit: 512 * 1024 * 1024) { $0.samples.count * 4 }
 
+/// Imagery likewise (256 MiB of pixels at most, mipmaps included).
+let imageries = FileCache<Imagery>(costLimit: 256 * 1024 * 1024) { $0.byteCount }
+
 public struct SceneBuilder {
     public let directory: String
 
@@ -247,6 +264,14 @@ public struct SceneBuilder {
             }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
         }
+        if let spec = spec.imagery {
+            let file = path(spec.file)
+            let b = spec.bounds
+            map = map.imagery(try imageries.value(file, variant: "\(b) \(spec.projection) \(spec.shading)") { () throws(TerrainError) in
+                try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading)
+            })
+        }
+        if let sun = spec.sun { map = map.sun(azimuth: sun[0], altitude: sun[1]) }
         if !spec.labels.isEmpty { map = map.basemapLabels(spec.labels) }
         if !spec.buildings.isEmpty {
             // The decoder has checked every field, so each makes a Building.

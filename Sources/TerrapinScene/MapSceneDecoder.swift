@@ -65,11 +65,17 @@ extension Reader {
     static let maxChildren = 1_000
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "imagery", "sun", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
         var map = MapScene()
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
         if let t = m["terrain"] { map.terrain = terrain(t, path + ".terrain") }
+        if let i = m["imagery"] { map.imagery = imagery(i, path + ".imagery") }
+        if let s = m["sun"], let sun = object(s, path + ".sun", allowed: ["azimuth", "altitude"]) {
+            let azimuth = sun["azimuth"] == nil ? 315 : number(sun["azimuth"], path + ".sun.azimuth", in: 0...360, unit: " of degrees")
+            let altitude = sun["altitude"] == nil ? 45 : number(sun["altitude"], path + ".sun.altitude", in: 0...90, unit: " of degrees")
+            if let azimuth, let altitude { map.sun = [azimuth, altitude] }
+        }
         if let o = m["occludedMarkers"] {
             if case .string(let s) = o.value, s == "hidden" {
                 map.dimmedOccludedOpacity = nil
@@ -171,6 +177,30 @@ extension Reader {
             report(m["file"], path + ".file", "a Terrarium PNG needs \"bounds\": [west, south, east, north]")
         }
         if let e = number(m["exaggeration"], path + ".exaggeration", in: 0...100) { spec.exaggeration = e }
+        return spec
+    }
+
+    mutating func imagery(_ node: JSONNode, _ path: String) -> ImagerySpec? {
+        guard let m = object(node, path, allowed: ["file", "bounds", "projection", "shading"]) else { return nil }
+        guard m["file"] != nil, m["bounds"] != nil else {
+            report(node, path, "imagery needs a \"file\" (a PNG) and its \"bounds\": [west, south, east, north]")
+            return nil
+        }
+        guard let file = string(m["file"], path + ".file"), let b = array(m["bounds"], path + ".bounds", max: 4) else { return nil }
+        let values = b.enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: -180...180, unit: " of degrees") }
+        guard values.count == 4 else {
+            if values.count == b.count { report(m["bounds"], path + ".bounds", "expected four numbers: [west, south, east, north]") }
+            return nil
+        }
+        var spec = ImagerySpec(file: file, bounds: values)
+        spec.projection = choice(m["projection"], path + ".projection", default: .geographic)
+        let maxLatitude = spec.projection == .webMercator ? 85.051_128_78 : 90
+        if !(values[1] < values[3]) || values[0] == values[2] || abs(values[1]) > maxLatitude || abs(values[3]) > maxLatitude {
+            report(m["bounds"], path + ".bounds", "expected [west, south, east, north] with south < north" + (spec.projection == .webMercator ? " within ±85.0511° (Web Mercator)" : "")
+                   + " and west ≠ east (west > east crosses the antimeridian)")
+            return nil
+        }
+        if let s = number(m["shading"], path + ".shading", in: 0...1) { spec.shading = s }
         return spec
     }
 

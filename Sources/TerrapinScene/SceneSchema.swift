@@ -34,6 +34,16 @@ public enum SceneSchema {
         "mode": { "enum": ["satellite", "hybrid", "roadmap"], "description": "Default hybrid." },
         "camera": { "$ref": "#/$defs/camera" },
         "terrain": { "$ref": "#/$defs/terrain" },
+        "imagery": { "$ref": "#/$defs/imagery" },
+        "sun": {
+          "description": "The light on terrain and buildings. Default azimuth 315, altitude 45.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "azimuth": { "type": "number", "minimum": 0, "maximum": 360, "description": "Degrees clockwise from north." },
+            "altitude": { "type": "number", "minimum": 0, "maximum": 90, "description": "Degrees above the horizon." }
+          }
+        },
         "occludedMarkers": {
           "oneOf": [
             { "const": "hidden" },
@@ -107,6 +117,19 @@ public enum SceneSchema {
         "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
                     "description": "[west, south, east, north] in degrees" },
         "exaggeration": { "type": "number", "minimum": 0, "maximum": 100 }
+      }
+    },
+    "imagery": {
+      "description": "A PNG draped on the ground in satellite and hybrid modes; relief shows where it is absent or transparent.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["file", "bounds"],
+      "properties": {
+        "file": { "type": "string", "description": "A PNG of at most 33,554,432 pixels." },
+        "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
+                    "description": "[west, south, east, north] in degrees: the image's outer edges; west > east crosses the antimeridian." },
+        "projection": { "enum": ["geographic", "webMercator"], "description": "How rows are spaced: evenly in latitude (default) or in Web Mercator y (XYZ tiles)." },
+        "shading": { "type": "number", "minimum": 0, "maximum": 1, "description": "How much the hillshade darkens the imagery. Default 0." }
       }
     },
     "anyMarker": {

@@ -90,6 +90,8 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Columns and rows as the file states them (Double: a header may claim any number).
     case tooLarge(file: String, columns: Double, rows: Double)
     case image(String)
+    /// Imagery that cannot be read or placed.
+    case imagery(file: String, message: String)
 
     public var description: String {
         switch self {
@@ -99,6 +101,7 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
             func count(_ v: Double) -> String { v < 1e15 ? String(Int(v)) : String(v) }
             return "height grid \(file) is \(count(c))x\(count(r)) samples, more than the limit of \(HeightGrid.maxSamples); resample it to a coarser grid"
         case .image(let m): return "height grid: \(m)"
+        case .imagery(let file, let m): return m.contains(file) ? "imagery: \(m)" : "imagery '\(file)': \(m)"
         }
     }
 }

@@ -82,8 +82,10 @@ public struct DepthFrame {
 
     /// A triangle with per-vertex attributes and view depth; the nearest wins. `shade` turns the
     /// interpolated attributes into a pixel (premultiplied, packed).
-    mutating func triangle(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
-                           _ c0: SIMD3<Float>, _ c1: SIMD3<Float>, _ c2: SIMD3<Float>, shade: (SIMD3<Float>) -> UInt32) {
+    /// With `perspective` the attributes are interpolated perspective-correctly (for texture
+    /// coordinates); without, linearly in the screen (cheaper; fine for colours on small triangles).
+    mutating func triangle<A: SIMD>(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
+                                    _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, shade: (A) -> UInt32) where A.Scalar == Float {
         let area = (p1.0 - p0.0) * (p2.1 - p0.1) - (p2.0 - p0.0) * (p1.1 - p0.1)
         guard area != 0, area.isFinite else { return }
         let minX = max(0, Int(saturating: min(p0.0, p1.0, p2.0).rounded(.down))), maxX = min(width - 1, Int(saturating: max(p0.0, p1.0, p2.0).rounded(.up)))
@@ -106,7 +108,12 @@ public struct DepthFrame {
                 let i = y * width + x
                 guard z < depth[i] else { continue }
                 depth[i] = z
-                pixels[i] = shade(c0 * Float(w0) + c1 * Float(w1) + c2 * Float(w2))
+                if perspective {
+                    let k = 1 / iz
+                    pixels[i] = shade(c0 * Float(w0 * iz0 * k) + c1 * Float(w1 * iz1 * k) + c2 * Float(w2 * iz2 * k))
+                } else {
+                    pixels[i] = shade(c0 * Float(w0) + c1 * Float(w1) + c2 * Float(w2))
+                }
             }
         }
     }
@@ -117,7 +124,8 @@ public enum TerrainRenderer {
     /// device pixels (scale and offset of the map's rect). Returns the triangles drawn.
     @discardableResult
     public static func draw(_ ground: TerrainGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
-                            horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), into frame: inout DepthFrame) -> Int {
+                            horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), imagery: Imagery? = nil,
+                            into frame: inout DepthFrame) -> Int {
         let grid = ground.grid
         let lat0 = projection.frame.origin.latitude * Double.pi / 180
         let metresPerDegLat = 111_132.954 - 559.822 * cos(2 * lat0)
@@ -130,6 +138,8 @@ public enum TerrainRenderer {
         let cols = (grid.columns - 1) / k + 1, rows = (grid.rows - 1) / k + 1
         var screen = [(Double, Double, Double)?](repeating: nil, count: cols * rows)
         var colour = [SIMD3<Float>](repeating: .zero, count: cols * rows)
+        // Where each vertex falls in the imagery, in full-resolution pixels.
+        var texel = [SIMD2<Float>](repeating: .zero, count: imagery == nil ? 0 : cols * rows)
         let dxM = grid.cellWidth * metresPerDegLon * Double(k), dyM = grid.cellHeight * metresPerDegLat * Double(k)
         for r in 0..<rows {
             let gr = min(r * k, grid.rows - 1)
@@ -149,27 +159,18 @@ public enum TerrainRenderer {
                                                         dxMetres: dxM, dyMetres: dyM)
                 let haze = Float(1 - exp(-s.depth / hazeDistance)) * 0.85
                 colour[r * cols + c] = SIMD3<Float>(Float(e), Float(shade), haze)
+                if let imagery {
+                    let t = imagery.texel(latitude: lat, longitude: lon)
+                    texel[r * cols + c] = SIMD2(Float(t.x), Float(t.y))
+                }
             }
         }
         // Colour per pixel from the interpolated elevation, shade and haze, so coastlines
         // (the 0 m contour) run smoothly through triangles.
-        let pixel = { (a: SIMD3<Float>) -> UInt32 in
-            let e = Double(a.x)
-            var rgb: SIMD3<Float>
-            if style.palette == .roadmap {
-                let c = e < 0 ? TerrainStyle.roadmapWater : TerrainStyle.roadmapLand
-                rgb = SIMD3<Float>(Float(c.0), Float(c.1), Float(c.2)) * (e < 0 ? 1 : 0.88 + 0.12 * a.y)
-            } else if e < 0 {
-                let t = Float(min(1, -e / 400))
-                let shallow = SIMD3<Float>(Float(TerrainStyle.shallowWater.0), Float(TerrainStyle.shallowWater.1), Float(TerrainStyle.shallowWater.2))
-                let deep = SIMD3<Float>(Float(TerrainStyle.deepWater.0), Float(TerrainStyle.deepWater.1), Float(TerrainStyle.deepWater.2))
-                rgb = shallow + (deep - shallow) * t
-            } else {
-                let base = TerrainStyle.rampColor(e)
-                rgb = SIMD3<Float>(Float(base.0), Float(base.1), Float(base.2)) * (0.25 + 0.75 * a.y)
-            }
-            rgb = rgb * (1 - a.z) + horizon * a.z
-            return UInt32(min(255, max(0, rgb.x))) | UInt32(min(255, max(0, rgb.y))) << 8 | UInt32(min(255, max(0, rgb.z))) << 16 | 0xFF00_0000
+        let palette = style.palette
+        let pixel = { (a: SIMD3<Float>) -> UInt32 in Self.pack(Self.relief(a, palette) * (1 - a.z) + horizon * a.z) }
+        if let imagery, style.palette == .relief {
+            return drawDraped(imagery, screen: screen, colour: colour, texel: texel, cols: cols, rows: rows, horizon: horizon, into: &frame)
         }
         var count = 0
         for r in 0..<(rows - 1) {
@@ -184,6 +185,71 @@ public enum TerrainRenderer {
             }
         }
         return count
+    }
+
+    /// The mesh with imagery over the relief: each pixel's image position is interpolated
+    /// perspective-correctly, sampled at the level of detail of its triangle's footprint (image
+    /// pixels per screen pixel, from the two areas), shaded by `imagery.shading` and laid over
+    /// the relief colour by its alpha, then hazed.
+    static func drawDraped(_ imagery: Imagery, screen: [(Double, Double, Double)?], colour: [SIMD3<Float>], texel: [SIMD2<Float>],
+                           cols: Int, rows: Int, horizon: SIMD3<Float>, into frame: inout DepthFrame) -> Int {
+        let shading = Float(imagery.shading)
+        let pixel = { (a: SIMD8<Float>) -> UInt32 in
+            let attributes = SIMD3(a[0], a[1], a[2])
+            var rgb = Self.relief(attributes, .relief)
+            if let c = imagery.sample(x: Double(a[3]), y: Double(a[4]), level: Double(a[5])) {
+                let k = 1 - shading * 0.75 * (1 - a[1])
+                rgb = SIMD3(c.x, c.y, c.z) * k + rgb * (1 - c.w / 255)
+            }
+            return Self.pack(rgb * (1 - a[2]) + horizon * a[2])
+        }
+        var count = 0
+        func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
+            SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
+        }
+        func draw(_ i: Int, _ j: Int, _ k: Int) {
+            guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
+            let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
+            let ta = texel[i], tb = texel[j], tc = texel[k]
+            let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
+            // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
+            let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
+            frame.triangle(a, b, c, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level), perspective: true, shade: pixel)
+            count += 1
+        }
+        for r in 0..<(rows - 1) {
+            for c in 0..<(cols - 1) {
+                let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                draw(i00, i01, i11)
+                draw(i00, i11, i10)
+            }
+        }
+        return count
+    }
+
+    /// The ground's colour before haze from interpolated (elevation, hillshade, ·).
+    @inline(__always)
+    static func relief(_ a: SIMD3<Float>, _ palette: TerrainStyle.Palette) -> SIMD3<Float> {
+        let e = Double(a.x)
+        var rgb: SIMD3<Float>
+        if palette == .roadmap {
+            let c = e < 0 ? TerrainStyle.roadmapWater : TerrainStyle.roadmapLand
+            rgb = SIMD3<Float>(Float(c.0), Float(c.1), Float(c.2)) * (e < 0 ? 1 : 0.88 + 0.12 * a.y)
+        } else if e < 0 {
+            let t = Float(min(1, -e / 400))
+            let shallow = SIMD3<Float>(Float(TerrainStyle.shallowWater.0), Float(TerrainStyle.shallowWater.1), Float(TerrainStyle.shallowWater.2))
+            let deep = SIMD3<Float>(Float(TerrainStyle.deepWater.0), Float(TerrainStyle.deepWater.1), Float(TerrainStyle.deepWater.2))
+            rgb = shallow + (deep - shallow) * t
+        } else {
+            let base = TerrainStyle.rampColor(e)
+            rgb = SIMD3<Float>(Float(base.0), Float(base.1), Float(base.2)) * (0.25 + 0.75 * a.y)
+        }
+        return rgb
+    }
+
+    @inline(__always)
+    static func pack(_ rgb: SIMD3<Float>) -> UInt32 {
+        UInt32(min(255, max(0, rgb.x))) | UInt32(min(255, max(0, rgb.y))) << 8 | UInt32(min(255, max(0, rgb.z))) << 16 | 0xFF00_0000
     }
 }
 

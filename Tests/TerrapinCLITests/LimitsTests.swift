@@ -32,6 +32,7 @@ import TerrapinPNG
         "glyph bitmap": "fonts",
         "glyph cache": "fonts",
         "height grid samples": "heightGrids",
+        "imagery pixels": "imagery",
     ]
 
     @Test func everyRowOfTheREADMETableIsExceededBelow() throws {
@@ -162,6 +163,17 @@ import TerrapinPNG
         try Array(terrain("huge.asc").utf8).write(to: dir + "/scene.json")
         let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
         #expect(result.status == 2 && result.stderr.contains("huge.asc"), "\(result.stderr)")
+    }
+
+    /// A PNG header claiming 8192 × 4097 pixels (one row over 32 Mi): refused before decoding.
+    @Test func imagery() throws {
+        let png = PNGEncoderHelpers.header(width: 8192, height: 4097) + PNGEncoderHelpers.chunk("IDAT", PNGEncoderHelpers.emptyIDAT) + PNGEncoderHelpers.chunk("IEND", [])
+        let scene = #"{"map": {"imagery": {"file": "big.png", "bounds": [0, 0, 1, 1]}}}"#
+        try refused(["scene.json": Array(scene.utf8), "big.png": png], "big.png")
+        try refused(["scene.json": Array(scene.utf8), "big.png": png], "33554432")
+        // Missing and corrupt imagery files are bad input too.
+        try refused(["scene.json": Array(scene.utf8)], "big.png")
+        try refused(["scene.json": Array(scene.utf8), "big.png": Array("not a PNG".utf8)], "big.png")
     }
 
     // MARK: through the library

@@ -218,3 +218,34 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
         }.terrain(grid), "markers/marker3d/styles-labels-scaling-extruded", width: 400, height: 270)
     }
 }
+
+/// Imagery: a survey chart (Tools/imagery_chart.py; checkers of 0.01°, lines every 0.05°, red
+/// rings around the two marker positions) draped on the Tennessee ridges, and on flat ground.
+@Suite struct ImageryGoldenTests {
+    static func chart(shading: Double = 0) throws -> Imagery {
+        try Imagery.load(TerrainGoldenTests.terrain + "/imagery/jacksboro-chart.png", west: -84.40, south: 36.46, east: -84.10, north: 36.72, shading: shading)
+    }
+
+    /// Satellite mode with imagery: the checkers bend over the ridges, the pins stand in their
+    /// rings, relief shows beyond the chart's edge (north-west), and the hillshade darkens the
+    /// imagery by half its strength.
+    @Test func drapedOverTheRidges() throws {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.27, altitude: 500), heading: 20, tilt: 62, range: 16000),
+                   mode: .satellite) {
+            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) { Pin(configuration: .blue) }
+            Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin() }
+        }.terrain(grid).imagery(try Self.chart(shading: 0.5)), "terrain/imagery/jacksboro-chart-draped", width: 400, height: 270)
+    }
+
+    /// Hybrid mode, no terrain: the chart on flat ground filtered smoothly into the distance,
+    /// the plain ground beyond its edge, place names on top.
+    @Test func hybridOnFlatGround() throws {
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.55, longitude: -84.25), heading: 0, tilt: 72, range: 9000), mode: .hybrid) {
+            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) { Pin(configuration: .blue) }
+        }.imagery(try Self.chart()).basemapLabels([
+            BasemapLabel("Jacksboro", position: LatLngAltitude(latitude: 36.60, longitude: -84.20), importance: 2),
+            BasemapLabel("Pine Mountain", position: LatLngAltitude(latitude: 36.63, longitude: -84.30), importance: 1),
+        ]), "terrain/imagery/hybrid-flat-chart", width: 400, height: 270)
+    }
+}

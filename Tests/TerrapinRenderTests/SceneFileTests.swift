@@ -107,6 +107,28 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(try prepared.resolve()?.labels.filter(\.isShown).map(\.name) == ["Strait of Georgia", "Vancouver", "Nanaimo", "Gibsons"])
     }
 
+    @Test func imagerySceneEqualsTheDSL() throws {
+        try expectSamePixels("imagery-drape", "terrain/imagery/jacksboro-chart-draped")
+    }
+
+    /// A sun from the south-east, low: the scene file's "sun" lights as the DSL's `.sun(…)`,
+    /// and differently from the default.
+    @Test func sunInASceneFileEqualsTheDSL() throws {
+        let json = #"""
+            {"output": {"width": 200, "height": 135, "scale": 1},
+             "map": {"mode": "satellite", "sun": {"azimuth": 135, "altitude": 20},
+                     "camera": {"center": {"latitude": 36.6, "longitude": -84.27, "altitude": 500}, "heading": 20, "tilt": 62, "range": 16000},
+                     "terrain": {"file": "../Fixtures/terrain/jacksboro-fault-tn.asc"}}}
+            """#
+        let prepared = try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: "\(examples)/sun.json"))
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
+        let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.27, altitude: 500), heading: 20, tilt: 62, range: 16000),
+                      mode: .satellite).terrain(grid)
+        let lowSouthEast = try ViewRenderer.render(map.sun(azimuth: 135, altitude: 20).frame(width: 200, height: 135), scale: 1)
+        #expect(try prepared.render() == lowSouthEast)
+        #expect(try ViewRenderer.render(map.frame(width: 200, height: 135), scale: 1) != lowSouthEast)
+    }
+
     @Test func showcaseResolvesAndRenders() throws {
         let scene = try SceneDecoder.load(path: "\(examples)/showcase.json")
         #expect(scene.map?.markers.count == 51)

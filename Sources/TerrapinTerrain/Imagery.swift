@@ -1,0 +1,169 @@
+// Imagery draped on the ground: an image with geographic bounds, sampled per pixel.
+//
+// The bounds are the image's outer edges (pixel (0, 0) covers the north-west corner cell), as
+// for Terrarium grids. Rows run north to south either evenly in latitude (`.geographic`,
+// plate carrée) or evenly in Web Mercator y (`.webMercator`, the projection of XYZ map tiles).
+// West > east means the image crosses the antimeridian. Sampling is trilinear: bilinear within
+// a level of a mipmap pyramid (each level a 2×2 box average of the one above, of premultiplied
+// sRGB bytes), and linear between the two levels that bracket a pixel's footprint, so imagery
+// far finer than the screen neither shimmers nor aliases.
+import TerrapinGeo
+import TerrapinIO
+import TerrapinPNG
+import TerrapinRaster
+
+public struct Imagery: Sendable {
+    /// Most pixels an image may have (checked before decoding): 32 Mi, e.g. 8192 × 4096;
+    /// with its mipmaps that is 171 MiB.
+    public static let maxPixels = 32 * 1024 * 1024
+
+    public enum Projection: String, Sendable, CaseIterable {
+        /// Rows evenly spaced in latitude.
+        case geographic
+        /// Rows evenly spaced in Web Mercator y (EPSG:3857), latitude within ±85.0511°.
+        case webMercator
+    }
+
+    public let west: Double, south: Double, east: Double, north: Double
+    public let projection: Projection
+    /// How much the terrain's hillshade darkens the imagery, 0…1: 0 (default) leaves it as it
+    /// is (photographs carry their own shading), 1 shades it like the relief palette.
+    public var shading: Double
+    public var width: Int { levels[0].width }
+    public var height: Int { levels[0].height }
+
+    /// Bytes held, every level of the pyramid.
+    public var byteCount: Int { levels.reduce(0) { $0 + $1.data.count } }
+
+    struct Level: Sendable {
+        let width: Int, height: Int
+        /// Premultiplied RGBA8, row-major.
+        let data: [UInt8]
+    }
+    let levels: [Level]
+    /// Longitude span in degrees (east − west, plus 360 across the antimeridian).
+    let span: Double
+    /// Mercator y (or latitude, for `.geographic`) of the north and south edges.
+    let top: Double, bottom: Double
+
+    /// Nil when the image is empty or beyond `maxPixels`, or the bounds are not finite, not
+    /// south < north within ±90 (±85.0511 for Web Mercator), or not within ±180 in longitude.
+    public init?(image: Pixmap, west: Double, south: Double, east: Double, north: Double,
+                 projection: Projection = .geographic, shading: Double = 0) {
+        let maxLatitude = projection == .webMercator ? 85.051_128_78 : 90
+        guard image.width * image.height <= Self.maxPixels, [west, south, east, north, shading].allSatisfy(\.isFinite),
+              south < north, south >= -maxLatitude, north <= maxLatitude, abs(west) <= 180, abs(east) <= 180, west != east,
+              (0...1).contains(shading) else { return nil }
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+        self.projection = projection
+        self.shading = shading
+        span = east > west ? east - west : east + 360 - west
+        top = Self.y(north, projection)
+        bottom = Self.y(south, projection)
+        var levels = [Level(width: image.width, height: image.height, data: image.data)]
+        while let last = levels.last, last.width > 1 || last.height > 1 { levels.append(Self.halved(last)) }
+        self.levels = levels
+    }
+
+    /// Reads a PNG (any colour type libpng reads) with the given bounds.
+    public static func load(_ path: String, west: Double, south: Double, east: Double, north: Double,
+                            projection: Projection = .geographic, shading: Double = 0) throws(TerrainError) -> Imagery {
+        let image: Pixmap
+        do {
+            image = try PNGDecoder.decode(file: path, limits: PNGDecodingLimits(maxPixels: maxPixels))
+        } catch {
+            throw TerrainError.imagery(file: path, message: error.description)
+        }
+        guard let imagery = Imagery(image: image, west: west, south: south, east: east, north: north, projection: projection, shading: shading) else {
+            throw TerrainError.imagery(file: path, message: "bounds [\(west), \(south), \(east), \(north)] are not [west, south, east, north] with south < north"
+                                       + (projection == .webMercator ? " within ±85.0511° (Web Mercator)" : ""))
+        }
+        return imagery
+    }
+
+    static func y(_ latitude: Double, _ projection: Projection) -> Double {
+        switch projection {
+        case .geographic: latitude
+        case .webMercator: log(tan(Double.pi / 4 + latitude * Double.pi / 360))
+        }
+    }
+
+    /// Where a position falls in the full-resolution image, in pixels from its north-west
+    /// corner (pixel centres at +0.5); outside [0, width] × [0, height] the image does not cover it.
+    public func texel(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        var dLon = (longitude - west).truncatingRemainder(dividingBy: 360)
+        if dLon < 0 { dLon += 360 }
+        // A position just west of the image reads as 360° east of it: put it on the near side.
+        if dLon > span + (360 - span) / 2 { dLon -= 360 }
+        return (dLon / span * Double(width), (top - Self.y(latitude, projection)) / (top - bottom) * Double(height))
+    }
+
+    /// Image pixels per metre on the ground at a latitude, east and north (for a flat ground's
+    /// footprint per screen pixel).
+    public func texelsPerMetre(latitude: Double) -> (x: Double, y: Double) {
+        let phi = latitude * Double.pi / 180
+        let metresPerDegLon = max(1e-3, 111_412.84 * cos(phi) - 93.5 * cos(3 * phi))
+        let metresPerDegLat = 111_132.954 - 559.822 * cos(2 * phi) + 1.175 * cos(4 * phi)
+        let x = Double(width) / span / metresPerDegLon
+        let y = switch projection {
+        case .geographic: Double(height) / (north - south) / metresPerDegLat
+        // d(y_merc)/dφ = 1 / cos φ (per radian).
+        case .webMercator: Double(height) / (top - bottom) * (180 / Double.pi) / max(1e-9, cos(phi)) / metresPerDegLat
+        }
+        return (x, y)
+    }
+
+    /// The premultiplied colour (0…255 per channel) at a full-resolution pixel position, at a
+    /// level of detail (0 = full resolution, each step halving it; fractional levels blend the
+    /// two around them); nil outside the image.
+    public func sample(x: Double, y: Double, level: Double) -> SIMD4<Float>? {
+        guard x >= 0, y >= 0, x <= Double(width), y <= Double(height) else { return nil }
+        let l = min(max(level.isFinite ? level : 0, 0), Double(levels.count - 1))
+        let l0 = Int(l), f = Float(l - Double(l0))
+        let a = bilinear(levels[l0], x, y)
+        guard f > 0, l0 + 1 < levels.count else { return a }
+        return a + (bilinear(levels[l0 + 1], x, y) - a) * f
+    }
+
+    func bilinear(_ level: Level, _ x: Double, _ y: Double) -> SIMD4<Float> {
+        let fx = x * Double(level.width) / Double(width) - 0.5, fy = y * Double(level.height) / Double(height) - 0.5
+        let cx = min(max(fx, 0), Double(level.width - 1)), cy = min(max(fy, 0), Double(level.height - 1))
+        let x0 = Int(cx), y0 = Int(cy)
+        let x1 = min(x0 + 1, level.width - 1), y1 = min(y0 + 1, level.height - 1)
+        let tx = Float(cx - Double(x0)), ty = Float(cy - Double(y0))
+        return level.data.withUnsafeBufferPointer { d in
+            func px(_ x: Int, _ y: Int) -> SIMD4<Float> {
+                let o = (y * level.width + x) * 4
+                return SIMD4(Float(d[o]), Float(d[o + 1]), Float(d[o + 2]), Float(d[o + 3]))
+            }
+            let top = px(x0, y0) + (px(x1, y0) - px(x0, y0)) * tx
+            let bottom = px(x0, y1) + (px(x1, y1) - px(x0, y1)) * tx
+            return top + (bottom - top) * ty
+        }
+    }
+
+    /// The next mipmap level: each pixel the rounded mean of (up to) 2×2 above it.
+    static func halved(_ l: Level) -> Level {
+        let w = (l.width + 1) / 2, h = (l.height + 1) / 2
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            let ya = 2 * y, yb = min(2 * y + 1, l.height - 1)
+            for x in 0..<w {
+                let xa = 2 * x, xb = min(2 * x + 1, l.width - 1)
+                for c in 0..<4 {
+                    let sum = Int(l.data[(ya * l.width + xa) * 4 + c]) + Int(l.data[(ya * l.width + xb) * 4 + c])
+                        + Int(l.data[(yb * l.width + xa) * 4 + c]) + Int(l.data[(yb * l.width + xb) * 4 + c])
+                    out[(y * w + x) * 4 + c] = UInt8((sum + 2) / 4)
+                }
+            }
+        }
+        return Level(width: w, height: h, data: out)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TerrapinGeo
+import TerrapinPNG
+import TerrapinRaster
+@testable import TerrapinTerrain
+
+/// An opaque image whose pixel (x, y) is (x mod 256, y mod 256, (x + y) mod 256).
+func gradientImage(_ width: Int, _ height: Int) -> Pixmap {
+    var data = [UInt8](repeating: 255, count: width * height * 4)
+    for y in 0..<height {
+        for x in 0..<width {
+            let o = (y * width + x) * 4
+            data[o] = UInt8(x % 256); data[o + 1] = UInt8(y % 256); data[o + 2] = UInt8((x + y) % 256)
+        }
+    }
+    return Pixmap(width: width, height: height, premultipliedData: data)!
+}
+
+@Suite struct ImageryTests {
+    @Test func geographicBoundsAreTheImageEdges() throws {
+        let imagery = try #require(Imagery(image: gradientImage(200, 100), west: -10, south: 40, east: 10, north: 50))
+        let nw = imagery.texel(latitude: 50, longitude: -10), se = imagery.texel(latitude: 40, longitude: 10)
+        #expect(nw.x == 0 && nw.y == 0 && se.x == 200 && se.y == 100)
+        let mid = imagery.texel(latitude: 45, longitude: 0.05)
+        #expect(abs(mid.x - 100.5) < 1e-9 && abs(mid.y - 50) < 1e-9)
+        // Pixel centres read back exactly at full resolution; outside the edges is nil.
+        let c = try #require(imagery.sample(x: 17.5, y: 33.5, level: 0))
+        #expect(c == SIMD4(17, 33, 50, 255))
+        #expect(imagery.sample(x: -0.01, y: 5, level: 0) == nil && imagery.sample(x: 5, y: 100.01, level: 0) == nil)
+        // Half-way between two centres is their mean.
+        #expect(imagery.sample(x: 18, y: 33.5, level: 0) == SIMD4(17.5, 33, 50.5, 255))
+    }
+
+    /// Web Mercator rows: the equator in the middle of a world-wide tile, and 66.5° where the
+    /// Mercator formula puts it (y = ln tan(π/4 + φ/2)).
+    @Test func webMercatorRows() throws {
+        let limit = 85.051_128_779_806_59
+        let imagery = try #require(Imagery(image: gradientImage(256, 256), west: -180, south: -limit, east: 180, north: limit, projection: .webMercator))
+        #expect(abs(imagery.texel(latitude: 0, longitude: 0).y - 128) < 1e-9)
+        #expect(abs(imagery.texel(latitude: limit, longitude: 0).y) < 1e-9)
+        let y665 = log(tan(Double.pi / 4 + 66.5 * Double.pi / 360))
+        #expect(abs(imagery.texel(latitude: 66.5, longitude: 0).y - (128 - y665 / Double.pi * 128)) < 1e-9)
+        #expect(Imagery(image: gradientImage(4, 4), west: 0, south: 0, east: 1, north: 89, projection: .webMercator) == nil)
+        // Image pixels per metre grow as 1 / cos φ northwards in Mercator rows.
+        // (times the ratio of the metres in a degree of latitude there).
+        func metresPerDegree(_ phi: Double) -> Double { 111_132.954 - 559.822 * cos(2 * phi) + 1.175 * cos(4 * phi) }
+        let d0 = imagery.texelsPerMetre(latitude: 0).y, d60 = imagery.texelsPerMetre(latitude: 60).y
+        #expect(abs(d60 / d0 - 2 * metresPerDegree(0) / metresPerDegree(Double.pi / 3)) < 1e-9)
+    }
+
+    @Test func acrossTheAntimeridian() throws {
+        let imagery = try #require(Imagery(image: gradientImage(40, 10), west: 170, south: -10, east: -170, north: 10))
+        #expect(abs(imagery.texel(latitude: 0, longitude: 180).x - 20) < 1e-9)
+        #expect(abs(imagery.texel(latitude: 0, longitude: -180).x - 20) < 1e-9)
+        #expect(abs(imagery.texel(latitude: 0, longitude: -175).x - 30) < 1e-9)
+        // Just west of the image is left of it, not 340° to the east.
+        #expect(imagery.texel(latitude: 0, longitude: 169).x < 0)
+        #expect(imagery.texel(latitude: 0, longitude: -169).x > 40)
+    }
+
+    /// Each mipmap level is the rounded 2×2 mean of the one above; levels between blend.
+    @Test func mipmapLevels() throws {
+        let imagery = try #require(Imagery(image: gradientImage(8, 6), west: 0, south: 0, east: 8, north: 6))
+        #expect(imagery.levels.map { "\($0.width)x\($0.height)" } == ["8x6", "4x3", "2x2", "1x1"])
+        // Level 1 pixel (1, 1) averages level 0 pixels x 2…3, y 2…3: (2.5, 2.5, 5) rounded.
+        let l1 = try #require(imagery.sample(x: 3, y: 3, level: 1))
+        #expect(l1 == SIMD4(3, 3, 5, 255))
+        let l0 = try #require(imagery.sample(x: 3, y: 3, level: 0))
+        let half = try #require(imagery.sample(x: 3, y: 3, level: 0.5))
+        #expect(half == (l0 + l1) / 2)
+        // Levels beyond the pyramid are its last.
+        #expect(imagery.sample(x: 3, y: 3, level: 50) == imagery.sample(x: 3, y: 3, level: 3))
+        // An 8×8 image's 1×1 level is the mean of everything: blue (x + y) averages 7 (exactly
+        // at every level: 2i + 2j + 1, then 4i + 4j + 3, then 7).
+        let square = try #require(Imagery(image: gradientImage(8, 8), west: 0, south: 0, east: 8, north: 8))
+        #expect(square.sample(x: 1, y: 1, level: 3)?.z == 7)
+    }
+
+    @Test func badBoundsAndFiles() throws {
+        let image = gradientImage(4, 4)
+        #expect(Imagery(image: image, west: 0, south: 10, east: 1, north: 5) == nil)
+        #expect(Imagery(image: image, west: 0, south: 0, east: 0, north: 5) == nil)
+        #expect(Imagery(image: image, west: .nan, south: 0, east: 1, north: 5) == nil)
+        #expect(Imagery(image: image, west: 0, south: 0, east: 200, north: 5) == nil)
+        #expect(Imagery(image: image, west: 0, south: 0, east: 1, north: 5, shading: 2) == nil)
+        do {
+            _ = try Imagery.load("/nonexistent/a.png", west: 0, south: 0, east: 1, north: 1)
+            Issue.record("loaded a missing file")
+        } catch {
+            #expect(error.description.hasPrefix("imagery") && error.description.contains("/nonexistent/a.png"), "\(error)")
+        }
+        // A file that is not a PNG.
+        let path = NSTemporaryDirectory() + "terrapin-imagery-\(getpid()).png"
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try Imagery.load(path, west: 0, south: 0, east: 1, north: 1)
+            Issue.record("loaded a file that is not a PNG")
+        } catch {
+            #expect(error.description.contains(path), "\(error)")
+        }
+        // Good pixels, bad bounds: the message says what bounds are wanted.
+        try Data(try PNGEncoder.encode(image)).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try Imagery.load(path, west: 0, south: 5, east: 1, north: 1)
+            Issue.record("loaded with south > north")
+        } catch {
+            #expect(error.description.contains("[west, south, east, north]"), "\(error)")
+        }
+    }
+
+    /// Straight down over flat terrain, framed at one image pixel per screen pixel: the
+    /// drape reproduces the image (the mesh interpolates image positions perspective-correctly
+    /// and picks full resolution).
+    @Test func straightDownDrapeReproducesTheImage() throws {
+        let (w, h) = (96, 64)
+        let cellLat = 10 / (111_132.954 - 559.822), cellLon = 10 / 111_412.84
+        // Imagery of 10 m pixels; under it, and a cell beyond, terrain of 40 m everywhere with
+        // a sample every 10 m.
+        let grid = try #require(HeightGrid(columns: w + 3, rows: h + 3, westCentre: -cellLon, southCentre: -cellLat, cellWidth: cellLon, cellHeight: cellLat,
+                                           samples: [Float](repeating: 40, count: (w + 3) * (h + 3))))
+        let image = gradientImage(w, h)
+        let imagery = try #require(Imagery(image: image, west: 0, south: 0, east: Double(w) * cellLon, north: Double(h) * cellLat))
+        let fov = 1.0
+        let focal = (Double(h) / 2) / tan(fov * Double.pi / 360)
+        let center = LatLngAltitude(latitude: Double(h) / 2 * cellLat, longitude: Double(w) / 2 * cellLon, altitude: 40)
+        let camera = Camera(center: center, range: 10 * focal, fieldOfView: fov)
+        var frame = DepthFrame(width: w, height: h)
+        TerrainRenderer.draw(TerrainGround(grid: grid), projection: Projection(camera: camera, width: Double(w), height: Double(h), centerAltitude: 40),
+                             toDevice: (scale: 1, dx: 0, dy: 0), horizon: .zero, hazeDistance: .infinity, imagery: imagery, into: &frame)
+        var worst = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = frame.pixels[y * w + x], e = image[x, y]
+                for (value, expected) in [(p & 0xFF, e.red), (p >> 8 & 0xFF, e.green), (p >> 16 & 0xFF, e.blue)] {
+                    worst = max(worst, abs(Int(value) - Int(expected)))
+                }
+            }
+        }
+        #expect(worst <= 1, "largest difference \(worst) of 255")
+    }
+
+    /// A one-pixel checkerboard seen four times smaller: the mipmap averages it to grey rather
+    /// than aliasing to stripes or moiré.
+    @Test func minifiedImageryIsFilteredNotAliased() throws {
+        let (w, h) = (64, 48)
+        let cell = 10 / 111_412.84, cellLat = 10 / (111_132.954 - 559.822)
+        let grid = try #require(HeightGrid(columns: 4 * w + 3, rows: 4 * h + 3, westCentre: -cell, southCentre: -cellLat, cellWidth: cell, cellHeight: cellLat,
+                                           samples: [Float](repeating: 0, count: (4 * w + 3) * (4 * h + 3))))
+        var data = [UInt8](repeating: 255, count: 4 * w * 4 * h * 4)
+        for y in 0..<(4 * h) { for x in 0..<(4 * w) where (x + y) % 2 == 0 { data[(y * 4 * w + x) * 4] = 0; data[(y * 4 * w + x) * 4 + 1] = 0; data[(y * 4 * w + x) * 4 + 2] = 0 } }
+        let imagery = try #require(Imagery(image: Pixmap(width: 4 * w, height: 4 * h, premultipliedData: data)!, west: 0, south: 0,
+                                           east: Double(4 * w) * cell, north: Double(4 * h) * cellLat))
+        let fov = 1.0
+        let focal = (Double(h) / 2) / tan(fov * Double.pi / 360)
+        // Framed so that each screen pixel's centre falls on an image pixel's centre: sampled
+        // without the mipmap, every pixel would be black or white.
+        let camera = Camera(center: LatLngAltitude(latitude: (Double(2 * h) - 0.5) * cellLat, longitude: (Double(2 * w) + 0.5) * cell), range: 40 * focal, fieldOfView: fov)
+        var frame = DepthFrame(width: w, height: h)
+        TerrainRenderer.draw(TerrainGround(grid: grid), projection: Projection(camera: camera, width: Double(w), height: Double(h), centerAltitude: 0),
+                             toDevice: (scale: 1, dx: 0, dy: 0), horizon: .zero, hazeDistance: .infinity, imagery: imagery, into: &frame)
+        let reds = frame.pixels.map { Int($0 & 0xFF) }
+        #expect(reds.allSatisfy { abs($0 - 127) <= 2 }, "reds from \(reds.min()!) to \(reds.max()!)")
+    }
+}
