@@ -42,6 +42,10 @@ public enum FuzzEntry {
     @discardableResult
     public static func scene(_ bytes: [UInt8], repository: String) -> Bool {
         guard var scene = try? SceneDecoder.decode(bytes, path: repository + "/Examples/fuzz.json") else { return false }
+        // Every scene that reads, written out, reads back as itself (a fuzzer finding otherwise stops here).
+        let written = SceneEncoder.encode(scene)
+        precondition((try? SceneDecoder.decode(Array(written.utf8), path: repository + "/Examples/fuzz.json")) == scene,
+                     "a scene written by SceneEncoder reads back differently:\n\(written)")
         scene.output.width = sceneSize.width
         scene.output.height = sceneSize.height
         scene.output.scale = 1

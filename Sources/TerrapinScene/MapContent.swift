@@ -36,6 +36,8 @@ public struct LightweightOptions {
     public var label: String
     /// Markers with equal keys share one rasterised sprite.
     public var spriteKey: String?
+    /// The Marker3D style the content was made from (for writing scene files).
+    public var style: Marker3D.Style = .default
 }
 
 /// The lightweight marker of the SDK, for large counts: its style is rasterised once per
@@ -92,7 +94,7 @@ public struct Marker3D: MapContent {
         }
         var m = Marker(position: position, altitudeMode: altitudeMode, collisionBehavior: collisionBehavior, zIndex: zIndex) { content }
         m.lightweight = LightweightOptions(extruded: extruded, drawsWhenOccluded: drawsWhenOccluded, sizePreserved: sizePreserved,
-                                           label: label, spriteKey: key)
+                                           label: label, spriteKey: key, style: style)
         return [.marker(m)]
     }
 }

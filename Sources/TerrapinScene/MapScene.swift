@@ -34,11 +34,44 @@ public struct BuildingSpec: Equatable, Sendable {
 }
 
 public struct TerrainSpec: Equatable, Sendable {
-    /// As written in the scene (relative paths resolve against the scene's directory).
+    /// As written in the scene (relative paths resolve against the scene's directory); empty
+    /// when the samples are inline.
     public var file: String
     /// West, south, east, north in degrees: required for Terrarium PNGs.
     public var bounds: [Double]?
     public var exaggeration: Double = 1
+    /// Samples written in the scene itself.
+    public var inline: InlineGrid?
+}
+
+/// A height grid written out in a scene: `columns` × `rows` samples in metres, row-major from
+/// the north-west, each the centre of its cell; `bounds` [west, south, east, north] are the
+/// outer edges of the cells (as for Terrarium PNGs).
+public struct InlineGrid: Equatable, Sendable {
+    public var columns: Int
+    public var rows: Int
+    public var bounds: [Double]
+    public var samples: [Float]
+
+    public init(columns: Int, rows: Int, bounds: [Double], samples: [Float]) {
+        self.columns = columns
+        self.rows = rows
+        self.bounds = bounds
+        self.samples = samples
+    }
+
+    public init(_ grid: HeightGrid) {
+        self.init(columns: grid.columns, rows: grid.rows,
+                  bounds: [grid.westCentre - grid.cellWidth / 2, grid.southCentre - grid.cellHeight / 2,
+                           grid.eastCentre + grid.cellWidth / 2, grid.northCentre + grid.cellHeight / 2],
+                  samples: grid.samples)
+    }
+
+    public var grid: HeightGrid? {
+        let dx = (bounds[2] - bounds[0]) / Double(columns), dy = (bounds[3] - bounds[1]) / Double(rows)
+        return HeightGrid(columns: columns, rows: rows, westCentre: bounds[0] + dx / 2, southCentre: bounds[1] + dy / 2,
+                          cellWidth: dx, cellHeight: dy, samples: samples)
+    }
 }
 
 /// An image draped on the ground (see `Imagery`).
@@ -94,82 +127,13 @@ public struct PopoverSpec: Equatable, Sendable {
     public var content: ViewSpec
 }
 
-public struct PinSpec: Equatable, Sendable {
-    public var background: Color?
-    public var border: Color?
-    public var glyphColor: Color?
-    public var scale = 1.0
-    public var glyph: ViewSpec?
-}
-
-public struct ImageSpec: Equatable, Sendable {
-    /// A built-in symbol name, or a PNG file (relative to the scene's directory).
-    public var systemName: String?
-    public var file: String?
-}
-
-public enum ShapeKind: Equatable, Sendable {
-    case rectangle, capsule, circle, ellipse
-    case roundedRectangle(cornerRadius: Double)
-}
-
-/// A view and its modifiers, applied in order.
-public struct ViewSpec: Equatable, Sendable {
-    public indirect enum Content: Equatable, Sendable {
-        case text(String)
-        case image(ImageSpec)
-        case pin(PinSpec)
-        case color(Color)
-        case shape(ShapeKind, fill: Color?, stroke: Color?, lineWidth: Double)
-        case spacer(minLength: Double?)
-        case vstack(alignment: HorizontalAlignment, spacing: Double?, children: [ViewSpec])
-        case hstack(alignment: VerticalAlignment, spacing: Double?, children: [ViewSpec])
-        case zstack(alignment: Alignment, children: [ViewSpec])
-    }
-
-    public var content: Content
-    public var modifiers: [ModifierSpec] = []
-
-    public init(_ content: Content, modifiers: [ModifierSpec] = []) {
-        self.content = content
-        self.modifiers = modifiers
-    }
-}
-
-public indirect enum ModifierSpec: Equatable, Sendable {
-    case font(FontSpec)
-    case fontWeight(FontWeight)
-    case bold
-    case italic
-    case foregroundStyle(Color)
-    case lineLimit(Int)
-    case multilineTextAlignment(TextAlignment)
-    case minimumScaleFactor(Double)
-    case frame(width: Double?, height: Double?, minWidth: Double?, maxWidth: Double?, minHeight: Double?, maxHeight: Double?, alignment: Alignment)
-    case padding(EdgeInsets)
-    case fixedSize
-    case offset(x: Double, y: Double)
-    case background(ViewSpec)
-    case overlay(ViewSpec)
-    case clipShape(ShapeKind)
-    case cornerRadius(Double)
-    case border(Color, width: Double)
-    case shadow(color: Color, radius: Double, x: Double, y: Double)
-    case opacity(Double)
-    case scaleEffect(Double)
-    case rotationEffect(degrees: Double)
-    case resizable
-    case aspectRatio(Double?, ContentMode)
-    case accessibilityLabel(String)
-}
-
 // MARK: - Referenced files
 
 extension MapScene {
     /// Every file the map reads (terrain, images), as written in the scene, in scene order.
     public var referencedFiles: [String] {
         var files: [String] = []
-        if let terrain { files.append(terrain.file) }
+        if let terrain, terrain.inline == nil { files.append(terrain.file) }
         if let imagery { files.append(imagery.file) }
         func image(_ i: ImageSpec) { if let f = i.file { files.append(f) } }
         func pin(_ p: PinSpec) { if let g = p.glyph { view(g) } }
@@ -254,7 +218,10 @@ public struct SceneBuilder {
         let markers = spec.markers.map(marker)
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
         map.items = markers.flatMap { $0 }
-        if let terrain = spec.terrain {
+        if let terrain = spec.terrain, let inline = terrain.inline {
+            // The decoder checked counts and bounds, so the grid is valid.
+            if let grid = inline.grid { map = map.terrain(grid, exaggeration: terrain.exaggeration) }
+        } else if let terrain = spec.terrain {
             let file = path(terrain.file)
             let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])") { () throws(TerrainError) in
                 guard let b = terrain.bounds else { return try GridLoader.load(file) }
@@ -364,7 +331,7 @@ public struct SceneBuilder {
             case (let f?, let st?): AnyView(s.fill(f).overlay(s.stroke(st, lineWidth: lineWidth)))
             case (nil, let st?): AnyView(s.stroke(st, lineWidth: lineWidth))
             case (let f?, nil): AnyView(s.fill(f))
-            case (nil, nil): AnyView(s.fill(Color.primary))
+            case (nil, nil): AnyView(s)   // filled with the foreground colour, as in SwiftUI
             }
         }
         switch kind {

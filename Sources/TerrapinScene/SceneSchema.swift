@@ -109,14 +109,21 @@ public enum SceneSchema {
       }
     },
     "terrain": {
+      "description": "A height grid: a file, or inline samples (columns × rows metres, north row first; bounds are the cells' outer edges).",
       "type": "object",
       "additionalProperties": false,
-      "required": ["file"],
+      "oneOf": [
+        { "required": ["file"] },
+        { "required": ["columns", "rows", "bounds", "samples"] }
+      ],
       "properties": {
         "file": { "type": "string", "description": ".asc, .hgt, or a Terrarium .png (which needs bounds)" },
         "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
                     "description": "[west, south, east, north] in degrees" },
-        "exaggeration": { "type": "number", "minimum": 0, "maximum": 100 }
+        "exaggeration": { "type": "number", "minimum": 0, "maximum": 100 },
+        "columns": { "type": "integer", "minimum": 2 },
+        "rows": { "type": "integer", "minimum": 2 },
+        "samples": { "type": "array", "items": { "type": "number", "minimum": -100000, "maximum": 100000 } }
       }
     },
     "imagery": {

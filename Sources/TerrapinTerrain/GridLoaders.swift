@@ -16,8 +16,9 @@ public enum GridLoader {
         let lower = path.lowercased()
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
-        if lower.hasSuffix(".hgt") { return try hgt(bytes, name: path) }
-        return try esriASCII(bytes, file: path)
+        var grid = lower.hasSuffix(".hgt") ? try hgt(bytes, name: path) : try esriASCII(bytes, file: path)
+        grid.source = GridSource(file: path)
+        return grid
     }
 
     // MARK: ESRI ASCII grid
@@ -162,7 +163,9 @@ public enum GridLoader {
             }
         }
         let dx = (east - west) / Double(image.width), dy = (north - south) / Double(image.height)
-        return HeightGrid(columns: image.width, rows: image.height, westCentre: west + dx / 2, southCentre: south + dy / 2,
-                          cellWidth: dx, cellHeight: dy, samples: samples)!
+        var grid = HeightGrid(columns: image.width, rows: image.height, westCentre: west + dx / 2, southCentre: south + dy / 2,
+                              cellWidth: dx, cellHeight: dy, samples: samples)!
+        grid.source = GridSource(file: name, bounds: [west, south, east, north])
+        return grid
     }
 }

@@ -22,6 +22,9 @@ public struct HeightGrid: Sendable {
     public let cellHeight: Double
     /// Metres above sea level, row-major from the north-west corner.
     public let samples: [Float]
+    /// The file the grid was read from (and the bounds a Terrarium PNG was given), so a map
+    /// can be written out as a scene file naming it; nil for grids made in memory.
+    public var source: GridSource?
 
     public init?(columns: Int, rows: Int, westCentre: Double, southCentre: Double, cellWidth: Double, cellHeight: Double, samples: [Float]) {
         guard columns >= 2, rows >= 2, columns * rows <= Self.maxSamples, samples.count == columns * rows,
@@ -84,6 +87,17 @@ public struct HeightGrid: Sendable {
 }
 
 /// A grid file that could not be read: which file, where, what, and what to do.
+/// Where a height grid came from.
+public struct GridSource: Equatable, Sendable {
+    public var file: String
+    /// West, south, east, north: a Terrarium PNG's bounds.
+    public var bounds: [Double]?
+    public init(file: String, bounds: [Double]? = nil) {
+        self.file = file
+        self.bounds = bounds
+    }
+}
+
 public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     case file(FileError)
     case syntax(file: String, line: Int, message: String)

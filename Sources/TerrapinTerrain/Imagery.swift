@@ -29,6 +29,8 @@ public struct Imagery: Sendable {
     /// How much the terrain's hillshade darkens the imagery, 0…1: 0 (default) leaves it as it
     /// is (photographs carry their own shading), 1 shades it like the relief palette.
     public var shading: Double
+    /// The file it was read from (nil for imagery made in memory), for writing scene files.
+    public var source: String?
     public var width: Int { levels[0].width }
     public var height: Int { levels[0].height }
 
@@ -77,10 +79,11 @@ public struct Imagery: Sendable {
         } catch {
             throw TerrainError.imagery(file: path, message: error.description)
         }
-        guard let imagery = Imagery(image: image, west: west, south: south, east: east, north: north, projection: projection, shading: shading) else {
+        guard var imagery = Imagery(image: image, west: west, south: south, east: east, north: north, projection: projection, shading: shading) else {
             throw TerrainError.imagery(file: path, message: "bounds [\(west), \(south), \(east), \(north)] are not [west, south, east, north] with south < north"
                                        + (projection == .webMercator ? " within ±85.0511° (Web Mercator)" : ""))
         }
+        imagery.source = path
         return imagery
     }
 

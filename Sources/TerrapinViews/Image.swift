@@ -120,7 +120,7 @@ public enum ContentMode: Sendable { case fit, fill }
 extension View {
     /// Constrains the view to an aspect ratio (width / height; nil: the view's ideal ratio).
     public func aspectRatio(_ ratio: Double? = nil, contentMode: ContentMode) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in AspectRatioNode(child: child, ratio: ratio, mode: contentMode) })
+        modified(.aspectRatio(ratio, contentMode), wrap: { child, _ in AspectRatioNode(child: child, ratio: ratio, mode: contentMode) })
     }
     public func scaledToFit() -> ModifiedView<Self> { aspectRatio(contentMode: .fit) }
     public func scaledToFill() -> ModifiedView<Self> { aspectRatio(contentMode: .fill) }

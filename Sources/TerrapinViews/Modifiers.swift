@@ -8,6 +8,8 @@ public struct ModifiedView<Content: View>: View, PrimitiveView {
     let content: Content
     let environment: ((inout EnvironmentValues) -> Void)?
     let wrap: ((Node, EnvironmentValues) throws -> Node)?
+    /// What the modifier is as scene data (see `ViewSpec(describing:)`).
+    let record: ModifierRecord
 
     func makeNode(_ env: EnvironmentValues) throws -> Node {
         var e = env
@@ -18,31 +20,46 @@ public struct ModifiedView<Content: View>: View, PrimitiveView {
 }
 
 extension View {
-    func modified(environment: ((inout EnvironmentValues) -> Void)? = nil,
+    func modified(_ record: ModifierRecord, environment: ((inout EnvironmentValues) -> Void)? = nil,
                   wrap: ((Node, EnvironmentValues) throws -> Node)? = nil) -> ModifiedView<Self> {
-        ModifiedView(content: self, environment: environment, wrap: wrap)
+        ModifiedView(content: self, environment: environment, wrap: wrap, record: record)
+    }
+    func modified(_ spec: ModifierSpec, environment: ((inout EnvironmentValues) -> Void)? = nil,
+                  wrap: ((Node, EnvironmentValues) throws -> Node)? = nil) -> ModifiedView<Self> {
+        modified(.spec { spec }, environment: environment, wrap: wrap)
     }
 
     // MARK: Environment
 
-    public func font(_ font: Font?) -> ModifiedView<Self> { modified(environment: { $0.font = font }) }
-    public func fontWeight(_ weight: Font.Weight?) -> ModifiedView<Self> { modified(environment: { $0.fontWeight = weight }) }
-    public func bold(_ active: Bool = true) -> ModifiedView<Self> { modified(environment: { if active { $0.fontWeight = .bold } }) }
-    public func italic(_ active: Bool = true) -> ModifiedView<Self> { modified(environment: { if active { $0.italic = true } }) }
+    public func font(_ font: Font?) -> ModifiedView<Self> {
+        modified(font.map { .font($0.spec) }.map { spec in .spec { spec } } ?? .unsupported("font(nil)"), environment: { $0.font = font })
+    }
+    public func fontWeight(_ weight: Font.Weight?) -> ModifiedView<Self> {
+        modified(weight.map { w in .spec { .fontWeight(w) } } ?? .unsupported("fontWeight(nil)"), environment: { $0.fontWeight = weight })
+    }
+    public func bold(_ active: Bool = true) -> ModifiedView<Self> { modified(active ? .spec { .bold } : .nothing, environment: { if active { $0.fontWeight = .bold } }) }
+    public func italic(_ active: Bool = true) -> ModifiedView<Self> { modified(active ? .spec { .italic } : .nothing, environment: { if active { $0.italic = true } }) }
     public func foregroundStyle(_ style: some ShapeStyle) -> ModifiedView<Self> {
         let color = style.color
-        return modified(environment: { $0.foregroundColor = color })
+        return modified(color.map { c in .spec { .foregroundStyle(c) } } ?? .unsupported("a foreground style that is not a colour"), environment: { $0.foregroundColor = color })
     }
-    public func foregroundColor(_ color: Color?) -> ModifiedView<Self> { modified(environment: { $0.foregroundColor = color }) }
-    public func lineLimit(_ limit: Int?) -> ModifiedView<Self> { modified(environment: { $0.lineLimit = limit }) }
-    public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedView<Self> { modified(environment: { $0.multilineTextAlignment = alignment }) }
-    public func minimumScaleFactor(_ factor: Double) -> ModifiedView<Self> { modified(environment: { $0.minimumScaleFactor = factor }) }
+    public func foregroundColor(_ color: Color?) -> ModifiedView<Self> {
+        modified(color.map { c in .spec { .foregroundStyle(c) } } ?? .unsupported("foregroundColor(nil)"), environment: { $0.foregroundColor = color })
+    }
+    public func lineLimit(_ limit: Int?) -> ModifiedView<Self> {
+        modified(limit.map { n in .spec { .lineLimit(n) } } ?? .unsupported("lineLimit(nil)"), environment: { $0.lineLimit = limit })
+    }
+    public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedView<Self> {
+        modified(.multilineTextAlignment(alignment), environment: { $0.multilineTextAlignment = alignment })
+    }
+    public func minimumScaleFactor(_ factor: Double) -> ModifiedView<Self> { modified(.minimumScaleFactor(factor), environment: { $0.minimumScaleFactor = factor }) }
 
     // MARK: Layout
 
     /// Fixed size in the given dimensions; the content is proposed that size and aligned in it.
     public func frame(width: Double? = nil, height: Double? = nil, alignment: Alignment = .center) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in FrameNode(child: child, width: width, height: height, alignment: alignment) })
+        modified(.frame(width: width, height: height, minWidth: nil, maxWidth: nil, minHeight: nil, maxHeight: nil, alignment: alignment),
+                 wrap: { child, _ in FrameNode(child: child, width: width, height: height, alignment: alignment) })
     }
 
     /// Flexible frame: clamps the proposal into [min, max] for the content, and its own size into
@@ -50,26 +67,32 @@ extension View {
     public func frame(minWidth: Double? = nil, idealWidth: Double? = nil, maxWidth: Double? = nil,
                       minHeight: Double? = nil, idealHeight: Double? = nil, maxHeight: Double? = nil,
                       alignment: Alignment = .center) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in
+        // A scene file's frame with a minimum or maximum is flexible, its width and height ideal.
+        let flexible = minWidth != nil || maxWidth != nil || minHeight != nil || maxHeight != nil
+        let record: ModifierRecord = flexible ? .spec {
+            .frame(width: idealWidth, height: idealHeight, minWidth: minWidth, maxWidth: maxWidth, minHeight: minHeight, maxHeight: maxHeight, alignment: alignment)
+        } : idealWidth == nil && idealHeight == nil ? .nothing : .unsupported("a flexible frame with only ideal sizes")
+        return modified(record, wrap: { child, _ in
             FlexFrameNode(child: child, minWidth: minWidth, idealWidth: idealWidth, maxWidth: maxWidth,
                           minHeight: minHeight, idealHeight: idealHeight, maxHeight: maxHeight, alignment: alignment)
         })
     }
 
-    public func padding(_ insets: EdgeInsets) -> ModifiedView<Self> { modified(wrap: { child, _ in PaddingNode(child: child, insets: insets) }) }
+    public func padding(_ insets: EdgeInsets) -> ModifiedView<Self> { modified(.padding(insets), wrap: { child, _ in PaddingNode(child: child, insets: insets) }) }
     public func padding(_ length: Double) -> ModifiedView<Self> { padding(EdgeInsets(.all, length)) }
     public func padding(_ edges: Edge = .all, _ length: Double? = nil) -> ModifiedView<Self> { padding(EdgeInsets(edges, length ?? defaultPadding)) }
 
     /// Proposes nil (the ideal size) in the fixed dimensions.
     public func fixedSize(horizontal: Bool = true, vertical: Bool = true) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in FixedSizeNode(child: child, horizontal: horizontal, vertical: vertical) })
+        modified(horizontal && vertical ? .spec { .fixedSize } : !horizontal && !vertical ? .nothing : .unsupported("fixedSize in one dimension"),
+                 wrap: { child, _ in FixedSizeNode(child: child, horizontal: horizontal, vertical: vertical) })
     }
 
     /// Moves the drawing; layout is unchanged.
-    public func offset(x: Double = 0, y: Double = 0) -> ModifiedView<Self> { modified(wrap: { child, _ in OffsetNode(child: child, dx: x, dy: y) }) }
+    public func offset(x: Double = 0, y: Double = 0) -> ModifiedView<Self> { modified(.offset(x: x, y: y), wrap: { child, _ in OffsetNode(child: child, dx: x, dy: y) }) }
 
     public func layoutPriority(_ priority: Double) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in
+        modified(.unsupported("layoutPriority"), wrap: { child, _ in
             let node = WrapperNode(child: child)
             node.layoutPriority = priority
             return node
@@ -80,62 +103,76 @@ extension View {
 
     /// `background` is proposed the content's size and drawn behind it.
     public func background<Background: View>(alignment: Alignment = .center, @ViewBuilder _ content: () -> Background) -> ModifiedView<Self> {
-        let background = content()
-        return modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(background, env), alignment: alignment, inFront: false) })
+        background(content(), alignment: alignment)
     }
     public func background<Background: View>(_ background: Background, alignment: Alignment = .center) -> ModifiedView<Self> {
-        modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(background, env), alignment: alignment, inFront: false) })
+        modified(alignment == .center ? .spec { () throws(ViewSpecError) -> ModifierSpec in .background(try ViewSpec(describing: background)) } : .unsupported("a background aligned other than centre"), wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(background, env), alignment: alignment, inFront: false) })
     }
     /// A style filling a shape behind the content, e.g. `.background(.white, in: Capsule())`.
     public func background<S: Shape>(_ style: some ShapeStyle, in shape: S) -> ModifiedView<Self> {
         background(shape.fill(style))
     }
     public func overlay<Overlay: View>(alignment: Alignment = .center, @ViewBuilder _ content: () -> Overlay) -> ModifiedView<Self> {
-        let overlay = content()
-        return modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(overlay, env), alignment: alignment, inFront: true) })
+        overlay(content(), alignment: alignment)
     }
     public func overlay<Overlay: View>(_ overlay: Overlay, alignment: Alignment = .center) -> ModifiedView<Self> {
-        modified(wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(overlay, env), alignment: alignment, inFront: true) })
+        modified(alignment == .center ? .spec { () throws(ViewSpecError) -> ModifierSpec in .overlay(try ViewSpec(describing: overlay)) } : .unsupported("an overlay aligned other than centre"), wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(overlay, env), alignment: alignment, inFront: true) })
     }
 
     /// Clips drawing (and taps) to a shape in the view's frame, anti-aliased.
-    public func clipShape<S: Shape>(_ shape: S) -> ModifiedView<Self> { modified(wrap: { child, _ in ClipNode(child: child, shape: shape) }) }
-    public func cornerRadius(_ radius: Double) -> ModifiedView<Self> { clipShape(RoundedRectangle(cornerRadius: radius, style: .circular)) }
+    public func clipShape<S: Shape>(_ shape: S) -> ModifiedView<Self> {
+        let record: ModifierRecord
+        if let r = shape as? RoundedRectangle, r.style == .circular {
+            record = .spec { .cornerRadius(r.cornerRadius) }   // what cornerRadius(_:) clips to
+        } else {
+            record = shapeKind(shape).map { k in .spec { .clipShape(k) } } ?? .unsupported("clipping to a \(S.self)")
+        }
+        return modified(record, wrap: { child, _ in ClipNode(child: child, shape: shape) })
+    }
+    public func cornerRadius(_ radius: Double) -> ModifiedView<Self> {
+        let shape = RoundedRectangle(cornerRadius: radius, style: .circular)
+        return modified(.cornerRadius(radius), wrap: { child, _ in ClipNode(child: child, shape: shape) })
+    }
     public func clipped() -> ModifiedView<Self> { clipShape(Rectangle()) }
 
     /// A border inside the frame.
     public func border(_ style: some ShapeStyle, width: Double = 1) -> ModifiedView<Self> {
-        overlay(Rectangle().strokeBorder(style, lineWidth: width))
+        let border = Rectangle().strokeBorder(style, lineWidth: width)
+        return modified(style.color.map { c in .spec { .border(c, width: width) } } ?? .unsupported("a border style that is not a colour"),
+                        wrap: { child, env in LayerNode(child: child, secondary: try TerrapinViews.makeNode(border, env), alignment: .center, inFront: true) })
     }
 
     /// A blurred copy of the content's coverage behind it: standard deviation `radius` points
     /// (CSS blur = 2·radius). SwiftUI's default colour is black at 33 %.
     public func shadow(color: Color = Color(white: 0, opacity: 0.33), radius: Double, x: Double = 0, y: Double = 0) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in ShadowNode(child: child, color: color, radius: radius, dx: x, dy: y) })
+        modified(.shadow(color: color, radius: radius, x: x, y: y), wrap: { child, _ in ShadowNode(child: child, color: color, radius: radius, dx: x, dy: y) })
     }
 
     /// The content composited as one layer with `opacity` (overlaps inside do not show through).
-    public func opacity(_ opacity: Double) -> ModifiedView<Self> { modified(wrap: { child, _ in OpacityNode(child: child, opacity: opacity) }) }
+    public func opacity(_ opacity: Double) -> ModifiedView<Self> { modified(.opacity(opacity), wrap: { child, _ in OpacityNode(child: child, opacity: opacity) }) }
 
     public func scaleEffect(_ scale: Double, anchor: UnitPoint = .center) -> ModifiedView<Self> { scaleEffect(x: scale, y: scale, anchor: anchor) }
     public func scaleEffect(x: Double = 1, y: Double = 1, anchor: UnitPoint = .center) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.scale(x, y) } })
+        modified(x == y && anchor == .center ? .spec { .scaleEffect(x) } : .unsupported("a scale effect other than uniform about the centre"),
+                 wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.scale(x, y) } })
     }
     public func rotationEffect(_ angle: Angle, anchor: UnitPoint = .center) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.rotation(angle.radians) } })
+        modified(anchor == .center ? .spec { .rotationEffect(degrees: angle.radians * 180 / Double.pi) } : .unsupported("a rotation about a point other than the centre"),
+                 wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.rotation(angle.radians) } })
     }
 
     /// The shape that receives taps.
-    public func contentShape<S: Shape>(_ shape: S) -> ModifiedView<Self> { modified(wrap: { child, _ in ContentShapeNode(child: child, shape: shape) }) }
+    public func contentShape<S: Shape>(_ shape: S) -> ModifiedView<Self> { modified(.dropped("a content shape (it shapes taps, not pixels)"), wrap: { child, _ in ContentShapeNode(child: child, shape: shape) }) }
 
     /// Stores `action` to run when a tap hits this view (see `ViewRenderer.tap`).
     public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in TapNode(child: child, action: action) })
+        modified(.dropped("a tap action (code cannot be written as data; scene files have \"onTap\": \"togglePopover\" on markers)"),
+                 wrap: { child, _ in TapNode(child: child, action: action) })
     }
 
     /// Kept as metadata (printed by inspection tools; not drawn).
     public func accessibilityLabel(_ label: String) -> ModifiedView<Self> {
-        modified(wrap: { child, _ in AccessibilityNode(child: child, label: label) })
+        modified(.accessibilityLabel(label), wrap: { child, _ in AccessibilityNode(child: child, label: label) })
     }
 }
 

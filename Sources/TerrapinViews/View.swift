@@ -105,7 +105,11 @@ public struct Group<Content: View>: View, PrimitiveView {
 /// A type-erased view.
 public struct AnyView: View, PrimitiveView {
     private let make: (EnvironmentValues) throws -> Node
-    public init<V: View>(_ view: V) { make = { try TerrapinViews.makeNode(view, $0) } }
+    let describeContent: (inout [String]) throws(ViewSpecError) -> [ViewSpec]
+    public init<V: View>(_ view: V) {
+        make = { try TerrapinViews.makeNode(view, $0) }
+        describeContent = { (notes: inout [String]) throws(ViewSpecError) -> [ViewSpec] in try ViewSpec.describeAll(view, &notes) }
+    }
     func makeNode(_ environment: EnvironmentValues) throws -> Node { try make(environment) }
 }
 

@@ -30,6 +30,7 @@ enum CommandLineTool {
           terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
           terrapin tap SCENE.json X Y
           terrapin schema
+          terrapin format SCENE.json [-o OUT.json]
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
           terrapin --help | --version
           terrapin help COMMAND
@@ -40,6 +41,7 @@ enum CommandLineTool {
           inspect   print where every marker and popover lands, and why hidden ones are hidden
           tap       say what a tap at X,Y hits
           schema    print the JSON Schema of scene files
+          format    check a scene file and write it in canonical form
           diff      compare two PNG images as the snapshot tests do
 
         Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
@@ -152,6 +154,19 @@ enum CommandLineTool {
           terrapin schema > scene.schema.json
         """
 
+    static let formatHelp = """
+        terrapin format: check a scene file and write it in canonical form — two-space indented,
+        keys in the schema's order, defaults left out, numbers in their shortest exact form — the
+        same text Swift code gets from SceneEncoder. Formatting a formatted file changes nothing.
+
+        Usage:
+          terrapin format SCENE.json [-o OUT.json]    (- reads standard input; without -o, standard output)
+
+        Examples:
+          terrapin format Examples/showcase.json
+          terrapin format messy.json -o tidy.json
+        """
+
     static let diffHelp = """
         terrapin diff: compare two PNG images with the engine of TerrapinSnapshotTesting.
 
@@ -216,6 +231,7 @@ enum CommandLineTool {
             case "tap": printOut(tapHelp)
             case "batch": printOut(batchHelp)
             case "schema": printOut(schemaHelp)
+            case "format": printOut(formatHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
         case "render": try render(rest)
@@ -223,6 +239,7 @@ enum CommandLineTool {
         case "inspect": try inspect(rest)
         case "tap": try tap(rest)
         case "batch": try batch(rest)
+        case "format": try format(rest)
         case "schema":
             if rest.first == "-h" || rest.first == "--help" { printOut(schemaHelp); return }
             guard rest.isEmpty else { throw CLIError.usage("schema takes no arguments", command: "schema") }
@@ -395,6 +412,36 @@ extension CommandLineTool {
             printOut(resolved.description)
         } catch {
             throw CLIError.input(error.description)
+        }
+    }
+
+    // MARK: - format
+
+    static func format(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "format")
+        var scenePath: String?, outputPath: String?
+        while let argument = parser.next() {
+            switch argument {
+            case "-h", "--help": printOut(formatHelp); return
+            case "-o", "--output": outputPath = try parser.value(for: argument)
+            default:
+                if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "format") }
+                guard scenePath == nil else { throw CLIError.usage("more than one scene given ('\(scenePath!)' and '\(argument)')", command: "format") }
+                scenePath = argument
+            }
+        }
+        guard let scenePath else { throw CLIError.usage("no scene file given", command: "format") }
+        let scene: Scene
+        do { scene = try SceneDecoder.load(path: scenePath) } catch { throw CLIError.input(error.description) }
+        let bytes = Array(SceneEncoder.encode(scene).utf8)
+        do {
+            if let outputPath, outputPath != "-" {
+                try FileIO.writeAtomically(bytes, to: outputPath)
+            } else {
+                try FileIO.writeAll(bytes, fd: 1, name: "<stdout>")
+            }
+        } catch {
+            throw CLIError.runtime(error.description)
         }
     }
 

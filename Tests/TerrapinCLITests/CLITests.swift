@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TerrapinPNG
+import Terrapin
 import TerrapinRaster
 
 /// Runs the built `terrapin` binary, as a user would.
@@ -348,4 +349,27 @@ enum CLI {
 
 extension Array where Element == UInt8 {
     func write(to path: String) throws { try Data(self).write(to: URL(fileURLWithPath: path)) }
+}
+
+@Suite struct FormatCommandTests {
+    /// `terrapin format` prints what SceneEncoder writes; formatting its output changes nothing;
+    /// `-o` writes a file; a bad scene is exit 2 with the decoder's message and no file.
+    @Test func formatsCanonicallyAndIdempotently() throws {
+        let first = try CLI.run(["format", CLI.examples + "/ferry-building-popover.json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let text = String(decoding: first.stdout, as: UTF8.self)
+        #expect(text == SceneEncoder.encode(try SceneDecoder.load(path: CLI.examples + "/ferry-building-popover.json")))
+        #expect(text.contains(#""onTap": "togglePopover""#))
+        let second = try CLI.run(["format", "-"], stdin: first.stdout)
+        #expect(second.status == 0 && second.stdout == first.stdout)
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let written = try CLI.run(["format", CLI.examples + "/ferry-building-popover.json", "-o", dir + "/tidy.json"])
+        #expect(written.status == 0 && FileManager.default.contents(atPath: dir + "/tidy.json") == Data(first.stdout))
+        let bad = try CLI.run(["format", "-", "-o", dir + "/bad.json"], stdin: Array(#"{"map": {"mode": "sat"}}"#.utf8))
+        #expect(bad.status == 2 && bad.stderr.contains(#"did you mean "satellite""#), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/bad.json"))
+        let help = try CLI.run(["format", "--help"])
+        #expect(help.status == 0 && String(decoding: help.stdout, as: UTF8.self).contains("Examples:"))
+    }
 }

@@ -15,6 +15,32 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
     }
 }
 
+/// A map golden, and the same map written out as a scene file and read back: it must render
+/// the same pixels (the DSL → JSON → render round trip).
+func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 300, filePath: StaticString = #filePath, line: UInt = #line) {
+    golden(map as Map, name, width: width, height: height, filePath: filePath, line: line, roundTrip: true)
+}
+
+func golden(_ map: Map, _ name: String, width: Double, height: Double, filePath: StaticString, line: UInt, roundTrip: Bool) {
+    golden(AnyView(map), name, width: width, height: height, filePath: filePath, line: line)
+    let location = Testing.SourceLocation(fileID: "\(filePath)", filePath: "\(filePath)", line: Int(line), column: 1)
+    do {
+        // At scale 1, a quarter of the golden's pixels, to keep the suite fast.
+        let direct = try ViewRenderer.render(map.frame(width: width, height: height), scale: 1)
+        var notes: [String] = []
+        let scene = try Scene(describing: map, output: OutputOptions(width: Int(width), height: Int(height), scale: 1), directory: examples, notes: &notes)
+        let json = SceneEncoder.encode(scene)
+        let decoded = try SceneDecoder.decode(Array(json.utf8), path: "\(examples)/\(name.split(separator: "/").last ?? "map").json")
+        // Read back and written again, it is the same text.
+        #expect(SceneEncoder.encode(decoded) == json, "the scene file reads back as another scene", sourceLocation: location)
+        let viaJSON = try PreparedScene(decoded).render()
+        let same = viaJSON == direct
+        #expect(same, "\(name) written as JSON renders differently:\n\(json)", sourceLocation: location)
+    } catch {
+        Issue.record("round trip failed: \(error)", sourceLocation: location)
+    }
+}
+
 @Suite struct MapGoldenTests {
     @Test func capsuleLabelAboveTheEmpireStateBuilding() {
         golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.7484, longitude: -73.9857), heading: 30, tilt: 60, range: 1200), mode: .hybrid) {

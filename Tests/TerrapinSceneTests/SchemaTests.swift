@@ -45,7 +45,7 @@ import Testing
     }
 
     /// Checks only the decoder can make (they need arithmetic or order the schema cannot express).
-    static let decoderOnly = ["west < east", "must be its first modifier", "a Terrarium PNG needs", "must be below the roof", "with south < north", "within ±85.0511°"]
+    static let decoderOnly = ["west < east", "must be its first modifier", "a Terrarium PNG needs", "must be below the roof", "with south < north", "within ±85.0511°", "columns × rows"]
 
     @Test(arguments: MapSceneDecoderTests.malformed)
     func theSchemaRejectsWhatTheDecoderRejects(json: String, expected: String) throws {
@@ -60,6 +60,7 @@ import Testing
             #"{}"#,
             #"{"map": {"occludedMarkers": "hidden", "markers": [{"position": {"latitude": 1, "longitude": 2}}]}}"#,
             #"{"map": {"terrain": {"file": "t.png", "bounds": [-1, -1, 1, 1]}, "occludedMarkers": {"dimmed": 0.3}}}"#,
+            #"{"map": {"terrain": {"columns": 2, "rows": 2, "bounds": [0, 0, 0.01, 0.01], "samples": [1, 2, 3.5, -4]}}}"#,
             #"{"map": {"imagery": {"file": "i.png", "bounds": [170, -1, -170, 1], "projection": "webMercator", "shading": 0.5}, "sun": {"azimuth": 135, "altitude": 30}}}"#,
             ##"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"zstack": {"alignment": "topLeading", "children": [{"circle": {"fill": "#FF000080"}}, {"spacer": {}}]}, "modifiers": [{"frame": {"maxWidth": "infinity", "height": 20}}, {"font": {"size": 12, "weight": "bold", "design": "serif"}}, {"clipShape": {"roundedRectangle": {"cornerRadius": 4}}}, {"shadow": {"radius": 2}}, {"padding": {"top": 1, "horizontal": 2}}]}}]}}"##,
             #"{"map": {"markers": [{"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "style": "default"}, {"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "style": {"image": {"systemName": "star.fill"}}}]}}"#,

@@ -1,0 +1,160 @@
+// A Swift-built map as scene data: `Scene(describing:output:)` and `MapScene(describing:)`
+// turn `Map { Marker … }` into the values a scene file holds, so `SceneEncoder` can write it
+// and reading it back renders the same pixels. Files are named as they were loaded (relative
+// to `directory` when they lie under it); a height grid made in memory is written inline.
+import TerrapinGeo
+import TerrapinRaster
+import TerrapinTerrain
+import TerrapinViews
+
+extension Scene {
+    /// The scene file of `map` drawn at `output`; paths are made relative to `directory`, where
+    /// the file will be saved. `notes` lists what was left out (tap actions, content shapes).
+    public init(describing map: Map, output: OutputOptions = OutputOptions(), directory: String = ".",
+                notes: inout [String]) throws(ViewSpecError) {
+        self.init(output: output, map: try MapScene(describing: map, directory: directory, notes: &notes), directory: directory)
+    }
+
+    public init(describing map: Map, output: OutputOptions = OutputOptions(), directory: String = ".") throws(ViewSpecError) {
+        var notes: [String] = []
+        try self.init(describing: map, output: output, directory: directory, notes: &notes)
+    }
+}
+
+extension MapScene {
+    public init(describing map: Map, directory: String = ".", notes: inout [String]) throws(ViewSpecError) {
+        self.init()
+        func file(_ path: String) -> String { relativePath(path, from: directory) }
+        mode = map.mode
+        camera = map.initialCamera ?? map.camera?.wrappedValue
+        if let ground = map.terrain {
+            if let source = ground.grid.source {
+                terrain = TerrainSpec(file: file(source.file), bounds: source.bounds, exaggeration: ground.exaggeration)
+            } else {
+                terrain = TerrainSpec(file: "", exaggeration: ground.exaggeration)
+                terrain?.inline = InlineGrid(ground.grid)
+            }
+        }
+        if let imagery = map.imagery {
+            guard let source = imagery.source else { throw ViewSpecError("imagery made in memory (save it as a PNG and use Imagery.load)") }
+            self.imagery = ImagerySpec(file: file(source), bounds: [imagery.west, imagery.south, imagery.east, imagery.north],
+                                       projection: imagery.projection, shading: imagery.shading)
+        }
+        if map.sun.azimuth != 315 || map.sun.altitude != 45 { sun = [map.sun.azimuth, map.sun.altitude] }
+        if case .dimmed(let opacity) = map.occludedMarkers { dimmedOccludedOpacity = opacity }
+        buildings = map.buildings.map {
+            BuildingSpec(footprint: $0.footprint, base: $0.base, roof: $0.roof,
+                         color: RGBA8(red: Self.byte($0.color.x), green: Self.byte($0.color.y), blue: Self.byte($0.color.z)))
+        }
+        labels = map.basemapLabels
+        for item in map.items {
+            switch item {
+            case .marker(let m): markers.append(try MarkerSpec(describing: m, directory: directory, notes: &notes))
+            }
+        }
+    }
+
+    static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
+}
+
+extension MarkerSpec {
+    init(describing m: Marker, directory: String, notes: inout [String]) throws(ViewSpecError) {
+        self.init(position: m.position)
+        altitudeMode = m.altitudeMode
+        collisionBehavior = m.collisionBehavior
+        collisionPriority = m.collisionPriority
+        zIndex = m.zIndex
+        anchor = m.anchor
+        if m.isPopoverAnchor {
+            kind = .popover
+            guard let p = m.popover else { return }
+            popover = try PopoverSpec(describing: p, directory: directory, notes: &notes)
+            popoverOffset = p.offset
+            return
+        }
+        if let light = m.lightweight {
+            kind = .marker3D
+            extruded = light.extruded
+            drawsWhenOccluded = light.drawsWhenOccluded
+            sizePreserved = light.sizePreserved
+            label = light.label
+            switch light.style {
+            case .default: style = .default
+            case .pin(let c): style = .pin(try PinSpec(describing: c, notes: &notes))
+            case .image(let image):
+                guard case .image(let spec) = try ViewSpec(describing: image).content else { throw ViewSpecError("a Marker3D image") }
+                style = .image(spec.relative(to: directory))
+            case .viewSnapshot(let view): style = .view(try ViewSpec(describing: view, notes: &notes).relative(to: directory))
+            }
+            return
+        }
+        if !m.isDefaultPin { content = try ViewSpec(describing: m.content, notes: &notes).relative(to: directory) }
+        if let p = m.popover { popover = try PopoverSpec(describing: p, directory: directory, notes: &notes) }
+    }
+}
+
+extension PopoverSpec {
+    init(describing p: MarkerPopover, directory: String, notes: inout [String]) throws(ViewSpecError) {
+        let d = PopoverStyle.Shadow()
+        guard p.style.shadow.color == d.color, p.style.shadow.radius == d.radius, p.style.shadow.x == d.x, p.style.shadow.y == d.y else {
+            throw ViewSpecError("a popover shadow other than the default")
+        }
+        self.init(content: try ViewSpec(describing: p.content, notes: &notes).relative(to: directory))
+        isOpen = p.isOpen.wrappedValue
+        autoClose = p.autoClosedEnabled
+        autoPan = p.autoPanEnabled
+        padding = p.style.padding
+        backgroundColor = p.style.backgroundColor
+        cornerRadius = p.style.borderRadius
+    }
+}
+
+extension ViewSpec {
+    /// The same view with image files named relative to `directory`.
+    func relative(to directory: String) -> ViewSpec {
+        var v = self
+        switch content {
+        case .image(let i): v.content = .image(i.relative(to: directory))
+        case .pin(let p): v.content = .pin(p.relative(to: directory))
+        case .vstack(let a, let s, let c): v.content = .vstack(alignment: a, spacing: s, children: c.map { $0.relative(to: directory) })
+        case .hstack(let a, let s, let c): v.content = .hstack(alignment: a, spacing: s, children: c.map { $0.relative(to: directory) })
+        case .zstack(let a, let c): v.content = .zstack(alignment: a, children: c.map { $0.relative(to: directory) })
+        default: break
+        }
+        v.modifiers = modifiers.map {
+            switch $0 {
+            case .background(let b): .background(b.relative(to: directory))
+            case .overlay(let o): .overlay(o.relative(to: directory))
+            default: $0
+            }
+        }
+        return v
+    }
+}
+
+extension ImageSpec {
+    func relative(to directory: String) -> ImageSpec {
+        var i = self
+        i.file = file.map { relativePath($0, from: directory) }
+        return i
+    }
+}
+
+extension PinSpec {
+    func relative(to directory: String) -> PinSpec {
+        var p = self
+        p.glyph = glyph?.relative(to: directory)
+        return p
+    }
+}
+
+/// `path` as seen from `directory`: unchanged when relative already or unrelated to it; else
+/// with the common leading directories removed and `..` for each one left in `directory`.
+func relativePath(_ path: String, from directory: String) -> String {
+    guard path.hasPrefix("/"), directory.hasPrefix("/") else { return path }
+    let p = path.split(separator: "/"), d = directory.split(separator: "/")
+    var common = 0
+    while common < min(p.count - 1, d.count), p[common] == d[common] { common += 1 }
+    guard common > 0 else { return path }
+    return (Array(repeating: "..", count: d.count - common) + p[common...].map(String.init)).joined(separator: "/")
+}
