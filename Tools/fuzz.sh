@@ -16,9 +16,16 @@ swift=${SWIFT:-swift}
 out=out/fuzz
 
 build() {  # build <target>
+  # SwiftPM hands swiftc one -sanitize= flag per sanitizer, and swiftc keeps only the last: in
+  # whichever order SwiftPM lists them, the Swift code got coverage without ASan or ASan without
+  # coverage. The combined flag, appended last, gives it both.
   TERRAPIN_FUZZ=1 $swift build -c release --scratch-path .build/fuzz --sanitize=fuzzer --sanitize=address \
-    --product "fuzz-$1" 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|warning: |complete" || true
+    -Xswiftc -sanitize=fuzzer,address --product "fuzz-$1" 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|warning: |complete" || true
   [ -x ".build/fuzz/release/fuzz-$1" ] || { echo "make fuzz: building fuzz-$1 failed" >&2; exit 2; }
+}
+asan() {  # asan: whether the Swift code calls AddressSanitizer's checks
+  # (grep -c reads everything: with -q, nm's SIGPIPE would fail the pipeline under pipefail.)
+  [ "$(nm .build/fuzz/release/TerrapinScene.build/*.o 2>/dev/null | grep -c "__asan_report_")" -gt 0 ]
 }
 counters() {  # counters <target>: coverage counters libFuzzer finds in the binary
   local n
@@ -27,14 +34,13 @@ counters() {  # counters <target>: coverage counters libFuzzer finds in the bina
 }
 for t in $targets; do
   build "$t"
-  # Builds have been seen to leave the Swift modules without coverage instrumentation (only
-  # the C shim's 78 counters) -- each time while another swift build ran on the machine. Then
-  # the fuzzer is blind: start over once, and stop if it is still so.
-  if [ "$(counters "$t")" -lt 5000 ]; then
-    echo "make fuzz: fuzz-$t has only $(counters "$t") coverage counters; rebuilding from scratch"
+  # A binary whose Swift code lacks coverage (only the C shim's 78 counters) fuzzes blind, and
+  # one without ASan misses memory errors: start over once, and stop if it is still so.
+  if [ "$(counters "$t")" -lt 5000 ] || ! asan; then
+    echo "make fuzz: fuzz-$t has $(counters "$t") coverage counters$(asan || echo ' and no ASan in Swift code'); rebuilding from scratch"
     rm -rf .build/fuzz
     build "$t"
-    [ "$(counters "$t")" -ge 5000 ] || { echo "make fuzz: fuzz-$t is not instrumented ($(counters "$t") counters)" >&2; exit 2; }
+    [ "$(counters "$t")" -ge 5000 ] && asan || { echo "make fuzz: fuzz-$t is not instrumented ($(counters "$t") counters)" >&2; exit 2; }
   fi
 done
 
