@@ -86,7 +86,8 @@ public enum MapResolver {
     /// The camera (bound, initial or fitted), then auto-pan until every auto-panning popover
     /// fits; a bound camera receives the moved camera.
     static func resolve(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> ResolvedScene {
-        let start = map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
+        let base = map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
+        let start = map.flights.isEmpty ? base : CameraFlight.camera(at: map.time, initial: base, flights: map.flights).restricted
         var camera = start
         var scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
         for _ in 0..<4 {
@@ -94,7 +95,8 @@ public enum MapResolver {
             camera = pan(scene.camera, by: shift, width: width, height: height, ground: ground)
             scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
         }
-        if let binding = map.camera, camera != start { binding.wrappedValue = camera }
+        // (A flight's camera is not written back: the next frame would start from it.)
+        if let binding = map.camera, map.flights.isEmpty, camera != start { binding.wrappedValue = camera }
         if map.mode != .satellite && !map.basemapLabels.isEmpty {
             scene.labels = resolveLabels(map.basemapLabels, scene, prepared, ground: ground)
         }

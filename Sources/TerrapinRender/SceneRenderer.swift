@@ -38,13 +38,19 @@ public struct PreparedScene {
             if let root {
                 do { try builder.checkConfinement(spec, root: root) } catch { throw RenderError.confined(error) }
             }
-            do { map = try builder.map(spec) } catch { throw RenderError.terrain(error) }
+            do { map = try builder.map(spec).time(scene.time) } catch { throw RenderError.terrain(error) }
         } else {
             map = nil
         }
     }
 
-    var framed: some View { (map ?? Map(mode: .roadmap)).frame(width: Double(scene.output.width), height: Double(scene.output.height)) }
+    var framed: some View { framed(at: nil) }
+
+    func framed(at time: Double?) -> some View {
+        var m = map ?? Map(mode: .roadmap)
+        if let time { m.time = time }
+        return m.frame(width: Double(scene.output.width), height: Double(scene.output.height))
+    }
 
     /// Taps at `point` (points from the top-left): runs what is hit there. Returns what was hit
     /// (the label of the view that took the tap), or nil when nothing did.
@@ -55,8 +61,9 @@ public struct PreparedScene {
     }
 
     /// Where markers and popovers land, and why hidden ones are hidden.
-    public func resolve() throws(RenderError) -> ResolvedScene? {
-        guard let map else { return nil }
+    public func resolve(at time: Double? = nil) throws(RenderError) -> ResolvedScene? {
+        guard var map else { return nil }
+        if let time { map.time = time }
         do {
             return try MapResolver.resolve(map, width: Double(scene.output.width), height: Double(scene.output.height))
         } catch {
@@ -64,7 +71,8 @@ public struct PreparedScene {
         }
     }
 
-    public func render() throws(RenderError) -> Pixmap {
+    /// The scene at its own time, or at `time` seconds (for frames of a flight).
+    public func render(at time: Double? = nil) throws(RenderError) -> Pixmap {
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
         guard map != nil else {
@@ -77,7 +85,7 @@ public struct PreparedScene {
         let b = output.background
         let background = Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255)
         do {
-            return try ViewRenderer.render(framed, scale: output.scale, background: background)
+            return try ViewRenderer.render(framed(at: time), scale: output.scale, background: background)
         } catch {
             throw RenderError.view(String(describing: error))
         }

@@ -321,6 +321,10 @@ public struct Map {
     /// Where the light comes from: azimuth (degrees clockwise from north) and altitude
     /// (degrees above the horizon). Default 315, 45 (north-west, as cartographic hillshades).
     public var sun = (azimuth: 315.0, altitude: 45.0)
+    /// Camera flights, evaluated at `time` (see `CameraFlight`).
+    public var flights: [CameraFlight] = []
+    /// Seconds from the scene's start at which the map is drawn. Default 0.
+    public var time = 0.0
     /// The basemap's labels, shown in `.hybrid` and `.roadmap` modes.
     public var basemapLabels: [BasemapLabel] = []
     /// How markers hidden by the ground are drawn. Default `.hidden`.
@@ -367,6 +371,27 @@ public struct Map {
     public func sun(azimuth: Double, altitude: Double) -> Map {
         var m = self
         m.sun = (azimuth, altitude)
+        return m
+    }
+
+    /// `flyCameraTo`: from the camera at `start` seconds to `camera`, over `duration` seconds.
+    public func flyCameraTo(_ camera: Camera, duration: Double, start: Double = 0) -> Map {
+        var m = self
+        m.flights.append(.to(camera, duration: duration, start: start))
+        return m
+    }
+
+    /// `flyCameraAround`: `camera`, its heading turning `rounds` full turns over `duration`.
+    public func flyCameraAround(_ camera: Camera, duration: Double, rounds: Double = 1, start: Double = 0) -> Map {
+        var m = self
+        m.flights.append(.around(camera, duration: duration, rounds: rounds, start: start))
+        return m
+    }
+
+    /// The map as drawn `seconds` after the scene's start (camera flights at that time).
+    public func time(_ seconds: Double) -> Map {
+        var m = self
+        m.time = seconds
         return m
     }
 

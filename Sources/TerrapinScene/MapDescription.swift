@@ -13,6 +13,7 @@ extension Scene {
     public init(describing map: Map, output: OutputOptions = OutputOptions(), directory: String = ".",
                 notes: inout [String]) throws(ViewSpecError) {
         self.init(output: output, map: try MapScene(describing: map, directory: directory, notes: &notes), directory: directory)
+        time = map.time
     }
 
     public init(describing map: Map, output: OutputOptions = OutputOptions(), directory: String = ".") throws(ViewSpecError) {
@@ -27,6 +28,7 @@ extension MapScene {
         func file(_ path: String) -> String { relativePath(path, from: directory) }
         mode = map.mode
         camera = map.initialCamera ?? map.camera?.wrappedValue
+        flights = map.flights
         if let ground = map.terrain {
             if let source = ground.grid.source {
                 terrain = TerrainSpec(file: file(source.file), bounds: source.bounds, exaggeration: ground.exaggeration)

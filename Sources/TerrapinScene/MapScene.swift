@@ -21,6 +21,7 @@ public struct MapScene: Equatable, Sendable {
     public var markers: [MarkerSpec] = []
     public var buildings: [BuildingSpec] = []
     public var labels: [BasemapLabel] = []
+    public var flights: [CameraFlight] = []
 
     public init() {}
 }
@@ -239,6 +240,7 @@ public struct SceneBuilder {
             })
         }
         if let sun = spec.sun { map = map.sun(azimuth: sun[0], altitude: sun[1]) }
+        map.flights = spec.flights
         if !spec.labels.isEmpty { map = map.basemapLabels(spec.labels) }
         if !spec.buildings.isEmpty {
             // The decoder has checked every field, so each makes a Building.

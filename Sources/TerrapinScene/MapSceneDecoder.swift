@@ -65,12 +65,15 @@ extension Reader {
     static let maxChildren = 1_000
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "terrain", "imagery", "sun", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
         var map = MapScene()
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
         if let t = m["terrain"] { map.terrain = terrain(t, path + ".terrain") }
         if let i = m["imagery"] { map.imagery = imagery(i, path + ".imagery") }
+        for (i, item) in (array(m["flights"], path + ".flights", max: Self.maxFlights) ?? []).enumerated() {
+            if let flight = flight(item, path + ".flights[\(i)]") { map.flights.append(flight) }
+        }
         if let s = m["sun"], let sun = object(s, path + ".sun", allowed: ["azimuth", "altitude"]) {
             let azimuth = sun["azimuth"] == nil ? 315 : number(sun["azimuth"], path + ".sun.azimuth", in: 0...360, unit: " of degrees")
             let altitude = sun["altitude"] == nil ? 45 : number(sun["altitude"], path + ".sun.altitude", in: 0...90, unit: " of degrees")
@@ -179,6 +182,25 @@ extension Reader {
         }
         if let e = number(m["exaggeration"], path + ".exaggeration", in: 0...100) { spec.exaggeration = e }
         return spec
+    }
+
+    static let maxFlights = 1_000
+
+    /// `{"type": "to" | "around", "camera": {…}, "duration": s, "start": s, "rounds": n}`.
+    mutating func flight(_ node: JSONNode, _ path: String) -> CameraFlight? {
+        guard let m = object(node, path, allowed: ["type", "camera", "duration", "start", "rounds"]) else { return nil }
+        guard m["type"] != nil, m["camera"] != nil, m["duration"] != nil else {
+            report(node, path, "a flight needs a \"type\" (\"to\" or \"around\"), a \"camera\" and a \"duration\" in seconds")
+            return nil
+        }
+        let type: FlightType = choice(m["type"], path + ".type", default: .to)
+        let view = m["camera"].map { self.camera($0, path + ".camera") } ?? nil
+        let duration = number(m["duration"], path + ".duration", in: 0.001...Scene.maxTime, unit: " of seconds")
+        let start = m["start"] == nil ? 0 : number(m["start"], path + ".start", in: 0...Scene.maxTime, unit: " of seconds")
+        if type == .to, m["rounds"] != nil { report(m["rounds"], path + ".rounds", "\"rounds\" belongs to \"around\" flights") }
+        let rounds = m["rounds"] == nil ? 1 : number(m["rounds"], path + ".rounds", in: -1000...1000)
+        guard let view, let duration, let start, let rounds else { return nil }
+        return type == .to ? .to(view, duration: duration, start: start) : .around(view, duration: duration, rounds: rounds, start: start)
     }
 
     mutating func imagery(_ node: JSONNode, _ path: String) -> ImagerySpec? {
@@ -567,6 +589,7 @@ extension Reader {
 }
 
 enum VerticalEdgeName: String, CaseIterable { case top, center, bottom }
+enum FlightType: String, CaseIterable { case to, around }
 enum ContentModeName: String, CaseIterable { case fit, fill }
 enum AlignmentName: String, CaseIterable {
     case center, leading, trailing, top, bottom, topLeading, topTrailing, bottomLeading, bottomTrailing

@@ -9,6 +9,10 @@ public struct Scene: Equatable, Sendable {
     public var map: MapScene?
     /// The directory file paths in the scene resolve against (the scene file's).
     public var directory: String
+    /// Seconds from the scene's start at which it is drawn (camera flights). Default 0.
+    public var time = 0.0
+    /// The longest time a scene may name: a day.
+    public static let maxTime = 86_400.0
 
     public init(output: OutputOptions = OutputOptions(), map: MapScene? = nil, directory: String = ".") {
         self.output = output

@@ -120,10 +120,11 @@ struct Reader {
     // MARK: - The scene
 
     mutating func scene(_ root: JSONNode) -> Scene? {
-        guard let members = object(root, "$", allowed: ["$schema", "output", "map"]) else { return nil }
+        guard let members = object(root, "$", allowed: ["$schema", "output", "time", "map"]) else { return nil }
         _ = string(members["$schema"], "$.$schema")
         var scene = Scene()
         if let output = members["output"] { scene.output = outputOptions(output, "$.output") }
+        if let t = number(members["time"], "$.time", in: 0...Scene.maxTime, unit: " of seconds") { scene.time = t }
         if let map = members["map"] { scene.map = mapScene(map, "$.map") }
         return scene
     }

@@ -16,6 +16,7 @@ public enum SceneEncoder {
         if o.background != d.background { output.append(("background", .string(hex(o.background)))) }
         if o.compression != d.compression { output.append(("compression", .string(o.compression.rawValue))) }
         root.append(("output", .object(output)))
+        if scene.time != 0 { root.append(("time", .number(scene.time))) }
         if let map = scene.map { root.append(("map", encode(map))) }
         var text = ""
         JSON.object(root).write(to: &text, indent: 0)
@@ -25,6 +26,19 @@ public enum SceneEncoder {
     static func encode(_ map: MapScene) -> JSON {
         var m: [(String, JSON)] = [("mode", .string(map.mode.rawValue))]
         if let c = map.camera { m.append(("camera", camera(c))) }
+        if !map.flights.isEmpty {
+            m.append(("flights", .array(map.flights.map { f in
+                var o: [(String, JSON)] = []
+                switch f.kind {
+                case .to(let c): o = [("type", .string("to")), ("camera", camera(c))]
+                case .around(let c, _): o = [("type", .string("around")), ("camera", camera(c))]
+                }
+                o.append(("duration", .number(f.duration)))
+                if f.start != 0 { o.append(("start", .number(f.start))) }
+                if case .around(_, let rounds) = f.kind, rounds != 1 { o.append(("rounds", .number(rounds))) }
+                return .object(o)
+            })))
+        }
         if let t = map.terrain {
             var terrain: [(String, JSON)] = []
             if let inline = t.inline {

@@ -13,6 +13,7 @@ public enum SceneSchema {
   "properties": {
     "$schema": { "type": "string" },
     "output": { "$ref": "#/$defs/output" },
+    "time": { "type": "number", "minimum": 0, "maximum": 86400, "description": "Seconds from the scene's start at which it is drawn (camera flights). Default 0." },
     "map": { "$ref": "#/$defs/map" }
   },
   "$defs": {
@@ -33,6 +34,23 @@ public enum SceneSchema {
       "properties": {
         "mode": { "enum": ["satellite", "hybrid", "roadmap"], "description": "Default hybrid." },
         "camera": { "$ref": "#/$defs/camera" },
+        "flights": {
+          "description": "Camera flights, in order, evaluated at the scene's time: flyCameraTo (\"to\") and flyCameraAround (\"around\").",
+          "type": "array",
+          "maxItems": 1000,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["type", "camera", "duration"],
+            "properties": {
+              "type": { "enum": ["to", "around"] },
+              "camera": { "$ref": "#/$defs/camera" },
+              "duration": { "type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds." },
+              "start": { "type": "number", "minimum": 0, "maximum": 86400, "description": "Seconds from the scene's start. Default 0." },
+              "rounds": { "type": "number", "minimum": -1000, "maximum": 1000, "description": "Turns of an \"around\" flight. Default 1." }
+            }
+          }
+        },
         "terrain": { "$ref": "#/$defs/terrain" },
         "imagery": { "$ref": "#/$defs/imagery" },
         "sun": {

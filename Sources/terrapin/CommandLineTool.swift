@@ -31,6 +31,7 @@ enum CommandLineTool {
           terrapin tap SCENE.json X Y
           terrapin schema
           terrapin format SCENE.json [-o OUT.json]
+          terrapin frames SCENE.json --fps N --duration S (-o DIR | --apng OUT.png) [options]
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
           terrapin --help | --version
           terrapin help COMMAND
@@ -42,6 +43,7 @@ enum CommandLineTool {
           tap       say what a tap at X,Y hits
           schema    print the JSON Schema of scene files
           format    check a scene file and write it in canonical form
+          frames    render a scene at successive times (camera flights) as PNGs or an animated PNG
           diff      compare two PNG images as the snapshot tests do
 
         Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
@@ -66,12 +68,14 @@ enum CommandLineTool {
                                 e.g. to open a popover whose marker has "onTap": "togglePopover"
           --heading D, --tilt D, --range M
                                 override the scene's camera (degrees, metres)
+          --time T              draw the scene T seconds after its start (camera flights), overriding its "time"
           --root DIR            every file the scene reads must lie inside DIR (after '..' and symbolic
                                 links): for scenes from untrusted sources
           -h, --help            show this help
 
         Examples:
           terrapin render Examples/ferry-building-popover.json -o out/ferry.png --tap 200,126
+          terrapin render Examples/flight.json -o out/flight-2s.png --time 2
           terrapin render Examples/background.json -o out/background.png
           cat scene.json | terrapin render - -o - > out.png
           terrapin render scene.json -o card@2x.png --scale 2 --compression small
@@ -154,6 +158,27 @@ enum CommandLineTool {
           terrapin schema > scene.schema.json
         """
 
+    static let framesHelp = """
+        terrapin frames: render a scene at successive times — numbered PNGs, or one animated PNG.
+
+        Usage:
+          terrapin frames SCENE.json --fps N --duration S -o DIR [options]
+          terrapin frames SCENE.json --fps N --duration S --apng OUT.png [options]
+
+        Frames are drawn at t = T0 + i / fps for i = 0 … round(S × fps) − 1, where T0 is the scene's
+        "time" (or --time). Taps (--tap) happen before the first frame.
+        Options:
+          --fps N               frames per second, 1 to 120
+          --duration S          seconds to cover (at most \(Int(Scene.maxTime)); at most \(APNG.maxFrames) frames)
+          -o, --output DIR      write DIR/frame_00000.png, frame_00001.png, … (created if missing)
+          --apng OUT.png        write one animated PNG that loops forever ('-' for standard output)
+          and render's --size, --scale, --compression, --tap, --heading, --tilt, --range, --time, --root
+
+        Examples:
+          terrapin frames Examples/flight.json --fps 30 --duration 4 -o out/frames/
+          terrapin frames Examples/flight.json --fps 10 --duration 4 --size 320x200 --apng out/flight.png
+        """
+
     static let formatHelp = """
         terrapin format: check a scene file and write it in canonical form — two-space indented,
         keys in the schema's order, defaults left out, numbers in their shortest exact form — the
@@ -232,6 +257,7 @@ enum CommandLineTool {
             case "batch": printOut(batchHelp)
             case "schema": printOut(schemaHelp)
             case "format": printOut(formatHelp)
+            case "frames": printOut(framesHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
         case "render": try render(rest)
@@ -240,12 +266,13 @@ enum CommandLineTool {
         case "tap": try tap(rest)
         case "batch": try batch(rest)
         case "format": try format(rest)
+        case "frames": try frames(rest)
         case "schema":
             if rest.first == "-h" || rest.first == "--help" { printOut(schemaHelp); return }
             guard rest.isEmpty else { throw CLIError.usage("schema takes no arguments", command: "schema") }
             printOut(SceneSchema.json)
         default:
-            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, batch, inspect, tap, schema, diff"))
+            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, batch, inspect, tap, frames, schema, format, diff"))
         }
     }
 
@@ -259,6 +286,7 @@ enum CommandLineTool {
         var root: String?
         var taps: [Point] = []
         var heading: Double?, tilt: Double?, range: Double?
+        var time: Double?
 
         /// Consumes `argument` if it is a scene option.
         mutating func parse(_ argument: String, _ parser: inout ArgumentParser) throws -> Bool {
@@ -271,6 +299,7 @@ enum CommandLineTool {
             case "--heading": heading = try parser.number(for: argument, in: -360...360)
             case "--tilt": tilt = try parser.number(for: argument, in: 0...90)
             case "--range": range = try parser.number(for: argument, in: 1...63_170_000)
+            case "--time": time = try parser.number(for: argument, in: 0...Scene.maxTime)
             default: return false
             }
             return true
@@ -283,6 +312,7 @@ enum CommandLineTool {
             if let size { scene.output.width = size.0; scene.output.height = size.1 }
             if let scale { scene.output.scale = scale }
             if let compression { scene.output.compression = compression }
+            if let time { scene.time = time }
             if let problem = scene.output.sizeProblem { throw CLIError.input(problem) }
             if heading != nil || tilt != nil || range != nil {
                 guard var map = scene.map, let camera = map.camera else {
@@ -412,6 +442,74 @@ extension CommandLineTool {
             printOut(resolved.description)
         } catch {
             throw CLIError.input(error.description)
+        }
+    }
+
+    // MARK: - frames
+
+    /// Largest animated PNG held in memory before it is written.
+    static let maxAnimationBytes = 512 * 1024 * 1024
+
+    static func frames(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "frames")
+        var scenePath: String?, directory: String?, apngPath: String?
+        var fps: Int?, duration: Double?
+        var options = SceneOptions()
+        while let argument = parser.next() {
+            if try options.parse(argument, &parser) { continue }
+            switch argument {
+            case "-h", "--help": printOut(framesHelp); return
+            case "-o", "--output": directory = try parser.value(for: argument)
+            case "--apng": apngPath = try parser.value(for: argument)
+            case "--fps": fps = try parser.integer(for: argument, in: 1...120)
+            case "--duration": duration = try parser.number(for: argument, in: 0.001...Scene.maxTime)
+            default:
+                if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "frames") }
+                guard scenePath == nil else { throw CLIError.usage("more than one scene given ('\(scenePath!)' and '\(argument)')", command: "frames") }
+                scenePath = argument
+            }
+        }
+        guard let scenePath else { throw CLIError.usage("no scene file given", command: "frames") }
+        guard let fps, let duration else { throw CLIError.usage("give --fps N and --duration S", command: "frames") }
+        guard (directory == nil) != (apngPath == nil) else { throw CLIError.usage("give either -o DIR or --apng OUT.png", command: "frames") }
+        let count = max(1, Int((duration * Double(fps)).rounded()))
+        guard count <= APNG.maxFrames else {
+            throw CLIError.input("\(count) frames (\(fps) fps for \(duration) s) is more than the limit of \(APNG.maxFrames); lower --fps or --duration")
+        }
+        let scene = try options.load(scenePath)
+        let prepared = try options.prepare(scene)
+        let encoding = PNGEncodingOptions(compression: scene.output.compression,
+                                          text: apngPath == nil ? [PNGTextEntry(key: "Software", value: "Terrapin \(Terrapin.version)")] : [])
+        if let directory { do { try FileIO.makeDirectory(directory) } catch { throw CLIError.runtime(error.description) } }
+        var encoded: [[UInt8]] = []
+        var total = 0
+        for i in 0..<count {
+            let t = scene.time + Double(i) / Double(fps)
+            let pixmap: Pixmap
+            do { pixmap = try prepared.render(at: t) } catch { throw CLIError.input(error.description) }
+            let bytes: [UInt8]
+            do { bytes = try PNGEncoder.encode(pixmap, options: encoding) } catch { throw CLIError.runtime(error.description) }
+            if let directory {
+                let name = String(i).count >= 5 ? String(i) : String(repeating: "0", count: 5 - String(i).count) + String(i)
+                do { try FileIO.writeAtomically(bytes, to: "\(directory)/frame_\(name).png") } catch { throw CLIError.runtime(error.description) }
+            } else {
+                total += bytes.count
+                guard total <= maxAnimationBytes else {
+                    throw CLIError.input("the animated PNG would pass \(maxAnimationBytes >> 20) MiB; lower --size, --fps or --duration, or write frames with -o DIR")
+                }
+                encoded.append(bytes)
+            }
+        }
+        if let apngPath {
+            let file: [UInt8]
+            do { file = try APNG.assemble(encoded, delayNumerator: 1, delayDenominator: UInt16(fps)) } catch { throw CLIError.runtime(error.description) }
+            do {
+                if apngPath == "-" { try FileIO.writeAll(file, fd: 1, name: "<stdout>") } else { try FileIO.writeAtomically(file, to: apngPath) }
+            } catch {
+                throw CLIError.runtime(error.description)
+            }
+        } else if let directory {
+            printOut("\(directory)/frame_00000.png … frame_\(String(repeating: "0", count: max(0, 5 - String(count - 1).count)) + String(count - 1)).png (\(count) frames)")
         }
     }
 

@@ -373,3 +373,97 @@ extension Array where Element == UInt8 {
         #expect(help.status == 0 && String(decoding: help.stdout, as: UTF8.self).contains("Examples:"))
     }
 }
+
+@Suite struct FramesCommandTests {
+    static let args = ["--fps", "2", "--duration", "2", "--size", "100x68", "--scale", "1"]
+
+    /// A frame rendered alone at its time, decoded.
+    func single(_ t: Double) throws -> Pixmap {
+        let r = try CLI.run(["render", CLI.examples + "/flight.json", "-o", "-", "--size", "100x68", "--scale", "1", "--time", String(t)])
+        #expect(r.status == 0, "\(r.stderr)")
+        return try PNGDecoder.decode(r.stdout)
+    }
+
+    /// `-o DIR`: one PNG per frame at t = time + i / fps, each the picture `render --time` draws.
+    @Test func numberedFrames() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLI.run(["frames", CLI.examples + "/flight.json", "-o", dir + "/frames"] + Self.args)
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/frames").sorted()
+        #expect(names == ["frame_00000.png", "frame_00001.png", "frame_00002.png", "frame_00003.png"])
+        for (i, name) in names.enumerated() {
+            let frame = try PNGDecoder.decode(file: dir + "/frames/" + name)
+            #expect(frame == (try single(2 + Double(i) / 2)), "\(name)")
+        }
+    }
+
+    /// `--apng`: a decoder written here checks the structure — signature, IHDR then acTL (4
+    /// frames, looping), per frame an fcTL (sequence numbers 0, 1, 3, 5: fdAT chunks take the
+    /// numbers between), 1/2 s delays, every CRC — and that each frame's data, as a PNG of its
+    /// own, is the frame `render --time` draws.
+    @Test func animatedPNG() throws {
+        let r = try CLI.run(["frames", CLI.examples + "/flight.json", "--apng", "-"] + Self.args)
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = r.stdout
+        #expect(Array(bytes.prefix(8)) == PNGChunks.signature)
+        func u32(_ o: Int) -> UInt32 { UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3]) }
+        var chunks: [(type: String, data: ArraySlice<UInt8>)] = []
+        var o = 8
+        while o + 12 <= bytes.count {
+            let length = Int(u32(o)), type = String(decoding: bytes[(o + 4)..<(o + 8)], as: UTF8.self)
+            let body = bytes[(o + 4)..<(o + 8 + length)]
+            #expect(u32(o + 8 + length) == PNGChunks.crc32(body), "CRC of \(type)")
+            chunks.append((type, bytes[(o + 8)..<(o + 8 + length)]))
+            o += 12 + length
+        }
+        #expect(o == bytes.count)
+        #expect(chunks.map(\.type).prefix(2) == ["IHDR", "acTL"] && chunks.last?.type == "IEND")
+        func be(_ s: ArraySlice<UInt8>, _ at: Int) -> UInt32 { let b = Array(s); return UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3]) }
+        let actl = chunks[1].data
+        #expect(be(actl, 0) == 4 && be(actl, 4) == 0)
+        // Frames: each fcTL, then its IDAT (frame 0) or fdAT chunks.
+        var frames: [[UInt8]] = []
+        var sequences: [UInt32] = []
+        for c in chunks {
+            switch c.type {
+            case "fcTL":
+                let d = Array(c.data)
+                sequences.append(be(c.data, 0))
+                #expect(be(c.data, 4) == 100 && be(c.data, 8) == 68 && be(c.data, 12) == 0 && be(c.data, 16) == 0)
+                #expect(d[20] == 0 && d[21] == 1 && d[22] == 0 && d[23] == 2 && d[24] == 0 && d[25] == 0, "delay 1/2 s, dispose none, blend source")
+                frames.append([])
+            case "IDAT": frames[frames.count - 1] += c.data
+            case "fdAT":
+                sequences.append(be(c.data, 0))
+                frames[frames.count - 1] += c.data.dropFirst(4)
+            default: break
+            }
+        }
+        #expect(sequences == Array(0..<UInt32(sequences.count)), "sequence numbers run 0, 1, 2, … across fcTL and fdAT")
+        #expect(frames.count == 4)
+        let ihdr = Array(chunks[0].data)
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let n = UInt32(data.count), crc = PNGChunks.crc32(body)
+            return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
+                + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        }
+        for (i, data) in frames.enumerated() {
+            let png = PNGChunks.signature + chunk("IHDR", ihdr) + chunk("IDAT", data) + chunk("IEND", [])
+            #expect(try PNGDecoder.decode(png) == single(2 + Double(i) / 2), "frame \(i)")
+        }
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let both = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "2", "--duration", "1", "-o", dir, "--apng", dir + "/a.png"])
+        #expect(both.status == 2 && both.stderr.contains("either -o DIR or --apng"), "\(both.stderr)")
+        let many = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "120", "--duration", "100", "--apng", dir + "/a.png"])
+        #expect(many.status == 2 && many.stderr.contains("12000 frames") && many.stderr.contains("10000"), "\(many.stderr)")
+        let fps = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "0", "--duration", "1", "-o", dir])
+        #expect(fps.status == 2, "\(fps.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.png"))
+    }
+}

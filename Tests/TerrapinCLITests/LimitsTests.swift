@@ -33,6 +33,9 @@ import TerrapinPNG
         "glyph cache": "fonts",
         "height grid samples": "heightGrids",
         "imagery pixels": "imagery",
+        "scene time and flight durations": "time",
+        "camera flights per scene file": "time",
+        "frames per animation": "time",
     ]
 
     @Test func everyRowOfTheREADMETableIsExceededBelow() throws {
@@ -174,6 +177,22 @@ import TerrapinPNG
         // Missing and corrupt imagery files are bad input too.
         try refused(["scene.json": Array(scene.utf8)], "big.png")
         try refused(["scene.json": Array(scene.utf8), "big.png": Array("not a PNG".utf8)], "big.png")
+    }
+
+    @Test func time() throws {
+        try refused(Self.scene(#"{"time": 86401}"#), "expected a number of seconds from 0 to 86400")
+        let flight = #"{"type": "around", "camera": {"center": {"latitude": 1, "longitude": 2}}, "duration": 1}"#
+        try refused(Self.scene(#"{"map": {"flights": [{"type": "to", "camera": {"center": {"latitude": 1, "longitude": 2}}, "duration": 90000}]}}"#),
+                    "$.map.flights[0].duration")
+        try refused(Self.scene(#"{"map": {"flights": ["# + Array(repeating: flight, count: 1001).joined(separator: ",") + "]}}"),
+                    "at most 1000 items are allowed, found 1001")
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "100", "--duration", "100.01", "-o", dir + "/frames"])
+        #expect(r.status == 2 && r.stderr.contains("10001 frames") && r.stderr.contains("limit of 10000"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/frames"))
+        let t = try CLI.run(["render", CLI.examples + "/flight.json", "-o", dir + "/x.png", "--time", "86401"])
+        #expect(t.status == 2 && !FileManager.default.fileExists(atPath: dir + "/x.png"), "\(t.stderr)")
     }
 
     // MARK: through the library

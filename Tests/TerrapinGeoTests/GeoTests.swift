@@ -130,3 +130,55 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         }
     }
 }
+
+@Suite struct CameraFlightTests {
+    let start = Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 350, tilt: 0, range: 40_000)
+    let end = Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 60, range: 10_000)
+
+    @Test func easing() {
+        #expect(CameraFlight.smoothstep(0) == 0 && CameraFlight.smoothstep(1) == 1 && CameraFlight.smoothstep(0.5) == 0.5)
+        #expect(abs(CameraFlight.smoothstep(0.25) - 0.15625) < 1e-12)
+    }
+
+    /// Before, during and after a "to" flight: heading the short way (350 → 30 through 0),
+    /// tilt linear in the eased progress, range log-linear (the geometric mean half-way).
+    @Test func flyTo() {
+        let flights = [CameraFlight.to(end, duration: 4, start: 1)]
+        #expect(CameraFlight.camera(at: 0.5, initial: start, flights: flights) == start)
+        #expect(CameraFlight.camera(at: 5, initial: start, flights: flights) == end)
+        let mid = CameraFlight.camera(at: 3, initial: start, flights: flights)
+        #expect(abs(mid.heading - 370) < 1e-9 && abs(mid.restricted.heading - 10) < 1e-9 && abs(mid.tilt - 30) < 1e-9)
+        #expect(abs(mid.range - 20_000) < 1e-6)   // √(40,000 × 10,000); no lift for a flight in place
+        let quarter = CameraFlight.camera(at: 2, initial: start, flights: flights)
+        #expect(abs(quarter.tilt - 60 * 0.15625) < 1e-9)
+    }
+
+    /// A long flight rises: half-way between two cities 2° of longitude apart (~179 km at
+    /// 36.6°N) the range is the log-mean plus d/2 − max(r₀, r₁), and the centre is on the
+    /// great circle (mid-longitude, slightly poleward of the parallel).
+    @Test func longFlightsRiseAndFollowTheGreatCircle() {
+        let a = Camera(center: LatLngAltitude(latitude: 36.6, longitude: -85), range: 5_000)
+        let b = Camera(center: LatLngAltitude(latitude: 36.6, longitude: -83), range: 5_000)
+        let mid = CameraFlight.interpolate(a, b, 0.5)
+        let d = WGS84.distanceAndBearing(from: a.center, to: b.center).distance
+        #expect(abs(mid.range - (5_000 + d / 2 - 5_000)) < 1)
+        #expect(abs(mid.center.longitude + 84) < 1e-9 && mid.center.latitude > 36.6 && mid.center.latitude < 36.62)
+    }
+
+    /// "around": the heading turns 360° × rounds linearly; afterwards it rests at the end.
+    @Test func flyAround() {
+        let flights = [CameraFlight.around(end, duration: 8, rounds: 2, start: 0)]
+        #expect(abs(CameraFlight.camera(at: 1, initial: start, flights: flights).heading - (30 + 90)) < 1e-9)
+        #expect(abs(CameraFlight.camera(at: 8, initial: start, flights: flights).heading - (30 + 720)) < 1e-9)
+        #expect(CameraFlight.camera(at: 20, initial: start, flights: flights).restricted.heading == 30)
+    }
+
+    /// Flights chain: the second starts from where the first left the camera.
+    @Test func flightsChain() {
+        let other = Camera(center: LatLngAltitude(latitude: 36.7, longitude: -84.1), heading: 90, tilt: 45, range: 8_000)
+        let flights = [CameraFlight.to(other, duration: 2, start: 4), CameraFlight.to(end, duration: 2, start: 0)]
+        #expect(CameraFlight.camera(at: 3, initial: start, flights: flights) == end)
+        let halfway = CameraFlight.camera(at: 5, initial: start, flights: flights)
+        #expect(halfway == CameraFlight.interpolate(end, other, 0.5))
+    }
+}

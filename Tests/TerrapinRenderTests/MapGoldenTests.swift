@@ -275,3 +275,30 @@ func golden(_ map: Map, _ name: String, width: Double, height: Double, filePath:
         ]), "terrain/imagery/hybrid-flat-chart", width: 400, height: 270)
     }
 }
+
+/// A camera flight over the Tennessee ridges (Examples/flight.json): from high above, straight
+/// down, flying to a low oblique view in 4 s, then orbiting it once in 8 s. Frames at the start,
+/// the middle and the end of the "to" flight, each written as JSON and read back too.
+@Suite struct FlightGoldenTests {
+    static func map() throws -> Map {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
+        let centre = LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500)
+        let low = Camera(center: centre, heading: 30, tilt: 65, range: 14000)
+        return Map(initialCamera: Camera(center: centre, range: 40000), mode: .satellite) {
+            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
+                Text("Pine Mountain").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+            }
+            Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
+        }
+        .terrain(grid)
+        .flyCameraTo(low, duration: 4)
+        .flyCameraAround(low, duration: 8, rounds: 1, start: 4)
+    }
+
+    /// t = 0: the initial camera, straight down from 40 km; both markers show.
+    @Test func start() throws { golden(try Self.map().time(0), "terrain/flight/jacksboro-t0", width: 400, height: 270) }
+    /// t = 2: half-way (eased progress 0.5): tilt 32.5°, heading 15°, range 20 km (log mean).
+    @Test func middle() throws { golden(try Self.map().time(2), "terrain/flight/jacksboro-t2", width: 400, height: 270) }
+    /// t = 4: the end of the flight, low and oblique; the ridge now hides the valley pin.
+    @Test func end() throws { golden(try Self.map().time(4), "terrain/flight/jacksboro-t4", width: 400, height: 270) }
+}

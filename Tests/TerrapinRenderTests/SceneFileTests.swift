@@ -107,6 +107,17 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(try prepared.resolve()?.labels.filter(\.isShown).map(\.name) == ["Strait of Georgia", "Vancouver", "Nanaimo", "Gibsons"])
     }
 
+    /// Examples/flight.json is drawn at its "time" of 2 s: the flight golden's middle frame.
+    @Test func flightSceneEqualsTheDSLAtItsTime() throws {
+        try expectSamePixels("flight", "terrain/flight/jacksboro-t2")
+        let prepared = try PreparedScene(try SceneDecoder.load(path: "\(examples)/flight.json"))
+        let end = try PNGDecoder.decode(try FileIO.read("\(mapFixtures)/terrain/flight/jacksboro-t4.png", limit: 1 << 26))
+        #expect(try prepared.render(at: 4) == end)
+        // The resolved camera at each time is the flight's.
+        #expect(try prepared.resolve(at: 4)?.camera.tilt == 65)
+        #expect(try prepared.resolve(at: 6)?.camera.heading == 120)
+    }
+
     @Test func imagerySceneEqualsTheDSL() throws {
         try expectSamePixels("imagery-drape", "terrain/imagery/jacksboro-chart-draped")
     }

@@ -46,7 +46,7 @@ import TerrapinRender
             "line 5, column 14, $.output.scale: expected a whole number from 1 to 4, found 2.5",
             "line 6, column 19, $.output.background: expected a colour as \"#RRGGBB\" or \"#RRGGBBAA\", found \"blue\"",
             "line 7, column 20, $.output.compression: expected one of \"default\", \"fast\", \"small\", found \"fastest\"; did you mean \"fast\"?",
-            "line 9, column 3, $: unknown key \"markers\"; allowed keys: $schema, output, map",
+            "line 9, column 3, $: unknown key \"markers\"; allowed keys: $schema, output, time, map",
         ])
     }
 
