@@ -65,8 +65,8 @@ func drawSpecMarkers(_ canvas: Canvas, _ markers: [SpecMarker]) {
 /// phase) rasterised once per render and composited at whole-pixel offsets, which the spec's
 /// integer anchors make exact; text still goes through the glyph cache.
 final class SpecSprites {
-    var pins: [RGBAColor: Pixmap] = [:]
-    var capsules: [Int: Pixmap] = [:]   // key: width * 2 + phase
+    var pins: [RGBAColor: Sprite] = [:]
+    var capsules: [Int: Sprite] = [:]   // key: width * 2 + phase
 
     func draw(_ canvas: Canvas, _ markers: [SpecMarker]) {
         let white = Paint(color: .white)
@@ -75,10 +75,10 @@ final class SpecSprites {
             let pin = pins[m.color] ?? {
                 let c = Canvas(width: 30, height: 48)!
                 drawSpecPin(c, x: 15, y: 44, color: m.color)
-                pins[m.color] = c.pixmap
-                return c.pixmap
+                pins[m.color] = Sprite(c.pixmap)
+                return Sprite(c.pixmap)
             }()
-            canvas.drawImage(pin, transform: .translation(m.x - 15, m.y - 44))
+            canvas.drawSprite(pin, x: Int(m.x) - 15, y: Int(m.y) - 44)
             let adv = m.label.width
             let w = adv.rounded(.up) + 24
             let left = m.x - w / 2
@@ -87,10 +87,10 @@ final class SpecSprites {
             let capsule = capsules[key] ?? {
                 let c = Canvas(width: Int(w) + 2, height: 28)!
                 c.fill(PathBuilder.capsule(Rect(x: 0.5 * Double(phase), y: 0, width: w, height: 28)), paint: white)
-                capsules[key] = c.pixmap
-                return c.pixmap
+                capsules[key] = Sprite(c.pixmap)
+                return Sprite(c.pixmap)
             }()
-            canvas.drawImage(capsule, transform: .translation(left.rounded(.down), m.y - 74))
+            canvas.drawSprite(capsule, x: Int(left.rounded(.down)), y: Int(m.y) - 74)
             m.label.draw(in: canvas, at: Point(m.x - adv / 2, m.y - 55.4995 - m.label.lines[0].baseline), color: specText)
         }
     }

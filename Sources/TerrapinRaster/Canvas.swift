@@ -10,6 +10,12 @@ public final class Canvas {
     public var transform: Transform = .identity
 
     private var clip: Mask? = nil
+    /// Whether drawing is clipped (then fast paths that ignore the clip step aside).
+    var hasClip: Bool { clip != nil }
+    /// The device pixels (premultiplied, packed), for fast paths elsewhere in the module.
+    func withDevicePixels<R>(_ body: (UnsafeMutablePointer<UInt32>) throws -> R) rethrows -> R {
+        try pixmap.data.withUnsafeMutableBytes { try body($0.bindMemory(to: UInt32.self).baseAddress!) }
+    }
     private var saved: [(Transform, Mask?)] = []
     private let rasterizer = Rasterizer()
     private var device = Polylines()

@@ -213,9 +213,7 @@ public final class MapDrawing: CustomDrawing {
         }
         if let sprite {
             let origin = t.apply(Point(m.box.minX, m.box.minY))
-            canvas.transform = .identity
-            canvas.drawImage(sprite, transform: .translation(origin.x.rounded(), origin.y.rounded()))
-            canvas.transform = t
+            canvas.drawSprite(sprite, x: Int(saturating: origin.x.rounded()), y: Int(saturating: origin.y.rounded()))
         }
         if let label = p.labelLayout, let box = m.labelBox { Self.drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
     }
@@ -299,10 +297,10 @@ public final class MapDrawing: CustomDrawing {
 
 /// Rasterised Marker3D styles for one draw, keyed by style and device size.
 struct SpriteCache {
-    private var sprites: [String: Pixmap?] = [:]
-    mutating func sprite(_ key: String, make: () -> Pixmap?) -> Pixmap? {
+    private var sprites: [String: Sprite?] = [:]
+    mutating func sprite(_ key: String, make: () -> Pixmap?) -> Sprite? {
         if let s = sprites[key] { return s }
-        let s = make()
+        let s = make().map(Sprite.init)
         sprites[key] = s
         return s
     }

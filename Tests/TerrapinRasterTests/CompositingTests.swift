@@ -204,3 +204,30 @@ import TerrapinGeometry
         #expect(fast.pixmap == general.pixmap)
     }
 }
+
+@Suite struct SpriteTests {
+    /// A sprite with transparent, translucent and opaque runs draws the bytes `drawImage` draws
+    /// at the same whole-pixel offsets — inside, across every edge, off the canvas, and clipped.
+    @Test func drawsWhatDrawImageDraws() throws {
+        let layer = try #require(Canvas(width: 23, height: 17))
+        layer.fill(PathBuilder.circle(center: Point(11.3, 8.2), radius: 7.6), paint: Paint(color: RGBAColor(red: 0.9, green: 0.3, blue: 0.1)))
+        layer.fill(PathBuilder.rect(Rect(x: 2, y: 2, width: 6, height: 3)), paint: Paint(color: RGBAColor(red: 0.1, green: 0.4, blue: 0.9, alpha: 0.5)))
+        let sprite = Sprite(layer.pixmap)
+        for (x, y) in [(10, 10), (-5, 3), (30, -6), (45, 40), (-30, 0), (0, 100), (3, 44)] {
+            for clipped in [false, true] {
+                func background() throws -> Canvas {
+                    let c = try #require(Canvas(width: 50, height: 50))
+                    c.clear(RGBAColor(red: 0.2, green: 0.7, blue: 0.3, alpha: 0.8))
+                    if clipped { c.clip(to: PathBuilder.circle(center: Point(25, 25), radius: 20)) }
+                    return c
+                }
+                let a = try background(), b = try background()
+                a.drawSprite(sprite, x: x, y: y)
+                b.drawImage(layer.pixmap, transform: .translation(Double(x), Double(y)))
+                #expect(a.pixmap == b.pixmap, "at (\(x), \(y))\(clipped ? ", clipped" : "")")
+            }
+        }
+        // Runs: fully transparent corners are skipped, opaque middles copied.
+        #expect(sprite.runs.contains { $0.opaque } && sprite.runs.contains { !$0.opaque })
+    }
+}

@@ -1,0 +1,83 @@
+// A premultiplied image prepared for drawing many times at whole-pixel positions (map pins,
+// capsules, Marker3D styles): each row is split once into runs — transparent runs are skipped,
+// opaque runs copied, the rest blended source-over — so a draw touches only what it changes.
+// The bytes are exactly those of `Canvas.drawImage` at the same whole-pixel offset.
+
+public struct Sprite: Sendable {
+    public let pixmap: Pixmap
+    struct Run: Sendable {
+        let x: Int32, length: Int32
+        let opaque: Bool
+    }
+    /// Runs of every row, row by row; row r's are `runs[rowStart[r]..<rowStart[r + 1]]`.
+    let runs: [Run]
+    let rowStart: [Int]
+
+    public init(_ pixmap: Pixmap) {
+        self.pixmap = pixmap
+        var runs: [Run] = [], rowStart: [Int] = [0]
+        pixmap.data.withUnsafeBytes { raw in
+            let p = raw.bindMemory(to: UInt32.self)
+            for y in 0..<pixmap.height {
+                var x = 0
+                while x < pixmap.width {
+                    let a = p[y * pixmap.width + x] >> 24
+                    var end = x + 1
+                    if a == 0 {
+                        while end < pixmap.width, p[y * pixmap.width + end] >> 24 == 0 { end += 1 }
+                    } else {
+                        let opaque = a == 255
+                        while end < pixmap.width, (p[y * pixmap.width + end] >> 24 == 255) == opaque, p[y * pixmap.width + end] >> 24 != 0 { end += 1 }
+                        runs.append(Run(x: Int32(x), length: Int32(end - x), opaque: opaque))
+                    }
+                    x = end
+                }
+                rowStart.append(runs.count)
+            }
+        }
+        self.runs = runs
+        self.rowStart = rowStart
+    }
+}
+
+extension Canvas {
+    /// Draws `sprite` with its top-left at device pixel (x, y), source-over, ignoring the
+    /// transform. With a clip it takes `drawImage`'s path (same bytes, slower).
+    public func drawSprite(_ sprite: Sprite, x: Int, y: Int) {
+        guard !hasClip else {
+            let saved = transform
+            transform = .identity
+            drawImage(sprite.pixmap, transform: .translation(Double(x), Double(y)))
+            transform = saved
+            return
+        }
+        let width = pixmap.width, height = pixmap.height
+        let y0 = max(0, y), y1 = min(height, y + sprite.pixmap.height)
+        guard y0 < y1, x < width, x + sprite.pixmap.width > 0 else { return }
+        sprite.pixmap.data.withUnsafeBytes { sourceRaw in
+            let source = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
+            withDevicePixels { pixels in
+                sprite.runs.withUnsafeBufferPointer { runs in
+                    for row in y0..<y1 {
+                        let r = row - y
+                        let s = source + r * sprite.pixmap.width, d = pixels + row * width + x
+                        for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {
+                            let run = runs[k]
+                            // Clipped to the canvas: columns a..<b of the sprite.
+                            let a = max(Int(run.x), -x), b = min(Int(run.x + run.length), width - x)
+                            guard a < b else { continue }
+                            if run.opaque {
+                                (d + a).update(from: s + a, count: b - a)
+                            } else {
+                                for c in a..<b {
+                                    let p = s[c]
+                                    d[c] = p &+ Pixel.scale(d[c], 255 - (p >> 24))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
