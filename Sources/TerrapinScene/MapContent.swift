@@ -43,7 +43,8 @@ public struct LightweightOptions {
 /// The lightweight marker of the SDK, for large counts: its style is rasterised once per
 /// distinct style and composited as a sprite, with an optional text label beneath.
 public struct Marker3D: MapContent {
-    public enum Style {
+    /// (Indirect: every marker carries one, so it is a pointer, not the largest payload.)
+    public indirect enum Style {
         /// The default pin.
         case `default`
         case pin(Pin.Configuration)

@@ -104,13 +104,24 @@ public struct Group<Content: View>: View, PrimitiveView {
 
 /// A type-erased view.
 public struct AnyView: View, PrimitiveView {
-    private let make: (EnvironmentValues) throws -> Node
-    let describeContent: (inout [String]) throws(ViewSpecError) -> [ViewSpec]
-    public init<V: View>(_ view: V) {
-        make = { try TerrapinViews.makeNode(view, $0) }
-        describeContent = { (notes: inout [String]) throws(ViewSpecError) -> [ViewSpec] in try ViewSpec.describeAll(view, &notes) }
-    }
-    func makeNode(_ environment: EnvironmentValues) throws -> Node { try make(environment) }
+    /// One reference to the wrapped view (an AnyView is a word: markers by the hundred
+    /// thousand copy it).
+    private let storage: AnyViewStorage
+    public init<V: View>(_ view: V) { storage = AnyViewBox(view) }
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { try storage.makeNode(environment) }
+    func describeContent(_ notes: inout [String]) throws(ViewSpecError) -> [ViewSpec] { try storage.describe(&notes) }
+}
+
+class AnyViewStorage {
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { fatalError("abstract") }
+    func describe(_ notes: inout [String]) throws(ViewSpecError) -> [ViewSpec] { fatalError("abstract") }
+}
+
+final class AnyViewBox<V: View>: AnyViewStorage {
+    let view: V
+    init(_ view: V) { self.view = view }
+    override func makeNode(_ environment: EnvironmentValues) throws -> Node { try TerrapinViews.makeNode(view, environment) }
+    override func describe(_ notes: inout [String]) throws(ViewSpecError) -> [ViewSpec] { try ViewSpec.describeAll(view, &notes) }
 }
 
 /// Views (or map content) for each element of a collection or range.
