@@ -55,9 +55,10 @@ public struct PreparedScene {
     /// Taps at `point` (points from the top-left): runs what is hit there. Returns what was hit
     /// (the label of the view that took the tap), or nil when nothing did.
     @discardableResult
-    public func tap(at point: Point) throws(RenderError) -> String?? {
+    public func tap(at point: Point, time: Double? = nil) throws(RenderError) -> String?? {
         guard map != nil else { return nil }
-        do { return try ViewRenderer.tap(framed, at: point) } catch { throw RenderError.view(String(describing: error)) }
+        let t = time ?? scene.time
+        do { return try ViewRenderer.tap(framed(at: t), at: point, time: t) } catch { throw RenderError.view(String(describing: error)) }
     }
 
     /// Where markers and popovers land, and why hidden ones are hidden.
@@ -85,7 +86,7 @@ public struct PreparedScene {
         let b = output.background
         let background = Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255)
         do {
-            return try ViewRenderer.render(framed(at: time), scale: output.scale, background: background)
+            return try ViewRenderer.render(framed(at: time), scale: output.scale, background: background, time: time ?? scene.time)
         } catch {
             throw RenderError.view(String(describing: error))
         }

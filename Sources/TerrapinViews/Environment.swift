@@ -12,6 +12,12 @@ public struct EnvironmentValues {
     public var lineLimit: Int? = nil
     public var multilineTextAlignment: TextAlignment = .leading
     public var minimumScaleFactor: Double = 1
+    /// Seconds from the scene's start at which the view is drawn (animations). Default 0.
+    public var time: Double = 0
+    /// The animation of the innermost `.animation(_:value:)` whose value changed.
+    var animation: Animation? = nil
+    /// Set while a view whose state changed is built twice (see Animation.swift).
+    var animationPass: AnimationPass? = nil
 
     public init() {}
 

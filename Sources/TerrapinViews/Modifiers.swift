@@ -41,10 +41,10 @@ extension View {
     public func italic(_ active: Bool = true) -> ModifiedView<Self> { modified(active ? .spec { .italic } : .nothing, environment: { if active { $0.italic = true } }) }
     public func foregroundStyle(_ style: some ShapeStyle) -> ModifiedView<Self> {
         let color = style.color
-        return modified(color.map { c in .spec { .foregroundStyle(c) } } ?? .unsupported("a foreground style that is not a colour"), environment: { $0.foregroundColor = color })
+        return modified(color.map { c in .spec { .foregroundStyle(c) } } ?? .unsupported("a foreground style that is not a colour"), environment: { $0.foregroundColor = $0.animated(color) })
     }
     public func foregroundColor(_ color: Color?) -> ModifiedView<Self> {
-        modified(color.map { c in .spec { .foregroundStyle(c) } } ?? .unsupported("foregroundColor(nil)"), environment: { $0.foregroundColor = color })
+        modified(color.map { c in .spec { .foregroundStyle(c) } } ?? .unsupported("foregroundColor(nil)"), environment: { $0.foregroundColor = $0.animated(color) })
     }
     public func lineLimit(_ limit: Int?) -> ModifiedView<Self> {
         modified(limit.map { n in .spec { .lineLimit(n) } } ?? .unsupported("lineLimit(nil)"), environment: { $0.lineLimit = limit })
@@ -89,7 +89,9 @@ extension View {
     }
 
     /// Moves the drawing; layout is unchanged.
-    public func offset(x: Double = 0, y: Double = 0) -> ModifiedView<Self> { modified(.offset(x: x, y: y), wrap: { child, _ in OffsetNode(child: child, dx: x, dy: y) }) }
+    public func offset(x: Double = 0, y: Double = 0) -> ModifiedView<Self> {
+        modified(.offset(x: x, y: y), wrap: { child, env in OffsetNode(child: child, dx: env.animated(x), dy: env.animated(y)) })
+    }
 
     public func layoutPriority(_ priority: Double) -> ModifiedView<Self> {
         modified(.unsupported("layoutPriority"), wrap: { child, _ in
@@ -149,16 +151,22 @@ extension View {
     }
 
     /// The content composited as one layer with `opacity` (overlaps inside do not show through).
-    public func opacity(_ opacity: Double) -> ModifiedView<Self> { modified(.opacity(opacity), wrap: { child, _ in OpacityNode(child: child, opacity: opacity) }) }
+    public func opacity(_ opacity: Double) -> ModifiedView<Self> { modified(.opacity(opacity), wrap: { child, env in OpacityNode(child: child, opacity: env.animated(opacity)) }) }
 
     public func scaleEffect(_ scale: Double, anchor: UnitPoint = .center) -> ModifiedView<Self> { scaleEffect(x: scale, y: scale, anchor: anchor) }
     public func scaleEffect(x: Double = 1, y: Double = 1, anchor: UnitPoint = .center) -> ModifiedView<Self> {
         modified(x == y && anchor == .center ? .spec { .scaleEffect(x) } : .unsupported("a scale effect other than uniform about the centre"),
-                 wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.scale(x, y) } })
+                 wrap: { child, env in
+                     let sx = env.animated(x), sy = env.animated(y)
+                     return EffectNode(child: child, anchor: anchor) { _ in Transform.scale(sx, sy) }
+                 })
     }
     public func rotationEffect(_ angle: Angle, anchor: UnitPoint = .center) -> ModifiedView<Self> {
         modified(anchor == .center ? .spec { .rotationEffect(degrees: angle.radians * 180 / Double.pi) } : .unsupported("a rotation about a point other than the centre"),
-                 wrap: { child, _ in EffectNode(child: child, anchor: anchor) { _ in Transform.rotation(angle.radians) } })
+                 wrap: { child, env in
+                     let radians = env.animated(angle.radians)
+                     return EffectNode(child: child, anchor: anchor) { _ in Transform.rotation(radians) }
+                 })
     }
 
     /// The shape that receives taps.
@@ -168,6 +176,23 @@ extension View {
     public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> ModifiedView<Self> {
         modified(.dropped("a tap action (code cannot be written as data; scene files have \"onTap\": \"togglePopover\" on markers)"),
                  wrap: { child, _ in TapNode(child: child, action: action) })
+    }
+
+    /// Animates the changes inside when `value` changes (SwiftUI's `.animation(_:value:)`).
+    public func animation<V: Hashable>(_ animation: Animation?, value: V) -> ModifiedView<Self> {
+        modified(.unsupported("an animation (state and its changes are code)"), environment: { env in
+            if env.watchedValueChanged(AnyHashable(value)) { env.animation = animation }
+        })
+    }
+
+    /// Runs `action` when the view first appears: at time 0, so the changes it makes animate
+    /// from the scene's start (e.g. starting a `repeatForever` animation).
+    public func onAppear(perform action: (() -> Void)? = nil) -> ModifiedView<Self> {
+        modified(.dropped("an onAppear action (code cannot be written as data)"), environment: { env in
+            // Not while a changed view is built twice: the first build already ran it.
+            guard env.animationPass == nil, let action else { return }
+            Transaction.$time.withValue(0) { Transaction.$animation.withValue(nil) { action() } }
+        })
     }
 
     /// Kept as metadata (printed by inspection tools; not drawn).

@@ -3,10 +3,29 @@
 // of the same view value.
 
 @propertyWrapper
-public struct State<Value> {
-    final class Box {
+public struct State<Value>: StateProperty {
+    /// The value, and the one before its last change with when and how it changed (for
+    /// animations, see Animation.swift).
+    final class Box: StateChangeRecord {
         var value: Value
+        var previous: Value?
+        var lastChange: (time: Double, animation: Animation?)?
         init(_ value: Value) { self.value = value }
+
+        func set(_ newValue: Value) {
+            // Setting the value it has is no change (onAppear runs at every build).
+            if let a = value as? AnyHashable, let b = newValue as? AnyHashable, a == b { return }
+            previous = value
+            value = newValue
+            lastChange = (Transaction.time, Transaction.animation)
+            Transaction.changes?.count += 1
+        }
+
+        func swapWithPrevious() {
+            guard let p = previous else { return }
+            previous = value
+            value = p
+        }
     }
     let box: Box
 
@@ -15,13 +34,15 @@ public struct State<Value> {
 
     public var wrappedValue: Value {
         get { box.value }
-        nonmutating set { box.value = newValue }
+        nonmutating set { box.set(newValue) }
     }
 
     public var projectedValue: Binding<Value> {
         let box = self.box
-        return Binding(get: { box.value }, set: { box.value = $0 })
+        return Binding(get: { box.value }, set: { box.set($0) })
     }
+
+    var changeRecord: StateChangeRecord { box }
 }
 
 @propertyWrapper @dynamicMemberLookup

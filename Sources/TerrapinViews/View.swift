@@ -26,7 +26,33 @@ extension PrimitiveView {
 func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
     if let primitive = view as? any PrimitiveView { return try primitive.makeNode(environment) }
     if let custom = view as? any CustomDrawingView { return CustomNode(drawing: try custom.makeDrawing(environment)) }
-    return try makeNode(view.body, environment)
+    return try makeAnimatedBody(view, environment)
+}
+
+/// A custom view's body, at the environment's time: changes after that time have not happened
+/// yet; the latest one before it, if still animating, is built twice (see Animation.swift).
+func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
+    let records = stateRecords(view).filter { $0.lastChange != nil }
+    guard !records.isEmpty else { return try makeNode(view.body, environment) }
+    let t = environment.time
+    let future = records.filter { $0.lastChange!.time > t }
+    future.forEach { $0.swapWithPrevious() }
+    defer { future.forEach { $0.swapWithPrevious() } }
+    // The latest change at or before t, and every state that changed with it.
+    let past = records.filter { $0.lastChange!.time <= t }
+    guard environment.animationPass == nil, let latest = past.map({ $0.lastChange!.time }).max() else {
+        return try makeNode(view.body, environment)
+    }
+    let changed = past.filter { $0.lastChange!.time == latest }
+    let animation = changed.compactMap { $0.lastChange!.animation }.first
+    let pass = AnimationPass(changedAt: latest, time: t, animation: animation)
+    var e = environment
+    e.animationPass = pass
+    changed.forEach { $0.swapWithPrevious() }
+    _ = try? makeNode(view.body, e)
+    changed.forEach { $0.swapWithPrevious() }
+    pass.recording = false
+    return try makeNode(view.body, e)
 }
 
 /// The children a view contributes to a container (a tuple, group or ForEach gives several).

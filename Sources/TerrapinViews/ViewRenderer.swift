@@ -46,17 +46,22 @@ public struct ViewLayout: CustomStringConvertible {
 
 public enum ViewRenderer {
     /// Lays `view` out for `proposal` (unspecified: its ideal size). Throws for unknown fonts and symbols.
-    public static func layout<V: View>(_ view: V, proposal: ProposedSize = .unspecified) throws -> ViewLayout {
-        let node = try makeNode(view, EnvironmentValues())
+    public static func layout<V: View>(_ view: V, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewLayout {
+        var environment = EnvironmentValues()
+        environment.time = time
+        // onAppear may change state while the view is built: then build it again, once.
+        let counter = ChangeCounter()
+        var node = try Transaction.$changes.withValue(counter) { try makeNode(view, environment) }
+        if counter.count > 0 { node = try makeNode(view, environment) }
         let s = node.sizeThatFits(proposal)
         return ViewLayout(size: Size(width: s.width.isFinite ? max(0, s.width) : 0, height: s.height.isFinite ? max(0, s.height) : 0), node: node)
     }
 
     /// Renders `view` at its size for `proposal`, `scale` pixels per point, over `background`.
     public static func render<V: View>(_ view: V, proposal: ProposedSize = .unspecified, scale: Int = 1,
-                                       background: Color = .clear) throws -> Pixmap {
+                                       background: Color = .clear, time: Double = 0) throws -> Pixmap {
         guard (1...4).contains(scale) else { throw ViewError.invalidScale(scale) }
-        let laidOut = try layout(view, proposal: proposal)
+        let laidOut = try layout(view, proposal: proposal, time: time)
         let width = Int((laidOut.size.width * Double(scale)).rounded(.up)), height = Int((laidOut.size.height * Double(scale)).rounded(.up))
         guard let canvas = Canvas(width: max(1, width), height: max(1, height)) else {
             throw ViewError.tooLarge(width: laidOut.size.width, height: laidOut.size.height, scale: scale)
@@ -72,12 +77,13 @@ public enum ViewRenderer {
     }
 
     /// Taps the view at `point` (points, from its top-left), running the topmost `onTapGesture`
-    /// handler there. Returns the label of what was hit (its accessibility label or text), or nil.
+    /// handler there, at `time` seconds (the state changes it makes happen then). Returns the
+    /// label of what was hit (its accessibility label or text), or nil.
     @discardableResult
-    public static func tap<V: View>(_ view: V, at point: Point, proposal: ProposedSize = .unspecified) throws -> String?? {
-        let laidOut = try layout(view, proposal: proposal)
+    public static func tap<V: View>(_ view: V, at point: Point, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> String?? {
+        let laidOut = try layout(view, proposal: proposal, time: time)
         guard let target = laidOut.node.hitTest(point, in: Rect(x: 0, y: 0, width: laidOut.size.width, height: laidOut.size.height)) else { return nil }
-        target.action()
+        Transaction.$time.withValue(time) { target.action() }
         return .some(target.label)
     }
 }

@@ -302,3 +302,43 @@ func golden(_ map: Map, _ name: String, width: Double, height: Double, filePath:
     /// t = 4: the end of the flight, low and oblique; the ridge now hides the valley pin.
     @Test func end() throws { golden(try Self.map().time(4), "terrain/flight/jacksboro-t4", width: 400, height: 270) }
 }
+
+/// A marker that pulses (SwiftUI's idiom: `onAppear` flips a state that
+/// `.animation(.easeInOut(duration: 1).repeatForever(), value:)` watches) and a pin that drops in
+/// with a spring, over the Ferry Building. Frames at the start, middle and end of the first cycle.
+struct PulsingLabel: View {
+    @State var big = false
+    var body: some View {
+        Text("Ferry Building").font(.caption).padding(.horizontal, 8).padding(.vertical, 4)
+            .background(Color.white).clipShape(Capsule())
+            .overlay(Capsule().stroke(Color(hex: "#1A73E8")!, lineWidth: 2).scaleEffect(big ? 1.25 : 1).opacity(big ? 0 : 1))
+            .animation(.easeInOut(duration: 1).repeatForever(autoreverses: false), value: big)
+            .onAppear { big = true }
+    }
+}
+
+struct DroppingPin: View {
+    @State var landed = false
+    var body: some View {
+        Pin(configuration: .blue)
+            .offset(y: landed ? 0 : -60)
+            .opacity(landed ? 1 : 0)
+            .animation(.spring(response: 0.8, dampingFraction: 0.5), value: landed)
+            .onAppear { landed = true }
+    }
+}
+
+@Suite struct MarkerAnimationGoldenTests {
+    static func map(_ t: Double) -> Map {
+        Map(initialCamera: Camera(center: LatLngAltitude(latitude: 37.7955, longitude: -122.3937), heading: 20, tilt: 50, range: 900), mode: .roadmap) {
+            Marker(position: LatLngAltitude(latitude: 37.7955, longitude: -122.3937)) { PulsingLabel() }
+            Marker(position: LatLngAltitude(latitude: 37.7945, longitude: -122.3957)) { DroppingPin() }
+        }.time(t)
+    }
+    /// t = 0: the label's ring at rest on its edge; the pin still 60 pt up and invisible.
+    @Test func start() { golden(AnyView(Self.map(0)), "markers/animation/pulse-t0", width: 300, height: 200) }
+    /// t = 0.5: the ring half-way out and half faded; the pin past its rest point, overshooting.
+    @Test func middle() { golden(AnyView(Self.map(0.5)), "markers/animation/pulse-t0.5", width: 300, height: 200) }
+    /// t = 0.95: the ring nearly gone at 1.24×; the pin settled.
+    @Test func end() { golden(AnyView(Self.map(0.95)), "markers/animation/pulse-t0.95", width: 300, height: 200) }
+}
