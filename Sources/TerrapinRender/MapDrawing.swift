@@ -231,13 +231,29 @@ public final class MapDrawing: CustomDrawing {
         canvas.transform = saved
     }
 
+    /// A popover opened inside `withAnimation` fades in (SwiftUI's default transition) over
+    /// that animation from the time it opened; otherwise it shows at once.
     func drawPopover(_ p: ResolvedPopover, canvas: Canvas, scale: Double) {
         guard let popover = prepared[p.markerIndex].marker.popover, let content = prepared[p.markerIndex].popover else { return }
         let style = popover.style
         let path = Self.bubble(p, radius: style.borderRadius)
-        canvas.drawShadow(of: path, color: style.shadow.color.rgba, radius: style.shadow.radius, offset: Point(style.shadow.x, style.shadow.y))
-        canvas.fill(path, paint: Paint(color: style.backgroundColor.rgba))
-        content.draw(in: canvas, at: Point(p.bubble.minX + style.padding, p.bubble.minY + style.padding), scale: scale)
+        func draw(_ target: Canvas) {
+            target.drawShadow(of: path, color: style.shadow.color.rgba, radius: style.shadow.radius, offset: Point(style.shadow.x, style.shadow.y))
+            target.fill(path, paint: Paint(color: style.backgroundColor.rgba))
+            content.draw(in: target, at: Point(p.bubble.minX + style.padding, p.bubble.minY + style.padding), scale: scale)
+        }
+        var opacity = 1.0
+        if let change = popover.isOpen.lastChange, let animation = change.animation, map.time >= change.time {
+            opacity = min(1, max(0, animation.progress(at: map.time - change.time)))
+        }
+        guard opacity < 1 else { return draw(canvas) }
+        guard opacity > 0, let layer = Canvas(width: canvas.width, height: canvas.height) else { return }
+        layer.transform = canvas.transform
+        draw(layer)
+        let saved = canvas.transform
+        canvas.transform = .identity
+        canvas.drawImage(layer.pixmap, filter: .nearest, opacity: opacity)
+        canvas.transform = saved
     }
 
     /// The bubble and its tapered stem as one outline.

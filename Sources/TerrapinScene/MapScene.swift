@@ -125,6 +125,8 @@ public struct PopoverSpec: Equatable, Sendable {
     public var padding = 16.0
     public var backgroundColor = Color.white
     public var cornerRadius = 8.0
+    /// How it fades in when a tap opens it (the toggle runs in `withAnimation`); nil: at once.
+    public var animation: Animation?
     public var content: ViewSpec
 }
 
@@ -270,7 +272,8 @@ public struct SceneBuilder {
             var content = spec.content.map { view($0) } ?? AnyView(Pin())
             if spec.tapTogglesPopover {
                 let open = isOpen.projectedValue
-                content = AnyView(content.onTapGesture { open.wrappedValue.toggle() })
+                let animation = spec.popover?.animation
+                content = AnyView(content.onTapGesture { withAnimation(animation) { open.wrappedValue.toggle() } })
             }
             var marker = Marker(position: spec.position, altitudeMode: spec.altitudeMode, collisionBehavior: spec.collisionBehavior,
                                 collisionPriority: spec.collisionPriority, zIndex: spec.zIndex, anchor: spec.anchor) { content }
@@ -323,7 +326,17 @@ public struct SceneBuilder {
             let views = children.map(view)
             result = AnyView(ZStack(alignment: alignment) { ForEach(views.indices, id: \.self) { views[$0] } })
         }
-        for modifier in spec.modifiers { result = apply(modifier, to: result, content: spec.content) }
+        var applied: [ModifierSpec] = []
+        for modifier in spec.modifiers {
+            if case .appearAnimation(let animation, let from) = modifier {
+                // The content with the modifiers so far, built again for "before" and "after".
+                result = AnyView(AppearAnimation(spec: ViewSpec(spec.content, modifiers: applied), animation: animation, from: from, builder: self))
+                applied = [modifier]
+                continue
+            }
+            result = apply(modifier, to: result, content: spec.content)
+            applied.append(modifier)
+        }
         return result
     }
 
@@ -386,6 +399,42 @@ public struct SceneBuilder {
             return view
         case .aspectRatio(let r, let mode): return AnyView(view.aspectRatio(r, contentMode: mode))
         case .accessibilityLabel(let l): return AnyView(view.accessibilityLabel(l))
+        case .appearAnimation: return view   // handled in view(_:)
         }
+    }
+}
+
+/// A scene file's appear animation: the view built with its `from` values until it appears,
+/// then with its own, animated between by `.animation(_:value:)`.
+struct AppearAnimation: View, SceneDescribable {
+    @State var appeared = false
+    let spec: ViewSpec
+    let animation: Animation
+    let from: [ModifierSpec]
+    let builder: SceneBuilder
+
+    var body: some View {
+        var start = spec
+        if !appeared {
+            start.modifiers = spec.modifiers.map { m in from.first { Self.kind($0) == Self.kind(m) } ?? m }
+        }
+        return builder.view(start).animation(animation, value: appeared).onAppear { appeared = true }
+    }
+
+    static func kind(_ m: ModifierSpec) -> String? {
+        switch m {
+        case .opacity: "opacity"
+        case .scaleEffect: "scaleEffect"
+        case .offset: "offset"
+        case .rotationEffect: "rotationEffect"
+        case .foregroundStyle: "foregroundStyle"
+        default: nil
+        }
+    }
+
+    func sceneSpec(_ notes: inout [String]) throws(ViewSpecError) -> ViewSpec {
+        var s = spec
+        s.modifiers.append(.appearAnimation(animation, from: from))
+        return s
     }
 }

@@ -265,8 +265,9 @@ extension Reader {
 
     static let markerKeys = ["type", "position", "altitudeMode", "collisionBehavior", "collisionPriority", "zIndex", "anchor", "content", "popover", "onTap"]
     static let marker3DKeys = ["type", "position", "altitudeMode", "collisionBehavior", "zIndex", "extruded", "drawsWhenOccluded", "sizePreserved", "label", "style"]
-    static let popoverKeys = ["isOpen", "autoClose", "autoPan", "padding", "backgroundColor", "cornerRadius", "content"]
-    static let standalonePopoverKeys = ["type", "position", "altitudeMode", "offset"] + popoverKeys
+    static let popoverKeys = ["isOpen", "autoClose", "autoPan", "padding", "backgroundColor", "cornerRadius", "animation", "content"]
+    /// (No "animation": nothing in a scene file opens a standalone popover.)
+    static let standalonePopoverKeys = ["type", "position", "altitudeMode", "offset"] + popoverKeys.filter { $0 != "animation" }
 
     mutating func marker(_ node: JSONNode, _ path: String) -> MarkerSpec? {
         var kind = MarkerSpec.Kind.marker
@@ -362,6 +363,7 @@ extension Reader {
         spec.padding = number(m["padding"], path + ".padding", in: 0...200) ?? spec.padding
         spec.backgroundColor = viewColor(m["backgroundColor"], path + ".backgroundColor") ?? spec.backgroundColor
         spec.cornerRadius = number(m["cornerRadius"], path + ".cornerRadius", in: 0...200) ?? spec.cornerRadius
+        if let a = m["animation"] { spec.animation = animation(a, path + ".animation", allowed: Self.animationKeys)?.0 }
         return spec
     }
 
@@ -402,7 +404,39 @@ extension Reader {
     static let modifierNames = ["font", "fontWeight", "bold", "italic", "foregroundStyle", "foregroundColor", "lineLimit",
                                 "multilineTextAlignment", "minimumScaleFactor", "frame", "padding", "fixedSize", "offset",
                                 "background", "overlay", "clipShape", "cornerRadius", "border", "shadow", "opacity",
-                                "scaleEffect", "rotationEffect", "resizable", "aspectRatio", "scaledToFit", "scaledToFill", "accessibilityLabel"]
+                                "scaleEffect", "rotationEffect", "resizable", "aspectRatio", "scaledToFit", "scaledToFill", "accessibilityLabel",
+                                "animation"]
+    static let animationKeys = ["curve", "duration", "response", "dampingFraction", "delay", "speed", "repeat", "autoreverses"]
+    static let animatableModifiers = ["opacity", "scaleEffect", "offset", "rotationEffect", "foregroundStyle", "foregroundColor"]
+
+    /// An animation: `{"curve": "easeInOut", "duration": 1, "repeat": "forever", …}`; with
+    /// `extra`, also returns those members.
+    mutating func animation(_ node: JSONNode, _ path: String, allowed: [String]) -> (Animation, [String: JSONNode])? {
+        guard let m = object(node, path, allowed: allowed) else { return nil }
+        let curve: AnimationCurveName = choice(m["curve"], path + ".curve", default: .easeInOut)
+        var a: Animation
+        if curve == .spring {
+            if m["duration"] != nil { report(m["duration"], path + ".duration", "a spring has a \"response\" and a \"dampingFraction\", not a duration") }
+            a = .spring(response: number(m["response"], path + ".response", in: 0.01...60, unit: " of seconds") ?? 0.55,
+                        dampingFraction: number(m["dampingFraction"], path + ".dampingFraction", in: 0.01...10) ?? 0.825)
+        } else {
+            if m["response"] != nil || m["dampingFraction"] != nil { report(node, path, "\"response\" and \"dampingFraction\" belong to \"curve\": \"spring\"") }
+            a = curve.animation(duration: number(m["duration"], path + ".duration", in: 0.001...Scene.maxTime, unit: " of seconds") ?? 0.35)
+        }
+        if let d = number(m["delay"], path + ".delay", in: 0...Scene.maxTime, unit: " of seconds") { a = a.delay(d) }
+        if let s = number(m["speed"], path + ".speed", in: 0.01...100) { a = a.speed(s) }
+        let autoreverses = bool(m["autoreverses"], path + ".autoreverses") ?? true
+        if let r = m["repeat"] {
+            if case .string(let s) = r.value {
+                if s == "forever" { a = a.repeatForever(autoreverses: autoreverses) } else { report(r, path + ".repeat", "expected a count or \"forever\", found \"\(s)\"") }
+            } else {
+                a = a.repeatCount(integer(r, path + ".repeat", in: 1...1_000_000, default: 1), autoreverses: autoreverses)
+            }
+        } else if m["autoreverses"] != nil {
+            report(m["autoreverses"], path + ".autoreverses", "\"autoreverses\" needs a \"repeat\"")
+        }
+        return (a, m)
+    }
 
     /// A view: one kind key (`{"text": "…"}`, `{"vstack": {…}}`, …) and optional ordered `"modifiers"`.
     mutating func view(_ node: JSONNode, _ path: String, depth: Int) -> ViewSpec? {
@@ -583,6 +617,22 @@ extension Reader {
         case "scaledToFit": return flag() ? .aspectRatio(nil, .fit) : nil
         case "scaledToFill": return flag() ? .aspectRatio(nil, .fill) : nil
         case "accessibilityLabel": return text(value, p).map { .accessibilityLabel($0) }
+        case "animation":
+            guard let (a, m) = animation(value, p, allowed: Self.animationKeys + ["from"]) else { return nil }
+            guard let fromNode = m["from"], let items = array(fromNode, p + ".from", max: 16) else {
+                report(value, p, "an animation needs \"from\": the animatable modifiers' values when the view appears, e.g. [{\"opacity\": 0}]")
+                return nil
+            }
+            var from: [ModifierSpec] = []
+            for (i, item) in items.enumerated() {
+                let q = p + ".from[\(i)]"
+                if case .object(let members) = item.value, members.count == 1, !Self.animatableModifiers.contains(members[0].key) {
+                    report(item, q, "only \(Self.animatableModifiers.joined(separator: ", ")) animate, found \"\(members[0].key)\"")
+                    continue
+                }
+                if let f = modifier(item, q, depth: depth, index: 1, content: content) { from.append(f) }
+            }
+            return .appearAnimation(a, from: from)
         default: return nil
         }
     }
@@ -590,6 +640,18 @@ extension Reader {
 
 enum VerticalEdgeName: String, CaseIterable { case top, center, bottom }
 enum FlightType: String, CaseIterable { case to, around }
+enum AnimationCurveName: String, CaseIterable {
+    case linear, easeIn, easeOut, easeInOut, spring
+    func animation(duration: Double) -> Animation {
+        switch self {
+        case .linear: .linear(duration: duration)
+        case .easeIn: .easeIn(duration: duration)
+        case .easeOut: .easeOut(duration: duration)
+        case .easeInOut: .easeInOut(duration: duration)
+        case .spring: .spring()
+        }
+    }
+}
 enum ContentModeName: String, CaseIterable { case fit, fill }
 enum AlignmentName: String, CaseIterable {
     case center, leading, trailing, top, bottom, topLeading, topTrailing, bottomLeading, bottomTrailing

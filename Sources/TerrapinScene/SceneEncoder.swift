@@ -142,6 +142,7 @@ public enum SceneEncoder {
         if p.padding != d.padding { o.append(("padding", .number(p.padding))) }
         if p.backgroundColor != d.backgroundColor { o.append(("backgroundColor", color(p.backgroundColor))) }
         if p.cornerRadius != d.cornerRadius { o.append(("cornerRadius", .number(p.cornerRadius))) }
+        if let a = p.animation { o.append(("animation", .object(animation(a)))) }
         o.append(("content", view(p.content)))
         return o
     }
@@ -241,8 +242,27 @@ public enum SceneEncoder {
         case .aspectRatio(let ratio, let mode):
             ("aspectRatio", .object((ratio.map { [("ratio", JSON.number($0))] } ?? []) + [("contentMode", .string(mode == .fit ? "fit" : "fill"))]))
         case .accessibilityLabel(let l): ("accessibilityLabel", .string(l))
+        case .appearAnimation(let a, let from):
+            ("animation", .object(animation(a) + [("from", .array(from.map(modifier)))]))
         }
         return .object([(key, value)])
+    }
+
+    /// `{"curve", "duration" | "response" + "dampingFraction", "delay", "speed", "repeat", "autoreverses"}`.
+    static func animation(_ a: Animation) -> [(String, JSON)] {
+        var o: [(String, JSON)] = []
+        switch a.curve {
+        case .spring(let response, let damping):
+            o = [("curve", .string("spring")), ("response", .number(response)), ("dampingFraction", .number(damping))]
+        case .bezier(let x1, let y1, let x2, let y2):
+            let name = AnimationCurveName.allCases.first { $0.animation(duration: 1).curve == .bezier(x1, y1, x2, y2) }?.rawValue ?? "easeInOut"
+            o = [("curve", .string(name)), ("duration", .number(a.duration))]
+        }
+        if a.delay != 0 { o.append(("delay", .number(a.delay))) }
+        if a.speed != 1 { o.append(("speed", .number(a.speed))) }
+        if let r = a.repeats { o.append(("repeat", r == Int.max ? .string("forever") : .number(Double(r)))) }
+        if a.repeats != nil, !a.autoreverses { o.append(("autoreverses", .bool(false))) }
+        return o
     }
 
     /// A plain colour background is written as the colour alone.

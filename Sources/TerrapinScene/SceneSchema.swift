@@ -221,7 +221,22 @@ public enum SceneSchema {
         "padding": { "type": "number", "minimum": 0, "maximum": 200 },
         "backgroundColor": { "$ref": "#/$defs/color" },
         "cornerRadius": { "type": "number", "minimum": 0, "maximum": 200 },
+        "animation": { "$ref": "#/$defs/animation", "description": "How the popover fades in when a tap opens it." },
         "content": { "$ref": "#/$defs/view" }
+      }
+    },
+    "animation": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "curve": { "enum": ["linear", "easeIn", "easeOut", "easeInOut", "spring"], "description": "Default easeInOut." },
+        "duration": { "type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds (not for spring). Default 0.35." },
+        "response": { "type": "number", "minimum": 0.01, "maximum": 60, "description": "A spring's period in seconds. Default 0.55." },
+        "dampingFraction": { "type": "number", "minimum": 0.01, "maximum": 10, "description": "A spring's damping: below 1 it overshoots. Default 0.825." },
+        "delay": { "type": "number", "minimum": 0, "maximum": 86400 },
+        "speed": { "type": "number", "minimum": 0.01, "maximum": 100 },
+        "repeat": { "oneOf": [ { "type": "integer", "minimum": 1, "maximum": 1000000 }, { "const": "forever" } ] },
+        "autoreverses": { "type": "boolean", "description": "With repeat: every other run backwards. Default true." }
       }
     },
     "standalonePopover": {
@@ -414,7 +429,24 @@ public enum SceneSchema {
                          "properties": { "ratio": { "type": "number", "minimum": 0.001, "maximum": 1000 }, "contentMode": { "enum": ["fit", "fill"] } } },
         "scaledToFit": { "type": "boolean" },
         "scaledToFill": { "type": "boolean" },
-        "accessibilityLabel": { "type": "string", "maxLength": 10000 }
+        "accessibilityLabel": { "type": "string", "maxLength": 10000 },
+        "animation": {
+          "description": "The animatable modifiers before it start from \"from\" when the view appears and animate to their own values.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["from"],
+          "properties": {
+            "curve": { "enum": ["linear", "easeIn", "easeOut", "easeInOut", "spring"], "description": "Default easeInOut." },
+            "duration": { "type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds (not for spring). Default 0.35." },
+            "response": { "type": "number", "minimum": 0.01, "maximum": 60, "description": "A spring's period in seconds. Default 0.55." },
+            "dampingFraction": { "type": "number", "minimum": 0.01, "maximum": 10, "description": "A spring's damping: below 1 it overshoots. Default 0.825." },
+            "delay": { "type": "number", "minimum": 0, "maximum": 86400 },
+            "speed": { "type": "number", "minimum": 0.01, "maximum": 100 },
+            "repeat": { "oneOf": [ { "type": "integer", "minimum": 1, "maximum": 1000000 }, { "const": "forever" } ] },
+            "autoreverses": { "type": "boolean", "description": "With repeat: every other run backwards. Default true." },
+            "from": { "type": "array", "maxItems": 16, "items": { "$ref": "#/$defs/modifier" } }
+          }
+        }
       }
     },
     "fontWeight": { "enum": ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"] }

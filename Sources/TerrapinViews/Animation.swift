@@ -23,18 +23,19 @@ import Glibc
 #endif
 
 public struct Animation: Equatable, Sendable {
-    enum Curve: Equatable, Sendable {
+    public enum Curve: Equatable, Sendable {
+        /// A cubic Bézier from (0, 0) to (1, 1) with these control points.
         case bezier(Double, Double, Double, Double)
         case spring(response: Double, dampingFraction: Double)
     }
-    let curve: Curve
+    public let curve: Curve
     /// Seconds of one run (a spring's: its settling time).
     public let duration: Double
-    var delay = 0.0
-    var speed = 1.0
+    public internal(set) var delay = 0.0
+    public internal(set) var speed = 1.0
     /// Runs in all (nil: once; `Int.max`: forever), and whether every other one runs backwards.
-    var repeats: Int?
-    var autoreverses = false
+    public internal(set) var repeats: Int?
+    public internal(set) var autoreverses = false
 
     init(_ curve: Curve, duration: Double) {
         self.curve = curve

@@ -39,7 +39,9 @@ public struct State<Value>: StateProperty {
 
     public var projectedValue: Binding<Value> {
         let box = self.box
-        return Binding(get: { box.value }, set: { box.set($0) })
+        var binding = Binding(get: { box.value }, set: { box.set($0) })
+        binding.record = box
+        return binding
     }
 
     var changeRecord: StateChangeRecord { box }
@@ -49,6 +51,8 @@ public struct State<Value>: StateProperty {
 public struct Binding<Value> {
     private let getter: () -> Value
     private let setter: (Value) -> Void
+    /// The state it reads and writes, when made from one (for when and how it last changed).
+    var record: StateChangeRecord?
 
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
         getter = get
@@ -63,6 +67,10 @@ public struct Binding<Value> {
     }
 
     public var projectedValue: Binding<Value> { self }
+
+    /// When the value last changed (seconds from the scene's start) and the `withAnimation` it
+    /// changed in; nil when it never changed or does not come from a `@State`.
+    public var lastChange: (time: Double, animation: Animation?)? { record?.lastChange }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> Binding<T> {
         Binding<T>(get: { self.wrappedValue[keyPath: keyPath] }, set: { var v = self.wrappedValue; v[keyPath: keyPath] = $0; self.wrappedValue = v })

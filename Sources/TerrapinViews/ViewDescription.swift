@@ -24,6 +24,11 @@ enum ModifierRecord {
     case unsupported(String)
 }
 
+/// A view defined outside this module that knows its scene-file form.
+public protocol SceneDescribable {
+    func sceneSpec(_ notes: inout [String]) throws(ViewSpecError) -> ViewSpec
+}
+
 /// Views that describe themselves; containers give their children (any number).
 protocol SpecDescribable {
     func describe(_ notes: inout [String]) throws(ViewSpecError) -> [ViewSpec]
@@ -46,6 +51,7 @@ extension ViewSpec {
 
     static func describeAll<V: View>(_ view: V, _ notes: inout [String]) throws(ViewSpecError) -> [ViewSpec] {
         if let described = view as? any SpecDescribable { return try described.describe(&notes) }
+        if let described = view as? any SceneDescribable { return [try described.sceneSpec(&notes)] }
         if view is any CustomDrawingView { throw ViewSpecError("a custom drawing (\(V.self))") }
         if view is any PrimitiveView { throw ViewSpecError("\(V.self) has no scene-file form") }
         return try describeAll(view.body, &notes)

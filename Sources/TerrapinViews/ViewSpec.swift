@@ -83,4 +83,8 @@ public indirect enum ModifierSpec: Equatable, Sendable {
     case resizable
     case aspectRatio(Double?, ContentMode)
     case accessibilityLabel(String)
+    /// The animatable modifiers before it start from `from` (opacity, scaleEffect, offset,
+    /// rotationEffect, foregroundStyle) when the view appears, at time 0, and animate to
+    /// their own values: SwiftUI's `.animation(_:value:)` with `onAppear` flipping the value.
+    case appearAnimation(Animation, from: [ModifierSpec])
 }

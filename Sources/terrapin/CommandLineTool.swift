@@ -64,8 +64,9 @@ enum CommandLineTool {
           --size WxH            override the output size in points, e.g. 800x600
           --scale N             override pixels per point: 1, 2, 3 or 4
           --compression PRESET  default (zlib 6, adaptive filters), fast or small
-          --tap X,Y             tap at X,Y points from the top-left before rendering (repeatable, in order),
-                                e.g. to open a popover whose marker has "onTap": "togglePopover"
+          --tap X,Y[@T]         tap at X,Y points from the top-left before rendering (repeatable, in order),
+                                e.g. to open a popover whose marker has "onTap": "togglePopover"; @T taps at
+                                T seconds (default: the scene's time), starting its animations then
           --heading D, --tilt D, --range M
                                 override the scene's camera (degrees, metres)
           --time T              draw the scene T seconds after its start (camera flights), overriding its "time"
@@ -284,7 +285,8 @@ enum CommandLineTool {
         var scale: Int?
         var compression: PNGCompression?
         var root: String?
-        var taps: [Point] = []
+        /// Where, and at which second (nil: the scene's time).
+        var taps: [(point: Point, time: Double?)] = []
         var heading: Double?, tilt: Double?, range: Double?
         var time: Double?
 
@@ -295,7 +297,7 @@ enum CommandLineTool {
             case "--scale": scale = try parser.integer(for: argument, in: OutputOptions.scales)
             case "--compression": compression = try parser.choice(for: argument, PNGCompression.self)
             case "--root": root = try parser.value(for: argument)
-            case "--tap": taps.append(try parser.point(for: argument))
+            case "--tap": taps.append(try parser.timedPoint(for: argument))
             case "--heading": heading = try parser.number(for: argument, in: -360...360)
             case "--tilt": tilt = try parser.number(for: argument, in: 0...90)
             case "--range": range = try parser.number(for: argument, in: 1...63_170_000)
@@ -329,7 +331,7 @@ enum CommandLineTool {
         func prepare(_ scene: Scene, report: (Point, String??) -> Void = { _, _ in }) throws -> PreparedScene {
             do {
                 let prepared = try PreparedScene(scene, root: root)
-                for tap in taps { report(tap, try prepared.tap(at: tap)) }
+                for tap in taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }
                 return prepared
             } catch {
                 throw CLIError.input(error.description)
@@ -561,7 +563,7 @@ extension CommandLineTool {
         guard positional.count == 3, let x = Double(positional[1]), let y = Double(positional[2]), x.isFinite, y.isFinite else {
             throw CLIError.usage("expected SCENE X Y (points from the top-left)", command: "tap")
         }
-        options.taps.append(Point(x, y))
+        options.taps.append((Point(x, y), nil))
         let scene = try options.load(positional[0])
         var last: String?? = nil
         _ = try options.prepare(scene) { _, hit in last = hit }
@@ -796,13 +798,19 @@ struct ArgumentParser {
     }
 
     /// "X,Y" in points, finite.
-    mutating func point(for option: String) throws -> Point {
+    /// `X,Y` or `X,Y@T` (a tap at T seconds).
+    mutating func timedPoint(for option: String) throws -> (point: Point, time: Double?) {
         let text = try value(for: option)
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
-            throw CLIError.usage("\(option) expects X,Y in points, e.g. 120,80; found '\(text)'", command: command)
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        let xy = parts[0].split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= 2, xy.count == 2, let x = Double(xy[0]), let y = Double(xy[1]), x.isFinite, y.isFinite else {
+            throw CLIError.usage("\(option) expects X,Y in points, or X,Y@T for a tap at T seconds, e.g. 120,80@1.5; found '\(text)'", command: command)
         }
-        return Point(x, y)
+        guard parts.count == 2 else { return (Point(x, y), nil) }
+        guard let t = Double(parts[1]), t.isFinite, t >= 0, t <= Scene.maxTime else {
+            throw CLIError.usage("\(option): the time after @ must be seconds from 0 to \(Int(Scene.maxTime)); found '\(parts[1])'", command: command)
+        }
+        return (Point(x, y), t)
     }
 
     mutating func size(for option: String) throws -> (Int, Int) {

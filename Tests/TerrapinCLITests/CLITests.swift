@@ -72,7 +72,7 @@ enum CLI {
         (["render", "a.json", "-o", "x.png", "--size", "0x3"], "error: --size takes WIDTHxHEIGHT"),
         (["render", "a.json", "-o", "x.png", "--compression=zip"], "error: --compression takes one of default, fast, small, not 'zip'"),
         (["render", "a.json", "-o", "x.png", "--colour"], "error: unknown option '--colour'"),
-        (["render", "a.json", "-o", "x.png", "--tap", "3"], "error: --tap expects X,Y in points, e.g. 120,80; found '3'"),
+        (["render", "a.json", "-o", "x.png", "--tap", "3"], "error: --tap expects X,Y in points, or X,Y@T for a tap at T seconds, e.g. 120,80@1.5; found '3'"),
         (["render", "a.json", "-o", "x.png", "--tap", "nan,2"], "error: --tap expects X,Y in points"),
         (["inspect"], "error: no scene file given"),
         (["inspect", "a.json", "--json"], "error: unknown option '--json'"),

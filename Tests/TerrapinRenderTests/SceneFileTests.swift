@@ -118,6 +118,44 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(try prepared.resolve(at: 6)?.camera.heading == 120)
     }
 
+    /// Examples/animated-markers.json says with "animation" modifiers what PulsingLabel and
+    /// DroppingPin say in Swift: the same frames at 0, 0.5 (its "time") and 0.95 s.
+    @Test func animatedMarkersSceneEqualsTheDSL() throws {
+        try expectSamePixels("animated-markers", "markers/animation/pulse-t0.5")
+        let prepared = try PreparedScene(try SceneDecoder.load(path: "\(examples)/animated-markers.json"))
+        for t in ["0", "0.95"] {
+            let golden = try PNGDecoder.decode(try FileIO.read("\(mapFixtures)/markers/animation/pulse-t\(t).png", limit: 1 << 26))
+            #expect(try prepared.render(at: Double(t)!) == golden, "t = \(t)")
+        }
+    }
+
+    /// A popover with an "animation" fades in from the time of the tap that opens it: at 0.2 s
+    /// of a 0.4 s linear fade, each pixel is half-way between closed and open (within rounding).
+    @Test func aPopoverFadesInFromItsTap() throws {
+        var scene = try SceneDecoder.load(path: "\(examples)/ferry-building-popover.json")
+        scene.map?.markers[2].popover?.animation = .linear(duration: 0.4)
+        scene.time = 1
+        func frame(tapAt: Double?, time: Double) throws -> Pixmap {
+            let prepared = try PreparedScene(scene)
+            if let tapAt { try prepared.tap(at: Point(200, 126), time: tapAt) }
+            return try prepared.render(at: time)
+        }
+        let closed = try frame(tapAt: nil, time: 1), open = try frame(tapAt: 1, time: 1.5), half = try frame(tapAt: 1, time: 1.2)
+        #expect(closed != open && half != open && half != closed)
+        #expect(try frame(tapAt: 1, time: 2) == open)
+        var worst = 0
+        for i in stride(from: 0, to: half.data.count, by: 4) {
+            for c in 0..<3 {
+                let expected = (Int(closed.data[i + c]) + Int(open.data[i + c])) / 2
+                worst = max(worst, abs(Int(half.data[i + c]) - expected))
+            }
+        }
+        #expect(worst <= 2, "largest difference from the half-way blend: \(worst)")
+        // The scene file says it too.
+        let json = SceneEncoder.encode(scene)
+        #expect(json.contains(#""animation": {"curve": "linear", "duration": 0.4}"#), "\(json)")
+    }
+
     @Test func imagerySceneEqualsTheDSL() throws {
         try expectSamePixels("imagery-drape", "terrain/imagery/jacksboro-chart-draped")
     }
