@@ -60,7 +60,7 @@ public enum MapResolver {
             // At the map's time: its markers' animations are evaluated then.
             let layout = try ViewRenderer.layout(m.content, time: map.time)
             let popover = try m.popover.flatMap { p in
-                p.isOpen.wrappedValue ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil), time: map.time) : nil
+                p.isOpen.value(at: map.time) ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil), time: map.time) : nil
             }
             let labelLayout = try m.lightweight.flatMap { $0.label.isEmpty ? nil : try TextLayout.make($0.label, font: labelFont) }
             // A standalone popover is named by its content's first text, open or closed.

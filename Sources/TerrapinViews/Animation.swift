@@ -203,6 +203,8 @@ protocol StateChangeRecord: AnyObject {
     var lastChange: (time: Double, animation: Animation?)? { get }
     /// Swaps the value and the one before the last change (twice restores it).
     func swapWithPrevious()
+    /// The value before the last change.
+    var previousValue: Any? { get }
 }
 
 func stateRecords<V>(_ view: V) -> [StateChangeRecord] {

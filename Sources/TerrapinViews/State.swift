@@ -21,6 +21,8 @@ public struct State<Value>: StateProperty {
             Transaction.changes?.count += 1
         }
 
+        var previousValue: Any? { previous }
+
         func swapWithPrevious() {
             guard let p = previous else { return }
             previous = value
@@ -71,6 +73,12 @@ public struct Binding<Value> {
     /// When the value last changed (seconds from the scene's start) and the `withAnimation` it
     /// changed in; nil when it never changed or does not come from a `@State`.
     public var lastChange: (time: Double, animation: Animation?)? { record?.lastChange }
+
+    /// The value as it was at `time`: before a change made later than that, the old value.
+    public func value(at time: Double) -> Value {
+        if let record, let change = record.lastChange, change.time > time, let old = record.previousValue as? Value { return old }
+        return wrappedValue
+    }
 
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> Binding<T> {
         Binding<T>(get: { self.wrappedValue[keyPath: keyPath] }, set: { var v = self.wrappedValue; v[keyPath: keyPath] = $0; self.wrappedValue = v })

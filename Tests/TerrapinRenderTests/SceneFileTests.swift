@@ -143,6 +143,8 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         let closed = try frame(tapAt: nil, time: 1), open = try frame(tapAt: 1, time: 1.5), half = try frame(tapAt: 1, time: 1.2)
         #expect(closed != open && half != open && half != closed)
         #expect(try frame(tapAt: 1, time: 2) == open)
+        // Drawn before the tap's time, the popover has not opened yet.
+        #expect(try frame(tapAt: 1, time: 0.5) == frame(tapAt: nil, time: 0.5))
         var worst = 0
         for i in stride(from: 0, to: half.data.count, by: 4) {
             for c in 0..<3 {

@@ -136,3 +136,29 @@ struct Mover: View {
         #expect(try ViewRenderer.render(mover, time: 0.99) != moved)
     }
 }
+
+/// A bar that turns a quarter when it appears, twice, autoreversing.
+struct Turner: View {
+    @State var turned = false
+    var body: some View {
+        Color.orange.frame(width: 24, height: 6)
+            .rotationEffect(.degrees(turned ? 90 : 0))
+            .animation(.linear(duration: 1).repeatCount(2), value: turned)
+            .onAppear { turned = true }
+            .frame(width: 30, height: 30)
+    }
+}
+
+@Suite struct RotationAnimationTests {
+    /// Rotation moves too; after its two runs (there and back) it rests at the target.
+    @Test func rotationRepeatsThenRests() throws {
+        let turner = Turner()
+        let animation = Animation.linear(duration: 1).repeatCount(2)
+        for t in [0.0, 0.3, 1.0, 1.6, 2.5] {
+            let p = animation.progress(at: t)
+            let still = try ViewRenderer.render(Color.orange.frame(width: 24, height: 6).rotationEffect(.degrees(90 * p)).frame(width: 30, height: 30))
+            #expect(try ViewRenderer.render(turner, time: t) == still, "t = \(t)")
+        }
+        #expect(animation.progress(at: 2.5) == 1 && abs(animation.progress(at: 1.6) - 0.4) < 1e-12)
+    }
+}
