@@ -22,20 +22,19 @@ func syntheticGrid(_ n: Int) -> HeightGrid {
 }
 
 func terrainBenchmarks() -> [(String, Timing, String)] {
-    var results: [(String, Timing, String)] = []
-    for n in [1024, 4096] {
-        let ground = TerrainGround(grid: syntheticGrid(n))
-        let camera = Camera(center: LatLngAltitude(latitude: 45.1, longitude: 10.1, altitude: 600), heading: 20, tilt: 60, range: 16_000)
-        let projection = Projection(camera: camera, width: 1024, height: 768)
+    let camera = Camera(center: LatLngAltitude(latitude: 45.1, longitude: 10.1, altitude: 600), heading: 20, tilt: 60, range: 16_000)
+    let projection = Projection(camera: camera, width: 1024, height: 768)
+    /// A 1024×768 frame of `ground` (with `imagery` draped), timed; the note gives triangles/s.
+    func frame(_ name: String, _ ground: TerrainGround, imagery: Imagery? = nil) -> (String, Timing, String) {
         var triangles = 0
-        let timing = measure("terrain \(n)") {
+        let timing = measure(name) {
             var frame = DepthFrame(width: 1024, height: 768)
             triangles = TerrainRenderer.draw(ground, projection: projection, toDevice: (scale: 1, dx: 0, dy: 0),
-                                             horizon: SIMD3<Float>(220, 232, 242), hazeDistance: 96_000, into: &frame)
+                                             horizon: SIMD3<Float>(220, 232, 242), hazeDistance: 96_000, imagery: imagery, into: &frame)
         }
-        results.append(("terrain mesh \(n)², 1024x768, tilt 60", timing,
-                        "\(triangles) tris, \(format(Double(triangles) / timing.median / 1000, 1)) Mtri/s"))
+        return (name, timing, "\(triangles) tris, \(format(Double(triangles) / timing.median / 1000, 1)) Mtri/s")
     }
+    var results = [1024, 4096].map { n in frame("terrain mesh \(n)², 1024x768, tilt 60", TerrainGround(grid: syntheticGrid(n))) }
     // Imagery: a 4096² image over the 1024² grid (mipmaps built once), draped.
     var pixels = [UInt8](repeating: 255, count: 4096 * 4096 * 4)
     var state: UInt32 = 7
@@ -52,15 +51,6 @@ func terrainBenchmarks() -> [(String, Timing, String)] {
     var imagery: Imagery?
     let mipmaps = measure("imagery", runs: 3) { imagery = Imagery(image: image, west: 10, south: 45, east: 10.2, north: 45.2) }
     results.append(("imagery 4096², mipmaps", mipmaps, "\(imagery!.byteCount >> 20) MiB"))
-    let ground = TerrainGround(grid: syntheticGrid(1024))
-    let camera = Camera(center: LatLngAltitude(latitude: 45.1, longitude: 10.1, altitude: 600), heading: 20, tilt: 60, range: 16_000)
-    let projection = Projection(camera: camera, width: 1024, height: 768)
-    var triangles = 0
-    let draped = measure("draped") {
-        var frame = DepthFrame(width: 1024, height: 768)
-        triangles = TerrainRenderer.draw(ground, projection: projection, toDevice: (scale: 1, dx: 0, dy: 0),
-                                         horizon: SIMD3<Float>(220, 232, 242), hazeDistance: 96_000, imagery: imagery, into: &frame)
-    }
-    results.append(("1024² mesh + 4096² imagery draped", draped, "\(triangles) tris, \(format(Double(triangles) / draped.median / 1000, 1)) Mtri/s"))
+    results.append(frame("1024² mesh + 4096² imagery draped", TerrainGround(grid: syntheticGrid(1024)), imagery: imagery))
     return results
 }
