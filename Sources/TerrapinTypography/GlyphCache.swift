@@ -32,11 +32,22 @@ public final class GlyphCache: @unchecked Sendable {
         let size64: Int   // pixel size × 64
         let phaseX: UInt8
         let phaseY: UInt8
+
+        // Two words to hash instead of five fields: every drawn glyph looks itself up.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(truncatingIfNeeded: face) << 32 | UInt64(glyph))
+            hasher.combine(UInt64(truncatingIfNeeded: size64) << 16 | UInt64(phaseX) << 8 | UInt64(phaseY))
+        }
     }
 
-    private struct Entry {
+    /// A reference, so a hit updates its last use without hashing the key again.
+    private final class Entry {
         let mask: GlyphMask
         var lastUse: UInt64
+        init(mask: GlyphMask, lastUse: UInt64) {
+            self.mask = mask
+            self.lastUse = lastUse
+        }
     }
 
     private struct State {
@@ -73,10 +84,9 @@ public final class GlyphCache: @unchecked Sendable {
         let key = Key(face: face.id, glyph: glyph, size64: Int((pixelSize * 64).rounded()), phaseX: UInt8(phaseX), phaseY: UInt8(phaseY))
         if let mask = state.withLock({ s -> GlyphMask? in
             s.clock += 1
-            guard var entry = s.entries[key] else { s.misses += 1; return nil }
+            guard let entry = s.entries[key] else { s.misses += 1; return nil }
             s.hits += 1
             entry.lastUse = s.clock
-            s.entries[key] = entry
             return entry.mask
         }) { return mask }
         let mask = Self.render(face: face, glyph: glyph, pixelSize: Double(key.size64) / 64,
