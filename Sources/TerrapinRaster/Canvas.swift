@@ -199,12 +199,24 @@ public final class Canvas {
         mask.withUnsafeBufferPointer { m in
             pixmap.data.withUnsafeMutableBytes { raw in
                 let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
+                let source4 = SIMD4<UInt32>(repeating: s)
                 for y in y0..<y1 {
                     let row = pixels + y * width
                     let maskRow = (y - origin.y) * maskWidth - origin.x
-                    for x in x0..<x1 {
+                    var x = x0
+                    // Four pixels at a time (glyph masks are mostly runs of 0 and 255).
+                    while x + 4 <= x1 {
+                        let c = SIMD4<UInt32>(UInt32(m[maskRow + x]), UInt32(m[maskRow + x + 1]), UInt32(m[maskRow + x + 2]), UInt32(m[maskRow + x + 3]))
+                        if c != .zero {
+                            let p = UnsafeMutableRawPointer(row + x)
+                            p.storeBytes(of: Pixel.sourceOver4(source4, into: p.loadUnaligned(as: SIMD4<UInt32>.self), coverage: c), as: SIMD4<UInt32>.self)
+                        }
+                        x += 4
+                    }
+                    while x < x1 {
                         let c = UInt32(m[maskRow + x])
                         if c != 0 { row[x] = Pixel.blend(s, into: row[x], coverage: c, mode: .sourceOver) }
+                        x += 1
                     }
                 }
             }

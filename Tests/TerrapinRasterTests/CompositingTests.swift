@@ -231,3 +231,40 @@ import TerrapinGeometry
         #expect(sprite.runs.contains { $0.opaque } && sprite.runs.contains { !$0.opaque })
     }
 }
+
+@Suite struct GlyphMaskBlendTests {
+    /// fillMask's four-at-a-time path gives, pixel for pixel, what `Pixel.blend` gives one at a
+    /// time: every coverage 0…255, translucent and opaque colours, over varied backgrounds, at
+    /// offsets that leave ragged ends and cross the canvas edges.
+    @Test func vectorPathEqualsTheScalarBlend() throws {
+        var state: UInt32 = 12345
+        func next() -> UInt32 { state = 1664525 &* state &+ 1013904223; return state >> 8 }
+        for (colorIndex, color) in [RGBAColor(red: 0.13, green: 0.13, blue: 0.14), RGBAColor(red: 0.9, green: 0.2, blue: 0.4, alpha: 0.6), .white].enumerated() {
+            for (ox, oy) in [(3, 2), (-2, 5), (28, -1), (0, 0)] {
+                var background = [UInt8](repeating: 0, count: 33 * 17 * 4)
+                for i in stride(from: 0, to: background.count, by: 4) {
+                    let a = UInt8(next() % 256)
+                    background[i + 3] = a
+                    for c in 0..<3 { background[i + c] = UInt8(Int(next() % 256) * Int(a) / 255) }
+                }
+                let canvas = Canvas(pixmap: try #require(Pixmap(width: 33, height: 17, premultipliedData: background)))
+                let w = 11 + colorIndex, h = 9
+                let mask = (0..<(w * h)).map { k in k % 7 == 0 ? UInt8(0) : k % 5 == 0 ? UInt8(255) : UInt8(next() % 256) }
+                canvas.fillMask(mask, width: w, at: (ox, oy), color: color)
+                // The reference: one pixel at a time.
+                var expected = background
+                let s = Pixel.pack(color.premultiplied)
+                expected.withUnsafeMutableBytes { raw in
+                    let px = raw.bindMemory(to: UInt32.self)
+                    for y in max(0, oy)..<min(17, oy + h) {
+                        for x in max(0, ox)..<min(33, ox + w) {
+                            let c = UInt32(mask[(y - oy) * w + (x - ox)])
+                            if c != 0 { px[y * 33 + x] = Pixel.blend(s, into: px[y * 33 + x], coverage: c, mode: .sourceOver) }
+                        }
+                    }
+                }
+                #expect(canvas.pixmap.data == expected, "colour \(colorIndex) at (\(ox), \(oy))")
+            }
+        }
+    }
+}
