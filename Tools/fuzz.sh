@@ -15,13 +15,25 @@ jobs=${FUZZ_JOBS:-1}
 swift=${SWIFT:-swift}
 out=out/fuzz
 
-build() {  # build <target>
+swift_build() {  # swift_build <target> <log>
   # SwiftPM hands swiftc one -sanitize= flag per sanitizer, and swiftc keeps only the last: in
   # whichever order SwiftPM lists them, the Swift code got coverage without ASan or ASan without
   # coverage. The combined flag, appended last, gives it both.
   TERRAPIN_FUZZ=1 $swift build -c release --scratch-path .build/fuzz --sanitize=fuzzer --sanitize=address \
-    -Xswiftc -sanitize=fuzzer,address --product "fuzz-$1" 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|warning: |complete" || true
-  [ -x ".build/fuzz/release/fuzz-$1" ] || { echo "make fuzz: building fuzz-$1 failed" >&2; exit 2; }
+    -Xswiftc -sanitize=fuzzer,address --product "fuzz-$1" > "$2" 2>&1
+}
+build() {  # build <target>
+  local log
+  log=$(mktemp)
+  # Incremental builds here have failed to relink after a signature changed (undefined
+  # references to the old symbols): then start over, once.
+  if ! swift_build "$1" "$log"; then
+    echo "make fuzz: the incremental build of fuzz-$1 failed; building from scratch"
+    rm -rf .build/fuzz
+    swift_build "$1" "$log" || { grep -E "error" "$log" | head -5 >&2; rm -f "$log"; echo "make fuzz: building fuzz-$1 failed" >&2; exit 2; }
+  fi
+  grep -v "Cannot export local symbol" "$log" | grep -E "warning: |complete" || true
+  rm -f "$log"
 }
 asan() {  # asan: whether the Swift code calls AddressSanitizer's checks
   # (grep -c reads everything: with -q, nm's SIGPIPE would fail the pipeline under pipefail.)

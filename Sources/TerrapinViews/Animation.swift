@@ -160,8 +160,24 @@ final class AnimationPass {
         return values[index - 1]
     }
 
+    /// Every animation a value moved by (to know when they all come to rest).
+    var used: [Animation] = []
+
     func progress(_ scoped: Animation?) -> Double? {
-        (scoped ?? transactionAnimation).map { $0.progress(at: time - changedAt) }
+        guard let animation = scoped ?? transactionAnimation else { return nil }
+        used.append(animation)
+        return animation.progress(at: time - changedAt)
+    }
+
+    /// From when on the change animates nothing: its time if no value moved, the end of the
+    /// longest animation otherwise, never while one repeats forever.
+    var settledAfter: Double {
+        var end = changedAt
+        for a in used {
+            guard a.repeats != Int.max else { return .infinity }
+            end = max(end, changedAt + a.delay + a.duration * Double(a.repeats ?? 1) / a.speed)
+        }
+        return end
     }
 }
 
@@ -172,13 +188,16 @@ extension EnvironmentValues {
         guard let pass = animationPass else { return value }
         if pass.recording { pass.values.append(.number(value)); return value }
         guard case .number(let from)? = pass.next(), let p = pass.progress(animation) else { return value }
-        return from + (value - from) * p
+        // At the ends exactly the values themselves (a settled view is then built once, alike).
+        return p == 1 ? value : p == 0 ? from : from + (value - from) * p
     }
 
     func animated(_ value: Color?) -> Color? {
         guard let pass = animationPass, let value else { return value }
         if pass.recording { pass.values.append(.color(value)); return value }
         guard case .color(let from)? = pass.next(), let p = pass.progress(animation) else { return value }
+        if p == 1 { return value }
+        if p == 0 { return from }
         let f = Float(p), a = from.rgba, b = value.rgba
         return Color(RGBAColor(red: a.red + (b.red - a.red) * f, green: a.green + (b.green - a.green) * f,
                                blue: a.blue + (b.blue - a.blue) * f, alpha: a.alpha + (b.alpha - a.alpha) * f))
@@ -203,6 +222,9 @@ protocol StateChangeRecord: AnyObject {
     var lastChange: (time: Double, animation: Animation?)? { get }
     /// Swaps the value and the one before the last change (twice restores it).
     func swapWithPrevious()
+    /// From when on the last change animates nothing (learnt by the first build that animated
+    /// it); nil until then.
+    var settledAfter: Double? { get set }
     /// The value before the last change.
     var previousValue: Any? { get }
 }

@@ -10,6 +10,7 @@ public struct State<Value>: StateProperty {
         var value: Value
         var previous: Value?
         var lastChange: (time: Double, animation: Animation?)?
+        var settledAfter: Double?
         init(_ value: Value) { self.value = value }
 
         func set(_ newValue: Value) {
@@ -18,6 +19,7 @@ public struct State<Value>: StateProperty {
             previous = value
             value = newValue
             lastChange = (Transaction.time, Transaction.animation)
+            settledAfter = nil
             Transaction.changes?.count += 1
         }
 

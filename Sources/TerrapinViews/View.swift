@@ -44,6 +44,9 @@ func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) thro
         return try makeNode(view.body, environment)
     }
     let changed = past.filter { $0.lastChange!.time == latest }
+    // Once its animations have come to rest the change needs one build (the same pixels: at
+    // the ends of an animation the values are exactly the new ones).
+    if changed.allSatisfy({ ($0.settledAfter ?? .infinity) <= t }) { return try makeNode(view.body, environment) }
     let animation = changed.compactMap { $0.lastChange!.animation }.first
     let pass = AnimationPass(changedAt: latest, time: t, animation: animation)
     var e = environment
@@ -52,7 +55,9 @@ func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) thro
     _ = try? makeNode(view.body, e)
     changed.forEach { $0.swapWithPrevious() }
     pass.recording = false
-    return try makeNode(view.body, e)
+    let node = try makeNode(view.body, e)
+    for record in changed { record.settledAfter = pass.settledAfter }
+    return node
 }
 
 /// The children a view contributes to a container (a tuple, group or ForEach gives several).

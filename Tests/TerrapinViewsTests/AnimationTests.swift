@@ -126,6 +126,18 @@ struct Mover: View {
         }
     }
 
+    /// Once an animation has come to rest the view is built once; its pixels are the same as
+    /// those of a view never drawn mid-animation (built twice at the same time).
+    @Test func aSettledAnimationDrawsTheSameEitherWay() throws {
+        let animation = Animation.easeIn(duration: 2)
+        let seen = Mover(animation: animation), fresh = Mover(animation: animation)
+        _ = try ViewRenderer.tap(seen, at: Point(5, 10), time: 3)
+        _ = try ViewRenderer.tap(fresh, at: Point(5, 10), time: 3)
+        _ = try ViewRenderer.render(seen, time: 4)   // learns that it settles at 5 s
+        #expect(try ViewRenderer.render(seen, time: 6) == ViewRenderer.render(fresh, time: 6))
+        #expect(try ViewRenderer.render(seen, time: 4.5) == ViewRenderer.render(fresh, time: 4.5))
+    }
+
     /// Without withAnimation or .animation, a change shows at once.
     @Test func changesWithoutAnAnimationSnap() throws {
         let mover = Mover(animation: nil)
