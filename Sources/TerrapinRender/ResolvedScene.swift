@@ -109,6 +109,54 @@ public struct ResolvedScene: CustomStringConvertible, Sendable {
     }
 }
 
+extension ResolvedScene {
+    /// What `description` says, as JSON for programs (`terrapin inspect --json`): points and
+    /// metres unrounded, hidden markers with the reason and the marker or label that won.
+    public var json: JSONValue {
+        func rect(_ r: Rect) -> JSONValue {
+            .object([("x", .number(r.minX)), ("y", .number(r.minY)), ("width", .number(r.width)), ("height", .number(r.height))])
+        }
+        func point(_ p: ScreenPoint) -> JSONValue { .object([("x", .number(p.x)), ("y", .number(p.y)), ("depth", .number(p.depth))]) }
+        func visibility(_ h: HiddenReason?) -> [(String, JSONValue)] {
+            guard let h else { return [("shown", .bool(true))] }
+            var o: [(String, JSONValue)] = [("shown", .bool(false)), ("hidden", .string(h.description))]
+            if case .collided(let other) = h { o.append(("collidedWithMarker", .number(Double(other)))) }
+            if case .collidedWithLabel(let other) = h { o.append(("collidedWithLabel", .number(Double(other)))) }
+            return o
+        }
+        let c = camera
+        var root: [(String, JSONValue)] = [
+            ("width", .number(width)), ("height", .number(height)),
+            ("camera", .object([("center", .object([("latitude", .number(c.center.latitude)), ("longitude", .number(c.center.longitude)),
+                                                    ("altitude", .number(c.center.altitude))])),
+                                ("heading", .number(c.heading)), ("tilt", .number(c.tilt)), ("roll", .number(c.roll)),
+                                ("range", .number(c.range)), ("fieldOfView", .number(c.fieldOfView))])),
+        ]
+        root.append(("markers", .array(markers.map { m in
+            var o: [(String, JSONValue)] = [("index", .number(Double(m.index))), ("label", .string(m.label))]
+            if m.isPopoverAnchor { o.append(("popoverAnchor", .bool(true))) }
+            o += visibility(m.hidden)
+            o.append(("anchor", m.anchor.map(point) ?? .null))
+            o.append(("box", rect(m.box)))
+            o.append(("altitude", .number(m.altitude)))
+            if let g = m.groundAnchor { o.append(("groundAnchor", point(g))) }
+            if m.scale != 1 { o.append(("scale", .number(m.scale))) }
+            if let l = m.labelBox { o.append(("labelBox", rect(l))) }
+            return .object(o)
+        })))
+        let order = drawOrder.map { JSONValue.number(Double($0)) }
+        root.append(("drawOrder", order.count <= 8 ? .array(order) : .numbers(drawOrder.map(Double.init))))
+        root.append(("labels", .array(labels.map { l in
+            .object([("index", .number(Double(l.index))), ("name", .string(l.name))] + visibility(l.hidden) + [("box", rect(l.box))])
+        })))
+        root.append(("popovers", .array(popovers.map { p in
+            .object([("marker", .number(Double(p.markerIndex))), ("standalone", .bool(p.isStandalone)), ("bubble", rect(p.bubble)),
+                     ("tip", .object([("x", .number(p.tip.x)), ("y", .number(p.tip.y))]))])
+        })))
+        return .object(root)
+    }
+}
+
 func format1(_ v: Double) -> String {
     let r = (v * 10).rounded() / 10
     return r == r.rounded() ? String(Int(r)) : String(r)

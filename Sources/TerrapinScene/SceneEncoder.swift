@@ -9,9 +9,9 @@ import TerrapinViews
 
 public enum SceneEncoder {
     public static func encode(_ scene: Scene) -> String {
-        var root: [(String, JSON)] = []
+        var root: [(String, JSONValue)] = []
         let o = scene.output, d = OutputOptions()
-        var output: [(String, JSON)] = [("width", .number(Double(o.width))), ("height", .number(Double(o.height)))]
+        var output: [(String, JSONValue)] = [("width", .number(Double(o.width))), ("height", .number(Double(o.height)))]
         if o.scale != d.scale { output.append(("scale", .number(Double(o.scale)))) }
         if o.background != d.background { output.append(("background", .string(hex(o.background)))) }
         if o.compression != d.compression { output.append(("compression", .string(o.compression.rawValue))) }
@@ -19,16 +19,16 @@ public enum SceneEncoder {
         if scene.time != 0 { root.append(("time", .number(scene.time))) }
         if let map = scene.map { root.append(("map", encode(map))) }
         var text = ""
-        JSON.object(root).write(to: &text, indent: 0)
+        JSONValue.object(root).write(to: &text, indent: 0)
         return text + "\n"
     }
 
-    static func encode(_ map: MapScene) -> JSON {
-        var m: [(String, JSON)] = [("mode", .string(map.mode.rawValue))]
+    static func encode(_ map: MapScene) -> JSONValue {
+        var m: [(String, JSONValue)] = [("mode", .string(map.mode.rawValue))]
         if let c = map.camera { m.append(("camera", camera(c))) }
         if !map.flights.isEmpty {
             m.append(("flights", .array(map.flights.map { f in
-                var o: [(String, JSON)] = []
+                var o: [(String, JSONValue)] = []
                 switch f.kind {
                 case .to(let c): o = [("type", .string("to")), ("camera", camera(c))]
                 case .around(let c, _): o = [("type", .string("around")), ("camera", camera(c))]
@@ -40,7 +40,7 @@ public enum SceneEncoder {
             })))
         }
         if let t = map.terrain {
-            var terrain: [(String, JSON)] = []
+            var terrain: [(String, JSONValue)] = []
             if let inline = t.inline {
                 terrain = [("columns", .number(Double(inline.columns))), ("rows", .number(Double(inline.rows))),
                            ("bounds", .array(inline.bounds.map { .number($0) })), ("samples", .numbers(inline.samples.map { Double($0) }))]
@@ -52,7 +52,7 @@ public enum SceneEncoder {
             m.append(("terrain", .object(terrain)))
         }
         if let i = map.imagery {
-            var imagery: [(String, JSON)] = [("file", .string(i.file)), ("bounds", .array(i.bounds.map { .number($0) }))]
+            var imagery: [(String, JSONValue)] = [("file", .string(i.file)), ("bounds", .array(i.bounds.map { .number($0) }))]
             if i.projection != .geographic { imagery.append(("projection", .string(i.projection.rawValue))) }
             if i.shading != 0 { imagery.append(("shading", .number(i.shading))) }
             m.append(("imagery", .object(imagery)))
@@ -62,7 +62,7 @@ public enum SceneEncoder {
         if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }
         if !map.buildings.isEmpty {
             m.append(("buildings", .array(map.buildings.map { b in
-                var o: [(String, JSON)] = [("footprint", .array(b.footprint.map(position)))]
+                var o: [(String, JSONValue)] = [("footprint", .array(b.footprint.map(position)))]
                 if b.base != 0 { o.append(("base", .number(b.base))) }
                 o.append(("roof", .number(b.roof)))
                 if b.color != BuildingSpec(footprint: [], roof: 1).color { o.append(("color", .string(hex(b.color)))) }
@@ -71,7 +71,7 @@ public enum SceneEncoder {
         }
         if !map.labels.isEmpty {
             m.append(("labels", .array(map.labels.map { l in
-                var o: [(String, JSON)] = [("name", .string(l.name)), ("position", position(l.position))]
+                var o: [(String, JSONValue)] = [("name", .string(l.name)), ("position", position(l.position))]
                 if l.importance != 1 { o.append(("importance", .number(Double(l.importance)))) }
                 return .object(o)
             })))
@@ -79,15 +79,15 @@ public enum SceneEncoder {
         return .object(m)
     }
 
-    static func position(_ p: LatLngAltitude) -> JSON {
-        var o: [(String, JSON)] = [("latitude", .number(p.latitude)), ("longitude", .number(p.longitude))]
+    static func position(_ p: LatLngAltitude) -> JSONValue {
+        var o: [(String, JSONValue)] = [("latitude", .number(p.latitude)), ("longitude", .number(p.longitude))]
         if p.altitude != 0 { o.append(("altitude", .number(p.altitude))) }
         return .object(o)
     }
 
-    static func camera(_ c: Camera) -> JSON {
+    static func camera(_ c: Camera) -> JSONValue {
         let d = Camera(center: c.center)
-        var o: [(String, JSON)] = [("center", position(c.center))]
+        var o: [(String, JSONValue)] = [("center", position(c.center))]
         if c.heading != d.heading { o.append(("heading", .number(c.heading))) }
         if c.tilt != d.tilt { o.append(("tilt", .number(c.tilt))) }
         if c.roll != d.roll { o.append(("roll", .number(c.roll))) }
@@ -97,8 +97,8 @@ public enum SceneEncoder {
         return .object(o)
     }
 
-    static func marker(_ s: MarkerSpec) -> JSON {
-        var o: [(String, JSON)] = []
+    static func marker(_ s: MarkerSpec) -> JSONValue {
+        var o: [(String, JSONValue)] = []
         if s.kind != .marker { o.append(("type", .string(s.kind.rawValue))) }
         o.append(("position", position(s.position)))
         if s.altitudeMode != .clampToGround { o.append(("altitudeMode", .string(s.altitudeMode.rawValue))) }
@@ -133,9 +133,9 @@ public enum SceneEncoder {
         return .object(o)
     }
 
-    static func popover(_ p: PopoverSpec) -> [(String, JSON)] {
+    static func popover(_ p: PopoverSpec) -> [(String, JSONValue)] {
         let d = PopoverSpec(content: p.content)
-        var o: [(String, JSON)] = []
+        var o: [(String, JSONValue)] = []
         if p.isOpen { o.append(("isOpen", .bool(true))) }
         if p.autoClose != d.autoClose { o.append(("autoClose", .bool(p.autoClose))) }
         if p.autoPan != d.autoPan { o.append(("autoPan", .bool(p.autoPan))) }
@@ -147,8 +147,8 @@ public enum SceneEncoder {
         return o
     }
 
-    static func pin(_ p: PinSpec) -> JSON {
-        var o: [(String, JSON)] = []
+    static func pin(_ p: PinSpec) -> JSONValue {
+        var o: [(String, JSONValue)] = []
         if let c = p.background { o.append(("background", color(c))) }
         if let c = p.border { o.append(("border", color(c))) }
         if let c = p.glyphColor { o.append(("glyphColor", color(c))) }
@@ -157,20 +157,20 @@ public enum SceneEncoder {
         return .object(o)
     }
 
-    static func image(_ i: ImageSpec) -> JSON {
+    static func image(_ i: ImageSpec) -> JSONValue {
         if let name = i.systemName { return .object([("systemName", .string(name))]) }
         return .object([("file", .string(i.file ?? ""))])
     }
 
-    static func view(_ v: ViewSpec) -> JSON {
-        var o: [(String, JSON)] = []
+    static func view(_ v: ViewSpec) -> JSONValue {
+        var o: [(String, JSONValue)] = []
         switch v.content {
         case .text(let t): o.append(("text", .string(t)))
         case .image(let i): o.append(("image", image(i)))
         case .pin(let p): o.append(("pin", pin(p)))
         case .color(let c): o.append(("color", color(c)))
         case .shape(let kind, let fill, let stroke, let lineWidth):
-            var s: [(String, JSON)] = []
+            var s: [(String, JSONValue)] = []
             if case .roundedRectangle(let r) = kind { s.append(("cornerRadius", .number(r))) }
             if let fill { s.append(("fill", color(fill))) }
             if let stroke { s.append(("stroke", color(stroke))) }
@@ -179,19 +179,19 @@ public enum SceneEncoder {
         case .spacer(let minLength):
             o.append(("spacer", .object(minLength.map { [("minLength", .number($0))] } ?? [])))
         case .vstack(let alignment, let spacing, let children):
-            var s: [(String, JSON)] = []
+            var s: [(String, JSONValue)] = []
             if alignment != .center { s.append(("alignment", .string(alignment == .leading ? "leading" : "trailing"))) }
             if let spacing { s.append(("spacing", .number(spacing))) }
             s.append(("children", .array(children.map(view))))
             o.append(("vstack", .object(s)))
         case .hstack(let alignment, let spacing, let children):
-            var s: [(String, JSON)] = []
+            var s: [(String, JSONValue)] = []
             if alignment != .center { s.append(("alignment", .string(alignment == .top ? "top" : "bottom"))) }
             if let spacing { s.append(("spacing", .number(spacing))) }
             s.append(("children", .array(children.map(view))))
             o.append(("hstack", .object(s)))
         case .zstack(let alignment, let children):
-            var s: [(String, JSON)] = []
+            var s: [(String, JSONValue)] = []
             if alignment != .center { s.append(("alignment", .string(alignmentName(alignment)))) }
             s.append(("children", .array(children.map(view))))
             o.append(("zstack", .object(s)))
@@ -200,8 +200,8 @@ public enum SceneEncoder {
         return .object(o)
     }
 
-    static func modifier(_ m: ModifierSpec) -> JSON {
-        let (key, value): (String, JSON) = switch m {
+    static func modifier(_ m: ModifierSpec) -> JSONValue {
+        let (key, value): (String, JSONValue) = switch m {
         case .font(let f): ("font", font(f))
         case .fontWeight(let w): ("fontWeight", .string(w.rawValue))
         case .bold: ("bold", .bool(true))
@@ -213,7 +213,7 @@ public enum SceneEncoder {
         case .frame(let width, let height, let minWidth, let maxWidth, let minHeight, let maxHeight, let alignment):
             ("frame", .object([("width", width), ("height", height), ("minWidth", minWidth), ("maxWidth", maxWidth),
                                ("minHeight", minHeight), ("maxHeight", maxHeight)].compactMap { key, value in
-                value.map { (key, $0 == .infinity ? JSON.string("infinity") : .number($0)) }
+                value.map { (key, $0 == .infinity ? JSONValue.string("infinity") : .number($0)) }
             } + (alignment == .center ? [] : [("alignment", .string(alignmentName(alignment)))])))
         case .padding(let e):
             e.top == e.leading && e.top == e.bottom && e.top == e.trailing ? ("padding", .number(e.top))
@@ -240,7 +240,7 @@ public enum SceneEncoder {
         case .rotationEffect(let d): ("rotationEffect", .number(d))
         case .resizable: ("resizable", .bool(true))
         case .aspectRatio(let ratio, let mode):
-            ("aspectRatio", .object((ratio.map { [("ratio", JSON.number($0))] } ?? []) + [("contentMode", .string(mode == .fit ? "fit" : "fill"))]))
+            ("aspectRatio", .object((ratio.map { [("ratio", JSONValue.number($0))] } ?? []) + [("contentMode", .string(mode == .fit ? "fit" : "fill"))]))
         case .accessibilityLabel(let l): ("accessibilityLabel", .string(l))
         case .appearAnimation(let a, let from):
             ("animation", .object(animation(a) + [("from", .array(from.map(modifier)))]))
@@ -249,8 +249,8 @@ public enum SceneEncoder {
     }
 
     /// `{"curve", "duration" | "response" + "dampingFraction", "delay", "speed", "repeat", "autoreverses"}`.
-    static func animation(_ a: Animation) -> [(String, JSON)] {
-        var o: [(String, JSON)] = []
+    static func animation(_ a: Animation) -> [(String, JSONValue)] {
+        var o: [(String, JSONValue)] = []
         switch a.curve {
         case .spring(let response, let damping):
             o = [("curve", .string("spring")), ("response", .number(response)), ("dampingFraction", .number(damping))]
@@ -266,14 +266,14 @@ public enum SceneEncoder {
     }
 
     /// A plain colour background is written as the colour alone.
-    static func backgroundView(_ v: ViewSpec) -> JSON {
+    static func backgroundView(_ v: ViewSpec) -> JSONValue {
         if case .color(let c) = v.content, v.modifiers.isEmpty { return color(c) }
         return view(v)
     }
 
-    static func font(_ f: FontSpec) -> JSON {
+    static func font(_ f: FontSpec) -> JSONValue {
         if let style = TextStyle.allCases.first(where: { FontSpec.style($0) == f }) { return .string(style.rawValue) }
-        var o: [(String, JSON)] = [("size", .number(f.size))]
+        var o: [(String, JSONValue)] = [("size", .number(f.size))]
         if f.request.weight != .regular { o.append(("weight", .string(f.request.weight.rawValue))) }
         if let design = FontDesign.allCases.first(where: { $0.family == f.request.family }) {
             if design != .default { o.append(("design", .string(design.rawValue))) }
@@ -298,7 +298,7 @@ public enum SceneEncoder {
         AlignmentName.allCases.first { $0.alignment == a }?.rawValue ?? "center"
     }
 
-    static func color(_ c: Color) -> JSON {
+    static func color(_ c: Color) -> JSONValue {
         if let name = Color.named.filter({ $0.value == c }).keys.sorted().first { return .string(name) }
         return .string(hex(c.rgba.rgba8))
     }
@@ -309,21 +309,29 @@ public enum SceneEncoder {
     }
 }
 
-/// JSON to write: objects keep their key order.
-enum JSON: Equatable {
-    case object([(String, JSON)])
-    case array([JSON])
+/// JSON to write: objects keep their key order; `text` is two-space indented, short objects and
+/// arrays of scalars on one line, numbers in their shortest exact form.
+public enum JSONValue: Equatable, Sendable {
+    case object([(String, JSONValue)])
+    case array([JSONValue])
     /// A long run of numbers, written several to a line.
     case numbers([Double])
     case string(String)
     case number(Double)
     case bool(Bool)
+    case null
 
-    static func == (a: JSON, b: JSON) -> Bool {
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
         var x = "", y = ""
         a.write(to: &x, indent: 0)
         b.write(to: &y, indent: 0)
         return x == y
+    }
+
+    public var text: String {
+        var out = ""
+        write(to: &out, indent: 0)
+        return out
     }
 
     func write(to out: inout String, indent: Int) {
@@ -372,7 +380,7 @@ enum JSON: Equatable {
 
     var isScalar: Bool {
         switch self {
-        case .string, .number, .bool: true
+        case .string, .number, .bool, .null: true
         default: false
         }
     }
@@ -382,12 +390,14 @@ enum JSON: Equatable {
         case .string(let s): JSONText.quoted(s)
         case .number(let n): Self.numberText(n)
         case .bool(let b): b ? "true" : "false"
+        case .null: "null"
         default: ""
         }
     }
 
     /// The shortest text that reads back as the same Double; whole numbers without ".0".
     static func numberText(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }   // JSON has no NaN or infinity
         if n == n.rounded(), abs(n) < 1e15 { return String(Int(n)) }
         return String(n)
     }

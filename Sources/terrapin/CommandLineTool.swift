@@ -27,7 +27,7 @@ enum CommandLineTool {
         Usage:
           terrapin render SCENE.json -o OUT.png [options]
           terrapin batch SCENES|DIRS... [--manifest FILE.jsonl] [-j N] [--sizes WxH,...] [--output TEMPLATE] [options]
-          terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
+          terrapin inspect SCENE.json [--json] [--size WxH] [--tap X,Y]...
           terrapin tap SCENE.json X Y
           terrapin schema
           terrapin format SCENE.json [-o OUT.json]
@@ -89,17 +89,20 @@ enum CommandLineTool {
         hidden and why (collided with marker N, occluded, off-screen, …), the draw order and popovers.
 
         Usage:
-          terrapin inspect SCENE.json [--size WxH] [--tap X,Y]...
+          terrapin inspect SCENE.json [--json] [--size WxH] [--tap X,Y]...
 
         Options:
+          --json        print it as JSON (points and metres unrounded, with what each tap hit)
           --size WxH    override the output size in points
-          --tap X,Y     tap at X,Y points before resolving (repeatable)
+          --tap X,Y[@T] tap at X,Y points before resolving (repeatable), at T seconds
+          --time T      resolve at T seconds (camera flights)
           --heading D, --tilt D, --range M, --root DIR   as for render
           -h, --help    show this help
 
         Examples:
           terrapin inspect Examples/showcase.json
           terrapin inspect Examples/ferry-building-popover.json --tap 200,126
+          terrapin inspect Examples/flight.json --time 4 --json
         """
 
     static let tapHelp = """
@@ -421,10 +424,12 @@ extension CommandLineTool {
         var parser = ArgumentParser(arguments, command: "inspect")
         var scenePath: String?
         var options = SceneOptions()
+        var json = false
         while let argument = parser.next() {
             if try options.parse(argument, &parser) { continue }
             switch argument {
             case "-h", "--help": printOut(inspectHelp); return
+            case "--json": json = true
             default:
                 if argument.hasPrefix("-") && argument != "-" { throw CLIError.usage("unknown option '\(argument)'", command: "inspect") }
                 guard scenePath == nil else { throw CLIError.usage("more than one scene given ('\(scenePath!)' and '\(argument)')", command: "inspect") }
@@ -433,15 +438,27 @@ extension CommandLineTool {
         }
         guard let scenePath else { throw CLIError.usage("no scene file given", command: "inspect") }
         let scene = try options.load(scenePath)
+        var taps: [JSONValue] = []
         let prepared = try options.prepare(scene) { tap, hit in
-            printOut("tap \(format(tap.x)),\(format(tap.y)): " + (hit.map { $0 ?? "(unlabelled view)" } ?? "nothing"))
+            if json {
+                taps.append(.object([("x", .number(tap.x)), ("y", .number(tap.y)), ("hit", hit.map { .string($0 ?? "(unlabelled view)") } ?? .null)]))
+            } else {
+                printOut("tap \(format(tap.x)),\(format(tap.y)): " + (hit.map { $0 ?? "(unlabelled view)" } ?? "nothing"))
+            }
         }
         do {
             guard let resolved = try prepared.resolve() else {
-                printOut("the scene has no map: \(scene.output.width)x\(scene.output.height) points of background")
+                printOut(json ? JSONValue.object([("width", .number(Double(scene.output.width))), ("height", .number(Double(scene.output.height))),
+                                                   ("map", .null)]).text
+                              : "the scene has no map: \(scene.output.width)x\(scene.output.height) points of background")
                 return
             }
-            printOut(resolved.description)
+            if json {
+                guard case .object(let members) = resolved.json else { return }
+                printOut(JSONValue.object([("taps", .array(taps))] + members).text)
+            } else {
+                printOut(resolved.description)
+            }
         } catch {
             throw CLIError.input(error.description)
         }

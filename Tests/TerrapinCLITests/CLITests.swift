@@ -75,7 +75,7 @@ enum CLI {
         (["render", "a.json", "-o", "x.png", "--tap", "3"], "error: --tap expects X,Y in points, or X,Y@T for a tap at T seconds, e.g. 120,80@1.5; found '3'"),
         (["render", "a.json", "-o", "x.png", "--tap", "nan,2"], "error: --tap expects X,Y in points"),
         (["inspect"], "error: no scene file given"),
-        (["inspect", "a.json", "--json"], "error: unknown option '--json'"),
+        (["inspect", "a.json", "--xml"], "error: unknown option '--xml'"),
     ] as [([String], String)])
     func usageErrorsExitWithTwo(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)
@@ -465,5 +465,31 @@ extension Array where Element == UInt8 {
         let fps = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "0", "--duration", "1", "-o", dir])
         #expect(fps.status == 2, "\(fps.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/a.png"))
+    }
+}
+
+@Suite struct InspectJSONTests {
+    /// `inspect --json` says what the text says, for programs: the tap and what it hit, each
+    /// marker shown or hidden (and why, with the winner's index), boxes unrounded, the popover.
+    @Test func theResolvedSceneAsJSON() throws {
+        let r = try CLI.run(["inspect", CLI.examples + "/ferry-building-popover.json", "--tap", "200,126", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout)) as? [String: Any])
+        let taps = try #require(root["taps"] as? [[String: Any]])
+        #expect(taps.count == 1 && taps[0]["hit"] as? String == "Marker 2")
+        let markers = try #require(root["markers"] as? [[String: Any]])
+        #expect(markers.count == 3 && markers.allSatisfy { $0["shown"] as? Bool == true })
+        #expect(root["drawOrder"] as? [Int] == [0, 2, 1])
+        let popovers = try #require(root["popovers"] as? [[String: Any]])
+        #expect(popovers.count == 1 && popovers[0]["marker"] as? Int == 2)
+        // The text's numbers are these rounded to 0.1.
+        let text = String(decoding: try CLI.run(["inspect", CLI.examples + "/ferry-building-popover.json", "--tap", "200,126"]).stdout, as: UTF8.self)
+        let box = try #require(markers[0]["box"] as? [String: Double])
+        #expect(text.contains("box \(String(format: "%.1f", box["x"]!)),"), "\(text)")
+        // A crowded scene: collided markers name the winner.
+        let crowded = try CLI.run(["inspect", CLI.examples + "/showcase.json", "--json"])
+        let all = try #require((try JSONSerialization.jsonObject(with: Data(crowded.stdout)) as? [String: Any])?["markers"] as? [[String: Any]])
+        let collided = all.filter { ($0["hidden"] as? String)?.hasPrefix("collided with marker") == true }
+        #expect(!collided.isEmpty && collided.allSatisfy { $0["collidedWithMarker"] is Int })
     }
 }
