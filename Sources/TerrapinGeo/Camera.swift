@@ -136,3 +136,42 @@ public struct Projection: Sendable {
         return (eye, (forward + right * dx + up * dy).normalized)
     }
 }
+
+/// Limits on a map's camera (Terrapin's form of the SDK's camera restriction): whatever sets the
+/// camera — the initial camera, a binding, fitting, a flight, auto-pan — is clamped into them.
+public struct CameraRestriction: Equatable, Hashable, Sendable {
+    /// Metres from the eye to the centre.
+    public var range: ClosedRange<Double>?
+    /// Degrees from straight down.
+    public var tilt: ClosedRange<Double>?
+    /// Degrees clockwise from north, within 0…360 (the heading is taken into [0, 360) first).
+    public var heading: ClosedRange<Double>?
+    /// Where the centre may be: west, south, east, north in degrees (west < east).
+    public var bounds: [Double]?
+
+    public init(range: ClosedRange<Double>? = nil, tilt: ClosedRange<Double>? = nil, heading: ClosedRange<Double>? = nil,
+                bounds: [Double]? = nil) {
+        self.range = range
+        self.tilt = tilt
+        self.heading = heading
+        self.bounds = bounds.flatMap { $0.count == 4 && $0[0] < $0[2] && $0[1] < $0[3] ? $0 : nil }
+    }
+
+    /// `camera` with each restricted component clamped.
+    public func apply(_ camera: Camera) -> Camera {
+        var c = camera
+        func clamp(_ v: Double, _ r: ClosedRange<Double>?) -> Double { r.map { min(max(v, $0.lowerBound), $0.upperBound) } ?? v }
+        c.range = clamp(c.range, range)
+        c.tilt = clamp(c.tilt, tilt)
+        if let heading {
+            var h = c.heading.truncatingRemainder(dividingBy: 360)
+            if h < 0 { h += 360 }
+            c.heading = clamp(h, heading)
+        }
+        if let b = bounds {
+            c.center = LatLngAltitude(latitude: min(max(c.center.latitude, b[1]), b[3]), longitude: min(max(c.center.longitude, b[0]), b[2]),
+                                      altitude: c.center.altitude)
+        }
+        return c
+    }
+}

@@ -88,12 +88,13 @@ public enum MapResolver {
     /// fits; a bound camera receives the moved camera.
     static func resolve(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> ResolvedScene {
         let base = map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
-        let start = map.flights.isEmpty ? base : CameraFlight.camera(at: map.time, initial: base, flights: map.flights).restricted
+        let restrict = { (c: Camera) in map.cameraRestriction?.apply(c) ?? c }
+        let start = restrict(map.flights.isEmpty ? base : CameraFlight.camera(at: map.time, initial: base, flights: map.flights).restricted)
         var camera = start
         var scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
         for _ in 0..<4 {
             guard let shift = panNeeded(scene, prepared, width: width, height: height) else { break }
-            camera = pan(scene.camera, by: shift, width: width, height: height, ground: ground)
+            camera = restrict(pan(scene.camera, by: shift, width: width, height: height, ground: ground))
             scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
         }
         // (A flight's camera is not written back: the next frame would start from it.)

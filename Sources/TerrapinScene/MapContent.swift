@@ -324,6 +324,8 @@ public struct Map {
     public var sun = (azimuth: 315.0, altitude: 45.0)
     /// Camera flights, evaluated at `time` (see `CameraFlight`).
     public var flights: [CameraFlight] = []
+    /// Limits on the camera, however it is set.
+    public var cameraRestriction: CameraRestriction?
     /// Seconds from the scene's start at which the map is drawn. Default 0.
     public var time = 0.0
     /// The basemap's labels, shown in `.hybrid` and `.roadmap` modes.
@@ -386,6 +388,13 @@ public struct Map {
     public func flyCameraAround(_ camera: Camera, duration: Double, rounds: Double = 1, start: Double = 0) -> Map {
         var m = self
         m.flights.append(.around(camera, duration: duration, rounds: rounds, start: start))
+        return m
+    }
+
+    /// Limits the camera — initial, bound, fitted, flown or panned — to `restriction`.
+    public func cameraRestriction(_ restriction: CameraRestriction) -> Map {
+        var m = self
+        m.cameraRestriction = restriction
         return m
     }
 

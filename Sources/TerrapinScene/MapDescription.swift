@@ -29,6 +29,7 @@ extension MapScene {
         mode = map.mode
         camera = map.initialCamera ?? map.camera?.wrappedValue
         flights = map.flights
+        cameraRestriction = map.cameraRestriction
         if let ground = map.terrain {
             if let source = ground.grid.source {
                 terrain = TerrainSpec(file: file(source.file), bounds: source.bounds, exaggeration: ground.exaggeration)

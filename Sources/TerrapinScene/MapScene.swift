@@ -22,6 +22,7 @@ public struct MapScene: Equatable, Sendable {
     public var buildings: [BuildingSpec] = []
     public var labels: [BasemapLabel] = []
     public var flights: [CameraFlight] = []
+    public var cameraRestriction: CameraRestriction?
 
     public init() {}
 }
@@ -243,6 +244,7 @@ public struct SceneBuilder {
         }
         if let sun = spec.sun { map = map.sun(azimuth: sun[0], altitude: sun[1]) }
         map.flights = spec.flights
+        map.cameraRestriction = spec.cameraRestriction
         if !spec.labels.isEmpty { map = map.basemapLabels(spec.labels) }
         if !spec.buildings.isEmpty {
             // The decoder has checked every field, so each makes a Building.

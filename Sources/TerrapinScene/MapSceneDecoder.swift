@@ -65,12 +65,13 @@ extension Reader {
     static let maxChildren = 1_000
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
         var map = MapScene()
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
         if let t = m["terrain"] { map.terrain = terrain(t, path + ".terrain") }
         if let i = m["imagery"] { map.imagery = imagery(i, path + ".imagery") }
+        if let r = m["cameraRestriction"] { map.cameraRestriction = cameraRestriction(r, path + ".cameraRestriction") }
         for (i, item) in (array(m["flights"], path + ".flights", max: Self.maxFlights) ?? []).enumerated() {
             if let flight = flight(item, path + ".flights[\(i)]") { map.flights.append(flight) }
         }
@@ -185,6 +186,32 @@ extension Reader {
     }
 
     static let maxFlights = 1_000
+
+    /// `{"range": [min, max], "tilt": [min, max], "heading": [min, max], "bounds": [w, s, e, n]}`.
+    mutating func cameraRestriction(_ node: JSONNode, _ path: String) -> CameraRestriction? {
+        guard let m = object(node, path, allowed: ["range", "tilt", "heading", "bounds"]) else { return nil }
+        func limits(_ key: String, _ allowed: ClosedRange<Double>, _ unit: String) -> ClosedRange<Double>? {
+            guard let items = array(m[key], path + "." + key, max: 2) else { return nil }
+            let values = items.enumerated().compactMap { number($1, path + ".\(key)[\($0)]", in: allowed, unit: unit) }
+            guard values.count == 2, values[0] <= values[1] else {
+                if values.count == items.count { report(m[key], path + "." + key, "expected [min, max] with min ≤ max") }
+                return nil
+            }
+            return values[0]...values[1]
+        }
+        let restriction = CameraRestriction(range: limits("range", 1...63_170_000, " of metres"), tilt: limits("tilt", 0...90, " of degrees"),
+                                            heading: limits("heading", 0...360, " of degrees"))
+        var result = restriction
+        if let b = array(m["bounds"], path + ".bounds", max: 4) {
+            let values = b.enumerated().compactMap { i, v in number(v, path + ".bounds[\(i)]", in: i % 2 == 0 ? -180...180 : -90...90, unit: " of degrees") }
+            if values.count == 4, values[0] < values[2], values[1] < values[3] {
+                result.bounds = values
+            } else if values.count == b.count {
+                report(m["bounds"], path + ".bounds", "expected [west, south, east, north] in degrees with west < east and south < north")
+            }
+        }
+        return result
+    }
 
     /// `{"type": "to" | "around", "camera": {…}, "duration": s, "start": s, "rounds": n}`.
     mutating func flight(_ node: JSONNode, _ path: String) -> CameraFlight? {

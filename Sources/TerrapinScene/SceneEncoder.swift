@@ -26,6 +26,14 @@ public enum SceneEncoder {
     static func encode(_ map: MapScene) -> JSONValue {
         var m: [(String, JSONValue)] = [("mode", .string(map.mode.rawValue))]
         if let c = map.camera { m.append(("camera", camera(c))) }
+        if let r = map.cameraRestriction {
+            var o: [(String, JSONValue)] = []
+            for (key, limits) in [("range", r.range), ("tilt", r.tilt), ("heading", r.heading)] {
+                if let limits { o.append((key, .array([.number(limits.lowerBound), .number(limits.upperBound)]))) }
+            }
+            if let b = r.bounds { o.append(("bounds", .array(b.map { .number($0) }))) }
+            m.append(("cameraRestriction", .object(o)))
+        }
         if !map.flights.isEmpty {
             m.append(("flights", .array(map.flights.map { f in
                 var o: [(String, JSONValue)] = []

@@ -34,6 +34,17 @@ public enum SceneSchema {
       "properties": {
         "mode": { "enum": ["satellite", "hybrid", "roadmap"], "description": "Default hybrid." },
         "camera": { "$ref": "#/$defs/camera" },
+        "cameraRestriction": {
+          "description": "Limits the camera however it is set (initial, fitted, flown, panned): each given component is clamped.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "range": { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "number", "minimum": 1, "maximum": 63170000 }, "description": "[min, max] metres" },
+            "tilt": { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "number", "minimum": 0, "maximum": 90 }, "description": "[min, max] degrees" },
+            "heading": { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "number", "minimum": 0, "maximum": 360 }, "description": "[min, max] degrees" },
+            "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 }, "description": "[west, south, east, north]: where the centre may be" }
+          }
+        },
         "flights": {
           "description": "Camera flights, in order, evaluated at the scene's time: flyCameraTo (\"to\") and flyCameraAround (\"around\").",
           "type": "array",

@@ -45,7 +45,7 @@ import Testing
     }
 
     /// Checks only the decoder can make (they need arithmetic or order the schema cannot express).
-    static let decoderOnly = ["west < east", "must be its first modifier", "a Terrarium PNG needs", "must be below the roof", "with south < north", "within ±85.0511°", "columns × rows", "animate, found", "a spring has a"]
+    static let decoderOnly = ["west < east", "must be its first modifier", "a Terrarium PNG needs", "must be below the roof", "with south < north", "within ±85.0511°", "columns × rows", "animate, found", "a spring has a", "min ≤ max"]
 
     @Test(arguments: MapSceneDecoderTests.malformed)
     func theSchemaRejectsWhatTheDecoderRejects(json: String, expected: String) throws {
