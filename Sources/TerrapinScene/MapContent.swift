@@ -356,74 +356,47 @@ public struct Map {
 
     /// The map over a height grid.
     public func terrain(_ grid: HeightGrid, exaggeration: Double = 1) -> Map {
-        var m = self
-        m.terrain = TerrainGround(grid: grid, exaggeration: exaggeration)
-        return m
+        with { $0.terrain = TerrainGround(grid: grid, exaggeration: exaggeration) }
     }
 
     /// The map with imagery on its ground (drawn in `.satellite` and `.hybrid`; `.roadmap`
     /// keeps its light palette).
-    public func imagery(_ imagery: Imagery) -> Map {
-        var m = self
-        m.imagery = imagery
-        return m
-    }
+    public func imagery(_ imagery: Imagery) -> Map { with { $0.imagery = imagery } }
 
     /// The sun lighting terrain and buildings (Terrapin's): azimuth clockwise from north,
     /// altitude above the horizon, in degrees.
-    public func sun(azimuth: Double, altitude: Double) -> Map {
-        var m = self
-        m.sun = (azimuth, altitude)
-        return m
-    }
+    public func sun(azimuth: Double, altitude: Double) -> Map { with { $0.sun = (azimuth, altitude) } }
 
     /// `flyCameraTo`: from the camera at `start` seconds to `camera`, over `duration` seconds.
     public func flyCameraTo(_ camera: Camera, duration: Double, start: Double = 0) -> Map {
-        var m = self
-        m.flights.append(.to(camera, duration: duration, start: start))
-        return m
+        with { $0.flights.append(.to(camera, duration: duration, start: start)) }
     }
 
     /// `flyCameraAround`: `camera`, its heading turning `rounds` full turns over `duration`.
     public func flyCameraAround(_ camera: Camera, duration: Double, rounds: Double = 1, start: Double = 0) -> Map {
-        var m = self
-        m.flights.append(.around(camera, duration: duration, rounds: rounds, start: start))
-        return m
+        with { $0.flights.append(.around(camera, duration: duration, rounds: rounds, start: start)) }
     }
 
     /// Limits the camera — initial, bound, fitted, flown or panned — to `restriction`.
-    public func cameraRestriction(_ restriction: CameraRestriction) -> Map {
-        var m = self
-        m.cameraRestriction = restriction
-        return m
-    }
+    public func cameraRestriction(_ restriction: CameraRestriction) -> Map { with { $0.cameraRestriction = restriction } }
 
     /// The map as drawn `seconds` after the scene's start (camera flights at that time).
-    public func time(_ seconds: Double) -> Map {
-        var m = self
-        m.time = seconds
-        return m
-    }
+    public func time(_ seconds: Double) -> Map { with { $0.time = seconds } }
 
     /// The basemap's place names (Terrapin draws no map data of its own: a scene gives them).
-    public func basemapLabels(_ labels: [BasemapLabel]) -> Map {
-        var m = self
-        m.basemapLabels = labels
-        return m
-    }
+    public func basemapLabels(_ labels: [BasemapLabel]) -> Map { with { $0.basemapLabels = labels } }
 
     /// Buildings on the map (Terrapin's; the SDK draws its own). With the terrain they are the
     /// mesh that `relativeToMesh` and occlusion use.
-    public func buildings(_ buildings: [Building]) -> Map {
-        var m = self
-        m.buildings = buildings
-        return m
-    }
+    public func buildings(_ buildings: [Building]) -> Map { with { $0.buildings = buildings } }
 
     /// Draw markers hidden by terrain dimmed instead of not at all (Terrapin's option).
-    public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map {
+    public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map { with { $0.occludedMarkers = style } }
+
+    /// A copy with `change` made (the modifiers above).
+    private func with(_ change: (inout Map) -> Void) -> Map {
         var m = self
-        m.occludedMarkers = style
+        change(&m)
         return m
     }
 
