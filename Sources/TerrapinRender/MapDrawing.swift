@@ -8,7 +8,7 @@ import TerrapinTerrain
 import TerrapinTypography
 import TerrapinViews
 
-/// Ground and sky colours per map mode (until terrain and imagery land).
+/// Flat ground (where no terrain or imagery covers it) and sky colours per map mode.
 enum MapPalette {
     static func ground(_ mode: MapMode) -> RGBAColor {
         switch mode {
