@@ -37,18 +37,18 @@ let package = Package(
             name: "TerrapinTypography",
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
         ),
-        .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
-        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinIO"]),
+        .target(name: "TerrapinGeo"),
+        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinIO"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
-        .target(name: "TerrapinScene", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
-        .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinTypography"]),
+        .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
+        .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
             dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinScene", "TerrapinRender"]
         ),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
-        .target(name: "TerrapinBatch", dependencies: ["Terrapin"]),
+        .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
         .target(name: "TerrapinFuzzing", dependencies: ["Terrapin"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),

@@ -10,7 +10,7 @@
 // an optional marker is shown only if it overlaps no shown marker that hides optionals and no
 // optional shown before it. Optionals are considered by collisionPriority (nil = 0), then
 // zIndex, then lower on screen first, then declaration order — so the outcome is the same on
-// every run. A uniform grid (64-pt cells) indexes the shown boxes.
+// every run. One CollisionIndex (64-pt cells) holds the shown boxes, basemap labels' too.
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinScene
@@ -91,54 +91,49 @@ public enum MapResolver {
         let restrict = { (c: Camera) in map.cameraRestriction?.apply(c) ?? c }
         let start = restrict(map.flights.isEmpty ? base : CameraFlight.camera(at: map.time, initial: base, flights: map.flights).restricted)
         var camera = start
-        var scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
+        // Basemap labels join the markers' collision index (satellite mode shows none).
+        let labels = map.mode != .satellite ? map.basemapLabels : []
+        var scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground, labels: labels)
         for _ in 0..<4 {
             guard let shift = panNeeded(scene, prepared, width: width, height: height) else { break }
             camera = restrict(pan(scene.camera, by: shift, width: width, height: height, ground: ground))
-            scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground)
+            scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground, labels: labels)
         }
         // (A flight's camera is not written back: the next frame would start from it.)
         if let binding = map.camera, map.flights.isEmpty, camera != start { binding.wrappedValue = camera }
-        if map.mode != .satellite && !map.basemapLabels.isEmpty {
-            scene.labels = resolveLabels(map.basemapLabels, scene, prepared, ground: ground)
-        }
+        scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground)
+        scene.items = DisplayListBuilder.items(scene, prepared, map: map)
         return scene
     }
 
     /// Basemap labels: projected, laid out, hidden where off-screen, behind the eye, occluded,
-    /// under a marker that hides optionals, or under a label that won (importance, then lower
+    /// under a marker in the collision index, or under a label that won (importance, then lower
     /// on screen, then declaration order).
-    static func resolveLabels(_ labels: [BasemapLabel], _ scene: ResolvedScene, _ prepared: [PreparedMarker], ground: Ground) -> [ResolvedLabel] {
-        let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height, centerAltitude: centerAltitude(scene.camera, ground: ground))
-        let screen = Rect(x: 0, y: 0, width: scene.width, height: scene.height)
-        var hiders = GridIndex(cellSize: 64, bounds: screen)
-        for m in scene.markers where m.isShown && !m.isPopoverAnchor && prepared[m.index].behavior != .required {
-            hiders.insert(m.collisionBox, id: m.index)
-        }
-        var placed: [(index: Int, box: Rect, layout: TextLayout?, anchorY: Double, hidden: HiddenReason?)] = []
+    static func resolveLabels(_ labels: [BasemapLabel], projection: Projection, ground: Ground, index: inout CollisionIndex) -> [ResolvedLabel] {
+        let screen = Rect(x: 0, y: 0, width: projection.width, height: projection.height)
+        var placed: [(index: Int, box: Rect, layout: TextLayout?, anchor: ScreenPoint?, hidden: HiddenReason?)] = []
         for (i, label) in labels.enumerated() {
             let layout = try? TextLayout.make(label.name, font: labelFont(label.importance))
-            guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, 0, .invalidPosition)); continue }
+            guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition)); continue }
             let surface = WGS84.Surface(label.position)
             let enu = projection.frame.enu(ecef: surface.ecef(height: ground.terrainHeight(at: label.position)))
-            guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, 0, .behindCamera)); continue }
+            guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .behindCamera)); continue }
             let w = layout?.width ?? 0, h = layout?.height ?? 0
             let box = Rect(x: anchor.x - w / 2, y: anchor.y - h / 2, width: w, height: h)
             var hidden: HiddenReason? = nil
             if box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
-            else if let marker = hiders.firstOverlap(box) { hidden = .collided(with: marker) }
-            placed.append((i, box, layout, anchor.y, hidden))
+            else if let marker = index.firstOverlap(box, among: .marker) { hidden = .collided(with: marker) }
+            placed.append((i, box, layout, anchor, hidden))
         }
-        var shown = GridIndex(cellSize: 64, bounds: screen)
         let order = placed.indices.filter { placed[$0].hidden == nil }
-            .map { (-labels[$0].importance, -Int(saturating: (placed[$0].anchorY * 64).rounded()), $0) }
+            .map { (-labels[$0].importance, -Int(saturating: ((placed[$0].anchor?.y ?? 0) * 64).rounded()), $0) }
             .sorted { $0 < $1 }
         for (_, _, i) in order {
-            if let other = shown.firstOverlap(placed[i].box) { placed[i].hidden = .collidedWithLabel(other) }
-            else { shown.insert(placed[i].box, id: i) }
+            if let other = index.firstOverlap(placed[i].box, among: .label) { placed[i].hidden = .collidedWithLabel(other) }
+            else { index.insert(placed[i].box, id: i, as: .label) }
         }
-        return placed.map { ResolvedLabel(index: $0.index, name: labels[$0.index].name, box: $0.box, hidden: $0.hidden, layout: $0.layout) }
+        return placed.map { ResolvedLabel(index: $0.index, name: labels[$0.index].name, box: $0.box, depth: $0.anchor?.depth, hidden: $0.hidden, layout: $0.layout) }
     }
 
     /// Basemap label text: 11 + 2 × importance points, medium weight.
@@ -150,6 +145,10 @@ public enum MapResolver {
 
     /// Resolves prepared markers for one camera and size (no auto-pan).
     public static func resolve(_ prepared: [PreparedMarker], camera: Camera, width: Double, height: Double, ground: Ground = FlatGround()) -> ResolvedScene {
+        resolve(prepared, camera: camera, width: width, height: height, ground: ground, labels: [])
+    }
+
+    static func resolve(_ prepared: [PreparedMarker], camera: Camera, width: Double, height: Double, ground: Ground, labels: [BasemapLabel]) -> ResolvedScene {
         let projection = Projection(camera: camera, width: width, height: height, centerAltitude: centerAltitude(camera, ground: ground))
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         var markers: [ResolvedMarker] = []
@@ -199,7 +198,9 @@ public enum MapResolver {
             }
             markers.append(resolved)
         }
-        collide(&markers, prepared)
+        var index = CollisionIndex(bounds: screenBounds(markers).union(screen))
+        collide(&markers, prepared, index: &index)
+        let resolvedLabels = labels.isEmpty ? [] : resolveLabels(labels, projection: projection, ground: ground, index: &index)
         // Back to front: zIndex, then lower on screen in front, then declaration order.
         let order = markers.indices.filter { markers[$0].isShown && !markers[$0].isPopoverAnchor }
             .map { (prepared[$0].zIndex, screenHeight(markers[$0]), $0) }
@@ -218,7 +219,9 @@ public enum MapResolver {
             popovers.append(ResolvedPopover(markerIndex: m.index, isStandalone: m.isPopoverAnchor,
                                             bubble: Rect(x: tip.x - w / 2, y: tip.y - popoverStemHeight - h, width: w, height: h), tip: tip))
         }
-        return ResolvedScene(width: width, height: height, camera: projection.camera, markers: markers, drawOrder: order, popovers: popovers)
+        var scene = ResolvedScene(width: width, height: height, camera: projection.camera, markers: markers, drawOrder: order, popovers: popovers)
+        scene.labels = resolvedLabels
+        return scene
     }
 
     /// The extent of every on-screen box (what the collision grid must cover).
@@ -235,11 +238,11 @@ public enum MapResolver {
         return Int((max(-1e12, min(1e12, y)) * 64).rounded())
     }
 
-    static func collide(_ markers: inout [ResolvedMarker], _ prepared: [PreparedMarker]) {
-        var index = GridIndex(cellSize: 64, bounds: screenBounds(markers))
+    /// Markers into the collision index by the SDK's rules (CollisionIndex says them).
+    static func collide(_ markers: inout [ResolvedMarker], _ prepared: [PreparedMarker], index: inout CollisionIndex) {
         // Markers that hide optionals go in first.
         for i in markers.indices where markers[i].isShown && prepared[i].behavior == .requiredAndHidesOptional {
-            index.insert(markers[i].collisionBox, id: i)
+            index.insert(markers[i].collisionBox, id: i, as: .marker)
         }
         // Sort small integer keys, not the markers themselves (they are large values).
         let order = markers.indices
@@ -247,10 +250,10 @@ public enum MapResolver {
             .map { (-prepared[$0].priority, -prepared[$0].zIndex, -screenHeight(markers[$0]), $0) }
             .sorted { $0 < $1 }
         for (_, _, _, i) in order {
-            if let other = index.firstOverlap(markers[i].collisionBox) {
+            if let other = index.firstOverlap(markers[i].collisionBox, among: .marker) {
                 markers[i].hidden = .collided(with: other)
             } else {
-                index.insert(markers[i].collisionBox, id: i)
+                index.insert(markers[i].collisionBox, id: i, as: .marker)
             }
         }
     }
@@ -311,50 +314,6 @@ public enum MapResolver {
             if high / low < 1.01 { break }
         }
         return Camera(center: center, heading: 0, tilt: 45, range: high, altitudeMode: .clampToGround)
-    }
-}
-
-/// A uniform grid of boxes over a bounded area (every box queried or inserted lies in it).
-struct GridIndex {
-    let cellSize: Double
-    let originX: Double, originY: Double
-    let columns: Int, rows: Int
-    private var cells: [[(Rect, Int)]]
-
-    init(cellSize: Double, bounds: Rect) {
-        self.cellSize = cellSize
-        originX = bounds.minX
-        originY = bounds.minY
-        columns = max(1, min(4096, Int(saturating: (bounds.width / cellSize).rounded(.up)) + 1))
-        rows = max(1, min(4096, Int(saturating: (bounds.height / cellSize).rounded(.up)) + 1))
-        cells = [[(Rect, Int)]](repeating: [], count: columns * rows)
-    }
-
-    @inline(__always)
-    private func range(_ lo: Double, _ hi: Double, _ origin: Double, _ count: Int) -> ClosedRange<Int> {
-        let a = Int(max(0, min(Double(count - 1), ((lo - origin) / cellSize).rounded(.down))))
-        let b = Int(max(0, min(Double(count - 1), ((hi - origin) / cellSize).rounded(.down))))
-        return a...b
-    }
-
-    mutating func insert(_ r: Rect, id: Int) {
-        for y in range(r.minY, r.maxY, originY, rows) {
-            for x in range(r.minX, r.maxX, originX, columns) { cells[y * columns + x].append((r, id)) }
-        }
-    }
-
-    /// The lowest id among inserted boxes that overlap `r` (positive area), or nil.
-    func firstOverlap(_ r: Rect) -> Int? {
-        var best: Int? = nil
-        for y in range(r.minY, r.maxY, originY, rows) {
-            for x in range(r.minX, r.maxX, originX, columns) {
-                for (other, id) in cells[y * columns + x]
-                where other.minX < r.maxX && r.minX < other.maxX && other.minY < r.maxY && r.minY < other.maxY {
-                    best = min(best ?? id, id)
-                }
-            }
-        }
-        return best
     }
 }
 

@@ -26,7 +26,7 @@ public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-public struct ResolvedMarker: Sendable {
+public struct ResolvedMarker {
     /// Declaration order in the map content.
     public let index: Int
     public let label: String
@@ -51,7 +51,7 @@ public struct ResolvedMarker: Sendable {
     public var collisionBox: Rect { labelBox.map { box.union($0) } ?? box }
 }
 
-public struct ResolvedPopover: Sendable {
+public struct ResolvedPopover {
     /// The marker it is on, or for a standalone popover its anchor's index.
     public let markerIndex: Int
     public var isStandalone = false
@@ -61,17 +61,23 @@ public struct ResolvedPopover: Sendable {
 }
 
 /// A basemap label: where it lands and whether it shows.
-public struct ResolvedLabel: Sendable {
+public struct ResolvedLabel {
     public let index: Int
     public let name: String
     /// The text's box in points, centred on the projected position.
     public let box: Rect
-    public let hidden: HiddenReason?
+    /// Metres from the eye along the view axis of its anchor (nil when it did not project).
+    public var depth: Double? = nil
+    public internal(set) var hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
     let layout: TextLayout?
 }
 
-public struct ResolvedScene: CustomStringConvertible, Sendable {
+/// The hand-off from resolve to draw: where everything lands, why what is hidden is hidden, and
+/// the display list — the layers in painting order, each item with its screen box, depth, hit
+/// shape and reason when hidden (`items`, printed by `displayList`). Drawing walks `items` and
+/// makes no placement decision; taps are hit-tested on it, front to back.
+public struct ResolvedScene: CustomStringConvertible {
     public let width: Double
     public let height: Double
     public let camera: Camera
@@ -81,6 +87,10 @@ public struct ResolvedScene: CustomStringConvertible, Sendable {
     public let popovers: [ResolvedPopover]
     /// Basemap labels (hybrid and roadmap modes), in declaration order.
     public internal(set) var labels: [ResolvedLabel] = []
+    /// The display list, in painting order (empty for a scene resolved for markers alone).
+    public internal(set) var items: [DisplayItem] = []
+    /// What the items draw: laid-out marker content, popovers, the ground's sources.
+    var content: ResolvedContent? = nil
 
     public var description: String {
         func f(_ v: Double) -> String { String(format1(v)) }

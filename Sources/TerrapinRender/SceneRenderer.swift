@@ -24,10 +24,13 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A scene ready to render and tap: the map is built once, so taps change its state.
-public struct PreparedScene {
+/// A scene ready to render and tap: the map is built once, so taps change its state. The map
+/// is resolved once per time (`resolve(at:)`) and kept: render paints that display list, and a
+/// tap hit-tests it (no second layout), then drops it, since the tap may have changed state.
+public final class PreparedScene {
     public let scene: Scene
     public let map: Map?
+    private var last: (time: Double, resolved: ResolvedScene)?
 
     /// With `root`, every file the scene reads must resolve inside that directory (for scenes
     /// from untrusted sources): no `..` or absolute path out, no symbolic link out.
@@ -44,52 +47,49 @@ public struct PreparedScene {
         }
     }
 
-    var framed: some View { framed(at: nil) }
-
-    func framed(at time: Double?) -> some View {
-        var m = map ?? Map(mode: .roadmap)
-        if let time { m.time = time }
-        return m.frame(width: Double(scene.output.width), height: Double(scene.output.height))
-    }
-
-    /// Taps at `point` (points from the top-left): runs what is hit there. Returns what was hit
-    /// (the label of the view that took the tap), or nil when nothing did.
+    /// Taps at `point` (points from the top-left) at `time` seconds (default: the scene's):
+    /// runs what is hit there, at that time (the state changes it makes, and their animations,
+    /// happen then). Returns what was hit, or nil when nothing took the tap.
     @discardableResult
-    public func tap(at point: Point, time: Double? = nil) throws(RenderError) -> String?? {
+    public func tap(at point: Point, time: Double? = nil) throws(RenderError) -> MapHit? {
         guard map != nil else { return nil }
         let t = time ?? scene.time
-        do { return try ViewRenderer.tap(framed(at: t), at: point, time: t) } catch { throw RenderError.view(String(describing: error)) }
+        guard let hit = try resolve(at: t)?.hitTest(point) else { return nil }
+        Transaction.$time.withValue(t) { hit.action() }
+        last = nil
+        return hit
     }
 
-    /// Where markers and popovers land, and why hidden ones are hidden.
+    /// Where markers and popovers land, why hidden ones are hidden, and the display list.
     public func resolve(at time: Double? = nil) throws(RenderError) -> ResolvedScene? {
         guard var map else { return nil }
-        if let time { map.time = time }
+        let t = time ?? scene.time
+        if let last, last.time == t { return last.resolved }
+        map.time = t
+        let resolved: ResolvedScene
         do {
-            return try MapResolver.resolve(map, width: Double(scene.output.width), height: Double(scene.output.height))
+            resolved = try MapResolver.resolve(map, width: Double(scene.output.width), height: Double(scene.output.height))
         } catch {
             throw RenderError.view(String(describing: error))
         }
+        last = (t, resolved)
+        return resolved
     }
 
-    /// The scene at its own time, or at `time` seconds (for frames of a flight).
+    /// The scene at its own time, or at `time` seconds (for frames of a flight): the
+    /// background, then the resolved map painted over it.
     public func render(at time: Double? = nil) throws(RenderError) -> Pixmap {
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
-        guard map != nil else {
-            guard var pixmap = Pixmap(width: output.pixelWidth, height: output.pixelHeight) else {
-                throw RenderError.invalidSize("\(output.pixelWidth)x\(output.pixelHeight) pixels")
-            }
-            pixmap.fill(output.background.premultiplied)
-            return pixmap
+        guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {
+            throw RenderError.invalidSize("\(output.pixelWidth)x\(output.pixelHeight) pixels")
         }
         let b = output.background
-        let background = Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255)
-        do {
-            return try ViewRenderer.render(framed(at: time), scale: output.scale, background: background, time: time ?? scene.time)
-        } catch {
-            throw RenderError.view(String(describing: error))
-        }
+        canvas.clear(Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255).rgba)
+        guard let resolved = try resolve(at: time) else { return canvas.pixmap }
+        canvas.transform = .scale(Double(output.scale))
+        MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: Double(output.width), height: Double(output.height)), canvas: canvas, scale: Double(output.scale))
+        return canvas.pixmap
     }
 }
 

@@ -102,3 +102,27 @@ enum LineDiff {
         return "text differs (- expected, + actual):\n" + shown.joined(separator: "\n") + (lines.count > maxLines ? "\n  … (\(lines.count - maxLines) more lines)" : "")
     }
 }
+
+extension Snapshotting where Value == Scene, Format == String {
+    /// A scene's map resolved, as text: where each marker lands, shown or hidden and why, the
+    /// draw order and popovers, then the display list layer by layer — the placement and
+    /// collision a test usually means, compared as lines. `size` (points) overrides the scene's.
+    public static func resolved(size: (width: Int, height: Int)? = nil) -> Snapshotting {
+        Snapshotting<String, String>.lines.pullback { (scene: Scene) in
+            var scene = scene
+            if let size { scene.output.width = size.width; scene.output.height = size.height }
+            guard let resolved = try PreparedScene(scene).resolve() else { return "no map\n" }
+            return resolved.description + "\n" + resolved.displayList + "\n"
+        }
+    }
+}
+
+extension Snapshotting where Value == Map, Format == String {
+    /// A map resolved for `width` × `height` points, as text (see `Scene`'s `.resolved`).
+    public static func resolved(width: Double = 512, height: Double = 384) -> Snapshotting {
+        Snapshotting<String, String>.lines.pullback { (map: Map) in
+            let resolved = try MapResolver.resolve(map, width: width, height: height)
+            return resolved.description + "\n" + resolved.displayList + "\n"
+        }
+    }
+}

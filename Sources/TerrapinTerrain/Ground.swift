@@ -30,19 +30,23 @@ public struct FlatGround: Ground {
     public func terrainHeight(at p: LatLngAltitude) -> Double { 0 }
     public func meshHeight(at p: LatLngAltitude) -> Double { 0 }
 
-    /// The Earth as a sphere of the local radius of curvature, tangent at the frame's origin.
+    /// The Earth is the WGS84 ellipsoid: the segment is tested in ECEF, scaled so the
+    /// ellipsoid is the unit sphere. (A sphere tangent at the frame's origin, as this once was,
+    /// rises above the ellipsoid ~90 km north and south of it and hid markers there.)
     public func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool {
-        let r = WGS84.a
-        let centre = Vector3(0, 0, -r - frame.origin.altitude)
         let d = point - eye
         let length = d.length
         guard length > 1 else { return false }
-        let u = d * (1 / length)
-        let m = eye - centre
-        let b = m.dot(u), c = m.dot(m) - r * r
-        let disc = b * b - c
-        guard disc > 0 else { return false }
-        let t = -b - disc.squareRoot()
-        return t > 0 && t < length - 1
+        let ia = 1 / WGS84.a, ib = 1 / WGS84.b
+        let e = frame.ecef(enu: eye), q = frame.ecef(enu: point)
+        let m = Vector3(e.x * ia, e.y * ia, e.z * ib)
+        let v = Vector3((q.x - e.x) * ia, (q.y - e.y) * ia, (q.z - e.z) * ib)
+        // |m + t v|² = 1 for t in (0, 1): the segment enters the ellipsoid before its end.
+        let a = v.dot(v), b = m.dot(v), c = m.dot(m) - 1
+        let disc = b * b - a * c
+        guard a > 0, disc > 0 else { return false }
+        let t = (-b - disc.squareRoot()) / a
+        // A metre's tolerance at the end: points on the surface are not hidden by it.
+        return t > 0 && t < 1 - 1 / length
     }
 }

@@ -158,9 +158,7 @@ final class AspectRatioNode: WrapperNode {
         let t = target(p)
         return child.sizeThatFits(ProposedSize(width: t.width, height: t.height))
     }
-    func inner(_ rect: Rect) -> Rect { Alignment.center.place(sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect) }
-    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
-    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
+    override func childRect(_ rect: Rect) -> Rect { Alignment.center.place(sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect) }
 }
 
 /// PNG files decoded once per process and shared by every view and batch thread showing the

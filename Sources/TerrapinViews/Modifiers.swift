@@ -228,12 +228,9 @@ final class FrameNode: WrapperNode {
         let c = child.sizeThatFits(ProposedSize(width: width ?? proposal.width, height: height ?? proposal.height))
         return Size(width: width ?? c.width, height: height ?? c.height)
     }
-    func childRect(_ rect: Rect) -> Rect {
+    override func childRect(_ rect: Rect) -> Rect {
         alignment.place(child.sizeThatFits(ProposedSize(width: width ?? rect.width, height: height ?? rect.height)), in: rect)
     }
-    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: childRect(rect), context) }
-    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: childRect(rect)) }
-    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, childRect(rect))] }
 }
 
 final class FlexFrameNode: WrapperNode {
@@ -269,12 +266,9 @@ final class FlexFrameNode: WrapperNode {
         return Size(width: resolve(p.width, idealW, c.width, minW, maxW), height: resolve(p.height, idealH, c.height, minH, maxH))
     }
 
-    func childRect(_ rect: Rect) -> Rect {
+    override func childRect(_ rect: Rect) -> Rect {
         alignment.place(child.sizeThatFits(childProposal(ProposedSize(width: rect.width, height: rect.height))), in: rect)
     }
-    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: childRect(rect), context) }
-    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: childRect(rect)) }
-    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, childRect(rect))] }
 }
 
 final class PaddingNode: WrapperNode {
@@ -288,13 +282,10 @@ final class PaddingNode: WrapperNode {
         let c = child.sizeThatFits(ProposedSize(width: p.width.map { max(0, $0 - h) }, height: p.height.map { max(0, $0 - v) }))
         return Size(width: c.width + h, height: c.height + v)
     }
-    func inner(_ rect: Rect) -> Rect {
+    override func childRect(_ rect: Rect) -> Rect {
         Rect(x: rect.minX + insets.leading, y: rect.minY + insets.top,
              width: max(0, rect.width - insets.leading - insets.trailing), height: max(0, rect.height - insets.top - insets.bottom))
     }
-    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
-    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: inner(rect)) }
-    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
 }
 
 final class FixedSizeNode: WrapperNode {
@@ -307,13 +298,10 @@ final class FixedSizeNode: WrapperNode {
     override func sizeThatFits(_ p: ProposedSize) -> Size {
         child.sizeThatFits(ProposedSize(width: horizontal ? nil : p.width, height: vertical ? nil : p.height))
     }
-    func inner(_ rect: Rect) -> Rect {
+    override func childRect(_ rect: Rect) -> Rect {
         let s = sizeThatFits(ProposedSize(width: rect.width, height: rect.height))
         return Alignment.center.place(s, in: rect)
     }
-    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: inner(rect), context) }
-    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: inner(rect)) }
-    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, inner(rect))] }
 }
 
 final class OffsetNode: WrapperNode {
@@ -323,10 +311,7 @@ final class OffsetNode: WrapperNode {
         self.dy = dy
         super.init(child: child)
     }
-    func moved(_ rect: Rect) -> Rect { Rect(x: rect.minX + dx, y: rect.minY + dy, width: rect.width, height: rect.height) }
-    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: moved(rect), context) }
-    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: moved(rect)) }
-    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, moved(rect))] }
+    override func childRect(_ rect: Rect) -> Rect { Rect(x: rect.minX + dx, y: rect.minY + dy, width: rect.width, height: rect.height) }
 }
 
 // MARK: - Drawing nodes
@@ -434,6 +419,10 @@ final class EffectNode: WrapperNode {
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
         guard let inverse = transform(rect).inverted else { return nil }
         return child.hitTest(inverse.apply(point), in: rect)
+    }
+    override func contains(_ point: Point, in rect: Rect) -> Bool {
+        guard let inverse = transform(rect).inverted else { return false }
+        return child.contains(inverse.apply(point), in: rect)
     }
 }
 

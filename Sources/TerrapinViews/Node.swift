@@ -103,6 +103,10 @@ final class ListNode: Node {
 }
 
 /// A node that wraps one child and passes everything through (base for modifiers).
+///
+/// One rule places the child: `childRect(_:)`. Drawing, hit testing, the tap shape and printed
+/// layouts all go through it, so a wrapper that moves its child (padding, frame, offset, …)
+/// overrides only that, and taps land where the child is drawn.
 class WrapperNode: Node {
     let child: Node
     init(child: Node) {
@@ -110,11 +114,13 @@ class WrapperNode: Node {
         super.init()
         layoutPriority = child.layoutPriority
     }
+    /// Where the child is drawn inside this node's `rect` (default: the same rect).
+    func childRect(_ rect: Rect) -> Rect { rect }
     override var isSpacer: Bool { child.isSpacer }
     override func sizeThatFits(_ proposal: ProposedSize) -> Size { child.sizeThatFits(proposal) }
-    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: rect, context) }
-    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: rect) }
-    override func contains(_ point: Point, in rect: Rect) -> Bool { child.contains(point, in: rect) }
+    override func draw(in rect: Rect, _ context: DrawContext) { child.draw(in: childRect(rect), context) }
+    override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? { child.hitTest(point, in: childRect(rect)) }
+    override func contains(_ point: Point, in rect: Rect) -> Bool { child.contains(point, in: childRect(rect)) }
     override func accessibilityLabels() -> [String] { child.accessibilityLabels() }
-    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, rect)] }
+    override func children(in rect: Rect) -> [(Node, Rect)] { [(child, childRect(rect))] }
 }

@@ -331,7 +331,7 @@ enum CommandLineTool {
         }
 
         /// The scene built, with every tap applied in order; `report` hears what each tap hit.
-        func prepare(_ scene: Scene, report: (Point, String??) -> Void = { _, _ in }) throws -> PreparedScene {
+        func prepare(_ scene: Scene, report: (Point, MapHit?) -> Void = { _, _ in }) throws -> PreparedScene {
             do {
                 let prepared = try PreparedScene(scene, root: root)
                 for tap in taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }
@@ -441,9 +441,9 @@ extension CommandLineTool {
         var taps: [JSONValue] = []
         let prepared = try options.prepare(scene) { tap, hit in
             if json {
-                taps.append(.object([("x", .number(tap.x)), ("y", .number(tap.y)), ("hit", hit.map { .string($0 ?? "(unlabelled view)") } ?? .null)]))
+                taps.append(.object([("x", .number(tap.x)), ("y", .number(tap.y)), ("hit", hit.map { .string($0.label ?? "(unlabelled view)") } ?? .null)] + (hit.map { [("target", .string($0.target.description))] } ?? [])))
             } else {
-                printOut("tap \(format(tap.x)),\(format(tap.y)): " + (hit.map { $0 ?? "(unlabelled view)" } ?? "nothing"))
+                printOut("tap \(format(tap.x)),\(format(tap.y)): " + (hit.map { ($0.label ?? "(unlabelled view)") + " (\($0.target))" } ?? "nothing"))
             }
         }
         do {
@@ -457,7 +457,7 @@ extension CommandLineTool {
                 guard case .object(let members) = resolved.json else { return }
                 printOut(JSONValue.object([("taps", .array(taps))] + members).text)
             } else {
-                printOut(resolved.description)
+                printOut(resolved.description + "\n" + resolved.displayList)
             }
         } catch {
             throw CLIError.input(error.description)
@@ -582,9 +582,9 @@ extension CommandLineTool {
         }
         options.taps.append((Point(x, y), nil))
         let scene = try options.load(positional[0])
-        var last: String?? = nil
+        var last: MapHit? = nil
         _ = try options.prepare(scene) { _, hit in last = hit }
-        printOut(last.map { "hit: " + ($0 ?? "(unlabelled view)") } ?? "nothing at \(format(x)),\(format(y))")
+        printOut(last.map { "hit: " + ($0.label ?? "(unlabelled view)") + " (\($0.target))" } ?? "nothing at \(format(x)),\(format(y))")
     }
 
     // MARK: - batch

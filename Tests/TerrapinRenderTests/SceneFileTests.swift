@@ -30,7 +30,8 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         try expectSamePixels("ferry-building-popover", "markers/sdk/ferry-after-tap-popover", taps: [Point(200, 126)])
         // A second tap on the pin closes it again; a tap on empty ground hits nothing.
         let prepared = try PreparedScene(try SceneDecoder.load(path: "\(examples)/ferry-building-popover.json"))
-        #expect(try prepared.tap(at: Point(200, 126)) == .some("Marker 2"))
+        let hit = try #require(try prepared.tap(at: Point(200, 126)))
+        #expect(hit.label == "Marker 2" && hit.target == .marker(2))
         #expect(try prepared.resolve()?.popovers.count == 1)
         #expect(try prepared.tap(at: Point(200, 126)) != nil)
         #expect(try prepared.resolve()?.popovers.isEmpty == true)
@@ -55,7 +56,8 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         let resolved = try #require(try prepared.resolve())
         #expect(resolved.popovers.count == 1 && resolved.popovers[0].isStandalone && resolved.drawOrder == [0])
         // A tap elsewhere hits nothing and closes it (autoClose defaults to true).
-        #expect(try prepared.tap(at: Point(20, 280)) == .some(nil))
+        let hit = try #require(try prepared.tap(at: Point(20, 280)))
+        #expect(hit.label == nil && hit.target == .map)
         #expect(try prepared.resolve()?.popovers.isEmpty == true)
     }
 

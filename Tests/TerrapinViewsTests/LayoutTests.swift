@@ -181,3 +181,25 @@ extension Rect {
         #expect(constant.wrappedValue == 3)
     }
 }
+
+/// Regression: wrapper nodes passed their own rect to the child's tap shape, so the padding
+/// around a pin took taps meant for the map beneath.
+@Suite struct WrapperHitRectTests {
+    @Test func paddedPinTapMissesThePadding() throws {
+        let view = Pin().padding(20).onTapGesture {}.accessibilityLabel("pin")
+        let size = try layout(view).size
+        #expect(size == Size(width: 66, height: 77))
+        // 15 pt left of the drawn pin (which spans x 20…46), at the height of its head.
+        #expect(try ViewRenderer.tap(view, at: Point(5, 33)) == nil)
+        #expect(try ViewRenderer.tap(view, at: Point(33, 33)) == .some("pin"))
+    }
+
+    @Test func offsetAndFrameMoveTheTapShapeWithTheDrawing() throws {
+        let offset = Color.red.frame(width: 10, height: 10).offset(x: 30, y: 0).frame(width: 60, height: 10, alignment: .leading).onTapGesture {}.accessibilityLabel("moved")
+        #expect(try ViewRenderer.tap(offset, at: Point(5, 5)) == nil)
+        #expect(try ViewRenderer.tap(offset, at: Point(35, 5)) == .some("moved"))
+        let framed = Circle().fill(Color.red).frame(width: 10, height: 10).frame(width: 50, height: 50).onTapGesture {}.accessibilityLabel("dot")
+        #expect(try ViewRenderer.tap(framed, at: Point(3, 3)) == nil)
+        #expect(try ViewRenderer.tap(framed, at: Point(25, 25)) == .some("dot"))
+    }
+}

@@ -1,0 +1,248 @@
+// The display list: a resolved map as layers of items in painting order. Resolve builds it;
+// MapPainter paints it; taps are hit-tested on it; `terrapin inspect` prints it.
+//
+// Layers, back to front (each holds its items in painting order):
+//   ground    sky, flat ground, the terrain mesh (imagery draped on both)
+//   3d        buildings — sharing the ground's depth buffer
+//   overlays  (reserved: shapes drawn on the map)
+//   occluded  markers behind terrain drawn dimmed (`occludedMarkers(.dimmed)`), under all else
+//   labels    basemap labels: they lie on the map, under every marker
+//   markers   leader lines, then each shown marker back to front (a Marker3D's label right
+//             after it); then the hidden ones, not drawn, with the reason
+//   popovers  bubbles, above everything
+// How to add a kind of content: see the README, "Adding a kind of map content".
+import TerrapinGeometry
+import TerrapinRaster
+import TerrapinScene
+import TerrapinTerrain
+import TerrapinViews
+
+public enum DisplayLayer: String, CaseIterable, Sendable {
+    case ground, threeD = "3d", overlays, occluded, labels, markers, popovers
+}
+
+/// What an item draws.
+public enum DisplayContent: Equatable, Sendable {
+    case sky(SkyColors)
+    /// Sea-level ground in a colour, with the map's imagery draped on it when `imagery`.
+    case flatGround(RGBAColor, imagery: Bool)
+    /// The height grid as a mesh (every `step`-th sample), with imagery draped when `imagery`.
+    case terrainMesh(columns: Int, rows: Int, imagery: Bool, roadmap: Bool)
+    case buildings(count: Int)
+    /// A lifted marker's line down to the ground.
+    case leader(marker: Int, from: Point, to: Point)
+    case marker(Int)
+    /// A Marker3D's text label, beneath its anchor.
+    case markerLabel(Int)
+    case basemapLabel(Int)
+    /// The popover on (or anchored at) marker index.
+    case popover(marker: Int)
+}
+
+/// Where an item takes taps.
+public enum HitShape: Equatable, Sendable {
+    /// The laid-out view's own tap shape (a pin's outline, a clip shape) in `box`, drawn at `scale`.
+    case content(Rect, scale: Double)
+    /// A popover's bubble.
+    case bubble(Rect)
+}
+
+public struct DisplayItem: Sendable {
+    public let layer: DisplayLayer
+    public let content: DisplayContent
+    /// The item's box in points (nil: the whole map).
+    public var box: Rect? = nil
+    /// Metres from the eye along the view axis, for items at a point.
+    public var depth: Double? = nil
+    public var hit: HitShape? = nil
+    /// Why it is not shown (an occluded marker drawn dimmed keeps `.occluded`).
+    public var hidden: HiddenReason? = nil
+    /// Drawn at all (hidden items are listed, not drawn; dimmed ones are drawn).
+    public var isDrawn = true
+    public var opacity = 1.0
+}
+
+/// What the items draw, kept by reference so the painter and hit testing need no second layout.
+final class ResolvedContent {
+    let map: Map
+    let prepared: [PreparedMarker]
+    let ground: Ground
+    init(map: Map, prepared: [PreparedMarker], ground: Ground) {
+        self.map = map
+        self.prepared = prepared
+        self.ground = ground
+    }
+}
+
+/// Flat ground (where no terrain or imagery covers it) and sky colours per map mode.
+enum MapPalette {
+    static func ground(_ mode: MapMode) -> RGBAColor {
+        switch mode {
+        case .satellite, .hybrid: RGBAColor(RGBA8(hex: "#9DAF8C")!)
+        case .roadmap: RGBAColor(RGBA8(hex: "#EEF0EB")!)
+        }
+    }
+    static let sky = SkyColors(zenith: RGBAColor(RGBA8(hex: "#7FAEE0")!), horizon: RGBAColor(RGBA8(hex: "#DCE8F2")!))
+}
+
+enum DisplayListBuilder {
+    static func items(_ scene: ResolvedScene, _ prepared: [PreparedMarker], map: Map) -> [DisplayItem] {
+        var items: [DisplayItem] = []
+        let imagery = map.mode != .roadmap && map.imagery != nil
+        items.append(DisplayItem(layer: .ground, content: .sky(MapPalette.sky)))
+        items.append(DisplayItem(layer: .ground, content: .flatGround(MapPalette.ground(map.mode), imagery: imagery)))
+        if let terrain = map.terrain {
+            items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows, imagery: imagery,
+                                                                           roadmap: map.mode == .roadmap)))
+        }
+        if let built = map.ground as? BuiltGround {
+            items.append(DisplayItem(layer: .threeD, content: .buildings(count: built.buildings.count)))
+        }
+        func leader(_ m: ResolvedMarker, _ layer: DisplayLayer, opacity: Double) -> DisplayItem? {
+            guard let g = m.groundAnchor, let a = m.anchor else { return nil }
+            return DisplayItem(layer: layer, content: .leader(marker: m.index, from: Point(g.x, g.y), to: Point(a.x, a.y)),
+                               box: Rect(x: min(g.x, a.x), y: min(g.y, a.y), width: abs(a.x - g.x), height: abs(a.y - g.y)), opacity: opacity)
+        }
+        var dimmed = Set<Int>()
+        if case .dimmed(let opacity) = map.occludedMarkers {
+            for m in scene.markers where m.hidden == .occluded {
+                dimmed.insert(m.index)
+                if let l = leader(m, .occluded, opacity: opacity) { items.append(l) }
+                items.append(DisplayItem(layer: .occluded, content: .marker(m.index), box: m.box, depth: m.anchor?.depth, hidden: .occluded, opacity: opacity))
+            }
+        }
+        for label in scene.labels {
+            items.append(DisplayItem(layer: .labels, content: .basemapLabel(label.index), box: label.box, depth: label.depth,
+                                     hidden: label.hidden, isDrawn: label.isShown && label.layout != nil))
+        }
+        for i in scene.drawOrder { if let l = leader(scene.markers[i], .markers, opacity: 1) { items.append(l) } }
+        for i in scene.drawOrder {
+            let m = scene.markers[i]
+            items.append(DisplayItem(layer: .markers, content: .marker(i), box: m.box, depth: m.anchor?.depth, hit: .content(m.box, scale: m.scale)))
+            if let box = m.labelBox, prepared[i].labelLayout != nil {
+                items.append(DisplayItem(layer: .markers, content: .markerLabel(i), box: box, depth: m.anchor?.depth))
+            }
+        }
+        for m in scene.markers where !m.isShown && !m.isPopoverAnchor && !dimmed.contains(m.index) {
+            items.append(DisplayItem(layer: .markers, content: .marker(m.index), box: m.anchor == nil ? nil : m.box, depth: m.anchor?.depth,
+                                     hidden: m.hidden, isDrawn: false))
+        }
+        for p in scene.popovers {
+            items.append(DisplayItem(layer: .popovers, content: .popover(marker: p.markerIndex), box: p.bubble, hit: .bubble(p.bubble)))
+        }
+        return items
+    }
+}
+
+extension ResolvedScene {
+    /// The display list as text, one line per item under its layer (numbers in points and
+    /// metres, to 0.1): what `terrapin inspect` prints after the resolved markers.
+    public var displayList: String {
+        func f(_ v: Double) -> String { format1(v) }
+        func rect(_ r: Rect) -> String { "\(f(r.minX)),\(f(r.minY)) \(f(r.width))x\(f(r.height))" }
+        func hex(_ c: RGBAColor) -> String {
+            let c8 = c.rgba8
+            return "#" + [c8.red, c8.green, c8.blue].map { String($0, radix: 16, uppercase: true).count == 1 ? "0" + String($0, radix: 16, uppercase: true) : String($0, radix: 16, uppercase: true) }.joined()
+        }
+        var lines = ["display list:"]
+        for layer in DisplayLayer.allCases {
+            let inLayer = items.filter { $0.layer == layer }
+            guard !inLayer.isEmpty else { continue }
+            lines.append("  \(layer.rawValue):")
+            for item in inLayer {
+                var text: String
+                switch item.content {
+                case .sky(let c): text = "sky \(hex(c.horizon)) to \(hex(c.zenith))"
+                case .flatGround(let c, let imagery): text = "flat ground \(hex(c))" + (imagery ? ", imagery draped" : "")
+                case .terrainMesh(let columns, let rows, let imagery, let roadmap):
+                    text = "terrain mesh \(columns)x\(rows), \(roadmap ? "roadmap" : "relief") colours" + (imagery ? ", imagery draped" : "")
+                case .buildings(let count): text = "buildings: \(count)"
+                case .leader(let marker, let from, let to): text = "leader of marker \(marker) from \(f(from.x)),\(f(from.y)) to \(f(to.x)),\(f(to.y))"
+                case .marker(let i): text = "marker \(i) \"\(markers[i].label)\""
+                case .markerLabel(let i): text = "label of marker \(i)"
+                case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
+                case .popover(let marker): text = "popover on marker \(marker)"
+                }
+                if let h = item.hidden { text += item.isDrawn ? " (\(h), drawn)" : ": hidden (\(h))" }
+                if let b = item.box, !(item.content.isLeader) { text += ", box \(rect(b))" }
+                if let d = item.depth { text += ", depth \(f(d))" }
+                if item.opacity != 1 { text += ", opacity \(f(item.opacity * 100) )%" }
+                switch item.hit {
+                case .content(_, let scale)?: text += scale == 1 ? ", taps: content shape" : ", taps: content shape at scale \(f(scale))"
+                case .bubble?: text += ", taps: bubble"
+                case nil: break
+                }
+                lines.append("    " + text)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension DisplayContent {
+    var isLeader: Bool { if case .leader = self { return true } else { return false } }
+}
+
+/// What a tap at a point of a resolved map hits: popovers first, then markers from the front.
+public struct MapHit {
+    public enum Target: Equatable, Sendable, CustomStringConvertible {
+        /// A popover, by the marker it is on (or anchored at).
+        case popover(marker: Int)
+        case marker(Int)
+        /// Nothing but the map (a tap that closes auto-closing popovers).
+        case map
+
+        public var description: String {
+            switch self {
+            case .popover(let marker): "popover on marker \(marker)"
+            case .marker(let i): "marker \(i)"
+            case .map: "the map"
+            }
+        }
+    }
+    public let target: Target
+    /// The label of the view that took the tap (its accessibility label or text), or nil.
+    public let label: String?
+    /// Runs the tap: the view's handler, and closing the popovers it closes.
+    public let action: () -> Void
+}
+
+extension ResolvedScene {
+    /// Hit-tests `point` (points, from the map's top-left) against the display list, front to
+    /// back, with the content laid out when the scene was resolved. Nil when nothing takes it.
+    public func hitTest(_ point: Point) -> MapHit? {
+        guard let content else { return nil }
+        let prepared = content.prepared
+        for item in items.reversed() where item.isDrawn {
+            guard let hit = item.hit else { continue }
+            switch (item.content, hit) {
+            case (.popover(let marker), .bubble(let bubble)) where bubble.contains(point):
+                guard let popover = prepared[marker].marker.popover, let laidOut = prepared[marker].popover else { continue }
+                let inner = Point(point.x - bubble.minX - popover.style.padding, point.y - bubble.minY - popover.style.padding)
+                let name = prepared[marker].isPopoverAnchor ? prepared[marker].label : "popover on marker \(marker)"
+                let target = laidOut.tap(at: inner)
+                return MapHit(target: .popover(marker: marker), label: target.map { $0.label } ?? name, action: target?.action ?? {})
+            case (.marker(let i), .content(let box, let scale)) where box.contains(point):
+                let inner = Point((point.x - box.minX) / scale, (point.y - box.minY) / scale)
+                let layout = prepared[i].layout
+                let target = layout.tap(at: inner)
+                guard target != nil || layout.contains(inner) else { continue }
+                return MapHit(target: .marker(i), label: target?.label ?? prepared[i].label) {
+                    closePopovers(except: i)
+                    target?.action()
+                }
+            default: continue
+            }
+        }
+        if popovers.isEmpty { return nil }
+        return MapHit(target: .map, label: nil) { closePopovers(except: nil) }
+    }
+
+    /// Closes open popovers that auto-close, but the one on marker `except`.
+    func closePopovers(except: Int?) {
+        guard let prepared = content?.prepared else { return }
+        for p in popovers where p.markerIndex != except {
+            if let popover = prepared[p.markerIndex].marker.popover, popover.autoClosedEnabled { popover.isOpen.wrappedValue = false }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+// The painter: walks a ResolvedScene's display list and draws each item. It makes no placement
+// decision — boxes, order, visibility and opacity were all resolved — and it lays nothing out:
+// marker and popover content were laid out when the scene was resolved.
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinRaster
+import TerrapinScene
+import TerrapinTerrain
+import TerrapinTypography
+import TerrapinViews
+
+public enum MapPainter {
+    /// Paints `scene` into `rect` (points) of `canvas`, whose transform maps points to pixels.
+    public static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double) {
+        guard let content = scene.content else { return }
+        canvas.save()
+        canvas.clip(to: PathBuilder.rect(rect))
+        paintGround(scene, content, in: rect, canvas: canvas)
+        let saved = canvas.transform
+        canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
+        var sprites = SpriteCache()
+        for item in scene.items where item.isDrawn && item.layer != .ground && item.layer != .threeD {
+            switch item.content {
+            case .leader(_, let from, let to):
+                drawLeader(from: from, to: to, canvas: canvas, opacity: item.opacity)
+            case .marker(let i):
+                guard let box = item.box else { continue }
+                let p = content.prepared[i]
+                if item.layer == .occluded {
+                    drawDimmed(p.layout, at: box, opacity: item.opacity, canvas: canvas, scale: scale)
+                } else if p.lightweight != nil {
+                    drawLightweight(scene.markers[i], p, canvas: canvas, sprites: &sprites)
+                } else {
+                    p.layout.draw(in: canvas, at: Point(box.minX, box.minY), scale: scale)
+                }
+            case .markerLabel(let i):
+                if let label = content.prepared[i].labelLayout, let box = item.box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
+            case .basemapLabel(let i):
+                if let layout = scene.labels[i].layout { drawHaloText(layout, at: Point(scene.labels[i].box.minX, scene.labels[i].box.minY), canvas: canvas) }
+            case .popover(let marker):
+                if let p = scene.popovers.first(where: { $0.markerIndex == marker }) { drawPopover(p, content, canvas: canvas, scale: scale) }
+            case .sky, .flatGround, .terrainMesh, .buildings:
+                continue
+            }
+        }
+        canvas.transform = saved
+        canvas.restore()
+    }
+
+    /// The ground and 3D layers, into one depth buffer, then onto the canvas.
+    static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas) {
+        let map = content.map
+        let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height,
+                                    centerAltitude: MapResolver.centerAltitude(scene.camera, ground: content.ground))
+        var sky = MapPalette.sky
+        for item in scene.items where item.layer == .ground { if case .sky(let c) = item.content { sky = c } }
+        guard var pass = GroundPass(projection: projection, rect: rect, transform: canvas.transform,
+                                    canvasWidth: canvas.width, canvasHeight: canvas.height, sky: sky) else { return }
+        var style = TerrainStyle()
+        style.sunAzimuth = map.sun.azimuth
+        style.sunAltitude = map.sun.altitude
+        for item in scene.items where item.layer == .ground || item.layer == .threeD {
+            switch item.content {
+            case .flatGround(let color, let imagery):
+                pass.drawSkyAndFlatGround(ground: color, grid: map.terrain?.grid, imagery: imagery ? map.imagery : nil, style: style)
+            case .terrainMesh(_, _, let imagery, let roadmap):
+                guard let terrain = map.terrain else { continue }
+                var meshStyle = style
+                if roadmap { meshStyle.palette = .roadmap }
+                pass.drawTerrain(terrain, style: meshStyle, imagery: imagery ? map.imagery : nil)
+            case .buildings:
+                if let built = content.ground as? BuiltGround { pass.drawBuildings(built, style: style) }
+            default: continue
+            }
+        }
+        pass.composite(onto: canvas)
+    }
+
+    /// Dark text (#202124) in a 1-pt white halo: Marker3D and basemap labels.
+    static func drawHaloText(_ text: TextLayout, at origin: Point, canvas: Canvas) {
+        let halo = 1.0
+        for (dx, dy) in [(-halo, 0.0), (halo, 0), (0, -halo), (0, halo), (-halo, -halo), (halo, halo), (-halo, halo), (halo, -halo)] {
+            text.draw(in: canvas, at: Point(origin.x + dx, origin.y + dy), color: .white)
+        }
+        text.draw(in: canvas, at: origin, color: RGBAColor(RGBA8(hex: "#202124")!))
+    }
+
+    /// A leader line from the ground to a lifted marker's anchor: 1 pt of #3C4043 with a white
+    /// casing, and a small dot where it meets the ground.
+    static func drawLeader(from g: Point, to a: Point, canvas: Canvas, opacity: Double) {
+        var line = PathBuilder()
+        line.move(to: g)
+        line.line(to: a)
+        let path = line.build()
+        canvas.stroke(path, style: StrokeStyle(width: 2.5, cap: .round), paint: Paint(shader: .solid(.white), opacity: 0.8 * opacity))
+        canvas.stroke(path, style: StrokeStyle(width: 1, cap: .round), paint: Paint(shader: .solid(RGBAColor(RGBA8(hex: "#3C4043")!)), opacity: opacity))
+        canvas.fill(PathBuilder.circle(center: g, radius: 2), paint: Paint(shader: .solid(RGBAColor(RGBA8(hex: "#3C4043")!)), opacity: opacity))
+    }
+
+    /// A Marker3D: its style rasterised once per sprite key and size, composited on whole
+    /// device pixels (the image fast path).
+    static func drawLightweight(_ m: ResolvedMarker, _ p: PreparedMarker, canvas: Canvas, sprites: inout SpriteCache) {
+        let t = canvas.transform
+        let key = "\(p.lightweight?.spriteKey ?? "marker:\(m.index)")@\(m.scale * t.a)"
+        let sprite = sprites.sprite(key) {
+            let factor = m.scale * t.a
+            guard let layer = Canvas(width: Int(saturating: (p.layout.size.width * factor).rounded(.up)) + 1,
+                                     height: Int(saturating: (p.layout.size.height * factor).rounded(.up)) + 1) else { return nil }
+            layer.transform = .scale(factor)
+            p.layout.draw(in: layer, at: .zero, scale: factor)
+            return layer.pixmap
+        }
+        if let sprite {
+            let origin = t.apply(Point(m.box.minX, m.box.minY))
+            canvas.drawSprite(sprite, x: Int(saturating: origin.x.rounded()), y: Int(saturating: origin.y.rounded()))
+        }
+    }
+
+    /// A marker drawn through a translucent layer.
+    static func drawDimmed(_ layout: ViewLayout, at box: Rect, opacity: Double, canvas: Canvas, scale: Double) {
+        let device = canvas.transform.apply(box)
+        let x0 = Int(saturating: device.minX.rounded(.down)) - 1, y0 = Int(saturating: device.minY.rounded(.down)) - 1
+        guard let layer = Canvas(width: Int(saturating: device.width.rounded(.up)) + 3, height: Int(saturating: device.height.rounded(.up)) + 3) else { return }
+        layer.transform = canvas.transform.concatenating(.translation(Double(-x0), Double(-y0)))
+        layout.draw(in: layer, at: Point(box.minX, box.minY), scale: scale)
+        let saved = canvas.transform
+        canvas.transform = .identity
+        canvas.drawImage(layer.pixmap, transform: .translation(Double(x0), Double(y0)), filter: .nearest, opacity: opacity)
+        canvas.transform = saved
+    }
+
+    /// A popover opened inside `withAnimation` fades in (SwiftUI's default transition) over
+    /// that animation from the time it opened; otherwise it shows at once.
+    static func drawPopover(_ p: ResolvedPopover, _ resolved: ResolvedContent, canvas: Canvas, scale: Double) {
+        guard let popover = resolved.prepared[p.markerIndex].marker.popover, let content = resolved.prepared[p.markerIndex].popover else { return }
+        let style = popover.style
+        let path = bubble(p, radius: style.borderRadius)
+        func draw(_ target: Canvas) {
+            target.drawShadow(of: path, color: style.shadow.color.rgba, radius: style.shadow.radius, offset: Point(style.shadow.x, style.shadow.y))
+            target.fill(path, paint: Paint(color: style.backgroundColor.rgba))
+            content.draw(in: target, at: Point(p.bubble.minX + style.padding, p.bubble.minY + style.padding), scale: scale)
+        }
+        let time = resolved.map.time
+        var opacity = 1.0
+        if let change = popover.isOpen.lastChange, let animation = change.animation, time >= change.time {
+            opacity = min(1, max(0, animation.progress(at: time - change.time)))
+        }
+        guard opacity < 1 else { return draw(canvas) }
+        guard opacity > 0, let layer = Canvas(width: canvas.width, height: canvas.height) else { return }
+        layer.transform = canvas.transform
+        draw(layer)
+        let saved = canvas.transform
+        canvas.transform = .identity
+        canvas.drawImage(layer.pixmap, filter: .nearest, opacity: opacity)
+        canvas.transform = saved
+    }
+
+    /// The bubble and its tapered stem as one outline.
+    static func bubble(_ p: ResolvedPopover, radius: Double) -> Path {
+        let b = p.bubble
+        let r = min(radius, b.width / 2, b.height / 2)
+        let half = MapResolver.popoverStemWidth / 2
+        let stemX = min(max(p.tip.x, b.minX + r + half), b.maxX - r - half)
+        var path = PathBuilder()
+        path.move(to: Point(b.minX + r, b.minY))
+        path.line(to: Point(b.maxX - r, b.minY))
+        path.arc(center: Point(b.maxX - r, b.minY + r), radius: r, startAngle: -Double.pi / 2, endAngle: 0, clockwise: true)
+        path.line(to: Point(b.maxX, b.maxY - r))
+        path.arc(center: Point(b.maxX - r, b.maxY - r), radius: r, startAngle: 0, endAngle: Double.pi / 2, clockwise: true)
+        path.line(to: Point(stemX + half, b.maxY))
+        path.quad(to: Point(p.tip.x, p.tip.y), control: Point(stemX + half * 0.25, b.maxY + 2))
+        path.quad(to: Point(stemX - half, b.maxY), control: Point(stemX - half * 0.25, b.maxY + 2))
+        path.line(to: Point(b.minX + r, b.maxY))
+        path.arc(center: Point(b.minX + r, b.maxY - r), radius: r, startAngle: Double.pi / 2, endAngle: Double.pi, clockwise: true)
+        path.line(to: Point(b.minX, b.minY + r))
+        path.arc(center: Point(b.minX + r, b.minY + r), radius: r, startAngle: Double.pi, endAngle: 1.5 * Double.pi, clockwise: true)
+        path.close()
+        return path.build()
+    }
+}
+
+/// Rasterised Marker3D styles for one draw, keyed by style and device size.
+struct SpriteCache {
+    private var sprites: [String: Sprite?] = [:]
+    mutating func sprite(_ key: String, make: () -> Pixmap?) -> Sprite? {
+        if let s = sprites[key] { return s }
+        let s = make().map(Sprite.init)
+        sprites[key] = s
+        return s
+    }
+}
