@@ -303,7 +303,7 @@ public enum Batch {
 
             // Everything the output is made from.
             var sha = SHA256()
-            sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.compression.rawValue)\n")
+            sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue)\n")
             sha.update(bytes)
             for file in scene.map?.referencedFiles ?? [] {
                 let full = SceneBuilder(directory: scene.directory).path(file)
@@ -312,18 +312,16 @@ public enum Batch {
             }
             let digest = SHA256.hex(sha.finalize())
             if !options.force, let existing = try? FileIO.read(path, limit: 1 << 30),
-               let info = try? PNGDecoder.info(existing), info.text.contains(PNGTextEntry(key: inputHashKey, value: digest)) {
+               let metadata = SceneImage.metadata(of: existing, format: scene.output.format),
+               metadata.contains(where: { $0.key == inputHashKey && $0.value == digest }) {
                 return BatchResult(scene: input.scene, output: path, outcome: .skipped)
             }
             removeStaleTemporaries(for: path)
-            let pixmap: Pixmap
-            do { pixmap = try PreparedScene(scene, root: options.root).render() } catch { throw BatchError.usage(error.description) }
             let png: [UInt8]
             do {
-                png = try PNGEncoder.encode(pixmap, options: PNGEncodingOptions(compression: scene.output.compression, text: [
-                    PNGTextEntry(key: "Software", value: "Terrapin \(Terrapin.version)"),
-                    PNGTextEntry(key: inputHashKey, value: digest),
-                ]))
+                png = try SceneImage.render(scene, root: options.root, metadata: [
+                    (key: "Software", value: "Terrapin \(Terrapin.version)"), (key: inputHashKey, value: digest),
+                ]).bytes
             } catch { throw BatchError.usage(error.description) }
             do {
                 if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try FileIO.makeDirectory(String(path[..<slash])) }

@@ -13,6 +13,10 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case view(String)
     /// A referenced file lies outside the directory the scene is confined to.
     case confined(ConfinementError)
+    /// An override that does not fit the scene (camera overrides without a camera).
+    case overrides(String)
+    /// The image could not be encoded.
+    case encoding(String)
 
     public var description: String {
         switch self {
@@ -20,6 +24,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
         case .terrain(let error): "cannot render: \(error)"
         case .view(let message): "cannot render: \(message)"
         case .confined(let error): "refusing to render: \(error)"
+        case .overrides(let problem): problem
+        case .encoding(let problem): "cannot encode the image: \(problem)"
         }
     }
 }

@@ -1,6 +1,5 @@
 // The scene model: what to render. Built from JSON (SceneDecoder) or in Swift.
 // Every default is resolved here, so the renderer makes no policy decisions.
-import TerrapinPNG
 import TerrapinRaster
 
 public struct Scene: Equatable, Sendable {
@@ -22,7 +21,7 @@ public struct Scene: Equatable, Sendable {
 }
 
 /// The image to produce: a size in points, a scale that maps points to pixels (as on iOS),
-/// a background and the PNG compression preset.
+/// a background and the encoded image's format.
 public struct OutputOptions: Equatable, Sendable {
     /// Width in points. Default 512.
     public var width: Int
@@ -32,18 +31,23 @@ public struct OutputOptions: Equatable, Sendable {
     public var scale: Int
     /// Colour under everything. Default opaque white.
     public var background: RGBA8
-    /// PNG compression preset. Default `.default`.
-    public var compression: PNGCompression
+    /// The encoded image. Default PNG at `.default` compression.
+    public var format: ImageFormat
+    /// The format's compression preset (the scene file's `"compression"`).
+    public var compression: ImageCompression {
+        get { format.compression }
+        set { format.compression = newValue }
+    }
 
     public static let scales = 1...4
 
     public init(width: Int = 512, height: Int = 384, scale: Int = 1, background: RGBA8 = RGBA8(red: 255, green: 255, blue: 255),
-                compression: PNGCompression = .default) {
+                format: ImageFormat = .png()) {
         self.width = width
         self.height = height
         self.scale = scale
         self.background = background
-        self.compression = compression
+        self.format = format
     }
 
     public var pixelWidth: Int { width * scale }

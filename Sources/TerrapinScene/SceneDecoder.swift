@@ -1,7 +1,6 @@
 // JSON → Scene, reporting every problem with its JSON path and line:column.
 // Unknown keys are errors (with "did you mean …"), so a misspelling never passes silently.
 import TerrapinIO
-import TerrapinPNG
 import TerrapinRaster
 
 public enum SceneDecoder {

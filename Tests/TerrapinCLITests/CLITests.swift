@@ -496,3 +496,27 @@ extension Array where Element == UInt8 {
         #expect(!collided.isEmpty && collided.allSatisfy { $0["collidedWithMarker"] is Int })
     }
 }
+
+/// Every subcommand parses through one argument loop: help, unknown options, repeated options.
+@Suite struct ArgumentLoopTests {
+    @Test(arguments: ["render", "inspect", "tap", "batch", "frames", "format", "diff", "schema"])
+    func everySubcommandHasHelpAndRefusesUnknownOptions(_ command: String) throws {
+        let help = try CLI.run([command, "--help"])
+        #expect(help.status == 0 && String(decoding: help.stdout, as: UTF8.self).hasPrefix("terrapin \(command)"))
+        let unknown = try CLI.run([command, "--no-such-option"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown option '--no-such-option'"), "\(unknown.stderr)")
+    }
+
+    @Test func anOptionGivenTwiceIsRefused() throws {
+        let scene = CLI.examples + "/blue-pin-white-border.json"
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let twice = try CLI.run(["render", scene, "-o", dir + "/a.png", "-o", dir + "/b.png"])
+        #expect(twice.status == 2 && twice.stderr.contains("-o is given more than once"), "\(twice.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.png") && !FileManager.default.fileExists(atPath: dir + "/b.png"))
+        let mixed = try CLI.run(["render", scene, "--output", dir + "/a.png", "-o", dir + "/b.png"])
+        #expect(mixed.status == 2)
+        // --tap is meant to repeat.
+        #expect(try CLI.run(["render", scene, "-o", dir + "/c.png", "--tap", "1,1", "--tap", "2,2"]).status == 0)
+    }
+}

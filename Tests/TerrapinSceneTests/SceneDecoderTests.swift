@@ -18,12 +18,12 @@ import TerrapinRender
 
     @Test func defaultsAreDocumentedValues() throws {
         let scene = try decode("{}")
-        #expect(scene.output == OutputOptions(width: 512, height: 384, scale: 1, background: RGBA8(red: 255, green: 255, blue: 255), compression: .default))
+        #expect(scene.output == OutputOptions(width: 512, height: 384, scale: 1, background: RGBA8(red: 255, green: 255, blue: 255), format: .png(.default)))
     }
 
     @Test func readsEveryOutputField() throws {
         let scene = try decode(##"{"$schema": "x", "output": {"width": 10, "height": 20, "scale": 3, "background": "#11223344", "compression": "small"}}"##)
-        #expect(scene.output == OutputOptions(width: 10, height: 20, scale: 3, background: RGBA8(red: 0x11, green: 0x22, blue: 0x33, alpha: 0x44), compression: .small))
+        #expect(scene.output == OutputOptions(width: 10, height: 20, scale: 3, background: RGBA8(red: 0x11, green: 0x22, blue: 0x33, alpha: 0x44), format: .png(.small)))
         #expect(scene.output.pixelWidth == 30 && scene.output.pixelHeight == 60)
     }
 

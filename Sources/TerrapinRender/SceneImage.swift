@@ -1,0 +1,98 @@
+// Scene → encoded image: the one path `terrapin render`, `frames`, `batch`, the snapshot
+// library and the bench take. The shared overrides (size, scale, camera, time, taps, format)
+// are applied in one place, then the scene is rendered and encoded in its format.
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinPNG
+import TerrapinRaster
+import TerrapinScene
+
+/// What a caller may change about a scene before rendering it (the CLI's options).
+public struct RenderOverrides: Sendable {
+    /// Output size in points.
+    public var size: (width: Int, height: Int)?
+    public var scale: Int?
+    /// The camera's heading, tilt and range (the scene must have a camera).
+    public var heading: Double?, tilt: Double?, range: Double?
+    /// Seconds from the scene's start (camera flights, animations).
+    public var time: Double?
+    /// Taps, in order, each at a point (points from the top-left) and a time (nil: the scene's).
+    public var taps: [(point: Point, time: Double?)] = []
+    /// The encoded image (nil: the scene's, PNG by default).
+    public var format: ImageFormat?
+    /// Only the compression preset of the scene's format.
+    public var compression: ImageCompression?
+
+    public init() {}
+
+    /// `scene` with the overrides applied; throws for a size beyond the limits or camera
+    /// overrides on a scene without a camera.
+    public func apply(to scene: Scene, path: String) throws(RenderError) -> Scene {
+        var scene = scene
+        if let size { scene.output.width = size.width; scene.output.height = size.height }
+        if let scale { scene.output.scale = scale }
+        if let format { scene.output.format = format }
+        if let compression { scene.output.compression = compression }
+        if let time { scene.time = time }
+        if let problem = scene.output.sizeProblem { throw RenderError.invalidSize(problem) }
+        if heading != nil || tilt != nil || range != nil {
+            guard var map = scene.map, let camera = map.camera else {
+                throw RenderError.overrides("--heading, --tilt and --range need a scene whose map has a \"camera\" (\(path))")
+            }
+            map.camera = Camera(center: camera.center, heading: heading ?? camera.heading, tilt: tilt ?? camera.tilt, roll: camera.roll,
+                                range: range ?? camera.range, fieldOfView: camera.fieldOfView, altitudeMode: camera.altitudeMode)
+            scene.map = map
+        }
+        return scene
+    }
+}
+
+/// An encoded render.
+public struct EncodedImage: Sendable {
+    public let bytes: [UInt8]
+    public let format: ImageFormat
+    public let width: Int, height: Int
+}
+
+public enum SceneImage {
+    /// Metadata every image Terrapin writes carries (`Software`).
+    public static let software = "Terrapin"
+
+    /// Prepares `scene` (confined to `root`), runs the overrides' taps in order (`report`
+    /// hears what each hit), renders it at the overrides' time and encodes it.
+    public static func render(_ scene: Scene, _ overrides: RenderOverrides = RenderOverrides(), root: String? = nil,
+                              metadata: [(key: String, value: String)] = [],
+                              report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
+        let prepared = try PreparedScene(scene, root: root)
+        for tap in overrides.taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }
+        return try encode(try prepared.render(), format: scene.output.format, metadata: metadata)
+    }
+
+    /// Encodes `pixmap` in `format`, with text metadata (PNG tEXt chunks).
+    public static func encode(_ pixmap: Pixmap, format: ImageFormat, metadata: [(key: String, value: String)] = []) throws(RenderError) -> EncodedImage {
+        switch format.kind {
+        case .png:
+            let options = PNGEncodingOptions(compression: pngCompression(format.compression), text: metadata.map { PNGTextEntry(key: $0.key, value: $0.value) })
+            do {
+                return EncodedImage(bytes: try PNGEncoder.encode(pixmap, options: options), format: format, width: pixmap.width, height: pixmap.height)
+            } catch {
+                throw RenderError.encoding(error.description)
+            }
+        }
+    }
+
+    /// The text metadata of an image Terrapin wrote (nil when it is not one it can read).
+    public static func metadata(of bytes: [UInt8], format: ImageFormat) -> [(key: String, value: String)]? {
+        switch format.kind {
+        case .png: (try? PNGDecoder.info(bytes))?.text.map { ($0.key, $0.value) }
+        }
+    }
+
+    static func pngCompression(_ c: ImageCompression) -> PNGCompression {
+        switch c {
+        case .default: .default
+        case .fast: .fast
+        case .small: .small
+        }
+    }
+}

@@ -1,0 +1,169 @@
+// The one argument loop of every subcommand, the typed option values, and the options every
+// scene-reading subcommand shares (render, inspect, tap, frames).
+import Terrapin
+
+struct ArgumentParser {
+    private var arguments: [String]
+    private var index = 0
+    let command: String
+
+    init(_ arguments: [String], command: String) {
+        self.arguments = arguments
+        self.command = command
+    }
+
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        defer { index += 1 }
+        let argument = arguments[index]
+        // --option=value is split into two arguments.
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            arguments.insert(String(argument[argument.index(after: equals)...]), at: index + 1)
+            return String(argument[..<equals])
+        }
+        return argument
+    }
+
+    mutating func value(for option: String) throws -> String {
+        guard index < arguments.count else { throw CLIError.usage("\(option) needs a value", command: command) }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    mutating func integer(for option: String, in range: ClosedRange<Int>) throws -> Int {
+        let text = try value(for: option)
+        guard let number = Int(text), range.contains(number) else {
+            throw CLIError.usage("\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
+        }
+        return number
+    }
+
+    mutating func number(for option: String, in range: ClosedRange<Double>) throws -> Double {
+        let text = try value(for: option)
+        guard let number = Double(text), number.isFinite, range.contains(number) else {
+            throw CLIError.usage("\(option) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
+        }
+        return number
+    }
+
+    /// "X,Y" in points, finite.
+    /// `X,Y` or `X,Y@T` (a tap at T seconds).
+    mutating func timedPoint(for option: String) throws -> (point: Point, time: Double?) {
+        let text = try value(for: option)
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        let xy = parts[0].split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= 2, xy.count == 2, let x = Double(xy[0]), let y = Double(xy[1]), x.isFinite, y.isFinite else {
+            throw CLIError.usage("\(option) expects X,Y in points, or X,Y@T for a tap at T seconds, e.g. 120,80@1.5; found '\(text)'", command: command)
+        }
+        guard parts.count == 2 else { return (Point(x, y), nil) }
+        guard let t = Double(parts[1]), t.isFinite, t >= 0, t <= Scene.maxTime else {
+            throw CLIError.usage("\(option): the time after @ must be seconds from 0 to \(Int(Scene.maxTime)); found '\(parts[1])'", command: command)
+        }
+        return (Point(x, y), t)
+    }
+
+    mutating func size(for option: String) throws -> (Int, Int) {
+        let text = try value(for: option)
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0,
+              w <= Pixmap.Limits.maxDimension, h <= Pixmap.Limits.maxDimension else {
+            throw CLIError.usage("\(option) takes WIDTHxHEIGHT in points, each 1 to \(Pixmap.Limits.maxDimension), e.g. 800x600; not '\(text)'", command: command)
+        }
+        return (w, h)
+    }
+
+    mutating func choice<T: RawRepresentable & CaseIterable>(for option: String, _ type: T.Type) throws -> T where T.RawValue == String {
+        let text = try value(for: option)
+        guard let result = T(rawValue: text) else {
+            throw CLIError.usage("\(option) takes one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'", command: command)
+        }
+        return result
+    }
+}
+
+extension ArgumentParser {
+    /// Walks every argument once for a subcommand: `-h`/`--help` prints `help` and returns nil;
+    /// `take` consumes the subcommand's own options (false for one it does not know); any other
+    /// argument starting with `-` (but `-` itself, and numbers where `numbers`) is an unknown
+    /// option; the rest come back as positional arguments, in order. An option given twice is
+    /// refused (the last one silently winning hid typos) unless it is in `repeatable`.
+    mutating func parse(help: String, numbers: Bool = false, repeatable: Set<String> = ["--tap"],
+                        _ take: (String, inout ArgumentParser) throws -> Bool) throws -> [String]? {
+        var positional: [String] = []
+        var seen = Set<String>()
+        while let argument = next() {
+            if argument == "-h" || argument == "--help" { CommandLineTool.printOut(help); return nil }
+            if try take(argument, &self) {
+                let name = argument == "-o" ? "--output" : argument
+                if !repeatable.contains(name), !seen.insert(name).inserted {
+                    throw CLIError.usage("\(argument) is given more than once; give it once", command: command)
+                }
+                continue
+            }
+            if argument.hasPrefix("-") && argument != "-" && !(numbers && Double(argument) != nil) {
+                throw CLIError.usage("unknown option '\(argument)'", command: command)
+            }
+            positional.append(argument)
+        }
+        return positional
+    }
+
+    /// At most one positional argument of `kind` (a scene file).
+    func single(_ positional: [String], _ kind: String = "scene") throws -> String {
+        guard let first = positional.first else { throw CLIError.usage("no \(kind) file given", command: command) }
+        guard positional.count == 1 else { throw CLIError.usage("more than one \(kind) given ('\(positional[0])' and '\(positional[1])')", command: command) }
+        return first
+    }
+}
+
+/// Options shared by render, inspect, tap and frames: the overrides a render takes, and --root.
+struct SceneOptions {
+    var overrides = RenderOverrides()
+    var root: String?
+
+    /// Consumes `argument` if it is a scene option.
+    mutating func parse(_ argument: String, _ parser: inout ArgumentParser) throws -> Bool {
+        switch argument {
+        case "--size": let s = try parser.size(for: argument); overrides.size = (s.0, s.1)
+        case "--scale": overrides.scale = try parser.integer(for: argument, in: OutputOptions.scales)
+        case "--compression": overrides.compression = try parser.choice(for: argument, ImageCompression.self)
+        case "--format": overrides.format = ImageFormat(try parser.choice(for: argument, ImageFormat.Kind.self))
+        case "--root": root = try parser.value(for: argument)
+        case "--tap": overrides.taps.append(try parser.timedPoint(for: argument))
+        case "--heading": overrides.heading = try parser.number(for: argument, in: -360...360)
+        case "--tilt": overrides.tilt = try parser.number(for: argument, in: 0...90)
+        case "--range": overrides.range = try parser.number(for: argument, in: 1...63_170_000)
+        case "--time": overrides.time = try parser.number(for: argument, in: 0...Scene.maxTime)
+        default: return false
+        }
+        return true
+    }
+
+    /// Loads the scene and applies the overrides.
+    func load(_ path: String) throws -> Scene {
+        let scene: Scene
+        do { scene = try SceneDecoder.load(path: path) } catch { throw CLIError.input(error.description) }
+        do { return try overrides.apply(to: scene, path: path) } catch { throw CLIError.input(error.description) }
+    }
+
+    /// The scene built, with every tap applied in order; `report` hears what each tap hit.
+    func prepare(_ scene: Scene, report: (Point, MapHit?) -> Void = { _, _ in }) throws -> PreparedScene {
+        do {
+            let prepared = try PreparedScene(scene, root: root)
+            for tap in overrides.taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }
+            return prepared
+        } catch {
+            throw CLIError.input(error.description)
+        }
+    }
+
+    /// The scene rendered (taps applied) and encoded in its format.
+    func encode(_ scene: Scene) throws -> EncodedImage {
+        do {
+            return try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(Terrapin.version)")])
+        } catch {
+            if case .encoding = error { throw CLIError.runtime(error.description) }
+            throw CLIError.input(error.description)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+// terrapin frames: a scene at successive times, as numbered images or one animated PNG.
+import Terrapin
+
+extension CommandLineTool {
+    static let framesHelp = """
+        terrapin frames: render a scene at successive times — numbered PNGs, or one animated PNG.
+
+        Usage:
+          terrapin frames SCENE.json --fps N --duration S -o DIR [options]
+          terrapin frames SCENE.json --fps N --duration S --apng OUT.png [options]
+
+        Frames are drawn at t = T0 + i / fps for i = 0 … round(S × fps) − 1, where T0 is the scene's
+        "time" (or --time). Taps (--tap) happen before the first frame.
+        Options:
+          --fps N               frames per second, 1 to 120
+          --duration S          seconds to cover (at most \(Int(Scene.maxTime)); at most \(APNG.maxFrames) frames)
+          -o, --output DIR      write DIR/frame_00000.png, frame_00001.png, … (created if missing)
+          --apng OUT.png        write one animated PNG that loops forever ('-' for standard output)
+          and render's --size, --scale, --compression, --tap, --heading, --tilt, --range, --time, --root
+
+        Examples:
+          terrapin frames Examples/flight.json --fps 30 --duration 4 -o out/frames/
+          terrapin frames Examples/flight.json --fps 10 --duration 4 --size 320x200 --apng out/flight.png
+        """
+
+    /// Largest animated PNG held in memory before it is written.
+    static let maxAnimationBytes = 512 * 1024 * 1024
+
+    static func frames(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, command: "frames")
+        var directory: String?, apngPath: String?
+        var fps: Int?, duration: Double?
+        var options = SceneOptions()
+        guard let positional = try parser.parse(help: framesHelp, { argument, parser in
+            if try options.parse(argument, &parser) { return true }
+            switch argument {
+            case "-o", "--output": directory = try parser.value(for: argument)
+            case "--apng": apngPath = try parser.value(for: argument)
+            case "--fps": fps = try parser.integer(for: argument, in: 1...120)
+            case "--duration": duration = try parser.number(for: argument, in: 0.001...Scene.maxTime)
+            default: return false
+            }
+            return true
+        }) else { return }
+        let scenePath = try parser.single(positional)
+        guard let fps, let duration else { throw CLIError.usage("give --fps N and --duration S", command: "frames") }
+        guard (directory == nil) != (apngPath == nil) else { throw CLIError.usage("give either -o DIR or --apng OUT.png", command: "frames") }
+        let count = max(1, Int((duration * Double(fps)).rounded()))
+        guard count <= APNG.maxFrames else {
+            throw CLIError.input("\(count) frames (\(fps) fps for \(duration) s) is more than the limit of \(APNG.maxFrames); lower --fps or --duration")
+        }
+        let scene = try options.load(scenePath)
+        let prepared = try options.prepare(scene)
+        let metadata = apngPath == nil ? [(key: "Software", value: "Terrapin \(Terrapin.version)")] : []
+        if let directory { do { try FileIO.makeDirectory(directory) } catch { throw CLIError.runtime(error.description) } }
+        var encoded: [[UInt8]] = []
+        var total = 0
+        for i in 0..<count {
+            let t = scene.time + Double(i) / Double(fps)
+            let bytes: [UInt8]
+            do {
+                // Animated PNG frames are PNG whatever the scene's format.
+                let format = apngPath == nil ? scene.output.format : .png(scene.output.compression)
+                bytes = try SceneImage.encode(try prepared.render(at: t), format: format, metadata: metadata).bytes
+            } catch {
+                if case .encoding = error { throw CLIError.runtime(error.description) }
+                throw CLIError.input(error.description)
+            }
+            if let directory {
+                let name = String(i).count >= 5 ? String(i) : String(repeating: "0", count: 5 - String(i).count) + String(i)
+                try writeOutput(bytes, to: "\(directory)/frame_\(name).\(scene.output.format.fileExtension)")
+            } else {
+                total += bytes.count
+                guard total <= maxAnimationBytes else {
+                    throw CLIError.input("the animated PNG would pass \(maxAnimationBytes >> 20) MiB; lower --size, --fps or --duration, or write frames with -o DIR")
+                }
+                encoded.append(bytes)
+            }
+        }
+        if let apngPath {
+            let file: [UInt8]
+            do { file = try APNG.assemble(encoded, delayNumerator: 1, delayDenominator: UInt16(fps)) } catch { throw CLIError.runtime(error.description) }
+            try writeOutput(file, to: apngPath)
+        } else if let directory {
+            printOut("\(directory)/frame_00000.png … frame_\(String(repeating: "0", count: max(0, 5 - String(count - 1).count)) + String(count - 1)).png (\(count) frames)")
+        }
+    }
+}
