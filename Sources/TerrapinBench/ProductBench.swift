@@ -6,20 +6,7 @@ import Glibc
 import Terrapin
 
 func productSceneBenchmark(repository: String) throws -> [(String, Timing, String)] {
-    var state: UInt32 = 9
-    func next() -> Double { state = 1664525 &* state &+ 1013904223; return Double(state >> 8) / Double(1 << 24) }
-    let markers = (0..<1000).map { k -> String in
-        let lat = 36.47 + next() * 0.24, lng = -84.39 + next() * 0.29
-        return "{\"position\": {\"latitude\": \(lat), \"longitude\": \(lng)}, \"collisionBehavior\": \"optionalAndHidesLowerPriority\", "
-            + "\"collisionPriority\": \(k % 4), \"content\": {\"text\": \"Place \(k)\", \"modifiers\": [{\"font\": \"caption\"}, "
-            + "{\"padding\": {\"horizontal\": 8, \"vertical\": 4}}, {\"background\": \"white\"}, {\"clipShape\": \"capsule\"}]}}"
-    }
-    let json = """
-        {"output": {"width": 1024, "height": 768},
-         "map": {"mode": "satellite", "camera": {"center": {"latitude": 36.59, "longitude": -84.25, "altitude": 500}, "heading": 30, "tilt": 60, "range": 22000},
-                 "terrain": {"file": "\(repository)/Fixtures/terrain/jacksboro-fault-tn.asc"}, "markers": [\(markers.joined(separator: ", "))]}}
-        """
-    let bytes = Array(json.utf8)
+    let bytes = productSceneJSON(repository: repository)
     var shown = 0, size = 0
     let decode = try measure("decode") { _ = try SceneDecoder.decode(bytes, path: "bench.json") }
     let scene = try SceneDecoder.decode(bytes, path: "bench.json")

@@ -205,6 +205,9 @@ public struct MapHit {
     public let label: String?
     /// Runs the tap: the view's handler, and closing the popovers it closes.
     public let action: () -> Void
+    /// False when running it can change nothing (no handler, no popover to close): the
+    /// resolved scene stays valid after it.
+    public var mayChangeState = true
 }
 
 extension ResolvedScene {
@@ -221,21 +224,33 @@ extension ResolvedScene {
                 let inner = Point(point.x - bubble.minX - popover.style.padding, point.y - bubble.minY - popover.style.padding)
                 let name = prepared[marker].isPopoverAnchor ? prepared[marker].label : "popover on marker \(marker)"
                 let target = laidOut.tap(at: inner)
-                return MapHit(target: .popover(marker: marker), label: target.map { $0.label } ?? name, action: target?.action ?? {})
+                var hit = MapHit(target: .popover(marker: marker), label: target.map { $0.label } ?? name, action: target?.action ?? {})
+                hit.mayChangeState = target != nil
+                return hit
             case (.marker(let i), .content(let box, let scale)) where box.contains(point):
                 let inner = Point((point.x - box.minX) / scale, (point.y - box.minY) / scale)
                 let layout = prepared[i].layout
                 let target = layout.tap(at: inner)
                 guard target != nil || layout.contains(inner) else { continue }
-                return MapHit(target: .marker(i), label: target?.label ?? prepared[i].label) {
+                var hit = MapHit(target: .marker(i), label: target?.label ?? prepared[i].label) {
                     closePopovers(except: i)
                     target?.action()
                 }
+                hit.mayChangeState = target != nil || closesPopovers(except: i)
+                return hit
             default: continue
             }
         }
         if popovers.isEmpty { return nil }
-        return MapHit(target: .map, label: nil) { closePopovers(except: nil) }
+        var hit = MapHit(target: .map, label: nil) { closePopovers(except: nil) }
+        hit.mayChangeState = closesPopovers(except: nil)
+        return hit
+    }
+
+    /// Whether a tap would close an open popover (one that auto-closes, but on marker `except`).
+    func closesPopovers(except: Int?) -> Bool {
+        guard let prepared = content?.prepared else { return false }
+        return popovers.contains { $0.markerIndex != except && prepared[$0.markerIndex].marker.popover?.autoClosedEnabled == true }
     }
 
     /// Closes open popovers that auto-close, but the one on marker `except`.

@@ -11,15 +11,19 @@ import TerrapinViews
 
 public enum MapPainter {
     /// Paints `scene` into `rect` (points) of `canvas`, whose transform maps points to pixels.
-    public static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double) {
+    /// `shapes` holds the masks of marker content shapes drawn more than once (nil: every
+    /// shape is rasterised where it is drawn); `layers` limits painting to some layers (to
+    /// composite markers over a picture of one's own, say).
+    public static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double,
+                             shapes: SpriteStore? = SpriteStore(), layers: Set<DisplayLayer> = Set(DisplayLayer.allCases)) {
         guard let content = scene.content else { return }
         canvas.save()
         canvas.clip(to: PathBuilder.rect(rect))
-        paintGround(scene, content, in: rect, canvas: canvas)
+        if layers.contains(.ground) || layers.contains(.threeD) { paintGround(scene, content, in: rect, canvas: canvas, layers: layers) }
         let saved = canvas.transform
         canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
         var sprites = SpriteCache()
-        for item in scene.items where item.isDrawn && item.layer != .ground && item.layer != .threeD {
+        for item in scene.items where item.isDrawn && item.layer != .ground && item.layer != .threeD && layers.contains(item.layer) {
             switch item.content {
             case .leader(_, let from, let to):
                 drawLeader(from: from, to: to, canvas: canvas, opacity: item.opacity)
@@ -31,7 +35,7 @@ public enum MapPainter {
                 } else if p.lightweight != nil {
                     drawLightweight(scene.markers[i], p, canvas: canvas, sprites: &sprites)
                 } else {
-                    p.layout.draw(in: canvas, at: Point(box.minX, box.minY), scale: scale)
+                    p.layout.draw(in: canvas, at: Point(box.minX, box.minY), scale: scale, sprites: shapes)
                 }
             case .markerLabel(let i):
                 if let label = content.prepared[i].labelLayout, let box = item.box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
@@ -48,7 +52,7 @@ public enum MapPainter {
     }
 
     /// The ground and 3D layers, into one depth buffer, then onto the canvas.
-    static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas) {
+    static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, layers: Set<DisplayLayer>) {
         let map = content.map
         let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height,
                                     centerAltitude: MapResolver.centerAltitude(scene.camera, ground: content.ground))
@@ -59,7 +63,7 @@ public enum MapPainter {
         var style = TerrainStyle()
         style.sunAzimuth = map.sun.azimuth
         style.sunAltitude = map.sun.altitude
-        for item in scene.items where item.layer == .ground || item.layer == .threeD {
+        for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
             switch item.content {
             case .flatGround(let color, let imagery):
                 pass.drawSkyAndFlatGround(ground: color, grid: map.terrain?.grid, imagery: imagery ? map.imagery : nil, style: style)

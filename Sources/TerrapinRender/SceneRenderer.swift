@@ -32,7 +32,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// A scene ready to render and tap: the map is built once, so taps change its state. The map
 /// is resolved once per time (`resolve(at:)`) and kept: render paints that display list, and a
-/// tap hit-tests it (no second layout), then drops it, since the tap may have changed state.
+/// tap hit-tests it (no second layout), then drops it when the tap ran a handler or closed a
+/// popover (either may have changed state).
 public final class PreparedScene {
     public let scene: Scene
     public let map: Map?
@@ -62,7 +63,8 @@ public final class PreparedScene {
         let t = time ?? scene.time
         guard let hit = try resolve(at: t)?.hitTest(point) else { return nil }
         Transaction.$time.withValue(t) { hit.action() }
-        last = nil
+        // A handler may have changed any state: resolve again before the next use.
+        if hit.mayChangeState { last = nil }
         return hit
     }
 
@@ -85,6 +87,11 @@ public final class PreparedScene {
     /// The scene at its own time, or at `time` seconds (for frames of a flight): the
     /// background, then the resolved map painted over it.
     public func render(at time: Double? = nil) throws(RenderError) -> Pixmap {
+        try render(at: time, shapes: SpriteStore())
+    }
+
+    /// `render(at:)` with the sprite store its markers' shapes share (nil: none).
+    public func render(at time: Double?, shapes: SpriteStore?) throws(RenderError) -> Pixmap {
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
         guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {
@@ -94,7 +101,8 @@ public final class PreparedScene {
         canvas.clear(Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255).rgba)
         guard let resolved = try resolve(at: time) else { return canvas.pixmap }
         canvas.transform = .scale(Double(output.scale))
-        MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: Double(output.width), height: Double(output.height)), canvas: canvas, scale: Double(output.scale))
+        MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: Double(output.width), height: Double(output.height)), canvas: canvas,
+                         scale: Double(output.scale), shapes: shapes)
         return canvas.pixmap
     }
 }

@@ -37,9 +37,10 @@ extension TapTarget {
 
 extension ViewLayout {
     /// Draws the laid-out view with its top-left at `origin` (in the canvas's user space,
-    /// which the caller has scaled to pixels), at its laid-out size.
-    public func draw(in canvas: Canvas, at origin: Point, scale: Double) {
-        node.draw(in: Rect(x: origin.x, y: origin.y, width: size.width, height: size.height), DrawContext(canvas: canvas, scale: scale))
+    /// which the caller has scaled to pixels), at its laid-out size. With `sprites`, solid
+    /// shapes drawn again in the same render are composited from a shared mask.
+    public func draw(in canvas: Canvas, at origin: Point, scale: Double, sprites: SpriteStore? = nil) {
+        node.draw(in: Rect(x: origin.x, y: origin.y, width: size.width, height: size.height), DrawContext(canvas: canvas, scale: scale, sprites: sprites))
     }
 
     /// The tap target at `point`, relative to the view's top-left.

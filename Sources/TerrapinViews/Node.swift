@@ -50,10 +50,13 @@ public struct TapTarget {
 public final class DrawContext {
     public let canvas: Canvas
     public let scale: Double
+    /// Masks shared across the render (nil: every shape is rasterised where it is drawn).
+    let sprites: SpriteStore?
     var errors: [Error] = []
-    init(canvas: Canvas, scale: Double) {
+    init(canvas: Canvas, scale: Double, sprites: SpriteStore? = nil) {
         self.canvas = canvas
         self.scale = scale
+        self.sprites = sprites
     }
 }
 

@@ -101,18 +101,19 @@ final class PinNode: Node {
     override func draw(in rect: Rect, _ context: DrawContext) {
         let s = scale
         let border = Pin.Configuration.borderWidth * s
-        let outline = Pin.outline(in: rect)
-        context.canvas.fill(outline, paint: Paint(color: configuration.borderColor.rgba))
-        context.canvas.fill(Pin.outline(in: Rect(x: rect.minX + border, y: rect.minY + border,
-                                                 width: rect.width - 2 * border, height: rect.height - 2 * border * 1.4)),
-                            paint: Paint(color: configuration.backgroundColor.rgba))
+        // Each part through the render's sprite store when there is one (the same pin drawn
+        // again is a mask composited in its colours).
+        context.fill({ Pin.outline(in: $0) }, in: rect, color: configuration.borderColor.rgba, kind: 3)
+        context.fill({ r in Pin.outline(in: Rect(x: r.minX + border, y: r.minY + border, width: r.width - 2 * border, height: r.height - 2 * border * 1.4)) },
+                     in: rect, color: configuration.backgroundColor.rgba, kind: 4)
         let head = Point(rect.minX + 13 * s, rect.minY + 13 * s)
         if let glyph {
             let side = 16 * s
             let box = Rect(x: head.x - side / 2, y: head.y - side / 2, width: side, height: side)
             glyph.draw(in: Alignment.center.place(glyph.sizeThatFits(ProposedSize(width: side, height: side)), in: box), context)
         } else {
-            context.canvas.fill(PathBuilder.circle(center: head, radius: 5 * s), paint: Paint(color: configuration.glyphColor.rgba))
+            context.fill({ r in PathBuilder.circle(center: Point(r.minX + 13 * s, r.minY + 13 * s), radius: 5 * s) }, in: rect,
+                         color: configuration.glyphColor.rgba, kind: 5)
         }
     }
 

@@ -114,10 +114,10 @@ final class ShapeNode: Node {
     }
 
     override func draw(in rect: Rect, _ context: DrawContext) {
-        if let fill { context.canvas.fill(shape.path(in: rect), paint: Paint(color: fill.rgba)) }
+        if let fill { context.fill({ shape.path(in: $0) }, in: rect, color: fill.rgba, kind: 1) }
         if let (color, width, inside) = stroke {
             let r = inside ? rect.insetBy(dx: width / 2, dy: width / 2) : rect
-            context.canvas.stroke(shape.path(in: r), style: StrokeStyle(width: width), paint: Paint(color: color.rgba))
+            context.fill({ shape.path(in: $0) }, in: r, color: color.rgba, stroke: width, kind: 2)
         }
     }
 

@@ -53,4 +53,54 @@ let exampleNames = ((try? FileManager.default.contentsOfDirectory(atPath: exampl
         // The same scene resolved again is the same object until something taps it.
         #expect(try prepared.resolve()?.items.count == open.items.count)
     }
+
+    /// A tap that runs no handler and closes no popover keeps the resolved scene: the next tap
+    /// or the render lays nothing out again. One that runs a handler resolves afresh.
+    @Test func aTapThatChangesNothingKeepsTheResolvedScene() throws {
+        let still = try PreparedScene(try SceneDecoder.load(path: "\(examples)/blue-pin-white-border.json"))
+        let first = try #require(try still.resolve())
+        let pin = try #require(first.markers[0].anchor)
+        let hit = try #require(try still.tap(at: Point(pin.x, pin.y - 25)))
+        #expect(hit.target == .marker(0) && !hit.mayChangeState)
+        #expect(try still.resolve()?.content === first.content)
+        let ferry = try PreparedScene(try SceneDecoder.load(path: "\(examples)/ferry-building-popover.json"))
+        let before = try #require(try ferry.resolve())
+        #expect(try ferry.tap(at: Point(200, 126))?.mayChangeState == true)
+        #expect(try ferry.resolve()?.content !== before.content)
+    }
+
+    /// Shapes of marker content drawn again come from a shared mask: three for every pin (of
+    /// any colour), one per capsule width — each made on its second use, at the 1/8-px phase
+    /// step — and the image stays within edge rounding of drawing every shape where it stands.
+    @Test func sharedShapeMasksStayWithinEdgeRoundingOfDirectDrawing() throws {
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            ForEach(0..<24) { i in
+                Marker(position: at(Double(i % 6) * 60 - 150, Double(i / 6) * 70 - 100)) {
+                    if i % 2 == 0 { Pin(configuration: .init(backgroundColor: i % 4 == 0 ? .blue : .red)) }
+                    else { Text("Stop").padding(6).background(Capsule().fill(Color.white)) }
+                }
+            }
+        }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        func render(_ shapes: SpriteStore?) -> Pixmap {
+            let canvas = Canvas(width: 800, height: 600)!
+            canvas.transform = .scale(2)
+            MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 400, height: 300), canvas: canvas, scale: 2, shapes: shapes)
+            return canvas.pixmap
+        }
+        let store = SpriteStore()
+        let shared = render(store), direct = render(nil)
+        var differing = 0, largest = 0
+        for y in 0..<600 {
+            for x in 0..<800 {
+                let a = shared[x, y], b = direct[x, y]
+                let d = max(abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
+                if d > 0 { differing += 1 }
+                largest = max(largest, d)
+            }
+        }
+        // Only edge pixels move (a shape stands at most 1/16 px from its direct position).
+        #expect(largest <= 4 && differing < 5_000, "\(differing) pixels differ, by up to \(largest)")
+        #expect(store.misses >= 4 && store.hits > store.misses, "\(store.hits) hits, \(store.misses) masks, \(store.seen) seen once")
+    }
 }

@@ -1,0 +1,138 @@
+// Sprite reuse inside one render: a solid-colour shape drawn many times (the same pin, the
+// same capsule behind labels of one width) is rasterised once as a coverage mask and
+// composited at whole-pixel offsets in its colour.
+//
+// Design contract:
+// - The key is everything the coverage depends on: the outline (every path element, relative
+//   to the view's own origin), stroke width, the device scale and the sub-pixel phase of the
+//   view's device origin in 1/8 px steps (as glyph caches keep glyphs at a few sub-pixel
+//   phases). Colour is not in it: a mask is shared by every colour.
+// - The first drawing of a shape draws directly (most content is drawn once, and a mask would
+//   only cost); the second rasterises the mask at its phase step and composites it through the
+//   same blend as a direct fill; it and later ones stand at most 1/16 px from where a direct
+//   drawing would (up to a level or two of edge coverage). Marker3D sprites snap to whole
+//   pixels; this is finer.
+// - Only pure scale-and-translate transforms qualify (a rotated view draws directly), and only
+//   when the caller supplies a store (MapPainter does, per render); a view rendered alone
+//   draws directly, as before.
+// Rejected: sprites of whole marker views (each label differs, so S1 reuses nothing) and
+// colour sprites (compositing premultiplied pixels over the map differs by up to 1/255).
+import TerrapinGeometry
+import TerrapinRaster
+
+/// Coverage masks shared by the views drawn in one render (not thread-safe: one per render).
+public final class SpriteStore {
+    struct Mask {
+        let data: [UInt8]
+        let width: Int
+        /// Where the mask's top-left lands relative to the integer part of the device origin.
+        let dx: Int, dy: Int
+    }
+    /// nil: never seen; .some(nil): seen once, drawn directly; .some(mask): shared.
+    private var masks: [[UInt64]: Mask??] = [:]
+    /// Drawings served from a mask made earlier, masks made, and shapes seen once (drawn directly).
+    public private(set) var hits = 0, misses = 0, seen = 0
+
+    /// Sub-pixel positions told apart (per axis): shapes within 1/(2·steps) px of a step share
+    /// its mask. Default 8.
+    public let phaseSteps: Int
+
+    public init(phaseSteps: Int = 8) { self.phaseSteps = max(1, min(1 << 16, phaseSteps)) }
+
+    /// A key under construction.
+    struct Key {
+        var words: [UInt64] = []
+        mutating func add(_ v: Double) { words.append(v.bitPattern) }
+        mutating func add(_ v: UInt64) { words.append(v) }
+        mutating func add(_ path: Path) {
+            words.append(UInt64(path.elements.count))
+            for e in path.elements {
+                switch e {
+                case .move(let p): words.append(1); add(p.x); add(p.y)
+                case .line(let p): words.append(2); add(p.x); add(p.y)
+                case .quad(let c, let p): words.append(3); add(c.x); add(c.y); add(p.x); add(p.y)
+                case .cubic(let c1, let c2, let p): words.append(4); add(c1.x); add(c1.y); add(c2.x); add(c2.y); add(p.x); add(p.y)
+                case .close: words.append(5)
+                }
+            }
+        }
+    }
+
+    /// Draws the coverage `draw` makes in `color` at `rect` (user space of `canvas`), through a
+    /// shared mask. `draw` renders the shape in white into a canvas for the rect at the origin;
+    /// `key` names that shape (its local path and stroke), `reach` is how far (points) it may
+    /// spill outside its outline's bounds (stroke, miters). False when the transform does not
+    /// qualify: then the caller draws directly.
+    func draw(in canvas: Canvas, rect: Rect, bounds: Rect, reach: Double, key base: Key, color: RGBAColor, _ draw: (Canvas) -> Void) -> Bool {
+        let t = canvas.transform
+        guard t.b == 0, t.c == 0, t.a == t.d, t.a > 0, t.isFinite else { return false }
+        let ox = t.a * rect.minX + t.tx, oy = t.d * rect.minY + t.ty
+        guard ox.isFinite, oy.isFinite, abs(ox) < 1e9, abs(oy) < 1e9 else { return false }
+        // The phase in steps of 1/`phaseSteps` px; the mask is drawn at the step's phase.
+        let steps = Double(phaseSteps)
+        let qx = (ox * steps).rounded(), qy = (oy * steps).rounded()
+        let ix = (qx / steps).rounded(.down), iy = (qy / steps).rounded(.down)
+        let fx = (qx - ix * steps) / steps, fy = (qy - iy * steps) / steps
+        var key = base
+        key.add(t.a)
+        key.add(UInt64(qx - ix * steps))
+        key.add(UInt64(qy - iy * steps))
+        // The first drawing of a key draws directly (most content is drawn once: a mask would
+        // only cost); the second makes the mask, at its own phase; later ones reuse it.
+        let mask: Mask?
+        switch masks[key.words] {
+        case nil:
+            masks[key.words] = .some(nil)
+            seen += 1
+            return false
+        case .some(nil):
+            mask = Self.rasterise(scale: t.a, phase: (fx, fy), bounds: bounds, reach: reach, draw)
+            masks[key.words] = .some(mask)
+            misses += 1
+        case .some(let cached?):
+            mask = cached
+            hits += 1
+        }
+        guard let mask else { return false }
+        canvas.fillMask(mask.data, width: mask.width, at: (x: Int(ix) + mask.dx, y: Int(iy) + mask.dy), color: color)
+        return true
+    }
+
+    /// The alpha of `draw`'s white drawing, on a canvas just covering `bounds` ± `reach`.
+    static func rasterise(scale: Double, phase: (Double, Double), bounds: Rect, reach: Double, _ draw: (Canvas) -> Void) -> Mask? {
+        let x0 = ((bounds.minX - reach) * scale + phase.0).rounded(.down) - 1, y0 = ((bounds.minY - reach) * scale + phase.1).rounded(.down) - 1
+        let x1 = ((bounds.maxX + reach) * scale + phase.0).rounded(.up) + 1, y1 = ((bounds.maxY + reach) * scale + phase.1).rounded(.up) + 1
+        guard x0.isFinite, y1.isFinite, x1 - x0 <= 4096, y1 - y0 <= 4096,
+              let layer = Canvas(width: Int(x1 - x0), height: Int(y1 - y0)) else { return nil }
+        layer.transform = Transform(a: scale, b: 0, c: 0, d: scale, tx: phase.0 - x0, ty: phase.1 - y0)
+        draw(layer)
+        let pixels = layer.pixmap
+        var data = [UInt8](repeating: 0, count: pixels.width * pixels.height)
+        pixels.data.withUnsafeBufferPointer { p in for i in 0..<data.count { data[i] = p[i * 4 + 3] } }
+        return Mask(data: data, width: pixels.width, dx: Int(x0), dy: Int(y0))
+    }
+}
+
+extension DrawContext {
+    /// Fills `path(local rect)` in `color` at `rect`, through the sprite store when there is
+    /// one (and the transform allows), else directly. `stroke` strokes the outline instead.
+    func fill(_ path: (Rect) -> Path, in rect: Rect, color: RGBAColor, stroke: Double? = nil, kind: UInt64) {
+        if let sprites, rect.width.isFinite, rect.height.isFinite {
+            let local = path(Rect(x: 0, y: 0, width: rect.width, height: rect.height))
+            if let bounds = local.bounds {
+                var key = SpriteStore.Key()
+                key.add(kind)
+                key.add(local)
+                key.add(stroke ?? -1)
+                let reach = stroke.map { $0 * 2 + 1 } ?? 0
+                let drawn = sprites.draw(in: canvas, rect: rect, bounds: bounds, reach: reach, key: key, color: color) { layer in
+                    if let stroke { layer.stroke(local, style: StrokeStyle(width: stroke), paint: Paint(color: .white)) }
+                    else { layer.fill(local, paint: Paint(color: .white)) }
+                }
+                if drawn { return }
+            }
+        }
+        if let stroke { canvas.stroke(path(rect), style: StrokeStyle(width: stroke), paint: Paint(color: color)) }
+        else { canvas.fill(path(rect), paint: Paint(color: color)) }
+    }
+}
