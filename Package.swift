@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "TerrapinGeo"),
         .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinIO"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
-        .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
+        .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinPNG", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(

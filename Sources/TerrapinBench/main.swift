@@ -77,6 +77,13 @@ if only == "spec" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "spec-product" {
+    // S2 through the product path alone (for profiling).
+    let markers = try specMarkerList(count: 10_000, x0: 16, xr: 992, y0: 80, yr: 680)
+    let p = try specProductPath("S2", markers, terrain: SpecGrid().terrainImage(), outputDirectory: "out/bench")
+    print("S2 product path: resolve \(format(p.resolve.median)) ms, paint \(format(p.paint.median)) ms, \(p.masks) masks, \(p.hits) reuses")
+    exit(0)
+}
 if only == "product" {
     printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
                try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))

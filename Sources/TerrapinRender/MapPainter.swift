@@ -18,7 +18,11 @@ public enum MapPainter {
                              shapes: SpriteStore? = SpriteStore(), layers: Set<DisplayLayer> = Set(DisplayLayer.allCases)) {
         guard let content = scene.content else { return }
         canvas.save()
-        canvas.clip(to: PathBuilder.rect(rect))
+        // A map that covers the whole canvas needs no clip (and masks composite faster without).
+        let device = canvas.transform.apply(rect)
+        if !(device.minX <= 0 && device.minY <= 0 && device.maxX >= Double(canvas.width) && device.maxY >= Double(canvas.height)) {
+            canvas.clip(to: PathBuilder.rect(rect))
+        }
         if layers.contains(.ground) || layers.contains(.threeD) { paintGround(scene, content, in: rect, canvas: canvas, layers: layers) }
         let saved = canvas.transform
         canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)

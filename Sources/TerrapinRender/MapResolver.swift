@@ -85,8 +85,9 @@ public enum MapResolver {
     }
 
     /// The camera (bound, initial or fitted), then auto-pan until every auto-panning popover
-    /// fits; a bound camera receives the moved camera.
-    static func resolve(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> ResolvedScene {
+    /// fits; a bound camera receives the moved camera. `prepared` is `prepare(map)`: prepare
+    /// once, resolve for many sizes and cameras.
+    public static func resolve(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> ResolvedScene {
         let base = map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
         let restrict = { (c: Camera) in map.cameraRestriction?.apply(c) ?? c }
         let start = restrict(map.flights.isEmpty ? base : CameraFlight.camera(at: map.time, initial: base, flights: map.flights).restricted)

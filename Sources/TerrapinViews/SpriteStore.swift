@@ -23,8 +23,7 @@ import TerrapinRaster
 /// Coverage masks shared by the views drawn in one render (not thread-safe: one per render).
 public final class SpriteStore {
     struct Mask {
-        let data: [UInt8]
-        let width: Int
+        let sprite: CoverageSprite
         /// Where the mask's top-left lands relative to the integer part of the device origin.
         let dx: Int, dy: Int
     }
@@ -94,7 +93,7 @@ public final class SpriteStore {
             hits += 1
         }
         guard let mask else { return false }
-        canvas.fillMask(mask.data, width: mask.width, at: (x: Int(ix) + mask.dx, y: Int(iy) + mask.dy), color: color)
+        canvas.fill(mask.sprite, at: (x: Int(ix) + mask.dx, y: Int(iy) + mask.dy), color: color)
         return true
     }
 
@@ -109,7 +108,8 @@ public final class SpriteStore {
         let pixels = layer.pixmap
         var data = [UInt8](repeating: 0, count: pixels.width * pixels.height)
         pixels.data.withUnsafeBufferPointer { p in for i in 0..<data.count { data[i] = p[i * 4 + 3] } }
-        return Mask(data: data, width: pixels.width, dx: Int(x0), dy: Int(y0))
+        guard let sprite = CoverageSprite(mask: data, width: pixels.width) else { return nil }
+        return Mask(sprite: sprite, dx: Int(x0), dy: Int(y0))
     }
 }
 

@@ -1,0 +1,84 @@
+// S1 and S2 through the product path: the spec's markers as `Marker` views on a `Map`,
+// resolved into a display list and painted by MapPainter — the path `terrapin render` takes,
+// with its automatic shape-mask reuse — over the spec's terrain image.
+import Terrapin
+
+/// The spec's teardrop pin (§5) as a Shape: the tip at the bottom centre of a 24 × 42 frame.
+struct SpecPinShape: Shape {
+    func path(in r: Rect) -> Path { specPinPath(x: r.midX, y: r.maxY) }
+}
+
+/// A spec marker as app code would write it: a capsule label 4 pt above a pin.
+struct SpecMarkerView: View {
+    let label: String
+    let capsuleWidth: Double
+    let color: Color
+    static let text = Color(red: 0x20 / 255, green: 0x21 / 255, blue: 0x24 / 255)
+
+    var body: some View {
+        VStack(spacing: 4) {
+            Text(label).font(.custom("DejaVu Sans", size: 13)).foregroundStyle(Self.text)
+                .frame(width: capsuleWidth, height: 28)
+                .background(Capsule().fill(Color.white))
+            ZStack(alignment: .top) {
+                SpecPinShape().fill(color)
+                SpecPinShape().stroke(Color.white, lineWidth: 1.5)
+                Circle().fill(Color.white).frame(width: 8, height: 8).padding(.top, 8)
+            }
+            .frame(width: 24, height: 42)
+        }
+    }
+}
+
+/// The spec's markers on a map whose straight-down camera puts each at its pixel (anchors
+/// within 10⁻³ px of the spec's integers): positions come from casting each pixel's ray to the
+/// ground. Later markers draw in front (zIndex k), as the spec orders them.
+func specMap(_ markers: [SpecMarker], width: Double, height: Double) -> Map {
+    let camera = Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: 2_000)
+    let projection = Projection(camera: camera, width: width, height: height, centerAltitude: 0)
+    let positions = markers.map { m -> LatLngAltitude in
+        let (origin, dir) = projection.ray(x: m.x, y: m.y)
+        let t = -origin.z / dir.z
+        return projection.frame.geodetic(enu: origin + dir * t)
+    }
+    return Map(initialCamera: camera, mode: .roadmap) {
+        ForEach(0..<markers.count) { i in
+            let m = markers[i]
+            Marker(position: LatLngAltitude(latitude: positions[i].latitude, longitude: positions[i].longitude), zIndex: m.k) {
+                SpecMarkerView(label: "Marker \(m.k)", capsuleWidth: m.label.width.rounded(.up) + 24,
+                               color: Color(red: Double(m.color.red), green: Double(m.color.green), blue: Double(m.color.blue)))
+            }
+        }
+    }
+}
+
+struct ProductPathTimes {
+    var prepare: Timing, resolve: Timing, paint: Timing, png: Timing
+    var bytes: Int, hits: Int, masks: Int
+}
+
+/// Times S1/S2 through the product path: layout (prepare) is outside the timed stage, as the
+/// spec prepares its label layouts outside; resolve + paint are the markers + labels stage.
+func specProductPath(_ name: String, _ markers: [SpecMarker], terrain: Pixmap, outputDirectory: String) throws -> ProductPathTimes {
+    let map = specMap(markers, width: 1024, height: 768)
+    let prepare = try measure("prepare", runs: 3) { _ = try MapResolver.prepare(map) }
+    let prepared = try MapResolver.prepare(map)
+    var scene = MapResolver.resolve(map, prepared, width: 1024, height: 768, ground: map.ground)
+    let resolve = measure("resolve") { scene = MapResolver.resolve(map, prepared, width: 1024, height: 768, ground: map.ground) }
+    let canvas = Canvas(width: 1024, height: 768)!
+    var store = SpriteStore()
+    var samples: [Double] = []
+    for run in 0...7 {   // the first run is the warm-up
+        canvas.clear(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
+        canvas.drawImage(terrain, transform: .scale(2, 1.5), filter: .bilinear)
+        let start = now()
+        store = SpriteStore()
+        MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 1024, height: 768), canvas: canvas, scale: 1, shapes: store, layers: [.markers])
+        if run > 0 { samples.append(now() - start) }
+    }
+    let paint = Timing(name: "paint", samples: samples)
+    var bytes: [UInt8] = []
+    let png = try measure("png") { bytes = try SceneImage.encode(canvas.pixmap, format: .png()).bytes }
+    try FileIO.writeAtomically(bytes, to: "\(outputDirectory)/\(name)-product.png")
+    return ProductPathTimes(prepare: prepare, resolve: resolve, paint: paint, png: png, bytes: bytes.count, hits: store.hits, masks: store.misses)
+}

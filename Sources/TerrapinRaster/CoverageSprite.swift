@@ -1,0 +1,82 @@
+// A coverage mask split once into row runs — full (255) and partial — so that compositing it
+// in a colour skips what it does not cover and stores the colour where it fully covers: the
+// shape-mask counterpart of `Sprite`. Drawing it is the same bytes as `fillMask` of its mask
+// (and so as filling the shape there): full runs of an opaque colour are the colour, partial
+// pixels take `Pixel.blend`, the scalar formula `fillMask` matches lane by lane.
+
+public struct CoverageSprite: Sendable {
+    public let width: Int, height: Int
+    let mask: [UInt8]
+    struct Run: Sendable {
+        let x: Int32, length: Int32
+        let full: Bool
+    }
+    /// Row r's runs are `runs[rowStart[r]..<rowStart[r + 1]]`.
+    let runs: [Run]
+    let rowStart: [Int]
+
+    /// `mask` is `width` bytes per row. Nil when it is not whole rows.
+    public init?(mask: [UInt8], width: Int) {
+        guard width > 0, !mask.isEmpty, mask.count % width == 0 else { return nil }
+        self.width = width
+        height = mask.count / width
+        self.mask = mask
+        var runs: [Run] = [], rowStart: [Int] = [0]
+        for y in 0..<height {
+            var x = 0
+            let row = y * width
+            while x < width {
+                let c = mask[row + x]
+                var end = x + 1
+                if c == 0 {
+                    while end < width, mask[row + end] == 0 { end += 1 }
+                } else {
+                    let full = c == 255
+                    while end < width, mask[row + end] != 0, (mask[row + end] == 255) == full { end += 1 }
+                    runs.append(Run(x: Int32(x), length: Int32(end - x), full: full))
+                }
+                x = end
+            }
+            rowStart.append(runs.count)
+        }
+        self.runs = runs
+        self.rowStart = rowStart
+    }
+}
+
+extension Canvas {
+    /// Composites `color` through `sprite`'s coverage with its top-left at device pixel
+    /// `origin`, source-over; the clip applies (through `fillMask`), the transform does not.
+    public func fill(_ sprite: CoverageSprite, at origin: (x: Int, y: Int), color: RGBAColor) {
+        let packed = Pixel.pack(RGBAColor(red: color.red, green: color.green, blue: color.blue,
+                                          alpha: color.alpha.isFinite ? min(1, max(0, color.alpha)) : 0).premultiplied)
+        guard !hasClip, packed >> 24 != 0 else {
+            if packed >> 24 != 0 { fillMask(sprite.mask, width: sprite.width, at: origin, color: color) }
+            return
+        }
+        let width = pixmap.width, height = pixmap.height
+        let y0 = max(0, origin.y), y1 = min(height, origin.y + sprite.height)
+        guard y0 < y1, origin.x < width, origin.x + sprite.width > 0 else { return }
+        let opaque = packed >> 24 == 255
+        sprite.mask.withUnsafeBufferPointer { mask in
+            withDevicePixels { pixels in
+                sprite.runs.withUnsafeBufferPointer { runs in
+                    for row in y0..<y1 {
+                        let r = row - origin.y
+                        let m = mask.baseAddress! + r * sprite.width, d = pixels + row * width + origin.x
+                        for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {
+                            let run = runs[k]
+                            let a = max(Int(run.x), -origin.x), b = min(Int(run.x + run.length), width - origin.x)
+                            guard a < b else { continue }
+                            if run.full && opaque {
+                                (d + a).update(repeating: packed, count: b - a)
+                            } else {
+                                for c in a..<b { d[c] = Pixel.blend(packed, into: d[c], coverage: UInt32(m[c]), mode: .sourceOver) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
