@@ -2,6 +2,7 @@
 // Unknown keys are errors (with "did you mean …"), so a misspelling never passes silently.
 import TerrapinIO
 import TerrapinRaster
+import TerrapinViews
 
 public enum SceneDecoder {
     /// Largest scene file read.
@@ -169,4 +170,63 @@ func editDistance(_ a: String, _ b: String) -> Int {
         }
     }
     return d[a.count][b.count]
+}
+
+extension Reader {
+    // MARK: - Scalars
+
+
+    mutating func number(_ node: JSONNode?, _ path: String, in range: ClosedRange<Double>, unit: String = "") -> Double? {
+        guard let node else { return nil }
+        guard case .number(let n) = node.value else {
+            report(node, path, "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(node.typeDescription)")
+            return nil
+        }
+        guard n.isFinite, range.contains(n) else {
+            report(node, path, "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(fmt(n))")
+            return nil
+        }
+        return n
+    }
+
+
+    mutating func bool(_ node: JSONNode?, _ path: String) -> Bool? {
+        guard let node else { return nil }
+        guard case .bool(let b) = node.value else {
+            report(node, path, "expected true or false, found \(node.typeDescription)")
+            return nil
+        }
+        return b
+    }
+
+
+    mutating func array(_ node: JSONNode?, _ path: String, max: Int) -> [JSONNode]? {
+        guard let node else { return nil }
+        guard case .array(let items) = node.value else {
+            report(node, path, "expected an array, found \(node.typeDescription)")
+            return nil
+        }
+        guard items.count <= max else {
+            report(node, path, "at most \(max) items are allowed, found \(items.count)")
+            return nil
+        }
+        return items
+    }
+
+
+    /// "#RRGGBB", "#RRGGBBAA" or a system colour name ("blue", "white", …).
+    mutating func viewColor(_ node: JSONNode?, _ path: String) -> Color? {
+        guard let node, let text = string(node, path) else { return nil }
+        if let c = Color.named[text] ?? Color(hex: text) { return c }
+        let hint = closest(to: text, in: Array(Color.named.keys).sorted()).map { "; did you mean \"\($0)\"?" } ?? ""
+        report(node, path, "expected a colour as \"#RRGGBB\", \"#RRGGBBAA\" or a name (\(Color.named.keys.sorted().joined(separator: ", "))), found \"\(text)\"" + hint)
+        return nil
+    }
+
+
+    private func fmt(_ n: Double) -> String {
+        if n.isNaN { return "NaN" }
+        if n.isInfinite { return n < 0 ? "-infinity" : "infinity" }
+        return n.rounded() == n && abs(n) < 1e15 ? String(Int(n)) : String(n)
+    }
 }

@@ -1,0 +1,113 @@
+// `Map`: the mode, the camera, the content and the map-wide options (terrain, imagery, sun,
+// flights, restrictions, time, labels, buildings), each set by a modifier that returns a copy.
+import TerrapinGeo
+import TerrapinTerrain
+import TerrapinViews
+
+/// A map: a mode, a camera (fixed, a binding, or fitted to the content) and content.
+public struct Map {
+    public var mode: MapMode
+    public var initialCamera: Camera?
+    public var camera: Binding<Camera>?
+    public var items: [MapItem]
+    /// The ground: flat sea level unless terrain is given (Terrapin's addition to the SDK).
+    public var terrain: TerrainGround?
+    public var buildings: [Building] = []
+    /// Imagery draped on the ground in `.satellite` and `.hybrid` modes (Terrapin's; the SDK
+    /// brings its own). Where it does not reach, or is transparent, shaded relief shows.
+    public var imagery: Imagery?
+    /// Where the light comes from: azimuth (degrees clockwise from north) and altitude
+    /// (degrees above the horizon). Default 315, 45 (north-west, as cartographic hillshades).
+    public var sun = (azimuth: 315.0, altitude: 45.0)
+    /// Camera flights, evaluated at `time` (see `CameraFlight`).
+    public var flights: [CameraFlight] = []
+    /// Limits on the camera, however it is set.
+    public var cameraRestriction: CameraRestriction?
+    /// Seconds from the scene's start at which the map is drawn. Default 0.
+    public var time = 0.0
+    /// The basemap's labels, shown in `.hybrid` and `.roadmap` modes.
+    public var basemapLabels: [BasemapLabel] = []
+    /// How markers hidden by the ground are drawn. Default `.hidden`.
+    public var occludedMarkers: OccludedMarkerStyle = .hidden
+
+    public init(mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+        self.mode = mode
+        initialCamera = nil
+        camera = nil
+        items = content()
+    }
+
+    public init(initialCamera: Camera, mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+        self.mode = mode
+        self.initialCamera = initialCamera
+        camera = nil
+        items = content()
+    }
+
+    public init(camera: Binding<Camera>, mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+        self.mode = mode
+        initialCamera = nil
+        self.camera = camera
+        items = content()
+    }
+
+    /// The map over a height grid.
+    public func terrain(_ grid: HeightGrid, exaggeration: Double = 1) -> Map {
+        with { $0.terrain = TerrainGround(grid: grid, exaggeration: exaggeration) }
+    }
+
+    /// The map with imagery on its ground (drawn in `.satellite` and `.hybrid`; `.roadmap`
+    /// keeps its light palette).
+    public func imagery(_ imagery: Imagery) -> Map { with { $0.imagery = imagery } }
+
+    /// The sun lighting terrain and buildings (Terrapin's): azimuth clockwise from north,
+    /// altitude above the horizon, in degrees.
+    public func sun(azimuth: Double, altitude: Double) -> Map { with { $0.sun = (azimuth, altitude) } }
+
+    /// `flyCameraTo`: from the camera at `start` seconds to `camera`, over `duration` seconds.
+    public func flyCameraTo(_ camera: Camera, duration: Double, start: Double = 0) -> Map {
+        with { $0.flights.append(.to(camera, duration: duration, start: start)) }
+    }
+
+    /// `flyCameraAround`: `camera`, its heading turning `rounds` full turns over `duration`.
+    public func flyCameraAround(_ camera: Camera, duration: Double, rounds: Double = 1, start: Double = 0) -> Map {
+        with { $0.flights.append(.around(camera, duration: duration, rounds: rounds, start: start)) }
+    }
+
+    /// Limits the camera — initial, bound, fitted, flown or panned — to `restriction`.
+    public func cameraRestriction(_ restriction: CameraRestriction) -> Map { with { $0.cameraRestriction = restriction } }
+
+    /// The map as drawn `seconds` after the scene's start (camera flights at that time).
+    public func time(_ seconds: Double) -> Map { with { $0.time = seconds } }
+
+    /// The basemap's place names (Terrapin draws no map data of its own: a scene gives them).
+    public func basemapLabels(_ labels: [BasemapLabel]) -> Map { with { $0.basemapLabels = labels } }
+
+    /// Buildings on the map (Terrapin's; the SDK draws its own). With the terrain they are the
+    /// mesh that `relativeToMesh` and occlusion use.
+    public func buildings(_ buildings: [Building]) -> Map { with { $0.buildings = buildings } }
+
+    /// Draw markers hidden by terrain dimmed instead of not at all (Terrapin's option).
+    public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map { with { $0.occludedMarkers = style } }
+
+    /// A copy with `change` made (the modifiers above).
+    private func with(_ change: (inout Map) -> Void) -> Map {
+        var m = self
+        change(&m)
+        return m
+    }
+
+    /// What markers stand on: the terrain (or flat ground), with the buildings on it.
+    public var ground: Ground {
+        let bare: Ground = terrain ?? FlatGround()
+        return buildings.isEmpty ? bare : BuiltGround(terrain: bare, buildings: buildings)
+    }
+
+    public var markers: [Marker] {
+        items.map { item in
+            switch item {
+            case .marker(let m): m
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+// SceneBuilder: scene data → a `Map` and its views (the other direction, a `Map` → scene data,
+// is `Scene(describing:)` in MapDescription.swift). Files load through process-wide caches.
+import TerrapinGeo
+import TerrapinRaster
+import TerrapinIO
+import TerrapinTerrain
+import TerrapinTypography
+import TerrapinViews
+
+
+/// Height grids loaded once per process and shared by every scene that names the same
+/// unchanged file (512 MiB of samples at most).
+let heightGrids = FileCache<HeightGrid>(costLimit: 512 * 1024 * 1024) { $0.samples.count * 4 }
+
+/// Imagery likewise (256 MiB of pixels at most, mipmaps included).
+let imageries = FileCache<Imagery>(costLimit: 256 * 1024 * 1024) { $0.byteCount }
+
+public struct SceneBuilder {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    public func path(_ file: String) -> String {
+        file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+    }
+
+    public func map(_ spec: MapScene) throws(TerrainError) -> Map {
+        let markers = spec.markers.map(marker)
+        var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
+        map.items = markers.flatMap { $0 }
+        if let terrain = spec.terrain, let inline = terrain.inline {
+            // The decoder checked counts and bounds, so the grid is valid.
+            if let grid = inline.grid { map = map.terrain(grid, exaggeration: terrain.exaggeration) }
+        } else if let terrain = spec.terrain {
+            let file = path(terrain.file)
+            let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])") { () throws(TerrainError) in
+                guard let b = terrain.bounds else { return try GridLoader.load(file) }
+                let bytes: [UInt8]
+                do throws(FileError) { bytes = try FileIO.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
+                return try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
+            }
+            map = map.terrain(grid, exaggeration: terrain.exaggeration)
+        }
+        if let spec = spec.imagery {
+            let file = path(spec.file)
+            let b = spec.bounds
+            map = map.imagery(try imageries.value(file, variant: "\(b) \(spec.projection) \(spec.shading)") { () throws(TerrainError) in
+                try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading)
+            })
+        }
+        if let sun = spec.sun { map = map.sun(azimuth: sun[0], altitude: sun[1]) }
+        map.flights = spec.flights
+        map.cameraRestriction = spec.cameraRestriction
+        if !spec.labels.isEmpty { map = map.basemapLabels(spec.labels) }
+        if !spec.buildings.isEmpty {
+            // The decoder has checked every field, so each makes a Building.
+            map = map.buildings(spec.buildings.compactMap {
+                Building(footprint: $0.footprint, base: $0.base, roof: $0.roof,
+                         color: SIMD3(Double($0.color.red), Double($0.color.green), Double($0.color.blue)))
+            })
+        }
+        if let opacity = spec.dimmedOccludedOpacity { map = map.occludedMarkers(.dimmed(opacity: opacity)) }
+        return map
+    }
+
+    func marker(_ spec: MarkerSpec) -> [MapItem] {
+        switch spec.kind {
+        case .marker3D:
+            let style: Marker3D.Style = switch spec.style {
+            case .default: .default
+            case .pin(let pin): .pin(configuration(pin))
+            case .image(let image): .image(self.image(image))
+            case .view(let view): .viewSnapshot(AnyView(self.view(view)))
+            }
+            return Marker3D(position: spec.position, altitudeMode: spec.altitudeMode, collisionBehavior: spec.collisionBehavior,
+                            extruded: spec.extruded, drawsWhenOccluded: spec.drawsWhenOccluded, sizePreserved: spec.sizePreserved,
+                            zIndex: spec.zIndex, label: spec.label, style: style).items
+        case .marker:
+            let isOpen = State(initialValue: spec.popover?.isOpen ?? false)
+            var content = spec.content.map { view($0) } ?? AnyView(Pin())
+            if spec.tapTogglesPopover {
+                let open = isOpen.projectedValue
+                let animation = spec.popover?.animation
+                content = AnyView(content.onTapGesture { withAnimation(animation) { open.wrappedValue.toggle() } })
+            }
+            var marker = Marker(position: spec.position, altitudeMode: spec.altitudeMode, collisionBehavior: spec.collisionBehavior,
+                                collisionPriority: spec.collisionPriority, zIndex: spec.zIndex, anchor: spec.anchor) { content }
+            if let p = spec.popover {
+                let body = view(p.content)
+                marker = marker.popover(isOpen: isOpen.projectedValue, autoClosedEnabled: p.autoClose, autoPanEnabled: p.autoPan,
+                                        style: PopoverStyle(padding: p.padding, backgroundColor: p.backgroundColor, borderRadius: p.cornerRadius)) { body }
+            }
+            return marker.items
+        case .popover:
+            guard let p = spec.popover else { return [] }
+            let isOpen = State(initialValue: p.isOpen)
+            let body = view(p.content)
+            return Popover(positionAnchor: spec.position, altitudeMode: spec.altitudeMode, isOpen: isOpen.projectedValue, offset: spec.popoverOffset,
+                           autoClosedEnabled: p.autoClose, autoPanEnabled: p.autoPan,
+                           style: PopoverStyle(padding: p.padding, backgroundColor: p.backgroundColor, borderRadius: p.cornerRadius)) { body }.items
+        }
+    }
+
+    func configuration(_ pin: PinSpec) -> Pin.Configuration {
+        if let glyph = pin.glyph {
+            let g = view(glyph)
+            return Pin.Configuration(backgroundColor: pin.background, borderColor: pin.border, glyphColor: pin.glyphColor, scale: pin.scale) { g }
+        }
+        return Pin.Configuration(backgroundColor: pin.background, borderColor: pin.border, glyphColor: pin.glyphColor, scale: pin.scale)
+    }
+
+    func image(_ spec: ImageSpec) -> Image {
+        if let name = spec.systemName { return Image(systemName: name) }
+        return Image(contentsOfFile: path(spec.file ?? ""))
+    }
+
+    public func view(_ spec: ViewSpec) -> AnyView {
+        var result: AnyView
+        switch spec.content {
+        case .text(let text): result = AnyView(Text(text))
+        case .image(let image): result = AnyView(self.image(image))
+        case .pin(let pin): result = AnyView(Pin(configuration: configuration(pin)))
+        case .color(let color): result = AnyView(color)
+        case .shape(let kind, let fill, let stroke, let lineWidth):
+            result = shape(kind, fill: fill, stroke: stroke, lineWidth: lineWidth)
+        case .spacer(let minLength): result = AnyView(Spacer(minLength: minLength))
+        case .vstack(let alignment, let spacing, let children):
+            let views = children.map(view)
+            result = AnyView(VStack(alignment: alignment, spacing: spacing) { ForEach(views.indices, id: \.self) { views[$0] } })
+        case .hstack(let alignment, let spacing, let children):
+            let views = children.map(view)
+            result = AnyView(HStack(alignment: alignment, spacing: spacing) { ForEach(views.indices, id: \.self) { views[$0] } })
+        case .zstack(let alignment, let children):
+            let views = children.map(view)
+            result = AnyView(ZStack(alignment: alignment) { ForEach(views.indices, id: \.self) { views[$0] } })
+        }
+        var applied: [ModifierSpec] = []
+        for modifier in spec.modifiers {
+            if case .appearAnimation(let animation, let from) = modifier {
+                // The content with the modifiers so far, built again for "before" and "after".
+                result = AnyView(AppearAnimation(spec: ViewSpec(spec.content, modifiers: applied), animation: animation, from: from, builder: self))
+                applied = [modifier]
+                continue
+            }
+            result = apply(modifier, to: result, content: spec.content)
+            applied.append(modifier)
+        }
+        return result
+    }
+
+    func shape(_ kind: ShapeKind, fill: Color?, stroke: Color?, lineWidth: Double) -> AnyView {
+        func styled<S: Shape>(_ s: S) -> AnyView {
+            switch (fill, stroke) {
+            case (let f?, let st?): AnyView(s.fill(f).overlay(s.stroke(st, lineWidth: lineWidth)))
+            case (nil, let st?): AnyView(s.stroke(st, lineWidth: lineWidth))
+            case (let f?, nil): AnyView(s.fill(f))
+            case (nil, nil): AnyView(s)   // filled with the foreground colour, as in SwiftUI
+            }
+        }
+        switch kind {
+        case .rectangle: return styled(Rectangle())
+        case .capsule: return styled(Capsule())
+        case .circle: return styled(Circle())
+        case .ellipse: return styled(Ellipse())
+        case .roundedRectangle(let r): return styled(RoundedRectangle(cornerRadius: r))
+        }
+    }
+
+    func apply(_ modifier: ModifierSpec, to view: AnyView, content: ViewSpec.Content) -> AnyView {
+        switch modifier {
+        case .font(let spec): return AnyView(view.font(Font(spec)))
+        case .fontWeight(let w): return AnyView(view.fontWeight(w))
+        case .bold: return AnyView(view.bold())
+        case .italic: return AnyView(view.italic())
+        case .foregroundStyle(let c): return AnyView(view.foregroundStyle(c))
+        case .lineLimit(let n): return AnyView(view.lineLimit(n))
+        case .multilineTextAlignment(let a): return AnyView(view.multilineTextAlignment(a))
+        case .minimumScaleFactor(let f): return AnyView(view.minimumScaleFactor(f))
+        case .frame(let width, let height, let minWidth, let maxWidth, let minHeight, let maxHeight, let alignment):
+            if minWidth == nil && maxWidth == nil && minHeight == nil && maxHeight == nil {
+                return AnyView(view.frame(width: width, height: height, alignment: alignment))
+            }
+            return AnyView(view.frame(minWidth: minWidth, idealWidth: width, maxWidth: maxWidth, minHeight: minHeight, idealHeight: height,
+                                      maxHeight: maxHeight, alignment: alignment))
+        case .padding(let insets): return AnyView(view.padding(insets))
+        case .fixedSize: return AnyView(view.fixedSize())
+        case .offset(let x, let y): return AnyView(view.offset(x: x, y: y))
+        case .background(let spec): return AnyView(view.background(self.view(spec)))
+        case .overlay(let spec): return AnyView(view.overlay(self.view(spec)))
+        case .clipShape(let kind):
+            switch kind {
+            case .rectangle: return AnyView(view.clipShape(Rectangle()))
+            case .capsule: return AnyView(view.clipShape(Capsule()))
+            case .circle: return AnyView(view.clipShape(Circle()))
+            case .ellipse: return AnyView(view.clipShape(Ellipse()))
+            case .roundedRectangle(let r): return AnyView(view.clipShape(RoundedRectangle(cornerRadius: r)))
+            }
+        case .cornerRadius(let r): return AnyView(view.cornerRadius(r))
+        case .border(let c, let width): return AnyView(view.border(c, width: width))
+        case .shadow(let color, let radius, let x, let y): return AnyView(view.shadow(color: color, radius: radius, x: x, y: y))
+        case .opacity(let o): return AnyView(view.opacity(o))
+        case .scaleEffect(let s): return AnyView(view.scaleEffect(s))
+        case .rotationEffect(let d): return AnyView(view.rotationEffect(.degrees(d)))
+        case .resizable:
+            // Only an image itself can be made resizable (the decoder checks it comes first).
+            if case .image(let spec) = content { return AnyView(image(spec).resizable()) }
+            return view
+        case .aspectRatio(let r, let mode): return AnyView(view.aspectRatio(r, contentMode: mode))
+        case .accessibilityLabel(let l): return AnyView(view.accessibilityLabel(l))
+        case .appearAnimation: return view   // handled in view(_:)
+        }
+    }
+}
+
+/// A scene file's appear animation: the view built with its `from` values until it appears,
+/// then with its own, animated between by `.animation(_:value:)`.
+struct AppearAnimation: View, SceneDescribable {
+    @State var appeared = false
+    let spec: ViewSpec
+    let animation: Animation
+    let from: [ModifierSpec]
+    let builder: SceneBuilder
+
+    var body: some View {
+        var start = spec
+        if !appeared {
+            start.modifiers = spec.modifiers.map { m in from.first { Self.kind($0) == Self.kind(m) } ?? m }
+        }
+        return builder.view(start).animation(animation, value: appeared).onAppear { appeared = true }
+    }
+
+    static func kind(_ m: ModifierSpec) -> String? {
+        switch m {
+        case .opacity: "opacity"
+        case .scaleEffect: "scaleEffect"
+        case .offset: "offset"
+        case .rotationEffect: "rotationEffect"
+        case .foregroundStyle: "foregroundStyle"
+        default: nil
+        }
+    }
+
+    func sceneSpec(_ notes: inout [String]) throws(ViewSpecError) -> ViewSpec {
+        var s = spec
+        s.modifiers.append(.appearAnimation(animation, from: from))
+        return s
+    }
+}

@@ -1,0 +1,157 @@
+// The "map" member of a scene file, both ways: JSON → MapScene (every problem collected with
+// its path) and MapScene → JSON. Its sections are beside it: camera, terrain, markers, views,
+// modifiers.
+import TerrapinGeo
+import TerrapinRaster
+import TerrapinTerrain
+import TerrapinTypography
+import TerrapinViews
+
+extension Reader {
+
+
+    static let maxMarkers = 100_000
+
+    /// Characters (Unicode scalars) in a text, label or accessibility label.
+    static let maxTextLength = 10_000
+
+    static let maxChildren = 1_000
+
+
+    mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
+        var map = MapScene()
+        map.mode = choice(m["mode"], path + ".mode", default: map.mode)
+        if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
+        if let t = m["terrain"] { map.terrain = terrain(t, path + ".terrain") }
+        if let i = m["imagery"] { map.imagery = imagery(i, path + ".imagery") }
+        if let r = m["cameraRestriction"] { map.cameraRestriction = cameraRestriction(r, path + ".cameraRestriction") }
+        for (i, item) in (array(m["flights"], path + ".flights", max: Self.maxFlights) ?? []).enumerated() {
+            if let flight = flight(item, path + ".flights[\(i)]") { map.flights.append(flight) }
+        }
+        if let s = m["sun"], let sun = object(s, path + ".sun", allowed: ["azimuth", "altitude"]) {
+            let azimuth = sun["azimuth"] == nil ? 315 : number(sun["azimuth"], path + ".sun.azimuth", in: 0...360, unit: " of degrees")
+            let altitude = sun["altitude"] == nil ? 45 : number(sun["altitude"], path + ".sun.altitude", in: 0...90, unit: " of degrees")
+            if let azimuth, let altitude { map.sun = [azimuth, altitude] }
+        }
+        if let o = m["occludedMarkers"] {
+            if case .string(let s) = o.value, s == "hidden" {
+                map.dimmedOccludedOpacity = nil
+            } else if let d = object(o, path + ".occludedMarkers", allowed: ["dimmed"]) {
+                map.dimmedOccludedOpacity = number(d["dimmed"], path + ".occludedMarkers.dimmed", in: 0...1)
+            }
+        }
+        for (i, item) in (array(m["markers"], path + ".markers", max: Self.maxMarkers) ?? []).enumerated() {
+            if let marker = marker(item, path + ".markers[\(i)]") { map.markers.append(marker) }
+        }
+        for (i, item) in (array(m["buildings"], path + ".buildings", max: BuiltGround.maxBuildings) ?? []).enumerated() {
+            if let building = building(item, path + ".buildings[\(i)]") { map.buildings.append(building) }
+        }
+        for (i, item) in (array(m["labels"], path + ".labels", max: BasemapLabel.maxCount) ?? []).enumerated() {
+            let p = path + ".labels[\(i)]"
+            guard let l = object(item, p, allowed: ["name", "position", "importance"]) else { continue }
+            guard l["name"] != nil, l["position"] != nil else {
+                report(item, p, "a label needs a \"name\" and a \"position\"")
+                continue
+            }
+            guard let name = text(l["name"], p + ".name"), let position = position(l["position"], p + ".position") else { continue }
+            map.labels.append(BasemapLabel(name, position: position, importance: integer(l["importance"], p + ".importance", in: 0...3, default: 1)))
+        }
+        return map
+    }
+
+
+    mutating func building(_ node: JSONNode, _ path: String) -> BuildingSpec? {
+        guard let m = object(node, path, allowed: ["footprint", "base", "roof", "color"]) else { return nil }
+        guard m["footprint"] != nil, m["roof"] != nil else {
+            report(node, path, "a building needs a \"footprint\" (at least 3 positions) and a \"roof\" height in metres")
+            return nil
+        }
+        let points = array(m["footprint"], path + ".footprint", max: Building.maxVertices) ?? []
+        var footprint: [LatLngAltitude] = []
+        for (i, p) in points.enumerated() { if let position = position(p, path + ".footprint[\(i)]") { footprint.append(position) } }
+        guard footprint.count == points.count else { return nil }
+        guard footprint.count >= 3 else {
+            report(m["footprint"]!, path + ".footprint", "a footprint needs at least 3 positions, found \(footprint.count)")
+            return nil
+        }
+        guard let roof = number(m["roof"], path + ".roof", in: 0.1...10_000, unit: " of metres") else { return nil }
+        let base = number(m["base"], path + ".base", in: 0...10_000, unit: " of metres") ?? 0
+        guard base < roof else {
+            func metres(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+            report(m["base"]!, path + ".base", "the base (\(metres(base)) m) must be below the roof (\(metres(roof)) m)")
+            return nil
+        }
+        var spec = BuildingSpec(footprint: footprint, roof: roof)
+        spec.base = base
+        spec.color = color(m["color"], path + ".color", default: spec.color)
+        return spec
+    }
+}
+
+extension SceneEncoder {
+
+    static func encode(_ map: MapScene) -> JSONValue {
+        var m: [(String, JSONValue)] = [("mode", .string(map.mode.rawValue))]
+        if let c = map.camera { m.append(("camera", camera(c))) }
+        if let r = map.cameraRestriction {
+            var o: [(String, JSONValue)] = []
+            for (key, limits) in [("range", r.range), ("tilt", r.tilt), ("heading", r.heading)] {
+                if let limits { o.append((key, .array([.number(limits.lowerBound), .number(limits.upperBound)]))) }
+            }
+            if let b = r.bounds { o.append(("bounds", .array(b.map { .number($0) }))) }
+            m.append(("cameraRestriction", .object(o)))
+        }
+        if !map.flights.isEmpty {
+            m.append(("flights", .array(map.flights.map { f in
+                var o: [(String, JSONValue)] = []
+                switch f.kind {
+                case .to(let c): o = [("type", .string("to")), ("camera", camera(c))]
+                case .around(let c, _): o = [("type", .string("around")), ("camera", camera(c))]
+                }
+                o.append(("duration", .number(f.duration)))
+                if f.start != 0 { o.append(("start", .number(f.start))) }
+                if case .around(_, let rounds) = f.kind, rounds != 1 { o.append(("rounds", .number(rounds))) }
+                return .object(o)
+            })))
+        }
+        if let t = map.terrain {
+            var terrain: [(String, JSONValue)] = []
+            if let inline = t.inline {
+                terrain = [("columns", .number(Double(inline.columns))), ("rows", .number(Double(inline.rows))),
+                           ("bounds", .array(inline.bounds.map { .number($0) })), ("samples", .numbers(inline.samples.map { Double($0) }))]
+            } else {
+                terrain.append(("file", .string(t.file)))
+                if let b = t.bounds { terrain.append(("bounds", .array(b.map { .number($0) }))) }
+            }
+            if t.exaggeration != 1 { terrain.append(("exaggeration", .number(t.exaggeration))) }
+            m.append(("terrain", .object(terrain)))
+        }
+        if let i = map.imagery {
+            var imagery: [(String, JSONValue)] = [("file", .string(i.file)), ("bounds", .array(i.bounds.map { .number($0) }))]
+            if i.projection != .geographic { imagery.append(("projection", .string(i.projection.rawValue))) }
+            if i.shading != 0 { imagery.append(("shading", .number(i.shading))) }
+            m.append(("imagery", .object(imagery)))
+        }
+        if let sun = map.sun { m.append(("sun", .object([("azimuth", .number(sun[0])), ("altitude", .number(sun[1]))]))) }
+        if let opacity = map.dimmedOccludedOpacity { m.append(("occludedMarkers", .object([("dimmed", .number(opacity))]))) }
+        if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }
+        if !map.buildings.isEmpty {
+            m.append(("buildings", .array(map.buildings.map { b in
+                var o: [(String, JSONValue)] = [("footprint", .array(b.footprint.map(position)))]
+                if b.base != 0 { o.append(("base", .number(b.base))) }
+                o.append(("roof", .number(b.roof)))
+                if b.color != BuildingSpec(footprint: [], roof: 1).color { o.append(("color", .string(hex(b.color)))) }
+                return .object(o)
+            })))
+        }
+        if !map.labels.isEmpty {
+            m.append(("labels", .array(map.labels.map { l in
+                var o: [(String, JSONValue)] = [("name", .string(l.name)), ("position", position(l.position))]
+                if l.importance != 1 { o.append(("importance", .number(Double(l.importance)))) }
+                return .object(o)
+            })))
+        }
+        return .object(m)
+    }
+}
