@@ -11,6 +11,7 @@
 //             after it); then the hidden ones, not drawn, with the reason
 //   popovers  bubbles, above everything
 // How to add a kind of content: see the README, "Adding a kind of map content".
+import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinScene
@@ -37,6 +38,8 @@ public enum DisplayContent: Equatable, Sendable {
     case basemapLabel(Int)
     /// The popover on (or anchored at) marker index.
     case popover(marker: Int)
+    /// A polyline or polygon: index into `ResolvedScene.shapes`.
+    case shape(Int)
 }
 
 /// Where an item takes taps.
@@ -45,6 +48,10 @@ public enum HitShape: Equatable, Sendable {
     case content(Rect, scale: Double)
     /// A popover's bubble.
     case bubble(Rect)
+    /// Within `halfWidth` points of a polyline's drawn runs.
+    case stroke(halfWidth: Double)
+    /// Inside a polygon's drawn rings (even-odd: holes take no taps).
+    case fill
 }
 
 public struct DisplayItem: Sendable {
@@ -102,6 +109,18 @@ enum DisplayListBuilder {
             guard let g = m.groundAnchor, let a = m.anchor else { return nil }
             return DisplayItem(layer: layer, content: .leader(marker: m.index, from: Point(g.x, g.y), to: Point(a.x, a.y)),
                                box: Rect(x: min(g.x, a.x), y: min(g.y, a.y), width: abs(a.x - g.x), height: abs(a.y - g.y)), opacity: opacity)
+        }
+        for (k, shape) in scene.shapes.enumerated() {
+            var hit: HitShape
+            switch shape.kind {
+            case .polyline:
+                let style = map.polylines[shape.index].strokeStyle
+                hit = .stroke(halfWidth: max(2, style.strokeWidth * (1 + 2 * max(0, min(1, style.outerWidth))) / 2))
+            case .polygon:
+                hit = .fill
+            }
+            items.append(DisplayItem(layer: .overlays, content: .shape(k), box: shape.box, depth: shape.depth, hit: hit,
+                                     hidden: shape.hidden, isDrawn: shape.hidden == nil))
         }
         var dimmed = Set<Int>()
         if case .dimmed(let opacity) = map.occludedMarkers {
@@ -162,6 +181,12 @@ extension ResolvedScene {
                 case .markerLabel(let i): text = "label of marker \(i)"
                 case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
                 case .popover(let marker): text = "popover on marker \(marker)"
+                case .shape(let k):
+                    let shape = shapes[k]
+                    let points = shape.geo.reduce(0) { $0 + $1.count }
+                    text = "\(shape.kind.rawValue) \(shape.index): \(points) points, \(shape.runs.count) \(shape.kind == .polygon ? "rings" : "runs")"
+                        + (shape.hiddenRuns.isEmpty ? "" : ", \(shape.hiddenRuns.count) hidden")
+                        + (shape.walls.isEmpty ? "" : ", \(shape.walls.count) walls")
                 }
                 if let h = item.hidden { text += item.isDrawn ? " (\(h), drawn)" : ": hidden (\(h))" }
                 if let b = item.box, !(item.content.isLeader) { text += ", box \(rect(b))" }
@@ -170,6 +195,8 @@ extension ResolvedScene {
                 switch item.hit {
                 case .content(_, let scale)?: text += scale == 1 ? ", taps: content shape" : ", taps: content shape at scale \(f(scale))"
                 case .bubble?: text += ", taps: bubble"
+                case .stroke(let halfWidth)?: text += ", taps: within \(f(halfWidth)) of the line"
+                case .fill?: text += ", taps: fill"
                 case nil: break
                 }
                 lines.append("    " + text)
@@ -189,13 +216,18 @@ public struct MapHit {
         /// A popover, by the marker it is on (or anchored at).
         case popover(marker: Int)
         case marker(Int)
-        /// Nothing but the map (a tap that closes auto-closing popovers).
+        /// A polyline or polygon, by its index among the map's polylines (polygons).
+        case polyline(Int)
+        case polygon(Int)
+        /// Nothing but the map: runs `Map.onTap`, closes auto-closing popovers.
         case map
 
         public var description: String {
             switch self {
             case .popover(let marker): "popover on marker \(marker)"
             case .marker(let i): "marker \(i)"
+            case .polyline(let i): "polyline \(i)"
+            case .polygon(let i): "polygon \(i)"
             case .map: "the map"
             }
         }
@@ -205,9 +237,20 @@ public struct MapHit {
     public let label: String?
     /// Runs the tap: the view's handler, and closing the popovers it closes.
     public let action: () -> Void
+
+    public init(target: Target, label: String?, action: @escaping () -> Void, mayChangeState: Bool = true, location: LatLngAltitude? = nil) {
+        self.target = target
+        self.label = label
+        self.action = action
+        self.mayChangeState = mayChangeState
+        self.location = location
+    }
     /// False when running it can change nothing (no handler, no popover to close): the
     /// resolved scene stays valid after it.
     public var mayChangeState = true
+    /// The ground point under the tap (a ray cast against the terrain or the ellipsoid), or nil
+    /// when the tap is on the sky.
+    public var location: LatLngAltitude? = nil
 }
 
 extension ResolvedScene {
@@ -238,13 +281,73 @@ extension ResolvedScene {
                 }
                 hit.mayChangeState = target != nil || closesPopovers(except: i)
                 return hit
+            case (.shape(let k), .stroke(let halfWidth)) where shapes[k].runs.contains(where: { Self.distance(point, to: $0) <= halfWidth }):
+                let index = shapes[k].index
+                let action = content.map.polylines[index].tapAction
+                return locate(MapHit(target: .polyline(index), label: "polyline \(index)", action: { closePopovers(except: nil); action?() },
+                                     mayChangeState: action != nil || closesPopovers(except: nil)), point)
+            case (.shape(let k), .fill) where Self.evenOdd(point, in: shapes[k].runs):
+                let index = shapes[k].index
+                let action = content.map.polygons[index].tapAction
+                return locate(MapHit(target: .polygon(index), label: "polygon \(index)", action: { closePopovers(except: nil); action?() },
+                                     mayChangeState: action != nil || closesPopovers(except: nil)), point)
             default: continue
             }
+        }
+        if let handler = content.map.tapHandler {
+            var hit = locate(MapHit(target: .map, label: nil, action: {}), point)
+            let info = MapTapInfo(location: hit.location ?? LatLngAltitude(latitude: .nan, longitude: .nan))
+            let located = hit.location != nil
+            hit = MapHit(target: .map, label: nil, action: {
+                closePopovers(except: nil)
+                if located { handler(info) }
+            }, mayChangeState: true, location: hit.location)
+            return hit
         }
         if popovers.isEmpty { return nil }
         var hit = MapHit(target: .map, label: nil) { closePopovers(except: nil) }
         hit.mayChangeState = closesPopovers(except: nil)
+        return locate(hit, point)
+    }
+
+    /// `hit` with the ground point under `point`.
+    func locate(_ hit: MapHit, _ point: Point) -> MapHit {
+        guard let content else { return hit }
+        var hit = hit
+        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+        hit.location = ShapeResolver.groundPoint(x: point.x, y: point.y, projection: projection, ground: content.ground)
         return hit
+    }
+
+    /// The ground point under `point` (points from the map's top-left), or nil on the sky.
+    public func location(at point: Point) -> LatLngAltitude? { locate(MapHit(target: .map, label: nil, action: {}), point).location }
+
+    /// Distance from `p` to a polyline.
+    static func distance(_ p: Point, to run: [Point]) -> Double {
+        var best = Double.infinity
+        for i in 0..<(run.count - 1) {
+            let a = run[i], b = run[i + 1]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2)) : 0
+            let qx = a.x + t * dx - p.x, qy = a.y + t * dy - p.y
+            best = min(best, (qx * qx + qy * qy).squareRoot())
+        }
+        return best
+    }
+
+    /// Even-odd containment of `p` in closed rings.
+    static func evenOdd(_ p: Point, in rings: [[Point]]) -> Bool {
+        var inside = false
+        for ring in rings where ring.count >= 3 {
+            var j = ring.count - 1
+            for i in 0..<ring.count {
+                let a = ring[i], b = ring[j]
+                if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+                j = i
+            }
+        }
+        return inside
     }
 
     /// Whether a tap would close an open popover (one that auto-closes, but on marker `except`).

@@ -47,6 +47,8 @@ public enum MapPainter {
                 if let layout = scene.labels[i].layout { drawHaloText(layout, at: Point(scene.labels[i].box.minX, scene.labels[i].box.minY), canvas: canvas) }
             case .popover(let marker):
                 if let p = scene.popovers.first(where: { $0.markerIndex == marker }) { drawPopover(p, content, canvas: canvas, scale: scale) }
+            case .shape(let k):
+                paintShape(scene.shapes[k], content.map, canvas: canvas)
             case .sky, .flatGround, .terrainMesh, .buildings:
                 continue
             }
@@ -82,6 +84,61 @@ public enum MapPainter {
             }
         }
         pass.composite(onto: canvas)
+    }
+
+    static func path(_ runs: [[Point]], closed: Bool) -> Path {
+        var b = PathBuilder()
+        for run in runs where run.count > 1 {
+            b.move(to: run[0])
+            for p in run.dropFirst() { b.line(to: p) }
+            if closed { b.close() }
+        }
+        return b.build()
+    }
+
+    /// A polyline: its curtain (translucent), hidden parts dimmed when asked, then the casing
+    /// and the line — each one stroke of the whole run, round joins and caps, so vertices have
+    /// no gaps and no overlaps blended twice. A polygon: walls (shaded by which way they face),
+    /// the fill with its holes (even-odd), the outline.
+    static func paintShape(_ shape: ResolvedShape, _ map: Map, canvas: Canvas) {
+        switch shape.kind {
+        case .polyline:
+            let line = map.polylines[shape.index]
+            let style = line.strokeStyle
+            let width = max(0, style.strokeWidth.isFinite ? style.strokeWidth : 0)
+            let outer = max(0, min(1, style.outerWidth.isFinite ? style.outerWidth : 0))
+            for wall in shape.walls {
+                canvas.fill(path([wall], closed: true), paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: 0.3))
+            }
+            func stroke(_ runs: [[Point]], opacity: Double) {
+                guard !runs.isEmpty, width > 0 else { return }
+                let p = path(runs, closed: false)
+                if outer > 0 {
+                    canvas.stroke(p, style: StrokeStyle(width: width * (1 + 2 * outer), cap: .round, join: .round),
+                                  paint: Paint(shader: .solid(style.outerColor.rgba), opacity: opacity))
+                }
+                canvas.stroke(p, style: StrokeStyle(width: width, cap: .round, join: .round), paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: opacity))
+            }
+            if line.contourStyle.drawOccludedSegments { stroke(shape.hiddenRuns, opacity: 0.35) }
+            stroke(shape.runs, opacity: 1)
+        case .polygon:
+            let polygon = map.polygons[shape.index]
+            let style = polygon.styleOptions
+            for wall in shape.walls {
+                // Lit from the screen's top-left: walls facing it lighter, the others darker.
+                let dx = wall[1].x - wall[0].x, dy = wall[1].y - wall[0].y
+                let facing = (dy - dx) / max(1e-9, (dx * dx + dy * dy).squareRoot())
+                let k = Float(0.8 + 0.12 * facing)
+                var c = style.fillColor.rgba
+                c.red *= k; c.green *= k; c.blue *= k
+                canvas.fill(path([wall], closed: true), paint: Paint(color: c))
+            }
+            let rings = path(shape.runs, closed: true)
+            canvas.fill(rings, paint: Paint(color: style.fillColor.rgba), rule: .evenOdd)
+            if style.strokeWidth > 0, style.strokeWidth.isFinite {
+                canvas.stroke(rings, style: StrokeStyle(width: style.strokeWidth, join: .round), paint: Paint(color: style.strokeColor.rgba))
+            }
+        }
     }
 
     /// Dark text (#202124) in a 1-pt white halo: Marker3D and basemap labels.

@@ -87,6 +87,8 @@ public struct ResolvedScene: CustomStringConvertible {
     public let popovers: [ResolvedPopover]
     /// Basemap labels (hybrid and roadmap modes), in declaration order.
     public internal(set) var labels: [ResolvedLabel] = []
+    /// Polylines and polygons, in declaration order.
+    public internal(set) var shapes: [ResolvedShape] = []
     /// The display list, in painting order (empty for a scene resolved for markers alone).
     public internal(set) var items: [DisplayItem] = []
     /// What the items draw: laid-out marker content, popovers, the ground's sources.

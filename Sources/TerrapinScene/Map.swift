@@ -29,6 +29,8 @@ public struct Map {
     public var basemapLabels: [BasemapLabel] = []
     /// How markers hidden by the ground are drawn. Default `.hidden`.
     public var occludedMarkers: OccludedMarkerStyle = .hidden
+    /// `onTap`'s handler.
+    public var tapHandler: ((MapTapInfo) -> Void)?
 
     public init(mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
         self.mode = mode
@@ -91,7 +93,8 @@ public struct Map {
     public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map { with { $0.occludedMarkers = style } }
 
     /// A copy with `change` made (the modifiers above).
-    private func with(_ change: (inout Map) -> Void) -> Map {
+    /// A copy with `change` made (every modifier is one).
+    public func with(_ change: (inout Map) -> Void) -> Map {
         var m = self
         change(&m)
         return m
@@ -103,11 +106,11 @@ public struct Map {
         return buildings.isEmpty ? bare : BuiltGround(terrain: bare, buildings: buildings)
     }
 
-    public var markers: [Marker] {
-        items.map { item in
-            switch item {
-            case .marker(let m): m
-            }
-        }
-    }
+    public var markers: [Marker] { items.compactMap { if case .marker(let m) = $0 { m } else { nil } } }
+    public var polylines: [Polyline] { items.compactMap { if case .polyline(let p) = $0 { p } else { nil } } }
+    public var polygons: [Polygon] { items.compactMap { if case .polygon(let p) = $0 { p } else { nil } } }
+
+    /// Runs `action` for a tap that reaches the map itself (no marker, shape or popover took it),
+    /// with the ground point under it.
+    public func onTap(_ action: @escaping (MapTapInfo) -> Void) -> Map { with { $0.tapHandler = action } }
 }

@@ -27,6 +27,8 @@ public enum CollisionBehavior: String, Sendable, CaseIterable {
 /// One item of map content.
 public enum MapItem {
     case marker(Marker)
+    case polyline(Polyline)
+    case polygon(Polygon)
 }
 
 /// Marker3D's options (kept on the marker it becomes).

@@ -53,6 +53,8 @@ extension MapScene {
         for item in map.items {
             switch item {
             case .marker(let m): markers.append(try MarkerSpec(describing: m, directory: directory, notes: &notes))
+            case .polyline: notes.append("a polyline (scene files have no polylines yet)")
+            case .polygon: notes.append("a polygon (scene files have no polygons yet)")
             }
         }
     }

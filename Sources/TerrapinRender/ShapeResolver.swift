@@ -1,0 +1,284 @@
+// Resolve for polylines and polygons: each path densified on the globe (great circles when
+// geodesic, straight in Web Mercator otherwise, and finely enough to follow the terrain when
+// draped), lifted by its altitude mode, projected, and split into the runs the ground leaves
+// visible. Also the ground point under a screen point (a ray cast), for map taps.
+//
+// Deliberately simple: visibility is decided per densified vertex (a line of sight to the eye),
+// not per pixel, so a draped line's hidden part ends at the last visible vertex; a draped polygon
+// is filled in screen space, hidden only where every vertex is (hills in front of part of it do
+// not cut it). Both are in the README's limitations.
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinScene
+import TerrapinTerrain
+
+/// A polyline or polygon where it lands on the image.
+public struct ResolvedShape {
+    public enum Kind: String, Sendable { case polyline, polygon }
+    public let kind: Kind
+    /// Index among the map's polylines (or polygons), in declaration order.
+    public let index: Int
+    /// The densified path on the globe with the heights the altitude mode gave it (metres
+    /// above the ellipsoid); a polygon's outer ring then its holes, each closed implicitly.
+    public internal(set) var geo: [[LatLngAltitude]] = []
+    /// Visible runs in points (a polyline's pieces; a polygon's rings).
+    public internal(set) var runs: [[Point]] = []
+    /// Runs the ground hides (drawn dimmed when the style asks).
+    public internal(set) var hiddenRuns: [[Point]] = []
+    /// Extrusion: quads from the path down to the ground, back to front.
+    public internal(set) var walls: [[Point]] = []
+    public internal(set) var box: Rect? = nil
+    /// Nearest depth of a visible point (metres along the view axis).
+    public internal(set) var depth: Double? = nil
+    public internal(set) var hidden: HiddenReason? = nil
+}
+
+enum ShapeResolver {
+    /// Most points one segment is cut into; and most points in one shape.
+    static let maxSegmentPoints = 512
+    static let maxShapePoints = 100_000
+
+    static func resolve(_ map: Map, projection: Projection, ground: Ground) -> [ResolvedShape] {
+        var shapes: [ResolvedShape] = []
+        var lines = 0, polygons = 0
+        for item in map.items {
+            switch item {
+            case .marker: continue
+            case .polyline(let p):
+                shapes.append(polyline(p, index: lines, map: map, projection: projection, ground: ground))
+                lines += 1
+            case .polygon(let p):
+                shapes.append(polygon(p, index: polygons, map: map, projection: projection, ground: ground))
+                polygons += 1
+            }
+        }
+        return shapes
+    }
+
+    /// Metres between densified points: fine enough to follow a height grid when draped
+    /// (one grid cell), else only what great circles need.
+    static func step(_ mode: AltitudeMode, map: Map) -> Double? {
+        guard mode != .absolute, let grid = map.terrain?.grid else { return nil }
+        return max(1, min(grid.cellHeight * 111_132, grid.cellWidth * 111_320 * 0.7))
+    }
+
+    /// `path` densified: each segment cut into pieces no longer than `step` metres (and into
+    /// 32 for a geodesic over 10 km), interpolated on the great circle or in Web Mercator.
+    static func densify(_ path: [LatLngAltitude], closed: Bool, geodesic: Bool, step: Double?) -> [LatLngAltitude] {
+        guard path.count >= 2 else { return path }
+        var out: [LatLngAltitude] = []
+        let count = closed ? path.count : path.count - 1
+        for i in 0..<count {
+            let a = path[i], b = path[(i + 1) % path.count]
+            let distance = WGS84.distanceAndBearing(from: a, to: b).distance
+            var n = 1
+            if let step { n = Int(saturating: (distance / step).rounded(.up)) }
+            if geodesic && distance > 10_000 { n = max(n, 32) }
+            n = max(1, min(maxSegmentPoints, n))
+            for k in 0..<n { out.append(interpolate(a, b, Double(k) / Double(n), geodesic: geodesic)) }
+            if out.count > maxShapePoints { break }
+        }
+        if !closed { out.append(path[path.count - 1]) }
+        return out
+    }
+
+    static func interpolate(_ a: LatLngAltitude, _ b: LatLngAltitude, _ t: Double, geodesic: Bool) -> LatLngAltitude {
+        let altitude = a.altitude + (b.altitude - a.altitude) * t
+        if t == 0 { return a }
+        if geodesic {
+            // Slerp between the two directions from the Earth's centre (a sphere's great circle).
+            func unit(_ p: LatLngAltitude) -> Vector3 {
+                let phi = p.latitude * Double.pi / 180, lambda = p.longitude * Double.pi / 180
+                return Vector3(cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
+            }
+            let u = unit(a), v = unit(b)
+            let omega = acos(max(-1, min(1, u.dot(v))))
+            guard omega > 1e-12 else { return LatLngAltitude(latitude: a.latitude, longitude: a.longitude, altitude: altitude) }
+            let w = u * (sin((1 - t) * omega) / sin(omega)) + v * (sin(t * omega) / sin(omega))
+            return LatLngAltitude(latitude: atan2(w.z, (w.x * w.x + w.y * w.y).squareRoot()) * 180 / Double.pi,
+                                  longitude: atan2(w.y, w.x) * 180 / Double.pi, altitude: altitude)
+        }
+        // Straight in Web Mercator: longitude linear (the shorter way round), y linear.
+        func mercatorY(_ lat: Double) -> Double { log(tan(Double.pi / 4 + max(-85.05, min(85.05, lat)) * Double.pi / 360)) }
+        var dl = b.longitude - a.longitude
+        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+        let y = mercatorY(a.latitude) + (mercatorY(b.latitude) - mercatorY(a.latitude)) * t
+        var lon = a.longitude + dl * t
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        return LatLngAltitude(latitude: (2 * atan(exp(y)) - Double.pi / 2) * 180 / Double.pi, longitude: lon, altitude: altitude)
+    }
+
+    /// A point's height above the ellipsoid by its altitude mode, and its ground height.
+    static func lift(_ p: LatLngAltitude, _ mode: AltitudeMode, ground: Ground) -> (LatLngAltitude, ground: Double) {
+        let base = mode == .relativeToMesh ? ground.meshHeight(at: p) : ground.terrainHeight(at: p)
+        let h = ground.altitude(of: p, mode: mode)
+        return (LatLngAltitude(latitude: p.latitude, longitude: p.longitude, altitude: h), base)
+    }
+
+    struct Projected {
+        var point: Point
+        var depth: Double
+        var visible: Bool
+    }
+
+    /// Projects and tests each point's line of sight; nil for a point behind the eye.
+    static func project(_ points: [LatLngAltitude], projection: Projection, ground: Ground) -> [Projected?] {
+        points.map { p in
+            let enu = projection.frame.enu(p)
+            guard let s = projection.project(enu: enu) else { return nil }
+            return Projected(point: Point(s.x, s.y), depth: s.depth, visible: !ground.isOccluded(from: projection.eye, to: enu, in: projection.frame))
+        }
+    }
+
+    static func bounds(_ runs: [[Point]]) -> Rect? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for run in runs {
+            for p in run {
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        return minX <= maxX ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : nil
+    }
+
+    static func polyline(_ line: Polyline, index: Int, map: Map, projection: Projection, ground: Ground) -> ResolvedShape {
+        var shape = ResolvedShape(kind: .polyline, index: index)
+        guard line.path.count >= 2, line.path.allSatisfy(\.isValid) else { shape.hidden = .invalidPosition; return shape }
+        let dense = densify(line.path, closed: false, geodesic: line.contourStyle.geodesic, step: step(line.altitudeMode, map: map))
+        let lifted = dense.map { lift($0, line.altitudeMode, ground: ground) }
+        shape.geo = [lifted.map(\.0)]
+        let projected = project(shape.geo[0], projection: projection, ground: ground)
+        // Split into runs of visible (and of hidden) points; the point where the visibility
+        // changes ends one run and starts the next, so the pieces meet.
+        var current: [Point] = []
+        var currentVisible: Bool? = nil
+        var nearest = Double.infinity
+        func flush() {
+            if current.count > 1, let visible = currentVisible {
+                if visible { shape.runs.append(current) } else { shape.hiddenRuns.append(current) }
+            }
+            current = []
+        }
+        for p in projected {
+            guard let p else { flush(); currentVisible = nil; continue }
+            if p.visible { nearest = min(nearest, p.depth) }
+            if currentVisible == nil {
+                current = [p.point]
+                currentVisible = p.visible
+            } else if p.visible == currentVisible {
+                current.append(p.point)
+            } else {
+                current.append(p.point)
+                flush()
+                current = [p.point]
+                currentVisible = p.visible
+            }
+        }
+        flush()
+        if line.contourStyle.extruded && line.altitudeMode != .clampToGround {
+            shape.walls = walls(lifted, projection: projection)
+        }
+        shape.box = bounds(shape.runs + (line.contourStyle.drawOccludedSegments ? shape.hiddenRuns : []) + shape.walls)
+        shape.depth = nearest.isFinite ? nearest : nil
+        if shape.runs.isEmpty && shape.walls.isEmpty {
+            shape.hidden = shape.hiddenRuns.isEmpty ? (projected.allSatisfy { $0 == nil } ? .behindCamera : .offScreen) : .occluded
+        } else if let box = shape.box, !overlaps(box, projection) {
+            shape.hidden = .offScreen
+        }
+        return shape
+    }
+
+    static func polygon(_ polygon: Polygon, index: Int, map: Map, projection: Projection, ground: Ground) -> ResolvedShape {
+        var shape = ResolvedShape(kind: .polygon, index: index)
+        let rings = [polygon.path] + polygon.innerPaths
+        guard polygon.path.count >= 3, rings.allSatisfy({ $0.allSatisfy(\.isValid) }) else { shape.hidden = .invalidPosition; return shape }
+        let step = step(polygon.altitudeMode, map: map)
+        var visible = 0, total = 0
+        var nearest = Double.infinity
+        var liftedOuter: [(LatLngAltitude, ground: Double)] = []
+        for (r, ring) in rings.enumerated() where ring.count >= 3 {
+            let dense = densify(ring, closed: true, geodesic: polygon.styleOptions.geodesic, step: step)
+            let lifted = dense.map { lift($0, polygon.altitudeMode, ground: ground) }
+            if r == 0 { liftedOuter = lifted }
+            shape.geo.append(lifted.map(\.0))
+            let projected = project(shape.geo.last!, projection: projection, ground: ground)
+            // A ring crossing behind the eye cannot be drawn as one outline.
+            guard projected.allSatisfy({ $0 != nil }) else { shape.hidden = .behindCamera; return shape }
+            shape.runs.append(projected.map { $0!.point })
+            for p in projected {
+                total += 1
+                if p!.visible { visible += 1; nearest = min(nearest, p!.depth) }
+            }
+        }
+        if polygon.styleOptions.extruded && polygon.altitudeMode != .clampToGround {
+            shape.walls = walls(liftedOuter + [liftedOuter[0]], projection: projection)
+        }
+        shape.box = bounds(shape.runs + shape.walls)
+        shape.depth = nearest.isFinite ? nearest : nil
+        if visible == 0 && !polygon.styleOptions.drawsOccludedSegments { shape.hidden = .occluded }
+        else if let box = shape.box, !overlaps(box, projection) { shape.hidden = .offScreen }
+        return shape
+    }
+
+    /// Whether a box (possibly of zero width or height: a straight line) reaches the view.
+    static func overlaps(_ box: Rect, _ projection: Projection) -> Bool {
+        box.maxX >= 0 && box.minX <= projection.width && box.maxY >= 0 && box.minY <= projection.height
+    }
+
+    /// Quads from each segment of `top` down to its ground, farthest first.
+    static func walls(_ top: [(LatLngAltitude, ground: Double)], projection: Projection) -> [[Point]] {
+        var quads: [(depth: Double, points: [Point])] = []
+        for i in 0..<(top.count - 1) {
+            let a = top[i], b = top[i + 1]
+            let corners = [a.0, b.0,
+                           LatLngAltitude(latitude: b.0.latitude, longitude: b.0.longitude, altitude: b.ground),
+                           LatLngAltitude(latitude: a.0.latitude, longitude: a.0.longitude, altitude: a.ground)]
+            let s = corners.compactMap { projection.project(enu: projection.frame.enu($0)) }
+            guard s.count == 4 else { continue }
+            quads.append((s.map(\.depth).reduce(0, +) / 4, s.map { Point($0.x, $0.y) }))
+        }
+        return quads.enumerated().sorted { ($0.element.depth, $0.offset) > ($1.element.depth, $1.offset) }.map(\.element.points)
+    }
+
+    /// The ground point under screen point (x, y): the ray through it cast against the
+    /// ellipsoid, then marched against the terrain (and buildings) and refined by bisection.
+    /// Nil when the ray misses the Earth.
+    static func groundPoint(x: Double, y: Double, projection: Projection, ground: Ground) -> LatLngAltitude? {
+        let (origin, dir) = projection.ray(x: x, y: y)
+        let frame = projection.frame
+        // The ellipsoid in ECEF, scaled to the unit sphere.
+        let ia = 1 / WGS84.a, ib = 1 / WGS84.b
+        let e = frame.ecef(enu: origin), far = frame.ecef(enu: origin + dir)
+        let m = Vector3(e.x * ia, e.y * ia, e.z * ib), v = Vector3((far.x - e.x) * ia, (far.y - e.y) * ia, (far.z - e.z) * ib)
+        let a = v.dot(v), b = m.dot(v), c = m.dot(m) - 1
+        let disc = b * b - a * c
+        var hit: Double? = disc > 0 ? (-b - disc.squareRoot()) / a : nil
+        if let h = hit, h <= 0 { hit = nil }
+        func above(_ t: Double) -> Double {
+            let p = frame.geodetic(enu: origin + dir * t)
+            return p.altitude - ground.meshHeight(at: p)
+        }
+        // March from the eye to just past the ellipsoid hit (the hit itself may round to a
+        // hair above the surface), or far along the view for rays that skim it.
+        let end = hit.map { $0 * 1.001 + 1e-3 } ?? projection.camera.range * 4
+        guard above(0) > 0 else { return frame.geodetic(enu: origin) }
+        var lo = 0.0, found: Double? = nil
+        let steps = 256
+        for k in 1...steps {
+            let t = end * Double(k) / Double(steps)
+            if above(t) <= 0 { found = t; break }
+            lo = t
+        }
+        guard var hi = found else { return nil }
+        for _ in 0..<40 {
+            let mid = (lo + hi) / 2
+            if above(mid) > 0 { lo = mid } else { hi = mid }
+        }
+        let p = frame.geodetic(enu: origin + dir * hi)
+        return LatLngAltitude(latitude: p.latitude, longitude: p.longitude, altitude: ground.meshHeight(at: p))
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

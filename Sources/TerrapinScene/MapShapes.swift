@@ -1,0 +1,122 @@
+// Polylines and polygons, as in the Maps 3D SDK: values that TerrapinRender resolves into the
+// display list's overlays layer. Widths are in points on screen; colours are UIColors.
+import TerrapinGeo
+import TerrapinViews
+
+/// Map content that takes taps: `.onTap { }` runs when a tap hits what it drew.
+public protocol MapContentTappable {
+    func onTap(_ action: @escaping () -> Void) -> Self
+}
+
+public struct Polyline: MapContent, MapContentTappable {
+    public struct StrokeStyle {
+        public var strokeColor: UIColor
+        /// Points on screen. Default 1.
+        public var strokeWidth: Double
+        /// The casing drawn around the line. Default white.
+        public var outerColor: UIColor
+        /// The casing's width on each side, as a fraction (0…1) of `strokeWidth`. Default 0.
+        public var outerWidth: Double
+
+        public init(strokeColor: UIColor = .white, strokeWidth: Double = 1.0, outerColor: UIColor = .white, outerWidth: Double = 0.0) {
+            self.strokeColor = strokeColor
+            self.strokeWidth = strokeWidth
+            self.outerColor = outerColor
+            self.outerWidth = outerWidth
+        }
+    }
+
+    public struct ContourStyle {
+        /// Segments follow great circles (densified) instead of straight lines in Web Mercator.
+        public var geodesic: Bool
+        /// A curtain down to the ground (needs `.relativeToGround` or `.absolute`).
+        public var extruded: Bool
+        /// Parts hidden by the terrain are drawn dimmed instead of not at all.
+        public var drawOccludedSegments: Bool
+
+        public init(geodesic: Bool = false, extruded: Bool = false, drawOccludedSegments: Bool = false) {
+            self.geodesic = geodesic
+            self.extruded = extruded
+            self.drawOccludedSegments = drawOccludedSegments
+        }
+    }
+
+    public var path: [LatLngAltitude]
+    public var altitudeMode: AltitudeMode
+    /// Default `StrokeStyle()`: 1 pt of white.
+    public var strokeStyle = StrokeStyle()
+    /// Default `ContourStyle()`: straight, not extruded, hidden where occluded.
+    public var contourStyle = ContourStyle()
+    public var tapAction: (() -> Void)?
+
+    public init(path: [LatLngAltitude], altitudeMode: AltitudeMode = .clampToGround) {
+        self.path = path
+        self.altitudeMode = altitudeMode
+    }
+
+    public func stroke(_ style: StrokeStyle) -> Polyline { var p = self; p.strokeStyle = style; return p }
+    public func contour(_ style: ContourStyle) -> Polyline { var p = self; p.contourStyle = style; return p }
+    public func onTap(_ action: @escaping () -> Void) -> Polyline { var p = self; p.tapAction = action; return p }
+    public var items: [MapItem] { [.polyline(self)] }
+}
+
+public struct Polygon: MapContent, MapContentTappable {
+    public struct StyleOptions {
+        /// Default white.
+        public var fillColor: UIColor
+        /// The outline (Terrapin, as the JavaScript `Polygon3DElement`): default clear, 0 pt.
+        public var strokeColor: UIColor
+        public var strokeWidth: Double
+        /// A solid: walls from the ground up to the path's altitude, and a top.
+        public var extruded: Bool
+        public var drawsOccludedSegments: Bool
+        /// Edges follow great circles. Default true (as the SDK).
+        public var geodesic: Bool
+
+        public init(fillColor: UIColor = .white, strokeColor: UIColor = .clear, strokeWidth: Double = 0, extruded: Bool = false,
+                    drawsOccludedSegments: Bool = false, geodesic: Bool = true) {
+            self.fillColor = fillColor
+            self.strokeColor = strokeColor
+            self.strokeWidth = strokeWidth
+            self.extruded = extruded
+            self.drawsOccludedSegments = drawsOccludedSegments
+            self.geodesic = geodesic
+        }
+    }
+
+    /// The outer ring (closed implicitly: the last point joins the first).
+    public var path: [LatLngAltitude]
+    /// Holes.
+    public var innerPaths: [[LatLngAltitude]]
+    public var altitudeMode: AltitudeMode
+    /// Default `StyleOptions()`: white, no outline.
+    public var styleOptions = StyleOptions()
+    public var tapAction: (() -> Void)?
+
+    public init(path: [LatLngAltitude], innerPaths: [[LatLngAltitude]] = [], altitudeMode: AltitudeMode = .clampToGround) {
+        self.path = path
+        self.innerPaths = innerPaths
+        self.altitudeMode = altitudeMode
+    }
+
+    public func style(_ options: StyleOptions) -> Polygon { var p = self; p.styleOptions = options; return p }
+    public func onTap(_ action: @escaping () -> Void) -> Polygon { var p = self; p.tapAction = action; return p }
+    public var items: [MapItem] { [.polygon(self)] }
+}
+
+/// Where a tap on the map landed, for `Map.onTap`.
+public struct MapTapInfo {
+    public enum Content: Equatable, Sendable {
+        /// The map itself (no place: Terrapin's basemap has no place ids yet).
+        case map
+        case place(id: String)
+    }
+    /// The ground point under the tap: a ray cast against the terrain or the ellipsoid.
+    public let location: LatLngAltitude
+    public let content: Content
+
+    public init(location: LatLngAltitude, content: Content = .map) {
+        self.location = location
+        self.content = content
+    }
+}

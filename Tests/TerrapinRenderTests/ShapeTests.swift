@@ -1,0 +1,173 @@
+// Polylines, polygons and map taps: geometry as numbers, drawing as goldens.
+import Foundation
+import Testing
+@testable import Terrapin
+@testable import TerrapinRender
+@testable import TerrapinTerrain
+import TerrapinSnapshotTesting
+
+let tennessee = LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500)
+/// The SDK sample's route colour.
+let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
+
+@Suite struct ShapeGeometryTests {
+    static func grid() throws -> HeightGrid { try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc") }
+
+    @Test func drapedRouteVerticesLieOnTheTerrain() throws {
+        let grid = try Self.grid()
+        let map = Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {
+            Polyline(path: [LatLngAltitude(latitude: 36.55, longitude: -84.30), LatLngAltitude(latitude: 36.62, longitude: -84.20)])
+        }.terrain(grid)
+        let scene = try MapResolver.resolve(map, width: 400, height: 270)
+        let line = try #require(scene.shapes.first)
+        let ground = map.ground
+        // Densified to under a grid cell (3 arc-seconds: 74 m east-west here; steps of 65 m), each point on the ground.
+        #expect(line.geo[0].count > 150 && line.geo[0].count < 250, "\(line.geo[0].count) points")
+        for p in line.geo[0] { #expect(abs(p.altitude - ground.terrainHeight(at: p)) < 1e-6) }
+        var longest = 0.0
+        for (a, b) in zip(line.geo[0], line.geo[0].dropFirst()) { longest = max(longest, WGS84.distanceAndBearing(from: a, to: b).distance) }
+        #expect(longest < 66, "longest piece \(longest) m")
+        #expect(!line.runs.isEmpty)
+        // Seen low over the ridge from the south-west, the far side of the ridge is hidden:
+        // visible and hidden runs, meeting at the points where the line of sight changes.
+        let low = try MapResolver.resolve(map.with { $0.initialCamera = Camera(center: LatLngAltitude(latitude: 36.57, longitude: -84.26, altitude: 600), heading: 20, tilt: 84, range: 3000) }, width: 400, height: 270)
+        let seen = try #require(low.shapes.first)
+        #expect(!seen.runs.isEmpty && !seen.hiddenRuns.isEmpty, "\(seen.runs.count) runs, \(seen.hiddenRuns.count) hidden")
+        #expect(seen.runs.contains { run in seen.hiddenRuns.contains { $0.last == run.first || $0.first == run.last } })
+    }
+
+    @Test func geodesicPointsLieOnTheGreatCircle() throws {
+        let newYork = LatLngAltitude(latitude: 40.64, longitude: -73.78), london = LatLngAltitude(latitude: 51.47, longitude: -0.45)
+        let dense = ShapeResolver.densify([newYork, london], closed: false, geodesic: true, step: nil)
+        func unit(_ p: LatLngAltitude) -> Vector3 {
+            let phi = p.latitude * Double.pi / 180, lambda = p.longitude * Double.pi / 180
+            return Vector3(cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
+        }
+        let normal = unit(newYork).cross(unit(london)).normalized
+        #expect(dense.count == 33)
+        for p in dense { #expect(abs(unit(p).dot(normal)) < 1e-12) }
+        // The great circle's midpoint by the spherical formula (north of both ends: 52.217° N, 41.302° W).
+        let (p1, l1, p2, l2) = (newYork.latitude * Double.pi / 180, newYork.longitude * Double.pi / 180, london.latitude * Double.pi / 180, london.longitude * Double.pi / 180)
+        let bx = cos(p2) * cos(l2 - l1), by = cos(p2) * sin(l2 - l1)
+        let midLatitude = atan2(sin(p1) + sin(p2), ((cos(p1) + bx) * (cos(p1) + bx) + by * by).squareRoot()) * 180 / Double.pi
+        let midLongitude = (l1 + atan2(by, cos(p1) + bx)) * 180 / Double.pi
+        let mid = dense[16]
+        #expect(abs(mid.latitude - midLatitude) < 1e-9 && abs(mid.longitude - midLongitude) < 1e-9, "\(mid)")
+        #expect(abs(midLatitude - 52.217) < 0.001 && abs(midLongitude - -41.302) < 0.001)
+        // Not geodesic: straight in Web Mercator, one segment (the rhumb line's ends only).
+        let straight = ShapeResolver.densify([newYork, london], closed: false, geodesic: false, step: 100_000)
+        let y = { (lat: Double) in log(tan(Double.pi / 4 + lat * Double.pi / 360)) }
+        let m = straight[straight.count / 2]
+        let t = (m.longitude - newYork.longitude) / (london.longitude - newYork.longitude)
+        #expect(abs(y(m.latitude) - (y(newYork.latitude) + t * (y(london.latitude) - y(newYork.latitude)))) < 1e-12)
+    }
+
+    /// A 200 m square with an 80 m hole, straight down at 1 pt per metre.
+    func squareWithHole() -> Map {
+        let outer = [at(-100, -100), at(100, -100), at(100, 100), at(-100, 100)]
+        let hole = [at(-40, -40), at(-40, 40), at(40, 40), at(40, -40)]
+        return Map(initialCamera: overhead, mode: .roadmap) {
+            Polygon(path: outer, innerPaths: [hole]).style(Polygon.StyleOptions(fillColor: .systemRed))
+        }
+    }
+
+    @Test func aPolygonsHoleIsNotFilledAndTakesNoTaps() throws {
+        let scene = try MapResolver.resolve(squareWithHole(), width: 400, height: 300)
+        let canvas = Canvas(width: 400, height: 300)!
+        MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 400, height: 300), canvas: canvas, scale: 1)
+        let red = PremultipliedRGBA8(red: 255, green: 59, blue: 48, alpha: 255)
+        #expect(canvas.pixmap[270, 80] == red, "in the ring")
+        #expect(canvas.pixmap[200, 150] != red && canvas.pixmap[200, 150].red < 250, "in the hole: the ground")
+        #expect(canvas.pixmap[320, 150] != red, "outside")
+        // Edges anti-aliased: the ring's outer edge at x = 300 falls on a pixel boundary (full), the hole's at 160 too.
+        #expect(scene.hitTest(Point(270, 80))?.target == .polygon(0))
+        #expect(scene.hitTest(Point(200, 150)) == nil)
+        #expect(scene.hitTest(Point(350, 150)) == nil)
+    }
+
+    @Test func polylineTapsLandWithinItsStroke() throws {
+        var tapped = 0
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            Polyline(path: [at(-150, 0), at(150, 0)])
+                .stroke(Polyline.StrokeStyle(strokeColor: routeBlue, strokeWidth: 10, outerColor: .white, outerWidth: 0.2))
+                .onTap { tapped += 1 }
+        }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        // Line 10 pt plus a casing of 2 pt each side: taps within 7 pt of the centre line hit.
+        let hit = try #require(scene.hitTest(Point(200, 156)))
+        #expect(hit.target == .polyline(0) && hit.mayChangeState)
+        hit.action()
+        #expect(tapped == 1)
+        #expect(scene.hitTest(Point(200, 158)) == nil)
+        #expect(scene.hitTest(Point(360, 150)) == nil, "beyond the end (and its round cap)")
+    }
+
+    @Test func tapLocationsAreTheRayCastGroundPoint() throws {
+        var info: MapTapInfo?
+        let flat = Map(initialCamera: overhead, mode: .roadmap) {}.onTap { info = $0 }
+        let scene = try MapResolver.resolve(flat, width: 400, height: 300)
+        let centre = try #require(scene.hitTest(Point(200, 150)))
+        centre.action()
+        let location = try #require(info?.location)
+        #expect(abs(location.latitude) < 1e-9 && abs(location.longitude) < 1e-9 && abs(location.altitude) < 1e-6)
+        let p = try #require(scene.location(at: Point(260, 110)))
+        #expect(WGS84.distanceAndBearing(from: p, to: at(60, 40)).distance < 0.05, "\(p)")
+        // On terrain, tilted: the ground point of a projected summit comes back within a few metres.
+        let grid = try ShapeGeometryTests.grid()
+        let hills = Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {}.terrain(grid)
+        let resolved = try MapResolver.resolve(hills, width: 400, height: 270)
+        let ground = hills.ground
+        let target = LatLngAltitude(latitude: 36.585, longitude: -84.26)
+        let onGround = LatLngAltitude(latitude: target.latitude, longitude: target.longitude, altitude: ground.terrainHeight(at: target))
+        let projection = Projection(camera: resolved.camera, width: 400, height: 270, centerAltitude: MapResolver.centerAltitude(resolved.camera, ground: ground))
+        let screen = try #require(projection.project(onGround))
+        let back = try #require(resolved.location(at: Point(screen.x, screen.y)))
+        #expect(WGS84.distanceAndBearing(from: back, to: target).distance < 5, "\(back)")
+        #expect(abs(back.altitude - onGround.altitude) < 2)
+        // Near the horizon, the top of the view is sky: no ground point.
+        let horizon = try MapResolver.resolve(hills.with { $0.initialCamera = Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 1500), heading: 30, tilt: 88, range: 3000) }, width: 400, height: 270)
+        #expect(horizon.location(at: Point(200, 2)) == nil)
+        #expect(horizon.location(at: Point(200, 260)) != nil)
+    }
+
+    @Test func badPathsAreHiddenWithTheReason() throws {
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            Polyline(path: [at(0, 0)])
+            Polygon(path: [at(0, 0), LatLngAltitude(latitude: .nan, longitude: 0), at(10, 0)])
+        }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        #expect(scene.shapes.map(\.hidden) == [.invalidPosition, .invalidPosition])
+        #expect(scene.displayList.contains("polyline 0: 1 points, 0 runs: hidden (invalid position)") || scene.displayList.contains("polyline 0: 0 points, 0 runs: hidden (invalid position)"), "\(scene.displayList)")
+    }
+}
+
+@Suite struct ShapeGoldenTests {
+    /// The SDK sample's route (11 points, blue 10 pt with a white casing) draped over the ridges,
+    /// hidden behind the ridge and drawn dimmed there, with markers at its ends.
+    @Test func routeDrapedOverTheRidges() throws {
+        let grid = try ShapeGeometryTests.grid()
+        let route = (0...10).map { i -> LatLngAltitude in
+            let t = Double(i) / 10
+            return LatLngAltitude(latitude: 36.545 + 0.075 * t + 0.006 * sin(t * 9), longitude: -84.31 + 0.12 * t)
+        }
+        golden(AnyView(Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {
+            Polyline(path: route)
+                .stroke(Polyline.StrokeStyle(strokeColor: routeBlue, strokeWidth: 6, outerColor: .white, outerWidth: 0.2))
+                .contour(Polyline.ContourStyle(geodesic: false, drawOccludedSegments: true))
+            Marker(position: route[0]) { Pin(configuration: .init(backgroundColor: Color(uiColor: .systemGreen), borderColor: .white)) }
+            Marker(position: route[10]) { Pin(configuration: .init(backgroundColor: Color(uiColor: .systemRed), borderColor: .white)) }
+        }.terrain(grid)), "shapes/polyline/route-draped-over-ridges", width: 400, height: 270)
+    }
+
+    /// A flood area with an island, and an extruded block, over flat hybrid ground.
+    @Test func floodPolygonWithAHoleAndAnExtrudedBlock() throws {
+        let outer = [at(-150, -90), at(120, -110), at(160, 60), at(-60, 110), at(-170, 40)]
+        let island = [at(-30, -20), at(-20, 40), at(40, 30), at(30, -30)]
+        golden(AnyView(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 0, longitude: 0), heading: 20, tilt: 50, range: 700), mode: .hybrid) {
+            Polygon(path: outer, innerPaths: [island])
+                .style(Polygon.StyleOptions(fillColor: UIColor.systemBlue.withAlphaComponent(0.45), strokeColor: .systemBlue, strokeWidth: 2))
+            Polygon(path: [at(60, -40, 40), at(100, -40, 40), at(100, -10, 40), at(60, -10, 40)], altitudeMode: .relativeToGround)
+                .style(Polygon.StyleOptions(fillColor: .systemOrange, extruded: true))
+        }), "shapes/polygon/flood-with-island-and-block", width: 400, height: 300)
+    }
+}
