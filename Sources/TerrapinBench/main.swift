@@ -90,6 +90,10 @@ if only == "product" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "shapes" {
+    printTable("Polylines and polygons:", try shapeBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
+    exit(0)
+}
 if only == "taps" {
     printTable("Taps on the product scene's 1,000-marker map:", try tapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
     exit(0)
@@ -136,6 +140,7 @@ printTable("Terrain:", terrainBenchmarks())
 printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
            try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
 printTable("Taps on the product scene's 1,000-marker map:", try tapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
+printTable("Polylines and polygons:", try shapeBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
 try pngEncodeBenchmarks(frame)
 let encoded = try PNGEncoder.encode(frame)
 let decode = try measure("decode") { _ = try PNGDecoder.decode(encoded) }

@@ -269,7 +269,7 @@ extension ResolvedScene {
                 let target = laidOut.tap(at: inner)
                 var hit = MapHit(target: .popover(marker: marker), label: target.map { $0.label } ?? name, action: target?.action ?? {})
                 hit.mayChangeState = target != nil
-                return hit
+                return locate(hit, point)
             case (.marker(let i), .content(let box, let scale)) where box.contains(point):
                 let inner = Point((point.x - box.minX) / scale, (point.y - box.minY) / scale)
                 let layout = prepared[i].layout
@@ -280,7 +280,7 @@ extension ResolvedScene {
                     target?.action()
                 }
                 hit.mayChangeState = target != nil || closesPopovers(except: i)
-                return hit
+                return locate(hit, point)
             case (.shape(let k), .stroke(let halfWidth)) where shapes[k].runs.contains(where: { Self.distance(point, to: $0) <= halfWidth }):
                 let index = shapes[k].index
                 let action = content.map.polylines[index].tapAction

@@ -116,6 +116,18 @@ extension ArgumentParser {
     }
 }
 
+extension MapHit {
+    /// `LABEL (marker 2) at 37.795512,-122.393712`: what `tap` and `inspect` print.
+    var summary: String {
+        (label ?? "(unlabelled view)") + " (\(target))" + (location.map { " at \(Self.degrees($0.latitude)),\(Self.degrees($0.longitude))" } ?? "")
+    }
+    static func degrees(_ v: Double) -> String { String((v * 1e6).rounded() / 1e6) }
+    var json: [(String, JSONValue)] {
+        [("hit", .string(label ?? "(unlabelled view)")), ("target", .string(target.description))]
+            + (location.map { [("location", .object([("latitude", .number($0.latitude)), ("longitude", .number($0.longitude)), ("altitude", .number($0.altitude))]))] } ?? [])
+    }
+}
+
 /// Options shared by render, inspect, tap and frames: the overrides a render takes, and --root.
 struct SceneOptions {
     var overrides = RenderOverrides()

@@ -37,10 +37,9 @@ extension CommandLineTool {
         var taps: [JSONValue] = []
         let prepared = try options.prepare(scene) { tap, hit in
             if json {
-                taps.append(.object([("x", .number(tap.x)), ("y", .number(tap.y)), ("hit", hit.map { .string($0.label ?? "(unlabelled view)") } ?? .null)]
-                                    + (hit.map { [("target", .string($0.target.description))] } ?? [])))
+                taps.append(.object([("x", .number(tap.x)), ("y", .number(tap.y))] + (hit?.json ?? [("hit", .null)])))
             } else {
-                printOut("tap \(format(tap.x)),\(format(tap.y)): " + (hit.map { ($0.label ?? "(unlabelled view)") + " (\($0.target))" } ?? "nothing"))
+                printOut("tap \(format(tap.x)),\(format(tap.y)): " + (hit?.summary ?? "nothing"))
             }
         }
         do {

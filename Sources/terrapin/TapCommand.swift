@@ -26,6 +26,6 @@ extension CommandLineTool {
         let scene = try options.load(positional[0])
         var last: MapHit? = nil
         _ = try options.prepare(scene) { _, hit in last = hit }
-        printOut(last.map { "hit: " + ($0.label ?? "(unlabelled view)") + " (\($0.target))" } ?? "nothing at \(format(x)),\(format(y))")
+        printOut(last.map { "hit: " + $0.summary } ?? "nothing at \(format(x)),\(format(y))")
     }
 }

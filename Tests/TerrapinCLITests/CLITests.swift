@@ -238,7 +238,7 @@ enum CLI {
         let result = try CLI.run(["inspect", scene, "--tap", "200,126"])
         #expect(result.status == 0, "\(result.stderr)")
         let text = String(decoding: result.stdout, as: UTF8.self)
-        #expect(text.hasPrefix("tap 200,126: Marker 2 (marker 2)\nmap 400x300 camera center 37.7955,-122.3937 heading 20 tilt 55 range 1800\n"), "\(text)")
+        #expect(text.hasPrefix("tap 200,126: Marker 2 (marker 2) at 37.796944,-122.393037\nmap 400x300 camera center 37.7955,-122.3937 heading 20 tilt 55 range 1800\n"), "\(text)")
         #expect(text.contains("marker 0 \"Pier 7\": shown"))
         #expect(text.contains("popover on marker 2:"))
         // Then the display list the render paints, layer by layer.
@@ -286,7 +286,7 @@ enum CLI {
 
     @Test func tapSaysWhatIsHit() throws {
         let scene = CLI.examples + "/ferry-building-popover.json"
-        #expect(String(decoding: try CLI.run(["tap", scene, "200", "126"]).stdout, as: UTF8.self) == "hit: Marker 2 (marker 2)\n")
+        #expect(String(decoding: try CLI.run(["tap", scene, "200", "126"]).stdout, as: UTF8.self) == "hit: Marker 2 (marker 2) at 37.796944,-122.393037\n")
         #expect(String(decoding: try CLI.run(["tap", scene, "10", "10"]).stdout, as: UTF8.self) == "nothing at 10,10\n")
         let bad = try CLI.run(["tap", scene, "10"])
         #expect(bad.status == 2 && bad.stderr.hasPrefix("error: expected SCENE X Y"))
