@@ -93,6 +93,20 @@ public struct Map {
     public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map { with { $0.occludedMarkers = style } }
 
     /// A copy with `change` made (the modifiers above).
+    // MARK: - Accepted with no offline effect (the SDK's online features)
+
+    /// The SDK's API key. Terrapin reads no network: accepted and unused.
+    nonisolated(unsafe) public static var apiKey: String? = nil
+    /// A cloud map style. Accepted and unused (Terrapin draws `mode`).
+    public func style(mapID: String) -> Map { self }
+    /// On-screen controls. Accepted and not drawn (a still image has nothing to press).
+    public func mapControls<Controls: View>(at position: Alignment = .topTrailing, margin: Double = 16, spacing: Double = 8,
+                                            @ViewBuilder _ controls: () -> Controls) -> Map { self }
+    /// Taps on basemap places. Accepted; Terrapin's basemap has no place ids yet, so it never runs.
+    public func onPlaceTap(_ action: @escaping (String) -> Void) -> Map { self }
+    /// Place information on tap. Accepted and unused.
+    public func placeInformationEnabled(_ enabled: Bool) -> Map { self }
+
     /// A copy with `change` made (every modifier is one).
     public func with(_ change: (inout Map) -> Void) -> Map {
         var m = self
@@ -113,4 +127,16 @@ public struct Map {
     /// Runs `action` for a tap that reaches the map itself (no marker, shape or popover took it),
     /// with the ground point under it.
     public func onTap(_ action: @escaping (MapTapInfo) -> Void) -> Map { with { $0.tapHandler = action } }
+}
+
+/// The SDK's compass control: accepted inside `.mapControls { }`, not drawn.
+public struct CompassControl: View {
+    public init() {}
+    public var body: some View { EmptyView() }
+}
+
+/// The SDK's zoom control: accepted inside `.mapControls { }`, not drawn.
+public struct ZoomControl: View {
+    public init() {}
+    public var body: some View { EmptyView() }
 }

@@ -70,6 +70,9 @@ public struct Marker3D: MapContent {
     public var zIndex: Int
     public var label: String
     public var style: Style
+    public var popover: MarkerPopover?
+    /// `.onTap`'s handler.
+    public var tapAction: (() -> Void)?
 
     public init(position: LatLngAltitude, altitudeMode: AltitudeMode = .clampToGround, collisionBehavior: CollisionBehavior = .required,
                 extruded: Bool = false, drawsWhenOccluded: Bool = false, sizePreserved: Bool = false, zIndex: Int = 0,
@@ -96,7 +99,10 @@ public struct Marker3D: MapContent {
         case .image(let image): content = AnyView(image); key = image.spriteKey
         case .viewSnapshot(let view): content = AnyView(view); key = nil
         }
-        var m = Marker(position: position, altitudeMode: altitudeMode, collisionBehavior: collisionBehavior, zIndex: zIndex) { content }
+        // A tap handler rides on the content (the marker's hit shape is its content's).
+        let tapped = tapAction.map { action in AnyView(content.onTapGesture(perform: action)) } ?? content
+        var m = Marker(position: position, altitudeMode: altitudeMode, collisionBehavior: collisionBehavior, zIndex: zIndex) { tapped }
+        m.popover = popover
         m.lightweight = LightweightOptions(extruded: extruded, drawsWhenOccluded: drawsWhenOccluded, sizePreserved: sizePreserved,
                                            label: label, spriteKey: key, style: style)
         return [.marker(m)]
@@ -207,6 +213,40 @@ public struct Marker: MapContent {
                                   style: style, content: AnyView(content()))
         return m
     }
+}
+
+/// Map content a popover can be attached to (the SDK's `MapContentAnchorable`): `Marker`, `Marker3D`.
+public protocol MapContentAnchorable {
+    func popover<Content: View>(isOpen: Binding<Bool>, autoClosedEnabled: Bool, autoPanEnabled: Bool,
+                                style: PopoverStyle, @ViewBuilder content: () -> Content) -> Self
+}
+
+extension Marker: MapContentAnchorable {}
+
+extension Marker3D: MapContentAnchorable, MapContentTappable {
+    /// Attaches a popover shown above the marker while `isOpen` is true.
+    public func popover<Content: View>(isOpen: Binding<Bool>, autoClosedEnabled: Bool = true, autoPanEnabled: Bool = true,
+                                       style: PopoverStyle = .default, @ViewBuilder content: () -> Content) -> Marker3D {
+        var m = self
+        m.popover = MarkerPopover(isOpen: isOpen, autoClosedEnabled: autoClosedEnabled, autoPanEnabled: autoPanEnabled,
+                                  style: style, content: AnyView(content()))
+        return m
+    }
+
+    public func onTap(_ action: @escaping () -> Void) -> Marker3D { var m = self; m.tapAction = action; return m }
+}
+
+extension Popover {
+    /// The bubble's look.
+    public func style(_ style: PopoverStyle) -> Popover { var p = self; p.style = style; return p }
+}
+
+/// The shadow of a popover (the SDK's top-level `Shadow(color:radius:x:y:)`).
+public typealias Shadow = PopoverStyle.Shadow
+
+extension PopoverStyle.Shadow {
+    /// 25 % black, radius 4, 2 pt down.
+    public static var `default`: Shadow { Shadow() }
 }
 
 /// A place name of the basemap (`.hybrid` and `.roadmap` modes): dark text with a white halo,

@@ -53,8 +53,12 @@ extension MapScene {
         for item in map.items {
             switch item {
             case .marker(let m): markers.append(try MarkerSpec(describing: m, directory: directory, notes: &notes))
-            case .polyline: notes.append("a polyline (scene files have no polylines yet)")
-            case .polygon: notes.append("a polygon (scene files have no polygons yet)")
+            case .polyline(let p):
+                polylines.append(PolylineSpec(describing: p))
+                if p.tapAction != nil { notes.append("polyline \(polylines.count - 1): its onTap handler is code, left out") }
+            case .polygon(let p):
+                polygons.append(PolygonSpec(describing: p))
+                if p.tapAction != nil { notes.append("polygon \(polygons.count - 1): its onTap handler is code, left out") }
             }
         }
     }

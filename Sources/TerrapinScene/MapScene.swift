@@ -20,6 +20,9 @@ public struct MapScene: Equatable, Sendable {
     /// Opacity for markers the ground hides; nil hides them.
     public var dimmedOccludedOpacity: Double?
     public var markers: [MarkerSpec] = []
+    /// Drawn on the map under every marker: polygons first, then polylines.
+    public var polylines: [PolylineSpec] = []
+    public var polygons: [PolygonSpec] = []
     public var buildings: [BuildingSpec] = []
     public var labels: [BasemapLabel] = []
     public var flights: [CameraFlight] = []

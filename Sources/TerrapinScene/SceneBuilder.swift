@@ -27,7 +27,7 @@ public struct SceneBuilder {
     public func map(_ spec: MapScene) throws(TerrainError) -> Map {
         let markers = spec.markers.map(marker)
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
-        map.items = markers.flatMap { $0 }
+        map.items = spec.polygons.flatMap(\.polygon.items) + spec.polylines.flatMap(\.polyline.items) + markers.flatMap { $0 }
         if let terrain = spec.terrain, let inline = terrain.inline {
             // The decoder checked counts and bounds, so the grid is valid.
             if let grid = inline.grid { map = map.terrain(grid, exaggeration: terrain.exaggeration) }

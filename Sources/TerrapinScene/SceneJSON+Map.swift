@@ -19,7 +19,7 @@ extension Reader {
 
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "buildings", "labels"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "polylines", "polygons", "buildings", "labels"]) else { return nil }
         var map = MapScene()
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
@@ -43,6 +43,12 @@ extension Reader {
         }
         for (i, item) in (array(m["markers"], path + ".markers", max: Self.maxMarkers) ?? []).enumerated() {
             if let marker = marker(item, path + ".markers[\(i)]") { map.markers.append(marker) }
+        }
+        for (i, item) in (array(m["polylines"], path + ".polylines", max: Self.maxShapes) ?? []).enumerated() {
+            if let line = polyline(item, path + ".polylines[\(i)]") { map.polylines.append(line) }
+        }
+        for (i, item) in (array(m["polygons"], path + ".polygons", max: Self.maxShapes) ?? []).enumerated() {
+            if let area = polygon(item, path + ".polygons[\(i)]") { map.polygons.append(area) }
         }
         for (i, item) in (array(m["buildings"], path + ".buildings", max: BuiltGround.maxBuildings) ?? []).enumerated() {
             if let building = building(item, path + ".buildings[\(i)]") { map.buildings.append(building) }
@@ -136,6 +142,8 @@ extension SceneEncoder {
         if let sun = map.sun { m.append(("sun", .object([("azimuth", .number(sun[0])), ("altitude", .number(sun[1]))]))) }
         if let opacity = map.dimmedOccludedOpacity { m.append(("occludedMarkers", .object([("dimmed", .number(opacity))]))) }
         if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }
+        if !map.polylines.isEmpty { m.append(("polylines", .array(map.polylines.map(polyline)))) }
+        if !map.polygons.isEmpty { m.append(("polygons", .array(map.polygons.map(polygon)))) }
         if !map.buildings.isEmpty {
             m.append(("buildings", .array(map.buildings.map { b in
                 var o: [(String, JSONValue)] = [("footprint", .array(b.footprint.map(position)))]

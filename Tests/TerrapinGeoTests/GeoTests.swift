@@ -182,3 +182,36 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         #expect(halfway == CameraFlight.interpolate(end, other, 0.5))
     }
 }
+
+@Suite struct EncodedPolylineTests {
+    /// The format's documented example: (38.5, −120.2), (40.7, −120.95), (43.252, −126.453).
+    @Test func decodesTheDocumentedExample() throws {
+        let path = try #require([LatLngAltitude](encodedPath: "_p~iF~ps|U_ulLnnqC_mqNvxq`@"))
+        #expect(path.map(\.latitude) == [38.5, 40.7, 43.252])
+        #expect(path.map(\.longitude) == [-120.2, -120.95, -126.453])
+        #expect(path.encodedPath() == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
+    }
+
+    @Test func oneValueAndItsSign() throws {
+        // −179.9832104 encodes as `` `~oia@ `` (the format's worked example, to 1e-5).
+        #expect([LatLngAltitude(latitude: 0, longitude: -179.98321)].encodedPath() == "?`~oia@")
+        #expect([LatLngAltitude](encodedPath: "??")?.first == LatLngAltitude(latitude: 0, longitude: 0))
+    }
+
+    @Test func altitudesAsAThirdDimension() throws {
+        let points = [LatLngAltitude(latitude: 36.6, longitude: -84.25, altitude: 512.34), LatLngAltitude(latitude: 36.61, longitude: -84.24, altitude: 498)]
+        let text = points.encodedPath(dimensions: .latLngAltitude)
+        let back = try #require([LatLngAltitude](encodedPath: text, dimensions: .latLngAltitude))
+        #expect(back == points)
+        // Read as 2-D, the six values are three points: the dimensions must be known.
+        #expect([LatLngAltitude](encodedPath: text, dimensions: .latLng)?.count == 3)
+    }
+
+    @Test func malformedTextIsNil() {
+        #expect([LatLngAltitude](encodedPath: "_p~iF~ps|U_ulL") == nil, "an odd count of values")
+        #expect([LatLngAltitude](encodedPath: "_p~iF~ps|") == nil, "a value cut off mid-way")
+        #expect([LatLngAltitude](encodedPath: "_p~iF ps|U") == nil, "a space is outside the alphabet")
+        #expect([LatLngAltitude](encodedPath: String(repeating: "~", count: 40)) == nil, "a value longer than 32 bits")
+        #expect([LatLngAltitude](encodedPath: "")?.isEmpty == true)
+    }
+}

@@ -150,24 +150,24 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
             let t = Double(i) / 10
             return LatLngAltitude(latitude: 36.545 + 0.075 * t + 0.006 * sin(t * 9), longitude: -84.31 + 0.12 * t)
         }
-        golden(AnyView(Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {
+        golden(Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {
             Polyline(path: route)
                 .stroke(Polyline.StrokeStyle(strokeColor: routeBlue, strokeWidth: 6, outerColor: .white, outerWidth: 0.2))
                 .contour(Polyline.ContourStyle(geodesic: false, drawOccludedSegments: true))
             Marker(position: route[0]) { Pin(configuration: .init(backgroundColor: Color(uiColor: .systemGreen), borderColor: .white)) }
             Marker(position: route[10]) { Pin(configuration: .init(backgroundColor: Color(uiColor: .systemRed), borderColor: .white)) }
-        }.terrain(grid)), "shapes/polyline/route-draped-over-ridges", width: 400, height: 270)
+        }.terrain(grid), "shapes/polyline/route-draped-over-ridges", width: 400, height: 270)
     }
 
     /// A flood area with an island, and an extruded block, over flat hybrid ground.
     @Test func floodPolygonWithAHoleAndAnExtrudedBlock() throws {
         let outer = [at(-150, -90), at(120, -110), at(160, 60), at(-60, 110), at(-170, 40)]
         let island = [at(-30, -20), at(-20, 40), at(40, 30), at(30, -30)]
-        golden(AnyView(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 0, longitude: 0), heading: 20, tilt: 50, range: 700), mode: .hybrid) {
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 0, longitude: 0), heading: 20, tilt: 50, range: 700), mode: .hybrid) {
             Polygon(path: outer, innerPaths: [island])
                 .style(Polygon.StyleOptions(fillColor: UIColor.systemBlue.withAlphaComponent(0.45), strokeColor: .systemBlue, strokeWidth: 2))
             Polygon(path: [at(60, -40, 40), at(100, -40, 40), at(100, -10, 40), at(60, -10, 40)], altitudeMode: .relativeToGround)
                 .style(Polygon.StyleOptions(fillColor: .systemOrange, extruded: true))
-        }), "shapes/polygon/flood-with-island-and-block", width: 400, height: 300)
+        }, "shapes/polygon/flood-with-island-and-block", width: 400, height: 300)
     }
 }

@@ -95,3 +95,47 @@ import TerrapinRender
         #expect(closest(to: "colour", in: ["width", "height"]) == nil)
     }
 }
+
+@Suite struct ShapeSceneFileTests {
+    let base = SceneDecoderTests()
+
+    @Test func polylinesAndPolygonsReadWriteAndReadBack() throws {
+        let text = """
+            {"map": {"mode": "roadmap",
+              "polylines": [{"encodedPath": "_p~iF~ps|U_ulLnnqC_mqNvxq`@", "stroke": {"color": "#1967D2", "width": 10, "outerWidth": 0.2},
+                             "contour": {"geodesic": true}}],
+              "polygons": [{"path": [{"latitude": 1, "longitude": 1}, {"latitude": 1, "longitude": 2}, {"latitude": 2, "longitude": 2}],
+                            "innerPaths": [[{"latitude": 1.2, "longitude": 1.5}, {"latitude": 1.2, "longitude": 1.7}, {"latitude": 1.4, "longitude": 1.7}]],
+                            "altitudeMode": "relativeToGround", "style": {"fillColor": "blue", "extruded": true, "geodesic": false}}]}}
+            """
+        let scene = try base.decode(text)
+        let map = try #require(scene.map)
+        #expect(map.polylines.count == 1 && map.polylines[0].path.count == 3 && map.polylines[0].path[2].longitude == -126.453)
+        #expect(map.polylines[0].strokeWidth == 10 && map.polylines[0].outerWidth == 0.2 && map.polylines[0].geodesic)
+        #expect(map.polygons.count == 1 && map.polygons[0].innerPaths.count == 1 && map.polygons[0].extruded && !map.polygons[0].geodesic)
+        let written = SceneEncoder.encode(scene)
+        #expect(try base.decode(written) == scene)
+        #expect(written.contains("\"polylines\"") && written.contains("\"innerPaths\""))
+    }
+
+    @Test func badGeometryNamesTheShapeAndWhatToDo() {
+        let issues = base.issues("""
+            {"map": {"polylines": [{"path": [{"latitude": 1, "longitude": 1}]},
+                                   {"encodedPath": "_p~iF~ps|", "stroke": {"outerWidth": 3}},
+                                   {"path": [{"latitude": 1, "longitude": 1}], "encodedPath": "??"},
+                                   {"stroke": {}}],
+                     "polygons": [{"path": [{"latitude": 1, "longitude": 1}, {"latitude": 100, "longitude": 1}, {"latitude": 2, "longitude": 2}]},
+                                  {"path": [{"latitude": 1, "longitude": 1}, {"latitude": 1, "longitude": 2}, {"latitude": 2, "longitude": 2}],
+                                   "innerPaths": [[{"latitude": 1, "longitude": 1}]]}]}}
+            """)
+        #expect(issues.contains { $0.contains("$.map.polylines[0].path: a polyline needs at least 2 points, found 1") }, "\(issues)")
+        #expect(issues.contains { $0.contains("$.map.polylines[1].encodedPath: not an encoded polyline") }, "\(issues)")
+        #expect(issues.contains { $0.contains("$.map.polylines[1].stroke.outerWidth") }, "\(issues)")
+        #expect(issues.contains { $0.contains("$.map.polylines[2].encodedPath: give \"path\" or \"encodedPath\", not both") }, "\(issues)")
+        #expect(issues.contains { $0.contains("$.map.polylines[3]: a polyline needs a \"path\"") }, "\(issues)")
+        #expect(issues.contains { $0.contains("$.map.polygons[0].path[1].latitude") }, "\(issues)")
+        #expect(issues.contains { $0.contains("$.map.polygons[1].innerPaths[0]: a hole needs at least 3 points") }, "\(issues)")
+        // Every problem at once, each with its line.
+        #expect(issues.count >= 7 && issues.allSatisfy { $0.hasPrefix("line ") }, "\(issues)")
+    }
+}
