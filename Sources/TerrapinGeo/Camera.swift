@@ -4,6 +4,7 @@
 //   eye = center + range · (−sin t · sin h, −sin t · cos h, cos t)   (east, north, up at center)
 // for heading h (clockwise from north) and tilt t (0 looks straight down, 90 at the horizon);
 // `roll` then turns the image about the view axis. Terrapin's field of view is vertical.
+import TerrapinGeometry
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,18 +32,18 @@ public struct Camera: Equatable, Hashable, Sendable {
     public var roll: Double
     /// Metres from the eye to `center`. Default 1,500.
     public var range: Double
-    /// Vertical field of view in degrees. Default 35 (Terrapin's choice).
-    public var fieldOfView: Double
+    /// Vertical field of view. Default 35° (Terrapin's choice).
+    public var fieldOfView: Angle
     /// How `center.altitude` is measured. Default `.absolute`, as in the SDK.
     public var altitudeMode: AltitudeMode
 
     public static let defaultRange = 1_500.0
-    public static let defaultFieldOfView = 35.0
+    public static let defaultFieldOfView = Angle.degrees(35)
     /// The SDK's restrictions: altitude 0…63,170,000 m, heading 0…360, tilt 0…90.
     public static let maxAltitude = 63_170_000.0
 
     public init(center: LatLngAltitude, heading: Double = 0, tilt: Double = 0, roll: Double = 0, range: Double = Camera.defaultRange,
-                fieldOfView: Double = Camera.defaultFieldOfView, altitudeMode: AltitudeMode = .absolute) {
+                fieldOfView: Angle = Camera.defaultFieldOfView, altitudeMode: AltitudeMode = .absolute) {
         self.center = center
         self.heading = heading
         self.tilt = tilt
@@ -66,7 +67,8 @@ public struct Camera: Equatable, Hashable, Sendable {
         c.tilt = tilt.isFinite ? min(90, max(0, tilt)) : 0
         c.roll = roll.isFinite ? roll : 0
         c.range = range.isFinite ? min(Self.maxAltitude, max(1, range)) : Self.defaultRange
-        c.fieldOfView = fieldOfView.isFinite ? min(170, max(1, fieldOfView)) : Self.defaultFieldOfView
+        let fov = fieldOfView.degrees
+        c.fieldOfView = fov.isFinite ? (fov < 1 || fov > 170 ? .degrees(min(170, max(1, fov))) : fieldOfView) : Self.defaultFieldOfView
         return c
     }
 }
@@ -110,7 +112,7 @@ public struct Projection: Sendable {
         // Roll turns the image clockwise by r: the axes rotate the other way about the view axis.
         right = right0 * cos(r) + up0 * sin(r)
         up = up0 * cos(r) - right0 * sin(r)
-        focalLength = (height / 2) / tan(c.fieldOfView * Double.pi / 360)
+        focalLength = (height / 2) / tan(c.fieldOfView.degrees * Double.pi / 360)
         near = max(0.5, c.range / 1000)
         let eyeHeight = max(0, c.range * cos(t) + (centerAltitude ?? c.center.altitude))
         far = c.range + 2 * (2 * WGS84.a * eyeHeight + eyeHeight * eyeHeight).squareRoot() + 1000
@@ -139,7 +141,7 @@ public struct Projection: Sendable {
 
 /// Limits on a map's camera (Terrapin's form of the SDK's camera restriction): whatever sets the
 /// camera — the initial camera, a binding, fitting, a flight, auto-pan — is clamped into them.
-public struct CameraRestriction: Equatable, Hashable, Sendable {
+public struct CameraLimits: Equatable, Hashable, Sendable {
     /// Metres from the eye to the centre.
     public var range: ClosedRange<Double>?
     /// Degrees from straight down.
@@ -148,9 +150,13 @@ public struct CameraRestriction: Equatable, Hashable, Sendable {
     public var heading: ClosedRange<Double>?
     /// Where the centre may be: west, south, east, north in degrees (west < east).
     public var bounds: [Double]?
+    /// Metres above sea level the eye may be at (the SDK's altitude restriction): the range is
+    /// shortened or lengthened to keep it there, where the tilt allows.
+    public var altitude: ClosedRange<Double>?
 
     public init(range: ClosedRange<Double>? = nil, tilt: ClosedRange<Double>? = nil, heading: ClosedRange<Double>? = nil,
-                bounds: [Double]? = nil) {
+                bounds: [Double]? = nil, altitude: ClosedRange<Double>? = nil) {
+        self.altitude = altitude
         self.range = range
         self.tilt = tilt
         self.heading = heading
@@ -172,6 +178,50 @@ public struct CameraRestriction: Equatable, Hashable, Sendable {
             c.center = LatLngAltitude(latitude: min(max(c.center.latitude, b[1]), b[3]), longitude: min(max(c.center.longitude, b[0]), b[2]),
                                       altitude: c.center.altitude)
         }
+        if let altitude {
+            // The eye is range · cos(tilt) above the centre.
+            let up = cos(c.tilt * Double.pi / 180)
+            let eye = c.center.altitude + c.range * up
+            if up > 1e-6, !altitude.contains(eye) {
+                let target = min(max(eye, altitude.lowerBound), altitude.upperBound)
+                c.range = max(1, (target - c.center.altitude) / up)
+            }
+        }
         return c
     }
+
+    /// The limits the SDK's restrictions name (later ones of a kind win).
+    public init(_ restrictions: [CameraRestriction]) {
+        self.init()
+        for r in restrictions {
+            switch r {
+            case .altitude(let a): altitude = a
+            case .bounds(let b): bounds = [b.longitude.lowerBound, b.latitude.lowerBound, b.longitude.upperBound, b.latitude.upperBound]
+            case .heading(let h): heading = h
+            case .tilt(let t): tilt = t
+            }
+        }
+    }
+}
+
+/// A latitude and longitude box (the SDK's `LatLngBounds`).
+public struct LatLngBounds: Equatable, Hashable, Sendable {
+    public var latitude: ClosedRange<Double>
+    public var longitude: ClosedRange<Double>
+    public init(latitude: ClosedRange<Double>, longitude: ClosedRange<Double>) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// One of the SDK's camera restrictions, for `Map.cameraRestrictions([…])`.
+public enum CameraRestriction: Equatable, Hashable, Sendable {
+    /// The eye's altitude in metres above sea level.
+    case altitude(ClosedRange<Double>)
+    /// Where the camera's centre may be.
+    case bounds(LatLngBounds)
+    /// Degrees clockwise from north, within 0…360.
+    case heading(ClosedRange<Double>)
+    /// Degrees from straight down.
+    case tilt(ClosedRange<Double>)
 }

@@ -79,7 +79,7 @@ public struct CameraFlight: Equatable, Sendable {
         c.heading = a.heading + dh * s
         c.tilt = a.tilt + (b.tilt - a.tilt) * s
         c.roll = a.roll + (b.roll - a.roll) * s
-        c.fieldOfView = a.fieldOfView + (b.fieldOfView - a.fieldOfView) * s
+        c.fieldOfView = .degrees(a.fieldOfView.degrees + (b.fieldOfView.degrees - a.fieldOfView.degrees) * s)
         let r0 = max(1, a.range), r1 = max(1, b.range)
         let distance = omega * 6_371_008.8
         let lift = max(0, distance / 2 - max(r0, r1))

@@ -142,7 +142,7 @@ extension ResolvedScene {
             ("camera", .object([("center", .object([("latitude", .number(c.center.latitude)), ("longitude", .number(c.center.longitude)),
                                                     ("altitude", .number(c.center.altitude))])),
                                 ("heading", .number(c.heading)), ("tilt", .number(c.tilt)), ("roll", .number(c.roll)),
-                                ("range", .number(c.range)), ("fieldOfView", .number(c.fieldOfView))])),
+                                ("range", .number(c.range)), ("fieldOfView", .number(c.fieldOfView.degrees))])),
         ]
         root.append(("markers", .array(markers.map { m in
             var o: [(String, JSONValue)] = [("index", .number(Double(m.index))), ("label", .string(m.label))]

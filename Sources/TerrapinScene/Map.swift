@@ -22,7 +22,7 @@ public struct Map {
     /// Camera flights, evaluated at `time` (see `CameraFlight`).
     public var flights: [CameraFlight] = []
     /// Limits on the camera, however it is set.
-    public var cameraRestriction: CameraRestriction?
+    public var cameraRestriction: CameraLimits?
     /// Seconds from the scene's start at which the map is drawn. Default 0.
     public var time = 0.0
     /// The basemap's labels, shown in `.hybrid` and `.roadmap` modes.
@@ -32,25 +32,25 @@ public struct Map {
     /// `onTap`'s handler.
     public var tapHandler: ((MapTapInfo) -> Void)?
 
-    public init(mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+    public init(mode: MapMode, @MapContentBuilder content: () -> MapItems = { MapItems(items: []) }) {
         self.mode = mode
         initialCamera = nil
         camera = nil
-        items = content()
+        items = content().items
     }
 
-    public init(initialCamera: Camera, mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+    public init(initialCamera: Camera, mode: MapMode, @MapContentBuilder content: () -> MapItems = { MapItems(items: []) }) {
         self.mode = mode
         self.initialCamera = initialCamera
         camera = nil
-        items = content()
+        items = content().items
     }
 
-    public init(camera: Binding<Camera>, mode: MapMode, @MapContentBuilder content: () -> [MapItem] = { [] }) {
+    public init(camera: Binding<Camera>, mode: MapMode, @MapContentBuilder content: () -> MapItems = { MapItems(items: []) }) {
         self.mode = mode
         initialCamera = nil
         self.camera = camera
-        items = content()
+        items = content().items
     }
 
     /// The map over a height grid.
@@ -77,7 +77,10 @@ public struct Map {
     }
 
     /// Limits the camera — initial, bound, fitted, flown or panned — to `restriction`.
-    public func cameraRestriction(_ restriction: CameraRestriction) -> Map { with { $0.cameraRestriction = restriction } }
+    public func cameraRestriction(_ restriction: CameraLimits) -> Map { with { $0.cameraRestriction = restriction } }
+
+    /// The SDK's form: `.cameraRestrictions([.altitude(0...5000), .bounds(LatLngBounds(…)), .heading(…), .tilt(…)])`.
+    public func cameraRestrictions(_ restrictions: [CameraRestriction]) -> Map { with { $0.cameraRestriction = CameraLimits(restrictions) } }
 
     /// The map as drawn `seconds` after the scene's start (camera flights at that time).
     public func time(_ seconds: Double) -> Map { with { $0.time = seconds } }

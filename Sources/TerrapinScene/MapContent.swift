@@ -122,24 +122,27 @@ public enum MapContentBuilder {
     public static func buildEither(second: [MapItem]) -> [MapItem] { second }
     public static func buildArray(_ parts: [[MapItem]]) -> [MapItem] { parts.flatMap { $0 } }
     public static func buildLimitedAvailability(_ part: [MapItem]) -> [MapItem] { part }
+    /// The collected items as one piece of map content, so that helpers can be written
+    /// `@MapContentBuilder var pins: some MapContent { … }`.
+    public static func buildFinalResult(_ items: [MapItem]) -> MapItems { MapItems(items: items) }
 }
 
 extension ForEach: MapContent where Content: MapContent {
     public var items: [MapItem] { data.flatMap { content($0).items } }
 
-    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @MapContentBuilder content: @escaping (Data.Element) -> [MapItem]) where Content == MapItems {
-        self.init(data, id: id, elements: { MapItems(items: content($0)) })
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @MapContentBuilder content: @escaping (Data.Element) -> MapItems) where Content == MapItems {
+        self.init(data, id: id, elements: content)
     }
 }
 
 extension ForEach where Content == MapItems, Data.Element: Identifiable, ID == Data.Element.ID {
-    public init(_ data: Data, @MapContentBuilder content: @escaping (Data.Element) -> [MapItem]) {
+    public init(_ data: Data, @MapContentBuilder content: @escaping (Data.Element) -> MapItems) {
         self.init(data, id: \.id, content: content)
     }
 }
 
 extension ForEach where Content == MapItems, Data == Range<Int>, ID == Int {
-    public init(_ data: Range<Int>, @MapContentBuilder content: @escaping (Int) -> [MapItem]) {
+    public init(_ data: Range<Int>, @MapContentBuilder content: @escaping (Int) -> MapItems) {
         self.init(data, id: \.self, content: content)
     }
 }
@@ -147,6 +150,7 @@ extension ForEach where Content == MapItems, Data == Range<Int>, ID == Int {
 /// Map content built by a builder.
 public struct MapItems: MapContent {
     public let items: [MapItem]
+    public init(items: [MapItem]) { self.items = items }
 }
 
 /// A custom-view marker: a SwiftUI-style view anchored at a position.

@@ -26,7 +26,7 @@ public struct MapScene: Equatable, Sendable {
     public var buildings: [BuildingSpec] = []
     public var labels: [BasemapLabel] = []
     public var flights: [CameraFlight] = []
-    public var cameraRestriction: CameraRestriction?
+    public var cameraRestriction: CameraLimits?
 
     public init() {}
 }

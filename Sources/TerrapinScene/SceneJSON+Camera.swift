@@ -32,7 +32,7 @@ extension Reader {
         if let t = number(m["tilt"], path + ".tilt", in: 0...90, unit: " of degrees") { camera.tilt = t }
         if let r = number(m["roll"], path + ".roll", in: -360...360, unit: " of degrees") { camera.roll = r }
         if let r = number(m["range"], path + ".range", in: 1...63_170_000, unit: " of metres") { camera.range = r }
-        if let f = number(m["fieldOfView"], path + ".fieldOfView", in: 1...120, unit: " of degrees") { camera.fieldOfView = f }
+        if let f = number(m["fieldOfView"], path + ".fieldOfView", in: 1...120, unit: " of degrees") { camera.fieldOfView = .degrees(f) }
         camera.altitudeMode = choice(m["altitudeMode"], path + ".altitudeMode", default: camera.altitudeMode)
         return Camera(center: camera.center, heading: camera.heading, tilt: camera.tilt, roll: camera.roll, range: camera.range,
                       fieldOfView: camera.fieldOfView, altitudeMode: camera.altitudeMode)
@@ -42,9 +42,9 @@ extension Reader {
     static let maxFlights = 1_000
 
 
-    /// `{"range": [min, max], "tilt": [min, max], "heading": [min, max], "bounds": [w, s, e, n]}`.
-    mutating func cameraRestriction(_ node: JSONNode, _ path: String) -> CameraRestriction? {
-        guard let m = object(node, path, allowed: ["range", "tilt", "heading", "bounds"]) else { return nil }
+    /// `{"range": [min, max], "tilt": [min, max], "heading": [min, max], "bounds": [w, s, e, n], "altitude": [min, max]}`.
+    mutating func cameraRestriction(_ node: JSONNode, _ path: String) -> CameraLimits? {
+        guard let m = object(node, path, allowed: ["range", "tilt", "heading", "bounds", "altitude"]) else { return nil }
         func limits(_ key: String, _ allowed: ClosedRange<Double>, _ unit: String) -> ClosedRange<Double>? {
             guard let items = array(m[key], path + "." + key, max: 2) else { return nil }
             let values = items.enumerated().compactMap { number($1, path + ".\(key)[\($0)]", in: allowed, unit: unit) }
@@ -54,8 +54,9 @@ extension Reader {
             }
             return values[0]...values[1]
         }
-        let restriction = CameraRestriction(range: limits("range", 1...63_170_000, " of metres"), tilt: limits("tilt", 0...90, " of degrees"),
-                                            heading: limits("heading", 0...360, " of degrees"))
+        let restriction = CameraLimits(range: limits("range", 1...63_170_000, " of metres"), tilt: limits("tilt", 0...90, " of degrees"),
+                                            heading: limits("heading", 0...360, " of degrees"),
+                                            altitude: limits("altitude", -11_000...63_170_000, " of metres above sea level"))
         var result = restriction
         if let b = array(m["bounds"], path + ".bounds", max: 4) {
             let values = b.enumerated().compactMap { i, v in number(v, path + ".bounds[\(i)]", in: i % 2 == 0 ? -180...180 : -90...90, unit: " of degrees") }
@@ -103,7 +104,7 @@ extension SceneEncoder {
         if c.tilt != d.tilt { o.append(("tilt", .number(c.tilt))) }
         if c.roll != d.roll { o.append(("roll", .number(c.roll))) }
         if c.range != d.range { o.append(("range", .number(c.range))) }
-        if c.fieldOfView != d.fieldOfView { o.append(("fieldOfView", .number(c.fieldOfView))) }
+        if c.fieldOfView != d.fieldOfView { o.append(("fieldOfView", .number(c.fieldOfView.degrees))) }
         if c.altitudeMode != d.altitudeMode { o.append(("altitudeMode", .string(c.altitudeMode.rawValue))) }
         return .object(o)
     }

@@ -106,6 +106,7 @@ extension SceneEncoder {
                 if let limits { o.append((key, .array([.number(limits.lowerBound), .number(limits.upperBound)]))) }
             }
             if let b = r.bounds { o.append(("bounds", .array(b.map { .number($0) }))) }
+            if let a = r.altitude { o.append(("altitude", .array([.number(a.lowerBound), .number(a.upperBound)]))) }
             m.append(("cameraRestriction", .object(o)))
         }
         if !map.flights.isEmpty {

@@ -42,7 +42,8 @@ public enum SceneSchema {
             "range": { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "number", "minimum": 1, "maximum": 63170000 }, "description": "[min, max] metres" },
             "tilt": { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "number", "minimum": 0, "maximum": 90 }, "description": "[min, max] degrees" },
             "heading": { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "number", "minimum": 0, "maximum": 360 }, "description": "[min, max] degrees" },
-            "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 }, "description": "[west, south, east, north]: where the centre may be" }
+            "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 }, "description": "[west, south, east, north]: where the centre may be" },
+            "altitude": { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "number", "minimum": -11000, "maximum": 63170000 }, "description": "[min, max] metres above sea level for the eye (the SDK's altitude restriction)" }
           }
         },
         "flights": {

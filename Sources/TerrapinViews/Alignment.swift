@@ -65,17 +65,6 @@ public struct EdgeInsets: Equatable, Sendable {
     }
 }
 
-/// An angle, as in SwiftUI.
-public struct Angle: Equatable, Sendable {
-    public var radians: Double
-    public init(radians: Double) { self.radians = radians }
-    public init(degrees: Double) { radians = degrees * Double.pi / 180 }
-    public static func degrees(_ d: Double) -> Angle { Angle(degrees: d) }
-    public static func radians(_ r: Double) -> Angle { Angle(radians: r) }
-    public var degrees: Double { radians * 180 / Double.pi }
-    public static let zero = Angle(radians: 0)
-}
-
 /// SwiftUI's default spacing between adjacent views in a stack, and default padding.
 let defaultSpacing = 8.0
 let defaultPadding = 16.0

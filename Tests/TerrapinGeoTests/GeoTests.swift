@@ -117,8 +117,8 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
     }
 
     @Test func restrictionsClamp() {
-        let c = Camera(center: LatLngAltitude(latitude: 95, longitude: 200), heading: -30, tilt: 120, range: -5, fieldOfView: .nan).restricted
-        #expect(c.center.latitude == 90 && c.center.longitude == -160 && c.heading == 330 && c.tilt == 90 && c.range == 1 && c.fieldOfView == 35)
+        let c = Camera(center: LatLngAltitude(latitude: 95, longitude: 200), heading: -30, tilt: 120, range: -5, fieldOfView: .degrees(.nan)).restricted
+        #expect(c.center.latitude == 90 && c.center.longitude == -160 && c.heading == 330 && c.tilt == 90 && c.range == 1 && c.fieldOfView.degrees == 35)
     }
 }
 

@@ -32,7 +32,7 @@ import Testing
                                            east: lon0 + Double(w / 2) * 10 / mLon, north: lat0 + Double(h / 2) * 10 / mLat))
         let fov = 1.0
         let range = 10 * (Double(h) / 2) / tan(fov * Double.pi / 360)
-        let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: lat0, longitude: lon0), range: range, fieldOfView: fov), mode: .satellite)
+        let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: lat0, longitude: lon0), range: range, fieldOfView: .degrees(fov)), mode: .satellite)
             .imagery(imagery)
         let pixmap = try ViewRenderer.render(map.frame(width: Double(w), height: Double(h)), scale: 1)
         let haze = 0.85 * (1 - exp(-1.0 / 6))

@@ -211,14 +211,14 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
     /// Each restricted component is clamped, however the camera was set; a scene file's
     /// "cameraRestriction" resolves the same camera as the DSL's.
     @Test func theCameraIsClampedInDSLAndSceneFiles() throws {
-        let restriction = CameraRestriction(range: 500...2_000, tilt: 0...45, heading: 10...90, bounds: [-122.40, 37.79, -122.39, 37.80])
+        let restriction = CameraLimits(range: 500...2_000, tilt: 0...45, heading: 10...90, bounds: [-122.40, 37.79, -122.39, 37.80])
         let wild = Camera(center: LatLngAltitude(latitude: 37.81, longitude: -122.41), heading: 350, tilt: 70, range: 5_000)
         let clamped = restriction.apply(wild)
         #expect(clamped.range == 2_000 && clamped.tilt == 45 && clamped.heading == 90)
         #expect(clamped.center.latitude == 37.80 && clamped.center.longitude == -122.40)
         // Heading is taken into [0, 360) first: −20 is 340, above the range's top.
         #expect(restriction.apply(Camera(center: wild.center, heading: -20)).heading == 90)
-        #expect(CameraRestriction(heading: 300...350).apply(Camera(center: wild.center, heading: -20)).heading == 340)
+        #expect(CameraLimits(heading: 300...350).apply(Camera(center: wild.center, heading: -20)).heading == 340)
         let map = Map(initialCamera: wild, mode: .roadmap) { Marker(position: LatLngAltitude(latitude: 37.7955, longitude: -122.3937)) }
             .cameraRestriction(restriction)
         let dsl = try MapResolver.resolve(map, width: 400, height: 300)

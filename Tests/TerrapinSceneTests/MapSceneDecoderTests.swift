@@ -42,7 +42,7 @@ import TerrapinViews
             """#)
         let map = try #require(scene.map)
         #expect(map.mode == .roadmap)
-        #expect(map.camera == Camera(center: LatLngAltitude(latitude: 40.7, longitude: -74, altitude: 10), heading: 30, tilt: 60, range: 1200, fieldOfView: 40))
+        #expect(map.camera == Camera(center: LatLngAltitude(latitude: 40.7, longitude: -74, altitude: 10), heading: 30, tilt: 60, range: 1200, fieldOfView: .degrees(40)))
         #expect(map.terrain == TerrainSpec(file: "dem.asc", bounds: nil, exaggeration: 2))
         #expect(map.dimmedOccludedOpacity == 0.4)
         #expect(map.markers.count == 2)

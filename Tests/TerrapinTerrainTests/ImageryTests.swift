@@ -125,7 +125,7 @@ func gradientImage(_ width: Int, _ height: Int) -> Pixmap {
         let fov = 1.0
         let focal = (Double(h) / 2) / tan(fov * Double.pi / 360)
         let center = LatLngAltitude(latitude: Double(h) / 2 * cellLat, longitude: Double(w) / 2 * cellLon, altitude: 40)
-        let camera = Camera(center: center, range: 10 * focal, fieldOfView: fov)
+        let camera = Camera(center: center, range: 10 * focal, fieldOfView: .degrees(fov))
         var frame = DepthFrame(width: w, height: h)
         TerrainRenderer.draw(TerrainGround(grid: grid), projection: Projection(camera: camera, width: Double(w), height: Double(h), centerAltitude: 40),
                              toDevice: (scale: 1, dx: 0, dy: 0), horizon: .zero, hazeDistance: .infinity, imagery: imagery, into: &frame)
@@ -156,7 +156,7 @@ func gradientImage(_ width: Int, _ height: Int) -> Pixmap {
         let focal = (Double(h) / 2) / tan(fov * Double.pi / 360)
         // Framed so that each screen pixel's centre falls on an image pixel's centre: sampled
         // without the mipmap, every pixel would be black or white.
-        let camera = Camera(center: LatLngAltitude(latitude: (Double(2 * h) - 0.5) * cellLat, longitude: (Double(2 * w) + 0.5) * cell), range: 40 * focal, fieldOfView: fov)
+        let camera = Camera(center: LatLngAltitude(latitude: (Double(2 * h) - 0.5) * cellLat, longitude: (Double(2 * w) + 0.5) * cell), range: 40 * focal, fieldOfView: .degrees(fov))
         var frame = DepthFrame(width: w, height: h)
         TerrainRenderer.draw(TerrainGround(grid: grid), projection: Projection(camera: camera, width: Double(w), height: Double(h), centerAltitude: 0),
                              toDevice: (scale: 1, dx: 0, dy: 0), horizon: .zero, hazeDistance: .infinity, imagery: imagery, into: &frame)

@@ -139,7 +139,7 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
         let center = LatLngAltitude(latitude: grid.northCentre - (Double(h) / 2 - 0.25) * cellLat, longitude: (Double(w) / 2 - 0.25) * cellLon, altitude: mid)
         let fov = 1.0
         let focal = (Double(h) / 2) / tan(fov * Double.pi / 360)
-        let camera = Camera(center: center, range: 30 * focal, fieldOfView: fov)
+        let camera = Camera(center: center, range: 30 * focal, fieldOfView: .degrees(fov))
         var frame = DepthFrame(width: 2 * w, height: 2 * h)
         TerrainRenderer.draw(TerrainGround(grid: grid), projection: Projection(camera: camera, width: Double(w), height: Double(h), centerAltitude: mid),
                              toDevice: (scale: 2, dx: 0, dy: 0), horizon: .zero, hazeDistance: .infinity, into: &frame)
