@@ -23,6 +23,8 @@ import TerrapinPNG
         "text, label or accessibility label in a scene file": "sceneStructure",
         "buildings per scene file": "sceneStructure",
         "basemap labels per scene file": "sceneStructure",
+        "polylines and polygons per scene file": "sceneStructure",
+        "points in one path": "sceneStructure",
         "batch manifest": "batchManifest",
         "errors listed per scene": "sceneStructure",
         "segments per flattened curve": "drawing",
@@ -122,8 +124,8 @@ import TerrapinPNG
         var view = #"{"text": "a"}"#
         for _ in 0..<17 { view = #"{"vstack": {"children": ["# + view + "]}}" }
         try refused(Self.scene(Self.markerWith(view)), "views nest deeper than 16 levels")
-        let long = #"{"text": ""# + String(repeating: "あ", count: 10_001) + #""}"#
-        try refused(Self.scene(Self.markerWith(long)), "a text may have at most 10000 characters, this one has 10001")
+        let longText = #"{"text": ""# + String(repeating: "あ", count: 10_001) + #""}"#
+        try refused(Self.scene(Self.markerWith(longText)), "a text may have at most 10000 characters, this one has 10001")
         let children = #"{"hstack": {"children": ["# + Array(repeating: #"{"text": "a"}"#, count: 1001).joined(separator: ",") + "]}}"
         try refused(Self.scene(Self.markerWith(children)), "at most 1000 items are allowed, found 1001")
         let modifiers = #"{"text": "a", "modifiers": ["# + Array(repeating: #"{"opacity": 1}"#, count: 65).joined(separator: ",") + "]}"
@@ -142,6 +144,12 @@ import TerrapinPNG
         let label = #"{"name": "A", "position": {"latitude": 1, "longitude": 2}}"#
         try refused(Self.scene(#"{"map": {"labels": ["# + Array(repeating: label, count: 10_001).joined(separator: ",") + "]}}"),
                     "$.map.labels: at most 10000 items are allowed, found 10001")
+        // 10,001 polylines; a path of 100,001 points.
+        let line = #"{"path": [{"latitude": 1, "longitude": 2}, {"latitude": 1.1, "longitude": 2}]}"#
+        try refused(Self.scene(#"{"map": {"polylines": ["# + Array(repeating: line, count: 10_001).joined(separator: ",") + "]}}"),
+                    "$.map.polylines: at most 10000 items are allowed, found 10001")
+        let long = #"{"map": {"polygons": [{"path": ["# + Array(repeating: #"{"latitude": 1, "longitude": 2}"#, count: 100_001).joined(separator: ",") + "]}]}}"
+        try refused(Self.scene(long), "$.map.polygons[0].path: at most 100000 items are allowed, found 100001")
         // 60 errors: 50 listed, the rest counted.
         let bad = #"{"map": {"markers": ["# + Array(repeating: #"{"position": {"latitude": 100, "longitude": 2}}"#, count: 60).joined(separator: ",") + "]}}"
         try refused(Self.scene(bad), "and 10 more")
