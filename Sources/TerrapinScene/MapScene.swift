@@ -23,6 +23,8 @@ public struct MapScene: Equatable, Sendable {
     /// Drawn on the map under every marker: polygons first, then polylines.
     public var polylines: [PolylineSpec] = []
     public var polygons: [PolygonSpec] = []
+    /// GeoJSON files drawn as polylines, polygons and markers (after the scene's own).
+    public var geojson: [GeoJSONSpec] = []
     public var buildings: [BuildingSpec] = []
     public var labels: [BasemapLabel] = []
     public var flights: [CameraFlight] = []
@@ -143,6 +145,7 @@ extension MapScene {
         var files: [String] = []
         if let terrain, terrain.inline == nil { files.append(terrain.file) }
         if let imagery { files.append(imagery.file) }
+        files += geojson.map(\.file)
         func image(_ i: ImageSpec) { if let f = i.file { files.append(f) } }
         func pin(_ p: PinSpec) { if let g = p.glyph { view(g) } }
         func view(_ v: ViewSpec) {

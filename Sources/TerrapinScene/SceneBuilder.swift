@@ -28,6 +28,7 @@ public struct SceneBuilder {
         let markers = spec.markers.map(marker)
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
         map.items = spec.polygons.flatMap(\.polygon.items) + spec.polylines.flatMap(\.polyline.items) + markers.flatMap { $0 }
+        for g in spec.geojson { map.items += try GeoJSON.items(path: path(g.file), file: g.file, defaults: g.style) }
         if let terrain = spec.terrain, let inline = terrain.inline {
             // The decoder checked counts and bounds, so the grid is valid.
             if let grid = inline.grid { map = map.terrain(grid, exaggeration: terrain.exaggeration) }

@@ -19,7 +19,7 @@ extension Reader {
 
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "polylines", "polygons", "buildings", "labels"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "labels"]) else { return nil }
         var map = MapScene()
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
@@ -49,6 +49,9 @@ extension Reader {
         }
         for (i, item) in (array(m["polygons"], path + ".polygons", max: Self.maxShapes) ?? []).enumerated() {
             if let area = polygon(item, path + ".polygons[\(i)]") { map.polygons.append(area) }
+        }
+        for (i, item) in (array(m["geojson"], path + ".geojson", max: 100) ?? []).enumerated() {
+            if let g = geojson(item, path + ".geojson[\(i)]") { map.geojson.append(g) }
         }
         for (i, item) in (array(m["buildings"], path + ".buildings", max: BuiltGround.maxBuildings) ?? []).enumerated() {
             if let building = building(item, path + ".buildings[\(i)]") { map.buildings.append(building) }
@@ -145,6 +148,7 @@ extension SceneEncoder {
         if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }
         if !map.polylines.isEmpty { m.append(("polylines", .array(map.polylines.map(polyline)))) }
         if !map.polygons.isEmpty { m.append(("polygons", .array(map.polygons.map(polygon)))) }
+        if !map.geojson.isEmpty { m.append(("geojson", .array(map.geojson.map(geojson)))) }
         if !map.buildings.isEmpty {
             m.append(("buildings", .array(map.buildings.map { b in
                 var o: [(String, JSONValue)] = [("footprint", .array(b.footprint.map(position)))]

@@ -149,7 +149,40 @@ extension Reader {
     }
 }
 
+extension Reader {
+    /// `{"file": "route.geojson", "style": {"stroke": "#1967D2", "stroke-width": 4, …}}`.
+    mutating func geojson(_ node: JSONNode, _ path: String) -> GeoJSONSpec? {
+        guard let m = object(node, path, allowed: ["file", "style"]) else { return nil }
+        guard let f = m["file"] else { report(node, path, "a GeoJSON source needs a \"file\""); return nil }
+        guard let file = string(f, path + ".file") else { return nil }
+        var spec = GeoJSONSpec(file: file)
+        if let s = m["style"], let o = object(s, path + ".style", allowed: GeoJSONStyle.keys) {
+            let p = path + ".style"
+            if let c = o["stroke"] { spec.style.stroke = viewColor(c, p + ".stroke") }
+            if let c = o["fill"] { spec.style.fill = viewColor(c, p + ".fill") }
+            if let c = o["marker-color"] { spec.style.markerColor = viewColor(c, p + ".marker-color") }
+            if o["stroke-width"] != nil { spec.style.strokeWidth = number(o["stroke-width"], p + ".stroke-width", in: 0...1000, unit: " of points") }
+            if o["stroke-opacity"] != nil { spec.style.strokeOpacity = number(o["stroke-opacity"], p + ".stroke-opacity", in: 0...1) }
+            if o["fill-opacity"] != nil { spec.style.fillOpacity = number(o["fill-opacity"], p + ".fill-opacity", in: 0...1) }
+        }
+        return spec
+    }
+}
+
 extension SceneEncoder {
+    static func geojson(_ g: GeoJSONSpec) -> JSONValue {
+        var o: [(String, JSONValue)] = [("file", .string(g.file))]
+        var style: [(String, JSONValue)] = []
+        if let c = g.style.stroke { style.append(("stroke", color(c))) }
+        if let v = g.style.strokeWidth { style.append(("stroke-width", .number(v))) }
+        if let v = g.style.strokeOpacity { style.append(("stroke-opacity", .number(v))) }
+        if let c = g.style.fill { style.append(("fill", color(c))) }
+        if let v = g.style.fillOpacity { style.append(("fill-opacity", .number(v))) }
+        if let c = g.style.markerColor { style.append(("marker-color", color(c))) }
+        if !style.isEmpty { o.append(("style", .object(style))) }
+        return .object(o)
+    }
+
     static func polyline(_ s: PolylineSpec) -> JSONValue {
         let d = PolylineSpec(path: [])
         var o: [(String, JSONValue)] = [("path", .array(s.path.map(position)))]

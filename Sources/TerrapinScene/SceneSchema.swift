@@ -84,6 +84,31 @@ public enum SceneSchema {
         "markers": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/anyMarker" } },
         "polylines": { "type": "array", "maxItems": 10000, "items": { "$ref": "#/$defs/polyline" } },
         "polygons": { "type": "array", "maxItems": 10000, "items": { "$ref": "#/$defs/polygon" } },
+        "geojson": {
+          "description": "GeoJSON files (RFC 7946) drawn as polylines, polygons and markers, styled by their simplestyle-spec properties over these defaults.",
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["file"],
+            "properties": {
+              "file": { "type": "string" },
+              "style": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "stroke": { "$ref": "#/$defs/color" },
+                  "stroke-width": { "type": "number", "minimum": 0, "maximum": 1000 },
+                  "stroke-opacity": { "type": "number", "minimum": 0, "maximum": 1 },
+                  "fill": { "$ref": "#/$defs/color" },
+                  "fill-opacity": { "type": "number", "minimum": 0, "maximum": 1 },
+                  "marker-color": { "$ref": "#/$defs/color" }
+                }
+              }
+            }
+          }
+        },
         "buildings": { "type": "array", "maxItems": 10000, "items": { "$ref": "#/$defs/building" } },
         "labels": {
           "description": "Basemap place names, shown in hybrid and roadmap modes; the lowest priority in collision.",

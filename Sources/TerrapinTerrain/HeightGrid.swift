@@ -106,6 +106,8 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     case image(String)
     /// Imagery that cannot be read or placed.
     case imagery(file: String, message: String)
+    /// A GeoJSON file that cannot be read, or a feature in it that cannot be drawn.
+    case geojson(file: String, message: String)
 
     public var description: String {
         switch self {
@@ -116,6 +118,7 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
             return "height grid \(file) is \(count(c))x\(count(r)) samples, more than the limit of \(HeightGrid.maxSamples); resample it to a coarser grid"
         case .image(let m): return "height grid: \(m)"
         case .imagery(let file, let m): return m.contains(file) ? "imagery: \(m)" : "imagery '\(file)': \(m)"
+        case .geojson(let file, let m): return m.contains(file) ? "GeoJSON: \(m)" : "GeoJSON '\(file)': \(m)"
         }
     }
 }

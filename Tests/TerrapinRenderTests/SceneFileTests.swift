@@ -238,3 +238,60 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(try SceneDecoder.decode(Array(SceneEncoder.encode(scene).utf8)).map?.cameraRestriction == restriction)
     }
 }
+
+/// GeoJSON in scene files: features become the same map content written in Swift.
+@Suite struct GeoJSONSceneTests {
+    static let json = """
+        {"output": {"width": 400, "height": 300},
+         "map": {"mode": "hybrid", "camera": {"center": {"latitude": 37.801, "longitude": -122.401}, "tilt": 40, "range": 2600},
+                 "geojson": [{"file": "../Fixtures/geojson/embarcadero.geojson", "style": {"stroke-width": 3}}]}}
+        """
+
+    @Test func featuresDrawAsTheSwiftShapesTheyDescribe() throws {
+        let scene = try SceneDecoder.decode(Array(Self.json.utf8), path: "\(examples)/geojson.json")
+        let prepared = try PreparedScene(scene)
+        let map = try #require(prepared.map)
+        #expect(map.polylines.count == 1 && map.polygons.count == 1 && map.markers.count == 1)
+        #expect(map.polylines[0].path.count == 6 && map.polylines[0].path[0] == LatLngAltitude(latitude: 37.8078, longitude: -122.4118))
+        #expect(map.polylines[0].strokeStyle.strokeWidth == 6, "the feature's own stroke-width over the scene's default")
+        #expect(map.polygons[0].path.count == 4 && map.polygons[0].innerPaths.count == 1, "rings without their closing position")
+        #expect(abs(Double(map.polygons[0].styleOptions.fillColor.rgba.alpha) - 0.4) < 1e-6)
+        let swift = Map(initialCamera: Camera(center: LatLngAltitude(latitude: 37.801, longitude: -122.401), tilt: 40, range: 2600), mode: .hybrid) {
+            for item in map.items {
+                switch item {
+                case .polyline(let p): p
+                case .polygon(let p): p
+                case .marker(let m): m
+                }
+            }
+        }
+        let direct = try ViewRenderer.render(swift.frame(width: 400, height: 300))
+        #expect(try prepared.render() == direct)
+        // Written back, the scene still names the file.
+        let written = SceneEncoder.encode(scene)
+        #expect(written.contains("\"file\": \"../Fixtures/geojson/embarcadero.geojson\",\n        \"style\": {\"stroke-width\": 3}"), "\(written)")
+        #expect(try SceneDecoder.decode(Array(written.utf8), path: "\(examples)/geojson.json") == scene)
+        #expect(scene.map?.referencedFiles.contains("../Fixtures/geojson/embarcadero.geojson") == true)
+    }
+
+    @Test func badGeometryNamesTheFileTheFeatureAndWhere() {
+        func error(_ text: String) -> String {
+            do { _ = try GeoJSON.items(Array(text.utf8), file: "area.geojson"); return "" } catch { return error.description }
+        }
+        let open = error(#"{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1]]]}}"#)
+        #expect(open == "GeoJSON 'area.geojson': $.geometry.coordinates[0], line 1, column 87: the ring is open: its last position must repeat its first", "\(open)")
+        let short = error(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0]]}}]}"#)
+        #expect(short.contains("feature 0, $.features[0].geometry.coordinates") && short.contains("a LineString needs at least 2 positions, found 1"), "\(short)")
+        let range = error(#"{"type": "Point", "coordinates": [10, 95]}"#)
+        #expect(range.contains("latitude 95 is out of range (longitude first"), "\(range)")
+        #expect(error(#"{"type": "Circle"}"#).contains("unknown GeoJSON type \"Circle\""))
+        #expect(error("[1, 2").contains("a GeoJSON file is JSON"))
+        #expect(error(#"{"type": "Point", "coordinates": [1, "2"]}"#).contains("a coordinate must be a number"))
+    }
+
+    @Test func aMissingFileIsABadScene() throws {
+        let json = Self.json.replacingOccurrences(of: "embarcadero.geojson", with: "nowhere.geojson")
+        let scene = try SceneDecoder.decode(Array(json.utf8), path: "\(examples)/geojson.json")
+        #expect(throws: RenderError.self) { try PreparedScene(scene) }
+    }
+}
