@@ -34,21 +34,25 @@ public struct ResolvedShape {
 }
 
 enum ShapeResolver {
-    /// Most points one segment is cut into; and most points in one shape.
+    /// Most points one segment is cut into; most points in one shape; most points densifying
+    /// may add in a whole map (past it, paths are drawn through their own vertices only, so a
+    /// scene of many long paths costs what its file holds, not 512 times that).
     static let maxSegmentPoints = 512
     static let maxShapePoints = 100_000
+    static let maxDensifiedPoints = 2_000_000
 
     static func resolve(_ map: Map, projection: Projection, ground: Ground) -> [ResolvedShape] {
         var shapes: [ResolvedShape] = []
         var lines = 0, polygons = 0
+        var budget = maxDensifiedPoints
         for item in map.items {
             switch item {
             case .marker: continue
             case .polyline(let p):
-                shapes.append(polyline(p, index: lines, map: map, projection: projection, ground: ground))
+                shapes.append(polyline(p, index: lines, map: map, projection: projection, ground: ground, budget: &budget))
                 lines += 1
             case .polygon(let p):
-                shapes.append(polygon(p, index: polygons, map: map, projection: projection, ground: ground))
+                shapes.append(polygon(p, index: polygons, map: map, projection: projection, ground: ground, budget: &budget))
                 polygons += 1
             }
         }
@@ -64,6 +68,14 @@ enum ShapeResolver {
 
     /// `path` densified: each segment cut into pieces no longer than `step` metres (and into
     /// 32 for a geodesic over 10 km), interpolated on the great circle or in Web Mercator.
+    static func densify(_ path: [LatLngAltitude], closed: Bool, geodesic: Bool, step: Double?, budget: inout Int) -> [LatLngAltitude] {
+        guard path.count >= 2, budget > path.count else { return path }
+        defer { budget -= max(0, path.count) }
+        let dense = densify(path, closed: closed, geodesic: geodesic, step: step)
+        budget -= dense.count - path.count
+        return dense
+    }
+
     static func densify(_ path: [LatLngAltitude], closed: Bool, geodesic: Bool, step: Double?) -> [LatLngAltitude] {
         guard path.count >= 2 else { return path }
         var out: [LatLngAltitude] = []
@@ -160,10 +172,10 @@ enum ShapeResolver {
         return minX <= maxX ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : nil
     }
 
-    static func polyline(_ line: Polyline, index: Int, map: Map, projection: Projection, ground: Ground) -> ResolvedShape {
+    static func polyline(_ line: Polyline, index: Int, map: Map, projection: Projection, ground: Ground, budget: inout Int) -> ResolvedShape {
         var shape = ResolvedShape(kind: .polyline, index: index)
         guard line.path.count >= 2, line.path.allSatisfy(\.isValid) else { shape.hidden = .invalidPosition; return shape }
-        let dense = densify(line.path, closed: false, geodesic: line.contourStyle.geodesic, step: step(line.altitudeMode, map: map))
+        let dense = densify(line.path, closed: false, geodesic: line.contourStyle.geodesic, step: step(line.altitudeMode, map: map), budget: &budget)
         let lifted = dense.map { lift($0, line.altitudeMode, ground: ground) }
         shape.geo = [lifted.map(\.0)]
         let projected = project(shape.geo[0], projection: projection, ground: ground)
@@ -207,7 +219,7 @@ enum ShapeResolver {
         return shape
     }
 
-    static func polygon(_ polygon: Polygon, index: Int, map: Map, projection: Projection, ground: Ground) -> ResolvedShape {
+    static func polygon(_ polygon: Polygon, index: Int, map: Map, projection: Projection, ground: Ground, budget: inout Int) -> ResolvedShape {
         var shape = ResolvedShape(kind: .polygon, index: index)
         let rings = [polygon.path] + polygon.innerPaths
         guard polygon.path.count >= 3, rings.allSatisfy({ $0.allSatisfy(\.isValid) }) else { shape.hidden = .invalidPosition; return shape }
@@ -216,7 +228,7 @@ enum ShapeResolver {
         var nearest = Double.infinity
         var liftedOuter: [(LatLngAltitude, ground: Double)] = []
         for (r, ring) in rings.enumerated() where ring.count >= 3 {
-            let dense = densify(ring, closed: true, geodesic: polygon.styleOptions.geodesic, step: step)
+            let dense = densify(ring, closed: true, geodesic: polygon.styleOptions.geodesic, step: step, budget: &budget)
             let lifted = dense.map { lift($0, polygon.altitudeMode, ground: ground) }
             if r == 0 { liftedOuter = lifted }
             shape.geo.append(lifted.map(\.0))

@@ -62,6 +62,19 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         #expect(abs(y(m.latitude) - (y(newYork.latitude) + t * (y(london.latitude) - y(newYork.latitude)))) < 1e-12)
     }
 
+    /// Densifying draws on one budget per map: past it, paths keep their own vertices.
+    @Test func densifyingStopsAtTheMapsBudget() {
+        let a = LatLngAltitude(latitude: 0, longitude: 0), b = LatLngAltitude(latitude: 0, longitude: 1)
+        var budget = 600
+        #expect(ShapeResolver.densify([a, b], closed: false, geodesic: false, step: 1, budget: &budget).count == 513)
+        #expect(budget == 600 - 513)
+        // (The budget is checked before a shape: one shape may overshoot it.)
+        #expect(ShapeResolver.densify([a, b], closed: false, geodesic: false, step: 1, budget: &budget).count == 513)
+        #expect(budget < 0)
+        #expect(ShapeResolver.densify([a, b], closed: false, geodesic: false, step: 1, budget: &budget).count == 2)
+        #expect(ShapeResolver.maxDensifiedPoints == 2_000_000)
+    }
+
     /// A 200 m square with an 80 m hole, straight down at 1 pt per metre.
     func squareWithHole() -> Map {
         let outer = [at(-100, -100), at(100, -100), at(100, 100), at(-100, 100)]
