@@ -4,7 +4,9 @@
 import Terrapin
 
 /// The spec's teardrop pin (§5) as a Shape: the tip at the bottom centre of a 24 × 42 frame.
-struct SpecPinShape: Shape {
+/// Hashable, as an app's shape may be: its value names its shared mask (no outline is built to
+/// look it up).
+struct SpecPinShape: Shape, Hashable {
     func path(in r: Rect) -> Path { specPinPath(x: r.midX, y: r.maxY) }
 }
 

@@ -103,9 +103,11 @@ final class PinNode: Node {
         let border = Pin.Configuration.borderWidth * s
         // Each part through the render's sprite store when there is one (the same pin drawn
         // again is a mask composited in its colours).
-        context.fill({ Pin.outline(in: $0) }, in: rect, color: configuration.borderColor.rgba, kind: 3)
+        // The outlines depend only on the size and the scale: they name their masks.
+        let identity = AnyHashable(s)
+        context.fill({ Pin.outline(in: $0) }, in: rect, color: configuration.borderColor.rgba, kind: 3, identity: identity)
         context.fill({ r in Pin.outline(in: Rect(x: r.minX + border, y: r.minY + border, width: r.width - 2 * border, height: r.height - 2 * border * 1.4)) },
-                     in: rect, color: configuration.backgroundColor.rgba, kind: 4)
+                     in: rect, color: configuration.backgroundColor.rgba, kind: 4, identity: identity)
         let head = Point(rect.minX + 13 * s, rect.minY + 13 * s)
         if let glyph {
             let side = 16 * s
@@ -113,7 +115,7 @@ final class PinNode: Node {
             glyph.draw(in: Alignment.center.place(glyph.sizeThatFits(ProposedSize(width: side, height: side)), in: box), context)
         } else {
             context.fill({ r in PathBuilder.circle(center: Point(r.minX + 13 * s, r.minY + 13 * s), radius: 5 * s) }, in: rect,
-                         color: configuration.glyphColor.rgba, kind: 5)
+                         color: configuration.glyphColor.rgba, kind: 5, identity: identity)
         }
     }
 

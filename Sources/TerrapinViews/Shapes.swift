@@ -14,12 +14,12 @@ extension Shape {
 
 public enum RoundedCornerStyle: Sendable { case circular, continuous }
 
-public struct Rectangle: Shape {
+public struct Rectangle: Shape, Hashable {
     public init() {}
     public func path(in rect: Rect) -> Path { PathBuilder.rect(rect) }
 }
 
-public struct RoundedRectangle: Shape {
+public struct RoundedRectangle: Shape, Hashable {
     public var cornerRadius: Double
     public var style: RoundedCornerStyle
     public init(cornerRadius: Double, style: RoundedCornerStyle = .continuous) {
@@ -32,12 +32,12 @@ public struct RoundedRectangle: Shape {
     }
 }
 
-public struct Capsule: Shape {
+public struct Capsule: Shape, Hashable {
     public init() {}
     public func path(in rect: Rect) -> Path { PathBuilder.capsule(rect) }
 }
 
-public struct Circle: Shape {
+public struct Circle: Shape, Hashable {
     public init() {}
     public func path(in rect: Rect) -> Path {
         let d = min(rect.width, rect.height)
@@ -45,7 +45,7 @@ public struct Circle: Shape {
     }
 }
 
-public struct Ellipse: Shape {
+public struct Ellipse: Shape, Hashable {
     public init() {}
     public func path(in rect: Rect) -> Path { PathBuilder.ellipse(in: rect) }
 }
@@ -114,10 +114,12 @@ final class ShapeNode: Node {
     }
 
     override func draw(in rect: Rect, _ context: DrawContext) {
-        if let fill { context.fill({ shape.path(in: $0) }, in: rect, color: fill.rgba, kind: 1) }
+        // A Hashable shape (the built-in ones, and any app shape that is) names its own mask.
+        let identity = (shape as? any Hashable).map { AnyHashable($0) }
+        if let fill { context.fill({ shape.path(in: $0) }, in: rect, color: fill.rgba, kind: 1, identity: identity) }
         if let (color, width, inside) = stroke {
             let r = inside ? rect.insetBy(dx: width / 2, dy: width / 2) : rect
-            context.fill({ shape.path(in: $0) }, in: r, color: color.rgba, stroke: width, kind: 2)
+            context.fill({ shape.path(in: $0) }, in: r, color: color.rgba, stroke: width, kind: 2, identity: identity)
         }
     }
 

@@ -27,8 +27,7 @@ public final class SpriteStore {
         /// Where the mask's top-left lands relative to the integer part of the device origin.
         let dx: Int, dy: Int
     }
-    /// nil: never seen; .some(nil): seen once, drawn directly; .some(mask): shared.
-    private var masks: [[UInt64]: Mask??] = [:]
+    // (In `shapes` below: nil never seen; .some(nil) seen once, drawn directly; .some(mask) shared.)
     /// Drawings served from a mask made earlier, masks made, and shapes seen once (drawn directly).
     public private(set) var hits = 0, misses = 0, seen = 0
 
@@ -57,12 +56,29 @@ public final class SpriteStore {
         }
     }
 
-    /// Draws the coverage `draw` makes in `color` at `rect` (user space of `canvas`), through a
-    /// shared mask. `draw` renders the shape in white into a canvas for the rect at the origin;
-    /// `key` names that shape (its local path and stroke), `reach` is how far (points) it may
-    /// spill outside its outline's bounds (stroke, miters). False when the transform does not
-    /// qualify: then the caller draws directly.
-    func draw(in canvas: Canvas, rect: Rect, bounds: Rect, reach: Double, key base: Key, color: RGBAColor, _ draw: (Canvas) -> Void) -> Bool {
+    /// What a mask is made from, when it is made: the outline in the view's own space, its
+    /// bounds, how far (points) the drawing spills outside them (stroke, miters), and the drawing.
+    struct Shape {
+        let bounds: Rect
+        let reach: Double
+        let draw: (Canvas) -> Void
+    }
+
+    /// The full key: the shape's name (its Hashable value and size, or its outline's words),
+    /// the device scale and the phase step.
+    struct FullKey: Hashable {
+        let shape: AnyHashable
+        let scale: Double
+        let qx: Int64, qy: Int64
+    }
+
+    private var shapes: [FullKey: Mask??] = [:]
+
+    /// Draws in `color` at `rect` (user space of `canvas`) the coverage of the shape `name`
+    /// names, through a shared mask; `make` builds the shape, called only when a mask is made.
+    /// False when the caller should draw directly: the transform does not qualify, or this is the
+    /// shape's first drawing (most content is drawn once, and a mask would only cost).
+    func draw(in canvas: Canvas, rect: Rect, name: AnyHashable, color: RGBAColor, make: () -> Shape?) -> Bool {
         let t = canvas.transform
         guard t.b == 0, t.c == 0, t.a == t.d, t.a > 0, t.isFinite else { return false }
         let ox = t.a * rect.minX + t.tx, oy = t.d * rect.minY + t.ty
@@ -72,21 +88,16 @@ public final class SpriteStore {
         let qx = (ox * steps).rounded(), qy = (oy * steps).rounded()
         let ix = (qx / steps).rounded(.down), iy = (qy / steps).rounded(.down)
         let fx = (qx - ix * steps) / steps, fy = (qy - iy * steps) / steps
-        var key = base
-        key.add(t.a)
-        key.add(UInt64(qx - ix * steps))
-        key.add(UInt64(qy - iy * steps))
-        // The first drawing of a key draws directly (most content is drawn once: a mask would
-        // only cost); the second makes the mask, at its own phase; later ones reuse it.
+        let key = FullKey(shape: name, scale: t.a, qx: Int64(qx - ix * steps), qy: Int64(qy - iy * steps))
         let mask: Mask?
-        switch masks[key.words] {
+        switch shapes[key] {
         case nil:
-            masks[key.words] = .some(nil)
+            shapes[key] = .some(nil)
             seen += 1
             return false
         case .some(nil):
-            mask = Self.rasterise(scale: t.a, phase: (fx, fy), bounds: bounds, reach: reach, draw)
-            masks[key.words] = .some(mask)
+            mask = make().flatMap { Self.rasterise(scale: t.a, phase: (fx, fy), bounds: $0.bounds, reach: $0.reach, $0.draw) }
+            shapes[key] = .some(mask)
             misses += 1
         case .some(let cached?):
             mask = cached
@@ -113,24 +124,43 @@ public final class SpriteStore {
     }
 }
 
+/// The name of a shape whose value says everything about its outline (its type and value, the
+/// size it is drawn at, fill or stroke): no path is built to look its mask up.
+struct ShapeName: Hashable {
+    let value: AnyHashable
+    let kind: UInt64
+    let width: Double, height: Double
+    let stroke: Double
+}
+
 extension DrawContext {
     /// Fills `path(local rect)` in `color` at `rect`, through the sprite store when there is
     /// one (and the transform allows), else directly. `stroke` strokes the outline instead.
-    func fill(_ path: (Rect) -> Path, in rect: Rect, color: RGBAColor, stroke: Double? = nil, kind: UInt64) {
+    /// `identity` names the outline without building it (a Hashable shape value); without one the
+    /// outline's path elements are the name.
+    func fill(_ path: (Rect) -> Path, in rect: Rect, color: RGBAColor, stroke: Double? = nil, kind: UInt64, identity: AnyHashable? = nil) {
         if let sprites, rect.width.isFinite, rect.height.isFinite {
-            let local = path(Rect(x: 0, y: 0, width: rect.width, height: rect.height))
-            if let bounds = local.bounds {
+            let size = Rect(x: 0, y: 0, width: rect.width, height: rect.height)
+            func shape(_ local: Path) -> SpriteStore.Shape? {
+                guard let bounds = local.bounds else { return nil }
+                return SpriteStore.Shape(bounds: bounds, reach: stroke.map { $0 * 2 + 1 } ?? 0) { layer in
+                    if let stroke { layer.stroke(local, style: StrokeStyle(width: stroke), paint: Paint(color: .white)) }
+                    else { layer.fill(local, paint: Paint(color: .white)) }
+                }
+            }
+            let drawn: Bool
+            if let identity {
+                let name = ShapeName(value: identity, kind: kind, width: rect.width, height: rect.height, stroke: stroke ?? -1)
+                drawn = sprites.draw(in: canvas, rect: rect, name: AnyHashable(name), color: color) { shape(path(size)) }
+            } else {
+                let local = path(size)
                 var key = SpriteStore.Key()
                 key.add(kind)
                 key.add(local)
                 key.add(stroke ?? -1)
-                let reach = stroke.map { $0 * 2 + 1 } ?? 0
-                let drawn = sprites.draw(in: canvas, rect: rect, bounds: bounds, reach: reach, key: key, color: color) { layer in
-                    if let stroke { layer.stroke(local, style: StrokeStyle(width: stroke), paint: Paint(color: .white)) }
-                    else { layer.fill(local, paint: Paint(color: .white)) }
-                }
-                if drawn { return }
+                drawn = sprites.draw(in: canvas, rect: rect, name: AnyHashable(key.words), color: color) { shape(local) }
             }
+            if drawn { return }
         }
         if let stroke { canvas.stroke(path(rect), style: StrokeStyle(width: stroke), paint: Paint(color: color)) }
         else { canvas.fill(path(rect), paint: Paint(color: color)) }
