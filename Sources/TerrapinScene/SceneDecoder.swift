@@ -143,8 +143,9 @@ struct Reader {
     }
 }
 
-/// The candidate nearest to `word` by edit distance, if near enough to be a likely typo.
-func closest(to word: String, in candidates: [String]) -> String? {
+/// The candidate nearest to `word` by edit distance, if near enough to be a likely typo (the
+/// "did you mean" of scene files and of the CLI's commands).
+public func closest(to word: String, in candidates: [String]) -> String? {
     let lowered = word.lowercased()
     if lowered.count >= 3, let prefixed = candidates.first(where: { lowered.hasPrefix($0.lowercased()) || $0.lowercased().hasPrefix(lowered) }) {
         return prefixed

@@ -99,7 +99,10 @@ enum CommandLineTool {
         case "frames": try frames(rest)
         case "schema": try schema(rest)
         default:
-            throw CLIError.usage("unknown command '\(command)'" + (command.hasPrefix("-") ? "" : "; commands: render, batch, inspect, tap, frames, schema, format, diff"))
+            let commands = ["render", "batch", "inspect", "tap", "frames", "schema", "format", "diff"]
+            let guess = command.hasPrefix("-") ? nil : closest(to: command, in: commands)
+            throw CLIError.usage("unknown command '\(command)'" + (guess.map { "; did you mean '\($0)'?" } ?? "")
+                                 + (command.hasPrefix("-") ? "" : "; commands: " + commands.joined(separator: ", ")))
         }
     }
 

@@ -23,6 +23,9 @@ extension CommandLineTool {
           terrapin frames Examples/flight.json --fps 10 --duration 4 --size 320x200 --apng out/flight.png
         """
 
+    /// `dir/name`, with one slash whether or not `dir` ends in one.
+    static func join(_ directory: String, _ name: String) -> String { directory.hasSuffix("/") ? directory + name : directory + "/" + name }
+
     /// Largest animated PNG held in memory before it is written.
     static let maxAnimationBytes = 512 * 1024 * 1024
 
@@ -68,7 +71,7 @@ extension CommandLineTool {
             }
             if let directory {
                 let name = String(i).count >= 5 ? String(i) : String(repeating: "0", count: 5 - String(i).count) + String(i)
-                try writeOutput(bytes, to: "\(directory)/frame_\(name).\(scene.output.format.fileExtension)")
+                try writeOutput(bytes, to: join(directory, "frame_\(name).\(scene.output.format.fileExtension)"))
             } else {
                 total += bytes.count
                 guard total <= maxAnimationBytes else {
@@ -82,7 +85,9 @@ extension CommandLineTool {
             do { file = try APNG.assemble(encoded, delayNumerator: 1, delayDenominator: UInt16(fps)) } catch { throw CLIError.runtime(error.description) }
             try writeOutput(file, to: apngPath)
         } else if let directory {
-            printOut("\(directory)/frame_00000.png … frame_\(String(repeating: "0", count: max(0, 5 - String(count - 1).count)) + String(count - 1)).png (\(count) frames)")
+            let last = String(repeating: "0", count: max(0, 5 - String(count - 1).count)) + String(count - 1)
+            printOut(count == 1 ? join(directory, "frame_00000.png") + " (1 frame)"
+                                : join(directory, "frame_00000.png") + " … frame_\(last).png (\(count) frames)")
         }
     }
 }

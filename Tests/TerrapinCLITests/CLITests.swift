@@ -520,3 +520,21 @@ extension Array where Element == UInt8 {
         #expect(try CLI.run(["render", scene, "-o", dir + "/c.png", "--tap", "1,1", "--tap", "2,2"]).status == 0)
     }
 }
+
+/// What a new user tripped over in the CLI's messages.
+@Suite struct CLIWordingTests {
+    @Test func aMistypedCommandGetsADidYouMean() throws {
+        let result = try CLI.run(["rendr", "x.json"])
+        #expect(result.status == 2 && result.stderr.hasPrefix("error: unknown command 'rendr'; did you mean 'render'?"), "\(result.stderr)")
+    }
+
+    @Test func framesIntoADirectoryWithATrailingSlash() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let one = try CLI.run(["frames", CLI.examples + "/blue-pin-white-border.json", "--fps", "1", "--duration", "1", "-o", dir + "/f/", "--scale", "1"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(String(decoding: one.stdout, as: UTF8.self) == "\(dir)/f/frame_00000.png (1 frame)\n")
+        #expect(FileManager.default.fileExists(atPath: dir + "/f/frame_00000.png"))
+    }
+}
+
