@@ -102,6 +102,9 @@ public enum MapResolver {
         }
         // (A flight's camera is not written back: the next frame would start from it.)
         if let binding = map.camera, map.flights.isEmpty, camera != start { binding.wrappedValue = camera }
+        if case .dimmed = map.occludedMarkers {
+            for i in scene.markers.indices where scene.markers[i].hidden == .occluded { scene.markers[i].dimmed = true }
+        }
         let projection = Projection(camera: scene.camera, width: width, height: height, centerAltitude: centerAltitude(scene.camera, ground: ground))
         scene.shapes = ShapeResolver.resolve(map, projection: projection, ground: ground)
         scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground)

@@ -47,6 +47,8 @@ public struct ResolvedMarker {
     public var isPopoverAnchor = false
     public internal(set) var hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
+    /// Occluded, but drawn dimmed (`occludedMarkers(.dimmed)`): still `hidden` for collision.
+    public internal(set) var dimmed = false
     /// What collides: the content's box with the label's.
     public var collisionBox: Rect { labelBox.map { box.union($0) } ?? box }
 }
@@ -81,7 +83,7 @@ public struct ResolvedScene: CustomStringConvertible {
     public let width: Double
     public let height: Double
     public let camera: Camera
-    public let markers: [ResolvedMarker]
+    public internal(set) var markers: [ResolvedMarker]
     /// Indices of shown markers, back to front.
     public let drawOrder: [Int]
     public let popovers: [ResolvedPopover]
@@ -107,7 +109,7 @@ public struct ResolvedScene: CustomStringConvertible {
                 lines.append("popover anchor \(m.index) \"\(m.label)\": " + (m.anchor.map { "anchor \(f($0.x)),\(f($0.y))" } ?? "no anchor (\(m.hidden.map(\.description) ?? ""))"))
                 continue
             }
-            lines.append("marker \(m.index) \"\(m.label)\": " + (m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
+            lines.append("marker \(m.index) \"\(m.label)\": " + (m.dimmed ? "shown dimmed (occluded)" : m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
         }
         lines.append("draw order: " + drawOrder.map(String.init).joined(separator: ", "))
         for l in labels {
@@ -148,6 +150,7 @@ extension ResolvedScene {
             var o: [(String, JSONValue)] = [("index", .number(Double(m.index))), ("label", .string(m.label))]
             if m.isPopoverAnchor { o.append(("popoverAnchor", .bool(true))) }
             o += visibility(m.hidden)
+            if m.dimmed { o.append(("dimmed", .bool(true))) }
             o.append(("anchor", m.anchor.map(point) ?? .null))
             o.append(("box", rect(m.box)))
             o.append(("altitude", .number(m.altitude)))

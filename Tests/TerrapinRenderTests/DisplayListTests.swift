@@ -104,3 +104,18 @@ let exampleNames = ((try? FileManager.default.contentsOfDirectory(atPath: exampl
         #expect(store.misses >= 4 && store.hits > store.misses, "\(store.hits) hits, \(store.misses) masks, \(store.seen) seen once")
     }
 }
+
+/// inspect said "hidden (occluded)" for markers the map draws dimmed.
+@Suite struct DimmedMarkerWordingTests {
+    @Test func dimmedOccludedMarkersSayShownDimmed() throws {
+        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
+        let valley = LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)
+        let camera = Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000)
+        let dimmed = try MapResolver.resolve(Map(initialCamera: camera, mode: .satellite) { Marker(position: valley) }.terrain(grid)
+            .occludedMarkers(.dimmed(opacity: 0.4)), width: 400, height: 270)
+        #expect(dimmed.description.contains("marker 0 \"Marker 0\": shown dimmed (occluded)"), "\(dimmed)")
+        #expect(dimmed.json.text.contains("\"dimmed\": true"))
+        let hidden = try MapResolver.resolve(Map(initialCamera: camera, mode: .satellite) { Marker(position: valley) }.terrain(grid), width: 400, height: 270)
+        #expect(hidden.description.contains("marker 0 \"Marker 0\": hidden (occluded)"))
+    }
+}
