@@ -4,7 +4,7 @@
 // Layers, back to front (each holds its items in painting order):
 //   ground    sky, flat ground, the terrain mesh (imagery draped on both)
 //   3d        buildings — sharing the ground's depth buffer
-//   overlays  (reserved: shapes drawn on the map)
+//   overlays  polygons, then polylines (ShapeResolver), drawn on the map
 //   occluded  markers behind terrain drawn dimmed (`occludedMarkers(.dimmed)`), under all else
 //   labels    basemap labels: they lie on the map, under every marker
 //   markers   leader lines, then each shown marker back to front (a Marker3D's label right
