@@ -36,8 +36,8 @@ public enum DisplayContent: Equatable, Sendable {
     /// A Marker3D's text label, beneath its anchor.
     case markerLabel(Int)
     case basemapLabel(Int)
-    /// The popover on (or anchored at) marker index.
-    case popover(marker: Int)
+    /// A popover: index into `ResolvedScene.popovers`, and the marker it is on (or anchored at).
+    case popover(Int, marker: Int)
     /// A polyline or polygon: index into `ResolvedScene.shapes`.
     case shape(Int)
 }
@@ -125,10 +125,8 @@ enum DisplayListBuilder {
             items.append(DisplayItem(layer: .overlays, content: .shape(k), box: shape.box, depth: shape.depth, hit: hit,
                                      hidden: shape.hidden, isDrawn: shape.hidden == nil))
         }
-        var dimmed = Set<Int>()
         if case .dimmed(let opacity) = map.occludedMarkers {
-            for m in scene.markers where m.hidden == .occluded {
-                dimmed.insert(m.index)
+            for m in scene.markers where m.dimmed {
                 if let l = leader(m, .occluded, opacity: opacity) { items.append(l) }
                 items.append(DisplayItem(layer: .occluded, content: .marker(m.index), box: m.box, depth: m.anchor?.depth, hidden: .occluded, opacity: opacity))
             }
@@ -145,12 +143,12 @@ enum DisplayListBuilder {
                 items.append(DisplayItem(layer: .markers, content: .markerLabel(i), box: box, depth: m.anchor?.depth))
             }
         }
-        for m in scene.markers where !m.isShown && !m.isPopoverAnchor && !dimmed.contains(m.index) {
+        for m in scene.markers where !m.isShown && !m.isPopoverAnchor && !m.dimmed {
             items.append(DisplayItem(layer: .markers, content: .marker(m.index), box: m.anchor == nil ? nil : m.box, depth: m.anchor?.depth,
                                      hidden: m.hidden, isDrawn: false))
         }
-        for p in scene.popovers {
-            items.append(DisplayItem(layer: .popovers, content: .popover(marker: p.markerIndex), box: p.bubble, hit: .bubble(p.bubble)))
+        for (k, p) in scene.popovers.enumerated() {
+            items.append(DisplayItem(layer: .popovers, content: .popover(k, marker: p.markerIndex), box: p.bubble, hit: .bubble(p.bubble)))
         }
         return items
     }
@@ -183,7 +181,7 @@ extension ResolvedScene {
                 case .marker(let i): text = "marker \(i) \"\(markers[i].label)\""
                 case .markerLabel(let i): text = "label of marker \(i)"
                 case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
-                case .popover(let marker): text = "popover on marker \(marker)"
+                case .popover(_, let marker): text = "popover on marker \(marker)"
                 case .shape(let k):
                     let shape = shapes[k]
                     let points = shape.geo.reduce(0) { $0 + $1.count }
@@ -265,7 +263,7 @@ extension ResolvedScene {
         for item in items.reversed() where item.isDrawn {
             guard let hit = item.hit else { continue }
             switch (item.content, hit) {
-            case (.popover(let marker), .bubble(let bubble)) where bubble.contains(point):
+            case (.popover(_, let marker), .bubble(let bubble)) where bubble.contains(point):
                 guard let popover = prepared[marker].marker.popover, let laidOut = prepared[marker].popover else { continue }
                 let inner = Point(point.x - bubble.minX - popover.style.padding, point.y - bubble.minY - popover.style.padding)
                 let name = prepared[marker].isPopoverAnchor ? prepared[marker].label : "popover on marker \(marker)"
@@ -298,14 +296,11 @@ extension ResolvedScene {
             }
         }
         if let handler = content.map.tapHandler {
-            var hit = locate(MapHit(target: .map, label: nil, action: {}), point)
-            let info = MapTapInfo(location: hit.location ?? LatLngAltitude(latitude: .nan, longitude: .nan))
-            let located = hit.location != nil
-            hit = MapHit(target: .map, label: nil, action: {
+            let location = location(at: point)
+            return MapHit(target: .map, label: nil, action: {
                 closePopovers(except: nil)
-                if located { handler(info) }
-            }, mayChangeState: true, location: hit.location)
-            return hit
+                if let location { handler(MapTapInfo(location: location)) }
+            }, mayChangeState: true, location: location)
         }
         if popovers.isEmpty { return nil }
         var hit = MapHit(target: .map, label: nil) { closePopovers(except: nil) }
@@ -315,15 +310,17 @@ extension ResolvedScene {
 
     /// `hit` with the ground point under `point`.
     func locate(_ hit: MapHit, _ point: Point) -> MapHit {
-        guard let content else { return hit }
         var hit = hit
-        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
-        hit.location = ShapeResolver.groundPoint(x: point.x, y: point.y, projection: projection, ground: content.ground)
+        hit.location = location(at: point)
         return hit
     }
 
     /// The ground point under `point` (points from the map's top-left), or nil on the sky.
-    public func location(at point: Point) -> LatLngAltitude? { locate(MapHit(target: .map, label: nil, action: {}), point).location }
+    public func location(at point: Point) -> LatLngAltitude? {
+        guard let content else { return nil }
+        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+        return ShapeResolver.groundPoint(x: point.x, y: point.y, projection: projection, ground: content.ground)
+    }
 
     /// Distance from `p` to a polyline.
     static func distance(_ p: Point, to run: [Point]) -> Double {

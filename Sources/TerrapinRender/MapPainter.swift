@@ -45,8 +45,8 @@ public enum MapPainter {
                 if let label = content.prepared[i].labelLayout, let box = item.box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
             case .basemapLabel(let i):
                 if let layout = scene.labels[i].layout { drawHaloText(layout, at: Point(scene.labels[i].box.minX, scene.labels[i].box.minY), canvas: canvas) }
-            case .popover(let marker):
-                if let p = scene.popovers.first(where: { $0.markerIndex == marker }) { drawPopover(p, content, canvas: canvas, scale: scale) }
+            case .popover(let k, _):
+                drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
             case .shape(let k):
                 paintShape(scene.shapes[k], content.map, canvas: canvas)
             case .sky, .flatGround, .terrainMesh, .buildings:

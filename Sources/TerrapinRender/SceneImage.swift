@@ -63,9 +63,16 @@ public enum SceneImage {
     public static func render(_ scene: Scene, _ overrides: RenderOverrides = RenderOverrides(), root: String? = nil,
                               metadata: [(key: String, value: String)] = [],
                               report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
+        try encode(try prepare(scene, overrides, root: root, report: report).render(), format: scene.output.format, metadata: metadata)
+    }
+
+    /// The scene built (confined to `root`) with the overrides' taps run in order; `report`
+    /// hears what each hit.
+    public static func prepare(_ scene: Scene, _ overrides: RenderOverrides, root: String? = nil,
+                               report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> PreparedScene {
         let prepared = try PreparedScene(scene, root: root)
         for tap in overrides.taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }
-        return try encode(try prepared.render(), format: scene.output.format, metadata: metadata)
+        return prepared
     }
 
     /// Encodes `pixmap` in `format`, with text metadata (PNG tEXt chunks).

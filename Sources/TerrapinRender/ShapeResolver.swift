@@ -70,9 +70,8 @@ enum ShapeResolver {
     /// 32 for a geodesic over 10 km), interpolated on the great circle or in Web Mercator.
     static func densify(_ path: [LatLngAltitude], closed: Bool, geodesic: Bool, step: Double?, budget: inout Int) -> [LatLngAltitude] {
         guard path.count >= 2, budget > path.count else { return path }
-        defer { budget -= max(0, path.count) }
         let dense = densify(path, closed: closed, geodesic: geodesic, step: step)
-        budget -= dense.count - path.count
+        budget -= dense.count
         return dense
     }
 

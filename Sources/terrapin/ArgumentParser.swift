@@ -161,9 +161,7 @@ struct SceneOptions {
     /// The scene built, with every tap applied in order; `report` hears what each tap hit.
     func prepare(_ scene: Scene, report: (Point, MapHit?) -> Void = { _, _ in }) throws -> PreparedScene {
         do {
-            let prepared = try PreparedScene(scene, root: root)
-            for tap in overrides.taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }
-            return prepared
+            return try SceneImage.prepare(scene, overrides, root: root, report: report)
         } catch {
             throw CLIError.input(error.description)
         }
