@@ -8,7 +8,7 @@
 import Terrapin
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text
+    case scene, png, grid, text, geojson
 }
 
 public enum FuzzEntry {
@@ -34,6 +34,7 @@ public enum FuzzEntry {
         case .png: png(bytes)
         case .grid: grid(bytes)
         case .text: text(bytes)
+        case .geojson: geojson(bytes)
         }
     }
 
@@ -54,6 +55,16 @@ public enum FuzzEntry {
         _ = try? prepared.tap(at: Point(x: Double(sceneSize.width) / 2, y: Double(sceneSize.height) / 2))
         guard let pixmap = try? prepared.render() else { return false }
         return (try? PNGEncoder.encode(pixmap, options: PNGEncodingOptions(compression: .fast))) != nil
+    }
+
+    /// GeoJSON: the file read as map content, then resolved and drawn over flat ground with the
+    /// camera fitted to its markers.
+    @discardableResult
+    public static func geojson(_ bytes: [UInt8]) -> Bool {
+        guard let items = try? GeoJSON.items(bytes, file: "fuzz.geojson") else { return false }
+        var map = Map(mode: .roadmap)
+        map.items = items
+        return (try? ViewRenderer.render(map.frame(width: Double(sceneSize.width), height: Double(sceneSize.height)))) != nil
     }
 
     /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`.
