@@ -1,4 +1,5 @@
 // The module users import: it re-exports every part a user needs.
+@_exported import TerrapinCodecs
 @_exported import TerrapinGeo
 @_exported import TerrapinGeometry
 @_exported import TerrapinIO
@@ -7,6 +8,7 @@
 @_exported import TerrapinRender
 @_exported import TerrapinScene
 @_exported import TerrapinTerrain
+@_exported import TerrapinTiles
 @_exported import TerrapinTypography
 @_exported import TerrapinViews
 

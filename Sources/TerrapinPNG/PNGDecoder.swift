@@ -80,7 +80,7 @@ public enum PNGDecoder {
         return try decode(bytes, source: "'\(path)'", limits: limits)
     }
 
-    static func premultiplyInPlace(_ data: inout [UInt8]) {
+    package static func premultiplyInPlace(_ data: inout [UInt8]) {
         data.withUnsafeMutableBufferPointer { p in
             var i = 0
             while i < p.count {
@@ -94,4 +94,9 @@ public enum PNGDecoder {
             }
         }
     }
+}
+
+extension PNGDecoder {
+    /// Straight-alpha RGBA8 samples of a premultiplied pixmap (for encoders that take them).
+    package static func straightRGBA(_ pixmap: Pixmap) -> [UInt8] { PNGEncoder.straightSamples(pixmap, channels: 4) }
 }

@@ -128,7 +128,7 @@ public enum PNGEncoder {
         return out
     }
 
-    static func straightSamples(_ pixmap: Pixmap, channels: Int) -> [UInt8] {
+    package static func straightSamples(_ pixmap: Pixmap, channels: Int) -> [UInt8] {
         let count = pixmap.width * pixmap.height
         return [UInt8](unsafeUninitializedCapacity: count * channels) { out, initialized in
             pixmap.data.withUnsafeBufferPointer { p in

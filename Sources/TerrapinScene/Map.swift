@@ -2,6 +2,7 @@
 // flights, restrictions, time, labels, buildings), each set by a modifier that returns a copy.
 import TerrapinGeo
 import TerrapinTerrain
+import TerrapinTiles
 import TerrapinViews
 
 /// A map: a mode, a camera (fixed, a binding, or fitted to the content) and content.
@@ -19,6 +20,9 @@ public struct Map {
     /// Where the light comes from: azimuth (degrees clockwise from north) and altitude
     /// (degrees above the horizon). Default 315, 45 (north-west, as cartographic hillshades).
     public var sun = (azimuth: 315.0, altitude: 45.0)
+    /// The attribution drawn small in the bottom-right corner: nil (the default) draws the tile
+    /// sources' own (ODbL and CC-BY data require it), "" draws none.
+    public var attribution: String?
     /// Camera flights, evaluated at `time` (see `CameraFlight`).
     public var flights: [CameraFlight] = []
     /// Limits on the camera, however it is set.
@@ -61,6 +65,20 @@ public struct Map {
     /// The map with imagery on its ground (drawn in `.satellite` and `.hybrid`; `.roadmap`
     /// keeps its light palette).
     public func imagery(_ imagery: Imagery) -> Map { with { $0.imagery = imagery } }
+
+    /// The map with this attribution text in its corner ("" for none).
+    public func attribution(_ text: String) -> Map { with { $0.attribution = text } }
+
+    /// What the corner says: `attribution` when set, else the imagery's and terrain's tile
+    /// sources' attributions, distinct, joined by " · ". Empty: nothing is drawn.
+    public var attributionText: String {
+        if let attribution { return attribution }
+        var parts: [String] = []
+        for text in [imagery?.tiles?.source.info.attribution, terrain?.grid.source?.attribution] {
+            if let text, !text.isEmpty, !parts.contains(text) { parts.append(text) }
+        }
+        return parts.joined(separator: " · ")
+    }
 
     /// The sun lighting terrain and buildings (Terrapin's): azimuth clockwise from north,
     /// altitude above the horizon, in degrees.

@@ -30,9 +30,14 @@ extension MapScene {
         camera = map.initialCamera ?? map.camera?.wrappedValue
         flights = map.flights
         cameraRestriction = map.cameraRestriction
+        attribution = map.attribution
         if let ground = map.terrain {
             if let source = ground.grid.source {
                 terrain = TerrainSpec(file: file(source.file), bounds: source.bounds, exaggeration: ground.exaggeration)
+                if let encoding = source.tiles {
+                    terrain?.tiles = true
+                    terrain?.encoding = encoding
+                }
             } else {
                 terrain = TerrainSpec(file: "", exaggeration: ground.exaggeration)
                 terrain?.inline = InlineGrid(ground.grid)
@@ -40,8 +45,12 @@ extension MapScene {
         }
         if let imagery = map.imagery {
             guard let source = imagery.source else { throw ViewSpecError("imagery made in memory (save it as a PNG and use Imagery.load)") }
-            self.imagery = ImagerySpec(file: file(source), bounds: [imagery.west, imagery.south, imagery.east, imagery.north],
-                                       projection: imagery.projection, shading: imagery.shading)
+            if imagery.tiles != nil {
+                self.imagery = ImagerySpec(file: file(source), bounds: [], shading: imagery.shading, tiles: true)
+            } else {
+                self.imagery = ImagerySpec(file: file(source), bounds: [imagery.west, imagery.south, imagery.east, imagery.north],
+                                           projection: imagery.projection, shading: imagery.shading)
+            }
         }
         if map.sun.azimuth != 315 || map.sun.altitude != 45 { sun = [map.sun.azimuth, map.sun.altitude] }
         if case .dimmed(let opacity) = map.occludedMarkers { dimmedOccludedOpacity = opacity }

@@ -29,6 +29,9 @@ public struct MapScene: Equatable, Sendable {
     public var labels: [BasemapLabel] = []
     public var flights: [CameraFlight] = []
     public var cameraRestriction: CameraLimits?
+    /// The attribution drawn in the bottom-right corner: nil takes the tile sources' own,
+    /// `""` draws none.
+    public var attribution: String?
 
     public init() {}
 }
@@ -48,6 +51,10 @@ public struct TerrainSpec: Equatable, Sendable {
     /// West, south, east, north in degrees: required for Terrarium PNGs.
     public var bounds: [Double]?
     public var exaggeration: Double = 1
+    /// `file` is a tile source (PMTiles, MBTiles or an XYZ template) of elevation tiles in
+    /// `encoding`, stitched around the camera (see `TileTerrain`).
+    public var tiles = false
+    public var encoding: ElevationEncoding = .terrainrgb
     /// Samples written in the scene itself.
     public var inline: InlineGrid?
 }
@@ -90,6 +97,8 @@ public struct ImagerySpec: Equatable, Sendable {
     public var bounds: [Double]
     public var projection: Imagery.Projection = .geographic
     public var shading = 0.0
+    /// `file` is a tile source of raster tiles (PMTiles, MBTiles or an XYZ template); no bounds.
+    public var tiles = false
 }
 
 public struct MarkerSpec: Equatable, Sendable {

@@ -4,6 +4,7 @@ import TerrapinGeo
 import TerrapinRaster
 import TerrapinIO
 import TerrapinTerrain
+import TerrapinTiles
 import TerrapinTypography
 import TerrapinViews
 
@@ -14,6 +15,28 @@ let heightGrids = FileCache<HeightGrid>(costLimit: 512 * 1024 * 1024) { $0.sampl
 
 /// Imagery likewise (256 MiB of pixels at most, mipmaps included).
 let imageries = FileCache<Imagery>(costLimit: 256 * 1024 * 1024) { $0.byteCount }
+
+/// Tile archives opened once per process (by canonical path, size and modification time), so
+/// their directories are read once and their decoded tiles shared in `TileCache.shared`.
+let tileSources = FileCache<TileSourceBox>(costLimit: 64) { _ in 1 }
+let tileImageries = Locked<[ObjectIdentifier: TileImagery]>([:])
+
+/// A tile source as a cache value.
+struct TileSourceBox: Sendable { let source: any TileSource }
+
+func tileSource(_ file: String) throws(TerrainError) -> any TileSource {
+    try tileSources.value(file.contains("{z}") ? file : file) { () throws(TerrainError) in
+        do throws(TileError) { return TileSourceBox(source: try TileSources.open(file)) } catch { throw TerrainError.tiles(error) }
+    }.source
+}
+
+/// One TileImagery per source (it probes the tile size once).
+func tileImagery(_ source: any TileSource) throws(TerrainError) -> TileImagery {
+    if let hit = tileImageries.withLock({ $0[ObjectIdentifier(source)] }) { return hit }
+    let made = try TileImagery(source: source)
+    tileImageries.withLock { $0[ObjectIdentifier(source)] = made }
+    return made
+}
 
 public struct SceneBuilder {
     public let directory: String
@@ -32,6 +55,13 @@ public struct SceneBuilder {
         if let terrain = spec.terrain, let inline = terrain.inline {
             // The decoder checked counts and bounds, so the grid is valid.
             if let grid = inline.grid { map = map.terrain(grid, exaggeration: terrain.exaggeration) }
+        } else if let terrain = spec.terrain, terrain.tiles {
+            let file = path(terrain.file)
+            let area = spec.camera.map(Self.area(around:))
+            let grid = try heightGrids.value(file, variant: "tiles \(terrain.encoding) \(area ?? [])") { () throws(TerrainError) in
+                try TileTerrain.grid(try tileSource(file), encoding: terrain.encoding, area: area).grid
+            }
+            map = map.terrain(grid, exaggeration: terrain.exaggeration)
         } else if let terrain = spec.terrain {
             let file = path(terrain.file)
             let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])") { () throws(TerrainError) in
@@ -42,7 +72,10 @@ public struct SceneBuilder {
             }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
         }
-        if let spec = spec.imagery {
+        if let spec = spec.imagery, spec.tiles {
+            let source = try tileSource(path(spec.file))
+            map = map.imagery(Imagery(tiles: try tileImagery(source), shading: spec.shading))
+        } else if let spec = spec.imagery {
             let file = path(spec.file)
             let b = spec.bounds
             map = map.imagery(try imageries.value(file, variant: "\(b) \(spec.projection) \(spec.shading)") { () throws(TerrainError) in
@@ -52,6 +85,7 @@ public struct SceneBuilder {
         if let sun = spec.sun { map = map.sun(azimuth: sun[0], altitude: sun[1]) }
         map.flights = spec.flights
         map.cameraRestriction = spec.cameraRestriction
+        map.attribution = spec.attribution
         if !spec.labels.isEmpty { map = map.basemapLabels(spec.labels) }
         if !spec.buildings.isEmpty {
             // The decoder has checked every field, so each makes a Building.
@@ -62,6 +96,15 @@ public struct SceneBuilder {
         }
         if let opacity = spec.dimmedOccludedOpacity { map = map.occludedMarkers(.dimmed(opacity: opacity)) }
         return map
+    }
+
+    /// The ground a camera can see, for choosing terrain tiles: its centre ± four times its
+    /// range (at least 5 km, at most 300 km), as [west, south, east, north].
+    static func area(around camera: Camera) -> [Double] {
+        let r = min(300_000, max(5_000, 4 * camera.range))
+        let lat = camera.center.latitude
+        let dLat = r / 111_132, dLon = r / max(1_000, 111_320 * cos(lat * Double.pi / 180))
+        return [max(-180, camera.center.longitude - dLon), max(-85, lat - dLat), min(180, camera.center.longitude + dLon), min(85, lat + dLat)]
     }
 
     func marker(_ spec: MarkerSpec) -> [MapItem] {
@@ -247,3 +290,7 @@ struct AppearAnimation: View, SceneDescribable {
         return s
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,6 +1,7 @@
 // Scene → JSON text: the format `SceneDecoder` reads, two-space indented, keys in the
 // schema's order, defaults left out, numbers in their shortest exact form (a Double read back
 // is the same Double), colours as names or hex. Same scene, same bytes.
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain

@@ -1,4 +1,5 @@
 // Positions, the camera, camera restrictions and flights in scene files, both ways.
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain

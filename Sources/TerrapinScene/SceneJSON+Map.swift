@@ -1,6 +1,7 @@
 // The "map" member of a scene file, both ways: JSON → MapScene (every problem collected with
 // its path) and MapScene → JSON. Its sections are beside it: camera, terrain, markers, views,
 // modifiers.
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain
@@ -19,8 +20,16 @@ extension Reader {
 
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "labels"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "labels", "attribution"]) else { return nil }
         var map = MapScene()
+        if let a = m["attribution"] {
+            switch a.value {
+            case .bool(false): map.attribution = ""
+            case .bool(true): break
+            case .string(let s): map.attribution = s
+            default: report(a, path + ".attribution", "expected a string (the text drawn in the bottom-right corner), or false to draw none")
+            }
+        }
         map.mode = choice(m["mode"], path + ".mode", default: map.mode)
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
         if let t = m["terrain"] { map.terrain = terrain(t, path + ".terrain") }
@@ -131,18 +140,21 @@ extension SceneEncoder {
                 terrain = [("columns", .number(Double(inline.columns))), ("rows", .number(Double(inline.rows))),
                            ("bounds", .array(inline.bounds.map { .number($0) })), ("samples", .numbers(inline.samples.map { Double($0) }))]
             } else {
-                terrain.append(("file", .string(t.file)))
+                terrain.append((t.tiles ? "tiles" : "file", .string(t.file)))
+                if t.tiles { terrain.append(("encoding", .string(t.encoding.rawValue))) }
                 if let b = t.bounds { terrain.append(("bounds", .array(b.map { .number($0) }))) }
             }
             if t.exaggeration != 1 { terrain.append(("exaggeration", .number(t.exaggeration))) }
             m.append(("terrain", .object(terrain)))
         }
         if let i = map.imagery {
-            var imagery: [(String, JSONValue)] = [("file", .string(i.file)), ("bounds", .array(i.bounds.map { .number($0) }))]
+            var imagery: [(String, JSONValue)] = i.tiles ? [("tiles", .string(i.file))]
+                : [("file", .string(i.file)), ("bounds", .array(i.bounds.map { .number($0) }))]
             if i.projection != .geographic { imagery.append(("projection", .string(i.projection.rawValue))) }
             if i.shading != 0 { imagery.append(("shading", .number(i.shading))) }
             m.append(("imagery", .object(imagery)))
         }
+        if let a = map.attribution { m.append(("attribution", a.isEmpty ? .bool(false) : .string(a))) }
         if let sun = map.sun { m.append(("sun", .object([("azimuth", .number(sun[0])), ("altitude", .number(sun[1]))]))) }
         if let opacity = map.dimmedOccludedOpacity { m.append(("occludedMarkers", .object([("dimmed", .number(opacity))]))) }
         if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }

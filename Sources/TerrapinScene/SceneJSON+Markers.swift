@@ -1,4 +1,5 @@
 // Markers, Marker3D styles, popovers, pins and images in scene files, both ways.
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain

@@ -1,4 +1,5 @@
 // View modifiers in scene files, both ways (applied in order, as in SwiftUI).
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain

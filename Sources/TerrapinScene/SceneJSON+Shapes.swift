@@ -4,6 +4,7 @@
 //                  "contour": {"geodesic", "extruded", "drawOccludedSegments"}}]
 //   "polygons":  [{"path": […], "innerPaths": [[…], …], "altitudeMode": …,
 //                  "style": {"fillColor", "strokeColor", "strokeWidth", "extruded", "drawsOccludedSegments", "geodesic"}}]
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinViews

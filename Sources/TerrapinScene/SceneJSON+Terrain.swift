@@ -1,5 +1,6 @@
 // Terrain (a file or inline samples) and imagery in scene files (MapScene → JSON writes them in
 // SceneJSON+Map.swift, with the rest of the map).
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain
@@ -9,8 +10,21 @@ import TerrapinViews
 extension Reader {
 
     mutating func terrain(_ node: JSONNode, _ path: String) -> TerrainSpec? {
-        guard let m = object(node, path, allowed: ["file", "bounds", "exaggeration", "columns", "rows", "samples"]) else { return nil }
+        guard let m = object(node, path, allowed: ["file", "tiles", "encoding", "bounds", "exaggeration", "columns", "rows", "samples"]) else { return nil }
         if m["samples"] != nil || m["columns"] != nil || m["rows"] != nil { return inlineTerrain(m, node, path) }
+        if m["tiles"] != nil {
+            guard m["file"] == nil, m["bounds"] == nil else {
+                report(m["file"] ?? m["bounds"], path, "terrain from \"tiles\" takes no \"file\" or \"bounds\" (the tiles say where they are)")
+                return nil
+            }
+            guard let file = string(m["tiles"], path + ".tiles") else { return nil }
+            var spec = TerrainSpec(file: file)
+            spec.tiles = true
+            spec.encoding = choice(m["encoding"], path + ".encoding", default: .terrainrgb)
+            if let e = number(m["exaggeration"], path + ".exaggeration", in: 0...100) { spec.exaggeration = e }
+            return spec
+        }
+        if m["encoding"] != nil { report(m["encoding"], path + ".encoding", "\"encoding\" is for terrain \"tiles\"") }
         guard let file = string(m["file"], path + ".file") else {
             if m["file"] == nil { report(node, path, "terrain needs a \"file\" (.asc, .hgt, or a Terrarium .png with \"bounds\") or inline \"samples\"") }
             return nil
@@ -32,9 +46,20 @@ extension Reader {
 
 
     mutating func imagery(_ node: JSONNode, _ path: String) -> ImagerySpec? {
-        guard let m = object(node, path, allowed: ["file", "bounds", "projection", "shading"]) else { return nil }
+        guard let m = object(node, path, allowed: ["file", "tiles", "bounds", "projection", "shading"]) else { return nil }
+        if m["tiles"] != nil {
+            guard m["file"] == nil, m["bounds"] == nil, m["projection"] == nil else {
+                report(m["file"] ?? m["bounds"] ?? m["projection"], path, "imagery from \"tiles\" takes no \"file\", \"bounds\" or \"projection\" (tiles are Web Mercator and say where they are)")
+                return nil
+            }
+            guard let file = string(m["tiles"], path + ".tiles") else { return nil }
+            var spec = ImagerySpec(file: file, bounds: [])
+            spec.tiles = true
+            if let s = number(m["shading"], path + ".shading", in: 0...1) { spec.shading = s }
+            return spec
+        }
         guard m["file"] != nil, m["bounds"] != nil else {
-            report(node, path, "imagery needs a \"file\" (a PNG) and its \"bounds\": [west, south, east, north]")
+            report(node, path, "imagery needs \"tiles\" (a .pmtiles or .mbtiles archive, or an XYZ template), or a \"file\" (a PNG, JPEG or WebP) and its \"bounds\": [west, south, east, north]")
             return nil
         }
         guard let file = string(m["file"], path + ".file"), let b = array(m["bounds"], path + ".bounds", max: 4) else { return nil }

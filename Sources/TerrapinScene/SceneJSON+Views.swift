@@ -1,5 +1,6 @@
 // View trees in scene files, both ways: primitives and stacks, shapes, alignment, fonts,
 // animations. Modifiers are in SceneJSON+Modifiers.swift.
+import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain

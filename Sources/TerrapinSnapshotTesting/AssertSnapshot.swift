@@ -1,6 +1,7 @@
 // assertSnapshot: verifies and reports through whichever framework is running the test —
 // an issue (with the images attached) under Swift Testing, XCTFail under XCTest.
 #if canImport(Testing)
+import TerrapinIO
 import Testing
 #endif
 #if canImport(XCTest)

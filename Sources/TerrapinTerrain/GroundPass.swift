@@ -75,6 +75,7 @@ public struct GroundPass {
         }
         let focal = projection.focalLength * transform.a
         let flatShade = Float(1 - (imagery?.shading ?? 0) * 0.75 * (1 - style.light.2))
+        var reader = ImageryReader()
         func draped(_ base: RGBAColor, at q: Vector3, along dir: Vector3, distance: Double) -> RGBAColor {
             guard let imagery else { return base }
             let lat = projection.frame.origin.latitude + q.y / degLat
@@ -86,7 +87,7 @@ public struct GroundPass {
             let incidence = max(1e-3, abs(dir.dot((q - centre).normalized)))
             let density = imagery.texelsPerMetre(latitude: lat)
             let perPixel = (distance / focal) * (distance / focal) / incidence * density.x * density.y
-            guard let c = imagery.sample(x: texel.x, y: texel.y, level: 0.5 * log2(max(1, perPixel))) else { return base }
+            guard let c = imagery.sample(x: texel.x, y: texel.y, level: 0.5 * log2(max(1, perPixel)), reader: &reader) else { return base }
             let k = flatShade / 255, cover = 1 - c.w / 255
             return RGBAColor(red: c.x * k + base.red * cover, green: c.y * k + base.green * cover, blue: c.z * k + base.blue * cover, alpha: 1)
         }

@@ -7,6 +7,7 @@ import TerrapinGeo
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
+import TerrapinTiles
 
 public struct HeightGrid: Sendable {
     /// Most samples a grid may hold (checked before allocating): 64 Mi (a 8192² grid).
@@ -92,9 +93,15 @@ public struct GridSource: Equatable, Sendable {
     public var file: String
     /// West, south, east, north: a Terrarium PNG's bounds.
     public var bounds: [Double]?
-    public init(file: String, bounds: [Double]? = nil) {
+    /// The file is a tile source of elevation tiles in this encoding.
+    public var tiles: ElevationEncoding?
+    /// The tile source's attribution (tiles only).
+    public var attribution: String?
+    public init(file: String, bounds: [Double]? = nil, tiles: ElevationEncoding? = nil, attribution: String? = nil) {
         self.file = file
         self.bounds = bounds
+        self.tiles = tiles
+        self.attribution = attribution
     }
 }
 
@@ -106,6 +113,8 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     case image(String)
     /// Imagery that cannot be read or placed.
     case imagery(file: String, message: String)
+    /// A tile archive that cannot be read.
+    case tiles(TileError)
     /// A GeoJSON file that cannot be read, or a feature in it that cannot be drawn.
     case geojson(file: String, message: String)
 
@@ -118,6 +127,7 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
             return "height grid \(file) is \(count(c))x\(count(r)) samples, more than the limit of \(HeightGrid.maxSamples); resample it to a coarser grid"
         case .image(let m): return "height grid: \(m)"
         case .imagery(let file, let m): return m.contains(file) ? "imagery: \(m)" : "imagery '\(file)': \(m)"
+        case .tiles(let e): return e.description
         case .geojson(let file, let m): return m.contains(file) ? "GeoJSON: \(m)" : "GeoJSON '\(file)': \(m)"
         }
     }

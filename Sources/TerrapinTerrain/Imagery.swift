@@ -7,8 +7,14 @@
 // a level of a mipmap pyramid (each level a 2×2 box average of the one above, of premultiplied
 // sRGB bytes), and linear between the two levels that bracket a pixel's footprint, so imagery
 // far finer than the screen neither shimmers nor aliases.
+//
+// Imagery can also be a tile archive (`Imagery(tiles:)`, see TileImagery.swift): then its
+// pixels are the world's at the archive's deepest zoom, in Web Mercator, and each level of
+// detail is a zoom level, read tile by tile as the drawing asks for them.
+import TerrapinCodecs
 import TerrapinGeo
 import TerrapinIO
+import TerrapinTiles
 import TerrapinPNG
 import TerrapinRaster
 
@@ -31,11 +37,14 @@ public struct Imagery: Sendable {
     public var shading: Double
     /// The file it was read from (nil for imagery made in memory), for writing scene files.
     public var source: String?
-    public var width: Int { levels[0].width }
-    public var height: Int { levels[0].height }
+    /// Full-resolution pixels across and down (for tiles: the world at the deepest zoom).
+    public let width: Int
+    public let height: Int
 
-    /// Bytes held, every level of the pyramid.
+    /// Bytes held, every level of the pyramid (for tiles: none; they live in `TileCache`).
     public var byteCount: Int { levels.reduce(0) { $0 + $1.data.count } }
+    /// The tile archive behind this imagery, if it is one.
+    public let tiles: TileImagery?
 
     struct Level: Sendable {
         let width: Int, height: Int
@@ -65,17 +74,42 @@ public struct Imagery: Sendable {
         span = east > west ? east - west : east + 360 - west
         top = Self.y(north, projection)
         bottom = Self.y(south, projection)
-        var levels = [Level(width: image.width, height: image.height, data: image.data)]
-        while let last = levels.last, last.width > 1 || last.height > 1 { levels.append(Self.halved(last)) }
-        self.levels = levels
+        self.levels = Self.pyramid(Level(width: image.width, height: image.height, data: image.data))
+        width = image.width
+        height = image.height
+        tiles = nil
     }
 
-    /// Reads a PNG (any colour type libpng reads) with the given bounds.
+    /// Imagery from a tile archive of raster tiles, drawn where the archive has tiles.
+    public init(tiles: TileImagery, shading: Double = 0) {
+        west = -180
+        east = 180
+        north = 85.051_128_78
+        south = -85.051_128_78
+        projection = .webMercator
+        self.shading = min(1, max(0, shading.isFinite ? shading : 0))
+        span = 360
+        top = Self.y(north, .webMercator)
+        bottom = -top
+        width = tiles.worldPixels
+        height = tiles.worldPixels
+        levels = []
+        self.tiles = tiles
+        source = tiles.source.path
+    }
+
+    static func pyramid(_ base: Level) -> [Level] {
+        var levels = [base]
+        while let last = levels.last, last.width > 1 || last.height > 1 { levels.append(Self.halved(last)) }
+        return levels
+    }
+
+    /// Reads a PNG, JPEG or WebP image with the given bounds.
     public static func load(_ path: String, west: Double, south: Double, east: Double, north: Double,
                             projection: Projection = .geographic, shading: Double = 0) throws(TerrainError) -> Imagery {
         let image: Pixmap
         do {
-            image = try PNGDecoder.decode(file: path, limits: PNGDecodingLimits(maxPixels: maxPixels))
+            image = try RasterImage.decode(file: path, limits: PNGDecodingLimits(maxPixels: maxPixels))
         } catch {
             throw TerrainError.imagery(file: path, message: error.description)
         }
@@ -114,7 +148,7 @@ public struct Imagery: Sendable {
         let y = switch projection {
         case .geographic: Double(height) / (north - south) / metresPerDegLat
         // d(y_merc)/dφ = 1 / cos φ (per radian).
-        case .webMercator: Double(height) / (top - bottom) * (180 / Double.pi) / max(1e-9, cos(phi)) / metresPerDegLat
+        case .webMercator: Double(height) / (top - bottom) * (Double.pi / 180) / max(1e-9, cos(phi)) / metresPerDegLat
         }
         return (x, y)
     }
@@ -123,6 +157,15 @@ public struct Imagery: Sendable {
     /// level of detail (0 = full resolution, each step halving it; fractional levels blend the
     /// two around them); nil outside the image.
     public func sample(x: Double, y: Double, level: Double) -> SIMD4<Float>? {
+        var reader = ImageryReader()
+        return sample(x: x, y: y, level: level, reader: &reader)
+    }
+
+    /// As `sample(x:y:level:)`, remembering the tiles it read in `reader` (one per drawing
+    /// thread: make it with `ImageryReader()` and pass it to every sample of a draw).
+    @inline(__always)
+    public func sample(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+        if let tiles { return tiles.sample(x: x, y: y, level: level, reader: &reader) }
         guard x >= 0, y >= 0, x <= Double(width), y <= Double(height) else { return nil }
         let l = min(max(level.isFinite ? level : 0, 0), Double(levels.count - 1))
         let l0 = Int(l), f = Float(l - Double(l0))
@@ -132,7 +175,12 @@ public struct Imagery: Sendable {
     }
 
     func bilinear(_ level: Level, _ x: Double, _ y: Double) -> SIMD4<Float> {
-        let fx = x * Double(level.width) / Double(width) - 0.5, fy = y * Double(level.height) / Double(height) - 0.5
+        Self.bilinearLevel(level, x * Double(level.width) / Double(width), y * Double(level.height) / Double(height))
+    }
+
+    /// Bilinear in a level's own pixel coordinates (pixel centres at +0.5), clamped at its edges.
+    static func bilinearLevel(_ level: Level, _ x: Double, _ y: Double) -> SIMD4<Float> {
+        let fx = x - 0.5, fy = y - 0.5
         let cx = min(max(fx, 0), Double(level.width - 1)), cy = min(max(fy, 0), Double(level.height - 1))
         let x0 = Int(cx), y0 = Int(cy)
         let x1 = min(x0 + 1, level.width - 1), y1 = min(y0 + 1, level.height - 1)

@@ -194,10 +194,11 @@ public enum TerrainRenderer {
     static func drawDraped(_ imagery: Imagery, screen: [(Double, Double, Double)?], colour: [SIMD3<Float>], texel: [SIMD2<Float>],
                            cols: Int, rows: Int, horizon: SIMD3<Float>, into frame: inout DepthFrame) -> Int {
         let shading = Float(imagery.shading)
+        var reader = ImageryReader()
         let pixel = { (a: SIMD8<Float>) -> UInt32 in
             let attributes = SIMD3(a[0], a[1], a[2])
             var rgb = Self.relief(attributes, .relief)
-            if let c = imagery.sample(x: Double(a[3]), y: Double(a[4]), level: Double(a[5])) {
+            if let c = imagery.sample(x: Double(a[3]), y: Double(a[4]), level: Double(a[5]), reader: &reader) {
                 let k = 1 - shading * 0.75 * (1 - a[1])
                 rgb = SIMD3(c.x, c.y, c.z) * k + rgb * (1 - c.w / 255)
             }

@@ -1,3 +1,4 @@
+@testable import TerrapinIO
 import Testing
 @testable import TerrapinScene
 

@@ -1,3 +1,4 @@
+import TerrapinIO
 import Foundation
 import Testing
 @testable import TerrapinScene

@@ -1,6 +1,7 @@
 // A JSON Schema (draft 2020-12) validator for the keywords scene.schema.json uses, so tests can
 // check that the schema and the decoder agree. Not a general validator: unknown keywords fail
 // loudly so the schema cannot silently use one this does not check.
+import TerrapinIO
 import Foundation
 import TerrapinScene
 

@@ -1,0 +1,58 @@
+// A regular file read at offsets (pread), for archives too large to read whole (PMTiles,
+// GeoTIFF). Opened non-blocking so a FIFO cannot hang the open, and refused unless it is a
+// regular file; thread-safe (pread has no shared file position).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+public final class RandomAccessFile: Sendable {
+    public let path: String
+    /// Bytes in the file when it was opened.
+    public let size: Int
+    private let fd: Int32
+
+    public init(_ path: String) throws(FileError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 { throw FileError(path: path, operation: "read", errno: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw FileError(path: path, operation: "read", errno: code)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, operation: "read", reason: .isDirectory) }
+            throw FileError(path: path, operation: "read", reason: .system(code: EINVAL, message: "not a regular file (a FIFO, device or socket)"))
+        }
+        self.path = path
+        self.fd = fd
+        size = Int(info.st_size)
+    }
+
+    deinit { close(fd) }
+
+    /// `count` bytes from `offset`; throws unless all of them lie within the file.
+    public func read(offset: Int, count: Int) throws(FileError) -> [UInt8] {
+        guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
+            throw FileError(path: path, operation: "read",
+                            reason: .system(code: EINVAL, message: "bytes \(offset)..<\(offset &+ count) lie beyond its end (\(size) bytes); the file is truncated or damaged"))
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 {
+                throw FileError(path: path, operation: "read", reason: .system(code: EIO, message: "it shrank while being read"))
+            }
+            done += n
+        }
+        return bytes
+    }
+}

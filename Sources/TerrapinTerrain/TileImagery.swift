@@ -1,0 +1,275 @@
+// Imagery read from a raster tile archive as the drawing needs it.
+//
+// Texel space is the world in Web Mercator at the archive's deepest zoom (`worldPixels`
+// across); level of detail L reads zoom `maxZoom − L` (trilinear between the two around it).
+// Below the archive's shallowest zoom the shallowest tiles' own mipmaps stand in; where a tile
+// is missing (or damaged) its nearest ancestor is magnified (overzoom). Bilinear filtering
+// reads its four texels across tile edges, so seams between tiles do not show; x wraps
+// around the antimeridian.
+//
+// Decoded tiles live in `TileCache.shared` (LRU by decoded bytes, shared by every thread of a
+// batch); an `ImageryReader` remembers the last tiles one drawing thread used, so the shared
+// cache's lock is taken once per tile and draw, not once per pixel.
+import TerrapinCodecs
+import TerrapinIO
+import TerrapinPNG
+import TerrapinRaster
+import TerrapinTiles
+
+public final class TileImagery: Sendable {
+    public let source: any TileSource
+    /// Pixels across one tile (from the first tile read; others are resampled to it).
+    public let tileSize: Int
+    public let minZoom: Int, maxZoom: Int
+    /// Pixels across the world at `maxZoom`.
+    public let worldPixels: Int
+    let cache: TileCache
+    /// What went wrong reading tiles (first few): a damaged tile is drawn from its parent.
+    let problems = Locked<[String]>([])
+
+    /// Tiles beyond this zoom are not read (2^24 tiles across: 2 cm pixels).
+    public static let maxZoomRead = 24
+
+    public init(source: any TileSource, cache: TileCache = .shared) throws(TerrainError) {
+        let info = source.info
+        guard info.type != .mvt else {
+            throw TerrainError.imagery(file: source.path, message: "it holds vector tiles; imagery needs raster tiles (PNG, JPEG or WebP)")
+        }
+        guard info.type != .avif else {
+            throw TerrainError.imagery(file: source.path, message: "it holds AVIF tiles, which Terrapin does not decode; convert them to WebP or JPEG")
+        }
+        self.source = source
+        self.cache = cache
+        minZoom = info.minZoom
+        maxZoom = max(info.minZoom, min(info.maxZoom, Self.maxZoomRead))
+        // The tile size from a tile near the bounds' centre at the shallowest zoom.
+        var size = 256
+        let b = info.bounds ?? [-180, -85, 180, 85]
+        let probe = Self.tileID(longitude: (b[0] + b[2]) / 2, latitude: (b[1] + b[3]) / 2, zoom: minZoom)
+        if let bytes = (try? source.tile(probe)) ?? nil, let image = try? RasterImage.decode(bytes, source: "tile \(probe)") {
+            size = image.width
+        }
+        guard size >= 16, size <= 4096, size & (size - 1) == 0 else {
+            throw TerrainError.imagery(file: source.path, message: "its tiles are \(size) pixels across; tiles must be a power of two from 16 to 4096")
+        }
+        tileSize = size
+        worldPixels = size << maxZoom
+    }
+
+    /// The tile holding a position at a zoom (XYZ numbering).
+    public static func tileID(longitude: Double, latitude: Double, zoom: Int) -> TileID {
+        let n = Double(1 << zoom)
+        let phi: Double = min(max(latitude, -85.0511), 85.0511) * Double.pi / 180
+        let mercator: Double = log(tan(Double.pi / 4 + phi / 2))
+        let fx: Double = (longitude + 180) / 360 * n
+        let fy: Double = (1 - mercator / Double.pi) / 2 * n
+        let x = Int(fx.rounded(.down)), y = Int(fy.rounded(.down))
+        return TileID(z: zoom, x: min(max(x, 0), (1 << zoom) - 1), y: min(max(y, 0), (1 << zoom) - 1))
+    }
+
+    /// Messages about tiles that could not be read (at most 8).
+    public var warnings: [String] { problems.withLock { $0 } }
+
+    func sample(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+        let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
+        let l: Double = min(max(level.isFinite ? level : 0, 0), deepest)
+        let l0: Double = l.rounded(.down)
+        let f = Float(l - l0)
+        let scale: Double = 1 / Double(1 << Int(l0))
+        let zoom = maxZoom - Int(l0)
+        guard let a = bilinear(zoom: zoom, x: x * scale, y: y * scale, reader: &reader) else { return nil }
+        guard f > 0, l0 + 1 <= deepest else { return a }
+        guard let b = bilinear(zoom: zoom - 1, x: x * scale / 2, y: y * scale / 2, reader: &reader) else { return a }
+        return a + (b - a) * f
+    }
+
+    /// Bilinear at an effective zoom (`x`, `y` in its world pixels, tileSize << zoom across;
+    /// below `minZoom` the shallowest tiles' mip level `minZoom − zoom`); falls back a zoom at
+    /// a time where a tile is missing. Nil where no zoom has the tile.
+    func bilinear(zoom start: Int, x startX: Double, y startY: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+        var zoom = start, x = startX, y = startY
+        while true {
+            let tz = max(zoom, minZoom), mip = tz - zoom
+            let tilePixels = max(1, tileSize >> mip)
+            let world = tilePixels << tz
+            let fx: Double = x - 0.5
+            let fy: Double = min(max(y - 0.5, 0), Double(world - 1))
+            let x0 = Int(fx.rounded(.down)), y0 = Int(fy)
+            let y1 = min(y0 + 1, world - 1)
+            let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
+            if let p00 = texel(tz, mip, tilePixels, world, x0, y0, &reader), let p10 = texel(tz, mip, tilePixels, world, x0 + 1, y0, &reader),
+               let p01 = texel(tz, mip, tilePixels, world, x0, y1, &reader), let p11 = texel(tz, mip, tilePixels, world, x0 + 1, y1, &reader) {
+                let top: SIMD4<Float> = p00 + (p10 - p00) * tx
+                let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
+                return top + (bottom - top) * ty
+            }
+            // Overzoom: the parent's pixels (half the resolution) magnified.
+            guard tz > minZoom else { return nil }
+            zoom -= 1
+            x /= 2
+            y /= 2
+        }
+    }
+
+    @inline(__always)
+    func texel(_ z: Int, _ mip: Int, _ tilePixels: Int, _ world: Int, _ gx: Int, _ gy: Int, _ reader: inout ImageryReader) -> SIMD4<Float>? {
+        var wx = gx % world
+        if wx < 0 { wx += world }
+        let id = TileID(z: z, x: wx / tilePixels, y: gy / tilePixels)
+        guard let tile = reader.tile(id, of: self) else { return nil }
+        let level = tile.levels[min(mip, tile.levels.count - 1)]
+        let px = min(wx % tilePixels, level.width - 1), py = min(gy % tilePixels, level.height - 1)
+        let o = (py * level.width + px) * 4
+        return level.data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in
+            let r = Float(d[o]), g = Float(d[o + 1]), b = Float(d[o + 2]), a = Float(d[o + 3])
+            return SIMD4<Float>(r, g, b, a)
+        }
+    }
+
+    /// A decoded tile from the shared cache, or read and decoded now; nil if the archive has
+    /// none (or it is damaged: noted in `warnings`).
+    func decodedTile(_ id: TileID) -> DecodedTile? {
+        let key = TileCache.Key(source: ObjectIdentifier(source), tile: id)
+        if let hit = cache.lookup(key) { return hit.tile }
+        var tile: DecodedTile?
+        do {
+            if let bytes = try source.tile(id) {
+                let image = try RasterImage.decode(bytes, source: "tile \(id) of '\(source.path)'",
+                                                   limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096))
+                tile = DecodedTile(image: image, size: tileSize)
+            }
+        } catch {
+            let message = String(describing: error)
+            problems.withLock { list in if list.count < 8 { list.append(message) } }
+        }
+        cache.insert(key, TileCache.Entry(tile: tile))
+        return tile
+    }
+}
+
+/// A decoded tile and its mipmaps, premultiplied RGBA8.
+public final class DecodedTile: Sendable {
+    let levels: [Imagery.Level]
+    public var byteCount: Int { levels.reduce(0) { $0 + $1.data.count } }
+
+    init(image: Pixmap, size: Int) {
+        let base = image.width == size && image.height == size ? image : Self.resized(image, to: size)
+        levels = Imagery.pyramid(Imagery.Level(width: size, height: size, data: base.data))
+    }
+
+    /// Bilinear resampling to size × size (tiles of an archive whose sizes differ).
+    static func resized(_ image: Pixmap, to size: Int) -> Pixmap {
+        let source = Imagery.Level(width: image.width, height: image.height, data: image.data)
+        var out = [UInt8](repeating: 0, count: size * size * 4)
+        let sx = Double(image.width) / Double(size), sy = Double(image.height) / Double(size)
+        for y in 0..<size {
+            for x in 0..<size {
+                let c = Imagery.bilinearLevel(source, (Double(x) + 0.5) * sx, (Double(y) + 0.5) * sy)
+                for k in 0..<4 {
+                    let v: Float = min(255, max(0, c[k].rounded()))
+                    out[(y * size + x) * 4 + k] = UInt8(v)
+                }
+            }
+        }
+        return Pixmap(width: size, height: size, premultipliedData: out)!
+    }
+}
+
+/// The decoded tiles of every tile archive in the process, least recently used dropped first
+/// beyond `byteLimit` (256 MiB by default). Missing tiles are remembered too (they cost a
+/// directory lookup to discover).
+public final class TileCache: Sendable {
+    public static let shared = TileCache(byteLimit: 256 * 1024 * 1024)
+
+    struct Key: Hashable, Sendable {
+        let source: ObjectIdentifier
+        let tile: TileID
+    }
+    struct Entry: Sendable {
+        let tile: DecodedTile?
+        var cost: Int { (tile?.byteCount ?? 0) + 64 }
+    }
+    private struct State {
+        var entries: [Key: (entry: Entry, tick: UInt64)] = [:]
+        var bytes = 0
+        var tick: UInt64 = 0
+        var hits = 0, misses = 0
+    }
+    private let state = Locked(State())
+    public let byteLimit: Int
+
+    public init(byteLimit: Int) { self.byteLimit = byteLimit }
+
+    func lookup(_ key: Key) -> Entry? {
+        state.withLock { (s: inout State) -> Entry? in
+            s.tick += 1
+            guard let hit = s.entries[key] else { s.misses += 1; return nil }
+            s.hits += 1
+            s.entries[key] = (hit.entry, s.tick)
+            return hit.entry
+        }
+    }
+
+    func insert(_ key: Key, _ entry: Entry) {
+        let limit = byteLimit
+        state.withLock { (s: inout State) in
+            s.tick += 1
+            if let old = s.entries[key] { s.bytes -= old.entry.cost }
+            s.entries[key] = (entry, s.tick)
+            s.bytes += entry.cost
+            guard s.bytes > limit else { return }
+            // Evict down to three quarters at once (a sort per eviction round, not per insert).
+            let victims = s.entries.sorted { $0.value.tick < $1.value.tick }
+            for (k, v) in victims where s.bytes > limit * 3 / 4 {
+                s.entries[k] = nil
+                s.bytes -= v.entry.cost
+            }
+        }
+    }
+
+    /// Decoded bytes held, tiles held (missing ones included), and lookups that hit and missed.
+    public var statistics: (bytes: Int, tiles: Int, hits: Int, misses: Int) {
+        state.withLock { (s: inout State) in (s.bytes, s.entries.count, s.hits, s.misses) }
+    }
+
+    public func removeAll() { state.withLock { (s: inout State) in s = State() } }
+}
+
+/// The tiles one drawing thread used last (a tiny most-recently-used list in front of the
+/// shared cache).
+public struct ImageryReader {
+    private var ids: [TileID] = []
+    private var tiles: [DecodedTile?] = []
+    private var next = 0
+    static let capacity = 16
+
+    public init() {}
+
+    @inline(__always)
+    mutating func tile(_ id: TileID, of imagery: TileImagery) -> DecodedTile? {
+        if !ids.isEmpty, ids[0] == id { return tiles[0] }
+        if let i = ids.firstIndex(of: id) {
+            ids.swapAt(0, i)
+            tiles.swapAt(0, i)
+            return tiles[0]
+        }
+        let tile = imagery.decodedTile(id)
+        if ids.count < Self.capacity {
+            ids.append(id)
+            tiles.append(tile)
+            ids.swapAt(0, ids.count - 1)
+            tiles.swapAt(0, tiles.count - 1)
+        } else {
+            next = next % (Self.capacity - 1) + 1
+            ids[next] = id
+            tiles[next] = tile
+            ids.swapAt(0, next)
+            tiles.swapAt(0, next)
+        }
+        return tile
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

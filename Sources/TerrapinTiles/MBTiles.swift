@@ -1,0 +1,104 @@
+// MBTiles 1.3 (https://github.com/mapbox/mbtiles-spec): an SQLite database with a `tiles`
+// table (zoom_level, tile_column, tile_row in TMS order — row 0 is the south — and tile_data)
+// and a `metadata` table of name/value text. Opened read-only and immutable (no locks, no
+// journal written); one connection per archive, used under a lock.
+import CSQLite
+import TerrapinIO
+
+public final class MBTiles: TileSource {
+    public let path: String
+    public let info: TileSourceInfo
+    /// The `metadata` table, name → value.
+    public let metadata: [String: String]
+    private let db: Locked<Connection>
+
+    final class Connection: @unchecked Sendable {
+        let handle: OpaquePointer
+        let select: OpaquePointer
+        init(handle: OpaquePointer, select: OpaquePointer) { self.handle = handle; self.select = select }
+        deinit {
+            sqlite3_finalize(select)
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    public init(_ path: String) throws(TileError) {
+        // Checked first: SQLite would block opening a FIFO and happily create a missing file.
+        do { _ = try RandomAccessFile(path) } catch { throw .file(error) }
+        self.path = path
+        var handle: OpaquePointer?
+        let uri = "file:" + Self.percentEncoded(path) + "?immutable=1"
+        let status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw .database(path: path, message: message)
+        }
+        func fail(_ context: String) -> TileError {
+            let m = String(cString: sqlite3_errmsg(handle))
+            return .database(path: path, message: "\(context): \(m)")
+        }
+        var metadata: [String: String] = [:]
+        var statement: OpaquePointer?
+        if sqlite3_prepare_v2(handle, "SELECT name, value FROM metadata LIMIT 1000", -1, &statement, nil) == SQLITE_OK, let statement {
+            while sqlite3_step(statement) == SQLITE_ROW {
+                guard let name = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) else { continue }
+                metadata[String(cString: name)] = String(cString: value)
+            }
+            sqlite3_finalize(statement)
+        }
+        var select: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
+                                 -1, &select, nil) == SQLITE_OK, let select else {
+            let error = fail("it has no `tiles` table or view")
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        db = Locked(Connection(handle: handle, select: select))
+        self.metadata = metadata
+        var minZoom = Int(metadata["minzoom"] ?? "") ?? 0, maxZoom = Int(metadata["maxzoom"] ?? "") ?? 22
+        if metadata["minzoom"] == nil || metadata["maxzoom"] == nil, let range = Self.zoomRange(handle) { (minZoom, maxZoom) = range }
+        info = TileSourceInfo(type: TileMetadata.type(format: metadata["format"]), minZoom: max(0, minZoom), maxZoom: min(30, maxZoom),
+                              bounds: TileMetadata.bounds(metadata["bounds"]), attribution: metadata["attribution"], name: metadata["name"])
+    }
+
+    static func zoomRange(_ handle: OpaquePointer) -> (Int, Int)? {
+        var s: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "SELECT min(zoom_level), max(zoom_level) FROM tiles", -1, &s, nil) == SQLITE_OK, let s else { return nil }
+        defer { sqlite3_finalize(s) }
+        guard sqlite3_step(s) == SQLITE_ROW, sqlite3_column_type(s, 0) == SQLITE_INTEGER else { return nil }
+        return (Int(sqlite3_column_int(s, 0)), Int(sqlite3_column_int(s, 1)))
+    }
+
+    public func tile(_ id: TileID) throws(TileError) -> [UInt8]? {
+        guard id.isValid else { return nil }
+        let row = (1 << id.z) - 1 - id.y
+        let raw = try db.withLock { (c) throws(TileError) -> [UInt8]? in
+            sqlite3_reset(c.select)
+            sqlite3_bind_int(c.select, 1, Int32(id.z))
+            sqlite3_bind_int(c.select, 2, Int32(id.x))
+            sqlite3_bind_int(c.select, 3, Int32(row))
+            let step = sqlite3_step(c.select)
+            if step == SQLITE_DONE { return nil }
+            guard step == SQLITE_ROW else { throw .database(path: path, message: "reading tile \(id): \(String(cString: sqlite3_errmsg(c.handle)))") }
+            let count = Int(sqlite3_column_bytes(c.select, 0))
+            guard count <= TileSources.maxTileBytes else { throw .corrupt(path: path, what: "tile \(id) is \(count) bytes") }
+            guard count > 0, let blob = sqlite3_column_blob(c.select, 0) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: blob, count: count))
+        }
+        guard let raw else { return nil }
+        return try TileSources.ungzipped(raw, source: "tile \(id) of '\(path)'")
+    }
+
+    /// A path as the `file:` URI SQLite takes ('?', '#' and '%' escaped).
+    static func percentEncoded(_ path: String) -> String {
+        var out = ""
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"): out += "%" + String(b, radix: 16, uppercase: true)
+            default: out.unicodeScalars.append(Unicode.Scalar(b))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,100 @@
+// Tile archives behind one seam. A `TileSource` answers "the bytes of tile z/x/y" (XYZ
+// numbering: y counts down from the north, as web maps do) and says what it holds: tile type,
+// zoom range, bounds, attribution. PMTiles v3, MBTiles and XYZ folders implement it;
+// `TileSources.open` picks one from the path. Tile bytes come back with any gzip transfer
+// encoding removed; decoding them (PNG/JPEG/WebP, or vector tiles) is the caller's.
+import TerrapinCodecs
+import TerrapinIO
+
+public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let z: Int, x: Int, y: Int
+    public init(z: Int, x: Int, y: Int) { self.z = z; self.x = x; self.y = y }
+    /// The tile that holds this one `levels` zooms up.
+    public func ancestor(_ levels: Int) -> TileID { TileID(z: z - levels, x: x >> levels, y: y >> levels) }
+    public var isValid: Bool { z >= 0 && z <= 30 && x >= 0 && y >= 0 && x < 1 << z && y < 1 << z }
+    public static func < (a: TileID, b: TileID) -> Bool { (a.z, a.y, a.x) < (b.z, b.y, b.x) }
+    public var description: String { "\(z)/\(x)/\(y)" }
+}
+
+public enum TileType: String, Sendable, CaseIterable {
+    case mvt, png, jpeg, webp, avif, unknown
+}
+
+/// What an archive says about itself (from its header and metadata).
+public struct TileSourceInfo: Equatable, Sendable {
+    public var type: TileType
+    public var minZoom: Int
+    public var maxZoom: Int
+    /// West, south, east, north in degrees, when the archive states them.
+    public var bounds: [Double]?
+    public var attribution: String?
+    public var name: String?
+    public init(type: TileType, minZoom: Int, maxZoom: Int, bounds: [Double]? = nil, attribution: String? = nil, name: String? = nil) {
+        self.type = type
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.bounds = bounds
+        self.attribution = attribution
+        self.name = name
+    }
+}
+
+public protocol TileSource: AnyObject, Sendable {
+    /// The path it was opened from.
+    var path: String { get }
+    var info: TileSourceInfo { get }
+    /// The tile's bytes (gzip removed), or nil when the archive has no such tile.
+    func tile(_ id: TileID) throws(TileError) -> [UInt8]?
+}
+
+public enum TileSources {
+    /// Most bytes one tile may have, compressed or inflated (a 512² RGBA PNG is 1 MiB).
+    public static let maxTileBytes = 16 * 1024 * 1024
+
+    /// Opens `path` by its form: `….pmtiles`, `….mbtiles`, or an XYZ template holding `{z}`,
+    /// `{x}` and `{y}` (or `{-y}` for TMS rows), e.g. `tiles/{z}/{x}/{y}.png`.
+    public static func open(_ path: String) throws(TileError) -> any TileSource {
+        if path.contains("{z}") { return try XYZTiles(template: path) }
+        if path.hasSuffix(".pmtiles") { return try PMTiles(path) }
+        if path.hasSuffix(".mbtiles") { return try MBTiles(path) }
+        throw .unknownKind(path: path)
+    }
+
+    /// Tile bytes with a gzip layer removed (vector tiles are usually stored gzipped).
+    static func ungzipped(_ bytes: [UInt8], source: String) throws(TileError) -> [UInt8] {
+        guard Inflation.isGzip(bytes) else { return bytes }
+        return try Inflation.inflate(bytes, source: source)
+    }
+}
+
+/// Tile bytes inflated (gzip or zlib) within `TileSources.maxTileBytes`.
+enum Inflation {
+    static func isGzip(_ bytes: [UInt8]) -> Bool { Inflate.isGzip(bytes) }
+    static func inflate(_ bytes: [UInt8], source: String, limit: Int = TileSources.maxTileBytes) throws(TileError) -> [UInt8] {
+        do { return try Inflate.decompress(bytes, limit: limit, source: source) } catch { throw .codec(error) }
+    }
+}
+
+public enum TileError: Error, Equatable, Sendable, CustomStringConvertible {
+    case file(FileError)
+    /// The archive's structure is damaged: `what` says where.
+    case corrupt(path: String, what: String)
+    /// A compression or version the archive uses that Terrapin does not read.
+    case unsupported(path: String, what: String)
+    case unknownKind(path: String)
+    case codec(CodecError)
+    /// SQLite refused (MBTiles).
+    case database(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .file(let e): return e.description
+        case .corrupt(let path, let what): return "tile archive '\(path)' is damaged: \(what); re-create or re-download it"
+        case .unsupported(let path, let what): return "tile archive '\(path)': \(what)"
+        case .unknownKind(let path):
+            return "'\(path)' is no tile source Terrapin reads; give a .pmtiles or .mbtiles file, or an XYZ template such as tiles/{z}/{x}/{y}.png"
+        case .codec(let e): return e.description
+        case .database(let path, let message): return "MBTiles '\(path)': \(message); check that it is an MBTiles (SQLite) file"
+        }
+    }
+}
