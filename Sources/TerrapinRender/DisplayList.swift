@@ -15,6 +15,7 @@ import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinScene
+import TerrapinTypography
 import TerrapinTerrain
 import TerrapinViews
 
@@ -38,6 +39,8 @@ public enum DisplayContent: Equatable, Sendable {
     case basemapLabel(Int)
     /// A popover: index into `ResolvedScene.popovers`, and the marker it is on (or anchored at).
     case popover(Int, marker: Int)
+    /// The data's attribution, small in the bottom-right corner on a translucent white band.
+    case attribution(String)
     /// A polyline or polygon: index into `ResolvedScene.shapes`.
     case shape(Int)
 }
@@ -150,6 +153,13 @@ enum DisplayListBuilder {
         for (k, p) in scene.popovers.enumerated() {
             items.append(DisplayItem(layer: .popovers, content: .popover(k, marker: p.markerIndex), box: p.bubble, hit: .bubble(p.bubble)))
         }
+        let credit = map.attributionText
+        if !credit.isEmpty, let layout = try? TextLayout.make(credit, font: MapPainter.attributionFont) {
+            // 3 pt of padding around the text, flush with the map's bottom-right corner; the
+            // band is at most the map's width (long credits are cut at the left).
+            let w = min(scene.width, layout.width + 6), h = layout.height + 2
+            items.append(DisplayItem(layer: .popovers, content: .attribution(credit), box: Rect(x: scene.width - w, y: scene.height - h, width: w, height: h)))
+        }
         return items
     }
 }
@@ -182,6 +192,7 @@ extension ResolvedScene {
                 case .markerLabel(let i): text = "label of marker \(i)"
                 case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
                 case .popover(_, let marker): text = "popover on marker \(marker)"
+                case .attribution(let credit): text = "attribution \"\(credit)\""
                 case .shape(let k):
                     let shape = shapes[k]
                     let points = shape.geo.reduce(0) { $0 + $1.count }

@@ -49,6 +49,10 @@ public enum MapPainter {
                 drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
             case .shape(let k):
                 paintShape(scene.shapes[k], content.map, canvas: canvas)
+            case .attribution(let credit):
+                guard let box = item.box, let layout = try? TextLayout.make(credit, font: attributionFont) else { continue }
+                canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
+                layout.draw(in: canvas, at: Point(box.maxX - 3 - layout.width, box.minY + 1), color: RGBAColor(RGBA8(hex: "#3C4043")!))
             case .sky, .flatGround, .terrainMesh, .buildings:
                 continue
             }
@@ -142,6 +146,9 @@ public enum MapPainter {
     }
 
     /// Dark text (#202124) in a 1-pt white halo: Marker3D and basemap labels.
+    /// The attribution's text: 9 pt, regular.
+    static let attributionFont = FontSpec.system(size: 9)
+
     static func drawHaloText(_ text: TextLayout, at origin: Point, canvas: Canvas) {
         let halo = 1.0
         for (dx, dy) in [(-halo, 0.0), (halo, 0), (0, -halo), (0, halo), (-halo, -halo), (halo, halo), (-halo, halo), (halo, -halo)] {

@@ -3,6 +3,7 @@
 // are applied in one place, then the scene is rendered and encoded in its format.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinCodecs
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinScene
@@ -22,6 +23,8 @@ public struct RenderOverrides: Sendable {
     public var format: ImageFormat?
     /// Only the compression preset of the scene's format.
     public var compression: ImageCompression?
+    /// Only the quality of the format (JPEG, lossy WebP).
+    public var quality: Int?
 
     public init() {}
 
@@ -33,6 +36,7 @@ public struct RenderOverrides: Sendable {
         if let scale { scene.output.scale = scale }
         if let format { scene.output.format = format }
         if let compression { scene.output.compression = compression }
+        if let quality { scene.output.format.quality = quality }
         if let time { scene.time = time }
         if let problem = scene.output.sizeProblem { throw RenderError.invalidSize(problem) }
         if heading != nil || tilt != nil || range != nil {
@@ -85,6 +89,18 @@ public enum SceneImage {
             } catch {
                 throw RenderError.encoding(error.description)
             }
+        case .jpeg:
+            do {
+                return EncodedImage(bytes: try JPEGEncoder.encode(pixmap, quality: format.jpegQuality), format: format, width: pixmap.width, height: pixmap.height)
+            } catch {
+                throw RenderError.encoding(error.description)
+            }
+        case .webp:
+            do {
+                return EncodedImage(bytes: try WebPEncoder.encode(pixmap, quality: format.quality), format: format, width: pixmap.width, height: pixmap.height)
+            } catch {
+                throw RenderError.encoding(error.description)
+            }
         }
     }
 
@@ -92,6 +108,7 @@ public enum SceneImage {
     public static func metadata(of bytes: [UInt8], format: ImageFormat) -> [(key: String, value: String)]? {
         switch format.kind {
         case .png: (try? PNGDecoder.info(bytes))?.text.map { ($0.key, $0.value) }
+        case .jpeg, .webp: nil
         }
     }
 

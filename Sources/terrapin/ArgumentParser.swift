@@ -140,6 +140,7 @@ struct SceneOptions {
         case "--scale": overrides.scale = try parser.integer(for: argument, in: OutputOptions.scales)
         case "--compression": overrides.compression = try parser.choice(for: argument, ImageCompression.self)
         case "--format": overrides.format = ImageFormat(try parser.choice(for: argument, ImageFormat.Kind.self))
+        case "--quality": overrides.quality = try parser.integer(for: argument, in: 0...100)
         case "--root": root = try parser.value(for: argument)
         case "--tap": overrides.taps.append(try parser.timedPoint(for: argument))
         case "--heading": overrides.heading = try parser.number(for: argument, in: -360...360)

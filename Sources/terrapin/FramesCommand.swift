@@ -8,6 +8,7 @@ extension CommandLineTool {
         Usage:
           terrapin frames SCENE.json --fps N --duration S -o DIR [options]
           terrapin frames SCENE.json --fps N --duration S --apng OUT.png [options]
+          terrapin frames SCENE.json --fps N --duration S --webp OUT.webp [options]
 
         Frames are drawn at t = T0 + i / fps for i = 0 … round(S × fps) − 1, where T0 is the scene's
         "time" (or --time). Taps (--tap) happen before the first frame.
@@ -16,6 +17,7 @@ extension CommandLineTool {
           --duration S          seconds to cover (at most \(Int(Scene.maxTime)); at most \(APNG.maxFrames) frames)
           -o, --output DIR      write DIR/frame_00000.png, frame_00001.png, … (created if missing)
           --apng OUT.png        write one animated PNG that loops forever ('-' for standard output)
+          --webp OUT.webp       write one animated WebP that loops forever (lossless; --quality N: lossy)
           and render's --size, --scale, --compression, --tap, --heading, --tilt, --range, --time, --root
 
         Examples:
@@ -31,7 +33,7 @@ extension CommandLineTool {
 
     static func frames(_ arguments: [String]) throws {
         var parser = ArgumentParser(arguments, command: "frames")
-        var directory: String?, apngPath: String?
+        var directory: String?, apngPath: String?, webpPath: String?
         var fps: Int?, duration: Double?
         var options = SceneOptions()
         guard let positional = try parser.parse(help: framesHelp, { argument, parser in
@@ -39,6 +41,7 @@ extension CommandLineTool {
             switch argument {
             case "-o", "--output": directory = try parser.value(for: argument)
             case "--apng": apngPath = try parser.value(for: argument)
+            case "--webp": webpPath = try parser.value(for: argument)
             case "--fps": fps = try parser.integer(for: argument, in: 1...120)
             case "--duration": duration = try parser.number(for: argument, in: 0.001...Scene.maxTime)
             default: return false
@@ -47,7 +50,9 @@ extension CommandLineTool {
         }) else { return }
         let scenePath = try parser.single(positional)
         guard let fps, let duration else { throw CLIError.usage("give --fps N and --duration S", command: "frames") }
-        guard (directory == nil) != (apngPath == nil) else { throw CLIError.usage("give either -o DIR or --apng OUT.png", command: "frames") }
+        guard [directory, apngPath, webpPath].compactMap({ $0 }).count == 1 else {
+            throw CLIError.usage("give one of -o DIR, --apng OUT.png and --webp OUT.webp", command: "frames")
+        }
         let count = max(1, Int((duration * Double(fps)).rounded()))
         guard count <= APNG.maxFrames else {
             throw CLIError.input("\(count) frames (\(fps) fps for \(duration) s) is more than the limit of \(APNG.maxFrames); lower --fps or --duration")
@@ -58,6 +63,26 @@ extension CommandLineTool {
         if let directory { do { try FileIO.makeDirectory(directory) } catch { throw CLIError.runtime(error.description) } }
         var encoded: [[UInt8]] = []
         var total = 0
+        if let webpPath {
+            // Animated WebP: the frames' pixels are held (within the same budget), then encoded.
+            var frames: [(image: Pixmap, milliseconds: Int)] = []
+            for i in 0..<count {
+                let t = scene.time + Double(i) / Double(fps)
+                let image: Pixmap
+                do { image = try prepared.render(at: t) } catch { throw CLIError.input(error.description) }
+                total += image.data.count
+                guard total <= maxAnimationBytes else {
+                    throw CLIError.input("the animation's frames would pass \(maxAnimationBytes >> 20) MiB; lower --size, --fps or --duration, or write frames with -o DIR")
+                }
+                // Whole milliseconds that add up to the right total (e.g. 33, 33, 34 at 30 fps).
+                let ms = (i + 1) * 1000 / fps - i * 1000 / fps
+                frames.append((image, ms))
+            }
+            let file: [UInt8]
+            do { file = try WebPEncoder.encodeAnimation(frames, quality: options.overrides.quality) } catch { throw CLIError.runtime(error.description) }
+            try writeOutput(file, to: webpPath)
+            return
+        }
         for i in 0..<count {
             let t = scene.time + Double(i) / Double(fps)
             let bytes: [UInt8]

@@ -20,7 +20,9 @@ extension CommandLineTool {
           --size WxH            override the output size in points, e.g. 800x600
           --scale N             override pixels per point: 1, 2, 3 or 4
           --compression PRESET  default (zlib 6, adaptive filters), fast or small
-          --format FORMAT       the encoded image: png (the default; the only format so far)
+          --format FORMAT       png, jpeg or webp; by default the output's extension (.png, .jpg, .jpeg,
+                                .webp) says, else PNG; an extension naming another format is an error
+          --quality N           JPEG quality 1–100 (default 90); WebP: lossy at N (default lossless)
           --tap X,Y[@T]         tap at X,Y points from the top-left before rendering (repeatable, in order),
                                 e.g. to open a popover whose marker has "onTap": "togglePopover"; @T taps at
                                 T seconds (default: the scene's time), starting its animations then
@@ -59,7 +61,7 @@ extension CommandLineTool {
             }
             var seen: [String: String] = [:]
             for path in scenePaths {
-                let name = outputName(path)
+                let name = try outputName(path, options)
                 if let other = seen[name] { throw CLIError.usage("'\(other)' and '\(path)' would both write \(name)", command: "render") }
                 seen[name] = path
             }
@@ -68,8 +70,9 @@ extension CommandLineTool {
             var failure: CLIError?
             for path in scenePaths {
                 do {
-                    try renderOne(path, to: outputPath + "/" + outputName(path), options)
-                    printOut(outputPath + "/" + outputName(path))
+                    let name = try outputName(path, options)
+                    try renderOne(path, to: outputPath + "/" + name, options)
+                    printOut(outputPath + "/" + name)
                 } catch let error as CLIError {
                     printError(error.message)
                     if failure == nil || error.code > failure!.code { failure = CLIError(message: "", code: error.code) }
@@ -84,15 +87,35 @@ extension CommandLineTool {
         try renderOne(scenePaths[0], to: outputPath, options)
     }
 
-    /// "dir/name.json" → "name.png".
-    static func outputName(_ scenePath: String) -> String {
+    /// "dir/name.json" → "name.png" (or the --format's extension).
+    static func outputName(_ scenePath: String, _ options: SceneOptions) throws -> String {
         var name = String(scenePath.split(separator: "/").last ?? "scene")
         if name.lowercased().hasSuffix(".json") { name.removeLast(5) }
-        return name + ".png"
+        return name + "." + (options.overrides.format?.fileExtension ?? "png")
+    }
+
+    /// The format an output path asks for: --format (which its extension must agree with), or
+    /// the extension's, or the scene's. An extension Terrapin does not write is an error, so a
+    /// typo never becomes a silent PNG.
+    static func outputFormat(for path: String, _ sceneFormat: ImageFormat, _ options: SceneOptions) throws -> ImageFormat {
+        guard path != "-", let ext = ImageFormat.pathExtension(path) else { return sceneFormat }
+        guard var named = ImageFormat(fileExtension: ext) else {
+            throw CLIError.usage("'\(path)': Terrapin writes .png, .jpg (.jpeg) and .webp; give one of those extensions (or --format with a file name without one)", command: "render")
+        }
+        if options.overrides.format != nil {
+            guard sceneFormat.kind == named.kind else {
+                throw CLIError.usage("'\(path)' names \(named.kind.rawValue) but --format is \(sceneFormat.kind.rawValue); make them agree", command: "render")
+            }
+            return sceneFormat
+        }
+        named.compression = sceneFormat.compression
+        named.quality = options.overrides.quality
+        return named
     }
 
     static func renderOne(_ scenePath: String, to outputPath: String, _ options: SceneOptions) throws {
-        let scene = try options.load(scenePath)
+        var scene = try options.load(scenePath)
+        scene.output.format = try outputFormat(for: outputPath, scene.output.format, options)
         try writeOutput(try options.encode(scene).bytes, to: outputPath)
     }
 }
