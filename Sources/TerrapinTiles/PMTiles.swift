@@ -176,7 +176,11 @@ public final class PMTiles: TileSource {
 
     static func parseHeader(_ b: [UInt8], path: String, fileSize: Int) throws(TileError) -> Header {
         guard b.count == 127, b.starts(with: Array("PMTiles".utf8)) else {
-            if b.count >= 2, b[0] == 0x50, b[1] == 0x4D { throw .unsupported(path: path, what: "PMTiles version 1 or 2; convert it to v3 (`pmtiles convert`)") }
+            // Versions 1 and 2 start "PM" and a little-endian 16-bit version.
+            if b.count >= 4, b[0] == 0x50, b[1] == 0x4D, b[2] == 1 || b[2] == 2, b[3] == 0 {
+                throw .unsupported(path: path, what: "PMTiles version \(b[2]); convert it to v3 (`pmtiles convert`)")
+            }
+            if b.starts(with: Array("PMTiles".utf8)) { throw .corrupt(path: path, what: "it is \(b.count) bytes, shorter than the 127-byte header") }
             throw .corrupt(path: path, what: "it does not start with a PMTiles v3 header (127 bytes, \"PMTiles\")")
         }
         guard b[7] == 3 else { throw .unsupported(path: path, what: "PMTiles version \(b[7]); Terrapin reads version 3") }

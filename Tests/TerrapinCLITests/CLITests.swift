@@ -462,7 +462,7 @@ extension Array where Element == UInt8 {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let both = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "2", "--duration", "1", "-o", dir, "--apng", dir + "/a.png"])
-        #expect(both.status == 2 && both.stderr.contains("either -o DIR or --apng"), "\(both.stderr)")
+        #expect(both.status == 2 && both.stderr.contains("give one of -o DIR, --apng OUT.png and --webp OUT.webp"), "\(both.stderr)")
         let many = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "120", "--duration", "100", "--apng", dir + "/a.png"])
         #expect(many.status == 2 && many.stderr.contains("12000 frames") && many.stderr.contains("10000"), "\(many.stderr)")
         let fps = try CLI.run(["frames", CLI.examples + "/flight.json", "--fps", "0", "--duration", "1", "-o", dir])

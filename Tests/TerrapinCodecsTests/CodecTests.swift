@@ -1,0 +1,122 @@
+import Testing
+import TerrapinCodecs
+import TerrapinPNG
+import TerrapinRaster
+
+/// A 64×48 gradient with a translucent corner.
+func gradient(alpha: Bool = false) -> Pixmap {
+    var p = Pixmap(width: 64, height: 48)!
+    for y in 0..<48 {
+        for x in 0..<64 {
+            let a: UInt8 = alpha && x < 16 && y < 16 ? 128 : 255
+            p[x, y] = RGBA8(red: UInt8(x * 4), green: UInt8(y * 5), blue: 128, alpha: a).premultiplied
+        }
+    }
+    return p
+}
+
+@Suite struct JPEGTests {
+    @Test func roundTripsWithinQuality() throws {
+        let image = gradient()
+        let bytes = try JPEGEncoder.encode(image, quality: 95)
+        #expect(RasterFormat.sniff(bytes) == .jpeg)
+        let back = try RasterImage.decode(bytes)
+        #expect(back.width == 64 && back.height == 48)
+        var worst = 0
+        for i in stride(from: 0, to: back.data.count, by: 4) {
+            for k in 0..<3 { worst = max(worst, abs(Int(back.data[i + k]) - Int(image.data[i + k]))) }
+            #expect(back.data[i + 3] == 255)
+        }
+        #expect(worst <= 8, "largest channel error \(worst)")
+    }
+
+    @Test func encodingIsDeterministicAndQualityChangesSize() throws {
+        let image = gradient()
+        #expect(try JPEGEncoder.encode(image, quality: 90) == JPEGEncoder.encode(image, quality: 90))
+        #expect(try JPEGEncoder.encode(image, quality: 30).count < JPEGEncoder.encode(image, quality: 95).count)
+        #expect(throws: CodecError.self) { try JPEGEncoder.encode(image, quality: 0) }
+    }
+
+    @Test func alphaIsCompositedOverWhite() throws {
+        var clear = Pixmap(width: 16, height: 16)!
+        clear.fill(PremultipliedRGBA8(red: 0, green: 0, blue: 0, alpha: 0))
+        let back = try RasterImage.decode(try JPEGEncoder.encode(clear, quality: 90))
+        #expect(back.data[0] >= 250 && back.data[1] >= 250 && back.data[2] >= 250)
+    }
+
+    @Test func truncatedAndDamagedFilesAreTypedErrors() throws {
+        let bytes = try JPEGEncoder.encode(gradient(), quality: 90)
+        for cut in [3, 20, bytes.count / 2, bytes.count - 2] {
+            #expect(throws: CodecError.self) { try RasterImage.decode(Array(bytes.prefix(cut))) }
+        }
+        var flipped = bytes
+        for i in stride(from: 200, to: flipped.count - 2, by: 7) { flipped[i] ^= 0x5A }
+        #expect(throws: CodecError.self) { try RasterImage.decode(flipped) }
+    }
+
+    @Test func sizeIsCheckedBeforeDecoding() throws {
+        let bytes = try JPEGEncoder.encode(gradient(), quality: 90)
+        #expect(throws: CodecError.tooLarge(source: "image data", width: 64, height: 48, limit: "at most 32x32 and 1024 pixels")) {
+            try RasterImage.decode(bytes, limits: PNGDecodingLimits(maxWidth: 32, maxHeight: 32, maxPixels: 1024))
+        }
+    }
+}
+
+@Suite struct WebPTests {
+    @Test func losslessIsExactWithAlpha() throws {
+        let image = gradient(alpha: true)
+        let bytes = try WebPEncoder.encode(image)
+        #expect(RasterFormat.sniff(bytes) == .webp)
+        let back = try RasterImage.decode(bytes)
+        #expect(back == image)
+    }
+
+    @Test func lossyIsCloseAndSmaller() throws {
+        let image = gradient()
+        let lossy = try WebPEncoder.encode(image, quality: 80)
+        let back = try RasterImage.decode(lossy)
+        var worst = 0
+        for i in 0..<back.data.count { worst = max(worst, abs(Int(back.data[i]) - Int(image.data[i]))) }
+        #expect(worst <= 24, "largest channel error \(worst)")
+        #expect(try lossy == WebPEncoder.encode(image, quality: 80))
+    }
+
+    @Test func animationsAreWrittenButNotRead() throws {
+        let frames = [(gradient(), 100), (gradient(alpha: true), 100)].map { (image: $0.0, milliseconds: $0.1) }
+        let bytes = try WebPEncoder.encodeAnimation(frames)
+        #expect(Array(bytes[12..<16]) == Array("VP8X".utf8))
+        #expect(throws: CodecError.self) { try RasterImage.decode(bytes) }
+    }
+
+    @Test func damagedFilesAreTypedErrors() throws {
+        let bytes = try WebPEncoder.encode(gradient(), quality: 80)
+        for cut in [12, 30, bytes.count / 2] {
+            #expect(throws: CodecError.self) { try RasterImage.decode(Array(bytes.prefix(cut))) }
+        }
+    }
+}
+
+@Suite struct InflateTests {
+    @Test func unknownBytesAreNamed() {
+        #expect(throws: CodecError.unknownFormat(source: "image data", detail: "it starts with 47 49 46 38 39 61")) {
+            try RasterImage.decode(Array("GIF89a".utf8))
+        }
+    }
+
+    @Test func gzipIsBoundedAndChecked() throws {
+        // gzip of 100,000 zero bytes (made with Python's gzip module, mtime 0).
+        let gz: [UInt8] = [
+            0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xed, 0xc1, 0x31, 0x01, 0x00, 0x00, 0x00, 0xc2,
+            0xa0, 0xf5, 0x4f, 0x6d, 0x0d, 0x0f, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x57, 0x03, 0x7d, 0x95,
+            0x11, 0xd4, 0xa0, 0x86, 0x01, 0x00]
+        #expect(Inflate.isGzip(gz))
+        #expect(try Inflate.decompress(gz, limit: 1 << 20) == [UInt8](repeating: 0, count: 100_000))
+        #expect(throws: CodecError.inflatedTooLarge(source: "compressed data", limit: 1000)) { try Inflate.decompress(gz, limit: 1000) }
+        #expect(throws: CodecError.self) { try Inflate.decompress(Array(gz.prefix(30)), limit: 1 << 20) }
+    }
+}

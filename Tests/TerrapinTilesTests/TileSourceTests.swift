@@ -1,0 +1,295 @@
+import CSQLite
+import Glibc
+import Testing
+import TerrapinCodecs
+import TerrapinIO
+import TerrapinPNG
+import TerrapinRaster
+@testable import TerrapinTerrain
+@testable import TerrapinTiles
+
+let fixtures = "Fixtures/tiles/"
+
+/// A PMTiles v3 writer for tests: uncompressed directories, tiles stored as given; with
+/// `leafSize`, the root holds leaf pointers to directories of that many entries.
+func pmtiles(_ tiles: [(TileID, [UInt8])], leafSize: Int? = nil, tileType: UInt8 = 2, metadata: String = "{}") -> [UInt8] {
+    func varint(_ v: UInt64, _ out: inout [UInt8]) {
+        var v = v
+        while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        out.append(UInt8(v))
+    }
+    func directory(_ entries: [PMTiles.Entry]) -> [UInt8] {
+        var out: [UInt8] = []
+        varint(UInt64(entries.count), &out)
+        var last: UInt64 = 0
+        for e in entries { varint(e.tileID - last, &out); last = e.tileID }
+        for e in entries { varint(UInt64(e.runLength), &out) }
+        for e in entries { varint(UInt64(e.length), &out) }
+        for (i, e) in entries.enumerated() {
+            if i > 0, e.offset == entries[i - 1].offset + entries[i - 1].length { varint(0, &out) } else { varint(UInt64(e.offset) + 1, &out) }
+        }
+        return out
+    }
+    // Tile data, identical neighbours merged into runs.
+    var data: [UInt8] = []
+    var entries: [PMTiles.Entry] = []
+    for (id, bytes) in tiles.sorted(by: { PMTiles.tileID($0.0) < PMTiles.tileID($1.0) }) {
+        let tid = PMTiles.tileID(id)
+        if var last = entries.last, last.tileID + UInt64(last.runLength) == tid,
+           Array(data[last.offset..<(last.offset + last.length)]) == bytes {
+            last.runLength += 1
+            entries[entries.count - 1] = last
+            continue
+        }
+        entries.append(PMTiles.Entry(tileID: tid, offset: data.count, length: bytes.count, runLength: 1))
+        data += bytes
+    }
+    var root: [UInt8], leaves: [UInt8] = []
+    if let leafSize {
+        var pointers: [PMTiles.Entry] = []
+        for start in stride(from: 0, to: entries.count, by: leafSize) {
+            let chunk = Array(entries[start..<min(entries.count, start + leafSize)])
+            let bytes = directory(chunk)
+            pointers.append(PMTiles.Entry(tileID: chunk[0].tileID, offset: leaves.count, length: bytes.count, runLength: 0))
+            leaves += bytes
+        }
+        root = directory(pointers)
+    } else {
+        root = directory(entries)
+    }
+    let meta = Array(metadata.utf8)
+    var header = Array("PMTiles".utf8) + [3]
+    func u64(_ v: Int) { for i in 0..<8 { header.append(UInt8((UInt64(v) >> (8 * UInt64(i))) & 0xFF)) } }
+    let rootOffset = 127, metaOffset = rootOffset + root.count, leafOffset = metaOffset + meta.count, dataOffset = leafOffset + leaves.count
+    u64(rootOffset); u64(root.count); u64(metaOffset); u64(meta.count); u64(leafOffset); u64(leaves.count); u64(dataOffset); u64(data.count)
+    u64(tiles.count); u64(entries.count); u64(entries.count)
+    let zooms = tiles.map(\.0.z)
+    header += [1, 1, 1, tileType, UInt8(zooms.min() ?? 0), UInt8(zooms.max() ?? 0)]
+    func i32(_ v: Double) { let n = UInt32(bitPattern: Int32(v * 10_000_000)); for i in 0..<4 { header.append(UInt8((n >> (8 * UInt32(i))) & 0xFF)) } }
+    i32(-180); i32(-85); i32(180); i32(85)
+    header.append(0); i32(0); i32(0)
+    precondition(header.count == 127)
+    return header + root + meta + leaves + data
+}
+
+func write(_ bytes: [UInt8], _ name: String) throws -> String {
+    let path = "/tmp/terrapin-tiles-test-\(getpid())-\(name)"
+    try FileIO.writeAtomically(bytes, to: path)
+    return path
+}
+
+/// A one-colour 256² PNG tile.
+func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8] {
+    var p = Pixmap(width: size, height: size)!
+    p.fill(PremultipliedRGBA8(red: r, green: g, blue: b, alpha: 255))
+    return try PNGEncoder.encode(p)
+}
+
+@Suite struct PMTilesTests {
+    @Test func hilbertIdsMatchTheSpecAndRoundTrip() {
+        // The spec's examples: 0/0/0 → 0, 1/0/0 → 1, 1/0/1 → 2, 1/1/1 → 3, 1/1/0 → 4, 2/0/0 → 5.
+        #expect([TileID(z: 0, x: 0, y: 0), TileID(z: 1, x: 0, y: 0), TileID(z: 1, x: 0, y: 1), TileID(z: 1, x: 1, y: 1),
+                 TileID(z: 1, x: 1, y: 0), TileID(z: 2, x: 0, y: 0)].map(PMTiles.tileID) == [0, 1, 2, 3, 4, 5])
+        #expect(PMTiles.tileID(TileID(z: 12, x: 3423, y: 1763)) == 19_078_479)
+        for z in 0...8 {
+            for (x, y) in [(0, 0), ((1 << z) - 1, 0), (0, (1 << z) - 1), ((1 << z) / 3, (1 << z) * 2 / 3)] {
+                let id = TileID(z: z, x: x, y: y)
+                #expect(PMTiles.tile(forID: PMTiles.tileID(id)) == id)
+            }
+        }
+    }
+
+    @Test func readsTheRealArchives() throws {
+        let dem = try PMTiles(fixtures + "andorra-terrainrgb-z8-12.pmtiles")
+        #expect(dem.info.type == .png && dem.info.minZoom == 8 && dem.info.maxZoom == 12)
+        #expect(dem.header.addressedTiles == 33 && dem.header.clustered)
+        #expect(dem.info.attribution?.contains("SRTM") == true)
+        let andorra = TileImagery.tileID(longitude: 1.52, latitude: 42.51, zoom: 12)
+        #expect(andorra == TileID(z: 12, x: 2065, y: 1512))
+        let png = try #require(try dem.tile(andorra))
+        #expect(RasterFormat.sniff(png) == .png)
+        #expect(try dem.tile(TileID(z: 12, x: 0, y: 0)) == nil)
+        #expect(try dem.tile(TileID(z: 13, x: 4130, y: 3004)) == nil)
+        let topo = try PMTiles(fixtures + "usgs-mt-whitney-topo-webp-z8-15.pmtiles")
+        #expect(topo.info.type == .webp)
+        let webp = try #require(try topo.tile(TileImagery.tileID(longitude: -118.292, latitude: 36.5786, zoom: 15)))
+        #expect(try RasterImage.decode(webp).width == 512)
+        // The world basemap stores 85 tiles in 80 contents: run lengths and shared offsets.
+        let world = try PMTiles(fixtures + "stamen-toner-z0-3.pmtiles")
+        #expect(world.header.addressedTiles == 85 && world.header.tileEntries == 84 && world.header.tileContents == 80)
+        var found = 0
+        for z in 0...3 { for x in 0..<(1 << z) { for y in 0..<(1 << z) where try world.tile(TileID(z: z, x: x, y: y)) != nil { found += 1 } } }
+        #expect(found == 85)
+    }
+
+    @Test func leafDirectoriesAndRunLengths() throws {
+        let red = try tile(255, 0, 0), blue = try tile(0, 0, 255)
+        var tiles: [(TileID, [UInt8])] = [(TileID(z: 0, x: 0, y: 0), blue)]
+        for x in 0..<4 { for y in 0..<4 { tiles.append((TileID(z: 2, x: x, y: y), y < 2 ? red : blue)) } }
+        let path = try write(pmtiles(tiles, leafSize: 3), "leaves.pmtiles")
+        let archive = try PMTiles(path)
+        #expect(archive.root.allSatisfy { $0.runLength == 0 })
+        for (id, bytes) in tiles { #expect(try archive.tile(id) == bytes, "\(id)") }
+        #expect(try archive.tile(TileID(z: 1, x: 0, y: 0)) == nil)
+        // Entries as decoded: the first leaf starts at tile 0, and runs merge equal neighbours.
+        let flat = try PMTiles(try write(pmtiles(tiles), "flat.pmtiles"))
+        #expect(flat.root.count < tiles.count)
+        #expect(flat.root.contains { $0.runLength > 1 })
+    }
+
+    @Test func malformedArchivesAreTypedErrors() throws {
+        let good = pmtiles([(TileID(z: 0, x: 0, y: 0), try tile(1, 2, 3))])
+        var badMagic = good; badMagic[0] = 0x51
+        var badVersion = good; badVersion[7] = 2
+        var badRoot = good; badRoot[16] = 0xFF; badRoot[17] = 0xFF; badRoot[18] = 0x0F
+        var badCompression = good; badCompression[98] = 9
+        var zstd = good; zstd[97] = 4
+        let cases: [(String, [UInt8], String)] = [
+            ("magic", badMagic, "does not start with a PMTiles v3 header"),
+            ("version", badVersion, "PMTiles version 2"),
+            ("root", badRoot, "lies beyond the file's end"),
+            ("compression", badCompression, "compression codes"),
+            ("zstd", zstd, "zstd-compressed"),
+            ("short", Array(good.prefix(60)), "shorter than the 127-byte header"),
+        ]
+        for (name, bytes, expected) in cases {
+            let path = try write(bytes, "bad-\(name).pmtiles")
+            #expect { _ = try PMTiles(path) } throws: { "\($0)".contains(expected) }
+        }
+        // A directory claiming more entries than its bytes can hold.
+        #expect(throws: TileError.self) { try PMTiles.parseDirectory([0xFF, 0xFF, 0x03, 1, 1, 1, 1]) }
+        #expect(throws: TileError.self) { try PMTiles.parseDirectory([1, 0, 1, 1]) }  // length 1, offset "after previous" first
+    }
+
+    @Test func aFIFOIsRefusedNotWaitedOn() throws {
+        let path = "/tmp/terrapin-tiles-fifo-\(getpid()).pmtiles"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect { _ = try TileSources.open(path) } throws: { "\($0)".contains("not a regular file") }
+    }
+}
+
+@Suite struct MBTilesAndXYZTests {
+    /// An MBTiles file with the given tiles (TMS rows) and metadata.
+    func mbtiles(_ tiles: [(TileID, [UInt8])], metadata: [(String, String)]) throws -> String {
+        let path = "/tmp/terrapin-tiles-test-\(getpid())-\(tiles.count).mbtiles"
+        unlink(path)
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        defer { sqlite3_close(db) }
+        sqlite3_exec(db, "CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob);", nil, nil, nil)
+        for (k, v) in metadata { sqlite3_exec(db, "INSERT INTO metadata VALUES ('\(k)', '\(v)')", nil, nil, nil) }
+        var s: OpaquePointer?
+        sqlite3_prepare_v2(db, "INSERT INTO tiles VALUES (?, ?, ?, ?)", -1, &s, nil)
+        for (id, bytes) in tiles {
+            sqlite3_reset(s)
+            sqlite3_bind_int(s, 1, Int32(id.z)); sqlite3_bind_int(s, 2, Int32(id.x)); sqlite3_bind_int(s, 3, Int32((1 << id.z) - 1 - id.y))
+            _ = bytes.withUnsafeBytes { sqlite3_bind_blob(s, 4, $0.baseAddress, Int32(bytes.count), nil) }
+            sqlite3_step(s)
+        }
+        sqlite3_finalize(s)
+        return path
+    }
+
+    @Test func tmsRowsAreFlippedAndMetadataRead() throws {
+        let north = try tile(255, 0, 0), south = try tile(0, 0, 255)
+        let path = try mbtiles([(TileID(z: 1, x: 0, y: 0), north), (TileID(z: 1, x: 0, y: 1), south)],
+                               metadata: [("format", "png"), ("minzoom", "1"), ("maxzoom", "1"), ("bounds", "-180,-85,0,85"), ("attribution", "Test data")])
+        let source = try TileSources.open(path)
+        #expect(source.info == TileSourceInfo(type: .png, minZoom: 1, maxZoom: 1, bounds: [-180, -85, 0, 85], attribution: "Test data"))
+        // XYZ y = 0 is the north: stored as TMS row 1.
+        #expect(try source.tile(TileID(z: 1, x: 0, y: 0)) == north)
+        #expect(try source.tile(TileID(z: 1, x: 0, y: 1)) == south)
+        #expect(try source.tile(TileID(z: 1, x: 1, y: 0)) == nil)
+    }
+
+    @Test func notADatabaseIsATypedError() throws {
+        let path = try write(Array("not sqlite at all, just text".utf8), "junk.mbtiles")
+        #expect(throws: TileError.self) { _ = try MBTiles(path) }
+        #expect { _ = try MBTiles("/tmp/no-such-\(getpid()).mbtiles") } throws: { "\($0)".contains("no such file") }
+    }
+
+    @Test func xyzFoldersAndTMSTemplates() throws {
+        let root = "/tmp/terrapin-xyz-\(getpid())"
+        let red = try tile(255, 0, 0)
+        try FileIO.makeDirectory(root + "/2/1")
+        try FileIO.writeAtomically(red, to: root + "/2/1/3.png")
+        let xyz = try TileSources.open(root + "/{z}/{x}/{y}.png")
+        #expect(xyz.info.type == .png && xyz.info.minZoom == 2 && xyz.info.maxZoom == 2)
+        #expect(try xyz.tile(TileID(z: 2, x: 1, y: 3)) == red)
+        #expect(try xyz.tile(TileID(z: 2, x: 1, y: 0)) == nil)
+        let tms = try TileSources.open(root + "/{z}/{x}/{-y}.png")
+        #expect(try tms.tile(TileID(z: 2, x: 1, y: 0)) == red)
+        #expect(throws: TileError.self) { _ = try TileSources.open("tiles.zip") }
+    }
+}
+
+@Suite struct TiledImageryTests {
+    /// Four z1 tiles in four colours and one z2 tile: sampling, overzoom and seams.
+    func archive() throws -> TileImagery {
+        let colours: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
+        var tiles: [(TileID, [UInt8])] = []
+        for (i, c) in colours.enumerated() { tiles.append((TileID(z: 1, x: i % 2, y: i / 2), try tile(c.0, c.1, c.2))) }
+        tiles.append((TileID(z: 2, x: 0, y: 0), try tile(10, 20, 30)))
+        return try TileImagery(source: try PMTiles(try write(pmtiles(tiles), "imagery.pmtiles")), cache: TileCache(byteLimit: 1 << 24))
+    }
+
+    @Test func samplesTilesOverzoomsAndBlendsAcrossSeams() throws {
+        let tiles = try archive()
+        let imagery = Imagery(tiles: tiles)
+        #expect(tiles.tileSize == 256 && tiles.minZoom == 1 && tiles.maxZoom == 2 && imagery.width == 1024)
+        // Inside the z2 tile (north-west quarter of the north-west z1 tile).
+        #expect(imagery.sample(x: 100, y: 100, level: 0) == SIMD4(10, 20, 30, 255))
+        // z2 tile (1, 0) is missing: its parent z1 (0, 0) is magnified (red).
+        #expect(imagery.sample(x: 300, y: 100, level: 0) == SIMD4(255, 0, 0, 255))
+        // Level 1 reads z1 directly.
+        #expect(imagery.sample(x: 100, y: 100, level: 1) == SIMD4(255, 0, 0, 255))
+        // On the seam between z1 (0, 1) (blue) and (1, 1) (yellow): half of each.
+        let seam = try #require(imagery.sample(x: 512, y: 800, level: 1))
+        #expect(seam == SIMD4(127.5, 127.5, 127.5, 255))
+        // Across the antimeridian x wraps: the west edge blends with the east tile.
+        let wrap = try #require(imagery.sample(x: 0, y: 300, level: 1))
+        #expect(wrap == SIMD4(127.5, 127.5, 0, 255))
+        // Texels: the position of Null Island is the world's centre.
+        let centre = imagery.texel(latitude: 0, longitude: 0)
+        #expect(abs(centre.x - 512) < 1e-9 && abs(centre.y - 512) < 1e-6)
+    }
+
+    @Test func theCacheIsBoundedAndCountsHits() throws {
+        let cache = TileCache(byteLimit: 600_000)
+        let tiles = try TileImagery(source: try PMTiles(try write(pmtiles((0..<4).map { (TileID(z: 1, x: $0 % 2, y: $0 / 2), try! tile(UInt8($0 * 60), 0, 0)) }),
+                                                                   "cache.pmtiles")), cache: cache)
+        var reader = ImageryReader()
+        for x in stride(from: 10.0, to: 512, by: 200) { for y in stride(from: 10.0, to: 512, by: 200) { _ = tiles.sample(x: x, y: y, level: 0, reader: &reader) } }
+        let stats = cache.statistics
+        // One tile with mipmaps is ~349 KiB: at most one stays under 600 KB.
+        #expect(stats.bytes <= 600_000 && stats.tiles <= 2)
+        #expect(stats.misses >= 4)
+    }
+}
+
+@Suite struct TileTerrainTests {
+    /// Heights from the Terrain-RGB tiles against the SRTM `.hgt` they were made from
+    /// (bilinear in N42E001.hgt: 1017.4, 2891.9, 2547.9, 1255.5 m). The tiles are z12
+    /// (≈ 28 m pixels) resampled from 90 m samples, so within 25 m.
+    @Test func andorraReliefMatchesTheHGT() throws {
+        let source = try TileSources.open(fixtures + "andorra-terrainrgb-z8-12.pmtiles")
+        let (grid, zoom) = try TileTerrain.grid(source, encoding: .terrainrgb)
+        #expect(zoom == 12)
+        for (lat, lon, expected) in [(42.5063, 1.5218, 1017.4), (42.5918, 1.4442, 2891.9), (42.5839, 1.5736, 2547.9), (42.5347, 1.5806, 1255.5)] {
+            let h = try #require(grid.height(latitude: lat, longitude: lon))
+            #expect(abs(h - expected) < 25, "\(lat), \(lon): \(h) m, SRTM \(expected) m")
+        }
+        // A small budget picks a coarser zoom; a view of a corner only its tiles.
+        #expect(try TileTerrain.grid(source, encoding: .terrainrgb, maxSamples: 300_000).zoom < 12)
+        let corner = try TileTerrain.grid(source, encoding: .terrainrgb, area: [1.50, 42.50, 1.55, 42.53]).grid
+        #expect(corner.columns <= 512 && corner.rows <= 512)
+    }
+
+    @Test func encodings() {
+        #expect(ElevationEncoding.terrainrgb.height(1, 134, 160) == 0)
+        #expect(ElevationEncoding.terrarium.height(128, 0, 0) == 0)
+        #expect(ElevationEncoding.terrarium.height(131, 232, 128) == 1000.5)
+    }
+}
