@@ -65,6 +65,10 @@ public enum SceneSchema {
         },
         "terrain": { "$ref": "#/$defs/terrain" },
         "imagery": { "$ref": "#/$defs/imagery" },
+        "attribution": {
+          "description": "The text drawn small in the bottom-right corner; by default the tile sources' own attribution; false draws none.",
+          "oneOf": [{ "type": "string" }, { "const": false }, { "const": true }]
+        },
         "sun": {
           "description": "The light on terrain and buildings. Default azimuth 315, altitude 45.",
           "type": "object",
@@ -224,10 +228,13 @@ public enum SceneSchema {
       "additionalProperties": false,
       "oneOf": [
         { "required": ["file"] },
+        { "required": ["tiles"] },
         { "required": ["columns", "rows", "bounds", "samples"] }
       ],
       "properties": {
         "file": { "type": "string", "description": ".asc, .hgt, or a Terrarium .png (which needs bounds)" },
+        "tiles": { "type": "string", "description": "Elevation tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as dem/{z}/{x}/{y}.png, stitched around the camera." },
+        "encoding": { "enum": ["terrainrgb", "terrarium"], "description": "How tiles encode heights. Default terrainrgb (Mapbox Terrain-RGB)." },
         "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
                     "description": "[west, south, east, north] in degrees" },
         "exaggeration": { "type": "number", "minimum": 0, "maximum": 100 },
@@ -237,12 +244,13 @@ public enum SceneSchema {
       }
     },
     "imagery": {
-      "description": "A PNG draped on the ground in satellite and hybrid modes; relief shows where it is absent or transparent.",
+      "description": "An image, or raster tiles, draped on the ground in satellite and hybrid modes; relief shows where it is absent or transparent.",
       "type": "object",
       "additionalProperties": false,
-      "required": ["file", "bounds"],
+      "oneOf": [{ "required": ["file", "bounds"] }, { "required": ["tiles"] }],
       "properties": {
-        "file": { "type": "string", "description": "A PNG of at most 33,554,432 pixels." },
+        "file": { "type": "string", "description": "A PNG, JPEG or WebP of at most 33,554,432 pixels." },
+        "tiles": { "type": "string", "description": "Raster tiles (PNG, JPEG or WebP): a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.png ({-y} for TMS rows)." },
         "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
                     "description": "[west, south, east, north] in degrees: the image's outer edges; west > east crosses the antimeridian." },
         "projection": { "enum": ["geographic", "webMercator"], "description": "How rows are spaced: evenly in latitude (default) or in Web Mercator y (XYZ tiles)." },

@@ -1,0 +1,50 @@
+// Maps from tile archives (Fixtures/tiles): the examples rendered against goldens under
+// Fixtures/tiles/goldens, each looked at before committing, plus what inspect lists.
+import Testing
+@testable import Terrapin
+import TerrapinSnapshotTesting
+
+@Suite struct TileGoldenTests {
+    func render(_ example: String) throws -> (Pixmap, ResolvedScene?) {
+        let prepared = try PreparedScene(try SceneDecoder.load(path: "\(examples)/\(example).json"))
+        return (try prepared.render(), try prepared.resolve())
+    }
+
+    /// Andorra in 3D from the Terrain-RGB tiles: the valleys of the Valira and its towns,
+    /// Comapedrosa's label on the peak.
+    @Test func andorraFromTerrainTiles() throws {
+        let (image, resolved) = try render("andorra-3d")
+        assertSnapshot(of: image, as: .image, snapshotPath: "\(mapFixtures)/tiles/goldens/andorra-3d.png")
+        #expect(resolved?.displayList.contains("attribution \"SRTM data courtesy of NASA / USGS\"") == true)
+    }
+
+    /// The USGS topographic map draped from 512 px WebP tiles, tilted.
+    @Test func whitneyTopoFromWebPTiles() throws {
+        let (image, _) = try render("whitney-topo")
+        assertSnapshot(of: image, as: .image, snapshotPath: "\(mapFixtures)/tiles/goldens/whitney-topo.png")
+    }
+
+    /// A world basemap of z0–3 PNG tiles on the globe, its shallowest tiles' mipmaps.
+    @Test func worldFromPNGTiles() throws {
+        let (image, _) = try render("world-toner")
+        assertSnapshot(of: image, as: .image, snapshotPath: "\(mapFixtures)/tiles/goldens/world-toner.png")
+    }
+
+    /// Without an "attribution" the sources' own is drawn; `false` draws none.
+    @Test func attributionComesFromTheSourcesUnlessTurnedOff() throws {
+        func list(_ extra: String) throws -> String {
+            let json = #"{"output": {"width": 200, "height": 100}, "map": {"mode": "satellite", "camera": {"center": {"latitude": 42.53, "longitude": 1.58}, "range": 20000}, "terrain": {"tiles": "../Fixtures/tiles/andorra-terrainrgb-z8-12.pmtiles"}"# + extra + "}}"
+            return try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: "\(examples)/a.json")).resolve()?.displayList ?? ""
+        }
+        #expect(try list("").contains("attribution \"SRTM 3 arc-second v2.1 (NASA/USGS, public domain), voids filled\""))
+        #expect(try !list(#", "attribution": false"#).contains("attribution"))
+    }
+
+    /// A scene with tiles written out and read back names the same archives.
+    @Test func tileScenesRoundTrip() throws {
+        let scene = try SceneDecoder.load(path: "\(examples)/whitney-topo.json")
+        let again = try SceneDecoder.decode(Array(SceneEncoder.encode(scene).utf8), path: "\(examples)/whitney-topo.json")
+        #expect(again.map?.imagery == scene.map?.imagery && again.map?.attribution == "USGS")
+        #expect(SceneEncoder.encode(scene).contains(#""tiles": "../Fixtures/tiles/usgs-mt-whitney-topo-webp-z8-15.pmtiles""#))
+    }
+}
