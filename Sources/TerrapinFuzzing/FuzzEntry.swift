@@ -8,7 +8,7 @@
 import Terrapin
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson
+    case scene, png, grid, text, geojson, raster, tiles
 }
 
 public enum FuzzEntry {
@@ -35,6 +35,8 @@ public enum FuzzEntry {
         case .grid: grid(bytes)
         case .text: text(bytes)
         case .geojson: geojson(bytes)
+        case .raster: raster(bytes)
+        case .tiles: tiles(bytes)
         }
     }
 
@@ -65,6 +67,25 @@ public enum FuzzEntry {
         var map = Map(mode: .roadmap)
         map.items = items
         return (try? ViewRenderer.render(map.frame(width: Double(sceneSize.width), height: Double(sceneSize.height)))) != nil
+    }
+
+    /// Raster images of every format (PNG, JPEG, WebP), chosen by signature as tiles are, under
+    /// `pngLimits`; a decoded image is used as a one-tile archive's tile would be (mipmaps).
+    @discardableResult
+    public static func raster(_ bytes: [UInt8]) -> Bool {
+        guard let image = try? RasterImage.decode(bytes, limits: pngLimits) else { return false }
+        return Imagery(image: image, west: 0, south: 0, east: 1, north: 1)?.sample(x: 0.5, y: 0.5, level: 1) != nil
+    }
+
+    /// PMTiles structures: the first 127 bytes as a header (of a file as long as the input),
+    /// the rest as a directory, raw and, if it is gzip, inflated within the directory limit.
+    @discardableResult
+    public static func tiles(_ bytes: [UInt8]) -> Bool {
+        _ = try? PMTiles.parseHeader(Array(bytes.prefix(127)), path: "fuzz.pmtiles", fileSize: bytes.count)
+        let rest = Array(bytes.dropFirst(min(127, bytes.count)))
+        if let entries = try? PMTiles.parseDirectory(rest) { return !entries.isEmpty }
+        guard let inflated = try? Inflate.decompress(rest, limit: 1 << 22) else { return false }
+        return (try? PMTiles.parseDirectory(inflated)) != nil
     }
 
     /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`.

@@ -138,8 +138,11 @@ public enum TerrainRenderer {
         let cols = (grid.columns - 1) / k + 1, rows = (grid.rows - 1) / k + 1
         var screen = [(Double, Double, Double)?](repeating: nil, count: cols * rows)
         var colour = [SIMD3<Float>](repeating: .zero, count: cols * rows)
-        // Where each vertex falls in the imagery, in full-resolution pixels.
+        // Where each vertex falls in the imagery, in full-resolution pixels from `origin` (the
+        // grid's north-west corner): Float holds offsets exactly where it could not hold the
+        // absolute texels of a deep tile zoom (2^24 pixels across at z15).
         var texel = [SIMD2<Float>](repeating: .zero, count: imagery == nil ? 0 : cols * rows)
+        let origin: (x: Double, y: Double) = imagery.map { $0.texel(latitude: grid.northCentre, longitude: grid.westCentre) } ?? (0, 0)
         let dxM = grid.cellWidth * metresPerDegLon * Double(k), dyM = grid.cellHeight * metresPerDegLat * Double(k)
         for r in 0..<rows {
             let gr = min(r * k, grid.rows - 1)
@@ -161,7 +164,7 @@ public enum TerrainRenderer {
                 colour[r * cols + c] = SIMD3<Float>(Float(e), Float(shade), haze)
                 if let imagery {
                     let t = imagery.texel(latitude: lat, longitude: lon)
-                    texel[r * cols + c] = SIMD2(Float(t.x), Float(t.y))
+                    texel[r * cols + c] = SIMD2(Float(t.x - origin.x), Float(t.y - origin.y))
                 }
             }
         }
@@ -170,7 +173,7 @@ public enum TerrainRenderer {
         let palette = style.palette
         let pixel = { (a: SIMD3<Float>) -> UInt32 in Self.pack(Self.relief(a, palette) * (1 - a.z) + horizon * a.z) }
         if let imagery, style.palette == .relief {
-            return drawDraped(imagery, screen: screen, colour: colour, texel: texel, cols: cols, rows: rows, horizon: horizon, into: &frame)
+            return drawDraped(imagery, screen: screen, colour: colour, texel: texel, origin: origin, cols: cols, rows: rows, horizon: horizon, into: &frame)
         }
         var count = 0
         for r in 0..<(rows - 1) {
@@ -191,14 +194,14 @@ public enum TerrainRenderer {
     /// perspective-correctly, sampled at the level of detail of its triangle's footprint (image
     /// pixels per screen pixel, from the two areas), shaded by `imagery.shading` and laid over
     /// the relief colour by its alpha, then hazed.
-    static func drawDraped(_ imagery: Imagery, screen: [(Double, Double, Double)?], colour: [SIMD3<Float>], texel: [SIMD2<Float>],
+    static func drawDraped(_ imagery: Imagery, screen: [(Double, Double, Double)?], colour: [SIMD3<Float>], texel: [SIMD2<Float>], origin: (x: Double, y: Double),
                            cols: Int, rows: Int, horizon: SIMD3<Float>, into frame: inout DepthFrame) -> Int {
         let shading = Float(imagery.shading)
         var reader = ImageryReader()
         let pixel = { (a: SIMD8<Float>) -> UInt32 in
             let attributes = SIMD3(a[0], a[1], a[2])
             var rgb = Self.relief(attributes, .relief)
-            if let c = imagery.sample(x: Double(a[3]), y: Double(a[4]), level: Double(a[5]), reader: &reader) {
+            if let c = imagery.sample(x: origin.x + Double(a[3]), y: origin.y + Double(a[4]), level: Double(a[5]), reader: &reader) {
                 let k = 1 - shading * 0.75 * (1 - a[1])
                 rgb = SIMD3(c.x, c.y, c.z) * k + rgb * (1 - c.w / 255)
             }

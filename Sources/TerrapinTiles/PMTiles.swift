@@ -174,7 +174,7 @@ public final class PMTiles: TileSource {
 
     // MARK: Parsing
 
-    static func parseHeader(_ b: [UInt8], path: String, fileSize: Int) throws(TileError) -> Header {
+    public static func parseHeader(_ b: [UInt8], path: String, fileSize: Int) throws(TileError) -> Header {
         guard b.count == 127, b.starts(with: Array("PMTiles".utf8)) else {
             // Versions 1 and 2 start "PM" and a little-endian 16-bit version.
             if b.count >= 4, b[0] == 0x50, b[1] == 0x4D, b[2] == 1 || b[2] == 2, b[3] == 0 {
