@@ -30,14 +30,26 @@ public struct BatchOptions: Sendable {
     /// Sizes in points; nil renders each scene at its own size.
     public var sizes: [(width: Int, height: Int)]?
     public var scales: [Int]?
-    /// Output path with {name}, {width}, {height} and {scale} ("" at 1×, "@2x" at 2×, …).
+    /// Output path with {name}, {width}, {height}, {scale} ("" at 1×, "@2x" at 2×, …) and
+    /// {ext} (the format's extension: png, jpg or webp).
     public var template = "out/{name}-{width}x{height}{scale}.png"
+    /// The encoded image; nil: the template's extension says (PNG when it names none).
+    public var format: ImageFormat?
+    /// JPEG or lossy-WebP quality.
+    public var quality: Int?
     public var jobs = 1
     public var force = false
     public var root: String?
     public init() {}
 
-    public static let placeholders = ["{name}", "{width}", "{height}", "{scale}"]
+    public static let placeholders = ["{name}", "{width}", "{height}", "{scale}", "{ext}"]
+
+    /// The format outputs are written in: `format`, else the template's extension's, else PNG.
+    public var outputFormat: ImageFormat {
+        var f = format ?? ImageFormat.pathExtension(template).flatMap { ImageFormat(fileExtension: $0) } ?? .png()
+        if let quality { f.quality = quality }
+        return f
+    }
 }
 
 /// What happened to one output.
@@ -199,9 +211,9 @@ public enum Batch {
     // MARK: - Running
 
     /// Output path for one rendering.
-    public static func outputPath(_ template: String, name: String, width: Int, height: Int, scale: Int) -> String {
+    public static func outputPath(_ template: String, name: String, width: Int, height: Int, scale: Int, ext: String = "png") -> String {
         template.replacingAll("{name}", name).replacingAll("{width}", String(width)).replacingAll("{height}", String(height))
-            .replacingAll("{scale}", scale == 1 ? "" : "@\(scale)x")
+            .replacingAll("{scale}", scale == 1 ? "" : "@\(scale)x").replacingAll("{ext}", ext)
     }
 
     /// Checks that the template gives every output its own path.
@@ -212,6 +224,14 @@ public enum Batch {
             throw BatchError.usage("the output template '\(template)' has an unknown placeholder; use \(BatchOptions.placeholders.joined(separator: ", "))")
         }
         if inputs > 1 && !template.contains("{name}") { throw BatchError.usage("several scenes need {name} in the output template") }
+        if !template.hasSuffix(".{ext}"), let ext = ImageFormat.pathExtension(template) {
+            guard let named = ImageFormat(fileExtension: ext) else {
+                throw BatchError.usage("the output template '\(template)' ends in .\(ext); Terrapin writes .png, .jpg (.jpeg) and .webp (or use .{ext})")
+            }
+            if let format = options.format, format.kind != named.kind {
+                throw BatchError.usage("the output template '\(template)' names \(named.kind.rawValue) but --format is \(format.kind.rawValue); make them agree")
+            }
+        }
         if (options.sizes?.count ?? 1) > 1 && !(template.contains("{width}") && template.contains("{height}")) {
             throw BatchError.usage("several sizes need {width} and {height} in the output template")
         }
@@ -298,12 +318,16 @@ public enum Batch {
             if let size { scene.output.width = size.width; scene.output.height = size.height }
             if let scale { scene.output.scale = scale }
             if let problem = scene.output.sizeProblem { throw BatchError.usage(problem) }
-            let path = outputPath(options.template, name: input.name, width: scene.output.width, height: scene.output.height, scale: scene.output.scale)
+            var format = options.outputFormat
+            if format.kind == .png, options.format == nil { format.compression = scene.output.compression }
+            scene.output.format = format
+            let path = outputPath(options.template, name: input.name, width: scene.output.width, height: scene.output.height, scale: scene.output.scale,
+                                  ext: format.fileExtension)
             output = path
 
             // Everything the output is made from.
             var sha = SHA256()
-            sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue)\n")
+            sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\n")
             sha.update(bytes)
             for file in scene.map?.referencedFiles ?? [] {
                 let full = SceneBuilder(directory: scene.directory).path(file)

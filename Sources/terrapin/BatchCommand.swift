@@ -22,7 +22,9 @@ extension CommandLineTool {
           --sizes WxH,...       sizes in points (default: each scene's own)
           --scale N,...         scales, e.g. 1,2 (default: each scene's own)
           --output TEMPLATE     output paths; {name} {width} {height} {scale} ("" at 1x, "@2x" at 2x)
-                                default out/{name}-{width}x{height}{scale}.png
+                                {ext} (png, jpg or webp); default out/{name}-{width}x{height}{scale}.png
+          --format FORMAT       png, jpeg or webp (default: the template's extension, else png)
+          --quality N           JPEG quality 1-100 (default 90); WebP lossy at N (default lossless)
           -j, --jobs N          threads (default: the number of cores)
           --force               render everything, even unchanged outputs
           --shard I/N           render only the I-th of N stable partitions (0-based); also read from
@@ -67,6 +69,8 @@ extension CommandLineTool {
                     return n
                 }
             case "--output": options.template = try parser.value(for: argument)
+            case "--format": options.format = ImageFormat(try parser.choice(for: argument, ImageFormat.Kind.self))
+            case "--quality": options.quality = try parser.integer(for: argument, in: 0...100)
             case "-j", "--jobs": options.jobs = try parser.integer(for: argument, in: 1...256)
             case "--force": options.force = true
             case "--root": options.root = try parser.value(for: argument)
