@@ -103,6 +103,13 @@ if only == "batch" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "tiles" {
+    printTable("Tile archives (1024x768, tilt 60):", try tileBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
+    let s1 = try? PNGDecoder.decode(FileIO.read("out/bench/S1.png", limit: 1 << 26))
+    printTable("Encoding \(s1 == nil ? "the sample frame" : "S1") (1024x768):", try encodeBenchmarks(s1 ?? sampleFrame(), label: s1 == nil ? "sample frame" : "S1"))
+    reportPeakMemoryIfAsked()
+    exit(0)
+}
 if only == "diff" {
     printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
     reportPeakMemoryIfAsked()

@@ -100,7 +100,7 @@ public struct SceneBuilder {
 
     /// The ground a camera can see, for choosing terrain tiles: its centre ± four times its
     /// range (at least 5 km, at most 300 km), as [west, south, east, north].
-    static func area(around camera: Camera) -> [Double] {
+    public static func area(around camera: Camera) -> [Double] {
         let r = min(300_000, max(5_000, 4 * camera.range))
         let lat = camera.center.latitude
         let dLat = r / 111_132, dLon = r / max(1_000, 111_320 * cos(lat * Double.pi / 180))

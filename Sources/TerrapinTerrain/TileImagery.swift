@@ -97,6 +97,28 @@ public final class TileImagery: Sendable {
             let x0 = Int(fx.rounded(.down)), y0 = Int(fy)
             let y1 = min(y0 + 1, world - 1)
             let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
+            // The common case: all four texels in one tile, read with one lookup.
+            var wx0 = x0 % world
+            if wx0 < 0 { wx0 += world }
+            let cx = wx0 % tilePixels, cy = y0 % tilePixels
+            if cx + 1 < tilePixels, y1 == y0 + 1, cy + 1 < tilePixels {
+                let id = TileID(z: tz, x: wx0 / tilePixels, y: y0 / tilePixels)
+                if let tile = reader.tile(id, of: self) {
+                    let level = tile.levels[min(mip, tile.levels.count - 1)]
+                    if cx + 1 < level.width, cy + 1 < level.height {
+                        return level.data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in
+                            let o = (cy * level.width + cx) * 4, below = o + level.width * 4
+                            let p00 = SIMD4<Float>(Float(d[o]), Float(d[o + 1]), Float(d[o + 2]), Float(d[o + 3]))
+                            let p10 = SIMD4<Float>(Float(d[o + 4]), Float(d[o + 5]), Float(d[o + 6]), Float(d[o + 7]))
+                            let p01 = SIMD4<Float>(Float(d[below]), Float(d[below + 1]), Float(d[below + 2]), Float(d[below + 3]))
+                            let p11 = SIMD4<Float>(Float(d[below + 4]), Float(d[below + 5]), Float(d[below + 6]), Float(d[below + 7]))
+                            let top: SIMD4<Float> = p00 + (p10 - p00) * tx
+                            let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
+                            return top + (bottom - top) * ty
+                        }
+                    }
+                }
+            }
             if let p00 = texel(tz, mip, tilePixels, world, x0, y0, &reader), let p10 = texel(tz, mip, tilePixels, world, x0 + 1, y0, &reader),
                let p01 = texel(tz, mip, tilePixels, world, x0, y1, &reader), let p11 = texel(tz, mip, tilePixels, world, x0 + 1, y1, &reader) {
                 let top: SIMD4<Float> = p00 + (p10 - p00) * tx

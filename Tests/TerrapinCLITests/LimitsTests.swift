@@ -38,7 +38,33 @@ import TerrapinPNG
         "scene time and flight durations": "time",
         "camera flights per scene file": "time",
         "frames per animation": "time",
+        "one tile": "tiles",
+        "decoded tiles held": "tiles",
+        "PMTiles directory": "tiles",
+        "stitched terrain from tiles": "tiles",
     ]
+
+    /// Tile limits through the library: an oversized tile file, the cache bound, a directory
+    /// claiming more entries than its bytes, and the stitched grid's sample budget.
+    @Test func tiles() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileIO.makeDirectory(dir + "/0/0")
+        try sparse(dir + "/0/0/0.png", size: TileSources.maxTileBytes + 1)
+        let xyz = try TileSources.open(dir + "/{z}/{x}/{y}.png")
+        #expect { _ = try xyz.tile(TileID(z: 0, x: 0, y: 0)) } throws: { "\($0)".contains("is 16777217 bytes") }
+        #expect(TileCache.shared.byteLimit == 256 * 1024 * 1024)
+        let cache = TileCache(byteLimit: 400_000)
+        let world = try TileImagery(source: try TileSources.open(CLI.examples + "/../Fixtures/tiles/stamen-toner-z0-3.pmtiles"), cache: cache)
+        let imagery = Imagery(tiles: world)
+        for x in stride(from: 100.0, to: 2048, by: 256) { _ = imagery.sample(x: x, y: 1000, level: 0) }
+        #expect(cache.statistics.bytes <= 400_000)
+        #expect(throws: TileError.self) { try PMTiles.parseDirectory([0xFF, 0xFF, 0xFF, 0x0F, 1, 1, 1, 1]) }
+        let dem = try TileSources.open(CLI.examples + "/../Fixtures/tiles/andorra-terrainrgb-z8-12.pmtiles")
+        let small = try TileTerrain.grid(dem, encoding: .terrainrgb, maxSamples: 200_000)
+        #expect(small.zoom < 12 && small.grid.columns * small.grid.rows <= 200_000)
+        #expect(TileTerrain.defaultMaxSamples == 2048 * 2048)
+    }
 
     @Test func everyRowOfTheREADMETableIsExceededBelow() throws {
         let readme = try String(contentsOfFile: CLI.examples + "/../README.md", encoding: .utf8)
