@@ -30,6 +30,9 @@ let package = Package(
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libtiff reports errors through handler callbacks: one C file installs them.
+        .systemLibrary(name: "CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .target(name: "CTerrapinTIFF", dependencies: ["CLibTIFF"], linkerSettings: [.linkedLibrary("tiff")]),
 
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -48,7 +51,7 @@ let package = Package(
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
-        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO"]),
+        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography"]),

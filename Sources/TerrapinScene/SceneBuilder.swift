@@ -75,6 +75,12 @@ public struct SceneBuilder {
         if let spec = spec.imagery, spec.tiles {
             let source = try tileSource(path(spec.file))
             map = map.imagery(Imagery(tiles: try tileImagery(source), shading: spec.shading))
+        } else if let spec = spec.imagery, spec.bounds.isEmpty {
+            // A GeoTIFF: bounds and projection from the file.
+            let file = path(spec.file)
+            map = map.imagery(try imageries.value(file, variant: "geotiff \(spec.shading)") { () throws(TerrainError) in
+                try GeoTIFF.imagery(file, shading: spec.shading)
+            })
         } else if let spec = spec.imagery {
             let file = path(spec.file)
             let b = spec.bounds

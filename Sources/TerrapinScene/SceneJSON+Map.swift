@@ -149,6 +149,7 @@ extension SceneEncoder {
         }
         if let i = map.imagery {
             var imagery: [(String, JSONValue)] = i.tiles ? [("tiles", .string(i.file))]
+                : i.bounds.isEmpty ? [("file", .string(i.file))]
                 : [("file", .string(i.file)), ("bounds", .array(i.bounds.map { .number($0) }))]
             if i.projection != .geographic { imagery.append(("projection", .string(i.projection.rawValue))) }
             if i.shading != 0 { imagery.append(("shading", .number(i.shading))) }

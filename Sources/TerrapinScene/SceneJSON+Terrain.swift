@@ -58,6 +58,16 @@ extension Reader {
             if let s = number(m["shading"], path + ".shading", in: 0...1) { spec.shading = s }
             return spec
         }
+        if case .string(let f)? = m["file"]?.value, m["bounds"] == nil, f.lowercased().hasSuffix(".tif") || f.lowercased().hasSuffix(".tiff") {
+            // A GeoTIFF says where it is.
+            guard m["projection"] == nil else {
+                report(m["projection"], path + ".projection", "a GeoTIFF's projection comes from the file")
+                return nil
+            }
+            var spec = ImagerySpec(file: f, bounds: [])
+            if let s = number(m["shading"], path + ".shading", in: 0...1) { spec.shading = s }
+            return spec
+        }
         guard m["file"] != nil, m["bounds"] != nil else {
             report(node, path, "imagery needs \"tiles\" (a .pmtiles or .mbtiles archive, or an XYZ template), or a \"file\" (a PNG, JPEG or WebP) and its \"bounds\": [west, south, east, north]")
             return nil

@@ -247,9 +247,13 @@ public enum SceneSchema {
       "description": "An image, or raster tiles, draped on the ground in satellite and hybrid modes; relief shows where it is absent or transparent.",
       "type": "object",
       "additionalProperties": false,
-      "oneOf": [{ "required": ["file", "bounds"] }, { "required": ["tiles"] }],
+      "anyOf": [
+        { "required": ["file", "bounds"] },
+        { "required": ["tiles"] },
+        { "required": ["file"], "properties": { "file": { "pattern": "\\.[tT][iI][fF][fF]?$" } } }
+      ],
       "properties": {
-        "file": { "type": "string", "description": "A PNG, JPEG or WebP of at most 33,554,432 pixels." },
+        "file": { "type": "string", "description": "A PNG, JPEG or WebP of at most 33,554,432 pixels (with bounds), or a GeoTIFF (.tif, .tiff: EPSG:4326 or EPSG:3857; bounds and projection from the file)." },
         "tiles": { "type": "string", "description": "Raster tiles (PNG, JPEG or WebP): a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.png ({-y} for TMS rows)." },
         "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
                     "description": "[west, south, east, north] in degrees: the image's outer edges; west > east crosses the antimeridian." },

@@ -14,6 +14,7 @@ public enum GridLoader {
     /// need their bounds, see `terrarium(_:west:south:east:north:)`.
     public static func load(_ path: String) throws(TerrainError) -> HeightGrid {
         let lower = path.lowercased()
+        if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") { return try GeoTIFF.heightGrid(path) }
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
         var grid = lower.hasSuffix(".hgt") ? try hgt(bytes, name: path) : try esriASCII(bytes, file: path)

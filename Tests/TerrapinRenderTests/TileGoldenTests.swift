@@ -30,6 +30,15 @@ import TerrapinSnapshotTesting
         assertSnapshot(of: image, as: .image, snapshotPath: "\(mapFixtures)/tiles/goldens/world-toner.png")
     }
 
+    /// NAIP aerial imagery from a cloud-optimised GeoTIFF (EPSG:3857, LZW, BigTIFF): the strip of
+    /// data the file holds (a road, fields), straight down and tilted, as GDAL draws it.
+    @Test func naipGeoTIFFStraightDownAndTilted() throws {
+        for name in ["naip-straight-down", "naip-tilted"] {
+            let (image, _) = try render(name)
+            assertSnapshot(of: image, as: .image, snapshotPath: "\(mapFixtures)/geotiff/goldens/\(name).png")
+        }
+    }
+
     /// Without an "attribution" the sources' own is drawn; `false` draws none.
     @Test func attributionComesFromTheSourcesUnlessTurnedOff() throws {
         func list(_ extra: String) throws -> String {

@@ -1,0 +1,158 @@
+// GeoTIFF through libtiff (the C shim CTerrapinTIFF owns its error handlers): imagery (any
+// compression and photometric libtiff's RGBA interface reads — LZW, DEFLATE, JPEG, none; tiled
+// or striped; BigTIFF) and elevation (8–32-bit integers, 32/64-bit floats, GDAL's nodata as
+// voids). Georeferencing from ModelTiepoint + ModelPixelScale and the geokeys' EPSG code:
+// EPSG:4326 (degrees) and EPSG:3857 (Web Mercator metres) are read directly; any other CRS is
+// a typed error naming it (reproject it to one of those, e.g. `gdalwarp -t_srs EPSG:4326`).
+import CTerrapinTIFF
+import TerrapinIO
+import TerrapinRaster
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum GeoTIFF {
+    /// What a GeoTIFF says about itself.
+    public struct Info: Equatable, Sendable {
+        public var width: Int, height: Int
+        public var tileWidth: Int, tileHeight: Int
+        public var samplesPerPixel: Int, bitsPerSample: Int, sampleFormat: Int, compression: Int
+        /// The CRS's EPSG code (0 when the file names none).
+        public var epsg: Int
+        /// West, south, east, north of the outer pixel edges, in degrees.
+        public var bounds: [Double]
+        /// Pixel size in the CRS's units (degrees or metres).
+        public var pixelSize: (x: Double, y: Double)
+        public var nodata: Double?
+        /// Images in the file: the full resolution and its overviews.
+        public var directories: Int
+
+        public static func == (a: Info, b: Info) -> Bool {
+            a.width == b.width && a.height == b.height && a.epsg == b.epsg && a.bounds == b.bounds && a.nodata == b.nodata
+        }
+    }
+
+    static let maxAllocation = 512 * 1024 * 1024
+
+    /// True when the bytes start as a TIFF (classic or BigTIFF, either byte order).
+    public static func isTIFF(_ head: [UInt8]) -> Bool {
+        head.count >= 4 && ((head[0] == 0x49 && head[1] == 0x49 && (head[2] == 42 || head[2] == 43) && head[3] == 0)
+                            || (head[0] == 0x4D && head[1] == 0x4D && head[2] == 0 && (head[3] == 42 || head[3] == 43)))
+    }
+
+    static func withReader<T>(_ path: String, _ body: (OpaquePointer, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 {
+            do { _ = try RandomAccessFile(path) } catch { throw TerrainError.file(error) }
+            throw TerrainError.image("cannot open '\(path)'")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw TerrainError.image("'\(path)' is not a regular file (a FIFO, device or directory)")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        guard let reader = tp_tiff_open(fd, path, maxAllocation, &message, message.count) else {
+            throw TerrainError.image("'\(path)' is not a readable TIFF: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        defer { tp_tiff_close(reader) }
+        var raw = tp_tiff_info()
+        guard tp_tiff_read_info(reader, &raw) != 0 else { throw TerrainError.image("'\(path)': " + String(cString: tp_tiff_message(reader))) }
+        let info = try georeference(raw, path: path)
+        return try body(reader, info)
+    }
+
+    static func georeference(_ r: tp_tiff_info, path: String) throws(TerrainError) -> Info {
+        let w = Int(r.width), h = Int(r.height)
+        guard r.has_scale != 0, r.has_tiepoint != 0, r.scale.0 > 0, r.scale.1 > 0 else {
+            throw TerrainError.image("'\(path)' has no georeferencing (ModelTiepoint and ModelPixelScale); it is a TIFF but not a GeoTIFF")
+        }
+        let epsg = Int(r.epsg)
+        guard epsg == 4326 || epsg == 3857 || epsg == 900913 else {
+            throw TerrainError.image("'\(path)' is in EPSG:\(epsg == 0 ? "unknown" : String(epsg)); Terrapin reads EPSG:4326 and EPSG:3857 GeoTIFFs — reproject it (gdalwarp -t_srs EPSG:4326)")
+        }
+        let sx = r.scale.0, sy = r.scale.1
+        // The tie point maps raster (I, J) to model (X, Y); PixelIsPoint ties pixel centres.
+        let shift = r.raster_is_point != 0 ? 0.5 : 0
+        let left = r.tiepoint.3 - (r.tiepoint.0 + shift) * sx, top = r.tiepoint.4 + (r.tiepoint.1 + shift) * sy
+        let right = left + Double(w) * sx, bottom = top - Double(h) * sy
+        var bounds = [left, bottom, right, top]
+        if epsg != 4326 {
+            let radius = 6_378_137.0
+            func lon(_ x: Double) -> Double { x / radius * 180 / Double.pi }
+            func lat(_ y: Double) -> Double { atan(sinh(y / radius)) * 180 / Double.pi }
+            bounds = [lon(left), lat(bottom), lon(right), lat(top)]
+        }
+        return Info(width: w, height: h, tileWidth: Int(r.tile_width), tileHeight: Int(r.tile_height), samplesPerPixel: Int(r.samples_per_pixel),
+                    bitsPerSample: Int(r.bits_per_sample), sampleFormat: Int(r.sample_format), compression: Int(r.compression), epsg: epsg == 900913 ? 3857 : epsg,
+                    bounds: bounds, pixelSize: (sx, sy), nodata: r.has_nodata != 0 ? r.nodata : nil, directories: Int(r.directories))
+    }
+
+    public static func info(_ path: String) throws(TerrainError) -> Info { try withReader(path) { _, info in info } }
+
+    /// The image draped as imagery (`.geographic` for EPSG:4326, `.webMercator` for 3857).
+    public static func imagery(_ path: String, shading: Double = 0) throws(TerrainError) -> Imagery {
+        try withReader(path) { (reader, info) throws(TerrainError) in
+            guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
+                throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
+            }
+            let ok = pixmap.data.withUnsafeMutableBufferPointer { tp_tiff_read_rgba(reader, $0.baseAddress) }
+            guard ok != 0 else { throw TerrainError.imagery(file: path, message: String(cString: tp_tiff_message(reader))) }
+            premultiply(&pixmap.data)
+            let b = info.bounds
+            guard var imagery = Imagery(image: pixmap, west: b[0], south: b[1], east: b[2], north: b[3],
+                                        projection: info.epsg == 4326 ? .geographic : .webMercator, shading: shading) else {
+                throw TerrainError.imagery(file: path, message: "its bounds \(b) are not on the Earth")
+            }
+            imagery.source = path
+            return imagery
+        }
+    }
+
+    /// The first band as a height grid (nodata → voids, filled from their neighbours).
+    public static func heightGrid(_ path: String) throws(TerrainError) -> HeightGrid {
+        try withReader(path) { (reader, info) throws(TerrainError) in
+            guard info.width * info.height <= HeightGrid.maxSamples else {
+                throw TerrainError.tooLarge(file: path, columns: Double(info.width), rows: Double(info.height))
+            }
+            var samples = [Float](repeating: 0, count: info.width * info.height)
+            let ok = samples.withUnsafeMutableBufferPointer { tp_tiff_read_samples(reader, $0.baseAddress) }
+            guard ok != 0 else { throw TerrainError.image("'\(path)': " + String(cString: tp_tiff_message(reader))) }
+            if let nodata = info.nodata.map(Float.init) { for i in samples.indices where samples[i] == nodata { samples[i] = .nan } }
+            let b = info.bounds, w = info.width, h = info.height
+            let cellWidth = (b[2] - b[0]) / Double(w)
+            var cellHeight = (b[3] - b[1]) / Double(h)
+            if info.epsg != 4326 {
+                // Web Mercator rows to even latitude rows (linear in Mercator y between rows).
+                cellHeight = (b[3] - b[1]) / Double(h)
+                var out = [Float](repeating: .nan, count: w * h)
+                let top = log(tan(Double.pi / 4 + b[3] * Double.pi / 360)), bottom = log(tan(Double.pi / 4 + b[1] * Double.pi / 360))
+                for r in 0..<h {
+                    let lat = b[3] - (Double(r) + 0.5) * cellHeight
+                    let y = log(tan(Double.pi / 4 + lat * Double.pi / 360))
+                    let fy = min(max((top - y) / (top - bottom) * Double(h) - 0.5, 0), Double(h - 1))
+                    let y0 = Int(fy), y1 = min(y0 + 1, h - 1)
+                    let t = Float(fy - Double(y0))
+                    for c in 0..<w {
+                        let u = samples[y0 * w + c], v = samples[y1 * w + c]
+                        out[r * w + c] = u.isNaN ? v : (v.isNaN ? u : u + (v - u) * t)
+                    }
+                }
+                samples = out
+            }
+            guard var grid = HeightGrid(columns: w, rows: h, westCentre: b[0] + cellWidth / 2, southCentre: b[1] + cellHeight / 2,
+                                        cellWidth: cellWidth, cellHeight: cellHeight, samples: samples) else {
+                throw TerrainError.image("'\(path)' is \(w)x\(h): too small for a grid")
+            }
+            grid.source = GridSource(file: path)
+            return grid
+        }
+    }
+
+    static func premultiply(_ data: inout [UInt8]) {
+        for i in stride(from: 0, to: data.count, by: 4) where data[i + 3] != 255 {
+            let a = data[i + 3]
+            data[i] = mul255(data[i], a); data[i + 1] = mul255(data[i + 1], a); data[i + 2] = mul255(data[i + 2], a)
+        }
+    }
+}
