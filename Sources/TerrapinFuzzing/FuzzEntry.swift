@@ -6,9 +6,12 @@
 // outcome for most inputs and are ignored; a crash, trap, hang or runaway allocation is a
 // finding. Outputs are kept small so that an input's cost is in the decoding, not in pixels.
 import Terrapin
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles
+    case scene, png, grid, text, geojson, raster, tiles, geotiff
 }
 
 public enum FuzzEntry {
@@ -37,6 +40,7 @@ public enum FuzzEntry {
         case .geojson: geojson(bytes)
         case .raster: raster(bytes)
         case .tiles: tiles(bytes)
+        case .geotiff: geotiff(bytes)
         }
     }
 
@@ -86,6 +90,19 @@ public enum FuzzEntry {
         if let entries = try? PMTiles.parseDirectory(rest) { return !entries.isEmpty }
         guard let inflated = try? Inflate.decompress(rest, limit: 1 << 22) else { return false }
         return (try? PMTiles.parseDirectory(inflated)) != nil
+    }
+
+    /// GeoTIFF bytes (libtiff reads files, so through a per-process temporary file): the
+    /// georeferencing, then the first image as imagery and as a height grid.
+    @discardableResult
+    public static func geotiff(_ bytes: [UInt8]) -> Bool {
+        let path = "/tmp/terrapin-fuzz-\(getpid()).tif"
+        guard (try? FileIO.writeAtomically(bytes, to: path)) != nil else { return false }
+        defer { unlink(path) }
+        guard let info = try? GeoTIFF.info(path), info.width * info.height <= 1 << 20 else { return false }
+        let imagery = try? GeoTIFF.imagery(path)
+        let grid = try? GeoTIFF.heightGrid(path)
+        return imagery != nil || grid != nil
     }
 
     /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`.
