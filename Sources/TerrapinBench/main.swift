@@ -103,6 +103,11 @@ if only == "batch" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "tile-batch" {
+    print(try tileBatchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
+    reportPeakMemoryIfAsked()
+    exit(0)
+}
 if only == "tiles" {
     printTable("Tile archives (1024x768, tilt 60):", try tileBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
     let s1 = try? PNGDecoder.decode(FileIO.read("out/bench/S1.png", limit: 1 << 26))

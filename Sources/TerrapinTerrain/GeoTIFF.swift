@@ -64,7 +64,7 @@ public enum GeoTIFF {
 
     static func georeference(_ r: tp_tiff_info, path: String) throws(TerrainError) -> Info {
         let w = Int(r.width), h = Int(r.height)
-        guard r.has_scale != 0, r.has_tiepoint != 0, r.scale.0 > 0, r.scale.1 > 0 else {
+        guard r.has_scale != 0, r.has_tiepoint != 0, r.scale.0 > 0, r.scale.1 > 0, r.scale.0.isFinite, r.scale.1.isFinite, w > 0, h > 0 else {
             throw TerrainError.image("'\(path)' has no georeferencing (ModelTiepoint and ModelPixelScale); it is a TIFF but not a GeoTIFF")
         }
         let epsg = Int(r.epsg)
@@ -82,6 +82,10 @@ public enum GeoTIFF {
             func lon(_ x: Double) -> Double { x / radius * 180 / Double.pi }
             func lat(_ y: Double) -> Double { atan(sinh(y / radius)) * 180 / Double.pi }
             bounds = [lon(left), lat(bottom), lon(right), lat(top)]
+        }
+        guard bounds.allSatisfy(\.isFinite), bounds[0] < bounds[2], bounds[1] < bounds[3], bounds[0] >= -180.000001, bounds[2] <= 180.000001,
+              bounds[1] >= (epsg == 4326 ? -90 : -85.06), bounds[3] <= (epsg == 4326 ? 90 : 85.06) else {
+            throw TerrainError.image("'\(path)': its georeferencing puts it at [\(bounds.map { String($0) }.joined(separator: ", "))], not on the Earth; check ModelTiepoint and ModelPixelScale")
         }
         return Info(width: w, height: h, tileWidth: Int(r.tile_width), tileHeight: Int(r.tile_height), samplesPerPixel: Int(r.samples_per_pixel),
                     bitsPerSample: Int(r.bits_per_sample), sampleFormat: Int(r.sample_format), compression: Int(r.compression), epsg: epsg == 900913 ? 3857 : epsg,
