@@ -134,7 +134,8 @@ public enum GeoTIFF {
                 for r in 0..<h {
                     let lat = b[3] - (Double(r) + 0.5) * cellHeight
                     let y = log(tan(Double.pi / 4 + lat * Double.pi / 360))
-                    let fy = min(max((top - y) / (top - bottom) * Double(h) - 0.5, 0), Double(h - 1))
+                    let raw = (top - y) / (top - bottom) * Double(h) - 0.5
+                    let fy = raw.isFinite ? min(max(raw, 0), Double(h - 1)) : 0
                     let y0 = Int(fy), y1 = min(y0 + 1, h - 1)
                     let t = Float(fy - Double(y0))
                     for c in 0..<w {

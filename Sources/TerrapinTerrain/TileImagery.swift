@@ -71,6 +71,7 @@ public final class TileImagery: Sendable {
     public var warnings: [String] { problems.withLock { $0 } }
 
     func sample(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+        guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
         let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
         let l: Double = min(max(level.isFinite ? level : 0, 0), deepest)
         let l0: Double = l.rounded(.down)

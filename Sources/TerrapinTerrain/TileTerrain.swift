@@ -101,7 +101,8 @@ public enum TileTerrain {
             let lat = north - (Double(r) + 0.5) * cellHeight
             let phi = lat * Double.pi / 180
             let tileY = (1 - log(tan(Double.pi / 4 + phi / 2)) / Double.pi) / 2 * n
-            let my = min(max((tileY - Double(a.y)) * Double(tileSize) - 0.5, 0), Double(height - 1))
+            let rawY = (tileY - Double(a.y)) * Double(tileSize) - 0.5
+            let my = rawY.isFinite ? min(max(rawY, 0), Double(height - 1)) : 0
             let y0 = Int(my), y1 = min(y0 + 1, height - 1)
             let t = Float(my - Double(y0))
             for c in 0..<columns {
