@@ -125,26 +125,8 @@ public enum GeoTIFF {
             if let nodata = info.nodata.map(Float.init) { for i in samples.indices where samples[i] == nodata { samples[i] = .nan } }
             let b = info.bounds, w = info.width, h = info.height
             let cellWidth = (b[2] - b[0]) / Double(w)
-            var cellHeight = (b[3] - b[1]) / Double(h)
-            if info.epsg != 4326 {
-                // Web Mercator rows to even latitude rows (linear in Mercator y between rows).
-                cellHeight = (b[3] - b[1]) / Double(h)
-                var out = [Float](repeating: .nan, count: w * h)
-                let top = log(tan(Double.pi / 4 + b[3] * Double.pi / 360)), bottom = log(tan(Double.pi / 4 + b[1] * Double.pi / 360))
-                for r in 0..<h {
-                    let lat = b[3] - (Double(r) + 0.5) * cellHeight
-                    let y = log(tan(Double.pi / 4 + lat * Double.pi / 360))
-                    let raw = (top - y) / (top - bottom) * Double(h) - 0.5
-                    let fy = raw.isFinite ? min(max(raw, 0), Double(h - 1)) : 0
-                    let y0 = Int(fy), y1 = min(y0 + 1, h - 1)
-                    let t = Float(fy - Double(y0))
-                    for c in 0..<w {
-                        let u = samples[y0 * w + c], v = samples[y1 * w + c]
-                        out[r * w + c] = u.isNaN ? v : (v.isNaN ? u : u + (v - u) * t)
-                    }
-                }
-                samples = out
-            }
+            let cellHeight = (b[3] - b[1]) / Double(h)
+            if info.epsg != 4326 { samples = HeightGrid.latitudeRows(mercator: samples, columns: w, rows: h, north: b[3], south: b[1]) }
             guard var grid = HeightGrid(columns: w, rows: h, westCentre: b[0] + cellWidth / 2, southCentre: b[1] + cellHeight / 2,
                                         cellWidth: cellWidth, cellHeight: cellHeight, samples: samples) else {
                 throw TerrainError.image("'\(path)' is \(w)x\(h): too small for a grid")

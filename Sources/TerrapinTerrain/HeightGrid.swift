@@ -60,6 +60,26 @@ public struct HeightGrid: Sendable {
 
     public var range: (min: Float, max: Float) { (samples.min() ?? 0, samples.max() ?? 0) }
 
+    /// Samples whose rows are evenly spaced in Web Mercator y between `north` and `south`
+    /// (tiles, EPSG:3857 files), resampled to rows evenly spaced in latitude (linear in y
+    /// between the two rows around each; a NaN neighbour gives way to the other).
+    static func latitudeRows(mercator samples: [Float], columns: Int, rows: Int, north: Double, south: Double) -> [Float] {
+        func y(_ lat: Double) -> Double { log(tan(Double.pi / 4 + lat * Double.pi / 360)) }
+        let top = y(north), bottom = y(south), cellHeight = (north - south) / Double(rows)
+        var out = [Float](repeating: .nan, count: columns * rows)
+        for r in 0..<rows {
+            let raw = (top - y(north - (Double(r) + 0.5) * cellHeight)) / (top - bottom) * Double(rows) - 0.5
+            let fy = raw.isFinite ? min(max(raw, 0), Double(rows - 1)) : 0
+            let y0 = Int(fy), y1 = min(y0 + 1, rows - 1)
+            let t = Float(fy - Double(y0))
+            for c in 0..<columns {
+                let u = samples[y0 * columns + c], v = samples[y1 * columns + c]
+                out[r * columns + c] = u.isNaN ? v : (v.isNaN ? u : u + (v - u) * t)
+            }
+        }
+        return out
+    }
+
     static func filled(_ input: [Float], columns: Int, rows: Int) -> [Float] {
         var s = input
         var missing = s.indices.filter { s[$0].isNaN }
@@ -132,3 +152,7 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -96,20 +96,7 @@ public enum TileTerrain {
         // Even latitude rows, each read from the mosaic rows around its Mercator y.
         let rows = height, columns = width
         let cellHeight = (north - south) / Double(rows), cellWidth = (east - west) / Double(columns)
-        var samples = [Float](repeating: .nan, count: rows * columns)
-        for r in 0..<rows {
-            let lat = north - (Double(r) + 0.5) * cellHeight
-            let phi = lat * Double.pi / 180
-            let tileY = (1 - log(tan(Double.pi / 4 + phi / 2)) / Double.pi) / 2 * n
-            let rawY = (tileY - Double(a.y)) * Double(tileSize) - 0.5
-            let my = rawY.isFinite ? min(max(rawY, 0), Double(height - 1)) : 0
-            let y0 = Int(my), y1 = min(y0 + 1, height - 1)
-            let t = Float(my - Double(y0))
-            for c in 0..<columns {
-                let u = mosaic[y0 * width + c], v = mosaic[y1 * width + c]
-                samples[r * columns + c] = u.isNaN ? v : (v.isNaN ? u : u + (v - u) * t)
-            }
-        }
+        let samples = HeightGrid.latitudeRows(mercator: mosaic, columns: columns, rows: rows, north: north, south: south)
         guard var grid = HeightGrid(columns: columns, rows: rows, westCentre: west + cellWidth / 2, southCentre: south + cellHeight / 2,
                                     cellWidth: cellWidth, cellHeight: cellHeight, samples: samples) else {
             throw TerrainError.image("'\(source.path)': the tiles make no grid")
