@@ -16,26 +16,45 @@ let heightGrids = FileCache<HeightGrid>(costLimit: 512 * 1024 * 1024) { $0.sampl
 /// Imagery likewise (256 MiB of pixels at most, mipmaps included).
 let imageries = FileCache<Imagery>(costLimit: 256 * 1024 * 1024) { $0.byteCount }
 
-/// Tile archives opened once per process (by canonical path, size and modification time), so
-/// their directories are read once and their decoded tiles shared in `TileCache.shared`.
-let tileSources = FileCache<TileSourceBox>(costLimit: 64) { _ in 1 }
-let tileImageries = Locked<[ObjectIdentifier: TileImagery]>([:])
-
-/// A tile source as a cache value.
-struct TileSourceBox: Sendable { let source: any TileSource }
+/// Tile archives opened once per process — by canonical path, size and modification time (an
+/// XYZ template by its text) — with their TileImagery, so directories are read and the tile
+/// size probed once, and decoded tiles are shared in `TileCache.shared`. At most 64 archives
+/// are kept; beyond that each scene opens its own.
+final class OpenTileSource: @unchecked Sendable {
+    let source: any TileSource
+    /// Made on first use; guarded by `openTileSources`' lock.
+    var imagery: TileImagery?
+    init(_ source: any TileSource) { self.source = source }
+}
+let openTileSources = Locked<[String: OpenTileSource]>([:])
+let maxOpenTileSources = 64
 
 func tileSource(_ file: String) throws(TerrainError) -> any TileSource {
-    try tileSources.value(file.contains("{z}") ? file : file) { () throws(TerrainError) in
-        do throws(TileError) { return TileSourceBox(source: try TileSources.open(file)) } catch { throw TerrainError.tiles(error) }
-    }.source
+    let key = file.contains("{z}") ? "xyz|" + file : FileIO.identity(file)
+    if let key, let hit = openTileSources.withLock({ $0[key] }) { return hit.source }
+    let source: any TileSource
+    do throws(TileError) { source = try TileSources.open(file) } catch { throw TerrainError.tiles(error) }
+    guard let key else { return source }
+    return openTileSources.withLock { (open: inout [String: OpenTileSource]) -> any TileSource in
+        if let raced = open[key] { return raced.source }
+        if open.count < maxOpenTileSources { open[key] = OpenTileSource(source) }
+        return source
+    }
 }
 
-/// One TileImagery per source (it probes the tile size once).
+/// The source's TileImagery, made once for each kept source.
 func tileImagery(_ source: any TileSource) throws(TerrainError) -> TileImagery {
-    if let hit = tileImageries.withLock({ $0[ObjectIdentifier(source)] }) { return hit }
+    let kept = openTileSources.withLock { (open: inout [String: OpenTileSource]) -> OpenTileSource? in
+        open.values.first { $0.source === source }
+    }
+    if let imagery = openTileSources.withLock({ _ in kept?.imagery }) { return imagery }
     let made = try TileImagery(source: source)
-    tileImageries.withLock { $0[ObjectIdentifier(source)] = made }
-    return made
+    guard let kept else { return made }
+    return openTileSources.withLock { _ -> TileImagery in
+        if let existing = kept.imagery { return existing }
+        kept.imagery = made
+        return made
+    }
 }
 
 public struct SceneBuilder {

@@ -24,6 +24,10 @@ public final class TileImagery: Sendable {
     /// Pixels across the world at `maxZoom`.
     public let worldPixels: Int
     let cache: TileCache
+    /// This imagery's key in the cache: a number never reused in the process (an object's
+    /// address can be, once it is freed).
+    let serial: UInt64
+    static let serials = Locked<UInt64>(0)
     /// What went wrong reading tiles (first few): a damaged tile is drawn from its parent.
     let problems = Locked<[String]>([])
 
@@ -40,6 +44,7 @@ public final class TileImagery: Sendable {
         }
         self.source = source
         self.cache = cache
+        serial = Self.serials.withLock { (n: inout UInt64) -> UInt64 in n += 1; return n }
         minZoom = info.minZoom
         maxZoom = max(info.minZoom, min(info.maxZoom, Self.maxZoomRead))
         // The tile size from a tile near the bounds' centre at the shallowest zoom.
@@ -152,7 +157,7 @@ public final class TileImagery: Sendable {
     /// A decoded tile from the shared cache, or read and decoded now; nil if the archive has
     /// none (or it is damaged: noted in `warnings`).
     func decodedTile(_ id: TileID) -> DecodedTile? {
-        let key = TileCache.Key(source: ObjectIdentifier(source), tile: id)
+        let key = TileCache.Key(source: serial, tile: id)
         if let hit = cache.lookup(key) { return hit.tile }
         var tile: DecodedTile?
         do {
@@ -205,7 +210,7 @@ public final class TileCache: Sendable {
     public static let shared = TileCache(byteLimit: 256 * 1024 * 1024)
 
     struct Key: Hashable, Sendable {
-        let source: ObjectIdentifier
+        let source: UInt64
         let tile: TileID
     }
     struct Entry: Sendable {
