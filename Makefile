@@ -1,7 +1,7 @@
 # Terrapin: `make demo` and `make test` are all a user needs; both install what is missing first.
 SHELL := /bin/bash
 SWIFT ?= swift
-PACKAGES := pkg-config libpng-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev \
+PACKAGES := pkg-config libpng-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic
 
 .PHONY: setup build test demo bench sanitize fuzz clean

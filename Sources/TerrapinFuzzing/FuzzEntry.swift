@@ -82,14 +82,14 @@ public enum FuzzEntry {
     }
 
     /// PMTiles structures: the first 127 bytes as a header (of a file as long as the input),
-    /// the rest as a directory, raw and, if it is gzip, inflated within the directory limit.
+    /// the rest as a directory, raw and gzip-, brotli- or zstd-decompressed within 4 MiB.
     @discardableResult
     public static func tiles(_ bytes: [UInt8]) -> Bool {
         _ = try? PMTiles.parseHeader(Array(bytes.prefix(127)), path: "fuzz.pmtiles", fileSize: bytes.count)
         let rest = Array(bytes.dropFirst(min(127, bytes.count)))
         if let entries = try? PMTiles.parseDirectory(rest) { return !entries.isEmpty }
-        guard let inflated = try? Inflate.decompress(rest, limit: 1 << 22) else { return false }
-        return (try? PMTiles.parseDirectory(inflated)) != nil
+        let candidates = [try? Inflate.decompress(rest, limit: 1 << 22), try? Inflate.brotli(rest, limit: 1 << 22), try? Inflate.zstd(rest, limit: 1 << 22)]
+        return candidates.contains { bytes in bytes.map { (try? PMTiles.parseDirectory($0)) != nil } ?? false }
     }
 
     /// GeoTIFF bytes (libtiff reads files, so through a per-process temporary file): the

@@ -6,7 +6,8 @@
 //
 // Hostile-input rules: every offset and length is checked against its section and the file
 // before reading; entry counts against the bytes that hold them before allocating; leaf
-// directories nest at most 4 deep; directories inflate to at most 64 MiB.
+// directories nest at most 4 deep; directories inflate to at most 64 MiB. Compression: none,
+// gzip (zlib), brotli (libbrotlidec) or zstd (libzstd, windows up to 128 MiB).
 import TerrapinCodecs
 import TerrapinIO
 
@@ -82,11 +83,10 @@ public final class PMTiles: TileSource {
                 }
                 let raw: [UInt8]
                 do { raw = try file.read(offset: header.dataOffset + entry.offset, count: entry.length) } catch { throw .file(error) }
-                switch header.tileCompression {
-                case .gzip: return try Inflation.inflate(raw, source: "tile \(id) of '\(path)'")
-                case .none, .unknown: return try TileSources.ungzipped(raw, source: "tile \(id) of '\(path)'")
-                case .brotli, .zstd: throw Self.unsupportedCompression(header.tileCompression, path: path, what: "tiles")
+                if header.tileCompression == .none || header.tileCompression == .unknown {
+                    return try TileSources.ungzipped(raw, source: "tile \(id) of '\(path)'")
                 }
+                return try Self.decompress(raw, header.tileCompression, path: path, what: "tile \(id)", limit: TileSources.maxTileBytes)
             }
             guard depth < Self.maxLeafDepth else { break }
             entries = try leaf(at: entry.offset, length: entry.length)
@@ -232,17 +232,17 @@ public final class PMTiles: TileSource {
         return try parseDirectory(bytes, path: path)
     }
 
-    static func decompress(_ raw: [UInt8], _ compression: Compression, path: String, what: String) throws(TileError) -> [UInt8] {
-        switch compression {
-        case .none, .unknown: return raw
-        case .gzip: return try Inflation.inflate(raw, source: "\(what) of '\(path)'", limit: maxDirectoryBytes)
-        case .brotli, .zstd: throw unsupportedCompression(compression, path: path, what: what)
-        }
-    }
-
-    static func unsupportedCompression(_ c: Compression, path: String, what: String) -> TileError {
-        .unsupported(path: path, what: "its \(what) are \(c == .brotli ? "brotli" : "zstd")-compressed, which Terrapin does not read yet; "
-                     + "convert it with gzip (`pmtiles convert --tile-compression=gzip`) or none")
+    /// Gzip, brotli or zstd, inflated within `limit`.
+    static func decompress(_ raw: [UInt8], _ compression: Compression, path: String, what: String, limit: Int = maxDirectoryBytes) throws(TileError) -> [UInt8] {
+        let source = "\(what) of '\(path)'"
+        do {
+            switch compression {
+            case .none, .unknown: return raw
+            case .gzip: return try Inflate.decompress(raw, limit: limit, source: source)
+            case .brotli: return try Inflate.brotli(raw, limit: limit, source: source)
+            case .zstd: return try Inflate.zstd(raw, limit: limit, source: source)
+            }
+        } catch { throw .codec(error) }
     }
 
     /// Decodes a directory's varint columns.

@@ -149,7 +149,7 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
             ("version", badVersion, "PMTiles version 2"),
             ("root", badRoot, "lies beyond the file's end"),
             ("compression", badCompression, "compression codes"),
-            ("zstd", zstd, "zstd-compressed"),
+            ("zstd", zstd, "damaged zstd stream"),
             ("short", Array(good.prefix(60)), "shorter than the 127-byte header"),
         ]
         for (name, bytes, expected) in cases {
@@ -159,6 +159,23 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         // A directory claiming more entries than its bytes can hold.
         #expect(throws: TileError.self) { try PMTiles.parseDirectory([0xFF, 0xFF, 0x03, 1, 1, 1, 1]) }
         #expect(throws: TileError.self) { try PMTiles.parseDirectory([1, 0, 1, 1]) }  // length 1, offset "after previous" first
+    }
+
+    /// The world basemap with its directories and metadata re-compressed with brotli and with
+    /// zstd (made with Python's brotli and zstandard): the same tiles come out.
+    @Test func brotliAndZstdDirectories() throws {
+        let gzip = try PMTiles(fixtures + "stamen-toner-z0-3.pmtiles")
+        for name in ["brotli", "zstd"] {
+            let other = try PMTiles(fixtures + "stamen-toner-z0-3-\(name).pmtiles")
+            #expect(other.header.internalCompression == (name == "brotli" ? .brotli : .zstd))
+            #expect(other.root == gzip.root && other.metadata == gzip.metadata)
+            for id in [TileID(z: 0, x: 0, y: 0), TileID(z: 3, x: 4, y: 2), TileID(z: 2, x: 1, y: 3)] {
+                #expect(try other.tile(id) == gzip.tile(id), "\(name) \(id)")
+            }
+        }
+        // Damaged and oversized streams are typed errors.
+        #expect(throws: CodecError.self) { try Inflate.brotli([1, 2, 3, 4, 5], limit: 1 << 20) }
+        #expect(throws: CodecError.self) { try Inflate.zstd([0x28, 0xB5, 0x2F, 0xFD, 0, 0], limit: 1 << 20) }
     }
 
     @Test func aFIFOIsRefusedNotWaitedOn() throws {

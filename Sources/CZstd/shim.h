@@ -1,0 +1,2 @@
+// libzstd, for zstd-compressed PMTiles (TerrapinCodecs). Errors are return values.
+#include <zstd.h>
