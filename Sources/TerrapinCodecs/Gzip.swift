@@ -81,8 +81,9 @@ extension Inflate {
     public static func zstd(_ bytes: [UInt8], limit: Int, source: String = "compressed data") throws(CodecError) -> [UInt8] {
         guard let stream = ZSTD_createDStream() else { throw .corrupt(source: source, format: "zstd stream", reason: "out of memory") }
         defer { ZSTD_freeDStream(stream) }
-        // A window larger than 128 MiB is refused before any is allocated.
-        ZSTD_DCtx_setParameter(stream, ZSTD_d_windowLogMax, 27)
+        // A frame asking for a window over 8 MiB (zstd's level 19 uses 8 MiB) is refused before
+        // the window is allocated: a 200-byte frame could otherwise take 128 MiB or more.
+        ZSTD_DCtx_setParameter(stream, ZSTD_d_windowLogMax, 23)
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in

@@ -7,7 +7,7 @@
 // Hostile-input rules: every offset and length is checked against its section and the file
 // before reading; entry counts against the bytes that hold them before allocating; leaf
 // directories nest at most 4 deep; directories inflate to at most 64 MiB. Compression: none,
-// gzip (zlib), brotli (libbrotlidec) or zstd (libzstd, windows up to 128 MiB).
+// gzip (zlib), brotli (libbrotlidec) or zstd (libzstd, windows up to 8 MiB).
 import TerrapinCodecs
 import TerrapinIO
 
