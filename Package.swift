@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
-        .testTarget(name: "TerrapinTerrainTests", dependencies: ["TerrapinTerrain"]),
+        .testTarget(name: "TerrapinTerrainTests", dependencies: ["TerrapinTerrain", "TerrapinCodecs", "TerrapinIO"]),
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"], exclude: ["__Snapshots__"]),

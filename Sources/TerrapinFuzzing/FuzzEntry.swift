@@ -112,15 +112,16 @@ public enum FuzzEntry {
         return (try? PNGDecoder.decode(bytes, limits: pngLimits)) != nil
     }
 
-    /// Height grids. The first byte picks the loader (0 ESRI ASCII, 1 SRTM .hgt, 2 Terrarium
-    /// PNG); the rest is the file. A grid that loads is sampled and drawn as a map with a
-    /// clamped marker at its centre, with the camera fitted to it.
+    /// Height grids. The first byte picks the loader (modulo 3: 0 ESRI ASCII, 1 SRTM .hgt,
+    /// 2 Terrarium PNG; 0xFF a zipped .hgt); the rest is the file. A grid that loads is sampled
+    /// and drawn as a map with a clamped marker at its centre, with the camera fitted to it.
     @discardableResult
     public static func grid(_ bytes: [UInt8]) -> Bool {
         guard let selector = bytes.first else { return false }
         let file = Array(bytes.dropFirst())
         let loaded: HeightGrid?
-        switch selector % 3 {
+        switch selector == 0xFF ? 3 : selector % 3 {
+        case 3: loaded = (try? Zip.member(endingWith: ".hgt", in: file, limit: 1201 * 1201 * 2, source: "fuzz.zip")).flatMap { try? GridLoader.hgt($0.bytes, name: $0.name) }
         case 0: loaded = try? GridLoader.esriASCII(file, file: "fuzz.asc")
         case 1: loaded = try? GridLoader.hgt(file, name: "N46W123.hgt")
         default: loaded = try? GridLoader.terrarium(file, name: "fuzz.png", west: -123.5, south: 48.5, east: -122.5, north: 49.5)

@@ -1,4 +1,5 @@
 // Loaders for height grids: ESRI ASCII (.asc), SRTM (.hgt) and Terrarium-encoded PNG.
+import TerrapinCodecs
 import TerrapinGeo
 import TerrapinIO
 import TerrapinPNG
@@ -15,6 +16,18 @@ public enum GridLoader {
     public static func load(_ path: String) throws(TerrainError) -> HeightGrid {
         let lower = path.lowercased()
         if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") { return try GeoTIFF.heightGrid(path) }
+        if lower.hasSuffix(".zip") {
+            // An SRTM tile as served: N42E001.hgt.zip holding N42E001.hgt.
+            let archive: [UInt8]
+            do { archive = try FileIO.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
+            let member: (name: String, bytes: [UInt8])
+            do { member = try Zip.member(endingWith: ".hgt", in: archive, limit: 3601 * 3601 * 2, source: "'\(path)'") } catch {
+                throw TerrainError.image(error.description)
+            }
+            var grid = try hgt(member.bytes, name: member.name)
+            grid.source = GridSource(file: path)
+            return grid
+        }
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
         var grid = lower.hasSuffix(".hgt") ? try hgt(bytes, name: path) : try esriASCII(bytes, file: path)

@@ -1,5 +1,7 @@
 import Testing
 @testable import TerrapinTerrain
+import TerrapinCodecs
+import TerrapinIO
 
 let geotiffs = "Fixtures/geotiff/"
 
@@ -43,5 +45,25 @@ let geotiffs = "Fixtures/geotiff/"
     @Test func notGeoTIFFsAreTypedErrors() throws {
         #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/terrain/jacksboro-fault-tn.asc") }
         #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/no-such.tif") }
+    }
+}
+
+@Suite struct ZippedHGTTests {
+    /// N42E001.hgt.zip (the SRTM tile with its 7,652 voids, zipped by Python's zipfile): read
+    /// directly, every void filled from its neighbours, heights as in the GeoTIFF made from it.
+    @Test func zippedSRTMWithVoidsFilled() throws {
+        let grid = try GridLoader.load("Fixtures/terrain/N42E001.hgt.zip")
+        #expect(grid.columns == 1201 && grid.rows == 1201 && grid.westCentre == 1 && grid.southCentre == 42)
+        #expect(!grid.samples.contains { $0.isNaN })
+        let tif = try GeoTIFF.heightGrid(geotiffs + "andorra-srtm3.tif")
+        for (lat, lon) in [(42.5063, 1.5218), (42.5918, 1.4442), (42.45, 1.70)] {
+            let a = try #require(grid.height(latitude: lat, longitude: lon)), b = try #require(tif.height(latitude: lat, longitude: lon))
+            #expect(abs(a - b) < 3, "\(lat), \(lon): \(a) vs \(b)")
+        }
+        // A truncated archive and one without an .hgt are typed errors.
+        let bytes = try FileIO.read("Fixtures/terrain/N42E001.hgt.zip", limit: 1 << 23)
+        #expect(throws: CodecError.self) { try Zip.member(endingWith: ".hgt", in: Array(bytes.prefix(100_000)), limit: 1 << 25, source: "cut") }
+        #expect(throws: CodecError.self) { try Zip.member(endingWith: ".asc", in: bytes, limit: 1 << 25, source: "zip") }
+        #expect(throws: CodecError.self) { try Zip.member(endingWith: ".hgt", in: bytes, limit: 1000, source: "zip") }
     }
 }
