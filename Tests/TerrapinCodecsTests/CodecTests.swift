@@ -54,6 +54,20 @@ func gradient(alpha: Bool = false) -> Pixmap {
         #expect(throws: CodecError.self) { try RasterImage.decode(flipped) }
     }
 
+    /// Files written by another encoder (Pillow, Fixtures/raster/jpeg): progressive, CMYK with
+    /// Adobe's inverted ink, gray.
+    @Test func progressiveCMYKAndGrayFiles() throws {
+        let progressive = try RasterImage.decode(file: "Fixtures/raster/jpeg/gradient-progressive.jpg")
+        let image = gradient()
+        var worst = 0
+        for i in stride(from: 0, to: image.data.count, by: 4) { for k in 0..<3 { worst = max(worst, abs(Int(progressive.data[i + k]) - Int(image.data[i + k]))) } }
+        #expect(progressive.width == 64 && worst <= 8, "largest channel error \(worst)")
+        let red = try RasterImage.decode(file: "Fixtures/raster/jpeg/red-cmyk.jpg")
+        #expect(red.data[0] >= 250 && red.data[1] <= 5 && red.data[2] <= 5 && red.data[3] == 255, "\(Array(red.data.prefix(4)))")
+        let gray = try RasterImage.decode(file: "Fixtures/raster/jpeg/gray.jpg")
+        #expect(abs(Int(gray.data[0]) - 77) <= 1 && gray.data[0] == gray.data[1] && gray.data[1] == gray.data[2])
+    }
+
     @Test func sizeIsCheckedBeforeDecoding() throws {
         let bytes = try JPEGEncoder.encode(gradient(), quality: 90)
         #expect(throws: CodecError.tooLarge(source: "image data", width: 64, height: 48, limit: "at most 32x32 and 1024 pixels")) {
