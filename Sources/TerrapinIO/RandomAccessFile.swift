@@ -11,7 +11,10 @@ public final class RandomAccessFile: Sendable {
     public let path: String
     /// Bytes in the file when it was opened.
     public let size: Int
-    private let fd: Int32
+    /// The open descriptor, for a C library that reads by descriptor (duplicate it to keep it
+    /// past this object's life).
+    public let descriptor: Int32
+    private var fd: Int32 { descriptor }
 
     public init(_ path: String) throws(FileError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -28,7 +31,7 @@ public final class RandomAccessFile: Sendable {
             throw FileError(path: path, operation: "read", reason: .system(code: EINVAL, message: "not a regular file (a FIFO, device or socket)"))
         }
         self.path = path
-        self.fd = fd
+        descriptor = fd
         size = Int(info.st_size)
     }
 

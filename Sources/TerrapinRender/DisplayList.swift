@@ -77,10 +77,14 @@ final class ResolvedContent {
     let map: Map
     let prepared: [PreparedMarker]
     let ground: Ground
+    /// The attribution's text laid out (nil when the map credits no one).
+    let attribution: TextLayout?
     init(map: Map, prepared: [PreparedMarker], ground: Ground) {
         self.map = map
         self.prepared = prepared
         self.ground = ground
+        let credit = map.attributionText
+        attribution = credit.isEmpty ? nil : try? TextLayout.make(credit, font: MapPainter.attributionFont)
     }
 }
 
@@ -153,8 +157,8 @@ enum DisplayListBuilder {
         for (k, p) in scene.popovers.enumerated() {
             items.append(DisplayItem(layer: .popovers, content: .popover(k, marker: p.markerIndex), box: p.bubble, hit: .bubble(p.bubble)))
         }
-        let credit = map.attributionText
-        if !credit.isEmpty, let layout = try? TextLayout.make(credit, font: MapPainter.attributionFont) {
+        if let layout = scene.content?.attribution {
+            let credit = map.attributionText
             // 3 pt of padding around the text, flush with the map's bottom-right corner; the
             // band is at most the map's width (long credits are cut at the left).
             let w = min(scene.width, layout.width + 6), h = layout.height + 2

@@ -49,8 +49,8 @@ public enum MapPainter {
                 drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
             case .shape(let k):
                 paintShape(scene.shapes[k], content.map, canvas: canvas)
-            case .attribution(let credit):
-                guard let box = item.box, let layout = try? TextLayout.make(credit, font: attributionFont) else { continue }
+            case .attribution:
+                guard let box = item.box, let layout = content.attribution else { continue }
                 canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
                 layout.draw(in: canvas, at: Point(box.maxX - 3 - layout.width, box.minY + 1), color: RGBAColor(RGBA8(hex: "#3C4043")!))
             case .sky, .flatGround, .terrainMesh, .buildings:

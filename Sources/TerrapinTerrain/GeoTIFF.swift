@@ -6,6 +6,7 @@
 // a typed error naming it (reproject it to one of those, e.g. `gdalwarp -t_srs EPSG:4326`).
 import CTerrapinTIFF
 import TerrapinIO
+import TerrapinPNG
 import TerrapinRaster
 #if canImport(Glibc)
 import Glibc
@@ -41,18 +42,11 @@ public enum GeoTIFF {
     }
 
     static func withReader<T>(_ path: String, _ body: (OpaquePointer, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 {
-            do { _ = try RandomAccessFile(path) } catch { throw TerrainError.file(error) }
-            throw TerrainError.image("cannot open '\(path)'")
-        }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            throw TerrainError.image("'\(path)' is not a regular file (a FIFO, device or directory)")
-        }
+        // Opened (non-blocking, regular files only) as every archive is; libtiff reads a duplicate.
+        let file: RandomAccessFile
+        do { file = try RandomAccessFile(path) } catch { throw TerrainError.file(error) }
         var message = [CChar](repeating: 0, count: 256)
-        guard let reader = tp_tiff_open(fd, path, maxAllocation, &message, message.count) else {
+        guard let reader = tp_tiff_open(file.descriptor, path, maxAllocation, &message, message.count) else {
             throw TerrainError.image("'\(path)' is not a readable TIFF: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { tp_tiff_close(reader) }
@@ -102,7 +96,7 @@ public enum GeoTIFF {
             }
             let ok = pixmap.data.withUnsafeMutableBufferPointer { tp_tiff_read_rgba(reader, $0.baseAddress) }
             guard ok != 0 else { throw TerrainError.imagery(file: path, message: String(cString: tp_tiff_message(reader))) }
-            premultiply(&pixmap.data)
+            PNGDecoder.premultiplyInPlace(&pixmap.data)
             let b = info.bounds
             guard var imagery = Imagery(image: pixmap, west: b[0], south: b[1], east: b[2], north: b[3],
                                         projection: info.epsg == 4326 ? .geographic : .webMercator, shading: shading) else {
@@ -136,10 +130,4 @@ public enum GeoTIFF {
         }
     }
 
-    static func premultiply(_ data: inout [UInt8]) {
-        for i in stride(from: 0, to: data.count, by: 4) where data[i + 3] != 255 {
-            let a = data[i + 3]
-            data[i] = mul255(data[i], a); data[i + 1] = mul255(data[i + 1], a); data[i + 2] = mul255(data[i + 2], a)
-        }
-    }
 }

@@ -114,10 +114,8 @@ public final class TileImagery: Sendable {
                     if cx + 1 < level.width, cy + 1 < level.height {
                         return level.data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in
                             let o = (cy * level.width + cx) * 4, below = o + level.width * 4
-                            let p00 = SIMD4<Float>(Float(d[o]), Float(d[o + 1]), Float(d[o + 2]), Float(d[o + 3]))
-                            let p10 = SIMD4<Float>(Float(d[o + 4]), Float(d[o + 5]), Float(d[o + 6]), Float(d[o + 7]))
-                            let p01 = SIMD4<Float>(Float(d[below]), Float(d[below + 1]), Float(d[below + 2]), Float(d[below + 3]))
-                            let p11 = SIMD4<Float>(Float(d[below + 4]), Float(d[below + 5]), Float(d[below + 6]), Float(d[below + 7]))
+                            let p00 = Imagery.rgba(d, o), p10 = Imagery.rgba(d, o + 4)
+                            let p01 = Imagery.rgba(d, below), p11 = Imagery.rgba(d, below + 4)
                             let top: SIMD4<Float> = p00 + (p10 - p00) * tx
                             let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
                             return top + (bottom - top) * ty
@@ -148,10 +146,7 @@ public final class TileImagery: Sendable {
         let level = tile.levels[min(mip, tile.levels.count - 1)]
         let px = min(wx % tilePixels, level.width - 1), py = min(gy % tilePixels, level.height - 1)
         let o = (py * level.width + px) * 4
-        return level.data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in
-            let r = Float(d[o]), g = Float(d[o + 1]), b = Float(d[o + 2]), a = Float(d[o + 3])
-            return SIMD4<Float>(r, g, b, a)
-        }
+        return level.data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in Imagery.rgba(d, o) }
     }
 
     /// A decoded tile from the shared cache, or read and decoded now; nil if the archive has

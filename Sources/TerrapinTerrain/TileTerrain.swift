@@ -115,7 +115,7 @@ public enum TileTerrain {
             return try RasterImage.decode(bytes, source: "tile \(id) of '\(source.path)'",
                                           limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096))
         } catch let e as TileError {
-            throw TerrainError.image(e.description)
+            throw TerrainError.tiles(e)
         } catch {
             throw TerrainError.image(String(describing: error))
         }

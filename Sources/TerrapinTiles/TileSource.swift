@@ -62,16 +62,8 @@ public enum TileSources {
 
     /// Tile bytes with a gzip layer removed (vector tiles are usually stored gzipped).
     static func ungzipped(_ bytes: [UInt8], source: String) throws(TileError) -> [UInt8] {
-        guard Inflation.isGzip(bytes) else { return bytes }
-        return try Inflation.inflate(bytes, source: source)
-    }
-}
-
-/// Tile bytes inflated (gzip or zlib) within `TileSources.maxTileBytes`.
-enum Inflation {
-    static func isGzip(_ bytes: [UInt8]) -> Bool { Inflate.isGzip(bytes) }
-    static func inflate(_ bytes: [UInt8], source: String, limit: Int = TileSources.maxTileBytes) throws(TileError) -> [UInt8] {
-        do { return try Inflate.decompress(bytes, limit: limit, source: source) } catch { throw .codec(error) }
+        guard Inflate.isGzip(bytes) else { return bytes }
+        do { return try Inflate.decompress(bytes, limit: maxTileBytes, source: source) } catch { throw .codec(error) }
     }
 }
 
