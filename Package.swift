@@ -54,13 +54,14 @@ let package = Package(
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF"]),
+        .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
-        .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
+        .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinScene", "TerrapinRender"]
+            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinScene", "TerrapinRender"]
         ),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
@@ -74,6 +75,7 @@ let package = Package(
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),
         .testTarget(name: "TerrapinCodecsTests", dependencies: ["TerrapinCodecs", "TerrapinPNG", "TerrapinRaster"]),
         .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinCodecs", "TerrapinTerrain", "TerrapinPNG", "TerrapinIO", "CSQLite"]),
+        .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender"]),
         .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting"]),

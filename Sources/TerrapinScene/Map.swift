@@ -74,7 +74,7 @@ public struct Map {
     public var attributionText: String {
         if let attribution { return attribution }
         var parts: [String] = []
-        for text in [imagery?.tiles?.source.info.attribution, terrain?.grid.source?.attribution] {
+        for text in [imagery?.tiles?.attribution, terrain?.grid.source?.attribution] {
             if let text, !text.isEmpty, !parts.contains(text) { parts.append(text) }
         }
         return parts.joined(separator: " · ")

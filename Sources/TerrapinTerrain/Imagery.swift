@@ -95,7 +95,7 @@ public struct Imagery: Sendable {
         height = tiles.worldPixels
         levels = []
         self.tiles = tiles
-        source = tiles.source.path
+        source = tiles.path
     }
 
     static func pyramid(_ base: Level) -> [Level] {

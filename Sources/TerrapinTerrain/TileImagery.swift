@@ -16,8 +16,27 @@ import TerrapinPNG
 import TerrapinRaster
 import TerrapinTiles
 
+/// Tiles drawn on demand instead of read from an archive (a vector basemap drawn by its
+/// style): square premultiplied RGBA images of `tileSize` pixels, XYZ-numbered.
+public protocol TileDrawer: Sendable {
+    /// What it draws (a style's file): names it in messages.
+    var name: String { get }
+    var attribution: String? { get }
+    var tileSize: Int { get }
+    var minZoom: Int { get }
+    var maxZoom: Int { get }
+    /// The tile, or nil where there is nothing to draw; errors are noted and the tile drawn
+    /// from its parent.
+    func draw(_ id: TileID) throws -> Pixmap?
+}
+
 public final class TileImagery: Sendable {
-    public let source: any TileSource
+    /// The archive its tiles are read from, or nil when a `drawer` draws them.
+    public let source: (any TileSource)?
+    public let drawer: (any TileDrawer)?
+    /// The archive's path or the drawer's name.
+    public let path: String
+    public let attribution: String?
     /// Pixels across one tile (from the first tile read; others are resampled to it).
     public let tileSize: Int
     public let minZoom: Int, maxZoom: Int
@@ -43,6 +62,9 @@ public final class TileImagery: Sendable {
             throw TerrainError.imagery(file: source.path, message: "it holds AVIF tiles, which Terrapin does not decode; convert them to WebP or JPEG")
         }
         self.source = source
+        drawer = nil
+        path = source.path
+        attribution = info.attribution
         self.cache = cache
         serial = Self.serials.withLock { (n: inout UInt64) -> UInt64 in n += 1; return n }
         minZoom = info.minZoom
@@ -57,6 +79,24 @@ public final class TileImagery: Sendable {
         guard size >= 16, size <= 4096, size & (size - 1) == 0 else {
             throw TerrainError.imagery(file: source.path, message: "its tiles are \(size) pixels across; tiles must be a power of two from 16 to 4096")
         }
+        tileSize = size
+        worldPixels = size << maxZoom
+    }
+
+    /// Imagery whose tiles `drawer` draws as they are needed (cached like decoded tiles).
+    public init(drawer: any TileDrawer, cache: TileCache = .shared) throws(TerrainError) {
+        let size = drawer.tileSize
+        guard size >= 16, size <= 4096, size & (size - 1) == 0 else {
+            throw TerrainError.imagery(file: drawer.name, message: "its tiles are \(size) pixels across; tiles must be a power of two from 16 to 4096")
+        }
+        source = nil
+        self.drawer = drawer
+        path = drawer.name
+        attribution = drawer.attribution
+        self.cache = cache
+        serial = Self.serials.withLock { (n: inout UInt64) -> UInt64 in n += 1; return n }
+        minZoom = max(0, drawer.minZoom)
+        maxZoom = max(minZoom, min(drawer.maxZoom, Self.maxZoomRead))
         tileSize = size
         worldPixels = size << maxZoom
     }
@@ -156,8 +196,10 @@ public final class TileImagery: Sendable {
         if let hit = cache.lookup(key) { return hit.tile }
         var tile: DecodedTile?
         do {
-            if let bytes = try source.tile(id) {
-                let image = try RasterImage.decode(bytes, source: "tile \(id) of '\(source.path)'",
+            if let drawer {
+                if let image = try drawer.draw(id) { tile = DecodedTile(image: image, size: tileSize) }
+            } else if let source, let bytes = try source.tile(id) {
+                let image = try RasterImage.decode(bytes, source: "tile \(id) of '\(path)'",
                                                    limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096))
                 tile = DecodedTile(image: image, size: tileSize)
             }

@@ -1,0 +1,275 @@
+// A vector basemap: a style and the tile sources it reads, drawn tile by tile into 512-pixel
+// textures (MapLibre's zoom z is a 512-pixel tile at z, so widths in the style are pixels of
+// these tiles) that the terrain and flat ground drape like imagery; its labels and extruded
+// buildings are handed to the resolver, which places them in 3D.
+import Foundation
+import TerrapinCodecs
+import TerrapinGeometry
+import TerrapinIO
+import TerrapinRaster
+import TerrapinTerrain
+import TerrapinTiles
+
+public final class Basemap: TileDrawer, @unchecked Sendable {
+    public let style: BasemapStyle
+    public let name: String
+    public let attribution: String?
+    public let tileSize = 512
+    public let minZoom = 0
+    /// Drawn up to z18 (tiles beyond a source's deepest zoom magnify its vectors, not pixels).
+    public let maxZoom = 18
+    let vectorSources: [String: any TileSource]
+    let rasterSources: [String: Imagery]
+    let decoded = Locked(DecodedTiles())
+    let problems = Locked<[String]>([])
+
+    /// What one tile may hold, and how many labels a view takes.
+    public static let limits = VectorTile.Limits()
+    public static let maxLabels = 4_000
+    public static let maxBuildings = 10_000
+
+    struct DecodedTiles {
+        var tiles: [String: (tile: VectorTile?, tick: Int)] = [:]
+        var tick = 0
+    }
+
+    /// `open` opens a source's archive (a path or XYZ template); `tiles` stands in for every
+    /// vector source without a location of its own (the built-in styles' "openmaptiles"), and
+    /// `imagery` for every such raster source (the hybrid style's "imagery").
+    public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, open: (String) throws -> any TileSource) throws {
+        self.style = style
+        name = style.file
+        var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
+        var credits: [String] = []
+        func credit(_ text: String?) { if let text, !text.isEmpty, !credits.contains(text) { credits.append(text) } }
+        for (key, source) in style.sources.sorted(by: { $0.key < $1.key }) {
+            let archive: any TileSource
+            if let location = source.location { archive = try open(location) }
+            else if let tiles, source.kind == .vector { archive = tiles }
+            else {
+                if source.kind == .raster, let imagery {
+                    rasters[key] = imagery
+                    credit(imagery.tiles?.attribution)
+                }
+                continue
+            }
+            credit(source.attribution ?? archive.info.attribution)
+            switch source.kind {
+            case .vector:
+                guard archive.info.type == .mvt || archive.info.type == .unknown else {
+                    throw BasemapError.style(file: style.file, path: "$.sources.\(key)", location: nil,
+                                             message: "'\(archive.path)' holds \(archive.info.type.rawValue) tiles; a vector source needs Mapbox Vector Tiles")
+                }
+                vectors[key] = archive
+            case .raster:
+                rasters[key] = Imagery(tiles: try TileImagery(source: archive))
+            case .rasterDEM:
+                continue
+            }
+        }
+        vectorSources = vectors
+        rasterSources = rasters
+        attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
+    }
+
+    /// Messages about tiles that could not be read (at most 8), then the style's warnings.
+    public var warnings: [String] { style.warnings + problems.withLock { $0 } }
+
+    func note(_ message: String) {
+        problems.withLock { list in if list.count < 8, !list.contains(message) { list.append(message) } }
+    }
+
+    /// The decoded vector tile of a source (small LRU: overzoomed tiles share their parent).
+    func vectorTile(_ sourceName: String, _ id: TileID) -> VectorTile? {
+        guard let source = vectorSources[sourceName] else { return nil }
+        let key = "\(sourceName) \(id)"
+        if let hit = decoded.withLock({ (d: inout DecodedTiles) -> VectorTile?? in
+            d.tick += 1
+            guard let e = d.tiles[key] else { return nil }
+            d.tiles[key] = (e.tile, d.tick)
+            return .some(e.tile)
+        }) { return hit }
+        var tile: VectorTile?
+        do {
+            if let bytes = try source.tile(id) {
+                tile = try VectorTile.decode(bytes, source: "\(id) of '\(source.path)'", limits: Self.limits)
+            }
+        } catch {
+            note("\(error); the tile is drawn as missing")
+        }
+        decoded.withLock { (d: inout DecodedTiles) in
+            d.tick += 1
+            d.tiles[key] = (tile, d.tick)
+            if d.tiles.count > 48 {
+                let oldest = d.tiles.min { $0.value.tick < $1.value.tick }!.key
+                d.tiles[oldest] = nil
+            }
+        }
+        return tile
+    }
+
+    /// The zoom a source's data is read at for a view at `zoom`, and whether it has any.
+    func dataZoom(_ sourceName: String, _ zoom: Int) -> Int? {
+        guard let source = vectorSources[sourceName] else { return nil }
+        let info = source.info
+        let lo = style.sources[sourceName]?.minZoom ?? info.minZoom, hi = style.sources[sourceName]?.maxZoom ?? info.maxZoom
+        guard zoom >= lo else { return nil }
+        return min(zoom, hi)
+    }
+
+    // MARK: Drawing a tile
+
+    public func draw(_ id: TileID) throws -> Pixmap? {
+        guard id.isValid, let canvas = Canvas(width: tileSize, height: tileSize) else { return nil }
+        let zoom = Double(id.z)
+        var drewSomething = false
+        for layer in style.layers where layer.shows(at: zoom) {
+            let context = EvaluationContext(zoom: zoom)
+            switch layer.kind {
+            case .background:
+                let color = Self.color(layer, "background-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "background-opacity", context, default: 1)
+                canvas.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: Double(tileSize), height: Double(tileSize))), paint: Paint(color: Self.rgba(color, opacity)))
+                drewSomething = true
+            case .fill, .line, .fillExtrusion:
+                guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
+                let dataID = id.ancestor(id.z - dz)
+                guard let tile = vectorTile(sourceName, dataID), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
+                let d = id.z - dz
+                let scale = Double(tileSize) * Double(1 << d) / Double(data.extent)
+                let dx = Double((dataID.x << d) - id.x) * Double(tileSize), dy = Double((dataID.y << d) - id.y) * Double(tileSize)
+                drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+            case .raster:
+                guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
+                drawRaster(imagery, layer: layer, id: id, canvas: canvas)
+                drewSomething = true
+            case .symbol, .hillshade, .circle, .heatmap, .sky:
+                continue
+            }
+        }
+        return drewSomething ? canvas.pixmap : nil
+    }
+
+    /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
+    /// offset are this tile's pixels. True if anything was drawn.
+    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
+        let size = Double(tileSize)
+        // Features wholly outside this tile (an overzoomed parent's others) are skipped by box.
+        let margin = 64.0
+        var drew = false
+        var scratch: Canvas?
+        defer { if let scratch { canvas.drawImage(scratch.pixmap) } }
+        for feature in data.features {
+            switch (layer.kind, feature.type) {
+            case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
+            default: continue
+            }
+            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            var b = PathBuilder()
+            for part in feature.parts.indices {
+                let p = feature.part(part), base = p.startIndex
+                for k in 0..<(p.count / 2) {
+                    let point = Point(Double(p[base + 2 * k]) * t.0 + t.1, Double(p[base + 2 * k + 1]) * t.0 + t.2)
+                    minX = min(minX, point.x); maxX = max(maxX, point.x); minY = min(minY, point.y); maxY = max(maxY, point.y)
+                    if k == 0 { b.move(to: point) } else { b.line(to: point) }
+                }
+                if feature.type == .polygon { b.close() }
+            }
+            guard maxX >= -margin, maxY >= -margin, minX <= size + margin, minY <= size + margin else { continue }
+            let path = b.build()
+            switch layer.kind {
+            case .fill:
+                let color = Self.color(layer, "fill-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "fill-opacity", context, default: 1)
+                canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
+                if layer.property("fill-outline-color") != nil {
+                    let outline = Self.color(layer, "fill-outline-color", context, default: color)
+                    canvas.stroke(path, style: StrokeStyle(width: 1), paint: Paint(color: Self.rgba(outline, opacity)))
+                }
+            case .fillExtrusion:
+                // From straight above an extrusion shows its roof: its colour, flat.
+                let color = Self.color(layer, "fill-extrusion-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
+                canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
+            default:
+                let color = Self.color(layer, "line-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "line-opacity", context, default: 1)
+                let width = Self.number(layer, "line-width", context, default: 1)
+                guard width > 0, opacity > 0 else { continue }
+                var style = StrokeStyle(width: width)
+                style.cap = LineCap(rawValue: layer.property("line-cap")?.evaluate(context).string ?? "butt") ?? .butt
+                style.join = LineJoin(rawValue: layer.property("line-join")?.evaluate(context).string ?? "miter") ?? .miter
+                style.miterLimit = Self.number(layer, "line-miter-limit", context, default: 2)
+                if case .array(let dashes)? = layer.property("line-dasharray")?.evaluate(context) {
+                    let pattern = dashes.compactMap(\.number).map { max(0, $0) * width }
+                    if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
+                }
+                let gap = Self.number(layer, "line-gap-width", context, default: 0)
+                if gap > 0 {
+                    // Two lines either side of the gap: the gap-wide line's stroke with its
+                    // middle erased, on a scratch tile laid on the canvas once per layer.
+                    if scratch == nil { scratch = Canvas(width: tileSize, height: tileSize) }
+                    guard let scratch else { continue }
+                    var outer = style
+                    outer.width = gap + 2 * width
+                    scratch.stroke(path, style: outer, paint: Paint(color: Self.rgba(color, opacity)))
+                    var inner = style
+                    inner.width = gap
+                    scratch.stroke(path, style: inner, paint: Paint(color: .black, blendMode: .destinationOut))
+                    drew = true
+                    continue
+                }
+                canvas.stroke(path, style: style, paint: Paint(color: Self.rgba(color, opacity)))
+            }
+            drew = true
+        }
+        return drew
+    }
+
+    /// A raster source's imagery under the tile, at the resolution of this zoom. Both kinds of
+    /// imagery are Web Mercator or geographic, so a column's texel x and a row's texel y are
+    /// each found once.
+    func drawRaster(_ imagery: Imagery, layer: BasemapStyle.Layer, id: TileID, canvas: Canvas) {
+        let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: Double(id.z)), default: 1))))
+        let n = Double(tileSize << id.z)
+        func longitude(_ px: Double) -> Double { (Double(id.x * tileSize) + px) / n * 360 - 180 }
+        func latitude(_ py: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * (Double(id.y * tileSize) + py) / n))) * 180 / Double.pi }
+        let lat0 = latitude(Double(tileSize) / 2), lon0 = longitude(Double(tileSize) / 2)
+        let xs = (0..<tileSize).map { imagery.texel(latitude: lat0, longitude: longitude(Double($0) + 0.5)).x }
+        let ys = (0..<tileSize).map { imagery.texel(latitude: latitude(Double($0) + 0.5), longitude: lon0).y }
+        let perPixel = max(abs(xs[tileSize - 1] - xs[0]), abs(ys[tileSize - 1] - ys[0])) / Double(tileSize - 1)
+        let level = max(0, log2(max(perPixel, 1e-9)))
+        var reader = ImageryReader()
+        var pixmap = canvas.pixmap
+        pixmap.data.withUnsafeMutableBufferPointer { d in
+            for py in 0..<tileSize {
+                for px in 0..<tileSize {
+                    guard let c = imagery.sample(x: xs[px], y: ys[py], level: level, reader: &reader) else { continue }
+                    let o = (py * tileSize + px) * 4
+                    let a = c * opacity
+                    let keep = 1 - a.w / 255
+                    for k in 0..<4 { d[o + k] = UInt8(min(255, max(0, (a[k] + Float(d[o + k]) * keep).rounded()))) }
+                }
+            }
+        }
+        canvas.drawImage(pixmap, blendMode: .source)
+    }
+
+    // MARK: Property helpers
+
+    static func number(_ layer: BasemapStyle.Layer, _ name: String, _ c: EvaluationContext, default d: Double) -> Double {
+        guard let e = layer.property(name), let n = e.evaluate(c).number, n.isFinite else { return d }
+        return n
+    }
+
+    static func color(_ layer: BasemapStyle.Layer, _ name: String, _ c: EvaluationContext, default d: StyleColor) -> StyleColor {
+        layer.property(name)?.evaluate(c).color ?? d
+    }
+
+    static func rgba(_ c: StyleColor, _ opacity: Double) -> RGBAColor {
+        RGBAColor(red: Float(min(1, max(0, c.red))), green: Float(min(1, max(0, c.green))), blue: Float(min(1, max(0, c.blue))),
+                  alpha: Float(min(1, max(0, c.alpha * opacity))))
+    }
+}

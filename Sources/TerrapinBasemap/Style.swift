@@ -1,0 +1,184 @@
+// The MapLibre Style Specification, the part Terrapin draws: sources (vector, raster,
+// raster-dem), layers background / fill / line / symbol / raster / fill-extrusion (hillshade is
+// read and skipped), filters, zoom ranges, visibility and the paint and layout properties the
+// common styles use. What else a style holds is warned about once and skipped, never fatal; a
+// style that is not one (not JSON, no layers, a layer without an id) is a `BasemapError.style`.
+import TerrapinIO
+
+public struct BasemapStyle: Sendable {
+    public struct Source: Sendable, Equatable {
+        public enum Kind: String, Sendable { case vector, raster, rasterDEM = "raster-dem" }
+        public var kind: Kind
+        /// A local archive path or XYZ template (`pmtiles://`, `mbtiles://` and `file://`
+        /// stripped, relative to the style's folder); nil when the scene supplies the tiles.
+        public var location: String?
+        public var tileSize: Int
+        public var minZoom: Int?, maxZoom: Int?
+        public var attribution: String?
+    }
+
+    public enum LayerKind: String, Sendable, CaseIterable {
+        case background, fill, line, symbol, raster, hillshade, fillExtrusion = "fill-extrusion", circle, heatmap, sky
+    }
+
+    public struct Layer: Sendable {
+        public let id: String
+        public let kind: LayerKind
+        public let source: String?
+        public let sourceLayer: String?
+        public let minZoom: Double, maxZoom: Double
+        public let filter: StyleExpression?
+        public let visible: Bool
+        /// Paint and layout properties together (their names do not overlap).
+        public let properties: [String: StyleExpression]
+
+        public func property(_ name: String) -> StyleExpression? { properties[name] }
+
+        /// Whether the layer draws at `zoom` (minzoom inclusive, maxzoom exclusive).
+        public func shows(at zoom: Double) -> Bool { visible && zoom >= minZoom && zoom < maxZoom }
+    }
+
+    public var name: String?
+    public var sources: [String: Source]
+    public var layers: [Layer]
+    /// What was read and skipped (each once), for stderr and `inspect`.
+    public var warnings: [String]
+    /// The style's file (for messages), or "roadmap" / "hybrid" for the built-ins.
+    public var file: String
+
+    /// Properties drawn, by layer kind; the rest are warned about.
+    static let supported: [LayerKind: Set<String>] = [
+        .background: ["background-color", "background-opacity"],
+        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias"],
+        .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
+                "line-round-limit", "line-gap-width", "line-offset"],
+        .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur",
+                  "text-transform", "text-letter-spacing", "text-max-width", "text-anchor", "text-offset", "text-opacity",
+                  "symbol-placement", "symbol-spacing", "symbol-sort-key", "text-padding", "text-justify", "text-optional",
+                  "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright", "text-max-angle", "symbol-avoid-edges",
+                  "icon-image", "icon-size", "icon-optional", "icon-allow-overlap", "text-allow-overlap", "icon-opacity"],
+        .raster: ["raster-opacity", "raster-fade-duration", "raster-resampling"],
+        .hillshade: [],
+        .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity"],
+        .circle: [], .heatmap: [], .sky: [],
+    ]
+    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor"]
+
+    /// Reads a style. `file` names it in messages; sources' relative paths resolve from
+    /// `directory`.
+    public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(BasemapError) -> BasemapStyle {
+        let root: JSONNode
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw .style(file: file, path: "$", location: error.location, message: "\(error.message); a style is a MapLibre style JSON object")
+        }
+        func failure(_ path: String, _ node: JSONNode?, _ message: String) -> BasemapError {
+            .style(file: file, path: path, location: node?.location, message: message)
+        }
+        guard case .object(let top) = root.value else { throw failure("$", root, "a style is a JSON object with \"version\", \"sources\" and \"layers\"") }
+        func member(_ members: [JSONMember], _ key: String) -> JSONNode? { members.first { $0.key == key }?.value }
+        var warnings: [String] = []
+        var warned: Set<String> = []
+        func warn(_ text: String) { if warned.insert(text).inserted { warnings.append(text) } }
+
+        var sources: [String: Source] = [:]
+        if let s = member(top, "sources") {
+            guard case .object(let list) = s.value else { throw failure("$.sources", s, "\"sources\" is an object of named sources") }
+            for m in list {
+                let path = "$.sources.\(m.key)"
+                guard case .object(let fields) = m.value.value else { throw failure(path, m.value, "a source is an object with a \"type\"") }
+                guard let t = member(fields, "type"), case .string(let type) = t.value else { throw failure(path + ".type", m.value, "a source needs a \"type\"") }
+                guard let kind = Source.Kind(rawValue: type) else {
+                    warn("source '\(m.key)' is of type \"\(type)\", which Terrapin does not draw; its layers are skipped")
+                    continue
+                }
+                var location: String?
+                if let u = member(fields, "url"), case .string(let url) = u.value { location = url }
+                if let t = member(fields, "tiles"), case .array(let list) = t.value, let first = list.first, case .string(let template) = first.value {
+                    location = template
+                }
+                if let l = location {
+                    if l.hasPrefix("http://") || l.hasPrefix("https://") || l.hasPrefix("mapbox://") {
+                        warn("source '\(m.key)' is remote (\(l)); Terrapin reads local files only: give the scene's \"basemap\" \"tiles\" or a local path")
+                        location = nil
+                    } else {
+                        for prefix in ["pmtiles://", "mbtiles://", "file://"] where l.hasPrefix(prefix) { location = String(l.dropFirst(prefix.count)) }
+                        if let p = location, !p.hasPrefix("/") { location = directory + "/" + p }
+                    }
+                }
+                func int(_ key: String) -> Int? {
+                    guard let n = member(fields, key), case .number(let v) = n.value, v >= 0, v <= 30 else { return nil }
+                    return Int(v)
+                }
+                var tileSize = kind == .vector ? 512 : 512
+                if let n = member(fields, "tileSize"), case .number(let v) = n.value, [128.0, 256, 512, 1024].contains(v) { tileSize = Int(v) }
+                var attribution: String?
+                if let a = member(fields, "attribution"), case .string(let text) = a.value { attribution = text }
+                sources[m.key] = Source(kind: kind, location: location, tileSize: tileSize, minZoom: int("minzoom"), maxZoom: int("maxzoom"), attribution: attribution)
+            }
+        }
+        for key in ["sprite", "glyphs"] {
+            if let s = member(top, key), case .string(let url) = s.value, url.contains("://") {
+                warn("\"\(key)\" is remote (\(url)): \(key == "glyphs" ? "labels use the local fonts fontconfig finds" : "icons are not drawn")")
+            }
+        }
+        guard let l = member(top, "layers"), case .array(let layerNodes) = l.value else {
+            throw failure("$.layers", member(top, "layers") ?? root, "a style needs \"layers\": an array of layer objects")
+        }
+        guard layerNodes.count <= 10_000 else { throw failure("$.layers", l, "\(layerNodes.count) layers is more than 10000") }
+        var layers: [Layer] = []
+        var ids: Set<String> = []
+        for (i, node) in layerNodes.enumerated() {
+            let path = "$.layers[\(i)]"
+            guard case .object(let fields) = node.value else { throw failure(path, node, "a layer is an object") }
+            guard let idNode = member(fields, "id"), case .string(let id) = idNode.value, !id.isEmpty else { throw failure(path + ".id", node, "a layer needs a string \"id\"") }
+            guard ids.insert(id).inserted else { throw failure(path + ".id", idNode, "layer id '\(id)' is used twice") }
+            guard let typeNode = member(fields, "type"), case .string(let type) = typeNode.value else { throw failure(path + ".type", node, "layer '\(id)' needs a \"type\"") }
+            guard let kind = LayerKind(rawValue: type) else { throw failure(path + ".type", typeNode, "layer '\(id)' has type \"\(type)\", which is not a MapLibre layer type") }
+            if [.hillshade, .circle, .heatmap, .sky].contains(kind) { warn("layer '\(id)': \(type) layers are not drawn; skipped") }
+            var source: String?, sourceLayer: String?
+            if let s = member(fields, "source"), case .string(let v) = s.value { source = v }
+            if let s = member(fields, "source-layer"), case .string(let v) = s.value { sourceLayer = v }
+            func zoom(_ key: String, _ fallback: Double) -> Double {
+                guard let n = member(fields, key), case .number(let v) = n.value else { return fallback }
+                return v
+            }
+            var filter: StyleExpression?
+            var skip = false
+            if let f = member(fields, "filter") {
+                do { filter = try StyleExpressionParser.filter(f) } catch {
+                    warn("layer '\(id)': filter at line \(error.location.line): \(error.message); the layer is skipped")
+                    skip = true
+                }
+            }
+            var properties: [String: StyleExpression] = [:]
+            var visible = true
+            for group in ["paint", "layout"] {
+                guard let g = member(fields, group) else { continue }
+                guard case .object(let props) = g.value else { throw failure("\(path).\(group)", g, "\"\(group)\" is an object of properties") }
+                for p in props {
+                    if p.key == "visibility" {
+                        if case .string(let v) = p.value.value { visible = v != "none" }
+                        continue
+                    }
+                    guard Self.supported[kind]?.contains(p.key) ?? false else {
+                        if ![.hillshade, .circle, .heatmap, .sky].contains(kind) { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
+                        continue
+                    }
+                    do { properties[p.key] = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key)) } catch {
+                        warn("layer '\(id)': \(p.key) at line \(error.location.line): \(error.message); the default is used")
+                    }
+                }
+            }
+            if skip { continue }
+            if kind != .background, let s = source, sources[s] == nil {
+                warn("layer '\(id)' reads source '\(s)', which the style does not define (or Terrapin does not draw); skipped")
+                continue
+            }
+            layers.append(Layer(id: id, kind: kind, source: source, sourceLayer: sourceLayer, minZoom: zoom("minzoom", 0), maxZoom: zoom("maxzoom", 24),
+                                filter: filter, visible: visible, properties: properties))
+        }
+        var name: String?
+        if let n = member(top, "name"), case .string(let v) = n.value { name = v }
+        return BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file)
+    }
+}

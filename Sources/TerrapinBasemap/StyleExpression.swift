@@ -1,0 +1,333 @@
+// MapLibre style expressions and the legacy forms they replaced (filters such as
+// ["==", "class", "river"], zoom functions with "stops"), parsed once into one tree and
+// evaluated per feature at a zoom.
+import Foundation
+import TerrapinIO
+
+/// What an expression reads: the zoom and, for data-driven properties, the feature.
+public struct EvaluationContext {
+    public var zoom: Double
+    public var layer: VectorTile.Layer?
+    public var feature: VectorTile.Feature?
+
+    public init(zoom: Double, layer: VectorTile.Layer? = nil, feature: VectorTile.Feature? = nil) {
+        self.zoom = zoom
+        self.layer = layer
+        self.feature = feature
+    }
+
+    func property(_ key: String) -> StyleValue? {
+        guard let layer, let feature else { return nil }
+        return layer.property(key, of: feature)
+    }
+}
+
+public indirect enum StyleExpression: Sendable, Equatable {
+    case literal(StyleValue)
+    case get(String)
+    case has(String)
+    case id
+    case geometryType
+    /// Legacy filters' `$type`: "Point", "LineString" or "Polygon", multi or not.
+    case baseGeometryType
+    case zoom
+    /// An operator over evaluated arguments (`==`, `+`, `concat`, `to-string`, …).
+    case call(String, [StyleExpression])
+    case all([StyleExpression]), any([StyleExpression])
+    case cases([(StyleExpression, StyleExpression)], otherwise: StyleExpression)
+    case match(StyleExpression, [([StyleValue], StyleExpression)], otherwise: StyleExpression)
+    case coalesce([StyleExpression])
+    /// `base` 1 is linear; other bases exponential.
+    case interpolate(base: Double, input: StyleExpression, stops: [(Double, StyleExpression)])
+    case step(input: StyleExpression, first: StyleExpression, stops: [(Double, StyleExpression)])
+    case letBinding([(String, StyleExpression)], StyleExpression)
+    case variable(String)
+
+    public static func == (a: StyleExpression, b: StyleExpression) -> Bool { String(describing: a) == String(describing: b) }
+
+    /// True when the value depends on the feature (not only on the zoom).
+    public var isFeatureDependent: Bool {
+        switch self {
+        case .literal, .zoom, .variable: false
+        case .get, .has, .id, .geometryType, .baseGeometryType: true
+        case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): a.contains { $0.isFeatureDependent }
+        case .cases(let c, let o): o.isFeatureDependent || c.contains { $0.0.isFeatureDependent || $0.1.isFeatureDependent }
+        case .match(let i, let c, let o): i.isFeatureDependent || o.isFeatureDependent || c.contains { $0.1.isFeatureDependent }
+        case .interpolate(_, let i, let s), .step(let i, _, let s): i.isFeatureDependent || s.contains { $0.1.isFeatureDependent }
+        case .letBinding(let b, let e): e.isFeatureDependent || b.contains { $0.1.isFeatureDependent }
+        }
+    }
+
+    // MARK: Evaluation
+
+    public func evaluate(_ c: EvaluationContext) -> StyleValue {
+        var scope: [(String, StyleValue)] = []
+        return evaluate(c, &scope)
+    }
+
+    func evaluate(_ c: EvaluationContext, _ scope: inout [(String, StyleValue)]) -> StyleValue {
+        switch self {
+        case .literal(let v): return v
+        case .get(let k): return c.property(k) ?? .null
+        case .has(let k): return .bool(c.property(k) != nil)
+        case .id: return c.feature?.id.map { .number(Double($0)) } ?? .null
+        case .geometryType:
+            guard let f = c.feature else { return .null }
+            let multi = f.parts.count > 1 && f.type != .polygon || f.type == .polygon && f.polygons.count > 1
+            return .string((multi ? "Multi" : "") + f.type.name)
+        case .baseGeometryType: return c.feature.map { .string($0.type.name) } ?? .null
+        case .zoom: return .number(c.zoom)
+        case .variable(let name): return scope.last { $0.0 == name }?.1 ?? .null
+        case .letBinding(let bindings, let body):
+            let n = scope.count
+            for (name, e) in bindings { scope.append((name, e.evaluate(c, &scope))) }
+            defer { scope.removeLast(scope.count - n) }
+            return body.evaluate(c, &scope)
+        case .all(let a):
+            for e in a where !e.evaluate(c, &scope).truthy { return .bool(false) }
+            return .bool(true)
+        case .any(let a):
+            for e in a where e.evaluate(c, &scope).truthy { return .bool(true) }
+            return .bool(false)
+        case .cases(let branches, let otherwise):
+            for (condition, value) in branches where condition.evaluate(c, &scope).truthy { return value.evaluate(c, &scope) }
+            return otherwise.evaluate(c, &scope)
+        case .match(let input, let branches, let otherwise):
+            let v = input.evaluate(c, &scope)
+            for (labels, value) in branches where labels.contains(where: { $0.matches(v) }) { return value.evaluate(c, &scope) }
+            return otherwise.evaluate(c, &scope)
+        case .coalesce(let a):
+            for e in a { let v = e.evaluate(c, &scope); if v != .null { return v } }
+            return .null
+        case .step(let input, let first, let stops):
+            guard let x = input.evaluate(c, &scope).number else { return first.evaluate(c, &scope) }
+            var chosen = first
+            for (stop, value) in stops { if x >= stop { chosen = value } else { break } }
+            return chosen.evaluate(c, &scope)
+        case .interpolate(let base, let input, let stops):
+            guard let x = input.evaluate(c, &scope).number, let firstStop = stops.first, let lastStop = stops.last else { return .null }
+            if x <= firstStop.0 { return firstStop.1.evaluate(c, &scope) }
+            if x >= lastStop.0 { return lastStop.1.evaluate(c, &scope) }
+            var i = 0
+            while i + 1 < stops.count, stops[i + 1].0 <= x { i += 1 }
+            let (x0, e0) = stops[i], (x1, e1) = stops[i + 1]
+            let t = Self.interpolationFactor(base: base, x: x, x0: x0, x1: x1)
+            return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t)
+        case .call(let op, let args):
+            var values: [StyleValue] = []
+            values.reserveCapacity(args.count)
+            for a in args { values.append(a.evaluate(c, &scope)) }
+            return Self.apply(op, values)
+        }
+    }
+
+    static func interpolationFactor(base: Double, x: Double, x0: Double, x1: Double) -> Double {
+        let d = x1 - x0, p = x - x0
+        guard d > 0 else { return 0 }
+        if base == 1 { return p / d }
+        return (pow(base, p) - 1) / (pow(base, d) - 1)
+    }
+
+    /// Operators over evaluated arguments; nonsense (a type mismatch) gives null, as MapLibre
+    /// gives an evaluation error and falls back to the property's default.
+    static func apply(_ op: String, _ v: [StyleValue]) -> StyleValue {
+        func n(_ i: Int) -> Double? { i < v.count ? v[i].number : nil }
+        switch op {
+        case "==": return .bool(v.count >= 2 && v[0].matches(v[1]))
+        case "!=": return .bool(!(v.count >= 2 && v[0].matches(v[1])))
+        case "<", "<=", ">", ">=":
+            guard v.count >= 2 else { return .bool(false) }
+            let order: Int
+            if let a = v[0].number, let b = v[1].number { order = a < b ? -1 : (a > b ? 1 : 0) }
+            else if let a = v[0].string, let b = v[1].string { order = a < b ? -1 : (a > b ? 1 : 0) }
+            else { return .bool(false) }
+            switch op {
+            case "<": return .bool(order < 0)
+            case "<=": return .bool(order <= 0)
+            case ">": return .bool(order > 0)
+            default: return .bool(order >= 0)
+            }
+        case "!": return .bool(!(v.first?.truthy ?? false))
+        case "in":
+            guard v.count >= 2 else { return .bool(false) }
+            if case .array(let a) = v[1] { return .bool(a.contains { $0.matches(v[0]) }) }
+            if case .string(let s) = v[1], let needle = v[0].string { return .bool(s.contains(needle)) }
+            return .bool(false)
+        case "inList":
+            guard let first = v.first else { return .bool(false) }
+            return .bool(v.dropFirst().contains { $0.matches(first) })
+        case "concat": return .string(v.map(\.text).joined())
+        case "to-string": return .string(v.first?.text ?? "")
+        case "to-number":
+            for x in v {
+                if let d = x.number { return .number(d) }
+                if case .string(let s) = x, let d = Double(s.trimmingCharacters(in: .whitespaces)) { return .number(d) }
+                if case .bool(let b) = x { return .number(b ? 1 : 0) }
+            }
+            return .number(0)
+        case "to-boolean": return .bool(v.first?.truthy ?? false)
+        case "to-color":
+            for x in v { if let color = x.color { return .color(color) } }
+            return .color(StyleColor(red: 0, green: 0, blue: 0))
+        case "number", "string", "boolean":
+            return v.first { switch ($0, op) { case (.number, "number"), (.string, "string"), (.bool, "boolean"): true; default: false } } ?? .null
+        case "upcase": return .string((v.first?.text ?? "").uppercased())
+        case "downcase": return .string((v.first?.text ?? "").lowercased())
+        case "length":
+            if case .array(let a) = v.first { return .number(Double(a.count)) }
+            return .number(Double(v.first?.text.count ?? 0))
+        case "at":
+            guard let i = n(0), v.count >= 2, case .array(let a) = v[1], i >= 0, Int(i) < a.count else { return .null }
+            return a[Int(i)]
+        case "+": return .number(v.reduce(0) { $0 + ($1.number ?? 0) })
+        case "*": return .number(v.reduce(1) { $0 * ($1.number ?? 0) })
+        case "-":
+            if v.count == 1 { return n(0).map { .number(-$0) } ?? .null }
+            guard let a = n(0), let b = n(1) else { return .null }
+            return .number(a - b)
+        case "/": guard let a = n(0), let b = n(1) else { return .null }; return .number(a / b)
+        case "%": guard let a = n(0), let b = n(1) else { return .null }; return .number(a.truncatingRemainder(dividingBy: b))
+        case "^": guard let a = n(0), let b = n(1) else { return .null }; return .number(pow(a, b))
+        case "min": return .number(v.compactMap(\.number).min() ?? 0)
+        case "max": return .number(v.compactMap(\.number).max() ?? 0)
+        case "round": return n(0).map { .number($0.rounded(.toNearestOrAwayFromZero)) } ?? .null
+        case "floor": return n(0).map { .number($0.rounded(.down)) } ?? .null
+        case "ceil": return n(0).map { .number($0.rounded(.up)) } ?? .null
+        case "abs": return n(0).map { .number(abs($0)) } ?? .null
+        case "sqrt": return n(0).map { .number($0.squareRoot()) } ?? .null
+        case "ln": return n(0).map { .number(log($0)) } ?? .null
+        case "log10": return n(0).map { .number(log10($0)) } ?? .null
+        case "rgb", "rgba":
+            guard let r = n(0), let g = n(1), let b = n(2) else { return .null }
+            return .color(StyleColor(red: r / 255, green: g / 255, blue: b / 255, alpha: n(3) ?? 1))
+        case "array": return v.first ?? .null
+        case "format": return .string(v.compactMap { if case .string = $0 { $0.text } else { nil } }.joined())
+        default: return .null
+        }
+    }
+}
+
+extension StyleValue {
+    /// MapLibre's truthiness for filters: only `true` passes.
+    var truthy: Bool { if case .bool(let b) = self { b } else { false } }
+
+    /// Equality as filters compare (numbers by value; a colour and its string spelling).
+    func matches(_ other: StyleValue) -> Bool {
+        switch (self, other) {
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.null, .null): true
+        default: self == other
+        }
+    }
+
+    /// The text `concat` and `to-string` write.
+    var text: String {
+        switch self {
+        case .null: ""
+        case .color(let c): c.description
+        default: description
+        }
+    }
+
+    public var color: StyleColor? {
+        switch self {
+        case .color(let c): c
+        case .string(let s): CSSColor.parse(s)
+        default: nil
+        }
+    }
+
+    static func interpolate(_ a: StyleValue, _ b: StyleValue, _ t: Double) -> StyleValue {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return .number(x + (y - x) * t)
+        case (.array(let x), .array(let y)) where x.count == y.count:
+            return .array(zip(x, y).map { interpolate($0, $1, t) })
+        default:
+            if let x = a.color, let y = b.color {
+                return .color(StyleColor(red: x.red + (y.red - x.red) * t, green: x.green + (y.green - x.green) * t,
+                                         blue: x.blue + (y.blue - x.blue) * t, alpha: x.alpha + (y.alpha - x.alpha) * t))
+            }
+            return t < 0.5 ? a : b
+        }
+    }
+}
+
+/// CSS colours as styles write them: #rgb, #rgba, #rrggbb, #rrggbbaa, rgb(), rgba(), hsl(),
+/// hsla() and the common names.
+public enum CSSColor {
+    public static func parse(_ text: String) -> StyleColor? {
+        let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if s.hasPrefix("#") {
+            let hex = Array(s.dropFirst())
+            guard hex.allSatisfy(\.isHexDigit) else { return nil }
+            let digits = hex.map { Double(Int(String($0), radix: 16)!) }
+            switch digits.count {
+            case 3, 4:
+                return StyleColor(red: digits[0] * 17 / 255, green: digits[1] * 17 / 255, blue: digits[2] * 17 / 255,
+                                  alpha: digits.count == 4 ? digits[3] * 17 / 255 : 1)
+            case 6, 8:
+                func byte(_ i: Int) -> Double { (digits[i] * 16 + digits[i + 1]) / 255 }
+                return StyleColor(red: byte(0), green: byte(2), blue: byte(4), alpha: digits.count == 8 ? byte(6) : 1)
+            default: return nil
+            }
+        }
+        if let open = s.firstIndex(of: "("), s.hasSuffix(")") {
+            let name = s[..<open].trimmingCharacters(in: .whitespaces)
+            let inner = s[s.index(after: open)..<s.index(before: s.endIndex)]
+            let parts = inner.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "/" }).map { String($0) }
+            func value(_ p: String, percentScale: Double) -> Double? {
+                if p.hasSuffix("%") { return Double(p.dropLast()).map { $0 / 100 * percentScale } }
+                return Double(p)
+            }
+            guard parts.count == 3 || parts.count == 4 else { return nil }
+            let alpha = parts.count == 4 ? value(parts[3], percentScale: 1) : 1
+            guard let alpha else { return nil }
+            switch name {
+            case "rgb", "rgba":
+                guard let r = value(parts[0], percentScale: 255), let g = value(parts[1], percentScale: 255), let b = value(parts[2], percentScale: 255) else { return nil }
+                return StyleColor(red: r / 255, green: g / 255, blue: b / 255, alpha: min(1, max(0, alpha)))
+            case "hsl", "hsla":
+                guard let h = Double(parts[0].replacingOccurrences(of: "deg", with: "")), let sat = value(parts[1], percentScale: 1), let l = value(parts[2], percentScale: 1) else { return nil }
+                let (r, g, b) = hsl(h, sat, l)
+                return StyleColor(red: r, green: g, blue: b, alpha: min(1, max(0, alpha)))
+            default: return nil
+            }
+        }
+        return named[s]
+    }
+
+    static func hsl(_ hue: Double, _ s: Double, _ l: Double) -> (Double, Double, Double) {
+        let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 360
+        let q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q
+        func channel(_ t0: Double) -> Double {
+            var t = t0
+            if t < 0 { t += 1 }
+            if t > 1 { t -= 1 }
+            if t < 1.0 / 6 { return p + (q - p) * 6 * t }
+            if t < 0.5 { return q }
+            if t < 2.0 / 3 { return p + (q - p) * (2.0 / 3 - t) * 6 }
+            return p
+        }
+        return (channel(h + 1.0 / 3), channel(h), channel(h - 1.0 / 3))
+    }
+
+    static let named: [String: StyleColor] = {
+        let table: [(String, UInt32)] = [
+            ("black", 0x000000), ("white", 0xFFFFFF), ("red", 0xFF0000), ("green", 0x008000), ("blue", 0x0000FF),
+            ("yellow", 0xFFFF00), ("orange", 0xFFA500), ("gray", 0x808080), ("grey", 0x808080), ("silver", 0xC0C0C0),
+            ("lightgray", 0xD3D3D3), ("lightgrey", 0xD3D3D3), ("darkgray", 0xA9A9A9), ("darkgrey", 0xA9A9A9),
+            ("purple", 0x800080), ("brown", 0xA52A2A), ("pink", 0xFFC0CB), ("navy", 0x000080), ("teal", 0x008080),
+            ("olive", 0x808000), ("maroon", 0x800000), ("lime", 0x00FF00), ("aqua", 0x00FFFF), ("cyan", 0x00FFFF),
+            ("fuchsia", 0xFF00FF), ("magenta", 0xFF00FF), ("beige", 0xF5F5DC), ("tan", 0xD2B48C), ("khaki", 0xF0E68C),
+            ("lightblue", 0xADD8E6), ("skyblue", 0x87CEEB), ("darkgreen", 0x006400), ("forestgreen", 0x228B22),
+            ("whitesmoke", 0xF5F5F5), ("gainsboro", 0xDCDCDC), ("ivory", 0xFFFFF0), ("linen", 0xFAF0E6),
+        ]
+        var d: [String: StyleColor] = ["transparent": StyleColor(red: 0, green: 0, blue: 0, alpha: 0)]
+        for (name, v) in table {
+            d[name] = StyleColor(red: Double(v >> 16 & 0xFF) / 255, green: Double(v >> 8 & 0xFF) / 255, blue: Double(v & 0xFF) / 255)
+        }
+        return d
+    }()
+}

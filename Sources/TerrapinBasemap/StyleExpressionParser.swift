@@ -1,0 +1,231 @@
+// JSON → StyleExpression: expressions, legacy filters and legacy zoom/property functions.
+import TerrapinIO
+
+/// Why an expression could not be read, and where.
+public struct ExpressionError: Error, Sendable {
+    public let message: String
+    public let location: SourceLocation
+}
+
+public enum StyleExpressionParser {
+    /// Operators evaluated by `StyleExpression.apply`.
+    static let calls: Set<String> = [
+        "==", "!=", "<", "<=", ">", ">=", "!", "in", "concat", "to-string", "to-number", "to-boolean", "to-color",
+        "number", "string", "boolean", "upcase", "downcase", "length", "at", "+", "*", "-", "/", "%", "^",
+        "min", "max", "round", "floor", "ceil", "abs", "sqrt", "ln", "log10", "rgb", "rgba", "array",
+    ]
+
+    /// A property value: a literal, an expression, or a legacy function object. `arrayValued`
+    /// properties (`line-dasharray`, `text-font`, `text-offset`…) take literal arrays.
+    public static func value(_ node: JSONNode, arrayValued: Bool = false) throws(ExpressionError) -> StyleExpression {
+        switch node.value {
+        case .object(let members): return try legacyFunction(node, members, arrayValued: arrayValued)
+        case .array(let items):
+            if arrayValued, !isOperator(items.first) { return .literal(literal(node)) }
+            return try expression(node)
+        default: return .literal(literal(node))
+        }
+    }
+
+    static func isOperator(_ node: JSONNode?) -> Bool {
+        guard let node, case .string(let op) = node.value else { return false }
+        return calls.contains(op) || ["literal", "get", "has", "id", "geometry-type", "zoom", "all", "any", "case", "match", "coalesce",
+                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image"].contains(op)
+    }
+
+    static func literal(_ node: JSONNode) -> StyleValue {
+        switch node.value {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .number(let n): .number(n)
+        case .string(let s): .string(s)
+        case .array(let a): .array(a.map(literal))
+        case .object: .null
+        }
+    }
+
+    static func fail(_ node: JSONNode, _ message: String) -> ExpressionError { ExpressionError(message: message, location: node.location) }
+
+    /// A filter: an expression, or the legacy form (["==", "class", "river"], ["in", "class", …],
+    /// ["has", "name"], ["all", …], ["none", …], keys "$type" and "$id").
+    public static func filter(_ node: JSONNode) throws(ExpressionError) -> StyleExpression {
+        if case .bool(let b) = node.value { return .literal(.bool(b)) }
+        guard case .array(let items) = node.value, let first = items.first, case .string(let op) = first.value else {
+            throw fail(node, "a filter is an array whose first element names an operator")
+        }
+        let args = Array(items.dropFirst())
+        func key(_ n: JSONNode) -> StyleExpression? {
+            guard case .string(let k) = n.value else { return nil }
+            switch k {
+            case "$type": return .baseGeometryType
+            case "$id": return .id
+            default: return .get(k)
+            }
+        }
+        switch op {
+        case "all", "any", "none":
+            var parts: [StyleExpression] = []
+            for a in args { parts.append(try filter(a)) }
+            return op == "all" ? .all(parts) : op == "any" ? .any(parts) : .call("!", [.any(parts)])
+        case "==", "!=", "<", "<=", ">", ">=":
+            if args.count == 2, let k = key(args[0]) { return .call(op, [k, .literal(literal(args[1]))]) }
+        case "in", "!in":
+            if let firstArg = args.first, let k = key(firstArg) {
+                let test = StyleExpression.call("inList", [k] + args.dropFirst().map { .literal(literal($0)) })
+                return op == "in" ? test : .call("!", [test])
+            }
+        case "has", "!has":
+            if args.count == 1, case .string(let k) = args[0].value {
+                let test: StyleExpression = k == "$id" ? .call("!=", [.id, .literal(.null)]) : k == "$type" ? .literal(.bool(true)) : .has(k)
+                return op == "has" ? test : .call("!", [test])
+            }
+        default: break
+        }
+        return try expression(node)
+    }
+
+    public static func expression(_ node: JSONNode) throws(ExpressionError) -> StyleExpression {
+        guard case .array(let items) = node.value else { return .literal(literal(node)) }
+        guard let first = items.first, case .string(let op) = first.value else {
+            throw fail(node, "an expression is an array whose first element names an operator (use [\"literal\", […]] for an array)")
+        }
+        let a = Array(items.dropFirst())
+        func args() throws(ExpressionError) -> [StyleExpression] {
+            var out: [StyleExpression] = []
+            for x in a { out.append(try expression(x)) }
+            return out
+        }
+        func count(_ range: ClosedRange<Int>) throws(ExpressionError) {
+            guard range.contains(a.count) else { throw fail(node, "\"\(op)\" takes \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)") arguments, not \(a.count)") }
+        }
+        switch op {
+        case "literal":
+            try count(1...1)
+            return .literal(literal(a[0]))
+        case "get", "has":
+            guard a.count == 1, case .string(let k) = a[0].value else {
+                throw fail(node, "\"\(op)\" takes one property name (reading another object's properties is not supported)")
+            }
+            return op == "get" ? .get(k) : .has(k)
+        case "id": return .id
+        case "geometry-type": return .geometryType
+        case "zoom": return .zoom
+        case "all": return .all(try args())
+        case "any": return .any(try args())
+        case "coalesce": return .coalesce(try args())
+        case "case":
+            guard a.count >= 1, a.count % 2 == 1 else { throw fail(node, "\"case\" takes condition, output pairs and a fallback") }
+            var branches: [(StyleExpression, StyleExpression)] = []
+            for i in stride(from: 0, to: a.count - 1, by: 2) { branches.append((try expression(a[i]), try expression(a[i + 1]))) }
+            return .cases(branches, otherwise: try expression(a[a.count - 1]))
+        case "match":
+            guard a.count >= 4, a.count % 2 == 0 else { throw fail(node, "\"match\" takes an input, label, output pairs and a fallback") }
+            var branches: [([StyleValue], StyleExpression)] = []
+            for i in stride(from: 1, to: a.count - 1, by: 2) {
+                let labels: [StyleValue]
+                if case .array(let list) = a[i].value { labels = list.map(literal) } else { labels = [literal(a[i])] }
+                branches.append((labels, try expression(a[i + 1])))
+            }
+            return .match(try expression(a[0]), branches, otherwise: try expression(a[a.count - 1]))
+        case "interpolate", "interpolate-hcl", "interpolate-lab":
+            guard a.count >= 4, a.count % 2 == 0, case .array(let kind) = a[0].value, let k = kind.first, case .string(let name) = k.value else {
+                throw fail(node, "\"interpolate\" takes [\"linear\"] or [\"exponential\", base], an input and stop, output pairs")
+            }
+            var base = 1.0
+            switch name {
+            case "linear", "cubic-bezier": base = 1
+            case "exponential":
+                guard kind.count == 2, case .number(let b) = kind[1].value, b > 0 else { throw fail(a[0], "[\"exponential\", base] needs a positive base") }
+                base = b
+            default: throw fail(a[0], "interpolation \"\(name)\" is not linear, exponential or cubic-bezier")
+            }
+            return .interpolate(base: base, input: try expression(a[1]), stops: try stops(Array(a[2...]), node))
+        case "step":
+            guard a.count >= 2, a.count % 2 == 0 else { throw fail(node, "\"step\" takes an input, a first output and stop, output pairs") }
+            return .step(input: try expression(a[0]), first: try expression(a[1]), stops: try stops(Array(a[2...]), node))
+        case "let":
+            guard a.count >= 3, a.count % 2 == 1 else { throw fail(node, "\"let\" takes name, value pairs and a body") }
+            var bindings: [(String, StyleExpression)] = []
+            for i in stride(from: 0, to: a.count - 1, by: 2) {
+                guard case .string(let name) = a[i].value else { throw fail(a[i], "a \"let\" name is a string") }
+                bindings.append((name, try expression(a[i + 1])))
+            }
+            return .letBinding(bindings, try expression(a[a.count - 1]))
+        case "var":
+            guard a.count == 1, case .string(let name) = a[0].value else { throw fail(node, "\"var\" takes a name") }
+            return .variable(name)
+        case "format":
+            // Text sections with their options: the texts are joined (per-section fonts are not drawn).
+            var parts: [StyleExpression] = []
+            for x in a { if case .object = x.value { continue }; parts.append(try expression(x)) }
+            return .call("concat", parts)
+        case "image":
+            try count(1...1)
+            return try expression(a[0])
+        default:
+            guard calls.contains(op) else { throw fail(node, "the expression operator \"\(op)\" is not supported") }
+            return .call(op, try args())
+        }
+    }
+
+    static func stops(_ a: [JSONNode], _ node: JSONNode) throws(ExpressionError) -> [(Double, StyleExpression)] {
+        var out: [(Double, StyleExpression)] = []
+        for i in stride(from: 0, to: a.count - 1, by: 2) {
+            guard case .number(let x) = a[i].value else { throw fail(a[i], "a stop's input is a number literal") }
+            if let last = out.last, x <= last.0 { throw fail(a[i], "stop inputs must increase (\(StyleValue.format(x)) after \(StyleValue.format(last.0)))") }
+            out.append((x, try expression(a[i + 1])))
+        }
+        return out
+    }
+
+    /// {"stops": [[zoom, value], …], "base": b, "type": …, "property": key, "default": v}.
+    static func legacyFunction(_ node: JSONNode, _ members: [JSONMember], arrayValued: Bool) throws(ExpressionError) -> StyleExpression {
+        func member(_ k: String) -> JSONNode? { members.first { $0.key == k }?.value }
+        var base = 1.0
+        if let b = member("base") { guard case .number(let n) = b.value, n > 0 else { throw fail(b, "\"base\" is a positive number") }; base = n }
+        var property: String?
+        if let p = member("property") { guard case .string(let s) = p.value else { throw fail(p, "\"property\" is a string") }; property = s }
+        let fallback: StyleExpression = member("default").map { .literal(literal($0)) } ?? .literal(.null)
+        var type = "exponential"
+        if let t = member("type") { guard case .string(let s) = t.value else { throw fail(t, "\"type\" is a string") }; type = s }
+        let input: StyleExpression = property.map { .get($0) } ?? .zoom
+        if type == "identity" { return property.map { .coalesce([.get($0), fallback]) } ?? fallback }
+        guard let stopsNode = member("stops"), case .array(let list) = stopsNode.value, !list.isEmpty else {
+            throw fail(node, "a function object needs \"stops\": [[input, output], …]")
+        }
+        var pairs: [(StyleValue, JSONNode)] = []
+        for s in list {
+            guard case .array(let pair) = s.value, pair.count == 2 else { throw fail(s, "a stop is [input, output]") }
+            if case .object = pair[0].value { throw fail(pair[0], "zoom-and-property functions ({\"zoom\", \"value\"} stops) are not supported") }
+            pairs.append((literal(pair[0]), pair[1]))
+        }
+        func output(_ n: JSONNode) -> StyleExpression { .literal(literal(n)) }
+        if member("type") == nil {
+            // Default: exponential for numbers and colours, interval otherwise.
+            let numeric: Bool
+            switch pairs[0].1.value {
+            case .number: numeric = true
+            case .string(let s): numeric = CSSColor.parse(s) != nil
+            default: numeric = false
+            }
+            type = numeric && !arrayValued ? "exponential" : "interval"
+        }
+        switch type {
+        case "categorical":
+            return .match(input, pairs.map { ([$0.0], output($0.1)) }, otherwise: fallback)
+        case "interval", "exponential":
+            var stops: [(Double, StyleExpression)] = []
+            for (x, out) in pairs {
+                guard let v = x.number else { throw fail(node, "\(type) stops have number inputs") }
+                if let last = stops.last, v <= last.0 { continue }
+                stops.append((v, output(out)))
+            }
+            if type == "interval" {
+                return .step(input: input, first: stops[0].1, stops: Array(stops.dropFirst()))
+            }
+            return .interpolate(base: base, input: input, stops: stops)
+        default:
+            throw fail(node, "function type \"\(type)\" is not exponential, interval, categorical or identity")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+// Style expressions, legacy filters and functions, and the style format's warnings and errors.
+import Testing
+import TerrapinIO
+@testable import TerrapinBasemap
+
+func expr(_ json: String) throws -> StyleExpression {
+    try StyleExpressionParser.value(try JSONParser.parse(Array(json.utf8)))
+}
+
+func filter(_ json: String) throws -> StyleExpression {
+    try StyleExpressionParser.filter(try JSONParser.parse(Array(json.utf8)))
+}
+
+/// A one-feature layer with the given properties, for evaluating filters.
+func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon, id: UInt64? = 42) -> EvaluationContext {
+    let keys = properties.map(\.0), values = properties.map(\.1)
+    var tags: [UInt32] = []
+    for i in properties.indices { tags += [UInt32(i), UInt32(i)] }
+    let coordinates: [Int32] = type == .polygon ? [0, 0, 10, 0, 10, 10] : [0, 0, 5, 5]
+    let f = VectorTile.Feature(id: id, type: type, tags: tags, coordinates: coordinates, parts: [coordinates.count / 2])
+    var keyIndex: [String: Int] = [:]
+    for (i, k) in keys.enumerated() { keyIndex[k] = i }
+    let layer = VectorTile.Layer(name: "t", extent: 4096, keys: keys, values: values, features: [f], keyIndex: keyIndex)
+    return EvaluationContext(zoom: 14, layer: layer, feature: f)
+}
+
+@Suite struct StyleExpressionTests {
+    let road = feature([("class", .string("primary")), ("rank", .number(3)), ("name:latin", .string("Avinguda Meritxell"))], type: .lineString)
+
+    @Test func legacyFilters() throws {
+        #expect(try filter(#"["==", "class", "primary"]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["!=", "class", "primary"]"#).evaluate(road) == .bool(false))
+        #expect(try filter(#"["in", "class", "motorway", "primary"]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["!in", "class", "motorway", "primary"]"#).evaluate(road) == .bool(false))
+        #expect(try filter(#"["has", "name:latin"]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["!has", "ref"]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["==", "$type", "LineString"]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["==", "$id", 42]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["<=", "rank", 3]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["all", ["==", "class", "primary"], ["none", [">", "rank", 5]]]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["any", ["==", "class", "minor"], ["<", "rank", 2]]"#).evaluate(road) == .bool(false))
+        // A missing property is never equal, and ordering against it fails.
+        #expect(try filter(#"["==", "brunnel", "bridge"]"#).evaluate(road) == .bool(false))
+        #expect(try filter(#"[">", "missing", 1]"#).evaluate(road) == .bool(false))
+    }
+
+    @Test func expressionFilters() throws {
+        #expect(try filter(#"["==", ["get", "class"], "primary"]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["match", ["get", "class"], ["motorway", "primary"], true, false]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["in", ["get", "class"], ["literal", ["primary", "trunk"]]]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["!", ["has", "ref"]]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["==", ["geometry-type"], "LineString"]"#).evaluate(road) == .bool(true))
+        #expect(try filter(#"["all", [">=", ["zoom"], 14], ["<", ["get", "rank"], 10]]"#).evaluate(road) == .bool(true))
+    }
+
+    @Test func valuesAndInterpolation() throws {
+        func at(_ zoom: Double, _ e: StyleExpression) -> StyleValue { e.evaluate(EvaluationContext(zoom: zoom)) }
+        let linear = try expr(#"["interpolate", ["linear"], ["zoom"], 10, 1, 14, 5]"#)
+        #expect(at(9, linear) == .number(1))
+        #expect(at(12, linear) == .number(3))
+        #expect(at(20, linear) == .number(5))
+        // Exponential base 2 between 0 and 2: factor (2^1 − 1)/(2^2 − 1) = 1/3.
+        let exponential = try expr(#"["interpolate", ["exponential", 2], ["zoom"], 0, 0, 2, 3]"#)
+        #expect(at(1, exponential).number.map { abs($0 - 1) < 1e-12 } == true)
+        let step = try expr(#"["step", ["zoom"], "a", 10, "b", 14, "c"]"#)
+        #expect([at(9, step), at(10, step), at(13.9, step), at(15, step)] == [.string("a"), .string("b"), .string("b"), .string("c")])
+        // Legacy zoom functions: numbers exponential (base 1 = linear), strings by interval.
+        let stops = try expr(#"{"base": 1, "stops": [[10, 2], [12, 6]]}"#)
+        #expect(at(11, stops) == .number(4))
+        let interval = try expr(#"{"stops": [[0, "x"], [8, "y"]]}"#)
+        #expect(at(9, interval) == .string("y"))
+        #expect(at(7, interval) == .string("x"))
+        let colors = try expr(##"["interpolate", ["linear"], ["zoom"], 0, "#000000", 10, "#ffffff"]"##)
+        #expect(at(5, colors).color.map { abs($0.red - 0.5) < 1e-9 } == true)
+        #expect(try expr(#"["concat", ["get", "name:latin"], " (", ["to-string", ["get", "rank"]], ")"]"#).evaluate(road) == .string("Avinguda Meritxell (3)"))
+        #expect(try expr(#"["coalesce", ["get", "name:en"], ["get", "name:latin"]]"#).evaluate(road) == .string("Avinguda Meritxell"))
+        #expect(try expr(#"["case", ["==", ["get", "class"], "primary"], 2, 1]"#).evaluate(road) == .number(2))
+        #expect(try expr(#"["*", 2, ["+", 1, ["get", "rank"]]]"#).evaluate(road) == .number(8))
+        #expect(try expr(#"["let", "r", ["get", "rank"], ["*", ["var", "r"], ["var", "r"]]]"#).evaluate(road) == .number(9))
+        #expect(try expr(#"["upcase", "andorra"]"#).evaluate(road) == .string("ANDORRA"))
+        let categorical = try expr(#"{"property": "class", "type": "categorical", "stops": [["primary", 5], ["minor", 1]], "default": 0}"#)
+        #expect(categorical.evaluate(road) == .number(5))
+    }
+
+    @Test func cssColours() {
+        #expect(CSSColor.parse("#FDE293") == StyleColor(red: 253 / 255, green: 226 / 255, blue: 147 / 255))
+        #expect(CSSColor.parse("#fff") == StyleColor(red: 1, green: 1, blue: 1))
+        #expect(CSSColor.parse("rgba(10, 20, 30, 0.5)") == StyleColor(red: 10 / 255, green: 20 / 255, blue: 30 / 255, alpha: 0.5))
+        let hsl = CSSColor.parse("hsl(0, 100%, 50%)")
+        #expect(hsl == StyleColor(red: 1, green: 0, blue: 0))
+        #expect(CSSColor.parse("hsla(120, 100%, 25%, 0.2)")?.alpha == 0.2)
+        #expect(CSSColor.parse("transparent")?.alpha == 0)
+        #expect(CSSColor.parse("not a colour") == nil)
+        #expect(CSSColor.parse("#12345") == nil)
+    }
+
+    @Test func unknownOperatorsAreErrorsWithTheirLine() {
+        do {
+            _ = try expr("[\n\"frobnicate\", 1]")
+            Issue.record("parsed")
+        } catch let error as ExpressionError {
+            #expect(error.message.contains("\"frobnicate\""))
+            #expect(error.location.line == 1)
+        } catch {
+            Issue.record("\(error)")
+        }
+        #expect(throws: ExpressionError.self) { try expr(#"["interpolate", ["linear"], ["zoom"], 10, 1, 5, 2]"#) }
+        #expect(throws: ExpressionError.self) { try expr(#"["match", ["get", "x"], 1]"#) }
+    }
+}
+
+@Suite struct StyleFormatTests {
+    @Test func builtinStylesParseWithoutWarnings() throws {
+        for name in BasemapStyle.builtinNames {
+            let style = try #require(BasemapStyle.builtin(name))
+            #expect(style.warnings == [], "\(name)")
+            #expect(style.layers.count > 5)
+        }
+    }
+
+    @Test func unsupportedThingsAreWarnedOnceAndSkipped() throws {
+        let json = """
+        {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}, "g": {"type": "geojson", "data": {}}},
+         "sprite": "https://example.com/sprite", "layers": [
+          {"id": "h", "type": "hillshade", "source": "s"},
+          {"id": "f", "type": "fill", "source": "s", "source-layer": "water", "paint": {"fill-pattern": "x", "fill-color": "#00f"}},
+          {"id": "f2", "type": "fill", "source": "s", "source-layer": "water", "paint": {"fill-pattern": "y"}},
+          {"id": "odd", "type": "line", "source": "s", "source-layer": "x", "filter": ["within", {}]},
+          {"id": "geo", "type": "line", "source": "g"},
+          {"id": "c", "type": "fill", "source": "s", "paint": {"fill-color": ["feature-state", "hover"]}}
+        ]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "odd.json", directory: "/styles")
+        #expect(style.sources["s"]?.location == "/styles/a.pmtiles")
+        #expect(style.layers.map(\.id) == ["h", "f", "f2", "c"])
+        #expect(style.warnings.count == 8, "\(style.warnings)")
+        #expect(style.warnings.contains("layer 'f': paint property \"fill-pattern\" is not drawn by Terrapin; ignored"))
+        #expect(style.warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
+        #expect(style.warnings.contains { $0.contains("geojson") })
+        #expect(style.warnings.contains { $0.contains("\"feature-state\" is not supported; the default is used") })
+        #expect(style.warnings.contains { $0.contains("\"sprite\" is remote") })
+        #expect(style.warnings.contains { $0.contains("hillshade layers are not drawn") })
+        #expect(style.layers.last?.property("fill-color") == nil)
+    }
+
+    @Test func malformedStylesAreTypedErrorsWithTheirPath() {
+        let cases: [(String, String)] = [
+            ("{", "$"),
+            (#"{"layers": 3}"#, "$.layers"),
+            (#"{"layers": [{"type": "fill"}]}"#, "$.layers[0].id"),
+            (#"{"layers": [{"id": "a", "type": "fill"}, {"id": "a", "type": "line"}]}"#, "$.layers[1].id"),
+            (#"{"layers": [{"id": "a", "type": "polygon"}]}"#, "$.layers[0].type"),
+            (#"{"sources": {"x": 1}, "layers": []}"#, "$.sources.x"),
+        ]
+        for (json, path) in cases {
+            do {
+                _ = try BasemapStyle.parse(Array(json.utf8), file: "bad.json", directory: ".")
+                Issue.record("parsed \(json)")
+            } catch {
+                guard case .style(let file, let p, _, _) = error else { Issue.record("\(error)"); continue }
+                #expect(file == "bad.json")
+                #expect(p == path, "\(error)")
+            }
+        }
+    }
+}
