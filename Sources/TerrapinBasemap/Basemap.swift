@@ -53,7 +53,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 }
                 continue
             }
-            credit(source.attribution ?? archive.info.attribution)
+            credit(archive.info.attribution ?? source.attribution)
             switch source.kind {
             case .vector:
                 guard archive.info.type == .mvt || archive.info.type == .unknown else {
@@ -71,6 +71,19 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         rasterSources = rasters
         attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
     }
+
+    /// The basemap as imagery to drape: its tiles drawn as the ground needs them, kept in the
+    /// shared tile cache (made once per basemap, so every scene using it shares the tiles).
+    public func drape() throws -> Imagery {
+        try drapeImagery.withLock { (d: inout Imagery?) throws -> Imagery in
+            if let d { return d }
+            // Hillshade darkens it where it lies on terrain (as on a 3D web map).
+            let made = Imagery(tiles: try TileImagery(drawer: self), shading: 0.5)
+            d = made
+            return made
+        }
+    }
+    let drapeImagery = Locked<Imagery?>(nil)
 
     /// Messages about tiles that could not be read (at most 8), then the style's warnings.
     public var warnings: [String] { style.warnings + problems.withLock { $0 } }

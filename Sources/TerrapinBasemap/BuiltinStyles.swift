@@ -25,7 +25,7 @@ extension BasemapStyle {
 {
   "version": 8,
   "name": "Terrapin roadmap",
-  "sources": {"openmaptiles": {"type": "vector"}},
+  "sources": {"openmaptiles": {"type": "vector", "attribution": "© OpenMapTiles © OpenStreetMap contributors"}},
   "glyphs": "local",
   "layers": [
     {"id": "background", "type": "background", "paint": {"background-color": "#F4F3F0"}},
@@ -132,7 +132,7 @@ extension BasemapStyle {
 {
   "version": 8,
   "name": "Terrapin hybrid",
-  "sources": {"openmaptiles": {"type": "vector"}, "imagery": {"type": "raster"}},
+  "sources": {"openmaptiles": {"type": "vector", "attribution": "© OpenMapTiles © OpenStreetMap contributors"}, "imagery": {"type": "raster"}},
   "layers": [
     {"id": "background", "type": "background", "paint": {"background-color": "#9DAF8C"}},
     {"id": "imagery", "type": "raster", "source": "imagery"},

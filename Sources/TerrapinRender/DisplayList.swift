@@ -26,10 +26,10 @@ public enum DisplayLayer: String, CaseIterable, Sendable {
 /// What an item draws.
 public enum DisplayContent: Equatable, Sendable {
     case sky(SkyColors)
-    /// Sea-level ground in a colour, with the map's imagery draped on it when `imagery`.
-    case flatGround(RGBAColor, imagery: Bool)
-    /// The height grid as a mesh (every `step`-th sample), with imagery draped when `imagery`.
-    case terrainMesh(columns: Int, rows: Int, imagery: Bool, roadmap: Bool)
+    /// Sea-level ground in a colour, with the map's imagery or basemap draped on it.
+    case flatGround(RGBAColor, drape: GroundDrape?)
+    /// The height grid as a mesh (every `step`-th sample), with imagery or basemap draped.
+    case terrainMesh(columns: Int, rows: Int, drape: GroundDrape?, roadmap: Bool)
     case buildings(count: Int)
     /// A lifted marker's line down to the ground.
     case leader(marker: Int, from: Point, to: Point)
@@ -88,6 +88,18 @@ final class ResolvedContent {
     }
 }
 
+/// What is draped on the ground: the map's imagery, or its vector basemap (by style name).
+public enum GroundDrape: Equatable, Sendable, CustomStringConvertible {
+    case imagery
+    case basemap(String)
+    public var description: String {
+        switch self {
+        case .imagery: "imagery"
+        case .basemap(let style): "basemap \(style)"
+        }
+    }
+}
+
 /// Flat ground (where no terrain or imagery covers it) and sky colours per map mode.
 enum MapPalette {
     static func ground(_ mode: MapMode) -> RGBAColor {
@@ -102,12 +114,13 @@ enum MapPalette {
 enum DisplayListBuilder {
     static func items(_ scene: ResolvedScene, _ prepared: [PreparedMarker], map: Map) -> [DisplayItem] {
         var items: [DisplayItem] = []
-        let imagery = map.mode != .roadmap && map.imagery != nil
+        let basemap = map.drawnBasemap
+        let drape: GroundDrape? = basemap.map { .basemap($0.name) } ?? (map.mode != .roadmap && map.imagery != nil ? .imagery : nil)
         items.append(DisplayItem(layer: .ground, content: .sky(MapPalette.sky)))
-        items.append(DisplayItem(layer: .ground, content: .flatGround(MapPalette.ground(map.mode), imagery: imagery)))
+        items.append(DisplayItem(layer: .ground, content: .flatGround(MapPalette.ground(map.mode), drape: drape)))
         if let terrain = map.terrain {
-            items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows, imagery: imagery,
-                                                                           roadmap: map.mode == .roadmap)))
+            items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows, drape: drape,
+                                                                           roadmap: map.mode == .roadmap && basemap == nil)))
         }
         if let built = map.ground as? BuiltGround {
             items.append(DisplayItem(layer: .threeD, content: .buildings(count: built.buildings.count)))
@@ -187,9 +200,9 @@ extension ResolvedScene {
                 var text: String
                 switch item.content {
                 case .sky(let c): text = "sky \(hex(c.horizon)) to \(hex(c.zenith))"
-                case .flatGround(let c, let imagery): text = "flat ground \(hex(c))" + (imagery ? ", imagery draped" : "")
-                case .terrainMesh(let columns, let rows, let imagery, let roadmap):
-                    text = "terrain mesh \(columns)x\(rows), \(roadmap ? "roadmap" : "relief") colours" + (imagery ? ", imagery draped" : "")
+                case .flatGround(let c, let drape): text = "flat ground \(hex(c))" + (drape.map { ", \($0) draped" } ?? "")
+                case .terrainMesh(let columns, let rows, let drape, let roadmap):
+                    text = "terrain mesh \(columns)x\(rows), \(roadmap ? "roadmap" : "relief") colours" + (drape.map { ", \($0) draped" } ?? "")
                 case .buildings(let count): text = "buildings: \(count)"
                 case .leader(let marker, let from, let to): text = "leader of marker \(marker) from \(f(from.x)),\(f(from.y)) to \(f(to.x)),\(f(to.y))"
                 case .marker(let i): text = "marker \(i) \"\(markers[i].label)\""

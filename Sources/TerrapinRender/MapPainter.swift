@@ -44,7 +44,13 @@ public enum MapPainter {
             case .markerLabel(let i):
                 if let label = content.prepared[i].labelLayout, let box = item.box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
             case .basemapLabel(let i):
-                if let layout = scene.labels[i].layout { drawHaloText(layout, at: Point(scene.labels[i].box.minX, scene.labels[i].box.minY), canvas: canvas) }
+                let label = scene.labels[i]
+                guard let layout = label.layout else { continue }
+                if let style = label.style {
+                    drawStyledLabel(layout, label, style, canvas: canvas)
+                } else {
+                    drawHaloText(layout, at: Point(label.box.minX, label.box.minY), canvas: canvas)
+                }
             case .popover(let k, _):
                 drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
             case .shape(let k):
@@ -75,13 +81,13 @@ public enum MapPainter {
         style.sunAltitude = map.sun.altitude
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
             switch item.content {
-            case .flatGround(let color, let imagery):
-                pass.drawSkyAndFlatGround(ground: color, grid: map.terrain?.grid, imagery: imagery ? map.imagery : nil, style: style)
-            case .terrainMesh(_, _, let imagery, let roadmap):
+            case .flatGround(let color, let drape):
+                pass.drawSkyAndFlatGround(ground: color, grid: map.terrain?.grid, imagery: drape != nil ? map.groundImagery : nil, style: style)
+            case .terrainMesh(_, _, let drape, let roadmap):
                 guard let terrain = map.terrain else { continue }
                 var meshStyle = style
                 if roadmap { meshStyle.palette = .roadmap }
-                pass.drawTerrain(terrain, style: meshStyle, imagery: imagery ? map.imagery : nil)
+                pass.drawTerrain(terrain, style: meshStyle, imagery: drape != nil ? map.groundImagery : nil)
             case .buildings:
                 if let built = content.ground as? BuiltGround { pass.drawBuildings(built, style: style) }
             default: continue
@@ -155,6 +161,29 @@ public enum MapPainter {
             text.draw(in: canvas, at: Point(origin.x + dx, origin.y + dy), color: .white)
         }
         text.draw(in: canvas, at: origin, color: RGBAColor(RGBA8(hex: "#202124")!))
+    }
+
+    /// A style's label: its halo (the text drawn around itself in rings out to the halo width),
+    /// then the text, turned about its centre for labels along lines.
+    static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelStyle, canvas: Canvas) {
+        let saved = canvas.transform
+        defer { canvas.transform = saved }
+        var origin = Point(label.box.minX, label.box.minY)
+        if label.angle != 0 {
+            let cx = label.box.midX, cy = label.box.midY
+            canvas.transform = Transform.rotation(label.angle).concatenating(Transform.translation(cx, cy)).concatenating(saved)
+            origin = Point(-layout.width / 2, -layout.height / 2)
+        }
+        if style.haloWidth > 0, style.haloColor.alpha > 0 {
+            let rings = style.haloWidth > 1 ? [style.haloWidth / 2, style.haloWidth] : [style.haloWidth]
+            for r in rings {
+                for k in 0..<8 {
+                    let a = Double(k) * Double.pi / 4
+                    layout.draw(in: canvas, at: Point(origin.x + r * cos(a), origin.y + r * sin(a)), color: style.haloColor)
+                }
+            }
+        }
+        layout.draw(in: canvas, at: origin, color: style.color)
     }
 
     /// A leader line from the ground to a lifted marker's anchor: 1 pt of #3C4043 with a white
@@ -261,3 +290,7 @@ struct SpriteCache {
         return s
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif

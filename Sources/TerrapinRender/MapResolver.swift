@@ -93,7 +93,7 @@ public enum MapResolver {
         let start = restrict(map.flights.isEmpty ? base : CameraFlight.camera(at: map.time, initial: base, flights: map.flights).restricted)
         var camera = start
         // Basemap labels join the markers' collision index (satellite mode shows none).
-        let labels = map.mode != .satellite ? map.basemapLabels : []
+        let labels = map.labels(for: start, height: height)
         var scene = resolve(prepared, camera: camera, width: width, height: height, ground: ground, labels: labels)
         for _ in 0..<4 {
             guard let shift = panNeeded(scene, prepared, width: width, height: height) else { break }
@@ -113,33 +113,67 @@ public enum MapResolver {
     }
 
     /// Basemap labels: projected, laid out, hidden where off-screen, behind the eye, occluded,
-    /// under a marker in the collision index, or under a label that won (importance, then lower
-    /// on screen, then declaration order).
+    /// under a marker in the collision index, or under a label that won. The scene's own labels
+    /// are placed first (more important first, then lower on screen, then declaration order),
+    /// then a style's (by its priority: top-most symbol layer first, then `symbol-sort-key`,
+    /// then the tiles' order). Labels along a line turn with it on screen, kept upright; their
+    /// collision box is the turned text's bounding box.
     static func resolveLabels(_ labels: [BasemapLabel], projection: Projection, ground: Ground, index: inout CollisionIndex) -> [ResolvedLabel] {
         let screen = Rect(x: 0, y: 0, width: projection.width, height: projection.height)
-        var placed: [(index: Int, box: Rect, layout: TextLayout?, anchor: ScreenPoint?, hidden: HiddenReason?)] = []
+        var placed: [(index: Int, box: Rect, layout: TextLayout?, anchor: ScreenPoint?, hidden: HiddenReason?, angle: Double)] = []
         for (i, label) in labels.enumerated() {
-            let layout = try? TextLayout.make(label.name, font: labelFont(label.importance))
-            guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition)); continue }
-            let surface = WGS84.Surface(label.position)
-            let enu = projection.frame.enu(ecef: surface.ecef(height: ground.terrainHeight(at: label.position)))
-            guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .behindCamera)); continue }
+            var options = TextLayoutOptions()
+            if let style = label.style, style.maxWidth > 0 { options.maxWidth = style.maxWidth; options.alignment = .center }
+            let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
+            guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
+            let height = ground.terrainHeight(at: label.position)
+            let enu = projection.frame.enu(ecef: WGS84.Surface(label.position).ecef(height: height))
+            guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .behindCamera, 0)); continue }
             let w = layout?.width ?? 0, h = layout?.height ?? 0
-            let box = Rect(x: anchor.x - w / 2, y: anchor.y - h / 2, width: w, height: h)
+            var angle = 0.0
+            if let along = label.style?.along, along.isValid {
+                let next = projection.frame.enu(ecef: WGS84.Surface(along).ecef(height: ground.terrainHeight(at: along)))
+                if let b = projection.project(enu: next), hypot(b.x - anchor.x, b.y - anchor.y) > 1e-6 {
+                    angle = atan2(b.y - anchor.y, b.x - anchor.x)
+                    if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
+                }
+            }
+            var box: Rect
+            if angle != 0 {
+                let c = abs(cos(angle)), s = abs(sin(angle))
+                let bw = w * c + h * s, bh = w * s + h * c
+                box = Rect(x: anchor.x - bw / 2, y: anchor.y - bh / 2, width: bw, height: bh)
+            } else {
+                let (fx, fy) = Self.anchorFraction(label.style?.anchor ?? "center")
+                let offset = label.style?.offset ?? .zero
+                box = Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
+            }
             var hidden: HiddenReason? = nil
-            if box.intersection(screen) == nil { hidden = .offScreen }
+            if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
+            else if box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
             else if let marker = index.firstOverlap(box, among: .marker) { hidden = .collided(with: marker) }
-            placed.append((i, box, layout, anchor, hidden))
+            placed.append((i, box, layout, anchor, hidden, angle))
         }
         let order = placed.indices.filter { placed[$0].hidden == nil }
-            .map { (-labels[$0].importance, -Int(saturating: ((placed[$0].anchor?.y ?? 0) * 64).rounded()), $0) }
+            .map { i -> (Int, Double, Int, Int) in
+                if let style = labels[i].style { return (1, style.priority, 0, i) }
+                return (0, Double(-labels[i].importance), -Int(saturating: ((placed[i].anchor?.y ?? 0) * 64).rounded()), i)
+            }
             .sorted { $0 < $1 }
-        for (_, _, i) in order {
+        for (_, _, _, i) in order {
             if let other = index.firstOverlap(placed[i].box, among: .label) { placed[i].hidden = .collidedWithLabel(other) }
             else { index.insert(placed[i].box, id: i, as: .label) }
         }
-        return placed.map { ResolvedLabel(index: $0.index, name: labels[$0.index].name, box: $0.box, depth: $0.anchor?.depth, hidden: $0.hidden, layout: $0.layout) }
+        return placed.map { ResolvedLabel(index: $0.index, name: labels[$0.index].name, box: $0.box, depth: $0.anchor?.depth, hidden: $0.hidden,
+                                          layout: $0.layout, angle: $0.angle, style: labels[$0.index].style) }
+    }
+
+    /// `text-anchor` as the fraction of the text's width and height left of and above the anchor.
+    static func anchorFraction(_ anchor: String) -> (Double, Double) {
+        let x = anchor.hasSuffix("left") ? 0.0 : anchor.hasSuffix("right") ? 1.0 : 0.5
+        let y = anchor.hasPrefix("top") ? 0.0 : anchor.hasPrefix("bottom") ? 1.0 : 0.5
+        return (x, y)
     }
 
     /// Basemap label text: 11 + 2 × importance points, medium weight.

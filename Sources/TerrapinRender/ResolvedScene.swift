@@ -73,6 +73,10 @@ public struct ResolvedLabel {
     public internal(set) var hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
     let layout: TextLayout?
+    /// Radians clockwise on screen (labels along lines); 0 for point labels.
+    public var angle = 0.0
+    /// The style it is drawn with (nil: the scene's own label look).
+    public var style: LabelStyle? = nil
 }
 
 /// The hand-off from resolve to draw: where everything lands, why what is hidden is hidden, and
@@ -112,10 +116,16 @@ public struct ResolvedScene: CustomStringConvertible {
             lines.append("marker \(m.index) \"\(m.label)\": " + (m.dimmed ? "shown dimmed (occluded)" : m.hidden.map { "hidden (\($0))" } ?? "shown") + ", " + where_)
         }
         lines.append("draw order: " + drawOrder.map(String.init).joined(separator: ", "))
+        var away = 0
         for l in labels {
-            lines.append("label \(l.index) \"\(l.name)\": " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
-                         + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))")
+            // A basemap's labels beyond the view are counted, not listed.
+            if l.style != nil, l.hidden == .offScreen || l.hidden == .behindCamera { away += 1; continue }
+            let from = l.style.map { " [\($0.layer)]" } ?? ""
+            let turned = l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
+            lines.append("label \(l.index) \"\(l.name)\"\(from): " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
+                         + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))" + turned)
         }
+        if away > 0 { lines.append("\(away) basemap labels off-screen or behind the camera") }
         for p in popovers {
             lines.append((p.isStandalone ? "standalone popover \(p.markerIndex)" : "popover on marker \(p.markerIndex)") + ": bubble \(f(p.bubble.minX)),\(f(p.bubble.minY)) \(f(p.bubble.width))x\(f(p.bubble.height)), tip \(f(p.tip.x)),\(f(p.tip.y))")
         }

@@ -17,6 +17,9 @@ public struct Map {
     /// Imagery draped on the ground in `.satellite` and `.hybrid` modes (Terrapin's; the SDK
     /// brings its own). Where it does not reach, or is transparent, shaded relief shows.
     public var imagery: Imagery?
+    /// A vector basemap (Terrapin's; the SDK brings its own): drawn in `.roadmap` and
+    /// `.hybrid`, its labels colliding with markers and its extrusions standing as buildings.
+    public var basemap: MapBasemap?
     /// Where the light comes from: azimuth (degrees clockwise from north) and altitude
     /// (degrees above the horizon). Default 315, 45 (north-west, as cartographic hillshades).
     public var sun = (azimuth: 315.0, altitude: 45.0)
@@ -74,7 +77,8 @@ public struct Map {
     public var attributionText: String {
         if let attribution { return attribution }
         var parts: [String] = []
-        for text in [imagery?.tiles?.attribution, terrain?.grid.source?.attribution] {
+        let imageryCredit = drawnBasemap == nil && mode != .roadmap ? imagery?.tiles?.attribution : nil
+        for text in [drawnBasemap?.attribution, imageryCredit, terrain?.grid.source?.attribution] {
             if let text, !text.isEmpty, !parts.contains(text) { parts.append(text) }
         }
         return parts.joined(separator: " · ")
@@ -138,7 +142,8 @@ public struct Map {
     /// What markers stand on: the terrain (or flat ground), with the buildings on it.
     public var ground: Ground {
         let bare: Ground = terrain ?? FlatGround()
-        return buildings.isEmpty ? bare : BuiltGround(terrain: bare, buildings: buildings)
+        let all = buildings + basemapBuildings
+        return all.isEmpty ? bare : BuiltGround(terrain: bare, buildings: Array(all.prefix(BuiltGround.maxBuildings)))
     }
 
     public var markers: [Marker] { items.compactMap { if case .marker(let m) = $0 { m } else { nil } } }

@@ -2,6 +2,8 @@
 // @MapContentBuilder that collects them (`Map` itself is in Map.swift).
 // These are values; TerrapinRender resolves and draws them.
 import TerrapinGeo
+import TerrapinRaster
+import TerrapinTypography
 import TerrapinTerrain
 import TerrapinViews
 
@@ -263,6 +265,9 @@ public struct BasemapLabel: Sendable, Equatable {
     public var position: LatLngAltitude
     /// 0 (a hamlet) … 3 (a region): the text size is 11 + 2 × importance points. Default 1.
     public var importance: Int
+    /// How a vector basemap's style draws it; nil for labels a scene lists itself (drawn by
+    /// importance, placed before the basemap's).
+    public var style: LabelStyle?
 
     public init(_ name: String, position: LatLngAltitude, importance: Int = 1) {
         self.name = name
@@ -270,7 +275,54 @@ public struct BasemapLabel: Sendable, Equatable {
         self.importance = max(0, min(3, importance))
     }
 
+    /// A label of a vector basemap's symbol layer.
+    public init(_ name: String, position: LatLngAltitude, style: LabelStyle) {
+        self.name = name
+        self.position = position
+        importance = 1
+        self.style = style
+    }
+
     public static let maxCount = 10_000
+}
+
+/// A basemap label's look and placement, from its style's symbol layer.
+public struct LabelStyle: Sendable, Equatable {
+    public var font: FontSpec
+    public var color: RGBAColor
+    public var haloColor: RGBAColor
+    /// Points.
+    public var haloWidth: Double
+    /// Points; 0 does not wrap.
+    public var maxWidth: Double
+    /// Points, x right and y down, from the anchor.
+    public var offset: Size
+    /// Where the anchor sits on the text: "center", "top", "bottom-left", …
+    public var anchor: String
+    /// For labels along a line: a second point along it (the label turns with the line on
+    /// screen, kept upright).
+    public var along: LatLngAltitude?
+    /// Placement order, lower first.
+    public var priority: Double
+    /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
+    public var layer: String
+    public var featureID: UInt64?
+
+    public init(font: FontSpec, color: RGBAColor, haloColor: RGBAColor, haloWidth: Double, maxWidth: Double = 0,
+                offset: Size = .zero, anchor: String = "center", along: LatLngAltitude? = nil, priority: Double = 0,
+                layer: String = "", featureID: UInt64? = nil) {
+        self.font = font
+        self.color = color
+        self.haloColor = haloColor
+        self.haloWidth = haloWidth
+        self.maxWidth = maxWidth
+        self.offset = offset
+        self.anchor = anchor
+        self.along = along
+        self.priority = priority
+        self.layer = layer
+        self.featureID = featureID
+    }
 }
 
 /// How a marker the ground hides is drawn.

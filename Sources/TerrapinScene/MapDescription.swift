@@ -2,6 +2,7 @@
 // turn `Map { Marker … }` into the values a scene file holds, so `SceneEncoder` can write it
 // and reading it back renders the same pixels. Files are named as they were loaded (relative
 // to `directory` when they lie under it); a height grid made in memory is written inline.
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain
@@ -51,6 +52,10 @@ extension MapScene {
                 self.imagery = ImagerySpec(file: file(source), bounds: [imagery.west, imagery.south, imagery.east, imagery.north],
                                            projection: imagery.projection, shading: imagery.shading)
             }
+        }
+        if let b = map.basemap {
+            let style = b.style.map { BasemapStyle.builtinNames.contains($0.file) ? $0.file : file($0.file) }
+            basemap = BasemapSpec(tiles: file(b.tiles.path), style: style)
         }
         if map.sun.azimuth != 315 || map.sun.altitude != 45 { sun = [map.sun.azimuth, map.sun.altitude] }
         if case .dimmed(let opacity) = map.occludedMarkers { dimmedOccludedOpacity = opacity }

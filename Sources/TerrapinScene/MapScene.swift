@@ -15,6 +15,7 @@ public struct MapScene: Equatable, Sendable {
     public var camera: Camera?
     public var terrain: TerrainSpec?
     public var imagery: ImagerySpec?
+    public var basemap: BasemapSpec?
     /// Sun azimuth and altitude in degrees; nil: the default (315, 45).
     public var sun: [Double]?
     /// Opacity for markers the ground hides; nil hides them.
@@ -34,6 +35,17 @@ public struct MapScene: Equatable, Sendable {
     public var attribution: String?
 
     public init() {}
+}
+
+/// A vector basemap: its tiles and, optionally, a MapLibre style file or a built-in style's
+/// name ("roadmap", "hybrid"); without one the mode's built-in style draws.
+public struct BasemapSpec: Equatable, Sendable {
+    public var tiles: String
+    public var style: String?
+    public init(tiles: String, style: String? = nil) {
+        self.tiles = tiles
+        self.style = style
+    }
 }
 
 /// An extruded footprint (see `Building`).
@@ -154,6 +166,10 @@ extension MapScene {
         var files: [String] = []
         if let terrain, terrain.inline == nil { files.append(terrain.file) }
         if let imagery { files.append(imagery.file) }
+        if let basemap {
+            files.append(basemap.tiles)
+            if let style = basemap.style, !["roadmap", "hybrid"].contains(style) { files.append(style) }
+        }
         files += geojson.map(\.file)
         func image(_ i: ImageSpec) { if let f = i.file { files.append(f) } }
         func pin(_ p: PinSpec) { if let g = p.glyph { view(g) } }

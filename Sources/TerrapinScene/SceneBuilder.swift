@@ -1,5 +1,6 @@
 // SceneBuilder: scene data → a `Map` and its views (the other direction, a `Map` → scene data,
 // is `Scene(describing:)` in MapDescription.swift). Files load through process-wide caches.
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinIO
@@ -106,6 +107,17 @@ public struct SceneBuilder {
             map = map.imagery(try imageries.value(file, variant: "\(b) \(spec.projection) \(spec.shading)") { () throws(TerrainError) in
                 try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading)
             })
+        }
+        if let b = spec.basemap {
+            let source = try tileSource(path(b.tiles))
+            var style: BasemapStyle?
+            if let file = b.style { style = try Map.loadStyle(BasemapStyle.builtin(file) != nil ? file : path(file)) }
+            map = map.basemap(MapBasemap(tiles: source, style: style, open: { file throws(TerrainError) in try tileSource(file) }))
+            // A style that cannot be drawn (a source it names is missing) is an error now, not a
+            // blank map later.
+            do { _ = try DrawnBasemaps.shared.basemap(map.basemap!, mode: map.mode, imagery: map.imagery) } catch let e as TerrainError { throw e } catch {
+                throw TerrainError.basemap(String(describing: error))
+            }
         }
         if let sun = spec.sun { map = map.sun(azimuth: sun[0], altitude: sun[1]) }
         map.flights = spec.flights

@@ -20,7 +20,7 @@ extension Reader {
 
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "labels", "attribution"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "labels", "attribution"]) else { return nil }
         var map = MapScene()
         if let a = m["attribution"] {
             switch a.value {
@@ -34,6 +34,12 @@ extension Reader {
         if let c = m["camera"] { map.camera = camera(c, path + ".camera") }
         if let t = m["terrain"] { map.terrain = terrain(t, path + ".terrain") }
         if let i = m["imagery"] { map.imagery = imagery(i, path + ".imagery") }
+        if let b = m["basemap"], let spec = object(b, path + ".basemap", allowed: ["tiles", "style"]) {
+            if spec["tiles"] == nil { report(b, path + ".basemap", "a basemap needs \"tiles\": a .pmtiles or .mbtiles archive (or an XYZ template) of vector tiles") }
+            else if let tiles = string(spec["tiles"], path + ".basemap.tiles") {
+                map.basemap = BasemapSpec(tiles: tiles, style: spec["style"] == nil ? nil : string(spec["style"], path + ".basemap.style"))
+            }
+        }
         if let r = m["cameraRestriction"] { map.cameraRestriction = cameraRestriction(r, path + ".cameraRestriction") }
         for (i, item) in (array(m["flights"], path + ".flights", max: Self.maxFlights) ?? []).enumerated() {
             if let flight = flight(item, path + ".flights[\(i)]") { map.flights.append(flight) }
@@ -154,6 +160,9 @@ extension SceneEncoder {
             if i.projection != .geographic { imagery.append(("projection", .string(i.projection.rawValue))) }
             if i.shading != 0 { imagery.append(("shading", .number(i.shading))) }
             m.append(("imagery", .object(imagery)))
+        }
+        if let b = map.basemap {
+            m.append(("basemap", .object([("tiles", .string(b.tiles))] + (b.style.map { [("style", .string($0))] } ?? []))))
         }
         if let a = map.attribution { m.append(("attribution", a.isEmpty ? .bool(false) : .string(a))) }
         if let sun = map.sun { m.append(("sun", .object([("azimuth", .number(sun[0])), ("altitude", .number(sun[1]))]))) }

@@ -65,6 +65,16 @@ public enum SceneSchema {
         },
         "terrain": { "$ref": "#/$defs/terrain" },
         "imagery": { "$ref": "#/$defs/imagery" },
+        "basemap": {
+          "description": "A vector basemap drawn in roadmap and hybrid modes: Mapbox Vector Tiles and a MapLibre style (default: the mode's built-in style for the OpenMapTiles schema).",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["tiles"],
+          "properties": {
+            "tiles": { "type": "string", "description": "Vector tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.pbf." },
+            "style": { "type": "string", "description": "A MapLibre style JSON file (its vector source without a url reads \"tiles\"), or \"roadmap\" / \"hybrid\" for a built-in style." }
+          }
+        },
         "attribution": {
           "description": "The text drawn small in the bottom-right corner; by default the tile sources' own attribution; false draws none.",
           "oneOf": [{ "type": "string" }, { "const": false }, { "const": true }]

@@ -137,6 +137,9 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     case tiles(TileError)
     /// A GeoJSON file that cannot be read, or a feature in it that cannot be drawn.
     case geojson(file: String, message: String)
+    /// A vector basemap's style or tiles that cannot be used (the message names the file,
+    /// the JSON path and line).
+    case basemap(String)
 
     public var description: String {
         switch self {
@@ -149,6 +152,7 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .imagery(let file, let m): return m.contains(file) ? "imagery: \(m)" : "imagery '\(file)': \(m)"
         case .tiles(let e): return e.description
         case .geojson(let file, let m): return m.contains(file) ? "GeoJSON: \(m)" : "GeoJSON '\(file)': \(m)"
+        case .basemap(let m): return "basemap: \(m)"
         }
     }
 }

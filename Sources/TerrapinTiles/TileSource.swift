@@ -3,6 +3,7 @@
 // zoom range, bounds, attribution. PMTiles v3, MBTiles and XYZ folders implement it;
 // `TileSources.open` picks one from the path. Tile bytes come back with any gzip transfer
 // encoding removed; decoding them (PNG/JPEG/WebP, or vector tiles) is the caller's.
+import Foundation
 import TerrapinCodecs
 import TerrapinIO
 
@@ -27,6 +28,8 @@ public struct TileSourceInfo: Equatable, Sendable {
     public var maxZoom: Int
     /// West, south, east, north in degrees, when the archive states them.
     public var bounds: [Double]?
+    /// As plain text: archives often hold HTML links (`<a href=…>&copy; OpenMapTiles</a>`),
+    /// whose tags are dropped and entities decoded.
     public var attribution: String?
     public var name: String?
     public init(type: TileType, minZoom: Int, maxZoom: Int, bounds: [Double]? = nil, attribution: String? = nil, name: String? = nil) {
@@ -34,8 +37,20 @@ public struct TileSourceInfo: Equatable, Sendable {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.bounds = bounds
-        self.attribution = attribution
+        self.attribution = attribution.map(Self.plainText)
         self.name = name
+    }
+
+    /// HTML as the text it shows: tags removed, the common entities decoded, spaces collapsed.
+    public static func plainText(_ html: String) -> String {
+        var out = "", inTag = false
+        for ch in html {
+            if inTag { if ch == ">" { inTag = false } } else if ch == "<" { inTag = true } else { out.append(ch) }
+        }
+        for (entity, text) in [("&copy;", "©"), ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            out = out.replacingOccurrences(of: entity, with: text)
+        }
+        return out.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
     }
 }
 

@@ -1,0 +1,227 @@
+// What a basemap contributes besides its draped tiles: labels from its symbol layers and 3D
+// buildings from its fill-extrusion layers, for the area a view shows at the zoom it needs.
+import Foundation
+import TerrapinTiles
+
+/// A label of a symbol layer, not yet placed: the resolver projects it, hides it where the
+/// terrain hides its anchor, and collides it with markers and other labels.
+public struct BasemapSymbol: Sendable, Equatable {
+    public var text: String
+    public var latitude: Double, longitude: Double
+    /// For labels along lines: a second point along the line, so the label turns with it on
+    /// screen; nil for point labels.
+    public var along: (latitude: Double, longitude: Double)?
+    public var size: Double
+    public var color: StyleColor
+    public var haloColor: StyleColor
+    public var haloWidth: Double
+    /// `text-font` names ("Noto Sans Bold"): family, weight and slant.
+    public var fonts: [String]
+    /// Ems.
+    public var letterSpacing: Double
+    /// Ems (`text-max-width`; 0 for line labels, which do not wrap).
+    public var maxWidth: Double
+    /// Ems, x right and y down (`text-offset`).
+    public var offset: (x: Double, y: Double)
+    /// `text-anchor`: "center", "top", "bottom-left", …
+    public var anchor: String
+    /// Placement order: lower first (the style's top-most symbol layer first, then
+    /// `symbol-sort-key`, then the tiles' order).
+    public var priority: Double
+    public var layer: String
+    public var featureID: UInt64?
+
+    public static func == (a: BasemapSymbol, b: BasemapSymbol) -> Bool {
+        a.text == b.text && a.latitude == b.latitude && a.longitude == b.longitude && a.along?.latitude == b.along?.latitude
+            && a.along?.longitude == b.along?.longitude && a.size == b.size && a.layer == b.layer && a.priority == b.priority
+    }
+}
+
+/// A building of a fill-extrusion layer: its exterior ring (latitude, longitude), base and
+/// roof heights in metres above the ground, and colour (0…255).
+public struct BasemapBuilding: Sendable {
+    public var footprint: [(latitude: Double, longitude: Double)]
+    public var base: Double, roof: Double
+    public var color: SIMD3<Double>
+    public var featureID: UInt64?
+}
+
+extension Basemap {
+    /// The tiles at `zoom` covering [west, south, east, north] (at most `limit`, nearest the
+    /// centre first).
+    static func tiles(_ area: [Double], zoom: Int, limit: Int = 64) -> [TileID] {
+        let n = Double(1 << zoom)
+        func x(_ lon: Double) -> Int { Int(min(n - 1, max(0, ((lon + 180) / 360 * n).rounded(.down)))) }
+        func y(_ lat: Double) -> Int {
+            let phi = min(max(lat, -85.0511), 85.0511) * Double.pi / 180
+            return Int(min(n - 1, max(0, ((1 - log(tan(Double.pi / 4 + phi / 2)) / Double.pi) / 2 * n).rounded(.down))))
+        }
+        let x0 = x(area[0]), x1 = x(area[2]), y0 = y(area[3]), y1 = y(area[1])
+        let cx = Double(x0 + x1) / 2, cy = Double(y0 + y1) / 2
+        var ids: [TileID] = []
+        for ty in y0...max(y0, y1) { for tx in x0...max(x0, x1) { ids.append(TileID(z: zoom, x: tx, y: ty)) } }
+        ids.sort { (abs(Double($0.x) - cx) + abs(Double($0.y) - cy), $0) < (abs(Double($1.x) - cx) + abs(Double($1.y) - cy), $1) }
+        return Array(ids.prefix(limit))
+    }
+
+    /// A data tile's coordinate as latitude and longitude.
+    static func geographic(_ id: TileID, extent: Int, _ x: Double, _ y: Double) -> (latitude: Double, longitude: Double) {
+        let n = Double(1 << id.z)
+        let wx = (Double(id.x) + x / Double(extent)) / n, wy = (Double(id.y) + y / Double(extent)) / n
+        return (atan(sinh(Double.pi * (1 - 2 * wy))) * 180 / Double.pi, wx * 360 - 180)
+    }
+
+    /// Labels of the symbol layers shown at `zoom` (MapLibre's: 512-pixel tiles), from the
+    /// tiles covering `area` ([west, south, east, north]). Text is evaluated (tokens,
+    /// expressions, `text-transform`); a feature repeated in neighbouring tiles' buffers is
+    /// kept once.
+    public func symbols(area: [Double], zoom: Double) -> [BasemapSymbol] {
+        var out: [BasemapSymbol] = []
+        var seen: Set<String> = []
+        let symbolLayers = style.layers.filter { $0.kind == .symbol && $0.shows(at: zoom) }
+        for (rank, layer) in symbolLayers.reversed().enumerated() {
+            guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
+            let context0 = EvaluationContext(zoom: zoom)
+            for id in Self.tiles(area, zoom: dz) {
+                guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
+                let extent = Double(data.extent)
+                for feature in data.features {
+                    guard out.count < Self.maxLabels else { return out }
+                    let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+                    if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+                    guard var text = layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }), !text.isEmpty else { continue }
+                    switch layer.property("text-transform")?.evaluate(context).string {
+                    case "uppercase": text = text.uppercased()
+                    case "lowercase": text = text.lowercased()
+                    default: break
+                    }
+                    let placement = layer.property("symbol-placement")?.evaluate(context0).string ?? "point"
+                    var anchors: [(Double, Double, (Double, Double)?)] = []
+                    if placement == "point" {
+                        switch feature.type {
+                        case .point:
+                            for i in feature.parts.indices { let p = feature.part(i); anchors.append((Double(p[p.startIndex]), Double(p[p.startIndex + 1]), nil)) }
+                        case .polygon:
+                            if let ring = feature.polygons.first?.first { let c = Self.centroid(feature.part(ring)); anchors.append((c.0, c.1, nil)) }
+                        default:
+                            if let m = Self.midpoint(feature.part(0)) { anchors.append((m.0, m.1, nil)) }
+                        }
+                    } else if feature.type != .point {
+                        // Along a line: at the middle of each part long enough, turned with it.
+                        for i in feature.parts.indices {
+                            guard let m = Self.midpoint(feature.part(i)), m.length * Double(512 << max(0, Int(zoom) - dz)) / extent > Double(text.count) * 7 else { continue }
+                            anchors.append((m.0, m.1, m.direction))
+                        }
+                    }
+                    for (ax, ay, direction) in anchors {
+                        // Points in the buffer beyond the tile belong to its neighbour.
+                        if direction == nil, feature.type == .point, ax < 0 || ay < 0 || ax >= extent || ay >= extent { continue }
+                        let g = Self.geographic(id, extent: data.extent, ax, ay)
+                        let key = "\(layer.id)|\(text)|\((g.latitude * 1e5).rounded())|\((g.longitude * 1e5).rounded())"
+                        guard seen.insert(key).inserted else { continue }
+                        var along: (latitude: Double, longitude: Double)?
+                        if let (dx, dy) = direction { along = Self.geographic(id, extent: data.extent, ax + dx, ay + dy) }
+                        out.append(symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    func symbol(_ layer: BasemapStyle.Layer, _ c: EvaluationContext, text: String, at g: (latitude: Double, longitude: Double),
+                along: (latitude: Double, longitude: Double)?, rank: Int, id: UInt64?) -> BasemapSymbol {
+        var fonts = ["Noto Sans Regular"]
+        if case .array(let list)? = layer.property("text-font")?.evaluate(c) { fonts = list.compactMap(\.string) }
+        var offset = (0.0, 0.0)
+        if case .array(let o)? = layer.property("text-offset")?.evaluate(c), o.count == 2 { offset = (o[0].number ?? 0, o[1].number ?? 0) }
+        let sortKey = Self.number(layer, "symbol-sort-key", c, default: 0)
+        return BasemapSymbol(
+            text: text, latitude: g.latitude, longitude: g.longitude, along: along,
+            size: min(64, max(1, Self.number(layer, "text-size", c, default: 16))),
+            color: Self.color(layer, "text-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
+            haloColor: Self.color(layer, "text-halo-color", c, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0)),
+            haloWidth: min(10, max(0, Self.number(layer, "text-halo-width", c, default: 0))),
+            fonts: fonts, letterSpacing: Self.number(layer, "text-letter-spacing", c, default: 0),
+            maxWidth: along != nil ? 0 : Self.number(layer, "text-max-width", c, default: 10),
+            offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
+            priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
+    }
+
+    /// `text-field`'s value as text: legacy "{token}" strings filled from the feature.
+    static func text(_ value: StyleValue, _ layer: VectorTile.Layer, _ feature: VectorTile.Feature) -> String {
+        guard case .string(let s) = value else { return value == .null ? "" : value.text }
+        guard s.contains("{") else { return s }
+        var out = "", token = "", inToken = false
+        for ch in s {
+            if inToken {
+                if ch == "}" { out += layer.property(token, of: feature)?.text ?? ""; token = ""; inToken = false } else { token.append(ch) }
+            } else if ch == "{" { inToken = true } else { out.append(ch) }
+        }
+        return out.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func centroid(_ p: ArraySlice<Int32>) -> (Double, Double) {
+        let n = p.count / 2, b = p.startIndex
+        var sx = 0.0, sy = 0.0
+        for k in 0..<n { sx += Double(p[b + 2 * k]); sy += Double(p[b + 2 * k + 1]) }
+        return (sx / Double(max(1, n)), sy / Double(max(1, n)))
+    }
+
+    /// The point halfway along a line, its length, and a short step along it there.
+    static func midpoint(_ p: ArraySlice<Int32>) -> (Double, Double, length: Double, direction: (Double, Double))? {
+        let n = p.count / 2, b = p.startIndex
+        guard n >= 2 else { return nil }
+        var total = 0.0
+        for k in 1..<n { total += hypot(Double(p[b + 2 * k] - p[b + 2 * k - 2]), Double(p[b + 2 * k + 1] - p[b + 2 * k - 1])) }
+        guard total > 0 else { return nil }
+        var walked = 0.0
+        for k in 1..<n {
+            let x0 = Double(p[b + 2 * k - 2]), y0 = Double(p[b + 2 * k - 1]), x1 = Double(p[b + 2 * k]), y1 = Double(p[b + 2 * k + 1])
+            let d = hypot(x1 - x0, y1 - y0)
+            if walked + d >= total / 2, d > 0 {
+                let t = (total / 2 - walked) / d
+                return (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, total, ((x1 - x0) / d * 16, (y1 - y0) / d * 16))
+            }
+            walked += d
+        }
+        return nil
+    }
+
+    /// Buildings of the fill-extrusion layers shown at `zoom`, from the deepest tiles covering
+    /// `area`; each feature once (a building cut by tile edges is drawn in pieces, whose walls
+    /// meet).
+    public func buildings(area: [Double], zoom: Double) -> [BasemapBuilding] {
+        var out: [BasemapBuilding] = []
+        for layer in style.layers where layer.kind == .fillExtrusion && layer.shows(at: zoom) {
+            guard let sourceName = layer.source, let source = vectorSources[sourceName] else { continue }
+            let dz = style.sources[sourceName]?.maxZoom ?? source.info.maxZoom
+            for id in Self.tiles(area, zoom: dz, limit: 36) {
+                guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
+                let extent = Int32(data.extent)
+                for feature in data.features where feature.type == .polygon {
+                    guard out.count < Self.maxBuildings else { return out }
+                    let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+                    if let filter = layer.filter, !filter.evaluate(c).truthy { continue }
+                    let roof = Self.number(layer, "fill-extrusion-height", c, default: 0)
+                    let base = Self.number(layer, "fill-extrusion-base", c, default: 0)
+                    guard roof > base, roof < 2000 else { continue }
+                    let color = Self.color(layer, "fill-extrusion-color", c, default: StyleColor(red: 0, green: 0, blue: 0))
+                    for polygon in feature.polygons {
+                        let ring = feature.part(polygon[0]), b = ring.startIndex
+                        let count = ring.count / 2
+                        guard count >= 3, count <= 1000 else { continue }
+                        // Clipped to the tile (buffers repeat the building in the neighbour).
+                        var inside = false
+                        for k in 0..<count where ring[b + 2 * k] >= 0 && ring[b + 2 * k] < extent && ring[b + 2 * k + 1] >= 0 && ring[b + 2 * k + 1] < extent { inside = true; break }
+                        guard inside else { continue }
+                        let footprint = (0..<count).map { Self.geographic(id, extent: data.extent, Double(ring[b + 2 * $0]), Double(ring[b + 2 * $0 + 1])) }
+                        out.append(BasemapBuilding(footprint: footprint, base: base, roof: roof,
+                                                   color: SIMD3(color.red * 255, color.green * 255, color.blue * 255), featureID: feature.id))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

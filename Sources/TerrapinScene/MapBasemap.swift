@@ -1,0 +1,205 @@
+// A vector basemap on a `Map`: the tiles and (optionally) a style. Which style draws depends on
+// the mode — `.roadmap` the built-in roadmap, `.hybrid` the built-in hybrid over the map's
+// imagery, `.satellite` none — unless the map names its own; the drawn `Basemap` is made once
+// per (tiles, style, mode, imagery) and kept, so every scene and batch thread sharing them
+// shares the drawn tiles in `TileCache.shared`.
+import Foundation
+import TerrapinBasemap
+import TerrapinGeo
+import TerrapinViews
+import TerrapinIO
+import TerrapinTerrain
+import TerrapinRaster
+import TerrapinTiles
+import TerrapinTypography
+
+public struct MapBasemap: @unchecked Sendable {
+    public let tiles: any TileSource
+    /// The map's own style, or nil for the built-in one of its mode.
+    public let style: BasemapStyle?
+    /// Opens archives the style names (through the scene's file rules).
+    let open: @Sendable (String) throws -> any TileSource
+
+    public init(tiles: any TileSource, style: BasemapStyle? = nil) {
+        self.tiles = tiles
+        self.style = style
+        open = { path in try TileSources.open(path) }
+    }
+
+    init(tiles: any TileSource, style: BasemapStyle?, open: @escaping @Sendable (String) throws -> any TileSource) {
+        self.tiles = tiles
+        self.style = style
+        self.open = open
+    }
+}
+
+/// Drawn basemaps, by what they draw (at most 16; the entries keep their keys' objects alive,
+/// so identifiers in the keys are not reused).
+final class DrawnBasemaps: @unchecked Sendable {
+    static let shared = DrawnBasemaps()
+    struct Entry { let basemap: Basemap; let keep: [AnyObject]; var buildings: [String: [Building]]; var labels: [String: [BasemapLabel]] = [:] }
+    let entries = Locked<[(key: String, entry: Entry)]>([])
+
+    func basemap(_ spec: MapBasemap, mode: MapMode, imagery: Imagery?) throws -> Basemap? {
+        guard mode != .satellite else { return nil }
+        let style = spec.style ?? BasemapStyle.builtin(mode == .roadmap ? "roadmap" : "hybrid")!
+        let imageryKey = imagery.map { i in i.tiles.map { "tiles \(ObjectIdentifier($0))" } ?? "image \(i.source ?? "memory") \(i.west) \(i.north)" } ?? "none"
+        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \($0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey)"
+        if let hit = entries.withLock({ $0.first { $0.key == key }?.entry.basemap }) { return hit }
+        let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, open: spec.open)
+        var keep: [AnyObject] = [spec.tiles]
+        if let t = imagery?.tiles { keep.append(t) }
+        return entries.withLock { (list: inout [(key: String, entry: Entry)]) -> Basemap in
+            if let raced = list.first(where: { $0.key == key }) { return raced.entry.basemap }
+            list.append((key, Entry(basemap: made, keep: keep, buildings: [:])))
+            if list.count > 16 { list.removeFirst() }
+            return made
+        }
+    }
+
+    /// A basemap's extruded buildings around a camera, as `Building`s (kept per area; the
+    /// layers' zoom ranges are judged for a 768-point-high view, as the ground is made before
+    /// the view's size is known).
+    func buildings(_ basemap: Basemap, camera: Camera) -> [Building] {
+        let zoom = Map.basemapZoom(camera, height: 768)
+        let area = Map.basemapArea(camera, factor: 1.5)
+        let key = "\(area) \(zoom.rounded(.down))"
+        if let hit = entries.withLock({ $0.first { $0.entry.basemap === basemap }?.entry.buildings[key] }) { return hit }
+        let made = basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b in
+            Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
+        }
+        entries.withLock { (list: inout [(key: String, entry: Entry)]) in
+            if let i = list.firstIndex(where: { $0.entry.basemap === basemap }) {
+                if list[i].entry.buildings.count > 32 { list[i].entry.buildings = [:] }
+                list[i].entry.buildings[key] = made
+            }
+        }
+        return made
+    }
+}
+
+extension Map {
+    /// The map with a vector basemap from `tiles` (OpenMapTiles-schema vector tiles unless
+    /// `style` says otherwise), drawn in `.roadmap` and `.hybrid` modes.
+    public func basemap(_ basemap: MapBasemap) -> Map { with { $0.basemap = basemap } }
+
+    /// The map with a vector basemap read from `tiles` (a `.pmtiles` or `.mbtiles` archive or an
+    /// XYZ template) and drawn by the MapLibre style file `style` (nil: the built-in style of
+    /// the mode).
+    public func basemap(tiles: String, style: String? = nil) throws -> Map {
+        let source: any TileSource
+        do throws(TerrainError) { source = try tileSource(tiles) } catch { throw error }
+        var parsed: BasemapStyle?
+        if let style {
+            parsed = try Self.loadStyle(style)
+        }
+        return basemap(MapBasemap(tiles: source, style: parsed, open: { path in try tileSource(path) }))
+    }
+
+    /// A style file, or a built-in style by name ("roadmap", "hybrid").
+    static func loadStyle(_ file: String) throws(TerrainError) -> BasemapStyle {
+        if let builtin = BasemapStyle.builtin(file) { return builtin }
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try FileIO.read(file, limit: 16 * 1024 * 1024) } catch { throw TerrainError.file(error) }
+        let directory = (file as NSString).deletingLastPathComponent
+        do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {
+            throw TerrainError.basemap(error.description)
+        }
+    }
+
+    /// The basemap this map draws (none in `.satellite` mode or without basemap tiles).
+    public var drawnBasemap: Basemap? {
+        guard let basemap else { return nil }
+        return try? DrawnBasemaps.shared.basemap(basemap, mode: mode, imagery: imagery)
+    }
+
+    /// What the ground is textured with: the drawn basemap, else the imagery (not in
+    /// `.roadmap`, which keeps its light palette).
+    public var groundImagery: Imagery? {
+        if let drawn = drawnBasemap, let drape = try? drawn.drape() { return drape }
+        return mode != .roadmap ? imagery : nil
+    }
+
+    /// MapLibre's zoom for a camera over a view `height` points high: the scale at the
+    /// centre, 78,271.52 · cos φ / 2^z metres per point.
+    public static func basemapZoom(_ camera: Camera, height: Double) -> Double {
+        let focal = (height / 2) / tan(camera.fieldOfView.degrees * Double.pi / 360)
+        let metresPerPoint = camera.range / max(1e-6, focal)
+        let z = log2(78_271.52 * cos(camera.center.latitude * Double.pi / 180) / max(1e-6, metresPerPoint))
+        return min(22, max(0, z.isFinite ? z : 0))
+    }
+
+    /// The ground around a camera labels and buildings come from: its centre ± `factor` ×
+    /// range (at least 300 m), [west, south, east, north].
+    public static func basemapArea(_ camera: Camera, factor: Double) -> [Double] {
+        let r = max(300, factor * camera.range)
+        let lat = camera.center.latitude
+        let dLat = r / 111_320, dLon = r / (111_320 * max(0.05, cos(lat * Double.pi / 180)))
+        return [camera.center.longitude - dLon, max(-85, lat - dLat), camera.center.longitude + dLon, min(85, lat + dLat)]
+    }
+
+    /// The basemap's 3D buildings around the map's camera (none when the camera is fitted).
+    var basemapBuildings: [Building] {
+        guard let drawn = drawnBasemap, let camera = initialCamera ?? self.camera?.wrappedValue else { return [] }
+        return DrawnBasemaps.shared.buildings(drawn, camera: camera)
+    }
+}
+
+extension DrawnBasemaps {
+    /// A basemap's labels for a camera and view height, as `BasemapLabel`s (kept per area and
+    /// zoom: the thumbnails of a batch share them).
+    func labels(_ basemap: Basemap, camera: Camera, height: Double) -> [BasemapLabel] {
+        let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
+        let area = Map.basemapArea(camera, factor: 2.5).map { ($0 * 1e4).rounded() / 1e4 }
+        let key = "labels \(area) \(zoom)"
+        if let hit = entries.withLock({ $0.first { $0.entry.basemap === basemap }?.entry.labels[key] }) { return hit }
+        let made = basemap.symbols(area: area, zoom: zoom).map(Self.label)
+        entries.withLock { (list: inout [(key: String, entry: Entry)]) in
+            if let i = list.firstIndex(where: { $0.entry.basemap === basemap }) {
+                if list[i].entry.labels.count > 32 { list[i].entry.labels = [:] }
+                list[i].entry.labels[key] = made
+            }
+        }
+        return made
+    }
+
+    static func label(_ s: BasemapSymbol) -> BasemapLabel {
+        func rgba(_ c: StyleColor) -> RGBAColor {
+            RGBAColor(red: Float(min(1, max(0, c.red))), green: Float(min(1, max(0, c.green))), blue: Float(min(1, max(0, c.blue))), alpha: Float(min(1, max(0, c.alpha))))
+        }
+        let style = LabelStyle(font: font(s.fonts, size: s.size), color: rgba(s.color), haloColor: rgba(s.haloColor), haloWidth: s.haloWidth,
+                               maxWidth: s.maxWidth * s.size, offset: Size(width: s.offset.x * s.size, height: s.offset.y * s.size),
+                               anchor: s.anchor, along: s.along.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) },
+                               priority: s.priority, layer: s.layer, featureID: s.featureID)
+        return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: style)
+    }
+
+    /// A `text-font` list as a font: the first name's family (its weight and slant words
+    /// removed) when fontconfig has it, else the default face; weight and slant from the words.
+    static func font(_ names: [String], size: Double) -> FontSpec {
+        let name = names.first ?? "Noto Sans Regular"
+        var words = name.split(separator: " ").map(String.init)
+        var weight = FontWeight.regular, italic = false
+        let weights: [String: FontWeight] = ["Thin": .thin, "Light": .light, "Regular": .regular, "Book": .regular, "Medium": .medium,
+                                             "Semibold": .semibold, "SemiBold": .semibold, "Bold": .bold, "Heavy": .heavy, "Black": .black,
+                                             "ExtraBold": .heavy, "ExtraLight": .ultraLight]
+        while let last = words.last, words.count > 1 {
+            if let w = weights[last] { weight = w } else if last == "Italic" || last == "Oblique" { italic = true } else { break }
+            words.removeLast()
+        }
+        let family = words.joined(separator: " ")
+        let request = FontRequest(family: family, weight: weight, italic: italic)
+        if (try? FontLibrary.shared.face(for: request)) != nil { return FontSpec(request, size: size) }
+        return FontSpec(FontRequest(weight: weight, italic: italic), size: size)
+    }
+}
+
+extension Map {
+    /// The labels drawn: the map's own, then in `.roadmap` and `.hybrid` its basemap's, for
+    /// `camera` over a view `height` points high.
+    public func labels(for camera: Camera, height: Double) -> [BasemapLabel] {
+        guard mode != .satellite else { return [] }
+        guard let drawn = drawnBasemap else { return basemapLabels }
+        return basemapLabels + DrawnBasemaps.shared.labels(drawn, camera: camera, height: height)
+    }
+}
