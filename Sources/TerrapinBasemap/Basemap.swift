@@ -78,7 +78,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         try drapeImagery.withLock { (d: inout Imagery?) throws -> Imagery in
             if let d { return d }
             // Hillshade darkens it where it lies on terrain (as on a 3D web map).
-            let made = Imagery(tiles: try TileImagery(drawer: self), shading: 0.5)
+            var made = Imagery(tiles: try TileImagery(drawer: self), shading: 0.6)
+            made.shadesRelativeToFlat = true
             d = made
             return made
         }
@@ -205,6 +206,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 // From straight above an extrusion shows its roof: its colour, flat.
                 let color = Self.color(layer, "fill-extrusion-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
+                guard opacity > 0 else { continue }
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
             default:
                 let color = Self.color(layer, "line-color", context, default: StyleColor(red: 0, green: 0, blue: 0))

@@ -56,7 +56,7 @@ public struct BasemapStyle: Sendable {
                   "text-transform", "text-letter-spacing", "text-max-width", "text-anchor", "text-offset", "text-opacity",
                   "symbol-placement", "symbol-spacing", "symbol-sort-key", "text-padding", "text-justify", "text-optional",
                   "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright", "text-max-angle", "symbol-avoid-edges",
-                  "icon-image", "icon-size", "icon-optional", "icon-allow-overlap", "text-allow-overlap", "icon-opacity"],
+                  "icon-optional", "icon-allow-overlap", "text-allow-overlap"],
         .raster: ["raster-opacity", "raster-fade-duration", "raster-resampling"],
         .hillshade: [],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity"],

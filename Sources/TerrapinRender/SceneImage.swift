@@ -56,6 +56,8 @@ public struct EncodedImage: Sendable {
     public let bytes: [UInt8]
     public let format: ImageFormat
     public let width: Int, height: Int
+    /// What was drawn around (a style's unsupported properties, damaged tiles), each once.
+    public internal(set) var warnings: [String] = []
 }
 
 public enum SceneImage {
@@ -67,7 +69,10 @@ public enum SceneImage {
     public static func render(_ scene: Scene, _ overrides: RenderOverrides = RenderOverrides(), root: String? = nil,
                               metadata: [(key: String, value: String)] = [],
                               report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
-        try encode(try prepare(scene, overrides, root: root, report: report).render(), format: scene.output.format, metadata: metadata)
+        let prepared = try prepare(scene, overrides, root: root, report: report)
+        var image = try encode(try prepared.render(), format: scene.output.format, metadata: metadata)
+        image.warnings = prepared.map?.warnings ?? []
+        return image
     }
 
     /// The scene built (confined to `root`) with the overrides' taps run in order; `report`

@@ -203,3 +203,13 @@ extension Map {
         return basemapLabels + DrawnBasemaps.shared.labels(drawn, camera: camera, height: height)
     }
 }
+
+extension Map {
+    /// What was skipped or drawn around so far — the basemap style's unsupported parts, tiles
+    /// that could not be read — each once, in the order found.
+    public var warnings: [String] {
+        var out: [String] = []
+        for w in (drawnBasemap?.warnings ?? []) + (imagery?.tiles?.warnings ?? []) where !out.contains(w) { out.append(w) }
+        return out
+    }
+}

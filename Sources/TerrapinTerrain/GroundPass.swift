@@ -74,7 +74,7 @@ public struct GroundPass {
                 && lon >= g.westCentre - g.cellWidth && lon <= g.eastCentre + g.cellWidth
         }
         let focal = projection.focalLength * transform.a
-        let flatShade = Float(1 - (imagery?.shading ?? 0) * 0.75 * (1 - style.light.2))
+        let flatShade = imagery?.shadesRelativeToFlat == true ? 1 : Float(1 - (imagery?.shading ?? 0) * 0.75 * (1 - style.light.2))
         var reader = ImageryReader()
         func draped(_ base: RGBAColor, at q: Vector3, along dir: Vector3, distance: Double) -> RGBAColor {
             guard let imagery else { return base }

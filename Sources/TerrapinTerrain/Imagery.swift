@@ -35,6 +35,10 @@ public struct Imagery: Sendable {
     /// How much the terrain's hillshade darkens the imagery, 0…1: 0 (default) leaves it as it
     /// is (photographs carry their own shading), 1 shades it like the relief palette.
     public var shading: Double
+    /// Shade relative to flat ground: flat ground and the sea keep the image's own colours,
+    /// slopes facing the sun lighten and those facing away darken (a drawn map's colours stay
+    /// true); otherwise the hillshade only darkens. Default false.
+    public var shadesRelativeToFlat = false
     /// The file it was read from (nil for imagery made in memory), for writing scene files.
     public var source: String?
     /// Full-resolution pixels across and down (for tiles: the world at the deepest zoom).

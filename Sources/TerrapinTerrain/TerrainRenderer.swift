@@ -173,7 +173,8 @@ public enum TerrainRenderer {
         let palette = style.palette
         let pixel = { (a: SIMD3<Float>) -> UInt32 in Self.pack(Self.relief(a, palette) * (1 - a.z) + horizon * a.z) }
         if let imagery, style.palette == .relief {
-            return drawDraped(imagery, screen: screen, colour: colour, texel: texel, origin: origin, cols: cols, rows: rows, horizon: horizon, into: &frame)
+            return drawDraped(imagery, screen: screen, colour: colour, texel: texel, origin: origin, cols: cols, rows: rows, horizon: horizon,
+                              flatLight: Float(style.light.2), into: &frame)
         }
         var count = 0
         for r in 0..<(rows - 1) {
@@ -195,14 +196,17 @@ public enum TerrainRenderer {
     /// pixels per screen pixel, from the two areas), shaded by `imagery.shading` and laid over
     /// the relief colour by its alpha, then hazed.
     static func drawDraped(_ imagery: Imagery, screen: [(Double, Double, Double)?], colour: [SIMD3<Float>], texel: [SIMD2<Float>], origin: (x: Double, y: Double),
-                           cols: Int, rows: Int, horizon: SIMD3<Float>, into frame: inout DepthFrame) -> Int {
+                           cols: Int, rows: Int, horizon: SIMD3<Float>, flatLight: Float, into frame: inout DepthFrame) -> Int {
         let shading = Float(imagery.shading)
+        let relative = imagery.shadesRelativeToFlat
         var reader = ImageryReader()
         let pixel = { (a: SIMD8<Float>) -> UInt32 in
             let attributes = SIMD3(a[0], a[1], a[2])
             var rgb = Self.relief(attributes, .relief)
             if let c = imagery.sample(x: origin.x + Double(a[3]), y: origin.y + Double(a[4]), level: Double(a[5]), reader: &reader) {
-                let k = 1 - shading * 0.75 * (1 - a[1])
+                // Relative shading leaves flat ground (and the sea) its own colour: a map's
+                // colours stay true, slopes lit and darkened around them.
+                let k = relative ? (a[0] < 0 ? 1 : min(1.08, max(0.55, 1 + shading * (a[1] - flatLight)))) : 1 - shading * 0.75 * (1 - a[1])
                 rgb = SIMD3(c.x, c.y, c.z) * k + rgb * (1 - c.w / 255)
             }
             return Self.pack(rgb * (1 - a[2]) + horizon * a[2])

@@ -67,6 +67,10 @@ enum CommandLineTool {
         _ = try? FileIO.writeAll(Array(text.utf8), fd: 2, name: "<stderr>")
     }
 
+    static func printWarning(_ message: String) {
+        _ = try? FileIO.writeAll(Array("warning: \(message)\n".utf8), fd: 2, name: "<stderr>")
+    }
+
     static func printOut(_ text: String) {
         _ = try? FileIO.writeAll(Array((text + "\n").utf8), fd: 1, name: "<stdout>")
     }

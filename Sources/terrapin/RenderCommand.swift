@@ -116,6 +116,8 @@ extension CommandLineTool {
     static func renderOne(_ scenePath: String, to outputPath: String, _ options: SceneOptions) throws {
         var scene = try options.load(scenePath)
         scene.output.format = try outputFormat(for: outputPath, scene.output.format, options)
-        try writeOutput(try options.encode(scene).bytes, to: outputPath)
+        let image = try options.encode(scene)
+        try writeOutput(image.bytes, to: outputPath)
+        for w in image.warnings { printWarning("\(scenePath): \(w)") }
     }
 }

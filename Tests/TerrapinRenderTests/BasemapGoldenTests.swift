@@ -1,0 +1,94 @@
+// Vector basemaps (Fixtures/basemap): Andorra over terrain and Monaco on flat ground, straight
+// down and tilted, with the built-in styles and a style using what Terrapin does not draw;
+// goldens under Fixtures/basemap/goldens, each looked at and compared with a web map of the
+// place before committing. Placement and collision are checked in the printed ResolvedScene.
+import Testing
+@testable import Terrapin
+import TerrapinSnapshotTesting
+
+@Suite struct BasemapGoldenTests {
+    func prepared(_ name: String) throws -> PreparedScene {
+        try PreparedScene(try SceneDecoder.load(path: "\(mapFixtures)/basemap/\(name).json"))
+    }
+
+    func golden(_ name: String) throws -> PreparedScene {
+        let scene = try prepared(name)
+        assertSnapshot(of: try scene.render(), as: .image, snapshotPath: "\(mapFixtures)/basemap/goldens/\(name).png")
+        return scene
+    }
+
+    /// Andorra la Vella from above: the Gran Valira and the CG-1 in yellow through the town,
+    /// the town's name at its place node; the pin on the centre.
+    @Test func andorraStraightDown() throws {
+        let resolved = try #require(try golden("andorra-roadmap-tilt0").resolve())
+        let text = resolved.description
+        #expect(text.contains("\"Andorra la Vella\" [place-town]: shown"))
+        #expect(resolved.displayList.contains("terrain mesh"))
+        #expect(resolved.displayList.contains("basemap roadmap draped"))
+    }
+
+    /// The same, tilted 60°: the valley walls rise with the map draped on them.
+    @Test func andorraTilted() throws {
+        let resolved = try #require(try golden("andorra-roadmap-tilt60").resolve())
+        #expect(resolved.labels.contains { $0.isShown && $0.name == "Andorra la Vella" })
+    }
+
+    /// Monaco from above: the port, the Rocher, Monte-Carlo.
+    @Test func monacoStraightDown() throws {
+        let resolved = try #require(try golden("monaco-roadmap-tilt0").resolve())
+        #expect(resolved.description.contains("\"Monte-Carlo\" [place-village]: shown"))
+        // No 3D buildings straight down? They stand at any tilt once the zoom is 15 or more.
+        #expect(resolved.displayList.contains("buildings: "))
+    }
+
+    /// Monaco tilted: the buildings of the OpenMapTiles building layer stand at their
+    /// render_height, a relativeToMesh pin sits on the roof of the 111 m tower above the
+    /// Boulevard d'Italie.
+    @Test func monacoTiltedWithBuildingsAndARoofPin() throws {
+        let scene = try golden("monaco-roadmap-tilt55")
+        let resolved = try #require(try scene.resolve())
+        let pin = try #require(resolved.markers.first)
+        #expect(pin.isShown)
+        let ground = try #require(scene.map?.ground)
+        let tower = LatLngAltitude(latitude: 43.741, longitude: 7.42347)
+        let built = try #require(ground as? BuiltGround)
+        #expect(built.buildings.count > 1000)
+        #expect(ground.meshHeight(at: tower) == 111)
+    }
+
+    @Test func monacoHybridRoadsOverFlatGround() throws {
+        _ = try golden("monaco-hybrid-tilt55")
+    }
+
+    /// A style with properties, layers and operators Terrapin lacks renders what it can and
+    /// says what it skipped, once each.
+    @Test func unsupportedStylePartsRenderWithWarnings() throws {
+        let scene = try golden("monaco-user-style")
+        let warnings = try #require(scene.map).warnings
+        #expect(warnings.count == 10, "\(warnings)")
+        #expect(warnings.contains("layer 'minor': paint property \"line-blur\" is not drawn by Terrapin; ignored"))
+        #expect(warnings.contains("layer 'names': layout property \"icon-image\" is not drawn by Terrapin; ignored"))
+        #expect(warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
+    }
+
+    /// Markers hide the basemap labels they overlap when their collision behaviour says so;
+    /// required markers hide nothing.
+    @Test func markersHideTheLabelsTheyOverlap() throws {
+        func scene(_ behaviour: String) throws -> ResolvedScene {
+            let json = """
+            {"output": {"width": 400, "height": 300}, "map": {"mode": "roadmap",
+              "camera": {"center": {"latitude": 43.7392, "longitude": 7.4262}, "range": 1500},
+              "basemap": {"tiles": "\(mapFixtures)/tiles/monaco-omt.pmtiles"},
+              "markers": [{"position": {"latitude": 43.7403, "longitude": 7.4259}, "collisionBehavior": "\(behaviour)",
+                           "content": {"text": "A marker over Monte-Carlo", "modifiers": [{"padding": 8}, {"background": "white"}]}}]}}
+            """
+            let s = try SceneDecoder.decode(Array(json.utf8), file: "\(mapFixtures)/basemap/inline.json")
+            return try #require(try PreparedScene(s).resolve())
+        }
+        let hiding = try scene("requiredAndHidesOptional")
+        let label = try #require(hiding.labels.first { $0.name == "Monte-Carlo" })
+        #expect(label.hidden == .collided(with: 0))
+        let required = try scene("required")
+        #expect(required.labels.first { $0.name == "Monte-Carlo" }?.isShown == true)
+    }
+}
