@@ -1,4 +1,5 @@
 // The module users import: it re-exports every part a user needs.
+@_exported import TerrapinBasemap
 @_exported import TerrapinCodecs
 @_exported import TerrapinGeo
 @_exported import TerrapinGeometry

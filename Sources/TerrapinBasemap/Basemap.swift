@@ -40,7 +40,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         self.style = style
         name = style.file
         var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
-        var credits: [String] = []
+        var credits: [String] = [], missing: [String] = []
         func credit(_ text: String?) { if let text, !text.isEmpty, !credits.contains(text) { credits.append(text) } }
         for (key, source) in style.sources.sorted(by: { $0.key < $1.key }) {
             let archive: any TileSource
@@ -50,6 +50,9 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 if source.kind == .raster, let imagery {
                     rasters[key] = imagery
                     credit(imagery.tiles?.attribution)
+                } else if source.kind != .rasterDEM {
+                    missing.append("source '\(key)' has no local tiles\(source.remote.map { " (it names \($0); Terrapin reads local files only)" } ?? "")"
+                                   + (source.kind == .vector ? ": give the scene's basemap \"tiles\"" : ": give the map imagery tiles") + "; its layers are not drawn")
                 }
                 continue
             }
@@ -70,27 +73,24 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         vectorSources = vectors
         rasterSources = rasters
         attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
+        problems.withLock { $0 = missing }
     }
 
-    /// The basemap as imagery to drape: its tiles drawn as the ground needs them, kept in the
-    /// shared tile cache (made once per basemap, so every scene using it shares the tiles).
-    public func drape() throws -> Imagery {
-        try drapeImagery.withLock { (d: inout Imagery?) throws -> Imagery in
-            if let d { return d }
-            // Hillshade darkens it where it lies on terrain (as on a 3D web map).
-            var made = Imagery(tiles: try TileImagery(drawer: self), shading: 0.6)
-            made.shadesRelativeToFlat = true
-            d = made
-            return made
-        }
+    /// The basemap as imagery to drape: its tiles drawn as the ground needs them and kept in
+    /// the shared tile cache under the new imagery's serial, so keep the result and reuse it
+    /// (each call makes a new one, whose tiles are drawn afresh).
+    public func makeDrape() throws -> Imagery {
+        // Hillshade darkens and lightens it on slopes (as on a 3D web map), not on flat ground.
+        var made = Imagery(tiles: try TileImagery(drawer: self), shading: 0.6)
+        made.shadesRelativeToFlat = true
+        return made
     }
-    let drapeImagery = Locked<Imagery?>(nil)
 
-    /// Messages about tiles that could not be read (at most 8), then the style's warnings.
+    /// The style's warnings, then sources without tiles and tiles that could not be read.
     public var warnings: [String] { style.warnings + problems.withLock { $0 } }
 
     func note(_ message: String) {
-        problems.withLock { list in if list.count < 8, !list.contains(message) { list.append(message) } }
+        problems.withLock { list in if list.count < 16, !list.contains(message) { list.append(message) } }
     }
 
     /// The decoded vector tile of a source (small LRU: overzoomed tiles share their parent).

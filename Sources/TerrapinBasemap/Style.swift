@@ -15,6 +15,8 @@ public struct BasemapStyle: Sendable {
         public var tileSize: Int
         public var minZoom: Int?, maxZoom: Int?
         public var attribution: String?
+        /// The remote URL the style gave (not read: the scene's tiles stand in).
+        public var remote: String?
     }
 
     public enum LayerKind: String, Sendable, CaseIterable {
@@ -91,14 +93,15 @@ public struct BasemapStyle: Sendable {
                     warn("source '\(m.key)' is of type \"\(type)\", which Terrapin does not draw; its layers are skipped")
                     continue
                 }
-                var location: String?
+                var location: String?, remote: String?
                 if let u = member(fields, "url"), case .string(let url) = u.value { location = url }
                 if let t = member(fields, "tiles"), case .array(let list) = t.value, let first = list.first, case .string(let template) = first.value {
                     location = template
                 }
                 if let l = location {
                     if l.hasPrefix("http://") || l.hasPrefix("https://") || l.hasPrefix("mapbox://") {
-                        warn("source '\(m.key)' is remote (\(l)); Terrapin reads local files only: give the scene's \"basemap\" \"tiles\" or a local path")
+                        // The scene's tiles stand in (the Basemap warns if there are none).
+                        remote = l
                         location = nil
                     } else {
                         for prefix in ["pmtiles://", "mbtiles://", "file://"] where l.hasPrefix(prefix) { location = String(l.dropFirst(prefix.count)) }
@@ -113,7 +116,8 @@ public struct BasemapStyle: Sendable {
                 if let n = member(fields, "tileSize"), case .number(let v) = n.value, [128.0, 256, 512, 1024].contains(v) { tileSize = Int(v) }
                 var attribution: String?
                 if let a = member(fields, "attribution"), case .string(let text) = a.value { attribution = text }
-                sources[m.key] = Source(kind: kind, location: location, tileSize: tileSize, minZoom: int("minzoom"), maxZoom: int("maxzoom"), attribution: attribution)
+                sources[m.key] = Source(kind: kind, location: location, tileSize: tileSize, minZoom: int("minzoom"), maxZoom: int("maxzoom"),
+                                        attribution: attribution, remote: remote)
             }
         }
         for key in ["sprite", "glyphs"] {

@@ -209,7 +209,7 @@ public indirect enum StyleExpression: Sendable, Equatable {
 
 extension StyleValue {
     /// MapLibre's truthiness for filters: only `true` passes.
-    var truthy: Bool { if case .bool(let b) = self { b } else { false } }
+    public var truthy: Bool { if case .bool(let b) = self { b } else { false } }
 
     /// Equality as filters compare (numbers by value; a colour and its string spelling).
     func matches(_ other: StyleValue) -> Bool {

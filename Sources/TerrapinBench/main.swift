@@ -103,6 +103,16 @@ if only == "batch" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "basemap" {
+    printTable("Vector basemap (roadmap, Andorra, release):", try basemapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
+    reportPeakMemoryIfAsked()
+    exit(0)
+}
+if only == "basemap-batch" {
+    print(try basemapBatchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
+    reportPeakMemoryIfAsked()
+    exit(0)
+}
 if only == "tile-batch" {
     print(try tileBatchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
     reportPeakMemoryIfAsked()
@@ -159,6 +169,10 @@ let decode = try measure("decode") { _ = try PNGDecoder.decode(encoded) }
 print("\nPNG decode of the default-preset file: median \(format(decode.median)) ms (min \(format(decode.min)), max \(format(decode.max)))")
 record(section: "PNG decode", name: "default-preset file", decode, note: "")
 print("")
+printTable("Vector basemap (roadmap, Andorra):", try basemapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
+let basemapBatchText = try basemapBatchBenchmark(repository: FileIO.canonicalPath(".") ?? ".")
+print(basemapBatchText + "\n")
+recordText(section: "Basemap batch", basemapBatchText)
 let batchText = try batchBenchmark(repository: FileIO.canonicalPath(".") ?? ".")
 print(batchText)
 recordText(section: "Batch", batchText)

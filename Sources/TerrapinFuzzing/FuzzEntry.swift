@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style
 }
 
 public enum FuzzEntry {
@@ -41,6 +41,8 @@ public enum FuzzEntry {
         case .raster: raster(bytes)
         case .tiles: tiles(bytes)
         case .geotiff: geotiff(bytes)
+        case .mvt: mvt(bytes)
+        case .style: style(bytes)
         }
     }
 
@@ -90,6 +92,30 @@ public enum FuzzEntry {
         if let entries = try? PMTiles.parseDirectory(rest) { return !entries.isEmpty }
         let candidates = [try? Inflate.decompress(rest, limit: 1 << 22), try? Inflate.brotli(rest, limit: 1 << 22), try? Inflate.zstd(rest, limit: 1 << 22)]
         return candidates.contains { bytes in bytes.map { (try? PMTiles.parseDirectory($0)) != nil } ?? false }
+    }
+
+    /// Mapbox Vector Tile bytes: decoded, then drawn as tile 14/8261/6050 with the built-in
+    /// roadmap style, its labels and buildings collected, as a basemap does.
+    @discardableResult
+    public static func mvt(_ bytes: [UInt8]) -> Bool {
+        guard (try? VectorTile.decode(bytes, source: "fuzz.mvt")) != nil else { return false }
+        guard let basemap = try? Basemap(style: BasemapStyle.builtin("roadmap")!, tiles: MemoryTiles(bytes), open: { _ in throw FuzzError() }) else { return false }
+        let drawn = (try? basemap.draw(MemoryTiles.id)) != nil
+        let area = [1.5161, 42.5048, 1.5382, 42.5211]
+        _ = basemap.symbols(area: area, zoom: 16)
+        _ = basemap.buildings(area: area, zoom: 16)
+        return drawn && basemap.warnings.isEmpty
+    }
+
+    /// MapLibre style JSON: parsed, then drawn over a small hand-made tile (a polygon with a
+    /// hole, a line and a point, properties of each kind) at zoom 14, with its labels.
+    @discardableResult
+    public static func style(_ bytes: [UInt8]) -> Bool {
+        guard let style = try? BasemapStyle.parse(bytes, file: "fuzz.json", directory: "/nonexistent") else { return false }
+        guard let basemap = try? Basemap(style: style, tiles: MemoryTiles(MemoryTiles.handMade), open: { _ in throw FuzzError() }) else { return false }
+        guard (try? basemap.draw(MemoryTiles.id)) != nil else { return false }
+        _ = basemap.symbols(area: [1.5161, 42.5048, 1.5382, 42.5211], zoom: 14.5)
+        return true
     }
 
     /// GeoTIFF bytes (libtiff reads files, so through a per-process temporary file): the
@@ -158,4 +184,44 @@ public enum FuzzEntry {
         layout.draw(in: canvas, at: Point(x: 2, y: 2), color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 1))
         return (try? ViewRenderer.render(Text(string).font(.system(size: size)).frame(width: 120, height: 60))) != nil
     }
+}
+
+struct FuzzError: Error {}
+
+/// One vector tile, served as 14/8261/6050 (Andorra la Vella).
+final class MemoryTiles: TileSource, @unchecked Sendable {
+    static let id = TileID(z: 14, x: 8261, y: 6050)
+    let bytes: [UInt8]
+    let path = "fuzz.mvt"
+    let info = TileSourceInfo(type: .mvt, minZoom: 14, maxZoom: 14)
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    func tile(_ id: TileID) throws(TileError) -> [UInt8]? { id == Self.id ? bytes : nil }
+
+    /// Layers "water" (a square with a square hole), "transportation" (a line, class primary)
+    /// and "place" (a point named "Fuzz", class town), extent 4096.
+    static let handMade: [UInt8] = {
+        func varint(_ v: UInt64, _ out: inout [UInt8]) { var v = v; while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }; out.append(UInt8(v)) }
+        func field(_ n: Int, _ payload: [UInt8], _ out: inout [UInt8]) { varint(UInt64(n << 3 | 2), &out); varint(UInt64(payload.count), &out); out += payload }
+        func packed(_ values: [UInt64]) -> [UInt8] { var o: [UInt8] = []; for v in values { varint(v, &o) }; return o }
+        func layer(_ name: String, type: UInt64, geometry: [UInt64], keys: [String], values: [String]) -> [UInt8] {
+            var l: [UInt8] = []
+            varint(15 << 3, &l); varint(2, &l)
+            field(1, Array(name.utf8), &l)
+            var f: [UInt8] = []
+            varint(1 << 3, &f); varint(1, &f)
+            field(2, packed((0..<UInt64(keys.count)).flatMap { [$0, $0] }), &f)
+            varint(3 << 3, &f); varint(type, &f)
+            field(4, packed(geometry), &f)
+            field(2, f, &l)
+            for k in keys { field(3, Array(k.utf8), &l) }
+            for v in values { var value: [UInt8] = []; field(1, Array(v.utf8), &value); field(4, value, &l) }
+            return l
+        }
+        var tile: [UInt8] = []
+        field(3, layer("water", type: 3, geometry: [9, 400, 400, 26, 6000, 0, 0, 6000, 5999, 0, 15, 9, 2000, 3999, 26, 0, 2000, 2000, 0, 0, 1999, 15],
+                       keys: ["class"], values: ["lake"]), &tile)
+        field(3, layer("transportation", type: 2, geometry: [9, 200, 4000, 18, 3000, 100, 3000, 2000], keys: ["class", "name:latin"], values: ["primary", "Carrer"]), &tile)
+        field(3, layer("place", type: 1, geometry: [9, 4000, 4000], keys: ["class", "name:latin"], values: ["town", "Fuzz"]), &tile)
+        return tile
+    }()
 }

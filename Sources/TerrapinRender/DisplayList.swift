@@ -55,6 +55,8 @@ public enum HitShape: Equatable, Sendable {
     case stroke(halfWidth: Double)
     /// Inside a polygon's drawn rings (even-odd: holes take no taps).
     case fill
+    /// A basemap place's label box: the tap is on the place.
+    case place(Rect, id: String)
 }
 
 public struct DisplayItem: Sendable {
@@ -152,7 +154,10 @@ enum DisplayListBuilder {
             }
         }
         for label in scene.labels {
-            items.append(DisplayItem(layer: .labels, content: .basemapLabel(label.index), box: label.box, depth: label.depth,
+            // A style's labels are places, "layer/feature id" (the label's text where the tiles
+            // give features no ids, as tilemaker's do not): taps on them reach `onPlaceTap`.
+            let place = label.style.map { HitShape.place(label.box, id: "\($0.layer)/" + ($0.featureID.map { String($0) } ?? label.name)) }
+            items.append(DisplayItem(layer: .labels, content: .basemapLabel(label.index), box: label.box, depth: label.depth, hit: place,
                                      hidden: label.hidden, isDrawn: label.isShown && label.layout != nil))
         }
         for i in scene.drawOrder { if let l = leader(scene.markers[i], .markers, opacity: 1) { items.append(l) } }
@@ -226,6 +231,7 @@ extension ResolvedScene {
                 case .bubble?: text += ", taps: bubble"
                 case .stroke(let halfWidth)?: text += ", taps: within \(f(halfWidth)) of the line"
                 case .fill?: text += ", taps: fill"
+                case .place(_, let id)?: text += ", taps: place \(id)"
                 case nil: break
                 }
                 lines.append("    " + text)
@@ -250,6 +256,9 @@ public struct MapHit {
         case polygon(Int)
         /// Nothing but the map: runs `Map.onTap`, closes auto-closing popovers.
         case map
+        /// A basemap place's label ("layer/feature id"): runs `onPlaceTap`, else `Map.onTap`
+        /// with `.place(id:)`.
+        case place(id: String)
 
         public var description: String {
             switch self {
@@ -258,6 +267,7 @@ public struct MapHit {
             case .polyline(let i): "polyline \(i)"
             case .polygon(let i): "polygon \(i)"
             case .map: "the map"
+            case .place(let id): "place \(id)"
             }
         }
     }
@@ -320,6 +330,14 @@ extension ResolvedScene {
                 let action = content.map.polygons[index].tapAction
                 return locate(MapHit(target: .polygon(index), label: "polygon \(index)", action: { closePopovers(except: nil); action?() },
                                      mayChangeState: action != nil || closesPopovers(except: nil)), point)
+            case (.basemapLabel, .place(let box, let id)) where box.contains(point):
+                let map = content.map
+                guard map.placeTapHandler != nil || map.tapHandler != nil else { continue }
+                let location = location(at: point)
+                return MapHit(target: .place(id: id), label: labels.first { $0.box == box }?.name, action: {
+                    closePopovers(except: nil)
+                    if let handler = map.placeTapHandler { handler(id) } else if let location { map.tapHandler?(MapTapInfo(location: location, content: .place(id: id))) }
+                }, mayChangeState: true, location: location)
             default: continue
             }
         }

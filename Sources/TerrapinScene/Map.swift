@@ -38,6 +38,8 @@ public struct Map {
     public var occludedMarkers: OccludedMarkerStyle = .hidden
     /// `onTap`'s handler.
     public var tapHandler: ((MapTapInfo) -> Void)?
+    /// `onPlaceTap`'s handler.
+    public var placeTapHandler: ((String) -> Void)?
 
     public init(mode: MapMode, @MapContentBuilder content: () -> MapItems = { MapItems(items: []) }) {
         self.mode = mode
@@ -127,8 +129,10 @@ public struct Map {
     /// On-screen controls. Accepted and not drawn (a still image has nothing to press).
     public func mapControls<Controls: View>(at position: Alignment = .topTrailing, margin: Double = 16, spacing: Double = 8,
                                             @ViewBuilder _ controls: () -> Controls) -> Map { self }
-    /// Taps on basemap places. Accepted; Terrapin's basemap has no place ids yet, so it never runs.
-    public func onPlaceTap(_ action: @escaping (String) -> Void) -> Map { self }
+    /// Taps on basemap places: a vector basemap's labels, by "layer/feature id" (the style
+    /// layer's id and the vector tile feature's id, or the label's text when the tiles give
+    /// their features no ids).
+    public func onPlaceTap(_ action: @escaping (String) -> Void) -> Map { with { $0.placeTapHandler = action } }
     /// Place information on tap. Accepted and unused.
     public func placeInformationEnabled(_ enabled: Bool) -> Map { self }
 

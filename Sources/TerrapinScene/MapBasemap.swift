@@ -37,7 +37,14 @@ public struct MapBasemap: @unchecked Sendable {
 /// so identifiers in the keys are not reused).
 final class DrawnBasemaps: @unchecked Sendable {
     static let shared = DrawnBasemaps()
-    struct Entry { let basemap: Basemap; let keep: [AnyObject]; var buildings: [String: [Building]]; var labels: [String: [BasemapLabel]] = [:] }
+    struct Entry {
+        let basemap: Basemap
+        /// The basemap's drape (it holds the basemap; the basemap does not hold it).
+        let drape: Imagery
+        let keep: [AnyObject]
+        var buildings: [String: [Building]]
+        var labels: [String: [BasemapLabel]] = [:]
+    }
     let entries = Locked<[(key: String, entry: Entry)]>([])
 
     func basemap(_ spec: MapBasemap, mode: MapMode, imagery: Imagery?) throws -> Basemap? {
@@ -47,14 +54,20 @@ final class DrawnBasemaps: @unchecked Sendable {
         let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \($0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey)"
         if let hit = entries.withLock({ $0.first { $0.key == key }?.entry.basemap }) { return hit }
         let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, open: spec.open)
+        let drape = try made.makeDrape()
         var keep: [AnyObject] = [spec.tiles]
         if let t = imagery?.tiles { keep.append(t) }
         return entries.withLock { (list: inout [(key: String, entry: Entry)]) -> Basemap in
             if let raced = list.first(where: { $0.key == key }) { return raced.entry.basemap }
-            list.append((key, Entry(basemap: made, keep: keep, buildings: [:])))
+            list.append((key, Entry(basemap: made, drape: drape, keep: keep, buildings: [:])))
             if list.count > 16 { list.removeFirst() }
             return made
         }
+    }
+
+    /// The drape made with `basemap` (nil if it has left the list).
+    func drape(_ basemap: Basemap) -> Imagery? {
+        entries.withLock { $0.first { $0.entry.basemap === basemap }?.entry.drape }
     }
 
     /// A basemap's extruded buildings around a camera, as `Building`s (kept per area; the
@@ -65,8 +78,10 @@ final class DrawnBasemaps: @unchecked Sendable {
         let area = Map.basemapArea(camera, factor: 1.5)
         let key = "\(area) \(zoom.rounded(.down))"
         if let hit = entries.withLock({ $0.first { $0.entry.basemap === basemap }?.entry.buildings[key] }) { return hit }
-        let made = basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b in
-            Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
+        let made = basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
+            var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
+            building?.roofKeepsColour = true
+            return building
         }
         entries.withLock { (list: inout [(key: String, entry: Entry)]) in
             if let i = list.firstIndex(where: { $0.entry.basemap === basemap }) {
@@ -116,7 +131,7 @@ extension Map {
     /// What the ground is textured with: the drawn basemap, else the imagery (not in
     /// `.roadmap`, which keeps its light palette).
     public var groundImagery: Imagery? {
-        if let drawn = drawnBasemap, let drape = try? drawn.drape() { return drape }
+        if let drawn = drawnBasemap, let drape = DrawnBasemaps.shared.drape(drawn) { return drape }
         return mode != .roadmap ? imagery : nil
     }
 

@@ -2,6 +2,8 @@
 // their confinement; SceneBuilder.swift turns it into a `Map`.
 // Views in a scene are a tree of `ViewSpec`s whose modifiers are an ordered list, because, as
 // in SwiftUI, `.padding(8).background(…)` and `.background(…).padding(8)` differ.
+import Foundation
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinIO
@@ -216,17 +218,26 @@ extension SceneBuilder {
         guard let realRoot = FileIO.canonicalPath(root) else {
             throw ConfinementError(file: root, root: root, reason: "does not exist")
         }
-        for file in spec.referencedFiles {
-            let full = path(file)
-            guard let real = FileIO.canonicalPath(full) else {
+        func check(_ file: String, _ full: String) throws(ConfinementError) {
+            // An XYZ template is checked up to its first placeholder (the folder its tiles are in).
+            let checked = full.contains("{") ? (String(full[..<full.firstIndex(of: "{")!]) as NSString).deletingLastPathComponent : full
+            guard let real = FileIO.canonicalPath(checked.isEmpty ? "." : checked) else {
                 // Not there: refuse anyway if the path as written climbs out.
                 if file.hasPrefix("/") || file.split(separator: "/").contains("..") {
                     throw ConfinementError(file: file, root: root, reason: "points outside the root")
                 }
-                continue
+                return
             }
             guard real == realRoot || real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
                 throw ConfinementError(file: file, root: root, reason: "resolves to '\(real)', outside the root")
+            }
+        }
+        for file in spec.referencedFiles { try check(file, path(file)) }
+        // The archives a basemap style names are read too.
+        if let style = spec.basemap?.style, BasemapStyle.builtin(style) == nil,
+           let parsed = try? Map.loadStyle(path(style)) {
+            for (name, source) in parsed.sources.sorted(by: { $0.key < $1.key }) {
+                if let location = source.location { try check("\(location) (source '\(name)' of \(style))", location) }
             }
         }
     }

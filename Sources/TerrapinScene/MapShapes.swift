@@ -107,8 +107,9 @@ public struct Polygon: MapContent, MapContentTappable {
 /// Where a tap on the map landed, for `Map.onTap`.
 public struct MapTapInfo {
     public enum Content: Equatable, Sendable {
-        /// The map itself (no place: Terrapin's basemap has no place ids yet).
+        /// The map itself.
         case map
+        /// A vector basemap's place (its label was tapped): "layer/feature id".
         case place(id: String)
     }
     /// The ground point under the tap: a ray cast against the terrain or the ellipsoid.

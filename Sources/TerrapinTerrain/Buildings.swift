@@ -16,6 +16,9 @@ public struct Building: Sendable, Equatable {
     public var color: SIMD3<Double>
 
     public static let maxVertices = 1_000
+    /// The roof drawn in `color` itself instead of lit by the sun (a basemap style's
+    /// extrusions, as MapLibre lights them). Default false.
+    public var roofKeepsColour = false
 
     /// Nil unless there are 3…1,000 valid vertices and 0 ≤ base < roof ≤ 10,000 m.
     public init?(footprint: [LatLngAltitude], base: Double = 0, roof: Double, color: SIMD3<Double> = SIMD3(214, 208, 198)) {
@@ -176,7 +179,9 @@ public enum BuildingRenderer {
                 count += 2
             }
             // Roof, by ear clipping.
-            let roofColour = colour(light.2, depth: screen(polygon[0], prism.top)?.2 ?? 0)
+            // A style's roofs keep their colour (MapLibre's fill-extrusion light gives a flat
+            // roof its full colour); other roofs are lit by the sun from above.
+            let roofColour = colour(b.roofKeepsColour ? 1 : light.2, depth: screen(polygon[0], prism.top)?.2 ?? 0)
             for (a, b2, c) in earClip(polygon) {
                 guard let sa = screen(a, prism.top), let sb = screen(b2, prism.top), let sc = screen(c, prism.top) else { continue }
                 frame.triangle(sa, sb, sc, roofColour, roofColour, roofColour, shade: pack)

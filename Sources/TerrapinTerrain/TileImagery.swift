@@ -119,6 +119,13 @@ public final class TileImagery: Sendable {
         guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
         let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
         let l: Double = min(max(level.isFinite ? level : 0, 0), deepest)
+        if drawer != nil {
+            // Drawn tiles are read one zoom at a time, as MapLibre shows a view at zoom z with
+            // the tiles of ⌊z⌋ magnified: the coarser level, unless within 0.05 of the finer.
+            let single = min(deepest, (l - 0.05).rounded(.up))
+            let zoom = maxZoom - Int(single)
+            return bilinear(zoom: zoom, x: x / Double(1 << Int(single)), y: y / Double(1 << Int(single)), reader: &reader)
+        }
         let l0: Double = l.rounded(.down)
         let f = Float(l - l0)
         let scale: Double = 1 / Double(1 << Int(l0))

@@ -31,6 +31,7 @@ enum CommandLineTool {
           terrapin format SCENE.json [-o OUT.json]
           terrapin frames SCENE.json --fps N --duration S (-o DIR | --apng OUT.png) [options]
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
+          terrapin style roadmap|hybrid | --check STYLE.json
           terrapin --help | --version
           terrapin help COMMAND
 
@@ -43,6 +44,7 @@ enum CommandLineTool {
           format    check a scene file and write it in canonical form
           frames    render a scene at successive times (camera flights) as PNGs or an animated PNG
           diff      compare two PNG images as the snapshot tests do
+          style     print a built-in basemap style, or list what Terrapin skips in a style file
 
         Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
         """
@@ -92,6 +94,7 @@ enum CommandLineTool {
             case "schema": printOut(schemaHelp)
             case "format": printOut(formatHelp)
             case "frames": printOut(framesHelp)
+            case "style": printOut(styleHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
         case "render": try render(rest)
@@ -102,8 +105,9 @@ enum CommandLineTool {
         case "format": try format(rest)
         case "frames": try frames(rest)
         case "schema": try schema(rest)
+        case "style": try style(rest)
         default:
-            let commands = ["render", "batch", "inspect", "tap", "frames", "schema", "format", "diff"]
+            let commands = ["render", "batch", "inspect", "tap", "frames", "schema", "format", "diff", "style"]
             let guess = command.hasPrefix("-") ? nil : closest(to: command, in: commands)
             throw CLIError.usage("unknown command '\(command)'" + (guess.map { "; did you mean '\($0)'?" } ?? "")
                                  + (command.hasPrefix("-") ? "" : "; commands: " + commands.joined(separator: ", ")))

@@ -91,4 +91,27 @@ import TerrapinSnapshotTesting
         let required = try scene("required")
         #expect(required.labels.first { $0.name == "Monte-Carlo" }?.isShown == true)
     }
+
+    /// A tap on a basemap label is a tap on the place: `onPlaceTap` hears "layer/feature id";
+    /// without it `onTap` hears `.place(id:)`.
+    @Test func tapsOnLabelsReachPlaces() throws {
+        let camera = Camera(center: LatLngAltitude(latitude: 43.7392, longitude: 7.4262), range: 1500)
+        nonisolated(unsafe) var heard: [String] = []
+        let map = try Map(initialCamera: camera, mode: .roadmap).basemap(tiles: "\(mapFixtures)/tiles/monaco-omt.pmtiles")
+            .onPlaceTap { heard.append($0) }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        let label = try #require(scene.labels.first { $0.name == "Monte-Carlo" && $0.isShown })
+        let hit = try #require(scene.hitTest(Point(label.box.midX, label.box.midY)))
+        guard case .place(let id) = hit.target else { Issue.record("\(hit.target)"); return }
+        #expect(id.hasPrefix("place-village/"))
+        #expect(hit.label == "Monte-Carlo")
+        hit.action()
+        #expect(heard == [id])
+        nonisolated(unsafe) var info: MapTapInfo.Content?
+        let plain = try Map(initialCamera: camera, mode: .roadmap).basemap(tiles: "\(mapFixtures)/tiles/monaco-omt.pmtiles").onTap { info = $0.content }
+        let second = try MapResolver.resolve(plain, width: 400, height: 300)
+        try #require(second.hitTest(Point(label.box.midX, label.box.midY))).action()
+        #expect(info == .place(id: id))
+        #expect(second.displayList.contains("taps: place \(id)"))
+    }
 }

@@ -1,0 +1,43 @@
+// terrapin style: print a built-in basemap style, or check a style file and list what it skips.
+import Terrapin
+import TerrapinIO
+
+extension CommandLineTool {
+    static let styleHelp = """
+        terrapin style: print a built-in MapLibre style for OpenMapTiles-schema vector tiles
+        (roadmap, hybrid) to start a style of your own from, or read a style file and list
+        what Terrapin skips in it (warnings), exit status 2 if it cannot be used.
+
+        Usage:
+          terrapin style roadmap|hybrid
+          terrapin style --check STYLE.json
+
+        Examples:
+          terrapin style roadmap > my-style.json
+          terrapin style --check my-style.json
+        """
+
+    static func style(_ arguments: [String]) throws {
+        var check = false
+        var parser = ArgumentParser(arguments, command: "style")
+        guard let positional = try parser.parse(help: styleHelp, { argument, _ in
+            guard argument == "--check" else { return false }
+            check = true
+            return true
+        }) else { return }
+        let name = try parser.single(positional)
+        if !check {
+            guard let json = BasemapStyle.builtinJSON(name) else {
+                throw CLIError.usage("no built-in style '\(name)'; the built-in styles are \(BasemapStyle.builtinNames.joined(separator: ", "))", command: "style")
+            }
+            printOut(json)
+            return
+        }
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(name, limit: 16 * 1024 * 1024) } catch { throw CLIError.input(error.description) }
+        let style: BasemapStyle
+        do { style = try BasemapStyle.parse(bytes, file: name, directory: ".") } catch { throw CLIError.input(error.description) }
+        printOut("\(name): \(style.layers.count) layers drawn or read, \(style.sources.count) sources, \(style.warnings.count) warnings")
+        for w in style.warnings { printOut("warning: \(w)") }
+    }
+}
