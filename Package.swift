@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),
         .testTarget(name: "TerrapinCodecsTests", dependencies: ["TerrapinCodecs", "TerrapinPNG", "TerrapinRaster"]),
         .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinCodecs", "TerrapinTerrain", "TerrapinPNG", "TerrapinIO", "CSQLite"]),
-        .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG"]),
+        .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender"]),
         .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting"]),

@@ -121,8 +121,9 @@ public final class TileImagery: Sendable {
         let l: Double = min(max(level.isFinite ? level : 0, 0), deepest)
         if drawer != nil {
             // Drawn tiles are read one zoom at a time, as MapLibre shows a view at zoom z with
-            // the tiles of ⌊z⌋ magnified: the coarser level, unless within 0.05 of the finer.
-            let single = min(deepest, (l - 0.05).rounded(.up))
+            // the tiles of ⌊z⌋ magnified: the coarser level, unless within 0.3 of the finer
+            // (the level is estimated per pixel; a view at a whole zoom must get that zoom).
+            let single = min(deepest, (l - 0.3).rounded(.up))
             let zoom = maxZoom - Int(single)
             return bilinear(zoom: zoom, x: x / Double(1 << Int(single)), y: y / Double(1 << Int(single)), reader: &reader)
         }

@@ -1,8 +1,11 @@
-// Tiles drawn from the Andorra and Monaco vector tiles with the built-in styles.
+// Tiles drawn from the Andorra vector tiles with the built-in styles, against goldens under
+// Fixtures/basemap/goldens (looked at, and compared with the place on a web map, before
+// committing), and the labels and buildings a view takes, as numbers.
 import Foundation
 import Testing
 import TerrapinIO
 import TerrapinPNG
+import TerrapinSnapshotTesting
 import TerrapinTiles
 @testable import TerrapinBasemap
 
@@ -12,14 +15,53 @@ import TerrapinTiles
         return try Basemap(style: BasemapStyle.builtin("roadmap")!, tiles: tiles) { path in try TileSources.open(path) }
     }
 
+    /// Andorra la Vella at z14 (the Gran Valira, the CG-1 in yellow, the old town's streets)
+    /// and the same area magnified to z16 from the z14 data (vectors, not pixels, magnified).
     @Test func drawsAndorraLaVella() throws {
         let basemap = try Self.roadmap("andorra-omt.pmtiles")
-        for id in [TileID(z: 14, x: 8261, y: 6050), TileID(z: 12, x: 2065, y: 1512), TileID(z: 16, x: 33046, y: 24201)] {
+        for id in [TileID(z: 14, x: 8261, y: 6050), TileID(z: 16, x: 33046, y: 24201)] {
             let image = try #require(try basemap.draw(id))
-            if let dir = ProcessInfo.processInfo.environment["TERRAPIN_BASEMAP_OUT"] {
-                try PNGEncoder.write(image, to: "\(dir)/andorra-\(id.z)-\(id.x)-\(id.y).png")
-            }
+            #expect(image.width == 512 && image.height == 512)
+            assertSnapshot(of: image, as: .image, snapshotPath: "\(fixtures)/basemap/goldens/tile-andorra-\(id.z)-\(id.x)-\(id.y).png")
         }
         #expect(basemap.warnings == [])
+    }
+
+    /// The labels of a z14 view of Andorra la Vella: the towns, villages, peaks and road
+    /// names of the tiles around it, each once, in placement order.
+    @Test func symbolsOfAView() throws {
+        let basemap = try Self.roadmap("andorra-omt.pmtiles")
+        let symbols = basemap.symbols(area: [1.50, 42.49, 1.55, 42.52], zoom: 14)
+        let towns = symbols.filter { $0.layer == "place-town" }.map(\.text)
+        #expect(towns.contains("Andorra la Vella") && towns.contains("les Escaldes"))
+        #expect(Set(symbols.map { "\($0.layer) \($0.text) \($0.latitude)" }).count == symbols.count)
+        // Top-most symbol layer first: towns before villages before road names.
+        let order = symbols.sorted { $0.priority < $1.priority }.map(\.layer)
+        #expect(order.firstIndex(of: "place-town")! < order.firstIndex(of: "road-label")!)
+        let town = try #require(symbols.first { $0.text == "Andorra la Vella" })
+        #expect(abs(town.latitude - 42.5075) < 0.003 && abs(town.longitude - 1.5218) < 0.003)
+        #expect(town.size > 14 && town.haloWidth == 2)
+        let road = try #require(symbols.first { $0.layer == "road-label" })
+        #expect(road.along != nil)
+        // No 3D buildings below zoom 15; at 15 the building layer stands.
+        #expect(basemap.buildings(area: [1.519, 42.505, 1.524, 42.509], zoom: 14).isEmpty)
+        let standing = basemap.buildings(area: [1.519, 42.505, 1.524, 42.509], zoom: 15.5)
+        #expect(standing.count > 100)
+        #expect(standing.allSatisfy { $0.roof > $0.base && $0.footprint.count >= 3 })
+    }
+
+    /// A damaged tile is drawn as missing, with one warning naming it; the rest still draws.
+    @Test func damagedTilesAreMissingWithAWarning() throws {
+        final class Damaged: TileSource, @unchecked Sendable {
+            let path = "damaged.pmtiles"
+            let info = TileSourceInfo(type: .mvt, minZoom: 0, maxZoom: 14)
+            func tile(_ id: TileID) throws(TileError) -> [UInt8]? { [0x1A, 0x05, 0x0A] }
+        }
+        let basemap = try Basemap(style: BasemapStyle.builtin("roadmap")!, tiles: Damaged()) { try TileSources.open($0) }
+        let image = try #require(try basemap.draw(TileID(z: 14, x: 8261, y: 6050)))
+        // The background still draws.
+        #expect(image[256, 256].alpha == 255)
+        #expect(basemap.warnings.count == 1)
+        #expect(basemap.warnings[0].contains("damaged.pmtiles") && basemap.warnings[0].contains("drawn as missing"))
     }
 }

@@ -42,7 +42,75 @@ import TerrapinPNG
         "decoded tiles held": "tiles",
         "PMTiles directory": "tiles",
         "stitched terrain from tiles": "tiles",
+        "vector tile": "basemap",
+        "style file": "basemap",
+        "basemap labels and buildings per view": "basemap",
     ]
+
+    /// Vector basemap limits: tiles over each count (layers, features, points, keys), a style
+    /// file over 16 MiB or 10,000 layers, and a view's labels and buildings capped.
+    @Test func basemap() throws {
+        func varint(_ v: Int, _ out: inout [UInt8]) { var v = v; while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }; out.append(UInt8(v)) }
+        func field(_ n: Int, _ payload: [UInt8], _ out: inout [UInt8]) { varint(n << 3 | 2, &out); varint(payload.count, &out); out += payload }
+        func tile(layers: Int = 1, features: Int = 0, keys: Int = 0, feature: [UInt8] = []) -> [UInt8] {
+            var layer: [UInt8] = []
+            field(1, Array("l".utf8), &layer)
+            for _ in 0..<features { field(2, feature, &layer) }
+            for k in 0..<keys { field(3, Array("k\(k)".utf8), &layer) }
+            var out: [UInt8] = []
+            for _ in 0..<layers { field(3, layer, &out) }
+            return out
+        }
+        #expect { try VectorTile.decode(tile(layers: 257), source: "t") } throws: { "\($0)".contains("more than 256 layers") }
+        #expect { try VectorTile.decode(tile(features: 200_001), source: "t") } throws: { "\($0)".contains("more than 200000 features") }
+        #expect { try VectorTile.decode(tile(keys: 65_537), source: "t") } throws: { "\($0)".contains("more than 65536 keys") }
+        // One feature whose MoveTo claims 4,000,001 points: refused before any is read.
+        var geometry: [UInt8] = []
+        varint((4_000_001 << 3) | 1, &geometry)
+        geometry += [UInt8](repeating: 0, count: 8_000_004)
+        var feature: [UInt8] = []
+        field(4, geometry, &feature)
+        #expect { try VectorTile.decode(tile(features: 1, feature: feature), source: "t") } throws: { "\($0)".contains("more than 4000000 points") }
+
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try sparse(dir + "/big.json", size: 16 * 1024 * 1024 + 1)
+        let big = try CLI.run(["style", "--check", dir + "/big.json"])
+        #expect(big.status == 2 && big.stderr.contains("16777216"), "\(big.stderr)")
+        let many = "{\"version\": 8, \"layers\": [" + (0...10_000).map { "{\"id\": \"l\($0)\", \"type\": \"background\"}" }.joined(separator: ",") + "]}"
+        try Data(many.utf8).write(to: URL(fileURLWithPath: dir + "/many.json"))
+        let layers = try CLI.run(["style", "--check", dir + "/many.json"])
+        #expect(layers.status == 2 && layers.stderr.contains("more than 10000"), "\(layers.stderr)")
+
+        #expect(Basemap.maxLabels == 4_000)
+        #expect(Basemap.maxBuildings == BuiltGround.maxBuildings)
+        // 5,000 named points in one tile: a view takes 4,000 labels.
+        var points: [UInt8] = []
+        for i in 0..<5_000 {
+            var f: [UInt8] = []
+            var tags: [UInt8] = []
+            varint(0, &tags); varint(i, &tags)
+            field(2, tags, &f)
+            varint(3 << 3, &f); varint(1, &f)
+            var g: [UInt8] = []
+            varint(9, &g); varint((i % 64) * 128, &g); varint((i / 64) * 100, &g)
+            field(4, g, &f)
+            field(2, f, &points)
+        }
+        var layer: [UInt8] = []
+        field(1, Array("place".utf8), &layer)
+        layer += points
+        field(3, Array("name".utf8), &layer)
+        for i in 0..<5_000 { var v: [UInt8] = []; field(1, Array("p\(i)".utf8), &v); field(4, v, &layer) }
+        var bytes: [UInt8] = []
+        field(3, layer, &bytes)
+        try FileIO.makeDirectory(dir + "/tiles/0/0")
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/tiles/0/0/0.pbf"))
+        let style = #"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "p", "type": "symbol", "source": "s", "source-layer": "place", "layout": {"text-field": "{name}"}}]}"#
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s.json", directory: dir),
+                                  tiles: try TileSources.open(dir + "/tiles/{z}/{x}/{y}.pbf")) { try TileSources.open($0) }
+        #expect(basemap.symbols(area: [-180, -85, 180, 85], zoom: 0).count == 4_000)
+    }
 
     /// Tile limits through the library: an oversized tile file, the cache bound, a directory
     /// claiming more entries than its bytes, and the stitched grid's sample budget.
