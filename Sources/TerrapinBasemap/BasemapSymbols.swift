@@ -25,6 +25,8 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var offset: (x: Double, y: Double)
     /// `text-anchor`: "center", "top", "bottom-left", …
     public var anchor: String
+    /// `text-allow-overlap`: placed whatever it overlaps.
+    public var allowOverlap = false
     /// Placement order: lower first (the style's top-most symbol layer first, then
     /// `symbol-sort-key`, then the tiles' order).
     public var priority: Double
@@ -136,16 +138,20 @@ extension Basemap {
         var offset = (0.0, 0.0)
         if case .array(let o)? = layer.property("text-offset")?.evaluate(c), o.count == 2 { offset = (o[0].number ?? 0, o[1].number ?? 0) }
         let sortKey = Self.number(layer, "symbol-sort-key", c, default: 0)
-        return BasemapSymbol(
+        let opacity = min(1, max(0, Self.number(layer, "text-opacity", c, default: 1)))
+        func faded(_ color: StyleColor) -> StyleColor { var c = color; c.alpha *= opacity; return c }
+        var symbol = BasemapSymbol(
             text: text, latitude: g.latitude, longitude: g.longitude, along: along,
             size: min(64, max(1, Self.number(layer, "text-size", c, default: 16))),
-            color: Self.color(layer, "text-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
-            haloColor: Self.color(layer, "text-halo-color", c, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0)),
+            color: faded(Self.color(layer, "text-color", c, default: StyleColor(red: 0, green: 0, blue: 0))),
+            haloColor: faded(Self.color(layer, "text-halo-color", c, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0))),
             haloWidth: min(10, max(0, Self.number(layer, "text-halo-width", c, default: 0))),
             fonts: fonts, letterSpacing: Self.number(layer, "text-letter-spacing", c, default: 0),
             maxWidth: along != nil ? 0 : Self.number(layer, "text-max-width", c, default: 10),
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
+        symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
+        return symbol
     }
 
     /// `text-field`'s value as text: legacy "{token}" strings filled from the feature.

@@ -124,8 +124,7 @@ extension BasemapStyle {
      "paint": {"text-color": "#3C4043", "text-halo-color": "#FFFFFF", "text-halo-width": 2}},
     {"id": "place-country", "type": "symbol", "source": "openmaptiles", "source-layer": "place", "maxzoom": 12,
      "filter": ["==", "class", "country"],
-     "layout": {"text-field": "{name:latin}", "text-font": ["Noto Sans Bold"], "text-size": 14, "text-transform": "uppercase",
-                "text-letter-spacing": 0.1},
+     "layout": {"text-field": "{name:latin}", "text-font": ["Noto Sans Bold"], "text-size": 14, "text-transform": "uppercase"},
      "paint": {"text-color": "#5F6368", "text-halo-color": "#FFFFFF", "text-halo-width": 2}}
   ]
 }

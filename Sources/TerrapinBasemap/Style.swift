@@ -51,15 +51,19 @@ public struct BasemapStyle: Sendable {
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
         .background: ["background-color", "background-opacity"],
+        // fill-antialias: fills are always anti-aliased.
         .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias"],
+        // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
-                "line-round-limit", "line-gap-width", "line-offset"],
-        .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur",
-                  "text-transform", "text-letter-spacing", "text-max-width", "text-anchor", "text-offset", "text-opacity",
-                  "symbol-placement", "symbol-spacing", "symbol-sort-key", "text-padding", "text-justify", "text-optional",
-                  "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright", "text-max-angle", "symbol-avoid-edges",
-                  "icon-optional", "icon-allow-overlap", "text-allow-overlap"],
-        .raster: ["raster-opacity", "raster-fade-duration", "raster-resampling"],
+                "line-round-limit", "line-gap-width"],
+        // Labels are kept upright and face the viewer (keep-upright, the alignments); with no
+        // icons drawn, text-optional and icon-optional change nothing.
+        .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-opacity",
+                  "text-transform", "text-max-width", "text-anchor", "text-offset", "symbol-placement", "symbol-sort-key",
+                  "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
+                  "text-pitch-alignment"],
+        // raster-fade-duration: a still image has no fade.
+        .raster: ["raster-opacity", "raster-fade-duration"],
         .hillshade: [],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity"],
         .circle: [], .heatmap: [], .sky: [],

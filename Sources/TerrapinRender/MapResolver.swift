@@ -152,7 +152,7 @@ public enum MapResolver {
             if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
             else if box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
-            else if let marker = index.firstOverlap(box, among: .marker) { hidden = .collided(with: marker) }
+            else if label.style?.allowOverlap != true, let marker = index.firstOverlap(box, among: .marker) { hidden = .collided(with: marker) }
             placed.append((i, box, layout, anchor, hidden, angle))
         }
         let order = placed.indices.filter { placed[$0].hidden == nil }
@@ -162,7 +162,7 @@ public enum MapResolver {
             }
             .sorted { $0 < $1 }
         for (_, _, _, i) in order {
-            if let other = index.firstOverlap(placed[i].box, among: .label) { placed[i].hidden = .collidedWithLabel(other) }
+            if labels[i].style?.allowOverlap != true, let other = index.firstOverlap(placed[i].box, among: .label) { placed[i].hidden = .collidedWithLabel(other) }
             else { index.insert(placed[i].box, id: i, as: .label) }
         }
         return placed.map { ResolvedLabel(index: $0.index, name: labels[$0.index].name, box: $0.box, depth: $0.anchor?.depth, hidden: $0.hidden,

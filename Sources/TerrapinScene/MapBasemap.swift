@@ -186,7 +186,9 @@ extension DrawnBasemaps {
                                maxWidth: s.maxWidth * s.size, offset: Size(width: s.offset.x * s.size, height: s.offset.y * s.size),
                                anchor: s.anchor, along: s.along.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) },
                                priority: s.priority, layer: s.layer, featureID: s.featureID)
-        return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: style)
+        var allowing = style
+        allowing.allowOverlap = s.allowOverlap
+        return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }
 
     /// A `text-font` list as a font: the first name's family (its weight and slant words

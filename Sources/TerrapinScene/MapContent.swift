@@ -304,6 +304,8 @@ public struct LabelStyle: Sendable, Equatable {
     public var along: LatLngAltitude?
     /// Placement order, lower first.
     public var priority: Double
+    /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.
+    public var allowOverlap = false
     /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
     public var layer: String
     public var featureID: UInt64?
