@@ -19,6 +19,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// Drawn up to z18 (tiles beyond a source's deepest zoom magnify its vectors, not pixels).
     public let maxZoom = 18
     let vectorSources: [String: any TileSource]
+    /// The style's sprite sheet, if it has a local one that reads.
+    public let sprite: SpriteSheet?
     let rasterSources: [String: Imagery]
     let decoded = Locked(DecodedTiles())
     let problems = Locked<[String]>([])
@@ -73,6 +75,12 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         vectorSources = vectors
         rasterSources = rasters
         attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
+        // The sprite (its @2x sheet when there is one: icons are scaled down, not up).
+        var sheet: SpriteSheet?
+        if let base = style.sprite {
+            do { sheet = try SpriteSheet.load(base, retina: true) } catch { missing.append("\(error); icons are not drawn") }
+        }
+        sprite = sheet
         problems.withLock { $0 = missing }
     }
 

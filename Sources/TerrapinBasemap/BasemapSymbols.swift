@@ -1,6 +1,7 @@
 // What a basemap contributes besides its draped tiles: labels from its symbol layers and 3D
 // buildings from its fill-extrusion layers, for the area a view shows at the zoom it needs.
 import Foundation
+import TerrapinRaster
 import TerrapinTiles
 
 /// A label of a symbol layer, not yet placed: the resolver projects it, hides it where the
@@ -27,6 +28,10 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var anchor: String
     /// `text-allow-overlap`: placed whatever it overlaps.
     public var allowOverlap = false
+    /// `icon-image` from the sprite: its pixels, drawn `iconScale` points per pixel, centred on
+    /// the anchor.
+    public var icon: Pixmap?
+    public var iconScale = 1.0
     /// Placement order: lower first (the style's top-most symbol layer first, then
     /// `symbol-sort-key`, then the tiles' order).
     public var priority: Double
@@ -91,7 +96,20 @@ extension Basemap {
                     guard out.count < Self.maxLabels else { return out }
                     let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
                     if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
-                    guard var text = layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }), !text.isEmpty else { continue }
+                    var text = layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? ""
+                    var icon: (Pixmap, Double)?
+                    if let image = layer.property("icon-image") {
+                        let name = Self.text(image.evaluate(context), data, feature)
+                        if !name.isEmpty {
+                            if let sheet = sprite {
+                                icon = sheet.icon(name)
+                                if icon == nil { note("layer '\(layer.id)': icon '\(name)' is not in the sprite; drawn without it") }
+                            } else {
+                                note("layer '\(layer.id)': icon-image needs a local sprite (the style's \"sprite\"); icons are not drawn")
+                            }
+                        }
+                    }
+                    guard !text.isEmpty || icon != nil else { continue }
                     switch layer.property("text-transform")?.evaluate(context).string {
                     case "uppercase": text = text.uppercased()
                     case "lowercase": text = text.lowercased()
@@ -119,11 +137,16 @@ extension Basemap {
                         // Points in the buffer beyond the tile belong to its neighbour.
                         if direction == nil, feature.type == .point, ax < 0 || ay < 0 || ax >= extent || ay >= extent { continue }
                         let g = Self.geographic(id, extent: data.extent, ax, ay)
-                        let key = "\(layer.id)|\(text)|\((g.latitude * 1e5).rounded())|\((g.longitude * 1e5).rounded())"
+                        let key = "\(layer.id)|\(text)|\(icon == nil ? "" : "icon")|\((g.latitude * 1e5).rounded())|\((g.longitude * 1e5).rounded())"
                         guard seen.insert(key).inserted else { continue }
                         var along: (latitude: Double, longitude: Double)?
                         if let (dx, dy) = direction { along = Self.geographic(id, extent: data.extent, ax + dx, ay + dy) }
-                        out.append(symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id))
+                        var made = symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id)
+                        if let (pixels, ratio) = icon, direction == nil {
+                            made.icon = pixels
+                            made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
+                        }
+                        out.append(made)
                     }
                 }
             }

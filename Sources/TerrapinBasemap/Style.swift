@@ -47,6 +47,8 @@ public struct BasemapStyle: Sendable {
     public var warnings: [String]
     /// The style's file (for messages), or "roadmap" / "hybrid" for the built-ins.
     public var file: String
+    /// The sprite sheet's local base path (`…/sprite` for `sprite.json` and `sprite.png`).
+    public var sprite: String?
 
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
@@ -61,7 +63,7 @@ public struct BasemapStyle: Sendable {
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-opacity",
                   "text-transform", "text-max-width", "text-anchor", "text-offset", "symbol-placement", "symbol-sort-key",
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
-                  "text-pitch-alignment"],
+                  "text-pitch-alignment", "icon-image", "icon-size"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration"],
         .hillshade: [],
@@ -124,9 +126,18 @@ public struct BasemapStyle: Sendable {
                                         attribution: attribution, remote: remote)
             }
         }
+        var sprite: String?
         for key in ["sprite", "glyphs"] {
-            if let s = member(top, key), case .string(let url) = s.value, url.contains("://") {
+            guard let s = member(top, key) else { continue }
+            guard case .string(let url) = s.value else {
+                warn("\"\(key)\" is not a string (several sprites are not supported); \(key == "glyphs" ? "labels use the local fonts" : "icons are not drawn")")
+                continue
+            }
+            if url.contains("://"), !url.hasPrefix("file://") {
                 warn("\"\(key)\" is remote (\(url)): \(key == "glyphs" ? "labels use the local fonts fontconfig finds" : "icons are not drawn")")
+            } else if key == "sprite" {
+                let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+                sprite = path.hasPrefix("/") ? path : directory + "/" + path
             }
         }
         guard let l = member(top, "layers"), case .array(let layerNodes) = l.value else {
@@ -187,6 +198,6 @@ public struct BasemapStyle: Sendable {
         }
         var name: String?
         if let n = member(top, "name"), case .string(let v) = n.value { name = v }
-        return BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file)
+        return BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file, sprite: sprite)
     }
 }

@@ -169,6 +169,14 @@ public enum MapPainter {
         let saved = canvas.transform
         defer { canvas.transform = saved }
         var origin = Point(label.box.minX, label.box.minY)
+        if let icon = style.icon, let anchor = label.anchor {
+            let s = style.iconScale
+            let placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s / 2, ty: anchor.y - Double(icon.height) * s / 2)
+            canvas.drawImage(icon, transform: placed)
+            // The text keeps its own place beside the icon (its anchor and offset).
+            origin = label.textOrigin ?? origin
+        }
+        if label.name.isEmpty { return }
         if label.angle != 0 {
             let cx = label.box.midX, cy = label.box.midY
             canvas.transform = Transform.rotation(label.angle).concatenating(Transform.translation(cx, cy)).concatenating(saved)

@@ -147,6 +147,12 @@ public enum MapResolver {
                 let (fx, fy) = Self.anchorFraction(label.style?.anchor ?? "center")
                 let offset = label.style?.offset ?? .zero
                 box = Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
+                if label.name.isEmpty { box = Rect(x: anchor.x, y: anchor.y, width: 0, height: 0) }
+                if let style = label.style, let icon = style.icon {
+                    // The icon, centred on the anchor, joins the text's box.
+                    let iw = Double(icon.width) * style.iconScale, ih = Double(icon.height) * style.iconScale
+                    box = box.union(Rect(x: anchor.x - iw / 2, y: anchor.y - ih / 2, width: iw, height: ih))
+                }
             }
             var hidden: HiddenReason? = nil
             if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
@@ -165,8 +171,19 @@ public enum MapResolver {
             if labels[i].style?.allowOverlap != true, let other = index.firstOverlap(placed[i].box, among: .label) { placed[i].hidden = .collidedWithLabel(other) }
             else { index.insert(placed[i].box, id: i, as: .label) }
         }
-        return placed.map { ResolvedLabel(index: $0.index, name: labels[$0.index].name, box: $0.box, depth: $0.anchor?.depth, hidden: $0.hidden,
-                                          layout: $0.layout, angle: $0.angle, style: labels[$0.index].style) }
+        return placed.map { p -> ResolvedLabel in
+            let style = labels[p.index].style
+            var resolved = ResolvedLabel(index: p.index, name: labels[p.index].name, box: p.box, depth: p.anchor?.depth, hidden: p.hidden,
+                                         layout: p.layout, angle: p.angle, style: style)
+            if let a = p.anchor {
+                resolved.anchor = Point(a.x, a.y)
+                if let style, style.icon != nil, let layout = p.layout {
+                    let (fx, fy) = Self.anchorFraction(style.anchor)
+                    resolved.textOrigin = Point(a.x - layout.width * fx + style.offset.width, a.y - layout.height * fy + style.offset.height)
+                }
+            }
+            return resolved
+        }
     }
 
     /// `text-anchor` as the fraction of the text's width and height left of and above the anchor.

@@ -77,6 +77,9 @@ public struct ResolvedLabel {
     public var angle = 0.0
     /// The style it is drawn with (nil: the scene's own label look).
     public var style: LabelStyle? = nil
+    /// The projected anchor, and where the text's top-left sits when an icon widens the box.
+    public var anchor: Point? = nil
+    public var textOrigin: Point? = nil
 }
 
 /// The hand-off from resolve to draw: where everything lands, why what is hidden is hidden, and

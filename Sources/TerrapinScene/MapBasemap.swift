@@ -188,6 +188,8 @@ extension DrawnBasemaps {
                                priority: s.priority, layer: s.layer, featureID: s.featureID)
         var allowing = style
         allowing.allowOverlap = s.allowOverlap
+        allowing.icon = s.icon
+        allowing.iconScale = s.iconScale
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }
 

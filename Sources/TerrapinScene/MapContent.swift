@@ -306,6 +306,10 @@ public struct LabelStyle: Sendable, Equatable {
     public var priority: Double
     /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.
     public var allowOverlap = false
+    /// An icon centred on the anchor (`icon-image` from the style's sprite), drawn
+    /// `iconScale` points per pixel.
+    public var icon: Pixmap?
+    public var iconScale = 1.0
     /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
     public var layer: String
     public var featureID: UInt64?

@@ -82,6 +82,13 @@ import TerrapinPNG
         let layers = try CLI.run(["style", "--check", dir + "/many.json"])
         #expect(layers.status == 2 && layers.stderr.contains("more than 10000"), "\(layers.stderr)")
 
+        #expect(SpriteSheet.maxJSONBytes == 4 * 1024 * 1024)
+        try sparse(dir + "/sprite.json", size: SpriteSheet.maxJSONBytes + 1)
+        try Data(try PNGEncoder.encode(Pixmap(width: 1, height: 1)!)).write(to: URL(fileURLWithPath: dir + "/sprite.png"))
+        #expect { try SpriteSheet.load(dir + "/sprite", retina: false) } throws: { "\($0)".contains("4194304") }
+        let icons = "{" + (0...10_000).map { "\"i\($0)\": {\"x\": 0, \"y\": 0, \"width\": 1, \"height\": 1}" }.joined(separator: ",") + "}"
+        try Data(icons.utf8).write(to: URL(fileURLWithPath: dir + "/sprite.json"))
+        #expect { try SpriteSheet.load(dir + "/sprite", retina: false) } throws: { "\($0)".contains("more than 10000") }
         #expect(Basemap.maxLabels == 4_000)
         #expect(Basemap.maxBuildings == BuiltGround.maxBuildings)
         // 5,000 named points in one tile: a view takes 4,000 labels.

@@ -67,7 +67,7 @@ import TerrapinSnapshotTesting
         let warnings = try #require(scene.map).warnings
         #expect(warnings.count == 10, "\(warnings)")
         #expect(warnings.contains("layer 'minor': paint property \"line-blur\" is not drawn by Terrapin; ignored"))
-        #expect(warnings.contains("layer 'names': layout property \"icon-image\" is not drawn by Terrapin; ignored"))
+        #expect(warnings.contains("layer 'names': icon-image needs a local sprite (the style's \"sprite\"); icons are not drawn"))
         #expect(warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
     }
 
@@ -113,5 +113,22 @@ import TerrapinSnapshotTesting
         try #require(second.hitTest(Point(label.box.midX, label.box.midY))).action()
         #expect(info == .place(id: id))
         #expect(second.displayList.contains("taps: place \(id)"))
+    }
+
+    /// Icons from a local sprite sheet (`sprite.json` + `sprite.png`, its @2x sheet preferred):
+    /// the place's dot on its anchor with the name beside it (one box for both), POI icons by
+    /// class; a name not in the sprite is drawn without an icon, with one warning.
+    @Test func iconsFromALocalSprite() throws {
+        let scene = try golden("monaco-icons")
+        let resolved = try #require(try scene.resolve())
+        let place = try #require(resolved.labels.first { $0.name == "Monte-Carlo" && $0.style?.layer == "place" })
+        #expect(place.isShown)
+        let icon = try #require(place.style?.icon)
+        // The @2x sheet: 32 pixels drawn at half a point each.
+        #expect(icon.width == 32 && place.style?.iconScale == 0.5)
+        let anchor = try #require(place.anchor)
+        #expect(place.box.minX <= anchor.x - 8 && place.box.maxX > anchor.x + 20)
+        let warnings = try #require(scene.map).warnings
+        #expect(warnings.contains("layer 'poi': icon 'nope' is not in the sprite; drawn without it"))
     }
 }

@@ -1,0 +1,75 @@
+// A style's sprite sheet: `NAME.json` (icon name → x, y, width, height, pixelRatio) and
+// `NAME.png`, with `NAME@2x.*` preferred when the image is drawn at scale 2 or more. Read once
+// per basemap; every icon's rectangle is checked against the image before it is used.
+import TerrapinCodecs
+import TerrapinIO
+import TerrapinPNG
+import TerrapinRaster
+
+public struct SpriteSheet: Sendable {
+    public struct Icon: Sendable, Equatable {
+        public let x: Int, y: Int, width: Int, height: Int
+        public let pixelRatio: Double
+    }
+    public let image: Pixmap
+    public let icons: [String: Icon]
+    /// Cut-out icons, made once.
+    let pieces: [String: Pixmap]
+
+    public static let maxJSONBytes = 4 * 1024 * 1024
+    public static let maxIcons = 10_000
+
+    /// Reads `base.json` and `base.png` (`base@2x.*` when `retina` and present).
+    public static func load(_ base: String, retina: Bool) throws(BasemapError) -> SpriteSheet {
+        var prefix = base
+        if retina, FileIO.canonicalPath(base + "@2x.json") != nil, FileIO.canonicalPath(base + "@2x.png") != nil { prefix = base + "@2x" }
+        let json: [UInt8], png: [UInt8]
+        do throws(FileError) {
+            json = try FileIO.read(prefix + ".json", limit: maxJSONBytes)
+            png = try FileIO.read(prefix + ".png", limit: 64 * 1024 * 1024)
+        } catch {
+            throw .style(file: prefix + ".json", path: "$", location: nil, message: error.description)
+        }
+        let image: Pixmap
+        do { image = try RasterImage.decode(png, source: prefix + ".png", limits: PNGDecodingLimits(maxWidth: 8192, maxHeight: 8192, maxPixels: 8192 * 8192)) } catch {
+            throw .style(file: prefix + ".png", path: "$", location: nil, message: String(describing: error))
+        }
+        let root: JSONNode
+        do { root = try JSONParser.parse(json) } catch {
+            throw .style(file: prefix + ".json", path: "$", location: error.location, message: error.message)
+        }
+        guard case .object(let members) = root.value else {
+            throw .style(file: prefix + ".json", path: "$", location: root.location, message: "a sprite index is an object of icons")
+        }
+        guard members.count <= maxIcons else {
+            throw .style(file: prefix + ".json", path: "$", location: root.location, message: "\(members.count) icons is more than \(maxIcons)")
+        }
+        var icons: [String: Icon] = [:], pieces: [String: Pixmap] = [:]
+        for m in members {
+            guard case .object(let fields) = m.value.value else { continue }
+            func number(_ k: String) -> Double? {
+                guard case .number(let v)? = fields.first(where: { $0.key == k })?.value.value, v.isFinite else { return nil }
+                return v
+            }
+            guard let x = number("x"), let y = number("y"), let w = number("width"), let h = number("height"),
+                  x >= 0, y >= 0, w >= 1, h >= 1, x + w <= Double(image.width), y + h <= Double(image.height) else {
+                throw .style(file: prefix + ".json", path: "$.\(m.key)", location: m.value.location,
+                             message: "the icon's rectangle is not inside the \(image.width)x\(image.height) sprite image")
+            }
+            let icon = Icon(x: Int(x), y: Int(y), width: Int(w), height: Int(h), pixelRatio: max(0.25, min(8, number("pixelRatio") ?? 1)))
+            icons[m.key] = icon
+            var piece = Pixmap(width: icon.width, height: icon.height)!
+            for row in 0..<icon.height {
+                for col in 0..<icon.width { piece[col, row] = image[icon.x + col, icon.y + row] }
+            }
+            pieces[m.key] = piece
+        }
+        return SpriteSheet(image: image, icons: icons, pieces: pieces)
+    }
+
+    /// An icon's pixels and its pixel ratio, or nil.
+    public func icon(_ name: String) -> (Pixmap, Double)? {
+        guard let piece = pieces[name], let icon = icons[name] else { return nil }
+        return (piece, icon.pixelRatio)
+    }
+}
