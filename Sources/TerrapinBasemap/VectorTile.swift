@@ -90,8 +90,10 @@ public struct VectorTile: Sendable {
         /// Where each part (a point run, a line, a ring) ends in `coordinates`, in points.
         public let parts: [Int]
 
-        /// The points of part `i`.
+        /// The points of part `i` (empty when there is no such part: a feature may have no
+        /// geometry at all).
         public func part(_ i: Int) -> ArraySlice<Int32> {
+            guard parts.indices.contains(i) else { return [] }
             let start = i == 0 ? 0 : parts[i - 1]
             return coordinates[(start * 2)..<(parts[i] * 2)]
         }

@@ -107,6 +107,17 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
         }
     }
 
+    /// Fuzz finding: a line feature with no geometry at all, in a symbol layer with point
+    /// placement, asked for its first part (an index out of range).
+    @Test func lineFeatureWithoutGeometry() throws {
+        let feature = VectorTile.Feature(id: nil, type: .lineString, tags: [], coordinates: [], parts: [])
+        #expect(feature.part(0).isEmpty)
+        #expect(feature.polygons.isEmpty)
+        let bytes = try FileIO.read(fixtures + "/regressions/mvt/line-feature-without-geometry.mvt", limit: 1 << 20)
+        let tile = try VectorTile.decode(bytes, source: "finding")
+        #expect(tile.layers.contains { $0.features.contains { $0.parts.isEmpty } })
+    }
+
     @Test func featureAndPointLimitsHoldBeforeAllocation() {
         var limits = VectorTile.Limits()
         limits.maxFeatures = 10
