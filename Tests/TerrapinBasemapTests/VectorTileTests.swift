@@ -134,6 +134,10 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
         let bytes = try #require(try pm.tile(TileID(z: 14, x: 8261, y: 6050)))
         let fromArchive = try VectorTile.decode(bytes, source: "pmtiles")
         #expect(fromArchive.layers.map(\.features.count) == [2, 10, 396, 112, 23, 454, 454, 595, 17, 34, 2, 16, 24, 1])
+        // The MBTiles archive of the same tiles (TMS rows flipped) gives the same tile.
+        let mb = try TileSources.open(fixtures + "/tiles/andorra-omt.mbtiles")
+        #expect(mb.info.type == .mvt)
+        #expect(try mb.tile(TileID(z: 14, x: 8261, y: 6050)) == bytes)
     }
 }
 
