@@ -7,11 +7,16 @@
 extension BasemapStyle {
     public static let builtinNames = ["roadmap", "hybrid"]
 
-    /// A built-in style by name, or nil.
+    /// A built-in style by name, or nil (parsed once).
     public static func builtin(_ name: String) -> BasemapStyle? {
-        guard let text = builtinJSON(name) else { return nil }
-        return try? parse(Array(text.utf8), file: name, directory: ".")
+        switch name {
+        case "roadmap": parsedRoadmap
+        case "hybrid": parsedHybrid
+        default: nil
+        }
     }
+    static let parsedRoadmap = try? parse(Array(roadmapJSON.utf8), file: "roadmap", directory: ".")
+    static let parsedHybrid = try? parse(Array(hybridJSON.utf8), file: "hybrid", directory: ".")
 
     public static func builtinJSON(_ name: String) -> String? {
         switch name {

@@ -51,7 +51,7 @@ final class DrawnBasemaps: @unchecked Sendable {
         guard mode != .satellite else { return nil }
         let style = spec.style ?? BasemapStyle.builtin(mode == .roadmap ? "roadmap" : "hybrid")!
         let imageryKey = imagery.map { i in i.tiles.map { "tiles \(ObjectIdentifier($0))" } ?? "image \(i.source ?? "memory") \(i.west) \(i.north)" } ?? "none"
-        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \($0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey)"
+        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(FileIO.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey)"
         if let hit = entries.withLock({ $0.first { $0.key == key }?.entry.basemap }) { return hit }
         let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, open: spec.open)
         let drape = try made.makeDrape()
@@ -108,7 +108,15 @@ extension Map {
         if let style {
             parsed = try Self.loadStyle(style)
         }
-        return basemap(MapBasemap(tiles: source, style: parsed, open: { path in try tileSource(path) }))
+        let made = basemap(MapBasemap(tiles: source, style: parsed, open: { path in try tileSource(path) }))
+        // A style that cannot be drawn (an archive it names is missing) fails here, not as a
+        // blank map later.
+        if made.mode != .satellite {
+            do { _ = try DrawnBasemaps.shared.basemap(made.basemap!, mode: made.mode, imagery: made.imagery) } catch let e as TerrainError { throw e } catch {
+                throw TerrainError.basemap(String(describing: error))
+            }
+        }
+        return made
     }
 
     /// A style file, or a built-in style by name ("roadmap", "hybrid").
