@@ -499,7 +499,7 @@ extension Array where Element == UInt8 {
 
 /// Every subcommand parses through one argument loop: help, unknown options, repeated options.
 @Suite struct ArgumentLoopTests {
-    @Test(arguments: ["render", "inspect", "tap", "batch", "frames", "format", "diff", "schema"])
+    @Test(arguments: ["render", "inspect", "tap", "batch", "frames", "format", "diff", "schema", "style"])
     func everySubcommandHasHelpAndRefusesUnknownOptions(_ command: String) throws {
         let help = try CLI.run([command, "--help"])
         #expect(help.status == 0 && String(decoding: help.stdout, as: UTF8.self).hasPrefix("terrapin \(command)"))
@@ -538,3 +538,34 @@ extension Array where Element == UInt8 {
     }
 }
 
+
+/// `terrapin style` and the warnings a basemap style's skipped parts give on the command line.
+@Suite struct StyleCommandTests {
+    @Test func printsTheBuiltInsAndChecksStyleFiles() throws {
+        let roadmap = try CLI.run(["style", "roadmap"])
+        #expect(roadmap.status == 0)
+        #expect(try BasemapStyle.parse(roadmap.stdout, file: "roadmap", directory: ".").warnings == [])
+        let unknown = try CLI.run(["style", "topo"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("roadmap, hybrid"))
+        let check = try CLI.run(["style", "--check", CLI.examples + "/../Fixtures/basemap/styles/unsupported.json"])
+        #expect(check.status == 0)
+        let text = String(decoding: check.stdout, as: UTF8.self)
+        #expect(text.contains("warning: layer 'minor': paint property \"line-blur\" is not drawn by Terrapin; ignored"))
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(#"{"version": 8, "layers": [{"id": "a", "type": "fill"}, {"type": "line"}]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/bad.json"))
+        let bad = try CLI.run(["style", "--check", dir + "/bad.json"])
+        #expect(bad.status == 2 && bad.stderr.contains("$.layers[1].id") && bad.stderr.contains(":1:"), "\(bad.stderr)")
+    }
+
+    @Test func renderWritesTheImageAndWarnsOnStandardError() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["render", CLI.examples + "/../Fixtures/basemap/monaco-user-style.json", "-o", dir + "/out.png", "--size", "160x120"])
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir + "/out.png"))
+        #expect(result.stderr.contains("warning: ") && result.stderr.contains("hillshade layers are not drawn"), "\(result.stderr)")
+        let inspect = try CLI.run(["inspect", CLI.examples + "/../Fixtures/basemap/monaco-user-style.json"])
+        #expect(String(decoding: inspect.stdout, as: UTF8.self).contains("warning: layer 'hill': hillshade layers are not drawn; skipped"))
+    }
+}
