@@ -158,10 +158,12 @@ public final class TileImagery: Sendable {
             if cx + 1 < tilePixels, y1 == y0 + 1, cy + 1 < tilePixels {
                 let id = TileID(z: tz, x: wx0 / tilePixels, y: y0 / tilePixels)
                 if let tile = reader.tile(id, of: self) {
-                    let level = tile.levels[min(mip, tile.levels.count - 1)]
-                    if cx + 1 < level.width, cy + 1 < level.height {
-                        return level.data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in
-                            let o = (cy * level.width + cx) * 4, below = o + level.width * 4
+                    // Read in place (a copy of the level would retain its pixels per sample).
+                    let m = min(mip, tile.levels.count - 1)
+                    let width = tile.levels[m].width
+                    if cx + 1 < width, cy + 1 < tile.levels[m].height {
+                        return tile.levels[m].data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in
+                            let o = (cy * width + cx) * 4, below = o + width * 4
                             let p00 = Imagery.rgba(d, o), p10 = Imagery.rgba(d, o + 4)
                             let p01 = Imagery.rgba(d, below), p11 = Imagery.rgba(d, below + 4)
                             let top: SIMD4<Float> = p00 + (p10 - p00) * tx
