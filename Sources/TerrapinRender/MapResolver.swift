@@ -126,8 +126,11 @@ public enum MapResolver {
             if let style = label.style, style.maxWidth > 0 { options.maxWidth = style.maxWidth; options.alignment = .center }
             let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
             guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
-            let height = ground.terrainHeight(at: label.position)
-            let enu = projection.frame.enu(ecef: WGS84.Surface(label.position).ecef(height: height))
+            let surface = WGS84.Surface(label.position)
+            let enu = projection.frame.enu(ecef: surface.ecef(height: ground.terrainHeight(at: label.position)))
+            // A style's labels are drawn at the ground, as MapLibre draws them, but tested for
+            // occlusion from the mesh: a POI inside a building is not hidden by its own roof.
+            let seen = label.style == nil ? enu : projection.frame.enu(ecef: surface.ecef(height: ground.meshHeight(at: label.position)))
             guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .behindCamera, 0)); continue }
             let w = layout?.width ?? 0, h = layout?.height ?? 0
             var angle = 0.0
@@ -157,7 +160,7 @@ public enum MapResolver {
             var hidden: HiddenReason? = nil
             if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
             else if box.intersection(screen) == nil { hidden = .offScreen }
-            else if ground.isOccluded(from: projection.eye, to: enu, in: projection.frame) { hidden = .occluded }
+            else if ground.isOccluded(from: projection.eye, to: seen, in: projection.frame) { hidden = .occluded }
             else if label.style?.allowOverlap != true, let marker = index.firstOverlap(box, among: .marker) { hidden = .collided(with: marker) }
             placed.append((i, box, layout, anchor, hidden, angle))
         }
