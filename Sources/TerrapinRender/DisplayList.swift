@@ -81,12 +81,16 @@ final class ResolvedContent {
     let ground: Ground
     /// The attribution's text laid out (nil when the map credits no one).
     let attribution: TextLayout?
-    init(map: Map, prepared: [PreparedMarker], ground: Ground) {
+    /// `width`: the map's width in points; a credit wider than it wraps onto more lines, right
+    /// aligned (at most three; the rest is cut at the left).
+    init(map: Map, prepared: [PreparedMarker], ground: Ground, width: Double = .infinity) {
         self.map = map
         self.prepared = prepared
         self.ground = ground
         let credit = map.attributionText
-        attribution = credit.isEmpty ? nil : try? TextLayout.make(credit, font: MapPainter.attributionFont)
+        var options = TextLayoutOptions()
+        if width.isFinite, width > 40 { options.maxWidth = width - 6; options.alignment = .trailing; options.lineLimit = 3 }
+        attribution = credit.isEmpty ? nil : try? TextLayout.make(credit, font: MapPainter.attributionFont, options: options)
     }
 }
 
@@ -178,7 +182,7 @@ enum DisplayListBuilder {
         if let layout = scene.content?.attribution {
             let credit = map.attributionText
             // 3 pt of padding around the text, flush with the map's bottom-right corner; the
-            // band is at most the map's width (long credits are cut at the left).
+            // band is at most the map's width (long credits wrap, right aligned).
             let w = min(scene.width, layout.width + 6), h = layout.height + 2
             items.append(DisplayItem(layer: .popovers, content: .attribution(credit), box: Rect(x: scene.width - w, y: scene.height - h, width: w, height: h)))
         }

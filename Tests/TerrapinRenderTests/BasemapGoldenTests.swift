@@ -31,6 +31,9 @@ import TerrapinSnapshotTesting
     @Test func andorraTilted() throws {
         let resolved = try #require(try golden("andorra-roadmap-tilt60").resolve())
         #expect(resolved.labels.contains { $0.isShown && $0.name == "Andorra la Vella" })
+        // Two credits wider than the 400-point map wrap onto two right-aligned lines.
+        let credit = try #require(resolved.items.first { if case .attribution = $0.content { true } else { false } }?.box)
+        #expect(credit.maxX == 400 && credit.width <= 400 && credit.height > 20)
     }
 
     /// Monaco from above: the port, the Rocher, Monte-Carlo.
