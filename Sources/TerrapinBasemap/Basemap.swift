@@ -219,7 +219,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             default:
                 let color = Self.color(layer, "line-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "line-opacity", context, default: 1)
-                let width = Self.number(layer, "line-width", context, default: 1)
+                // Widths beyond a tile's size draw nothing more but cost a huge outline.
+                let width = min(1024, Self.number(layer, "line-width", context, default: 1))
                 guard width > 0, opacity > 0 else { continue }
                 var style = StrokeStyle(width: width)
                 style.cap = LineCap(rawValue: layer.property("line-cap")?.evaluate(context).string ?? "butt") ?? .butt
@@ -229,7 +230,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                     let pattern = dashes.compactMap(\.number).map { max(0, $0) * width }
                     if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
                 }
-                let gap = Self.number(layer, "line-gap-width", context, default: 0)
+                let gap = min(1024, Self.number(layer, "line-gap-width", context, default: 0))
                 if gap > 0 {
                     // Two lines either side of the gap: the gap-wide line's stroke with its
                     // middle erased, on a scratch tile laid on the canvas once per layer.

@@ -63,10 +63,15 @@ extension Basemap {
             let phi = min(max(lat, -85.0511), 85.0511) * Double.pi / 180
             return Int(min(n - 1, max(0, ((1 - log(tan(Double.pi / 4 + phi / 2)) / Double.pi) / 2 * n).rounded(.down))))
         }
-        let x0 = x(area[0]), x1 = x(area[2]), y0 = y(area[3]), y1 = y(area[1])
+        var x0 = x(area[0]), x1 = max(x(area[0]), x(area[2])), y0 = y(area[3]), y1 = max(y(area[3]), y(area[1]))
         let cx = Double(x0 + x1) / 2, cy = Double(y0 + y1) / 2
+        // Only the tiles nearest the centre can be taken, so only those are listed (a huge area
+        // at a deep zoom would otherwise be billions of ids).
+        let side = Int(Double(limit).squareRoot().rounded(.up)) + 1
+        x0 = max(x0, Int(cx) - side); x1 = min(x1, Int(cx) + side)
+        y0 = max(y0, Int(cy) - side); y1 = min(y1, Int(cy) + side)
         var ids: [TileID] = []
-        for ty in y0...max(y0, y1) { for tx in x0...max(x0, x1) { ids.append(TileID(z: zoom, x: tx, y: ty)) } }
+        for ty in y0...y1 { for tx in x0...x1 { ids.append(TileID(z: zoom, x: tx, y: ty)) } }
         ids.sort { (abs(Double($0.x) - cx) + abs(Double($0.y) - cy), $0) < (abs(Double($1.x) - cx) + abs(Double($1.y) - cy), $1) }
         return Array(ids.prefix(limit))
     }

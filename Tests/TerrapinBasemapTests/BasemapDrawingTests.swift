@@ -50,6 +50,20 @@ import TerrapinTiles
         #expect(standing.allSatisfy { $0.roof > $0.base && $0.footprint.count >= 3 })
     }
 
+    /// A whole-world area at z14 lists only the tiles it can take (nearest the centre), not
+    /// the 2.7 × 10⁸ of the area, so a style with extrusions at every zoom cannot stall a far
+    /// view; absurd line widths are capped.
+    @Test func hugeAreasAndWidthsAreBounded() throws {
+        let ids = Basemap.tiles([-180, -85, 180, 85], zoom: 14, limit: 36)
+        #expect(ids.count == 36)
+        #expect(ids.allSatisfy { abs($0.x - 8192) <= 7 && abs($0.y - 8192) <= 7 })
+        let style = #"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "x", "type": "fill-extrusion", "source": "s", "source-layer": "building", "paint": {"fill-extrusion-height": 10}}, {"id": "w", "type": "line", "source": "s", "source-layer": "transportation", "paint": {"line-width": 1e12}}]}"#
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s", directory: "."),
+                                  tiles: try TileSources.open(fixtures + "/tiles/andorra-omt.pmtiles")) { try TileSources.open($0) }
+        #expect(basemap.buildings(area: [-180, -85, 180, 85], zoom: 2).isEmpty)
+        #expect(try basemap.draw(TileID(z: 14, x: 8261, y: 6050)) != nil)
+    }
+
     /// A damaged tile is drawn as missing, with one warning naming it; the rest still draws.
     @Test func damagedTilesAreMissingWithAWarning() throws {
         final class Damaged: TileSource, @unchecked Sendable {
