@@ -46,7 +46,7 @@ def scene(name, style, tiles, raster, centre, zoom, size):
     focal = (h / 2) / math.tan(math.radians(35 / 2))
     m = {"mode": "hybrid" if raster else "roadmap",
          "camera": {"center": {"latitude": lat, "longitude": lon}, "heading": 0, "tilt": 0, "range": metres_per_point * focal},
-         "basemap": {"tiles": os.path.join(FIX, tiles), "style": style if not os.path.exists(style) else style},
+         "basemap": {"tiles": os.path.join(FIX, tiles), "style": style},
          "attribution": False}
     if raster:
         m["imagery"] = {"tiles": os.path.join(FIX, raster)}

@@ -259,7 +259,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: Double(id.z)), default: 1))))
         let n = Double(tileSize << id.z)
         func longitude(_ px: Double) -> Double { (Double(id.x * tileSize) + px) / n * 360 - 180 }
-        func latitude(_ py: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * (Double(id.y * tileSize) + py) / n))) * 180 / Double.pi }
+        func latitude(_ py: Double) -> Double { TileID.latitude(worldY: (Double(id.y * tileSize) + py) / n) }
         let lat0 = latitude(Double(tileSize) / 2), lon0 = longitude(Double(tileSize) / 2)
         let xs = (0..<tileSize).map { imagery.texel(latitude: lat0, longitude: longitude(Double($0) + 0.5)).x }
         let ys = (0..<tileSize).map { imagery.texel(latitude: latitude(Double($0) + 0.5), longitude: lon0).y }

@@ -57,13 +57,9 @@ extension Basemap {
     /// The tiles at `zoom` covering [west, south, east, north] (at most `limit`, nearest the
     /// centre first).
     static func tiles(_ area: [Double], zoom: Int, limit: Int = 64) -> [TileID] {
-        let n = Double(1 << zoom)
-        func x(_ lon: Double) -> Int { Int(min(n - 1, max(0, ((lon + 180) / 360 * n).rounded(.down)))) }
-        func y(_ lat: Double) -> Int {
-            let phi = min(max(lat, -85.0511), 85.0511) * Double.pi / 180
-            return Int(min(n - 1, max(0, ((1 - log(tan(Double.pi / 4 + phi / 2)) / Double.pi) / 2 * n).rounded(.down))))
-        }
-        var x0 = x(area[0]), x1 = max(x(area[0]), x(area[2])), y0 = y(area[3]), y1 = max(y(area[3]), y(area[1]))
+        let northWest = TileID.containing(longitude: area[0], latitude: area[3], zoom: zoom)
+        let southEast = TileID.containing(longitude: area[2], latitude: area[1], zoom: zoom)
+        var x0 = northWest.x, x1 = max(northWest.x, southEast.x), y0 = northWest.y, y1 = max(northWest.y, southEast.y)
         let cx = Double(x0 + x1) / 2, cy = Double(y0 + y1) / 2
         // Only the tiles nearest the centre can be taken, so only those are listed (a huge area
         // at a deep zoom would otherwise be billions of ids).
@@ -80,7 +76,7 @@ extension Basemap {
     static func geographic(_ id: TileID, extent: Int, _ x: Double, _ y: Double) -> (latitude: Double, longitude: Double) {
         let n = Double(1 << id.z)
         let wx = (Double(id.x) + x / Double(extent)) / n, wy = (Double(id.y) + y / Double(extent)) / n
-        return (atan(sinh(Double.pi * (1 - 2 * wy))) * 180 / Double.pi, wx * 360 - 180)
+        return (TileID.latitude(worldY: wy), wx * 360 - 180)
     }
 
     /// Labels of the symbol layers shown at `zoom` (MapLibre's: 512-pixel tiles), from the
@@ -94,6 +90,7 @@ extension Basemap {
         for (rank, layer) in symbolLayers.reversed().enumerated() {
             guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
             let context0 = EvaluationContext(zoom: zoom)
+            let placement = layer.property("symbol-placement")?.evaluate(context0).string ?? "point"
             for id in Self.tiles(area, zoom: dz) {
                 guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
                 let extent = Double(data.extent)
@@ -120,7 +117,6 @@ extension Basemap {
                     case "lowercase": text = text.lowercased()
                     default: break
                     }
-                    let placement = layer.property("symbol-placement")?.evaluate(context0).string ?? "point"
                     var anchors: [(Double, Double, (Double, Double)?)] = []
                     if placement == "point" {
                         switch feature.type {

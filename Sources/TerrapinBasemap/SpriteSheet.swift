@@ -11,7 +11,6 @@ public struct SpriteSheet: Sendable {
         public let x: Int, y: Int, width: Int, height: Int
         public let pixelRatio: Double
     }
-    public let image: Pixmap
     public let icons: [String: Icon]
     /// Cut-out icons, made once.
     let pieces: [String: Pixmap]
@@ -64,7 +63,7 @@ public struct SpriteSheet: Sendable {
             }
             pieces[m.key] = piece
         }
-        return SpriteSheet(image: image, icons: icons, pieces: pieces)
+        return SpriteSheet(icons: icons, pieces: pieces)
     }
 
     /// An icon's pixels and its pixel ratio, or nil.

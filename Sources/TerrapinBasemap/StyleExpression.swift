@@ -22,7 +22,7 @@ public struct EvaluationContext {
     }
 }
 
-public indirect enum StyleExpression: Sendable, Equatable {
+public indirect enum StyleExpression: Sendable {
     case literal(StyleValue)
     case get(String)
     case has(String)
@@ -42,21 +42,6 @@ public indirect enum StyleExpression: Sendable, Equatable {
     case step(input: StyleExpression, first: StyleExpression, stops: [(Double, StyleExpression)])
     case letBinding([(String, StyleExpression)], StyleExpression)
     case variable(String)
-
-    public static func == (a: StyleExpression, b: StyleExpression) -> Bool { String(describing: a) == String(describing: b) }
-
-    /// True when the value depends on the feature (not only on the zoom).
-    public var isFeatureDependent: Bool {
-        switch self {
-        case .literal, .zoom, .variable: false
-        case .get, .has, .id, .geometryType, .baseGeometryType: true
-        case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): a.contains { $0.isFeatureDependent }
-        case .cases(let c, let o): o.isFeatureDependent || c.contains { $0.0.isFeatureDependent || $0.1.isFeatureDependent }
-        case .match(let i, let c, let o): i.isFeatureDependent || o.isFeatureDependent || c.contains { $0.1.isFeatureDependent }
-        case .interpolate(_, let i, let s), .step(let i, _, let s): i.isFeatureDependent || s.contains { $0.1.isFeatureDependent }
-        case .letBinding(let b, let e): e.isFeatureDependent || b.contains { $0.1.isFeatureDependent }
-        }
-    }
 
     // MARK: Evaluation
 

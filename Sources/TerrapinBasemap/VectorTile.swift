@@ -73,11 +73,6 @@ public struct VectorTile: Sendable {
             }
             return nil
         }
-
-        /// Every property of a feature, in tag order.
-        public func properties(of feature: Feature) -> [(String, StyleValue)] {
-            stride(from: 0, to: feature.tags.count - 1, by: 2).map { (keys[Int(feature.tags[$0])], values[Int(feature.tags[$0 + 1])]) }
-        }
     }
 
     public struct Feature: Sendable {

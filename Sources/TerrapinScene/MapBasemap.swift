@@ -76,17 +76,24 @@ final class DrawnBasemaps: @unchecked Sendable {
     func buildings(_ basemap: Basemap, camera: Camera) -> [Building] {
         let zoom = Map.basemapZoom(camera, height: 768)
         let area = Map.basemapArea(camera, factor: 1.5)
-        let key = "\(area) \(zoom.rounded(.down))"
-        if let hit = entries.withLock({ $0.first { $0.entry.basemap === basemap }?.entry.buildings[key] }) { return hit }
-        let made = basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
-            var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
-            building?.roofKeepsColour = true
-            return building
+        return cached(basemap, "\(area) \(zoom.rounded(.down))", \.buildings) {
+            basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
+                var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
+                building?.roofKeepsColour = true
+                return building
+            }
         }
+    }
+
+    /// What `make` gives for `key` in one of a basemap's per-view tables (at most 32 keys, then
+    /// the table starts afresh); made outside the lock, kept only while the basemap is listed.
+    func cached<T>(_ basemap: Basemap, _ key: String, _ table: WritableKeyPath<Entry, [String: T]>, _ make: () -> T) -> T {
+        if let hit = entries.withLock({ $0.first { $0.entry.basemap === basemap }?.entry[keyPath: table][key] }) { return hit }
+        let made = make()
         entries.withLock { (list: inout [(key: String, entry: Entry)]) in
             if let i = list.firstIndex(where: { $0.entry.basemap === basemap }) {
-                if list[i].entry.buildings.count > 32 { list[i].entry.buildings = [:] }
-                list[i].entry.buildings[key] = made
+                if list[i].entry[keyPath: table].count > 32 { list[i].entry[keyPath: table] = [:] }
+                list[i].entry[keyPath: table][key] = made
             }
         }
         return made
@@ -174,16 +181,7 @@ extension DrawnBasemaps {
     func labels(_ basemap: Basemap, camera: Camera, height: Double) -> [BasemapLabel] {
         let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
         let area = Map.basemapArea(camera, factor: 2.5).map { ($0 * 1e4).rounded() / 1e4 }
-        let key = "labels \(area) \(zoom)"
-        if let hit = entries.withLock({ $0.first { $0.entry.basemap === basemap }?.entry.labels[key] }) { return hit }
-        let made = basemap.symbols(area: area, zoom: zoom).map(Self.label)
-        entries.withLock { (list: inout [(key: String, entry: Entry)]) in
-            if let i = list.firstIndex(where: { $0.entry.basemap === basemap }) {
-                if list[i].entry.labels.count > 32 { list[i].entry.labels = [:] }
-                list[i].entry.labels[key] = made
-            }
-        }
-        return made
+        return cached(basemap, "labels \(area) \(zoom)", \.labels) { basemap.symbols(area: area, zoom: zoom).map(Self.label) }
     }
 
     static func label(_ s: BasemapSymbol) -> BasemapLabel {

@@ -103,13 +103,7 @@ public final class TileImagery: Sendable {
 
     /// The tile holding a position at a zoom (XYZ numbering).
     public static func tileID(longitude: Double, latitude: Double, zoom: Int) -> TileID {
-        let n = Double(1 << zoom)
-        let phi: Double = min(max(latitude, -85.0511), 85.0511) * Double.pi / 180
-        let mercator: Double = log(tan(Double.pi / 4 + phi / 2))
-        let fx: Double = (longitude + 180) / 360 * n
-        let fy: Double = (1 - mercator / Double.pi) / 2 * n
-        let x = Int(fx.rounded(.down)), y = Int(fy.rounded(.down))
-        return TileID(z: zoom, x: min(max(x, 0), (1 << zoom) - 1), y: min(max(y, 0), (1 << zoom) - 1))
+        TileID.containing(longitude: longitude, latitude: latitude, zoom: zoom)
     }
 
     /// Messages about tiles that could not be read (at most 8).

@@ -91,7 +91,7 @@ public enum TileTerrain {
         // Edges of the mosaic in degrees and Mercator y.
         let n = Double(1 << zoom)
         let west = Double(a.x) / n * 360 - 180, east = Double(b.x + 1) / n * 360 - 180
-        func latitude(_ tileY: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * tileY / n))) * 180 / Double.pi }
+        func latitude(_ tileY: Double) -> Double { TileID.latitude(worldY: tileY / n) }
         let north = latitude(Double(a.y)), south = latitude(Double(b.y + 1))
         // Even latitude rows, each read from the mosaic rows around its Mercator y.
         let rows = height, columns = width

@@ -15,6 +15,24 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var isValid: Bool { z >= 0 && z <= 30 && x >= 0 && y >= 0 && x < 1 << z && y < 1 << z }
     public static func < (a: TileID, b: TileID) -> Bool { (a.z, a.y, a.x) < (b.z, b.y, b.x) }
     public var description: String { "\(z)/\(x)/\(y)" }
+
+    /// The tile holding a position at a zoom (XYZ numbering; latitudes clamped to Web
+    /// Mercator's ±85.0511°).
+    public static func containing(longitude: Double, latitude: Double, zoom: Int) -> TileID {
+        let n = Double(1 << zoom)
+        let phi: Double = min(max(latitude, -85.0511), 85.0511) * Double.pi / 180
+        let mercator: Double = log(tan(Double.pi / 4 + phi / 2))
+        let fx: Double = (longitude + 180) / 360 * n
+        let fy: Double = (1 - mercator / Double.pi) / 2 * n
+        let x = Int(fx.rounded(.down)), y = Int(fy.rounded(.down))
+        return TileID(z: zoom, x: min(max(x, 0), (1 << zoom) - 1), y: min(max(y, 0), (1 << zoom) - 1))
+    }
+
+    /// The latitude at `y`, a fraction of the Web Mercator world from its north edge (0) to its
+    /// south edge (1): tile row r of zoom z is at y = r / 2^z.
+    public static func latitude(worldY y: Double) -> Double {
+        atan(sinh(Double.pi * (1 - 2 * y))) * 180 / Double.pi
+    }
 }
 
 public enum TileType: String, Sendable, CaseIterable {
