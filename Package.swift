@@ -41,8 +41,11 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
+        // C: openat2, a system call Swift cannot make (see TerrapinIO's FileAccess).
+        .target(name: "CTerrapinIO"),
+
         // Swift modules, in the order data flows.
-        .target(name: "TerrapinIO"),
+        .target(name: "TerrapinIO", dependencies: ["CTerrapinIO"]),
         .target(name: "TerrapinGeometry"),
         .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG"]),
@@ -69,7 +72,7 @@ let package = Package(
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
 
-        .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO"]),
+        .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO", "CTerrapinIO"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
         .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG"]),

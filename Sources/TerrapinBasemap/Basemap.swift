@@ -37,8 +37,10 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
 
     /// `open` opens a source's archive (a path or XYZ template); `tiles` stands in for every
     /// vector source without a location of its own (the built-in styles' "openmaptiles"), and
-    /// `imagery` for every such raster source (the hybrid style's "imagery").
-    public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, open: (String) throws -> any TileSource) throws {
+    /// `imagery` for every such raster source (the hybrid style's "imagery"); the sprite is read
+    /// through `files`.
+    public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, files: FileAccess = .unrestricted,
+                open: (String) throws -> any TileSource) throws {
         self.style = style
         name = style.file
         var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
@@ -78,7 +80,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         // The sprite (its @2x sheet when there is one: icons are scaled down, not up).
         var sheet: SpriteSheet?
         if let base = style.sprite {
-            do { sheet = try SpriteSheet.load(base, retina: true) } catch { missing.append("\(error); icons are not drawn") }
+            do { sheet = try SpriteSheet.load(base, retina: true, files: files) } catch { missing.append("\(error); icons are not drawn") }
         }
         sprite = sheet
         problems.withLock { $0 = missing }

@@ -19,13 +19,13 @@ public struct SpriteSheet: Sendable {
     public static let maxIcons = 10_000
 
     /// Reads `base.json` and `base.png` (`base@2x.*` when `retina` and present).
-    public static func load(_ base: String, retina: Bool) throws(BasemapError) -> SpriteSheet {
+    public static func load(_ base: String, retina: Bool, files: FileAccess = .unrestricted) throws(BasemapError) -> SpriteSheet {
         var prefix = base
-        if retina, FileIO.canonicalPath(base + "@2x.json") != nil, FileIO.canonicalPath(base + "@2x.png") != nil { prefix = base + "@2x" }
+        if retina, files.isReadable(base + "@2x.json"), files.isReadable(base + "@2x.png") { prefix = base + "@2x" }
         let json: [UInt8], png: [UInt8]
         do throws(FileError) {
-            json = try FileIO.read(prefix + ".json", limit: maxJSONBytes)
-            png = try FileIO.read(prefix + ".png", limit: 64 * 1024 * 1024)
+            json = try files.read(prefix + ".json", limit: maxJSONBytes)
+            png = try files.read(prefix + ".png", limit: 64 * 1024 * 1024)
         } catch {
             throw .style(file: prefix + ".json", path: "$", location: nil, message: error.description)
         }

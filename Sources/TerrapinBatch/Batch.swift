@@ -283,7 +283,8 @@ public enum Batch {
         let next = Atomic<Int>(0)
         let results = Locked<[BatchResult?]>(Array(repeating: nil, count: work.count))
         let counts = Locked<(done: Int, failed: Int)>((0, 0))
-        let hashes = FileHashes()
+        // A --root that cannot be opened fails every render; nothing is hashed from outside it.
+        let hashes = FileHashes(files: options.root.map { try? FileAccess(root: $0) } ?? .unrestricted)
         let group = DispatchGroup()
         for _ in 0..<max(1, options.jobs) {
             group.enter()
@@ -340,7 +341,6 @@ public enum Batch {
                metadata.contains(where: { $0.key == inputHashKey && $0.value == digest }) {
                 return BatchResult(scene: input.scene, output: path, outcome: .skipped)
             }
-            removeStaleTemporaries(for: path)
             let png: [UInt8]
             do {
                 png = try SceneImage.render(scene, root: options.root, metadata: [
@@ -360,17 +360,6 @@ public enum Batch {
     /// The PNG text key holding the SHA-256 of an output's inputs.
     public static let inputHashKey = "Terrapin-Input-SHA256"
 
-    /// Temporary files a killed run left beside `path` (`.NAME.tmp-XXXXXX`).
-    static func removeStaleTemporaries(for path: String) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let prefix = ".\(name).tmp-"
-        for entry in directoryEntries(directory.isEmpty ? "/" : directory) ?? [] where entry.hasPrefix(prefix) && entry.count == prefix.count + 6 {
-            unlink((directory.isEmpty ? "" : directory) + "/" + entry)
-        }
-    }
-
     public static func monotonicNow() -> Double { monotonicSeconds() }
 
     static func monotonicSeconds() -> Double {
@@ -381,14 +370,18 @@ public enum Batch {
 }
 
 /// SHA-256 of referenced files, computed once per file version per process.
+/// Read as the render reads them (beneath `--root` when given), and through the same open.
 final class FileHashes: Sendable {
     private let cache = Locked<[String: [UInt8]]>([:])
+    let files: FileAccess?
+    init(files: FileAccess?) { self.files = files }
 
     func hash(_ path: String) -> [UInt8] {
-        guard let identity = FileIO.identity(path) else { return Array("missing".utf8) }
+        guard let file = try? files?.open(path) else { return Array("missing".utf8) }
+        let identity = file.identity
         if let hit = cache.withLock({ $0[identity] }) { return hit }
         var sha = SHA256()
-        if let bytes = try? FileIO.read(path, limit: 1 << 30) { sha.update(bytes) } else { sha.update("unreadable") }
+        if let bytes = try? file.readAll(limit: 1 << 30) { sha.update(bytes) } else { sha.update("unreadable") }
         let digest = sha.finalize()
         cache.withLock { $0[identity] = digest }
         return digest

@@ -33,9 +33,9 @@ public enum RasterImage {
     }
 
     /// Reads and decodes a file.
-    public static func decode(file path: String, limits: PNGDecodingLimits = .default) throws(CodecError) -> Pixmap {
+    public static func decode(file path: String, limits: PNGDecodingLimits = .default, files: FileAccess = .unrestricted) throws(CodecError) -> Pixmap {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path, limit: limits.maxFileBytes) } catch { throw .file(error) }
+        do { bytes = try files.read(path, limit: limits.maxFileBytes) } catch { throw .file(error) }
         return try decode(bytes, source: "'\(path)'", limits: limits)
     }
 

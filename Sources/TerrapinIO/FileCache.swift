@@ -1,5 +1,5 @@
 // Values made from files (decoded images, height grids), made once per process and shared
-// while the file is unchanged: the key is its canonical path, size and modification time.
+// while the file is unchanged: the key is its device, inode, size and modification time.
 
 public final class FileCache<Value: Sendable>: Sendable {
     private let costLimit: Int
@@ -15,8 +15,10 @@ public final class FileCache<Value: Sendable>: Sendable {
 
     /// The cached value for `path` (and `variant`, e.g. load options), or `make()`'s.
     /// A path that does not exist is not cached: `make` reports it.
-    public func value<E: Error>(_ path: String, variant: String = "", make: () throws(E) -> Value) throws(E) -> Value {
-        guard let identity = FileIO.identity(path) else { return try make() }
+    /// The file's identity is read through `files`, so a confined scene never gets a value
+    /// made from a file outside its root.
+    public func value<E: Error>(_ path: String, variant: String = "", files: FileAccess = .unrestricted, make: () throws(E) -> Value) throws(E) -> Value {
+        guard let identity = files.identity(path) else { return try make() }
         let key = identity + "|" + variant
         if let hit = entries.withLock({ $0.first { $0.key == key }?.value }) { return hit }
         let value = try make()

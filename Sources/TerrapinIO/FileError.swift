@@ -13,6 +13,14 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case isDirectory
         case tooLarge(size: Int, limit: Int)
         case directoryMissing
+        /// A path that leads outside the directory reads are confined to (`--root`).
+        case outsideRoot(root: String)
+        /// A FIFO, device, socket or kernel file where a regular file was expected.
+        case notRegular(kind: String)
+        /// An output path that names a folder (`out/`) rather than a file.
+        case notAFileName
+        /// The folder exists but a file cannot be made in it.
+        case cannotCreate(directory: String, message: String)
         case system(code: Int32, message: String)
     }
 
@@ -32,6 +40,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case ENOENT: reason = operation == "write" ? .directoryMissing : .notFound
         case EACCES, EPERM: reason = .permissionDenied
         case EISDIR: reason = .isDirectory
+        case ENOTDIR where operation == "read": reason = .notFound
         default: reason = .system(code: code, message: String(cString: strerror(code)))
         }
         self.init(path: path, operation: operation, reason: reason)
@@ -41,7 +50,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         let quoted = "'\(path)'"
         switch reason {
         case .notFound:
-            return "cannot read \(quoted): no such file; check the path (relative paths start at the current directory)"
+            return "cannot read \(quoted): no such file; check the path"
         case .permissionDenied:
             return "cannot \(operation) \(quoted): permission denied; check the file's permissions"
         case .isDirectory:
@@ -50,6 +59,14 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot read \(quoted): it is \(size) bytes, more than the limit of \(limit) bytes; use a smaller file"
         case .directoryMissing:
             return "cannot write \(quoted): the directory does not exist; create it first"
+        case .outsideRoot(let root):
+            return "refusing to read \(quoted): it leads outside '\(root)', the only directory this render may read (--root), by '..', an absolute path or a symbolic link; keep the file inside it"
+        case .notRegular(let kind):
+            return "cannot \(operation) \(quoted): it is \(kind), not a regular file; name a regular file instead"
+        case .notAFileName:
+            return "cannot write \(quoted): it names a folder, not a file; add a file name (e.g. \(path.hasSuffix("/") ? path : path + "/")out.png)"
+        case .cannotCreate(let directory, let message):
+            return "cannot write \(quoted): a file cannot be created in '\(directory)' (\(message)); write somewhere else"
         case .system(let code, let message):
             return "cannot \(operation) \(quoted): \(message) (errno \(code))"
         }

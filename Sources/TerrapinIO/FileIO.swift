@@ -1,4 +1,5 @@
-// Reading whole files with a size limit, and atomic writes (temporary file + rename).
+// Reading whole files with a size limit, and writes that replace a file only when complete.
+import CTerrapinIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,7 +7,6 @@ import Musl
 #endif
 
 public enum FileIO {
-    /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
     /// The absolute path with `.`, `..` and symbolic links resolved; nil if it does not exist.
     public static func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -36,19 +36,10 @@ public enum FileIO {
         }
     }
 
+    /// Reads a whole regular file, refusing one larger than `limit` bytes before reading it
+    /// (`FileAccess.unrestricted.read`).
     public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw FileError(path: path, operation: "read", errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) != 0 { throw FileError(path: path, operation: "read", errno: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw FileError(path: path, operation: "read", reason: .isDirectory)
-        }
-        if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
-            throw FileError(path: path, operation: "read", reason: .tooLarge(size: Int(info.st_size), limit: limit))
-        }
-        return try readAll(fd: fd, path: path, limit: limit)
+        try FileAccess.unrestricted.read(path, limit: limit)
     }
 
     /// Reads a descriptor (a file, a pipe, standard input) to its end, at most `limit` bytes.
@@ -69,42 +60,132 @@ public enum FileIO {
         }
     }
 
-    /// Writes `bytes` to `path` atomically: into a temporary file in the same directory,
-    /// which is then renamed over `path`. On any failure the temporary file is removed and
-    /// `path` is left as it was. (Atomic against crashes of this process; no fsync, so not
-    /// against power loss.) New files get mode 0644.
+    /// Writes `bytes` to `path` the way the path asks for:
+    /// - a regular file (or a new one) atomically: into a temporary file in the same directory,
+    ///   renamed over it when complete, so on any failure `path` is left as it was (against a
+    ///   crash of this process; no fsync, so not against power loss). An existing file keeps its
+    ///   mode; a new one gets 0644 less the umask.
+    /// - a symbolic link: its target, written as above (the link stays a link);
+    /// - a FIFO, character device or socket (`/dev/stdout`, `/dev/null`, a pipe): written
+    ///   directly, never replaced.
+    /// The temporary file is removed on every failure, and by SIGINT, SIGTERM, SIGHUP or SIGPIPE;
+    /// ones that a killed process left beside `path` (`.NAME.tmp-PID-XXXXXX`, PID no longer
+    /// running) are removed first.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        if name.isEmpty || name == "." || name == ".." {
-            throw FileError(path: path, operation: "write", reason: .isDirectory)
-        }
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd < 0 { throw FileError(path: path, operation: "write", errno: errno) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure: FileError? = nil
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError(path: path, operation: "write", errno: errno)
-                    return
-                }
-                offset += written
+        if path.hasSuffix("/") || path.isEmpty { throw FileError(path: path, operation: "write", reason: .notAFileName) }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw FileError(path: path, operation: "write", reason: .isDirectory)
+            default: return try writeDirectly(bytes, to: path)
             }
         }
-        if failure == nil && fchmod(fd, 0o644) != 0 { failure = FileError(path: path, operation: "write", errno: errno) }
+        let target = linkTarget(path)
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        if name.isEmpty || name == "." || name == ".." { throw FileError(path: path, operation: "write", reason: .notAFileName) }
+        var directoryInfo = stat()
+        guard stat(directory, &directoryInfo) == 0 else {
+            throw FileError(path: path, operation: "write", reason: errno == ENOENT ? .directoryMissing : .system(code: errno, message: String(cString: strerror(errno))))
+        }
+        guard (directoryInfo.st_mode & S_IFMT) == S_IFDIR else { throw FileError(path: path, operation: "write", reason: .directoryMissing) }
+        removeStaleTemporaries(in: directory, name: name)
+        let existingMode: mode_t? = stat(target, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? info.st_mode & 0o7777 : nil
+        var template = Array("\(directory == "/" ? "" : directory)/.\(name).tmp-\(getpid())-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 {
+            let code = errno
+            throw FileError(path: path, operation: "write", reason: .cannotCreate(directory: directory, message: String(cString: strerror(code))))
+        }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let slot = tp_temporary_register(temporary)
+        defer { tp_temporary_unregister(slot) }
+        var failure: FileError? = nil
+        if let code = writeAll(bytes, fd) { failure = FileError(path: path, operation: "write", errno: code) }
+        let mode = existingMode ?? (0o644 & ~currentUmask())
+        if failure == nil && fchmod(fd, mode) != 0 { failure = FileError(path: path, operation: "write", errno: errno) }
         if close(fd) != 0 && failure == nil { failure = FileError(path: path, operation: "write", errno: errno) }
-        if failure == nil && rename(temporary, path) != 0 {
+        if failure == nil && rename(temporary, target) != 0 {
             failure = FileError(path: path, operation: "write", errno: errno)
         }
         if let failure {
             unlink(temporary)
             throw failure
+        }
+    }
+
+    /// Installs the signal handlers that remove temporary files being written (once, early in
+    /// a command-line program).
+    public static func removeTemporariesOnSignals() { tp_install_cleanup() }
+
+    /// Writes to what is there (a FIFO, device or socket), without replacing it.
+    static func writeDirectly(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        if fd < 0 { throw FileError(path: path, operation: "write", errno: errno) }
+        defer { close(fd) }
+        if let code = writeAll(bytes, fd) { throw FileError(path: path, operation: "write", errno: code) }
+    }
+
+    /// What a chain of symbolic links at `path` ends at (the path itself when it is not one).
+    static func linkTarget(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { return current }
+            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") { current = link } else {
+                let slash = current.lastIndex(of: "/")
+                current = (slash.map { String(current[...$0]) } ?? "") + link
+            }
+        }
+        return current
+    }
+
+    /// Temporary files of `name` in `directory` whose writer is no longer running.
+    static func removeStaleTemporaries(in directory: String, name: String) {
+        let prefix = ".\(name).tmp-"
+        let copy = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard copy >= 0, let dir = fdopendir(copy) else { if copy >= 0 { close(copy) }; return }
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard entryName.hasPrefix(prefix) else { continue }
+            let parts = entryName.dropFirst(prefix.count).split(separator: "-")
+            guard parts.count == 2, let pid = Int32(parts[0]), parts[1].count == 6 else { continue }
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { stale.append(entryName) }
+        }
+        closedir(dir)
+        for entry in stale { unlink((directory == "/" ? "" : directory) + "/" + entry) }
+    }
+
+    static func currentUmask() -> mode_t {
+        // umask can only be read by setting it; done once, before any thread writes.
+        Self.umaskValue
+    }
+    private static let umaskValue: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }()
+
+    /// Writes every byte; the errno of a failure, or nil.
+    private static func writeAll(_ bytes: [UInt8], _ fd: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
         }
     }
 

@@ -1,6 +1,6 @@
 // A regular file read at offsets (pread), for archives too large to read whole (PMTiles,
-// GeoTIFF). Opened non-blocking so a FIFO cannot hang the open, and refused unless it is a
-// regular file; thread-safe (pread has no shared file position).
+// GeoTIFF), opened through FileAccess (so never a FIFO, device or kernel file); thread-safe
+// (pread has no shared file position).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,29 +13,19 @@ public final class RandomAccessFile: Sendable {
     public let size: Int
     /// The open descriptor, for a C library that reads by descriptor (duplicate it to keep it
     /// past this object's life).
-    public let descriptor: Int32
-    private var fd: Int32 { descriptor }
+    public var descriptor: Int32 { file.fd }
+    private let file: OpenFile
+    private var fd: Int32 { file.fd }
 
-    public init(_ path: String) throws(FileError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 { throw FileError(path: path, operation: "read", errno: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw FileError(path: path, operation: "read", errno: code)
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, operation: "read", reason: .isDirectory) }
-            throw FileError(path: path, operation: "read", reason: .system(code: EINVAL, message: "not a regular file (a FIFO, device or socket)"))
-        }
-        self.path = path
-        descriptor = fd
-        size = Int(info.st_size)
+    public convenience init(_ path: String) throws(FileError) {
+        self.init(try FileAccess.unrestricted.open(path))
     }
 
-    deinit { close(fd) }
+    public init(_ file: OpenFile) {
+        self.file = file
+        path = file.path
+        size = file.size
+    }
 
     /// `count` bytes from `offset`; throws unless all of them lie within the file.
     public func read(offset: Int, count: Int) throws(FileError) -> [UInt8] {

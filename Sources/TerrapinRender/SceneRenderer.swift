@@ -1,8 +1,11 @@
 // Scene → Pixmap: the background, then the map (terrain, markers, popovers) if the scene has one.
+import TerrapinBasemap
 import TerrapinGeometry
+import TerrapinIO
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTerrain
+import TerrapinTiles
 import TerrapinViews
 
 public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -11,8 +14,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case terrain(TerrainError)
     /// A view could not be laid out or drawn (an unknown font, an unreadable image file, …).
     case view(String)
-    /// A referenced file lies outside the directory the scene is confined to.
-    case confined(ConfinementError)
+    /// A file the scene names cannot be read: missing, not a regular file, or outside the
+    /// directory the scene is confined to. Names the scene file and where in it the file is named.
+    case file(scene: String, reference: FileReference?, error: FileError)
     /// An override that does not fit the scene (camera overrides without a camera).
     case overrides(String)
     /// The image could not be encoded.
@@ -23,7 +27,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidSize(let problem): "cannot render: \(problem)"
         case .terrain(let error): "cannot render: \(error)"
         case .view(let message): "cannot render: \(message)"
-        case .confined(let error): "refusing to render: \(error)"
+        case .file(let scene, let reference, let error):
+            "cannot render scene \(scene)" + (reference.map { ", \($0) (\"\($0.file)\")" } ?? "") + ": \(error)"
+                + (reference.map { $0.file.hasPrefix("/") ? "" : " (\"\($0.file)\" is relative to the scene file's folder)" } ?? "")
         case .overrides(let problem): problem
         case .encoding(let problem): "cannot encode the image: \(problem)"
         }
@@ -39,14 +45,28 @@ public final class PreparedScene {
     public let map: Map?
     private var last: (time: Double, resolved: ResolvedScene)?
 
-    /// With `root`, every file the scene reads must resolve inside that directory (for scenes
-    /// from untrusted sources): no `..` or absolute path out, no symbolic link out.
+    /// With `root`, every file the scene reads must lie beneath that directory (for scenes from
+    /// untrusted sources): no `..` or absolute path out, no symbolic link out — enforced on each
+    /// open (FileAccess), so a file swapped after a check cannot lead out either.
     public init(_ scene: Scene, root: String? = nil) throws(RenderError) {
         self.scene = scene
         if let spec = scene.map {
-            let builder = SceneBuilder(directory: scene.directory)
+            let files: FileAccess
             if let root {
-                do { try builder.checkConfinement(spec, root: root) } catch { throw RenderError.confined(error) }
+                do { files = try FileAccess(root: root) } catch { throw RenderError.file(scene: scene.origin.file, reference: nil, error: error) }
+            } else {
+                files = .unrestricted
+            }
+            let builder = SceneBuilder(directory: scene.directory, files: files)
+            // Each named file opened once up front, so a missing, unreadable or confined one is
+            // reported with where the scene names it, before any work.
+            for reference in scene.origin.references where BasemapStyle.builtin(reference.file) == nil || !reference.path.hasSuffix(".style") {
+                let full = builder.path(reference.file)
+                do throws(FileError) {
+                    if full.contains("{z}") { _ = try files.openDirectory(XYZTiles.folder(of: full)) } else { _ = try files.open(full) }
+                } catch {
+                    throw RenderError.file(scene: scene.origin.file, reference: reference, error: error)
+                }
             }
             do { map = try builder.map(spec).time(scene.time) } catch { throw RenderError.terrain(error) }
         } else {

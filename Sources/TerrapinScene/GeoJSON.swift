@@ -47,9 +47,9 @@ public enum GeoJSON {
     public static let maxPositions = 1_000_000
 
     /// The map content of the GeoJSON file at `path` (named `file` in messages).
-    public static func items(path: String, file: String, defaults: GeoJSONStyle = GeoJSONStyle()) throws(TerrainError) -> [MapItem] {
+    public static func items(path: String, file: String, defaults: GeoJSONStyle = GeoJSONStyle(), files: FileAccess = .unrestricted) throws(TerrainError) -> [MapItem] {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path, limit: maxFileBytes) } catch { throw TerrainError.geojson(file: file, message: error.description) }
+        do { bytes = try files.read(path, limit: maxFileBytes) } catch { throw TerrainError.geojson(file: file, message: error.description) }
         return try items(bytes, file: file, defaults: defaults)
     }
 

@@ -19,16 +19,20 @@ public struct MapBasemap: @unchecked Sendable {
     public let style: BasemapStyle?
     /// Opens archives the style names (through the scene's file rules).
     let open: @Sendable (String) throws -> any TileSource
+    /// How the style's sprite is read.
+    let files: FileAccess
 
     public init(tiles: any TileSource, style: BasemapStyle? = nil) {
         self.tiles = tiles
         self.style = style
         open = { path in try TileSources.open(path) }
+        files = .unrestricted
     }
 
-    init(tiles: any TileSource, style: BasemapStyle?, open: @escaping @Sendable (String) throws -> any TileSource) {
+    init(tiles: any TileSource, style: BasemapStyle?, files: FileAccess, open: @escaping @Sendable (String) throws -> any TileSource) {
         self.tiles = tiles
         self.style = style
+        self.files = files
         self.open = open
     }
 }
@@ -51,9 +55,10 @@ final class DrawnBasemaps: @unchecked Sendable {
         guard mode != .satellite else { return nil }
         let style = spec.style ?? BasemapStyle.builtin(mode == .roadmap ? "roadmap" : "hybrid")!
         let imageryKey = imagery.map { i in i.tiles.map { "tiles \(ObjectIdentifier($0))" } ?? "image \(i.source ?? "memory") \(i.west) \(i.north)" } ?? "none"
-        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(FileIO.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey)"
+        // What the style names is read through the scene's files, so their rules are in the key.
+        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(spec.files.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey) \(spec.files)"
         if let hit = entries.withLock({ $0.first { $0.key == key }?.entry.basemap }) { return hit }
-        let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, open: spec.open)
+        let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
         let drape = try made.makeDrape()
         var keep: [AnyObject] = [spec.tiles]
         if let t = imagery?.tiles { keep.append(t) }
@@ -110,12 +115,12 @@ extension Map {
     /// the mode).
     public func basemap(tiles: String, style: String? = nil) throws -> Map {
         let source: any TileSource
-        do throws(TerrainError) { source = try tileSource(tiles) } catch { throw error }
+        do throws(TerrainError) { source = try tileSource(tiles, files: .unrestricted) } catch { throw error }
         var parsed: BasemapStyle?
         if let style {
             parsed = try Self.loadStyle(style)
         }
-        let made = basemap(MapBasemap(tiles: source, style: parsed, open: { path in try tileSource(path) }))
+        let made = basemap(MapBasemap(tiles: source, style: parsed, files: .unrestricted, open: { path in try tileSource(path, files: .unrestricted) }))
         // A style that cannot be drawn (an archive it names is missing) fails here, not as a
         // blank map later.
         if made.mode != .satellite {
@@ -127,10 +132,10 @@ extension Map {
     }
 
     /// A style file, or a built-in style by name ("roadmap", "hybrid").
-    static func loadStyle(_ file: String) throws(TerrainError) -> BasemapStyle {
+    static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(TerrainError) -> BasemapStyle {
         if let builtin = BasemapStyle.builtin(file) { return builtin }
         let bytes: [UInt8]
-        do throws(FileError) { bytes = try FileIO.read(file, limit: 16 * 1024 * 1024) } catch { throw TerrainError.file(error) }
+        do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw TerrainError.file(error) }
         let directory = (file as NSString).deletingLastPathComponent
         do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {
             throw TerrainError.basemap(error.description)

@@ -1,5 +1,6 @@
 // The scene model: what to render. Built from JSON (SceneDecoder) or in Swift.
 // Every default is resolved here, so the renderer makes no policy decisions.
+import TerrapinIO
 import TerrapinRaster
 
 public struct Scene: Equatable, Sendable {
@@ -12,6 +13,8 @@ public struct Scene: Equatable, Sendable {
     public var time = 0.0
     /// The longest time a scene may name: a day.
     public static let maxTime = 86_400.0
+    /// Where the scene was read from, for messages (not part of what it draws).
+    public var origin = SceneOrigin()
 
     public init(output: OutputOptions = OutputOptions(), map: MapScene? = nil, directory: String = ".") {
         self.output = output
@@ -64,4 +67,24 @@ public struct OutputOptions: Equatable, Sendable {
         }
         return nil
     }
+}
+
+/// Where a scene came from: its file (as messages name it) and where in it each file it reads is
+/// named. Two scenes that draw the same are equal wherever they came from.
+public struct SceneOrigin: Equatable, Sendable {
+    public var file: String
+    public var references: [FileReference]
+    public init(file: String = "<memory>", references: [FileReference] = []) {
+        self.file = file
+        self.references = references
+    }
+    public static func == (a: SceneOrigin, b: SceneOrigin) -> Bool { true }
+}
+
+/// A file named in a scene, with the JSON path and line:column of its name.
+public struct FileReference: Equatable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let path: String
+    public let location: SourceLocation?
+    public var description: String { (location.map { "\($0), " } ?? "") + path }
 }

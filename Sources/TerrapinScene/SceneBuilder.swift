@@ -30,11 +30,13 @@ final class OpenTileSource: @unchecked Sendable {
 let openTileSources = Locked<[String: OpenTileSource]>([:])
 let maxOpenTileSources = 64
 
-func tileSource(_ file: String) throws(TerrainError) -> any TileSource {
-    let key = file.contains("{z}") ? "xyz|" + file : FileIO.identity(file)
+func tileSource(_ file: String, files: FileAccess) throws(TerrainError) -> any TileSource {
+    // An archive by what it is (opened through `files`); a template by its text and the rules
+    // its tiles are opened under.
+    let key = file.contains("{z}") ? "xyz|\(files)|" + file : files.identity(file)
     if let key, let hit = openTileSources.withLock({ $0[key] }) { return hit.source }
     let source: any TileSource
-    do throws(TileError) { source = try TileSources.open(file) } catch { throw TerrainError.tiles(error) }
+    do throws(TileError) { source = try TileSources.open(file, files: files) } catch { throw TerrainError.tiles(error) }
     guard let key else { return source }
     return openTileSources.withLock { (open: inout [String: OpenTileSource]) -> any TileSource in
         if let raced = open[key] { return raced.source }
@@ -60,8 +62,13 @@ func tileImagery(_ source: any TileSource) throws(TerrainError) -> TileImagery {
 
 public struct SceneBuilder {
     public let directory: String
+    /// How every file the scene names is opened (confined beneath `--root`, or anywhere).
+    public let files: FileAccess
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String, files: FileAccess = .unrestricted) {
+        self.directory = directory
+        self.files = files
+    }
 
     public func path(_ file: String) -> String {
         file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
@@ -71,48 +78,49 @@ public struct SceneBuilder {
         let markers = spec.markers.map(marker)
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
         map.items = spec.polygons.flatMap(\.polygon.items) + spec.polylines.flatMap(\.polyline.items) + markers.flatMap { $0 }
-        for g in spec.geojson { map.items += try GeoJSON.items(path: path(g.file), file: g.file, defaults: g.style) }
+        for g in spec.geojson { map.items += try GeoJSON.items(path: path(g.file), file: g.file, defaults: g.style, files: files) }
         if let terrain = spec.terrain, let inline = terrain.inline {
             // The decoder checked counts and bounds, so the grid is valid.
             if let grid = inline.grid { map = map.terrain(grid, exaggeration: terrain.exaggeration) }
         } else if let terrain = spec.terrain, terrain.tiles {
             let file = path(terrain.file)
             let area = spec.camera.map(Self.area(around:))
-            let grid = try heightGrids.value(file, variant: "tiles \(terrain.encoding) \(area ?? [])") { () throws(TerrainError) in
-                try TileTerrain.grid(try tileSource(file), encoding: terrain.encoding, area: area).grid
+            let grid = try heightGrids.value(file, variant: "tiles \(terrain.encoding) \(area ?? [])", files: files) { () throws(TerrainError) in
+                try TileTerrain.grid(try tileSource(file, files: files), encoding: terrain.encoding, area: area).grid
             }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
         } else if let terrain = spec.terrain {
             let file = path(terrain.file)
-            let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])") { () throws(TerrainError) in
-                guard let b = terrain.bounds else { return try GridLoader.load(file) }
+            let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])", files: files) { () throws(TerrainError) in
+                guard let b = terrain.bounds else { return try GridLoader.load(file, files: files) }
                 let bytes: [UInt8]
-                do throws(FileError) { bytes = try FileIO.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
+                do throws(FileError) { bytes = try files.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
                 return try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
             }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
         }
         if let spec = spec.imagery, spec.tiles {
-            let source = try tileSource(path(spec.file))
+            let source = try tileSource(path(spec.file), files: files)
             map = map.imagery(Imagery(tiles: try tileImagery(source), shading: spec.shading))
         } else if let spec = spec.imagery, spec.bounds.isEmpty {
             // A GeoTIFF: bounds and projection from the file.
             let file = path(spec.file)
-            map = map.imagery(try imageries.value(file, variant: "geotiff \(spec.shading)") { () throws(TerrainError) in
-                try GeoTIFF.imagery(file, shading: spec.shading)
+            map = map.imagery(try imageries.value(file, variant: "geotiff \(spec.shading)", files: files) { () throws(TerrainError) in
+                try GeoTIFF.imagery(file, shading: spec.shading, files: files)
             })
         } else if let spec = spec.imagery {
             let file = path(spec.file)
             let b = spec.bounds
-            map = map.imagery(try imageries.value(file, variant: "\(b) \(spec.projection) \(spec.shading)") { () throws(TerrainError) in
-                try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading)
+            map = map.imagery(try imageries.value(file, variant: "\(b) \(spec.projection) \(spec.shading)", files: files) { () throws(TerrainError) in
+                try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading, files: files)
             })
         }
         if let b = spec.basemap {
-            let source = try tileSource(path(b.tiles))
+            let source = try tileSource(path(b.tiles), files: files)
             var style: BasemapStyle?
-            if let file = b.style { style = try Map.loadStyle(BasemapStyle.builtin(file) != nil ? file : path(file)) }
-            map = map.basemap(MapBasemap(tiles: source, style: style, open: { file throws(TerrainError) in try tileSource(file) }))
+            if let file = b.style { style = try Map.loadStyle(BasemapStyle.builtin(file) != nil ? file : path(file), files: files) }
+            let files = files
+            map = map.basemap(MapBasemap(tiles: source, style: style, files: files, open: { file throws(TerrainError) in try tileSource(file, files: files) }))
             // A style that cannot be drawn (a source it names is missing) is an error now, not a
             // blank map later.
             do { _ = try DrawnBasemaps.shared.basemap(map.basemap!, mode: map.mode, imagery: map.imagery) } catch let e as TerrainError { throw e } catch {
@@ -192,7 +200,7 @@ public struct SceneBuilder {
 
     func image(_ spec: ImageSpec) -> Image {
         if let name = spec.systemName { return Image(systemName: name) }
-        return Image(contentsOfFile: path(spec.file ?? ""))
+        return Image(contentsOfFile: path(spec.file ?? ""), files: files)
     }
 
     public func view(_ spec: ViewSpec) -> AnyView {

@@ -41,13 +41,17 @@ public enum SceneDecoder {
             reader.issues.sort { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }
             throw SceneError.invalid(file: file, issues: Array(reader.issues.prefix(maxIssues)), omitted: max(0, reader.issues.count - maxIssues))
         }
-        return scene!
+        var decoded = scene!
+        decoded.origin = SceneOrigin(file: file, references: reader.references)
+        return decoded
     }
 }
 
 /// Reads typed values out of JSON nodes, collecting issues instead of stopping at the first.
 struct Reader {
     var issues: [SceneIssue] = []
+    /// Every file the scene names, in the order read.
+    var references: [FileReference] = []
 
     mutating func report(_ node: JSONNode?, _ path: String, _ message: String) {
         issues.append(SceneIssue(path: path, location: node?.location, message: message))
@@ -65,7 +69,7 @@ struct Reader {
                 result[member.key] = member.value
             } else {
                 let hint = closest(to: member.key, in: allowed).map { "; did you mean \"\($0)\"?" } ?? "; allowed keys: \(allowed.joined(separator: ", "))"
-                issues.append(SceneIssue(path: path, location: member.keyLocation, message: "unknown key \"\(member.key)\"" + hint))
+                issues.append(SceneIssue(path: path, location: member.keyLocation, message: "unknown key \"\(shown(member.key))\"" + hint))
             }
         }
         return result
@@ -84,6 +88,13 @@ struct Reader {
         return Int(number)
     }
 
+    /// A string naming a file the scene reads, noted with where it is written.
+    mutating func fileName(_ node: JSONNode?, _ path: String) -> String? {
+        guard let file = string(node, path) else { return nil }
+        references.append(FileReference(file: file, path: path, location: node?.location))
+        return file
+    }
+
     mutating func string(_ node: JSONNode?, _ path: String) -> String? {
         guard let node else { return nil }
         guard case .string(let text) = node.value else {
@@ -96,7 +107,7 @@ struct Reader {
     mutating func color(_ node: JSONNode?, _ path: String, default value: RGBA8) -> RGBA8 {
         guard let node, let text = string(node, path) else { return value }
         guard let color = RGBA8(hex: text) else {
-            report(node, path, "expected a colour as \"#RRGGBB\" or \"#RRGGBBAA\", found \"\(text)\"")
+            report(node, path, "expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\" or \"#RRGGBBAA\", found \"\(shown(text))\"")
             return value
         }
         return color
@@ -107,7 +118,7 @@ struct Reader {
         guard let result = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue)
             let hint = closest(to: text, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
-            report(node, path, "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(text)\"" + hint)
+            report(node, path, "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(shown(text))\"" + hint)
             return value
         }
         return result
@@ -145,15 +156,25 @@ struct Reader {
 
 /// The candidate nearest to `word` by edit distance, if near enough to be a likely typo (the
 /// "did you mean" of scene files and of the CLI's commands).
+/// Bounded work whatever the word: only its first 64 characters are compared (no candidate is
+/// that long), and only with candidates whose length is within 3 of it (a larger difference is
+/// more edits than a typo).
 public func closest(to word: String, in candidates: [String]) -> String? {
-    let lowered = word.lowercased()
-    if lowered.count >= 3, let prefixed = candidates.first(where: { lowered.hasPrefix($0.lowercased()) || $0.lowercased().hasPrefix(lowered) }) {
+    let lowered = String(word.prefix(64)).lowercased()
+    let count = lowered.count
+    if count >= 3, let prefixed = candidates.first(where: { lowered.hasPrefix($0.lowercased()) || $0.lowercased().hasPrefix(lowered) }) {
         return prefixed
     }
-    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
+    let scored = candidates.compactMap { c -> (String, Int)? in
+        let l = c.lowercased()
+        return abs(l.count - count) <= 3 ? (c, editDistance(lowered, l)) : nil
+    }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
     return best.1 <= max(1, min(3, (best.0.count + 1) / 3)) ? best.0 : nil
 }
+
+/// A string from the scene as a message shows it: at most 64 characters.
+func shown(_ text: String) -> String { text.count <= 64 ? text : text.prefix(64) + "…" }
 
 /// Edit distance counting a swap of neighbouring letters as one edit ("bleu" → "blue"), the
 /// commonest typo (optimal string alignment).
@@ -220,7 +241,7 @@ extension Reader {
         guard let node, let text = string(node, path) else { return nil }
         if let c = Color.named[text] ?? Color(hex: text) { return c }
         let hint = closest(to: text, in: Array(Color.named.keys).sorted()).map { "; did you mean \"\($0)\"?" } ?? ""
-        report(node, path, "expected a colour as \"#RRGGBB\", \"#RRGGBBAA\" or a name (\(Color.named.keys.sorted().joined(separator: ", "))), found \"\(text)\"" + hint)
+        report(node, path, "expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\", \"#RRGGBBAA\" or a name (\(Color.named.keys.sorted().joined(separator: ", "))), found \"\(shown(text))\"" + hint)
         return nil
     }
 

@@ -23,7 +23,7 @@ public enum SceneError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let error):
-            return "scene: " + error.description
+            return "scene: " + error.description + (error.reason == .notFound && !error.path.hasPrefix("/") ? " (relative paths start at the current directory)" : "")
         case .syntax(let file, let location, let message):
             return "scene \(file), \(location): invalid JSON: \(message)"
         case .invalid(let file, let issues, let omitted):

@@ -11,24 +11,23 @@ extension Reader {
     mutating func position(_ node: JSONNode?, _ path: String) -> LatLngAltitude? {
         guard let node else { return nil }
         guard let m = object(node, path, allowed: ["latitude", "longitude", "altitude"]) else { return nil }
-        guard m["latitude"] != nil, m["longitude"] != nil else {
+        if m["latitude"] == nil || m["longitude"] == nil {
             report(node, path, "a position needs \"latitude\" and \"longitude\" (degrees; \"altitude\" in metres is optional)")
-            return nil
         }
-        guard let lat = number(m["latitude"], path + ".latitude", in: -90...90, unit: " of degrees"),
-              let lng = number(m["longitude"], path + ".longitude", in: -180...180, unit: " of degrees") else { return nil }
+        // Every member is read even when one is wrong, so each problem is reported; the
+        // reported problems then reject the scene, whatever stands in for the wrong value.
+        let lat = number(m["latitude"], path + ".latitude", in: -90...90, unit: " of degrees")
+        let lng = number(m["longitude"], path + ".longitude", in: -180...180, unit: " of degrees")
         let alt = number(m["altitude"], path + ".altitude", in: -20_000...100_000_000, unit: " of metres") ?? 0
-        return LatLngAltitude(latitude: lat, longitude: lng, altitude: alt)
+        return LatLngAltitude(latitude: lat ?? 0, longitude: lng ?? 0, altitude: alt)
     }
 
 
     mutating func camera(_ node: JSONNode, _ path: String) -> Camera? {
         guard let m = object(node, path, allowed: ["center", "heading", "tilt", "roll", "range", "fieldOfView", "altitudeMode"]) else { return nil }
-        guard let center = position(m["center"], path + ".center") else {
-            if m["center"] == nil { report(node, path, "a camera needs a \"center\" position (leave \"camera\" out to fit the markers)") }
-            return nil
-        }
-        var camera = Camera(center: center)
+        let center = position(m["center"], path + ".center")
+        if m["center"] == nil { report(node, path, "a camera needs a \"center\" position (leave \"camera\" out to fit the markers)") }
+        var camera = Camera(center: center ?? LatLngAltitude(latitude: 0, longitude: 0, altitude: 0))
         if let h = number(m["heading"], path + ".heading", in: -360...360, unit: " of degrees") { camera.heading = h }
         if let t = number(m["tilt"], path + ".tilt", in: 0...90, unit: " of degrees") { camera.tilt = t }
         if let r = number(m["roll"], path + ".roll", in: -360...360, unit: " of degrees") { camera.roll = r }

@@ -36,8 +36,8 @@ extension Reader {
         if let i = m["imagery"] { map.imagery = imagery(i, path + ".imagery") }
         if let b = m["basemap"], let spec = object(b, path + ".basemap", allowed: ["tiles", "style"]) {
             if spec["tiles"] == nil { report(b, path + ".basemap", "a basemap needs \"tiles\": a .pmtiles or .mbtiles archive (or an XYZ template) of vector tiles") }
-            else if let tiles = string(spec["tiles"], path + ".basemap.tiles") {
-                map.basemap = BasemapSpec(tiles: tiles, style: spec["style"] == nil ? nil : string(spec["style"], path + ".basemap.style"))
+            else if let tiles = fileName(spec["tiles"], path + ".basemap.tiles") {
+                map.basemap = BasemapSpec(tiles: tiles, style: spec["style"] == nil ? nil : fileName(spec["style"], path + ".basemap.style"))
             }
         }
         if let r = m["cameraRestriction"] { map.cameraRestriction = cameraRestriction(r, path + ".cameraRestriction") }
@@ -94,21 +94,20 @@ extension Reader {
         let points = array(m["footprint"], path + ".footprint", max: Building.maxVertices) ?? []
         var footprint: [LatLngAltitude] = []
         for (i, p) in points.enumerated() { if let position = position(p, path + ".footprint[\(i)]") { footprint.append(position) } }
-        guard footprint.count == points.count else { return nil }
-        guard footprint.count >= 3 else {
+        if footprint.count == points.count, footprint.count < 3 {
             report(m["footprint"]!, path + ".footprint", "a footprint needs at least 3 positions, found \(footprint.count)")
-            return nil
         }
-        guard let roof = number(m["roof"], path + ".roof", in: 0.1...10_000, unit: " of metres") else { return nil }
+        let roof = number(m["roof"], path + ".roof", in: 0.1...10_000, unit: " of metres")
         let base = number(m["base"], path + ".base", in: 0...10_000, unit: " of metres") ?? 0
-        guard base < roof else {
+        if let roof, base >= roof {
             func metres(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
             report(m["base"]!, path + ".base", "the base (\(metres(base)) m) must be below the roof (\(metres(roof)) m)")
-            return nil
         }
+        let color = color(m["color"], path + ".color", default: BuildingSpec(footprint: [], roof: 1).color)
+        guard let roof, footprint.count == points.count, footprint.count >= 3, base < roof else { return nil }
         var spec = BuildingSpec(footprint: footprint, roof: roof)
         spec.base = base
-        spec.color = color(m["color"], path + ".color", default: spec.color)
+        spec.color = color
         return spec
     }
 }

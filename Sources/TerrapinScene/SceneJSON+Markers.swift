@@ -30,11 +30,9 @@ extension Reader {
         case .popover: Self.standalonePopoverKeys
         }
         guard let m = object(node, path, allowed: allowed) else { return nil }
-        guard let position = position(m["position"], path + ".position") else {
-            if m["position"] == nil { report(node, path, "a marker needs a \"position\"") }
-            return nil
-        }
-        var spec = MarkerSpec(position: position)
+        let position = position(m["position"], path + ".position")
+        if m["position"] == nil { report(node, path, "a marker needs a \"position\"") }
+        var spec = MarkerSpec(position: position ?? LatLngAltitude(latitude: 0, longitude: 0, altitude: 0))
         spec.kind = kind
         spec.altitudeMode = choice(m["altitudeMode"], path + ".altitudeMode", default: spec.altitudeMode)
         spec.collisionBehavior = choice(m["collisionBehavior"], path + ".collisionBehavior", default: spec.collisionBehavior)
@@ -52,7 +50,7 @@ extension Reader {
                     spec.tapTogglesPopover = true
                     if m["popover"] == nil { report(t, path + ".onTap", "\"togglePopover\" needs a \"popover\" on the marker") }
                 } else if case .string(let s) = t.value {
-                    report(t, path + ".onTap", "expected \"togglePopover\", found \"\(s)\"")
+                    report(t, path + ".onTap", "expected \"togglePopover\", found \"\(shown(s))\"")
                 }
             }
         case .popover:
@@ -105,12 +103,9 @@ extension Reader {
 
     /// A popover's fields, from a popover object or a standalone popover's marker entry.
     mutating func popoverFields(_ m: [String: JSONNode], _ node: JSONNode, _ path: String) -> PopoverSpec? {
-        guard let c = m["content"] else {
-            report(node, path, "a popover needs \"content\" (a view)")
-            return nil
-        }
-        guard let content = view(c, path + ".content", depth: 0) else { return nil }
-        var spec = PopoverSpec(content: content)
+        if m["content"] == nil { report(node, path, "a popover needs \"content\" (a view)") }
+        let content = m["content"].flatMap { view($0, path + ".content", depth: 0) }
+        var spec = PopoverSpec(content: content ?? ViewSpec(.spacer(minLength: nil)))
         spec.isOpen = bool(m["isOpen"], path + ".isOpen") ?? false
         spec.autoClose = bool(m["autoClose"], path + ".autoClose") ?? true
         spec.autoPan = bool(m["autoPan"], path + ".autoPan") ?? true
@@ -149,7 +144,7 @@ extension Reader {
             }
             return ImageSpec(systemName: name)
         }
-        return string(m["file"], path + ".file").map { ImageSpec(file: $0) }
+        return fileName(m["file"], path + ".file").map { ImageSpec(file: $0) }
     }
 }
 

@@ -44,12 +44,20 @@ extension Reader {
             guard let o = object(value, p, allowed: keys) else { return nil }
             func n(_ k: String) -> Double? {
                 if case .string(let s) = o[k]?.value, s == "infinity", k.hasPrefix("max") { return .infinity }
+                if k.hasPrefix("max"), let node = o[k], !{ if case .number = node.value { true } else { false } }() {
+                    report(node, p + "." + k, "expected a number of points from 0 to 100000 or \"infinity\", found \(node.typeDescription)")
+                    return nil
+                }
                 return number(o[k], p + "." + k, in: 0...100_000)
             }
             return .frame(width: n("width"), height: n("height"), minWidth: n("minWidth"), maxWidth: n("maxWidth"),
                           minHeight: n("minHeight"), maxHeight: n("maxHeight"), alignment: alignment(o["alignment"], p + ".alignment"))
         case "padding":
             if case .number = value.value { return number(value, p, in: 0...10_000).map { .padding(EdgeInsets(top: $0, leading: $0, bottom: $0, trailing: $0)) } }
+            guard case .object = value.value else {
+                report(value, p, "expected a number of points (all edges), or an object of \"top\", \"leading\", \"bottom\", \"trailing\", \"horizontal\", \"vertical\", found \(value.typeDescription)")
+                return nil
+            }
             guard let o = object(value, p, allowed: ["top", "leading", "bottom", "trailing", "horizontal", "vertical"]) else { return nil }
             func n(_ k: String) -> Double? { number(o[k], p + "." + k, in: 0...10_000) }
             let h = n("horizontal"), v = n("vertical")
@@ -107,7 +115,7 @@ extension Reader {
             for (i, item) in items.enumerated() {
                 let q = p + ".from[\(i)]"
                 if case .object(let members) = item.value, members.count == 1, !Self.animatableModifiers.contains(members[0].key) {
-                    report(item, q, "only \(Self.animatableModifiers.joined(separator: ", ")) animate, found \"\(members[0].key)\"")
+                    report(item, q, "only \(Self.animatableModifiers.joined(separator: ", ")) animate, found \"\(shown(members[0].key))\"")
                     continue
                 }
                 if let f = modifier(item, q, depth: depth, index: 1, content: content) { from.append(f) }

@@ -155,7 +155,7 @@ extension Reader {
     mutating func geojson(_ node: JSONNode, _ path: String) -> GeoJSONSpec? {
         guard let m = object(node, path, allowed: ["file", "style"]) else { return nil }
         guard let f = m["file"] else { report(node, path, "a GeoJSON source needs a \"file\""); return nil }
-        guard let file = string(f, path + ".file") else { return nil }
+        guard let file = fileName(f, path + ".file") else { return nil }
         var spec = GeoJSONSpec(file: file)
         if let s = m["style"], let o = object(s, path + ".style", allowed: GeoJSONStyle.keys) {
             let p = path + ".style"

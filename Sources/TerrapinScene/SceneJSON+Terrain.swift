@@ -17,7 +17,7 @@ extension Reader {
                 report(m["file"] ?? m["bounds"], path, "terrain from \"tiles\" takes no \"file\" or \"bounds\" (the tiles say where they are)")
                 return nil
             }
-            guard let file = string(m["tiles"], path + ".tiles") else { return nil }
+            guard let file = fileName(m["tiles"], path + ".tiles") else { return nil }
             var spec = TerrainSpec(file: file)
             spec.tiles = true
             spec.encoding = choice(m["encoding"], path + ".encoding", default: .terrainrgb)
@@ -25,16 +25,16 @@ extension Reader {
             return spec
         }
         if m["encoding"] != nil { report(m["encoding"], path + ".encoding", "\"encoding\" is for terrain \"tiles\"") }
-        guard let file = string(m["file"], path + ".file") else {
+        guard let file = fileName(m["file"], path + ".file") else {
             if m["file"] == nil { report(node, path, "terrain needs a \"file\" (.asc, .hgt, or a Terrarium .png with \"bounds\") or inline \"samples\"") }
             return nil
         }
         var spec = TerrainSpec(file: file)
         if let b = array(m["bounds"], path + ".bounds", max: 4) {
-            let values = b.enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: -180...180, unit: " of degrees") }
+            let values = b.enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: $0 % 2 == 0 ? -180...180 : -90...90, unit: $0 % 2 == 0 ? " of degrees of longitude" : " of degrees of latitude") }
             if values.count == 4, values[0] < values[2], values[1] < values[3] {
                 spec.bounds = values
-            } else {
+            } else if values.count == b.count {
                 report(m["bounds"], path + ".bounds", "expected [west, south, east, north] in degrees with west < east and south < north")
             }
         } else if file.lowercased().hasSuffix(".png") {
@@ -52,7 +52,7 @@ extension Reader {
                 report(m["file"] ?? m["bounds"] ?? m["projection"], path, "imagery from \"tiles\" takes no \"file\", \"bounds\" or \"projection\" (tiles are Web Mercator and say where they are)")
                 return nil
             }
-            guard let file = string(m["tiles"], path + ".tiles") else { return nil }
+            guard let file = fileName(m["tiles"], path + ".tiles") else { return nil }
             var spec = ImagerySpec(file: file, bounds: [])
             spec.tiles = true
             if let s = number(m["shading"], path + ".shading", in: 0...1) { spec.shading = s }
@@ -72,8 +72,8 @@ extension Reader {
             report(node, path, "imagery needs \"tiles\" (a .pmtiles or .mbtiles archive, or an XYZ template), or a \"file\" (a PNG, JPEG or WebP) and its \"bounds\": [west, south, east, north]")
             return nil
         }
-        guard let file = string(m["file"], path + ".file"), let b = array(m["bounds"], path + ".bounds", max: 4) else { return nil }
-        let values = b.enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: -180...180, unit: " of degrees") }
+        guard let file = fileName(m["file"], path + ".file"), let b = array(m["bounds"], path + ".bounds", max: 4) else { return nil }
+        let values = b.enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: $0 % 2 == 0 ? -180...180 : -90...90, unit: $0 % 2 == 0 ? " of degrees of longitude" : " of degrees of latitude") }
         guard values.count == 4 else {
             if values.count == b.count { report(m["bounds"], path + ".bounds", "expected four numbers: [west, south, east, north]") }
             return nil
@@ -103,7 +103,7 @@ extension Reader {
         }
         let columns = integer(m["columns"], path + ".columns", in: 2...HeightGrid.maxSamples, default: 0)
         let rows = integer(m["rows"], path + ".rows", in: 2...HeightGrid.maxSamples, default: 0)
-        let bounds = (array(m["bounds"], path + ".bounds", max: 4) ?? []).enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: -180...180, unit: " of degrees") }
+        let bounds = (array(m["bounds"], path + ".bounds", max: 4) ?? []).enumerated().compactMap { number($1, path + ".bounds[\($0)]", in: $0 % 2 == 0 ? -180...180 : -90...90, unit: $0 % 2 == 0 ? " of degrees of longitude" : " of degrees of latitude") }
         guard bounds.count == 4, bounds[0] < bounds[2], bounds[1] < bounds[3] else {
             report(m["bounds"], path + ".bounds", "expected [west, south, east, north] in degrees with west < east and south < north")
             return nil

@@ -45,7 +45,7 @@ extension Reader {
         let autoreverses = bool(m["autoreverses"], path + ".autoreverses") ?? true
         if let r = m["repeat"] {
             if case .string(let s) = r.value {
-                if s == "forever" { a = a.repeatForever(autoreverses: autoreverses) } else { report(r, path + ".repeat", "expected a count or \"forever\", found \"\(s)\"") }
+                if s == "forever" { a = a.repeatForever(autoreverses: autoreverses) } else { report(r, path + ".repeat", "expected a count or \"forever\", found \"\(shown(s))\"") }
             } else {
                 a = a.repeatCount(integer(r, path + ".repeat", in: 1...1_000_000, default: 1), autoreverses: autoreverses)
             }
@@ -82,12 +82,12 @@ extension Reader {
         case "vstack", "hstack", "zstack": content = stack(kind, value, p, depth: depth)
         default: content = shape(kind, value, p)
         }
-        guard let content else { return nil }
-        var spec = ViewSpec(content)
+        // The modifiers are read even when the content is wrong, so their problems are reported too.
+        var spec = ViewSpec(content ?? (kind == "text" ? .text("") : .spacer(minLength: nil)))
         for (i, item) in (array(m["modifiers"], path + ".modifiers", max: 64) ?? []).enumerated() {
-            if let modifier = modifier(item, path + ".modifiers[\(i)]", depth: depth, index: i, content: content) { spec.modifiers.append(modifier) }
+            if let modifier = modifier(item, path + ".modifiers[\(i)]", depth: depth, index: i, content: spec.content) { spec.modifiers.append(modifier) }
         }
-        return spec
+        return content == nil ? nil : spec
     }
 
 

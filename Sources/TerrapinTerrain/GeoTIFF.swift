@@ -41,10 +41,10 @@ public enum GeoTIFF {
                             || (head[0] == 0x4D && head[1] == 0x4D && head[2] == 0 && (head[3] == 42 || head[3] == 43)))
     }
 
-    static func withReader<T>(_ path: String, _ body: (OpaquePointer, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
+    static func withReader<T>(_ path: String, files: FileAccess, _ body: (OpaquePointer, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
         // Opened (non-blocking, regular files only) as every archive is; libtiff reads a duplicate.
         let file: RandomAccessFile
-        do { file = try RandomAccessFile(path) } catch { throw TerrainError.file(error) }
+        do { file = RandomAccessFile(try files.open(path)) } catch { throw TerrainError.file(error) }
         var message = [CChar](repeating: 0, count: 256)
         guard let reader = tp_tiff_open(file.descriptor, path, maxAllocation, &message, message.count) else {
             throw TerrainError.image("'\(path)' is not a readable TIFF: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -86,11 +86,11 @@ public enum GeoTIFF {
                     bounds: bounds, pixelSize: (sx, sy), nodata: r.has_nodata != 0 ? r.nodata : nil, directories: Int(r.directories))
     }
 
-    public static func info(_ path: String) throws(TerrainError) -> Info { try withReader(path) { _, info in info } }
+    public static func info(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) -> Info { try withReader(path, files: files) { _, info in info } }
 
     /// The image draped as imagery (`.geographic` for EPSG:4326, `.webMercator` for 3857).
-    public static func imagery(_ path: String, shading: Double = 0) throws(TerrainError) -> Imagery {
-        try withReader(path) { (reader, info) throws(TerrainError) in
+    public static func imagery(_ path: String, shading: Double = 0, files: FileAccess = .unrestricted) throws(TerrainError) -> Imagery {
+        try withReader(path, files: files) { (reader, info) throws(TerrainError) in
             guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
                 throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
             }
@@ -108,8 +108,8 @@ public enum GeoTIFF {
     }
 
     /// The first band as a height grid (nodata → voids, filled from their neighbours).
-    public static func heightGrid(_ path: String) throws(TerrainError) -> HeightGrid {
-        try withReader(path) { (reader, info) throws(TerrainError) in
+    public static func heightGrid(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) -> HeightGrid {
+        try withReader(path, files: files) { (reader, info) throws(TerrainError) in
             guard info.width * info.height <= HeightGrid.maxSamples else {
                 throw TerrainError.tooLarge(file: path, columns: Double(info.width), rows: Double(info.height))
             }

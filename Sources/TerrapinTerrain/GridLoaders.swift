@@ -13,13 +13,14 @@ public enum GridLoader {
 
     /// Loads by extension: .asc, .hgt (bounds from the name, e.g. N37W123.hgt); Terrarium PNGs
     /// need their bounds, see `terrarium(_:west:south:east:north:)`.
-    public static func load(_ path: String) throws(TerrainError) -> HeightGrid {
+    /// Every file is read through `files`.
+    public static func load(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) -> HeightGrid {
         let lower = path.lowercased()
-        if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") { return try GeoTIFF.heightGrid(path) }
+        if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") { return try GeoTIFF.heightGrid(path, files: files) }
         if lower.hasSuffix(".zip") {
             // An SRTM tile as served: N42E001.hgt.zip holding N42E001.hgt.
             let archive: [UInt8]
-            do { archive = try FileIO.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
+            do { archive = try files.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
             let member: (name: String, bytes: [UInt8])
             do { member = try Zip.member(endingWith: ".hgt", in: archive, limit: 3601 * 3601 * 2, source: "'\(path)'") } catch {
                 throw TerrainError.image(error.description)
@@ -29,7 +30,7 @@ public enum GridLoader {
             return grid
         }
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
+        do { bytes = try files.read(path, limit: maxFileBytes) } catch { throw TerrainError.file(error) }
         var grid = lower.hasSuffix(".hgt") ? try hgt(bytes, name: path) : try esriASCII(bytes, file: path)
         grid.source = GridSource(file: path)
         return grid

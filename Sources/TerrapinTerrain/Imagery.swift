@@ -110,10 +110,10 @@ public struct Imagery: Sendable {
 
     /// Reads a PNG, JPEG or WebP image with the given bounds.
     public static func load(_ path: String, west: Double, south: Double, east: Double, north: Double,
-                            projection: Projection = .geographic, shading: Double = 0) throws(TerrainError) -> Imagery {
+                            projection: Projection = .geographic, shading: Double = 0, files: FileAccess = .unrestricted) throws(TerrainError) -> Imagery {
         let image: Pixmap
         do {
-            image = try RasterImage.decode(file: path, limits: PNGDecodingLimits(maxPixels: maxPixels))
+            image = try RasterImage.decode(file: path, limits: PNGDecodingLimits(maxPixels: maxPixels), files: files)
         } catch {
             throw TerrainError.imagery(file: path, message: error.description)
         }

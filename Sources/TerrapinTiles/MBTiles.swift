@@ -11,6 +11,8 @@ public final class MBTiles: TileSource {
     /// The `metadata` table, name → value.
     public let metadata: [String: String]
     private let db: Locked<Connection>
+    /// The file as opened (SQLite opens it again through /proc/self/fd when confined).
+    private let file: OpenFile
 
     final class Connection: @unchecked Sendable {
         let handle: OpaquePointer
@@ -22,12 +24,14 @@ public final class MBTiles: TileSource {
         }
     }
 
-    public init(_ path: String) throws(TileError) {
-        // Checked first: SQLite would block opening a FIFO and happily create a missing file.
-        do { _ = try RandomAccessFile(path) } catch { throw .file(error) }
+    public init(_ path: String, files: FileAccess = .unrestricted) throws(TileError) {
+        // Opened first: SQLite would block opening a FIFO and happily create a missing file.
+        // Confined, SQLite opens the very file that open found (its descriptor's /proc link), so
+        // a path swapped in between cannot lead it elsewhere.
+        do { file = try files.open(path) } catch { throw .file(error) }
         self.path = path
         var handle: OpaquePointer?
-        let uri = "file:" + Self.percentEncoded(path) + "?immutable=1"
+        let uri = "file:" + Self.percentEncoded(files.rootPath == nil ? path : "/proc/self/fd/\(file.fd)") + "?immutable=1"
         let status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"

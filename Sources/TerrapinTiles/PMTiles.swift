@@ -51,8 +51,8 @@ public final class PMTiles: TileSource {
     static let maxLeafDepth = 4
     static let maxCachedLeaves = 256
 
-    public init(_ path: String) throws(TileError) {
-        do { file = try RandomAccessFile(path) } catch { throw .file(error) }
+    public init(_ path: String, files: FileAccess = .unrestricted) throws(TileError) {
+        do { file = RandomAccessFile(try files.open(path)) } catch { throw .file(error) }
         self.path = path
         let bytes: [UInt8]
         do { bytes = try file.read(offset: 0, count: min(file.size, 127)) } catch { throw .file(error) }

@@ -86,10 +86,11 @@ public enum TileSources {
 
     /// Opens `path` by its form: `….pmtiles`, `….mbtiles`, or an XYZ template holding `{z}`,
     /// `{x}` and `{y}` (or `{-y}` for TMS rows), e.g. `tiles/{z}/{x}/{y}.png`.
-    public static func open(_ path: String) throws(TileError) -> any TileSource {
-        if path.contains("{z}") { return try XYZTiles(template: path) }
-        if path.hasSuffix(".pmtiles") { return try PMTiles(path) }
-        if path.hasSuffix(".mbtiles") { return try MBTiles(path) }
+    /// Every file is read through `files`.
+    public static func open(_ path: String, files: FileAccess = .unrestricted) throws(TileError) -> any TileSource {
+        if path.contains("{z}") { return try XYZTiles(template: path, files: files) }
+        if path.hasSuffix(".pmtiles") { return try PMTiles(path, files: files) }
+        if path.hasSuffix(".mbtiles") { return try MBTiles(path, files: files) }
         throw .unknownKind(path: path)
     }
 

@@ -8,7 +8,7 @@ import TerrapinRaster
 public struct Image: View, PrimitiveView {
     enum Source {
         case symbol(String)
-        case file(String)
+        case file(String, FileAccess)
         case pixmap(Pixmap)
     }
     public enum TemplateRenderingMode: Sendable { case original, template }
@@ -22,15 +22,15 @@ public struct Image: View, PrimitiveView {
     public init(systemName: String) { source = .symbol(systemName) }
     /// Every built-in symbol name, sorted.
     public static var systemNames: [String] { Symbols.names }
-    /// A PNG file, read when the view is rendered.
-    public init(contentsOfFile path: String) { source = .file(path) }
+    /// A PNG file, read (through `files`) when the view is rendered.
+    public init(contentsOfFile path: String, files: FileAccess = .unrestricted) { source = .file(path, files) }
     public init(pixmap: Pixmap) { source = .pixmap(pixmap) }
 
     /// A key under which renders of this image may be shared (symbols and files; nil for pixmaps).
     public var spriteKey: String? {
         switch source {
         case .symbol(let name): "symbol:\(name)|\(isResizable)|\(String(describing: renderingMode))"
-        case .file(let path): "file:\(path)|\(isResizable)|\(String(describing: renderingMode))"
+        case .file(let path, _): "file:\(path)|\(isResizable)|\(String(describing: renderingMode))"
         case .pixmap: nil
         }
     }
@@ -51,8 +51,12 @@ public struct Image: View, PrimitiveView {
                                   color: renderingMode == .original ? .primary : color)
             node.symbolName = name
             return node
-        case .file(let path):
-            let pixmap = try decodedImages.value(path) { () throws(PNGError) in try PNGDecoder.decode(file: path) }
+        case .file(let path, let files):
+            let pixmap = try decodedImages.value(path, files: files) { () throws(PNGError) in
+                let bytes: [UInt8]
+                do throws(FileError) { bytes = try files.read(path, limit: PNGDecodingLimits.default.maxFileBytes) } catch { throw .file(error) }
+                return try PNGDecoder.decode(bytes, source: "'\(path)'")
+            }
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
         case .pixmap(let pixmap):
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)

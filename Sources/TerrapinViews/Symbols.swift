@@ -39,6 +39,7 @@ enum Symbols {
 
     /// The names closest to `name` (shared words first, then edit distance).
     static func closest(to name: String, count: Int = 3) -> [String] {
+        let name = String(name.prefix(64))   // bounded work for any name
         let words = Set(name.split(separator: ".").map(String.init))
         return names.sorted { a, b in
             let sa = Set(a.split(separator: ".").map(String.init)).intersection(words).count

@@ -148,7 +148,7 @@ extension Image: SpecDescribable {
         let spec: ImageSpec
         switch source {
         case .symbol(let name): spec = ImageSpec(systemName: name)
-        case .file(let path): spec = ImageSpec(file: path)
+        case .file(let path, _): spec = ImageSpec(file: path)
         case .pixmap: throw ViewSpecError("an image made from a Pixmap (save it as a PNG and use Image(contentsOfFile:))")
         }
         return [ViewSpec(.image(spec), modifiers: isResizable ? [.resizable] : [])]

@@ -3,4 +3,8 @@
 import Glibc
 #endif
 
+import TerrapinIO
+
+// A render, frames or format killed by a signal leaves no temporary file behind.
+FileIO.removeTemporariesOnSignals()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

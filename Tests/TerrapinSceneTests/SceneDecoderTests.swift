@@ -44,10 +44,48 @@ import TerrapinRender
             "line 3, column 5, $.output: unknown key \"widht\"; did you mean \"width\"?",
             "line 4, column 15, $.output.height: expected a whole number of points from 1 to 16384, found a string",
             "line 5, column 14, $.output.scale: expected a whole number from 1 to 4, found 2.5",
-            "line 6, column 19, $.output.background: expected a colour as \"#RRGGBB\" or \"#RRGGBBAA\", found \"blue\"",
+            "line 6, column 19, $.output.background: expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\" or \"#RRGGBBAA\", found \"blue\"",
             "line 7, column 20, $.output.compression: expected one of \"default\", \"fast\", \"small\", found \"fastest\"; did you mean \"fast\"?",
             "line 9, column 3, $: unknown key \"markers\"; allowed keys: $schema, output, time, map",
         ])
+    }
+
+    @Test func aBadValueDoesNotHideItsSiblingsProblems() {
+        // A wrong latitude used to end the position, the camera and the marker there, hiding the
+        // longitude, heading, tilt, range, zIndex and content problems after it.
+        let text = """
+            {"map": {"camera": {"center": {"latitude": 120, "longitude": 500, "altitude": "x"}, "heading": "n", "tilt": 120, "range": -1},
+              "markers": [{"position": {"latitude": 100}, "zIndex": "a", "content": {"text": 5, "modifiers": [{"padding": "x"}, {"frame": {"maxWidth": "wide"}}]}}],
+              "buildings": [{"footprint": [{"latitude": 95, "longitude": 0}], "roof": -1, "color": "nope"}],
+              "terrain": {"file": "a.grid", "bounds": [0, 95, 1, 99]}}}
+            """
+        #expect(issues(text) == [
+            "line 1, column 44, $.map.camera.center.latitude: expected a number of degrees from -90 to 90, found 120",
+            "line 1, column 62, $.map.camera.center.longitude: expected a number of degrees from -180 to 180, found 500",
+            "line 1, column 79, $.map.camera.center.altitude: expected a number of metres from -20000 to 100000000, found a string",
+            "line 1, column 96, $.map.camera.heading: expected a number of degrees from -360 to 360, found a string",
+            "line 1, column 109, $.map.camera.tilt: expected a number of degrees from 0 to 90, found 120",
+            "line 1, column 123, $.map.camera.range: expected a number of metres from 1 to 63170000, found -1",
+            "line 2, column 28, $.map.markers[0].position: a position needs \"latitude\" and \"longitude\" (degrees; \"altitude\" in metres is optional)",
+            "line 2, column 41, $.map.markers[0].position.latitude: expected a number of degrees from -90 to 90, found 100",
+            "line 2, column 57, $.map.markers[0].zIndex: expected a whole number from -1000000 to 1000000, found a string",
+            "line 2, column 82, $.map.markers[0].content.text: expected a string, found a number",
+            "line 2, column 111, $.map.markers[0].content.modifiers[0].padding: expected a number of points (all edges), or an object of \"top\", \"leading\", \"bottom\", \"trailing\", \"horizontal\", \"vertical\", found a string",
+            "line 2, column 140, $.map.markers[0].content.modifiers[1].frame.maxWidth: expected a number of points from 0 to 100000 or \"infinity\", found a string",
+            "line 3, column 31, $.map.buildings[0].footprint: a footprint needs at least 3 positions, found 1",
+            "line 3, column 45, $.map.buildings[0].footprint[0].latitude: expected a number of degrees from -90 to 90, found 95",
+            "line 3, column 75, $.map.buildings[0].roof: expected a number of metres from 0.1 to 10000, found -1",
+            "line 3, column 88, $.map.buildings[0].color: expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\" or \"#RRGGBBAA\", found \"nope\"",
+            "line 4, column 47, $.map.terrain.bounds[1]: expected a number of degrees of latitude from -90 to 90, found 95",
+            "line 4, column 54, $.map.terrain.bounds[3]: expected a number of degrees of latitude from -90 to 90, found 99",
+        ])
+    }
+
+    @Test func aLongUnknownKeyIsShownShortAndSuggestedInBoundedTime() {
+        let key = String(repeating: "w", count: 1_000_000) + "idth"
+        let found = issues(#"{"output": {""# + key + #"": 1}}"#)
+        #expect(found.count == 1)
+        #expect(found[0].count < 400 && found[0].contains("unknown key \"" + String(repeating: "w", count: 64) + "…\""), "\(found[0].prefix(300))")
     }
 
     @Test func sizeLimitsAreCheckedBeforeRendering() {

@@ -1,0 +1,33 @@
+// The C side of Terrapin's file access: opening a path beneath a directory descriptor so that
+// neither `..`, an absolute path nor a symbolic link can leave it. (openat2 is a raw system
+// call that Swift cannot make: `syscall` is variadic.)
+#ifndef TERRAPIN_IO_H
+#define TERRAPIN_IO_H
+
+/// Opens `path`, relative to the directory `dirfd`, with `flags` (as for openat), refusing to
+/// resolve anything outside `dirfd`: errno EXDEV for a path that climbs out (`..`, absolute,
+/// or a symbolic link pointing out), ELOOP for a magic link such as /proc/self/fd/N.
+/// Uses openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS); where the kernel lacks it (or a
+/// seccomp filter refuses it), walks the path one component at a time with O_NOFOLLOW, which
+/// refuses every symbolic link (errno ELOOP). Returns the descriptor, or -1 with errno set.
+int tp_open_beneath(int dirfd, const char *path, int flags);
+
+/// The fallback walk alone (for tests on kernels that have openat2).
+int tp_open_beneath_by_walk(int dirfd, const char *path, int flags);
+
+/// Opens the directory `path` as a handle for tp_open_beneath (O_PATH | O_DIRECTORY).
+int tp_open_directory(const char *path);
+
+/// 1 when `fd` is a file of a kernel file system (/proc, /sys, debugfs), whose "regular" files
+/// are made on reading; 0 otherwise.
+int tp_is_kernel_file(int fd);
+
+/// Temporary files being written, removed by the handlers `tp_install_cleanup` installs if
+/// SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the process before they are renamed into place
+/// (async-signal-safe: a fixed table, unlink, then the signal's default action). Returns the
+/// slot (-1 when all 64 are taken: the file is then not cleaned up).
+int tp_temporary_register(const char *path);
+void tp_temporary_unregister(int slot);
+void tp_install_cleanup(void);
+
+#endif

@@ -1,0 +1,131 @@
+// See terrapin_io.h.
+#define _GNU_SOURCE
+#include "terrapin_io.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+enum { MAX_DEPTH = 256, MAX_PATH = 4096 };
+
+// The fallback: one component at a time, never following a symbolic link, `..` popping a
+// stack of the directories opened so far (and refused at the bottom of it).
+static int open_by_walk(int dirfd, const char *path, int flags) {
+    if (path[0] == '/') { errno = EXDEV; return -1; }
+    size_t length = strlen(path);
+    if (length >= MAX_PATH) { errno = ENAMETOOLONG; return -1; }
+    char copy[MAX_PATH];
+    memcpy(copy, path, length + 1);
+    int stack[MAX_DEPTH];
+    int depth = 0;
+    int current = dirfd;
+    int result = -1;
+    char *save = NULL;
+    char *next = strtok_r(copy, "/", &save);
+    if (next == NULL) { return openat(dirfd, ".", flags | O_NOFOLLOW); }
+    while (next != NULL) {
+        char *part = next;
+        next = strtok_r(NULL, "/", &save);
+        if (strcmp(part, ".") == 0) {
+            if (next == NULL) { result = openat(current, ".", flags); goto done; }
+            continue;
+        }
+        if (strcmp(part, "..") == 0) {
+            if (depth == 0) { errno = EXDEV; goto done; }
+            close(stack[--depth]);
+            current = depth == 0 ? dirfd : stack[depth - 1];
+            if (next == NULL) { result = openat(current, ".", flags); goto done; }
+            continue;
+        }
+        if (next == NULL) { result = openat(current, part, flags | O_NOFOLLOW); goto done; }
+        if (depth == MAX_DEPTH) { errno = ELOOP; goto done; }
+        int fd = openat(current, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) { goto done; }
+        stack[depth++] = fd;
+        current = fd;
+    }
+done:;
+    int saved = errno;
+    while (depth > 0) { close(stack[--depth]); }
+    errno = saved;
+    return result;
+}
+
+int tp_open_beneath_by_walk(int dirfd, const char *path, int flags) {
+    return open_by_walk(dirfd, path, flags);
+}
+
+int tp_open_beneath(int dirfd, const char *path, int flags) {
+#ifdef SYS_openat2
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)flags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+    if (fd >= 0) { return (int)fd; }
+    if (errno != ENOSYS && errno != EPERM) { return -1; }
+#endif
+    return open_by_walk(dirfd, path, flags);
+}
+
+int tp_open_directory(const char *path) {
+    return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int tp_is_kernel_file(int fd) {
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0) { return 0; }
+    // PROC_SUPER_MAGIC, SYSFS_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC, SECURITYFS_MAGIC
+    return fs.f_type == 0x9fa0 || fs.f_type == 0x62656572 || fs.f_type == 0x64626720 ||
+           fs.f_type == 0x74726163 || fs.f_type == 0x73636673;
+}
+
+enum { MAX_TEMPORARIES = 64 };
+static char temporaries[MAX_TEMPORARIES][MAX_PATH];
+static atomic_int temporary_used[MAX_TEMPORARIES];
+
+int tp_temporary_register(const char *path) {
+    size_t length = strlen(path);
+    if (length >= MAX_PATH) { return -1; }
+    for (int i = 0; i < MAX_TEMPORARIES; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&temporary_used[i], &expected, 2)) {
+            memcpy(temporaries[i], path, length + 1);
+            atomic_store(&temporary_used[i], 1);   // 2 while the path is being copied
+            return i;
+        }
+    }
+    return -1;
+}
+
+void tp_temporary_unregister(int slot) {
+    if (slot >= 0 && slot < MAX_TEMPORARIES) { atomic_store(&temporary_used[slot], 0); }
+}
+
+static void cleanup_and_reraise(int number) {
+    for (int i = 0; i < MAX_TEMPORARIES; i++) {
+        if (atomic_load(&temporary_used[i]) == 1) { unlink(temporaries[i]); }
+    }
+    signal(number, SIG_DFL);
+    raise(number);
+}
+
+void tp_install_cleanup(void) {
+    int numbers[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = cleanup_and_reraise;
+        sigemptyset(&action.sa_mask);
+        // Leave a signal the process ignores (nohup's SIGHUP) ignored.
+        struct sigaction old;
+        if (sigaction(numbers[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) { continue; }
+        sigaction(numbers[i], &action, NULL);
+    }
+}
