@@ -168,12 +168,83 @@ struct LineBuilder {
 
     func scale(_ face: FontFace) -> Double { size / Double(face.unitsPerEm) }
 
+    /// A paragraph's measures, made once per paragraph so that every line costs only its own
+    /// length (wrapping is linear in the text, whatever the width).
+    struct Measured {
+        let paragraph: ShapedParagraph
+        /// prefix[i]: the advance of code points 0..<i, in points.
+        let prefix: [Double]
+        /// trimmed[i]: i less the whitespace just before it.
+        let trimmed: [Int]
+        /// Whether the runs are in logical order and each run's clusters monotonic, so a line's
+        /// glyphs are found by binary search.
+        let ordered: Bool
+        let monotonic: [Bool]
+
+        init(_ paragraph: ShapedParagraph, advances adv: [Double]) {
+            self.paragraph = paragraph
+            var prefix = [Double](repeating: 0, count: adv.count + 1)
+            for (i, a) in adv.enumerated() { prefix[i + 1] = prefix[i] + a }
+            self.prefix = prefix
+            var trimmed = [Int](repeating: 0, count: adv.count + 1)
+            for i in stride(from: 1, through: adv.count, by: 1) {
+                trimmed[i] = paragraph.scalars[i - 1].properties.isWhitespace ? trimmed[i - 1] : i
+            }
+            self.trimmed = trimmed
+            ordered = zip(paragraph.runs, paragraph.runs.dropFirst()).allSatisfy { $0.range.upperBound <= $1.range.lowerBound }
+            monotonic = paragraph.runs.map { run in
+                let ascending = (run.glyphs.first?.cluster ?? 0) <= (run.glyphs.last?.cluster ?? 0)
+                return zip(run.glyphs, run.glyphs.dropFirst()).allSatisfy { ascending ? $0.cluster <= $1.cluster : $0.cluster >= $1.cluster }
+            }
+        }
+
+        /// The width of code points a..<b without trailing whitespace.
+        func width(_ a: Int, _ b: Int) -> Double { prefix[max(a, trimmed[b])] - prefix[a] }
+
+        /// The run indices that overlap `range`, in logical order.
+        func runs(overlapping range: Range<Int>) -> [Int] {
+            let runs = paragraph.runs
+            guard ordered else { return runs.indices.filter { runs[$0].range.overlaps(range) || (runs[$0].range.isEmpty && range.contains(runs[$0].range.lowerBound)) } }
+            var low = 0, high = runs.count
+            while low < high {
+                let mid = (low + high) / 2
+                if runs[mid].range.upperBound <= range.lowerBound { low = mid + 1 } else { high = mid }
+            }
+            var result: [Int] = []
+            var i = low
+            while i < runs.count, runs[i].range.lowerBound < range.upperBound { result.append(i); i += 1 }
+            return result
+        }
+
+        /// The glyphs of run `index` whose clusters lie in `range`, in the run's order.
+        func glyphs(ofRun index: Int, in range: Range<Int>) -> ArraySlice<ShapedGlyph> {
+            let glyphs = paragraph.runs[index].glyphs
+            guard monotonic[index], let first = glyphs.first, let last = glyphs.last else {
+                return ArraySlice(glyphs.filter { range.contains($0.cluster) })
+            }
+            let ascending = first.cluster <= last.cluster
+            // The first glyph not before the range, then the first one past it.
+            func partition(_ past: (Int) -> Bool) -> Int {
+                var low = 0, high = glyphs.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if past(glyphs[mid].cluster) { high = mid } else { low = mid + 1 }
+                }
+                return low
+            }
+            let a = ascending ? partition { $0 >= range.lowerBound } : partition { $0 < range.upperBound }
+            let b = ascending ? partition { $0 >= range.upperBound } : partition { $0 < range.lowerBound }
+            return glyphs[a..<max(a, b)]
+        }
+    }
+
     func build() -> Result {
         var lines: [TextLine] = []
         var fits = true
         var pending: [(paragraph: Int, range: Range<Int>)] = []
-        for (p, paragraph) in paragraphs.enumerated() {
-            let (ranges, broken) = wrap(paragraph)
+        let measured = paragraphs.map { Measured($0, advances: advances($0)) }
+        for (p, m) in measured.enumerated() {
+            let (ranges, broken) = wrap(m)
             if broken { fits = false }
             pending += ranges.map { (p, $0) }
         }
@@ -185,12 +256,11 @@ struct LineBuilder {
         }
         var top = 0.0
         for (k, item) in pending.enumerated() {
-            let paragraph = paragraphs[item.paragraph]
             var line: TextLine
             if truncateLast && k == pending.count - 1 {
-                line = truncatedLine(paragraph, from: item.range.lowerBound)
+                line = truncatedLine(measured[item.paragraph], from: item.range.lowerBound)
             } else {
-                line = makeLine(paragraph, item.range)
+                line = makeLine(measured[item.paragraph], item.range)
             }
             line.baseline = top + line.ascent
             top += line.ascent + line.descent + Double(primary.lineGap) * scale(primary)
@@ -224,36 +294,32 @@ struct LineBuilder {
         return result
     }
 
-    /// Line ranges of one paragraph, and whether a word had to be broken.
-    func wrap(_ paragraph: ShapedParagraph) -> (ranges: [Range<Int>], brokeAWord: Bool) {
+    /// Line ranges of one paragraph, and whether a word had to be broken. Each break
+    /// opportunity and grapheme boundary is looked at a bounded number of times: linear time.
+    func wrap(_ m: Measured) -> (ranges: [Range<Int>], brokeAWord: Bool) {
+        let paragraph = m.paragraph
         let n = paragraph.scalars.count
         guard n > 0 else { return ([0..<0], false) }
         guard let maxWidth = options.maxWidth else { return ([0..<n], false) }
-        let adv = advances(paragraph)
-        var prefix = [0.0]
-        for a in adv { prefix.append(prefix.last! + a) }
-        let breaks = LineBreaks.opportunities(paragraph.scalars)
-        let scalars = paragraph.scalars
-        func width(_ a: Int, _ b: Int) -> Double {
-            var end = b
-            while end > a && scalars[end - 1].properties.isWhitespace { end -= 1 }
-            return prefix[end] - prefix[a]
-        }
+        let candidates = LineBreaks.opportunities(paragraph.scalars) + [n]
+        let boundaries = paragraph.graphemeBoundaries
         var ranges: [Range<Int>] = []
         var broke = false
         var start = 0
-        let candidates = breaks + [n]
+        var c = 0, g = 0   // the first candidate and grapheme boundary after `start`
         while start < n {
+            while c < candidates.count && candidates[c] <= start { c += 1 }
             var end: Int? = nil
-            for b in candidates where b > start {
-                if width(start, b) <= maxWidth + 1e-9 { end = b } else { break }
-            }
+            var k = c
+            while k < candidates.count, m.width(start, candidates[k]) <= maxWidth + 1e-9 { end = candidates[k]; k += 1 }
             if end == nil {
                 // No break opportunity fits: break between grapheme clusters (at least one).
                 broke = true
-                let boundaries = paragraph.graphemeBoundaries.filter { $0 > start }
-                end = boundaries.first!
-                for b in boundaries where width(start, b) <= maxWidth + 1e-9 { end = b }
+                while g < boundaries.count && boundaries[g] <= start { g += 1 }
+                guard g < boundaries.count else { ranges.append(start..<n); break }
+                end = boundaries[g]
+                var j = g + 1
+                while j < boundaries.count, m.width(start, boundaries[j]) <= maxWidth + 1e-9 { end = boundaries[j]; j += 1 }
             }
             ranges.append(start..<end!)
             start = end!
@@ -262,10 +328,11 @@ struct LineBuilder {
     }
 
     /// Glyphs of a logical range in visual order, with x from 0 and y as baseline offsets.
-    func makeLine(_ paragraph: ShapedParagraph, _ range: Range<Int>, truncated: Bool = false) -> TextLine {
-        let pieces = paragraph.runs.compactMap { run -> (ShapedRun, [ShapedGlyph])? in
-            let glyphs = run.glyphs.filter { range.contains($0.cluster) }
-            return glyphs.isEmpty ? nil : (run, glyphs)
+    func makeLine(_ m: Measured, _ range: Range<Int>, truncated: Bool = false) -> TextLine {
+        let paragraph = m.paragraph
+        let pieces = m.runs(overlapping: range).compactMap { index -> (ShapedRun, ArraySlice<ShapedGlyph>)? in
+            let glyphs = m.glyphs(ofRun: index, in: range)
+            return glyphs.isEmpty ? nil : (paragraph.runs[index], glyphs)
         }
         let order = Bidi.visualOrder(pieces.map { $0.0.level })
         var glyphs: [LaidOutGlyph] = []
@@ -283,14 +350,12 @@ struct LineBuilder {
             }
         }
         // The width excludes trailing spaces (logically trailing).
-        let adv = advances(paragraph)
-        var end = range.upperBound
-        while end > range.lowerBound && paragraph.scalars[end - 1].properties.isWhitespace { end -= 1 }
-        let width = adv[range.lowerBound..<end].reduce(0, +)
+        let end = max(range.lowerBound, m.trimmed[range.upperBound])
+        let width = m.prefix[end] - m.prefix[range.lowerBound]
         if paragraph.paragraphLevel % 2 == 1 {
             // Rule L1 puts trailing spaces at the paragraph's end, which in a right-to-left
             // paragraph is the visual left: move them out of the line's box.
-            let trailing = adv[end..<range.upperBound].reduce(0, +)
+            let trailing = m.prefix[range.upperBound] - m.prefix[end]
             if trailing > 0 { glyphs = glyphs.map { LaidOutGlyph(face: $0.face, glyph: $0.glyph, x: $0.x - trailing, y: $0.y) } }
         }
         let text = String(String.UnicodeScalarView(paragraph.scalars[range]))
@@ -298,8 +363,8 @@ struct LineBuilder {
     }
 
     /// The last visible line: as much of the paragraph from `start` as fits with "…" after it.
-    func truncatedLine(_ paragraph: ShapedParagraph, from start: Int) -> TextLine {
-        let adv = advances(paragraph)
+    func truncatedLine(_ m: Measured, from start: Int) -> TextLine {
+        let paragraph = m.paragraph
         let ellipsis: Unicode.Scalar = "\u{2026}"
         let ellipsisFace = primary.covers(ellipsis) ? primary : (library.fallback(for: ellipsis, weight: request.weight, italic: request.italic) ?? primary)
         let ellipsisWidth = Shaper.shapeRun([ellipsis], 0..<1, face: ellipsisFace, script: Shaper.resolvedScripts([ellipsis])[0], rightToLeft: false)
@@ -307,15 +372,13 @@ struct LineBuilder {
         let limit = options.maxWidth ?? .infinity
         var end = start
         for b in paragraph.graphemeBoundaries where b > start {
-            var e = b
-            while e > start && paragraph.scalars[e - 1].properties.isWhitespace { e -= 1 }
-            if adv[start..<e].reduce(0, +) + ellipsisWidth <= limit + 1e-9 { end = b } else { break }
+            if m.width(start, b) + ellipsisWidth <= limit + 1e-9 { end = b } else { break }
         }
-        while end > start && paragraph.scalars[end - 1].properties.isWhitespace { end -= 1 }
+        end = max(start, m.trimmed[end])
         let text = String(String.UnicodeScalarView(paragraph.scalars[start..<end])) + "\u{2026}"
         let reshaped = Shaper.shape(Substring(text), primary: primary, request: request, library: library,
                                     direction: paragraph.paragraphLevel % 2 == 1 ? .rightToLeft : .leftToRight)
-        var line = makeLine(reshaped, 0..<reshaped.scalars.count, truncated: true)
+        var line = makeLine(Measured(reshaped, advances: advances(reshaped)), 0..<reshaped.scalars.count, truncated: true)
         line.isTruncated = true
         return line
     }

@@ -201,3 +201,32 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
         #expect(kerned.width < plain.width - 0.1, "\(kerned.width)")
     }
 }
+
+/// Wrapping looks at each break opportunity a bounded number of times: 10,000 characters in a
+/// narrow box (a thousand lines) lay out as the same lines a word at a time would.
+@Suite struct LongWrappedTextTests {
+    @Test func aLongWrappedTextBreaksAtEveryWord() throws {
+        let words = (0..<2_000).map { "w\($0 % 10)x" }
+        let text = words.joined(separator: " ")
+        let wrapped = try layout(text, .system(size: 13), TextLayoutOptions(maxWidth: 40))
+        // Each line holds as many words as fit in 40 points; no line is wider, and no word is split.
+        #expect(wrapped.lines.allSatisfy { $0.width <= 40 + 1e-9 })
+        #expect(wrapped.lines.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == text)
+        let one = try layout("w0x", .system(size: 13)).width, two = try layout("w0x w1x", .system(size: 13)).width
+        #expect(one <= 40 && two > 40, "one word a line")
+        #expect(wrapped.lines.count == words.count)
+    }
+
+    @Test func aLongUnbreakableWordBreaksBetweenCharacters() throws {
+        let text = String(repeating: "m", count: 10_000)
+        let wrapped = try layout(text, .system(size: 13), TextLayoutOptions(maxWidth: 30))
+        #expect(wrapped.lines.allSatisfy { $0.width <= 30 + 1e-9 && !$0.text.isEmpty })
+        #expect(wrapped.lines.map(\.text).joined() == text)
+        #expect(Set(wrapped.lines.dropLast().map { $0.text.count }).count == 1, "every full line holds the same number of m's")
+    }
+
+    @Test func spacesOnlyAreMeasuredWithoutTheTrailingRun() throws {
+        let wrapped = try layout(String(repeating: " ", count: 10_000) + "end", .system(size: 13), TextLayoutOptions(maxWidth: 50))
+        #expect(wrapped.lines.last?.text == "end")
+    }
+}
