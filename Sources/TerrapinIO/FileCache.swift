@@ -7,7 +7,7 @@ public final class FileCache<Value: Sendable>: Sendable {
     private let entries = Locked<[(key: String, value: Value, cost: Int)]>([])
 
     /// Holds values up to `costLimit` in all (by `cost`), dropping the oldest first; a value
-    /// costing more than a quarter of the limit is made but not kept.
+    /// costing more than half the limit is made but not kept.
     public init(costLimit: Int, cost: @escaping @Sendable (Value) -> Int) {
         self.costLimit = costLimit
         self.cost = cost
@@ -23,7 +23,7 @@ public final class FileCache<Value: Sendable>: Sendable {
         if let hit = entries.withLock({ $0.first { $0.key == key }?.value }) { return hit }
         let value = try make()
         let c = cost(value)
-        guard c <= costLimit / 4 else { return value }
+        guard c <= costLimit / 2 else { return value }
         entries.withLock { entries in
             entries.removeAll { $0.key == key }
             var total = entries.reduce(c) { $0 + $1.cost }

@@ -36,6 +36,9 @@ public final class Canvas {
         self.init(pixmap: pixmap)
     }
 
+    /// The device pixels drawing can reach: the clip's bounds, or the whole pixmap.
+    public var clipBounds: IntRect { clip?.bounds ?? fullRect }
+
     public var width: Int { pixmap.width }
     public var height: Int { pixmap.height }
     private var fullRect: IntRect { IntRect(x0: 0, y0: 0, x1: pixmap.width, y1: pixmap.height) }

@@ -52,12 +52,18 @@ public struct Image: View, PrimitiveView {
             node.symbolName = name
             return node
         case .file(let path, let files):
-            let pixmap = try decodedImages.value(path, files: files) { () throws(PNGError) in
-                let bytes: [UInt8]
-                do throws(FileError) { bytes = try files.read(path, limit: PNGDecodingLimits.default.maxFileBytes) } catch { throw .file(error) }
-                return try PNGDecoder.decode(bytes, source: "'\(path)'")
+            func decoded() throws(PNGError) -> Pixmap {
+                try decodedImages.value(path, files: files) { () throws(PNGError) in
+                    let bytes: [UInt8]
+                    do throws(FileError) { bytes = try files.read(path, limit: PNGDecodingLimits.default.maxFileBytes) } catch { throw .file(error) }
+                    return try PNGDecoder.decode(bytes, source: "'\(path)'")
+                }
             }
-            return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
+            // A template's tint is shared too, not made again for every marker.
+            let pixmap = renderingMode == .template
+                ? try decodedImages.value(path, variant: "template \(color.rgba)", files: files) { () throws(PNGError) in tinted(try decoded(), color) }
+                : try decoded()
+            return BitmapNode(pixmap: pixmap, resizable: isResizable)
         case .pixmap(let pixmap):
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
         }
@@ -166,5 +172,6 @@ final class AspectRatioNode: WrapperNode {
 }
 
 /// PNG files decoded once per process and shared by every view and batch thread showing the
-/// same unchanged file (64 MiB of pixels at most).
-let decodedImages = FileCache<Pixmap>(costLimit: 64 * 1024 * 1024) { $0.data.count }
+/// same unchanged file, and their template tints (512 MiB of pixels at most, so even the
+/// largest image a PNG may decode to — 256 MiB — is decoded once however many markers show it).
+let decodedImages = FileCache<Pixmap>(costLimit: 512 * 1024 * 1024) { $0.data.count }

@@ -426,20 +426,35 @@ final class EffectNode: WrapperNode {
     }
 }
 
-/// Renders a node into a separate pixmap covering its device bounds (plus a margin).
-func renderLayer(_ node: Node, in rect: Rect, _ context: DrawContext, margin: Double) -> (Pixmap, x: Int, y: Int)? {
+/// Renders a node into a separate pixmap covering its device bounds plus `margin` (content that
+/// overflows its frame), cut to the part that can show: the canvas's clip bounds plus `reach`
+/// (how far outside them a pixel can still affect them: a blur's radius). Nil when nothing can
+/// show; `.overBudget` when the layer would exceed the context's layer budget (the caller then
+/// draws the node directly, without its effect).
+enum Layer {
+    case drawn(Pixmap, x: Int, y: Int)
+    case hidden
+    case overBudget
+}
+
+func renderLayer(_ node: Node, in rect: Rect, _ context: DrawContext, margin: Double, reach: Double = 0) -> Layer {
     let t = context.canvas.transform
     let device = t.apply(Rect(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height))
-    guard device.minX.isFinite, device.maxY.isFinite else { return nil }
-    let x0 = Int((device.minX - margin).rounded(.down)), y0 = Int((device.minY - margin).rounded(.down))
-    let x1 = Int((device.maxX + margin).rounded(.up)), y1 = Int((device.maxY + margin).rounded(.up))
-    // Keep the layer within reach of the canvas.
-    let cx0 = max(x0, -Int(margin) - 1), cy0 = max(y0, -Int(margin) - 1)
-    let cx1 = min(x1, context.canvas.width + Int(margin) + 1), cy1 = min(y1, context.canvas.height + Int(margin) + 1)
-    guard cx1 > cx0, cy1 > cy0, let layer = Canvas(width: cx1 - cx0, height: cy1 - cy0) else { return nil }
-    layer.transform = t.concatenating(.translation(Double(-cx0), Double(-cy0)))
-    node.draw(in: rect, DrawContext(canvas: layer, scale: context.scale))
-    return (layer.pixmap, cx0, cy0)
+    guard device.minX.isFinite, device.maxY.isFinite, margin.isFinite, reach.isFinite else { return .hidden }
+    let visible = context.canvas.clipBounds
+    let r = reach > 0 ? Int(reach.rounded(.up)) + 1 : 0
+    let x0 = max(Int(saturating: (device.minX - margin).rounded(.down)), visible.x0 - r)
+    let y0 = max(Int(saturating: (device.minY - margin).rounded(.down)), visible.y0 - r)
+    let x1 = min(Int(saturating: (device.maxX + margin).rounded(.up)), visible.x1 + r)
+    let y1 = min(Int(saturating: (device.maxY + margin).rounded(.up)), visible.y1 + r)
+    guard x1 > x0, y1 > y0 else { return .hidden }
+    let area = (x1 - x0).multipliedReportingOverflow(by: y1 - y0)
+    guard !area.overflow, context.layers.reserve(area.partialValue) else { return .overBudget }
+    defer { context.layers.release(area.partialValue) }
+    guard let layer = Canvas(width: x1 - x0, height: y1 - y0) else { return .overBudget }
+    layer.transform = t.concatenating(.translation(Double(-x0), Double(-y0)))
+    node.draw(in: rect, DrawContext(canvas: layer, scale: context.scale, layers: context.layers))
+    return .drawn(layer.pixmap, x: x0, y: y0)
 }
 
 /// Draws a pixmap in device pixels (ignoring the canvas transform, keeping its clip).
@@ -459,8 +474,11 @@ final class OpacityNode: WrapperNode {
     override func draw(in rect: Rect, _ context: DrawContext) {
         guard opacity > 0 else { return }
         if opacity >= 1 { child.draw(in: rect, context); return }
-        guard let (layer, x, y) = renderLayer(child, in: rect, context, margin: 64) else { return }
-        drawDevice(layer, x: x, y: y, opacity: opacity, context.canvas)
+        switch renderLayer(child, in: rect, context, margin: 64) {
+        case .drawn(let layer, let x, let y): drawDevice(layer, x: x, y: y, opacity: opacity, context.canvas)
+        case .hidden: break
+        case .overBudget: child.draw(in: rect, context)   // without its group opacity
+        }
     }
 }
 
@@ -468,15 +486,22 @@ final class ShadowNode: WrapperNode {
     let color: Color, radius: Double, dx: Double, dy: Double
     init(child: Node, color: Color, radius: Double, dx: Double, dy: Double) {
         self.color = color
-        self.radius = max(0, radius.isFinite ? min(radius, 256) : 0)
+        self.radius = max(0, radius.isFinite ? radius : 0)
         self.dx = dx.isFinite ? dx : 0
         self.dy = dy.isFinite ? dy : 0
         super.init(child: child)
     }
     override func draw(in rect: Rect, _ context: DrawContext) {
-        let sigma = radius * context.scale
-        let margin = (3 * sigma).rounded(.up) + 2 + max(abs(dx), abs(dy)) * context.scale
-        guard let (layer, x, y) = renderLayer(child, in: rect, context, margin: margin) else { return }
+        // The blur is capped in device pixels, as Canvas.drawShadow caps it.
+        let sigma = min(Canvas.maxShadowSigma, radius * context.scale)
+        let offset = min(100_000, max(abs(dx), abs(dy)) * context.scale)
+        let margin = (3 * sigma).rounded(.up) + 2 + offset
+        let layer: Pixmap, x: Int, y: Int
+        switch renderLayer(child, in: rect, context, margin: margin, reach: margin) {
+        case .drawn(let p, let px, let py): (layer, x, y) = (p, px, py)
+        case .hidden: return
+        case .overBudget: return child.draw(in: rect, context)   // without its shadow
+        }
         // The shadow is the layer's alpha, blurred, in the shadow colour, moved by the offset.
         var mask = [UInt8](repeating: 0, count: layer.width * layer.height)
         layer.data.withUnsafeBufferPointer { p in for i in 0..<mask.count { mask[i] = p[i * 4 + 3] } }

@@ -52,12 +52,38 @@ public final class DrawContext {
     public let scale: Double
     /// Masks shared across the render (nil: every shape is rasterised where it is drawn).
     let sprites: SpriteStore?
-    var errors: [Error] = []
-    init(canvas: Canvas, scale: Double, sprites: SpriteStore? = nil) {
+    /// Offscreen pixels that layers (opacity, shadow) may hold at once, shared by the nested
+    /// contexts those layers draw into.
+    let layers: LayerBudget
+    init(canvas: Canvas, scale: Double, sprites: SpriteStore? = nil, layers: LayerBudget? = nil) {
         self.canvas = canvas
         self.scale = scale
         self.sprites = sprites
+        self.layers = layers ?? LayerBudget(pixels: max(LayerBudget.minimum, LayerBudget.perCanvasPixel * canvas.width * canvas.height))
     }
+}
+
+/// The offscreen pixels a view's nested layers may hold at once: four times the canvas it is
+/// drawn on (at least 4 Mpx). A layer that would go past it is left out — its content drawn
+/// straight onto the canvas below, without the opacity or shadow — so no scene can make a
+/// render allocate more than that, however deeply it nests.
+public final class LayerBudget {
+    public static let perCanvasPixel = 4
+    public static let minimum = 4 * 1024 * 1024
+    let limit: Int
+    private(set) var live = 0
+    /// The most held at once.
+    public private(set) var peak = 0
+    /// Layers left out for want of room.
+    public private(set) var refused = 0
+    init(pixels: Int) { limit = pixels }
+    func reserve(_ pixels: Int) -> Bool {
+        guard pixels <= limit - live else { refused += 1; return false }
+        live += pixels
+        peak = max(peak, live)
+        return true
+    }
+    func release(_ pixels: Int) { live -= pixels }
 }
 
 class Node {
