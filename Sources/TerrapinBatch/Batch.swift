@@ -69,6 +69,9 @@ public struct BatchSummary: Sendable {
     public var results: [BatchResult]
     public var seconds: Double
     public var interrupted: Bool
+    /// Outputs planned; `planned - results.count` were not attempted (an interrupted run).
+    public var planned: Int
+    public var remaining: Int { planned - results.count }
     public var rendered: Int { results.filter { $0.outcome == .rendered }.count }
     public var skipped: Int { results.filter { $0.outcome == .skipped }.count }
     public var failures: [BatchResult] { results.filter { if case .failed = $0.outcome { true } else { false } } }
@@ -81,7 +84,7 @@ public struct BatchSummary: Sendable {
             return "{\"scene\": \(quote(r.scene)), \"output\": \(r.output.map(quote) ?? "null"), \"reason\": \(quote(reason))}"
         }
         let seconds = (self.seconds * 1000).rounded() / 1000
-        return "{\"total\": \(results.count), \"rendered\": \(rendered), \"skipped\": \(skipped), \"failed\": \(failures.count), "
+        return "{\"total\": \(planned), \"rendered\": \(rendered), \"skipped\": \(skipped), \"failed\": \(failures.count), \"remaining\": \(remaining), "
             + "\"seconds\": \(seconds), \"interrupted\": \(interrupted), \"failures\": [\(failed.joined(separator: ", "))]}"
     }
 }
@@ -104,6 +107,10 @@ public enum Batch {
                     inputs.append(BatchInput(scene: argument.hasSuffix("/") ? argument + entry : argument + "/" + entry, name: stem(entry)))
                 }
             } else {
+                // Named on the command line, so a missing one is a usage error before any work.
+                if argument != "-" {
+                    do { _ = try FileAccess.unrestricted.open(argument) } catch { throw BatchError.usage("scene: \(error)") }
+                }
                 inputs.append(BatchInput(scene: argument, name: stem(String(argument.split(separator: "/").last ?? Substring(argument)))))
             }
         }
@@ -216,6 +223,23 @@ public enum Batch {
             .replacingAll("{scale}", scale == 1 ? "" : "@\(scale)x").replacingAll("{ext}", ext)
     }
 
+    /// The folder every output of `template` lies in: its text up to the last `/` before the
+    /// first placeholder.
+    public static func outputFolder(_ template: String) -> String {
+        let fixed = template[..<(template.firstIndex(of: "{") ?? template.endIndex)]
+        guard let slash = fixed.lastIndex(of: "/") else { return "." }
+        return slash == template.startIndex ? "/" : String(template[..<slash])
+    }
+
+    /// Nil when `path` (an expanded template) stays inside the template's folder: no `..`
+    /// after it, whether written in the template or brought in by a scene's name.
+    public static func outputEscape(_ path: String, template: String) -> String? {
+        let folder = outputFolder(template)
+        let rest = folder == "." ? path : String(path.dropFirst(folder.count))
+        guard rest.split(separator: "/").contains("..") else { return nil }
+        return "the output '\(path)' climbs out of '\(folder)' with '..'; outputs stay inside the folder the template starts with"
+    }
+
     /// Checks that the template gives every output its own path.
     public static func checkTemplate(_ template: String, inputs: Int, options: BatchOptions) throws(BatchError) {
         var rest = template
@@ -224,6 +248,7 @@ public enum Batch {
             throw BatchError.usage("the output template '\(template)' has an unknown placeholder; use \(BatchOptions.placeholders.joined(separator: ", "))")
         }
         if inputs > 1 && !template.contains("{name}") { throw BatchError.usage("several scenes need {name} in the output template") }
+        if let escape = outputEscape(template, template: template) { throw BatchError.usage(escape) }
         if !template.hasSuffix(".{ext}"), let ext = ImageFormat.pathExtension(template) {
             guard let named = ImageFormat(fileExtension: ext) else {
                 throw BatchError.usage("the output template '\(template)' ends in .\(ext); Terrapin writes .png, .jpg (.jpeg) and .webp (or use .{ext})")
@@ -306,7 +331,7 @@ public enum Batch {
         }
         group.wait()
         let done = results.withLock { $0.compactMap { $0 } }
-        return BatchSummary(results: done, seconds: monotonicSeconds() - start, interrupted: done.count < work.count)
+        return BatchSummary(results: done, seconds: monotonicSeconds() - start, interrupted: done.count < work.count, planned: work.count)
     }
 
     static func renderOne(_ input: BatchInput, size: (width: Int, height: Int)?, scale: Int?, options: BatchOptions, hashes: FileHashes) -> BatchResult {
@@ -324,6 +349,7 @@ public enum Batch {
             scene.output.format = format
             let path = outputPath(options.template, name: input.name, width: scene.output.width, height: scene.output.height, scale: scene.output.scale,
                                   ext: format.fileExtension)
+            if let escape = outputEscape(path, template: options.template) { throw BatchError.usage(escape) }
             output = path
 
             // Everything the output is made from.

@@ -103,6 +103,21 @@ public struct ResolvedScene: CustomStringConvertible {
     /// What the items draw: laid-out marker content, popovers, the ground's sources.
     var content: ResolvedContent? = nil
 
+    /// What is drawn around: characters no installed font covers, in marker content, Marker3D
+    /// labels, popovers, basemap labels and the attribution (one warning, each character once).
+    public var warnings: [String] {
+        var missing: [Character] = []
+        func add(_ characters: [Character]) { for c in characters where !missing.contains(c) { missing.append(c) } }
+        for p in content?.prepared ?? [] {
+            add(p.layout.missingCharacters)
+            if let popover = p.popover { add(popover.missingCharacters) }
+            if let label = p.labelLayout { add(label.missingCharacters) }
+        }
+        for l in labels where l.isShown { add(l.layout?.missingCharacters ?? []) }
+        add(content?.attribution?.missingCharacters ?? [])
+        return TextLayout.missingWarning(missing).map { [$0] } ?? []
+    }
+
     public var description: String {
         func f(_ v: Double) -> String { String(format1(v)) }
         var lines = ["map \(f(width))x\(f(height)) camera center \(format6(camera.center.latitude)),\(format6(camera.center.longitude)) "

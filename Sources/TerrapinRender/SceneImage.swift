@@ -71,7 +71,7 @@ public enum SceneImage {
                               report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
         let prepared = try prepare(scene, overrides, root: root, report: report)
         var image = try encode(try prepared.render(), format: scene.output.format, metadata: metadata)
-        image.warnings = prepared.map?.warnings ?? []
+        image.warnings = prepared.warnings()
         return image
     }
 

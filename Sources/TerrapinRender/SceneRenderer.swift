@@ -6,6 +6,7 @@ import TerrapinRaster
 import TerrapinScene
 import TerrapinTerrain
 import TerrapinTiles
+import TerrapinTypography
 import TerrapinViews
 
 public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -19,6 +20,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case file(scene: String, reference: FileReference?, error: FileError)
     /// An override that does not fit the scene (camera overrides without a camera).
     case overrides(String)
+    /// The machine lacks what rendering needs (no fonts installed): not the scene's fault.
+    case environment(String)
     /// The image could not be encoded.
     case encoding(String)
 
@@ -31,6 +34,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot render scene \(scene)" + (reference.map { ", \($0) (\"\($0.file)\")" } ?? "") + ": \(error)"
                 + (reference.map { $0.file.hasPrefix("/") ? "" : " (\"\($0.file)\" is relative to the scene file's folder)" } ?? "")
         case .overrides(let problem): problem
+        case .environment(let problem): "cannot render: \(problem)"
         case .encoding(let problem): "cannot encode the image: \(problem)"
         }
     }
@@ -68,6 +72,13 @@ public final class PreparedScene {
                     throw RenderError.file(scene: scene.origin.file, reference: reference, error: error)
                 }
             }
+            // Likewise each font family it names.
+            for font in scene.origin.fonts {
+                do throws(TypographyError) { _ = try FontLibrary.shared.face(for: FontRequest(family: font.file)) } catch {
+                    if error == .noFonts { throw RenderError.environment(error.description) }
+                    throw RenderError.view("scene \(scene.origin.file), \(font): \(error)")
+                }
+            }
             do { map = try builder.map(spec).time(scene.time) } catch { throw RenderError.terrain(error) }
         } else {
             map = nil
@@ -88,6 +99,14 @@ public final class PreparedScene {
         return hit
     }
 
+    /// What was drawn around at `time`: the map's (a style's unsupported properties, damaged
+    /// tiles) and the resolved scene's (characters no font covers), each once.
+    public func warnings(at time: Double? = nil) -> [String] {
+        var out = map?.warnings ?? []
+        for w in (try? resolve(at: time))?.warnings ?? [] where !out.contains(w) { out.append(w) }
+        return out
+    }
+
     /// Where markers and popovers land, why hidden ones are hidden, and the display list.
     public func resolve(at time: Double? = nil) throws(RenderError) -> ResolvedScene? {
         guard var map else { return nil }
@@ -97,6 +116,8 @@ public final class PreparedScene {
         let resolved: ResolvedScene
         do {
             resolved = try MapResolver.resolve(map, width: Double(scene.output.width), height: Double(scene.output.height))
+        } catch let error as TypographyError where error == .noFonts {
+            throw RenderError.environment(error.description)
         } catch {
             throw RenderError.view(String(describing: error))
         }

@@ -74,9 +74,12 @@ public struct OutputOptions: Equatable, Sendable {
 public struct SceneOrigin: Equatable, Sendable {
     public var file: String
     public var references: [FileReference]
-    public init(file: String = "<memory>", references: [FileReference] = []) {
+    /// The font families it names (`file` is the family), with where.
+    public var fonts: [FileReference]
+    public init(file: String = "<memory>", references: [FileReference] = [], fonts: [FileReference] = []) {
         self.file = file
         self.references = references
+        self.fonts = fonts
     }
     public static func == (a: SceneOrigin, b: SceneOrigin) -> Bool { true }
 }

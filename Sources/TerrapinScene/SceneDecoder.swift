@@ -42,7 +42,7 @@ public enum SceneDecoder {
             throw SceneError.invalid(file: file, issues: Array(reader.issues.prefix(maxIssues)), omitted: max(0, reader.issues.count - maxIssues))
         }
         var decoded = scene!
-        decoded.origin = SceneOrigin(file: file, references: reader.references)
+        decoded.origin = SceneOrigin(file: file, references: reader.references, fonts: reader.fonts)
         return decoded
     }
 }
@@ -52,6 +52,8 @@ struct Reader {
     var issues: [SceneIssue] = []
     /// Every file the scene names, in the order read.
     var references: [FileReference] = []
+    /// Every font family the scene names.
+    var fonts: [FileReference] = []
 
     mutating func report(_ node: JSONNode?, _ path: String, _ message: String) {
         issues.append(SceneIssue(path: path, location: node?.location, message: message))

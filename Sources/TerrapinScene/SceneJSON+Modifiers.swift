@@ -29,7 +29,10 @@ extension Reader {
             let size = number(o["size"], p + ".size", in: 1...500) ?? 17
             let weight: FontWeight = choice(o["weight"], p + ".weight", default: .regular)
             let italic = bool(o["italic"], p + ".italic") ?? false
-            if let family = string(o["family"], p + ".family") { return .font(.custom(family, size: size, weight: weight, italic: italic)) }
+            if let family = string(o["family"], p + ".family") {
+                fonts.append(FileReference(file: family, path: p + ".family", location: o["family"]?.location))
+                return .font(.custom(family, size: size, weight: weight, italic: italic))
+            }
             let design: FontDesign = choice(o["design"], p + ".design", default: .default)
             return .font(FontSpec.system(size: size, weight: weight, design: design).italic(italic))
         case "fontWeight": return .fontWeight(choice(value, p, default: .regular))

@@ -62,11 +62,11 @@ public enum GridLoader {
             let key = token.lowercased()
             if Double(token) != nil || token == "-" { firstValue = (token, at); break }
             guard known.contains(key) else {
-                throw TerrainError.syntax(file: file, line: at, message: "unknown header key '\(token)'; expected ncols, nrows, xllcorner or xllcenter, yllcorner or yllcenter, cellsize or dx and dy, NODATA_value")
+                throw TerrainError.syntax(file: file, line: at, message: "it does not read as an ESRI ASCII grid: the header has a key it does not know (expected ncols, nrows, xllcorner or xllcenter, yllcorner or yllcenter, cellsize or dx and dy, NODATA_value); terrain files are .asc, .hgt, .hgt.zip, GeoTIFF, or a Terrarium PNG with \"bounds\"")
             }
             let (_, value, valueLine) = nextToken()
             guard let number = Double(value), number.isFinite else {
-                throw TerrainError.syntax(file: file, line: valueLine, message: "'\(token)' needs a number, found '\(value)'")
+                throw TerrainError.syntax(file: file, line: valueLine, message: "the header's '\(key)' needs a number")
             }
             header[key] = (number, at)
         }
@@ -108,10 +108,10 @@ public enum GridLoader {
             }
             lastLine = at
             guard let v = Double(token), v.isFinite else {
-                throw TerrainError.syntax(file: file, line: at, message: "'\(token)' is not a number (sample \(k + 1))")
+                throw TerrainError.syntax(file: file, line: at, message: "sample \(k + 1) is not a number")
             }
             guard abs(v) <= Self.maxElevation || nodata == v else {
-                throw TerrainError.syntax(file: file, line: at, message: "'\(token)' is not an elevation in metres (sample \(k + 1)); samples must lie within ±\(Int(Self.maxElevation)) m")
+                throw TerrainError.syntax(file: file, line: at, message: "sample \(k + 1) is not an elevation in metres; samples must lie within ±\(Int(Self.maxElevation)) m")
             }
             samples.append(nodata == v ? .nan : Float(v))
             k += 1

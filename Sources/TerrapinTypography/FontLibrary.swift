@@ -128,13 +128,10 @@ public final class FontLibrary: @unchecked Sendable {
         let pattern = pattern(family: family, weight: weight, italic: italic)
         defer { FcPatternDestroy(pattern) }
         var result = FcResultMatch
-        guard let match = FcFontMatch(nil, pattern, &result) else {
-            throw TypographyError.unknownFamily(family, closest: "none", package: TypographyError.package(for: family))
-        }
+        // No match at all (not even a fallback) means no fonts are installed.
+        guard let match = FcFontMatch(nil, pattern, &result) else { throw TypographyError.noFonts }
         defer { FcPatternDestroy(match) }
-        guard let file = string(match, FC_FILE, 0) else {
-            throw TypographyError.unknownFamily(family, closest: "none", package: TypographyError.package(for: family))
-        }
+        guard let file = string(match, FC_FILE, 0) else { throw TypographyError.noFonts }
         var index: Int32 = 0
         _ = FcPatternGetInteger(match, FC_INDEX, 0, &index)
         var families: [String] = []

@@ -74,10 +74,14 @@ public struct TextLayout: Sendable {
     /// Characters no installed font covers; they are drawn as the primary font's .notdef box.
     public var missingCharacters: [Character]
     /// Human-readable warnings (missing glyphs).
-    public var warnings: [String] {
-        missingCharacters.isEmpty ? [] : ["no installed font covers " + missingCharacters.map { c in
+    public var warnings: [String] { Self.missingWarning(missingCharacters).map { [$0] } ?? [] }
+
+    /// The warning for characters no installed font covers, with their code points (nil: none).
+    public static func missingWarning(_ characters: [Character]) -> String? {
+        characters.isEmpty ? nil : "no installed font covers " + characters.prefix(32).map { c in
             "'\(c)' (" + c.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") + ")"
-        }.joined(separator: ", ") + "; drawn as a box (install a font for that script, e.g. fonts-noto-core)"]
+        }.joined(separator: ", ") + (characters.count > 32 ? " and \(characters.count - 32) more" : "")
+            + "; drawn as a box (install a font for that script, e.g. fonts-noto-core)"
     }
     /// Whether the text had to be truncated or broken inside a word.
     public var isTruncated: Bool { lines.contains(where: \.isTruncated) }

@@ -4,6 +4,8 @@ public enum TypographyError: Error, Equatable, Sendable, CustomStringConvertible
     case unknownFamily(String, closest: String, package: String?)
     /// A font file could not be read or is not a font FreeType understands.
     case unreadableFont(path: String, reason: String)
+    /// fontconfig finds no font at all: the machine, not the scene, lacks what text needs.
+    case noFonts
 
     public var description: String {
         switch self {
@@ -12,6 +14,8 @@ public enum TypographyError: Error, Equatable, Sendable, CustomStringConvertible
             return "font family '\(family)' is not installed (the closest match is '\(closest)'); \(install), or name an installed family (fc-list : family)"
         case .unreadableFont(let path, let reason):
             return "cannot load the font file '\(path)': \(reason); check that it is a TrueType/OpenType font"
+        case .noFonts:
+            return "no fonts are installed (fontconfig finds none); install fonts-dejavu-core (`make setup` does), or check FONTCONFIG_FILE"
         }
     }
 

@@ -38,6 +38,17 @@ public struct ViewLayout: CustomStringConvertible {
         node.leaves(in: Rect(x: 0, y: 0, width: size.width, height: size.height)).map { ($0.0, $0.1) }
     }
 
+    /// Characters of its texts that no installed font covers (each once, in drawing order).
+    public var missingCharacters: [Character] {
+        var found: [Character] = []
+        func visit(_ n: Node, _ r: Rect) {
+            if let t = n as? TextNode { for c in t.layout(width: r.width + 1e-9).missingCharacters where !found.contains(c) { found.append(c) } }
+            for (child, rect) in n.children(in: r) { visit(child, rect) }
+        }
+        visit(node, Rect(x: 0, y: 0, width: size.width, height: size.height))
+        return found
+    }
+
     /// One line per leaf: `name x,y widthxheight`, numbers to 0.001 pt.
     public var description: String {
         frames.map { "\($0.name) \(fmt($0.frame.minX)),\(fmt($0.frame.minY)) \(fmt($0.frame.width))x\(fmt($0.frame.height))" }.joined(separator: "\n")

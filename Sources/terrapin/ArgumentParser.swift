@@ -164,6 +164,7 @@ struct SceneOptions {
         do {
             return try SceneImage.prepare(scene, overrides, root: root, report: report)
         } catch {
+            if case .environment = error { throw CLIError.runtime(error.description) }
             throw CLIError.input(error.description)
         }
     }
@@ -174,6 +175,7 @@ struct SceneOptions {
             return try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(Terrapin.version)")])
         } catch {
             if case .encoding = error { throw CLIError.runtime(error.description) }
+            if case .environment = error { throw CLIError.runtime(error.description) }
             throw CLIError.input(error.description)
         }
     }

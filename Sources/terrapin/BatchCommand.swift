@@ -116,8 +116,8 @@ extension CommandLineTool {
     static func printError(_ prefix: String?, summary: BatchSummary) {
         var text = ""
         for f in summary.failures { if case .failed(let reason) = f.outcome { text += "failed: \(f.output ?? f.scene): \(reason)\n" } }
-        text += "\(summary.results.count) outputs: \(summary.rendered) rendered, \(summary.skipped) skipped, \(summary.failures.count) failed"
-            + (summary.interrupted ? ", interrupted" : "") + " in \(String(format1(summary.seconds))) s\n"
+        text += "\(summary.planned) outputs: \(summary.rendered) rendered, \(summary.skipped) skipped, \(summary.failures.count) failed"
+            + (summary.interrupted ? ", interrupted with \(summary.remaining) not attempted" : "") + " in \(String(format1(summary.seconds))) s\n"
         _ = try? FileIO.writeAll(Array(text.utf8), fd: 2, name: "<stderr>")
     }
 }

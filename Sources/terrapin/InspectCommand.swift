@@ -54,7 +54,7 @@ extension CommandLineTool {
                 printOut(JSONValue.object([("taps", .array(taps))] + members).text)
             } else {
                 printOut(resolved.description + "\n" + resolved.displayList)
-                for w in prepared.map?.warnings ?? [] { printOut("warning: \(w)") }
+                for w in prepared.warnings() { printOut("warning: \(w)") }
             }
         } catch {
             throw CLIError.input(error.description)

@@ -48,7 +48,25 @@ import Testing
         let summary = BatchSummary(results: [
             BatchResult(scene: "a.json", output: "a.png", outcome: .rendered),
             BatchResult(scene: "b.json", output: nil, outcome: .failed("scene 'b.json': \"quoted\"\nline")),
-        ], seconds: 1.23456, interrupted: false)
-        #expect(summary.json == #"{"total": 2, "rendered": 1, "skipped": 0, "failed": 1, "seconds": 1.235, "interrupted": false, "failures": [{"scene": "b.json", "output": null, "reason": "scene 'b.json': \"quoted\"\nline"}]}"#)
+        ], seconds: 1.23456, interrupted: false, planned: 2)
+        #expect(summary.json == #"{"total": 2, "rendered": 1, "skipped": 0, "failed": 1, "remaining": 0, "seconds": 1.235, "interrupted": false, "failures": [{"scene": "b.json", "output": null, "reason": "scene 'b.json': \"quoted\"\nline"}]}"#)
+    }
+
+    @Test func anInterruptedRunCountsWhatWasPlannedAndWhatRemains() {
+        let summary = BatchSummary(results: [BatchResult(scene: "a.json", output: "a.png", outcome: .rendered)], seconds: 1, interrupted: true, planned: 5)
+        #expect(summary.remaining == 4 && summary.json.hasPrefix(#"{"total": 5, "rendered": 1, "skipped": 0, "failed": 0, "remaining": 4,"#))
+    }
+
+    @Test func anOutputTemplateCannotClimbOutOfItsFolder() {
+        let options = BatchOptions()
+        #expect(throws: BatchError.self) { try Batch.checkTemplate("out/{name}/../../x/{name}.png", inputs: 2, options: options) }
+        #expect(throws: Never.self) { try Batch.checkTemplate("../shared/out/{name}.png", inputs: 2, options: options) }
+        #expect(Batch.outputEscape("out/../../etc/x.png", template: "out/{name}.png") != nil, "a name bringing in '..'")
+        #expect(Batch.outputEscape("out/a/b.png", template: "out/{name}.png") == nil)
+        #expect(Batch.outputEscape("../x/a.png", template: "../x/{name}.png") == nil)
+    }
+
+    @Test func aMissingSceneOnTheCommandLineIsAUsageError() {
+        #expect(throws: BatchError.self) { try Batch.inputs(["/nonexistent/scene.json"]) }
     }
 }

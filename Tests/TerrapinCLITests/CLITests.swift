@@ -332,6 +332,44 @@ enum CLI {
         }
     }
 
+    @Test func noFontsInstalledIsTheMachinesFaultExitOne() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Array("<?xml version=\"1.0\"?><fontconfig><cachedir>\(dir)/cache</cachedir></fontconfig>".utf8).write(to: dir + "/empty.conf")
+        let result = try CLI.run(["render", CLI.examples + "/empire-state-capsule-label.json", "-o", dir + "/out.png"], environment: ["FONTCONFIG_FILE": dir + "/empty.conf"])
+        #expect(result.status == 1 && result.stderr.contains("no fonts are installed"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
+    }
+
+    @Test func batchWithAMissingSceneExitsTwoBeforeRendering() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["batch", CLI.examples + "/background.json", dir + "/missing.json", "--output", dir + "/{name}.png"])
+        #expect(result.status == 2 && result.stderr.contains("missing.json") && result.stderr.contains("no such file"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/background.png"))
+        let climb = try CLI.run(["batch", CLI.examples + "/background.json", "--output", dir + "/{name}/../../x.png"])
+        #expect(climb.status == 2 && climb.stderr.contains("climbs out"), "\(climb.stderr)")
+    }
+
+    @Test func aMissingFontFamilyNamesWhereTheSceneAsksForIt() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Array(#"{"output": {"width": 64, "height": 48}, "map": {"markers": [{"position": {"latitude": 1, "longitude": 1}, "content": {"text": "x", "modifiers": [{"font": {"family": "Nope Sans"}}]}}]}}"#.utf8).write(to: dir + "/scene.json")
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(result.status == 2 && result.stderr.contains("line 1, column 166, $.map.markers[0].content.modifiers[0].font.family") && result.stderr.contains("font family 'Nope Sans' is not installed"), "\(result.stderr)")
+    }
+
+    @Test func charactersNoFontCoversAreWarnedAboutWithTheirCodePoints() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A private-use character: no font covers it.
+        try Array(#"{"output": {"width": 96, "height": 64}, "map": {"markers": [{"position": {"latitude": 1, "longitude": 1}, "content": {"text": "a\uE000b"}}]}}"#.utf8).write(to: dir + "/scene.json")
+        let render = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(render.status == 0 && render.stderr.contains("warning: ") && render.stderr.contains("no installed font covers '\u{E000}' (U+E000)"), "\(render.stderr)")
+        let inspect = try CLI.run(["inspect", dir + "/scene.json"])
+        #expect(String(decoding: inspect.stdout, as: UTF8.self).contains("warning: no installed font covers '\u{E000}' (U+E000)"))
+    }
+
     @Test func everyMalformedSceneExitsWithTwoSaysWhyAndWritesNothing() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

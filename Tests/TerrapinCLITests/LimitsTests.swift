@@ -30,6 +30,9 @@ import TerrapinPNG
         "segments per flattened curve": "drawing",
         "dashes per stroked path": "drawing",
         "shadow blur (σ)": "drawing",
+        "offscreen layers (`opacity`, `shadow`)": "hostileWork",
+        "decoded images": "hostileWork",
+        "did-you-mean": "hostileWork",
         "font file": "fonts",
         "glyph bitmap": "fonts",
         "glyph cache": "fonts",
@@ -139,6 +142,29 @@ import TerrapinPNG
         let small = try TileTerrain.grid(dem, encoding: .terrainrgb, maxSamples: 200_000)
         #expect(small.zoom < 12 && small.grid.columns * small.grid.rows <= 200_000)
         #expect(TileTerrain.defaultMaxSamples == 2048 * 2048)
+    }
+
+    @Test func hostileWork() throws {
+        // Layers: 60 nested opacities over a 20000-point frame draw within the budget (each layer
+        // is cut to the 64×48 image, none refused) and give the group opacity.
+        var view = AnyView(Color.red.frame(width: 20_000, height: 20_000))
+        for _ in 0..<60 { view = AnyView(view.opacity(0.99)) }
+        let pixmap = try ViewRenderer.render(view.frame(width: 64, height: 48).clipped())
+        #expect(pixmap.width == 64 && pixmap[32, 24].alpha > 100 && pixmap[32, 24].alpha < 160)
+        #expect(LayerBudget.perCanvasPixel == 4 && LayerBudget.minimum == 4 * 1024 * 1024)
+        // Did-you-mean on a megabyte-long key answers (within the first 64 characters).
+        #expect(closest(to: "widht" + String(repeating: "x", count: 1_000_000), in: ["width", "height"]) == nil)
+        #expect(closest(to: "widht", in: ["width", "height"]) == "width")
+        // Decoded images: a scene of 50 markers on one large PNG renders (decoded once).
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var big = Pixmap(width: 2400, height: 2000)!
+        big.fill(PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255))
+        try FileIO.writeAtomically(try PNGEncoder.encode(big), to: dir + "/big.png")
+        let markers = (0..<50).map { #"{"position": {"latitude": 1, "longitude": \#(1 + Double($0) * 0.0001)}, "content": {"image": {"file": "big.png"}, "modifiers": [{"resizable": true}, {"frame": {"width": 8, "height": 8}}]}}"# }
+        try Array(#"{"output": {"width": 64, "height": 48}, "map": {"camera": {"center": {"latitude": 1, "longitude": 1.0025}, "range": 2000}, "markers": [\#(markers.joined(separator: ", "))]}}"#.utf8).write(to: dir + "/scene.json")
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(result.status == 0, "\(result.stderr)")
     }
 
     @Test func everyRowOfTheREADMETableIsExceededBelow() throws {
