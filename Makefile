@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libpng-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic
 
-.PHONY: setup build test demo bench sanitize fuzz clean
+.PHONY: setup build test demo bench stress sanitize fuzz clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -40,6 +40,13 @@ bench: setup
 	.build/release/TerrapinBench
 	$(SWIFT) build --product TerrapinBench
 	.build/debug/TerrapinBench diff
+
+# Every hostile scene (HostileScenes) at full size, each alone in a process pinned to one core:
+# its time and peak memory against the README's promise (figures, not assertions).
+stress: setup
+	$(SWIFT) build -c release --product TerrapinBench
+	@mkdir -p out/bench
+	taskset -c 0 .build/release/TerrapinBench stress
 
 # The test suite under AddressSanitizer (with LeakSanitizer; spawned `terrapin` processes
 # inherit the options, so render, tap and batch are leak-checked too), then under

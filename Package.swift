@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
         .target(name: "TerrapinFuzzing", dependencies: ["Terrapin"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
-        .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
+        .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinFuzzing"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO", "CTerrapinIO"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),

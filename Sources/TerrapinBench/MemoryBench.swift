@@ -46,7 +46,7 @@ func peakMemoryBenchmarks() -> String {
 /// where the parent asked.
 func reportPeakMemoryIfAsked() {
     guard let path = getenv("TERRAPIN_BENCH_PEAK_FILE").map({ String(cString: $0) }),
-          let status = try? FileIO.read("/proc/self/status", limit: 1 << 16) else { return }
+          let status = try? FileIO.readKernelFile("/proc/self/status", limit: 1 << 16) else { return }
     let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
     let kib = line.flatMap { $0.split(separator: " ").dropFirst().first }.map(String.init) ?? ""
     try? FileIO.writeAtomically(Array(kib.utf8), to: path)

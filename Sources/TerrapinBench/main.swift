@@ -103,6 +103,15 @@ if only == "batch" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "stress" {
+    try FileIO.makeDirectory("out/bench")
+    print(stressBenchmark())
+    exit(0)
+}
+if only == "stress-case", CommandLine.arguments.count == 4, let index = Int(CommandLine.arguments[2]) {
+    stressCase(index, report: CommandLine.arguments[3])
+    exit(0)
+}
 if only == "basemap" {
     printTable("Vector basemap (roadmap, Andorra, release):", try basemapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
     reportPeakMemoryIfAsked()

@@ -42,6 +42,15 @@ public enum FileIO {
         try FileAccess.unrestricted.read(path, limit: limit)
     }
 
+    /// Reads a file of /proc or /sys (the process's own figures, such as its peak memory), which
+    /// `read` refuses; never for a file a scene names.
+    public static func readKernelFile(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 { throw FileError(path: path, operation: "read", errno: errno) }
+        defer { close(fd) }
+        return try readAll(fd: fd, path: path, limit: limit)
+    }
+
     /// Reads a descriptor (a file, a pipe, standard input) to its end, at most `limit` bytes.
     public static func readAll(fd: Int32, path: String, limit: Int) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -253,8 +253,10 @@ public final class Canvas {
 
     /// Draws `image` with `imageTransform` mapping image pixels to user space (identity: the
     /// image's top-left at the user-space origin, one pixel per unit). Edges are anti-aliased.
+    /// `reduction`: the image's `areaAverage` by `reductionFactor` of this draw, when the caller
+    /// keeps one (else it is made here when needed).
     public func drawImage(_ image: Pixmap, transform imageTransform: Transform = .identity, filter: ImageFilter = .smooth,
-                          opacity: Double = 1, blendMode: BlendMode = .sourceOver) {
+                          opacity: Double = 1, blendMode: BlendMode = .sourceOver, reduction: Pixmap? = nil) {
         let toDevice = imageTransform.concatenating(transform)
         guard toDevice.inverted != nil else { return }
         if toDevice.a == 1, toDevice.b == 0, toDevice.c == 0, toDevice.d == 1,
@@ -266,8 +268,8 @@ public final class Canvas {
         var source = image
         var sourceToDevice = toDevice
         if filter == .smooth {
-            let k = Int(min(64, 1 / toDevice.maxScale))
-            if k >= 2, let reduced = Self.areaAverage(image, factor: k) {
+            let k = Self.reductionFactor(toDevice)
+            if k >= 2, let reduced = reduction ?? Self.areaAverage(image, factor: k) {
                 source = reduced
                 sourceToDevice = Transform.scale(Double(k)).concatenating(toDevice)
             }
@@ -383,7 +385,11 @@ public final class Canvas {
     }
 
     /// Averages k×k blocks (partial blocks at the right and bottom edges average what they have).
-    static func areaAverage(_ image: Pixmap, factor k: Int) -> Pixmap? {
+    /// The box-filter reduction `drawImage` applies first when `toDevice` shrinks an image
+    /// (1: none). A caller drawing one image many times can reduce it once (`areaAverage`).
+    public static func reductionFactor(_ toDevice: Transform) -> Int { Int(min(64, 1 / toDevice.maxScale)) }
+
+    public static func areaAverage(_ image: Pixmap, factor k: Int) -> Pixmap? {
         let w = (image.width + k - 1) / k, h = (image.height + k - 1) / k
         guard var out = Pixmap(width: w, height: h) else { return nil }
         image.data.withUnsafeBufferPointer { src in

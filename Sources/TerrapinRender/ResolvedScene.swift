@@ -3,6 +3,7 @@
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinScene
+import TerrapinRaster
 import TerrapinTypography
 
 public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
@@ -102,6 +103,25 @@ public struct ResolvedScene: CustomStringConvertible {
     public internal(set) var items: [DisplayItem] = []
     /// What the items draw: laid-out marker content, popovers, the ground's sources.
     var content: ResolvedContent? = nil
+
+    /// The offscreen pixels drawing it at `scale` pixels per point asks for: each shown marker's
+    /// and open popover's layers, shadows and clips (`ViewLayout.layerPixels`) and each popover
+    /// bubble's shadow. What the render's work budget is checked against before drawing.
+    public func layerPixels(scale: Double) -> Double {
+        guard let content else { return 0 }
+        let canvas = width * scale * height * scale
+        var total = 0.0
+        for m in markers where (m.isShown || m.dimmed) && m.index < content.prepared.count {
+            total += content.prepared[m.index].layout.layerPixels(scale: scale * m.scale, canvasPixels: canvas)
+        }
+        for p in popovers where p.markerIndex < content.prepared.count {
+            let prepared = content.prepared[p.markerIndex]
+            total += prepared.popover?.layerPixels(scale: scale, canvasPixels: canvas) ?? 0
+            let sigma = min(Canvas.maxShadowSigma, (prepared.marker.popover?.style.shadow.radius ?? 0) * scale)
+            total += 3 * (p.bubble.width * scale + 6 * sigma) * (p.bubble.height * scale + 6 * sigma)
+        }
+        return total
+    }
 
     /// What is drawn around: characters no installed font covers, in marker content, Marker3D
     /// labels, popovers, basemap labels and the attribution (one warning, each character once).

@@ -22,6 +22,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case overrides(String)
     /// The machine lacks what rendering needs (no fonts installed): not the scene's fault.
     case environment(String)
+    /// The scene asks for more work than one render may do (see `PreparedScene.workBudget`).
+    case overBudget(String)
     /// The image could not be encoded.
     case encoding(String)
 
@@ -35,6 +37,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
                 + (reference.map { $0.file.hasPrefix("/") ? "" : " (\"\($0.file)\" is relative to the scene file's folder)" } ?? "")
         case .overrides(let problem): problem
         case .environment(let problem): "cannot render: \(problem)"
+        case .overBudget(let problem): "refusing to render: \(problem)"
         case .encoding(let problem): "cannot encode the image: \(problem)"
         }
     }
@@ -125,6 +128,16 @@ public final class PreparedScene {
         return resolved
     }
 
+    /// The most offscreen-layer work (`ResolvedScene.layerPixels`) one render may ask for:
+    /// 2^31 pixels, about 12 s on one core of the reference machine (a layer pixel costs about
+    /// 6 ns to allocate, draw and composite), leaving the rest of the 20 s promise to the rest of
+    /// the render. A scene over it is refused before drawing.
+    public static let layerPixelBudget = 1 << 31
+
+    static func count(_ pixels: Double) -> String {
+        pixels >= 1e9 ? "\(Double(Int(pixels / 1e8)) / 10) G" : pixels >= 1e6 ? "\(Double(Int(pixels / 1e5)) / 10) M" : "\(Int(pixels))"
+    }
+
     /// The scene at its own time, or at `time` seconds (for frames of a flight): the
     /// background, then the resolved map painted over it.
     public func render(at time: Double? = nil) throws(RenderError) -> Pixmap {
@@ -141,6 +154,11 @@ public final class PreparedScene {
         let b = output.background
         canvas.clear(Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255).rgba)
         guard let resolved = try resolve(at: time) else { return canvas.pixmap }
+        let layers = resolved.layerPixels(scale: Double(output.scale))
+        if layers > Double(Self.layerPixelBudget) {
+            throw RenderError.overBudget("its views' offscreen layers, shadows and clips would take \(Self.count(layers)) pixels of work, "
+                + "more than the \(Self.count(Double(Self.layerPixelBudget))) one render may do; use fewer nested opacity, shadow and clip modifiers, smaller shadows, or a smaller output")
+        }
         canvas.transform = .scale(Double(output.scale))
         MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: Double(output.width), height: Double(output.height)), canvas: canvas,
                          scale: Double(output.scale), shapes: shapes)

@@ -63,7 +63,17 @@ public struct Image: View, PrimitiveView {
             let pixmap = renderingMode == .template
                 ? try decodedImages.value(path, variant: "template \(color.rgba)", files: files) { () throws(PNGError) in tinted(try decoded(), color) }
                 : try decoded()
-            return BitmapNode(pixmap: pixmap, resizable: isResizable)
+            let node = BitmapNode(pixmap: pixmap, resizable: isResizable)
+            // Drawn small many times (markers sharing one large image), its box-filtered
+            // reduction is made once and shared, not again for every draw.
+            let variant = renderingMode == .template ? "template \(color.rgba)" : ""
+            node.reduced = { k in
+                try? decodedImages.value(path, variant: "reduced \(k) \(variant)", files: files) { () throws(PNGError) in
+                    guard let r = Canvas.areaAverage(pixmap, factor: k) else { throw PNGError.notPNG(source: path, detail: "") }
+                    return r
+                }
+            }
+            return node
         case .pixmap(let pixmap):
             return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
         }
@@ -109,6 +119,8 @@ final class SymbolNode: Node {
 
 final class BitmapNode: Node {
     let pixmap: Pixmap, resizable: Bool
+    /// The pixmap box-filtered by a factor, shared (nil: made by each draw).
+    var reduced: ((Int) -> Pixmap?)? = nil
     init(pixmap: Pixmap, resizable: Bool) {
         self.pixmap = pixmap
         self.resizable = resizable
@@ -121,7 +133,9 @@ final class BitmapNode: Node {
     override func draw(in rect: Rect, _ context: DrawContext) {
         guard rect.width > 0, rect.height > 0 else { return }
         let t = Transform.scale(rect.width / Double(pixmap.width), rect.height / Double(pixmap.height)).concatenating(.translation(rect.minX, rect.minY))
-        context.canvas.drawImage(pixmap, transform: t, filter: .smooth)
+        let k = Canvas.reductionFactor(t.concatenating(context.canvas.transform))
+        // The same bytes as reducing here, from the reduction made once.
+        context.canvas.drawImage(pixmap, transform: t, filter: .smooth, reduction: k >= 2 ? reduced?(k) : nil)
     }
 }
 

@@ -7,7 +7,7 @@ import TerrapinGeometry
 import TerrapinRaster
 
 /// A proposed size; nil in a dimension asks for the ideal size in it.
-public struct ProposedSize: Equatable, Sendable {
+public struct ProposedSize: Hashable, Sendable {
     public var width: Double?
     public var height: Double?
     public init(width: Double?, height: Double?) {

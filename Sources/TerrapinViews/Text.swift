@@ -144,7 +144,10 @@ final class StackNode: Node {
     let alignment: HorizontalAlignment   // cross-axis: leading = top for HStack
     let spacing: Double
     let children: [Node]
-    private var cached: (ProposedSize, [Size])? = nil
+    /// Child sizes by proposal. A stack asks each child up to four proposals (0, ∞, its offer,
+    /// the ideal) and is asked as many by its parent: remembering only the last made nested
+    /// stacks cost about 4^depth (a 16-level tree of 1 MiB took minutes).
+    private var cached: [ProposedSize: [Size]] = [:]
 
     init(axis: Axis, alignment: HorizontalAlignment, spacing: Double?, children: [Node]) {
         self.axis = axis
@@ -172,15 +175,20 @@ final class StackNode: Node {
         return total
     }
 
+    private func remember(_ p: ProposedSize, _ sizes: [Size]) {
+        if cached.count >= 16 { cached.removeAll() }
+        cached[p] = sizes
+    }
+
     func childSizes(_ p: ProposedSize) -> [Size] {
-        if let cached, cached.0 == p { return cached.1 }
+        if let hit = cached[p] { return hit }
         let proposedMain = axis == .horizontal ? p.width : p.height
         let proposedCross = axis == .horizontal ? p.height : p.width
         var sizes = [Size](repeating: .zero, count: children.count)
         guard let available = proposedMain else {
             // Ideal size: every child at its ideal.
             for (i, c) in children.enumerated() { sizes[i] = c.sizeThatFits(proposal(main: nil, cross: proposedCross)) }
-            cached = (p, sizes)
+            remember(p, sizes)
             return sizes
         }
         // Flexibility: how much a child's main length can vary between 0 and ∞ proposals.
@@ -212,7 +220,7 @@ final class StackNode: Node {
             sizes[i] = children[i].sizeThatFits(proposal(main: offer, cross: proposedCross))
             remaining -= main(sizes[i])
         }
-        cached = (p, sizes)
+        remember(p, sizes)
         return sizes
     }
 

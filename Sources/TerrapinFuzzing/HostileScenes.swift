@@ -1,0 +1,134 @@
+// Scenes made to exhaust a renderer that serves untrusted input: each case one kind of work a
+// small file can ask for (nested layers, a large image shared by many markers, a long unknown
+// key, long wrapped labels, large shadows, many popovers, buildings of many vertices, deep view
+// trees). `make test` renders them small; `make stress` (TerrapinBench stress) at full size,
+// against the README's promise: a scene file up to 1 MiB, rendered at up to 4096², finishes
+// within 1 GiB and 20 s on one core, or is refused with a typed error first.
+import Foundation
+import Terrapin
+
+public struct HostileScene: Sendable {
+    public let name: String
+    /// What the case asks for, in a few words.
+    public let summary: String
+    public let scene: [UInt8]
+    /// Files beside the scene (name → bytes).
+    public let files: [(name: String, bytes: [UInt8])]
+}
+
+public enum HostileScenes {
+    /// The promise's largest scene file.
+    public static let promisedSceneBytes = 1024 * 1024
+
+    /// The cases' names, in order.
+    public static let names = ["nested-layers", "shared-large-image", "long-key", "long-wrapped-labels", "large-shadows", "popovers", "buildings", "deep-views"]
+
+    /// Every case, at full size (`full`) or small enough for `make test`.
+    public static func all(full: Bool) -> [HostileScene] { names.compactMap { named($0, full: full) } }
+
+    /// One case by name.
+    public static func named(_ name: String, full: Bool) -> HostileScene? {
+        switch name {
+        case "nested-layers": nestedLayers(full)
+        case "shared-large-image": sharedLargeImage(full)
+        case "long-key": longUnknownKey(full)
+        case "long-wrapped-labels": longWrappedLabels(full)
+        case "large-shadows": largeShadows(full)
+        case "popovers": manyPopovers(full)
+        case "buildings": heavyBuildings(full)
+        case "deep-views": deepViews(full)
+        default: nil
+        }
+    }
+
+    static func scene(width: Int, height: Int, scale: Int = 1, map: String) -> [UInt8] {
+        Array(#"{"output": {"width": \#(width), "height": \#(height), "scale": \#(scale)}, "map": {"camera": {"center": {"latitude": 37.79, "longitude": -122.39}, "tilt": 45, "range": 3000}, \#(map)}}"#.utf8)
+    }
+
+    static func position(_ i: Int, _ n: Int) -> String {
+        let side = max(1, Int(Double(n).squareRoot().rounded(.up)))
+        let lat = 37.785 + 0.01 * Double(i / side) / Double(side), lng = -122.395 + 0.01 * Double(i % side) / Double(side)
+        return #"{"latitude": \#(lat), "longitude": \#(lng)}"#
+    }
+
+    /// Markers whose content nests 60 opacity layers over a 20000-point frame.
+    static func nestedLayers(_ full: Bool) -> HostileScene {
+        let n = full ? 600 : 4
+        let modifiers = #"{"frame": {"width": 20000, "height": 20000}}"# + String(repeating: #", {"opacity": 0.99}"#, count: 60)
+        let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"color": "red", "modifiers": [\#(modifiers)]}}"# }
+        return HostileScene(name: "nested-layers", summary: "\(n) markers, each 60 nested opacities over a 20000-pt frame",
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+    }
+
+    /// One PNG of zeros (small compressed, large decoded) shown by many markers.
+    static func sharedLargeImage(_ full: Bool) -> HostileScene {
+        let side = full ? 8192 : 512, n = full ? 5_000 : 20
+        let png = (try? PNGEncoder.encode(Pixmap(width: side, height: side)!, options: PNGEncodingOptions(compression: .small))) ?? []
+        let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"image": {"file": "zeros.png"}, "modifiers": [{"resizable": true}, {"frame": {"width": 24, "height": 24}}]}}"# }
+        return HostileScene(name: "shared-large-image", summary: "\(n) markers on one \(side)² PNG (\(png.count / 1024) KiB compressed)",
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#),
+                            files: [("zeros.png", png)])
+    }
+
+    /// One unknown key as long as the file allows.
+    static func longUnknownKey(_ full: Bool) -> HostileScene {
+        let key = String(repeating: "w", count: full ? promisedSceneBytes - 200 : 10_000) + "idth"
+        return HostileScene(name: "long-key", summary: "one unknown key of \(key.count) characters",
+                            scene: Array(#"{"output": {"\#(key)": 1, "width": 64, "height": 48}}"#.utf8), files: [])
+    }
+
+    /// Labels of 10,000 characters wrapped at 60 points.
+    static func longWrappedLabels(_ full: Bool) -> HostileScene {
+        let n = full ? 100 : 3
+        let text = String((0..<2_000).map { "word\($0 % 10) " }.joined().prefix(full ? 10_000 : 2_000))
+        let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"text": "\#(text)", "modifiers": [{"frame": {"maxWidth": 60}}]}}"# }
+        return HostileScene(name: "long-wrapped-labels", summary: "\(n) labels of \(text.count) characters wrapped at 60 pt",
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+    }
+
+    /// Markers with the largest shadow a scene may ask for, at scale 4.
+    static func largeShadows(_ full: Bool) -> HostileScene {
+        let n = full ? 5_000 : 5
+        let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"color": "red", "modifiers": [{"frame": {"width": 100, "height": 100}}, {"shadow": {"radius": 500}}]}}"# }
+        return HostileScene(name: "large-shadows", summary: "\(n) markers with shadow radius 500 at scale 4",
+                            scene: scene(width: full ? 1024 : 32, height: full ? 1024 : 24, scale: 4, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+    }
+
+    /// Open standalone popovers, as many as fit in the promised file size.
+    static func manyPopovers(_ full: Bool) -> HostileScene {
+        let n = full ? 7_000 : 20
+        let markers = (0..<n).map { #"{"type": "popover", "position": \#(position($0, n)), "isOpen": true, "content": {"text": "P\#($0)"}}"# }
+        return HostileScene(name: "popovers", summary: "\(n) open popovers",
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+    }
+
+    /// Buildings of 1,000 vertices each, as many as fit.
+    static func heavyBuildings(_ full: Bool) -> HostileScene {
+        let n = full ? 20 : 2, vertices = full ? 1_000 : 100
+        let buildings = (0..<n).map { b -> String in
+            let cLat = 37.785 + 0.01 * Double(b % 5) / 5, cLng = -122.395 + 0.01 * Double(b / 5) / 5
+            let ring = (0..<vertices).map { v -> String in
+                let a = Double(v) / Double(vertices) * 2 * Double.pi
+                return #"{"latitude": \#(String(format4(cLat + 0.0008 * sin(a)))), "longitude": \#(String(format4(cLng + 0.001 * cos(a))))}"#
+            }
+            return #"{"footprint": [\#(ring.joined(separator: ","))], "roof": 150}"#
+        }
+        return HostileScene(name: "buildings", summary: "\(n) buildings of \(vertices) vertices",
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""buildings": [\#(buildings.joined(separator: ","))]"#), files: [])
+    }
+
+    /// View trees at the nesting limit (16 levels of stacks), each level with modifiers, as many as fit.
+    static func deepViews(_ full: Bool) -> HostileScene {
+        var view = #"{"text": "deep", "modifiers": [{"padding": 1}, {"background": {"color": "white"}}]}"#
+        for level in 0..<15 {
+            let kind = ["vstack", "hstack", "zstack"][level % 3]
+            let next = #"{"\#(kind)": {"children": [\#(view), \#(view)]}, "modifiers": [{"padding": 1}, {"opacity": 0.9}]}"#
+            if next.utf8.count > (full ? 1_000_000 : 20_000) { break }
+            view = next
+        }
+        return HostileScene(name: "deep-views", summary: "one view tree \(view.utf8.count / 1024) KiB deep and wide",
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [{"position": \#(position(0, 1)), "content": \#(view)}]"#), files: [])
+    }
+
+    static func format4(_ v: Double) -> String { String((v * 1e6).rounded() / 1e6) }
+}
