@@ -60,9 +60,10 @@ func stressBenchmark() -> String {
 func stressCase(_ index: Int, report: String) {
     guard let c = HostileScenes.named(HostileScenes.names[index], full: true) else { return }
     let dir = "/tmp/terrapin-stress-\(getpid())"
-    defer { for f in c.files { unlink(dir + "/" + f.name) }; unlink(dir + "/scene.json"); rmdir(dir) }
+    let files = c.makeFiles()
+    defer { for f in files { unlink(dir + "/" + f.name) }; unlink(dir + "/scene.json"); rmdir(dir) }
     _ = try? FileIO.makeDirectory(dir)
-    for f in c.files { _ = try? FileIO.writeAtomically(f.bytes, to: dir + "/" + f.name) }
+    for f in files { _ = try? FileIO.writeAtomically(f.bytes, to: dir + "/" + f.name) }
     // The peak from here on: making the case (an 8192² image to compress) is not its cost.
     let fd = open("/proc/self/clear_refs", O_WRONLY)
     if fd >= 0 { _ = write(fd, "5", 1); close(fd) }

@@ -12,8 +12,15 @@ public struct HostileScene: Sendable {
     /// What the case asks for, in a few words.
     public let summary: String
     public let scene: [UInt8]
-    /// Files beside the scene (name → bytes).
-    public let files: [(name: String, bytes: [UInt8])]
+    /// Makes the files beside the scene (name → bytes); made on demand, since some are large.
+    public let makeFiles: @Sendable () -> [(name: String, bytes: [UInt8])]
+
+    init(name: String, summary: String, scene: [UInt8], files: @escaping @Sendable () -> [(name: String, bytes: [UInt8])] = { [] }) {
+        self.name = name
+        self.summary = summary
+        self.scene = scene
+        makeFiles = files
+    }
 }
 
 public enum HostileScenes {
@@ -21,7 +28,7 @@ public enum HostileScenes {
     public static let promisedSceneBytes = 1024 * 1024
 
     /// The cases' names, in order.
-    public static let names = ["nested-layers", "shared-large-image", "long-key", "long-wrapped-labels", "large-shadows", "popovers", "buildings", "deep-views"]
+    public static let names = ["nested-layers", "shared-large-image", "many-large-images", "long-key", "long-wrapped-labels", "large-shadows", "popovers", "buildings", "deep-views"]
 
     /// Every case, at full size (`full`) or small enough for `make test`.
     public static func all(full: Bool) -> [HostileScene] { names.compactMap { named($0, full: full) } }
@@ -31,6 +38,7 @@ public enum HostileScenes {
         switch name {
         case "nested-layers": nestedLayers(full)
         case "shared-large-image": sharedLargeImage(full)
+        case "many-large-images": manyLargeImages(full)
         case "long-key": longUnknownKey(full)
         case "long-wrapped-labels": longWrappedLabels(full)
         case "large-shadows": largeShadows(full)
@@ -57,24 +65,32 @@ public enum HostileScenes {
         let modifiers = #"{"frame": {"width": 20000, "height": 20000}}"# + String(repeating: #", {"opacity": 0.99}"#, count: 60)
         let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"color": "red", "modifiers": [\#(modifiers)]}}"# }
         return HostileScene(name: "nested-layers", summary: "\(n) markers, each 60 nested opacities over a 20000-pt frame",
-                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#))
     }
 
     /// One PNG of zeros (small compressed, large decoded) shown by many markers.
     static func sharedLargeImage(_ full: Bool) -> HostileScene {
         let side = full ? 8192 : 512, n = full ? 5_000 : 20
-        let png = (try? PNGEncoder.encode(Pixmap(width: side, height: side)!, options: PNGEncodingOptions(compression: .small))) ?? []
         let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"image": {"file": "zeros.png"}, "modifiers": [{"resizable": true}, {"frame": {"width": 24, "height": 24}}]}}"# }
-        return HostileScene(name: "shared-large-image", summary: "\(n) markers on one \(side)² PNG (\(png.count / 1024) KiB compressed)",
+        return HostileScene(name: "shared-large-image", summary: "\(n) markers on one \(side)² PNG of zeros",
                             scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#),
-                            files: [("zeros.png", png)])
+                            files: { [("zeros.png", zeros(side))] })
+    }
+
+    /// Distinct large PNGs, each small compressed: together far more than one render may hold.
+    static func manyLargeImages(_ full: Bool) -> HostileScene {
+        let side = full ? 8192 : 512, n = full ? 12 : 3
+        let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"image": {"file": "zeros-\#($0).png"}, "modifiers": [{"resizable": true}, {"frame": {"width": 24, "height": 24}}]}}"# }
+        return HostileScene(name: "many-large-images", summary: "\(n) distinct \(side)² PNGs (\(n * side * side * 4 / (1024 * 1024)) MiB decoded)",
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#),
+                            files: { let png = zeros(side); return (0..<n).map { ("zeros-\($0).png", png) } })
     }
 
     /// One unknown key as long as the file allows.
     static func longUnknownKey(_ full: Bool) -> HostileScene {
         let key = String(repeating: "w", count: full ? promisedSceneBytes - 200 : 10_000) + "idth"
         return HostileScene(name: "long-key", summary: "one unknown key of \(key.count) characters",
-                            scene: Array(#"{"output": {"\#(key)": 1, "width": 64, "height": 48}}"#.utf8), files: [])
+                            scene: Array(#"{"output": {"\#(key)": 1, "width": 64, "height": 48}}"#.utf8))
     }
 
     /// Labels of 10,000 characters wrapped at 60 points.
@@ -83,7 +99,7 @@ public enum HostileScenes {
         let text = String((0..<2_000).map { "word\($0 % 10) " }.joined().prefix(full ? 10_000 : 2_000))
         let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"text": "\#(text)", "modifiers": [{"frame": {"maxWidth": 60}}]}}"# }
         return HostileScene(name: "long-wrapped-labels", summary: "\(n) labels of \(text.count) characters wrapped at 60 pt",
-                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#))
     }
 
     /// Markers with the largest shadow a scene may ask for, at scale 4.
@@ -91,7 +107,7 @@ public enum HostileScenes {
         let n = full ? 5_000 : 5
         let markers = (0..<n).map { #"{"position": \#(position($0, n)), "content": {"color": "red", "modifiers": [{"frame": {"width": 100, "height": 100}}, {"shadow": {"radius": 500}}]}}"# }
         return HostileScene(name: "large-shadows", summary: "\(n) markers with shadow radius 500 at scale 4",
-                            scene: scene(width: full ? 1024 : 32, height: full ? 1024 : 24, scale: 4, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+                            scene: scene(width: full ? 1024 : 32, height: full ? 1024 : 24, scale: 4, map: #""markers": [\#(markers.joined(separator: ","))]"#))
     }
 
     /// Open standalone popovers, as many as fit in the promised file size.
@@ -99,7 +115,7 @@ public enum HostileScenes {
         let n = full ? 7_000 : 20
         let markers = (0..<n).map { #"{"type": "popover", "position": \#(position($0, n)), "isOpen": true, "content": {"text": "P\#($0)"}}"# }
         return HostileScene(name: "popovers", summary: "\(n) open popovers",
-                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#), files: [])
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [\#(markers.joined(separator: ","))]"#))
     }
 
     /// Buildings of 1,000 vertices each, as many as fit.
@@ -114,7 +130,7 @@ public enum HostileScenes {
             return #"{"footprint": [\#(ring.joined(separator: ","))], "roof": 150}"#
         }
         return HostileScene(name: "buildings", summary: "\(n) buildings of \(vertices) vertices",
-                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""buildings": [\#(buildings.joined(separator: ","))]"#), files: [])
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""buildings": [\#(buildings.joined(separator: ","))]"#))
     }
 
     /// View trees at the nesting limit (16 levels of stacks), each level with modifiers, as many as fit.
@@ -127,7 +143,12 @@ public enum HostileScenes {
             view = next
         }
         return HostileScene(name: "deep-views", summary: "one view tree \(view.utf8.count / 1024) KiB deep and wide",
-                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [{"position": \#(position(0, 1)), "content": \#(view)}]"#), files: [])
+                            scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [{"position": \#(position(0, 1)), "content": \#(view)}]"#))
+    }
+
+    /// A side² PNG of transparent pixels (small compressed, side² × 4 bytes decoded).
+    static func zeros(_ side: Int) -> [UInt8] {
+        (try? PNGEncoder.encode(Pixmap(width: side, height: side)!, options: PNGEncodingOptions(compression: .small))) ?? []
     }
 
     static func format4(_ v: Double) -> String { String((v * 1e6).rounded() / 1e6) }

@@ -22,7 +22,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case overrides(String)
     /// The machine lacks what rendering needs (no fonts installed): not the scene's fault.
     case environment(String)
-    /// The scene asks for more work than one render may do (see `PreparedScene.workBudget`).
+    /// The scene asks for more work than one render may do (see `PreparedScene.layerPixelBudget`).
     case overBudget(String)
     /// The image could not be encoded.
     case encoding(String)
@@ -66,14 +66,24 @@ public final class PreparedScene {
             }
             let builder = SceneBuilder(directory: scene.directory, files: files)
             // Each named file opened once up front, so a missing, unreadable or confined one is
-            // reported with where the scene names it, before any work.
+            // reported with where the scene names it, before any work; the view images' sizes
+            // (from their PNG headers) are added up against the decode budget.
+            var imageBytes: [String: Int] = [:]
             for reference in scene.origin.references where BasemapStyle.builtin(reference.file) == nil || !reference.path.hasSuffix(".style") {
                 let full = builder.path(reference.file)
                 do throws(FileError) {
-                    if full.contains("{z}") { _ = try files.openDirectory(XYZTiles.folder(of: full)) } else { _ = try files.open(full) }
+                    if full.contains("{z}") { _ = try files.openDirectory(XYZTiles.folder(of: full)) } else {
+                        let file = try files.open(full)
+                        if reference.path.hasSuffix(".image.file") { imageBytes[file.identity] = Self.decodedPNGBytes(file) }
+                    }
                 } catch {
                     throw RenderError.file(scene: scene.origin.file, reference: reference, error: error)
                 }
+            }
+            let decoded = imageBytes.values.reduce(0, +)
+            if decoded > Self.imageDecodeBudget {
+                throw RenderError.overBudget("its \(imageBytes.count) images would decode to \(decoded / (1024 * 1024)) MiB, more than the "
+                    + "\(Self.imageDecodeBudget / (1024 * 1024)) MiB one render may hold; use fewer or smaller images")
             }
             // Likewise each font family it names.
             for font in scene.origin.fonts {
@@ -134,6 +144,19 @@ public final class PreparedScene {
     /// the render. A scene over it is refused before drawing.
     public static let layerPixelBudget = 1 << 31
 
+    /// The most decoded image bytes (distinct files, 4 bytes a pixel) one render may hold: 512 MiB.
+    public static let imageDecodeBudget = 512 * 1024 * 1024
+
+    /// Width × height × 4 from a PNG's header (0 when it is not a PNG: decoding reports that).
+    static func decodedPNGBytes(_ file: OpenFile) -> Int {
+        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, 24)), head.count == 24,
+              head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Array(head[12..<16]) == Array("IHDR".utf8) else { return 0 }
+        func be(_ i: Int) -> Int { head[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
+        // One beyond the image limits fails decoding with its own, more precise error.
+        guard Pixmap.Limits.allows(width: be(16), height: be(20)) else { return 0 }
+        return be(16) * be(20) * 4
+    }
+
     static func count(_ pixels: Double) -> String {
         pixels >= 1e9 ? "\(Double(Int(pixels / 1e8)) / 10) G" : pixels >= 1e6 ? "\(Double(Int(pixels / 1e5)) / 10) M" : "\(Int(pixels))"
     }
@@ -148,17 +171,21 @@ public final class PreparedScene {
     public func render(at time: Double?, shapes: SpriteStore?) throws(RenderError) -> Pixmap {
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
+        // Resolved and checked against the work budget before the image is even allocated.
+        let resolved = try resolve(at: time)
+        if let resolved {
+            let layers = resolved.layerPixels(scale: Double(output.scale))
+            if layers > Double(Self.layerPixelBudget) {
+                throw RenderError.overBudget("its views' offscreen layers, shadows and clips would take \(Self.count(layers)) pixels of work, "
+                    + "more than the \(Self.count(Double(Self.layerPixelBudget))) one render may do; use fewer nested opacity, shadow and clip modifiers, smaller shadows, or a smaller output")
+            }
+        }
         guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {
             throw RenderError.invalidSize("\(output.pixelWidth)x\(output.pixelHeight) pixels")
         }
         let b = output.background
         canvas.clear(Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255).rgba)
-        guard let resolved = try resolve(at: time) else { return canvas.pixmap }
-        let layers = resolved.layerPixels(scale: Double(output.scale))
-        if layers > Double(Self.layerPixelBudget) {
-            throw RenderError.overBudget("its views' offscreen layers, shadows and clips would take \(Self.count(layers)) pixels of work, "
-                + "more than the \(Self.count(Double(Self.layerPixelBudget))) one render may do; use fewer nested opacity, shadow and clip modifiers, smaller shadows, or a smaller output")
-        }
+        guard let resolved else { return canvas.pixmap }
         canvas.transform = .scale(Double(output.scale))
         MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: Double(output.width), height: Double(output.height)), canvas: canvas,
                          scale: Double(output.scale), shapes: shapes)

@@ -428,8 +428,8 @@ final class EffectNode: WrapperNode {
 
 /// Renders a node into a separate pixmap covering its device bounds plus `margin` (content that
 /// overflows its frame), cut to the part that can show: the canvas's clip bounds plus `reach`
-/// (how far outside them a pixel can still affect them: a blur's radius). Nil when nothing can
-/// show; `.overBudget` when the layer would exceed the context's layer budget (the caller then
+/// (how far outside them a pixel can still affect them: a blur's radius). `.hidden` when nothing
+/// can show; `.overBudget` when the layer would exceed the context's layer budget (the caller then
 /// draws the node directly, without its effect).
 enum Layer {
     case drawn(Pixmap, x: Int, y: Int)
