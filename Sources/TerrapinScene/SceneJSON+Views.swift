@@ -83,7 +83,8 @@ extension Reader {
         default: content = shape(kind, value, p)
         }
         // The modifiers are read even when the content is wrong, so their problems are reported too.
-        var spec = ViewSpec(content ?? (kind == "text" ? .text("") : .spacer(minLength: nil)))
+        // (The stand-in is of the same kind where a modifier cares: text, image.)
+        var spec = ViewSpec(content ?? (kind == "text" ? .text("") : kind == "image" ? .image(ImageSpec()) : .spacer(minLength: nil)))
         for (i, item) in (array(m["modifiers"], path + ".modifiers", max: 64) ?? []).enumerated() {
             if let modifier = modifier(item, path + ".modifiers[\(i)]", depth: depth, index: i, content: spec.content) { spec.modifiers.append(modifier) }
         }

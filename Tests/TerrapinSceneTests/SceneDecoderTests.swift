@@ -81,6 +81,12 @@ import TerrapinRender
         ])
     }
 
+    @Test func aWrongImageDoesNotMakeItsModifiersLookWrong() {
+        let text = #"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"image": {"file": 5}, "modifiers": [{"aspectRatio": {"ratio": 1}}, {"padding": "x"}]}}]}}"#
+        let found = issues(text)
+        #expect(found.count == 2 && found[0].contains("$.map.markers[0].content.image.file: expected a string") && found[1].contains("padding"), "\(found)")
+    }
+
     @Test func aLongUnknownKeyIsShownShortAndSuggestedInBoundedTime() {
         let key = String(repeating: "w", count: 1_000_000) + "idth"
         let found = issues(#"{"output": {""# + key + #"": 1}}"#)
