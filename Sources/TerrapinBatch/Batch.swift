@@ -180,7 +180,7 @@ public enum Batch {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = FileIO.entryName(entry)
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()

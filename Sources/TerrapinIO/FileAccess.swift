@@ -210,7 +210,7 @@ public final class OpenDirectory: Sendable {
         defer { closedir(dir) }
         var names: [String] = []
         while names.count < limit, let entry = readdir(dir) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+            names.append(FileIO.entryName(entry))
         }
         return names
     }

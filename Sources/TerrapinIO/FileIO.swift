@@ -162,7 +162,7 @@ public enum FileIO {
         guard copy >= 0, let dir = fdopendir(copy) else { if copy >= 0 { close(copy) }; return }
         var stale: [String] = []
         while let entry = readdir(dir) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let entryName = entryName(entry)
             guard entryName.hasPrefix(prefix) else { continue }
             let parts = entryName.dropFirst(prefix.count).split(separator: "-")
             guard parts.count == 2, let pid = Int32(parts[0]), parts[1].count == 6 else { continue }
@@ -170,6 +170,14 @@ public enum FileIO {
         }
         closedir(dir)
         for entry in stale { unlink((directory == "/" ? "" : directory) + "/" + entry) }
+    }
+
+    /// A directory entry's name, read in place up to its NUL: a `dirent` is only as long as its
+    /// name, so copying its declared 256-byte `d_name` can read past the buffer readdir filled
+    /// (AddressSanitizer caught it).
+    public static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
     }
 
     static func currentUmask() -> mode_t {
