@@ -78,8 +78,8 @@ public enum FileIO {
     /// - a FIFO, character device or socket (`/dev/stdout`, `/dev/null`, a pipe): written
     ///   directly, never replaced.
     /// The temporary file is removed on every failure, and by SIGINT, SIGTERM, SIGHUP or SIGPIPE;
-    /// ones that a killed process left beside `path` (`.NAME.tmp-PID-XXXXXX`, PID no longer
-    /// running) are removed first.
+    /// ones that killed processes left in the folder (`.NAME.tmp-PID-XXXXXX`, PID no longer
+    /// running) are removed by this process's first write there.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
         if path.hasSuffix("/") || path.isEmpty { throw FileError(path: path, operation: "write", reason: .notAFileName) }
         var info = stat()
@@ -100,7 +100,7 @@ public enum FileIO {
             throw FileError(path: path, operation: "write", reason: errno == ENOENT ? .directoryMissing : .system(code: errno, message: String(cString: strerror(errno))))
         }
         guard (directoryInfo.st_mode & S_IFMT) == S_IFDIR else { throw FileError(path: path, operation: "write", reason: .directoryMissing) }
-        removeStaleTemporaries(in: directory, name: name)
+        if sweptDirectories.withLock({ $0.insert(directory).inserted }) { removeStaleTemporaries(in: directory) }
         let existingMode: mode_t? = stat(target, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? info.st_mode & 0o7777 : nil
         var template = Array("\(directory == "/" ? "" : directory)/.\(name).tmp-\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -155,16 +155,20 @@ public enum FileIO {
         return current
     }
 
-    /// Temporary files of `name` in `directory` whose writer is no longer running.
-    static func removeStaleTemporaries(in directory: String, name: String) {
-        let prefix = ".\(name).tmp-"
+    /// Directories swept of stale temporaries by this process: once each, so writing thousands of
+    /// outputs into one directory reads it once, not once per output.
+    static let sweptDirectories = Locked<Set<String>>([])
+
+    /// Temporary files in `directory` (`.NAME.tmp-PID-XXXXXX`) whose writer is no longer
+    /// running: no process can still rename them into place.
+    static func removeStaleTemporaries(in directory: String) {
         let copy = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard copy >= 0, let dir = fdopendir(copy) else { if copy >= 0 { close(copy) }; return }
         var stale: [String] = []
         while let entry = readdir(dir) {
             let entryName = entryName(entry)
-            guard entryName.hasPrefix(prefix) else { continue }
-            let parts = entryName.dropFirst(prefix.count).split(separator: "-")
+            guard entryName.hasPrefix("."), let marker = entryName.ranges(of: ".tmp-").last else { continue }
+            let parts = entryName[marker.upperBound...].split(separator: "-")
             guard parts.count == 2, let pid = Int32(parts[0]), parts[1].count == 6 else { continue }
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { stale.append(entryName) }
         }

@@ -37,8 +37,19 @@ enum CLI {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
         try input.fileHandleForWriting.close()
+        // Both pipes drained at once: a child that fills standard error (a sanitizer's report)
+        // while standard output is still open would otherwise block on a full pipe for ever.
+        let errBox = Locked(Data())
+        let drained = DispatchSemaphore(value: 0)
+        let errHandle = err.fileHandleForReading
+        Thread {
+            let data = errHandle.readDataToEndOfFile()
+            errBox.withLock { $0 = data }
+            drained.signal()
+        }.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        let errData = errBox.withLock { $0 }
         process.waitUntilExit()
         return CLIResult(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
     }
