@@ -24,7 +24,12 @@ func stressBenchmark() -> String {
         unlink(report)
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("stress-case"), strdup(String(i)), strdup(report), nil]
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, nil, nil, argv, environ)
+        // The child's own banner to /dev/null; its figures come back through `report`.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        posix_spawn_file_actions_destroy(&actions)
         for a in argv { free(a) }
         guard spawned == 0 else { lines.append("  \(c.name): could not start (\(spawned))"); continue }
         var status: Int32 = 0
