@@ -68,10 +68,10 @@ public struct BatchResult: Equatable, Sendable {
 public struct BatchSummary: Sendable {
     public var results: [BatchResult]
     public var seconds: Double
-    public var interrupted: Bool
     /// Outputs planned; `planned - results.count` were not attempted (an interrupted run).
     public var planned: Int
     public var remaining: Int { planned - results.count }
+    public var interrupted: Bool { remaining > 0 }
     public var rendered: Int { results.filter { $0.outcome == .rendered }.count }
     public var skipped: Int { results.filter { $0.outcome == .skipped }.count }
     public var failures: [BatchResult] { results.filter { if case .failed = $0.outcome { true } else { false } } }
@@ -102,7 +102,7 @@ public enum Batch {
     public static func inputs(_ arguments: [String]) throws(BatchError) -> [BatchInput] {
         var inputs: [BatchInput] = []
         for argument in arguments {
-            if let entries = directoryEntries(argument) {
+            if let entries = FileIO.directoryEntries(argument) {
                 for entry in entries where entry.hasSuffix(".json") {
                     inputs.append(BatchInput(scene: argument.hasSuffix("/") ? argument + entry : argument + "/" + entry, name: stem(entry)))
                 }
@@ -173,17 +173,6 @@ public enum Batch {
 
     static func stem(_ file: String) -> String {
         file.lowercased().hasSuffix(".json") ? String(file.dropLast(5)) : file
-    }
-
-    static func directoryEntries(_ path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = FileIO.entryName(entry)
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
     }
 
     // MARK: - Sharding
@@ -331,7 +320,7 @@ public enum Batch {
         }
         group.wait()
         let done = results.withLock { $0.compactMap { $0 } }
-        return BatchSummary(results: done, seconds: monotonicSeconds() - start, interrupted: done.count < work.count, planned: work.count)
+        return BatchSummary(results: done, seconds: monotonicSeconds() - start, planned: work.count)
     }
 
     static func renderOne(_ input: BatchInput, size: (width: Int, height: Int)?, scale: Int?, options: BatchOptions, hashes: FileHashes) -> BatchResult {

@@ -206,12 +206,7 @@ public final class OpenDirectory: Sendable {
     /// The names of the entries in the directory (at most `limit`).
     public func names(limit: Int = 4096) -> [String] {
         let copy = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard copy >= 0, let dir = fdopendir(copy) else { if copy >= 0 { close(copy) }; return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while names.count < limit, let entry = readdir(dir) {
-            names.append(FileIO.entryName(entry))
-        }
-        return names
+        guard copy >= 0 else { return [] }
+        return FileIO.directoryEntries(fd: copy, limit: limit) ?? []
     }
 }

@@ -14,15 +14,6 @@ public enum FileIO {
         return String(cString: resolved)
     }
 
-    /// What identifies a file's current contents cheaply: its canonical path, size and
-    /// modification time. Nil if it does not exist.
-    public static func identity(_ path: String) -> String? {
-        guard let real = canonicalPath(path) else { return nil }
-        var info = stat()
-        guard stat(real, &info) == 0 else { return nil }
-        return "\(real)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-    }
-
     /// Creates a directory (and its parents) unless it exists.
     public static func makeDirectory(_ path: String) throws(FileError) {
         var built = path.hasPrefix("/") ? "" : "."
@@ -162,26 +153,35 @@ public enum FileIO {
     /// Temporary files in `directory` (`.NAME.tmp-PID-XXXXXX`) whose writer is no longer
     /// running: no process can still rename them into place.
     static func removeStaleTemporaries(in directory: String) {
-        let copy = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard copy >= 0, let dir = fdopendir(copy) else { if copy >= 0 { close(copy) }; return }
-        var stale: [String] = []
-        while let entry = readdir(dir) {
-            let entryName = entryName(entry)
-            guard entryName.hasPrefix("."), let marker = entryName.ranges(of: ".tmp-").last else { continue }
-            let parts = entryName[marker.upperBound...].split(separator: "-")
+        for name in directoryEntries(directory) ?? [] {
+            guard name.hasPrefix("."), let marker = name.ranges(of: ".tmp-").last else { continue }
+            let parts = name[marker.upperBound...].split(separator: "-")
             guard parts.count == 2, let pid = Int32(parts[0]), parts[1].count == 6 else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { stale.append(entryName) }
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { unlink((directory == "/" ? "" : directory) + "/" + name) }
         }
-        closedir(dir)
-        for entry in stale { unlink((directory == "/" ? "" : directory) + "/" + entry) }
     }
 
-    /// A directory entry's name, read in place up to its NUL: a `dirent` is only as long as its
-    /// name, so copying its declared 256-byte `d_name` can read past the buffer readdir filled
-    /// (AddressSanitizer caught it).
-    public static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
-        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
+    /// The names in the directory at `path` (without `.` and `..`), sorted; nil when it cannot
+    /// be read as one.
+    public static func directoryEntries(_ path: String, limit: Int = .max) -> [String]? {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        return directoryEntries(fd: fd, limit: limit)
+    }
+
+    /// The same, from a descriptor it takes over (and closes).
+    static func directoryEntries(fd: Int32, limit: Int) -> [String]? {
+        guard let dir = fdopendir(fd) else { close(fd); return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while names.count < limit, let entry = readdir(dir) {
+            // Read in place up to its NUL: a dirent is only as long as its name, so copying its
+            // declared 256-byte d_name can read past readdir's buffer (AddressSanitizer caught it).
+            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
     }
 
     static func currentUmask() -> mode_t {

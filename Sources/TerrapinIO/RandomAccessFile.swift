@@ -17,10 +17,6 @@ public final class RandomAccessFile: Sendable {
     private let file: OpenFile
     private var fd: Int32 { file.fd }
 
-    public convenience init(_ path: String) throws(FileError) {
-        self.init(try FileAccess.unrestricted.open(path))
-    }
-
     public init(_ file: OpenFile) {
         self.file = file
         path = file.path

@@ -42,6 +42,15 @@ public enum PNGDecoder {
         return PNGInfo(width: width, height: height, chunks: chunks, text: PNGChunks.textEntries(bytes, chunks: chunks))
     }
 
+    /// The size a PNG's first 24 bytes (signature and IHDR) declare, without reading further;
+    /// nil when they are not a PNG's. For sizing decodes before any is made.
+    public static func declaredSize(_ head: [UInt8]) -> (width: Int, height: Int)? {
+        guard head.count >= 24, head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+              Array(head[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func be(_ i: Int) -> Int { head[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be(16), be(20))
+    }
+
     /// Decodes a PNG held in memory. `source` names it in error messages.
     public static func decode(_ bytes: [UInt8], source: String = "PNG data",
                               limits: PNGDecodingLimits = .default) throws(PNGError) -> Pixmap {

@@ -2,6 +2,7 @@
 import TerrapinBasemap
 import TerrapinGeometry
 import TerrapinIO
+import TerrapinPNG
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTerrain
@@ -149,12 +150,11 @@ public final class PreparedScene {
 
     /// Width × height × 4 from a PNG's header (0 when it is not a PNG: decoding reports that).
     static func decodedPNGBytes(_ file: OpenFile) -> Int {
-        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, 24)), head.count == 24,
-              head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Array(head[12..<16]) == Array("IHDR".utf8) else { return 0 }
-        func be(_ i: Int) -> Int { head[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
-        // One beyond the image limits fails decoding with its own, more precise error.
-        guard Pixmap.Limits.allows(width: be(16), height: be(20)) else { return 0 }
-        return be(16) * be(20) * 4
+        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, 24)),
+              let (width, height) = PNGDecoder.declaredSize(head),
+              // One beyond the image limits fails decoding with its own, more precise error.
+              Pixmap.Limits.allows(width: width, height: height) else { return 0 }
+        return width * height * 4
     }
 
     static func count(_ pixels: Double) -> String {

@@ -60,13 +60,13 @@ public struct Image: View, PrimitiveView {
                 }
             }
             // A template's tint is shared too, not made again for every marker.
+            let variant = renderingMode == .template ? "template \(color.rgba)" : ""
             let pixmap = renderingMode == .template
-                ? try decodedImages.value(path, variant: "template \(color.rgba)", files: files) { () throws(PNGError) in tinted(try decoded(), color) }
+                ? try decodedImages.value(path, variant: variant, files: files) { () throws(PNGError) in tinted(try decoded(), color) }
                 : try decoded()
             let node = BitmapNode(pixmap: pixmap, resizable: isResizable)
             // Drawn small many times (markers sharing one large image), its box-filtered
             // reduction is made once and shared, not again for every draw.
-            let variant = renderingMode == .template ? "template \(color.rgba)" : ""
             node.reduced = { k in
                 try? decodedImages.value(path, variant: "reduced \(k) \(variant)", files: files) { () throws(PNGError) in
                     guard let r = Canvas.areaAverage(pixmap, factor: k) else { throw PNGError.notPNG(source: path, detail: "") }

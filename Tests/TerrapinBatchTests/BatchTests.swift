@@ -48,12 +48,12 @@ import Testing
         let summary = BatchSummary(results: [
             BatchResult(scene: "a.json", output: "a.png", outcome: .rendered),
             BatchResult(scene: "b.json", output: nil, outcome: .failed("scene 'b.json': \"quoted\"\nline")),
-        ], seconds: 1.23456, interrupted: false, planned: 2)
+        ], seconds: 1.23456, planned: 2)
         #expect(summary.json == #"{"total": 2, "rendered": 1, "skipped": 0, "failed": 1, "remaining": 0, "seconds": 1.235, "interrupted": false, "failures": [{"scene": "b.json", "output": null, "reason": "scene 'b.json': \"quoted\"\nline"}]}"#)
     }
 
     @Test func anInterruptedRunCountsWhatWasPlannedAndWhatRemains() {
-        let summary = BatchSummary(results: [BatchResult(scene: "a.json", output: "a.png", outcome: .rendered)], seconds: 1, interrupted: true, planned: 5)
+        let summary = BatchSummary(results: [BatchResult(scene: "a.json", output: "a.png", outcome: .rendered)], seconds: 1, planned: 5)
         #expect(summary.remaining == 4 && summary.json.hasPrefix(#"{"total": 5, "rendered": 1, "skipped": 0, "failed": 0, "remaining": 4,"#))
     }
 
