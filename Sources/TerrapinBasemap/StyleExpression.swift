@@ -22,7 +22,11 @@ public struct EvaluationContext {
     }
 }
 
-public indirect enum StyleExpression: Sendable {
+// Only the recursive cases are `indirect`: with every case boxed, Swift keeps the case number
+// in the box pointer's spare bits, and LeakSanitizer, not recognising such a pointer, reports a
+// long-lived tree (the built-in styles, parsed once) as leaked. An inline literal puts the case
+// number beside the pointer instead.
+public enum StyleExpression: Sendable {
     case literal(StyleValue)
     case get(String)
     case has(String)
@@ -32,15 +36,15 @@ public indirect enum StyleExpression: Sendable {
     case baseGeometryType
     case zoom
     /// An operator over evaluated arguments (`==`, `+`, `concat`, `to-string`, …).
-    case call(String, [StyleExpression])
-    case all([StyleExpression]), any([StyleExpression])
-    case cases([(StyleExpression, StyleExpression)], otherwise: StyleExpression)
-    case match(StyleExpression, [([StyleValue], StyleExpression)], otherwise: StyleExpression)
-    case coalesce([StyleExpression])
+    indirect case call(String, [StyleExpression])
+    indirect case all([StyleExpression]), any([StyleExpression])
+    indirect case cases([(StyleExpression, StyleExpression)], otherwise: StyleExpression)
+    indirect case match(StyleExpression, [([StyleValue], StyleExpression)], otherwise: StyleExpression)
+    indirect case coalesce([StyleExpression])
     /// `base` 1 is linear; other bases exponential.
-    case interpolate(base: Double, input: StyleExpression, stops: [(Double, StyleExpression)])
-    case step(input: StyleExpression, first: StyleExpression, stops: [(Double, StyleExpression)])
-    case letBinding([(String, StyleExpression)], StyleExpression)
+    indirect case interpolate(base: Double, input: StyleExpression, stops: [(Double, StyleExpression)])
+    indirect case step(input: StyleExpression, first: StyleExpression, stops: [(Double, StyleExpression)])
+    indirect case letBinding([(String, StyleExpression)], StyleExpression)
     case variable(String)
 
     // MARK: Evaluation
