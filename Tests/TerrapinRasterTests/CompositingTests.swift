@@ -148,6 +148,55 @@ import TerrapinGeometry
         #expect(worst < 0.03)
     }
 
+    /// The blur written the plain way (each axis line by line, dividing), which the fast one
+    /// (reciprocals, columns a row at a time) must match exactly.
+    func plainBlur(_ mask: [UInt8], width: Int, height: Int, sigma: Double) -> [UInt8] {
+        var m = mask
+        func box(_ line: [UInt32], size: Int, offset: Int) -> [UInt8] {
+            let lo = size / 2 - offset, hi = size - 1 - lo
+            return line.indices.map { i in
+                var sum: UInt32 = 0
+                for k in max(0, i - lo)...min(line.count - 1, i + hi) { sum += line[k] }
+                return UInt8((sum + UInt32(size / 2)) / UInt32(size))
+            }
+        }
+        let passes = Blur.boxes(sigma: sigma)
+        for y in 0..<height {
+            for p in passes {
+                let out = box((0..<width).map { UInt32(m[y * width + $0]) }, size: p.size, offset: p.offset)
+                for x in 0..<width { m[y * width + x] = out[x] }
+            }
+        }
+        for x in 0..<width {
+            for p in passes {
+                let out = box((0..<height).map { UInt32(m[$0 * width + x]) }, size: p.size, offset: p.offset)
+                for y in 0..<height { m[y * width + x] = out[y] }
+            }
+        }
+        return m
+    }
+
+    @Test(arguments: [0.7, 1.3, 2.0, 3.7, 8.0, 25.0, 256.0])
+    func fastBlurMatchesThePlainOneExactly(sigma: Double) {
+        var state: UInt32 = 12_345
+        for (width, height) in [(1, 1), (3, 40), (37, 5), (61, 53)] {
+            var mask = (0..<(width * height)).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: state >> 24) }
+            if width == 61 { for i in mask.indices where i % 7 != 0 { mask[i] = 255 } }
+            let expected = plainBlur(mask, width: width, height: height, sigma: sigma)
+            Blur.gaussian(&mask, width: width, height: height, sigma: sigma)
+            #expect(mask == expected, "\(width)×\(height), σ \(sigma)")
+        }
+    }
+
+    @Test func blurReciprocalsDivideExactly() {
+        for d in [1, 2, 3, 7, 255, 481, 482, 1_881, 4_095] {
+            let r = Blur.reciprocal(d)
+            for n in stride(from: 0, to: 255 * d + d, by: max(1, d / 7)) {
+                #expect((UInt64(n) * r) >> 40 == UInt64(n / d), "\(n) / \(d)")
+            }
+        }
+    }
+
     @Test func blurConservesMass() {
         var mask = [UInt8](repeating: 0, count: 61 * 61)
         for y in 25..<36 { for x in 22..<39 { mask[y * 61 + x] = 255 } }
