@@ -95,7 +95,24 @@ public struct DepthFrame {
         let iz0 = 1 / p0.2, iz1 = 1 / p1.2, iz2 = 1 / p2.2
         for y in minY...maxY {
             let py = Double(y) + 0.5
-            for x in minX...maxX {
+            // Only the pixels near where the row's centre line crosses the edges are tested (a
+            // pixel of margin each side, so the exact test below decides every pixel as when the
+            // whole box was tested): a long thin triangle costs its area, not its box.
+            var left = Double.infinity, right = -Double.infinity
+            @inline(__always) func crossing(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) {
+                guard min(a.1, b.1) <= py + 1e-6, max(a.1, b.1) >= py - 1e-6 else { return }
+                if a.1 == b.1 {
+                    left = min(left, a.0, b.0); right = max(right, a.0, b.0)
+                } else {
+                    let x = a.0 + (py - a.1) * (b.0 - a.0) / (b.1 - a.1)
+                    left = min(left, x); right = max(right, x)
+                }
+            }
+            crossing(p0, p1); crossing(p1, p2); crossing(p2, p0)
+            guard left <= right else { continue }
+            let x0 = max(minX, Int(saturating: (left - 0.5).rounded(.down)) - 1), x1 = min(maxX, Int(saturating: (right - 0.5).rounded(.up)) + 1)
+            guard x0 <= x1 else { continue }
+            for x in x0...x1 {
                 let px = Double(x) + 0.5
                 // Barycentric weights; pixel centres on an edge go to one side only (w >= 0 on
                 // edges shared left/top is enough for a watertight mesh at this resolution).
