@@ -79,6 +79,10 @@ final class ResolvedContent {
     let map: Map
     let prepared: [PreparedMarker]
     let ground: Ground
+    /// The map's polylines and polygons, in declaration order (`Map.polylines` collects them
+    /// from its items on every call: looked up per shape, that was quadratic).
+    let polylines: [Polyline]
+    let polygons: [Polygon]
     /// The attribution's text laid out (nil when the map credits no one).
     let attribution: TextLayout?
     /// `width`: the map's width in points; a credit wider than it wraps onto more lines, right
@@ -87,6 +91,8 @@ final class ResolvedContent {
         self.map = map
         self.prepared = prepared
         self.ground = ground
+        polylines = map.polylines
+        polygons = map.polygons
         let credit = map.attributionText
         var options = TextLayoutOptions()
         if width.isFinite, width > 40 { options.maxWidth = width - 6; options.alignment = .trailing; options.lineLimit = 3 }
@@ -137,13 +143,14 @@ enum DisplayListBuilder {
                                box: Rect(x: min(g.x, a.x), y: min(g.y, a.y), width: abs(a.x - g.x), height: abs(a.y - g.y)), opacity: opacity)
         }
         // Fills under lines: polygons first, then polylines, each in declaration order.
+        let polylines = map.polylines
         let shapeOrder = scene.shapes.indices.sorted { (scene.shapes[$0].kind == .polyline ? 1 : 0, $0) < (scene.shapes[$1].kind == .polyline ? 1 : 0, $1) }
         for k in shapeOrder {
             let shape = scene.shapes[k]
             var hit: HitShape
             switch shape.kind {
             case .polyline:
-                let style = map.polylines[shape.index].strokeStyle
+                let style = polylines[shape.index].strokeStyle
                 hit = .stroke(halfWidth: max(2, style.strokeWidth * (1 + 2 * max(0, min(1, style.outerWidth))) / 2))
             case .polygon:
                 hit = .fill
@@ -326,12 +333,12 @@ extension ResolvedScene {
                 return locate(hit, point)
             case (.shape(let k), .stroke(let halfWidth)) where shapes[k].runs.contains(where: { Self.distance(point, to: $0) <= halfWidth }):
                 let index = shapes[k].index
-                let action = content.map.polylines[index].tapAction
+                let action = content.polylines[index].tapAction
                 return locate(MapHit(target: .polyline(index), label: "polyline \(index)", action: { closePopovers(except: nil); action?() },
                                      mayChangeState: action != nil || closesPopovers(except: nil)), point)
             case (.shape(let k), .fill) where Self.evenOdd(point, in: shapes[k].runs):
                 let index = shapes[k].index
-                let action = content.map.polygons[index].tapAction
+                let action = content.polygons[index].tapAction
                 return locate(MapHit(target: .polygon(index), label: "polygon \(index)", action: { closePopovers(except: nil); action?() },
                                      mayChangeState: action != nil || closesPopovers(except: nil)), point)
             case (.basemapLabel, .place(let box, let id)) where box.contains(point):

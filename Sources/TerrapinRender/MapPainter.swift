@@ -54,7 +54,7 @@ public enum MapPainter {
             case .popover(let k, _):
                 drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
             case .shape(let k):
-                paintShape(scene.shapes[k], content.map, canvas: canvas)
+                paintShape(scene.shapes[k], content, canvas: canvas)
             case .attribution:
                 guard let box = item.box, let layout = content.attribution else { continue }
                 canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
@@ -110,10 +110,10 @@ public enum MapPainter {
     /// and the line — each one stroke of the whole run, round joins and caps, so vertices have
     /// no gaps and no overlaps blended twice. A polygon: walls (shaded by which way they face),
     /// the fill with its holes (even-odd), the outline.
-    static func paintShape(_ shape: ResolvedShape, _ map: Map, canvas: Canvas) {
+    static func paintShape(_ shape: ResolvedShape, _ content: ResolvedContent, canvas: Canvas) {
         switch shape.kind {
         case .polyline:
-            let line = map.polylines[shape.index]
+            let line = content.polylines[shape.index]
             let style = line.strokeStyle
             let width = max(0, style.strokeWidth.isFinite ? style.strokeWidth : 0)
             let outer = max(0, min(1, style.outerWidth.isFinite ? style.outerWidth : 0))
@@ -132,7 +132,7 @@ public enum MapPainter {
             if line.contourStyle.drawOccludedSegments { stroke(shape.hiddenRuns, opacity: 0.35) }
             stroke(shape.runs, opacity: 1)
         case .polygon:
-            let polygon = map.polygons[shape.index]
+            let polygon = content.polygons[shape.index]
             let style = polygon.styleOptions
             for wall in shape.walls {
                 // Lit from the screen's top-left: walls facing it lighter, the others darker.
