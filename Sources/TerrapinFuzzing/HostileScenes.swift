@@ -28,7 +28,8 @@ public enum HostileScenes {
     public static let promisedSceneBytes = 1024 * 1024
 
     /// The cases' names, in order.
-    public static let names = ["nested-layers", "shared-large-image", "many-large-images", "long-key", "long-wrapped-labels", "large-shadows", "popovers", "buildings", "deep-views"]
+    public static let names = ["nested-layers", "shared-large-image", "many-large-images", "long-key", "long-wrapped-labels", "large-shadows", "popovers", "buildings", "deep-views",
+                                     "screen-polygons", "screen-polylines", "screen-roofs"]
 
     /// Every case, at full size (`full`) or small enough for `make test`.
     public static func all(full: Bool) -> [HostileScene] { names.compactMap { named($0, full: full) } }
@@ -45,6 +46,9 @@ public enum HostileScenes {
         case "popovers": manyPopovers(full)
         case "buildings": heavyBuildings(full)
         case "deep-views": deepViews(full)
+        case "screen-polygons", "screen-polylines", "screen-roofs":
+            HostileScene(name: name, summary: "\(full ? 4_000 : 3) \(name.dropFirst(7)) each covering most of the view, \(full ? 4096 : 64)²",
+                         scene: covering(String(name.dropFirst(7)), count: full ? 4_000 : 3, side: full ? 4096 : 64))
         default: nil
         }
     }
@@ -144,6 +148,25 @@ public enum HostileScenes {
         }
         return HostileScene(name: "deep-views", summary: "one view tree \(view.utf8.count / 1024) KiB deep and wide",
                             scene: scene(width: full ? 4096 : 64, height: full ? 4096 : 48, map: #""markers": [{"position": \#(position(0, 1)), "content": \#(view)}]"#))
+    }
+
+    /// `count` polygons (translucent, with 1000-pt outlines), polylines (1000 pt wide with a
+    /// full casing) or buildings ("roofs"), each a triangle about 1.3 km across seen from 3 km,
+    /// covering most of a side² view: small to write, a full-screen fill each to draw.
+    public static func covering(_ kind: String, count: Int, side: Int) -> [UInt8] {
+        let c = 37.80
+        let items = (0..<count).map { i -> String in
+            let d = 0.006 + Double(i) * 1e-6
+            func p(_ lat: Double, _ lng: Double) -> String { #"{"latitude": \#(format4(lat)), "longitude": \#(format4(lng))}"# }
+            let triangle = "[\(p(c - d, -122.39 - 2 * d)), \(p(c - d, -122.39 + 2 * d)), \(p(c + d, -122.39))]"
+            switch kind {
+            case "roofs": return #"{"footprint": \#(triangle), "roof": \#(100 + i % 50)}"#
+            case "polygons": return ##"{"path": \##(triangle), "style": {"fillColor": "#FF000010", "strokeWidth": 1000}}"##
+            default: return #"{"path": [\#(p(c - d, -122.39 - 2 * d)), \#(p(c + d, -122.39 + 2 * d))], "stroke": {"width": 1000, "outerWidth": 1}}"#
+            }
+        }
+        let key = kind == "roofs" ? "buildings" : kind
+        return Array(#"{"output": {"width": \#(side), "height": \#(side)}, "map": {"camera": {"center": {"latitude": 37.80, "longitude": -122.39}, "tilt": 45, "range": 3000}, "\#(key)": [\#(items.joined(separator: ","))]}}"#.utf8)
     }
 
     /// A side² PNG of transparent pixels (small compressed, side² × 4 bytes decoded).

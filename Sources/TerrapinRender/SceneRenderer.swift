@@ -139,12 +139,6 @@ public final class PreparedScene {
         return resolved
     }
 
-    /// The most offscreen-layer work (`ResolvedScene.layerPixels`) one render may ask for:
-    /// 2^31 pixels, about 12 s on one core of the reference machine (a layer pixel costs about
-    /// 6 ns to allocate, draw and composite), leaving the rest of the 20 s promise to the rest of
-    /// the render. A scene over it is refused before drawing.
-    public static let layerPixelBudget = 1 << 31
-
     /// The most decoded image bytes (distinct files, 4 bytes a pixel) one render may hold: 512 MiB.
     public static let imageDecodeBudget = 512 * 1024 * 1024
 
@@ -155,10 +149,6 @@ public final class PreparedScene {
               // One beyond the image limits fails decoding with its own, more precise error.
               Pixmap.Limits.allows(width: width, height: height) else { return 0 }
         return width * height * 4
-    }
-
-    static func count(_ pixels: Double) -> String {
-        pixels >= 1e9 ? "\(Double(Int(pixels / 1e8)) / 10) G" : pixels >= 1e6 ? "\(Double(Int(pixels / 1e5)) / 10) M" : "\(Int(pixels))"
     }
 
     /// The scene at its own time, or at `time` seconds (for frames of a flight): the
@@ -174,11 +164,8 @@ public final class PreparedScene {
         // Resolved and checked against the work budget before the image is even allocated.
         let resolved = try resolve(at: time)
         if let resolved {
-            let layers = resolved.layerPixels(scale: Double(output.scale))
-            if layers > Double(Self.layerPixelBudget) {
-                throw RenderError.overBudget("its views' offscreen layers, shadows and clips would take \(Self.count(layers)) pixels of work, "
-                    + "more than the \(Self.count(Double(Self.layerPixelBudget))) one render may do; use fewer nested opacity, shadow and clip modifiers, smaller shadows, or a smaller output")
-            }
+            let work = resolved.work(scale: Double(output.scale))
+            if !(work.share <= 1) { throw RenderError.overBudget(work.largest) }
         }
         guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {
             throw RenderError.invalidSize("\(output.pixelWidth)x\(output.pixelHeight) pixels")

@@ -191,6 +191,42 @@ public enum BuildingRenderer {
         return count
     }
 
+    /// What `draw` will rasterise at `scale` device pixels per point onto a `width` × `height`
+    /// canvas, in pixels tested: each wall's box and the roof's box cut to the canvas, plus three
+    /// pixels a row for each roof triangle (the rasteriser tests a row's span with a pixel of
+    /// margin each side). An upper bound, found by projecting the corners only: what a render's
+    /// work budget checks before drawing.
+    public static func estimatedPixels(_ ground: BuiltGround, projection: Projection, scale: Double, width: Int, height: Int) -> Double {
+        let w = Double(width), h = Double(height)
+        func clipped(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
+            max(0, min(w, x1) - max(0, x0)) * max(0, min(h, y1) - max(0, y0))
+        }
+        var total = 0.0
+        for i in ground.buildings.indices {
+            let prism = ground.prism(i, frame: projection.frame)
+            var corners: [(bottom: (Double, Double)?, top: (Double, Double)?)] = []
+            corners.reserveCapacity(prism.polygon.count)
+            for p in prism.polygon {
+                func screen(_ z: Double) -> (Double, Double)? {
+                    projection.project(enu: Vector3(p.0, p.1, z)).map { ($0.x * scale, $0.y * scale) }
+                }
+                corners.append((screen(prism.bottom), screen(prism.top)))
+            }
+            let n = corners.count
+            var roof = (x0: Double.infinity, y0: Double.infinity, x1: -Double.infinity, y1: -Double.infinity)
+            for k in 0..<n {
+                let a = corners[k], b = corners[(k + 1) % n]
+                guard let a0 = a.bottom, let a1 = a.top, let b0 = b.bottom, let b1 = b.top else { continue }
+                total += clipped(min(a0.0, a1.0, b0.0, b1.0), min(a0.1, a1.1, b0.1, b1.1), max(a0.0, a1.0, b0.0, b1.0), max(a0.1, a1.1, b0.1, b1.1))
+                roof = (min(roof.x0, a1.0), min(roof.y0, a1.1), max(roof.x1, a1.0), max(roof.y1, a1.1))
+            }
+            guard roof.x0 <= roof.x1 else { continue }
+            let rows = max(0, min(h, roof.y1) - max(0, roof.y0))
+            total += clipped(roof.x0, roof.y0, roof.x1, roof.y1) + Double(max(0, n - 2)) * rows * 3
+        }
+        return total
+    }
+
     /// Triangles of a simple counter-clockwise polygon.
     static func earClip(_ polygon: [(Double, Double)]) -> [((Double, Double), (Double, Double), (Double, Double))] {
         var remaining = Array(polygon.indices)

@@ -85,6 +85,8 @@ public struct TextLayout: Sendable {
     }
     /// Whether the text had to be truncated or broken inside a word.
     public var isTruncated: Bool { lines.contains(where: \.isTruncated) }
+    /// Glyphs drawn, on every line.
+    public var glyphCount: Int { lines.reduce(0) { $0 + $1.glyphs.count } }
 
     /// A layout with no lines.
     public static func empty(fontSize: Double) -> TextLayout {

@@ -49,6 +49,17 @@ public struct ViewLayout: CustomStringConvertible {
         return found
     }
 
+    /// Glyphs its texts draw, as laid out in their frames.
+    public var glyphCount: Int {
+        var count = 0
+        func visit(_ n: Node, _ r: Rect) {
+            if let t = n as? TextNode { count += t.layout(width: r.width + 1e-9).glyphCount }
+            for (child, rect) in n.children(in: r) { visit(child, rect) }
+        }
+        visit(node, Rect(x: 0, y: 0, width: size.width, height: size.height))
+        return count
+    }
+
     /// The offscreen work drawing it at `scale` pixels per point onto a canvas of
     /// `canvasPixels` asks for, in pixels: each opacity and shadow layer's area (cut to the
     /// canvas, as drawing cuts it; a shadow's blur counted twice more), each clip's canvas-sized

@@ -54,6 +54,7 @@ extension CommandLineTool {
                 printOut(JSONValue.object([("taps", .array(taps))] + members).text)
             } else {
                 printOut(resolved.description + "\n" + resolved.displayList)
+                printOut("work: \(resolved.work(scale: Double(scene.output.scale)))")
                 for w in prepared.warnings() { printOut("warning: \(w)") }
             }
         } catch {
