@@ -118,8 +118,27 @@ int tp_tiff_read_info(tp_tiff_reader *reader, tp_tiff_info *info) {
     return 1;
 }
 
+/* The largest tile or strip read at once: 64 MiB (a 4096² tile of 32-bit floats). A small file
+   can declare tiles or strips of gigabytes (huge tile sizes, thousands of samples a pixel), and
+   libtiff allocates one before reading it. */
+#define TP_MAX_BLOCK_BYTES ((tmsize_t)64 << 20)
+
+static int tp_block_fits(tp_tiff_reader *reader) {
+    TIFF *tif = reader->tif;
+    tmsize_t size = TIFFIsTiled(tif) ? TIFFTileSize(tif) : TIFFStripSize(tif);
+    if (size <= 0) { snprintf(reader->message, sizeof reader->message, "no tile or strip size"); return 0; }
+    if (size > TP_MAX_BLOCK_BYTES) {
+        snprintf(reader->message, sizeof reader->message, "its %s are %lld bytes each, more than the %lld MiB Terrapin reads at once; "
+                 "write it with smaller tiles or strips (gdal_translate -co TILED=YES)", TIFFIsTiled(tif) ? "tiles" : "strips",
+                 (long long)size, (long long)(TP_MAX_BLOCK_BYTES >> 20));
+        return 0;
+    }
+    return 1;
+}
+
 int tp_tiff_read_rgba(tp_tiff_reader *reader, uint8_t *dst) {
     TIFFSetDirectory(reader->tif, 0);
+    if (!tp_block_fits(reader)) return 0;
     uint32_t w = 0, h = 0;
     TIFFGetField(reader->tif, TIFFTAG_IMAGEWIDTH, &w);
     TIFFGetField(reader->tif, TIFFTAG_IMAGELENGTH, &h);
@@ -161,14 +180,17 @@ int tp_tiff_read_samples(tp_tiff_reader *reader, float *dst) {
     }
     const int bytes = bits / 8;
     const size_t stride = planar == PLANARCONFIG_CONTIG ? (size_t)spp * bytes : (size_t)bytes;
+    if (!tp_block_fits(reader)) return 0;
     tmsize_t size = TIFFIsTiled(tif) ? TIFFTileSize(tif) : TIFFStripSize(tif);
-    if (size <= 0) { snprintf(reader->message, sizeof reader->message, "no tile or strip size"); return 0; }
+    if (TIFFIsTiled(tif)) {
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &th);
+        if (tw == 0 || th == 0) { snprintf(reader->message, sizeof reader->message, "a tile size of %ux%u", tw, th); return 0; }
+    }
     uint8_t *buffer = _TIFFmalloc(size);
     if (!buffer) { snprintf(reader->message, sizeof reader->message, "out of memory"); return 0; }
     int ok = 1;
     if (TIFFIsTiled(tif)) {
-        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw);
-        TIFFGetField(tif, TIFFTAG_TILELENGTH, &th);
         for (uint32_t ty = 0; ok && ty < h; ty += th) {
             for (uint32_t tx = 0; ok && tx < w; tx += tw) {
                 if (TIFFReadTile(tif, buffer, tx, ty, 0, 0) < 0) { ok = 0; break; }

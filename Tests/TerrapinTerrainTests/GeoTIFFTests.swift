@@ -46,6 +46,14 @@ let geotiffs = "Fixtures/geotiff/"
         #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/terrain/jacksboro-fault-tn.asc") }
         #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/no-such.tif") }
     }
+
+    @Test func stripsOrTilesOverTheBlockLimitAreRefusedBeforeTheyAreAllocated() throws {
+        // 388 bytes declaring a small image in strips of 156 MB (found by make fuzz: libtiff
+        // allocated the strip before reading it).
+        let file = "Fixtures/regressions/geotiff/oom-huge-strip.tif"
+        #expect { _ = try GeoTIFF.heightGrid(file) } throws: { "\($0)".contains("more than the 64 MiB Terrapin reads at once") }
+        #expect { _ = try GeoTIFF.imagery(file) } throws: { "\($0)".contains("more than the 64 MiB Terrapin reads at once") }
+    }
 }
 
 @Suite struct ZippedHGTTests {
