@@ -32,6 +32,7 @@ import TerrapinPNG
         "shadow blur (σ)": "drawing",
         "offscreen layers (`opacity`, `shadow`)": "hostileWork",
         "decoded images": "hostileWork",
+        "work per render": "workBudget",
         "did-you-mean": "hostileWork",
         "font file": "fonts",
         "glyph bitmap": "fonts",
@@ -165,6 +166,18 @@ import TerrapinPNG
         try Array(#"{"output": {"width": 64, "height": 48}, "map": {"camera": {"center": {"latitude": 1, "longitude": 1.0025}, "range": 2000}, "markers": [\#(markers.joined(separator: ", "))]}}"#.utf8).write(to: dir + "/scene.json")
         let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
         #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func workBudget() throws {
+        // 200 translucent polygons with 1000-pt outlines, each over most of a 4096² view: 4 G
+        // pixels to sweep, refused before drawing (exit 2, no output).
+        let c = 37.80
+        let polygons = (0..<200).map { i -> String in
+            let d = 0.006 + Double(i) * 1e-6
+            return ##"{"path": [{"latitude": \##(c - d), "longitude": \##(-122.39 - 2 * d)}, {"latitude": \##(c - d), "longitude": \##(-122.39 + 2 * d)}, {"latitude": \##(c + d), "longitude": -122.39}], "style": {"fillColor": "#FF000010", "strokeWidth": 1000}}"##
+        }
+        let scene = #"{"output": {"width": 4096, "height": 4096}, "map": {"camera": {"center": {"latitude": 37.80, "longitude": -122.39}, "tilt": 45, "range": 3000}, "polygons": [\#(polygons.joined(separator: ","))]}}"#
+        try refused(["scene.json": Array(scene.utf8)], "refusing to render: its polylines and polygons would sweep")
     }
 
     @Test func everyRowOfTheREADMETableIsExceededBelow() throws {
