@@ -33,17 +33,28 @@ public struct SpriteSheet: Sendable {
         do { image = try RasterImage.decode(png, source: prefix + ".png", limits: PNGDecodingLimits(maxWidth: 8192, maxHeight: 8192, maxPixels: 8192 * 8192)) } catch {
             throw .style(file: prefix + ".png", path: "$", location: nil, message: String(describing: error))
         }
+        return try parse(json, image: image, file: prefix + ".json")
+    }
+
+    /// A sprite index (`json`) over its decoded `image`; `file` names the index in errors.
+    /// Names for the same rectangle share one cut-out; distinct rectangles together may cover
+    /// no more pixels than the image has (10,000 overlapping rectangles of an 8192² image
+    /// would otherwise be 2.5 TB of copies).
+    public static func parse(_ json: [UInt8], image: Pixmap, file: String) throws(BasemapError) -> SpriteSheet {
         let root: JSONNode
         do { root = try JSONParser.parse(json) } catch {
-            throw .style(file: prefix + ".json", path: "$", location: error.location, message: error.message)
+            throw .style(file: file, path: "$", location: error.location, message: error.message)
         }
         guard case .object(let members) = root.value else {
-            throw .style(file: prefix + ".json", path: "$", location: root.location, message: "a sprite index is an object of icons")
+            throw .style(file: file, path: "$", location: root.location, message: "a sprite index is an object of icons")
         }
         guard members.count <= maxIcons else {
-            throw .style(file: prefix + ".json", path: "$", location: root.location, message: "\(members.count) icons is more than \(maxIcons)")
+            throw .style(file: file, path: "$", location: root.location, message: "\(members.count) icons is more than \(maxIcons)")
         }
         var icons: [String: Icon] = [:], pieces: [String: Pixmap] = [:]
+        // Each distinct rectangle cut out once (an alias shares its pixels).
+        var cut: [[Int]: Pixmap] = [:]
+        var covered = 0
         for m in members {
             guard case .object(let fields) = m.value.value else { continue }
             func number(_ k: String) -> Double? {
@@ -52,16 +63,24 @@ public struct SpriteSheet: Sendable {
             }
             guard let x = number("x"), let y = number("y"), let w = number("width"), let h = number("height"),
                   x >= 0, y >= 0, w >= 1, h >= 1, x + w <= Double(image.width), y + h <= Double(image.height) else {
-                throw .style(file: prefix + ".json", path: "$.\(m.key)", location: m.value.location,
+                throw .style(file: file, path: "$.\(m.key)", location: m.value.location,
                              message: "the icon's rectangle is not inside the \(image.width)x\(image.height) sprite image")
             }
             let icon = Icon(x: Int(x), y: Int(y), width: Int(w), height: Int(h), pixelRatio: max(0.25, min(8, number("pixelRatio") ?? 1)))
             icons[m.key] = icon
+            let rect = [icon.x, icon.y, icon.width, icon.height]
+            if let same = cut[rect] { pieces[m.key] = same; continue }
+            covered += icon.width * icon.height
+            guard covered <= image.width * image.height else {
+                throw .style(file: file, path: "$.\(m.key)", location: m.value.location,
+                             message: "the icons' rectangles cover more pixels than the \(image.width)x\(image.height) sprite image has (overlapping rectangles)")
+            }
             var piece = Pixmap(width: icon.width, height: icon.height)!
             for row in 0..<icon.height {
                 for col in 0..<icon.width { piece[col, row] = image[icon.x + col, icon.y + row] }
             }
             pieces[m.key] = piece
+            cut[rect] = piece
         }
         return SpriteSheet(icons: icons, pieces: pieces)
     }

@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite
 }
 
 public enum FuzzEntry {
@@ -43,6 +43,7 @@ public enum FuzzEntry {
         case .geotiff: geotiff(bytes)
         case .mvt: mvt(bytes)
         case .style: style(bytes)
+        case .sprite: sprite(bytes)
         }
     }
 
@@ -117,6 +118,20 @@ public enum FuzzEntry {
         _ = basemap.symbols(area: [1.5161, 42.5048, 1.5382, 42.5211], zoom: 14.5)
         return true
     }
+
+    /// A sprite index over a 64×64 image of distinct pixels: every icon cut out and looked up.
+    @discardableResult
+    public static func sprite(_ bytes: [UInt8]) -> Bool {
+        guard let sheet = try? SpriteSheet.parse(bytes, image: spriteImage, file: "fuzz.json") else { return false }
+        for name in sheet.icons.keys { guard sheet.icon(name) != nil else { return false } }
+        return true
+    }
+
+    static let spriteImage: Pixmap = {
+        var image = Pixmap(width: 64, height: 64)!
+        for y in 0..<64 { for x in 0..<64 { image[x, y] = PremultipliedRGBA8(red: UInt8(x * 4), green: UInt8(y * 4), blue: 0, alpha: 255) } }
+        return image
+    }()
 
     /// GeoTIFF bytes (libtiff reads files, so through a per-process temporary file): the
     /// georeferencing, then the first image as imagery and as a height grid.

@@ -93,6 +93,14 @@ import TerrapinPNG
         let icons = "{" + (0...10_000).map { "\"i\($0)\": {\"x\": 0, \"y\": 0, \"width\": 1, \"height\": 1}" }.joined(separator: ",") + "}"
         try Data(icons.utf8).write(to: URL(fileURLWithPath: dir + "/sprite.json"))
         #expect { try SpriteSheet.load(dir + "/sprite", retina: false) } throws: { "\($0)".contains("more than 10000") }
+        // Names for one rectangle share its cut-out; distinct rectangles together cover at most
+        // the image (8 overlapping 48×48 rectangles of a 64² image: 18,432 pixels of 4,096).
+        var image = Pixmap(width: 64, height: 64)!
+        image[3, 2] = PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255)
+        let aliases = try SpriteSheet.parse(Array(#"{"a": {"x": 0, "y": 0, "width": 64, "height": 64}, "b": {"x": 0, "y": 0, "width": 64, "height": 64}}"#.utf8), image: image, file: "s.json")
+        #expect(aliases.icon("a")?.0[3, 2].red == 255 && aliases.icon("b")?.0[3, 2].red == 255)
+        let overlapping = "{" + (0..<8).map { "\"o\($0)\": {\"x\": \($0), \"y\": 0, \"width\": 48, \"height\": 48}" }.joined(separator: ",") + "}"
+        #expect { try SpriteSheet.parse(Array(overlapping.utf8), image: image, file: "s.json") } throws: { "\($0)".contains("cover more pixels than the 64x64 sprite image has") }
         #expect(Basemap.maxLabels == 4_000)
         #expect(Basemap.maxBuildings == BuiltGround.maxBuildings)
         // 5,000 named points in one tile: a view takes 4,000 labels.
