@@ -117,7 +117,10 @@ static void cleanup_and_reraise(int number) {
 }
 
 void tp_install_cleanup(void) {
-    int numbers[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    // Besides the stop requests: SIGPIPE (a closed reader), SIGXFSZ (a write past the file
+    // size limit, `ulimit -f`) and SIGXCPU (past the CPU time limit, `ulimit -t`), which end
+    // the process by default, mid-write as often as not.
+    int numbers[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ, SIGXCPU };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);

@@ -272,6 +272,49 @@ enum CLI {
         #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "never.png"))
     }
 
+    @Test func aRenderKilledMidWriteLeavesNoTemporaryFile() throws {
+        // Under a file size limit of 2 KiB (`ulimit -f 4`, 512-byte blocks) the write of the
+        // PNG's temporary is stopped by SIGXFSZ, which ends the process: the handler removes the
+        // temporary first, so the folder is left as it was. Without the limit the same command
+        // writes the image.
+        let dir = CLI.temporaryDirectory(), errors = dir + ".stderr"
+        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: errors) }
+        // Spawned with no signal blocked and SIGXFSZ at its default: the test's own thread may
+        // block signals (concurrency threads do), and a child inherits that mask — the write
+        // then fails with EFBIG instead, the other path this test is not about.
+        func render(limit: String) -> (signal: Int32, exit: Int32) {
+            let words: [String] = ["/bin/sh", "-c", "ulimit -f \(limit); exec \"$0\" render \"$1\" -o \"$2\" 2>\"$3\"", CLI.binary,
+                                   CLI.examples + "/blue-pin-white-border.json", dir + "/out.png", errors]
+            let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+            defer { for a in argv { free(a) } }
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t(), defaults = sigset_t()
+            sigemptyset(&none)
+            sigemptyset(&defaults)
+            sigaddset(&defaults, SIGXFSZ)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            var pid = pid_t()
+            guard posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ) == 0 else { return (-1, -1) }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let signal = status & 0x7F
+            return signal != 0 && signal != 0x7F ? (signal, 0) : (0, (status >> 8) & 0xFF)
+        }
+        let killed = render(limit: "4")
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(killed.signal == SIGXFSZ, "\(killed): \(said)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [])
+        let written = render(limit: "unlimited")
+        #expect(written == (0, 0), "\(written)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: dir + "/out.png")[.size] as? Int)
+        #expect(size > 4 * 512, "the image (\(size) bytes) must be larger than the limit for the test to mean anything")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.png"])
+    }
+
     @Test func severalScenesRenderIntoADirectoryAndABadOneFailsAlone() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
