@@ -70,7 +70,7 @@ sanitize: setup
 	$(SANITIZER_ENV) .build/tsan/debug/terrapin batch Examples --output 'out/sanitize/batch/{name}.png' -j 2 --force --quiet
 	@echo "make sanitize: AddressSanitizer, LeakSanitizer and ThreadSanitizer found nothing"
 
-# libFuzzer on the scene, PNG, height-grid and text entries (Tools/fuzz.sh says how; README,
+# libFuzzer on every FuzzEntry target (Tools/fuzz.sh says how; README,
 # "Hardening"). FUZZ_SECONDS per target, default 60.
 fuzz: setup
 	SWIFT=$(SWIFT) Tools/fuzz.sh
