@@ -143,7 +143,7 @@ enum DisplayListBuilder {
                                box: Rect(x: min(g.x, a.x), y: min(g.y, a.y), width: abs(a.x - g.x), height: abs(a.y - g.y)), opacity: opacity)
         }
         // Fills under lines: polygons first, then polylines, each in declaration order.
-        let polylines = map.polylines
+        let polylines = scene.content?.polylines ?? map.polylines
         let shapeOrder = scene.shapes.indices.sorted { (scene.shapes[$0].kind == .polyline ? 1 : 0, $0) < (scene.shapes[$1].kind == .polyline ? 1 : 0, $1) }
         for k in shapeOrder {
             let shape = scene.shapes[k]

@@ -41,23 +41,24 @@ public struct ViewLayout: CustomStringConvertible {
     /// Characters of its texts that no installed font covers (each once, in drawing order).
     public var missingCharacters: [Character] {
         var found: [Character] = []
-        func visit(_ n: Node, _ r: Rect) {
-            if let t = n as? TextNode { for c in t.layout(width: r.width + 1e-9).missingCharacters where !found.contains(c) { found.append(c) } }
-            for (child, rect) in n.children(in: r) { visit(child, rect) }
-        }
-        visit(node, Rect(x: 0, y: 0, width: size.width, height: size.height))
+        forEachText { for c in $0.missingCharacters where !found.contains(c) { found.append(c) } }
         return found
     }
 
     /// Glyphs its texts draw, as laid out in their frames.
     public var glyphCount: Int {
         var count = 0
+        forEachText { count += $0.glyphCount }
+        return count
+    }
+
+    /// Each text's layout in its frame, in drawing order.
+    func forEachText(_ body: (TextLayout) -> Void) {
         func visit(_ n: Node, _ r: Rect) {
-            if let t = n as? TextNode { count += t.layout(width: r.width + 1e-9).glyphCount }
+            if let t = n as? TextNode { body(t.layout(width: r.width + 1e-9)) }
             for (child, rect) in n.children(in: r) { visit(child, rect) }
         }
         visit(node, Rect(x: 0, y: 0, width: size.width, height: size.height))
-        return count
     }
 
     /// The offscreen work drawing it at `scale` pixels per point onto a canvas of
