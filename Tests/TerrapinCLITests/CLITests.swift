@@ -54,6 +54,9 @@ enum CLI {
         return CLIResult(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Whether these tests (and the binary built beside them) run under ThreadSanitizer.
+    static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil
+
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "terrapin-cli-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -272,7 +275,10 @@ enum CLI {
         #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "never.png"))
     }
 
-    @Test func aRenderKilledMidWriteLeavesNoTemporaryFile() throws {
+    // ThreadSanitizer's runtime cannot start under a 2 KiB file size limit (it dies of SIGBUS
+    // before main), so under `make sanitize`'s ThreadSanitizer pass the test does not apply.
+    @Test(.disabled(if: CLI.underThreadSanitizer, "ThreadSanitizer cannot start under ulimit -f 4"))
+    func aRenderKilledMidWriteLeavesNoTemporaryFile() throws {
         // Under a file size limit of 2 KiB (`ulimit -f 4`, 512-byte blocks) the write of the
         // PNG's temporary is stopped by SIGXFSZ, which ends the process: the handler removes the
         // temporary first, so the folder is left as it was. Without the limit the same command
