@@ -29,7 +29,7 @@ public enum HostileScenes {
 
     /// The cases' names, in order.
     public static let names = ["nested-layers", "shared-large-image", "many-large-images", "long-key", "long-wrapped-labels", "large-shadows", "popovers", "buildings", "deep-views",
-                                     "screen-polygons", "screen-polylines", "screen-roofs"]
+                                "screen-polygons", "screen-polylines", "screen-roofs"]
 
     /// Every case, at full size (`full`) or small enough for `make test`.
     public static func all(full: Bool) -> [HostileScene] { names.compactMap { named($0, full: full) } }

@@ -68,9 +68,10 @@ public enum FileIO {
     /// - a symbolic link: its target, written as above (the link stays a link);
     /// - a FIFO, character device or socket (`/dev/stdout`, `/dev/null`, a pipe): written
     ///   directly, never replaced.
-    /// The temporary file is removed on every failure, and by SIGINT, SIGTERM, SIGHUP or SIGPIPE;
-    /// ones that killed processes left in the folder (`.NAME.tmp-PID-XXXXXX`, PID no longer
-    /// running) are removed by this process's first write there.
+    /// The temporary file is removed on every failure, and by SIGINT, SIGTERM, SIGHUP, SIGPIPE,
+    /// SIGXFSZ or SIGXCPU; ones that killed processes left in the folder
+    /// (`.NAME.tmp-PID-XXXXXX`, PID no longer running) are removed by this process's first write
+    /// there.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
         if path.hasSuffix("/") || path.isEmpty { throw FileError(path: path, operation: "write", reason: .notAFileName) }
         var info = stat()

@@ -3,6 +3,7 @@
 // through the library for the drawing limits no file reaches directly.
 import Foundation
 import Testing
+import TerrapinFuzzing
 import Terrapin
 import TerrapinGeometry
 import TerrapinPNG
@@ -179,13 +180,7 @@ import TerrapinPNG
     @Test func workBudget() throws {
         // 200 translucent polygons with 1000-pt outlines, each over most of a 4096² view: 4 G
         // pixels to sweep, refused before drawing (exit 2, no output).
-        let c = 37.80
-        let polygons = (0..<200).map { i -> String in
-            let d = 0.006 + Double(i) * 1e-6
-            return ##"{"path": [{"latitude": \##(c - d), "longitude": \##(-122.39 - 2 * d)}, {"latitude": \##(c - d), "longitude": \##(-122.39 + 2 * d)}, {"latitude": \##(c + d), "longitude": -122.39}], "style": {"fillColor": "#FF000010", "strokeWidth": 1000}}"##
-        }
-        let scene = #"{"output": {"width": 4096, "height": 4096}, "map": {"camera": {"center": {"latitude": 37.80, "longitude": -122.39}, "tilt": 45, "range": 3000}, "polygons": [\#(polygons.joined(separator: ","))]}}"#
-        try refused(["scene.json": Array(scene.utf8)], "refusing to render: its polylines and polygons would sweep")
+        try refused(["scene.json": HostileScenes.covering("polygons", count: 200, side: 4096)], "refusing to render: its polylines and polygons would sweep")
     }
 
     @Test func everyRowOfTheREADMETableIsExceededBelow() throws {

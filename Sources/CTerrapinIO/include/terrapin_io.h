@@ -23,8 +23,8 @@ int tp_open_directory(const char *path);
 int tp_is_kernel_file(int fd);
 
 /// Temporary files being written, removed by the handlers `tp_install_cleanup` installs if
-/// SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the process before they are renamed into place
-/// (async-signal-safe: a fixed table, unlink, then the signal's default action). Returns the
+/// SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ or SIGXCPU ends the process before they are
+/// renamed into place (async-signal-safe: a fixed table, unlink, then the signal's default action). Returns the
 /// slot (-1 when all 64 are taken: the file is then not cleaned up).
 int tp_temporary_register(const char *path);
 void tp_temporary_unregister(int slot);
