@@ -1,10 +1,10 @@
 # Terrapin: `make demo` and `make test` are all a user needs; both install what is missing first.
 SHELL := /bin/bash
 SWIFT ?= swift
-PACKAGES := pkg-config libpng-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev \
+PACKAGES := pkg-config libmicrohttpd-dev libpng-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic
 
-.PHONY: setup build test demo bench stress sanitize fuzz clean
+.PHONY: setup build test demo bench bench-serve stress sanitize fuzz clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -40,6 +40,13 @@ bench: setup
 	.build/release/TerrapinBench
 	$(SWIFT) build --product TerrapinBench
 	.build/debug/TerrapinBench diff
+
+# terrapin serve under wrk (127.0.0.1 only, 30 s at 8 connections) against the example scenes,
+# then terrapin batch on the same scenes: requests/s, p50/p99, peak RSS and the ratio of the two.
+bench-serve: setup
+	@command -v wrk >/dev/null || { echo "make bench-serve: installing wrk"; $(MAKE) --no-print-directory PACKAGES=wrk setup; }
+	$(SWIFT) build -c release --product terrapin
+	Tools/bench-serve.sh
 
 # Every hostile scene (HostileScenes) at full size, each alone in a process pinned to one core:
 # its time and peak memory against the README's promise (figures, not assertions).

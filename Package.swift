@@ -41,6 +41,10 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
+        // C: GNU libmicrohttpd, and the one C file that owns its callbacks (terrapin serve).
+        .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CTerrapinHTTP", dependencies: ["CLibMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
+
         // C: openat2, a system call Swift cannot make (see TerrapinIO's FileAccess).
         .target(name: "CTerrapinIO"),
 
@@ -68,8 +72,9 @@ let package = Package(
         ),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
+        .target(name: "TerrapinServe", dependencies: ["Terrapin", "TerrapinBatch", "TerrapinIO", "CTerrapinHTTP"]),
         .target(name: "TerrapinFuzzing", dependencies: ["Terrapin"]),
-        .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch"]),
+        .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinServe"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinFuzzing"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO", "CTerrapinIO"]),
@@ -89,6 +94,7 @@ let package = Package(
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting"], exclude: ["__Snapshots__"]),
         .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG", "TerrapinFuzzing"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
+        .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing"]),
         .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing"]),
     ]
 )

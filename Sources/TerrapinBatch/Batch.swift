@@ -270,7 +270,7 @@ public enum Batch {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let waited = signals
-        Thread.detach {
+        DetachedThread.start {
             var set = waited
             var number: Int32 = 0
             while sigwait(&set, &number) == 0 {
@@ -302,7 +302,7 @@ public enum Batch {
         let group = DispatchGroup()
         for _ in 0..<max(1, options.jobs) {
             group.enter()
-            Thread.detach {
+            DetachedThread.start {
                 while !stopRequested.load(ordering: .relaxed) {
                     let i = next.add(1, ordering: .relaxed).oldValue
                     guard i < work.count else { break }
@@ -341,16 +341,7 @@ public enum Batch {
             if let escape = outputEscape(path, template: options.template) { throw BatchError.usage(escape) }
             output = path
 
-            // Everything the output is made from.
-            var sha = SHA256()
-            sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\n")
-            sha.update(bytes)
-            for file in scene.map?.referencedFiles ?? [] {
-                let full = SceneBuilder(directory: scene.directory).path(file)
-                sha.update("\n\(file)\n")
-                sha.update(hashes.hash(full))
-            }
-            let digest = SHA256.hex(sha.finalize())
+            let digest = inputHash(scene, bytes: bytes, files: hashes)
             if !options.force, let existing = try? FileIO.read(path, limit: 1 << 30),
                let metadata = SceneImage.metadata(of: existing, format: scene.output.format),
                metadata.contains(where: { $0.key == inputHashKey && $0.value == digest }) {
@@ -372,6 +363,23 @@ public enum Batch {
         }
     }
 
+    /// The SHA-256 (hex) of everything an output is made from: the renderer's version, the
+    /// output's size, scale, format, compression and quality, the scene's bytes, every file it
+    /// reads (by content) and `extra` (what else a caller changed, e.g. a camera override; empty
+    /// for batch). `terrapin batch` keeps it in each PNG; `terrapin serve` sends it as the ETag.
+    public static func inputHash(_ scene: Scene, bytes: [UInt8], files hashes: FileHashes, extra: String = "") -> String {
+        var sha = SHA256()
+        sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\n")
+        sha.update(bytes)
+        for file in scene.map?.referencedFiles ?? [] {
+            let full = SceneBuilder(directory: scene.directory).path(file)
+            sha.update("\n\(file)\n")
+            sha.update(hashes.hash(full))
+        }
+        if !extra.isEmpty { sha.update("\n\(extra)") }
+        return SHA256.hex(sha.finalize())
+    }
+
     /// The PNG text key holding the SHA-256 of an output's inputs.
     public static let inputHashKey = "Terrapin-Input-SHA256"
 
@@ -386,12 +394,13 @@ public enum Batch {
 
 /// SHA-256 of referenced files, computed once per file version per process.
 /// Read as the render reads them (beneath `--root` when given), and through the same open.
-final class FileHashes: Sendable {
+public final class FileHashes: Sendable {
     private let cache = Locked<[String: [UInt8]]>([:])
     let files: FileAccess?
-    init(files: FileAccess?) { self.files = files }
+    /// Files read through `files` (nil: none can be read, each hashes as "missing").
+    public init(files: FileAccess?) { self.files = files }
 
-    func hash(_ path: String) -> [UInt8] {
+    public func hash(_ path: String) -> [UInt8] {
         guard let file = try? files?.open(path) else { return Array("missing".utf8) }
         let identity = file.identity
         if let hit = cache.withLock({ $0[identity] }) { return hit }
@@ -400,25 +409,6 @@ final class FileHashes: Sendable {
         let digest = sha.finalize()
         cache.withLock { $0[identity] = digest }
         return digest
-    }
-}
-
-/// A detached POSIX thread running a closure.
-enum Thread {
-    static func detach(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, 8 << 20)
-        pthread_create(&thread, &attributes, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-        pthread_attr_destroy(&attributes)
-        pthread_detach(thread)
     }
 }
 

@@ -34,7 +34,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    init(path: String, operation: String, errno code: Int32) {
+    public init(path: String, operation: String, errno code: Int32) {
         let reason: Reason
         switch code {
         case ENOENT: reason = operation == "write" ? .directoryMissing : .notFound

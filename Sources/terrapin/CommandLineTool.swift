@@ -32,6 +32,7 @@ enum CommandLineTool {
           terrapin frames SCENE.json --fps N --duration S (-o DIR | --apng OUT.png) [options]
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
           terrapin style roadmap|hybrid | --check STYLE.json
+          terrapin serve --root DIR [--port 8080] [options]
           terrapin --help | --version
           terrapin help COMMAND
 
@@ -45,6 +46,7 @@ enum CommandLineTool {
           frames    render a scene at successive times (camera flights) as PNGs or an animated PNG
           diff      compare two PNG images as the snapshot tests do
           style     print a built-in basemap style, or list what Terrapin skips in a style file
+          serve     answer render and static-map requests over HTTP
 
         Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
         """
@@ -95,6 +97,7 @@ enum CommandLineTool {
             case "format": printOut(formatHelp)
             case "frames": printOut(framesHelp)
             case "style": printOut(styleHelp)
+            case "serve": printOut(serveHelp)
             case let other?: throw CLIError.usage("unknown command '\(other)'")
             }
         case "render": try render(rest)
@@ -106,8 +109,9 @@ enum CommandLineTool {
         case "frames": try frames(rest)
         case "schema": try schema(rest)
         case "style": try style(rest)
+        case "serve": try serve(rest)
         default:
-            let commands = ["render", "batch", "inspect", "tap", "frames", "schema", "format", "diff", "style"]
+            let commands = ["render", "batch", "inspect", "tap", "frames", "schema", "format", "diff", "style", "serve"]
             let guess = command.hasPrefix("-") ? nil : closest(to: command, in: commands)
             throw CLIError.usage("unknown command '\(command)'" + (guess.map { "; did you mean '\($0)'?" } ?? "")
                                  + (command.hasPrefix("-") ? "" : "; commands: " + commands.joined(separator: ", ")))

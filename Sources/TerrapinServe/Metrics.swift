@@ -1,0 +1,115 @@
+// The service's counters, printed in the Prometheus text exposition format (version 0.0.4) at
+// /metrics: requests by route and status, request latency and render time as histograms, cache
+// hits and misses, what is in flight, and the process's memory.
+import TerrapinIO
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class Metrics: Sendable {
+    /// Upper bounds (seconds) of the latency and render-time histogram buckets.
+    static let buckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+
+    struct Histogram {
+        var counts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var sum = 0.0
+        var count = 0
+
+        mutating func observe(_ seconds: Double) {
+            for (i, bound) in Metrics.buckets.enumerated() where seconds <= bound { counts[i] += 1 }
+            sum += seconds
+            count += 1
+        }
+    }
+
+    struct State {
+        var requests: [String: [Int: Int]] = [:]   // route → status → count
+        var latency: [String: Histogram] = [:]     // route → request seconds
+        var render = Histogram()
+        var cacheHits = 0, cacheMisses = 0, notModified = 0
+        var rejected: [String: Int] = [:]          // reason → count
+        var inFlight = 0
+    }
+
+    private let state = Locked(State())
+
+    func begin() { state.withLock { $0.inFlight += 1 } }
+
+    func end(route: String, status: Int, seconds: Double) {
+        state.withLock { s in
+            s.inFlight -= 1
+            s.requests[route, default: [:]][status, default: 0] += 1
+            s.latency[route, default: Histogram()].observe(seconds)
+        }
+    }
+
+    var inFlight: Int { state.withLock { $0.inFlight } }
+
+    func rendered(seconds: Double) { state.withLock { $0.render.observe(seconds) } }
+    func cache(hit: Bool) { state.withLock { if hit { $0.cacheHits += 1 } else { $0.cacheMisses += 1 } } }
+    func rejected(_ reason: String) { state.withLock { $0.rejected[reason, default: 0] += 1 } }
+
+    /// The exposition text; `load` is the render pool's now, `cacheBytes` the cache's size.
+    func text(load: (running: Int, queued: Int), workers: Int, cacheBytes: Int?, ready: Bool) -> String {
+        let s = state.withLock { $0 }
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
+        func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+        func histogram(_ name: String, _ labels: String, _ h: Histogram) {
+            let sep = labels.isEmpty ? "" : ","
+            for (i, bound) in Self.buckets.enumerated() { out += "\(name)_bucket{\(labels)\(sep)le=\"\(number(bound))\"} \(h.counts[i])\n" }
+            out += "\(name)_bucket{\(labels)\(sep)le=\"+Inf\"} \(h.count)\n"
+            let braces = labels.isEmpty ? "" : "{\(labels)}"
+            out += "\(name)_sum\(braces) \(h.sum)\n\(name)_count\(braces) \(h.count)\n"
+        }
+        family("terrapin_http_requests_total", "counter", "HTTP requests answered, by route and status code.")
+        for route in s.requests.keys.sorted() {
+            for status in s.requests[route]!.keys.sorted() {
+                out += "terrapin_http_requests_total{route=\"\(route)\",code=\"\(status)\"} \(s.requests[route]![status]!)\n"
+            }
+        }
+        family("terrapin_http_request_duration_seconds", "histogram", "Time from a request's arrival to its answer, by route.")
+        for route in s.latency.keys.sorted() { histogram("terrapin_http_request_duration_seconds", "route=\"\(route)\"", s.latency[route]!) }
+        family("terrapin_render_duration_seconds", "histogram", "Time a worker spent rendering and encoding one image.")
+        histogram("terrapin_render_duration_seconds", "", s.render)
+        family("terrapin_cache_hits_total", "counter", "Images answered from the on-disk cache.")
+        out += "terrapin_cache_hits_total \(s.cacheHits)\n"
+        family("terrapin_cache_misses_total", "counter", "Images looked up in the on-disk cache and rendered.")
+        out += "terrapin_cache_misses_total \(s.cacheMisses)\n"
+        if let cacheBytes {
+            family("terrapin_cache_bytes", "gauge", "Bytes in the on-disk cache (as this process last counted).")
+            out += "terrapin_cache_bytes \(cacheBytes)\n"
+        }
+        family("terrapin_rejected_total", "counter", "Renders refused: saturated (503), timeout (503), budget (422).")
+        for reason in ["budget", "saturated", "timeout"] { out += "terrapin_rejected_total{reason=\"\(reason)\"} \(s.rejected[reason] ?? 0)\n" }
+        family("terrapin_http_requests_in_flight", "gauge", "Requests being answered now.")
+        out += "terrapin_http_requests_in_flight \(s.inFlight)\n"
+        family("terrapin_renders_running", "gauge", "Renders on a worker now.")
+        out += "terrapin_renders_running \(load.running)\n"
+        family("terrapin_renders_queued", "gauge", "Renders waiting for a worker.")
+        out += "terrapin_renders_queued \(load.queued)\n"
+        family("terrapin_render_workers", "gauge", "Render worker threads.")
+        out += "terrapin_render_workers \(workers)\n"
+        family("terrapin_ready", "gauge", "1 when /readyz answers 200.")
+        out += "terrapin_ready \(ready ? 1 : 0)\n"
+        let memory = Self.memory()
+        family("process_resident_memory_bytes", "gauge", "Resident memory now.")
+        out += "process_resident_memory_bytes \(memory.resident)\n"
+        family("terrapin_process_peak_resident_memory_bytes", "gauge", "Largest resident memory since the process started.")
+        out += "terrapin_process_peak_resident_memory_bytes \(memory.peak)\n"
+        return out
+    }
+
+    /// VmRSS and VmHWM of /proc/self/status, in bytes.
+    static func memory() -> (resident: Int, peak: Int) {
+        guard let bytes = try? FileIO.readKernelFile("/proc/self/status", limit: 1 << 16) else { return (0, 0) }
+        var resident = 0, peak = 0
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count >= 2, let kib = Int(parts[1]) else { continue }
+            if parts[0] == "VmRSS:" { resident = kib * 1024 }
+            if parts[0] == "VmHWM:" { peak = kib * 1024 }
+        }
+        return (resident, peak)
+    }
+}
