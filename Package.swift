@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
         .target(name: "TerrapinServe", dependencies: ["Terrapin", "TerrapinBatch", "TerrapinIO", "CTerrapinHTTP"]),
-        .target(name: "TerrapinFuzzing", dependencies: ["Terrapin"]),
+        .target(name: "TerrapinFuzzing", dependencies: ["Terrapin", "TerrapinServe"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinServe"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinFuzzing"]),
 
@@ -103,7 +103,7 @@ let package = Package(
 // no `main` (libFuzzer brings it), so they exist only when `make fuzz` builds with
 // TERRAPIN_FUZZ=1 and -sanitize=fuzzer.
 if Context.environment["TERRAPIN_FUZZ"] != nil {
-    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite"] {
+    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap"] {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }
 }

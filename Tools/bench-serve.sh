@@ -51,7 +51,7 @@ p99=$(awk '$1 == "99%" {print $2}' "$OUT/wrk.txt")
 # The same scenes through terrapin batch: each scene 4 times, every output rendered.
 : > "$OUT/manifest.jsonl"
 for k in 1 2 3 4; do for s in "${scenes[@]}"; do
-  echo "{\"scene\": \"$s\", \"name\": \"$(basename "$s" .json)-$k\"}" >> "$OUT/manifest.jsonl"
+  echo "{\"scene\": \"$PWD/$s\", \"name\": \"$(basename "$s" .json)-$k\"}" >> "$OUT/manifest.jsonl"
 done; done
 "$BIN" batch --manifest "$OUT/manifest.jsonl" -j "$THREADS" --force --quiet --json --output "$OUT/batch/{name}.png" > "$OUT/batch.json"
 batch_rate=$(python3 -c "import json; s=json.load(open('$OUT/batch.json')); print(f\"{s['rendered'] / s['seconds']:.2f}\")")

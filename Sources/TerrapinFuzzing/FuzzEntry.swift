@@ -6,12 +6,13 @@
 // outcome for most inputs and are ignored; a crash, trap, hang or runaway allocation is a
 // finding. Outputs are kept small so that an input's cost is in the decoding, not in pixels.
 import Terrapin
+import TerrapinServe
 #if canImport(Glibc)
 import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap
 }
 
 public enum FuzzEntry {
@@ -44,6 +45,7 @@ public enum FuzzEntry {
         case .mvt: mvt(bytes)
         case .style: style(bytes)
         case .sprite: sprite(bytes)
+        case .staticmap: staticMap(bytes)
         }
     }
 
@@ -117,6 +119,36 @@ public enum FuzzEntry {
         guard (try? basemap.draw(MemoryTiles.id)) != nil else { return false }
         _ = basemap.symbols(area: [1.5161, 42.5048, 1.5382, 42.5211], zoom: 14.5)
         return true
+    }
+
+    /// A static-map query string (`center=…&zoom=…&markers=…`, percent-encoded as in a URL) made
+    /// into a scene, as `terrapin serve` makes it, and drawn small.
+    @discardableResult
+    public static func staticMap(_ bytes: [UInt8]) -> Bool {
+        let query = String(decoding: bytes, as: UTF8.self)
+        let arguments = query.split(separator: "&", omittingEmptySubsequences: true).prefix(512).map { pair -> (key: String, value: String) in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (percentDecoded(kv[0]), kv.count > 1 ? percentDecoded(kv[1]) : "")
+        }
+        guard let request = try? StaticMapRequest(arguments: arguments), var scene = try? request.scene(base: Scene(map: MapScene())) else { return false }
+        scene.output.width = sceneSize.width
+        scene.output.height = sceneSize.height
+        scene.output.scale = 1
+        return (try? SceneImage.render(scene)) != nil
+    }
+
+    static func percentDecoded(_ text: Substring) -> String {
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let b = bytes.popFirst() {
+            if b == UInt8(ascii: "%"), bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                out.append(v)
+                bytes = bytes.dropFirst(2)
+            } else {
+                out.append(b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A sprite index over a 64×64 image of distinct pixels: every icon cut out and looked up.

@@ -50,7 +50,37 @@ import TerrapinPNG
         "vector tile": "basemap",
         "style file": "basemap",
         "basemap labels and buildings per view": "basemap",
+        "HTTP request body (`terrapin serve`)": "serveRequests",
+        "HTTP query arguments": "serveRequests",
+        "HTTP request line and headers": "serveRequests",
+        "render time and queue (`terrapin serve`)": "serveRequests",
     ]
+
+    /// `terrapin serve`: a body over --max-body (declared, and sent without a declared length),
+    /// more than 512 query arguments, a request line past the connection's buffer, and a render
+    /// past --timeout.
+    @Test func serveRequests() throws {
+        let server = try ServerProcess(["--max-body", "1000", "--timeout", "0.3", "--threads", "1"])
+        defer { _ = server.stop() }
+        let declared = try server.connect().send("POST", "/render", declaredLength: 1001)
+        #expect(declared.status == 413)
+        // Chunked, no length declared: read and dropped past the limit, then refused.
+        let chunked = try server.connect()
+        let piece = [UInt8](repeating: 0x20, count: 600)
+        chunked.write(Array("POST /render HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+        for _ in 0..<3 { chunked.write(Array("258\r\n".utf8) + piece + Array("\r\n".utf8)) }
+        chunked.write(Array("0\r\n\r\n".utf8))
+        #expect(try chunked.read().status == 413)
+        let arguments = (0...512).map { "a\($0)=1" }.joined(separator: "&")
+        let many = try server.request("GET", "/render/serve/red.json?" + arguments)
+        #expect(many.status == 414 && (many.json["error"] as? String) == "more than 512 query arguments")
+        let long = try server.request("GET", "/staticmap?size=10x10&center=1,2&zoom=3&visible=" + String(repeating: "1,2%7C", count: 30_000) + "1,2")
+        #expect(long.status == 414 || long.status == 431, "\(long.status)")
+        let small = try server.request("POST", "/render", body: Array(#"{"output": {"width": 16, "height": 16}}"#.utf8))
+        #expect(small.status == 200, "small renders are in time")
+        let late = try server.request("GET", "/render/serve/slow.json")
+        #expect(late.status == 503 && (late.json["error"] as? String)?.contains("did not finish within the server's limit of 0.3 s") == true, "\(late.json)")
+    }
 
     /// Vector basemap limits: tiles over each count (layers, features, points, keys), a style
     /// file over 16 MiB or 10,000 layers, and a view's labels and buildings capped.

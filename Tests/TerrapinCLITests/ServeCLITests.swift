@@ -155,7 +155,7 @@ final class HTTPConnection {
 }
 
 /// A scene that takes a debug build a few seconds to draw (4 Mpx), to keep a worker busy.
-let slowScene = Array(#"{"output": {"width": 1024, "height": 1024, "scale": 2}, "map": {"camera": {"center": {"latitude": 0, "longitude": 0}, "range": 1000}}}"#.utf8)
+let slowScene = Array(try! Data(contentsOf: URL(fileURLWithPath: ServerProcess.fixtures + "/serve/slow.json")))
 
 @Suite(.serialized) struct ServeCLITests {
     @Test func servesEveryFormatOnOneKeepAliveConnection() throws {
