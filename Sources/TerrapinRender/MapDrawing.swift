@@ -41,6 +41,32 @@ public final class MapDrawing: CustomDrawing {
     }
 }
 
+/// A `Map` inside a laid-out view: where it sits and what it resolved to.
+public struct MapInView {
+    /// The map's frame, in points from the view's top-left.
+    public let frame: Rect
+    /// The map resolved for that frame: every marker's place, shown or hidden and why, the
+    /// display list (`description`, `displayList`).
+    public let scene: ResolvedScene
+
+    /// What a tap at `point` (points from the *view's* top-left) would hit on this map, without
+    /// running its handler; nil outside the map or on nothing tappable.
+    public func hit(at point: Point) -> MapHit? {
+        guard frame.contains(point) else { return nil }
+        return scene.hitTest(Point(point.x - frame.minX, point.y - frame.minY))
+    }
+}
+
+extension MapResolver {
+    /// Every `Map` in `view` laid out for `proposal` at `time`, with its frame and resolved
+    /// scene, in drawing order: where did my marker land, what does a tap at (x, y) hit.
+    public static func maps<V: View>(in view: V, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> [MapInView] {
+        try ViewRenderer.layout(view, proposal: proposal, time: time).customDrawings.compactMap { drawing, frame in
+            (drawing as? MapDrawing).map { MapInView(frame: frame, scene: $0.resolved(frame.width, frame.height)) }
+        }
+    }
+}
+
 extension Map: CustomDrawingView {
     public func makeDrawing(_ environment: EnvironmentValues) throws -> CustomDrawing { try MapDrawing(map: self) }
 }

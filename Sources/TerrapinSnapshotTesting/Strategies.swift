@@ -51,6 +51,19 @@ extension Snapshotting where Value == Scene, Format == Pixmap {
     }
 }
 
+extension Snapshotting where Value: View, Format == Pixmap {
+    /// Any view — a marker design, or a `Map` — rendered by `ViewRenderer` at `scale` pixels per
+    /// point over `background` at `time`: framed to `size` points when given (a `Map` offered no
+    /// size is 512 × 384), else at its ideal size.
+    public static func image(size: (width: Double, height: Double)? = nil, scale: Int = 1, background: Color = .clear, time: Double = 0,
+                             _ options: ImageDiffOptions = .exact) -> Snapshotting {
+        Snapshotting<Pixmap, Pixmap>.image(options).pullback { (view: Value) in
+            guard let size else { return try ViewRenderer.render(view, scale: scale, background: background, time: time) }
+            return try ViewRenderer.render(view.frame(width: size.width, height: size.height), scale: scale, background: background, time: time)
+        }
+    }
+}
+
 extension Diffing where Format == String {
     /// UTF-8 text; a failure shows a line diff.
     public static var lines: Diffing {

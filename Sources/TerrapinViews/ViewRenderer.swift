@@ -52,6 +52,18 @@ public struct ViewLayout: CustomStringConvertible {
         return count
     }
 
+    /// Every custom drawing (a `Map`, …) with its frame in points from the view's top-left, in
+    /// drawing order.
+    public var customDrawings: [(drawing: CustomDrawing, frame: Rect)] {
+        var out: [(drawing: CustomDrawing, frame: Rect)] = []
+        func visit(_ n: Node, _ r: Rect) {
+            if let c = n as? CustomNode { out.append((c.drawing, r)) }
+            for (child, rect) in n.children(in: r) { visit(child, rect) }
+        }
+        visit(node, Rect(x: 0, y: 0, width: size.width, height: size.height))
+        return out
+    }
+
     /// Each text's layout in its frame, in drawing order.
     func forEachText(_ body: (TextLayout) -> Void) {
         func visit(_ n: Node, _ r: Rect) {
@@ -92,6 +104,15 @@ public struct ViewLayout: CustomStringConvertible {
     }
 }
 
+/// What `ViewRenderer.tap` hit: a view with a tap handler.
+public struct ViewTap: Equatable, Sendable, CustomStringConvertible {
+    /// The hit view's accessibility label, else its text (a map's marker: its label, e.g.
+    /// "Marker 0"); nil for a view with neither.
+    public let label: String?
+    public init(label: String?) { self.label = label }
+    public var description: String { label.map { "tap on \"\($0)\"" } ?? "tap on an unlabelled view" }
+}
+
 public enum ViewRenderer {
     /// Lays `view` out for `proposal` (unspecified: its ideal size). Throws for unknown fonts and symbols.
     public static func layout<V: View>(_ view: V, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewLayout {
@@ -120,18 +141,20 @@ public enum ViewRenderer {
         return canvas.pixmap
     }
 
-    public static func renderPNG<V: View>(_ view: V, proposal: ProposedSize = .unspecified, scale: Int = 1) throws -> [UInt8] {
-        try PNGEncoder.encode(render(view, proposal: proposal, scale: scale))
+    /// `render` encoded as PNG.
+    public static func renderPNG<V: View>(_ view: V, proposal: ProposedSize = .unspecified, scale: Int = 1,
+                                          background: Color = .clear, time: Double = 0) throws -> [UInt8] {
+        try PNGEncoder.encode(render(view, proposal: proposal, scale: scale, background: background, time: time))
     }
 
     /// Taps the view at `point` (points, from its top-left), running the topmost `onTapGesture`
-    /// handler there, at `time` seconds (the state changes it makes happen then). Returns the
-    /// label of what was hit (its accessibility label or text), or nil.
+    /// handler there (a `Map`'s marker, popover or shape handler inside it too), at `time`
+    /// seconds (the state changes it makes happen then). nil when nothing handles a tap there.
     @discardableResult
-    public static func tap<V: View>(_ view: V, at point: Point, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> String?? {
+    public static func tap<V: View>(_ view: V, at point: Point, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewTap? {
         let laidOut = try layout(view, proposal: proposal, time: time)
         guard let target = laidOut.node.hitTest(point, in: Rect(x: 0, y: 0, width: laidOut.size.width, height: laidOut.size.height)) else { return nil }
         Transaction.$time.withValue(time) { target.action() }
-        return .some(target.label)
+        return ViewTap(label: target.label)
     }
 }

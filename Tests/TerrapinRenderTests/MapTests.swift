@@ -151,7 +151,7 @@ func resolved(_ map: Map) throws -> String { try MapResolver.resolve(map, width:
     @Test func tapOpensThePopoverAboveTheMarker() throws {
         let flags = Flags()
         let view = map(flags).frame(width: 400, height: 300)
-        #expect(try ViewRenderer.tap(view, at: Point(200, 130)) == .some("Marker 0"))
+        #expect(try ViewRenderer.tap(view, at: Point(200, 130))?.label == "Marker 0")
         #expect(flags.open)
         let scene = try MapResolver.resolve(map(flags), width: 400, height: 300)
         let popover = try #require(scene.popovers.first)
@@ -238,7 +238,7 @@ func resolved(_ map: Map) throws -> String { try MapResolver.resolve(map, width:
         flags.open = true
         let view = map(flags).frame(width: 400, height: 300)
         let bubble = try MapResolver.resolve(map(flags), width: 400, height: 300).popovers[0].bubble
-        #expect(try ViewRenderer.tap(view, at: Point(bubble.midX, bubble.midY)) == .some("Harbour"))
+        #expect(try ViewRenderer.tap(view, at: Point(bubble.midX, bubble.midY))?.label == "Harbour")
         #expect(flags.open)
         _ = try ViewRenderer.tap(view, at: Point(80, 220))
         #expect(flags.other && !flags.open, "a tap on another marker runs it and closes the popover")
@@ -411,5 +411,35 @@ extension Map {
             Marker3D(position: LatLngAltitude(latitude: 1.5, longitude: 0), drawsWhenOccluded: true, label: "shown anyway")
         }, width: 400, height: 300)
         #expect(scene.markers[0].hidden == .occluded && scene.markers[1].hidden == nil)
+    }
+}
+
+/// A `Map` inside a larger view: found, placed and hit-tested without drawing.
+@Suite struct MapsInViewsTests {
+    @Test func mapsAreFoundWithTheirFramesAndHitTested() throws {
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            Marker(position: at(0, 0)) { Pin() }
+        }
+        let view = VStack(spacing: 0) {
+            Text("Where we meet").frame(width: 300, height: 40)
+            map.frame(width: 300, height: 200)
+        }
+        let maps = try MapResolver.maps(in: view)
+        #expect(maps.count == 1)
+        let found = try #require(maps.first)
+        #expect(found.frame == Rect(x: 0, y: 40, width: 300, height: 200))
+        #expect(found.scene.description.hasPrefix("map 300x200"))
+        // The pin stands on the map's centre: its anchor at (150, 100) of the map, (150, 140) of the view.
+        let pin = try #require(found.scene.markers.first?.anchor)
+        #expect(abs(pin.x - 150) < 0.5 && abs(pin.y - 100) < 0.5, "\(pin)")
+        #expect(found.hit(at: Point(150, 130))?.target == .marker(0))
+        #expect(found.hit(at: Point(150, 20)) == nil, "outside the map")
+        #expect(try ViewRenderer.tap(view, at: Point(150, 130)) == ViewTap(label: "Marker 0"))
+    }
+
+    @Test func renderPNGTakesBackgroundAndTime() throws {
+        let png = try ViewRenderer.renderPNG(Color.clear.frame(width: 4, height: 4), scale: 2, background: Color(red: 0, green: 0, blue: 1), time: 1)
+        let pixmap = try PNGDecoder.decode(png)
+        #expect(pixmap.width == 8 && pixmap[3, 3] == PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255))
     }
 }

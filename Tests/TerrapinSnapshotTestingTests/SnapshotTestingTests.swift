@@ -181,3 +181,35 @@ final class Counter: @unchecked Sendable {
         assertSnapshot(of: square(colour == "red" ? red : blue), as: .image, named: colour)
     }
 }
+
+/// Views and maps through `.image(size:scale:)`, and a map's placement through `.resolved`.
+@Suite struct ViewAndMapSnapshotTests {
+    struct Badge: View {
+        var body: some View {
+            HStack(spacing: 4) {
+                Pin(configuration: .init(backgroundColor: Color(red: 0.1, green: 0.45, blue: 0.9)))
+                Text("Ferry").font(.caption).padding(4).background(Color.white).clipShape(Capsule())
+            }
+            .padding(6)
+        }
+    }
+
+    static let camera = Camera(center: LatLngAltitude(latitude: 37.7955, longitude: -122.3937), range: 1200)
+    static func ferryMap() -> Map {
+        Map(initialCamera: camera, mode: .roadmap) {
+            Marker(position: LatLngAltitude(latitude: 37.7955, longitude: -122.3937)) {
+                Text("Ferry Building").font(.caption).padding(4).background(Color.white).clipShape(Capsule())
+            }
+        }
+    }
+
+    @Test func anyViewAsAnImage() {
+        assertSnapshot(of: Badge(), as: .image(scale: 2), named: "badge")
+        assertSnapshot(of: Badge(), as: .image(size: (120, 48), background: .white), named: "badge-framed")
+    }
+
+    @Test func aMapAsAnImageAndAsText() {
+        assertSnapshot(of: Self.ferryMap(), as: .image(size: (240, 160)), named: "ferry-map")
+        assertSnapshot(of: Self.ferryMap(), as: .resolved(width: 240, height: 160), named: "ferry-map")
+    }
+}

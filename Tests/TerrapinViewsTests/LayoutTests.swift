@@ -153,13 +153,13 @@ extension Rect {
 
     @Test func tapsChangeStateForTheNextRender() throws {
         let view = Counter()
-        #expect(try ViewRenderer.tap(view, at: Point(10, 5)) == .some("count 0"))
+        #expect(try ViewRenderer.tap(view, at: Point(10, 5)) == ViewTap(label: "count 0"))
         #expect(view.count == 1)
         let before = try layout(view)
         #expect(!before.labels.contains("open"))
         // The circle's centre toggles; its clipped-off corner does not.
         #expect(try ViewRenderer.tap(view, at: Point(before.size.width / 2 - 19, before.size.height - 1)) == nil)
-        #expect(try ViewRenderer.tap(view, at: Point(before.size.width / 2, before.size.height - 20)) == .some("toggle"))
+        #expect(try ViewRenderer.tap(view, at: Point(before.size.width / 2, before.size.height - 20)) == ViewTap(label: "toggle"))
         let after = try layout(view)
         #expect(after.labels.contains("open") && after.labels.contains("count 1"))
     }
@@ -191,15 +191,15 @@ extension Rect {
         #expect(size == Size(width: 66, height: 77))
         // 15 pt left of the drawn pin (which spans x 20…46), at the height of its head.
         #expect(try ViewRenderer.tap(view, at: Point(5, 33)) == nil)
-        #expect(try ViewRenderer.tap(view, at: Point(33, 33)) == .some("pin"))
+        #expect(try ViewRenderer.tap(view, at: Point(33, 33)) == ViewTap(label: "pin"))
     }
 
     @Test func offsetAndFrameMoveTheTapShapeWithTheDrawing() throws {
         let offset = Color.red.frame(width: 10, height: 10).offset(x: 30, y: 0).frame(width: 60, height: 10, alignment: .leading).onTapGesture {}.accessibilityLabel("moved")
         #expect(try ViewRenderer.tap(offset, at: Point(5, 5)) == nil)
-        #expect(try ViewRenderer.tap(offset, at: Point(35, 5)) == .some("moved"))
+        #expect(try ViewRenderer.tap(offset, at: Point(35, 5)) == ViewTap(label: "moved"))
         let framed = Circle().fill(Color.red).frame(width: 10, height: 10).frame(width: 50, height: 50).onTapGesture {}.accessibilityLabel("dot")
         #expect(try ViewRenderer.tap(framed, at: Point(3, 3)) == nil)
-        #expect(try ViewRenderer.tap(framed, at: Point(25, 25)) == .some("dot"))
+        #expect(try ViewRenderer.tap(framed, at: Point(25, 25)) == ViewTap(label: "dot"))
     }
 }
