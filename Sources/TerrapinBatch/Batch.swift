@@ -40,6 +40,9 @@ public struct BatchOptions: Sendable {
     public var jobs = 1
     public var force = false
     public var root: String?
+    /// Sizes other than a scene's own draw the scene's picture scaled to fit (its map laid out
+    /// at its own size: `OutputOptions.layoutSize`), not the map at the new size.
+    public var fit = false
     public init() {}
 
     public static let placeholders = ["{name}", "{width}", "{height}", "{scale}", "{ext}"]
@@ -330,7 +333,13 @@ public enum Batch {
             do { bytes = try FileIO.read(input.scene, limit: SceneDecoder.maxFileBytes) } catch { throw BatchError.usage("scene: \(error)") }
             var scene: Scene
             do { scene = try SceneDecoder.decode(bytes, path: input.scene) } catch { throw BatchError.usage(error.description) }
-            if let size { scene.output.width = size.width; scene.output.height = size.height }
+            if let size {
+                if options.fit, scene.output.layoutSize == nil, (size.width, size.height) != (scene.output.width, scene.output.height) {
+                    scene.output.layoutSize = LayoutSize(width: scene.output.width, height: scene.output.height)
+                }
+                scene.output.width = size.width
+                scene.output.height = size.height
+            }
             if let scale { scene.output.scale = scale }
             if let problem = scene.output.sizeProblem { throw BatchError.usage(problem) }
             var format = options.outputFormat
@@ -369,7 +378,8 @@ public enum Batch {
     /// for batch). `terrapin batch` keeps it in each PNG; `terrapin serve` sends it as the ETag.
     public static func inputHash(_ scene: Scene, bytes: [UInt8], files hashes: FileHashes, extra: String = "") -> String {
         var sha = SHA256()
-        sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\n")
+        let layout = scene.output.layoutSize.map { " layout \($0.width)x\($0.height)" } ?? ""
+        sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\(layout)\n")
         sha.update(bytes)
         for file in scene.map?.referencedFiles ?? [] {
             let full = SceneBuilder(directory: scene.directory).path(file)

@@ -129,7 +129,8 @@ public final class PreparedScene {
         map.time = t
         let resolved: ResolvedScene
         do {
-            resolved = try MapResolver.resolve(map, width: Double(scene.output.width), height: Double(scene.output.height))
+            let layout = scene.output.layoutPoints
+            resolved = try MapResolver.resolve(map, width: layout.width, height: layout.height)
         } catch let error as TypographyError where error == .noFonts {
             throw RenderError.environment(error.description)
         } catch {
@@ -164,7 +165,7 @@ public final class PreparedScene {
         // Resolved and checked against the work budget before the image is even allocated.
         let resolved = try resolve(at: time)
         if let resolved {
-            let work = resolved.work(scale: Double(output.scale))
+            let work = resolved.work(scale: output.drawingScale)
             if !(work.share <= 1) { throw RenderError.overBudget(work.largest) }
         }
         guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {
@@ -173,9 +174,10 @@ public final class PreparedScene {
         let b = output.background
         canvas.clear(Color(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, opacity: Double(b.alpha) / 255).rgba)
         guard let resolved else { return canvas.pixmap }
-        canvas.transform = .scale(Double(output.scale))
-        MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: Double(output.width), height: Double(output.height)), canvas: canvas,
-                         scale: Double(output.scale), shapes: shapes)
+        let layout = output.layoutPoints
+        canvas.transform = .scale(output.drawingScale)
+        MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: layout.width, height: layout.height), canvas: canvas,
+                         scale: output.drawingScale, shapes: shapes)
         return canvas.pixmap
     }
 }

@@ -36,6 +36,12 @@ public struct OutputOptions: Equatable, Sendable {
     public var background: RGBA8
     /// The encoded image. Default PNG at `.default` compression.
     public var format: ImageFormat
+    /// The size in points the map is laid out at, when it differs from the image's: the map —
+    /// camera view, markers, labels, popovers — is resolved at this size and drawn scaled to
+    /// fit `width` × `height` (by the smaller ratio; the other axis shows a little more map),
+    /// so a thumbnail of a large scene is the same picture, smaller (`terrapin batch --fit`;
+    /// the scene file's `"layoutSize"`). Taps are in these points. nil: laid out at `width` × `height`.
+    public var layoutSize: LayoutSize?
     /// The format's compression preset (the scene file's `"compression"`).
     public var compression: ImageCompression {
         get { format.compression }
@@ -56,6 +62,20 @@ public struct OutputOptions: Equatable, Sendable {
     public var pixelWidth: Int { width * scale }
     public var pixelHeight: Int { height * scale }
 
+    /// Pixels per point of the map's layout: `scale`, times the fit of `layoutSize` into the image.
+    public var drawingScale: Double {
+        guard let l = layoutSize else { return Double(scale) }
+        return Double(scale) * min(Double(width) / Double(l.width), Double(height) / Double(l.height))
+    }
+
+    /// The map's size in points: the image's pixels at `drawingScale` (`layoutSize` itself when
+    /// the aspect ratios agree; `width` × `height` without one).
+    public var layoutPoints: (width: Double, height: Double) {
+        guard layoutSize != nil else { return (Double(width), Double(height)) }
+        let s = drawingScale
+        return (Double(pixelWidth) / s, Double(pixelHeight) / s)
+    }
+
     /// Nil when the size is allowed; otherwise what is wrong and what to do.
     public var sizeProblem: String? {
         guard width > 0, height > 0 else { return "the size must be positive, found \(width)x\(height) points" }
@@ -67,6 +87,12 @@ public struct OutputOptions: Equatable, Sendable {
         }
         return nil
     }
+}
+
+/// A size in points (`OutputOptions.layoutSize`).
+public struct LayoutSize: Equatable, Sendable {
+    public var width: Int, height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
 }
 
 /// Where a scene came from: its file (as messages name it) and where in it each file it reads is

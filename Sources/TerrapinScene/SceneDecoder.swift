@@ -144,13 +144,19 @@ struct Reader {
 
     mutating func outputOptions(_ node: JSONNode, _ path: String) -> OutputOptions {
         var options = OutputOptions()
-        guard let m = object(node, path, allowed: ["width", "height", "scale", "background", "compression"]) else { return options }
+        guard let m = object(node, path, allowed: ["width", "height", "scale", "background", "compression", "layoutSize"]) else { return options }
         let side = 1...Pixmap.Limits.maxDimension
         options.width = integer(m["width"], path + ".width", in: side, default: options.width, unit: " of points")
         options.height = integer(m["height"], path + ".height", in: side, default: options.height, unit: " of points")
         options.scale = integer(m["scale"], path + ".scale", in: OutputOptions.scales, default: options.scale)
         options.background = color(m["background"], path + ".background", default: options.background)
         options.compression = choice(m["compression"], path + ".compression", default: options.compression)
+        if let l = m["layoutSize"], let o = object(l, path + ".layoutSize", allowed: ["width", "height"]) {
+            let lp = path + ".layoutSize"
+            if o["width"] == nil || o["height"] == nil { report(l, lp, "needs both \"width\" and \"height\" (points)") }
+            options.layoutSize = LayoutSize(width: integer(o["width"], lp + ".width", in: side, default: options.width, unit: " of points"),
+                                            height: integer(o["height"], lp + ".height", in: side, default: options.height, unit: " of points"))
+        }
         if issues.isEmpty, let problem = options.sizeProblem { report(node, path, problem) }
         return options
     }

@@ -16,6 +16,7 @@ public enum SceneEncoder {
         if o.scale != d.scale { output.append(("scale", .number(Double(o.scale)))) }
         if o.background != d.background { output.append(("background", .string(hex(o.background)))) }
         if o.compression != d.compression { output.append(("compression", .string(o.compression.rawValue))) }
+        if let l = o.layoutSize { output.append(("layoutSize", .object([("width", .number(Double(l.width))), ("height", .number(Double(l.height)))]))) }
         root.append(("output", .object(output)))
         if scene.time != 0 { root.append(("time", .number(scene.time))) }
         if let map = scene.map { root.append(("map", encode(map))) }

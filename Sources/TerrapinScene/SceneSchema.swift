@@ -25,7 +25,17 @@ public enum SceneSchema {
         "height": { "type": "integer", "minimum": 1, "maximum": 16384, "description": "Height in points. Default 384." },
         "scale": { "type": "integer", "minimum": 1, "maximum": 4, "description": "Pixels per point. Default 1." },
         "background": { "type": "string", "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" },
-        "compression": { "enum": ["default", "fast", "small"] }
+        "compression": { "enum": ["default", "fast", "small"] },
+        "layoutSize": {
+          "description": "Points the map is laid out at, drawn scaled to fit width x height (thumbnails of a larger scene). Taps are in these points.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["width", "height"],
+          "properties": {
+            "width": { "type": "integer", "minimum": 1, "maximum": 16384 },
+            "height": { "type": "integer", "minimum": 1, "maximum": 16384 }
+          }
+        }
       }
     },
     "map": {

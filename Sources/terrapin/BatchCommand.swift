@@ -21,6 +21,9 @@ extension CommandLineTool {
         Options:
           --sizes WxH,...       sizes in points (default: each scene's own)
           --scale N,...         scales, e.g. 1,2 (default: each scene's own)
+          --fit                 at a size other than a scene's own, draw the scene's picture scaled to fit
+                                (markers, labels and popovers shrink with it) instead of more or less map
+                                at full-size markers; the pixel size is still the size times --scale
           --output TEMPLATE     output paths; {name} {width} {height} {scale} ("" at 1x, "@2x" at 2x)
                                 {ext} (png, jpg or webp); default out/{name}-{width}x{height}{scale}.png
           --format FORMAT       png, jpeg or webp (default: the template's extension, else png)
@@ -40,6 +43,7 @@ extension CommandLineTool {
 
         Examples:
           terrapin batch Examples/ --sizes 256x192,512x384 --scale 1,2 --output 'thumbs/{name}-{width}x{height}{scale}.png'
+          terrapin batch Examples/ --sizes 160x120 --fit --output 'thumbs/{name}.png'
           terrapin batch --manifest catalogue.jsonl -j 8 --shard 3/10 --json
         """
 
@@ -73,6 +77,7 @@ extension CommandLineTool {
             case "--quality": options.quality = try parser.integer(for: argument, in: 0...100)
             case "-j", "--jobs": options.jobs = try parser.integer(for: argument, in: 1...256)
             case "--force": options.force = true
+            case "--fit": options.fit = true
             case "--root": options.root = try parser.value(for: argument)
             case "--quiet": quiet = true
             case "--json": json = true

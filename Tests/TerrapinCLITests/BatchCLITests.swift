@@ -54,6 +54,19 @@ import TerrapinPNG
         #expect(String(decoding: forced.stdout, as: UTF8.self).hasPrefix(#"{"total": 8, "rendered": 8, "skipped": 0"#))
     }
 
+    @Test func fitDrawsTheScenesPictureSmallerAndIsPartOfTheResumeHash() throws {
+        let dir = try sceneDirectory(1)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plain = ["batch", dir + "/scenes", "--output", dir + "/out/{name}.png", "--sizes", "32x24", "--json", "--quiet"]
+        #expect(try CLI.run(plain).status == 0)
+        let cropped = try PNGDecoder.decode(file: dir + "/out/place-0.png")
+        let fitted = try CLI.run(plain + ["--fit"])
+        #expect(String(decoding: fitted.stdout, as: UTF8.self).hasPrefix(#"{"total": 1, "rendered": 1, "skipped": 0"#), "--fit is a different output")
+        let small = try PNGDecoder.decode(file: dir + "/out/place-0.png")
+        #expect(small.width == 32 && small.height == 24 && small.data != cropped.data)
+        #expect(String(decoding: try CLI.run(plain + ["--fit"]).stdout, as: UTF8.self).hasPrefix(#"{"total": 1, "rendered": 0, "skipped": 1"#))
+    }
+
     @Test func aBadSceneFailsAloneWithItsReason() throws {
         let dir = try sceneDirectory(3)
         defer { try? FileManager.default.removeItem(atPath: dir) }

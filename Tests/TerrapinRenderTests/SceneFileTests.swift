@@ -295,3 +295,70 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
         #expect(throws: RenderError.self) { try PreparedScene(scene) }
     }
 }
+
+/// `output.layoutSize` (and `terrapin batch --fit`): the same picture at a smaller size.
+@Suite struct LayoutSizeTests {
+    static let scene = #"""
+        {"output": {"width": 400, "height": 300}, "map": {"mode": "roadmap",
+          "camera": {"center": {"latitude": 37.7955, "longitude": -122.3937}, "range": 1500},
+          "markers": [{"position": {"latitude": 37.7955, "longitude": -122.3937}, "content": {"pin": {"background": "#1A73E8"}}},
+                      {"position": {"latitude": 37.7990, "longitude": -122.3990}, "content": {"text": "Pier 7", "modifiers": [{"padding": 6}, {"background": "white"}, {"clipShape": "capsule"}]}}]}}
+        """#
+
+    /// Mean absolute difference per channel between `small` and `large` shrunk by 2 (2×2 boxes).
+    static func difference(_ large: Pixmap, _ small: Pixmap) -> Double {
+        var total = 0.0
+        for y in 0..<small.height {
+            for x in 0..<small.width {
+                let s = small[x, y]
+                let box = [large[2 * x, 2 * y], large[2 * x + 1, 2 * y], large[2 * x, 2 * y + 1], large[2 * x + 1, 2 * y + 1]]
+                func mean(_ c: (PremultipliedRGBA8) -> UInt8) -> Double { box.map { Double(c($0)) }.reduce(0, +) / 4 }
+                total += abs(mean(\.red) - Double(s.red)) + abs(mean(\.green) - Double(s.green)) + abs(mean(\.blue) - Double(s.blue))
+            }
+        }
+        return total / Double(small.width * small.height * 3)
+    }
+
+    @Test func aThumbnailIsTheSamePictureSmaller() throws {
+        let full = try SceneDecoder.decode(Array(Self.scene.utf8))
+        var fitted = full
+        fitted.output.layoutSize = LayoutSize(width: 400, height: 300)
+        fitted.output.width = 200
+        fitted.output.height = 150
+        #expect(fitted.output.drawingScale == 0.5)
+        var cropped = full
+        cropped.output.width = 200
+        cropped.output.height = 150
+        let large = try SceneRenderer.render(full), small = try SceneRenderer.render(fitted), other = try SceneRenderer.render(cropped)
+        #expect(small.width == 200 && small.height == 150)
+        let fit = Self.difference(large, small), crop = Self.difference(large, other)
+        #expect(fit < 3 && crop > 4 * fit, "fit \(fit), crop \(crop)")
+        // Placement is the full-size scene's, in its points.
+        let resolved = try #require(try PreparedScene(fitted).resolve())
+        let original = try #require(try PreparedScene(full).resolve())
+        #expect(resolved.description == original.description)
+    }
+
+    @Test func otherAspectRatiosShowMoreMapOnOneAxis() throws {
+        var scene = try SceneDecoder.decode(Array(Self.scene.utf8))
+        scene.output.layoutSize = LayoutSize(width: 400, height: 300)
+        scene.output.width = 200
+        scene.output.height = 200
+        scene.output.scale = 2
+        #expect(scene.output.drawingScale == 1)
+        #expect(scene.output.layoutPoints.width == 400 && scene.output.layoutPoints.height == 400)
+        let image = try SceneRenderer.render(scene)
+        #expect(image.width == 400 && image.height == 400)
+    }
+
+    @Test func sceneFilesReadAndWriteIt() throws {
+        let text = #"{"output": {"width": 160, "height": 120, "layoutSize": {"width": 800, "height": 600}}}"#
+        let scene = try SceneDecoder.decode(Array(text.utf8))
+        #expect(scene.output.layoutSize == LayoutSize(width: 800, height: 600))
+        #expect(SceneEncoder.encode(scene).contains(#""layoutSize": {"width": 800, "height": 600}"#))
+        #expect(throws: SceneError.self) { try SceneDecoder.decode(Array(#"{"output": {"layoutSize": {"width": 800}}}"#.utf8)) }
+        do { _ = try SceneDecoder.decode(Array(#"{"output": {"layoutSize": {"width": 800}}}"#.utf8)) } catch {
+            #expect(error.description.contains(#"$.output.layoutSize: needs both "width" and "height" (points)"#))
+        }
+    }
+}
