@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libpng-dev zlib1g-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic
 
-.PHONY: setup build test demo bench bench-serve stress sanitize fuzz clean
+.PHONY: setup build test demo install bench bench-serve stress sanitize fuzz clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -25,6 +25,15 @@ build: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The CLI into $(PREFIX)/bin (default /usr/local; DESTDIR for staging), built release with the
+# Swift runtime linked in, so it runs where the C libraries of `make setup` are installed
+# without the Swift toolchain. A build directory of its own keeps the normal builds untouched.
+PREFIX ?= /usr/local
+install: setup
+	$(SWIFT) build -c release --product terrapin --static-swift-stdlib --scratch-path .build/install
+	install -D -m 0755 .build/install/release/terrapin "$(DESTDIR)$(PREFIX)/bin/terrapin"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/terrapin"
 
 demo: build
 	@mkdir -p out

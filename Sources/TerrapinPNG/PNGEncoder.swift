@@ -52,9 +52,14 @@ public struct PNGEncodingOptions: Equatable, Sendable {
 
 public enum PNGEncoder {
     public static func encode(_ pixmap: Pixmap, options: PNGEncodingOptions = .default) throws(PNGError) -> [UInt8] {
+        try encode(pixmap, options: options, alpha: !pixmap.isOpaque)
+    }
+
+    /// With `alpha` false the image is written as RGB (the pixmap must be opaque), with it RGBA
+    /// whatever the pixels: animated PNG frames must all share the first frame's colour type.
+    static func encode(_ pixmap: Pixmap, options: PNGEncodingOptions, alpha: Bool) throws(PNGError) -> [UInt8] {
         for entry in options.text { try validate(entry) }
-        let opaque = pixmap.isOpaque
-        let channels = opaque ? 3 : 4
+        let channels = alpha ? 4 : 3
         let samples = straightSamples(pixmap, channels: channels)
         var text = options.text
         if options.includesContentHash {

@@ -117,7 +117,7 @@ public enum SceneImage {
         }
     }
 
-    static func pngCompression(_ c: ImageCompression) -> PNGCompression {
+    public static func pngCompression(_ c: ImageCompression) -> PNGCompression {
         switch c {
         case .default: .default
         case .fast: .fast

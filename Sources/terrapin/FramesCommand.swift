@@ -61,7 +61,6 @@ extension CommandLineTool {
         let prepared = try options.prepare(scene)
         let metadata = apngPath == nil ? [(key: "Software", value: "Terrapin \(Terrapin.version)")] : []
         if let directory { do { try FileIO.makeDirectory(directory) } catch { throw CLIError.runtime(error.description) } }
-        var encoded: [[UInt8]] = []
         var total = 0
         if let webpPath {
             // Animated WebP: the frames' pixels are held (within the same budget), then encoded.
@@ -83,13 +82,31 @@ extension CommandLineTool {
             try writeOutput(file, to: webpPath)
             return
         }
+        if let apngPath {
+            // Only what changed between frames is stored (APNGWriter); the file is held to the budget.
+            let background = scene.output.background
+            let writer = APNGWriter(width: scene.output.pixelWidth, height: scene.output.pixelHeight, alpha: background.alpha < 255,
+                                    delayNumerator: 1, delayDenominator: UInt16(fps),
+                                    options: PNGEncodingOptions(compression: SceneImage.pngCompression(scene.output.compression)))
+            for i in 0..<count {
+                let t = scene.time + Double(i) / Double(fps)
+                let image: Pixmap
+                do { image = try prepared.render(at: t) } catch { throw CLIError.input(error.description) }
+                do { try writer.add(image) } catch { throw CLIError.runtime(error.description) }
+                guard writer.byteCount <= maxAnimationBytes else {
+                    throw CLIError.input("the animated PNG would pass \(maxAnimationBytes >> 20) MiB; lower --size, --fps or --duration, or write frames with -o DIR")
+                }
+            }
+            let file: [UInt8]
+            do { file = try writer.finish() } catch { throw CLIError.runtime(error.description) }
+            try writeOutput(file, to: apngPath)
+            return
+        }
         for i in 0..<count {
             let t = scene.time + Double(i) / Double(fps)
             let bytes: [UInt8]
             do {
-                // Animated PNG frames are PNG whatever the scene's format.
-                let format = apngPath == nil ? scene.output.format : .png(scene.output.compression)
-                bytes = try SceneImage.encode(try prepared.render(at: t), format: format, metadata: metadata).bytes
+                bytes = try SceneImage.encode(try prepared.render(at: t), format: scene.output.format, metadata: metadata).bytes
             } catch {
                 if case .encoding = error { throw CLIError.runtime(error.description) }
                 throw CLIError.input(error.description)
@@ -97,19 +114,9 @@ extension CommandLineTool {
             if let directory {
                 let name = String(i).count >= 5 ? String(i) : String(repeating: "0", count: 5 - String(i).count) + String(i)
                 try writeOutput(bytes, to: join(directory, "frame_\(name).\(scene.output.format.fileExtension)"))
-            } else {
-                total += bytes.count
-                guard total <= maxAnimationBytes else {
-                    throw CLIError.input("the animated PNG would pass \(maxAnimationBytes >> 20) MiB; lower --size, --fps or --duration, or write frames with -o DIR")
-                }
-                encoded.append(bytes)
             }
         }
-        if let apngPath {
-            let file: [UInt8]
-            do { file = try APNG.assemble(encoded, delayNumerator: 1, delayDenominator: UInt16(fps)) } catch { throw CLIError.runtime(error.description) }
-            try writeOutput(file, to: apngPath)
-        } else if let directory {
+        if let directory {
             let last = String(repeating: "0", count: max(0, 5 - String(count - 1).count)) + String(count - 1)
             printOut(count == 1 ? join(directory, "frame_00000.png") + " (1 frame)"
                                 : join(directory, "frame_00000.png") + " … frame_\(last).png (\(count) frames)")
