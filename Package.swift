@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TerrapinIO", dependencies: ["CTerrapinIO"]),
         .target(name: "TerrapinGeometry"),
         .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry"]),
-        .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG"]),
+        .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib"]),
         .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CZlib", "CBrotli", "CZstd"]),
         .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite"]),
         .target(

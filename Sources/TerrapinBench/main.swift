@@ -4,18 +4,21 @@ import Terrapin
 import Glibc
 #endif
 
-func pngEncodeBenchmarks(_ frame: Pixmap) throws {
-    print("PNG encode, 1024x768 opaque frame (3 MiB of RGBA):")
-    let widths = [10, 9, 9, 9, 11, 10]
+func pngEncodeBenchmarks(_ frame: Pixmap, name: String = "1024x768 opaque frame (3 MiB of RGBA)") throws {
+    print("PNG encode, \(name), banded on \(Cores.online) cores and libpng alone:")
+    let widths = [18, 9, 9, 9, 11, 10]
     print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))
     for preset in PNGCompression.allCases {
-        var size = 0
-        let timing = try measure(preset.rawValue) {
-            size = try PNGEncoder.encode(frame, options: PNGEncodingOptions(compression: preset)).count
+        for banded in [true, false] {
+            var size = 0
+            let label = preset.rawValue + (banded ? "" : " (libpng)")
+            let timing = try measure(label) {
+                size = try PNGEncoder.encode(frame, options: PNGEncodingOptions(compression: preset, banded: banded)).count
+            }
+            let throughput = Double(frame.data.count) / 1_000_000 / (timing.median / 1000)
+            print(row([label, format(timing.median), format(timing.min), format(timing.max), String(size), format(throughput, 1)], widths: widths))
+            record(section: "PNG encode, \(name)", name: label, timing, note: "\(size) bytes, \(format(throughput, 1)) MB/s")
         }
-        let throughput = Double(frame.data.count) / 1_000_000 / (timing.median / 1000)
-        print(row([preset.rawValue, format(timing.median), format(timing.min), format(timing.max), String(size), format(throughput, 1)], widths: widths))
-        record(section: "PNG encode, 1024x768 opaque frame", name: preset.rawValue, timing, note: "\(size) bytes, \(format(throughput, 1)) MB/s")
     }
 }
 
@@ -155,6 +158,8 @@ if only == "memory" {
 }
 if only == "png" {
     try pngEncodeBenchmarks(sampleFrame())
+    // The S1 map as `make bench` drew it, when it has run.
+    if let s1 = try? PNGDecoder.decode(file: "out/bench/S1.png") { try pngEncodeBenchmarks(s1, name: "S1 map (out/bench/S1.png)") }
     reportPeakMemoryIfAsked()
     exit(0)
 }

@@ -39,11 +39,16 @@ public struct PNGEncodingOptions: Equatable, Sendable {
     /// When true, adds a `Terrapin-SHA256` text chunk: the SHA-256 of "WxHxC\n" followed by
     /// the straight-alpha samples as written (C = 3 or 4 channels). Off by default (costs a pass).
     public var includesContentHash: Bool
+    /// Images of 256 Ki pixels and more are filtered and deflated in bands on every core
+    /// (`BandedPNGEncoder`; the same bytes whatever the number of cores). false: libpng's own
+    /// single-threaded encoder for every size (the reference the banded one is measured against).
+    public var banded: Bool
 
-    public init(compression: PNGCompression = .default, text: [PNGTextEntry] = [], includesContentHash: Bool = false) {
+    public init(compression: PNGCompression = .default, text: [PNGTextEntry] = [], includesContentHash: Bool = false, banded: Bool = true) {
         self.compression = compression
         self.text = text
         self.includesContentHash = includesContentHash
+        self.banded = banded
     }
 
     public static let `default` = PNGEncodingOptions()
@@ -68,6 +73,17 @@ public enum PNGEncoder {
             samples.withUnsafeBytes { hasher.update($0) }
             text.append(PNGTextEntry(key: PNGEncodingOptions.contentHashKey, value: SHA256.hex(hasher.finalize())))
         }
+        if options.banded && pixmap.width * pixmap.height >= BandedPNGEncoder.minimumPixels {
+            return try BandedPNGEncoder.encode(samples: samples, width: pixmap.width, height: pixmap.height, channels: channels,
+                                               compression: options.compression, text: text)
+        }
+        return try encodeWithLibPNG(samples: samples, width: pixmap.width, height: pixmap.height, channels: channels,
+                                    compression: options.compression, text: text)
+    }
+
+    /// libpng's own encoder (images under `BandedPNGEncoder.minimumPixels`, and the reference).
+    static func encodeWithLibPNG(samples: [UInt8], width: Int, height: Int, channels: Int, compression: PNGCompression,
+                                 text: [PNGTextEntry]) throws(PNGError) -> [UInt8] {
         // C strings for the keys and values must outlive the call.
         let keys = text.map { latin1CString($0.key)! }
         let values = text.map { latin1CString($0.value) ?? Array($0.value.utf8CString) }
@@ -84,9 +100,9 @@ public enum PNGEncoder {
                 return samples.withUnsafeBufferPointer { pixels in
                     entries.withUnsafeMutableBufferPointer { entryBuffer in
                         var params = tp_png_encode_params(
-                            pixels: pixels.baseAddress, width: UInt32(pixmap.width), height: UInt32(pixmap.height),
-                            stride: pixmap.width * channels, channels: Int32(channels),
-                            compression_level: options.compression.zlibLevel, filters: options.compression.filters,
+                            pixels: pixels.baseAddress, width: UInt32(width), height: UInt32(height),
+                            stride: width * channels, channels: Int32(channels),
+                            compression_level: compression.zlibLevel, filters: compression.filters,
                             strategy: 0, texts: entryBuffer.baseAddress, text_count: Int32(entryBuffer.count))
                         return message.withUnsafeMutableBufferPointer { tp_png_encode(&params, &buffer, $0.baseAddress, $0.count) }
                     }
