@@ -285,7 +285,6 @@ public final class RenderService: Sendable {
                 case .none: throw Failure(status: 406, message: "Accept allows none of image/png, image/jpeg, image/webp")
                 }
             }
-            if let quality = overrides.quality, overrides.format == nil { overrides.format = original.output.format; overrides.quality = quality }
         } catch {
             return failure(route, error)
         }

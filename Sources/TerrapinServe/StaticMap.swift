@@ -241,7 +241,8 @@ public struct StaticMapRequest: Equatable, Sendable {
             var z = 21.0
             if dx > 0 { z = min(z, log2(usableX / (256 * dx))) }
             if dy > 0 { z = min(z, log2(max(1, usableY) / (256 * dy))) }
-            level = points.count <= 1 ? 15 : max(0, min(21, z.rounded(.down)))
+            // One place (or several at the same spot): zoom 15, as for a lone marker.
+            level = dx == 0 && dy == 0 ? 15 : max(0, min(21, z.rounded(.down)))
         }
         let center = focus!
         // Points per metre on the ground at this zoom and latitude (256-point tiles).

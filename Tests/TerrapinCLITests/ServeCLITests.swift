@@ -70,6 +70,24 @@ final class ServerProcess: @unchecked Sendable {
         return try c.send(method, target, headers: headers, body: body)
     }
 
+    /// POSTs `slowScene` from another thread and returns once a worker is rendering it: the
+    /// reply (nil until `done` is signalled, or if the request failed) and the signal.
+    func startSlowRender() throws -> (reply: Locked<HTTPReply?>, done: DispatchSemaphore) {
+        let slow = Locked<HTTPReply?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            slow.withLock { $0 = try? self.request("POST", "/render?compression=fast", body: slowScene) }
+            done.signal()
+        }.start()
+        var running = 0
+        for _ in 0..<500 where running == 0 {
+            running = try metric("terrapin_renders_running") ?? 0
+            if running == 0 { usleep(10_000) }
+        }
+        #expect(running == 1, "the slow render is on a worker")
+        return (slow, done)
+    }
+
     /// A gauge of /metrics.
     func metric(_ name: String) throws -> Int? {
         let text = String(decoding: try request("GET", "/metrics").body, as: UTF8.self)
@@ -208,18 +226,7 @@ let slowScene = Array(try! Data(contentsOf: URL(fileURLWithPath: ServerProcess.f
     @Test func saturatedServerAnswers503WithRetryAfter() throws {
         let server = try ServerProcess(["--threads", "1", "--queue", "0"])
         defer { _ = server.stop() }
-        let slow = Locked<HTTPReply?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            slow.withLock { $0 = try? server.request("POST", "/render?compression=fast", body: slowScene) }
-            done.signal()
-        }.start()
-        var running = 0
-        for _ in 0..<500 where running == 0 {
-            running = try server.metric("terrapin_renders_running") ?? 0
-            if running == 0 { usleep(10_000) }
-        }
-        #expect(running == 1)
+        let (slow, done) = try server.startSlowRender()
         let refused = try server.request("GET", "/render/serve/red.json")
         #expect(refused.status == 503 && refused.headers["retry-after"] == "1")
         #expect((refused.json["error"] as? String)?.contains("busy") == true)
@@ -234,18 +241,7 @@ let slowScene = Array(try! Data(contentsOf: URL(fileURLWithPath: ServerProcess.f
     @Test func sigtermFinishesRequestsInFlightAndExitsZero() throws {
         let server = try ServerProcess(["--threads", "1"])
         defer { _ = server.stop(SIGKILL) }
-        let slow = Locked<HTTPReply?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            slow.withLock { $0 = try? server.request("POST", "/render?compression=fast", body: slowScene) }
-            done.signal()
-        }.start()
-        var running = 0
-        for _ in 0..<500 where running == 0 {
-            running = try server.metric("terrapin_renders_running") ?? 0
-            if running == 0 { usleep(10_000) }
-        }
-        #expect(running == 1)
+        let (slow, done) = try server.startSlowRender()
         kill(server.process.processIdentifier, SIGTERM)
         usleep(200_000)
         #expect(throws: (any Error).self, "no new connections once draining") { try server.request("GET", "/healthz") }

@@ -72,7 +72,10 @@ import Terrapin
         let fitted = try parse("size=400x300&zoom=13&markers=43.73,7.41|43.75,7.44").camera
         #expect(abs(camera.range - fitted.range) < 1e-6)
         let single = try parse("size=400x300&markers=43.73,7.41").camera
-        #expect(abs(single.range - (try parse("size=400x300&zoom=15&center=43.73,7.41")).camera.range) < 1e-6)
+        let zoom15 = try parse("size=400x300&zoom=15&center=43.73,7.41").camera
+        #expect(abs(single.range - zoom15.range) < 1e-6)
+        let sameSpot = try parse("size=400x300&markers=43.73,7.41|43.73,7.41").camera
+        #expect(abs(sameSpot.range - zoom15.range) < 1e-6, "several markers at one spot: zoom 15, not 21")
     }
 
     @Test func overlayIsSceneJSON() throws {
