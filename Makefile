@@ -43,6 +43,8 @@ demo: build
 	  echo "out/$$name.png"; \
 	done
 
+# PEERS=FILE (the output of ../shared/bench/peers/run.sh, from the same hour) adds the ratios
+# to the faster peer for S1, S2 and S3 (BENCHMARKS.md).
 bench: setup
 	$(SWIFT) build -c release --product TerrapinBench
 	@mkdir -p out/bench

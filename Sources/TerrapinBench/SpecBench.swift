@@ -156,7 +156,7 @@ func specBenchmarks(outputDirectory: String) throws -> String {
             + "markers+labels \(format(s.markers.median)) (\(format(s.markers.min))–\(format(s.markers.max)))  "
             + "PNG \(format(s.png.median)) (\(format(s.png.min))–\(format(s.png.max))) \(s.bytes) B  total \(format(s.total.median)) ms   [\(target)]"
     }
-    lines.append("Reference scenes (bench/scene_spec.md; median (min–max) of 7 runs after a warm-up, ms; PNG = libpng, zlib 6, adaptive filters):")
+    lines.append("Reference scenes (the benchmark spec; median (min–max) of 7 runs after a warm-up, ms; PNG = zlib 6, adaptive filters, banded on every core):")
     lines.append(row3("S1", s1, target: "targets: terrain ≤ 10, markers ≤ 10"))
     lines.append(row3("S2", s2, target: "target: markers ≤ 50"))
     func rowP(_ name: String, _ p: ProductPathTimes, _ count: Int) -> String {
@@ -174,8 +174,36 @@ func specBenchmarks(outputDirectory: String) throws -> String {
         record(section: "Reference scenes, product path", name: name + " paint", p.paint, note: "\(p.masks) masks, \(p.hits) reuses")
     }
     lines.append("S3   64 thumbnails 256x192 on \(Cores.online) cores: total \(format(s3.median)) (\(format(s3.min))–\(format(s3.max))) ms, \(s3Bytes) B of PNG   [target ≤ 200]")
+    // Ratios to the faster peer, when `PEERS` names the output of the peers' run.sh.
+    if let file = getenv("PEERS").map({ String(cString: $0) }), let text = try? FileIO.read(file, limit: 1 << 20) {
+        let peers = PeerTimes.parse(String(decoding: text, as: UTF8.self))
+        let ours: [(scene: String, total: Double, target: Double, what: String)] = [
+            ("S1", s1.terrain.median + s1p.resolve.median + s1p.paint.median + s1p.png.median, 0.4, "terrain + product-path markers + PNG"),
+            ("S2", s2.terrain.median + s2p.resolve.median + s2p.paint.median + s2p.png.median, 0.15, "terrain + product-path markers + PNG"),
+            ("S3", s3.median, 0.3, "64 thumbnails, direct drawing"),
+        ]
+        lines.append("Against the peers (\(file)):")
+        for o in ours {
+            guard let (peer, total) = peers[o.scene]?.min(by: { $0.value < $1.value }) else { continue }
+            let all = peers[o.scene]!.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value))" }.joined(separator: ", ")
+            lines.append("  \(o.scene)   Terrapin \(format(o.total)) ms (\(o.what)); \(all) ms; ratio to \(peer) \(format(o.total / total, 2)) [target ≤ \(o.target)]")
+        }
+    }
     lines.append(problems.isEmpty ? "check values: all match (grid, terrain colours ±1, markers 1, 2, 1000, label advance)" : "CHECK VALUES FAILED: " + problems.joined(separator: "; "))
     lines.append("wrote \(outputDirectory)/S1.png, S2.png, S3/thumb_00.png … thumb_63.png")
     return lines.joined(separator: "\n")
 }
 
+
+/// The peers' run.sh output: "skia  S1  terrain 27.5 ms  markers+labels 50.5 ms  png 74.2 ms  total 152.2 ms".
+enum PeerTimes {
+    static func parse(_ text: String) -> [String: [String: Double]] {
+        var out: [String: [String: Double]] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard words.count >= 3, let t = words.firstIndex(of: "total"), t + 1 < words.count, let total = Double(words[t + 1]) else { continue }
+            out[String(words[1]), default: [:]][String(words[0])] = total
+        }
+        return out
+    }
+}
