@@ -68,6 +68,17 @@ func gradient(alpha: Bool = false) -> Pixmap {
         #expect(abs(Int(gray.data[0]) - 77) <= 1 && gray.data[0] == gray.data[1] && gray.data[1] == gray.data[2])
     }
 
+    /// A progressive JPEG may hold any number of scans, each a pass over the whole image: more
+    /// than `JPEGDecoder.maxScans` (100) is refused while reading, before the 101st is decoded.
+    @Test func scansPastTheLimitAreRefused() throws {
+        let hundred = try RasterImage.decode(file: "Fixtures/raster/jpeg/scans-100.jpg")
+        #expect(hundred.width == 16 && hundred.height == 16)
+        #expect(throws: (any Error).self) { try RasterImage.decode(file: "Fixtures/raster/jpeg/scans-101.jpg") }
+        do { _ = try RasterImage.decode(file: "Fixtures/raster/jpeg/scans-101.jpg") } catch {
+            #expect("\(error)".contains("more than 100 scans"), "\(error)")
+        }
+    }
+
     @Test func sizeIsCheckedBeforeDecoding() throws {
         let bytes = try JPEGEncoder.encode(gradient(), quality: 90)
         #expect(throws: CodecError.tooLarge(source: "image data", width: 64, height: 48, limit: "at most 32x32 and 1024 pixels")) {
