@@ -175,7 +175,9 @@ func specBenchmarks(outputDirectory: String) throws -> String {
     }
     lines.append("S3   64 thumbnails 256x192 on \(Cores.online) cores: total \(format(s3.median)) (\(format(s3.min))–\(format(s3.max))) ms, \(s3Bytes) B of PNG   [target ≤ 200]")
     // Ratios to the faster peer, when `PEERS` names the output of the peers' run.sh.
-    if let file = getenv("PEERS").map({ String(cString: $0) }), let text = try? FileIO.read(file, limit: 1 << 20) {
+    if let file = getenv("PEERS").map({ String(cString: $0) }), (try? FileIO.read(file, limit: 1 << 20)) == nil {
+        lines.append("PEERS=\(file): cannot read it; give the output of the peers' run.sh")
+    } else if let file = getenv("PEERS").map({ String(cString: $0) }), let text = try? FileIO.read(file, limit: 1 << 20) {
         let peers = PeerTimes.parse(String(decoding: text, as: UTF8.self))
         let ours: [(scene: String, total: Double, target: Double, what: String)] = [
             ("S1", s1.terrain.median + s1p.resolve.median + s1p.paint.median + s1p.png.median, 0.4, "terrain + product-path markers + PNG"),
@@ -193,7 +195,6 @@ func specBenchmarks(outputDirectory: String) throws -> String {
     lines.append("wrote \(outputDirectory)/S1.png, S2.png, S3/thumb_00.png … thumb_63.png")
     return lines.joined(separator: "\n")
 }
-
 
 /// The peers' run.sh output: "skia  S1  terrain 27.5 ms  markers+labels 50.5 ms  png 74.2 ms  total 152.2 ms".
 enum PeerTimes {
