@@ -107,7 +107,7 @@ extension CommandLineTool {
 
         var received: Int32 = 0
         sigwait(&signals, &received)
-        printNotice("terrapin serve: \(received == SIGTERM ? "SIGTERM" : "SIGINT"): finishing \(server.active) requests in flight")
+        printNotice("terrapin serve: \(received == SIGTERM ? "SIGTERM" : "SIGINT"): finishing the requests in flight (\(server.active) now)")
         service.beginDrain()
         server.quiesce()
         // In-flight requests finish (each within --timeout) and their answers go out; then
