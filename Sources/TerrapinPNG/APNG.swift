@@ -50,17 +50,17 @@ public final class APNGWriter {
             guard let ihdr = chunks.first(where: { $0.type == "IHDR" }) else { throw PNGError.encodingFailed(reason: "frame 0 has no IHDR") }
             header = Array(png[ihdr.dataRange])
             // Text chunks of the first frame (Software, …) stay, before the image data.
-            for c in chunks where c.type == "tEXt" || c.type == "iTXt" || c.type == "zTXt" { body += APNG.chunk(c.type, Array(png[c.dataRange])) }
+            for c in chunks where c.type == "tEXt" || c.type == "iTXt" || c.type == "zTXt" { body += PNGChunks.chunk(c.type, Array(png[c.dataRange])) }
         }
-        body += APNG.chunk("fcTL", APNG.be32(sequence) + APNG.be32(UInt32(region.width)) + APNG.be32(UInt32(region.height))
-                           + APNG.be32(UInt32(region.x)) + APNG.be32(UInt32(region.y))
-                           + APNG.be16(delayNumerator) + APNG.be16(delayDenominator) + [0, 0])
+        body += PNGChunks.chunk("fcTL", PNGChunks.be32(sequence) + PNGChunks.be32(UInt32(region.width)) + PNGChunks.be32(UInt32(region.height))
+                           + PNGChunks.be32(UInt32(region.x)) + PNGChunks.be32(UInt32(region.y))
+                           + PNGChunks.be16(delayNumerator) + PNGChunks.be16(delayDenominator) + [0, 0])
         sequence += 1
         for c in chunks where c.type == "IDAT" {
             if previous == nil {
-                body += APNG.chunk("IDAT", Array(png[c.dataRange]))
+                body += PNGChunks.chunk("IDAT", Array(png[c.dataRange]))
             } else {
-                body += APNG.chunk("fdAT", APNG.be32(sequence) + Array(png[c.dataRange]))
+                body += PNGChunks.chunk("fdAT", PNGChunks.be32(sequence) + Array(png[c.dataRange]))
                 sequence += 1
             }
         }
@@ -71,8 +71,8 @@ public final class APNGWriter {
     /// The file: signature, IHDR, acTL (the frame count now known), the frames, IEND.
     public func finish() throws(PNGError) -> [UInt8] {
         guard frameCount > 0 else { throw PNGError.encodingFailed(reason: "an animated PNG needs at least one frame") }
-        return PNGChunks.signature + APNG.chunk("IHDR", header) + APNG.chunk("acTL", APNG.be32(UInt32(frameCount)) + APNG.be32(plays))
-            + body + APNG.chunk("IEND", [])
+        return PNGChunks.signature + PNGChunks.chunk("IHDR", header) + PNGChunks.chunk("acTL", PNGChunks.be32(UInt32(frameCount)) + PNGChunks.be32(plays))
+            + body + PNGChunks.chunk("IEND", [])
     }
 }
 
@@ -109,12 +109,4 @@ public enum APNG {
         }
         return Pixmap(width: r.width, height: r.height, premultipliedData: data)!
     }
-
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + body + be32(PNGChunks.crc32(body))
-    }
-
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
 }

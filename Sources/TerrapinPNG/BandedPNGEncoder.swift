@@ -89,25 +89,25 @@ enum BandedPNGEncoder {
         stream += [UInt8(a >> 24), UInt8(a >> 16 & 0xFF), UInt8(a >> 8 & 0xFF), UInt8(a & 0xFF)]
 
         var png = PNGChunks.signature
-        let ihdr = be32(UInt32(width)) + be32(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0]
-        png += chunk("IHDR", ihdr)
+        let ihdr = PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0]
+        png += PNGChunks.chunk("IHDR", ihdr)
         for entry in text {
             if let value = PNGEncoder.latin1CString(entry.value) {
-                png += chunk("tEXt", PNGEncoder.latin1CString(entry.key)!.map { UInt8(bitPattern: $0) } + value.dropLast().map { UInt8(bitPattern: $0) })
+                png += PNGChunks.chunk("tEXt", PNGEncoder.latin1CString(entry.key)!.map { UInt8(bitPattern: $0) } + value.dropLast().map { UInt8(bitPattern: $0) })
             } else {
                 // iTXt: keyword, NUL, no compression (flag 0, method 0), empty language and
                 // translated keyword, the UTF-8 text.
-                png += chunk("iTXt", PNGEncoder.latin1CString(entry.key)!.map { UInt8(bitPattern: $0) } + [0, 0, 0, 0] + Array(entry.value.utf8))
+                png += PNGChunks.chunk("iTXt", PNGEncoder.latin1CString(entry.key)!.map { UInt8(bitPattern: $0) } + [0, 0, 0, 0] + Array(entry.value.utf8))
             }
         }
         var offset = 0
         let idatSize = 1 << 20
         while offset < stream.count {
             let end = min(stream.count, offset + idatSize)
-            png += chunk("IDAT", Array(stream[offset..<end]))
+            png += PNGChunks.chunk("IDAT", Array(stream[offset..<end]))
             offset = end
         }
-        png += chunk("IEND", [])
+        png += PNGChunks.chunk("IEND", [])
         return png
     }
 
@@ -177,12 +177,7 @@ enum BandedPNGEncoder {
         out[0] = best
     }
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + body + be32(PNGChunks.crc32(body))
-    }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
 }
 
 /// A pointer handed to concurrentPerform's iterations, each touching its own rows.

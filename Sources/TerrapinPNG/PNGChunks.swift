@@ -12,6 +12,16 @@ public struct PNGChunk: Equatable, Sendable {
 }
 
 public enum PNGChunks {
+    /// One chunk: length, type, data and the CRC-32 of type and data (the encoders' and the
+    /// animated PNG writer's).
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return be32(UInt32(data.count)) + body + be32(crc32(body))
+    }
+
+    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
+
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// PNG's CRC-32 of `bytes`.

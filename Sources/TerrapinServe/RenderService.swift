@@ -107,11 +107,11 @@ public final class RenderService: Sendable {
 
     /// Answers one request (and logs it, and counts it).
     public func respond(_ request: HTTPRequest) -> HTTPResponse {
-        let start = Self.now()
+        let start = Batch.monotonicNow()
         metrics.begin()
         var answer = route(request)
         if flags.withLock({ $0.draining }) { answer.response.headers.append(("Connection", "close")) }
-        let seconds = Self.now() - start
+        let seconds = Batch.monotonicNow() - start
         metrics.end(route: answer.route, status: answer.response.status, seconds: seconds)
         log(request, answer, seconds: seconds)
         return answer.response
@@ -219,11 +219,7 @@ public final class RenderService: Sendable {
                                                                      body: Array((SceneEncoder.encode(scene) + "\n").utf8)))
         }
         if parsed.format == nil {
-            switch Self.negotiate(request.headers["accept"]) {
-            case .some(.some(let kind)): scene.output.format = ImageFormat(kind)
-            case .some(.none): break
-            case .none: return failure("staticmap", Failure(status: 406, message: "Accept allows none of image/png, image/jpeg, image/webp"))
-            }
+            do throws(Failure) { if let kind = try Self.accepted(request) { scene.output.format = ImageFormat(kind) } } catch { return failure("staticmap", error) }
         }
         let canonical = Array(SceneEncoder.encode(scene).utf8)
         return render("staticmap", request, scene: scene, bytes: canonical, overrides: RenderOverrides(), extra: "", conditional: true,
@@ -241,11 +237,10 @@ public final class RenderService: Sendable {
                 if key != "tap" { guard seen.insert(key).inserted else { throw Failure(status: 400, message: "\(key) given twice", parameter: key) } }
                 switch key {
                 case "size":
-                    let parts = value.split(separator: "x", omittingEmptySubsequences: false)
-                    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+                    guard let size = pointSize(value) else {
                         throw Failure(status: 400, message: "size expects WIDTHxHEIGHT in points, e.g. 800x600; found '\(value)'", parameter: key)
                     }
-                    overrides.size = (w, h)
+                    overrides.size = size
                 case "scale": overrides.scale = Int(try Self.number(key, value, in: 1...4, whole: true))
                 case "heading": overrides.heading = try Self.number(key, value, in: -360...360); extra.append("heading=\(value)")
                 case "tilt": overrides.tilt = try Self.number(key, value, in: 0...90); extra.append("tilt=\(value)")
@@ -278,13 +273,7 @@ public final class RenderService: Sendable {
                                   + " (parameters: " + known.joined(separator: ", ") + ")", parameter: key)
                 }
             }
-            if !formatGiven {
-                switch Self.negotiate(request.headers["accept"]) {
-                case .some(.some(let kind)): overrides.format = ImageFormat(kind)
-                case .some(.none): break
-                case .none: throw Failure(status: 406, message: "Accept allows none of image/png, image/jpeg, image/webp")
-                }
-            }
+            if !formatGiven, let kind = try Self.accepted(request) { overrides.format = ImageFormat(kind) }
         } catch {
             return failure(route, error)
         }
@@ -300,7 +289,7 @@ public final class RenderService: Sendable {
     /// The ETag, then the cache, then a worker.
     func render(_ route: String, _ request: HTTPRequest, scene: Scene, bytes: [UInt8], overrides: RenderOverrides, extra: String,
                 conditional: Bool, varyAccept: Bool) -> Answer {
-        let start = Self.now()
+        let start = Batch.monotonicNow()
         let hash = Batch.inputHash(scene, bytes: bytes, files: hashes, extra: extra)
         let etag = "\"\(hash)\""
         let format = scene.output.format
@@ -318,10 +307,10 @@ public final class RenderService: Sendable {
         if cache != nil { metrics.cache(hit: false) }
         let root = options.root
         let metrics = self.metrics
-        let remaining = max(0.001, options.timeout - (Self.now() - start))
+        let remaining = max(0.001, options.timeout - (Batch.monotonicNow() - start))
         let outcome = pool.run(timeout: remaining) { () -> Result<EncodedImage, RenderError> in
-            let began = Self.now()
-            defer { metrics.rendered(seconds: Self.now() - began) }
+            let began = Batch.monotonicNow()
+            defer { metrics.rendered(seconds: Batch.monotonicNow() - began) }
             do throws(RenderError) {
                 return .success(try SceneImage.render(scene, overrides, root: root, metadata: [
                     (key: "Software", value: "Terrapin \(Terrapin.version)"), (key: Batch.inputHashKey, value: hash),
@@ -440,14 +429,22 @@ public final class RenderService: Sendable {
             case "image/png": .png
             case "image/jpeg", "image/jpg": .jpeg
             case "image/webp": .webp
-            case "*/*", "image/*": nil
             default: nil
             }
-            if type == "*/*" || type == "image/*" { wildcard = true; continue }
+            if type == "*/*" || type == "image/*" { wildcard = true }
             if let kind, best == nil || q > best!.q { best = (kind, q) }
         }
         if let best { return .some(best.kind) }
         return wildcard ? .some(nil) : nil
+    }
+
+    /// The format the request's Accept header asks for (nil: the scene's own); 406 when it
+    /// allows none Terrapin writes.
+    static func accepted(_ request: HTTPRequest) throws(Failure) -> ImageFormat.Kind? {
+        guard let choice = negotiate(request.headers["accept"]) else {
+            throw Failure(status: 406, message: "Accept allows none of image/png, image/jpeg, image/webp")
+        }
+        return choice
     }
 
     /// Whether an If-None-Match header names this ETag (weak comparison, or `*`).
@@ -465,11 +462,6 @@ public final class RenderService: Sendable {
         String(String(text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }).prefix(300))
     }
 
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
 
     // MARK: Access log
 

@@ -67,11 +67,11 @@ public struct StaticMapRequest: Equatable, Sendable {
                 guard let z = Double(value), z.isFinite, (0...21).contains(z) else { throw StaticMapError(parameter: key, message: "expects a zoom level from 0 to 21; found '\(value)'") }
                 zoom = z
             case "size":
-                let parts = value.split(separator: "x", omittingEmptySubsequences: false)
-                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+                guard let size = pointSize(value) else {
                     throw StaticMapError(parameter: key, message: "expects WIDTHxHEIGHT in points, e.g. 600x400; found '\(value)'")
                 }
-                width = w; height = h; sizeGiven = true
+                (width, height) = size
+                sizeGiven = true
             case "scale":
                 guard let s = Int(value), OutputOptions.scales.contains(s) else { throw StaticMapError(parameter: key, message: "expects 1, 2, 3 or 4; found '\(value)'") }
                 scale = s
@@ -143,14 +143,23 @@ public struct StaticMapRequest: Equatable, Sendable {
                      opacity: Double(rgba & 0xFF) / 255)
     }
 
+    enum Item { case location(LatLngAltitude), descriptor(name: String, value: String) }
+
+    /// One '|'-separated part of a markers or path value: a location, or `name:value`.
+    static func item(_ part: String, parameter: String, expects: String) throws(StaticMapError) -> Item {
+        if let p = location(part) { return .location(p) }
+        guard let colon = part.firstIndex(of: ":") else { throw StaticMapError(parameter: parameter, message: "expects \(expects); found '\(part)'") }
+        return .descriptor(name: String(part[..<colon]), value: String(part[part.index(after: colon)...]))
+    }
+
     static func markerGroup(_ value: String) throws(StaticMapError) -> MarkerGroup {
         var group = MarkerGroup()
         for part in value.split(separator: "|", omittingEmptySubsequences: true).map(String.init) {
-            if let p = location(part) { group.locations.append(p); continue }
-            guard let colon = part.firstIndex(of: ":") else {
-                throw StaticMapError(parameter: "markers", message: "expects style:value descriptors and LATITUDE,LONGITUDE locations separated by '|' (addresses are not looked up); found '\(part)'")
+            let (name, v): (String, String)
+            switch try item(part, parameter: "markers", expects: "style:value descriptors and LATITUDE,LONGITUDE locations separated by '|' (addresses are not looked up)") {
+            case .location(let p): group.locations.append(p); continue
+            case .descriptor(let n, let d): (name, v) = (n, d)
             }
-            let name = String(part[..<colon]), v = String(part[part.index(after: colon)...])
             switch name {
             case "color": group.color = try color(v, parameter: "markers")
             case "label":
@@ -183,11 +192,11 @@ public struct StaticMapRequest: Equatable, Sendable {
             rest = bar == rest.endIndex ? "" : rest[rest.index(after: bar)...]
         }
         for part in parts {
-            if let p = location(part) { path.points.append(p); continue }
-            guard let colon = part.firstIndex(of: ":") else {
-                throw StaticMapError(parameter: "path", message: "expects style:value descriptors, LATITUDE,LONGITUDE points and enc:POLYLINE separated by '|'; found '\(part)'")
+            let (name, v): (String, String)
+            switch try item(part, parameter: "path", expects: "style:value descriptors, LATITUDE,LONGITUDE points and enc:POLYLINE separated by '|'") {
+            case .location(let p): path.points.append(p); continue
+            case .descriptor(let n, let d): (name, v) = (n, d)
             }
-            let name = String(part[..<colon]), v = String(part[part.index(after: colon)...])
             switch name {
             case "color": path.color = try color(v, parameter: "path")
             case "fillcolor": path.fillColor = try color(v, parameter: "path")
@@ -314,6 +323,13 @@ public struct StaticMapRequest: Equatable, Sendable {
         scene.time = 0
         return scene
     }
+}
+
+/// "WIDTHxHEIGHT" as positive whole numbers (points), nil otherwise.
+func pointSize(_ text: String) -> (width: Int, height: Int)? {
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+    return (w, h)
 }
 
 extension Substring {

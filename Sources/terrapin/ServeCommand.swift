@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import Terrapin
+import TerrapinBatch
 import TerrapinServe
 
 extension CommandLineTool {
@@ -112,8 +113,8 @@ extension CommandLineTool {
         server.quiesce()
         // In-flight requests finish (each within --timeout) and their answers go out; then
         // every connection closes.
-        let deadline = monotonic() + options.timeout + 5
-        while server.active > 0 && monotonic() < deadline { usleep(10_000) }
+        let deadline = Batch.monotonicNow() + options.timeout + 5
+        while server.active > 0 && Batch.monotonicNow() < deadline { usleep(10_000) }
         server.stop()
         printNotice("terrapin serve: stopped")
     }
@@ -121,11 +122,5 @@ extension CommandLineTool {
     /// A line on standard error that is neither an error nor a warning.
     static func printNotice(_ notice: String) {
         _ = try? FileIO.writeAll(Array((notice + "\n").utf8), fd: 2, name: "<stderr>")
-    }
-
-    static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

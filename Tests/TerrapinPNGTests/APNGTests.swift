@@ -18,8 +18,8 @@ import TerrapinRaster
         var sequence = 0
         func flush() throws {
             guard !region.isEmpty else { return }
-            let header = APNG.be32(UInt32(region[0])) + APNG.be32(UInt32(region[1])) + Array(ihdr[8...])
-            let png = PNGChunks.signature + APNG.chunk("IHDR", header) + APNG.chunk("IDAT", data) + APNG.chunk("IEND", [])
+            let header = PNGChunks.be32(UInt32(region[0])) + PNGChunks.be32(UInt32(region[1])) + Array(ihdr[8...])
+            let png = PNGChunks.signature + PNGChunks.chunk("IHDR", header) + PNGChunks.chunk("IDAT", data) + PNGChunks.chunk("IEND", [])
             let piece = try PNGDecoder.decode(png)
             for y in 0..<piece.height { for x in 0..<piece.width { canvas[region[2] + x, region[3] + y] = piece[x, y] } }
             frames.append(canvas)
