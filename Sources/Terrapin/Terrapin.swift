@@ -4,6 +4,7 @@
 @_exported import TerrapinGeo
 @_exported import TerrapinGeometry
 @_exported import TerrapinIO
+@_exported import TerrapinModels
 @_exported import TerrapinPNG
 @_exported import TerrapinRaster
 @_exported import TerrapinRender

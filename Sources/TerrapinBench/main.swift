@@ -152,6 +152,11 @@ if only == "terrain" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "models" {
+    printTable("3D models:", modelBenchmarks())
+    reportPeakMemoryIfAsked()
+    exit(0)
+}
 if only == "memory" {
     print(peakMemoryBenchmarks())
     exit(0)
@@ -173,6 +178,7 @@ printTable("Rasterizer:", rasterBenchmarks())
 printTable("Text:", try textBenchmarks())
 printTable("Map:", try mapBenchmarks())
 printTable("Terrain:", terrainBenchmarks())
+printTable("3D models:", modelBenchmarks())
 printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
            try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
 printTable("Taps on the product scene's 1,000-marker map:", try tapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))

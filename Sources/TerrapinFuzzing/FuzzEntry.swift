@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf
 }
 
 public enum FuzzEntry {
@@ -46,6 +46,7 @@ public enum FuzzEntry {
         case .style: style(bytes)
         case .sprite: sprite(bytes)
         case .staticmap: staticMap(bytes)
+        case .gltf: gltf(bytes)
         }
     }
 
@@ -150,6 +151,39 @@ public enum FuzzEntry {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// glTF or GLB bytes (external files refused) under small limits, placed on the map and
+    /// drawn at 48×36 into a depth frame, and hit by a ray.
+    @discardableResult
+    public static func gltf(_ bytes: [UInt8]) -> Bool {
+        guard let model = try? GLTF.decode(bytes, name: "fuzz.glb", limits: modelLimits) else { return false }
+        let camera = Camera(center: LatLngAltitude(latitude: 46, longitude: 7, altitude: 2), heading: 30, tilt: 60, range: 40)
+        let projection = Projection(camera: camera, width: 48, height: 36)
+        let placed = PlacedModel(asset: model, at: LatLngAltitude(latitude: 46, longitude: 7), scale: Vector3D(2), orientation: Orientation3D(heading: 40, tilt: 10),
+                                 in: projection.frame)
+        var frame = DepthFrame(width: 48, height: 36)
+        ModelRenderer.draw([placed], projection: projection, toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(220, 232, 242),
+                           hazeDistance: 2_000, light: (0.5, 0.5, 0.7), into: &frame)
+        let ray = projection.ray(x: 24, y: 18)
+        _ = placed.intersect(origin: ray.origin, direction: ray.direction)
+        return true
+    }
+
+    /// What a fuzzed model may hold: the loader's checks are the same, the counts smaller.
+    static let modelLimits: ModelLimits = {
+        var l = ModelLimits()
+        l.maxFileBytes = 1 << 20
+        l.maxBufferBytes = 4 << 20
+        l.maxAccessorCount = 100_000
+        l.maxComponentsRead = 1_000_000
+        l.maxVertices = 100_000
+        l.maxTriangles = 100_000
+        l.maxTexturePixels = 256 * 256
+        l.maxTotalTexturePixels = 4 * 256 * 256
+        l.maxNodes = 10_000
+        l.maxInstances = 1_000
+        return l
+    }()
 
     /// A sprite index over a 64×64 image of distinct pixels: every icon cut out and looked up.
     @discardableResult

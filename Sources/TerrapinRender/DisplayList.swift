@@ -3,7 +3,7 @@
 //
 // Layers, back to front (each holds its items in painting order):
 //   ground    sky, flat ground, the terrain mesh (imagery draped on both)
-//   3d        buildings — sharing the ground's depth buffer
+//   3d        buildings, then models — sharing the ground's depth buffer
 //   overlays  polygons, then polylines (ShapeResolver), drawn on the map
 //   occluded  markers behind terrain drawn dimmed (`occludedMarkers(.dimmed)`), under all else
 //   labels    basemap labels: they lie on the map, under every marker
@@ -13,6 +13,7 @@
 // How to add a kind of content: see the README, "Adding a kind of map content".
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinModels
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTypography
@@ -31,6 +32,8 @@ public enum DisplayContent: Equatable, Sendable {
     /// The height grid as a mesh (every `step`-th sample), with imagery or basemap draped.
     case terrainMesh(columns: Int, rows: Int, drape: GroundDrape?, roadmap: Bool)
     case buildings(count: Int)
+    /// A 3D model: index into `ResolvedScene.models`.
+    case model(Int)
     /// A lifted marker's line down to the ground.
     case leader(marker: Int, from: Point, to: Point)
     case marker(Int)
@@ -57,6 +60,8 @@ public enum HitShape: Equatable, Sendable {
     case fill
     /// A basemap place's label box: the tap is on the place.
     case place(Rect, id: String)
+    /// A model's triangles where they are drawn (the tap's ray meets one before the ground).
+    case model
 }
 
 public struct DisplayItem: Sendable {
@@ -83,6 +88,7 @@ final class ResolvedContent {
     /// from its items on every call: looked up per shape, that was quadratic).
     let polylines: [Polyline]
     let polygons: [Polygon]
+    let models: [Model]
     /// The attribution's text laid out (nil when the map credits no one).
     let attribution: TextLayout?
     /// `width`: the map's width in points; a credit wider than it wraps onto more lines, right
@@ -93,6 +99,7 @@ final class ResolvedContent {
         self.ground = ground
         polylines = map.polylines
         polygons = map.polygons
+        models = map.models
         let credit = map.attributionText
         var options = TextLayoutOptions()
         if width.isFinite, width > 40 { options.maxWidth = width - 6; options.alignment = .trailing; options.lineLimit = 3 }
@@ -136,6 +143,10 @@ enum DisplayListBuilder {
         }
         if let built = map.ground as? BuiltGround {
             items.append(DisplayItem(layer: .threeD, content: .buildings(count: built.buildings.count)))
+        }
+        for (k, m) in scene.models.enumerated() {
+            items.append(DisplayItem(layer: .threeD, content: .model(k), box: m.box, depth: m.depth, hit: m.placed == nil ? nil : .model,
+                                     hidden: m.hidden, isDrawn: m.hidden == nil))
         }
         func leader(_ m: ResolvedMarker, _ layer: DisplayLayer, opacity: Double) -> DisplayItem? {
             guard let g = m.groundAnchor, let a = m.anchor else { return nil }
@@ -220,6 +231,7 @@ extension ResolvedScene {
                 case .terrainMesh(let columns, let rows, let drape, let roadmap):
                     text = "terrain mesh \(columns)x\(rows), \(roadmap ? "roadmap" : "relief") colours" + (drape.map { ", \($0) draped" } ?? "")
                 case .buildings(let count): text = "buildings: \(count)"
+                case .model(let k): text = "model \(models[k].index) \"\(models[k].name)\": \(models[k].triangles) triangles"
                 case .leader(let marker, let from, let to): text = "leader of marker \(marker) from \(f(from.x)),\(f(from.y)) to \(f(to.x)),\(f(to.y))"
                 case .marker(let i): text = "marker \(i) \"\(markers[i].label)\""
                 case .markerLabel(let i): text = "label of marker \(i)"
@@ -243,6 +255,7 @@ extension ResolvedScene {
                 case .stroke(let halfWidth)?: text += ", taps: within \(f(halfWidth)) of the line"
                 case .fill?: text += ", taps: fill"
                 case .place(_, let id)?: text += ", taps: place \(id)"
+                case .model?: text += ", taps: its triangles"
                 case nil: break
                 }
                 lines.append("    " + text)
@@ -265,6 +278,8 @@ public struct MapHit {
         /// A polyline or polygon, by its index among the map's polylines (polygons).
         case polyline(Int)
         case polygon(Int)
+        /// A 3D model, by its index among the map's models.
+        case model(Int)
         /// Nothing but the map: runs `Map.onTap`, closes auto-closing popovers.
         case map
         /// A basemap place's label ("layer/feature id"): runs `onPlaceTap`, else `Map.onTap`
@@ -277,6 +292,7 @@ public struct MapHit {
             case .marker(let i): "marker \(i)"
             case .polyline(let i): "polyline \(i)"
             case .polygon(let i): "polygon \(i)"
+            case .model(let i): "model \(i)"
             case .map: "the map"
             case .place(let id): "place \(id)"
             }
@@ -340,6 +356,14 @@ extension ResolvedScene {
                 let index = shapes[k].index
                 let action = content.polygons[index].tapAction
                 return locate(MapHit(target: .polygon(index), label: "polygon \(index)", action: { closePopovers(except: nil); action?() },
+                                     mayChangeState: action != nil || closesPopovers(except: nil)), point)
+            case (.model(let k), .model):
+                let m = models[k]
+                guard let placed = m.placed, let box = m.box, box.contains(point) else { continue }
+                let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+                guard ModelResolver.hit(placed, x: point.x, y: point.y, projection: projection, ground: content.ground) != nil else { continue }
+                let action = content.models[m.index].tapAction
+                return locate(MapHit(target: .model(m.index), label: "model \(m.index)", action: { closePopovers(except: nil); action?() },
                                      mayChangeState: action != nil || closesPopovers(except: nil)), point)
             case (.basemapLabel, .place(let box, let id)) where box.contains(point):
                 let map = content.map

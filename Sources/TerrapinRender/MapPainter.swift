@@ -3,6 +3,7 @@
 // marker and popover content were laid out when the scene was resolved.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinModels
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTerrain
@@ -59,7 +60,7 @@ public enum MapPainter {
                 guard let box = item.box, let layout = content.attribution else { continue }
                 canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
                 layout.draw(in: canvas, at: Point(box.maxX - 3 - layout.width, box.minY + 1), color: RGBAColor(RGBA8(hex: "#3C4043")!))
-            case .sky, .flatGround, .terrainMesh, .buildings:
+            case .sky, .flatGround, .terrainMesh, .buildings, .model:
                 continue
             }
         }
@@ -79,6 +80,7 @@ public enum MapPainter {
         var style = TerrainStyle()
         style.sunAzimuth = map.sun.azimuth
         style.sunAltitude = map.sun.altitude
+        var models: [PlacedModel] = []
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
             switch item.content {
             case .flatGround(let color, let drape):
@@ -90,7 +92,16 @@ public enum MapPainter {
                 pass.drawTerrain(terrain, style: meshStyle, imagery: drape != nil ? map.groundImagery : nil)
             case .buildings:
                 if let built = content.ground as? BuiltGround { pass.drawBuildings(built, style: style) }
+            case .model(let k):
+                if let placed = scene.models[k].placed { models.append(placed) }
             default: continue
+            }
+        }
+        // All models at once, after the buildings: blended triangles sort back to front across them.
+        if !models.isEmpty {
+            let light = style.light
+            pass.draw3D { frame, projection, toDevice, horizon, hazeDistance in
+                ModelRenderer.draw(models, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, light: light, into: &frame)
             }
         }
         pass.composite(onto: canvas)

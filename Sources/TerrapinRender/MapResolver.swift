@@ -107,6 +107,7 @@ public enum MapResolver {
         }
         let projection = Projection(camera: scene.camera, width: width, height: height, centerAltitude: centerAltitude(scene.camera, ground: ground))
         scene.shapes = ShapeResolver.resolve(map, projection: projection, ground: ground)
+        scene.models = ModelResolver.resolve(map, projection: projection, ground: ground)
         scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground, width: width)
         scene.items = DisplayListBuilder.items(scene, prepared, map: map)
         return scene

@@ -14,6 +14,8 @@ public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
     case invalidPosition
     /// A basemap label hidden under a label that won.
     case collidedWithLabel(Int)
+    /// A model whose file could not be read (the message says why).
+    case notLoaded(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
         case .behindCamera: "behind the camera"
         case .invalidPosition: "invalid position"
         case .collidedWithLabel(let other): "collided with label \(other)"
+        case .notLoaded(let message): "not loaded: \(message)"
         }
     }
 }
@@ -99,6 +102,8 @@ public struct ResolvedScene: CustomStringConvertible {
     public internal(set) var labels: [ResolvedLabel] = []
     /// Polylines and polygons, in declaration order.
     public internal(set) var shapes: [ResolvedShape] = []
+    /// 3D models, in declaration order.
+    public internal(set) var models: [ResolvedModel] = []
     /// The display list, in painting order (empty for a scene resolved for markers alone).
     public internal(set) var items: [DisplayItem] = []
     /// What the items draw: laid-out marker content, popovers, the ground's sources.

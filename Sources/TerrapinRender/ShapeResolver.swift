@@ -47,7 +47,7 @@ enum ShapeResolver {
         var budget = maxDensifiedPoints
         for item in map.items {
             switch item {
-            case .marker: continue
+            case .marker, .model: continue
             case .polyline(let p):
                 shapes.append(polyline(p, index: lines, map: map, projection: projection, ground: ground, budget: &budget))
                 lines += 1

@@ -17,7 +17,8 @@ public struct WorkEstimate: Sendable, Equatable, CustomStringConvertible {
     /// stroke's and wall's box cut to the canvas (its cost follows the box, not the covered area).
     public var fillPixels = 0.0
     /// Pixels the depth-tested rasteriser tests for buildings (the scene's and a style's
-    /// extrusions): walls' and roofs' boxes cut to the canvas (`BuildingRenderer.estimatedPixels`).
+    /// extrusions): walls' and roofs' boxes cut to the canvas (`BuildingRenderer.estimatedPixels`);
+    /// for models twice their box and 30 a triangle.
     public var meshPixels = 0.0
     /// Glyphs drawn: marker content, popovers, Marker3D labels and basemap labels (each halo
     /// copy counted), the attribution.
@@ -43,7 +44,7 @@ public struct WorkEstimate: Sendable, Equatable, CustomStringConvertible {
     public var largest: String {
         let parts = [(layerPixels / Self.layerPixelLimit, "its views' offscreen layers, shadows and clips would take \(Self.count(layerPixels)) pixels of work (the limit is \(Self.count(Self.layerPixelLimit))); use fewer nested opacity, shadow and clip modifiers, smaller shadows, or a smaller output"),
                      (fillPixels / Self.fillPixelLimit, "its polylines and polygons would sweep \(Self.count(fillPixels)) pixels (the limit is \(Self.count(Self.fillPixelLimit))); use fewer or smaller shapes, thinner strokes, or a smaller output"),
-                     (meshPixels / Self.meshPixelLimit, "its buildings would test \(Self.count(meshPixels)) pixels (the limit is \(Self.count(Self.meshPixelLimit))); use fewer or smaller buildings, or a smaller output"),
+                     (meshPixels / Self.meshPixelLimit, "its buildings and models would test \(Self.count(meshPixels)) pixels (the limit is \(Self.count(Self.meshPixelLimit))); use fewer or smaller buildings and models, or a smaller output"),
                      (Double(glyphs) / Double(Self.glyphLimit), "it would draw \(Self.count(Double(glyphs))) glyphs (the limit is \(Self.count(Double(Self.glyphLimit)))); use fewer or shorter texts")]
         return parts.max { $0.0 < $1.0 }!.1
     }
@@ -107,6 +108,9 @@ extension ResolvedScene {
             let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
             estimate.meshPixels = BuildingRenderer.estimatedPixels(built, projection: projection, scale: scale, width: Int(canvasWidth.rounded(.up)), height: Int(canvasHeight.rounded(.up)))
         }
+        // Models: the multisampled rasteriser tests each pixel of a model's box (counted twice:
+        // sixteen samples a pixel, vectorised), and each triangle costs a set-up and a vertex.
+        for m in models where m.hidden == nil { estimate.meshPixels += 2 * pixels(m.box) + 30 * Double(m.triangles) }
         estimate.fillPixels = fill
         // Glyphs: shown and dimmed markers' content and labels, open popovers, shown basemap
         // labels (a plain label's halo is 8 more copies; a style's halo 8 a ring), the credit.

@@ -153,6 +153,7 @@ public struct Map {
     public var markers: [Marker] { items.compactMap { if case .marker(let m) = $0 { m } else { nil } } }
     public var polylines: [Polyline] { items.compactMap { if case .polyline(let p) = $0 { p } else { nil } } }
     public var polygons: [Polygon] { items.compactMap { if case .polygon(let p) = $0 { p } else { nil } } }
+    public var models: [Model] { items.compactMap { if case .model(let m) = $0 { m } else { nil } } }
 
     /// Runs `action` for a tap that reaches the map itself (no marker, shape or popover took it),
     /// with the ground point under it.

@@ -31,6 +31,7 @@ public enum MapItem {
     case marker(Marker)
     case polyline(Polyline)
     case polygon(Polygon)
+    case model(Model)
 }
 
 /// Marker3D's options (kept on the marker it becomes).

@@ -73,6 +73,14 @@ extension MapScene {
             case .polygon(let p):
                 polygons.append(PolygonSpec(describing: p))
                 if p.tapAction != nil { notes.append("polygon \(polygons.count - 1): its onTap handler is code, left out") }
+            case .model(let m):
+                var spec = ModelSpec(position: m.position, file: file(m.url.path))
+                spec.altitudeMode = m.altitudeMode
+                spec.zIndex = Int(m.zIndex)
+                spec.scale = m.scale
+                spec.orientation = m.orientation
+                models.append(spec)
+                if m.tapAction != nil { notes.append("model \(models.count - 1): its onTap handler is code, left out") }
             }
         }
     }

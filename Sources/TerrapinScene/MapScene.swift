@@ -29,6 +29,8 @@ public struct MapScene: Equatable, Sendable {
     /// GeoJSON files drawn as polylines, polygons and markers (after the scene's own).
     public var geojson: [GeoJSONSpec] = []
     public var buildings: [BuildingSpec] = []
+    /// glTF 2.0 / GLB models, in the 3D layer with the terrain and buildings.
+    public var models: [ModelSpec] = []
     public var labels: [BasemapLabel] = []
     public var flights: [CameraFlight] = []
     public var cameraRestriction: CameraLimits?

@@ -4,6 +4,7 @@ import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinIO
+import TerrapinModels
 import TerrapinTerrain
 import TerrapinTiles
 import TerrapinTypography
@@ -78,6 +79,13 @@ public struct SceneBuilder {
         let markers = spec.markers.map(marker)
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
         map.items = spec.polygons.flatMap(\.polygon.items) + spec.polylines.flatMap(\.polyline.items) + markers.flatMap { $0 }
+        for m in spec.models {
+            // A model that cannot be read is an error of the scene (a Swift-built one is listed hidden).
+            let asset: ModelAsset
+            do throws(ModelError) { asset = try Model.load(path(m.file), files: files) } catch { throw TerrainError.model(error.description) }
+            map.items.append(.model(Model(position: m.position, asset: asset, altitudeMode: m.altitudeMode, zIndex: Int32(m.zIndex),
+                                          scale: m.scale, orientation: m.orientation).with(url: m.file)))
+        }
         for g in spec.geojson { map.items += try GeoJSON.items(path: path(g.file), file: g.file, defaults: g.style, files: files) }
         if let terrain = spec.terrain, let inline = terrain.inline {
             // The decoder checked counts and bounds, so the grid is valid.

@@ -20,7 +20,7 @@ extension Reader {
 
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "labels", "attribution"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "models", "labels", "attribution"]) else { return nil }
         var map = MapScene()
         if let a = m["attribution"] {
             switch a.value {
@@ -67,6 +67,9 @@ extension Reader {
         }
         for (i, item) in (array(m["geojson"], path + ".geojson", max: 100) ?? []).enumerated() {
             if let g = geojson(item, path + ".geojson[\(i)]") { map.geojson.append(g) }
+        }
+        for (i, item) in (array(m["models"], path + ".models", max: Self.maxModels) ?? []).enumerated() {
+            if let model = model(item, path + ".models[\(i)]") { map.models.append(model) }
         }
         for (i, item) in (array(m["buildings"], path + ".buildings", max: BuiltGround.maxBuildings) ?? []).enumerated() {
             if let building = building(item, path + ".buildings[\(i)]") { map.buildings.append(building) }
@@ -170,6 +173,7 @@ extension SceneEncoder {
         if !map.polylines.isEmpty { m.append(("polylines", .array(map.polylines.map(polyline)))) }
         if !map.polygons.isEmpty { m.append(("polygons", .array(map.polygons.map(polygon)))) }
         if !map.geojson.isEmpty { m.append(("geojson", .array(map.geojson.map(geojson)))) }
+        if !map.models.isEmpty { m.append(("models", .array(map.models.map(model)))) }
         if !map.buildings.isEmpty {
             m.append(("buildings", .array(map.buildings.map { b in
                 var o: [(String, JSONValue)] = [("footprint", .array(b.footprint.map(position)))]

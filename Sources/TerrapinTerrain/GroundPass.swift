@@ -187,6 +187,12 @@ public struct GroundPass {
         BuildingRenderer.draw(built, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
     }
 
+    /// Other content of the 3D layer (models), drawn by `body` into the same depth frame with
+    /// the pass's projection, device mapping, horizon colour and haze distance.
+    public mutating func draw3D(_ body: (inout DepthFrame, Projection, (scale: Double, dx: Double, dy: Double), SIMD3<Float>, Double) -> Void) {
+        body(&frame, projection, toDevice, horizon, hazeDistance)
+    }
+
     /// Copies the frame onto `canvas` at its device position (opaque: it replaces what is there).
     public func composite(onto canvas: Canvas) {
         var bytes = [UInt8](repeating: 0, count: frame.pixels.count * 4)

@@ -140,6 +140,8 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A vector basemap's style or tiles that cannot be used (the message names the file,
     /// the JSON path and line).
     case basemap(String)
+    /// A 3D model that cannot be read (the message names the file and where in it).
+    case model(String)
 
     public var description: String {
         switch self {
@@ -153,6 +155,7 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tiles(let e): return e.description
         case .geojson(let file, let m): return m.contains(file) ? "GeoJSON: \(m)" : "GeoJSON '\(file)': \(m)"
         case .basemap(let m): return "basemap: \(m)"
+        case .model(let m): return m
         }
     }
 }

@@ -53,7 +53,7 @@ import TerrapinFuzzing
         #expect(work.share > 1 && work.largest.contains("polylines and polygons"))
     }
 
-    @Test(arguments: [("polygons", "polylines and polygons would sweep"), ("polylines", "polylines and polygons would sweep"), ("roofs", "buildings would test")])
+    @Test(arguments: [("polygons", "polylines and polygons would sweep"), ("polylines", "polylines and polygons would sweep"), ("roofs", "buildings and models would test")])
     func screenCoveringShapesAndRoofsAreRefusedBeforeDrawing(kind: String, message: String) throws {
         // 200 at 4096²: a fill over most of the canvas each (before the budget, 5,000 such
         // polygons or roofs in a 1 MB scene drew for minutes). Refused from their boxes.

@@ -261,6 +261,7 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
                 switch item {
                 case .polyline(let p): p
                 case .polygon(let p): p
+                case .model(let m): m
                 case .marker(let m): m
                 }
             }

@@ -1,0 +1,407 @@
+// Models drawn into the ground's depth frame (so terrain and buildings cut them and they hide
+// what is behind them), anti-aliased by multisampling: 16 samples per pixel (a 4×4 grid), each
+// with its own depth; a triangle is shaded once per pixel it covers and its colour stored in the
+// samples it wins; each pixel is then the mean of its samples. Silhouettes against the terrain
+// therefore get 17 levels of coverage, and inner edges shared by two triangles none at all.
+//
+// Shading: base colour (factor × texture × COLOR_0) lit by the map's sun — Lambert with 45 %
+// ambient, Gouraud-interpolated from the vertex normals, or flat from the face where a primitive
+// has none —, plus the emissive colour; unlit materials keep their base colour. Then haze, as
+// the terrain. Textures are sampled perspective-correctly, trilinear, their level of detail
+// chosen per triangle from its texel-to-pixel area ratio.
+//
+// Order: opaque and masked triangles first, then blended ones sorted back to front (by their
+// farthest vertex), which test depth but do not write it. The screen is processed in bands of
+// 32 rows so the multisample buffers stay small (≈ 4 MiB for a 1024-pixel-wide band).
+import TerrapinGeo
+import TerrapinTerrain
+
+public enum ModelRenderer {
+    static let ambient: Float = 0.45
+    static let bandRows = 32
+
+    /// The sample grid: offsets from the pixel's centre.
+    static let offsetX: SIMD16<Float> = {
+        var v = SIMD16<Float>(); for i in 0..<16 { v[i] = (Float(i % 4) + 0.5) / 4 - 0.5 }; return v
+    }()
+    static let offsetY: SIMD16<Float> = {
+        var v = SIMD16<Float>(); for i in 0..<16 { v[i] = (Float(i / 4) + 0.5) / 4 - 0.5 }; return v
+    }()
+
+    struct Vertex {
+        var uv: SIMD2<Float>
+        var uvE: SIMD2<Float>
+        var color: SIMD4<Float>
+        /// n · sun (signed: a back face's side flips it), and haze.
+        var lit: Float
+        var haze: Float
+    }
+
+    struct Triangle {
+        var x0: Float, y0: Float, x1: Float, y1: Float, x2: Float, y2: Float
+        var iz0: Float, iz1: Float, iz2: Float
+        var v0: Int32, v1: Int32, v2: Int32
+        /// Index into the draw's shader table (one per model and material).
+        var material: Int32
+        var lod: Float, lodE: Float
+        /// +1 front face, −1 back face of a double-sided material.
+        var side: Float
+        /// The face's own n · sun where the primitive has no normals (NaN: interpolate).
+        var flatLit: Float
+        var minY: Int32, maxY: Int32
+    }
+
+    /// Draws `models` into `frame`: device pixels, `toDevice` as for the terrain (scale and offset
+    /// of the map's rect); `light` the unit vector towards the sun in the projection's ENU.
+    /// Returns the triangles rasterised.
+    @discardableResult
+    public static func draw(_ models: [PlacedModel], projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
+                            horizon: SIMD3<Float>, hazeDistance: Double, light: (Double, Double, Double), into frame: inout DepthFrame) -> Int {
+        guard !models.isEmpty, frame.width > 0, frame.height > 0 else { return 0 }
+        var vertices: [Vertex] = []
+        var triangles: [Triangle] = []
+        var blended: [(key: Float, triangle: Triangle)] = []
+        let focal = projection.focalLength * toDevice.scale
+        let cx = projection.width / 2 * toDevice.scale + toDevice.dx, cy = projection.height / 2 * toDevice.scale + toDevice.dy
+        let right = projection.right, up = projection.up, forward = projection.forward, eye = projection.eye
+        // The sun in camera axes (right, up, forward).
+        let sun = Vector3(light.0, light.1, light.2)
+        let lightC = SIMD3<Float>(Float(sun.dot(right)), Float(sun.dot(up)), Float(sun.dot(forward)))
+        let near = Float(projection.near)
+        let width = frame.width, height = frame.height
+        var shaders: [Shader] = []
+        for (mi, model) in models.enumerated() {
+            let l = model.linear
+            let firstShader = shaders.count
+            for m in model.asset.materials {
+                shaders.append(Shader(factor: m.baseColorFactor, emissive: m.emissiveFactor, alphaMode: m.alphaMode, cutoff: m.alphaCutoff, unlit: m.unlit,
+                                      base: m.baseColorTexture.map { Sampler(model.asset.textures[$0.texture]) },
+                                      emissiveTexture: m.emissiveTexture.map { Sampler(model.asset.textures[$0.texture]) }))
+            }
+            for instance in model.asset.instances {
+                let prim = model.asset.primitives[instance.primitive]
+                let material = model.asset.materials[prim.material]
+                let t = instance.transform
+                // Model → ENU (linear · node), then ENU → camera.
+                var m = [Double](repeating: 0, count: 9)
+                for i in 0..<3 { for j in 0..<3 { m[i * 3 + j] = l[i * 3] * t[0, j] + l[i * 3 + 1] * t[1, j] + l[i * 3 + 2] * t[2, j] } }
+                let tr = model.enu(SIMD3(t[0, 3], t[1, 3], t[2, 3]))
+                let axes = [right, up, forward]
+                var mc = [Float](repeating: 0, count: 9)
+                var tc = SIMD3<Float>()
+                for i in 0..<3 {
+                    let a = axes[i]
+                    for j in 0..<3 { mc[i * 3 + j] = Float(a.x * m[j] + a.y * m[3 + j] + a.z * m[6 + j]) }
+                    tc[i] = Float((tr - eye).dot(a))
+                }
+                let det = PlacedModel.determinant(m)
+                guard det.isFinite, det != 0 else { continue }
+                let mirrored = det < 0
+                // Normals: the inverse transpose (cofactors / det), then to camera axes.
+                let cof: [Double] = [
+                    m[4] * m[8] - m[5] * m[7], m[5] * m[6] - m[3] * m[8], m[3] * m[7] - m[4] * m[6],
+                    m[2] * m[7] - m[1] * m[8], m[0] * m[8] - m[2] * m[6], m[1] * m[6] - m[0] * m[7],
+                    m[1] * m[5] - m[2] * m[4], m[2] * m[3] - m[0] * m[5], m[0] * m[4] - m[1] * m[3],
+                ]
+                var nc = [Float](repeating: 0, count: 9)
+                for i in 0..<3 {
+                    let a = axes[i]
+                    for j in 0..<3 { nc[i * 3 + j] = Float((a.x * cof[j] + a.y * cof[3 + j] + a.z * cof[6 + j]) / det) }
+                }
+                let base = vertices.count
+                var screen: [SIMD3<Float>] = []   // x, y (device pixels), z (depth; ≤ near: behind)
+                screen.reserveCapacity(prim.positions.count)
+                var camera: [SIMD3<Float>] = []
+                camera.reserveCapacity(prim.positions.count)
+                let baseRef = material.baseColorTexture, emissiveRef = material.emissiveTexture
+                for (k, p) in prim.positions.enumerated() {
+                    let c = SIMD3<Float>(mc[0] * p.x + mc[1] * p.y + mc[2] * p.z, mc[3] * p.x + mc[4] * p.y + mc[5] * p.z,
+                                         mc[6] * p.x + mc[7] * p.y + mc[8] * p.z) + tc
+                    camera.append(c)
+                    let z = c.z
+                    screen.append(z > near ? SIMD3(Float(cx) + Float(focal) * c.x / z, Float(cy) - Float(focal) * c.y / z, z) : SIMD3(0, 0, -1))
+                    var lit: Float = 0
+                    if !prim.normals.isEmpty {
+                        let n = prim.normals[k]
+                        var w = SIMD3<Float>(nc[0] * n.x + nc[1] * n.y + nc[2] * n.z, nc[3] * n.x + nc[4] * n.y + nc[5] * n.z, nc[6] * n.x + nc[7] * n.y + nc[8] * n.z)
+                        let len = (w * w).sum().squareRoot()
+                        if len > 0 { w /= len }
+                        lit = (w * lightC).sum()
+                    }
+                    var uv = prim.uvs.isEmpty ? SIMD2<Float>() : prim.uvs[k]
+                    var uvE = prim.emissiveUVs.isEmpty ? uv : prim.emissiveUVs[k]
+                    if let r = emissiveRef, !r.isIdentity { uvE = r.apply(uvE) }
+                    if let r = baseRef, !r.isIdentity { uv = r.apply(uv) }
+                    let haze = Float(1 - exp(-Double(max(0, z)) / hazeDistance)) * 0.85
+                    vertices.append(Vertex(uv: uv, uvE: uvE, color: prim.colors.isEmpty ? SIMD4(repeating: 1) : prim.colors[k], lit: lit, haze: haze))
+                }
+                let baseTexture = baseRef.map { model.asset.textures[$0.texture] }
+                let emissiveTexture = emissiveRef.map { model.asset.textures[$0.texture] }
+                var k = 0
+                while k + 2 < prim.indices.count {
+                    let i0 = Int(prim.indices[k]), i1 = Int(prim.indices[k + 1]), i2 = Int(prim.indices[k + 2])
+                    k += 3
+                    let s0 = screen[i0], s1 = screen[i1], s2 = screen[i2]
+                    // A corner behind the near plane: the triangle is not drawn (models are far from the eye on a map).
+                    guard s0.z > 0, s1.z > 0, s2.z > 0 else { continue }
+                    let minX = min(s0.x, s1.x, s2.x), maxX = max(s0.x, s1.x, s2.x)
+                    let minY = min(s0.y, s1.y, s2.y), maxY = max(s0.y, s1.y, s2.y)
+                    guard maxX >= 0, minX < Float(width), maxY >= 0, minY < Float(height) else { continue }
+                    // A triangle grazing the near plane can reach far off the screen: beyond 2^16 pixels
+                    // Float edge functions lose their precision, and such a sliver is not what a map shows.
+                    guard maxX - minX < 65_536, maxY - minY < 65_536 else { continue }
+                    // Facing, in camera space: the eye is at the origin.
+                    let c0 = camera[i0], c1 = camera[i1], c2 = camera[i2]
+                    let e1 = c1 - c0, e2 = c2 - c0
+                    var face = SIMD3<Float>(e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x)
+                    if mirrored { face = -face }
+                    let toward = (face * c0).sum()
+                    var side: Float = 1
+                    if toward >= 0 {
+                        guard material.doubleSided else { continue }
+                        side = -1
+                    }
+                    var flatLit = Float.nan
+                    if prim.normals.isEmpty {
+                        let len = (face * face).sum().squareRoot()
+                        flatLit = len > 0 ? (face * lightC).sum() / len : 0
+                    }
+                    let area = abs((s1.x - s0.x) * (s2.y - s0.y) - (s2.x - s0.x) * (s1.y - s0.y))
+                    guard area > 0 else { continue }
+                    func lod(_ texture: ModelTexture?, _ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>) -> Float {
+                        guard let texture else { return 0 }
+                        let texels = abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) * Float(texture.width) * Float(texture.height)
+                        return texels > 0 ? 0.5 * log2(texels / area) : 0
+                    }
+                    let va = vertices[base + i0], vb = vertices[base + i1], vc = vertices[base + i2]
+                    let tri = Triangle(x0: s0.x, y0: s0.y, x1: s1.x, y1: s1.y, x2: s2.x, y2: s2.y, iz0: 1 / s0.z, iz1: 1 / s1.z, iz2: 1 / s2.z,
+                                       v0: Int32(base + i0), v1: Int32(base + i1), v2: Int32(base + i2), material: Int32(firstShader + prim.material),
+                                       lod: lod(baseTexture, va.uv, vb.uv, vc.uv), lodE: lod(emissiveTexture, va.uvE, vb.uvE, vc.uvE),
+                                       side: side, flatLit: flatLit,
+                                       minY: Int32(max(0, Int(minY.rounded(.down)))), maxY: Int32(min(height - 1, Int(maxY.rounded(.down)))))
+                    if material.alphaMode == .blend {
+                        blended.append((max(s0.z, s1.z, s2.z), tri))
+                    } else {
+                        triangles.append(tri)
+                    }
+                }
+            }
+        }
+        let opaqueCount = triangles.count
+        // Back to front; ties keep their order (a stable sort: deterministic).
+        let order = blended.indices.sorted { (blended[$0].key, $1) > (blended[$1].key, $0) }
+        triangles += order.map { blended[$0].triangle }
+        guard !triangles.isEmpty else { return 0 }
+        Raster.with(&frame, vertices: vertices, shaders: shaders, horizon: horizon / 255) { $0.run(triangles, opaqueCount: opaqueCount) }
+        return triangles.count
+    }
+
+    /// What shading a triangle needs of its material, as plain values.
+    struct Shader {
+        var factor: SIMD4<Float>
+        var emissive: SIMD3<Float>
+        var alphaMode: AlphaMode
+        var cutoff: Float
+        var unlit: Bool
+        var base: Sampler?
+        var emissiveTexture: Sampler?
+    }
+
+    /// The multisampled band rasteriser.
+    struct Raster {
+        let width: Int, height: Int
+        let pixels: UnsafeMutablePointer<UInt32>
+        let depth: UnsafeMutablePointer<Float>
+        let vertices: UnsafeBufferPointer<Vertex>
+        let shaders: [Shader]
+        let horizon: SIMD3<Float>
+        /// Per band: 16 inverse depths and 16 colours per pixel, and whether a pixel's samples
+        /// have been taken from the frame yet.
+        let inverseDepth: UnsafeMutablePointer<SIMD16<Float>>
+        let colour: UnsafeMutablePointer<SIMD16<UInt32>>
+        let touched: UnsafeMutablePointer<Bool>
+        /// The band's touched pixels, in the order they were first touched.
+        let touchedList: UnsafeMutablePointer<Int>
+
+        /// Runs `body` with a rasteriser over `frame`'s pixels (buffers freed after).
+        static func with(_ frame: inout DepthFrame, vertices: [Vertex], shaders: [Shader], horizon: SIMD3<Float>, _ body: (Raster) -> Void) {
+            let w = frame.width, h = frame.height
+            let band = w * ModelRenderer.bandRows
+            let inverseDepth = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: band)
+            let colour = UnsafeMutablePointer<SIMD16<UInt32>>.allocate(capacity: band)
+            let touched = UnsafeMutablePointer<Bool>.allocate(capacity: band)
+            touched.initialize(repeating: false, count: band)
+            let touchedList = UnsafeMutablePointer<Int>.allocate(capacity: band)
+            defer { inverseDepth.deallocate(); colour.deallocate(); touched.deallocate(); touchedList.deallocate() }
+            frame.pixels.withUnsafeMutableBufferPointer { pixels in
+                frame.depth.withUnsafeMutableBufferPointer { depth in
+                    vertices.withUnsafeBufferPointer { vertices in
+                        body(Raster(width: w, height: h, pixels: pixels.baseAddress!, depth: depth.baseAddress!, vertices: vertices, shaders: shaders,
+                                    horizon: horizon, inverseDepth: inverseDepth, colour: colour, touched: touched, touchedList: touchedList))
+                    }
+                }
+            }
+        }
+
+        func run(_ triangles: [Triangle], opaqueCount: Int) {
+            let rows = ModelRenderer.bandRows
+            let bands = (height + rows - 1) / rows
+            // Triangles by band (counting sort; order within a band kept).
+            var counts = [Int](repeating: 0, count: bands + 1)
+            for t in triangles {
+                for b in Int(t.minY) / rows...Int(t.maxY) / rows { counts[b + 1] += 1 }
+            }
+            for b in 0..<bands { counts[b + 1] += counts[b] }
+            var fill = counts
+            var binned = [Int32](repeating: 0, count: counts[bands])
+            for (i, t) in triangles.enumerated() {
+                for b in Int(t.minY) / rows...Int(t.maxY) / rows { binned[fill[b]] = Int32(i); fill[b] += 1 }
+            }
+            triangles.withUnsafeBufferPointer { triangles in
+                for b in 0..<bands where counts[b + 1] > counts[b] {
+                    let y0 = b * rows, y1 = min(height, y0 + rows)
+                    var touchedCount = 0
+                    for k in counts[b]..<counts[b + 1] {
+                        let i = Int(binned[k])
+                        rasterise(triangles[i], blend: i >= opaqueCount, bandY0: y0, bandY1: y1, touchedCount: &touchedCount)
+                    }
+                    resolve(bandY0: y0, touchedCount: touchedCount)
+                }
+            }
+        }
+
+        /// The band's touched pixels: the mean of their samples back into the frame.
+        func resolve(bandY0: Int, touchedCount: Int) {
+            for k in 0..<touchedCount {
+                let p = touchedList[k]
+                let c = colour[p]
+                // Red and blue, green and alpha, summed in 16-bit halves (16 × 255 fits), by halving.
+                let rb = Self.sum(c & 0x00FF_00FF), ga = Self.sum(c &>> 8 & 0x00FF_00FF)
+                let r = (rb & 0xFFFF + 8) / 16, b = (rb >> 16 + 8) / 16, g = (ga & 0xFFFF + 8) / 16, a = (ga >> 16 + 8) / 16
+                let z = inverseDepth[p]
+                let z8 = z.lowHalf.replacing(with: z.highHalf, where: z.highHalf .> z.lowHalf)
+                let z4 = z8.lowHalf.replacing(with: z8.highHalf, where: z8.highHalf .> z8.lowHalf)
+                let nearest = max(z4[0], z4[1], z4[2], z4[3])
+                let i = bandY0 * width + p
+                pixels[i] = r | g << 8 | b << 16 | a << 24
+                if nearest > 0 { depth[i] = min(depth[i], 1 / nearest) }
+                touched[p] = false
+            }
+        }
+
+        @inline(__always)
+        static func sum(_ v: SIMD16<UInt32>) -> UInt32 {
+            let a = v.lowHalf &+ v.highHalf, b = a.lowHalf &+ a.highHalf, c = b.lowHalf &+ b.highHalf
+            return c[0] &+ c[1]
+        }
+
+        func rasterise(_ t: Triangle, blend: Bool, bandY0: Int, bandY1: Int, touchedCount: inout Int) {
+            // Local coordinates from the box's corner keep Float precise.
+            let ox = Float(Sampler.floor(min(t.x0, t.x1, t.x2))), oy = Float(Sampler.floor(min(t.y0, t.y1, t.y2)))
+            let x0 = t.x0 - ox, y0 = t.y0 - oy, x1 = t.x1 - ox, y1 = t.y1 - oy, x2 = t.x2 - ox, y2 = t.y2 - oy
+            // Edge i runs from vertex i+1 to i+2: E_i(p) = A_i·x + B_i·y + C_i, positive inside.
+            var a0 = y1 - y2, b0 = x2 - x1, c0 = (y2 - y1) * x1 - (x2 - x1) * y1
+            var a1 = y2 - y0, b1 = x0 - x2, c1 = (y0 - y2) * x2 - (x0 - x2) * y2
+            var a2 = y0 - y1, b2 = x1 - x0, c2 = (y1 - y0) * x0 - (x1 - x0) * y0
+            var area = a0 * x0 + b0 * y0 + c0
+            guard area != 0, area.isFinite else { return }
+            if area < 0 { a0 = -a0; b0 = -b0; c0 = -c0; a1 = -a1; b1 = -b1; c1 = -c1; a2 = -a2; b2 = -b2; c2 = -c2; area = -area }
+            let inv = 1 / area
+            let izA = (a0 * t.iz0 + a1 * t.iz1 + a2 * t.iz2) * inv, izB = (b0 * t.iz0 + b1 * t.iz1 + b2 * t.iz2) * inv
+            let izC = (c0 * t.iz0 + c1 * t.iz1 + c2 * t.iz2) * inv
+            let r0 = 0.5 * (abs(a0) + abs(b0)), r1 = 0.5 * (abs(a1) + abs(b1)), r2 = 0.5 * (abs(a2) + abs(b2))
+            let minX = max(0, Sampler.floor(min(t.x0, t.x1, t.x2))), maxX = min(width - 1, Sampler.floor(max(t.x0, t.x1, t.x2)))
+            let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
+            guard minX <= maxX, minY <= maxY else { return }
+            let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
+            // Per-sample offsets of each plane, once per triangle.
+            let d0 = a0 * ax + b0 * ay, d1 = a1 * ax + b1 * ay, d2 = a2 * ax + b2 * ay, dz = izA * ax + izB * ay
+            let shader = shaders[Int(t.material)]
+            let va = vertices[Int(t.v0)], vb = vertices[Int(t.v1)], vc = vertices[Int(t.v2)]
+            for y in minY...maxY {
+                let py = Float(y) + 0.5 - oy
+                let rowE0 = b0 * py + c0, rowE1 = b1 * py + c1, rowE2 = b2 * py + c2, rowZ = izB * py + izC
+                let row = (y - bandY0) * width
+                for x in minX...maxX {
+                    let px = Float(x) + 0.5 - ox
+                    let e0 = a0 * px + rowE0, e1 = a1 * px + rowE1, e2 = a2 * px + rowE2
+                    if e0 < -r0 || e1 < -r1 || e2 < -r2 { continue }
+                    let inside: SIMDMask<SIMD16<Int32>>
+                    if e0 >= r0 && e1 >= r1 && e2 >= r2 {
+                        inside = SIMDMask(repeating: true)
+                    } else {
+                        inside = ((d0 + e0) .>= 0) .& ((d1 + e1) .>= 0) .& ((d2 + e2) .>= 0)
+                        guard any(inside) else { continue }
+                    }
+                    let iz = dz + (izA * px + rowZ)
+                    let p = row + x
+                    if !touched[p] {
+                        touched[p] = true
+                        touchedList[touchedCount] = p
+                        touchedCount += 1
+                        let i = y * width + x
+                        let d = depth[i]
+                        inverseDepth[p] = SIMD16(repeating: d.isFinite && d > 0 ? 1 / d : 0)
+                        colour[p] = SIMD16(repeating: pixels[i])
+                    }
+                    let stored = inverseDepth[p]
+                    let pass = inside .& (iz .> stored)
+                    guard any(pass) else { continue }
+                    // Shade once, at the centre (barycentrics clamped into the triangle).
+                    var w0 = max(0, e0 * inv), w1 = max(0, e1 * inv), w2 = max(0, e2 * inv)
+                    let sum = w0 + w1 + w2
+                    w0 /= sum; w1 /= sum; w2 /= sum
+                    let q0 = w0 * t.iz0, q1 = w1 * t.iz1, q2 = w2 * t.iz2
+                    let qs = 1 / (q0 + q1 + q2)
+                    let p0 = q0 * qs, p1 = q1 * qs, p2 = q2 * qs
+                    var color = shader.factor * (va.color * p0 + vb.color * p1 + vc.color * p2)
+                    if let base = shader.base {
+                        let texel = base.sample(va.uv * p0 + vb.uv * p1 + vc.uv * p2, lod: t.lod)
+                        let straight = texel.w > 0 ? SIMD3(texel.x, texel.y, texel.z) / texel.w : SIMD3<Float>()
+                        color *= SIMD4(straight.x, straight.y, straight.z, texel.w)
+                    }
+                    var alpha: Float = 1
+                    switch shader.alphaMode {
+                    case .opaque: break
+                    case .mask: if color.w < shader.cutoff { continue }
+                    case .blend: alpha = color.w
+                    }
+                    var rgb = SIMD3(color.x, color.y, color.z)
+                    if !shader.unlit {
+                        let lit = t.flatLit.isNaN ? (va.lit * p0 + vb.lit * p1 + vc.lit * p2) : t.flatLit
+                        rgb *= ModelRenderer.ambient + (1 - ModelRenderer.ambient) * max(0, min(1, lit * t.side))
+                    }
+                    if shader.emissive != .zero {
+                        var e = shader.emissive
+                        if let texture = shader.emissiveTexture {
+                            let texel = texture.sample(va.uvE * p0 + vb.uvE * p1 + vc.uvE * p2, lod: t.lodE)
+                            e *= SIMD3(texel.x, texel.y, texel.z)
+                        }
+                        rgb += e
+                    }
+                    let haze = va.haze * p0 + vb.haze * p1 + vc.haze * p2
+                    rgb = rgb * (1 - haze) + horizon * haze
+                    rgb = SIMD3(max(0, min(1, rgb.x)), max(0, min(1, rgb.y)), max(0, min(1, rgb.z)))
+                    if blend {
+                        // Over the samples' colours (opaque: the frame is), depth left as it was.
+                        let c = colour[p]
+                        let k = 1 - alpha
+                        let r = SIMD16<Float>(c & 0xFF) * k + rgb.x * alpha * 255
+                        let g = SIMD16<Float>(c &>> 8 & 0xFF) * k + rgb.y * alpha * 255
+                        let b = SIMD16<Float>(c &>> 16 & 0xFF) * k + rgb.z * alpha * 255
+                        let mixed = SIMD16<UInt32>(r + 0.5) | SIMD16<UInt32>(g + 0.5) &<< 8 | SIMD16<UInt32>(b + 0.5) &<< 16 | SIMD16<UInt32>(repeating: 0xFF00_0000)
+                        colour[p] = c.replacing(with: mixed, where: pass)
+                    } else {
+                        let packed = UInt32(rgb.x * 255 + 0.5) | UInt32(rgb.y * 255 + 0.5) << 8 | UInt32(rgb.z * 255 + 0.5) << 16 | 0xFF00_0000
+                        inverseDepth[p] = stored.replacing(with: iz, where: pass)
+                        colour[p] = colour[p].replacing(with: packed, where: pass)
+                    }
+                }
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinPNG
+import TerrapinRaster
+import TerrapinSnapshotTesting
+import TerrapinTerrain
+@testable import TerrapinModels
+
+@Suite struct PlacementTests {
+    let frame = LocalFrame(origin: LatLngAltitude(latitude: 36.5, longitude: -84.2))
+
+    /// Where a model axis goes in east-north-up (the model standing at the frame's origin).
+    func axis(_ v: SIMD3<Double>, scale: Vector3D = .one, _ o: Orientation3D) -> SIMD3<Double> {
+        let l = PlacedModel.linear(scale: scale, orientation: o, local: frame, frame: frame)
+        return SIMD3(l[0] * v.x + l[1] * v.y + l[2] * v.z, l[3] * v.x + l[4] * v.y + l[5] * v.z, l[6] * v.x + l[7] * v.y + l[8] * v.z)
+    }
+
+    func near(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Bool { ((a - b) * (a - b)).sum() < 1e-20 }
+
+    @Test func glTFAxesStandOnTheMapFacingTheHeading() {
+        let front = SIMD3<Double>(0, 0, 1), up = SIMD3<Double>(0, 1, 0), right = SIMD3<Double>(-1, 0, 0)
+        #expect(near(axis(front, Orientation3D()), SIMD3(0, 1, 0)), "front faces north at heading 0")
+        #expect(near(axis(up, Orientation3D()), SIMD3(0, 0, 1)), "glTF +Y is up")
+        #expect(near(axis(right, Orientation3D()), SIMD3(1, 0, 0)), "its right (−X) is east")
+        #expect(near(axis(front, Orientation3D(heading: 90)), SIMD3(1, 0, 0)), "heading turns clockwise: 90 faces east")
+        #expect(near(axis(front, Orientation3D(tilt: 90)), SIMD3(0, 0, 1)), "positive tilt lifts the front")
+        #expect(near(axis(right, Orientation3D(roll: 90)), SIMD3(0, 0, -1)), "positive roll lowers the right side")
+        // Roll, then tilt, then heading: tilted 90 its top faces south, turned 90 that is west.
+        #expect(near(axis(up, Orientation3D(heading: 90, tilt: 90)), SIMD3(-1, 0, 0)))
+        // The scale is along the model's own axes, before the turns.
+        #expect(near(axis(SIMD3(1, 1, 1), scale: Vector3D(x: 2, y: 3, z: 4), Orientation3D()), SIMD3(-2, 4, 3)))
+    }
+
+    @Test func aModelAwayFromTheFrameOriginKeepsItsOwnUp() {
+        // 50 km east the local vertical leans from the frame's by about 0.45°.
+        let there = LatLngAltitude(latitude: 36.5, longitude: -83.64)
+        let placed = PlacedModel(asset: unitTriangle(), at: there, scale: .one, orientation: Orientation3D(), in: frame)
+        let up = placed.enu(SIMD3(0, 1, 0)) - placed.origin
+        let expected = frame.enu(ecef: LocalFrame(origin: there).originECEF + LocalFrame(origin: there).up) - placed.origin
+        #expect((up - expected).length < 1e-9)
+        #expect(up.z < 1 && up.x > 0.007, "leaning east, away from the frame's origin: \(up)")
+    }
+
+    func unitTriangle() -> ModelAsset {
+        ModelAsset(name: "t", primitives: [ModelPrimitive(positions: [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(0, 1, 0)], indices: [0, 1, 2])!],
+                   materials: [ModelMaterial()])!
+    }
+
+    @Test func rayHitsFollowTheDrawnFaces() throws {
+        let cube = try GLTF.decode(GLBBuilder.cube(), name: "cube.glb")
+        let placed = PlacedModel(asset: cube, at: frame.origin, scale: Vector3D(10), orientation: Orientation3D(), in: frame)
+        // Down onto the top face, which stands 5 m above the origin (the cube is centred).
+        let t = try #require(placed.intersect(origin: Vector3(0, 0, 100), direction: Vector3(0, 0, -1)))
+        #expect(abs(t - 95) < 1e-9)
+        // From inside, only back faces are met: single-sided, they are not hit.
+        #expect(placed.intersect(origin: Vector3(0, 0, 0), direction: Vector3(0, 0, 1)) == nil)
+        #expect(placed.intersect(origin: Vector3(30, 0, 100), direction: Vector3(0, 0, -1)) == nil)
+    }
+}
+
+/// Models drawn as a map draws them: sky and flat ground by the ground pass, then the models in
+/// its depth frame, composited onto a canvas.
+func drawModels(_ models: [(ModelAsset, Vector3D, Orientation3D, SIMD3<Double>)], camera: Camera, width: Int = 320, height: Int = 240) -> Pixmap {
+    let projection = Projection(camera: camera, width: Double(width), height: Double(height))
+    let canvas = Canvas(width: width, height: height)!
+    var pass = GroundPass(projection: projection, rect: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), transform: .identity,
+                          canvasWidth: width, canvasHeight: height,
+                          sky: SkyColors(zenith: RGBAColor(RGBA8(hex: "#7FAEE0")!), horizon: RGBAColor(RGBA8(hex: "#DCE8F2")!)))!
+    let style = TerrainStyle()
+    pass.drawSkyAndFlatGround(ground: RGBAColor(RGBA8(hex: "#9DAF8C")!), grid: nil, imagery: nil, style: style)
+    // Each model stands `offset` metres east, north and up of the camera's centre.
+    let placed = models.map { asset, scale, orientation, offset -> PlacedModel in
+        let origin = projection.frame.geodetic(enu: Vector3(offset.x, offset.y, offset.z))
+        return PlacedModel(asset: asset, at: origin, scale: scale, orientation: orientation, in: projection.frame)
+    }
+    pass.draw3D { frame, projection, toDevice, horizon, haze in
+        ModelRenderer.draw(placed, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: haze, light: style.light, into: &frame)
+    }
+    pass.composite(onto: canvas)
+    return canvas.pixmap
+}
+
+enum ModelGolden {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    static func check(_ pixmap: Pixmap, _ name: String, filePath: StaticString = #filePath, testName: String = #function, line: UInt = #line) {
+        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(root)/Fixtures/models/\(name).png", file: filePath, testName: testName, line: line)
+    }
+}
+
+@Suite struct ModelDrawingTests {
+    let camera = Camera(center: LatLngAltitude(latitude: 36.5, longitude: -84.2, altitude: 4), heading: 20, tilt: 65, range: 40)
+
+    /// A 2×2-pixel-per-square checker: opaque squares and holes (alpha 0), 8 × 8 squares.
+    func checker(opaque: RGBA8, holes: Bool) -> ModelTexture {
+        var data = [UInt8](repeating: 0, count: 64 * 64 * 4)
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let o = (y * 64 + x) * 4
+                if (x / 8 + y / 8) % 2 == 0 { data[o] = opaque.red; data[o + 1] = opaque.green; data[o + 2] = opaque.blue; data[o + 3] = 255 }
+                else if !holes { data[o] = 250; data[o + 1] = 250; data[o + 2] = 250; data[o + 3] = 255 }
+            }
+        }
+        return ModelTexture(Pixmap(width: 64, height: 64, premultipliedData: data)!)
+    }
+
+    /// A square standing upright (x right, y up), facing the model's front (+Z), with UVs.
+    func quad(_ material: ModelMaterial, texture: ModelTexture?) -> ModelAsset {
+        let p: [SIMD3<Float>] = [SIMD3(-0.5, 0, 0), SIMD3(0.5, 0, 0), SIMD3(0.5, 1, 0), SIMD3(-0.5, 1, 0)]
+        let uv: [SIMD2<Float>] = [SIMD2(1, 1), SIMD2(0, 1), SIMD2(0, 0), SIMD2(1, 0)]
+        let n = [SIMD3<Float>](repeating: SIMD3(0, 0, 1), count: 4)
+        // Counter-clockwise seen from +Z: glTF's −X is on the viewer's right.
+        return ModelAsset(name: "quad", primitives: [ModelPrimitive(positions: p, normals: n, uvs: uv, indices: [1, 0, 2, 0, 3, 2])!],
+                          materials: [material], textures: texture.map { [$0] } ?? [])!
+    }
+
+    @Test func maskAndBlendMaterials() throws {
+        var mask = ModelMaterial()
+        mask.alphaMode = .mask
+        mask.doubleSided = true
+        mask.baseColorTexture = TextureReference(texture: 0)
+        var blend = ModelMaterial()
+        blend.alphaMode = .blend
+        blend.doubleSided = true
+        blend.baseColorFactor = SIMD4(0.2, 0.5, 1, 0.45)
+        let cube = try GLTF.decode(GLBBuilder.cube(), name: "cube.glb")
+        var glass = cube
+        glass.materials[0] = blend
+        let pixmap = drawModels([
+            (cube, Vector3D(3), Orientation3D(heading: 30), SIMD3(-5, 3, 1.5)),
+            (quad(mask, texture: checker(opaque: RGBA8(red: 200, green: 60, blue: 40), holes: true)), Vector3D(6), Orientation3D(heading: 200), SIMD3(4, 2, 0)),
+            // A glass cube in front of the red one: both drawn through it, its far faces first.
+            (glass, Vector3D(3), Orientation3D(heading: 10), SIMD3(-4, -3, 1.5)),
+        ], camera: camera)
+        ModelGolden.check(pixmap, "materials/mask-and-blend")
+    }
+
+    /// Three nested nodes, each turned 40° about its parent's Z and moved along its X: an arm
+    /// of cubes; the chain of transforms is what places each.
+    @Test func aHierarchyWithRotations() throws {
+        let s = sin(20 * Double.pi / 180), c = cos(20 * Double.pi / 180)
+        let node = #"{"translation":[1.6,0,0],"rotation":[0,0,\#(s),\#(c)],"scale":[0.8,0.8,0.8]"#
+        let nodes = #"[{"mesh":0,"children":[1]},\#(node),"mesh":0,"children":[2]},\#(node),"mesh":0,"children":[3]},\#(node),"mesh":0}]"#
+        let arm = try GLTF.decode(GLBBuilder.cube(nodes: nodes), name: "arm.glb")
+        #expect(arm.instances.count == 4)
+        let pixmap = drawModels([(arm, Vector3D(3), Orientation3D(heading: 180), SIMD3(3, 0, 1.5))], camera: camera)
+        ModelGolden.check(pixmap, "hierarchy/turned-arm")
+    }
+
+    @Test func texturedDuckFromAbove() throws {
+        let duck = try GLTF.load(modelFixtures + "/Duck.glb")
+        let camera = Camera(center: LatLngAltitude(latitude: 36.5, longitude: -84.2, altitude: 8), heading: 0, tilt: 35, range: 60)
+        ModelGolden.check(drawModels([(duck, .one, Orientation3D(heading: 200), SIMD3(0, 0, -8))], camera: camera), "duck/flat-ground")
+    }
+
+    /// The silhouette is anti-aliased: on rows across the cube, the first pixel that differs from
+    /// the ground lies between the ground's colour and the cube's two pixels further in (a
+    /// partly covered pixel), not a two-colour staircase.
+    @Test func silhouettesAreBlendedByCoverage() throws {
+        let cube = try GLTF.decode(GLBBuilder.cube(), name: "cube.glb")
+        let pixmap = drawModels([(cube, Vector3D(6), Orientation3D(heading: 33), SIMD3(0, 0, 3))], camera: camera, width: 160, height: 120)
+        var rows = 0, blended = 0
+        for y in 20..<100 {
+            let ground = pixmap[0, y]
+            guard let x = (1..<150).first(where: { abs(Int(pixmap[$0, y].green) - Int(ground.green)) > 3 }) else { continue }
+            rows += 1
+            let edge = Int(pixmap[x, y].green), inner = Int(pixmap[x + 2, y].green), g = Int(ground.green)
+            if min(g, inner) < edge && edge < max(g, inner) { blended += 1 }
+        }
+        #expect(rows > 30)
+        #expect(Double(blended) > 0.7 * Double(rows), "\(blended) of \(rows) edge pixels are blends")
+    }
+}

@@ -1,0 +1,132 @@
+// 3D models on maps: the Duck on the Tennessee terrain, cut by a hill, hidden by a ridge;
+// its screen box, its taps, and the scene-file form.
+import Foundation
+import Testing
+@testable import Terrapin
+import TerrapinSnapshotTesting
+
+@Suite struct ModelMapTests {
+    static let duck = URL(fileURLWithPath: mapFixtures + "/models/Duck.glb")
+    static let grid = Result { try GridLoader.load(mapFixtures + "/terrain/jacksboro-fault-tn.asc") }
+    /// On the ridge south of the Jacksboro fault, looking north-north-east.
+    static let spot = LatLngAltitude(latitude: 36.575, longitude: -84.245)
+
+    func duckMap(_ camera: Camera, heading: Double = 210, altitude: Double = 0, mode: AltitudeMode = .clampToGround, at spot: LatLngAltitude = Self.spot) throws -> Map {
+        let position = LatLngAltitude(latitude: spot.latitude, longitude: spot.longitude, altitude: altitude)
+        return Map(initialCamera: camera, mode: .satellite) {
+            Model(position: position, url: Self.duck, altitudeMode: mode, scale: .init(x: 20, y: 20, z: 20), orientation: Orientation3D(heading: heading))
+        }.terrain(try Self.grid.get())
+    }
+
+    func camera(heading: Double, tilt: Double, range: Double) -> Camera {
+        Camera(center: Self.spot, heading: heading, tilt: tilt, range: range, altitudeMode: .clampToGround)
+    }
+
+    @Test func theDuckOnTheTerrainFromThreeCameras() throws {
+        golden(try duckMap(camera(heading: 30, tilt: 68, range: 1100)), "models/duck/jacksboro-facing-the-camera", width: 400, height: 270)
+        golden(try duckMap(camera(heading: 300, tilt: 55, range: 1400)), "models/duck/jacksboro-from-the-side", width: 400, height: 270)
+        golden(try duckMap(camera(heading: 0, tilt: 0, range: 1600)), "models/duck/jacksboro-straight-down", width: 400, height: 270)
+    }
+
+    /// Sunk 120 m into the slope: the hill cuts the body where it passes through the ground.
+    @Test func aModelPartlyInsideAHill() throws {
+        golden(try duckMap(camera(heading: 30, tilt: 72, range: 1100), altitude: -120, mode: .relativeToGround),
+               "models/duck/jacksboro-half-inside-the-hill", width: 400, height: 270)
+    }
+
+    /// In the valley behind Pine Mountain, seen low from the south over the ridge: hidden,
+    /// listed as occluded and not drawn; the one on the near slope is drawn.
+    @Test func aModelBehindARidgeIsHidden() throws {
+        let camera = Camera(center: LatLngAltitude(latitude: 36.57, longitude: -84.2467), heading: 0, tilt: 88, range: 3000, altitudeMode: .clampToGround)
+        let valley = LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)
+        let map = Map(initialCamera: camera, mode: .satellite) {
+            Model(position: valley, url: Self.duck, scale: .init(x: 4, y: 4, z: 4), orientation: Orientation3D(heading: 180))
+            Model(position: LatLngAltitude(latitude: 36.562, longitude: -84.2467), url: Self.duck, scale: .init(x: 4, y: 4, z: 4), orientation: Orientation3D(heading: 180))
+        }.terrain(try Self.grid.get())
+        let scene = try MapResolver.resolve(map, width: 400, height: 270)
+        #expect(scene.models[0].hidden == .occluded)
+        #expect(scene.models[1].hidden == nil)
+        #expect(scene.displayList.contains("model 0 \"Duck.glb\": 12104 triangles: hidden (occluded)"), "\(scene.displayList)")
+        golden(map, "models/duck/jacksboro-behind-the-ridge", width: 400, height: 270)
+    }
+
+    /// The resolved box is the box of the model's vertices, transformed by hand (scale, heading
+    /// about the local vertical, the position's own east-north-up axes) and projected.
+    @Test func theProjectedBoxIsTheProjectedTransformedVertices() throws {
+        let corners: [SIMD3<Float>] = [-0.5, 0.5].flatMap { x in [-0.5, 0.5].flatMap { y in [-0.5, 0.5].map { z in SIMD3<Float>(x, y + 0.5, z) } } }
+        let cube = ModelAsset(name: "box", primitives: [ModelPrimitive(positions: corners, indices: [0, 1, 2, 1, 3, 2, 4, 6, 5, 5, 6, 7])!], materials: [ModelMaterial()])!
+        let position = LatLngAltitude(latitude: 36.58, longitude: -84.24, altitude: 30)
+        let camera = Camera(center: LatLngAltitude(latitude: 36.579, longitude: -84.241), heading: 40, tilt: 60, range: 400)
+        let heading = 35.0, scale = 25.0
+        let map = Map(initialCamera: camera, mode: .satellite) {
+            Model(position: position, asset: cube, altitudeMode: .absolute, scale: .init(x: scale, y: scale, z: scale), orientation: Orientation3D(heading: heading))
+        }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        let box = try #require(scene.models[0].box)
+        let projection = Projection(camera: scene.camera, width: 400, height: 300, centerAltitude: 0)
+        let local = LocalFrame(origin: position)
+        let h = heading * Double.pi / 180
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        for c in corners {
+            let x = Double(c.x) * scale, y = Double(c.y) * scale, z = Double(c.z) * scale
+            // glTF (x, y, z) → (east −x, north z, up y), then turned clockwise by the heading.
+            let e = -x * cos(h) + z * sin(h), n = x * sin(h) + z * cos(h)
+            let ecef = local.originECEF + local.east * e + local.north * n + local.up * y
+            let s = try #require(projection.project(enu: projection.frame.enu(ecef: ecef)))
+            lo = (min(lo.0, s.x), min(lo.1, s.y)); hi = (max(hi.0, s.x), max(hi.1, s.y))
+        }
+        #expect(abs(box.minX - lo.0) < 1e-6 && abs(box.minY - lo.1) < 1e-6 && abs(box.maxX - hi.0) < 1e-6 && abs(box.maxY - hi.1) < 1e-6,
+                "\(box) vs \(lo) \(hi)")
+    }
+
+    @Test func tapsHitTheModelWhereItIsDrawn() throws {
+        var tapped = 0
+        let map = try duckMap(camera(heading: 30, tilt: 68, range: 1100))
+        let tappable = Map(initialCamera: map.initialCamera!, mode: .satellite) {
+            Model(position: Self.spot, url: Self.duck, scale: .init(x: 20, y: 20, z: 20), orientation: Orientation3D(heading: 210)).onTap { tapped += 1 }
+        }.terrain(try Self.grid.get())
+        let scene = try MapResolver.resolve(tappable, width: 400, height: 270)
+        let box = try #require(scene.models[0].box)
+        // The body's middle; the box's top-left corner is beside the head, over the sky or ground.
+        let hit = try #require(scene.hitTest(Point(box.midX, box.minY + box.height * 0.45)))
+        #expect(hit.target == .model(0))
+        hit.action()
+        #expect(tapped == 1)
+        let miss = scene.hitTest(Point(box.minX + 1, box.minY + 1))
+        #expect(miss?.target != .model(0))
+        #expect(scene.displayList.contains("taps: its triangles"))
+    }
+
+    @Test func sceneFilesPlaceModelsAndSayWhatIsWrong() throws {
+        let directory = mapFixtures + "/models"
+        let text = #"{"output":{"width":200,"height":150},"map":{"camera":{"center":{"latitude":36.575,"longitude":-84.245},"tilt":60,"range":900},"models":[{"position":{"latitude":36.575,"longitude":-84.245},"file":"Duck.glb","scale":{"x":20,"y":20,"z":20},"orientation":{"heading":210,"tilt":5},"altitudeMode":"relativeToGround","zIndex":3}]}}"#
+        let scene = try SceneDecoder.decode(Array(text.utf8), path: directory + "/duck.json")
+        #expect(scene.map?.models == [{
+            var m = ModelSpec(position: LatLngAltitude(latitude: 36.575, longitude: -84.245), file: "Duck.glb")
+            m.scale = Vector3D(20); m.orientation = Orientation3D(heading: 210, tilt: 5); m.altitudeMode = .relativeToGround; m.zIndex = 3
+            return m
+        }()])
+        // Written out and read back, the same models.
+        let written = SceneEncoder.encode(scene)
+        #expect(written.contains(#""scale": 20"#) && written.contains(#""zIndex": 3"#), "\(written)")
+        #expect(try SceneDecoder.decode(Array(written.utf8), path: directory + "/duck.json").map?.models == scene.map?.models)
+        let prepared = try PreparedScene(scene)
+        #expect(try prepared.resolve()?.models[0].hidden == nil)
+        let bad = #"{"map":{"models":[{"position":{"latitude":1,"longitude":2},"file":"Duck.glb","scale":{"x":0},"orientation":{"yaw":3}},{"file":"x.glb"}]}}"#
+        let e = try #require(throws: SceneError.self) { try SceneDecoder.decode(Array(bad.utf8), path: directory + "/bad.json") }
+        #expect(e.description.contains("map.models[0].scale") && e.description.contains("a scale of 0 flattens the model"), "\(e)")
+        #expect(e.description.contains("unknown key \"yaw\""), "\(e)")
+        #expect(e.description.contains("map.models[1]") && e.description.contains("a model needs a \"position\" and a \"file\""), "\(e)")
+        let missing = #"{"map":{"models":[{"position":{"latitude":1,"longitude":2},"file":"nowhere.glb"}]}}"#
+        let decoded = try SceneDecoder.decode(Array(missing.utf8), path: directory + "/missing.json")
+        #expect(throws: (any Error).self) { try PreparedScene(decoded) }
+    }
+
+    @Test func aSwiftModelThatCannotBeLoadedIsListedHidden() throws {
+        let map = Map(initialCamera: camera(heading: 0, tilt: 40, range: 800), mode: .satellite) {
+            Model(position: Self.spot, url: URL(fileURLWithPath: "/nonexistent/balloon.glb"))
+        }
+        let scene = try MapResolver.resolve(map, width: 200, height: 150)
+        #expect(scene.displayList.contains("model 0 \"balloon.glb\": 0 triangles: hidden (not loaded: model: cannot read '/nonexistent/balloon.glb': no such file"), "\(scene.displayList)")
+    }
+}
