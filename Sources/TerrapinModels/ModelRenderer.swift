@@ -1,8 +1,8 @@
 // Models drawn into the ground's depth frame (so terrain and buildings cut them and they hide
-// what is behind them), anti-aliased by multisampling: 16 samples per pixel (a 4×4 grid), each
-// with its own depth; a triangle is shaded once per pixel it covers and its colour stored in the
-// samples it wins; each pixel is then the mean of its samples. Silhouettes against the terrain
-// therefore get 17 levels of coverage, and inner edges shared by two triangles none at all.
+// what is behind them), anti-aliased by multisampling: 8 samples per pixel (Direct3D's standard
+// pattern), each with its own depth; a triangle is shaded once per pixel it covers and its colour
+// stored in the samples it wins; each pixel is then the mean of its samples. Silhouettes against
+// the terrain get 9 levels of coverage, and inner edges shared by two triangles none at all.
 //
 // Shading: base colour (factor × texture × COLOR_0) lit by the map's sun — Lambert with 45 %
 // ambient, Gouraud-interpolated from the vertex normals, or flat from the face where a primitive
@@ -10,23 +10,22 @@
 // the terrain. Textures are sampled perspective-correctly, trilinear, their level of detail
 // chosen per triangle from its texel-to-pixel area ratio.
 //
-// Order: opaque and masked triangles first, then blended ones sorted back to front (by their
-// farthest vertex), which test depth but do not write it. The screen is processed in bands of
-// 32 rows so the multisample buffers stay small (≈ 4 MiB for a 1024-pixel-wide band).
+// Order: opaque and masked triangles first (masked ones drop pixels where their alpha is below
+// the cut-off), then blended ones sorted back to front (by their farthest vertex), testing depth
+// but not writing it. The screen is processed in bands of 8 rows so the multisample buffers stay
+// in the cache (512 KiB for a 1024-pixel-wide band).
 import TerrapinGeo
 import TerrapinTerrain
 
 public enum ModelRenderer {
     static let ambient: Float = 0.45
-    static let bandRows = 32
+    /// Rows per band: 8 keeps a 1024-pixel band's samples (512 KiB) in the cache.
+    static let bandRows = 8
 
-    /// The sample grid: offsets from the pixel's centre.
-    static let offsetX: SIMD16<Float> = {
-        var v = SIMD16<Float>(); for i in 0..<16 { v[i] = (Float(i % 4) + 0.5) / 4 - 0.5 }; return v
-    }()
-    static let offsetY: SIMD16<Float> = {
-        var v = SIMD16<Float>(); for i in 0..<16 { v[i] = (Float(i / 4) + 0.5) / 4 - 0.5 }; return v
-    }()
+    /// The samples: Direct3D's standard 8× pattern (offsets from the pixel's centre in
+    /// sixteenths), eight rows and eight columns each taken once.
+    static let offsetX = SIMD8<Float>(1, -1, 5, -3, -5, -7, 3, 7) / 16
+    static let offsetY = SIMD8<Float>(-3, 3, 1, -5, 5, -1, 7, -7) / 16
 
     struct Vertex {
         var uv: SIMD2<Float>
@@ -70,7 +69,7 @@ public enum ModelRenderer {
         let near = Float(projection.near)
         let width = frame.width, height = frame.height
         var shaders: [Shader] = []
-        for (mi, model) in models.enumerated() {
+        for model in models {
             let l = model.linear
             let firstShader = shaders.count
             for m in model.asset.materials {
@@ -192,7 +191,10 @@ public enum ModelRenderer {
         let order = blended.indices.sorted { (blended[$0].key, $1) > (blended[$1].key, $0) }
         triangles += order.map { blended[$0].triangle }
         guard !triangles.isEmpty else { return 0 }
-        Raster.with(&frame, vertices: vertices, shaders: shaders, horizon: horizon / 255) { $0.run(triangles, opaqueCount: opaqueCount) }
+        // The samplers point into the models' textures: the models live until the draw is done.
+        withExtendedLifetime(models) {
+            Raster.with(&frame, vertices: vertices, triangles: triangles, shaders: shaders, horizon: horizon / 255) { $0.run(opaqueCount: opaqueCount) }
+        }
         return triangles.count
     }
 
@@ -207,43 +209,89 @@ public enum ModelRenderer {
         var emissiveTexture: Sampler?
     }
 
-    /// The multisampled band rasteriser.
+    /// A triangle set up for scan conversion: local origin, edge functions (positive inside),
+    /// the inverse-depth plane and 1 / twice its area.
+    struct Setup {
+        var ox: Float, oy: Float
+        var a0: Float, b0: Float, c0: Float, a1: Float, b1: Float, c1: Float, a2: Float, b2: Float, c2: Float
+        var izA: Float, izB: Float, izC: Float
+        var inv: Float
+        /// False for a triangle of no area (or of non-finite corners): nothing to draw.
+        var valid: Bool
+
+        init(_ t: Triangle) {
+            // Local coordinates from the box's corner keep Float precise.
+            ox = Float(Sampler.floor(min(t.x0, t.x1, t.x2))); oy = Float(Sampler.floor(min(t.y0, t.y1, t.y2)))
+            let x0 = t.x0 - ox, y0 = t.y0 - oy, x1 = t.x1 - ox, y1 = t.y1 - oy, x2 = t.x2 - ox, y2 = t.y2 - oy
+            // Edge i runs from vertex i+1 to i+2: E_i(p) = A_i·x + B_i·y + C_i.
+            a0 = y1 - y2; b0 = x2 - x1; c0 = (y2 - y1) * x1 - (x2 - x1) * y1
+            a1 = y2 - y0; b1 = x0 - x2; c1 = (y0 - y2) * x2 - (x0 - x2) * y2
+            a2 = y0 - y1; b2 = x1 - x0; c2 = (y1 - y0) * x0 - (x1 - x0) * y0
+            var area = a0 * x0 + b0 * y0 + c0
+            valid = area != 0 && area.isFinite
+            if !valid { area = 1 }
+            if area < 0 { a0 = -a0; b0 = -b0; c0 = -c0; a1 = -a1; b1 = -b1; c1 = -c1; a2 = -a2; b2 = -b2; c2 = -c2; area = -area }
+            inv = 1 / area
+            izA = (a0 * t.iz0 + a1 * t.iz1 + a2 * t.iz2) * inv
+            izB = (b0 * t.iz0 + b1 * t.iz1 + b2 * t.iz2) * inv
+            izC = (c0 * t.iz0 + c1 * t.iz1 + c2 * t.iz2) * inv
+        }
+
+        /// Perspective-correct weights of the vertices at a pixel's centre, clamped into the triangle.
+        @inline(__always)
+        func weights(_ t: Triangle, x: Int, y: Int) -> (Float, Float, Float) {
+            let px = Float(x) + 0.5 - ox, py = Float(y) + 0.5 - oy
+            // The edge functions are the screen-space weights times twice the area; a common
+            // factor cancels in the perspective-correct weights, so they are used as they are.
+            let q0 = max(0, a0 * px + b0 * py + c0) * t.iz0, q1 = max(0, a1 * px + b1 * py + c1) * t.iz1, q2 = max(0, a2 * px + b2 * py + c2) * t.iz2
+            let total = q0 + q1 + q2
+            guard total > 0 else { return (1, 0, 0) }
+            let qs = 1 / total
+            return (q0 * qs, q1 * qs, q2 * qs)
+        }
+    }
+
+    /// The multisampled band rasteriser: each triangle is shaded once per pixel where it wins a
+    /// sample, and its colour kept in the samples it won.
     struct Raster {
         let width: Int, height: Int
         let pixels: UnsafeMutablePointer<UInt32>
         let depth: UnsafeMutablePointer<Float>
         let vertices: UnsafeBufferPointer<Vertex>
-        let shaders: [Shader]
+        let triangles: UnsafeBufferPointer<Triangle>
+        /// Each triangle's scan-conversion set-up, made once.
+        let setups: UnsafeBufferPointer<Setup>
+        let shaders: UnsafeBufferPointer<Shader>
         let horizon: SIMD3<Float>
-        /// Per band: 16 inverse depths and 16 colours per pixel, and whether a pixel's samples
-        /// have been taken from the frame yet.
-        let inverseDepth: UnsafeMutablePointer<SIMD16<Float>>
-        let colour: UnsafeMutablePointer<SIMD16<UInt32>>
+        /// Per band pixel: 8 inverse depths and 8 colours.
+        let inverseDepth: UnsafeMutablePointer<SIMD8<Float>>
+        let colour: UnsafeMutablePointer<SIMD8<UInt32>>
         let touched: UnsafeMutablePointer<Bool>
-        /// The band's touched pixels, in the order they were first touched.
-        let touchedList: UnsafeMutablePointer<Int>
 
         /// Runs `body` with a rasteriser over `frame`'s pixels (buffers freed after).
-        static func with(_ frame: inout DepthFrame, vertices: [Vertex], shaders: [Shader], horizon: SIMD3<Float>, _ body: (Raster) -> Void) {
+        static func with(_ frame: inout DepthFrame, vertices: [Vertex], triangles: [Triangle], shaders: [Shader], horizon: SIMD3<Float>, _ body: (Raster) -> Void) {
             let w = frame.width, h = frame.height
             let band = w * ModelRenderer.bandRows
-            let inverseDepth = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: band)
-            let colour = UnsafeMutablePointer<SIMD16<UInt32>>.allocate(capacity: band)
+            let inverseDepth = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: band)
+            let colour = UnsafeMutablePointer<SIMD8<UInt32>>.allocate(capacity: band)
             let touched = UnsafeMutablePointer<Bool>.allocate(capacity: band)
             touched.initialize(repeating: false, count: band)
-            let touchedList = UnsafeMutablePointer<Int>.allocate(capacity: band)
-            defer { inverseDepth.deallocate(); colour.deallocate(); touched.deallocate(); touchedList.deallocate() }
+            defer { inverseDepth.deallocate(); colour.deallocate(); touched.deallocate() }
             frame.pixels.withUnsafeMutableBufferPointer { pixels in
                 frame.depth.withUnsafeMutableBufferPointer { depth in
                     vertices.withUnsafeBufferPointer { vertices in
-                        body(Raster(width: w, height: h, pixels: pixels.baseAddress!, depth: depth.baseAddress!, vertices: vertices, shaders: shaders,
-                                    horizon: horizon, inverseDepth: inverseDepth, colour: colour, touched: touched, touchedList: touchedList))
+                        let setups = triangles.map(Setup.init)
+                        triangles.withUnsafeBufferPointer { triangles in setups.withUnsafeBufferPointer { setups in shaders.withUnsafeBufferPointer { shaders in
+                            body(Raster(width: w, height: h, pixels: pixels.baseAddress!, depth: depth.baseAddress!, vertices: vertices, triangles: triangles,
+                                        setups: setups, shaders: shaders, horizon: horizon, inverseDepth: inverseDepth, colour: colour,
+                                        touched: touched))
+                        } } }
                     }
                 }
             }
         }
 
-        func run(_ triangles: [Triangle], opaqueCount: Int) {
+        func run(opaqueCount: Int) {
             let rows = ModelRenderer.bandRows
             let bands = (height + rows - 1) / rows
             // Triangles by band (counting sort; order within a band kept).
@@ -257,30 +305,65 @@ public enum ModelRenderer {
             for (i, t) in triangles.enumerated() {
                 for b in Int(t.minY) / rows...Int(t.maxY) / rows { binned[fill[b]] = Int32(i); fill[b] += 1 }
             }
-            triangles.withUnsafeBufferPointer { triangles in
-                for b in 0..<bands where counts[b + 1] > counts[b] {
-                    let y0 = b * rows, y1 = min(height, y0 + rows)
-                    var touchedCount = 0
-                    for k in counts[b]..<counts[b + 1] {
-                        let i = Int(binned[k])
-                        rasterise(triangles[i], blend: i >= opaqueCount, bandY0: y0, bandY1: y1, touchedCount: &touchedCount)
-                    }
-                    resolve(bandY0: y0, touchedCount: touchedCount)
+            for b in 0..<bands where counts[b + 1] > counts[b] {
+                let y0 = b * rows, y1 = min(height, y0 + rows)
+                var k = counts[b]
+                while k < counts[b + 1] {
+                    rasterise(Int(binned[k]), bandY0: y0, bandY1: y1, blend: Int(binned[k]) >= opaqueCount)
+                    k += 1
                 }
+                resolve(bandY0: y0, bandY1: y1)
             }
         }
 
+        /// Premultiplied colour and alpha of triangle `t` at a pixel's centre; nil where a masked
+        /// material is transparent there.
+        @inline(__always)
+        func shadeTriangle(_ t: Triangle, _ s: Setup, x: Int, y: Int) -> (colour: UInt32, alpha: Float, rgb: SIMD3<Float>)? {
+            let shader = shaders[Int(t.material)]
+            let va = vertices[Int(t.v0)], vb = vertices[Int(t.v1)], vc = vertices[Int(t.v2)]
+            let (p0, p1, p2) = s.weights(t, x: x, y: y)
+            var color = shader.factor * (va.color * p0 + vb.color * p1 + vc.color * p2)
+            if let base = shader.base {
+                let texel = base.sample(va.uv * p0 + vb.uv * p1 + vc.uv * p2, lod: t.lod)
+                let straight = texel.w > 0 ? SIMD3(texel.x, texel.y, texel.z) / texel.w : SIMD3<Float>()
+                color *= SIMD4(straight.x, straight.y, straight.z, texel.w)
+            }
+            var alpha: Float = 1
+            switch shader.alphaMode {
+            case .opaque: break
+            case .mask: if color.w < shader.cutoff { return nil }
+            case .blend: alpha = color.w
+            }
+            var rgb = SIMD3(color.x, color.y, color.z)
+            if !shader.unlit {
+                let lit = t.flatLit.isNaN ? (va.lit * p0 + vb.lit * p1 + vc.lit * p2) : t.flatLit
+                rgb *= ModelRenderer.ambient + (1 - ModelRenderer.ambient) * max(0, min(1, lit * t.side))
+            }
+            if shader.emissive != .zero {
+                var e = shader.emissive
+                if let texture = shader.emissiveTexture {
+                    let texel = texture.sample(va.uvE * p0 + vb.uvE * p1 + vc.uvE * p2, lod: t.lodE)
+                    e *= SIMD3(texel.x, texel.y, texel.z)
+                }
+                rgb += e
+            }
+            let haze = va.haze * p0 + vb.haze * p1 + vc.haze * p2
+            rgb = rgb * (1 - haze) + horizon * haze
+            rgb = SIMD3(max(0, min(1, rgb.x)), max(0, min(1, rgb.y)), max(0, min(1, rgb.z)))
+            let packed = UInt32(rgb.x * 255 + 0.5) | UInt32(rgb.y * 255 + 0.5) << 8 | UInt32(rgb.z * 255 + 0.5) << 16 | 0xFF00_0000
+            return (packed, alpha, rgb)
+        }
+
         /// The band's touched pixels: the mean of their samples back into the frame.
-        func resolve(bandY0: Int, touchedCount: Int) {
-            for k in 0..<touchedCount {
-                let p = touchedList[k]
+        func resolve(bandY0: Int, bandY1: Int) {
+            for p in 0..<((bandY1 - bandY0) * width) where touched[p] {
                 let c = colour[p]
-                // Red and blue, green and alpha, summed in 16-bit halves (16 × 255 fits), by halving.
+                // Red and blue, green and alpha, summed in 16-bit halves (8 × 255 fits), by halving.
                 let rb = Self.sum(c & 0x00FF_00FF), ga = Self.sum(c &>> 8 & 0x00FF_00FF)
-                let r = (rb & 0xFFFF + 8) / 16, b = (rb >> 16 + 8) / 16, g = (ga & 0xFFFF + 8) / 16, a = (ga >> 16 + 8) / 16
+                let r = (rb & 0xFFFF + 4) / 8, b = (rb >> 16 + 4) / 8, g = (ga & 0xFFFF + 4) / 8, a = (ga >> 16 + 4) / 8
                 let z = inverseDepth[p]
-                let z8 = z.lowHalf.replacing(with: z.highHalf, where: z.highHalf .> z.lowHalf)
-                let z4 = z8.lowHalf.replacing(with: z8.highHalf, where: z8.highHalf .> z8.lowHalf)
+                let z4 = z.lowHalf.replacing(with: z.highHalf, where: z.highHalf .> z.lowHalf)
                 let nearest = max(z4[0], z4[1], z4[2], z4[3])
                 let i = bandY0 * width + p
                 pixels[i] = r | g << 8 | b << 16 | a << 24
@@ -290,111 +373,67 @@ public enum ModelRenderer {
         }
 
         @inline(__always)
-        static func sum(_ v: SIMD16<UInt32>) -> UInt32 {
-            let a = v.lowHalf &+ v.highHalf, b = a.lowHalf &+ a.highHalf, c = b.lowHalf &+ b.highHalf
-            return c[0] &+ c[1]
+        static func sum(_ v: SIMD8<UInt32>) -> UInt32 {
+            let a = v.lowHalf &+ v.highHalf, b = a.lowHalf &+ a.highHalf
+            return b[0] &+ b[1]
         }
 
-        func rasterise(_ t: Triangle, blend: Bool, bandY0: Int, bandY1: Int, touchedCount: inout Int) {
-            // Local coordinates from the box's corner keep Float precise.
-            let ox = Float(Sampler.floor(min(t.x0, t.x1, t.x2))), oy = Float(Sampler.floor(min(t.y0, t.y1, t.y2)))
-            let x0 = t.x0 - ox, y0 = t.y0 - oy, x1 = t.x1 - ox, y1 = t.y1 - oy, x2 = t.x2 - ox, y2 = t.y2 - oy
-            // Edge i runs from vertex i+1 to i+2: E_i(p) = A_i·x + B_i·y + C_i, positive inside.
-            var a0 = y1 - y2, b0 = x2 - x1, c0 = (y2 - y1) * x1 - (x2 - x1) * y1
-            var a1 = y2 - y0, b1 = x0 - x2, c1 = (y0 - y2) * x2 - (x0 - x2) * y2
-            var a2 = y0 - y1, b2 = x1 - x0, c2 = (y1 - y0) * x0 - (x1 - x0) * y0
-            var area = a0 * x0 + b0 * y0 + c0
-            guard area != 0, area.isFinite else { return }
-            if area < 0 { a0 = -a0; b0 = -b0; c0 = -c0; a1 = -a1; b1 = -b1; c1 = -c1; a2 = -a2; b2 = -b2; c2 = -c2; area = -area }
-            let inv = 1 / area
-            let izA = (a0 * t.iz0 + a1 * t.iz1 + a2 * t.iz2) * inv, izB = (b0 * t.iz0 + b1 * t.iz1 + b2 * t.iz2) * inv
-            let izC = (c0 * t.iz0 + c1 * t.iz1 + c2 * t.iz2) * inv
-            let r0 = 0.5 * (abs(a0) + abs(b0)), r1 = 0.5 * (abs(a1) + abs(b1)), r2 = 0.5 * (abs(a2) + abs(b2))
+        /// Scan-converts triangle `index` within the band, shading it once per pixel where it
+        /// passes a sample: opaque (and masked, where their alpha passes) ones write colour and
+        /// depth into the samples they win; blended ones mix into them, leaving depth as it was.
+        func rasterise(_ index: Int, bandY0: Int, bandY1: Int, blend: Bool) {
+            let t = triangles[index], s = setups[index]
+            guard s.valid else { return }
+            let r0 = 0.5 * (abs(s.a0) + abs(s.b0)), r1 = 0.5 * (abs(s.a1) + abs(s.b1)), r2 = 0.5 * (abs(s.a2) + abs(s.b2))
             let minX = max(0, Sampler.floor(min(t.x0, t.x1, t.x2))), maxX = min(width - 1, Sampler.floor(max(t.x0, t.x1, t.x2)))
             let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
             guard minX <= maxX, minY <= maxY else { return }
             let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
             // Per-sample offsets of each plane, once per triangle.
-            let d0 = a0 * ax + b0 * ay, d1 = a1 * ax + b1 * ay, d2 = a2 * ax + b2 * ay, dz = izA * ax + izB * ay
-            let shader = shaders[Int(t.material)]
-            let va = vertices[Int(t.v0)], vb = vertices[Int(t.v1)], vc = vertices[Int(t.v2)]
+            let d0 = s.a0 * ax + s.b0 * ay, d1 = s.a1 * ax + s.b1 * ay, d2 = s.a2 * ax + s.b2 * ay, dz = s.izA * ax + s.izB * ay
             for y in minY...maxY {
-                let py = Float(y) + 0.5 - oy
-                let rowE0 = b0 * py + c0, rowE1 = b1 * py + c1, rowE2 = b2 * py + c2, rowZ = izB * py + izC
+                let py = Float(y) + 0.5 - s.oy
+                let rowE0 = s.b0 * py + s.c0, rowE1 = s.b1 * py + s.c1, rowE2 = s.b2 * py + s.c2, rowZ = s.izB * py + s.izC
                 let row = (y - bandY0) * width
                 for x in minX...maxX {
-                    let px = Float(x) + 0.5 - ox
-                    let e0 = a0 * px + rowE0, e1 = a1 * px + rowE1, e2 = a2 * px + rowE2
+                    let px = Float(x) + 0.5 - s.ox
+                    let e0 = s.a0 * px + rowE0, e1 = s.a1 * px + rowE1, e2 = s.a2 * px + rowE2
                     if e0 < -r0 || e1 < -r1 || e2 < -r2 { continue }
-                    let inside: SIMDMask<SIMD16<Int32>>
+                    let inside: SIMDMask<SIMD8<Int32>>
                     if e0 >= r0 && e1 >= r1 && e2 >= r2 {
                         inside = SIMDMask(repeating: true)
                     } else {
                         inside = ((d0 + e0) .>= 0) .& ((d1 + e1) .>= 0) .& ((d2 + e2) .>= 0)
                         guard any(inside) else { continue }
                     }
-                    let iz = dz + (izA * px + rowZ)
+                    let iz = dz + (s.izA * px + rowZ)
                     let p = row + x
                     if !touched[p] {
                         touched[p] = true
-                        touchedList[touchedCount] = p
-                        touchedCount += 1
                         let i = y * width + x
                         let d = depth[i]
-                        inverseDepth[p] = SIMD16(repeating: d.isFinite && d > 0 ? 1 / d : 0)
-                        colour[p] = SIMD16(repeating: pixels[i])
+                        inverseDepth[p] = SIMD8(repeating: d.isFinite && d > 0 ? 1 / d : 0)
+                        colour[p] = SIMD8(repeating: pixels[i])
                     }
                     let stored = inverseDepth[p]
                     let pass = inside .& (iz .> stored)
                     guard any(pass) else { continue }
-                    // Shade once, at the centre (barycentrics clamped into the triangle).
-                    var w0 = max(0, e0 * inv), w1 = max(0, e1 * inv), w2 = max(0, e2 * inv)
-                    let sum = w0 + w1 + w2
-                    w0 /= sum; w1 /= sum; w2 /= sum
-                    let q0 = w0 * t.iz0, q1 = w1 * t.iz1, q2 = w2 * t.iz2
-                    let qs = 1 / (q0 + q1 + q2)
-                    let p0 = q0 * qs, p1 = q1 * qs, p2 = q2 * qs
-                    var color = shader.factor * (va.color * p0 + vb.color * p1 + vc.color * p2)
-                    if let base = shader.base {
-                        let texel = base.sample(va.uv * p0 + vb.uv * p1 + vc.uv * p2, lod: t.lod)
-                        let straight = texel.w > 0 ? SIMD3(texel.x, texel.y, texel.z) / texel.w : SIMD3<Float>()
-                        color *= SIMD4(straight.x, straight.y, straight.z, texel.w)
-                    }
-                    var alpha: Float = 1
-                    switch shader.alphaMode {
-                    case .opaque: break
-                    case .mask: if color.w < shader.cutoff { continue }
-                    case .blend: alpha = color.w
-                    }
-                    var rgb = SIMD3(color.x, color.y, color.z)
-                    if !shader.unlit {
-                        let lit = t.flatLit.isNaN ? (va.lit * p0 + vb.lit * p1 + vc.lit * p2) : t.flatLit
-                        rgb *= ModelRenderer.ambient + (1 - ModelRenderer.ambient) * max(0, min(1, lit * t.side))
-                    }
-                    if shader.emissive != .zero {
-                        var e = shader.emissive
-                        if let texture = shader.emissiveTexture {
-                            let texel = texture.sample(va.uvE * p0 + vb.uvE * p1 + vc.uvE * p2, lod: t.lodE)
-                            e *= SIMD3(texel.x, texel.y, texel.z)
-                        }
-                        rgb += e
-                    }
-                    let haze = va.haze * p0 + vb.haze * p1 + vc.haze * p2
-                    rgb = rgb * (1 - haze) + horizon * haze
-                    rgb = SIMD3(max(0, min(1, rgb.x)), max(0, min(1, rgb.y)), max(0, min(1, rgb.z)))
                     if blend {
+                        guard let shaded = shadeTriangle(t, s, x: x, y: y) else { continue }
                         // Over the samples' colours (opaque: the frame is), depth left as it was.
-                        let c = colour[p]
-                        let k = 1 - alpha
-                        let r = SIMD16<Float>(c & 0xFF) * k + rgb.x * alpha * 255
-                        let g = SIMD16<Float>(c &>> 8 & 0xFF) * k + rgb.y * alpha * 255
-                        let b = SIMD16<Float>(c &>> 16 & 0xFF) * k + rgb.z * alpha * 255
-                        let mixed = SIMD16<UInt32>(r + 0.5) | SIMD16<UInt32>(g + 0.5) &<< 8 | SIMD16<UInt32>(b + 0.5) &<< 16 | SIMD16<UInt32>(repeating: 0xFF00_0000)
+                        let c = colour[p], alpha = shaded.alpha, k = 1 - alpha, rgb = shaded.rgb * (alpha * 255)
+                        let r = SIMD8<Float>(c & 0xFF) * k + rgb.x
+                        let g = SIMD8<Float>(c &>> 8 & 0xFF) * k + rgb.y
+                        let b = SIMD8<Float>(c &>> 16 & 0xFF) * k + rgb.z
+                        let mixed = SIMD8<UInt32>(r + 0.5) | SIMD8<UInt32>(g + 0.5) &<< 8 | SIMD8<UInt32>(b + 0.5) &<< 16 | SIMD8<UInt32>(repeating: 0xFF00_0000)
                         colour[p] = c.replacing(with: mixed, where: pass)
                     } else {
-                        let packed = UInt32(rgb.x * 255 + 0.5) | UInt32(rgb.y * 255 + 0.5) << 8 | UInt32(rgb.z * 255 + 0.5) << 16 | 0xFF00_0000
+                        // Shaded once for the pixel, kept in the samples it won. (The colours are
+                        // selected as Float bit patterns: that select compiles to vector code.)
+                        guard let shaded = shadeTriangle(t, s, x: x, y: y) else { continue }
                         inverseDepth[p] = stored.replacing(with: iz, where: pass)
-                        colour[p] = colour[p].replacing(with: packed, where: pass)
+                        let bits = unsafeBitCast(colour[p], to: SIMD8<Float>.self)
+                        colour[p] = unsafeBitCast(bits.replacing(with: Float(bitPattern: shaded.colour), where: pass), to: SIMD8<UInt32>.self)
                     }
                 }
             }

@@ -83,25 +83,22 @@ public struct ModelTexture: Sendable {
     /// top-left), `lod` = log2 of texels per screen pixel.
     @inline(__always)
     public func sample(_ uv: SIMD2<Float>, lod: Float) -> SIMD4<Float> {
-        Sampler(self).sample(uv, lod: lod)
+        withExtendedLifetime(storage) { Sampler(self).sample(uv, lod: lod) }
     }
 }
 
-/// A texture's levels and modes as plain values, for drawing: made once per triangle, it
-/// samples without touching a reference count.
+/// A texture's levels and modes as plain values, for drawing: it holds no reference, so copying
+/// it costs no reference counting — and the texture must outlive it (a draw keeps its models).
 struct Sampler {
     let texels: UnsafeMutablePointer<UInt32>
     let levels: UnsafeMutablePointer<ModelTexture.Level>
     let count: Int
-    /// Keeps the storage the pointers point into alive as long as the sampler.
-    let storage: ModelTexture.Storage
     let wrapS: ModelTexture.Wrap, wrapT: ModelTexture.Wrap
     let magnifyNearest: Bool, minifyNearest: Bool, mipmapped: Bool, mipLinear: Bool
 
     init(_ t: ModelTexture) {
         texels = t.storage.texels
         levels = t.storage.levels
-        storage = t.storage
         count = t.levels.count
         wrapS = t.wrapS
         wrapT = t.wrapT

@@ -54,6 +54,8 @@ import TerrapinPNG
         "HTTP query arguments": "serveRequests",
         "HTTP request line and headers": "serveRequests",
         "render time and queue (`terrapin serve`)": "serveRequests",
+        "models per scene file": "models",
+        "3D model (glTF, GLB)": "models",
     ]
 
     /// `terrapin serve`: a body over --max-body (declared, and sent without a declared length),
@@ -182,6 +184,27 @@ import TerrapinPNG
         let small = try TileTerrain.grid(dem, encoding: .terrainrgb, maxSamples: 200_000)
         #expect(small.zoom < 12 && small.grid.columns * small.grid.rows <= 200_000)
         #expect(TileTerrain.defaultMaxSamples == 2048 * 2048)
+    }
+
+    /// Models: a file over the size limit refused before it is read, an accessor claiming more
+    /// elements than the limit refused before allocating, more than 1,000 models in a scene, and
+    /// the documented limits as the loader has them.
+    @Test func models() throws {
+        let l = ModelLimits.default
+        #expect(l.maxFileBytes == 256 << 20 && l.maxBufferBytes == 512 << 20 && l.maxAccessorCount == 6_000_000 && l.maxComponentsRead == 48_000_000)
+        #expect(l.maxVertices == 2_000_000 && l.maxTriangles == 2_000_000 && l.maxTexturePixels == 4096 * 4096 && l.maxTotalTexturePixels == 4 * 4096 * 4096)
+        #expect(l.maxNodes == 100_000 && l.maxNodeDepth == 64 && l.maxInstances == 100_000)
+        let scene = { (file: String) in Array(#"{"map": {"models": [{"position": {"latitude": 1, "longitude": 2}, "file": ""#.utf8) + Array(file.utf8) + Array(#""}]}}"#.utf8) }
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try sparse(dir + "/huge.glb", size: (256 << 20) + 1)
+        try Data(scene("huge.glb")).write(to: URL(fileURLWithPath: dir + "/scene.json"))
+        let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+        #expect(result.status == 2 && result.stderr.contains("huge.glb") && result.stderr.contains("more than the limit of 268435456 bytes"), "\(result.stderr)")
+        let many = #"{"asset":{"version":"2.0"},"accessors":[{"componentType":5126,"count":6000001,"type":"VEC3"}],"nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]}"#
+        try refused(["scene.json": scene("many.gltf"), "many.gltf": Array(many.utf8)], "6000001 elements in accessors[0], more than the limit of 6000000")
+        let crowd = #"{"map": {"models": ["# + Array(repeating: #"{"position": {"latitude": 1, "longitude": 2}, "file": "m.glb"}"#, count: 1001).joined(separator: ",") + "]}}"
+        try refused(["scene.json": Array(crowd.utf8)], "at most 1000 items are allowed, found 1001")
     }
 
     @Test func hostileWork() throws {
