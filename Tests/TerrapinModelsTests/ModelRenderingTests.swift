@@ -154,6 +154,31 @@ enum ModelGolden {
         ModelGolden.check(drawModels([(duck, .one, Orientation3D(heading: 200), SIMD3(0, 0, -8))], camera: camera), "duck/flat-ground")
     }
 
+    /// A single-sided quad seen from behind draws nothing; double-sided, it draws (lit from
+    /// its own side); mirrored by a negative scale, its front turns as its normal does.
+    @Test func backFacesAreCulledUnlessDoubleSided() {
+        let ground = drawModels([], camera: camera, width: 80, height: 60)
+        func drawn(_ material: ModelMaterial, heading: Double, scale: Vector3D = Vector3D(6)) -> Int {
+            let pixmap = drawModels([(quad(material, texture: nil), scale, Orientation3D(heading: heading), SIMD3(0, 0, 0))], camera: camera, width: 80, height: 60)
+            var n = 0
+            for y in 0..<60 { for x in 0..<80 where pixmap[x, y] != ground[x, y] { n += 1 } }
+            return n
+        }
+        var single = ModelMaterial()
+        single.baseColorFactor = SIMD4(0.9, 0.2, 0.2, 1)
+        var double = single
+        double.doubleSided = true
+        // The camera looks north-north-east: heading 200 faces it, heading 20 turns its back.
+        #expect(drawn(single, heading: 200) > 150)
+        #expect(drawn(single, heading: 20) == 0)
+        #expect(drawn(double, heading: 20) > 150)
+        // Mirrored (a negative determinant) the winding of its front turns, as its normal does:
+        // through its own plane its front turns to the camera; along it, it keeps its side.
+        #expect(drawn(single, heading: 20, scale: Vector3D(x: 6, y: 6, z: -6)) > 150)
+        #expect(drawn(single, heading: 200, scale: Vector3D(x: -6, y: 6, z: 6)) > 150)
+        #expect(drawn(single, heading: 20, scale: Vector3D(x: -6, y: 6, z: 6)) == 0)
+    }
+
     /// The silhouette is anti-aliased: on rows across the cube, the first pixel that differs from
     /// the ground lies between the ground's colour and the cube's two pixels further in (a
     /// partly covered pixel), not a two-colour staircase.
