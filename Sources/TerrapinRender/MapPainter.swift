@@ -24,11 +24,28 @@ public enum MapPainter {
         if !(device.minX <= 0 && device.minY <= 0 && device.maxX >= Double(canvas.width) && device.maxY >= Double(canvas.height)) {
             canvas.clip(to: PathBuilder.rect(rect))
         }
-        if layers.contains(.ground) || layers.contains(.threeD) { paintGround(scene, content, in: rect, canvas: canvas, layers: layers) }
+        // Shapes on the ground lie under buildings, models and extruded polygons: with 3D
+        // content to draw they are painted over the composited ground before it (the depth
+        // buffer then hides them wherever 3D content stands in front); lifted shapes stay over it.
+        let draped = Set(scene.items.indices.filter { i in
+            guard case .shape(let k) = scene.items[i].content, scene.items[i].isDrawn else { return false }
+            let shape = scene.shapes[k]
+            return shape.solid == nil && (shape.kind == .polyline ? content.polylines[shape.index].altitudeMode : content.polygons[shape.index].altitudeMode) == .clampToGround
+        })
+        let has3D = layers.contains(.threeD) && scene.items.contains { $0.isDrawn && ($0.layer == .threeD || { if case .shape(let k) = $0.content { scene.shapes[k].solid != nil } else { false } }($0)) }
+        let early = has3D && layers.contains(.overlays) ? draped : []
+        if layers.contains(.ground) || layers.contains(.threeD) {
+            paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty) {
+                let saved = canvas.transform
+                canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
+                for i in early.sorted() { if case .shape(let k) = scene.items[i].content { paintShape(scene.shapes[k], content, canvas: canvas) } }
+                canvas.transform = saved
+            }
+        }
         let saved = canvas.transform
         canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
         var sprites = SpriteCache()
-        for item in scene.items where item.isDrawn && item.layer != .ground && item.layer != .threeD && layers.contains(item.layer) {
+        for (i, item) in scene.items.enumerated() where item.isDrawn && item.layer != .ground && item.layer != .threeD && layers.contains(item.layer) && !early.contains(i) {
             switch item.content {
             case .leader(_, let from, let to):
                 drawLeader(from: from, to: to, canvas: canvas, opacity: item.opacity)
@@ -68,8 +85,10 @@ public enum MapPainter {
         canvas.restore()
     }
 
-    /// The ground and 3D layers, into one depth buffer, then onto the canvas.
-    static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, layers: Set<DisplayLayer>) {
+    /// The ground and 3D layers, into one depth buffer, then onto the canvas; `onGround` paints
+    /// over the composited ground before the 3D layer is drawn (shapes on the ground).
+    static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, layers: Set<DisplayLayer>,
+                            groundShapes: Bool = false, onGround: () -> Void = {}) {
         let map = content.map
         let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height,
                                     centerAltitude: MapResolver.centerAltitude(scene.camera, ground: content.ground))
@@ -81,7 +100,15 @@ public enum MapPainter {
         style.sunAzimuth = map.sun.azimuth
         style.sunAltitude = map.sun.altitude
         var models: [PlacedModel] = []
+        var groundDone = false
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
+            if item.layer == .threeD, !groundDone, groundShapes {
+                // The ground is finished: shapes on it go on now, under what stands on it.
+                groundDone = true
+                pass.composite(onto: canvas)
+                onGround()
+                pass.readBack(from: canvas)
+            }
             switch item.content {
             case .flatGround(let color, let drape):
                 pass.drawSkyAndFlatGround(ground: color, grid: map.terrain?.grid, imagery: drape != nil ? map.groundImagery : nil, style: style)
@@ -96,6 +123,15 @@ public enum MapPainter {
                 if let placed = scene.models[k].placed { models.append(placed) }
             default: continue
             }
+        }
+        // Extruded polygons are solids of this layer too.
+        if layers.contains(.threeD) {
+            for item in scene.items where item.isDrawn { if case .shape(let k) = item.content, let solid = scene.shapes[k].solid { models.append(solid) } }
+        }
+        if !groundDone, groundShapes, !models.isEmpty {
+            pass.composite(onto: canvas)
+            onGround()
+            pass.readBack(from: canvas)
         }
         // All models at once, after the buildings: blended triangles sort back to front across them.
         if !models.isEmpty {
@@ -145,7 +181,8 @@ public enum MapPainter {
         case .polygon:
             let polygon = content.polygons[shape.index]
             let style = polygon.styleOptions
-            for wall in shape.walls {
+            // A solid was drawn in the 3D layer: only the outline (and a top it could not take) is left.
+            for wall in shape.walls where shape.solid == nil {
                 // Lit from the screen's top-left: walls facing it lighter, the others darker.
                 let dx = wall[1].x - wall[0].x, dy = wall[1].y - wall[0].y
                 let facing = (dy - dx) / max(1e-9, (dx * dx + dy * dy).squareRoot())
@@ -155,7 +192,7 @@ public enum MapPainter {
                 canvas.fill(path([wall], closed: true), paint: Paint(color: c))
             }
             let rings = path(shape.runs, closed: true)
-            canvas.fill(rings, paint: Paint(color: style.fillColor.rgba), rule: .evenOdd)
+            if shape.solid == nil || !shape.solidHasTop { canvas.fill(rings, paint: Paint(color: style.fillColor.rgba), rule: .evenOdd) }
             if style.strokeWidth > 0, style.strokeWidth.isFinite {
                 canvas.stroke(rings, style: StrokeStyle(width: style.strokeWidth, join: .round), paint: Paint(color: style.strokeColor.rgba))
             }

@@ -129,7 +129,8 @@ public struct ResolvedScene: CustomStringConvertible {
     }
 
     /// What is drawn around: characters no installed font covers, in marker content, Marker3D
-    /// labels, popovers, basemap labels and the attribution (one warning, each character once).
+    /// labels, popovers, basemap labels and the attribution (one warning, each character once);
+    /// what models leave out or approximate, and models that could not be loaded.
     public var warnings: [String] {
         var missing: [Character] = []
         func add(_ characters: [Character]) { for c in characters where !missing.contains(c) { missing.append(c) } }
@@ -140,7 +141,14 @@ public struct ResolvedScene: CustomStringConvertible {
         }
         for l in labels where l.isShown { add(l.layout?.missingCharacters ?? []) }
         add(content?.attribution?.missingCharacters ?? [])
-        return TextLayout.missingWarning(missing).map { [$0] } ?? []
+        var out = TextLayout.missingWarning(missing).map { [$0] } ?? []
+        // What a model's file has that is not drawn (skins, animations, lines…), and models
+        // that could not be loaded.
+        for m in models {
+            if case .notLoaded(let message)? = m.hidden { out.append("model \(m.index) \"\(m.name)\" is not drawn: \(message)") }
+            for w in m.placed?.asset.warnings ?? [] { out.append("model \(m.index) \"\(m.name)\": \(w)") }
+        }
+        return out
     }
 
     public var description: String {

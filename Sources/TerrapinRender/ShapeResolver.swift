@@ -9,6 +9,7 @@
 // not cut it). Both are in the README's limitations.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinModels
 import TerrapinScene
 import TerrapinTerrain
 
@@ -27,6 +28,11 @@ public struct ResolvedShape {
     public internal(set) var hiddenRuns: [[Point]] = []
     /// Extrusion: quads from the path down to the ground, back to front.
     public internal(set) var walls: [[Point]] = []
+    /// An extruded polygon as a solid of the 3D layer (walls and, unless it has more than
+    /// `ShapeSolids.maxTopVertices` vertices, its top), depth-tested with the ground.
+    public internal(set) var solid: PlacedModel? = nil
+    /// Whether the solid has its top (otherwise the top is filled flat over the map).
+    public internal(set) var solidHasTop = false
     public internal(set) var box: Rect? = nil
     /// Nearest depth of a visible point (metres along the view axis).
     public internal(set) var depth: Double? = nil
@@ -226,10 +232,12 @@ enum ShapeResolver {
         var visible = 0, total = 0
         var nearest = Double.infinity
         var liftedOuter: [(LatLngAltitude, ground: Double)] = []
+        var liftedRings: [[(LatLngAltitude, ground: Double)]] = []
         for (r, ring) in rings.enumerated() where ring.count >= 3 {
             let dense = densify(ring, closed: true, geodesic: polygon.styleOptions.geodesic, step: step, budget: &budget)
             let lifted = dense.map { lift($0, polygon.altitudeMode, ground: ground) }
             if r == 0 { liftedOuter = lifted }
+            liftedRings.append(lifted)
             shape.geo.append(lifted.map(\.0))
             let projected = project(shape.geo.last!, projection: projection, ground: ground)
             // A ring crossing behind the eye cannot be drawn as one outline.
@@ -242,6 +250,12 @@ enum ShapeResolver {
         }
         if polygon.styleOptions.extruded && polygon.altitudeMode != .clampToGround {
             shape.walls = walls(liftedOuter + [liftedOuter[0]], projection: projection)
+            let c = polygon.styleOptions.fillColor.rgba
+            // Straight colour for the renderer (the UIColor's components as they are).
+            if let solid = ShapeSolids.solid(liftedRings, color: SIMD4(c.red, c.green, c.blue, c.alpha), projection: projection) {
+                shape.solid = solid.model
+                shape.solidHasTop = solid.top
+            }
         }
         shape.box = bounds(shape.runs + shape.walls)
         shape.depth = nearest.isFinite ? nearest : nil

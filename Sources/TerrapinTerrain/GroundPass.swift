@@ -193,6 +193,21 @@ public struct GroundPass {
         body(&frame, projection, toDevice, horizon, hazeDistance)
     }
 
+    /// Takes the frame's pixels back from `canvas` (what was drawn over the composited ground,
+    /// such as shapes on the ground), so that 3D content drawn next covers them, depth-tested.
+    public mutating func readBack(from canvas: Canvas) {
+        let source = canvas.pixmap
+        let w = frame.width, stride = source.width
+        source.data.withUnsafeBytes { raw in
+            let src = raw.bindMemory(to: UInt32.self)
+            frame.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<frame.height {
+                    for x in 0..<w { dst[y * w + x] = src[(y0 + y) * stride + x0 + x] }
+                }
+            }
+        }
+    }
+
     /// Copies the frame onto `canvas` at its device position (opaque: it replaces what is there).
     public func composite(onto canvas: Canvas) {
         var bytes = [UInt8](repeating: 0, count: frame.pixels.count * 4)

@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import Terrapin
+@testable import TerrapinRender
 import TerrapinSnapshotTesting
 
 @Suite struct ModelMapTests {
@@ -128,5 +129,55 @@ import TerrapinSnapshotTesting
         }
         let scene = try MapResolver.resolve(map, width: 200, height: 150)
         #expect(scene.displayList.contains("model 0 \"balloon.glb\": 0 triangles: hidden (not loaded: model: cannot read '/nonexistent/balloon.glb': no such file"), "\(scene.displayList)")
+        #expect(scene.warnings == ["model 0 \"balloon.glb\" is not drawn: model: cannot read '/nonexistent/balloon.glb': no such file; check the path"])
+    }
+
+    /// What a file has that is not drawn reaches stderr and `inspect` as warnings; the render
+    /// still succeeds (exit 0).
+    @Test func aModelsWarningsReachTheCommandLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("terrapin-model-warnings-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let triangle = Data([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 128, 63, 0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 128, 63, 0, 0, 0, 0] as [UInt8])
+        let gltf = #"{"asset":{"version":"2.0"},"animations":[{"channels":[],"samplers":[]}],"buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,\#(triangle.base64EncodedString())"}],"bufferViews":[{"buffer":0,"byteLength":36}],"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],"nodes":[{"mesh":0,"scale":[50,50,50]}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]}"#
+        try gltf.write(toFile: dir + "/flag.gltf", atomically: true, encoding: .utf8)
+        let scene = #"{"output":{"width":120,"height":90},"map":{"camera":{"center":{"latitude":1,"longitude":2},"tilt":50,"range":300},"models":[{"position":{"latitude":1,"longitude":2},"file":"flag.gltf"}]}}"#
+        try scene.write(toFile: dir + "/scene.json", atomically: true, encoding: .utf8)
+        let prepared = try PreparedScene(try SceneDecoder.load(path: dir + "/scene.json"))
+        #expect(prepared.warnings() == ["model 0 \"flag.gltf\": animations are not played: the model is drawn in its rest pose"])
+    }
+}
+
+@Suite struct ShapeSolidTests {
+    static func twiceArea(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>) -> Double {
+        let u = b - a, v = c - a
+        return u.x * v.y - v.x * u.y
+    }
+
+    /// The top of a square with a square hole: triangles covering exactly the outline minus
+    /// the hole, each counter-clockwise, whatever the rings' windings.
+    @Test func topsAreTriangulatedAroundTheirHoles() {
+        let outer: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(10, 0), SIMD2(10, 10), SIMD2(0, 10)]
+        let hole: [SIMD2<Double>] = [SIMD2(3, 3), SIMD2(6, 3), SIMD2(6, 7), SIMD2(3, 7)]
+        for rings in [[outer, hole], [Array(outer.reversed()), Array(hole.reversed())]] {
+            let points = rings.flatMap { $0 }
+            let t = ShapeSolids.triangulate(rings)
+            #expect(t.count % 3 == 0)
+            var area = 0.0
+            for k in stride(from: 0, to: t.count, by: 3) {
+                let twice = Self.twiceArea(points[Int(t[k])], points[Int(t[k + 1])], points[Int(t[k + 2])])
+                #expect(twice > 0)
+                area += twice / 2
+            }
+            #expect(abs(area - (100 - 12)) < 1e-9, "\(area)")
+        }
+        // A concave outline (an L) without holes.
+        let l: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 1), SIMD2(1, 1), SIMD2(1, 4), SIMD2(0, 4)]
+        let t = ShapeSolids.triangulate([l])
+        var area = 0.0
+        for k in stride(from: 0, to: t.count, by: 3) {
+            area += Self.twiceArea(l[Int(t[k])], l[Int(t[k + 1])], l[Int(t[k + 2])]) / 2
+        }
+        #expect(abs(area - 7) < 1e-9)
     }
 }
