@@ -110,8 +110,9 @@ struct Sampler {
 
     @inline(__always)
     func sample(_ uv: SIMD2<Float>, lod: Float) -> SIMD4<Float> {
-        if lod <= 0 || !mipmapped || count == 1 {
-            return sample(level: 0, uv, nearest: lod <= 0 ? magnifyNearest : minifyNearest)
+        // (Written so that a NaN level of detail reads level 0: it must never become an index.)
+        if !(lod > 0) || !mipmapped || count == 1 {
+            return sample(level: 0, uv, nearest: lod > 0 ? minifyNearest : magnifyNearest)
         }
         let l = min(lod, Float(count - 1))
         let i = Int(l)

@@ -32,7 +32,13 @@ public enum MapPainter {
             let shape = scene.shapes[k]
             return shape.solid == nil && (shape.kind == .polyline ? content.polylines[shape.index].altitudeMode : content.polygons[shape.index].altitudeMode) == .clampToGround
         })
-        let has3D = layers.contains(.threeD) && scene.items.contains { $0.isDrawn && ($0.layer == .threeD || { if case .shape(let k) = $0.content { scene.shapes[k].solid != nil } else { false } }($0)) }
+        func standsOnTheGround(_ item: DisplayItem) -> Bool {
+            guard item.isDrawn else { return false }
+            if item.layer == .threeD { return true }
+            if case .shape(let k) = item.content { return scene.shapes[k].solid != nil }
+            return false
+        }
+        let has3D = layers.contains(.threeD) && scene.items.contains(where: standsOnTheGround)
         let early = has3D && layers.contains(.overlays) ? draped : []
         if layers.contains(.ground) || layers.contains(.threeD) {
             paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty) {
