@@ -3,6 +3,7 @@
 // depth buffer — so terrain, buildings and models hide them and they hide what is behind them,
 // lit by the map's sun.
 import TerrapinGeo
+import TerrapinGeometry
 import TerrapinModels
 import TerrapinScene
 
@@ -54,86 +55,8 @@ enum ShapeSolids {
         return (PlacedModel(asset: asset, linear: [1, 0, 0, 0, 1, 0, 0, 0, 1], origin: origin), withTop)
     }
 
-    /// Triangles (indices into the rings' vertices, in order, outer first) covering the outer
-    /// ring minus the holes: each hole joined to the outline by a bridge from its rightmost
-    /// vertex, then ear clipping. Rings that are not simple are triangulated as far as they
-    /// can be (what remains is left open rather than drawn wrongly).
+    /// The top's triangles: `Triangulation.triangulate`, as indices for the renderer.
     static func triangulate(_ rings: [[SIMD2<Double>]]) -> [UInt32] {
-        var points: [SIMD2<Double>] = []
-        var ringIndices: [[Int]] = []
-        for ring in rings {
-            ringIndices.append(Array(points.count..<(points.count + ring.count)))
-            points += ring
-        }
-        func signedArea(_ r: [Int]) -> Double {
-            var a = 0.0
-            for k in r.indices { let p = points[r[k]], q = points[r[(k + 1) % r.count]]; a += p.x * q.y - q.x * p.y }
-            return a / 2
-        }
-        guard var outline = ringIndices.first, outline.count >= 3 else { return [] }
-        if signedArea(outline) < 0 { outline.reverse() }
-        var holes = ringIndices.dropFirst().filter { $0.count >= 3 }.map { signedArea($0) > 0 ? Array($0.reversed()) : $0 }
-        // Rightmost holes first, each bridged to the nearest outline vertex to its right that the
-        // bridge can reach without crossing an edge.
-        holes.sort { h1, h2 in h1.map { points[$0].x }.max()! > h2.map { points[$0].x }.max()! }
-        func crosses(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ d: SIMD2<Double>) -> Bool {
-            func side(_ o: SIMD2<Double>, _ u: SIMD2<Double>, _ v: SIMD2<Double>) -> Double { (u.x - o.x) * (v.y - o.y) - (u.y - o.y) * (v.x - o.x) }
-            let d1 = side(c, d, a), d2 = side(c, d, b), d3 = side(a, b, c), d4 = side(a, b, d)
-            return (d1 > 0) != (d2 > 0) && (d3 > 0) != (d4 > 0) && d1 != 0 && d2 != 0 && d3 != 0 && d4 != 0
-        }
-        for (h, hole) in holes.enumerated() {
-            let m = hole.indices.max { points[hole[$0]].x < points[hole[$1]].x }!
-            let mp = points[hole[m]]
-            let others = holes[(h + 1)...]
-            var best: Int?
-            var bestDistance = Double.infinity
-            for (k, v) in outline.enumerated() {
-                let p = points[v]
-                guard p.x >= mp.x else { continue }
-                let d = ((p - mp) * (p - mp)).sum()
-                guard d < bestDistance else { continue }
-                var blocked = false
-                for ring in [outline] + others.map({ $0 }) + [hole] where !blocked {
-                    for e in ring.indices {
-                        let a = points[ring[e]], b = points[ring[(e + 1) % ring.count]]
-                        if crosses(mp, p, a, b) { blocked = true; break }
-                    }
-                }
-                if !blocked { best = k; bestDistance = d }
-            }
-            guard let b = best else { continue }   // no visible vertex: the hole is left out
-            let rotated = Array(hole[m...] + hole[..<m])
-            outline = Array(outline[...b]) + rotated + [rotated[0], outline[b]] + Array(outline[(b + 1)...])
-        }
-        // Ear clipping.
-        var remaining = outline
-        var out: [UInt32] = []
-        func cross(_ o: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x) }
-        var guardCount = 0
-        while remaining.count > 3 && guardCount < 4 * outline.count * outline.count {
-            guardCount += 1
-            var clipped = false
-            for k in remaining.indices {
-                let ia = remaining[(k + remaining.count - 1) % remaining.count], ib = remaining[k], ic = remaining[(k + 1) % remaining.count]
-                let a = points[ia], b = points[ib], c = points[ic]
-                guard cross(a, b, c) > 0 else { continue }
-                // No other vertex (bridge duplicates at the same place excluded) strictly inside.
-                let blocked = remaining.contains { j in
-                    let p = points[j]
-                    if p == a || p == b || p == c { return false }
-                    return cross(a, b, p) > 0 && cross(b, c, p) > 0 && cross(c, a, p) > 0
-                }
-                if blocked { continue }
-                out += [UInt32(ia), UInt32(ib), UInt32(ic)]
-                remaining.remove(at: k)
-                clipped = true
-                break
-            }
-            if !clipped { break }
-        }
-        if remaining.count == 3, cross(points[remaining[0]], points[remaining[1]], points[remaining[2]]) > 0 {
-            out += remaining.map { UInt32($0) }
-        }
-        return out
+        Triangulation.triangulate(rings.map { $0.map { Point($0.x, $0.y) } }).map { UInt32($0) }
     }
 }

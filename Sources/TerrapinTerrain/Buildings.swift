@@ -3,6 +3,7 @@
 // occlusion use, and they are drawn into the terrain's depth buffer, so terrain and buildings
 // hide each other correctly.
 import TerrapinGeo
+import TerrapinGeometry
 
 /// An extruded footprint: a simple polygon of positions (altitudes ignored, either winding),
 /// from `base` to `roof` metres above the ground at the footprint's first vertex.
@@ -227,32 +228,10 @@ public enum BuildingRenderer {
         return total
     }
 
-    /// Triangles of a simple counter-clockwise polygon.
+    /// Triangles of a simple counter-clockwise polygon (`Triangulation.triangulate`).
     static func earClip(_ polygon: [(Double, Double)]) -> [((Double, Double), (Double, Double), (Double, Double))] {
-        var remaining = Array(polygon.indices)
-        var triangles: [((Double, Double), (Double, Double), (Double, Double))] = []
-        func cross(_ o: (Double, Double), _ a: (Double, Double), _ b: (Double, Double)) -> Double { (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0) }
-        var guardCount = 0
-        while remaining.count > 3 && guardCount < polygon.count * polygon.count {
-            guardCount += 1
-            var clipped = false
-            for k in remaining.indices {
-                let ia = remaining[(k + remaining.count - 1) % remaining.count], ib = remaining[k], ic = remaining[(k + 1) % remaining.count]
-                let a = polygon[ia], b = polygon[ib], c = polygon[ic]
-                guard cross(a, b, c) > 0 else { continue }
-                let blocked = remaining.contains { j in
-                    j != ia && j != ib && j != ic && cross(a, b, polygon[j]) >= 0 && cross(b, c, polygon[j]) >= 0 && cross(c, a, polygon[j]) >= 0
-                }
-                if blocked { continue }
-                triangles.append((a, b, c))
-                remaining.remove(at: k)
-                clipped = true
-                break
-            }
-            if !clipped { break }   // not simple: the rest is left open rather than drawn wrongly
-        }
-        if remaining.count == 3 { triangles.append((polygon[remaining[0]], polygon[remaining[1]], polygon[remaining[2]])) }
-        return triangles
+        let t = Triangulation.triangulate([polygon.map { Point($0.0, $0.1) }])
+        return stride(from: 0, to: t.count, by: 3).map { (polygon[t[$0]], polygon[t[$0 + 1]], polygon[t[$0 + 2]]) }
     }
 }
 
