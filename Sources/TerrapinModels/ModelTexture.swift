@@ -73,12 +73,6 @@ public struct ModelTexture: Sendable {
     public var width: Int { levels[0].width }
     public var height: Int { levels[0].height }
 
-    /// Level `level`'s texel at (x, y), packed.
-    public func texel(level: Int, x: Int, y: Int) -> UInt32 {
-        let l = levels[level]
-        return storage.texels[l.offset + y * l.width + x]
-    }
-
     /// Premultiplied RGBA 0…1 at texture coordinates `uv` (0…1 across the image, glTF's origin
     /// top-left), `lod` = log2 of texels per screen pixel.
     @inline(__always)

@@ -27,19 +27,19 @@ public enum MapPainter {
         // Shapes on the ground lie under buildings, models and extruded polygons: with 3D
         // content to draw they are painted over the composited ground before it (the depth
         // buffer then hides them wherever 3D content stands in front); lifted shapes stay over it.
-        let draped = Set(scene.items.indices.filter { i in
-            guard case .shape(let k) = scene.items[i].content, scene.items[i].isDrawn else { return false }
-            let shape = scene.shapes[k]
-            return shape.solid == nil && (shape.kind == .polyline ? content.polylines[shape.index].altitudeMode : content.polygons[shape.index].altitudeMode) == .clampToGround
-        })
         func standsOnTheGround(_ item: DisplayItem) -> Bool {
             guard item.isDrawn else { return false }
             if item.layer == .threeD { return true }
             if case .shape(let k) = item.content { return scene.shapes[k].solid != nil }
             return false
         }
-        let has3D = layers.contains(.threeD) && scene.items.contains(where: standsOnTheGround)
-        let early = has3D && layers.contains(.overlays) ? draped : []
+        func liesOnTheGround(_ item: DisplayItem) -> Bool {
+            guard case .shape(let k) = item.content, item.isDrawn else { return false }
+            let shape = scene.shapes[k]
+            return shape.solid == nil && (shape.kind == .polyline ? content.polylines[shape.index].altitudeMode : content.polygons[shape.index].altitudeMode) == .clampToGround
+        }
+        let early: Set<Int> = layers.contains(.threeD) && layers.contains(.overlays) && scene.items.contains(where: standsOnTheGround)
+            ? Set(scene.items.indices.filter { liesOnTheGround(scene.items[$0]) }) : []
         if layers.contains(.ground) || layers.contains(.threeD) {
             paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty) {
                 let saved = canvas.transform

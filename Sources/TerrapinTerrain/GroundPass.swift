@@ -202,7 +202,7 @@ public struct GroundPass {
             let src = raw.bindMemory(to: UInt32.self)
             frame.pixels.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<frame.height {
-                    for x in 0..<w { dst[y * w + x] = src[(y0 + y) * stride + x0 + x] }
+                    (dst.baseAddress! + y * w).update(from: src.baseAddress! + (y0 + y) * stride + x0, count: w)
                 }
             }
         }
