@@ -36,6 +36,10 @@ let package = Package(
         .systemLibrary(name: "CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .target(name: "CTerrapinTIFF", dependencies: ["CLibTIFF"], linkerSettings: [.linkedLibrary("tiff")]),
 
+        // librsvg (SVG icons) draws through cairo and reports GErrors: one C file owns both.
+        .systemLibrary(name: "CLibRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(name: "CTerrapinSVG", dependencies: ["CLibRSVG"], linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("cairo"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]),
+
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
@@ -53,7 +57,7 @@ let package = Package(
         .target(name: "TerrapinGeometry"),
         .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib"]),
-        .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CZlib", "CBrotli", "CZstd"]),
+        .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CZlib", "CBrotli", "CZstd", "CTerrapinSVG"]),
         .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite"]),
         .target(
             name: "TerrapinTypography",
@@ -63,7 +67,7 @@ let package = Package(
         .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF"]),
         .target(name: "TerrapinModels", dependencies: ["TerrapinIO", "TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinGeo", "TerrapinTerrain"]),
         .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain"]),
-        .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
+        .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinCodecs", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinScene", "TerrapinModels", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
@@ -105,7 +109,7 @@ let package = Package(
 // no `main` (libFuzzer brings it), so they exist only when `make fuzz` builds with
 // TERRAPIN_FUZZ=1 and -sanitize=fuzzer.
 if Context.environment["TERRAPIN_FUZZ"] != nil {
-    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf"] {
+    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg"] {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }
 }

@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg
 }
 
 public enum FuzzEntry {
@@ -47,6 +47,7 @@ public enum FuzzEntry {
         case .sprite: sprite(bytes)
         case .staticmap: staticMap(bytes)
         case .gltf: gltf(bytes)
+        case .svg: svg(bytes)
         }
     }
 
@@ -85,6 +86,16 @@ public enum FuzzEntry {
     public static func raster(_ bytes: [UInt8]) -> Bool {
         guard let image = try? RasterImage.decode(bytes, limits: pngLimits) else { return false }
         return Imagery(image: image, west: 0, south: 0, east: 1, north: 1)?.sample(x: 0.5, y: 0.5, level: 1) != nil
+    }
+
+    /// SVG icons: parsed by librsvg from memory (nothing outside is loaded), then drawn at its
+    /// own size capped at 64 × 64 pixels and at 3× that, as an icon is at 1× and 3×.
+    @discardableResult
+    public static func svg(_ bytes: [UInt8]) -> Bool {
+        guard let document = try? SVGDocument(bytes, source: "fuzz.svg", limits: SVGLimits(maxFileBytes: 1 << 20, maxSide: 256, maxPixels: 1 << 16)) else { return false }
+        let w = max(1, min(64, Int(document.width.rounded(.up)))), h = max(1, min(64, Int(document.height.rounded(.up))))
+        guard (try? document.rasterize(width: w, height: h)) != nil else { return false }
+        return (try? document.rasterize(width: 3 * w, height: 3 * h)) != nil
     }
 
     /// PMTiles structures: the first 127 bytes as a header (of a file as long as the input),

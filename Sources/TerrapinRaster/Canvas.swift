@@ -351,6 +351,13 @@ public final class Canvas {
         return true
     }
 
+    /// Composites `image` (premultiplied) with its top-left pixel on device pixel `origin`; the
+    /// clip applies, the transform does not. This is how colour glyphs are drawn.
+    public func composite(_ image: Pixmap, atDevice origin: (x: Int, y: Int), opacity: Double = 1) {
+        guard opacity.isFinite, abs(origin.x) < 1 << 30, abs(origin.y) < 1 << 30 else { return }
+        blitAligned(image, x: origin.x, y: origin.y, opacity: min(1, max(0, opacity)), blendMode: .sourceOver)
+    }
+
     /// Composites a pixmap at an integer offset (the sprite path: no scan conversion, no sampling).
     private func blitAligned(_ image: Pixmap, x: Int, y: Int, opacity: Double, blendMode: BlendMode) {
         let opacity8 = UInt32(RGBAColor.unitToByte(Float(opacity)))

@@ -212,7 +212,7 @@ public enum MapPainter {
     static func drawHaloText(_ text: TextLayout, at origin: Point, canvas: Canvas) {
         let halo = 1.0
         for (dx, dy) in [(-halo, 0.0), (halo, 0), (0, -halo), (0, halo), (-halo, -halo), (halo, halo), (-halo, halo), (halo, -halo)] {
-            text.draw(in: canvas, at: Point(origin.x + dx, origin.y + dy), color: .white)
+            text.draw(in: canvas, at: Point(origin.x + dx, origin.y + dy), color: .white, colorGlyphs: .silhouette)
         }
         text.draw(in: canvas, at: origin, color: RGBAColor(RGBA8(hex: "#202124")!))
     }
@@ -241,7 +241,7 @@ public enum MapPainter {
             for r in rings {
                 for k in 0..<8 {
                     let a = Double(k) * Double.pi / 4
-                    layout.draw(in: canvas, at: Point(origin.x + r * cos(a), origin.y + r * sin(a)), color: style.haloColor)
+                    layout.draw(in: canvas, at: Point(origin.x + r * cos(a), origin.y + r * sin(a)), color: style.haloColor, colorGlyphs: .silhouette)
                 }
             }
         }

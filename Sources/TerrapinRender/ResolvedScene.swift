@@ -128,20 +128,32 @@ public struct ResolvedScene: CustomStringConvertible {
         return total
     }
 
-    /// What is drawn around: characters no installed font covers, in marker content, Marker3D
-    /// labels, popovers, basemap labels and the attribution (one warning, each character once);
-    /// what models leave out or approximate, and models that could not be loaded.
+    /// Most places named in missing-character warnings; the rest are counted in one line.
+    static let maxMissingCharacterPlaces = 20
+
+    /// What is drawn around: characters no installed font covers, one warning for each place
+    /// they are in (marker content, its popover, a Marker3D label, a basemap label, the
+    /// attribution), naming the place, the text and the code points; what models leave out or
+    /// approximate, and models that could not be loaded.
     public var warnings: [String] {
-        var missing: [Character] = []
-        func add(_ characters: [Character]) { for c in characters where !missing.contains(c) { missing.append(c) } }
-        for p in content?.prepared ?? [] {
-            add(p.layout.missingCharacters)
-            if let popover = p.popover { add(popover.missingCharacters) }
-            if let label = p.labelLayout { add(label.missingCharacters) }
+        var places: [(String, [Character])] = []
+        func add(_ place: @autoclosure () -> String, _ characters: [Character]) {
+            if !characters.isEmpty { places.append((place(), characters)) }
         }
-        for l in labels where l.isShown { add(l.layout?.missingCharacters ?? []) }
-        add(content?.attribution?.missingCharacters ?? [])
-        var out = TextLayout.missingWarning(missing).map { [$0] } ?? []
+        func quoted(_ text: String) -> String { "\"" + (text.count > 40 ? text.prefix(40) + "…" : text) + "\"" }
+        for (i, p) in (content?.prepared ?? []).enumerated() {
+            add("marker \(i) \(quoted(p.label))", p.layout.missingCharacters)
+            if let popover = p.popover { add("the popover of marker \(i)", popover.missingCharacters) }
+            if let label = p.labelLayout { add("the label of marker \(i) \(quoted(label.lines.map(\.text).joined(separator: " ")))", label.missingCharacters) }
+        }
+        for l in labels where l.isShown { add("basemap label \(quoted(l.name))", l.layout?.missingCharacters ?? []) }
+        add("the attribution", content?.attribution?.missingCharacters ?? [])
+        var out = places.prefix(Self.maxMissingCharacterPlaces).compactMap { place, characters in
+            TextLayout.missingWarning(characters).map { "\(place): \($0)" }
+        }
+        if places.count > Self.maxMissingCharacterPlaces {
+            out.append("\(places.count - Self.maxMissingCharacterPlaces) more places have characters no installed font covers")
+        }
         // What a model's file has that is not drawn (skins, animations, lines…), and models
         // that could not be loaded.
         for m in models {

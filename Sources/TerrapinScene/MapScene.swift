@@ -37,6 +37,9 @@ public struct MapScene: Equatable, Sendable {
     /// The attribution drawn in the bottom-right corner: nil takes the tile sources' own,
     /// `""` draws none.
     public var attribution: String?
+    /// The language of the map's text (a BCP 47 tag such as "ja" or "zh-Hant"): regional Han
+    /// forms in markers, popovers and Marker3D views. Nil: inferred from each text.
+    public var locale: String?
 
     public init() {}
 }

@@ -1,5 +1,6 @@
 // SceneBuilder: scene data → a `Map` and its views (the other direction, a `Map` → scene data,
 // is `Scene(describing:)` in MapDescription.swift). Files load through process-wide caches.
+import Foundation
 import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
@@ -65,6 +66,8 @@ public struct SceneBuilder {
     public let directory: String
     /// How every file the scene names is opened (confined beneath `--root`, or anywhere).
     public let files: FileAccess
+    /// The map's language (MapScene.locale), set on every view the builder makes for it.
+    var locale: String? = nil
 
     public init(directory: String, files: FileAccess = .unrestricted) {
         self.directory = directory
@@ -76,7 +79,9 @@ public struct SceneBuilder {
     }
 
     public func map(_ spec: MapScene) throws(TerrainError) -> Map {
-        let markers = spec.markers.map(marker)
+        var localized = self
+        localized.locale = spec.locale
+        let markers = spec.markers.map(localized.marker)
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
         map.items = spec.polygons.flatMap(\.polygon.items) + spec.polylines.flatMap(\.polyline.items) + markers.flatMap { $0 }
         for m in spec.models {
@@ -167,14 +172,14 @@ public struct SceneBuilder {
             case .default: .default
             case .pin(let pin): .pin(configuration(pin))
             case .image(let image): .image(self.image(image))
-            case .view(let view): .viewSnapshot(AnyView(self.view(view)))
+            case .view(let view): .viewSnapshot(inLocale(self.view(view)))
             }
             return Marker3D(position: spec.position, altitudeMode: spec.altitudeMode, collisionBehavior: spec.collisionBehavior,
                             extruded: spec.extruded, drawsWhenOccluded: spec.drawsWhenOccluded, sizePreserved: spec.sizePreserved,
                             zIndex: spec.zIndex, label: spec.label, style: style).items
         case .marker:
             let isOpen = State(initialValue: spec.popover?.isOpen ?? false)
-            var content = spec.content.map { view($0) } ?? AnyView(Pin())
+            var content = inLocale(spec.content.map { view($0) } ?? AnyView(Pin()))
             if spec.tapTogglesPopover {
                 let open = isOpen.projectedValue
                 let animation = spec.popover?.animation
@@ -183,7 +188,7 @@ public struct SceneBuilder {
             var marker = Marker(position: spec.position, altitudeMode: spec.altitudeMode, collisionBehavior: spec.collisionBehavior,
                                 collisionPriority: spec.collisionPriority, zIndex: spec.zIndex, anchor: spec.anchor) { content }
             if let p = spec.popover {
-                let body = view(p.content)
+                let body = inLocale(view(p.content))
                 marker = marker.popover(isOpen: isOpen.projectedValue, autoClosedEnabled: p.autoClose, autoPanEnabled: p.autoPan,
                                         style: PopoverStyle(padding: p.padding, backgroundColor: p.backgroundColor, borderRadius: p.cornerRadius)) { body }
             }
@@ -191,11 +196,17 @@ public struct SceneBuilder {
         case .popover:
             guard let p = spec.popover else { return [] }
             let isOpen = State(initialValue: p.isOpen)
-            let body = view(p.content)
+            let body = inLocale(view(p.content))
             return Popover(positionAnchor: spec.position, altitudeMode: spec.altitudeMode, isOpen: isOpen.projectedValue, offset: spec.popoverOffset,
                            autoClosedEnabled: p.autoClose, autoPanEnabled: p.autoPan,
                            style: PopoverStyle(padding: p.padding, backgroundColor: p.backgroundColor, borderRadius: p.cornerRadius)) { body }.items
         }
+    }
+
+    /// A view in the map's language, when the scene names one.
+    func inLocale(_ view: AnyView) -> AnyView {
+        guard let locale else { return view }
+        return AnyView(view.environment(\.locale, Locale(identifier: locale)))
     }
 
     func configuration(_ pin: PinSpec) -> Pin.Configuration {
@@ -273,6 +284,8 @@ public struct SceneBuilder {
         case .lineLimit(let n): return AnyView(view.lineLimit(n))
         case .multilineTextAlignment(let a): return AnyView(view.multilineTextAlignment(a))
         case .minimumScaleFactor(let f): return AnyView(view.minimumScaleFactor(f))
+        case .imageScale(let s): return AnyView(view.imageScale(s))
+        case .locale(let id): return AnyView(view.environment(\.locale, Locale(identifier: id)))
         case .frame(let width, let height, let minWidth, let maxWidth, let minHeight, let maxHeight, let alignment):
             if minWidth == nil && maxWidth == nil && minHeight == nil && maxHeight == nil {
                 return AnyView(view.frame(width: width, height: height, alignment: alignment))

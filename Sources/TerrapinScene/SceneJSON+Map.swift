@@ -20,8 +20,13 @@ extension Reader {
 
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "models", "labels", "attribution"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "models", "labels", "attribution", "locale"]) else { return nil }
         var map = MapScene()
+        if let l = m["locale"], let id = string(l, path + ".locale") {
+            if Self.isLanguageTag(id) { map.locale = id } else {
+                report(l, path + ".locale", "expected a language tag such as \"ja\", \"zh-Hant\" or \"ko-KR\", found '\(id.prefix(40))'")
+            }
+        }
         if let a = m["attribution"] {
             switch a.value {
             case .bool(false): map.attribution = ""
@@ -167,6 +172,7 @@ extension SceneEncoder {
             m.append(("basemap", .object([("tiles", .string(b.tiles))] + (b.style.map { [("style", .string($0))] } ?? []))))
         }
         if let a = map.attribution { m.append(("attribution", a.isEmpty ? .bool(false) : .string(a))) }
+        if let l = map.locale { m.append(("locale", .string(l))) }
         if let sun = map.sun { m.append(("sun", .object([("azimuth", .number(sun[0])), ("altitude", .number(sun[1]))]))) }
         if let opacity = map.dimmedOccludedOpacity { m.append(("occludedMarkers", .object([("dimmed", .number(opacity))]))) }
         if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }

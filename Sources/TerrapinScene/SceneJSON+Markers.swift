@@ -132,13 +132,13 @@ extension Reader {
     mutating func image(_ node: JSONNode, _ path: String) -> ImageSpec? {
         guard let m = object(node, path, allowed: ["systemName", "file"]) else { return nil }
         guard (m["systemName"] == nil) != (m["file"] == nil) else {
-            report(node, path, "an image needs exactly one of \"systemName\" (a built-in symbol) or \"file\" (a PNG)")
+            report(node, path, "an image needs exactly one of \"systemName\" (a symbol) or \"file\" (a PNG, JPEG, WebP or SVG)")
             return nil
         }
         if let n = m["systemName"] {
             guard let name = string(n, path + ".systemName") else { return nil }
-            guard Image.systemNames.contains(name) else {
-                let hint = closest(to: name, in: Image.systemNames).map { "; did you mean \"\($0)\"?" } ?? ""
+            guard Image.hasSystemName(name) else {
+                let hint = Image.closestSystemNames(to: name, count: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
                 report(n, path + ".systemName", "unknown symbol \"\(name)\"" + hint)
                 return nil
             }

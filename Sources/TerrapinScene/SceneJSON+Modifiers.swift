@@ -8,6 +8,14 @@ import TerrapinViews
 
 extension Reader {
 
+    /// A BCP 47 or POSIX-style language tag: letters and digits in parts of 1 to 8, joined by
+    /// '-' or '_', the first part 2 to 3 letters.
+    static func isLanguageTag(_ s: String) -> Bool {
+        let parts = s.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "_" })
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return parts.count <= 8 && parts.allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
     /// One modifier: an object with exactly one key, e.g. `{"padding": 8}`.
     mutating func modifier(_ node: JSONNode, _ path: String, depth: Int, index: Int, content: ViewSpec.Content) -> ModifierSpec? {
         guard let m = object(node, path, allowed: Self.modifierNames) else { return nil }
@@ -42,6 +50,14 @@ extension Reader {
         case "lineLimit": return .lineLimit(integer(value, p, in: 1...1000, default: 1))
         case "multilineTextAlignment": return .multilineTextAlignment(choice(value, p, default: .leading))
         case "minimumScaleFactor": return number(value, p, in: 0.01...1).map { .minimumScaleFactor($0) }
+        case "imageScale": return .imageScale(choice(value, p, default: .medium))
+        case "locale":
+            guard let id = string(value, p) else { return nil }
+            guard Self.isLanguageTag(id) else {
+                report(value, p, "expected a language tag such as \"ja\", \"zh-Hant\" or \"ko-KR\", found '\(id.prefix(40))'")
+                return nil
+            }
+            return .locale(id)
         case "frame":
             let keys = ["width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight", "alignment"]
             guard let o = object(value, p, allowed: keys) else { return nil }
@@ -141,6 +157,8 @@ extension SceneEncoder {
         case .lineLimit(let n): ("lineLimit", .number(Double(n)))
         case .multilineTextAlignment(let a): ("multilineTextAlignment", .string(a.rawValue))
         case .minimumScaleFactor(let f): ("minimumScaleFactor", .number(f))
+        case .imageScale(let s): ("imageScale", .string(s.rawValue))
+        case .locale(let id): ("locale", .string(id))
         case .frame(let width, let height, let minWidth, let maxWidth, let minHeight, let maxHeight, let alignment):
             ("frame", .object([("width", width), ("height", height), ("minWidth", minWidth), ("maxWidth", maxWidth),
                                ("minHeight", minHeight), ("maxHeight", maxHeight)].compactMap { key, value in

@@ -19,7 +19,7 @@ extension Reader {
                                 "multilineTextAlignment", "minimumScaleFactor", "frame", "padding", "fixedSize", "offset",
                                 "background", "overlay", "clipShape", "cornerRadius", "border", "shadow", "opacity",
                                 "scaleEffect", "rotationEffect", "resizable", "aspectRatio", "scaledToFit", "scaledToFill", "accessibilityLabel",
-                                "animation"]
+                                "animation", "imageScale", "locale"]
 
     static let animationKeys = ["curve", "duration", "response", "dampingFraction", "delay", "speed", "repeat", "autoreverses"]
 

@@ -89,6 +89,10 @@ public enum SceneSchema {
           "description": "The text drawn small in the bottom-right corner; by default the tile sources' own attribution; false draws none.",
           "oneOf": [{ "type": "string" }, { "const": false }, { "const": true }]
         },
+        "locale": {
+          "description": "The language of the map's text (BCP 47, e.g. ja, zh-Hant, ko): picks the regional forms of Han characters in markers and popovers.",
+          "type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,7}$"
+        },
         "sun": {
           "description": "The light on terrain and buildings. Default azimuth 315, altitude 45.",
           "type": "object",
@@ -547,6 +551,8 @@ public enum SceneSchema {
         "lineLimit": { "type": "integer", "minimum": 1, "maximum": 1000 },
         "multilineTextAlignment": { "enum": ["leading", "center", "trailing"] },
         "minimumScaleFactor": { "type": "number", "minimum": 0.01, "maximum": 1 },
+        "imageScale": { "enum": ["small", "medium", "large"] },
+        "locale": { "type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,7}$" },
         "frame": { "type": "object", "additionalProperties": false,
                    "properties": {
                      "width": { "type": "number", "minimum": 0, "maximum": 100000 },

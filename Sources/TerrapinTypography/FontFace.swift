@@ -1,4 +1,9 @@
-// One font file (and face index): FreeType for outlines, HarfBuzz for shaping and metrics.
+// One font file (and face index): FreeType for outlines and colour bitmaps, HarfBuzz for
+// shaping and metrics.
+//
+// Outline fonts are the rule. Colour bitmap fonts (CBDT/CBLC, as Noto Color Emoji) are
+// accepted too: they have no outlines, only fixed-size BGRA strikes, which `colorGlyph` reads
+// from the largest strike; the glyph cache scales them to the text size.
 //
 // Thread safety: HarfBuzz fonts are immutable once made, so shaping runs concurrently.
 // FreeType faces are not thread-safe; every FreeType call goes through `lock`, and outlines
@@ -21,11 +26,17 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
     /// A small process-wide number, for cache keys.
     public let id: Int
 
+    /// The face draws colour bitmaps (emoji), not outlines: its glyphs keep their own colours.
+    public let hasColorBitmaps: Bool
+    /// The pixels per em of the strike colour glyphs are read from (0 for outline faces).
+    public let strikePixelsPerEm: Int
+
     let hbFont: OpaquePointer
     private let ftFace: FT_Face
     private let ftLibrary: FT_Library
     private let bytes: UnsafeMutableRawBufferPointer
     private let lock = Locked<[UInt32: Path]>([:])
+    private let colorLock = Locked<[UInt32: ColorGlyph?]>([:])
 
     private static let counter = Atomic<Int>(0)
 
@@ -50,21 +61,42 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
             buffer.deallocate()
             throw TypographyError.unreadableFont(path: path, reason: "FreeType error \(error)")
         }
-        guard (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE)) != 0 else {
+        let flags = face.pointee.face_flags
+        let scalable = (flags & FT_Long(FT_FACE_FLAG_SCALABLE)) != 0
+        let colorStrikes = (flags & FT_Long(FT_FACE_FLAG_COLOR)) != 0 && (flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES)) != 0
+            && face.pointee.num_fixed_sizes > 0
+        guard scalable || colorStrikes else {
             FT_Done_Face(face)
             FT_Done_FreeType(library)
             buffer.deallocate()
-            throw TypographyError.unreadableFont(path: path, reason: "not a scalable (outline) font")
+            throw TypographyError.unreadableFont(path: path, reason: "neither a scalable (outline) font nor a colour bitmap font")
         }
+        // The largest strike: colour glyphs are only ever scaled down from it, or up a little.
+        var strike = 0, strikeIndex: Int32 = 0
+        if !scalable {
+            for i in 0..<Int(face.pointee.num_fixed_sizes) {
+                let ppem = Int(face.pointee.available_sizes[i].y_ppem >> 6)
+                if ppem > strike { strike = ppem; strikeIndex = Int32(i) }
+            }
+            guard strike > 0, FT_Select_Size(face, strikeIndex) == 0 else {
+                FT_Done_Face(face)
+                FT_Done_FreeType(library)
+                buffer.deallocate()
+                throw TypographyError.unreadableFont(path: path, reason: "its colour bitmap strikes cannot be selected")
+            }
+        }
+        hasColorBitmaps = !scalable
+        strikePixelsPerEm = strike
         ftLibrary = library
         ftFace = face
         familyName = face.pointee.family_name.map { String(cString: $0) } ?? "?"
         styleName = face.pointee.style_name.map { String(cString: $0) } ?? "?"
-        unitsPerEm = Int(face.pointee.units_per_EM)
-
         let blob = hb_blob_create(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(index))
         hb_blob_destroy(blob)
+        // HarfBuzz reads the head table itself; FreeType reports 0 for bitmap-only faces.
+        let upem = Int(hb_face_get_upem(hbFace))
+        unitsPerEm = upem > 0 ? upem : max(1, Int(face.pointee.units_per_EM))
         let font = hb_font_create(hbFace)!
         hb_face_destroy(hbFace)
         // Positions come back in font units; callers scale to their size.
@@ -108,6 +140,42 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// A colour glyph's bitmap at `strikePixelsPerEm`, premultiplied RGBA; nil for outline
+    /// faces and glyphs without a bitmap. Cached: each glyph is decoded once.
+    public func colorGlyph(_ glyph: UInt32) -> ColorGlyph? {
+        guard hasColorBitmaps else { return nil }
+        return colorLock.withLock { cache in
+            if let found = cache[glyph] { return found }
+            let loaded = lock.withLock { _ in loadColorGlyph(glyph) }
+            cache[glyph] = loaded
+            return loaded
+        }
+    }
+
+    /// Largest colour bitmap accepted from a font file (a strike is ~136 × 128 for emoji).
+    static let maxColorGlyphSide = 1024
+
+    private func loadColorGlyph(_ glyph: UInt32) -> ColorGlyph? {
+        guard FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_COLOR)) == 0 else { return nil }
+        let slot = ftFace.pointee.glyph.pointee
+        let bitmap = slot.bitmap
+        let width = Int(bitmap.width), height = Int(bitmap.rows)
+        guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), width > 0, height > 0,
+              width <= Self.maxColorGlyphSide, height <= Self.maxColorGlyphSide, let buffer = bitmap.buffer else { return nil }
+        let pitch = Int(bitmap.pitch)
+        guard abs(pitch) >= width * 4 else { return nil }
+        // FreeType's BGRA is premultiplied, like Pixmap; only the byte order changes.
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            let row = pitch >= 0 ? buffer + y * pitch : buffer + (height - 1 - y) * -pitch
+            for x in 0..<width {
+                let o = (y * width + x) * 4
+                rgba[o] = row[x * 4 + 2]; rgba[o + 1] = row[x * 4 + 1]; rgba[o + 2] = row[x * 4]; rgba[o + 3] = row[x * 4 + 3]
+            }
+        }
+        return ColorGlyph(left: Int(slot.bitmap_left), top: -Int(slot.bitmap_top), width: width, height: height, rgba: rgba)
+    }
+
     private func loadOutline(_ glyph: UInt32) -> Path {
         guard FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
               ftFace.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return Path() }
@@ -136,6 +204,16 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         collector.builder.close()
         return collector.builder.build()
     }
+}
+
+/// A colour glyph at its face's strike size: `width × height` premultiplied RGBA pixels placed
+/// at (pen x + left, baseline y + top), y down.
+public struct ColorGlyph: Sendable {
+    public let left: Int
+    public let top: Int
+    public let width: Int
+    public let height: Int
+    public let rgba: [UInt8]
 }
 
 /// Turns FreeType's outline callbacks into a Path, flipping y (font units are y up).

@@ -1,7 +1,18 @@
 // Finding fonts: by family, weight and slant through fontconfig, or by file path; and the
 // fallback font for characters the requested font lacks. Faces are loaded once per process
 // and shared. fontconfig is not used concurrently: every call goes through one lock.
+//
+// The fallback order is Terrapin's own, not the machine's fontconfig preferences, so that the
+// same installed packages give the same glyphs everywhere (README, "Fonts and fallback"):
+//  1. the requested face;
+//  2. for a script of `preferredFamilies`, its Noto families (Sans before Serif); for Han, the
+//     Noto Sans CJK face of the text's language (ja, ko, zh-Hans, zh-Hant, zh-HK), then IPAGothic;
+//  3. for symbols and punctuation, DejaVu Sans, Noto Sans, Noto Sans Symbols, Symbols2, Math,
+//     then Noto Color Emoji (Latin, Greek and Cyrillic: DejaVu Sans, Noto Sans);
+//  4. fontconfig's sorted list for the character, icon fonts excluded.
+// Private-use code points never fall back: they mean something only in the font that chose them.
 import CFontconfig
+import CHarfBuzz
 import TerrapinIO
 
 /// Font weights as SwiftUI names them, with fontconfig's values.
@@ -30,12 +41,18 @@ public struct FontRequest: Hashable, Sendable {
     public var italic: Bool
     /// A font file to use instead of looking the family up (scenes may ship their own).
     public var path: String?
+    /// The text's language as a BCP 47 tag ("ja", "zh-Hant", "ko"…), which picks the regional
+    /// forms of Han characters and HarfBuzz's language. Default nil: inferred from the text
+    /// (kana: Japanese, Hangul: Korean, otherwise Simplified Chinese for Han).
+    public var language: String?
 
-    public init(family: String = FontLibrary.defaultFamily, weight: FontWeight = .regular, italic: Bool = false, path: String? = nil) {
+    public init(family: String = FontLibrary.defaultFamily, weight: FontWeight = .regular, italic: Bool = false, path: String? = nil,
+                language: String? = nil) {
         self.family = family
         self.weight = weight
         self.italic = italic
         self.path = path
+        self.language = language
     }
 }
 
@@ -51,12 +68,14 @@ public final class FontLibrary: @unchecked Sendable {
         var faces: [String: FontFace] = [:]              // "path#index"
         var matches: [FontRequest: FontFace] = [:]
         var fallbacks: [FallbackKey: FontFace?] = [:]
+        var emoji: FontFace?? = nil
     }
 
     private struct FallbackKey: Hashable {
         let weight: FontWeight
         let italic: Bool
         let scalar: UInt32
+        let language: String?
     }
 
     private let state = Locked(State())
@@ -97,18 +116,107 @@ public final class FontLibrary: @unchecked Sendable {
         }
     }
 
-    /// The first font (in fontconfig's preference order for this weight and slant) that has a
-    /// glyph for `scalar`; nil when no installed font covers it. Cached per code point.
-    public func fallback(for scalar: Unicode.Scalar, weight: FontWeight, italic: Bool) -> FontFace? {
-        let key = FallbackKey(weight: weight, italic: italic, scalar: scalar.value)
+    /// The first font in Terrapin's fallback order (see the file's head) that has a glyph for
+    /// `scalar`; nil when no installed font covers it. Cached per code point and language.
+    public func fallback(for scalar: Unicode.Scalar, weight: FontWeight, italic: Bool, language: String? = nil) -> FontFace? {
+        if Self.isPrivateUse(scalar) { return nil }
+        let key = FallbackKey(weight: weight, italic: italic, scalar: scalar.value, language: Self.hanLanguage(language))
         if let cached = state.withLock({ $0.fallbacks[key] }) { return cached }
-        let candidates = state.withLock { _ in Self.sortedCandidates(for: scalar, weight: weight, italic: italic) }
         var found: FontFace? = nil
-        for (path, index) in candidates {
-            if let face = try? face(path: path, index: index), face.covers(scalar) { found = face; break }
+        for family in Self.preferredFamilies(for: scalar, language: key.language) {
+            if let face = try? face(for: FontRequest(family: family, weight: weight, italic: italic)), face.covers(scalar) { found = face; break }
+        }
+        if found == nil {
+            let candidates = state.withLock { _ in Self.sortedCandidates(for: scalar, weight: weight, italic: italic) }
+            for (path, index) in candidates {
+                if let face = try? face(path: path, index: index), face.covers(scalar) { found = face; break }
+            }
         }
         state.withLock { $0.fallbacks[key] = found }
         return found
+    }
+
+    /// The colour emoji face (Debian `fonts-noto-color-emoji`), nil when it is not installed.
+    public func emojiFace() -> FontFace? {
+        if let cached = state.withLock({ $0.emoji }) { return cached }
+        let face = try? face(for: FontRequest(family: Self.emojiFamily))
+        let found = face?.hasColorBitmaps == true ? face : nil
+        state.withLock { $0.emoji = .some(found) }
+        return found
+    }
+
+    public static let emojiFamily = "Noto Color Emoji"
+
+    /// Fonts whose glyphs are pictures under private or borrowed code points: never a fallback.
+    static let iconFamilies: Set<String> = ["material icons", "material icons outlined", "material icons round", "material icons sharp",
+                                           "material icons two tone", "fontawesome", "font awesome 5 free", "font awesome 6 free"]
+
+    static func isPrivateUse(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0xE000...0xF8FF, 0xF0000...0xFFFFD, 0x100000...0x10FFFD: true
+        default: false
+        }
+    }
+
+    /// Noto family name suffixes by ISO 15924 script tag, for the scripts of the world's most
+    /// spoken languages and their neighbours (each family is in fonts-noto-core).
+    static let notoScripts: [String: String] = [
+        "Arab": "Arabic", "Hebr": "Hebrew", "Deva": "Devanagari", "Beng": "Bengali", "Guru": "Gurmukhi", "Gujr": "Gujarati",
+        "Orya": "Oriya", "Taml": "Tamil", "Telu": "Telugu", "Knda": "Kannada", "Mlym": "Malayalam", "Sinh": "Sinhala",
+        "Thai": "Thai", "Laoo": "Lao", "Khmr": "Khmer", "Mymr": "Myanmar", "Tibt": "Tibetan", "Ethi": "Ethiopic",
+        "Geor": "Georgian", "Armn": "Armenian", "Thaa": "Thaana", "Syrc": "Syriac", "Mong": "Mongolian", "Cher": "Cherokee",
+        "Tfng": "Tifinagh", "Yiii": "Yi", "Java": "Javanese", "Sund": "Sundanese", "Bali": "Balinese", "Cans": "Canadian Aboriginal",
+        "Olck": "Ol Chiki", "Nkoo": "NKo", "Vaii": "Vai", "Adlm": "Adlam", "Tale": "Tai Le", "Talu": "New Tai Lue",
+        "Lana": "Tai Tham", "Tavt": "Tai Viet", "Bugi": "Buginese", "Cham": "Cham", "Lisu": "Lisu", "Limb": "Limbu",
+        "Lepc": "Lepcha", "Mtei": "Meetei Mayek", "Sora": "Sora Sompeng", "Kali": "Kayah Li", "Copt": "Coptic",
+        "Grek": "", "Latn": "", "Cyrl": "",
+    ]
+
+    /// The language that picks Han forms: "ja", "ko", "zh-Hant", "zh-HK" or "zh-Hans" (nil: none given).
+    static func hanLanguage(_ language: String?) -> String? {
+        guard let language, !language.isEmpty else { return nil }
+        let l = String(language.lowercased().map { $0 == "_" ? "-" : $0 })
+        if l.hasPrefix("ja") { return "ja" }
+        if l.hasPrefix("ko") { return "ko" }
+        if l.hasPrefix("zh") || l.hasPrefix("yue") || l.hasPrefix("cmn") {
+            if l.contains("-hk") || l.contains("-mo") || l.hasPrefix("yue") { return "zh-HK" }
+            if l.contains("hant") || l.contains("-tw") { return "zh-Hant" }
+            return "zh-Hans"
+        }
+        return nil
+    }
+
+    /// The CJK families for a language, in order.
+    static func cjkFamilies(_ language: String?) -> [String] {
+        switch language {
+        case "ja": ["Noto Sans CJK JP", "IPAGothic"]
+        case "ko": ["Noto Sans CJK KR"]
+        case "zh-Hant": ["Noto Sans CJK TC"]
+        case "zh-HK": ["Noto Sans CJK HK", "Noto Sans CJK TC"]
+        default: ["Noto Sans CJK SC"]
+        }
+    }
+
+    /// Step 2 and 3 of the fallback order for one code point.
+    public static func preferredFamilies(for scalar: Unicode.Scalar, language: String?) -> [String] {
+        let script = hb_unicode_script(hb_unicode_funcs_get_default(), scalar.value)
+        let tag = script.rawValue
+        let name = String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
+        switch name {
+        case "Hira", "Kana": return cjkFamilies("ja")
+        case "Hang": return cjkFamilies("ko")
+        case "Bopo": return cjkFamilies("zh-Hant")
+        case "Hani": return cjkFamilies(hanLanguage(language))
+        case "Zyyy", "Zinh", "Zzzz":
+            if (0x3000...0x30FF).contains(scalar.value) || (0xFF00...0xFFEF).contains(scalar.value) {
+                return cjkFamilies(hanLanguage(language) ?? "ja")   // CJK punctuation and full-width forms
+            }
+            return [defaultFamily, "Noto Sans", "Noto Sans Symbols", "Noto Sans Symbols2", "Noto Sans Math", emojiFamily]
+        default:
+            guard let suffix = notoScripts[name] else { return [] }
+            if suffix.isEmpty { return [defaultFamily, "Noto Sans"] }
+            return name == "Arab" ? ["Noto Sans Arabic", "Noto Naskh Arabic"] : ["Noto Sans \(suffix)", "Noto Serif \(suffix)"]
+        }
     }
 
     // MARK: - fontconfig (called with the lock held)
@@ -157,6 +265,7 @@ public final class FontLibrary: @unchecked Sendable {
             if FcPatternGetCharSet(font, FC_CHARSET, 0, &fontCharset) == FcResultMatch, let fontCharset,
                FcCharSetHasChar(fontCharset, scalar.value) == 0 { continue }
             guard let file = string(font, FC_FILE, 0) else { continue }
+            if let family = string(font, FC_FAMILY, 0), iconFamilies.contains(family.lowercased()) { continue }
             var index: Int32 = 0
             _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
             candidates.append((file, Int(index)))

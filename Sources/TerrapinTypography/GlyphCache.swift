@@ -4,6 +4,10 @@
 // other shape), unhinted, at positions quantised to 1/4 pixel in x and y: four phases per
 // axis keep text evenly spaced at any size. Memory is bounded: when the cached masks exceed
 // `byteLimit`, the least recently used quarter is dropped. Safe to share between threads.
+//
+// Colour glyphs (emoji) are cached the same way: the face's strike bitmap is resampled to the
+// pixel size and phase once (box-filtered down, then bilinear, as images are), kept as
+// premultiplied RGBA with its alpha as the coverage mask (what a halo draws).
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinRaster
@@ -15,6 +19,9 @@ public struct GlyphMask: Sendable {
     public let width: Int
     public let height: Int
     public let coverage: [UInt8]
+    /// The glyph's own colours (premultiplied, `width × height`) for colour glyphs; nil for
+    /// outline glyphs, which take the text's colour.
+    public var color: Pixmap? = nil
     /// The glyph is wider or taller than `GlyphCache.maxMaskSide` pixels: no mask was made,
     /// and the caller fills its outline instead.
     public var tooLarge = false
@@ -93,18 +100,21 @@ public final class GlyphCache: @unchecked Sendable {
                                dx: Double(phaseX) / Double(Self.subpixelSteps), dy: Double(phaseY) / Double(Self.subpixelSteps))
         state.withLock { s in
             s.clock += 1
-            if s.entries[key] == nil { s.bytes += mask.coverage.count + 64 }
+            if s.entries[key] == nil { s.bytes += Self.cost(mask) }
             s.entries[key] = Entry(mask: mask, lastUse: s.clock)
             if s.bytes > byteLimit {
                 // Drop the least recently used quarter.
                 let victims = s.entries.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(max(1, s.entries.count / 4))
-                for (k, e) in victims { s.entries[k] = nil; s.bytes -= e.mask.coverage.count + 64 }
+                for (k, e) in victims { s.entries[k] = nil; s.bytes -= Self.cost(e.mask) }
             }
         }
         return mask
     }
 
+    static func cost(_ mask: GlyphMask) -> Int { mask.coverage.count + (mask.color?.data.count ?? 0) + 64 }
+
     static func render(face: FontFace, glyph: UInt32, pixelSize: Double, dx: Double, dy: Double) -> GlyphMask {
+        if face.hasColorBitmaps { return renderColor(face: face, glyph: glyph, pixelSize: pixelSize, dx: dx, dy: dy) }
         let outline = face.outline(glyph)
         let scale = pixelSize / Double(face.unitsPerEm)
         let transform = Transform.scale(scale).concatenating(.translation(dx, dy))
@@ -121,6 +131,33 @@ public final class GlyphCache: @unchecked Sendable {
         var sink = MaskCollector(width: width, coverage: [UInt8](repeating: 0, count: width * height))
         Rasterizer().fill(polylines, rule: .nonZero, clip: IntRect(x0: 0, y0: 0, x1: width, y1: height), into: &sink)
         return GlyphMask(left: left, top: top, width: width, height: height, coverage: sink.coverage)
+    }
+}
+
+extension GlyphCache {
+    /// A colour glyph's strike bitmap as a Pixmap (nil when the glyph has none).
+    public static func strikePixmap(_ glyph: ColorGlyph) -> Pixmap? {
+        Pixmap(width: glyph.width, height: glyph.height, premultipliedData: glyph.rgba)
+    }
+
+    static func renderColor(face: FontFace, glyph: UInt32, pixelSize: Double, dx: Double, dy: Double) -> GlyphMask {
+        let empty = GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: [])
+        guard let bitmap = face.colorGlyph(glyph), let strike = strikePixmap(bitmap), face.strikePixelsPerEm > 0 else { return empty }
+        let s = pixelSize / Double(face.strikePixelsPerEm)
+        let x0 = Double(bitmap.left) * s + dx, y0 = Double(bitmap.top) * s + dy
+        let x1 = x0 + Double(bitmap.width) * s, y1 = y0 + Double(bitmap.height) * s
+        guard x0.isFinite, y1.isFinite, x1 > x0, y1 > y0 else { return empty }
+        let left = Int(x0.rounded(.down)), top = Int(y0.rounded(.down))
+        let width = Int(x1.rounded(.up)) - left, height = Int(y1.rounded(.up)) - top
+        guard width > 0, height > 0 else { return empty }
+        guard width <= maxMaskSide, height <= maxMaskSide else { return GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: [], tooLarge: true) }
+        guard let target = Pixmap(width: width, height: height) else { return empty }
+        let canvas = Canvas(pixmap: target)
+        canvas.drawImage(strike, transform: Transform.scale(s).concatenating(.translation(x0 - Double(left), y0 - Double(top))), filter: .smooth)
+        let rgba = canvas.pixmap.data
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        for i in 0..<alpha.count { alpha[i] = rgba[i * 4 + 3] }
+        return GlyphMask(left: left, top: top, width: width, height: height, coverage: alpha, color: canvas.pixmap)
     }
 }
 

@@ -1,12 +1,16 @@
 // Itemisation and shaping of one paragraph.
 //
 // The paragraph's code points are split into runs of one bidi level, one script and one
-// font. The font is chosen per grapheme cluster: the requested face if it has every glyph of
-// the cluster, otherwise the first fallback face (fontconfig's order) that has them all, so a
-// base letter and its marks never come from different fonts. Each run is shaped by HarfBuzz
-// with its direction, script and a language fixed per script (never the process locale, so
-// output does not depend on the environment). Kerning and ligatures are on (HarfBuzz's
-// defaults). Positions stay in font units; layout scales them to a size.
+// font. The font is chosen per grapheme cluster: a cluster shown as emoji (Unicode's
+// Emoji_Presentation, a VS16 selector, a skin tone; not with VS15) takes the colour emoji face
+// when it has every glyph; otherwise the requested face if it has every glyph of the cluster,
+// otherwise the first fallback face (FontLibrary's order) that has them all, so a base letter
+// and its marks never come from different fonts, and a ZWJ sequence, flag or keycap reaches
+// HarfBuzz whole, to become one glyph. Each run is shaped by HarfBuzz with its direction,
+// script and a language fixed per script (Han: the request's language, else inferred from the
+// paragraph; never the process locale, so output does not depend on the environment).
+// Kerning and ligatures are on (HarfBuzz's defaults). Positions stay in font units; layout
+// scales them to a size.
 import CHarfBuzz
 
 /// One shaped glyph. `cluster` is the index of the first code point it belongs to.
@@ -44,15 +48,21 @@ public enum Shaper {
     public static func shape(_ text: Substring, primary: FontFace, request: FontRequest, library: FontLibrary = .shared,
                              direction: BaseDirection = .auto, kerning: Bool = true) -> ShapedParagraph {
         let scalars = Array(text.unicodeScalars)
+        let language = paragraphLanguage(scalars, requested: request.language)
         var boundaries = [0]
         var faces: [FontFace] = []
         faces.reserveCapacity(scalars.count)
         var missing: [Character] = []
         for character in text {
             let clusterScalars = character.unicodeScalars
-            // Fast path: the primary font has every glyph of the cluster.
-            let face = clusterScalars.allSatisfy({ primary.covers($0) || isIgnorable($0) }) ? primary
-                : chooseFace(Array(clusterScalars), primary: primary, request: request, library: library)
+            let face: FontFace?
+            if isEmojiCluster(character), let emoji = library.emojiFace(), clusterScalars.allSatisfy({ emoji.covers($0) || isIgnorable($0) }) {
+                face = emoji
+            } else if clusterScalars.allSatisfy({ primary.covers($0) || isIgnorable($0) }) {
+                face = primary   // the fast path: the primary font has every glyph of the cluster
+            } else {
+                face = chooseFace(Array(clusterScalars), primary: primary, request: request, language: language, library: library)
+            }
             if face == nil { missing.append(character) }
             let count = clusterScalars.count
             for _ in 0..<count { faces.append(face ?? primary) }
@@ -67,7 +77,8 @@ public enum Shaper {
             var end = start + 1
             while end < scalars.count && levels[end] == levels[start] && scripts[end] == scripts[start] && faces[end] === faces[start] { end += 1 }
             runs.append(ShapedRun(face: faces[start], range: start..<end, level: levels[start],
-                                  glyphs: shapeRun(scalars, start..<end, face: faces[start], script: scripts[start], rightToLeft: levels[start] % 2 == 1, kerning: kerning)))
+                                  glyphs: shapeRun(scalars, start..<end, face: faces[start], script: scripts[start], rightToLeft: levels[start] % 2 == 1,
+                                                   kerning: kerning, language: language)))
             start = end
         }
         return ShapedParagraph(scalars: scalars, runs: runs, paragraphLevel: paragraphLevel, missing: missing, graphemeBoundaries: boundaries)
@@ -81,12 +92,43 @@ public enum Shaper {
         }
     }
 
-    static func chooseFace(_ cluster: [Unicode.Scalar], primary: FontFace, request: FontRequest, library: FontLibrary) -> FontFace? {
+    /// Whether a grapheme cluster is shown as emoji: VS15 (U+FE0E) asks for text; VS16 (U+FE0F)
+    /// for emoji when a scalar is an emoji; otherwise a scalar with Emoji_Presentation or a
+    /// skin-tone modifier decides. Plain letters and digits never are (checked first, cheaply).
+    public static func isEmojiCluster(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return false }
+        if first.value < 0x2000 && scalars.count == 1 { return false }
+        var selector16 = false
+        for s in scalars {
+            if s.value == 0xFE0E { return false }
+            if s.value == 0xFE0F { selector16 = true }
+        }
+        if selector16 { return scalars.contains { $0.properties.isEmoji } }
+        return scalars.contains { $0.properties.isEmojiPresentation || $0.properties.isEmojiModifier }
+    }
+
+    /// The language for Han characters: the request's, else Japanese when the paragraph has
+    /// kana, Korean when it has Hangul, else nil (Simplified Chinese forms).
+    static func paragraphLanguage(_ scalars: [Unicode.Scalar], requested: String?) -> String? {
+        if let requested = FontLibrary.hanLanguage(requested) { return requested }
+        var hangul = false
+        for s in scalars {
+            switch s.value {
+            case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: return "ja"
+            case 0xAC00...0xD7AF, 0x1100...0x11FF, 0x3130...0x318F: hangul = true
+            default: break
+            }
+        }
+        return hangul ? "ko" : nil
+    }
+
+    static func chooseFace(_ cluster: [Unicode.Scalar], primary: FontFace, request: FontRequest, language: String?, library: FontLibrary) -> FontFace? {
         // Joiners, selectors, spaces and controls do not decide the font: spaces take the
         // primary font's advance even between words of another script, as in browsers.
         let needed = cluster.filter { !isIgnorable($0) && !$0.properties.isWhitespace && $0.properties.generalCategory != .control }
         guard let first = needed.first(where: { !primary.covers($0) }) else { return primary }
-        if let face = library.fallback(for: first, weight: request.weight, italic: request.italic), needed.allSatisfy(face.covers) {
+        if let face = library.fallback(for: first, weight: request.weight, italic: request.italic, language: language), needed.allSatisfy(face.covers) {
             return face
         }
         return nil
@@ -101,19 +143,20 @@ public enum Shaper {
         for i in scripts.indices {
             if neutral.contains(scripts[i].rawValue) { if let last { scripts[i] = last } } else { last = scripts[i] }
         }
-        // Leading neutrals take the first real script.
-        if let firstReal = scripts.first(where: { !neutral.contains($0.rawValue) }) {
-            for i in scripts.indices where neutral.contains(scripts[i].rawValue) { scripts[i] = firstReal }
-        }
+        // Leading neutrals take the first real script; a text with none (emoji, digits,
+        // punctuation, joiners) is all Common, so a ZWJ sequence stays one run.
+        let firstReal = scripts.first(where: { !neutral.contains($0.rawValue) }) ?? HB_SCRIPT_COMMON
+        for i in scripts.indices where neutral.contains(scripts[i].rawValue) { scripts[i] = firstReal }
         return scripts
     }
 
-    static func language(for script: hb_script_t) -> String {
+    static func language(for script: hb_script_t, han: String? = nil) -> String {
         switch script.rawValue {
         case HB_SCRIPT_ARABIC.rawValue: "ar"
         case HB_SCRIPT_HEBREW.rawValue: "he"
         case HB_SCRIPT_DEVANAGARI.rawValue: "hi"
-        case HB_SCRIPT_HAN.rawValue, HB_SCRIPT_HIRAGANA.rawValue, HB_SCRIPT_KATAKANA.rawValue: "ja"
+        case HB_SCRIPT_HAN.rawValue: han ?? "zh-Hans"
+        case HB_SCRIPT_HIRAGANA.rawValue, HB_SCRIPT_KATAKANA.rawValue: "ja"
         case HB_SCRIPT_HANGUL.rawValue: "ko"
         case HB_SCRIPT_CYRILLIC.rawValue: "ru"
         case HB_SCRIPT_GREEK.rawValue: "el"
@@ -123,14 +166,14 @@ public enum Shaper {
     }
 
     static func shapeRun(_ scalars: [Unicode.Scalar], _ range: Range<Int>, face: FontFace, script: hb_script_t, rightToLeft: Bool,
-                         kerning: Bool = true) -> [ShapedGlyph] {
+                         kerning: Bool = true, language han: String? = nil) -> [ShapedGlyph] {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         let codepoints = scalars.map { $0.value }
         codepoints.withUnsafeBufferPointer { hb_buffer_add_codepoints(buffer, $0.baseAddress, Int32($0.count), UInt32(range.lowerBound), Int32(range.count)) }
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(buffer, script)
-        hb_buffer_set_language(buffer, hb_language_from_string(language(for: script), -1))
+        hb_buffer_set_language(buffer, hb_language_from_string(language(for: script, han: han), -1))
         hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
         if kerning {
             hb_shape(face.hbFont, buffer, nil, 0)

@@ -122,7 +122,11 @@ public struct TextLayout: Sendable {
     /// Draws the text with its box's top-left at `origin` (user space of `canvas`).
     /// Glyphs come from `cache` when the transform is a translation and uniform scale;
     /// otherwise their outlines are filled through the transform.
-    public func draw(in canvas: Canvas, at origin: Point, color: RGBAColor, cache: GlyphCache = .shared) {
+    ///
+    /// Colour glyphs (emoji) keep their own colours, faded by `color`'s alpha; with
+    /// `.silhouette` they are drawn as their shape in `color` instead (a label's halo).
+    public func draw(in canvas: Canvas, at origin: Point, color: RGBAColor, cache: GlyphCache = .shared,
+                     colorGlyphs: ColorGlyphRendering = .ownColors) {
         let t = canvas.transform
         let axisAligned = t.b == 0 && t.c == 0 && t.a == t.d && t.a > 0 && t.a.isFinite
         let steps = Double(GlyphCache.subpixelSteps)
@@ -139,11 +143,22 @@ public struct TextLayout: Sendable {
                     if py == Int(steps) { py = 0; fy += 1 }
                     let mask = cache.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py)
                     if mask.width > 0 {
-                        canvas.fillMask(mask.coverage, width: mask.width, at: (Int(fx) + mask.left, Int(fy) + mask.top), color: color)
+                        let at = (Int(fx) + mask.left, Int(fy) + mask.top)
+                        if let own = mask.color, colorGlyphs == .ownColors {
+                            canvas.composite(own, atDevice: at, opacity: Double(color.alpha))
+                        } else {
+                            canvas.fillMask(mask.coverage, width: mask.width, at: at, color: color)
+                        }
                     }
                     fromOutline = mask.tooLarge
                 }
-                if fromOutline {
+                if fromOutline && g.face.hasColorBitmaps {
+                    // Turned or huge: the strike bitmap drawn through the transform (no halo).
+                    guard colorGlyphs == .ownColors, let bitmap = g.face.colorGlyph(g.glyph), let strike = GlyphCache.strikePixmap(bitmap) else { continue }
+                    let s = fontSize / Double(g.face.strikePixelsPerEm)
+                    canvas.drawImage(strike, transform: Transform.scale(s).concatenating(.translation(x + Double(bitmap.left) * s, y + Double(bitmap.top) * s)),
+                                     filter: .smooth, opacity: Double(color.alpha))
+                } else if fromOutline {
                     let scale = fontSize / Double(g.face.unitsPerEm)
                     let saved = canvas.transform
                     canvas.transform = Transform.scale(scale).concatenating(.translation(x, y)).concatenating(saved)
@@ -153,6 +168,14 @@ public struct TextLayout: Sendable {
             }
         }
     }
+}
+
+/// How `TextLayout.draw` draws colour glyphs.
+public enum ColorGlyphRendering: Sendable {
+    /// In their own colours (emoji as they are).
+    case ownColors
+    /// As their shape in the text's colour (for halos and shadows).
+    case silhouette
 }
 
 /// Lays out shaped paragraphs at one size.

@@ -1,4 +1,5 @@
 // Values that flow down the view tree: font, foreground style, text options.
+import Foundation
 import TerrapinRaster
 import TerrapinTypography
 
@@ -12,6 +13,11 @@ public struct EnvironmentValues {
     public var lineLimit: Int? = nil
     public var multilineTextAlignment: TextAlignment = .leading
     public var minimumScaleFactor: Double = 1
+    /// The language of the text, which picks regional glyph forms (Han in Japanese, Chinese or
+    /// Korean style) and HarfBuzz's language. Default nil: inferred from the text itself.
+    public var locale: Locale? = nil
+    /// The size of `Image(systemName:)` symbols relative to the font. Default `.medium`.
+    public var imageScale: Image.Scale = .medium
     /// Seconds from the scene's start at which the view is drawn (animations). Default 0.
     public var time: Double = 0
     /// The animation of the innermost `.animation(_:value:)` whose value changed.
@@ -25,6 +31,7 @@ public struct EnvironmentValues {
         var spec = (font ?? .body).spec
         if let fontWeight { spec.request.weight = fontWeight }
         if italic { spec.request.italic = true }
+        if let locale { spec.request.language = locale.identifier }
         return spec
     }
 }

@@ -1,5 +1,7 @@
-// Image: a built-in symbol (drawn as vector paths, tinted by the foreground colour) or a
-// bitmap from a PNG file or a Pixmap.
+// Image: a symbol (drawn as vector paths, tinted by the foreground colour; SymbolLibrary), a
+// bitmap from a PNG, JPEG or WebP file or a Pixmap, or an SVG file rasterised at the pixel size
+// it is drawn at.
+import TerrapinCodecs
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinPNG
@@ -17,12 +19,23 @@ public struct Image: View, PrimitiveView {
     var isResizable = false
     var renderingMode: TemplateRenderingMode? = nil
 
-    /// A built-in symbol (see the README for the list); an unknown name fails the render with
-    /// the closest names.
+    /// SwiftUI's symbol sizes relative to the font: small 0.8, medium 1, large 1.3.
+    public enum Scale: String, Sendable, CaseIterable, Hashable {
+        case small, medium, large
+        var factor: Double { self == .small ? 0.8 : self == .large ? 1.3 : 1 }
+    }
+
+    /// A symbol by its SF Symbols name (see the README for the list); an unknown name fails
+    /// the render with the closest names by meaning, then spelling.
     public init(systemName: String) { source = .symbol(systemName) }
-    /// Every built-in symbol name, sorted.
-    public static var systemNames: [String] { Symbols.names }
-    /// A PNG file, read (through `files`) when the view is rendered.
+    /// Every symbol name, sorted.
+    public static var systemNames: [String] { SymbolLibrary.names }
+    /// Whether `Image(systemName:)` knows a name.
+    public static func hasSystemName(_ name: String) -> Bool { SymbolLibrary.contains(name) }
+    /// The names closest to an unknown one, by meaning first ("tent" finds camping), then spelling.
+    public static func closestSystemNames(to name: String, count: Int = 3) -> [String] { SymbolLibrary.closest(to: name, count: count) }
+    /// A PNG, JPEG, WebP or SVG file, read (through `files`) when the view is rendered. An SVG
+    /// takes its own size in points and is drawn at the device scale.
     public init(contentsOfFile path: String, files: FileAccess = .unrestricted) { source = .file(path, files) }
     public init(pixmap: Pixmap) { source = .pixmap(pixmap) }
 
@@ -44,43 +57,52 @@ public struct Image: View, PrimitiveView {
         let color = environment.foregroundColor ?? .primary
         switch source {
         case .symbol(let name):
-            guard let symbol = Symbols.all[name] else { throw ViewError.unknownSymbol(name, closest: Symbols.closest(to: name)) }
-            // Natural size: 1.2 em of the current font, as SF Symbols sit beside text.
-            let side = environment.resolvedFont.size * 1.2
+            let symbol = try SymbolLibrary.symbol(named: name)
+            // Natural size: 1.2 em of the current font, as SF Symbols sit beside text, times
+            // the image scale.
+            let side = environment.resolvedFont.size * 1.2 * environment.imageScale.factor
             let node = SymbolNode(symbol: symbol, natural: Size(width: side, height: side), resizable: isResizable,
                                   color: renderingMode == .original ? .primary : color)
             node.symbolName = name
             return node
         case .file(let path, let files):
-            func decoded() throws(PNGError) -> Pixmap {
-                try decodedImages.value(path, files: files) { () throws(PNGError) in
+            let template = renderingMode == .template ? color : nil
+            if path.lowercased().hasSuffix(".svg") {
+                let document = try svgDocuments.value(path, files: files) { () throws(CodecError) in try SVGDocument(file: path, files: files) }
+                return SVGNode(document: document, path: path, files: files, resizable: isResizable, tint: template)
+            }
+            func decoded() throws(CodecError) -> Pixmap {
+                try decodedImages.value(path, files: files) { () throws(CodecError) in
                     let bytes: [UInt8]
                     do throws(FileError) { bytes = try files.read(path, limit: PNGDecodingLimits.default.maxFileBytes) } catch { throw .file(error) }
-                    return try PNGDecoder.decode(bytes, source: "'\(path)'")
+                    if SVGDocument.sniff(bytes) {
+                        throw CodecError.unsupported(source: "'\(path)'", what: "it is an SVG document; name it with the .svg extension")
+                    }
+                    return try RasterImage.decode(bytes, source: "'\(path)'")
                 }
             }
             // A template's tint is shared too, not made again for every marker.
             let variant = renderingMode == .template ? "template \(color.rgba)" : ""
             let pixmap = renderingMode == .template
-                ? try decodedImages.value(path, variant: variant, files: files) { () throws(PNGError) in tinted(try decoded(), color) }
+                ? try decodedImages.value(path, variant: variant, files: files) { () throws(CodecError) in Self.tinted(try decoded(), color) }
                 : try decoded()
             let node = BitmapNode(pixmap: pixmap, resizable: isResizable)
             // Drawn small many times (markers sharing one large image), its box-filtered
             // reduction is made once and shared, not again for every draw.
             node.reduced = { k in
-                try? decodedImages.value(path, variant: "reduced \(k) \(variant)", files: files) { () throws(PNGError) in
-                    guard let r = Canvas.areaAverage(pixmap, factor: k) else { throw PNGError.notPNG(source: path, detail: "") }
+                try? decodedImages.value(path, variant: "reduced \(k) \(variant)", files: files) { () throws(CodecError) in
+                    guard let r = Canvas.areaAverage(pixmap, factor: k) else { throw CodecError.unsupported(source: path, what: "") }
                     return r
                 }
             }
             return node
         case .pixmap(let pixmap):
-            return BitmapNode(pixmap: tinted(pixmap, color), resizable: isResizable)
+            return BitmapNode(pixmap: renderingMode == .template ? Self.tinted(pixmap, color) : pixmap, resizable: isResizable)
         }
     }
 
-    private func tinted(_ pixmap: Pixmap, _ color: Color) -> Pixmap {
-        guard renderingMode == .template else { return pixmap }
+    /// The image's shape in `color` (template rendering).
+    static func tinted(_ pixmap: Pixmap, _ color: Color) -> Pixmap {
         var out = pixmap
         let tint = color.rgba.premultiplied
         for i in stride(from: 0, to: out.data.count, by: 4) {
@@ -189,3 +211,36 @@ final class AspectRatioNode: WrapperNode {
 /// same unchanged file, and their template tints (512 MiB of pixels at most, so even the
 /// largest image a PNG may decode to — 256 MiB — is decoded once however many markers show it).
 let decodedImages = FileCache<Pixmap>(costLimit: 512 * 1024 * 1024) { $0.data.count }
+
+let svgDocuments = FileCache<SVGDocument>(costLimit: 256 * 1024 * 1024) { _ in 256 * 1024 }
+
+/// An SVG image: its own size in points, rasterised by librsvg at the pixel size of each draw
+/// (points times the device scale), so it is sharp at every scale. Rasterisations are shared.
+final class SVGNode: Node {
+    let document: SVGDocument, path: String, files: FileAccess, resizable: Bool, tint: Color?
+    init(document: SVGDocument, path: String, files: FileAccess, resizable: Bool, tint: Color?) {
+        self.document = document
+        self.path = path
+        self.files = files
+        self.resizable = resizable
+        self.tint = tint
+    }
+    override var name: String { "Image(\"\(path)\")" }
+    var natural: Size { Size(width: document.width, height: document.height) }
+    override func sizeThatFits(_ p: ProposedSize) -> Size {
+        guard resizable else { return natural }
+        return Size(width: p.width.flatMap { $0.isFinite ? $0 : nil } ?? natural.width, height: p.height.flatMap { $0.isFinite ? $0 : nil } ?? natural.height)
+    }
+    override func draw(in rect: Rect, _ context: DrawContext) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        let scale = context.canvas.transform.maxScale
+        let w = Int((rect.width * scale).rounded(.up)), h = Int((rect.height * scale).rounded(.up))
+        let variant = "svg \(w)x\(h)" + (tint.map { " template \($0.rgba)" } ?? "")
+        guard let pixmap = try? decodedImages.value(path, variant: variant, files: files, make: { () throws(CodecError) in
+            let drawn = try document.rasterize(width: w, height: h)
+            return tint.map { Image.tinted(drawn, $0) } ?? drawn
+        }) else { return }
+        let t = Transform.scale(rect.width / Double(w), rect.height / Double(h)).concatenating(.translation(rect.minX, rect.minY))
+        context.canvas.drawImage(pixmap, transform: t, filter: .smooth)
+    }
+}

@@ -1,4 +1,5 @@
 // View modifiers. Each wraps the content's node (and/or changes the environment first).
+import Foundation
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinTypography
@@ -51,6 +52,19 @@ extension View {
     }
     public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedView<Self> {
         modified(.multilineTextAlignment(alignment), environment: { $0.multilineTextAlignment = alignment })
+    }
+    /// Symbols' size relative to the font (`Image(systemName:)`).
+    public func imageScale(_ scale: Image.Scale) -> ModifiedView<Self> { modified(.imageScale(scale), environment: { $0.imageScale = scale }) }
+    /// Sets an environment value, as SwiftUI's `.environment(_:_:)`; `\.locale` picks the
+    /// language of the text (regional forms of Han characters).
+    public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> ModifiedView<Self> {
+        let record: ModifierRecord
+        if keyPath == \EnvironmentValues.locale, let locale = value as? Locale? {
+            record = locale.map { l in .spec { .locale(l.identifier) } } ?? .nothing
+        } else {
+            record = .unsupported("environment(\(keyPath))")
+        }
+        return modified(record, environment: { $0[keyPath: keyPath] = value })
     }
     public func minimumScaleFactor(_ factor: Double) -> ModifiedView<Self> { modified(.minimumScaleFactor(factor), environment: { $0.minimumScaleFactor = factor }) }
 

@@ -8,6 +8,8 @@ import TerrapinTypography
 public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `Image(systemName:)` with a name Terrapin does not have.
     case unknownSymbol(String, closest: [String])
+    /// A symbol drawn from the icon font, which is not installed.
+    case symbolFontMissing(String, package: String)
     /// The rendered size is outside the image limits.
     case tooLarge(width: Double, height: Double, scale: Int)
     case invalidScale(Int)
@@ -15,8 +17,10 @@ public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownSymbol(let name, let closest):
-            return "no built-in symbol named '\(name)'" + (closest.isEmpty ? "" : "; closest: \(closest.joined(separator: ", "))")
+            return "no symbol named '\(name)'" + (closest.isEmpty ? "" : "; closest: \(closest.joined(separator: ", "))")
                 + " (the full list is in the README)"
+        case .symbolFontMissing(let name, let package):
+            return "the symbol '\(name)' is drawn from the Material Icons font, which is not installed; install the Debian package \(package) (`make setup` does)"
         case .tooLarge(let w, let h, let s):
             return "the view is \(fmt(w))x\(fmt(h)) points at scale \(s), beyond the image limits; give it a smaller frame"
         case .invalidScale(let s):

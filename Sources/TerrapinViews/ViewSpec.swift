@@ -67,6 +67,9 @@ public indirect enum ModifierSpec: Equatable, Sendable {
     case lineLimit(Int)
     case multilineTextAlignment(TextAlignment)
     case minimumScaleFactor(Double)
+    case imageScale(Image.Scale)
+    /// `.environment(\.locale, Locale(identifier:))`, by the identifier.
+    case locale(String)
     case frame(width: Double?, height: Double?, minWidth: Double?, maxWidth: Double?, minHeight: Double?, maxHeight: Double?, alignment: Alignment)
     case padding(EdgeInsets)
     case fixedSize

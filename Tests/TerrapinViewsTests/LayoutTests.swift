@@ -113,10 +113,10 @@ let hi = try! TextLayout.make("Hi", font: .style(.body))
 
     @Test func unknownSymbolsAndFontsFailWithHelp() {
         do {
-            _ = try layout(Image(systemName: "ferry"))
+            _ = try layout(Image(systemName: "ferryboat"))
             Issue.record("rendered an unknown symbol")
         } catch {
-            #expect("\(error)" == "no built-in symbol named 'ferry'; closest: ferry.fill, mappin, airplane (the full list is in the README)")
+            #expect("\(error)" == "no symbol named 'ferryboat'; closest: ferry, ferry.fill, ferry.circle (the full list is in the README)")
         }
         #expect(throws: TypographyError.self) { try layout(Text("x").font(.custom("Helvetica Neue", size: 12))) }
     }

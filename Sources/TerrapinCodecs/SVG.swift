@@ -1,0 +1,103 @@
+// SVG documents rasterised through librsvg (CTerrapinSVG), for icons: `Image(contentsOfFile:)`
+// with an .svg file, SVG images in scene files, Marker3D images. A document is parsed once
+// and drawn at the pixel size each use needs (its points times the device scale), so icons
+// stay sharp at 1×, 2× and 3×.
+//
+// Hostile input: the file size is checked before reading, the output size before allocating,
+// and the document is parsed from memory without a base file, so librsvg loads nothing beyond
+// it (external images, stylesheets). librsvg's own limits bound the element count and nesting.
+import CTerrapinSVG
+import TerrapinIO
+import TerrapinRaster
+
+public struct SVGLimits: Sendable, Equatable {
+    /// Largest SVG file read. Default 4 MiB.
+    public var maxFileBytes: Int
+    /// Largest side of a rasterisation, in pixels. Default 4096.
+    public var maxSide: Int
+    /// Most pixels of one rasterisation. Default 4096 × 4096.
+    public var maxPixels: Int
+
+    public init(maxFileBytes: Int = 4 << 20, maxSide: Int = 4096, maxPixels: Int = 4096 * 4096) {
+        self.maxFileBytes = maxFileBytes
+        self.maxSide = maxSide
+        self.maxPixels = maxPixels
+    }
+
+    public static let `default` = SVGLimits()
+}
+
+public final class SVGDocument: @unchecked Sendable {
+    /// The document's own size in CSS pixels (points): its width and height, else its viewBox.
+    public let width: Double
+    public let height: Double
+    public let source: String
+    public let limits: SVGLimits
+    private let handle: OpaquePointer
+    /// librsvg handles are not for concurrent use: one rasterisation at a time.
+    private let lock = Locked(())
+
+    /// Whether bytes look like an SVG document (an `<svg` element near the start).
+    public static func sniff(_ bytes: [UInt8]) -> Bool {
+        let head = bytes.prefix(4096)
+        guard let first = head.firstIndex(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }),
+              head[first] == UInt8(ascii: "<") else { return false }
+        let svg = Array("<svg".utf8)
+        return head.indices.contains { i in i + 4 <= head.endIndex && head[i..<(i + 4)].elementsEqual(svg) }
+    }
+
+    public init(_ bytes: [UInt8], source: String = "SVG data", limits: SVGLimits = .default) throws(CodecError) {
+        self.source = source
+        self.limits = limits
+        guard bytes.count <= limits.maxFileBytes else {
+            throw .corrupt(source: source, format: "SVG", reason: "it is \(bytes.count) bytes, over the limit of \(limits.maxFileBytes)")
+        }
+        guard Self.sniff(bytes) else { throw .unknownFormat(source: source, detail: "no <svg> element at its start") }
+        var message = [CChar](repeating: 0, count: Int(TP_SVG_MESSAGE_SIZE))
+        var w = 0.0, h = 0.0
+        let opened = bytes.withUnsafeBufferPointer { b in
+            message.withUnsafeMutableBufferPointer { m in tp_svg_open(b.baseAddress, b.count, &w, &h, m.baseAddress, m.count) }
+        }
+        guard let opened else {
+            throw .corrupt(source: source, format: "SVG", reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard w.isFinite, h.isFinite, w > 0, h > 0 else {
+            tp_svg_close(opened)
+            throw .corrupt(source: source, format: "SVG", reason: "it has no size: give the <svg> element width and height, or a viewBox")
+        }
+        handle = opened
+        width = w
+        height = h
+    }
+
+    /// Reads and parses a file (through `files`, so `--root` confines it).
+    public convenience init(file path: String, limits: SVGLimits = .default, files: FileAccess = .unrestricted) throws(CodecError) {
+        let bytes: [UInt8]
+        do { bytes = try files.read(path, limit: limits.maxFileBytes) } catch { throw .file(error) }
+        try self.init(bytes, source: "'\(path)'", limits: limits)
+    }
+
+    deinit { tp_svg_close(handle) }
+
+    /// The document drawn to fit `width` × `height` pixels (aspect ratio kept, centred).
+    public func rasterize(width: Int, height: Int) throws(CodecError) -> Pixmap {
+        guard width > 0, height > 0, width <= limits.maxSide, height <= limits.maxSide, width * height <= limits.maxPixels else {
+            throw .tooLarge(source: source, width: width, height: height,
+                            limit: "at most \(limits.maxSide) pixels a side and \(limits.maxPixels) pixels")
+        }
+        var data = [UInt8](repeating: 0, count: width * height * 4)
+        var message = [CChar](repeating: 0, count: Int(TP_SVG_MESSAGE_SIZE))
+        let ok = lock.withLock { _ in
+            data.withUnsafeMutableBufferPointer { d in
+                message.withUnsafeMutableBufferPointer { m in tp_svg_render(handle, Int32(width), Int32(height), d.baseAddress, m.baseAddress, m.count) }
+            }
+        }
+        guard ok == 1 else {
+            throw .corrupt(source: source, format: "SVG", reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard let pixmap = Pixmap(width: width, height: height, premultipliedData: data) else {
+            throw .tooLarge(source: source, width: width, height: height, limit: "the image limits")
+        }
+        return pixmap
+    }
+}

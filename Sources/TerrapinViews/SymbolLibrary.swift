@@ -1,0 +1,112 @@
+// The symbols behind `Image(systemName:)`: Terrapin's own 25 drawings (Symbols.swift), then
+// the SF Symbols names of `SymbolMap` drawn from the Material Icons font (Debian
+// fonts-material-design-icons-iconfont, Apache-2.0). Each glyph's outline is read once from the
+// font and placed on the same 24 × 24 grid as the drawings: Material's em is that grid
+// (ascent = em, descent 0), so a glyph keeps its designed padding.
+//
+// `.circle` names draw the glyph at 58 % inside a ring; `.circle.fill` names cut it out of a
+// disc (even-odd, so the glyph's own counters show the disc again, as SF Symbols do).
+// An unknown name is an error that suggests names by meaning first (the words each symbol is
+// listed with, so "tent" finds the camping symbols), then by spelling.
+import TerrapinGeometry
+import TerrapinIO
+import TerrapinRaster
+import TerrapinTypography
+
+enum SymbolLibrary {
+    /// The icon font's family, as fontconfig names it.
+    static let fontFamily = "Material Icons"
+    static let fontPackage = "fonts-material-design-icons-iconfont"
+
+    enum Form: String { case glyph, ring, disc }
+
+    struct Entry {
+        let name: String
+        let glyphName: String
+        let codepoint: UInt32
+        let form: Form
+        let words: [String]
+    }
+
+    /// The map's entries by name (parsed once).
+    static let entries: [String: Entry] = {
+        var result: [String: Entry] = [:]
+        for line in SymbolMap.table.split(separator: "\n") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count == 5, let cp = UInt32(f[2], radix: 16), let form = Form(rawValue: String(f[3])) else { continue }
+            result[String(f[0])] = Entry(name: String(f[0]), glyphName: String(f[1]), codepoint: cp, form: form,
+                                         words: f[4].split(separator: " ").map(String.init))
+        }
+        return result
+    }()
+
+    /// Every name `Image(systemName:)` knows, sorted.
+    static let names: [String] = Set(Symbols.all.keys).union(entries.keys).sorted()
+
+    static func contains(_ name: String) -> Bool { Symbols.all[name] != nil || entries[name] != nil }
+
+    private static let built = Locked<[String: Symbol]>([:])
+
+    /// The symbol for a name: a drawing of Terrapin's own, else the icon font's glyph.
+    static func symbol(named name: String) throws -> Symbol {
+        if let own = Symbols.all[name] { return own }
+        guard let entry = entries[name] else { throw ViewError.unknownSymbol(name, closest: closest(to: name)) }
+        if let cached = built.withLock({ $0[name] }) { return cached }
+        let face: FontFace
+        do { face = try FontLibrary.shared.face(for: FontRequest(family: fontFamily)) } catch {
+            throw ViewError.symbolFontMissing(name, package: fontPackage)
+        }
+        guard let glyph = face.glyph(for: Unicode.Scalar(entry.codepoint)!) else {
+            throw ViewError.symbolFontMissing(name, package: fontPackage)
+        }
+        let symbol = make(face.outline(glyph), unitsPerEm: face.unitsPerEm, form: entry.form)
+        built.withLock { $0[name] = symbol }
+        return symbol
+    }
+
+    /// A glyph outline (font units, y down, baseline 0, em above it) on the 24-unit grid, in its form.
+    static func make(_ outline: Path, unitsPerEm: Int, form: Form) -> Symbol {
+        let s = 24 / Double(max(1, unitsPerEm))
+        let onGrid = Transform.scale(s).concatenating(.translation(0, 24))
+        switch form {
+        case .glyph:
+            return Symbol(parts: [(outline.transformed(by: onGrid), .nonZero)])
+        case .ring, .disc:
+            let inner = onGrid.concatenating(.translation(-12, -12)).concatenating(.scale(0.58)).concatenating(.translation(12, 12))
+            var ring = PathBuilder()
+            ring.addCircle(center: Point(12, 12), radius: 11)
+            if form == .ring {
+                ring.addCircle(center: Point(12, 12), radius: 9.4)
+                return Symbol(parts: [(ring.build(), .evenOdd), (outline.transformed(by: inner), .nonZero)])
+            }
+            ring.addPath(outline.transformed(by: inner))
+            return Symbol(parts: [(ring.build(), .evenOdd)])
+        }
+    }
+
+    /// Names close to `name`: those sharing meaning (words of the name against each symbol's
+    /// words and name parts) first, then spelling; at most `count`.
+    static func closest(to name: String, count: Int = 3) -> [String] {
+        let name = String(name.prefix(64)).lowercased()   // bounded work for any name
+        let ignored: Set<String> = ["fill", "circle", "square", "and", "the", "of"]
+        let words = Set(name.split(whereSeparator: { $0 == "." || $0 == "_" || $0 == "-" || $0 == " " }).map(String.init)).subtracting(ignored)
+        func meaning(_ candidate: String) -> Int {
+            let parts = Set(candidate.split(separator: ".").map(String.init)).subtracting(ignored)
+            let listed = Set(entries[candidate]?.words ?? [])
+            var score = 0
+            for w in words {
+                // The name's own parts weigh most, then the words it is listed with; a word that
+                // begins a part or a listed word ("parking" in parkingsign) counts a little.
+                if parts.contains(w) { score += 3 } else if w.count >= 4, parts.contains(where: { $0.hasPrefix(w) || (w.hasPrefix($0) && $0.count >= 4) }) { score += 2 }
+                if listed.contains(w) { score += 2 } else if w.count >= 4, listed.contains(where: { $0.hasPrefix(w) }) { score += 1 }
+            }
+            return score
+        }
+        // Equal meaning: the closer spelling, then the shorter (base) name.
+        let scored = names.map { ($0, meaning($0), Symbols.distance($0, name)) }
+        return scored.sorted { a, b in
+            if a.1 != b.1 { return a.1 > b.1 }
+            return (a.2, a.0.count, a.0) < (b.2, b.0.count, b.0)
+        }.prefix(count).map(\.0)
+    }
+}
