@@ -81,6 +81,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         var sheet: SpriteSheet?
         if let base = style.sprite {
             do { sheet = try SpriteSheet.load(base, retina: true, files: files) } catch { missing.append("\(error); icons are not drawn") }
+            missing += sheet?.warnings ?? []
         }
         sprite = sheet
         problems.withLock { $0 = missing }

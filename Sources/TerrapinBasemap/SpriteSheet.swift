@@ -1,6 +1,10 @@
 // A style's sprite sheet: `NAME.json` (icon name → x, y, width, height, pixelRatio) and
 // `NAME.png`, with `NAME@2x.*` preferred when the image is drawn at scale 2 or more. Read once
 // per basemap; every icon's rectangle is checked against the image before it is used.
+//
+// When the style's `sprite` names a folder instead, it is a folder of SVG icons as POI icon
+// sets ship (Maki, Temaki): `NAME.svg` is the icon NAME, rasterised by librsvg at pixel ratio 2
+// (sharp at 2×, scaled down at 1×). An icon that does not read is left out with a warning.
 import TerrapinCodecs
 import TerrapinIO
 import TerrapinPNG
@@ -14,12 +18,15 @@ public struct SpriteSheet: Sendable {
     public let icons: [String: Icon]
     /// Cut-out icons, made once.
     let pieces: [String: Pixmap]
+    /// What was left out (SVG icons that did not read).
+    public var warnings: [String] = []
 
     public static let maxJSONBytes = 4 * 1024 * 1024
     public static let maxIcons = 10_000
 
     /// Reads `base.json` and `base.png` (`base@2x.*` when `retina` and present).
     public static func load(_ base: String, retina: Bool, files: FileAccess = .unrestricted) throws(BasemapError) -> SpriteSheet {
+        if let folder = try? files.openDirectory(base) { return svgFolder(folder, pixelBudget: maxSVGPixels) }
         var prefix = base
         if retina, files.isReadable(base + "@2x.json"), files.isReadable(base + "@2x.png") { prefix = base + "@2x" }
         let json: [UInt8], png: [UInt8]
@@ -83,6 +90,43 @@ public struct SpriteSheet: Sendable {
             cut[rect] = piece
         }
         return SpriteSheet(icons: icons, pieces: pieces)
+    }
+
+    /// Limits of an SVG icon folder: icons, bytes a file, pixels a side and pixels in all.
+    public static let maxSVGIconBytes = 1 << 20
+    public static let maxSVGIconSide = 512
+    public static let maxSVGPixels = 64 << 20
+
+    /// The icons of a folder of SVG files, each drawn at pixel ratio 2; names sorted, so the
+    /// same folder gives the same sheet.
+    public static func svgFolder(_ folder: OpenDirectory, pixelBudget: Int) -> SpriteSheet {
+        var icons: [String: Icon] = [:], pieces: [String: Pixmap] = [:], warnings: [String] = []
+        var pixels = 0
+        let names = folder.names(limit: maxIcons + 1).filter { $0.lowercased().hasSuffix(".svg") }.sorted()
+        if names.count > maxIcons { warnings.append("'\(folder.path)' has more than \(maxIcons) SVG icons; the first \(maxIcons) by name are used") }
+        let limits = SVGLimits(maxFileBytes: maxSVGIconBytes, maxSide: maxSVGIconSide, maxPixels: maxSVGIconSide * maxSVGIconSide)
+        for file in names.prefix(maxIcons) {
+            let name = String(file.dropLast(4))
+            do {
+                let bytes = try folder.open(file).readAll(limit: maxSVGIconBytes)
+                let document = try SVGDocument(bytes, source: "'\(folder.path)/\(file)'", limits: limits)
+                let w = max(1, Int((document.width * 2).rounded())), h = max(1, Int((document.height * 2).rounded()))
+                // Each icon's own limits first (at most 512² pixels drawn), then the folder's.
+                let piece = try document.rasterize(width: w, height: h)
+                guard pixels + w * h <= pixelBudget else {
+                    warnings.append("the SVG icons of '\(folder.path)' are over \(pixelBudget) pixels in all; '\(name)' and later icons are left out")
+                    break
+                }
+                pieces[name] = piece
+                icons[name] = Icon(x: 0, y: 0, width: w, height: h, pixelRatio: 2)
+                pixels += w * h
+            } catch {
+                warnings.append("icon '\(name)' is left out: \(error)")
+            }
+        }
+        var sheet = SpriteSheet(icons: icons, pieces: pieces)
+        sheet.warnings = warnings
+        return sheet
     }
 
     /// An icon's pixels and its pixel ratio, or nil.

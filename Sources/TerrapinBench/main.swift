@@ -147,6 +147,11 @@ if only == "map" {
     reportPeakMemoryIfAsked()
     exit(0)
 }
+if only == "text" {
+    printTable("Text:", try textBenchmarks())
+    reportPeakMemoryIfAsked()
+    exit(0)
+}
 if only == "terrain" {
     printTable("Terrain:", terrainBenchmarks())
     reportPeakMemoryIfAsked()

@@ -17,6 +17,8 @@ public struct SVGLimits: Sendable, Equatable {
     public var maxSide: Int
     /// Most pixels of one rasterisation. Default 4096 × 4096.
     public var maxPixels: Int
+    /// Largest own size (width and height, else the viewBox) of a document, in points.
+    public static let maxDocumentSide = 16_384.0
 
     public init(maxFileBytes: Int = 4 << 20, maxSide: Int = 4096, maxPixels: Int = 4096 * 4096) {
         self.maxFileBytes = maxFileBytes
@@ -65,6 +67,11 @@ public final class SVGDocument: @unchecked Sendable {
             tp_svg_close(opened)
             throw .corrupt(source: source, format: "SVG", reason: "it has no size: give the <svg> element width and height, or a viewBox")
         }
+        guard w <= SVGLimits.maxDocumentSide, h <= SVGLimits.maxDocumentSide else {
+            tp_svg_close(opened)
+            throw .tooLarge(source: source, width: Int(w.rounded(.up)), height: Int(h.rounded(.up)),
+                            limit: "at most \(Int(SVGLimits.maxDocumentSide)) points a side for an SVG's own size")
+        }
         handle = opened
         width = w
         height = h
@@ -78,6 +85,14 @@ public final class SVGDocument: @unchecked Sendable {
     }
 
     deinit { tp_svg_close(handle) }
+
+    /// The largest size within the limits with the proportions of `width` × `height`.
+    public func fitted(width: Int, height: Int) -> (width: Int, height: Int) {
+        let side = Double(limits.maxSide), area = Double(limits.maxPixels)
+        let w = Double(max(1, width)), h = Double(max(1, height))
+        let k = min(1, side / w, side / h, (area / (w * h)).squareRoot())
+        return (max(1, min(limits.maxSide, Int((w * k).rounded(.down)))), max(1, min(limits.maxSide, Int((h * k).rounded(.down)))))
+    }
 
     /// The document drawn to fit `width` × `height` pixels (aspect ratio kept, centred).
     public func rasterize(width: Int, height: Int) throws(CodecError) -> Pixmap {

@@ -198,4 +198,15 @@ extension SceneEncoder {
     }
 }
 
-enum VerticalEdgeName: String, CaseIterable { case top, center, bottom }
+enum VerticalEdgeName: String, CaseIterable {
+    case top, center, bottom, firstTextBaseline, lastTextBaseline
+    var alignment: VerticalAlignment {
+        switch self {
+        case .top: .top
+        case .center: .center
+        case .bottom: .bottom
+        case .firstTextBaseline: .firstTextBaseline
+        case .lastTextBaseline: .lastTextBaseline
+        }
+    }
+}

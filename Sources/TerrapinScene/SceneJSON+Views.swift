@@ -105,7 +105,7 @@ extension Reader {
             return .vstack(alignment: a == .leading ? .leading : a == .trailing ? .trailing : .center, spacing: spacing, children: children)
         case "hstack":
             let a: VerticalEdgeName = choice(m["alignment"], path + ".alignment", default: .center)
-            return .hstack(alignment: a == .top ? .top : a == .bottom ? .bottom : .center, spacing: spacing, children: children)
+            return .hstack(alignment: a.alignment, spacing: spacing, children: children)
         default:
             return .zstack(alignment: alignment(m["alignment"], path + ".alignment"), children: children)
         }
@@ -178,7 +178,7 @@ extension SceneEncoder {
             o.append(("vstack", .object(s)))
         case .hstack(let alignment, let spacing, let children):
             var s: [(String, JSONValue)] = []
-            if alignment != .center { s.append(("alignment", .string(alignment == .top ? "top" : "bottom"))) }
+            if alignment != .center { s.append(("alignment", .string(VerticalEdgeName.allCases.first { $0.alignment == alignment }!.rawValue))) }
             if let spacing { s.append(("spacing", .number(spacing))) }
             s.append(("children", .array(children.map(view))))
             o.append(("hstack", .object(s)))

@@ -514,7 +514,7 @@ public enum SceneSchema {
                     "properties": { "alignment": { "enum": ["leading", "center", "trailing"] }, "spacing": { "$ref": "#/$defs/spacing" },
                                     "children": { "$ref": "#/$defs/children" } } },
         "hstack": { "type": "object", "additionalProperties": false,
-                    "properties": { "alignment": { "enum": ["top", "center", "bottom"] }, "spacing": { "$ref": "#/$defs/spacing" },
+                    "properties": { "alignment": { "enum": ["top", "center", "bottom", "firstTextBaseline", "lastTextBaseline"] }, "spacing": { "$ref": "#/$defs/spacing" },
                                     "children": { "$ref": "#/$defs/children" } } },
         "zstack": { "type": "object", "additionalProperties": false,
                     "properties": { "alignment": { "$ref": "#/$defs/alignment" }, "children": { "$ref": "#/$defs/children" } } },

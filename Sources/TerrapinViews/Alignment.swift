@@ -2,7 +2,10 @@
 import TerrapinGeometry
 
 public enum HorizontalAlignment: Sendable, Equatable { case leading, center, trailing }
-public enum VerticalAlignment: Sendable, Equatable { case top, center, bottom }
+/// `firstTextBaseline` and `lastTextBaseline` line up the baselines of an HStack's children
+/// (text's first or last line, a symbol's designed baseline; other views' bottom edge); in a
+/// frame or ZStack they place as `center`.
+public enum VerticalAlignment: Sendable, Equatable { case top, center, bottom, firstTextBaseline, lastTextBaseline }
 
 public struct Alignment: Sendable, Equatable {
     public var horizontal: HorizontalAlignment
@@ -32,7 +35,7 @@ public struct Alignment: Sendable, Equatable {
         let y: Double
         switch vertical {
         case .top: y = rect.minY
-        case .center: y = rect.minY + (rect.height - size.height) / 2
+        case .center, .firstTextBaseline, .lastTextBaseline: y = rect.minY + (rect.height - size.height) / 2
         case .bottom: y = rect.maxY - size.height
         }
         return Rect(x: x, y: y, width: size.width, height: size.height)

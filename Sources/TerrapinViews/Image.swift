@@ -63,6 +63,7 @@ public struct Image: View, PrimitiveView {
             let side = environment.resolvedFont.size * 1.2 * environment.imageScale.factor
             let node = SymbolNode(symbol: symbol, natural: Size(width: side, height: side), resizable: isResizable,
                                   color: renderingMode == .original ? .primary : color)
+            node.capMidline = environment.resolvedFont.size * SymbolNode.capMidlineEm
             node.symbolName = name
             return node
         case .file(let path, let files):
@@ -117,7 +118,12 @@ public struct Image: View, PrimitiveView {
 final class SymbolNode: Node {
     let symbol: Symbol, natural: Size, resizable: Bool, color: Color
     var symbolName = ""
+    /// How far above the text baseline the symbol's centre sits: the middle of the font's
+    /// capitals, as SF Symbols are designed (DejaVu Sans' cap height is 0.729 em).
+    static let capMidlineEm = 0.729 / 2
+    var capMidline = 0.0
     override var name: String { "Image(systemName: \"\(symbolName)\")" }
+    override func baseline(in size: Size, last: Bool) -> Double? { size.height / 2 + capMidline }
     init(symbol: Symbol, natural: Size, resizable: Bool, color: Color) {
         self.symbol = symbol
         self.natural = natural
@@ -234,7 +240,9 @@ final class SVGNode: Node {
     override func draw(in rect: Rect, _ context: DrawContext) {
         guard rect.width > 0, rect.height > 0 else { return }
         let scale = context.canvas.transform.maxScale
-        let w = Int((rect.width * scale).rounded(.up)), h = Int((rect.height * scale).rounded(.up))
+        guard scale.isFinite, scale > 0, rect.width * scale < 1e7, rect.height * scale < 1e7 else { return }
+        // Past the rasterisation limits it is drawn at the largest size they allow, scaled up.
+        let (w, h) = document.fitted(width: Int((rect.width * scale).rounded(.up)), height: Int((rect.height * scale).rounded(.up)))
         let variant = "svg \(w)x\(h)" + (tint.map { " template \($0.rgba)" } ?? "")
         guard let pixmap = try? decodedImages.value(path, variant: variant, files: files, make: { () throws(CodecError) in
             let drawn = try document.rasterize(width: w, height: h)

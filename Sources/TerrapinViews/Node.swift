@@ -102,6 +102,9 @@ class Node {
     func accessibilityLabels() -> [String] { [] }
     /// The children and the rects they are drawn in, for printing a layout.
     func children(in rect: Rect) -> [(Node, Rect)] { [] }
+    /// The distance from the top of a node of `size` to its first (or last) text baseline; nil
+    /// when it has none (a baseline-aligned stack then uses its bottom edge).
+    func baseline(in size: Size, last: Bool) -> Double? { nil }
     /// How a leaf is named in printed layouts.
     var name: String {
         let type = String(describing: Swift.type(of: self))
@@ -152,4 +155,8 @@ class WrapperNode: Node {
     override func contains(_ point: Point, in rect: Rect) -> Bool { child.contains(point, in: childRect(rect)) }
     override func accessibilityLabels() -> [String] { child.accessibilityLabels() }
     override func children(in rect: Rect) -> [(Node, Rect)] { [(child, childRect(rect))] }
+    override func baseline(in size: Size, last: Bool) -> Double? {
+        let r = childRect(Rect(x: 0, y: 0, width: size.width, height: size.height))
+        return child.baseline(in: Size(width: r.width, height: r.height), last: last).map { $0 + r.minY }
+    }
 }

@@ -54,6 +54,10 @@ final class TextNode: Node {
 
     override func accessibilityLabels() -> [String] { [content] }
     override var name: String { "Text(\"\(content)\")" }
+    override func baseline(in size: Size, last: Bool) -> Double? {
+        let l = layout(width: size.width + 1e-9)
+        return (last ? l.lines.last : l.lines.first)?.baseline
+    }
 }
 
 public enum Axis: Sendable { case horizontal, vertical }
@@ -69,7 +73,9 @@ public struct HStack<Content: View>: View, PrimitiveView {
     }
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
         let cross: HorizontalAlignment = alignment == .top ? .leading : alignment == .bottom ? .trailing : .center
-        return StackNode(axis: .horizontal, alignment: cross, spacing: spacing, children: try makeChildren(content, environment))
+        let node = StackNode(axis: .horizontal, alignment: cross, spacing: spacing, children: try makeChildren(content, environment))
+        node.baselineAlignment = alignment == .firstTextBaseline ? .first : alignment == .lastTextBaseline ? .last : nil
+        return node
     }
 }
 
@@ -144,6 +150,9 @@ final class StackNode: Node {
     let alignment: HorizontalAlignment   // cross-axis: leading = top for HStack
     let spacing: Double
     let children: [Node]
+    /// An HStack aligned on its children's first or last text baselines (nil: by `alignment`).
+    enum Baseline { case first, last }
+    var baselineAlignment: Baseline? = nil
     /// Child sizes by proposal. A stack asks each child up to four proposals (0, ∞, its offer,
     /// the ideal) and is asked as many by its parent: remembering only the last made nested
     /// stacks cost about 4^depth (a 16-level tree of 1 MiB took minutes).
@@ -228,7 +237,13 @@ final class StackNode: Node {
         guard !children.isEmpty else { return .zero }
         let sizes = childSizes(proposal)
         let mainTotal = sizes.reduce(0) { $0 + main($1) } + totalSpacing
-        let crossMax = sizes.map(cross).max() ?? 0
+        var crossMax = sizes.map(cross).max() ?? 0
+        if axis == .horizontal, let b = baselineAlignment {
+            // Baselines in a row: the tallest part above them plus the tallest below.
+            let baselines = zip(children, sizes).map { $0.baseline(in: $1, last: b == .last) ?? $1.height }
+            let above = baselines.max() ?? 0
+            crossMax = zip(baselines, sizes).map { above - $0 + $1.height }.max() ?? 0
+        }
         return axis == .horizontal ? Size(width: mainTotal, height: crossMax) : Size(width: crossMax, height: mainTotal)
     }
 
@@ -236,15 +251,21 @@ final class StackNode: Node {
         let sizes = childSizes(ProposedSize(width: rect.width, height: rect.height))
         var frames: [Rect] = []
         var position = axis == .horizontal ? rect.minX : rect.minY
+        let baselines = axis == .horizontal ? baselineAlignment.map { b in zip(children, sizes).map { $0.baseline(in: $1, last: b == .last) ?? $1.height } } : nil
+        let above = baselines?.max() ?? 0
         for (i, size) in sizes.enumerated() {
             if i > 0 && !children[i - 1].isSpacer && !children[i].isSpacer { position += spacing }
             let crossLength = axis == .horizontal ? rect.height : rect.width
             let crossStart = axis == .horizontal ? rect.minY : rect.minX
             let offset: Double
-            switch alignment {
-            case .leading: offset = 0
-            case .center: offset = (crossLength - cross(size)) / 2
-            case .trailing: offset = crossLength - cross(size)
+            if let baselines {
+                offset = above - baselines[i]
+            } else {
+                switch alignment {
+                case .leading: offset = 0
+                case .center: offset = (crossLength - cross(size)) / 2
+                case .trailing: offset = crossLength - cross(size)
+                }
             }
             frames.append(axis == .horizontal
                 ? Rect(x: position, y: crossStart + offset, width: size.width, height: size.height)
@@ -256,6 +277,15 @@ final class StackNode: Node {
 
     override func draw(in rect: Rect, _ context: DrawContext) {
         for (child, frame) in zip(children, frames(in: rect)) { child.draw(in: frame, context) }
+    }
+
+    /// A stack's baseline is its first (or last) child's that has one, where that child is.
+    override func baseline(in size: Size, last: Bool) -> Double? {
+        let placed = Array(zip(children, frames(in: Rect(x: 0, y: 0, width: size.width, height: size.height))))
+        for (child, frame) in last ? placed.reversed() : placed {
+            if let b = child.baseline(in: Size(width: frame.width, height: frame.height), last: last) { return b + frame.minY }
+        }
+        return nil
     }
 
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {

@@ -54,6 +54,8 @@ import TerrapinPNG
         "HTTP query arguments": "serveRequests",
         "HTTP request line and headers": "serveRequests",
         "render time and queue (`terrapin serve`)": "serveRequests",
+        "SVG image": "svgImages",
+        "SVG icon folder (a style's `sprite`)": "svgImages",
         "models per scene file": "models",
         "3D model (glTF, GLB)": "models",
     ]
@@ -205,6 +207,44 @@ import TerrapinPNG
         try refused(["scene.json": scene("many.gltf"), "many.gltf": Array(many.utf8)], "6000001 elements in accessors[0], more than the limit of 6000000")
         let crowd = #"{"map": {"models": ["# + Array(repeating: #"{"position": {"latitude": 1, "longitude": 2}, "file": "m.glb"}"#, count: 1001).joined(separator: ",") + "]}}"
         try refused(["scene.json": Array(crowd.utf8)], "at most 1000 items are allowed, found 1001")
+    }
+
+    /// SVG: a file over 4 MiB and a document over 16,384 points are refused (exit 2, named); a
+    /// draw past the rasterisation limits is drawn at the largest size that fits; a sprite
+    /// folder leaves out an icon over 512 pixels and icons past its pixel budget, with warnings.
+    @Test func svgImages() throws {
+        func scene(_ file: String) -> [UInt8] {
+            Array(#"{"output": {"width": 64, "height": 48}, "map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"image": {"file": "\#(file)"}}}]}}"#.utf8)
+        }
+        try refused(["scene.json": scene("big.svg"), "big.svg": Array("<svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'>".utf8) + [UInt8](repeating: 0x20, count: 4 << 20)],
+                    "big.svg")
+        try refused(["scene.json": scene("wide.svg"), "wide.svg": Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="16385" height="10"/>"#.utf8)],
+                    "at most 16384 points a side")
+        let document = try SVGDocument(Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="100"><rect width="4000" height="100" fill="red"/></svg>"#.utf8))
+        #expect(document.fitted(width: 12_000, height: 300) == (4096, 102))
+        // 4000 × 1000 points at 2×: rasterised at 4096 × 1024 and scaled up, not left out.
+        let svg = try temporarySVG(#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="1000"><rect width="4000" height="1000" fill="red"/></svg>"#)
+        let drawn = try ViewRenderer.render(Image(contentsOfFile: svg).resizable().frame(width: 4000, height: 1000).frame(width: 40, height: 10).clipped(), scale: 2)
+        #expect(drawn[40, 10].red == 255 && drawn[40, 10].alpha == 255)
+
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/icons", withIntermediateDirectories: true)
+        try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="257" height="10"/>"#.utf8).write(to: URL(fileURLWithPath: dir + "/icons/a-wide.svg"))
+        for name in ["b", "c", "d"] {
+            try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="5"/></svg>"#.utf8).write(to: URL(fileURLWithPath: dir + "/icons/" + name + ".svg"))
+        }
+        let sheet = SpriteSheet.svgFolder(try FileAccess.unrestricted.openDirectory(dir + "/icons"), pixelBudget: 800)
+        #expect(sheet.icons.keys.sorted() == ["b", "c"], "\(sheet.warnings)")
+        #expect(sheet.warnings.count == 2)
+        #expect(sheet.warnings.first?.hasPrefix("icon 'a-wide' is left out: ") == true && sheet.warnings.first?.contains("at most 512 pixels a side") == true)
+        #expect(sheet.warnings.last?.contains("over 800 pixels in all; 'd' and later icons are left out") == true)
+    }
+
+    func temporarySVG(_ text: String) throws -> String {
+        let path = CLI.temporaryDirectory() + "/image.svg"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     @Test func hostileWork() throws {

@@ -121,6 +121,23 @@ import TerrapinSnapshotTesting
     /// Icons from a local sprite sheet (`sprite.json` + `sprite.png`, its @2x sheet preferred):
     /// the place's dot on its anchor with the name beside it (one box for both), POI icons by
     /// class; a name not in the sprite is drawn without an icon, with one warning.
+    /// The same style with `"sprite"` naming a folder of SVG icons: each drawn by librsvg at
+    /// pixel ratio 2 (the cafe's 15-point icon is 30 pixels, drawn at half a point each); the
+    /// folder's damaged SVG is left out with a warning naming it.
+    @Test func iconsFromAFolderOfSVGFiles() throws {
+        let scene = try golden("monaco-svg-icons")
+        let resolved = try #require(try scene.resolve())
+        let place = try #require(resolved.labels.first { $0.name == "Monte-Carlo" && $0.style?.layer == "place" })
+        #expect(place.isShown)
+        let dot = try #require(place.style?.icon)
+        #expect(dot.width == 20 && place.style?.iconScale == 0.5)
+        let cafe = try #require(resolved.labels.first { $0.style?.layer == "poi" && $0.style?.icon?.width == 30 })
+        #expect(cafe.style?.iconScale == 0.5)
+        let warnings = try #require(scene.map).warnings
+        #expect(warnings.contains { $0.hasPrefix("icon 'broken' is left out: ") && $0.contains("svg-icons/broken.svg") })
+        #expect(warnings.contains("layer 'poi': icon 'nope' is not in the sprite; drawn without it"))
+    }
+
     @Test func iconsFromALocalSprite() throws {
         let scene = try golden("monaco-icons")
         let resolved = try #require(try scene.resolve())

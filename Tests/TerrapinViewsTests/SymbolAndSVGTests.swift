@@ -68,6 +68,38 @@ private func golden<V: View>(_ view: V, _ name: String, scale: Int = 2, filePath
         #expect(try side(Image(systemName: "wifi").imageScale(.large).font(.title)) == 28 * 1.2 * 1.3)
     }
 
+    @Test func symbolsSitOnTheTextBaselineAsSFSymbolsDo() throws {
+        // The symbol's centre is the middle of the capitals above the baseline (0.3645 em).
+        for (font, size) in [(Font.caption, 12.0), (.body, 17), (.title, 28)] {
+            let layout = try ViewRenderer.layout(HStack(alignment: .firstTextBaseline, spacing: 4) {
+                Image(systemName: "wifi")
+                Text("Free Wi-Fi")
+            }.font(font))
+            let frames = layout.frames
+            let symbol = frames[0].frame, text = frames[1].frame
+            let baseline = try #require(try TextLayout.make("Free Wi-Fi", font: FontSpec(size: size)).lines.first?.baseline)
+            #expect(abs((text.minY + baseline) - (symbol.midY + size * 0.3645)) < 1e-9, "\(font)")
+            #expect(layout.size.height == max(text.maxY, symbol.maxY) - min(text.minY, symbol.minY))
+        }
+        // Last baselines: a two-line text's second line.
+        let two = try ViewRenderer.layout(HStack(alignment: .lastTextBaseline) { Text("a\nb"); Image(systemName: "wifi") })
+        let lines = try TextLayout.make("a\nb", font: FontSpec(size: 17)).lines
+        #expect(abs(two.frames[0].frame.minY + lines[1].baseline - (two.frames[1].frame.midY + 17 * 0.3645)) < 1e-9)
+    }
+
+    @Test func symbolsBesideTextOnTheBaseline() {
+        golden(VStack(alignment: .leading, spacing: 6) {
+            HStack(alignment: .firstTextBaseline, spacing: 4) { Image(systemName: "parkingsign.circle.fill").foregroundStyle(.blue); Text("Parking") }.font(.caption)
+            HStack(alignment: .firstTextBaseline, spacing: 4) { Image(systemName: "fuelpump.fill").foregroundStyle(.red); Text("Fuel 24 h") }
+            HStack(alignment: .firstTextBaseline, spacing: 4) { Image(systemName: "tent.fill").foregroundStyle(.green); Text("Camping") }.font(.title)
+            HStack(alignment: .firstTextBaseline, spacing: 4) {
+                Image(systemName: "wifi").imageScale(.small); Text("small")
+                Image(systemName: "wifi"); Text("medium")
+                Image(systemName: "wifi").imageScale(.large); Text("large")
+            }
+        }, "views/symbols/beside-text", scale: 2)
+    }
+
     @Test func circleFormsCutTheGlyphOutOfTheDisc() throws {
         // The disc's centre pixel is the glyph's: a ring keeps it, a disc cuts it out.
         let ring = try ViewRenderer.render(Image(systemName: "phone.circle").resizable().frame(width: 48, height: 48).foregroundStyle(.black))
