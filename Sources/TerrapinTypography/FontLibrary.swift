@@ -3,8 +3,8 @@
 // and shared. fontconfig is not used concurrently: every call goes through one lock.
 //
 // The fallback order is Terrapin's own, not the machine's fontconfig preferences, so that the
-// same installed packages give the same glyphs everywhere (README, "Fonts and fallback"):
-//  1. the requested face;
+// same installed packages give the same glyphs everywhere (README, Text: "Fallback order"):
+//  1. the requested face (before it, a cluster shown as emoji takes `emojiFace()`: Shaper);
 //  2. for a script of `preferredFamilies`, its Noto families (Sans before Serif); for Han, the
 //     Noto Sans CJK face of the text's language (ja, ko, zh-Hans, zh-Hant, zh-HK), then IPAGothic;
 //  3. for symbols and punctuation, DejaVu Sans, Noto Sans, Noto Sans Symbols, Symbols2, Math,

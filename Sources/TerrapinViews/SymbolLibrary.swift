@@ -56,7 +56,7 @@ enum SymbolLibrary {
         do { face = try FontLibrary.shared.face(for: FontRequest(family: fontFamily)) } catch {
             throw ViewError.symbolFontMissing(name, package: fontPackage)
         }
-        guard let glyph = face.glyph(for: Unicode.Scalar(entry.codepoint)!) else {
+        guard let scalar = Unicode.Scalar(entry.codepoint), let glyph = face.glyph(for: scalar) else {
             throw ViewError.symbolFontMissing(name, package: fontPackage)
         }
         let symbol = make(face.outline(glyph), unitsPerEm: face.unitsPerEm, form: entry.form)
