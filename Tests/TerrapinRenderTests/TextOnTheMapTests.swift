@@ -33,6 +33,15 @@ private let textFixtures = URL(fileURLWithPath: #filePath).deletingLastPathCompo
         #expect(one > 150 && Double(three) / Double(one) > 8)
     }
 
+    @Test func basemapLabelsDrawEmojiWithASilhouetteHalo() throws {
+        let prepared = try PreparedScene(try scene(#"{"output": {"width": 160, "height": 80}, "map": {"mode": "roadmap", "camera": {"center": {"latitude": 0, "longitude": 0}, "range": 800}, "labels": [{"name": "🌋 Vesuvio", "position": {"latitude": 0, "longitude": 0}}]}}"#))
+        let resolved = try #require(try prepared.resolve())
+        #expect(resolved.labels.map(\.isShown) == [true] && resolved.warnings.isEmpty, "\(resolved.warnings)")
+        // The volcano's reds are drawn, not a box in the label colour.
+        let p = try prepared.render()
+        #expect(stride(from: 0, to: p.data.count, by: 4).contains { p.data[$0] > 180 && p.data[$0 + 1] < 110 && p.data[$0 + 2] < 110 })
+    }
+
     @Test func theMapsLocaleChangesHanForms() throws {
         func rendered(_ locale: String?) throws -> Pixmap {
             let l = locale.map { #", "locale": "\#($0)""# } ?? ""
