@@ -69,7 +69,9 @@ public final class SVGDocument: @unchecked Sendable {
         }
         guard w <= SVGLimits.maxDocumentSide, h <= SVGLimits.maxDocumentSide else {
             tp_svg_close(opened)
-            throw .tooLarge(source: source, width: Int(w.rounded(.up)), height: Int(h.rounded(.up)),
+            // Said as whole points, clamped: a viewBox may declare more than Int holds.
+            func points(_ v: Double) -> Int { Int(min(v, 1e15).rounded(.up)) }
+            throw .tooLarge(source: source, width: points(w), height: points(h),
                             limit: "at most \(Int(SVGLimits.maxDocumentSide)) points a side for an SVG's own size")
         }
         handle = opened
