@@ -223,12 +223,13 @@ import TerrapinPNG
         let document = try SVGDocument(Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="100"><rect width="4000" height="100" fill="red"/></svg>"#.utf8))
         #expect(document.fitted(width: 12_000, height: 300) == (4096, 102))
         // 4000 × 1000 points at 2×: rasterised at 4096 × 1024 and scaled up, not left out.
-        let svg = try temporarySVG(#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="1000"><rect width="4000" height="1000" fill="red"/></svg>"#)
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let svg = dir + "/wide.svg"
+        try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="1000"><rect width="4000" height="1000" fill="red"/></svg>"#.utf8).write(to: URL(fileURLWithPath: svg))
         let drawn = try ViewRenderer.render(Image(contentsOfFile: svg).resizable().frame(width: 4000, height: 1000).frame(width: 40, height: 10).clipped(), scale: 2)
         #expect(drawn[40, 10].red == 255 && drawn[40, 10].alpha == 255)
 
-        let dir = CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/icons", withIntermediateDirectories: true)
         try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="257" height="10"/>"#.utf8).write(to: URL(fileURLWithPath: dir + "/icons/a-wide.svg"))
         for name in ["b", "c", "d"] {
@@ -239,12 +240,6 @@ import TerrapinPNG
         #expect(sheet.warnings.count == 2)
         #expect(sheet.warnings.first?.hasPrefix("icon 'a-wide' is left out: ") == true && sheet.warnings.first?.contains("at most 512 pixels a side") == true)
         #expect(sheet.warnings.last?.contains("over 800 pixels in all; 'd' and later icons are left out") == true)
-    }
-
-    func temporarySVG(_ text: String) throws -> String {
-        let path = CLI.temporaryDirectory() + "/image.svg"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
     }
 
     @Test func hostileWork() throws {
