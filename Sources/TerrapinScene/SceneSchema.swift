@@ -1,7 +1,16 @@
 // The JSON Schema (draft 2020-12) of scene files, printed by `terrapin schema`. The copy in
 // schema/scene.schema.json must equal this text (a test checks); edit both together.
 
+import TerrapinViews
+
 public enum SceneSchema {
+    /// Every `Image(systemName:)` name, eight to a line (the list is the symbol map's).
+    static var symbolNames: String {
+        let quoted = Image.systemNames.map { "\"\($0)\"" }
+        return stride(from: 0, to: quoted.count, by: 8).map { quoted[$0..<min($0 + 8, quoted.count)].joined(separator: ", ") }
+            .joined(separator: ",\n               ")
+    }
+
     public static let json = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -460,10 +469,7 @@ public enum SceneSchema {
       }
     },
     "symbol": {
-      "enum": ["airplane", "bed.double.fill", "bicycle", "building.2.fill", "bus.fill", "camera.fill", "car.fill", "cart.fill",
-               "cup.and.saucer.fill", "drop.fill", "exclamationmark.triangle.fill", "ferry.fill", "figure.walk", "flag.fill",
-               "fork.knife", "heart.fill", "house.fill", "info.circle.fill", "leaf.fill", "mappin", "mappin.circle.fill",
-               "mountain.2.fill", "star.fill", "tram.fill", "tree.fill"]
+      "enum": [\#(symbolNames)]
     },
     "shapeStyle": {
       "type": "object",
