@@ -4,42 +4,31 @@
 import Terrapin
 
 func textBenchmarks() throws -> [(String, Timing, String)] {
+    let emoji = ["🍕", "☕", "🏔️", "🚉", "🏨", "⛽", "🅿️", "🚻", "🏥", "🛒", "🎭", "⛪", "🕌", "🏫", "🌊", "🏖️",
+                 "🚲", "🚌", "✈️", "⚠️", "ℹ️", "👨‍👩‍👧‍👦", "🇫🇷", "1️⃣"]
+    let (plain, plainNote) = try drawLabels { "Marker \($0 + 1)" }
+    let (withEmoji, emojiNote) = try drawLabels { "\(emoji[$0 % emoji.count]) Marker \($0 + 1)" }
+    return [("10,000 labels shaped + drawn", plain, plainNote), ("10,000 labels with one emoji each", withEmoji, emojiNote)]
+}
+
+/// Lays out and draws `text(k)` above each of 10,000 spec markers with a fresh glyph cache.
+private func drawLabels(_ text: (Int) -> String) throws -> (Timing, String) {
     let canvas = Canvas(width: 1024, height: 768)!
     let markers = specMarkers(10_000)
     let font = FontSpec.system(size: 13)
-    _ = try TextLayout.make("Marker 0", font: font)  // load the face outside the timing
-    var glyphs = 0
+    _ = try TextLayout.make(text(0), font: font)  // load the faces outside the timing
     let cache = GlyphCache()
+    var glyphs = 0
     let timing = try measure("labels") {
         canvas.clear(.white)
         glyphs = 0
         for (k, m) in markers.enumerated() {
-            let layout = try TextLayout.make("Marker \(k + 1)", font: font)
+            let layout = try TextLayout.make(text(k), font: font)
             layout.draw(in: canvas, at: Point(m.x - layout.width / 2, m.y - 68), color: RGBAColor(red: 0.125, green: 0.129, blue: 0.141), cache: cache)
-            glyphs += layout.lines.reduce(0) { $0 + $1.glyphs.count }
+            glyphs += layout.glyphCount
         }
     }
     let stats = cache.statistics
     let rate = Double(glyphs) / (timing.median / 1000) / 1e6
-
-    let emoji = ["🍕", "☕", "🏔️", "🚉", "🏨", "⛽", "🅿️", "🚻", "🏥", "🛒", "🎭", "⛪", "🕌", "🏫", "🌊", "🏖️",
-                 "🚲", "🚌", "✈️", "⚠️", "ℹ️", "👨‍👩‍👧‍👦", "🇫🇷", "1️⃣"]
-    _ = try TextLayout.make("🍕 Marker 0", font: font)
-    let emojiCache = GlyphCache()
-    var emojiGlyphs = 0
-    let emojiTiming = try measure("emoji labels") {
-        canvas.clear(.white)
-        emojiGlyphs = 0
-        for (k, m) in markers.enumerated() {
-            let layout = try TextLayout.make("\(emoji[k % emoji.count]) Marker \(k + 1)", font: font)
-            layout.draw(in: canvas, at: Point(m.x - layout.width / 2, m.y - 68), color: RGBAColor(red: 0.125, green: 0.129, blue: 0.141), cache: emojiCache)
-            emojiGlyphs += layout.glyphCount
-        }
-    }
-    let emojiStats = emojiCache.statistics
-    let emojiRate = Double(emojiGlyphs) / (emojiTiming.median / 1000) / 1e6
-    return [("10,000 labels shaped + drawn", timing,
-             "\(format(rate, 2)) Mglyph/s, cache hit \(format(stats.hitRate * 100, 1)) %"),
-            ("10,000 labels with one emoji each", emojiTiming,
-             "\(format(emojiRate, 2)) Mglyph/s, cache hit \(format(emojiStats.hitRate * 100, 1)) %, \(emojiStats.entries) glyphs, \(emojiStats.bytes / 1024) KiB cached")]
+    return (timing, "\(format(rate, 2)) Mglyph/s, cache hit \(format(stats.hitRate * 100, 1)) %, \(stats.entries) glyphs, \(stats.bytes / 1024) KiB cached")
 }

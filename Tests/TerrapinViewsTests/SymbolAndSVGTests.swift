@@ -9,18 +9,6 @@ import TerrapinSnapshotTesting
 import TerrapinTypography
 @testable import TerrapinViews
 
-private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
-private let backdrop = Color(hex: "#DDE6D5")!
-
-private func golden<V: View>(_ view: V, _ name: String, scale: Int = 2, filePath: StaticString = #filePath, line: UInt = #line) {
-    do {
-        let pixmap = try ViewRenderer.render(view.padding(8).background(backdrop), scale: scale)
-        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(fixtures)/\(name).png", file: filePath, line: line)
-    } catch {
-        Issue.record("render failed: \(error)")
-    }
-}
-
 @Suite struct SymbolMapTests {
     @Test func atLeastTwoHundredNamesWithFillAndCircleVariantsEachInTheFont() throws {
         let names = Image.systemNames

@@ -5,11 +5,12 @@ import TerrapinRaster
 import TerrapinSnapshotTesting
 @testable import TerrapinViews
 
-private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
 /// A light map-like backdrop so white content is visible.
-private let backdrop = Color(hex: "#DDE6D5")!
+let backdrop = Color(hex: "#DDE6D5")!
 
-private func golden<V: View>(_ view: V, _ name: String, scale: Int = 2, filePath: StaticString = #filePath, line: UInt = #line) {
+/// Renders `view` padded on the backdrop and compares it with Fixtures/<name>.png.
+func golden<V: View>(_ view: V, _ name: String, scale: Int = 2, filePath: StaticString = #filePath, line: UInt = #line) {
     do {
         let pixmap = try ViewRenderer.render(view.padding(8).background(backdrop), scale: scale)
         assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(fixtures)/\(name).png", file: filePath, line: line)
