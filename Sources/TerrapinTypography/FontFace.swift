@@ -34,31 +34,26 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
     let hbFont: OpaquePointer
     private let ftFace: FT_Face
     private let ftLibrary: FT_Library
-    private let bytes: UnsafeMutableRawBufferPointer
+    /// The file's bytes, shared by every face of a collection (a .ttc's regional faces).
+    private let file: FontFile
     private let lock = Locked<[UInt32: Path]>([:])
     private let colorLock = Locked<[UInt32: ColorGlyph?]>([:])
 
     private static let counter = Atomic<Int>(0)
 
-    init(path: String, index: Int = 0) throws(TypographyError) {
-        self.path = path
+    init(file: FontFile, index: Int = 0) throws(TypographyError) {
+        self.path = file.path
         self.index = index
-        // Read the whole file: FreeType and HarfBuzz share one copy for the face's lifetime.
-        let data: [UInt8]
-        do { data = try readFile(path, limit: 64 * 1024 * 1024) } catch { throw error }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        data.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        bytes = buffer
+        self.file = file
+        let path = file.path, buffer = file.buffer, count = file.count
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else {
-            buffer.deallocate()
             throw TypographyError.unreadableFont(path: path, reason: "FreeType could not start")
         }
         var face: FT_Face?
-        let error = FT_New_Memory_Face(library, buffer.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), FT_Long(index), &face)
+        let error = FT_New_Memory_Face(library, buffer.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(count), FT_Long(index), &face)
         guard error == 0, let face else {
             FT_Done_FreeType(library)
-            buffer.deallocate()
             throw TypographyError.unreadableFont(path: path, reason: "FreeType error \(error)")
         }
         let flags = face.pointee.face_flags
@@ -68,7 +63,6 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         guard scalable || colorStrikes else {
             FT_Done_Face(face)
             FT_Done_FreeType(library)
-            buffer.deallocate()
             throw TypographyError.unreadableFont(path: path, reason: "neither a scalable (outline) font nor a colour bitmap font")
         }
         // The largest strike: colour glyphs are only ever scaled down from it, or up a little.
@@ -81,8 +75,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
             guard strike > 0, FT_Select_Size(face, strikeIndex) == 0 else {
                 FT_Done_Face(face)
                 FT_Done_FreeType(library)
-                buffer.deallocate()
-                throw TypographyError.unreadableFont(path: path, reason: "its colour bitmap strikes cannot be selected")
+                    throw TypographyError.unreadableFont(path: path, reason: "its colour bitmap strikes cannot be selected")
             }
         }
         hasColorBitmaps = !scalable
@@ -91,7 +84,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         ftFace = face
         familyName = face.pointee.family_name.map { String(cString: $0) } ?? "?"
         styleName = face.pointee.style_name.map { String(cString: $0) } ?? "?"
-        let blob = hb_blob_create(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)
+        let blob = hb_blob_create(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(count), HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(index))
         hb_blob_destroy(blob)
         // HarfBuzz reads the head table itself; FreeType reports 0 for bitmap-only faces.
@@ -114,7 +107,6 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         hb_font_destroy(hbFont)
         FT_Done_Face(ftFace)
         FT_Done_FreeType(ftLibrary)
-        bytes.deallocate()
     }
 
     public var description: String { "\(familyName) \(styleName) (\(path))" }
@@ -204,6 +196,25 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         collector.builder.close()
         return collector.builder.build()
     }
+}
+
+/// A font file read whole into memory, once, for FreeType and HarfBuzz; every face of the file
+/// (the faces of a collection) points into it for the life of the process.
+final class FontFile: @unchecked Sendable {
+    let path: String
+    let buffer: UnsafeMutableRawBufferPointer
+    let count: Int
+
+    init(path: String) throws(TypographyError) {
+        let data = try readFile(path, limit: 64 * 1024 * 1024)
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        data.withUnsafeBytes { copy.copyMemory(from: $0) }
+        buffer = copy
+        count = data.count
+        self.path = path
+    }
+
+    deinit { buffer.deallocate() }
 }
 
 /// A colour glyph at its face's strike size: `width × height` premultiplied RGBA pixels placed

@@ -66,6 +66,7 @@ public final class FontLibrary: @unchecked Sendable {
 
     private struct State {
         var faces: [String: FontFace] = [:]              // "path#index"
+        var files: [String: FontFile] = [:]              // by path, shared by a collection's faces
         var matches: [FontRequest: FontFace] = [:]
         var fallbacks: [FallbackKey: FontFace?] = [:]
         var emoji: FontFace?? = nil
@@ -108,7 +109,13 @@ public final class FontLibrary: @unchecked Sendable {
     public func face(path: String, index: Int = 0) throws(TypographyError) -> FontFace {
         let key = "\(path)#\(index)"
         if let cached = state.withLock({ $0.faces[key] }) { return cached }
-        let face = try FontFace(path: path, index: index)
+        let file = try state.withLock { s throws(TypographyError) -> FontFile in
+            if let f = s.files[path] { return f }
+            let f = try FontFile(path: path)
+            s.files[path] = f
+            return f
+        }
+        let face = try FontFace(file: file, index: index)
         return state.withLock { s in
             if let existing = s.faces[key] { return existing }
             s.faces[key] = face
