@@ -376,6 +376,28 @@ enum CLI {
         #expect(try CLI.run(["render", try scene("link.asc"), "-o", dir + "/out2.png"]).status == 0)
     }
 
+    @Test func rootConfinesSVGImages() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/jail", withIntermediateDirectories: true)
+        let svg = CLI.fixtures + "/../views/svg/summit.svg"
+        try FileManager.default.copyItem(atPath: svg, toPath: dir + "/jail/inside.svg")
+        try FileManager.default.copyItem(atPath: svg, toPath: dir + "/outside.svg")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/jail/link.svg", withDestinationPath: dir + "/outside.svg")
+        func scene(_ file: String) throws -> String {
+            let path = dir + "/jail/scene-\(abs(file.hashValue)).json"
+            try Array(#"{"output": {"width": 64, "height": 48}, "map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"image": {"file": "\#(file)"}}}]}}"#.utf8).write(to: path)
+            return path
+        }
+        for escape in ["../outside.svg", "link.svg"] {
+            let result = try CLI.run(["render", try scene(escape), "--root", dir + "/jail", "-o", dir + "/out.png"])
+            #expect(result.status == 2 && result.stderr.contains("refusing to read") && result.stderr.contains("leads outside"), "\(escape): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
+        }
+        let inside = try CLI.run(["render", try scene("inside.svg"), "--root", dir + "/jail", "-o", dir + "/out.png"])
+        #expect(inside.status == 0, "\(inside.stderr)")
+    }
+
     @Test func aFIFOOrKernelFileNamedByASceneIsRefusedNotWaitedOn() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
