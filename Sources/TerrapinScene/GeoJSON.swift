@@ -182,10 +182,15 @@ public enum GeoJSON {
                 let background = color(properties, "marker-color", defaults.markerColor, GeoJSONStyle.defaultMarker)
                 var title = ""
                 if let t = properties["title"], case .string(let s) = t.value { title = String(s.unicodeScalars.prefix(1_000)) }
-                var glyph: String? = nil
-                if let s = properties["marker-symbol"], case .string(let symbol) = s.value, symbol.count == 1 { glyph = symbol }
-                let configuration = glyph.map { g in Pin.Configuration(backgroundColor: background) { Text(g).foregroundStyle(.white) } }
-                    ?? Pin.Configuration(backgroundColor: background)
+                // A single character is drawn as text; a Maki icon name or a symbol name as the symbol.
+                var configuration = Pin.Configuration(backgroundColor: background)
+                if let s = properties["marker-symbol"], case .string(let symbol) = s.value {
+                    if symbol.count == 1 {
+                        configuration = Pin.Configuration(backgroundColor: background) { Text(symbol).foregroundStyle(.white) }
+                    } else if let name = Image.systemName(forMaki: symbol) ?? (Image.hasSystemName(symbol) ? symbol : nil) {
+                        configuration = Pin.Configuration(backgroundColor: background) { Image(systemName: name).resizable().scaledToFit().foregroundStyle(.white) }
+                    }
+                }
                 return Marker3D(position: p, label: title, style: .pin(configuration)).items
             }
             switch type {

@@ -32,6 +32,9 @@ public struct Image: View, PrimitiveView {
     public static var systemNames: [String] { SymbolLibrary.names }
     /// Whether `Image(systemName:)` knows a name.
     public static func hasSystemName(_ name: String) -> Bool { SymbolLibrary.contains(name) }
+    /// The symbol for a Maki icon name (`cafe` → cup.and.saucer.fill), as GeoJSON's
+    /// `marker-symbol` names icons; nil when Terrapin has no match.
+    public static func systemName(forMaki name: String) -> String? { SymbolLibrary.maki[name] }
     /// The names closest to an unknown one, by meaning first ("tent" finds camping), then spelling.
     public static func closestSystemNames(to name: String, count: Int = 3) -> [String] { SymbolLibrary.closest(to: name, count: count) }
     /// A PNG, JPEG, WebP or SVG file, read (through `files`) when the view is rendered. An SVG

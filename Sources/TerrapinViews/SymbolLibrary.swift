@@ -84,6 +84,33 @@ enum SymbolLibrary {
         }
     }
 
+    /// Maki icon names (simplestyle-spec's `marker-symbol`, Mapbox's POI set) → the symbol that
+    /// draws the same thing. Names with no honest match (cemetery, castle, ice cream…) are absent.
+    static let maki: [String: String] = [
+        "airfield": "airplane", "airport": "airplane", "heliport": "airplane", "alcohol-shop": "wineglass.fill", "bar": "wineglass.fill",
+        "beer": "mug.fill", "aquarium": "fish.fill", "art-gallery": "paintpalette.fill", "attraction": "sparkles", "bakery": "birthday.cake.fill",
+        "bank": "building.columns.fill", "beach": "beach.umbrella.fill", "bicycle": "bicycle", "bicycle-share": "bicycle",
+        "bus": "bus.fill", "cafe": "cup.and.saucer.fill", "campsite": "tent.fill", "car": "car.fill", "car-rental": "car.2.fill",
+        "car-repair": "wrench.adjustable.fill", "charging-station": "ev.charger.fill", "cinema": "film.fill", "clothing-store": "tshirt.fill",
+        "college": "graduationcap.fill", "danger": "exclamationmark.triangle.fill", "doctor": "stethoscope", "dog-park": "pawprint.fill",
+        "drinking-water": "drop.fill", "embassy": "flag.fill", "emergency-phone": "phone.fill", "entrance": "door.left.hand.open",
+        "fast-food": "takeoutbag.and.cup.and.straw.fill", "ferry": "ferry.fill", "fire-station": "flame.fill", "fitness-centre": "dumbbell.fill",
+        "florist": "leaf.fill", "fuel": "fuelpump.fill", "gaming": "gamecontroller.fill", "garden": "leaf.fill", "gift": "gift.fill",
+        "globe": "globe", "golf": "figure.golf", "grocery": "cart.fill", "hairdresser": "scissors", "harbor": "sailboat.fill",
+        "hardware": "hammer.fill", "heart": "heart.fill", "historic": "building.columns.fill", "home": "house.fill", "hospital": "cross.fill",
+        "information": "info.circle.fill", "laundry": "washer.fill", "library": "books.vertical.fill", "lodging": "bed.double.fill",
+        "marker": "mappin", "monument": "building.columns.fill", "mountain": "mountain.2.fill", "museum": "building.columns.fill",
+        "music": "music.note", "park": "tree.fill", "parking": "parkingsign", "parking-garage": "car.garage", "pharmacy": "pills.fill",
+        "police": "shield.fill", "post": "envelope.fill", "prison": "lock.fill", "rail": "train.side.front.car", "rail-light": "lightrail.fill",
+        "rail-metro": "tram.fill.tunnel", "religious-buddhist": "building.temple.buddhist.fill", "religious-christian": "building.church.fill",
+        "religious-jewish": "building.synagogue.fill", "religious-muslim": "building.mosque.fill", "restaurant": "fork.knife",
+        "school": "graduationcap.fill", "shelter": "house.lodge.fill", "shop": "bag.fill", "skiing": "figure.skiing.downhill",
+        "soccer": "soccerball", "stadium": "sportscourt.fill", "star": "star.fill", "swimming": "figure.pool.swim", "telephone": "phone.fill",
+        "tennis": "tennisball.fill", "theatre": "theatermasks.fill", "toilet": "toilet.fill", "town-hall": "building.columns.fill",
+        "viewpoint": "binoculars.fill", "volcano": "mountain.2.fill", "water": "drop.fill", "waterfall": "water.waves", "wetland": "water.waves",
+        "zoo": "pawprint.fill",
+    ]
+
     /// Names close to `name`: those sharing meaning (words of the name against each symbol's
     /// words and name parts) first, then spelling; at most `count`.
     static func closest(to name: String, count: Int = 3) -> [String] {

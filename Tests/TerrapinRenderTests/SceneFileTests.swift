@@ -248,6 +248,29 @@ let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appen
                  "geojson": [{"file": "../Fixtures/geojson/embarcadero.geojson", "style": {"stroke-width": 3}}]}}
         """
 
+    @Test func makiMarkerSymbolsBecomeSymbolGlyphs() throws {
+        // Every Maki name maps to a symbol Image(systemName:) knows.
+        for maki in ["cafe", "parking", "campsite", "fuel", "toilet", "religious-christian", "harbor", "viewpoint"] {
+            let name = try #require(Image.systemName(forMaki: maki), "\(maki)")
+            #expect(Image.hasSystemName(name), "\(maki) → \(name)")
+        }
+        #expect(Image.systemName(forMaki: "cemetery") == nil)
+        // A "cafe" point draws the pin a Swift scene writes with the symbol as its glyph.
+        let feature = ##"{"type": "Feature", "properties": {"marker-symbol": "cafe", "marker-color": "#B0612A"}, "geometry": {"type": "Point", "coordinates": [2.35, 48.85]}}"##
+        let items = try GeoJSON.items(Array(feature.utf8), file: "cafe.geojson")
+        let camera = Camera(center: LatLngAltitude(latitude: 48.85, longitude: 2.35), range: 500)
+        let fromFile = Map(initialCamera: camera, mode: .hybrid) { for case .marker(let m) in items { m } }
+        let swift = Map(initialCamera: camera, mode: .hybrid) {
+            Marker3D(position: LatLngAltitude(latitude: 48.85, longitude: 2.35), label: "", style: .pin(Pin.Configuration(backgroundColor: Color(hex: "#B0612A")!) {
+                Image(systemName: "cup.and.saucer.fill").resizable().scaledToFit().foregroundStyle(.white)
+            }))
+        }
+        let plain = Map(initialCamera: camera, mode: .hybrid) { Marker3D(position: LatLngAltitude(latitude: 48.85, longitude: 2.35), label: "", style: .pin(Pin.Configuration(backgroundColor: Color(hex: "#B0612A")!))) }
+        let drawn = try ViewRenderer.render(fromFile.frame(width: 120, height: 90), scale: 2)
+        #expect(drawn == (try ViewRenderer.render(swift.frame(width: 120, height: 90), scale: 2)))
+        #expect(drawn != (try ViewRenderer.render(plain.frame(width: 120, height: 90), scale: 2)))
+    }
+
     @Test func featuresDrawAsTheSwiftShapesTheyDescribe() throws {
         let scene = try SceneDecoder.decode(Array(Self.json.utf8), path: "\(examples)/geojson.json")
         let prepared = try PreparedScene(scene)

@@ -24,6 +24,11 @@ import TerrapinTypography
         }
     }
 
+    @Test func everyMakiNameMapsToAKnownSymbol() {
+        #expect(SymbolLibrary.maki.count >= 80)
+        for (maki, name) in SymbolLibrary.maki { #expect(Image.hasSystemName(name), "\(maki) → \(name)") }
+    }
+
     @Test func codePointsMatchThePackagesScssVariables() throws {
         let scss = "/usr/share/fonts-material-design-icons-iconfont/scss/_variables.scss"
         let text = try String(contentsOfFile: scss, encoding: .utf8)
