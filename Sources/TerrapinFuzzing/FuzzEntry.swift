@@ -84,6 +84,9 @@ public enum FuzzEntry {
     /// `pngLimits`; a decoded image is used as a one-tile archive's tile would be (mipmaps).
     @discardableResult
     public static func raster(_ bytes: [UInt8]) -> Bool {
+        // The text metadata readers batch uses to resume (walked by declared lengths).
+        _ = ImageText.read(jpeg: bytes)
+        _ = ImageText.read(webp: bytes)
         guard let image = try? RasterImage.decode(bytes, limits: pngLimits) else { return false }
         return Imagery(image: image, west: 0, south: 0, east: 1, north: 1)?.sample(x: 0.5, y: 0.5, level: 1) != nil
     }

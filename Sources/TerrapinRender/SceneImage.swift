@@ -84,7 +84,8 @@ public enum SceneImage {
         return prepared
     }
 
-    /// Encodes `pixmap` in `format`, with text metadata (PNG tEXt chunks).
+    /// Encodes `pixmap` in `format`, with text metadata (PNG tEXt chunks, a JPEG COM segment, a
+    /// WebP XMP chunk: `ImageText`).
     public static func encode(_ pixmap: Pixmap, format: ImageFormat, metadata: [(key: String, value: String)] = []) throws(RenderError) -> EncodedImage {
         switch format.kind {
         case .png:
@@ -96,13 +97,15 @@ public enum SceneImage {
             }
         case .jpeg:
             do {
-                return EncodedImage(bytes: try JPEGEncoder.encode(pixmap, quality: format.jpegQuality), format: format, width: pixmap.width, height: pixmap.height)
+                let bytes = try ImageText.embed(metadata, inJPEG: try JPEGEncoder.encode(pixmap, quality: format.jpegQuality))
+                return EncodedImage(bytes: bytes, format: format, width: pixmap.width, height: pixmap.height)
             } catch {
                 throw RenderError.encoding(error.description)
             }
         case .webp:
             do {
-                return EncodedImage(bytes: try WebPEncoder.encode(pixmap, quality: format.quality), format: format, width: pixmap.width, height: pixmap.height)
+                let bytes = try ImageText.embed(metadata, inWebP: try WebPEncoder.encode(pixmap, quality: format.quality))
+                return EncodedImage(bytes: bytes, format: format, width: pixmap.width, height: pixmap.height)
             } catch {
                 throw RenderError.encoding(error.description)
             }
@@ -113,7 +116,8 @@ public enum SceneImage {
     public static func metadata(of bytes: [UInt8], format: ImageFormat) -> [(key: String, value: String)]? {
         switch format.kind {
         case .png: (try? PNGDecoder.info(bytes))?.text.map { ($0.key, $0.value) }
-        case .jpeg, .webp: nil
+        case .jpeg: ImageText.read(jpeg: bytes)
+        case .webp: ImageText.read(webp: bytes)
         }
     }
 

@@ -195,4 +195,19 @@ import TerrapinPNG
         #expect(try CLI.run(["batch", Self.ferry, Self.ferry]).stderr.contains("have the same name"))
         #expect(try CLI.run(["batch", Self.ferry, "--output", "{nam}.png"]).status == 2)
     }
+
+    @Test func jpegAndWebPOutputsResumeLikePNG() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scene = CLI.examples + "/blue-pin-white-border.json"
+        for format in ["jpeg", "webp"] {
+            let arguments = ["batch", scene, "--sizes", "60x40,80x60", "--format", format, "--output", dir + "/{name}-{width}x{height}.{ext}", "--quiet", "--json"]
+            let first = try CLI.run(arguments), second = try CLI.run(arguments)
+            #expect(String(decoding: first.stdout, as: UTF8.self).hasPrefix(#"{"total": 2, "rendered": 2, "skipped": 0"#), "\(format): \(first.stderr)")
+            #expect(String(decoding: second.stdout, as: UTF8.self).hasPrefix(#"{"total": 2, "rendered": 0, "skipped": 2"#), "\(format): \(second.stderr)")
+            // Another quality is another output: rendered again.
+            let other = try CLI.run(arguments + ["--quality", "50"])
+            #expect(String(decoding: other.stdout, as: UTF8.self).hasPrefix(#"{"total": 2, "rendered": 2, "skipped": 0"#), "\(format)")
+        }
+    }
 }
