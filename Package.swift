@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // libtiff reports errors through handler callbacks: one C file installs them.
         .systemLibrary(name: "CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // PROJ (reprojecting GeoTIFF DEMs in other CRSs): errors are values, so no C file.
+        .systemLibrary(name: "CLibPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .target(name: "CTerrapinTIFF", dependencies: ["CLibTIFF"], linkerSettings: [.linkedLibrary("tiff")]),
 
         // librsvg (SVG icons) draws through cairo and reports GErrors: one C file owns both.
@@ -64,7 +66,7 @@ let package = Package(
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
-        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF"]),
+        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF", "CLibPROJ"]),
         .target(name: "TerrapinModels", dependencies: ["TerrapinIO", "TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinGeo", "TerrapinTerrain"]),
         .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinCodecs", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),

@@ -2,8 +2,9 @@
 // compression and photometric libtiff's RGBA interface reads — LZW, DEFLATE, JPEG, none; tiled
 // or striped; BigTIFF) and elevation (8–32-bit integers, 32/64-bit floats, GDAL's nodata as
 // voids). Georeferencing from ModelTiepoint + ModelPixelScale and the geokeys' EPSG code:
-// EPSG:4326 (degrees) and EPSG:3857 (Web Mercator metres) are read directly; any other CRS is
-// a typed error naming it (reproject it to one of those, e.g. `gdalwarp -t_srs EPSG:4326`).
+// EPSG:4326 (degrees) and EPSG:3857 (Web Mercator metres) are read directly; a DEM in any other
+// CRS with an EPSG code (UTM…) is resampled onto longitude/latitude through PROJ (Reprojection);
+// imagery in another CRS, or a CRS PROJ does not know, is a typed error naming it.
 import CTerrapinTIFF
 import TerrapinIO
 import TerrapinPNG
@@ -20,6 +21,8 @@ public enum GeoTIFF {
         public var samplesPerPixel: Int, bitsPerSample: Int, sampleFormat: Int, compression: Int
         /// The CRS's EPSG code (0 when the file names none).
         public var epsg: Int
+        /// For a CRS other than 4326 and 3857: the file's top-left corner and pixel size in its own units.
+        public var projected: (origin: (x: Double, y: Double), size: (x: Double, y: Double))? = nil
         /// West, south, east, north of the outer pixel edges, in degrees.
         public var bounds: [Double]
         /// Pixel size in the CRS's units (degrees or metres).
@@ -62,8 +65,8 @@ public enum GeoTIFF {
             throw TerrainError.image("'\(path)' has no georeferencing (ModelTiepoint and ModelPixelScale); it is a TIFF but not a GeoTIFF")
         }
         let epsg = Int(r.epsg)
-        guard epsg == 4326 || epsg == 3857 || epsg == 900913 else {
-            throw TerrainError.image("'\(path)' is in EPSG:\(epsg == 0 ? "unknown" : String(epsg)); Terrapin reads EPSG:4326 and EPSG:3857 GeoTIFFs — reproject it (gdalwarp -t_srs EPSG:4326)")
+        guard epsg > 0 else {
+            throw TerrainError.image("'\(path)' names no EPSG code for its CRS; Terrapin reads GeoTIFFs whose geokeys give one — reproject it (gdalwarp -t_srs EPSG:4326)")
         }
         let sx = r.scale.0, sy = r.scale.1
         // The tie point maps raster (I, J) to model (X, Y); PixelIsPoint ties pixel centres.
@@ -71,19 +74,28 @@ public enum GeoTIFF {
         let left = r.tiepoint.3 - (r.tiepoint.0 + shift) * sx, top = r.tiepoint.4 + (r.tiepoint.1 + shift) * sy
         let right = left + Double(w) * sx, bottom = top - Double(h) * sy
         var bounds = [left, bottom, right, top]
-        if epsg != 4326 {
+        var projected: (origin: (x: Double, y: Double), size: (x: Double, y: Double))? = nil
+        if epsg != 4326 && epsg != 3857 && epsg != 900913 {
+            guard [left, bottom, right, top].allSatisfy(\.isFinite) else {
+                throw TerrainError.image("'\(path)': its georeferencing is not finite; check ModelTiepoint and ModelPixelScale")
+            }
+            bounds = try Reprojection(epsg: epsg, file: path).geographicBounds(left: left, bottom: bottom, right: right, top: top)
+            projected = (origin: (left, top), size: (sx, sy))
+        } else if epsg != 4326 {
             let radius = 6_378_137.0
             func lon(_ x: Double) -> Double { x / radius * 180 / Double.pi }
             func lat(_ y: Double) -> Double { atan(sinh(y / radius)) * 180 / Double.pi }
             bounds = [lon(left), lat(bottom), lon(right), lat(top)]
         }
         guard bounds.allSatisfy(\.isFinite), bounds[0] < bounds[2], bounds[1] < bounds[3], bounds[0] >= -180.000001, bounds[2] <= 180.000001,
-              bounds[1] >= (epsg == 4326 ? -90 : -85.06), bounds[3] <= (epsg == 4326 ? 90 : 85.06) else {
+              bounds[1] >= (epsg == 3857 || epsg == 900913 ? -85.06 : -90), bounds[3] <= (epsg == 3857 || epsg == 900913 ? 85.06 : 90) else {
             throw TerrainError.image("'\(path)': its georeferencing puts it at [\(bounds.map { String($0) }.joined(separator: ", "))], not on the Earth; check ModelTiepoint and ModelPixelScale")
         }
-        return Info(width: w, height: h, tileWidth: Int(r.tile_width), tileHeight: Int(r.tile_height), samplesPerPixel: Int(r.samples_per_pixel),
-                    bitsPerSample: Int(r.bits_per_sample), sampleFormat: Int(r.sample_format), compression: Int(r.compression), epsg: epsg == 900913 ? 3857 : epsg,
-                    bounds: bounds, pixelSize: (sx, sy), nodata: r.has_nodata != 0 ? r.nodata : nil, directories: Int(r.directories))
+        var info = Info(width: w, height: h, tileWidth: Int(r.tile_width), tileHeight: Int(r.tile_height), samplesPerPixel: Int(r.samples_per_pixel),
+                        bitsPerSample: Int(r.bits_per_sample), sampleFormat: Int(r.sample_format), compression: Int(r.compression), epsg: epsg == 900913 ? 3857 : epsg,
+                        bounds: bounds, pixelSize: (sx, sy), nodata: r.has_nodata != 0 ? r.nodata : nil, directories: Int(r.directories))
+        info.projected = projected
+        return info
     }
 
     public static func info(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) -> Info { try withReader(path, files: files) { _, info in info } }
@@ -91,6 +103,9 @@ public enum GeoTIFF {
     /// The image draped as imagery (`.geographic` for EPSG:4326, `.webMercator` for 3857).
     public static func imagery(_ path: String, shading: Double = 0, files: FileAccess = .unrestricted) throws(TerrainError) -> Imagery {
         try withReader(path, files: files) { (reader, info) throws(TerrainError) in
+            guard info.projected == nil else {
+                throw TerrainError.imagery(file: path, message: "it is in EPSG:\(info.epsg); imagery is read in EPSG:4326 or EPSG:3857 (elevation in any CRS) — reproject it (gdalwarp -t_srs EPSG:3857)")
+            }
             guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
                 throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
             }
@@ -120,7 +135,12 @@ public enum GeoTIFF {
             let b = info.bounds, w = info.width, h = info.height
             let cellWidth = (b[2] - b[0]) / Double(w)
             let cellHeight = (b[3] - b[1]) / Double(h)
-            if info.epsg != 4326 { samples = HeightGrid.latitudeRows(mercator: samples, columns: w, rows: h, north: b[3], south: b[1]) }
+            if let projected = info.projected {
+                samples = try Reprojection(epsg: info.epsg, file: path).resample(samples, columns: w, rows: h, origin: projected.origin,
+                                                                                  size: projected.size, onto: b)
+            } else if info.epsg != 4326 {
+                samples = HeightGrid.latitudeRows(mercator: samples, columns: w, rows: h, north: b[3], south: b[1])
+            }
             guard var grid = HeightGrid(columns: w, rows: h, westCentre: b[0] + cellWidth / 2, southCentre: b[1] + cellHeight / 2,
                                         cellWidth: cellWidth, cellHeight: cellHeight, samples: samples) else {
                 throw TerrainError.image("'\(path)' is \(w)x\(h): too small for a grid")

@@ -42,6 +42,33 @@ let geotiffs = "Fixtures/geotiff/"
         #expect(imagery.sample(x: 100, y: 600, level: 0)?.w == 0 && imagery.sample(x: 512, y: 1500, level: 0)?.w == 0)
     }
 
+    /// The same relief in UTM zone 31N (EPSG:32631, made by gdalwarp at 90 m): gdalinfo gives
+    /// origin (364131.788, 4731088.880) m, pixel 90 m, 463 × 427, corners 1°20'26.17"E 42°43'13.03"N
+    /// (upper left) to 1°51'20.69"E 42°22'49.82"N (lower right). Read through PROJ onto
+    /// longitude/latitude; heights as gdallocationinfo reads the UTM file (nearest pixel: 1010,
+    /// 2554, 2885, 2320 m) and near the EPSG:4326 original's.
+    @Test func utmDEMIsReprojectedThroughPROJ() throws {
+        let file = geotiffs + "andorra-srtm3-utm31n.tif"
+        let info = try GeoTIFF.info(file)
+        #expect(info.epsg == 32631 && info.width == 463 && info.height == 427)
+        let projected = try #require(info.projected)
+        #expect(abs(projected.origin.x - 364131.788) < 1e-3 && abs(projected.origin.y - 4731088.880) < 1e-3 && projected.size.x == 90)
+        // The bounds hold the four corners (to gdalinfo's 0.01″ rounding; west 1°20'26.17", south 42°22'27.62", east 1°51'20.69", north 42°43'35.51").
+        let corners = [1.340603, 42.374339, 1.855747, 42.726531]
+        #expect(info.bounds[0] <= corners[0] + 1e-5 && info.bounds[1] <= corners[1] + 1e-5 && info.bounds[2] >= corners[2] - 1e-5 && info.bounds[3] >= corners[3] - 1e-5, "\(info.bounds)")
+        for (a, b) in zip(info.bounds, corners) { #expect(abs(a - b) < 0.002, "\(info.bounds)") }
+        let grid = try GeoTIFF.heightGrid(file)
+        let original = try GeoTIFF.heightGrid(geotiffs + "andorra-srtm3.tif")
+        #expect(grid.columns == 463 && grid.rows == 427 && !grid.samples.contains { $0.isNaN })
+        for (lat, lon, gdal) in [(42.5063, 1.5218, 1010.0), (42.5839, 1.5736, 2554), (42.5917, 1.4442, 2885), (42.45, 1.65, 2320)] {
+            let h = try #require(grid.height(latitude: lat, longitude: lon))
+            let o = try #require(original.height(latitude: lat, longitude: lon))
+            #expect(abs(h - gdal) < 30 && abs(h - o) < 40, "\(lat), \(lon): \(h) vs gdal \(gdal), original \(o)")
+        }
+        // Imagery is read in EPSG:4326 and 3857 only: a typed error naming the CRS.
+        #expect { _ = try GeoTIFF.imagery(file) } throws: { "\($0)".contains("EPSG:32631") }
+    }
+
     @Test func notGeoTIFFsAreTypedErrors() throws {
         #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/terrain/jacksboro-fault-tn.asc") }
         #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/no-such.tif") }
