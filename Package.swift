@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite's progress handler (a callback) as a work budget for hostile archives.
+        .target(name: "CTerrapinSQLite", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // libtiff reports errors through handler callbacks: one C file installs them.
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib"]),
         .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CZlib", "CBrotli", "CZstd", "CTerrapinSVG"]),
-        .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite"]),
+        .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite", "CTerrapinSQLite"]),
         .target(
             name: "TerrapinTypography",
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
@@ -111,7 +113,7 @@ let package = Package(
 // no `main` (libFuzzer brings it), so they exist only when `make fuzz` builds with
 // TERRAPIN_FUZZ=1 and -sanitize=fuzzer.
 if Context.environment["TERRAPIN_FUZZ"] != nil {
-    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg"] {
+    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles"] {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }
 }

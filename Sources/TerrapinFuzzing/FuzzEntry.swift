@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles
 }
 
 public enum FuzzEntry {
@@ -48,6 +48,7 @@ public enum FuzzEntry {
         case .staticmap: staticMap(bytes)
         case .gltf: gltf(bytes)
         case .svg: svg(bytes)
+        case .mbtiles: mbtiles(bytes)
         }
     }
 
@@ -224,6 +225,21 @@ public enum FuzzEntry {
         let imagery = try? GeoTIFF.imagery(path)
         let grid = try? GeoTIFF.heightGrid(path)
         return imagery != nil || grid != nil
+    }
+
+    /// MBTiles bytes (SQLite reads files, so through a per-process temporary file): opened with
+    /// a budget of a million SQLite steps a statement, its metadata, then tiles of zooms 0 and 1.
+    /// True when tile 0/0/0 reads.
+    @discardableResult
+    public static func mbtiles(_ bytes: [UInt8]) -> Bool {
+        let path = "/tmp/terrapin-fuzz-\(getpid()).mbtiles"
+        guard (try? FileIO.writeAtomically(bytes, to: path)) != nil else { return false }
+        defer { unlink(path) }
+        guard let source = try? MBTiles(path, stepsPerStatement: 1_000_000) else { return false }
+        _ = source.info
+        let first = try? source.tile(TileID(z: 0, x: 0, y: 0))
+        for id in [TileID(z: 1, x: 0, y: 0), TileID(z: 1, x: 1, y: 1)] { _ = try? source.tile(id) }
+        return first != nil && first! != nil
     }
 
     /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`.

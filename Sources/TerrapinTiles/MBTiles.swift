@@ -1,8 +1,11 @@
 // MBTiles 1.3 (https://github.com/mapbox/mbtiles-spec): an SQLite database with a `tiles`
 // table (zoom_level, tile_column, tile_row in TMS order — row 0 is the south — and tile_data)
 // and a `metadata` table of name/value text. Opened read-only and immutable (no locks, no
-// journal written); one connection per archive, used under a lock.
+// journal written); one connection per archive, used under a lock. Every statement runs within
+// a work budget (`maxStepsPerStatement`, CTerrapinSQLite): a view that never ends is an error,
+// not a hang.
 import CSQLite
+import CTerrapinSQLite
 import TerrapinIO
 
 public final class MBTiles: TileSource {
@@ -14,17 +17,30 @@ public final class MBTiles: TileSource {
     /// The file as opened (SQLite opens it again through /proc/self/fd when confined).
     private let file: OpenFile
 
+    /// SQLite virtual-machine steps one statement may take (about a second of work): an indexed
+    /// tile read takes hundreds, a scan of a million tiles a few million.
+    public static let maxStepsPerStatement = 100_000_000
+
     final class Connection: @unchecked Sendable {
         let handle: OpaquePointer
         let select: OpaquePointer
-        init(handle: OpaquePointer, select: OpaquePointer) { self.handle = handle; self.select = select }
+        let work: OpaquePointer?
+        /// A statement ran out of budget: the archive is hostile or broken, and every later read
+        /// fails at once instead of spending the budget again.
+        var exhausted = false
+        init(handle: OpaquePointer, select: OpaquePointer, work: OpaquePointer?) { self.handle = handle; self.select = select; self.work = work }
         deinit {
             sqlite3_finalize(select)
+            tp_sqlite_free_work(handle, work)
             sqlite3_close_v2(handle)
         }
     }
 
-    public init(_ path: String, files: FileAccess = .unrestricted) throws(TileError) {
+    /// The budget every statement of this archive has (`maxStepsPerStatement` unless given).
+    public let stepsPerStatement: Int
+
+    public init(_ path: String, files: FileAccess = .unrestricted, stepsPerStatement: Int = MBTiles.maxStepsPerStatement) throws(TileError) {
+        self.stepsPerStatement = max(1000, stepsPerStatement)
         // Opened first: SQLite would block opening a FIFO and happily create a missing file.
         // Confined, SQLite opens the very file that open found (its descriptor's /proc link), so
         // a path swapped in between cannot lead it elsewhere.
@@ -42,25 +58,39 @@ public final class MBTiles: TileSource {
             let m = String(cString: sqlite3_errmsg(handle))
             return .database(path: path, message: "\(context): \(m)")
         }
+        let work = tp_sqlite_bound_work(handle, max(1000, stepsPerStatement) / 1000)
+        func close() {
+            tp_sqlite_free_work(handle, work)
+            sqlite3_close_v2(handle)
+        }
         var metadata: [String: String] = [:]
         var statement: OpaquePointer?
         if sqlite3_prepare_v2(handle, "SELECT name, value FROM metadata LIMIT 1000", -1, &statement, nil) == SQLITE_OK, let statement {
-            while sqlite3_step(statement) == SQLITE_ROW {
-                guard let name = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) else { continue }
-                metadata[String(cString: name)] = String(cString: value)
+            tp_sqlite_reset_work(work)
+            var step = sqlite3_step(statement)
+            while step == SQLITE_ROW {
+                if let name = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) {
+                    metadata[String(cString: name)] = String(cString: value)
+                }
+                step = sqlite3_step(statement)
             }
             sqlite3_finalize(statement)
+            if step == SQLITE_INTERRUPT {
+                close()
+                throw .database(path: path, message: Self.tooMuchWork("reading its metadata", stepsPerStatement))
+            }
         }
         var select: OpaquePointer?
         guard sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
                                  -1, &select, nil) == SQLITE_OK, let select else {
             let error = fail("it has no `tiles` table or view")
-            sqlite3_close_v2(handle)
+            close()
             throw error
         }
-        db = Locked(Connection(handle: handle, select: select))
+        db = Locked(Connection(handle: handle, select: select, work: work))
         self.metadata = metadata
         var minZoom = Int(metadata["minzoom"] ?? "") ?? 0, maxZoom = Int(metadata["maxzoom"] ?? "") ?? 22
+        tp_sqlite_reset_work(work)
         if metadata["minzoom"] == nil || metadata["maxzoom"] == nil, let range = Self.zoomRange(handle) { (minZoom, maxZoom) = range }
         info = TileSourceInfo(type: TileMetadata.type(format: metadata["format"]), minZoom: max(0, minZoom), maxZoom: min(30, maxZoom),
                               bounds: TileMetadata.bounds(metadata["bounds"]), attribution: metadata["attribution"], name: metadata["name"])
@@ -78,12 +108,18 @@ public final class MBTiles: TileSource {
         guard id.isValid else { return nil }
         let row = (1 << id.z) - 1 - id.y
         let raw = try db.withLock { (c) throws(TileError) -> [UInt8]? in
+            if c.exhausted { throw .database(path: path, message: Self.tooMuchWork("an earlier read", stepsPerStatement)) }
             sqlite3_reset(c.select)
+            tp_sqlite_reset_work(c.work)
             sqlite3_bind_int(c.select, 1, Int32(id.z))
             sqlite3_bind_int(c.select, 2, Int32(id.x))
             sqlite3_bind_int(c.select, 3, Int32(row))
             let step = sqlite3_step(c.select)
             if step == SQLITE_DONE { return nil }
+            if step == SQLITE_INTERRUPT {
+                c.exhausted = true
+                throw .database(path: path, message: Self.tooMuchWork("reading tile \(id)", stepsPerStatement))
+            }
             guard step == SQLITE_ROW else { throw .database(path: path, message: "reading tile \(id): \(String(cString: sqlite3_errmsg(c.handle)))") }
             let count = Int(sqlite3_column_bytes(c.select, 0))
             guard count <= TileSources.maxTileBytes else { throw .corrupt(path: path, what: "tile \(id) is \(count) bytes") }
@@ -92,6 +128,10 @@ public final class MBTiles: TileSource {
         }
         guard let raw else { return nil }
         return try TileSources.ungzipped(raw, source: "tile \(id) of '\(path)'")
+    }
+
+    static func tooMuchWork(_ what: String, _ steps: Int) -> String {
+        "\(what) took more than \(steps) SQLite steps (is `tiles` or `metadata` a view that never ends?); give an archive of plain tables"
     }
 
     /// A path as the `file:` URI SQLite takes ('?', '#' and '%' escaped).

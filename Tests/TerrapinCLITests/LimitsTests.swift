@@ -47,6 +47,7 @@ import TerrapinPNG
         "decoded tiles held": "tiles",
         "PMTiles directory": "tiles",
         "stitched terrain from tiles": "tiles",
+        "SQLite work per statement (MBTiles)": "tiles",
         "vector tile": "basemap",
         "style file": "basemap",
         "basemap labels and buildings per view": "basemap",
@@ -175,6 +176,9 @@ import TerrapinPNG
         try sparse(dir + "/0/0/0.png", size: TileSources.maxTileBytes + 1)
         let xyz = try TileSources.open(dir + "/{z}/{x}/{y}.png")
         #expect { _ = try xyz.tile(TileID(z: 0, x: 0, y: 0)) } throws: { "\($0)".contains("is 16777217 bytes") }
+        // An MBTiles whose `tiles` is a view that never ends: the read stops at the default budget.
+        let endless = try MBTiles(CLI.examples + "/../Fixtures/fuzz/mbtiles/rejected-endless-tiles-view.mbtiles")
+        #expect { _ = try endless.tile(TileID(z: 0, x: 0, y: 0)) } throws: { "\($0)".contains("took more than 100000000 SQLite steps") }
         #expect(TileCache.shared.byteLimit == 256 * 1024 * 1024)
         let cache = TileCache(byteLimit: 400_000)
         let world = try TileImagery(source: try TileSources.open(CLI.examples + "/../Fixtures/tiles/stamen-toner-z0-3.pmtiles"), cache: cache)

@@ -221,6 +221,33 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         #expect(try source.tile(TileID(z: 1, x: 1, y: 0)) == nil)
     }
 
+    /// Regression: `tiles` and `metadata` as views over a recursive CTE that never yields a row
+    /// made `terrapin render` hang. Each statement now has a budget of SQLite steps; the archive
+    /// is refused (metadata) or its reads fail, the first within the budget, the rest at once.
+    @Test func viewsThatNeverEndAreStoppedNotWaitedOn() throws {
+        func hostile(_ name: String, _ sql: String) throws -> String {
+            let path = "/tmp/terrapin-tiles-test-\(getpid())-\(name).mbtiles"
+            unlink(path)
+            var db: OpaquePointer?
+            #expect(sqlite3_open(path, &db) == SQLITE_OK)
+            defer { sqlite3_close(db) }
+            #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
+            return path
+        }
+        let endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n)"
+        let tiles = try hostile("endless-tiles", "CREATE TABLE metadata (name text, value text); INSERT INTO metadata VALUES ('minzoom', '0'), ('maxzoom', '2'); "
+                                + "CREATE VIEW tiles AS \(endless) SELECT 0 AS zoom_level, 0 AS tile_column, 0 AS tile_row, x AS tile_data FROM n WHERE x < 0;")
+        defer { unlink(tiles) }
+        #expect(MBTiles.maxStepsPerStatement == 100_000_000)
+        let source = try MBTiles(tiles, stepsPerStatement: 1_000_000)   // the default's hundredth, to keep the test fast
+        #expect { _ = try source.tile(TileID(z: 0, x: 0, y: 0)) } throws: { "\($0)".contains("took more than 1000000 SQLite steps") }
+        #expect { _ = try source.tile(TileID(z: 1, x: 0, y: 0)) } throws: { "\($0)".contains("an earlier read took more than") }
+        let metadata = try hostile("endless-metadata", "CREATE VIEW metadata AS \(endless) SELECT 'a' AS name, x AS value FROM n WHERE x < 0; "
+                                   + "CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob);")
+        defer { unlink(metadata) }
+        #expect { _ = try MBTiles(metadata, stepsPerStatement: 1_000_000) } throws: { "\($0)".contains("reading its metadata took more than") }
+    }
+
     @Test func notADatabaseIsATypedError() throws {
         let path = try write(Array("not sqlite at all, just text".utf8), "junk.mbtiles")
         #expect(throws: TileError.self) { _ = try MBTiles(path) }
