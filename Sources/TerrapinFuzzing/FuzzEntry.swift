@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles, encoders
 }
 
 public enum FuzzEntry {
@@ -49,6 +49,7 @@ public enum FuzzEntry {
         case .gltf: gltf(bytes)
         case .svg: svg(bytes)
         case .mbtiles: mbtiles(bytes)
+        case .encoders: encoders(bytes)
         }
     }
 
@@ -241,6 +242,37 @@ public enum FuzzEntry {
         let first = (try? source.tile(TileID(z: 0, x: 0, y: 0))) != nil
         for id in [TileID(z: 1, x: 0, y: 0), TileID(z: 1, x: 1, y: 1)] { _ = try? source.tile(id) }
         return first
+    }
+
+    /// The JPEG and WebP encoders on any image: byte 0 and 1 give its width and height (1…64),
+    /// byte 2 the quality, the rest its straight RGBA (repeated to fill it). Each encoding must
+    /// decode to the same size; lossless WebP must give opaque pixels back exactly, and the
+    /// text metadata must read back.
+    @discardableResult
+    public static func encoders(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        let width = Int(bytes[0] % 64) + 1, height = Int(bytes[1] % 64) + 1, quality = Int(bytes[2] % 101)
+        let pixels = Array(bytes.dropFirst(3))
+        guard var image = Pixmap(width: width, height: height) else { return false }
+        for i in 0..<(width * height) {
+            func c(_ k: Int) -> UInt32 { UInt32(pixels[(i * 4 + k) % pixels.count]) }
+            let a = c(3)
+            func pre(_ v: UInt32) -> UInt8 { UInt8((v * a + 127) / 255) }
+            image[i % width, i / width] = PremultipliedRGBA8(red: pre(c(0)), green: pre(c(1)), blue: pre(c(2)), alpha: UInt8(a))
+        }
+        let text = [(key: "Terrapin-Input-SHA256", value: String(quality))]
+        guard let jpeg = try? ImageText.embed(text, inJPEG: try JPEGEncoder.encode(image, quality: max(1, quality))),
+              let lossless = try? ImageText.embed(text, inWebP: try WebPEncoder.encode(image)),
+              let lossy = try? WebPEncoder.encode(image, quality: quality) else { return false }
+        for encoded in [jpeg, lossless, lossy] {
+            guard let decoded = try? RasterImage.decode(encoded, limits: pngLimits) else { preconditionFailure("an encoding Terrapin wrote does not decode") }
+            precondition(decoded.width == width && decoded.height == height, "the size changed")
+        }
+        precondition(ImageText.read(jpeg: jpeg)?.first?.value == String(quality) && ImageText.read(webp: lossless)?.first?.value == String(quality),
+                     "the text does not read back")
+        let back = try! RasterImage.decode(lossless, limits: pngLimits)
+        for y in 0..<height { for x in 0..<width where image[x, y].alpha == 255 { precondition(back[x, y] == image[x, y], "lossless WebP changed a pixel") } }
+        return true
     }
 
     /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`.
