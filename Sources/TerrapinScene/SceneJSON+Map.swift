@@ -22,11 +22,7 @@ extension Reader {
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
         guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "models", "labels", "attribution", "locale"]) else { return nil }
         var map = MapScene()
-        if let l = m["locale"], let id = string(l, path + ".locale") {
-            if Self.isLanguageTag(id) { map.locale = id } else {
-                report(l, path + ".locale", "expected a language tag such as \"ja\", \"zh-Hant\" or \"ko-KR\", found '\(id.prefix(40))'")
-            }
-        }
+        if let l = m["locale"] { map.locale = languageTag(l, path + ".locale") }
         if let a = m["attribution"] {
             switch a.value {
             case .bool(false): map.attribution = ""

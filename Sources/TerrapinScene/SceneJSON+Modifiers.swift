@@ -8,6 +8,16 @@ import TerrapinViews
 
 extension Reader {
 
+    /// A language tag (`locale`, a view's or the map's), or nil with the problem reported.
+    mutating func languageTag(_ node: JSONNode, _ path: String) -> String? {
+        guard let id = string(node, path) else { return nil }
+        guard Self.isLanguageTag(id) else {
+            report(node, path, "expected a language tag such as \"ja\", \"zh-Hant\" or \"ko-KR\", found '\(id.prefix(40))'")
+            return nil
+        }
+        return id
+    }
+
     /// A BCP 47 or POSIX-style language tag: letters and digits in parts of 1 to 8, joined by
     /// '-' or '_', the first part 2 to 3 letters.
     static func isLanguageTag(_ s: String) -> Bool {
@@ -51,13 +61,7 @@ extension Reader {
         case "multilineTextAlignment": return .multilineTextAlignment(choice(value, p, default: .leading))
         case "minimumScaleFactor": return number(value, p, in: 0.01...1).map { .minimumScaleFactor($0) }
         case "imageScale": return .imageScale(choice(value, p, default: .medium))
-        case "locale":
-            guard let id = string(value, p) else { return nil }
-            guard Self.isLanguageTag(id) else {
-                report(value, p, "expected a language tag such as \"ja\", \"zh-Hant\" or \"ko-KR\", found '\(id.prefix(40))'")
-                return nil
-            }
-            return .locale(id)
+        case "locale": return languageTag(value, p).map { .locale($0) }
         case "frame":
             let keys = ["width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight", "alignment"]
             guard let o = object(value, p, allowed: keys) else { return nil }

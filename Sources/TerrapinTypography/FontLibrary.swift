@@ -109,17 +109,23 @@ public final class FontLibrary: @unchecked Sendable {
     public func face(path: String, index: Int = 0) throws(TypographyError) -> FontFace {
         let key = "\(path)#\(index)"
         if let cached = state.withLock({ $0.faces[key] }) { return cached }
-        let file = try state.withLock { s throws(TypographyError) -> FontFile in
-            if let f = s.files[path] { return f }
-            let f = try FontFile(path: path)
-            s.files[path] = f
-            return f
-        }
-        let face = try FontFace(file: file, index: index)
+        let face = try FontFace(file: try file(path), index: index)
         return state.withLock { s in
             if let existing = s.faces[key] { return existing }
             s.faces[key] = face
             return face
+        }
+    }
+
+    /// A font file's bytes, read once and shared by its faces. Read outside the lock (a CJK
+    /// collection is 19 MB); when two threads read it at once, the first copy kept is used.
+    private func file(_ path: String) throws(TypographyError) -> FontFile {
+        if let cached = state.withLock({ $0.files[path] }) { return cached }
+        let read = try FontFile(path: path)
+        return state.withLock { s in
+            if let existing = s.files[path] { return existing }
+            s.files[path] = read
+            return read
         }
     }
 

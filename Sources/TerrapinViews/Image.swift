@@ -118,6 +118,12 @@ public struct Image: View, PrimitiveView {
     }
 }
 
+/// An image's size: its natural size, or, when resizable, what it is offered (each finite side).
+func resizedSize(natural: Size, resizable: Bool, proposal p: ProposedSize) -> Size {
+    guard resizable else { return natural }
+    return Size(width: p.width.flatMap { $0.isFinite ? $0 : nil } ?? natural.width, height: p.height.flatMap { $0.isFinite ? $0 : nil } ?? natural.height)
+}
+
 final class SymbolNode: Node {
     let symbol: Symbol, natural: Size, resizable: Bool, color: Color
     var symbolName = ""
@@ -134,8 +140,7 @@ final class SymbolNode: Node {
         self.color = color
     }
     override func sizeThatFits(_ p: ProposedSize) -> Size {
-        guard resizable else { return natural }
-        return Size(width: p.width.flatMap { $0.isFinite ? $0 : nil } ?? natural.width, height: p.height.flatMap { $0.isFinite ? $0 : nil } ?? natural.height)
+        resizedSize(natural: natural, resizable: resizable, proposal: p)
     }
     override func draw(in rect: Rect, _ context: DrawContext) {
         // The 24 × 24 grid, scaled to fit the rect and centred.
@@ -158,8 +163,7 @@ final class BitmapNode: Node {
     }
     var natural: Size { Size(width: Double(pixmap.width), height: Double(pixmap.height)) }
     override func sizeThatFits(_ p: ProposedSize) -> Size {
-        guard resizable else { return natural }
-        return Size(width: p.width.flatMap { $0.isFinite ? $0 : nil } ?? natural.width, height: p.height.flatMap { $0.isFinite ? $0 : nil } ?? natural.height)
+        resizedSize(natural: natural, resizable: resizable, proposal: p)
     }
     override func draw(in rect: Rect, _ context: DrawContext) {
         guard rect.width > 0, rect.height > 0 else { return }
@@ -237,8 +241,7 @@ final class SVGNode: Node {
     override var name: String { "Image(\"\(path)\")" }
     var natural: Size { Size(width: document.width, height: document.height) }
     override func sizeThatFits(_ p: ProposedSize) -> Size {
-        guard resizable else { return natural }
-        return Size(width: p.width.flatMap { $0.isFinite ? $0 : nil } ?? natural.width, height: p.height.flatMap { $0.isFinite ? $0 : nil } ?? natural.height)
+        resizedSize(natural: natural, resizable: resizable, proposal: p)
     }
     override func draw(in rect: Rect, _ context: DrawContext) {
         guard rect.width > 0, rect.height > 0 else { return }

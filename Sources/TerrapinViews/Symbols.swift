@@ -37,18 +37,6 @@ enum Symbols {
 
     static var names: [String] { all.keys.sorted() }
 
-    /// The names closest to `name` (shared words first, then edit distance).
-    static func closest(to name: String, count: Int = 3) -> [String] {
-        let name = String(name.prefix(64))   // bounded work for any name
-        let words = Set(name.split(separator: ".").map(String.init))
-        return names.sorted { a, b in
-            let sa = Set(a.split(separator: ".").map(String.init)).intersection(words).count
-            let sb = Set(b.split(separator: ".").map(String.init)).intersection(words).count
-            if sa != sb { return sa > sb }
-            return (distance(a, name), a) < (distance(b, name), b)
-        }.prefix(count).map { $0 }
-    }
-
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }

@@ -238,9 +238,8 @@ final class StackNode: Node {
         let sizes = childSizes(proposal)
         let mainTotal = sizes.reduce(0) { $0 + main($1) } + totalSpacing
         var crossMax = sizes.map(cross).max() ?? 0
-        if axis == .horizontal, let b = baselineAlignment {
+        if let baselines = childBaselines(sizes) {
             // Baselines in a row: the tallest part above them plus the tallest below.
-            let baselines = zip(children, sizes).map { $0.baseline(in: $1, last: b == .last) ?? $1.height }
             let above = baselines.max() ?? 0
             crossMax = zip(baselines, sizes).map { above - $0 + $1.height }.max() ?? 0
         }
@@ -251,7 +250,7 @@ final class StackNode: Node {
         let sizes = childSizes(ProposedSize(width: rect.width, height: rect.height))
         var frames: [Rect] = []
         var position = axis == .horizontal ? rect.minX : rect.minY
-        let baselines = axis == .horizontal ? baselineAlignment.map { b in zip(children, sizes).map { $0.baseline(in: $1, last: b == .last) ?? $1.height } } : nil
+        let baselines = childBaselines(sizes)
         let above = baselines?.max() ?? 0
         for (i, size) in sizes.enumerated() {
             if i > 0 && !children[i - 1].isSpacer && !children[i].isSpacer { position += spacing }
@@ -277,6 +276,13 @@ final class StackNode: Node {
 
     override func draw(in rect: Rect, _ context: DrawContext) {
         for (child, frame) in zip(children, frames(in: rect)) { child.draw(in: frame, context) }
+    }
+
+    /// Each child's baseline from its top (its bottom when it has none), when this HStack aligns
+    /// baselines; nil otherwise.
+    func childBaselines(_ sizes: [Size]) -> [Double]? {
+        guard axis == .horizontal, let b = baselineAlignment else { return nil }
+        return zip(children, sizes).map { $0.baseline(in: $1, last: b == .last) ?? $1.height }
     }
 
     /// A stack's baseline is its first (or last) child's that has one, where that child is.
