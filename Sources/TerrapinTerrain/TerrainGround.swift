@@ -9,11 +9,15 @@
 // grid the ground is flat at sea level.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinIO
 
 public struct TerrainGround: Ground, Sendable {
     public let grid: HeightGrid
     /// Vertical exaggeration of the terrain. Default 1.
     public let exaggeration: Double
+    /// The mesh's per-block elevation ranges (`TerrainMesh`), found on first use and kept: the
+    /// grid never changes, and a 4096² grid takes milliseconds to scan.
+    let blockRanges = Locked<TerrainMesh.BlockRanges?>(nil)
 
     public init(grid: HeightGrid, exaggeration: Double = 1) {
         self.grid = grid

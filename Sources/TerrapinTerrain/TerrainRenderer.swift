@@ -4,12 +4,15 @@
 // gdaldem) and a haze factor growing with distance; triangles interpolate them (and depth, as
 // 1/z: perspective correct; nearest wins) and every pixel is coloured from a hypsometric ramp of
 // its elevation, shaded and hazed towards the horizon colour. Below sea level the surface is the
-// sea at 0 m, tinted by depth. The level of detail follows screen pixels, not samples: the mesh
-// takes every k-th sample, k chosen so that a mesh cell spans about two pixels at the camera's
-// centre, so a 4096² grid costs no more than a 1024² one seen the same way.
+// sea at 0 m, tinted by depth. The level of detail follows screen pixels, not samples: each block
+// of the mesh takes every k-th sample, k chosen so that a mesh cell spans at most two pixels at
+// the block's distance (`TerrainMesh`), so a 4096² grid costs no more than a 1024² one seen the
+// same way, and the far half of a tilted view is not drawn as sub-pixel triangles.
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
+import Dispatch
+import TerrapinIO
 
 public struct TerrainStyle: Sendable {
     /// Sun azimuth, degrees clockwise from north. Default 315 (north-west).
@@ -86,10 +89,152 @@ public struct DepthFrame {
     /// coordinates); without, linearly in the screen (cheaper; fine for colours on small triangles).
     mutating func triangle<A: SIMD>(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
                                     _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, shade: (A) -> UInt32) where A.Scalar == Float {
+        withRaster { _ = $0.triangle(p0, p1, p2, c0, c1, c2, perspective: perspective, shade: shade) }
+    }
+
+    /// Runs `body` with a rasteriser over rows `rows` of the frame (all of them by default).
+    mutating func withRaster<R>(rows: Range<Int>? = nil, _ body: (DepthRaster) throws -> R) rethrows -> R {
+        let w = width, h = height
+        let band = rows.map { $0.clamped(to: 0..<h) } ?? 0..<h
+        return try pixels.withUnsafeMutableBufferPointer { pixels in
+            try depth.withUnsafeMutableBufferPointer { depth in
+                try body(DepthRaster(width: w, rows: band, band: 0, pixels: pixels.baseAddress!, depth: depth.baseAddress!))
+            }
+        }
+    }
+
+    /// Runs `body` once per horizontal band of the frame, on all cores; each call may write only
+    /// its band's rows (as `DepthRaster` does), so the bands' results do not depend on the order
+    /// they run in, and a pixel comes out as if the frame were drawn in one piece.
+    mutating func inBands(_ count: Int, _ body: @Sendable (DepthRaster) -> Void) {
+        let w = width, h = height, n = max(1, min(count, h))
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            depth.withUnsafeMutableBufferPointer { depth in
+                let p = SendablePointers(pixels: pixels.baseAddress!, depth: depth.baseAddress!)
+                @Sendable func run(_ band: Int) {
+                    body(DepthRaster(width: w, rows: band * h / n..<(band + 1) * h / n, band: band, pixels: p.pixels, depth: p.depth))
+                }
+                if n == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: n, execute: run) }
+            }
+        }
+    }
+}
+
+/// Per-band triangle counts, each band writing its own.
+private struct SendableCounts: @unchecked Sendable {
+    let counts: UnsafeMutableBufferPointer<Int>
+}
+
+/// The frame's buffers handed to concurrent bands, each touching only its own rows.
+private struct SendablePointers: @unchecked Sendable {
+    let pixels: UnsafeMutablePointer<UInt32>
+    let depth: UnsafeMutablePointer<Float>
+}
+
+/// A band of rows of a `DepthFrame`, rasterising triangles into it.
+///
+/// Coverage is decided on a fixed-point lattice (1/256 pixel) with exact integer edge functions
+/// and a tie rule that gives a pixel centre on a shared edge to exactly one of its two triangles,
+/// so a mesh is watertight and draws each pixel once, however its triangles are cut into bands.
+/// Triangles reaching beyond ±2^20 pixels (a vertex just in front of the near plane) are decided
+/// in floating point instead.
+struct DepthRaster {
+    let width: Int
+    let rows: Range<Int>
+    /// Which band of the frame this is.
+    let band: Int
+    let pixels: UnsafeMutablePointer<UInt32>
+    let depth: UnsafeMutablePointer<Float>
+
+    static let subpixel = 256.0
+    static let limit = Double(1 << 20)
+    static let offset = Double(1 << 30)
+
+    /// Draws the triangle's pixels within the band; true when the band holds its first row in
+    /// the frame (so a mesh drawn in bands counts each triangle once).
+    @inline(__always) @discardableResult
+    func triangle<A: SIMD>(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
+                           _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, shade: (A) -> UInt32) -> Bool where A.Scalar == Float {
+        let minXf = min(p0.0, p1.0, p2.0), maxXf = max(p0.0, p1.0, p2.0), minYf = min(p0.1, p1.1, p2.1), maxYf = max(p0.1, p1.1, p2.1)
+        // Outside the band or the frame (also rejects NaN: every comparison fails).
+        guard maxXf >= 0, minXf < Double(width), maxYf >= Double(rows.lowerBound), minYf < Double(rows.upperBound) else { return false }
+        let owned = minYf < 0 ? rows.lowerBound == 0 : rows.contains(Int(minYf.rounded(.down)))
+        let lim = Self.limit
+        guard minXf > -lim, maxXf < lim, minYf > -lim, maxYf < lim else {
+            largeTriangle(p0, p1, p2, c0, c1, c2, perspective: perspective, shade: shade)
+            return owned
+        }
+        // To the lattice, rounding half up (the offset keeps the values positive, where
+        // truncation is the floor; libm's round is a call per coordinate).
+        @inline(__always) func fixed(_ v: Double) -> Int64 { Int64(v * Self.subpixel + (0.5 + Self.offset)) - Int64(Self.offset) }
+        let x0 = fixed(p0.0), y0 = fixed(p0.1)
+        var x1 = fixed(p1.0), y1 = fixed(p1.1)
+        var x2 = fixed(p2.0), y2 = fixed(p2.1)
+        var area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+        guard area != 0 else { return false }
+        // Counter-clockwise on screen (y down) from here on: swap the last two where needed.
+        var q1 = p1, q2 = p2, a1 = c1, a2 = c2
+        if area < 0 {
+            swap(&x1, &x2); swap(&y1, &y2); swap(&q1, &q2); swap(&a1, &a2)
+            area = -area
+        }
+        // The pixels whose centres (x + ½, y + ½) lie within the lattice box.
+        let minX = max(0, Int((min(x0, x1, x2) + 127) >> 8)), maxX = min(width - 1, Int((max(x0, x1, x2) - 128) >> 8))
+        let minY = max(rows.lowerBound, Int((min(y0, y1, y2) + 127) >> 8)), maxY = min(rows.upperBound - 1, Int((max(y0, y1, y2) - 128) >> 8))
+        guard minX <= maxX, minY <= maxY else { return owned }
+        let k = Self.subpixel
+        // Edge functions E(x, y) = (b.x − a.x)(y − a.y) − (b.y − a.y)(x − a.x) of the edges opposite
+        // each vertex; inside where all are ≥ 0. On an edge (E = 0) only one of the two
+        // orientations counts, so two triangles sharing it never both (nor neither) take a pixel.
+        @inline(__always) func bias(_ dx: Int64, _ dy: Int64) -> Int64 { dy > 0 || (dy == 0 && dx < 0) ? 0 : -1 }
+        let e0dx = x2 - x1, e0dy = y2 - y1, e1dx = x0 - x2, e1dy = y0 - y2, e2dx = x1 - x0, e2dy = y1 - y0
+        let b0 = bias(e0dx, e0dy), b1 = bias(e1dx, e1dy), b2 = bias(e2dx, e2dy)
+        let half = Int64(k) / 2, step = Int64(k)
+        let sx = Int64(minX) * step + half, sy = Int64(minY) * step + half
+        var row0 = e0dx * (sy - y1) - e0dy * (sx - x1), row1 = e1dx * (sy - y2) - e1dy * (sx - x2), row2 = e2dx * (sy - y0) - e2dy * (sx - x0)
+        let xStep0 = -e0dy * step, xStep1 = -e1dy * step, xStep2 = -e2dy * step
+        let yStep0 = e0dx * step, yStep1 = e1dx * step, yStep2 = e2dx * step
+        let inv = 1 / Double(area)
+        let iz0 = 1 / p0.2, iz1 = 1 / q1.2, iz2 = 1 / q2.2
+        for y in minY...maxY {
+            var e0 = row0, e1 = row1, e2 = row2
+            var entered = false
+            let line = y * width
+            for x in minX...maxX {
+                if e0 + b0 >= 0 && e1 + b1 >= 0 && e2 + b2 >= 0 {
+                    entered = true
+                    let w0 = Double(e0) * inv, w1 = Double(e1) * inv, w2 = Double(e2) * inv
+                    let iz = w0 * iz0 + w1 * iz1 + w2 * iz2
+                    let z = Float(1 / iz)
+                    let i = line + x
+                    if z < depth[i] {
+                        depth[i] = z
+                        if perspective {
+                            let zk = 1 / iz
+                            pixels[i] = shade(c0 * Float(w0 * iz0 * zk) + a1 * Float(w1 * iz1 * zk) + a2 * Float(w2 * iz2 * zk))
+                        } else {
+                            pixels[i] = shade(c0 * Float(w0) + a1 * Float(w1) + a2 * Float(w2))
+                        }
+                    }
+                } else if entered {
+                    break  // A row crosses a convex triangle once.
+                }
+                e0 += xStep0; e1 += xStep1; e2 += xStep2
+            }
+            row0 += yStep0; row1 += yStep1; row2 += yStep2
+        }
+        return owned
+    }
+
+    /// A triangle too large for the fixed-point lattice, decided in floating point (pixel
+    /// centres on an edge go to both sides).
+    func largeTriangle<A: SIMD>(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
+                                _ c0: A, _ c1: A, _ c2: A, perspective: Bool, shade: (A) -> UInt32) where A.Scalar == Float {
         let area = (p1.0 - p0.0) * (p2.1 - p0.1) - (p2.0 - p0.0) * (p1.1 - p0.1)
         guard area != 0, area.isFinite else { return }
         let minX = max(0, Int(saturating: min(p0.0, p1.0, p2.0).rounded(.down))), maxX = min(width - 1, Int(saturating: max(p0.0, p1.0, p2.0).rounded(.up)))
-        let minY = max(0, Int(saturating: min(p0.1, p1.1, p2.1).rounded(.down))), maxY = min(height - 1, Int(saturating: max(p0.1, p1.1, p2.1).rounded(.up)))
+        let minY = max(rows.lowerBound, Int(saturating: min(p0.1, p1.1, p2.1).rounded(.down)))
+        let maxY = min(rows.upperBound - 1, Int(saturating: max(p0.1, p1.1, p2.1).rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return }
         let inv = 1 / area
         let iz0 = 1 / p0.2, iz1 = 1 / p1.2, iz2 = 1 / p2.2
@@ -114,8 +259,6 @@ public struct DepthFrame {
             guard x0 <= x1 else { continue }
             for x in x0...x1 {
                 let px = Double(x) + 0.5
-                // Barycentric weights; pixel centres on an edge go to one side only (w >= 0 on
-                // edges shared left/top is enough for a watertight mesh at this resolution).
                 let w0 = ((p1.0 - px) * (p2.1 - py) - (p2.0 - px) * (p1.1 - py)) * inv
                 let w1 = ((p2.0 - px) * (p0.1 - py) - (p0.0 - px) * (p2.1 - py)) * inv
                 let w2 = 1 - w0 - w1
@@ -138,118 +281,128 @@ public struct DepthFrame {
 
 public enum TerrainRenderer {
     /// Draws `ground`'s grid into `frame` (device pixels); `toDevice` maps projection points to
-    /// device pixels (scale and offset of the map's rect). Returns the triangles drawn.
+    /// device pixels (scale and offset of the map's rect). Returns the triangles drawn. The mesh's
+    /// level of detail follows the distance (see `TerrainMesh`).
     @discardableResult
     public static func draw(_ ground: TerrainGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), imagery: Imagery? = nil,
                             into frame: inout DepthFrame) -> Int {
+        draw(ground, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, imagery: imagery,
+             bands: frame.height >= 64 ? Cores.online * 2 : 1, into: &frame)
+    }
+
+    /// `draw` in `bands` bands of rows (the bytes are the same for any number).
+    static func draw(_ ground: TerrainGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
+                     horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, imagery: Imagery?, bands: Int,
+                     into frame: inout DepthFrame) -> Int {
         let grid = ground.grid
-        let lat0 = projection.frame.origin.latitude * Double.pi / 180
-        let metresPerDegLat = 111_132.954 - 559.822 * cos(2 * lat0)
-        let metresPerDegLon = 111_412.84 * cos(lat0)
-        let cellMetres = min(grid.cellHeight * metresPerDegLat, grid.cellWidth * max(1, metresPerDegLon))
-        // Level of detail: a mesh cell ≈ 2 device pixels at the centre's distance.
-        let pixelMetres = projection.camera.range / projection.focalLength / toDevice.scale
-        // (Saturating: a grid of absurdly small cells seen from afar is one mesh cell, not a trap.)
-        let k = max(1, min(max(grid.columns, grid.rows), Int(saturating: (2 * pixelMetres / cellMetres).rounded(.down))))
-        let cols = (grid.columns - 1) / k + 1, rows = (grid.rows - 1) / k + 1
-        var screen = [(Double, Double, Double)?](repeating: nil, count: cols * rows)
-        var colour = [SIMD3<Float>](repeating: .zero, count: cols * rows)
-        // Where each vertex falls in the imagery, in full-resolution pixels from `origin` (the
-        // grid's north-west corner): Float holds offsets exactly where it could not hold the
-        // absolute texels of a deep tile zoom (2^24 pixels across at z15).
-        var texel = [SIMD2<Float>](repeating: .zero, count: imagery == nil ? 0 : cols * rows)
+        let mesh = TerrainMesh(ground: ground, projection: projection, toDevice: toDevice, frameWidth: frame.width, frameHeight: frame.height)
+        // Image positions are kept in full-resolution pixels from `origin` (the grid's north-west
+        // corner): Float holds offsets exactly where it could not hold the absolute texels of a
+        // deep tile zoom (2^24 pixels across at z15).
         let origin: (x: Double, y: Double) = imagery.map { $0.texel(latitude: grid.northCentre, longitude: grid.westCentre) } ?? (0, 0)
-        let dxM = grid.cellWidth * metresPerDegLon * Double(k), dyM = grid.cellHeight * metresPerDegLat * Double(k)
-        for r in 0..<rows {
-            let gr = min(r * k, grid.rows - 1)
-            for c in 0..<cols {
-                let gc = min(c * k, grid.columns - 1)
-                let e = Double(grid[gr, gc]) * ground.exaggeration
-                let lat = grid.northCentre - Double(gr) * grid.cellHeight, lon = grid.westCentre + Double(gc) * grid.cellWidth
-                let surface = WGS84.Surface(LatLngAltitude(latitude: lat, longitude: lon))
-                let enu = projection.frame.enu(ecef: surface.ecef(height: max(0, e)))
-                guard let s = projection.project(enu: enu) else { continue }
-                screen[r * cols + c] = (s.x * toDevice.scale + toDevice.dx, s.y * toDevice.scale + toDevice.dy, s.depth)
-                func at(_ dr: Int, _ dc: Int) -> Double {
-                    Double(grid[min(max(gr + dr * k, 0), grid.rows - 1), min(max(gc + dc * k, 0), grid.columns - 1)]) * ground.exaggeration
-                }
-                // Land is shaded; the sea surface is flat.
-                let shade = e < 0 ? 1 : style.hillshade(at(-1, -1), at(-1, 0), at(-1, 1), at(0, -1), at(0, 1), at(1, -1), at(1, 0), at(1, 1),
-                                                        dxMetres: dxM, dyMetres: dyM)
-                let haze = Float(1 - exp(-s.depth / hazeDistance)) * 0.85
-                colour[r * cols + c] = SIMD3<Float>(Float(e), Float(shade), haze)
-                if let imagery {
-                    let t = imagery.texel(latitude: lat, longitude: lon)
-                    texel[r * cols + c] = SIMD2(Float(t.x - origin.x), Float(t.y - origin.y))
-                }
-            }
-        }
+        let draped = style.palette == .relief ? imagery : nil
         // Colour per pixel from the interpolated elevation, shade and haze, so coastlines
         // (the 0 m contour) run smoothly through triangles.
         let palette = style.palette
-        let pixel = { (a: SIMD3<Float>) -> UInt32 in Self.pack(Self.relief(a, palette) * (1 - a.z) + horizon * a.z) }
-        if let imagery, style.palette == .relief {
-            return drawDraped(imagery, screen: screen, colour: colour, texel: texel, origin: origin, cols: cols, rows: rows, horizon: horizon,
-                              flatLight: Float(style.light.2), into: &frame)
-        }
-        var count = 0
-        for r in 0..<(rows - 1) {
-            for c in 0..<(cols - 1) {
-                let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
-                if let a = screen[i00], let b = screen[i01], let d = screen[i11] {
-                    frame.triangle(a, b, d, colour[i00], colour[i01], colour[i11], shade: pixel); count += 1
+        let pixel = { @Sendable (a: SIMD3<Float>) -> UInt32 in Self.pack(Self.relief(a, palette) * (1 - a.z) + horizon * a.z) }
+        // Bands of rows on every core; each band makes the vertices of the blocks reaching into
+        // it and draws their triangles' rows within it. The mesh is the same in every band and
+        // the fixed-point rasteriser decides a pixel the same in any band, so the bytes do not
+        // depend on the number of cores.
+        let bands = max(1, min(bands, frame.height))
+        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: bands)
+        counts.initialize(repeating: 0)
+        defer { counts.deallocate() }
+        let out = SendableCounts(counts: counts)
+        frame.inBands(bands) { raster in
+            var block = TerrainMesh.Block()
+            var painter = draped.map { DrapedPainter(imagery: $0, origin: origin, horizon: horizon, flatLight: Float(style.light.2)) }
+            var count = 0
+            let top = Double(raster.rows.lowerBound), bottom = Double(raster.rows.upperBound)
+            for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= top && mesh.spans[b].top < bottom {
+                mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origin, into: &block)
+                if painter != nil {
+                    count += painter!.draw(block, into: raster)
+                    continue
                 }
-                if let a = screen[i00], let d = screen[i11], let e = screen[i10] {
-                    frame.triangle(a, d, e, colour[i00], colour[i11], colour[i10], shade: pixel); count += 1
+                let cols = block.columns, screen = block.screen, colour = block.colour
+                for r in 0..<(block.rows - 1) {
+                    for c in 0..<(cols - 1) {
+                        let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                        if let a = screen[i00], let b = screen[i01], let d = screen[i11],
+                           raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], shade: pixel) { count += 1 }
+                        if let a = screen[i00], let d = screen[i11], let e = screen[i10],
+                           raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], shade: pixel) { count += 1 }
+                    }
                 }
             }
+            out.counts[raster.band] = count
         }
-        return count
+        return counts.reduce(0, +)
     }
 
     /// The mesh with imagery over the relief: each pixel's image position is interpolated
     /// perspective-correctly, sampled at the level of detail of its triangle's footprint (image
     /// pixels per screen pixel, from the two areas), shaded by `imagery.shading` and laid over
     /// the relief colour by its alpha, then hazed.
-    static func drawDraped(_ imagery: Imagery, screen: [(Double, Double, Double)?], colour: [SIMD3<Float>], texel: [SIMD2<Float>], origin: (x: Double, y: Double),
-                           cols: Int, rows: Int, horizon: SIMD3<Float>, flatLight: Float, into frame: inout DepthFrame) -> Int {
-        let shading = Float(imagery.shading)
-        let relative = imagery.shadesRelativeToFlat
+    struct DrapedPainter {
+        let imagery: Imagery
+        let origin: (x: Double, y: Double)
+        let horizon: SIMD3<Float>
+        let flatLight: Float
         var reader = ImageryReader()
-        let pixel = { (a: SIMD8<Float>) -> UInt32 in
-            let attributes = SIMD3(a[0], a[1], a[2])
-            var rgb = Self.relief(attributes, .relief)
-            if let c = imagery.sample(x: origin.x + Double(a[3]), y: origin.y + Double(a[4]), level: Double(a[5]), reader: &reader) {
-                // Relative shading leaves flat ground (and the sea) its own colour: a map's
-                // colours stay true, slopes lit and darkened around them.
-                let k = relative ? (a[0] < 0 ? 1 : min(1.08, max(0.55, 1 + shading * (a[1] - flatLight)))) : 1 - shading * 0.75 * (1 - a[1])
-                rgb = SIMD3(c.x, c.y, c.z) * k + rgb * (1 - c.w / 255)
+
+        init(imagery: Imagery, origin: (x: Double, y: Double), horizon: SIMD3<Float>, flatLight: Float) {
+            self.imagery = imagery
+            self.origin = origin
+            self.horizon = horizon
+            self.flatLight = flatLight
+        }
+
+        mutating func draw(_ block: TerrainMesh.Block, into raster: DepthRaster) -> Int {
+            let shading = Float(imagery.shading)
+            let relative = imagery.shadesRelativeToFlat
+            let imagery = self.imagery, origin = self.origin, horizon = self.horizon, flatLight = self.flatLight
+            var reader = self.reader
+            defer { self.reader = reader }
+            let pixel = { (a: SIMD8<Float>) -> UInt32 in
+                let attributes = SIMD3(a[0], a[1], a[2])
+                var rgb = TerrainRenderer.relief(attributes, .relief)
+                if let c = imagery.sample(x: origin.x + Double(a[3]), y: origin.y + Double(a[4]), level: Double(a[5]), reader: &reader) {
+                    // Relative shading leaves flat ground (and the sea) its own colour: a map's
+                    // colours stay true, slopes lit and darkened around them.
+                    let k = relative ? (a[0] < 0 ? 1 : min(1.08, max(0.55, 1 + shading * (a[1] - flatLight)))) : 1 - shading * 0.75 * (1 - a[1])
+                    rgb = SIMD3(c.x, c.y, c.z) * k + rgb * (1 - c.w / 255)
+                }
+                return TerrainRenderer.pack(rgb * (1 - a[2]) + horizon * a[2])
             }
-            return Self.pack(rgb * (1 - a[2]) + horizon * a[2])
-        }
-        var count = 0
-        func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
-            SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
-        }
-        func draw(_ i: Int, _ j: Int, _ k: Int) {
-            guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
-            let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
-            let ta = texel[i], tb = texel[j], tc = texel[k]
-            let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
-            // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
-            let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
-            frame.triangle(a, b, c, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level), perspective: true, shade: pixel)
-            count += 1
-        }
-        for r in 0..<(rows - 1) {
-            for c in 0..<(cols - 1) {
-                let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
-                draw(i00, i01, i11)
-                draw(i00, i11, i10)
+            let screen = block.screen, colour = block.colour, texel = block.texel
+            var count = 0
+            func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
+                SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
             }
+            func draw(_ i: Int, _ j: Int, _ k: Int) {
+                guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
+                let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
+                let ta = texel[i], tb = texel[j], tc = texel[k]
+                let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
+                // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
+                let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
+                if raster.triangle(a, b, c, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level), perspective: true, shade: pixel) {
+                    count += 1
+                }
+            }
+            let cols = block.columns
+            for r in 0..<(block.rows - 1) {
+                for c in 0..<(cols - 1) {
+                    let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                    draw(i00, i01, i11)
+                    draw(i00, i11, i10)
+                }
+            }
+            return count
         }
-        return count
     }
 
     /// The ground's colour before haze from interpolated (elevation, hillshade, ·).

@@ -1,0 +1,293 @@
+// The terrain mesh's level of detail by distance.
+//
+// The grid is cut into square blocks of `blockCells` cells (32, or more for grids over 2048
+// samples a side, so there are at most 64 × 64 blocks). Each block takes every s-th sample, s a
+// power of two up to the block size, the largest for which a mesh cell spans at most 2√2 device
+// pixels at the block's nearest point (its nearest depth, over the box of its corners between
+// its lowest and highest sample; a cell's length is its plan size lengthened by the block's
+// steepest rise between samples, as a slope facing the eye shows it): near blocks take every
+// sample, far ones few, so triangles are about 2 pixels wide wherever they are. Blocks whose box projects wholly outside the frame,
+// or lies behind the near plane, are not drawn.
+//
+// Neighbouring blocks of different steps meet without cracks: along a shared edge the finer
+// block's vertices that the coarser one lacks are moved onto the coarser edge (their position,
+// colour and image position interpolated between its two vertices around them), so both sides
+// draw the same line. A vertex's hillshade is taken over the largest step of the blocks that
+// share it, so both sides give an edge vertex the same colour.
+//
+// Invariant: everything a vertex gets is a function of its grid position and the steps around
+// it, never of the order blocks are visited, so any band of the frame draws the same mesh.
+import TerrapinGeo
+import TerrapinGeometry
+
+struct TerrainMesh {
+    let grid: HeightGrid
+    let exaggeration: Double
+    let projection: Projection
+    let toDevice: (scale: Double, dx: Double, dy: Double)
+    /// Cells a block spans each way.
+    let blockCells: Int
+    let blocksX: Int, blocksY: Int
+    /// Per block: its step (samples between mesh vertices) and whether it is drawn.
+    private(set) var steps: [Int]
+    private(set) var visible: [Bool]
+    /// Per block: the device rows its box spans (all rows when part of it is behind the eye).
+    private(set) var spans: [(top: Double, bottom: Double)]
+    /// Per block corner ((blocksX + 1) × (blocksY + 1)): the largest step of the blocks around it.
+    private var cornerSteps: [Int]
+    let metresPerDegLat: Double, metresPerDegLon: Double
+
+    /// The largest side a mesh cell may span on screen, in device pixels: steps double while
+    /// cells stay within it, so cells span 1.4–2.8 pixels (≈ 2) where the grid is fine enough.
+    static let cellPixels = 2 * 2.0.squareRoot()
+
+    /// Blocks of at most 32 cells, more for big grids so there are at most 64 a side.
+    static func blockCells(columns: Int, rows: Int) -> Int {
+        var s = 32
+        while (max(columns, rows) - 1 + s - 1) / s > 64 { s *= 2 }
+        return s
+    }
+
+    init(ground: TerrainGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double), frameWidth: Int, frameHeight: Int) {
+        let grid = ground.grid
+        self.grid = grid
+        exaggeration = ground.exaggeration
+        self.projection = projection
+        self.toDevice = toDevice
+        let lat0 = projection.frame.origin.latitude * Double.pi / 180
+        metresPerDegLat = 111_132.954 - 559.822 * cos(2 * lat0)
+        metresPerDegLon = 111_412.84 * cos(lat0)
+        let s = Self.blockCells(columns: grid.columns, rows: grid.rows)
+        blockCells = s
+        let blocksX = (grid.columns - 1 + s - 1) / s, blocksY = (grid.rows - 1 + s - 1) / s
+        self.blocksX = blocksX
+        self.blocksY = blocksY
+        let ranges = ground.blockRanges.withLock { cached in
+            if let cached { return cached }
+            let ranges = Self.blockRanges(grid, blockCells: s, blocksX: blocksX, blocksY: blocksY)
+            cached = ranges
+            return ranges
+        }
+        steps = [Int](repeating: 1, count: blocksX * blocksY)
+        visible = [Bool](repeating: false, count: blocksX * blocksY)
+        spans = [(top: Double, bottom: Double)](repeating: (-.infinity, .infinity), count: blocksX * blocksY)
+        let focal = projection.focalLength * toDevice.scale
+        let eye = projection.eye, forward = projection.forward
+        for by in 0..<blocksY {
+            for bx in 0..<blocksX {
+                let b = by * blocksX + bx
+                let (c0, c1) = (bx * s, min((bx + 1) * s, grid.columns - 1)), (r0, r1) = (by * s, min((by + 1) * s, grid.rows - 1))
+                let north = grid.northCentre - Double(r0) * grid.cellHeight, south = grid.northCentre - Double(r1) * grid.cellHeight
+                let west = grid.westCentre + Double(c0) * grid.cellWidth, east = grid.westCentre + Double(c1) * grid.cellWidth
+                // The surface between the corners bulges above their chord by up to d²/8R.
+                let spanMetres = Swift.max(north - south, 0) * metresPerDegLat + Swift.max(east - west, 0) * 111_412.84
+                let bulge = spanMetres * spanMetres / (8 * 6_356_752) + 1
+                let lo = Swift.max(0, Double(ranges.low[b]) * exaggeration), hi = Swift.max(0, Double(ranges.high[b]) * exaggeration) + bulge
+                var nearest = Double.infinity, behind = 0, outside = (left: 0, right: 0, top: 0, bottom: 0)
+                var top = Double.infinity, bottom = -Double.infinity
+                for lat in [north, south] {
+                    for lon in [west, east] {
+                        let surface = WGS84.Surface(LatLngAltitude(latitude: lat, longitude: lon))
+                        for h in [lo, hi] {
+                            let p = projection.frame.enu(ecef: surface.ecef(height: h))
+                            nearest = Swift.min(nearest, (p - eye).dot(forward))
+                            guard let q = projection.project(enu: p) else { behind += 1; continue }
+                            let x = q.x * toDevice.scale + toDevice.dx, y = q.y * toDevice.scale + toDevice.dy
+                            top = Swift.min(top, y); bottom = Swift.max(bottom, y)
+                            if x < 0 { outside.left += 1 }
+                            if x > Double(frameWidth) { outside.right += 1 }
+                            if y < 0 { outside.top += 1 }
+                            if y > Double(frameHeight) { outside.bottom += 1 }
+                        }
+                    }
+                }
+                // Culled when every corner is behind the near plane, or all of them lie beyond
+                // one side of the frame (a box in front of the eye projects inside their hull).
+                visible[b] = behind < 8 && !(behind == 0 && [outside.left, outside.right, outside.top, outside.bottom].contains(8))
+                    && nearest.isFinite
+                if behind == 0 { spans[b] = (top, bottom) }
+                // One grid cell's longest side, in device pixels at the nearest depth: its plan
+                // size, lengthened by the block's steepest rise (a slope facing the eye).
+                let midLat = (north + south) / 2 * Double.pi / 180
+                let plan = Swift.max(grid.cellHeight * metresPerDegLat, grid.cellWidth * 111_412.84 * Swift.max(0, cos(midLat)))
+                let rise = Double(ranges.rise[b]) * exaggeration
+                let cellMetres = (plan * plan + rise * rise).squareRoot()
+                let cellPixels = nearest > projection.near ? cellMetres * focal / nearest : .infinity
+                var step = 1
+                while step < s, Double(step * 2) * cellPixels <= Self.cellPixels { step *= 2 }
+                steps[b] = step
+            }
+        }
+        cornerSteps = [Int](repeating: 1, count: (blocksX + 1) * (blocksY + 1))
+        for by in 0..<blocksY {
+            for bx in 0..<blocksX {
+                for (cx, cy) in [(bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)] {
+                    cornerSteps[cy * (blocksX + 1) + cx] = Swift.max(cornerSteps[cy * (blocksX + 1) + cx], steps[by * blocksX + bx])
+                }
+            }
+        }
+    }
+
+    /// Each block's lowest and highest sample and the largest rise between neighbouring samples
+    /// (its edges included).
+    static func blockRanges(_ grid: HeightGrid, blockCells s: Int, blocksX: Int, blocksY: Int) -> BlockRanges {
+        var out = BlockRanges(low: [Float](repeating: .infinity, count: blocksX * blocksY), high: [Float](repeating: -.infinity, count: blocksX * blocksY),
+                              rise: [Float](repeating: 0, count: blocksX * blocksY))
+        var rowLow = [Float](repeating: 0, count: blocksX), rowHigh = [Float](repeating: 0, count: blocksX), rowRise = [Float](repeating: 0, count: blocksX)
+        let columns = grid.columns
+        grid.samples.withUnsafeBufferPointer { samples in
+            for r in 0..<grid.rows {
+                let row = samples.baseAddress! + r * columns
+                let below = samples.baseAddress! + min(r + 1, grid.rows - 1) * columns
+                for bx in 0..<blocksX {
+                    var lo = row[bx * s], hi = lo, rise: Float = 0
+                    let last = min((bx + 1) * s, columns - 1)
+                    for c in (bx * s)...last {
+                        let h = row[c]
+                        lo = Swift.min(lo, h); hi = Swift.max(hi, h)
+                        rise = Swift.max(rise, abs(below[c] - h), abs(row[Swift.min(c + 1, last)] - h))
+                    }
+                    rowLow[bx] = lo; rowHigh[bx] = hi; rowRise[bx] = rise
+                }
+                // A row on a block boundary belongs to the blocks on both sides (the rise down
+                // from it only to the block below).
+                for by in Swift.max(0, (r - 1) / s)...Swift.min(blocksY - 1, r / s) where r >= by * s && r <= (by + 1) * s {
+                    for bx in 0..<blocksX {
+                        let b = by * blocksX + bx
+                        out.low[b] = Swift.min(out.low[b], rowLow[bx])
+                        out.high[b] = Swift.max(out.high[b], rowHigh[bx])
+                        if r < (by + 1) * s { out.rise[b] = Swift.max(out.rise[b], rowRise[bx]) }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    struct BlockRanges: Sendable {
+        var low: [Float], high: [Float]
+        /// Metres.
+        var rise: [Float]
+    }
+
+    /// A block's mesh: vertices on a `columns` × `rows` lattice, row-major from the north-west.
+    struct Block {
+        var columns = 0, rows = 0
+        /// Device position and depth; nil behind the near plane.
+        var screen: [(Double, Double, Double)?] = []
+        /// Elevation, hillshade and haze.
+        var colour: [SIMD3<Float>] = []
+        /// Image position in full-resolution pixels from the imagery's origin (empty without imagery).
+        var texel: [SIMD2<Float>] = []
+        fileprivate var enu: [Vector3] = []
+    }
+
+    /// The lattice of a block's step along one axis: every `step`-th index from `start`, and `end`.
+    static func lattice(_ start: Int, _ end: Int, _ step: Int) -> [Int] {
+        var out = Array(stride(from: start, to: end, by: step))
+        out.append(end)
+        return out
+    }
+
+    /// Fills `block` with block `b`'s vertices. `imagery` (with its texel origin) gives image
+    /// positions; `style` the hillshade; `hazeDistance` the haze.
+    func vertices(of b: Int, style: TerrainStyle, hazeDistance: Double, imagery: Imagery?, origin: (x: Double, y: Double), into block: inout Block) {
+        let s = blockCells, bx = b % blocksX, by = b / blocksX, step = steps[b]
+        let cs = Self.lattice(bx * s, min((bx + 1) * s, grid.columns - 1), step)
+        let rs = Self.lattice(by * s, min((by + 1) * s, grid.rows - 1), step)
+        let nc = cs.count, nr = rs.count
+        block.columns = nc
+        block.rows = nr
+        let n = nc * nr
+        block.screen = [(Double, Double, Double)?](repeating: nil, count: n)
+        block.colour = [SIMD3<Float>](repeating: .zero, count: n)
+        block.texel = [SIMD2<Float>](repeating: .zero, count: imagery == nil ? 0 : n)
+        block.enu = [Vector3](repeating: .zero, count: n)
+        // The steps of the four neighbours (this block's own where there is none).
+        func neighbour(_ dx: Int, _ dy: Int) -> Int {
+            let x = bx + dx, y = by + dy
+            return x >= 0 && x < blocksX && y >= 0 && y < blocksY ? max(step, steps[y * blocksX + x]) : step
+        }
+        let north = neighbour(0, -1), south = neighbour(0, 1), west = neighbour(-1, 0), east = neighbour(1, 0)
+        func corner(_ cx: Int, _ cy: Int) -> Int { cornerSteps[(by + cy) * (blocksX + 1) + bx + cx] }
+        // Per column and row: the trigonometry and image position (separable in both).
+        let lons = cs.map { grid.westCentre + Double($0) * grid.cellWidth }
+        let lats = rs.map { grid.northCentre - Double($0) * grid.cellHeight }
+        let cosLon = lons.map { cos($0 * Double.pi / 180) }, sinLon = lons.map { sin($0 * Double.pi / 180) }
+        let sinLat = lats.map { sin($0 * Double.pi / 180) }, cosLat = lats.map { cos($0 * Double.pi / 180) }
+        let radius = sinLat.map { WGS84.a / (1 - WGS84.e2 * $0 * $0).squareRoot() }
+        let texX = imagery.map { im in lons.map { Float(im.texel(latitude: grid.northCentre, longitude: $0).x - origin.x) } } ?? []
+        let texY = imagery.map { im in lats.map { Float(im.texel(latitude: $0, longitude: grid.westCentre).y - origin.y) } } ?? []
+        let ex = exaggeration
+        let frame = projection.frame
+        let lastRow = grid.rows - 1, lastColumn = grid.columns - 1
+        grid.samples.withUnsafeBufferPointer { samples in
+            func height(_ r: Int, _ c: Int) -> Double { Double(samples[min(max(r, 0), lastRow) * grid.columns + min(max(c, 0), lastColumn)]) * ex }
+            for j in 0..<nr {
+                let gr = rs[j]
+                for i in 0..<nc {
+                    let gc = cs[i]
+                    let e = height(gr, gc)
+                    let k = max(0, e)
+                    let ecef = Vector3((radius[j] + k) * cosLat[j] * cosLon[i], (radius[j] + k) * cosLat[j] * sinLon[i],
+                                       (radius[j] * (1 - WGS84.e2) + k) * sinLat[j])
+                    let v = j * nc + i
+                    block.enu[v] = frame.enu(ecef: ecef)
+                    // The hillshade's step: the largest of the blocks sharing this vertex.
+                    let onNorth = j == 0, onSouth = j == nr - 1, onWest = i == 0, onEast = i == nc - 1
+                    let shadeStep: Int
+                    switch (onNorth, onSouth, onWest, onEast) {
+                    case (true, _, true, _): shadeStep = corner(0, 0)
+                    case (true, _, _, true): shadeStep = corner(1, 0)
+                    case (_, true, true, _): shadeStep = corner(0, 1)
+                    case (_, true, _, true): shadeStep = corner(1, 1)
+                    case (true, _, _, _): shadeStep = north
+                    case (_, true, _, _): shadeStep = south
+                    case (_, _, true, _): shadeStep = west
+                    case (_, _, _, true): shadeStep = east
+                    default: shadeStep = step
+                    }
+                    // Land is shaded; the sea surface is flat.
+                    let shade: Double
+                    if e < 0 {
+                        shade = 1
+                    } else {
+                        let d = shadeStep
+                        shade = style.hillshade(height(gr - d, gc - d), height(gr - d, gc), height(gr - d, gc + d), height(gr, gc - d), height(gr, gc + d),
+                                                height(gr + d, gc - d), height(gr + d, gc), height(gr + d, gc + d),
+                                                dxMetres: grid.cellWidth * metresPerDegLon * Double(d), dyMetres: grid.cellHeight * metresPerDegLat * Double(d))
+                    }
+                    block.colour[v] = SIMD3<Float>(Float(e), Float(shade), 0)
+                    if imagery != nil { block.texel[v] = SIMD2(texX[i], texY[j]) }
+                }
+            }
+        }
+        // Edges shared with a coarser block: the vertices it lacks move onto its edge.
+        func snap(lattice: [Int], coarse: Int, vertex: (Int) -> Int) {
+            guard coarse > step else { return }
+            let start = lattice[0], end = lattice[lattice.count - 1]
+            for t in 1..<(lattice.count - 1) where (lattice[t] - start) % coarse != 0 {
+                let a = start + (lattice[t] - start) / coarse * coarse, b = min(a + coarse, end)
+                let ia = (a - start) / step, ib = b == end ? lattice.count - 1 : (b - start) / step
+                let f = Double(lattice[t] - a) / Double(b - a)
+                let v = vertex(t), va = vertex(ia), vb = vertex(ib)
+                block.enu[v] = block.enu[va] + (block.enu[vb] - block.enu[va]) * f
+                block.colour[v] = block.colour[va] + (block.colour[vb] - block.colour[va]) * Float(f)
+                if !block.texel.isEmpty { block.texel[v] = block.texel[va] + (block.texel[vb] - block.texel[va]) * Float(f) }
+            }
+        }
+        snap(lattice: cs, coarse: north) { $0 }
+        snap(lattice: cs, coarse: south) { (nr - 1) * nc + $0 }
+        snap(lattice: rs, coarse: west) { $0 * nc }
+        snap(lattice: rs, coarse: east) { $0 * nc + nc - 1 }
+        for v in 0..<n {
+            guard let q = projection.project(enu: block.enu[v]) else { continue }
+            block.screen[v] = (q.x * toDevice.scale + toDevice.dx, q.y * toDevice.scale + toDevice.dy, q.depth)
+            block.colour[v].z = Float(1 - exp(-q.depth / hazeDistance)) * 0.85
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import TerrapinGeo
+@testable import TerrapinTerrain
+
+/// The mesh's level of detail by distance and the rasteriser under it.
+@Suite struct TerrainMeshTests {
+    /// A bumpy 768² grid over 0.1° (cells of 10 × 14.5 m) and a camera looking across it at
+    /// tilt 65, so near blocks take every sample and far ones every second, fourth or eighth.
+    static let grid: HeightGrid = {
+        let n = 768
+        var samples = [Float](repeating: 0, count: n * n)
+        for j in 0..<n {
+            for i in 0..<n {
+                let u = Double(i) / Double(n - 1), v = Double(j) / Double(n - 1)
+                samples[j * n + i] = Float(300 + 250 * sin(2 * Double.pi * 5 * u) * cos(2 * Double.pi * 4 * v) + 20 * sin(2 * Double.pi * 17 * (u + v)))
+            }
+        }
+        let cell = 0.1 / Double(n - 1)
+        return HeightGrid(columns: n, rows: n, westCentre: 7, southCentre: 46, cellWidth: cell, cellHeight: cell, samples: samples)!
+    }()
+    static let camera = Camera(center: LatLngAltitude(latitude: 46.05, longitude: 7.05, altitude: 300), heading: 33, tilt: 65, range: 3_500)
+    static let (width, height) = (240, 160)
+    static var projection: Projection { Projection(camera: camera, width: Double(width), height: Double(height)) }
+
+    @Test func nearBlocksAreFineAndFarOnesCoarse() {
+        let ground = TerrainGround(grid: Self.grid)
+        let mesh = TerrainMesh(ground: ground, projection: Self.projection, toDevice: (1, 0, 0), frameWidth: Self.width, frameHeight: Self.height)
+        #expect(mesh.blockCells == 32 && mesh.blocksX == 24 && mesh.blocksY == 24)
+        let visible = (0..<mesh.steps.count).filter { mesh.visible[$0] }
+        let steps = Set(visible.map { mesh.steps[$0] })
+        #expect(steps.count >= 2 && steps.contains(1) && steps.max()! >= 4, "steps drawn: \(steps.sorted())")
+        #expect(visible.count < mesh.steps.count, "blocks outside the frame are culled")
+        // Where a block is coarser than every sample, its mesh cells span at most 2√2 device
+        // pixels (a quarter more allowed for the perspective stretch of slanted edges off the
+        // axis), and the longest no less than a quarter of that: the step is at most one
+        // doubling finer than it could be (the bound takes a block's steepest rise as facing the
+        // eye everywhere). Blocks taking every sample have cells as large as the grid's.
+        var block = TerrainMesh.Block()
+        for b in visible where mesh.steps[b] > 1 {
+            mesh.vertices(of: b, style: TerrainStyle(), hazeDistance: 10_000, imagery: nil, origin: (0, 0), into: &block)
+            var longest = 0.0
+            for r in 0..<(block.rows - 1) {
+                for c in 0..<(block.columns - 1) {
+                    guard let a = block.screen[r * block.columns + c], let e = block.screen[r * block.columns + c + 1],
+                          let s = block.screen[(r + 1) * block.columns + c] else { continue }
+                    longest = max(longest, hypot(e.0 - a.0, e.1 - a.1), hypot(s.0 - a.0, s.1 - a.1))
+                }
+            }
+            #expect(longest <= TerrainMesh.cellPixels * 1.25, "block \(b) at step \(mesh.steps[b]): a cell spans \(longest) px")
+            #expect(longest >= TerrainMesh.cellPixels / 4, "block \(b) at step \(mesh.steps[b]) is finer than it needs")
+        }
+    }
+
+    /// Where blocks of different steps meet, the finer one's extra vertices lie on the coarser
+    /// one's edge, and the vertices both have are the same on both sides.
+    @Test func blocksOfDifferentStepsShareTheirEdges() throws {
+        let ground = TerrainGround(grid: Self.grid)
+        let mesh = TerrainMesh(ground: ground, projection: Self.projection, toDevice: (1, 0, 0), frameWidth: Self.width, frameHeight: Self.height)
+        var checked = 0
+        for b in 0..<mesh.steps.count where mesh.visible[b] && b / mesh.blocksX > 0 {
+            let above = b - mesh.blocksX
+            guard mesh.visible[above], mesh.steps[above] != mesh.steps[b] else { continue }
+            var lower = TerrainMesh.Block(), upper = TerrainMesh.Block()
+            mesh.vertices(of: b, style: TerrainStyle(), hazeDistance: 10_000, imagery: nil, origin: (0, 0), into: &lower)
+            mesh.vertices(of: above, style: TerrainStyle(), hazeDistance: 10_000, imagery: nil, origin: (0, 0), into: &upper)
+            // The shared edge: the lower block's first row, the upper block's last.
+            let fine = lower.columns > upper.columns ? lower : upper, coarse = lower.columns > upper.columns ? upper : lower
+            let fineRow = fine.columns == lower.columns ? 0 : (fine.rows - 1) * fine.columns
+            let coarseRow = coarse.columns == lower.columns ? 0 : (coarse.rows - 1) * coarse.columns
+            let ratio = (fine.columns - 1) / (coarse.columns - 1)
+            #expect(ratio >= 2)
+            for i in 0..<coarse.columns {
+                let f = try #require(fine.screen[fineRow + i * ratio]), c = try #require(coarse.screen[coarseRow + i])
+                #expect(f == c, "a vertex both blocks have is the same point")
+                #expect(fine.colour[fineRow + i * ratio] == coarse.colour[coarseRow + i], "and the same colour")
+            }
+            for i in 0..<(fine.columns - 1) where i % ratio != 0 {
+                let a = try #require(coarse.screen[coarseRow + i / ratio]), z = try #require(coarse.screen[coarseRow + i / ratio + 1])
+                let p = try #require(fine.screen[fineRow + i])
+                // Distance from the coarse edge's line, in pixels.
+                let off = abs((z.0 - a.0) * (p.1 - a.1) - (z.1 - a.1) * (p.0 - a.0)) / hypot(z.0 - a.0, z.1 - a.1)
+                #expect(off < 1e-6, "a finer vertex is \(off) px off the coarser edge")
+            }
+            checked += 1
+        }
+        #expect(checked >= 2, "the view has blocks of different steps one above the other")
+    }
+
+    /// The mesh has no cracks: in every column, every pixel below the topmost one the terrain
+    /// covers is covered too (the eye is above a height field that fills the view's width).
+    @Test func theMeshIsWatertightAcrossSteps() {
+        var frame = DepthFrame(width: Self.width, height: Self.height)
+        let triangles = TerrainRenderer.draw(TerrainGround(grid: Self.grid), projection: Self.projection, toDevice: (1, 0, 0),
+                                             horizon: .zero, hazeDistance: 10_000, style: TerrainStyle(), imagery: nil, bands: 3, into: &frame)
+        #expect(triangles > 10_000)
+        var holes = 0, covered = 0
+        for x in 0..<Self.width {
+            guard let top = (0..<Self.height).first(where: { frame.depth[$0 * Self.width + x].isFinite }) else { continue }
+            for y in top..<Self.height {
+                if frame.depth[y * Self.width + x].isFinite { covered += 1 } else { holes += 1 }
+            }
+        }
+        #expect(covered > Self.width * Self.height / 2)
+        #expect(holes == 0, "\(holes) pixels left open in the terrain")
+    }
+
+    /// Bands change nothing: the frame drawn in 1, 2, 5 or 16 bands has the same pixels and depths.
+    @Test func bandsGiveTheSameBytes() {
+        func draw(_ bands: Int) -> DepthFrame {
+            var frame = DepthFrame(width: Self.width, height: Self.height)
+            TerrainRenderer.draw(TerrainGround(grid: Self.grid), projection: Self.projection, toDevice: (1, 0, 0),
+                                 horizon: SIMD3(200, 210, 220), hazeDistance: 6_000, style: TerrainStyle(), imagery: nil, bands: bands, into: &frame)
+            return frame
+        }
+        let one = draw(1)
+        for bands in [2, 5, 16] {
+            let other = draw(bands)
+            #expect(other.pixels == one.pixels && other.depth == one.depth, "\(bands) bands")
+        }
+    }
+
+    /// The rasteriser's tie rule: a jittered mesh of triangles draws every pixel of its square
+    /// exactly once — no pixel centre on a shared edge is dropped or drawn twice.
+    @Test func sharedEdgesDrawEachPixelOnce() {
+        var frame = DepthFrame(width: 64, height: 64)
+        var state: UInt64 = 12345
+        func jitter() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 40) / Double(1 << 24) - 0.5
+        }
+        // A 9 × 9 lattice over 4…60, inner points moved by up to ±2.4 px; some put exactly on
+        // pixel centres and on the same row or column, where ties happen.
+        let n = 9
+        var points: [(Double, Double)] = []
+        for j in 0..<n {
+            for i in 0..<n {
+                var x = 4 + Double(i) * 7, y = 4 + Double(j) * 7
+                if i > 0 && i < n - 1 && j > 0 && j < n - 1 {
+                    if (i + j) % 3 == 0 { x += 0.5; y += 0.5 } else { x += jitter() * 4.8; y += jitter() * 4.8 }
+                }
+                points.append((x, y))
+            }
+        }
+        var shaded = 0
+        var depth = 100.0
+        frame.withRaster { raster in
+            for j in 0..<(n - 1) {
+                for i in 0..<(n - 1) {
+                    let a = points[j * n + i], b = points[j * n + i + 1], c = points[(j + 1) * n + i], d = points[(j + 1) * n + i + 1]
+                    // Each triangle nearer than the last, so a pixel drawn twice would be shaded twice.
+                    for (p, q, r) in [(a, b, d), (a, d, c)] {
+                        depth -= 0.1
+                        raster.triangle((p.0, p.1, depth), (q.0, q.1, depth), (r.0, r.1, depth), SIMD2<Float>(1, 0), SIMD2<Float>(1, 0), SIMD2<Float>(1, 0)) { _ in
+                            shaded += 1
+                            return 0xFFFF_FFFF
+                        }
+                    }
+                }
+            }
+        }
+        // The square's pixels whose centres lie within 4…60 (its border rows and columns are straight).
+        let inside = frame.depth.enumerated().filter { i, _ in (4..<60).contains(i % 64) && (4..<60).contains(i / 64) }
+        #expect(inside.allSatisfy { $0.element.isFinite }, "every pixel of the square is drawn")
+        #expect(shaded == frame.depth.filter(\.isFinite).count, "and none twice: \(shaded) shaded for \(frame.depth.filter(\.isFinite).count) pixels")
+    }
+}
