@@ -46,6 +46,11 @@ public struct TerrainStyle: Sendable {
         (0, (38, 115, 77)), (200, (94, 153, 88)), (500, (173, 189, 116)), (800, (214, 196, 140)),
         (1100, (181, 148, 110)), (1400, (140, 110, 90)), (1700, (245, 245, 245)),
     ]
+    /// `rampColor` at every whole metre from 0 to the last stop, and once more past it.
+    static let rampTable: [SIMD3<Float>] = (0...Int(ramp[ramp.count - 1].0) + 1).map {
+        let c = rampColor(Double($0))
+        return SIMD3(Float(c.0), Float(c.1), Float(c.2))
+    }
     public static let shallowWater = (122.0, 174.0, 214.0)
     public static let deepWater = (34.0, 82.0, 140.0)
 
@@ -419,8 +424,12 @@ public enum TerrainRenderer {
             let deep = SIMD3<Float>(Float(TerrainStyle.deepWater.0), Float(TerrainStyle.deepWater.1), Float(TerrainStyle.deepWater.2))
             rgb = shallow + (deep - shallow) * t
         } else {
-            let base = TerrainStyle.rampColor(e)
-            rgb = SIMD3<Float>(Float(base.0), Float(base.1), Float(base.2)) * (0.25 + 0.75 * a.y)
+            // The ramp per metre (its stops are whole metres, so linear between entries is the
+            // ramp itself), flat above its last stop.
+            let x = min(a.x, Float(TerrainStyle.rampTable.count - 2))
+            let i = Int(x)
+            let t = TerrainStyle.rampTable
+            rgb = (t[i] + (t[i + 1] - t[i]) * (x - Float(i))) * (0.25 + 0.75 * a.y)
         }
         return rgb
     }
