@@ -10,6 +10,7 @@
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
+import TerrapinIO
 
 /// Sky colours: the horizon and the zenith.
 public struct SkyColors: Sendable, Equatable {
@@ -56,122 +57,73 @@ public struct GroundPass {
     /// Sky and sea-level ground by casting a ray per pixel against the Earth (a sphere of the
     /// ellipsoid's equatorial radius tangent at the camera's centre), with haze growing with
     /// distance; `imagery` drapes the flat ground outside `grid` (the mesh drapes it inside).
+    /// Rows are drawn in bands on all cores; every pixel depends only on its own position, so
+    /// the bytes are the same for any number of bands.
     public mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle) {
+        drawSkyAndFlatGround(ground: groundColor, grid: grid, imagery: imagery, style: style, bands: frame.height >= 64 ? Cores.online * 2 : 1)
+    }
+
+    mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle, bands: Int) {
         guard let inverse = transform.inverted else { return }
-        let projection = self.projection, rect = self.rect, x0 = self.x0, y0 = self.y0
-        let r = WGS84.a
-        let centre = Vector3(0, 0, -r - projection.frame.origin.altitude)
-        let m = projection.eye - centre
-        let c = m.dot(m) - r * r
-        let up = m.normalized
-        let hazeDistance = self.hazeDistance
-        let lat0 = projection.frame.origin.latitude * Double.pi / 180
-        let degLat = 111_132.954 - 559.822 * cos(2 * lat0), degLon = 111_412.84 * cos(lat0)
-        func insideGrid(_ q: Vector3) -> Bool {
-            guard let g = grid else { return false }
-            let lat = projection.frame.origin.latitude + q.y / degLat, lon = projection.frame.origin.longitude + q.x / degLon
-            return lat >= g.southCentre - g.cellHeight && lat <= g.northCentre + g.cellHeight
-                && lon >= g.westCentre - g.cellWidth && lon <= g.eastCentre + g.cellWidth
-        }
-        let focal = projection.focalLength * transform.a
         let flatShade = imagery?.shadesRelativeToFlat == true ? 1 : Float(1 - (imagery?.shading ?? 0) * 0.75 * (1 - style.light.2))
-        var reader = ImageryReader()
-        /// Where a ground point falls in the imagery: texel position and level of detail.
-        func texelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
-            let lat = projection.frame.origin.latitude + q.y / degLat
-            let phi = lat * Double.pi / 180
-            let lon = projection.frame.origin.longitude + q.x / max(1e-3, 111_412.84 * cos(phi) - 93.5 * cos(3 * phi))
-            let texel = imagery.texel(latitude: lat, longitude: lon)
-            // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
-            // stretched by 1 / cos(incidence), times image pixels per square metre.
-            let incidence = max(1e-3, abs(dir.dot((q - centre).normalized)))
-            let density = imagery.texelsPerMetre(latitude: lat)
-            let perPixel = (distance / focal) * (distance / focal) / incidence * density.x * density.y
-            return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
-        }
-        func draped(_ base: RGBAColor, _ t: SIMD3<Double>, _ imagery: Imagery) -> RGBAColor {
-            guard let c = imagery.sample(x: t.x, y: t.y, level: t.z, reader: &reader) else { return base }
-            let k = flatShade / 255, cover = 1 - c.w / 255
-            return RGBAColor(red: c.x * k + base.red * cover, green: c.y * k + base.green * cover, blue: c.z * k + base.blue * cover, alpha: 1)
-        }
-        /// One pixel's ray: sky, or ground (its distance, and whether the grid's mesh covers it).
-        func cast(_ px: Double, _ py: Double) -> (dir: Vector3, distance: Double?, inside: Bool) {
-            let p = inverse.apply(Point(px, py))
-            let (_, dir) = projection.ray(x: p.x - rect.minX, y: p.y - rect.minY)
-            let b = m.dot(dir)
-            let disc = b * b - c
-            guard disc > 0, -b - disc.squareRoot() > 0 else { return (dir, nil, false) }
-            let distance = -b - disc.squareRoot()
-            return (dir, distance, insideGrid(projection.eye + dir * distance))
-        }
-        let width = frame.width, height = frame.height
-        let forward = projection.forward
+        let caster = SkyCaster(projection: projection, rect: rect, inverse: inverse, grid: grid, hazeDistance: hazeDistance,
+                               focal: projection.focalLength * transform.a, sky: sky, ground: groundColor, flatShade: flatShade)
+        let x0 = self.x0, y0 = self.y0, width = frame.width, height = frame.height
         // Imagery positions, levels and haze are found exactly on a lattice every `step` pixels
         // and interpolated between where a cell's four corners are all open ground at nearly the
         // same distance (the mapping is smooth there: under 1/100 texel off); elsewhere (sky,
         // the horizon, the mesh's edge) every pixel is cast on its own.
-        let step = 8
-        let base255 = SIMD3<Float>(groundColor.red, groundColor.green, groundColor.blue) * 255
-        let horizon255 = SIMD3<Float>(sky.horizon.red, sky.horizon.green, sky.horizon.blue) * 255
+        let step = SkyCaster.step
         let nx = width / step + 2, ny = height / step + 2
-        struct Node { var ok = false; var distance = 0.0; var depth: Float = 0; var haze: Float = 0; var t = SIMD3<Double>(0, 0, 0) }
-        var nodes: [Node] = []
+        var nodes: [SkyCaster.Node] = []
         if let imagery {
-            nodes = [Node](repeating: Node(), count: nx * ny)
+            nodes = [SkyCaster.Node](repeating: SkyCaster.Node(), count: nx * ny)
             for j in 0..<ny {
                 for i in 0..<nx {
-                    let ray = cast(Double(x0 + i * step) + 0.5, Double(y0 + j * step) + 0.5)
-                    guard let d = ray.distance, !ray.inside else { continue }
-                    nodes[j * nx + i] = Node(ok: true, distance: d, depth: Float(d * ray.dir.dot(forward)), haze: Float(1 - exp(-d / hazeDistance)) * 0.85,
-                                             t: texelAt(projection.eye + ray.dir * d, along: ray.dir, distance: d, imagery))
+                    nodes[j * nx + i] = caster.node(Double(x0 + i * step) + 0.5, Double(y0 + j * step) + 0.5, imagery)
                 }
             }
         }
         // Bound once: an optional struct unwrapped per pixel is copied (and retained) per pixel.
-        let lattice = !nodes.isEmpty
         let drape = imagery ?? Imagery(image: Pixmap(width: 1, height: 1)!, west: 0, south: 0, east: 1, north: 1)!
-        for py in y0..<(y0 + height) {
-            let j = (py - y0) / step, fy = Double((py - y0) % step) / Double(step)
-            for px in x0..<(x0 + width) {
-                let i = (px - x0) / step, fx = Double((px - x0) % step) / Double(step)
-                let index = (py - y0) * width + (px - x0)
-                var color: RGBAColor
-                if lattice {
-                    let a = nodes[j * nx + i], b = nodes[j * nx + i + 1], c = nodes[(j + 1) * nx + i], d = nodes[(j + 1) * nx + i + 1]
-                    if a.ok, b.ok, c.ok, d.ok {
-                        let near = min(a.distance, b.distance, c.distance, d.distance), far = max(a.distance, b.distance, c.distance, d.distance)
-                        if far < near * 1.02 {
-                            let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
-                            let t = a.t * w00 + b.t * w10 + c.t * w01 + d.t * w11
-                            let f00 = Float(w00), f10 = Float(w10), f01 = Float(w01), f11 = Float(w11)
-                            frame.depth[index] = a.depth * f00 + b.depth * f10 + c.depth * f01 + d.depth * f11
-                            let haze = a.haze * f00 + b.haze * f10 + c.haze * f01 + d.haze * f11
-                            // Colour in 0…255 floats: the imagery over the ground colour, then haze.
-                            var rgb = base255
-                            if let texel = drape.sample(x: t.x, y: t.y, level: t.z, reader: &reader) {
-                                rgb = SIMD3(texel.x, texel.y, texel.z) * flatShade + rgb * (1 - texel.w / 255)
+        let lattice = !nodes.isEmpty, latticeNodes = nodes
+        frame.inBands(max(1, min(bands, height))) { raster in
+            var reader = ImageryReader()
+            for py in (y0 + raster.rows.lowerBound)..<(y0 + raster.rows.upperBound) {
+                let j = (py - y0) / step, fy = Double((py - y0) % step) / Double(step)
+                let line = (py - y0) * width
+                var px = x0
+                while px < x0 + width {
+                    let i = (px - x0) / step
+                    let cellEnd = min(x0 + width, x0 + (i + 1) * step)
+                    if lattice {
+                        let a = latticeNodes[j * nx + i], b = latticeNodes[j * nx + i + 1], c = latticeNodes[(j + 1) * nx + i], d = latticeNodes[(j + 1) * nx + i + 1]
+                        if a.ok, b.ok, c.ok, d.ok,
+                           max(a.distance, b.distance, c.distance, d.distance) < min(a.distance, b.distance, c.distance, d.distance) * 1.02 {
+                            // Along the row the corners' blend is linear: its two ends, then steps.
+                            let gy = 1 - fy, fyF = Float(fy), gyF = Float(gy)
+                            let tLeft = a.t * gy + c.t * fy, tRight = b.t * gy + d.t * fy
+                            let zLeft = a.depth * gyF + c.depth * fyF, zRight = b.depth * gyF + d.depth * fyF
+                            let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
+                            for x in px..<cellEnd {
+                                let fx = Double((x - x0) % step) / Double(step), f = Float(fx)
+                                let t = tLeft + (tRight - tLeft) * fx
+                                let index = line + (x - x0)
+                                raster.depth[index] = zLeft + (zRight - zLeft) * f
+                                raster.pixels[index] = caster.drapedPixel(t, haze: hLeft + (hRight - hLeft) * f, drape, reader: &reader)
                             }
-                            rgb = rgb + (horizon255 - rgb) * haze
-                            let q = (rgb + 0.5).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
-                            frame.pixels[index] = UInt32(q.x) | UInt32(q.y) << 8 | UInt32(q.z) << 16 | 0xFF00_0000
+                            px = cellEnd
                             continue
                         }
                     }
-                }
-                let ray = cast(Double(px) + 0.5, Double(py) + 0.5)
-                if let distance = ray.distance {
-                    color = groundColor
-                    if !ray.inside {
-                        frame.depth[index] = Float(distance * ray.dir.dot(forward))
-                        if let imagery { color = draped(groundColor, texelAt(projection.eye + ray.dir * distance, along: ray.dir, distance: distance, imagery), imagery) }
+                    for x in px..<cellEnd {
+                        let index = line + (x - x0)
+                        let (colour, depth) = caster.pixel(Double(x) + 0.5, Double(py) + 0.5, imagery: imagery, reader: &reader)
+                        if let depth { raster.depth[index] = depth }
+                        raster.pixels[index] = colour
                     }
-                    color = mix(color, sky.horizon, Float(1 - exp(-distance / hazeDistance)) * 0.85)
-                } else {
-                    // Sky: from the horizon colour up to the zenith colour with the ray's elevation.
-                    color = mix(sky.horizon, sky.zenith, min(1, max(0, Float(ray.dir.dot(up))) * 2.2))
+                    px = cellEnd
                 }
-                let c8 = color.rgba8
-                frame.pixels[index] = UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
             }
         }
     }
@@ -217,6 +169,136 @@ public struct GroundPass {
         canvas.transform = .identity
         canvas.drawImage(image, transform: .translation(Double(x0), Double(y0)), filter: .nearest)
         canvas.transform = saved
+    }
+}
+
+/// What a ray per pixel sees: the sky, or the sea-level ground (a sphere of the ellipsoid's
+/// equatorial radius tangent at the camera's centre) with imagery and haze.
+struct SkyCaster: Sendable {
+    static let step = 8
+    let projection: Projection
+    let rect: Rect
+    let inverse: Transform
+    let grid: HeightGrid?
+    let hazeDistance: Double
+    /// Focal length in device pixels.
+    let focal: Double
+    let sky: SkyColors
+    let ground: RGBAColor
+    let flatShade: Float
+    let centre: Vector3, m: Vector3, c: Double, up: Vector3
+    let degLat: Double, degLon: Double
+    let base255: SIMD3<Float>, horizon255: SIMD3<Float>
+
+    init(projection: Projection, rect: Rect, inverse: Transform, grid: HeightGrid?, hazeDistance: Double, focal: Double, sky: SkyColors,
+         ground: RGBAColor, flatShade: Float) {
+        self.projection = projection
+        self.rect = rect
+        self.inverse = inverse
+        self.grid = grid
+        self.hazeDistance = hazeDistance
+        self.focal = focal
+        self.sky = sky
+        self.ground = ground
+        self.flatShade = flatShade
+        let r = WGS84.a
+        centre = Vector3(0, 0, -r - projection.frame.origin.altitude)
+        m = projection.eye - centre
+        c = m.dot(m) - r * r
+        up = m.normalized
+        let lat0 = projection.frame.origin.latitude * Double.pi / 180
+        degLat = 111_132.954 - 559.822 * cos(2 * lat0)
+        degLon = 111_412.84 * cos(lat0)
+        base255 = SIMD3<Float>(ground.red, ground.green, ground.blue) * 255
+        horizon255 = SIMD3<Float>(sky.horizon.red, sky.horizon.green, sky.horizon.blue) * 255
+    }
+
+    /// A lattice node: whether its pixel sees open ground, and there its distance, depth, haze
+    /// and imagery position and level.
+    struct Node: Sendable {
+        var ok = false
+        var distance = 0.0
+        var depth: Float = 0
+        var haze: Float = 0
+        var t = SIMD3<Double>(0, 0, 0)
+    }
+
+    func insideGrid(_ q: Vector3) -> Bool {
+        guard let g = grid else { return false }
+        let lat = projection.frame.origin.latitude + q.y / degLat, lon = projection.frame.origin.longitude + q.x / degLon
+        return lat >= g.southCentre - g.cellHeight && lat <= g.northCentre + g.cellHeight
+            && lon >= g.westCentre - g.cellWidth && lon <= g.eastCentre + g.cellWidth
+    }
+
+    /// One pixel's ray: sky, or ground (its distance, and whether the grid's mesh covers it).
+    func cast(_ px: Double, _ py: Double) -> (dir: Vector3, distance: Double?, inside: Bool) {
+        let p = inverse.apply(Point(px, py))
+        let (_, dir) = projection.ray(x: p.x - rect.minX, y: p.y - rect.minY)
+        let b = m.dot(dir)
+        let disc = b * b - c
+        guard disc > 0, -b - disc.squareRoot() > 0 else { return (dir, nil, false) }
+        let distance = -b - disc.squareRoot()
+        return (dir, distance, insideGrid(projection.eye + dir * distance))
+    }
+
+    /// Where a ground point falls in the imagery: texel position and level of detail.
+    func texelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
+        let lat = projection.frame.origin.latitude + q.y / degLat
+        let phi = lat * Double.pi / 180
+        let lon = projection.frame.origin.longitude + q.x / max(1e-3, 111_412.84 * cos(phi) - 93.5 * cos(3 * phi))
+        let texel = imagery.texel(latitude: lat, longitude: lon)
+        // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
+        // stretched by 1 / cos(incidence), times image pixels per square metre.
+        let incidence = max(1e-3, abs(dir.dot((q - centre).normalized)))
+        let density = imagery.texelsPerMetre(latitude: lat)
+        let perPixel = (distance / focal) * (distance / focal) / incidence * density.x * density.y
+        return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
+    }
+
+    func node(_ px: Double, _ py: Double, _ imagery: Imagery) -> Node {
+        let ray = cast(px, py)
+        guard let d = ray.distance, !ray.inside else { return Node() }
+        return Node(ok: true, distance: d, depth: Float(d * ray.dir.dot(projection.forward)), haze: Float(1 - exp(-d / hazeDistance)) * 0.85,
+                    t: texelAt(projection.eye + ray.dir * d, along: ray.dir, distance: d, imagery))
+    }
+
+    /// A ground pixel from an interpolated imagery position and haze (colours in 0…255 floats:
+    /// the imagery over the ground colour, then haze).
+    @inline(__always)
+    func drapedPixel(_ t: SIMD3<Double>, haze: Float, _ drape: Imagery, reader: inout ImageryReader) -> UInt32 {
+        var rgb = base255
+        if let texel = drape.sample(x: t.x, y: t.y, level: t.z, reader: &reader) {
+            rgb = SIMD3(texel.x, texel.y, texel.z) * flatShade + rgb * (1 - texel.w / 255)
+        }
+        rgb = rgb + (horizon255 - rgb) * haze
+        let q = (rgb + 0.5).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
+        return UInt32(q.x) | UInt32(q.y) << 8 | UInt32(q.z) << 16 | 0xFF00_0000
+    }
+
+    /// A pixel cast on its own: its colour, and its depth where it is open ground.
+    func pixel(_ px: Double, _ py: Double, imagery: Imagery?, reader: inout ImageryReader) -> (UInt32, Float?) {
+        let ray = cast(px, py)
+        var color: RGBAColor
+        var depth: Float?
+        if let distance = ray.distance {
+            color = ground
+            if !ray.inside {
+                depth = Float(distance * ray.dir.dot(projection.forward))
+                if let imagery {
+                    let t = texelAt(projection.eye + ray.dir * distance, along: ray.dir, distance: distance, imagery)
+                    if let c = imagery.sample(x: t.x, y: t.y, level: t.z, reader: &reader) {
+                        let k = flatShade / 255, cover = 1 - c.w / 255
+                        color = RGBAColor(red: c.x * k + ground.red * cover, green: c.y * k + ground.green * cover, blue: c.z * k + ground.blue * cover, alpha: 1)
+                    }
+                }
+            }
+            color = mix(color, sky.horizon, Float(1 - exp(-distance / hazeDistance)) * 0.85)
+        } else {
+            // Sky: from the horizon colour up to the zenith colour with the ray's elevation.
+            color = mix(sky.horizon, sky.zenith, min(1, max(0, Float(ray.dir.dot(up))) * 2.2))
+        }
+        let c8 = color.rgba8
+        return (UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000, depth)
     }
 }
 

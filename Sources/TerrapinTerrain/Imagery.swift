@@ -49,6 +49,9 @@ public struct Imagery: Sendable {
     public var byteCount: Int { levels.reduce(0) { $0 + $1.data.count } }
     /// The tile archive behind this imagery, if it is one.
     public let tiles: TileImagery?
+    /// `tiles` unretained (kept alive by `tiles`): sampling through a strong reference retains
+    /// and releases the shared object per sample, which threads drawing at once contend on.
+    private let tilesReference: Unmanaged<TileImagery>?
 
     struct Level: Sendable {
         let width: Int, height: Int
@@ -82,6 +85,7 @@ public struct Imagery: Sendable {
         width = image.width
         height = image.height
         tiles = nil
+        tilesReference = nil
     }
 
     /// Imagery from a tile archive of raster tiles, drawn where the archive has tiles.
@@ -99,6 +103,7 @@ public struct Imagery: Sendable {
         height = tiles.worldPixels
         levels = []
         self.tiles = tiles
+        tilesReference = Unmanaged.passUnretained(tiles)
         source = tiles.path
     }
 
@@ -169,7 +174,7 @@ public struct Imagery: Sendable {
     /// thread: make it with `ImageryReader()` and pass it to every sample of a draw).
     @inline(__always)
     public func sample(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
-        if let tiles { return tiles.sample(x: x, y: y, level: level, reader: &reader) }
+        if let tilesReference { return tilesReference._withUnsafeGuaranteedRef { $0.sample(x: x, y: y, level: level, reader: &reader) } }
         guard x >= 0, y >= 0, x <= Double(width), y <= Double(height) else { return nil }
         let l = min(max(level.isFinite ? level : 0, 0), Double(levels.count - 1))
         let l0 = Int(l), f = Float(l - Double(l0))

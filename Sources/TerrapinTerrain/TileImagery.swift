@@ -34,6 +34,9 @@ public final class TileImagery: Sendable {
     /// The archive its tiles are read from, or nil when a `drawer` draws them.
     public let source: (any TileSource)?
     public let drawer: (any TileDrawer)?
+    /// Whether `drawer` is set, kept apart: testing the existential copies (and retains) it,
+    /// per sample.
+    let isDrawn: Bool
     /// The archive's path or the drawer's name.
     public let path: String
     public let attribution: String?
@@ -63,6 +66,7 @@ public final class TileImagery: Sendable {
         }
         self.source = source
         drawer = nil
+        isDrawn = false
         path = source.path
         attribution = info.attribution
         self.cache = cache
@@ -91,6 +95,7 @@ public final class TileImagery: Sendable {
         }
         source = nil
         self.drawer = drawer
+        isDrawn = true
         path = drawer.name
         attribution = drawer.attribution
         self.cache = cache
@@ -113,7 +118,7 @@ public final class TileImagery: Sendable {
         guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
         let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
         let l: Double = min(max(level.isFinite ? level : 0, 0), deepest)
-        if drawer != nil {
+        if isDrawn {
             // Drawn tiles are read one zoom at a time, as MapLibre shows a view at zoom z with
             // the tiles of ⌊z⌋ magnified: the coarser level, unless within 0.3 of the finer
             // (the level is estimated per pixel; a view at a whole zoom must get that zoom).
@@ -151,19 +156,17 @@ public final class TileImagery: Sendable {
             let cx = wx0 % tilePixels, cy = y0 % tilePixels
             if cx + 1 < tilePixels, y1 == y0 + 1, cy + 1 < tilePixels {
                 let id = TileID(z: tz, x: wx0 / tilePixels, y: y0 / tilePixels)
-                if let tile = reader.tile(id, of: self) {
-                    // Read in place (a copy of the level would retain its pixels per sample).
-                    let m = min(mip, tile.levels.count - 1)
-                    let width = tile.levels[m].width
-                    if cx + 1 < width, cy + 1 < tile.levels[m].height {
-                        return tile.levels[m].data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in
-                            let o = (cy * width + cx) * 4, below = o + width * 4
-                            let p00 = Imagery.rgba(d, o), p10 = Imagery.rgba(d, o + 4)
-                            let p01 = Imagery.rgba(d, below), p11 = Imagery.rgba(d, below + 4)
-                            let top: SIMD4<Float> = p00 + (p10 - p00) * tx
-                            let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
-                            return top + (bottom - top) * ty
-                        }
+                if let views = reader.tile(id, of: self) {
+                    // Read in place, through the tile's level pointers.
+                    let level = views[min(mip, views.count - 1)]
+                    let width = level.width
+                    if cx + 1 < width, cy + 1 < level.height {
+                        let o = (cy * width + cx) * 4, below = o + width * 4
+                        let p00 = Self.rgba(level.base, o), p10 = Self.rgba(level.base, o + 4)
+                        let p01 = Self.rgba(level.base, below), p11 = Self.rgba(level.base, below + 4)
+                        let top: SIMD4<Float> = p00 + (p10 - p00) * tx
+                        let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
+                        return top + (bottom - top) * ty
                     }
                 }
             }
@@ -186,11 +189,15 @@ public final class TileImagery: Sendable {
         var wx = gx % world
         if wx < 0 { wx += world }
         let id = TileID(z: z, x: wx / tilePixels, y: gy / tilePixels)
-        guard let tile = reader.tile(id, of: self) else { return nil }
-        let level = tile.levels[min(mip, tile.levels.count - 1)]
+        guard let views = reader.tile(id, of: self) else { return nil }
+        let level = views[min(mip, views.count - 1)]
         let px = min(wx % tilePixels, level.width - 1), py = min(gy % tilePixels, level.height - 1)
-        let o = (py * level.width + px) * 4
-        return level.data.withUnsafeBufferPointer { (d: UnsafeBufferPointer<UInt8>) -> SIMD4<Float> in Imagery.rgba(d, o) }
+        return Self.rgba(level.base, (py * level.width + px) * 4)
+    }
+
+    @inline(__always)
+    static func rgba(_ d: UnsafePointer<UInt8>, _ o: Int) -> SIMD4<Float> {
+        SIMD4<Float>(Float(d[o]), Float(d[o + 1]), Float(d[o + 2]), Float(d[o + 3]))
     }
 
     /// A decoded tile from the shared cache, or read and decoded now; nil if the archive has
@@ -216,14 +223,40 @@ public final class TileImagery: Sendable {
     }
 }
 
-/// A decoded tile and its mipmaps, premultiplied RGBA8.
-public final class DecodedTile: Sendable {
-    let levels: [Imagery.Level]
-    public var byteCount: Int { levels.reduce(0) { $0 + $1.data.count } }
+/// A decoded tile and its mipmaps, premultiplied RGBA8, in one allocation that never moves, so
+/// drawing threads read it through plain pointers (`LevelView`s) without touching the tile's
+/// reference count per sample — threads sharing a tile would otherwise contend on it.
+///
+/// Invariant: the pixels are written once, in `init`, and freed in `deinit`; a reader holding
+/// the tile may use its views.
+public final class DecodedTile: @unchecked Sendable {
+    /// A mip level: its pixels, width and height.
+    struct LevelView {
+        let base: UnsafePointer<UInt8>
+        let width: Int, height: Int
+    }
+    let views: UnsafeBufferPointer<LevelView>
+    private let pixels: UnsafeMutableBufferPointer<UInt8>
+    public var byteCount: Int { pixels.count }
 
     init(image: Pixmap, size: Int) {
         let base = image.width == size && image.height == size ? image : Self.resized(image, to: size)
-        levels = Imagery.pyramid(Imagery.Level(width: size, height: size, data: base.data))
+        let levels = Imagery.pyramid(Imagery.Level(width: size, height: size, data: base.data))
+        let pixels = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: levels.reduce(0) { $0 + $1.data.count })
+        let views = UnsafeMutableBufferPointer<LevelView>.allocate(capacity: levels.count)
+        var offset = 0
+        for (i, level) in levels.enumerated() {
+            _ = UnsafeMutableBufferPointer(rebasing: pixels[offset..<(offset + level.data.count)]).initialize(from: level.data)
+            views.initializeElement(at: i, to: LevelView(base: UnsafePointer(pixels.baseAddress! + offset), width: level.width, height: level.height))
+            offset += level.data.count
+        }
+        self.pixels = pixels
+        self.views = UnsafeBufferPointer(views)
+    }
+
+    deinit {
+        pixels.deallocate()
+        views.deallocate()
     }
 
     /// Bilinear resampling to size × size (tiles of an archive whose sizes differ).
@@ -305,37 +338,44 @@ public final class TileCache: Sendable {
 }
 
 /// The tiles one drawing thread used last (a tiny most-recently-used list in front of the
-/// shared cache).
+/// shared cache). It holds the tiles, so their level views stay valid while listed; a lookup
+/// hands out the views alone, which costs no reference counting.
 public struct ImageryReader {
     private var ids: [TileID] = []
     private var tiles: [DecodedTile?] = []
+    private var views: [UnsafeBufferPointer<DecodedTile.LevelView>?] = []
     private var next = 0
     static let capacity = 16
 
     public init() {}
 
     @inline(__always)
-    mutating func tile(_ id: TileID, of imagery: TileImagery) -> DecodedTile? {
-        if !ids.isEmpty, ids[0] == id { return tiles[0] }
+    mutating func tile(_ id: TileID, of imagery: TileImagery) -> UnsafeBufferPointer<DecodedTile.LevelView>? {
+        if !ids.isEmpty, ids[0] == id { return views[0] }
         if let i = ids.firstIndex(of: id) {
             ids.swapAt(0, i)
             tiles.swapAt(0, i)
-            return tiles[0]
+            views.swapAt(0, i)
+            return views[0]
         }
         let tile = imagery.decodedTile(id)
         if ids.count < Self.capacity {
             ids.append(id)
             tiles.append(tile)
+            views.append(tile?.views)
             ids.swapAt(0, ids.count - 1)
             tiles.swapAt(0, tiles.count - 1)
+            views.swapAt(0, views.count - 1)
         } else {
             next = next % (Self.capacity - 1) + 1
             ids[next] = id
             tiles[next] = tile
+            views[next] = tile?.views
             ids.swapAt(0, next)
             tiles.swapAt(0, next)
+            views.swapAt(0, next)
         }
-        return tile
+        return views[0]
     }
 }
 

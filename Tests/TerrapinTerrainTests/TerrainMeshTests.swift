@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TerrapinGeo
+import TerrapinGeometry
+import TerrapinRaster
 @testable import TerrapinTerrain
 
 /// The mesh's level of detail by distance and the rasteriser under it.
@@ -116,6 +118,34 @@ import TerrapinGeo
         let one = draw(1)
         for bands in [2, 5, 16] {
             let other = draw(bands)
+            #expect(other.pixels == one.pixels && other.depth == one.depth, "\(bands) bands")
+        }
+    }
+
+    /// The sky and the flat ground with imagery draped, drawn in bands, are the same bytes
+    /// for any number of bands (tilted to the horizon, so the lattice and the per-pixel casts
+    /// both occur).
+    @Test func skyAndFlatGroundBandsGiveTheSameBytes() throws {
+        var pixels = [UInt8](repeating: 0, count: 64 * 64 * 4)
+        for i in 0..<(64 * 64) {
+            pixels[4 * i] = UInt8(i % 64 * 4); pixels[4 * i + 1] = UInt8(i / 64 * 4); pixels[4 * i + 2] = 90; pixels[4 * i + 3] = 255
+        }
+        let image = try #require(Pixmap(width: 64, height: 64, premultipliedData: pixels))
+        let imagery = try #require(Imagery(image: image, west: 6.9, south: 45.95, east: 7.2, north: 46.15))
+        func draw(_ bands: Int) throws -> DepthFrame {
+            let camera = Camera(center: LatLngAltitude(latitude: 46.05, longitude: 7.05), heading: 33, tilt: 84, range: 3_500)
+            let projection = Projection(camera: camera, width: Double(Self.width), height: Double(Self.height))
+            var pass = try #require(GroundPass(projection: projection, rect: Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height)),
+                                               transform: .identity, canvasWidth: Self.width, canvasHeight: Self.height,
+                                               sky: SkyColors(zenith: RGBAColor(red: 0.5, green: 0.7, blue: 0.9, alpha: 1),
+                                                              horizon: RGBAColor(red: 0.86, green: 0.9, blue: 0.95, alpha: 1))))
+            pass.drawSkyAndFlatGround(ground: RGBAColor(red: 0.6, green: 0.7, blue: 0.55, alpha: 1), grid: nil, imagery: imagery, style: TerrainStyle(), bands: bands)
+            return pass.frame
+        }
+        let one = try draw(1)
+        #expect(one.depth.contains { !$0.isFinite } && one.depth.contains(where: \.isFinite), "sky and ground both in view")
+        for bands in [2, 7] {
+            let other = try draw(bands)
             #expect(other.pixels == one.pixels && other.depth == one.depth, "\(bands) bands")
         }
     }
