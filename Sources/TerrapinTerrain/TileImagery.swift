@@ -147,15 +147,17 @@ public final class TileImagery: Sendable {
             let world = tilePixels << tz
             let fx: Double = x - 0.5
             let fy: Double = min(max(y - 0.5, 0), Double(world - 1))
-            let x0 = Int(fx.rounded(.down)), y0 = Int(fy)
+            // The floor without a libm call (|x| < 1e15 here); tiles and worlds are powers of
+            // two, so wrapping and tile indices are masks and shifts.
+            let truncated = Int(fx)
+            let x0 = fx < Double(truncated) ? truncated - 1 : truncated, y0 = Int(fy)
             let y1 = min(y0 + 1, world - 1)
             let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
             // The common case: all four texels in one tile, read with one lookup.
-            var wx0 = x0 % world
-            if wx0 < 0 { wx0 += world }
-            let cx = wx0 % tilePixels, cy = y0 % tilePixels
+            let wx0 = x0 & (world - 1), shift = tilePixels.trailingZeroBitCount
+            let cx = wx0 & (tilePixels - 1), cy = y0 & (tilePixels - 1)
             if cx + 1 < tilePixels, y1 == y0 + 1, cy + 1 < tilePixels {
-                let id = TileID(z: tz, x: wx0 / tilePixels, y: y0 / tilePixels)
+                let id = TileID(z: tz, x: wx0 >> shift, y: y0 >> shift)
                 if let views = reader.tile(id, of: self) {
                     // Read in place, through the tile's level pointers.
                     let level = views[min(mip, views.count - 1)]
