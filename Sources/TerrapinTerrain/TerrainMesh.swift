@@ -33,6 +33,8 @@ struct TerrainMesh {
     private(set) var visible: [Bool]
     /// Per block: the device rows its box spans (all rows when part of it is behind the eye).
     private(set) var spans: [(top: Double, bottom: Double)]
+    /// Whether the eye is above the grid's highest sample.
+    let eyeAboveTerrain: Bool
     /// Per block corner ((blocksX + 1) × (blocksY + 1)): the largest step of the blocks around it.
     private var cornerSteps: [Int]
     let metresPerDegLat: Double, metresPerDegLon: Double
@@ -68,6 +70,8 @@ struct TerrainMesh {
             cached = ranges
             return ranges
         }
+        let highest = Double(ranges.high.max() ?? 0) * exaggeration
+        eyeAboveTerrain = projection.frame.origin.altitude + projection.eye.z > highest + 1
         steps = [Int](repeating: 1, count: blocksX * blocksY)
         visible = [Bool](repeating: false, count: blocksX * blocksY)
         spans = [(top: Double, bottom: Double)](repeating: (-.infinity, .infinity), count: blocksX * blocksY)
@@ -221,46 +225,63 @@ struct TerrainMesh {
         let ex = exaggeration
         let frame = projection.frame
         let lastRow = grid.rows - 1, lastColumn = grid.columns - 1
+        let dx = grid.cellWidth * metresPerDegLon, dy = grid.cellHeight * metresPerDegLat
+        let columns = grid.columns
         grid.samples.withUnsafeBufferPointer { samples in
-            func height(_ r: Int, _ c: Int) -> Double { Double(samples[min(max(r, 0), lastRow) * grid.columns + min(max(c, 0), lastColumn)]) * ex }
+        block.enu.withUnsafeMutableBufferPointer { enu in
+        block.colour.withUnsafeMutableBufferPointer { colour in
+            @inline(__always) func height(_ r: Int, _ c: Int) -> Double {
+                Double(samples[min(max(r, 0), lastRow) * columns + min(max(c, 0), lastColumn)]) * ex
+            }
             for j in 0..<nr {
                 let gr = rs[j]
+                let radiusCos = radius[j] * cosLat[j], polar = radius[j] * (1 - WGS84.e2) * sinLat[j]
                 for i in 0..<nc {
                     let gc = cs[i]
-                    let e = height(gr, gc)
+                    let e = Double(samples[gr * columns + gc]) * ex
                     let k = max(0, e)
-                    let ecef = Vector3((radius[j] + k) * cosLat[j] * cosLon[i], (radius[j] + k) * cosLat[j] * sinLon[i],
-                                       (radius[j] * (1 - WGS84.e2) + k) * sinLat[j])
+                    let ecef = Vector3((radiusCos + k * cosLat[j]) * cosLon[i], (radiusCos + k * cosLat[j]) * sinLon[i], polar + k * sinLat[j])
                     let v = j * nc + i
-                    block.enu[v] = frame.enu(ecef: ecef)
+                    enu[v] = frame.enu(ecef: ecef)
                     // The hillshade's step: the largest of the blocks sharing this vertex.
-                    let onNorth = j == 0, onSouth = j == nr - 1, onWest = i == 0, onEast = i == nc - 1
-                    let shadeStep: Int
-                    switch (onNorth, onSouth, onWest, onEast) {
-                    case (true, _, true, _): shadeStep = corner(0, 0)
-                    case (true, _, _, true): shadeStep = corner(1, 0)
-                    case (_, true, true, _): shadeStep = corner(0, 1)
-                    case (_, true, _, true): shadeStep = corner(1, 1)
-                    case (true, _, _, _): shadeStep = north
-                    case (_, true, _, _): shadeStep = south
-                    case (_, _, true, _): shadeStep = west
-                    case (_, _, _, true): shadeStep = east
-                    default: shadeStep = step
+                    let d: Int
+                    if j > 0 && j < nr - 1 && i > 0 && i < nc - 1 {
+                        d = step
+                    } else {
+                        switch (j == 0, j == nr - 1, i == 0, i == nc - 1) {
+                        case (true, _, true, _): d = corner(0, 0)
+                        case (true, _, _, true): d = corner(1, 0)
+                        case (_, true, true, _): d = corner(0, 1)
+                        case (_, true, _, true): d = corner(1, 1)
+                        case (true, _, _, _): d = north
+                        case (_, true, _, _): d = south
+                        case (_, _, true, _): d = west
+                        default: d = east
+                        }
                     }
                     // Land is shaded; the sea surface is flat.
-                    let shade: Double
-                    if e < 0 {
-                        shade = 1
-                    } else {
-                        let d = shadeStep
-                        shade = style.hillshade(height(gr - d, gc - d), height(gr - d, gc), height(gr - d, gc + d), height(gr, gc - d), height(gr, gc + d),
-                                                height(gr + d, gc - d), height(gr + d, gc), height(gr + d, gc + d),
-                                                dxMetres: grid.cellWidth * metresPerDegLon * Double(d), dyMetres: grid.cellHeight * metresPerDegLat * Double(d))
+                    var shade = 1.0
+                    if e >= 0 {
+                        if gr >= d && gr + d <= lastRow && gc >= d && gc + d <= lastColumn {
+                            // Inside the grid: the eight neighbours without clamping.
+                            let up = (gr - d) * columns + gc, here = gr * columns + gc, down = (gr + d) * columns + gc
+                            @inline(__always) func at(_ o: Int) -> Double { Double(samples[o]) * ex }
+                            shade = style.hillshade(at(up - d), at(up), at(up + d), at(here - d), at(here + d), at(down - d), at(down), at(down + d),
+                                                    dxMetres: dx * Double(d), dyMetres: dy * Double(d))
+                        } else {
+                            shade = style.hillshade(height(gr - d, gc - d), height(gr - d, gc), height(gr - d, gc + d), height(gr, gc - d), height(gr, gc + d),
+                                                    height(gr + d, gc - d), height(gr + d, gc), height(gr + d, gc + d),
+                                                    dxMetres: dx * Double(d), dyMetres: dy * Double(d))
+                        }
                     }
-                    block.colour[v] = SIMD3<Float>(Float(e), Float(shade), 0)
-                    if imagery != nil { block.texel[v] = SIMD2(texX[i], texY[j]) }
+                    colour[v] = SIMD3<Float>(Float(e), Float(shade), 0)
                 }
             }
+        }
+        }
+        }
+        if imagery != nil {
+            for j in 0..<nr { for i in 0..<nc { block.texel[j * nc + i] = SIMD2(texX[i], texY[j]) } }
         }
         // Edges shared with a coarser block: the vertices it lacks move onto its edge.
         func snap(lattice: [Int], coarse: Int, vertex: (Int) -> Int) {
@@ -280,10 +301,17 @@ struct TerrainMesh {
         snap(lattice: cs, coarse: south) { (nr - 1) * nc + $0 }
         snap(lattice: rs, coarse: west) { $0 * nc }
         snap(lattice: rs, coarse: east) { $0 * nc + nc - 1 }
-        for v in 0..<n {
-            guard let q = projection.project(enu: block.enu[v]) else { continue }
-            block.screen[v] = (q.x * toDevice.scale + toDevice.dx, q.y * toDevice.scale + toDevice.dy, q.depth)
-            block.colour[v].z = Float(1 - exp(-q.depth / hazeDistance)) * 0.85
+        let projection = self.projection, toDevice = self.toDevice
+        block.enu.withUnsafeBufferPointer { enu in
+        block.screen.withUnsafeMutableBufferPointer { screen in
+        block.colour.withUnsafeMutableBufferPointer { colour in
+            for v in 0..<n {
+                guard let q = projection.project(enu: enu[v]) else { continue }
+                screen[v] = (q.x * toDevice.scale + toDevice.dx, q.y * toDevice.scale + toDevice.dy, q.depth)
+                colour[v].z = Float(1 - exp(-q.depth / hazeDistance)) * 0.85
+            }
+        }
+        }
         }
     }
 }

@@ -159,7 +159,8 @@ struct DepthRaster {
     /// the frame (so a mesh drawn in bands counts each triangle once).
     @inline(__always) @discardableResult
     func triangle<A: SIMD>(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
-                           _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, shade: (A) -> UInt32) -> Bool where A.Scalar == Float {
+                           _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, cullClockwise: Bool = false,
+                           shade: (A) -> UInt32) -> Bool where A.Scalar == Float {
         let minXf = min(p0.0, p1.0, p2.0), maxXf = max(p0.0, p1.0, p2.0), minYf = min(p0.1, p1.1, p2.1), maxYf = max(p0.1, p1.1, p2.1)
         // Outside the band or the frame (also rejects NaN: every comparison fails).
         guard maxXf >= 0, minXf < Double(width), maxYf >= Double(rows.lowerBound), minYf < Double(rows.upperBound) else { return false }
@@ -176,7 +177,9 @@ struct DepthRaster {
         var x1 = fixed(p1.0), y1 = fixed(p1.1)
         var x2 = fixed(p2.0), y2 = fixed(p2.1)
         var area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
-        guard area != 0 else { return false }
+        // With `cullClockwise`, a triangle whose corners run clockwise on screen (y down) is
+        // facing away and is not drawn.
+        guard area != 0, !(cullClockwise && area < 0) else { return false }
         // Counter-clockwise on screen (y down) from here on: swap the last two where needed.
         var q1 = p1, q2 = p2, a1 = c1, a2 = c2
         if area < 0 {
@@ -299,7 +302,7 @@ public enum TerrainRenderer {
     /// `draw` in `bands` bands of rows (the bytes are the same for any number).
     static func draw(_ ground: TerrainGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                      horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, imagery: Imagery?, bands: Int,
-                     into frame: inout DepthFrame) -> Int {
+                     cullBackFaces: Bool = true, into frame: inout DepthFrame) -> Int {
         let grid = ground.grid
         let mesh = TerrainMesh(ground: ground, projection: projection, toDevice: toDevice, frameWidth: frame.width, frameHeight: frame.height)
         // Image positions are kept in full-resolution pixels from `origin` (the grid's north-west
@@ -316,6 +319,12 @@ public enum TerrainRenderer {
         // the fixed-point rasteriser decides a pixel the same in any band, so the bytes do not
         // depend on the number of cores.
         let bands = max(1, min(bands, frame.height))
+        // Seen from above the highest sample, the mesh's triangles facing away from the eye (the
+        // far sides of ridges; clockwise on screen, as every cell's triangles run north-west,
+        // north-east, south-east and north-west, south-east, south-west) are hidden behind the
+        // near sides: a ray reaching one from below has crossed the surface before. They are
+        // not drawn. From lower down (in a valley, under the mesh's edge) every triangle is.
+        let cull = cullBackFaces && mesh.eyeAboveTerrain
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: bands)
         counts.initialize(repeating: 0)
         defer { counts.deallocate() }
@@ -328,7 +337,7 @@ public enum TerrainRenderer {
             for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= top && mesh.spans[b].top < bottom {
                 mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origin, into: &block)
                 if painter != nil {
-                    count += painter!.draw(block, into: raster)
+                    count += painter!.draw(block, into: raster, cullClockwise: cull)
                     continue
                 }
                 let cols = block.columns, screen = block.screen, colour = block.colour
@@ -336,9 +345,9 @@ public enum TerrainRenderer {
                     for c in 0..<(cols - 1) {
                         let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
                         if let a = screen[i00], let b = screen[i01], let d = screen[i11],
-                           raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], shade: pixel) { count += 1 }
+                           raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], cullClockwise: cull, shade: pixel) { count += 1 }
                         if let a = screen[i00], let d = screen[i11], let e = screen[i10],
-                           raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], shade: pixel) { count += 1 }
+                           raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], cullClockwise: cull, shade: pixel) { count += 1 }
                     }
                 }
             }
@@ -365,7 +374,7 @@ public enum TerrainRenderer {
             self.flatLight = flatLight
         }
 
-        mutating func draw(_ block: TerrainMesh.Block, into raster: DepthRaster) -> Int {
+        mutating func draw(_ block: TerrainMesh.Block, into raster: DepthRaster, cullClockwise: Bool) -> Int {
             let shading = Float(imagery.shading)
             let relative = imagery.shadesRelativeToFlat
             let imagery = self.imagery, origin = self.origin, horizon = self.horizon, flatLight = self.flatLight
@@ -394,7 +403,8 @@ public enum TerrainRenderer {
                 let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
                 // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
                 let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
-                if raster.triangle(a, b, c, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level), perspective: true, shade: pixel) {
+                if raster.triangle(a, b, c, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level), perspective: true,
+                                   cullClockwise: cullClockwise, shade: pixel) {
                     count += 1
                 }
             }
