@@ -38,8 +38,19 @@ func tileBenchmarks(repository: String) throws -> [(String, Timing, String)] {
     let lookups = (after.hits - before.hits) + (after.misses - before.misses)
     results.append(("Whitney WebP topo tiles, warm", warm,
                     "cache hit rate \(format(100 * Double(after.hits - before.hits) / Double(max(1, lookups)), 1)) %"))
-    // Both together: terrain tiles with the topo draped (the whole Whitney area is flat-ground
-    // outside Andorra's DEM, so this is Andorra's relief with its imagery absent: the mesh path).
+    // Both together: Andorra's Terrain-RGB tiles with imagery tiles of the same place (a colour
+    // relief of the SRTM, JPEG MBTiles) draped on the mesh.
+    let reliefTiles = repository + "/Fixtures/tiles/andorra-relief-z9-12.mbtiles"
+    func drapedMap() throws -> Map {
+        let imagery = Imagery(tiles: try TileImagery(source: try TileSources.open(reliefTiles)))
+        return try terrainMap().imagery(imagery)
+    }
+    let coldBoth = try measure("terrain + imagery tiles cold", runs: 5) { TileCache.shared.removeAll(); try draw(try drapedMap()) }
+    let stats1 = TileCache.shared.statistics
+    results.append(("Andorra Terrain-RGB + JPEG imagery tiles draped, 1024x768 tilt 60, cold", coldBoth,
+                    "both archives opened; \(stats1.tiles) imagery tiles decoded"))
+    let both = try drapedMap()
+    results.append(("Andorra Terrain-RGB + JPEG imagery tiles, warm", try measure("terrain + imagery tiles warm") { try draw(both) }, "grid and tiles kept"))
     return results
 }
 

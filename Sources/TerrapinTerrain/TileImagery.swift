@@ -122,11 +122,14 @@ public final class TileImagery: Sendable {
             // Drawn tiles are read one zoom at a time, as MapLibre shows a view at zoom z with
             // the tiles of ⌊z⌋ magnified: the coarser level, unless within 0.3 of the finer
             // (the level is estimated per pixel; a view at a whole zoom must get that zoom).
-            let single = min(deepest, (l - 0.3).rounded(.up))
-            let zoom = maxZoom - Int(single)
-            return bilinear(zoom: zoom, x: x / Double(1 << Int(single)), y: y / Double(1 << Int(single)), reader: &reader)
+            // (The ceiling and floor by truncation, `l` being ≥ 0: libm's are calls per sample;
+            // scaling by an exact power of two's reciprocal is the same as dividing by it.)
+            let t = l - 0.3, truncated = Int(t)
+            let single = min(Int(deepest), Double(truncated) < t ? truncated + 1 : truncated)
+            let scale = 1 / Double(1 << single)
+            return bilinear(zoom: maxZoom - single, x: x * scale, y: y * scale, reader: &reader)
         }
-        let l0: Double = l.rounded(.down)
+        let l0 = Double(Int(l))
         let f = Float(l - l0)
         let scale: Double = 1 / Double(1 << Int(l0))
         let zoom = maxZoom - Int(l0)
