@@ -381,13 +381,16 @@ public enum TerrainRenderer {
             var reader = self.reader
             defer { self.reader = reader }
             let pixel = { (a: SIMD8<Float>) -> UInt32 in
-                let attributes = SIMD3(a[0], a[1], a[2])
-                var rgb = TerrainRenderer.relief(attributes, .relief)
+                var rgb: SIMD3<Float>
                 if let c = imagery.sample(x: origin.x + Double(a[3]), y: origin.y + Double(a[4]), level: Double(a[5]), reader: &reader) {
                     // Relative shading leaves flat ground (and the sea) its own colour: a map's
                     // colours stay true, slopes lit and darkened around them.
                     let k = relative ? (a[0] < 0 ? 1 : min(1.08, max(0.55, 1 + shading * (a[1] - flatLight)))) : 1 - shading * 0.75 * (1 - a[1])
-                    rgb = SIMD3(c.x, c.y, c.z) * k + rgb * (1 - c.w / 255)
+                    rgb = SIMD3(c.x, c.y, c.z) * k
+                    // The relief shows only through imagery that is not opaque.
+                    if c.w < 255 { rgb += TerrainRenderer.relief(SIMD3(a[0], a[1], a[2]), .relief) * (1 - c.w / 255) }
+                } else {
+                    rgb = TerrainRenderer.relief(SIMD3(a[0], a[1], a[2]), .relief)
                 }
                 return TerrainRenderer.pack(rgb * (1 - a[2]) + horizon * a[2])
             }
