@@ -57,7 +57,9 @@ public struct GroundPass {
     /// Sky and sea-level ground by casting a ray per pixel against the Earth (a sphere of the
     /// ellipsoid's equatorial radius tangent at the camera's centre), with haze growing with
     /// distance; `imagery` drapes the flat ground outside `grid` (the mesh drapes it inside).
-    /// Rows are drawn in bands on all cores; every pixel depends only on its own position, so
+    /// Ground seen through a lattice cell whose four corners agree is interpolated from them:
+    /// draped open ground, and the ground under the grid's mesh (its plain hazed colour, which the
+    /// mesh then covers). Rows are drawn in bands on all cores; every pixel depends only on its own position, so
     /// the bytes are the same for any number of bands.
     public mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle) {
         drawSkyAndFlatGround(ground: groundColor, grid: grid, imagery: imagery, style: style, bands: frame.height >= 64 ? Cores.online * 2 : 1)
@@ -75,18 +77,15 @@ public struct GroundPass {
         // the horizon, the mesh's edge) every pixel is cast on its own.
         let step = SkyCaster.step
         let nx = width / step + 2, ny = height / step + 2
-        var nodes: [SkyCaster.Node] = []
-        if let imagery {
-            nodes = [SkyCaster.Node](repeating: SkyCaster.Node(), count: nx * ny)
-            for j in 0..<ny {
-                for i in 0..<nx {
-                    nodes[j * nx + i] = caster.node(Double(x0 + i * step) + 0.5, Double(y0 + j * step) + 0.5, imagery)
-                }
+        var nodes = [SkyCaster.Node](repeating: SkyCaster.Node(), count: nx * ny)
+        for j in 0..<ny {
+            for i in 0..<nx {
+                nodes[j * nx + i] = caster.node(Double(x0 + i * step) + 0.5, Double(y0 + j * step) + 0.5, imagery)
             }
         }
         // Bound once: an optional struct unwrapped per pixel is copied (and retained) per pixel.
         let drape = imagery ?? Imagery(image: Pixmap(width: 1, height: 1)!, west: 0, south: 0, east: 1, north: 1)!
-        let lattice = !nodes.isEmpty, latticeNodes = nodes
+        let draping = imagery != nil, latticeNodes = nodes
         frame.inBands(max(1, min(bands, height))) { raster in
             var reader = ImageryReader()
             for py in (y0 + raster.rows.lowerBound)..<(y0 + raster.rows.upperBound) {
@@ -96,25 +95,37 @@ public struct GroundPass {
                 while px < x0 + width {
                     let i = (px - x0) / step
                     let cellEnd = min(x0 + width, x0 + (i + 1) * step)
-                    if lattice {
-                        let a = latticeNodes[j * nx + i], b = latticeNodes[j * nx + i + 1], c = latticeNodes[(j + 1) * nx + i], d = latticeNodes[(j + 1) * nx + i + 1]
-                        if a.ok, b.ok, c.ok, d.ok,
-                           max(a.distance, b.distance, c.distance, d.distance) < min(a.distance, b.distance, c.distance, d.distance) * 1.02 {
-                            // Along the row the corners' blend is linear: its two ends, then steps.
-                            let gy = 1 - fy, fyF = Float(fy), gyF = Float(gy)
-                            let tLeft = a.t * gy + c.t * fy, tRight = b.t * gy + d.t * fy
-                            let zLeft = a.depth * gyF + c.depth * fyF, zRight = b.depth * gyF + d.depth * fyF
-                            let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
-                            for x in px..<cellEnd {
-                                let fx = Double((x - x0) % step) / Double(step), f = Float(fx)
-                                let t = tLeft + (tRight - tLeft) * fx
-                                let index = line + (x - x0)
-                                raster.depth[index] = zLeft + (zRight - zLeft) * f
-                                raster.pixels[index] = caster.drapedPixel(t, haze: hLeft + (hRight - hLeft) * f, drape, reader: &reader)
-                            }
-                            px = cellEnd
-                            continue
+                    let a = latticeNodes[j * nx + i], b = latticeNodes[j * nx + i + 1], c = latticeNodes[(j + 1) * nx + i], d = latticeNodes[(j + 1) * nx + i + 1]
+                    if a.ok, b.ok, c.ok, d.ok, a.inside, b.inside, c.inside, d.inside,
+                       max(a.distance, b.distance, c.distance, d.distance) < min(a.distance, b.distance, c.distance, d.distance) * 1.02 {
+                        // Under the grid's mesh, which draws over it: the ground colour, hazed.
+                        // Along the row the corners' blend is linear: its two ends, then steps.
+                        let fyF = Float(fy), gyF = 1 - fyF
+                        let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
+                        for x in px..<cellEnd {
+                            let f = Float(Double((x - x0) % step) / Double(step))
+                            raster.pixels[line + (x - x0)] = caster.groundPixel(haze: hLeft + (hRight - hLeft) * f)
                         }
+                        px = cellEnd
+                        continue
+                    }
+                    // Open ground with imagery is interpolated too; without, it stays exact per
+                    // pixel (flat maps' colours are their haze at each pixel's own distance).
+                    if draping, a.ok, b.ok, c.ok, d.ok, !a.inside, !b.inside, !c.inside, !d.inside,
+                       max(a.distance, b.distance, c.distance, d.distance) < min(a.distance, b.distance, c.distance, d.distance) * 1.02 {
+                        let gy = 1 - fy, fyF = Float(fy), gyF = Float(gy)
+                        let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
+                        let zLeft = a.depth * gyF + c.depth * fyF, zRight = b.depth * gyF + d.depth * fyF
+                        let tLeft = a.t * gy + c.t * fy, tRight = b.t * gy + d.t * fy
+                        for x in px..<cellEnd {
+                            let fx = Double((x - x0) % step) / Double(step), f = Float(fx)
+                            let t = tLeft + (tRight - tLeft) * fx
+                            let index = line + (x - x0)
+                            raster.depth[index] = zLeft + (zRight - zLeft) * f
+                            raster.pixels[index] = caster.drapedPixel(t, haze: hLeft + (hRight - hLeft) * f, drape, reader: &reader)
+                        }
+                        px = cellEnd
+                        continue
                     }
                     for x in px..<cellEnd {
                         let index = line + (x - x0)
@@ -213,10 +224,11 @@ struct SkyCaster: Sendable {
         horizon255 = SIMD3<Float>(sky.horizon.red, sky.horizon.green, sky.horizon.blue) * 255
     }
 
-    /// A lattice node: whether its pixel sees open ground, and there its distance, depth, haze
-    /// and imagery position and level.
+    /// A lattice node: whether its pixel sees the ground, whether within the grid's extent (the
+    /// mesh draws there), and its distance, depth, haze and imagery position and level.
     struct Node: Sendable {
         var ok = false
+        var inside = false
         var distance = 0.0
         var depth: Float = 0
         var haze: Float = 0
@@ -255,11 +267,20 @@ struct SkyCaster: Sendable {
         return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
     }
 
-    func node(_ px: Double, _ py: Double, _ imagery: Imagery) -> Node {
+    func node(_ px: Double, _ py: Double, _ imagery: Imagery?) -> Node {
         let ray = cast(px, py)
-        guard let d = ray.distance, !ray.inside else { return Node() }
-        return Node(ok: true, distance: d, depth: Float(d * ray.dir.dot(projection.forward)), haze: Float(1 - exp(-d / hazeDistance)) * 0.85,
-                    t: texelAt(projection.eye + ray.dir * d, along: ray.dir, distance: d, imagery))
+        guard let d = ray.distance else { return Node() }
+        let haze = Float(1 - exp(-d / hazeDistance)) * 0.85
+        guard !ray.inside else { return Node(ok: true, inside: true, distance: d, haze: haze) }
+        return Node(ok: true, distance: d, depth: Float(d * ray.dir.dot(projection.forward)), haze: haze,
+                    t: imagery.map { texelAt(projection.eye + ray.dir * d, along: ray.dir, distance: d, $0) } ?? .zero)
+    }
+
+    /// The plain ground colour hazed, as a pixel (the per-pixel cast's arithmetic).
+    @inline(__always)
+    func groundPixel(haze: Float) -> UInt32 {
+        let c8 = mix(ground, sky.horizon, haze).rgba8
+        return UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
     }
 
     /// A ground pixel from an interpolated imagery position and haze (colours in 0…255 floats:
