@@ -96,8 +96,7 @@ public struct GroundPass {
                     let i = (px - x0) / step
                     let cellEnd = min(x0 + width, x0 + (i + 1) * step)
                     let a = latticeNodes[j * nx + i], b = latticeNodes[j * nx + i + 1], c = latticeNodes[(j + 1) * nx + i], d = latticeNodes[(j + 1) * nx + i + 1]
-                    if a.ok, b.ok, c.ok, d.ok, a.inside, b.inside, c.inside, d.inside,
-                       max(a.distance, b.distance, c.distance, d.distance) < min(a.distance, b.distance, c.distance, d.distance) * 1.02 {
+                    if a.inside, b.inside, c.inside, d.inside, SkyCaster.Node.smooth(a, b, c, d) {
                         // Under the grid's mesh, which draws over it: the ground colour, hazed.
                         // Along the row the corners' blend is linear: its two ends, then steps.
                         let fyF = Float(fy), gyF = 1 - fyF
@@ -111,8 +110,7 @@ public struct GroundPass {
                     }
                     // Open ground with imagery is interpolated too; without, it stays exact per
                     // pixel (flat maps' colours are their haze at each pixel's own distance).
-                    if draping, a.ok, b.ok, c.ok, d.ok, !a.inside, !b.inside, !c.inside, !d.inside,
-                       max(a.distance, b.distance, c.distance, d.distance) < min(a.distance, b.distance, c.distance, d.distance) * 1.02 {
+                    if draping, !a.inside, !b.inside, !c.inside, !d.inside, SkyCaster.Node.smooth(a, b, c, d) {
                         let gy = 1 - fy, fyF = Float(fy), gyF = Float(gy)
                         let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
                         let zLeft = a.depth * gyF + c.depth * fyF, zRight = b.depth * gyF + d.depth * fyF
@@ -233,6 +231,14 @@ struct SkyCaster: Sendable {
         var depth: Float = 0
         var haze: Float = 0
         var t = SIMD3<Double>(0, 0, 0)
+
+        /// Whether a cell with these corners can be interpolated: all four see the ground, at
+        /// distances within 2 % of each other (the mapping is smooth there).
+        @inline(__always)
+        static func smooth(_ a: Node, _ b: Node, _ c: Node, _ d: Node) -> Bool {
+            a.ok && b.ok && c.ok && d.ok
+                && max(a.distance, b.distance, c.distance, d.distance) < min(a.distance, b.distance, c.distance, d.distance) * 1.02
+        }
     }
 
     func insideGrid(_ q: Vector3) -> Bool {

@@ -6,8 +6,8 @@
 // pixels at the block's nearest point (its nearest depth, over the box of its corners between
 // its lowest and highest sample; a cell's length is its plan size lengthened by the block's
 // steepest rise between samples, as a slope facing the eye shows it): near blocks take every
-// sample, far ones few, so triangles are about 2 pixels wide wherever they are. Blocks whose box projects wholly outside the frame,
-// or lies behind the near plane, are not drawn.
+// sample, far ones few, so triangles are about 2 pixels wide wherever they are. Blocks whose box
+// projects wholly outside the frame, or lies behind the near plane, are not drawn.
 //
 // Neighbouring blocks of different steps meet without cracks: along a shared edge the finer
 // block's vertices that the coarser one lacks are moved onto the coarser edge (their position,

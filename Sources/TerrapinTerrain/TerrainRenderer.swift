@@ -211,19 +211,7 @@ struct DepthRaster {
             for x in minX...maxX {
                 if e0 + b0 >= 0 && e1 + b1 >= 0 && e2 + b2 >= 0 {
                     entered = true
-                    let w0 = Double(e0) * inv, w1 = Double(e1) * inv, w2 = Double(e2) * inv
-                    let iz = w0 * iz0 + w1 * iz1 + w2 * iz2
-                    let z = Float(1 / iz)
-                    let i = line + x
-                    if z < depth[i] {
-                        depth[i] = z
-                        if perspective {
-                            let zk = 1 / iz
-                            pixels[i] = shade(c0 * Float(w0 * iz0 * zk) + a1 * Float(w1 * iz1 * zk) + a2 * Float(w2 * iz2 * zk))
-                        } else {
-                            pixels[i] = shade(c0 * Float(w0) + a1 * Float(w1) + a2 * Float(w2))
-                        }
-                    }
+                    fragment(line + x, Double(e0) * inv, Double(e1) * inv, Double(e2) * inv, iz0, iz1, iz2, c0, a1, a2, perspective, shade)
                 } else if entered {
                     break  // A row crosses a convex triangle once.
                 }
@@ -271,18 +259,25 @@ struct DepthRaster {
                 let w1 = ((p2.0 - px) * (p0.1 - py) - (p0.0 - px) * (p2.1 - py)) * inv
                 let w2 = 1 - w0 - w1
                 guard w0 >= 0, w1 >= 0, w2 >= 0 else { continue }
-                let iz = w0 * iz0 + w1 * iz1 + w2 * iz2
-                let z = Float(1 / iz)
-                let i = y * width + x
-                guard z < depth[i] else { continue }
-                depth[i] = z
-                if perspective {
-                    let k = 1 / iz
-                    pixels[i] = shade(c0 * Float(w0 * iz0 * k) + c1 * Float(w1 * iz1 * k) + c2 * Float(w2 * iz2 * k))
-                } else {
-                    pixels[i] = shade(c0 * Float(w0) + c1 * Float(w1) + c2 * Float(w2))
-                }
+                fragment(y * width + x, w0, w1, w2, iz0, iz1, iz2, c0, c1, c2, perspective, shade)
             }
+        }
+    }
+
+    /// One covered pixel `i` with barycentric weights `w`: depth-tested (1/z interpolated, the
+    /// nearest wins), then shaded from the attributes (perspective-correct or screen-linear).
+    @inline(__always)
+    func fragment<A: SIMD>(_ i: Int, _ w0: Double, _ w1: Double, _ w2: Double, _ iz0: Double, _ iz1: Double, _ iz2: Double,
+                           _ c0: A, _ c1: A, _ c2: A, _ perspective: Bool, _ shade: (A) -> UInt32) where A.Scalar == Float {
+        let iz = w0 * iz0 + w1 * iz1 + w2 * iz2
+        let z = Float(1 / iz)
+        guard z < depth[i] else { return }
+        depth[i] = z
+        if perspective {
+            let k = 1 / iz
+            pixels[i] = shade(c0 * Float(w0 * iz0 * k) + c1 * Float(w1 * iz1 * k) + c2 * Float(w2 * iz2 * k))
+        } else {
+            pixels[i] = shade(c0 * Float(w0) + c1 * Float(w1) + c2 * Float(w2))
         }
     }
 }
