@@ -161,8 +161,10 @@ struct DepthRaster {
     func triangle<A: SIMD>(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
                            _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, cullClockwise: Bool = false,
                            shade: (A) -> UInt32) -> Bool where A.Scalar == Float {
+        // A NaN or infinite coordinate makes the sum so (min and max would pass NaN over).
+        guard (p0.0 + p0.1 + p1.0 + p1.1 + p2.0 + p2.1).isFinite else { return false }
         let minXf = min(p0.0, p1.0, p2.0), maxXf = max(p0.0, p1.0, p2.0), minYf = min(p0.1, p1.1, p2.1), maxYf = max(p0.1, p1.1, p2.1)
-        // Outside the band or the frame (also rejects NaN: every comparison fails).
+        // Outside the band or the frame.
         guard maxXf >= 0, minXf < Double(width), maxYf >= Double(rows.lowerBound), minYf < Double(rows.upperBound) else { return false }
         let owned = minYf < 0 ? rows.lowerBound == 0 : rows.contains(Int(minYf.rounded(.down)))
         let lim = Self.limit

@@ -166,6 +166,23 @@ import TerrapinRaster
         }
     }
 
+    /// Triangles past the fixed-point lattice's reach (a vertex just in front of the near plane
+    /// lands millions of pixels away) are drawn in floating point; non-finite ones are dropped.
+    @Test func hugeAndNonFiniteTrianglesDoNotTrap() {
+        var frame = DepthFrame(width: 32, height: 24)
+        var drawn = 0
+        frame.withRaster { raster in
+            let c = SIMD2<Float>(1, 0)
+            // Covers the whole frame from far outside it.
+            _ = raster.triangle((-5e6, -5e6, 10), (5e6, -5e6, 10), (0, 5e7, 10), c, c, c) { _ in drawn += 1; return 0xFFFF_FFFF }
+            for bad in [Double.nan, .infinity, -.infinity, 1e300, -1e300] {
+                _ = raster.triangle((bad, 3, 5), (20, 3, 5), (10, 20, 5), c, c, c) { _ in 0 }
+                _ = raster.triangle((1, 1, bad), (20, 3, 5), (10, bad, 5), c, c, c) { _ in 0 }
+            }
+        }
+        #expect(drawn == 32 * 24)
+    }
+
     /// The rasteriser's tie rule: a jittered mesh of triangles draws every pixel of its square
     /// exactly once — no pixel centre on a shared edge is dropped or drawn twice.
     @Test func sharedEdgesDrawEachPixelOnce() {
