@@ -159,7 +159,7 @@ struct DepthRaster {
     /// the frame (so a mesh drawn in bands counts each triangle once).
     @inline(__always) @discardableResult
     func triangle<A: SIMD>(_ p0: (Double, Double, Double), _ p1: (Double, Double, Double), _ p2: (Double, Double, Double),
-                           _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, cullClockwise: Bool = false,
+                           _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, cullNegative: Bool = false,
                            shade: (A) -> UInt32) -> Bool where A.Scalar == Float {
         // A NaN or infinite coordinate makes the sum so (min and max would pass NaN over).
         guard (p0.0 + p0.1 + p1.0 + p1.1 + p2.0 + p2.1).isFinite else { return false }
@@ -179,10 +179,11 @@ struct DepthRaster {
         var x1 = fixed(p1.0), y1 = fixed(p1.1)
         var x2 = fixed(p2.0), y2 = fixed(p2.1)
         var area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
-        // With `cullClockwise`, a triangle whose corners run clockwise on screen (y down) is
-        // facing away and is not drawn.
-        guard area != 0, !(cullClockwise && area < 0) else { return false }
-        // Counter-clockwise on screen (y down) from here on: swap the last two where needed.
+        // The signed area, x right and y down. With `cullNegative` a triangle whose area is
+        // negative is taken as facing away and not drawn (the caller lists front faces' corners
+        // in the order that makes it positive).
+        guard area != 0, !(cullNegative && area < 0) else { return false }
+        // Positive area from here on: swap the last two where needed.
         var q1 = p1, q2 = p2, a1 = c1, a2 = c2
         if area < 0 {
             swap(&x1, &x2); swap(&y1, &y2); swap(&q1, &q2); swap(&a1, &a2)
@@ -317,10 +318,11 @@ public enum TerrainRenderer {
         // depend on the number of cores.
         let bands = max(1, min(bands, frame.height))
         // Seen from above the highest sample, the mesh's triangles facing away from the eye (the
-        // far sides of ridges; clockwise on screen, as every cell's triangles run north-west,
-        // north-east, south-east and north-west, south-east, south-west) are hidden behind the
-        // near sides: a ray reaching one from below has crossed the surface before. They are
-        // not drawn. From lower down (in a valley, under the mesh's edge) every triangle is.
+        // far sides of ridges) are hidden behind the near sides: a ray reaching one from below
+        // has crossed the surface before. They are not drawn: every cell's triangles run
+        // north-west, north-east, south-east and north-west, south-east, south-west, which on
+        // screen has a positive area (y down) seen from above and a negative one from below.
+        // From lower down (in a valley, under the mesh's edge) every triangle is drawn.
         let cull = cullBackFaces && mesh.eyeAboveTerrain
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: bands)
         counts.initialize(repeating: 0)
@@ -334,7 +336,7 @@ public enum TerrainRenderer {
             for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= top && mesh.spans[b].top < bottom {
                 mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origin, into: &block)
                 if painter != nil {
-                    count += painter!.draw(block, into: raster, cullClockwise: cull)
+                    count += painter!.draw(block, into: raster, cullNegative: cull)
                     continue
                 }
                 let cols = block.columns, screen = block.screen, colour = block.colour
@@ -342,9 +344,9 @@ public enum TerrainRenderer {
                     for c in 0..<(cols - 1) {
                         let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
                         if let a = screen[i00], let b = screen[i01], let d = screen[i11],
-                           raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], cullClockwise: cull, shade: pixel) { count += 1 }
+                           raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], cullNegative: cull, shade: pixel) { count += 1 }
                         if let a = screen[i00], let d = screen[i11], let e = screen[i10],
-                           raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], cullClockwise: cull, shade: pixel) { count += 1 }
+                           raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], cullNegative: cull, shade: pixel) { count += 1 }
                     }
                 }
             }
@@ -371,7 +373,7 @@ public enum TerrainRenderer {
             self.flatLight = flatLight
         }
 
-        mutating func draw(_ block: TerrainMesh.Block, into raster: DepthRaster, cullClockwise: Bool) -> Int {
+        mutating func draw(_ block: TerrainMesh.Block, into raster: DepthRaster, cullNegative: Bool) -> Int {
             let shading = Float(imagery.shading)
             let relative = imagery.shadesRelativeToFlat
             let imagery = self.imagery, origin = self.origin, horizon = self.horizon, flatLight = self.flatLight
@@ -404,7 +406,7 @@ public enum TerrainRenderer {
                 // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
                 let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
                 if raster.triangle(a, b, c, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level), perspective: true,
-                                   cullClockwise: cullClockwise, shade: pixel) {
+                                   cullNegative: cullNegative, shade: pixel) {
                     count += 1
                 }
             }
