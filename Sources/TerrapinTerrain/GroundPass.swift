@@ -77,10 +77,15 @@ public struct GroundPass {
         // the horizon, the mesh's edge) every pixel is cast on its own.
         let step = SkyCaster.step
         let nx = width / step + 2, ny = height / step + 2
-        var nodes = [SkyCaster.Node](repeating: SkyCaster.Node(), count: nx * ny)
-        for j in 0..<ny {
-            for i in 0..<nx {
-                nodes[j * nx + i] = caster.node(Double(x0 + i * step) + 0.5, Double(y0 + j * step) + 0.5, imagery)
+        // (Only imagery and the ground under a grid are interpolated: a flat map without imagery
+        // is cast per pixel, and needs no lattice.)
+        let lattice = imagery != nil || grid != nil
+        var nodes = [SkyCaster.Node](repeating: SkyCaster.Node(), count: lattice ? nx * ny : 0)
+        if lattice {
+            for j in 0..<ny {
+                for i in 0..<nx {
+                    nodes[j * nx + i] = caster.node(Double(x0 + i * step) + 0.5, Double(y0 + j * step) + 0.5, imagery)
+                }
             }
         }
         // Bound once: an optional struct unwrapped per pixel is copied (and retained) per pixel.
@@ -95,35 +100,37 @@ public struct GroundPass {
                 while px < x0 + width {
                     let i = (px - x0) / step
                     let cellEnd = min(x0 + width, x0 + (i + 1) * step)
-                    let a = latticeNodes[j * nx + i], b = latticeNodes[j * nx + i + 1], c = latticeNodes[(j + 1) * nx + i], d = latticeNodes[(j + 1) * nx + i + 1]
-                    if a.inside, b.inside, c.inside, d.inside, SkyCaster.Node.smooth(a, b, c, d) {
-                        // Under the grid's mesh, which draws over it: the ground colour, hazed.
-                        // Along the row the corners' blend is linear: its two ends, then steps.
-                        let fyF = Float(fy), gyF = 1 - fyF
-                        let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
-                        for x in px..<cellEnd {
-                            let f = Float(Double((x - x0) % step) / Double(step))
-                            raster.pixels[line + (x - x0)] = caster.groundPixel(haze: hLeft + (hRight - hLeft) * f)
+                    if lattice {
+                        let a = latticeNodes[j * nx + i], b = latticeNodes[j * nx + i + 1], c = latticeNodes[(j + 1) * nx + i], d = latticeNodes[(j + 1) * nx + i + 1]
+                        if a.inside, b.inside, c.inside, d.inside, SkyCaster.Node.smooth(a, b, c, d) {
+                            // Under the grid's mesh, which draws over it: the ground colour, hazed.
+                            // Along the row the corners' blend is linear: its two ends, then steps.
+                            let fyF = Float(fy), gyF = 1 - fyF
+                            let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
+                            for x in px..<cellEnd {
+                                let f = Float(Double((x - x0) % step) / Double(step))
+                                raster.pixels[line + (x - x0)] = caster.groundPixel(haze: hLeft + (hRight - hLeft) * f)
+                            }
+                            px = cellEnd
+                            continue
                         }
-                        px = cellEnd
-                        continue
-                    }
-                    // Open ground with imagery is interpolated too; without, it stays exact per
-                    // pixel (flat maps' colours are their haze at each pixel's own distance).
-                    if draping, !a.inside, !b.inside, !c.inside, !d.inside, SkyCaster.Node.smooth(a, b, c, d) {
-                        let gy = 1 - fy, fyF = Float(fy), gyF = Float(gy)
-                        let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
-                        let zLeft = a.depth * gyF + c.depth * fyF, zRight = b.depth * gyF + d.depth * fyF
-                        let tLeft = a.t * gy + c.t * fy, tRight = b.t * gy + d.t * fy
-                        for x in px..<cellEnd {
-                            let fx = Double((x - x0) % step) / Double(step), f = Float(fx)
-                            let t = tLeft + (tRight - tLeft) * fx
-                            let index = line + (x - x0)
-                            raster.depth[index] = zLeft + (zRight - zLeft) * f
-                            raster.pixels[index] = caster.drapedPixel(t, haze: hLeft + (hRight - hLeft) * f, drape, reader: &reader)
+                        // Open ground with imagery is interpolated too; without, it stays exact per
+                        // pixel (flat maps' colours are their haze at each pixel's own distance).
+                        if draping, !a.inside, !b.inside, !c.inside, !d.inside, SkyCaster.Node.smooth(a, b, c, d) {
+                            let gy = 1 - fy, fyF = Float(fy), gyF = Float(gy)
+                            let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
+                            let zLeft = a.depth * gyF + c.depth * fyF, zRight = b.depth * gyF + d.depth * fyF
+                            let tLeft = a.t * gy + c.t * fy, tRight = b.t * gy + d.t * fy
+                            for x in px..<cellEnd {
+                                let fx = Double((x - x0) % step) / Double(step), f = Float(fx)
+                                let t = tLeft + (tRight - tLeft) * fx
+                                let index = line + (x - x0)
+                                raster.depth[index] = zLeft + (zRight - zLeft) * f
+                                raster.pixels[index] = caster.drapedPixel(t, haze: hLeft + (hRight - hLeft) * f, drape, reader: &reader)
+                            }
+                            px = cellEnd
+                            continue
                         }
-                        px = cellEnd
-                        continue
                     }
                     for x in px..<cellEnd {
                         let index = line + (x - x0)

@@ -189,7 +189,7 @@ public struct Imagery: Sendable {
 
     /// The four bytes at `o` as floats.
     @inline(__always)
-    static func rgba(_ d: UnsafeBufferPointer<UInt8>, _ o: Int) -> SIMD4<Float> {
+    static func rgba(_ d: UnsafePointer<UInt8>, _ o: Int) -> SIMD4<Float> {
         SIMD4<Float>(Float(d[o]), Float(d[o + 1]), Float(d[o + 2]), Float(d[o + 3]))
     }
 
@@ -201,7 +201,7 @@ public struct Imagery: Sendable {
         let x1 = min(x0 + 1, level.width - 1), y1 = min(y0 + 1, level.height - 1)
         let tx = Float(cx - Double(x0)), ty = Float(cy - Double(y0))
         return level.data.withUnsafeBufferPointer { d in
-            func px(_ x: Int, _ y: Int) -> SIMD4<Float> { rgba(d, (y * level.width + x) * 4) }
+            func px(_ x: Int, _ y: Int) -> SIMD4<Float> { rgba(d.baseAddress!, (y * level.width + x) * 4) }
             let top = px(x0, y0) + (px(x1, y0) - px(x0, y0)) * tx
             let bottom = px(x0, y1) + (px(x1, y1) - px(x0, y1)) * tx
             return top + (bottom - top) * ty

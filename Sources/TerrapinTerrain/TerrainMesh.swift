@@ -29,14 +29,14 @@ struct TerrainMesh {
     let blockCells: Int
     let blocksX: Int, blocksY: Int
     /// Per block: its step (samples between mesh vertices) and whether it is drawn.
-    private(set) var steps: [Int]
-    private(set) var visible: [Bool]
+    let steps: [Int]
+    let visible: [Bool]
     /// Per block: the device rows its box spans (all rows when part of it is behind the eye).
-    private(set) var spans: [(top: Double, bottom: Double)]
+    let spans: [(top: Double, bottom: Double)]
     /// Whether the eye is above the grid's highest sample.
     let eyeAboveTerrain: Bool
     /// Per block corner ((blocksX + 1) × (blocksY + 1)): the largest step of the blocks around it.
-    private var cornerSteps: [Int]
+    private let cornerSteps: [Int]
     let metresPerDegLat: Double, metresPerDegLon: Double
 
     /// The largest side a mesh cell may span on screen, in device pixels: steps double while
@@ -72,9 +72,9 @@ struct TerrainMesh {
         }
         let highest = Double(ranges.high.max() ?? 0) * exaggeration
         eyeAboveTerrain = projection.frame.origin.altitude + projection.eye.z > highest + 1
-        steps = [Int](repeating: 1, count: blocksX * blocksY)
-        visible = [Bool](repeating: false, count: blocksX * blocksY)
-        spans = [(top: Double, bottom: Double)](repeating: (-.infinity, .infinity), count: blocksX * blocksY)
+        var steps = [Int](repeating: 1, count: blocksX * blocksY)
+        var visible = [Bool](repeating: false, count: blocksX * blocksY)
+        var spans = [(top: Double, bottom: Double)](repeating: (-.infinity, .infinity), count: blocksX * blocksY)
         let focal = projection.focalLength * toDevice.scale
         let eye = projection.eye, forward = projection.forward
         for by in 0..<blocksY {
@@ -122,7 +122,10 @@ struct TerrainMesh {
                 steps[b] = step
             }
         }
-        cornerSteps = [Int](repeating: 1, count: (blocksX + 1) * (blocksY + 1))
+        self.steps = steps
+        self.visible = visible
+        self.spans = spans
+        var cornerSteps = [Int](repeating: 1, count: (blocksX + 1) * (blocksY + 1))
         for by in 0..<blocksY {
             for bx in 0..<blocksX {
                 for (cx, cy) in [(bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)] {
@@ -130,6 +133,7 @@ struct TerrainMesh {
                 }
             }
         }
+        self.cornerSteps = cornerSteps
     }
 
     /// Each block's lowest and highest sample and the largest rise between neighbouring samples

@@ -151,7 +151,9 @@ struct DepthRaster {
     let pixels: UnsafeMutablePointer<UInt32>
     let depth: UnsafeMutablePointer<Float>
 
-    static let subpixel = 256.0
+    /// Lattice steps per pixel: 2^subpixelBits.
+    static let subpixelBits = 8
+    static let subpixel = Double(1 << subpixelBits)
     static let limit = Double(1 << 20)
     static let offset = Double(1 << 30)
 
@@ -190,8 +192,9 @@ struct DepthRaster {
             area = -area
         }
         // The pixels whose centres (x + ½, y + ½) lie within the lattice box.
-        let minX = max(0, Int((min(x0, x1, x2) + 127) >> 8)), maxX = min(width - 1, Int((max(x0, x1, x2) - 128) >> 8))
-        let minY = max(rows.lowerBound, Int((min(y0, y1, y2) + 127) >> 8)), maxY = min(rows.upperBound - 1, Int((max(y0, y1, y2) - 128) >> 8))
+        let bits = Int64(Self.subpixelBits), half = Int64(1) << (bits - 1)
+        let minX = max(0, Int((min(x0, x1, x2) + half - 1) >> bits)), maxX = min(width - 1, Int((max(x0, x1, x2) - half) >> bits))
+        let minY = max(rows.lowerBound, Int((min(y0, y1, y2) + half - 1) >> bits)), maxY = min(rows.upperBound - 1, Int((max(y0, y1, y2) - half) >> bits))
         guard minX <= maxX, minY <= maxY else { return owned }
         let k = Self.subpixel
         // Edge functions E(x, y) = (b.x − a.x)(y − a.y) − (b.y − a.y)(x − a.x) of the edges opposite
@@ -200,7 +203,7 @@ struct DepthRaster {
         @inline(__always) func bias(_ dx: Int64, _ dy: Int64) -> Int64 { dy > 0 || (dy == 0 && dx < 0) ? 0 : -1 }
         let e0dx = x2 - x1, e0dy = y2 - y1, e1dx = x0 - x2, e1dy = y0 - y2, e2dx = x1 - x0, e2dy = y1 - y0
         let b0 = bias(e0dx, e0dy), b1 = bias(e1dx, e1dy), b2 = bias(e2dx, e2dy)
-        let half = Int64(k) / 2, step = Int64(k)
+        let step = Int64(k)
         let sx = Int64(minX) * step + half, sy = Int64(minY) * step + half
         var row0 = e0dx * (sy - y1) - e0dy * (sx - x1), row1 = e1dx * (sy - y2) - e1dy * (sx - x2), row2 = e2dx * (sy - y0) - e2dy * (sx - x0)
         let xStep0 = -e0dy * step, xStep1 = -e1dy * step, xStep2 = -e2dy * step

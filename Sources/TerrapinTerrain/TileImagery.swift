@@ -167,8 +167,8 @@ public final class TileImagery: Sendable {
                     let width = level.width
                     if cx + 1 < width, cy + 1 < level.height {
                         let o = (cy * width + cx) * 4, below = o + width * 4
-                        let p00 = Self.rgba(level.base, o), p10 = Self.rgba(level.base, o + 4)
-                        let p01 = Self.rgba(level.base, below), p11 = Self.rgba(level.base, below + 4)
+                        let p00 = Imagery.rgba(level.base, o), p10 = Imagery.rgba(level.base, o + 4)
+                        let p01 = Imagery.rgba(level.base, below), p11 = Imagery.rgba(level.base, below + 4)
                         let top: SIMD4<Float> = p00 + (p10 - p00) * tx
                         let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
                         return top + (bottom - top) * ty
@@ -197,13 +197,9 @@ public final class TileImagery: Sendable {
         guard let views = reader.tile(id, of: self) else { return nil }
         let level = views[min(mip, views.count - 1)]
         let px = min(wx % tilePixels, level.width - 1), py = min(gy % tilePixels, level.height - 1)
-        return Self.rgba(level.base, (py * level.width + px) * 4)
+        return Imagery.rgba(level.base, (py * level.width + px) * 4)
     }
 
-    @inline(__always)
-    static func rgba(_ d: UnsafePointer<UInt8>, _ o: Int) -> SIMD4<Float> {
-        SIMD4<Float>(Float(d[o]), Float(d[o + 1]), Float(d[o + 2]), Float(d[o + 3]))
-    }
 
     /// A decoded tile from the shared cache, or read and decoded now; nil if the archive has
     /// none (or it is damaged: noted in `warnings`).
