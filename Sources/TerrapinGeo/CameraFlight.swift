@@ -11,6 +11,11 @@
 //   rise to show where they go and short ones do not bob.
 // - around: the given camera, its heading turning 360° × rounds linearly in u (a steady
 //   orbit, clockwise seen from above for positive rounds).
+// A flight given no duration (the SDK's `duration: nil`) takes one from where it goes:
+// - to: 1.5 s + 0.5 s × (log₂(1 + d / r) + |log₂(r₁ / r₀)|), at most 10 s, where d is the
+//   distance between the centres and r the smaller range: about 2 s across a view, 7 s
+//   across a continent;
+// - around: 12 s a round.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,19 +29,19 @@ public struct CameraFlight: Equatable, Sendable {
     public var kind: Kind
     /// Seconds from the scene's time 0 when the flight begins. Default 0.
     public var start: Double
-    /// Seconds the flight lasts (> 0).
-    public var duration: Double
+    /// Seconds the flight lasts (> 0); nil: chosen by where it goes (see the top of the file).
+    public var duration: Double?
 
-    public init(_ kind: Kind, start: Double = 0, duration: Double) {
+    public init(_ kind: Kind, start: Double = 0, duration: Double?) {
         self.kind = kind
         self.start = start
         self.duration = duration
     }
 
     /// `flyCameraTo`: from the camera at `start` to `camera`.
-    public static func to(_ camera: Camera, duration: Double, start: Double = 0) -> CameraFlight { CameraFlight(.to(camera), start: start, duration: duration) }
+    public static func to(_ camera: Camera, duration: Double?, start: Double = 0) -> CameraFlight { CameraFlight(.to(camera), start: start, duration: duration) }
     /// `flyCameraAround`: `camera`, orbiting `rounds` times.
-    public static func around(_ camera: Camera, duration: Double, rounds: Double = 1, start: Double = 0) -> CameraFlight {
+    public static func around(_ camera: Camera, duration: Double?, rounds: Double = 1, start: Double = 0) -> CameraFlight {
         CameraFlight(.around(camera, rounds: rounds), start: start, duration: duration)
     }
 
@@ -44,7 +49,8 @@ public struct CameraFlight: Equatable, Sendable {
     public static func camera(at time: Double, initial: Camera, flights: [CameraFlight]) -> Camera {
         var camera = initial
         for flight in flights.sorted(by: { $0.start < $1.start }) where time >= flight.start {
-            let u = flight.duration > 0 ? min(1, max(0, (time - flight.start) / flight.duration)) : 1
+            let duration = flight.duration(from: camera)
+            let u = duration > 0 ? min(1, max(0, (time - flight.start) / duration)) : 1
             switch flight.kind {
             case .to(let end): camera = interpolate(camera, end, smoothstep(u))
             case .around(let c, let rounds):
@@ -53,6 +59,24 @@ public struct CameraFlight: Equatable, Sendable {
             }
         }
         return camera
+    }
+
+    /// When each of `flights` ends (in their order), flown from `initial`.
+    public static func ends(initial: Camera, flights: [CameraFlight]) -> [Double] {
+        flights.map { f in f.start + f.duration(from: camera(at: f.start, initial: initial, flights: flights)) }
+    }
+
+    /// The flight's duration when it starts from `camera`: its own, or the default.
+    public func duration(from camera: Camera) -> Double {
+        if let duration { return duration }
+        switch kind {
+        case .to(let end):
+            let r0 = max(1, camera.range), r1 = max(1, end.range)
+            let d = acos(max(-1, min(1, Self.unit(camera.center).dot(Self.unit(end.center))))) * 6_371_008.8
+            return min(10, 1.5 + 0.5 * (log2(1 + d / min(r0, r1)) + abs(log2(r1 / r0))))
+        case .around(_, let rounds):
+            return max(1, 12 * abs(rounds))
+        }
     }
 
     public static func smoothstep(_ u: Double) -> Double { u * u * (3 - 2 * u) }

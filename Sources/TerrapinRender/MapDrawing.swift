@@ -1,5 +1,6 @@
 // `Map` as a view: resolved once per size into a ResolvedScene, painted by MapPainter, tapped
 // through the scene's hit test. Nothing here draws or places anything itself.
+import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinScene
@@ -9,10 +10,41 @@ public final class MapDrawing: CustomDrawing {
     let map: Map
     let prepared: [PreparedMarker]
     private var cache: (Double, Double, ResolvedScene)? = nil
+    /// The triggers of `map.triggeredFlights`, in order (nil: not watched in this build).
+    private var triggers: [TriggerSlot?] = []
 
     init(map: Map) throws {
         self.map = map
         prepared = try MapResolver.prepare(map)
+    }
+
+    /// The drawing of `map` built in `environment`: its flights' triggers watched, each flight's
+    /// end known (for its completion) once its trigger's change is.
+    convenience init(map: Map, environment: EnvironmentValues) throws {
+        // Drawn at the view's time unless the map was given one (`.time(_:)`).
+        try self.init(map: map.time == 0 ? map.time(environment.time) : map)
+        triggers = map.triggeredFlights.map { environment.trigger($0.trigger) }
+        for (i, slot) in triggers.enumerated() {
+            guard let slot else { continue }
+            slot.completion = map.triggeredFlights[i].completion
+            slot.end = { [weak self] _ in self?.end(ofTriggered: i) ?? .infinity }
+        }
+    }
+
+    /// The map with the flights its triggers have started.
+    var flown: Map { map.triggeredFlights.isEmpty ? map : map.flown(starts: triggers.map { $0?.changedAt }) }
+
+    /// When the `i`th triggered flight lands (its duration may depend on where it starts from).
+    private func end(ofTriggered i: Int) -> Double {
+        let flown = self.flown
+        guard let start = triggers[i]?.changedAt else { return .infinity }
+        // The time line's flights come first in `flown.flights`, then the started triggered ones.
+        let k = map.flights.count + triggers[..<i].filter { $0?.changedAt != nil }.count
+        let size = cache.map { Size(width: $0.0, height: $0.1) } ?? sizeThatFits(.unspecified)
+        let base = map.camera?.wrappedValue ?? map.initialCamera
+            ?? MapResolver.fitCamera(prepared, width: size.width, height: size.height, ground: map.ground)
+        let flight = flown.flights[k]
+        return start + flight.duration(from: CameraFlight.camera(at: start, initial: base, flights: flown.flights))
     }
 
     /// The default size of a map offered no size: 512 × 384 points.
@@ -25,7 +57,7 @@ public final class MapDrawing: CustomDrawing {
     /// The scene resolved for a map of `width` × `height` points (once per size).
     func resolved(_ width: Double, _ height: Double) -> ResolvedScene {
         if let (w, h, scene) = cache, w == width, h == height { return scene }
-        let scene = MapResolver.resolve(map, prepared, width: width, height: height, ground: map.ground)
+        let scene = MapResolver.resolve(flown, prepared, width: width, height: height, ground: map.ground)
         cache = (width, height, scene)
         return scene
     }
@@ -68,5 +100,22 @@ extension MapResolver {
 }
 
 extension Map: CustomDrawingView {
-    public func makeDrawing(_ environment: EnvironmentValues) throws -> CustomDrawing { try MapDrawing(map: self) }
+    public func makeDrawing(_ environment: EnvironmentValues) throws -> CustomDrawing {
+        // A probe build only asks what the triggers read (Triggers.swift): no markers laid out.
+        if environment.isProbing {
+            for flight in triggeredFlights { _ = environment.trigger(flight.trigger) }
+            return ProbedMap()
+        }
+        return try MapDrawing(map: self, environment: environment)
+    }
+}
+
+/// A map in a probe build: the size a map takes, nothing drawn.
+final class ProbedMap: CustomDrawing {
+    func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        Size(width: proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? 512, height: proposal.height.flatMap { $0.isFinite ? $0 : nil } ?? 384)
+    }
+    var labels: [String] { [] }
+    func draw(in rect: Rect, canvas: Canvas, scale: Double) {}
+    func tap(at point: Point, in rect: Rect) -> TapTarget? { nil }
 }

@@ -26,8 +26,10 @@ public struct Map {
     /// The attribution drawn small in the bottom-right corner: nil (the default) draws the tile
     /// sources' own (ODbL and CC-BY data require it), "" draws none.
     public var attribution: String?
-    /// Camera flights, evaluated at `time` (see `CameraFlight`).
+    /// Camera flights on a time line, evaluated at `time` (see `CameraFlight`).
     public var flights: [CameraFlight] = []
+    /// Camera flights the SDK's way: each starts when its trigger changes.
+    public var triggeredFlights: [TriggeredFlight] = []
     /// Limits on the camera, however it is set.
     public var cameraRestriction: CameraLimits?
     /// Seconds from the scene's start at which the map is drawn. Default 0.
@@ -90,14 +92,45 @@ public struct Map {
     /// altitude above the horizon, in degrees.
     public func sun(azimuth: Double, altitude: Double) -> Map { with { $0.sun = (azimuth, altitude) } }
 
-    /// `flyCameraTo`: from the camera at `start` seconds to `camera`, over `duration` seconds.
+    /// The SDK's `flyCameraTo`: when `trigger` changes (a `@State` set by a tap at T, or by
+    /// `onAppear` at 0), the camera flies from where it is then to `camera` over `duration`
+    /// seconds (nil: chosen by the distance, see `CameraFlight`); `completion` runs once when it
+    /// lands, at that time, so what it changes is drawn from then on. A trigger that never
+    /// changed starts nothing. (Inside a view holding the trigger's state; see Triggers.swift.)
+    public func flyCameraTo(_ camera: Camera, duration: Double? = nil, trigger: some Equatable, completion: @escaping () -> Void = {}) -> Map {
+        with { $0.triggeredFlights.append(TriggeredFlight(flight: .to(camera, duration: duration), trigger: trigger, completion: completion)) }
+    }
+
+    /// The SDK's `flyCameraAround`: when `trigger` changes, the camera orbits `camera`'s centre
+    /// `repeatCount` times over `duration` seconds (nil: 12 s a round), then `completion` runs.
+    public func flyCameraAround(_ camera: Camera, duration: Double? = nil, repeatCount: Double = 1, trigger: some Equatable,
+                                completion: @escaping () -> Void = {}) -> Map {
+        with { $0.triggeredFlights.append(TriggeredFlight(flight: .around(camera, duration: duration, rounds: repeatCount), trigger: trigger, completion: completion)) }
+    }
+
+    /// `flyCameraTo` on a time line (Terrapin's, as scene files write it): from the camera at
+    /// `start` seconds to `camera`, over `duration` seconds.
     public func flyCameraTo(_ camera: Camera, duration: Double, start: Double = 0) -> Map {
         with { $0.flights.append(.to(camera, duration: duration, start: start)) }
     }
 
-    /// `flyCameraAround`: `camera`, its heading turning `rounds` full turns over `duration`.
+    /// `flyCameraAround` on a time line: `camera`, its heading turning `rounds` full turns over
+    /// `duration`, from `start` seconds.
     public func flyCameraAround(_ camera: Camera, duration: Double, rounds: Double = 1, start: Double = 0) -> Map {
         with { $0.flights.append(.around(camera, duration: duration, rounds: rounds, start: start)) }
+    }
+
+    /// The flights drawn at `time`: the time line's and each triggered one from when its trigger
+    /// changed (`starts`, in the order of `triggeredFlights`; nil: not started).
+    public func flown(starts: [Double?]) -> Map {
+        var m = self
+        for (flight, start) in zip(triggeredFlights, starts) {
+            guard let start else { continue }
+            var f = flight.flight
+            f.start = start
+            m.flights.append(f)
+        }
+        return m
     }
 
     /// Limits the camera — initial, bound, fitted, flown or panned — to `restriction`.
@@ -158,6 +191,14 @@ public struct Map {
     /// Runs `action` for a tap that reaches the map itself (no marker, shape or popover took it),
     /// with the ground point under it.
     public func onTap(_ action: @escaping (MapTapInfo) -> Void) -> Map { with { $0.tapHandler = action } }
+}
+
+/// A camera flight that starts when its trigger changes (`Map.flyCameraTo(_:duration:trigger:completion:)`).
+public struct TriggeredFlight {
+    /// The flight (its `start` is when the trigger changes).
+    public var flight: CameraFlight
+    public var trigger: any Equatable
+    public var completion: (() -> Void)?
 }
 
 /// The SDK's compass control: accepted inside `.mapControls { }`, not drawn.

@@ -30,6 +30,9 @@ extension MapScene {
         mode = map.mode
         camera = map.initialCamera ?? map.camera?.wrappedValue
         flights = map.flights
+        if !map.triggeredFlights.isEmpty {
+            notes.append("\(map.triggeredFlights.count) camera flight(s) started by a trigger: triggers are code, left out (scene files give flights a \"start\" time)")
+        }
         cameraRestriction = map.cameraRestriction
         attribution = map.attribution
         if let ground = map.terrain {

@@ -70,16 +70,17 @@ extension Reader {
     }
 
 
-    /// `{"type": "to" | "around", "camera": {…}, "duration": s, "start": s, "rounds": n}`.
+    /// `{"type": "to" | "around", "camera": {…}, "duration": s, "start": s, "rounds": n}`; with no
+    /// duration, the flight takes the SDK's default for where it goes (see `CameraFlight`).
     mutating func flight(_ node: JSONNode, _ path: String) -> CameraFlight? {
         guard let m = object(node, path, allowed: ["type", "camera", "duration", "start", "rounds"]) else { return nil }
-        guard m["type"] != nil, m["camera"] != nil, m["duration"] != nil else {
-            report(node, path, "a flight needs a \"type\" (\"to\" or \"around\"), a \"camera\" and a \"duration\" in seconds")
+        guard m["type"] != nil, m["camera"] != nil else {
+            report(node, path, "a flight needs a \"type\" (\"to\" or \"around\") and a \"camera\"")
             return nil
         }
         let type: FlightType = choice(m["type"], path + ".type", default: .to)
         let view = m["camera"].map { self.camera($0, path + ".camera") } ?? nil
-        let duration = number(m["duration"], path + ".duration", in: 0.001...Scene.maxTime, unit: " of seconds")
+        let duration: Double?? = m["duration"] == nil ? .some(nil) : number(m["duration"], path + ".duration", in: 0.001...Scene.maxTime, unit: " of seconds").map { $0 }
         let start = m["start"] == nil ? 0 : number(m["start"], path + ".start", in: 0...Scene.maxTime, unit: " of seconds")
         if type == .to, m["rounds"] != nil { report(m["rounds"], path + ".rounds", "\"rounds\" belongs to \"around\" flights") }
         let rounds = m["rounds"] == nil ? 1 : number(m["rounds"], path + ".rounds", in: -1000...1000)

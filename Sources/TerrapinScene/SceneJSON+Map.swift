@@ -137,7 +137,7 @@ extension SceneEncoder {
                 case .to(let c): o = [("type", .string("to")), ("camera", camera(c))]
                 case .around(let c, _): o = [("type", .string("around")), ("camera", camera(c))]
                 }
-                o.append(("duration", .number(f.duration)))
+                if let d = f.duration { o.append(("duration", .number(d))) }
                 if f.start != 0 { o.append(("start", .number(f.start))) }
                 if case .around(_, let rounds) = f.kind, rounds != 1 { o.append(("rounds", .number(rounds))) }
                 return .object(o)

@@ -72,11 +72,11 @@ public enum SceneSchema {
           "items": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["type", "camera", "duration"],
+            "required": ["type", "camera"],
             "properties": {
               "type": { "enum": ["to", "around"] },
               "camera": { "$ref": "#/$defs/camera" },
-              "duration": { "type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds." },
+              "duration": { "type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds. Default: chosen by where the flight goes (to: 1.5 s + 0.5 s per doubling of distance and range, at most 10 s; around: 12 s a round)." },
               "start": { "type": "number", "minimum": 0, "maximum": 86400, "description": "Seconds from the scene's start. Default 0." },
               "rounds": { "type": "number", "minimum": -1000, "maximum": 1000, "description": "Turns of an \"around\" flight. Default 1." }
             }

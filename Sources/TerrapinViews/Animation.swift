@@ -227,6 +227,11 @@ protocol StateChangeRecord: AnyObject {
     var settledAfter: Double? { get set }
     /// The value before the last change.
     var previousValue: Any? { get }
+    /// The triggers (by their index in the view's build) whose completion ran since the last
+    /// change; emptied by a change.
+    var completedTriggers: Set<Int> { get set }
+    /// The `onAppear` actions (by their order in the view's build) that have run.
+    var appeared: Set<Int> { get set }
 }
 
 func stateRecords<V>(_ view: V) -> [StateChangeRecord] {

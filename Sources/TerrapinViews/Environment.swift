@@ -24,6 +24,12 @@ public struct EnvironmentValues {
     var animation: Animation? = nil
     /// Set while a view whose state changed is built twice (see Animation.swift).
     var animationPass: AnimationPass? = nil
+    /// The triggers of the innermost stateful view being built, and of those around it.
+    var triggerLog: TriggerLog? = nil
+    /// Set during a probe build (see Triggers.swift).
+    var triggerProbe: TriggerProbe? = nil
+    /// The `onAppear` actions of the innermost stateful view being built.
+    var appearance: AppearanceScope? = nil
 
     public init() {}
 

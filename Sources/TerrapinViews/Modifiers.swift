@@ -200,11 +200,20 @@ extension View {
     }
 
     /// Runs `action` when the view first appears: at time 0, so the changes it makes animate
-    /// from the scene's start (e.g. starting a `repeatForever` animation).
+    /// from the scene's start (e.g. starting a `repeatForever` animation, or toggling a camera
+    /// flight's trigger). Once per view: a view inside one holding `@State` remembers in that
+    /// state that it ran, so building it again (another time, after a tap) does not run it again.
     public func onAppear(perform action: (() -> Void)? = nil) -> ModifiedView<Self> {
         modified(.dropped("an onAppear action (code cannot be written as data)"), environment: { env in
-            // Not while a changed view is built twice: the first build already ran it.
-            guard env.animationPass == nil, let action else { return }
+            // Not while a changed view is built twice (the first build already ran it), nor in a
+            // probe build (which changes nothing).
+            guard env.animationPass == nil, env.triggerProbe == nil, let action else { return }
+            if let scope = env.appearance {
+                let k = scope.next
+                scope.next += 1
+                guard !scope.owner.appeared.contains(k) else { return }
+                scope.owner.appeared.insert(k)
+            }
             Transaction.$time.withValue(0) { Transaction.$animation.withValue(nil) { action() } }
         })
     }

@@ -11,6 +11,8 @@ public struct State<Value>: StateProperty {
         var previous: Value?
         var lastChange: (time: Double, animation: Animation?)?
         var settledAfter: Double?
+        var completedTriggers: Set<Int> = []
+        var appeared: Set<Int> = []
         init(_ value: Value) { self.value = value }
 
         func set(_ newValue: Value) {
@@ -20,6 +22,7 @@ public struct State<Value>: StateProperty {
             value = newValue
             lastChange = (Transaction.time, Transaction.animation)
             settledAfter = nil
+            completedTriggers = []
             Transaction.changes?.count += 1
         }
 

@@ -32,14 +32,33 @@ func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> No
 /// A custom view's body, at the environment's time: changes after that time have not happened
 /// yet; the latest one before it, if still animating, is built twice (see Animation.swift).
 func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
-    let records = stateRecords(view).filter { $0.lastChange != nil }
-    guard !records.isEmpty else { return try makeNode(view.body, environment) }
+    let all = stateRecords(view)
+    guard !all.isEmpty else { return try makeNode(view.body, environment) }
+    // A stateful view keeps the triggers its body meets and its onAppear actions (Triggers.swift).
+    var environment = environment
+    var log: TriggerLog? = nil
+    if environment.triggerProbe == nil {
+        log = TriggerLog(parent: environment.triggerLog)
+        environment.triggerLog = log
+        environment.appearance = AppearanceScope(owner: all[0])
+    }
+    let records = all.filter { $0.lastChange != nil }
     let t = environment.time
     let future = records.filter { $0.lastChange!.time > t }
     future.forEach { $0.swapWithPrevious() }
     defer { future.forEach { $0.swapWithPrevious() } }
+    let node = try makeChangedBody(view, records.filter { $0.lastChange!.time <= t }, environment)
+    if let log {
+        settleTriggers(log, records: records, time: t, environment: environment) { e in _ = try makeNode(view.body, e) }
+    }
+    return node
+}
+
+/// The body of a view whose state changed at or before the time drawn (`past`): the latest
+/// change, if still animating, is built twice (see Animation.swift).
+private func makeChangedBody<V: View>(_ view: V, _ past: [StateChangeRecord], _ environment: EnvironmentValues) throws -> Node {
+    let t = environment.time
     // The latest change at or before t, and every state that changed with it.
-    let past = records.filter { $0.lastChange!.time <= t }
     guard environment.animationPass == nil, let latest = past.map({ $0.lastChange!.time }).max() else {
         return try makeNode(view.body, environment)
     }

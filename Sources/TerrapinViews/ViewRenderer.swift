@@ -122,10 +122,16 @@ public enum ViewRenderer {
     public static func layout<V: View>(_ view: V, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewLayout {
         var environment = EnvironmentValues()
         environment.time = time
-        // onAppear may change state while the view is built: then build it again, once.
-        let counter = ChangeCounter()
-        var node = try Transaction.$changes.withValue(counter) { try makeNode(view, environment) }
-        if counter.count > 0 { node = try makeNode(view, environment) }
+        // onAppear, or a trigger's completion, may change state while the view is built: then
+        // build it again (a completion may set off another flight: a few times at most).
+        var node: Node
+        var builds = 0
+        repeat {
+            let counter = ChangeCounter()
+            node = try Transaction.$changes.withValue(counter) { try makeNode(view, environment) }
+            builds += 1
+            if counter.count == 0 { break }
+        } while builds < 8
         let s = node.sizeThatFits(proposal)
         return ViewLayout(size: Size(width: s.width.isFinite ? max(0, s.width) : 0, height: s.height.isFinite ? max(0, s.height) : 0), node: node)
     }
