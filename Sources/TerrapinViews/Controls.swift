@@ -1,6 +1,7 @@
 // The SwiftUI controls app code puts beside and inside map content, drawn as static pictures in
 // the system's light look (a still image has nothing to press): `Button` (its action runs on a
-// tap), `Label`, `Toggle`, `Slider`. `.alert` and `.sheet` are accepted and not drawn.
+// tap), `Label`, `Toggle`, `Slider`, `Picker` (menu and segmented styles). `.alert` and `.sheet`
+// are accepted and not drawn.
 import TerrapinGeometry
 
 /// SwiftUI's default button: its label in the accent blue; a tap runs `action`.
@@ -111,7 +112,131 @@ public struct Slider: View {
     }
 }
 
+/// A choice among tagged options (SwiftUI's `Picker`), drawn in its style (`.pickerStyle(_:)`):
+/// - `.menu` (the default, as in a popover or a stack): the selected option's title in the
+///   accent blue with up-and-down chevrons; a tap chooses the next option (a menu would open).
+/// - `.segmented`: the options side by side in equal segments on a light grey track (32 pt
+///   high, 13-pt text), the selected one on a white raised segment, hairline separators between
+///   the others; a tap on a segment selects its option.
+/// Options are the content's views with `.tag(_:)` (a `ForEach` over values tags each with its
+/// id, as SwiftUI does, when given no tag); an option whose tag is not of the selection's type
+/// never shows as selected.
+public struct Picker<Title: View, SelectionValue: Hashable, Content: View>: View, PrimitiveView {
+    let title: Title
+    let selection: Binding<SelectionValue>
+    let content: Content
+
+    public init(selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content, @ViewBuilder label: () -> Title) {
+        self.selection = selection
+        self.content = content()
+        title = label()
+    }
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        var environment = environment
+        environment.tagsOptions = true
+        let tags = try makeChildren(content, environment).map { ($0 as? TagNode)?.tag }
+        var outside = environment
+        outside.tagsOptions = false
+        let selected = tags.firstIndex { $0 == AnyHashable(selection.wrappedValue) }
+        let select = { (i: Int) in
+            guard let value = tags[i]?.base as? SelectionValue else { return }
+            selection.wrappedValue = value
+        }
+        switch environment.pickerStyle {
+        case .segmented:
+            var regular = environment, bold = environment
+            regular.font = .footnote
+            bold.font = .footnote
+            bold.fontWeight = .semibold
+            let plain = try makeChildren(content, regular), strong = try makeChildren(content, bold)
+            let segments = tags.indices.map { i in
+                let label = NodeView(node: i == selected ? strong[i] : plain[i]).lineLimit(1).padding(.horizontal, 8)
+                    .frame(maxWidth: .infinity, maxHeight: .infinity)
+                return AnyView(ZStack {
+                    if i == selected {
+                        RoundedRectangle(cornerRadius: 7).fill(Color.white).padding(2)
+                            .shadow(color: Color(white: 0, opacity: 0.12), radius: 4, x: 0, y: 3)
+                    } else if i > 0, i - 1 != selected {
+                        Rectangle().fill(Color(white: 0.56, opacity: 0.3)).frame(width: 1, height: 12).frame(maxWidth: .infinity, alignment: .leading)
+                    }
+                    label
+                }.contentShape(Rectangle()).onTapGesture { select(i) })
+            }
+            return try TerrapinViews.makeNode(ZStack {
+                RoundedRectangle(cornerRadius: 9).fill(Color(red: 118 / 255, green: 118 / 255, blue: 128 / 255, opacity: 0.12))
+                HStack(spacing: 0) { ForEach(segments.indices, id: \.self) { segments[$0] } }
+            }.frame(height: 32), outside)
+        case .menu:
+            var blue = environment
+            blue.foregroundColor = .blue
+            let shown = try selected.map { try makeChildren(content, blue)[$0] }
+            let next = tags.isEmpty ? nil : ((selected ?? -1) + 1) % tags.count
+            return try TerrapinViews.makeNode(HStack(spacing: 5) {
+                if let shown { NodeView(node: shown) }
+                UpDownChevrons().stroke(Color.blue, lineWidth: 1.6).frame(width: 8, height: 13)
+            }.contentShape(Rectangle()).onTapGesture { if let next { select(next) } }, outside)
+        }
+    }
+}
+
+extension Picker where Title == Text {
+    public init(_ title: String, selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content) {
+        self.init(selection: selection, content: content) { Text(title) }
+    }
+}
+
+/// How a `Picker` is drawn.
+public struct PickerStyle: Equatable, Sendable {
+    enum Kind: Equatable, Sendable { case menu, segmented }
+    let kind: Kind
+    public static let menu = PickerStyle(kind: .menu)
+    public static let segmented = PickerStyle(kind: .segmented)
+    /// Drawn as `.menu` (a still image shows the chosen option).
+    public static let automatic = PickerStyle(kind: .menu)
+    /// Drawn as `.menu`.
+    public static let wheel = PickerStyle(kind: .menu)
+    /// Drawn as `.menu`.
+    public static let inline = PickerStyle(kind: .menu)
+}
+
+/// The menu picker's ⌃⌄ mark.
+struct UpDownChevrons: Shape {
+    func path(in r: Rect) -> Path {
+        var b = PathBuilder()
+        let w = r.width / 2, h = r.height * 0.22
+        b.move(to: Point(r.midX - w, r.minY + r.height * 0.38)); b.line(to: Point(r.midX, r.minY + r.height * 0.38 - h)); b.line(to: Point(r.midX + w, r.minY + r.height * 0.38))
+        b.move(to: Point(r.midX - w, r.minY + r.height * 0.62)); b.line(to: Point(r.midX, r.minY + r.height * 0.62 + h)); b.line(to: Point(r.midX + w, r.minY + r.height * 0.62))
+        return b.build()
+    }
+}
+
+/// A node already made, as a view (so a control can lay out its options' nodes).
+struct NodeView: View, PrimitiveView {
+    let node: Node
+    func makeNode(_ environment: EnvironmentValues) throws -> Node { node }
+}
+
+/// A view with `.tag(_:)`: laid out and drawn as its child.
+final class TagNode: WrapperNode {
+    let tag: AnyHashable
+    init(child: Node, tag: AnyHashable) {
+        self.tag = tag
+        super.init(child: child)
+    }
+}
+
 extension View {
+    /// The value a `Picker` option stands for.
+    public func tag<V: Hashable>(_ tag: V) -> ModifiedView<Self> {
+        modified(.dropped("a tag (it matters only inside a Picker)"), wrap: { child, _ in TagNode(child: child, tag: AnyHashable(tag)) })
+    }
+
+    /// How the `Picker`s inside are drawn.
+    public func pickerStyle(_ style: PickerStyle) -> ModifiedView<Self> {
+        modified(.unsupported("a picker style"), environment: { $0.pickerStyle = style.kind })
+    }
+
     /// Accepted; an alert is a modal on top of the app, not part of a map image.
     public func alert<Actions: View>(_ title: String, isPresented: Binding<Bool>, @ViewBuilder actions: () -> Actions) -> Self { self }
     /// Accepted; a sheet is a modal on top of the app, not part of a map image.

@@ -28,6 +28,10 @@ public struct EnvironmentValues {
     var triggerLog: TriggerLog? = nil
     /// Set during a probe build (see Triggers.swift).
     var triggerProbe: TriggerProbe? = nil
+    /// How `Picker`s are drawn. Default `.menu`.
+    var pickerStyle: PickerStyle.Kind = .menu
+    /// Set while a `Picker`'s options are made: a `ForEach` tags each with its id.
+    var tagsOptions = false
     /// The `onAppear` actions of the innermost stateful view being built.
     var appearance: AppearanceScope? = nil
 

@@ -178,10 +178,12 @@ final class AnyViewBox<V: View>: AnyViewStorage {
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
     public let data: Data
     public let content: (Data.Element) -> Content
+    let id: KeyPath<Data.Element, ID>
 
     public init(_ data: Data, id: KeyPath<Data.Element, ID>, elements content: @escaping (Data.Element) -> Content) {
         self.data = data
         self.content = content
+        self.id = id
     }
 }
 
@@ -194,7 +196,12 @@ extension ForEach: View, PrimitiveView where Content: View {
 
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
         var children: [Node] = []
-        for element in data { children += try makeChildren(content(element), environment) }
+        for element in data {
+            var made = try makeChildren(content(element), environment)
+            // Inside a Picker an option with no tag of its own is tagged with its id (as SwiftUI).
+            if environment.tagsOptions, made.count == 1, !(made[0] is TagNode) { made[0] = TagNode(child: made[0], tag: AnyHashable(element[keyPath: id])) }
+            children += made
+        }
         return ListNode(children: children)
     }
 }

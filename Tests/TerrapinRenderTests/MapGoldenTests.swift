@@ -6,9 +6,9 @@ import TerrapinSnapshotTesting
 
 let mapFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
 
-func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Double = 300, filePath: StaticString = #filePath, line: UInt = #line) {
+func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Double = 300, time: Double = 0, filePath: StaticString = #filePath, line: UInt = #line) {
     do {
-        let pixmap = try ViewRenderer.render(view.frame(width: width, height: height), scale: 2)
+        let pixmap = try ViewRenderer.render(view.frame(width: width, height: height), scale: 2, time: time)
         assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(mapFixtures)/\(name).png", file: filePath, line: line)
     } catch {
         Issue.record("render failed: \(error)")
