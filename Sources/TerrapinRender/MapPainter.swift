@@ -40,14 +40,20 @@ public enum MapPainter {
         }
         let early: Set<Int> = layers.contains(.threeD) && layers.contains(.overlays) && scene.items.contains(where: standsOnTheGround)
             ? Set(scene.items.indices.filter { liesOnTheGround(scene.items[$0]) }) : []
+        // With terrain or 3D content, polylines are depth-tested pixel by pixel along their path.
+        let depthTested = content.map.terrain != nil || scene.items.contains(where: standsOnTheGround)
+        var depth: DepthProbe? = nil
         if layers.contains(.ground) || layers.contains(.threeD) {
-            paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty) {
+            depth = paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty) { ground in
                 let saved = canvas.transform
                 canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
-                for i in early.sorted() { if case .shape(let k) = scene.items[i].content { paintShape(scene.shapes[k], content, canvas: canvas) } }
+                for i in early.sorted() {
+                    if case .shape(let k) = scene.items[i].content { paintShape(scene.shapes[k], content, canvas: canvas, depth: depthTested ? ground : nil) }
+                }
                 canvas.transform = saved
             }
         }
+        if !depthTested { depth = nil }
         let saved = canvas.transform
         canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
         var sprites = SpriteCache()
@@ -78,7 +84,7 @@ public enum MapPainter {
             case .popover(let k, _):
                 drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
             case .shape(let k):
-                paintShape(scene.shapes[k], content, canvas: canvas)
+                paintShape(scene.shapes[k], content, canvas: canvas, depth: depth)
             case .attribution:
                 guard let box = item.box, let layout = content.attribution else { continue }
                 canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
@@ -93,15 +99,16 @@ public enum MapPainter {
 
     /// The ground and 3D layers, into one depth buffer, then onto the canvas; `onGround` paints
     /// over the composited ground before the 3D layer is drawn (shapes on the ground).
+    @discardableResult
     static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, layers: Set<DisplayLayer>,
-                            groundShapes: Bool = false, onGround: () -> Void = {}) {
+                            groundShapes: Bool = false, onGround: (DepthProbe) -> Void = { _ in }) -> DepthProbe? {
         let map = content.map
         let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height,
                                     centerAltitude: MapResolver.centerAltitude(scene.camera, ground: content.ground))
         var sky = MapPalette.sky
         for item in scene.items where item.layer == .ground { if case .sky(let c) = item.content { sky = c } }
         guard var pass = GroundPass(projection: projection, rect: rect, transform: canvas.transform,
-                                    canvasWidth: canvas.width, canvasHeight: canvas.height, sky: sky) else { return }
+                                    canvasWidth: canvas.width, canvasHeight: canvas.height, sky: sky) else { return nil }
         var style = TerrainStyle()
         style.sunAzimuth = map.sun.azimuth
         style.sunAltitude = map.sun.altitude
@@ -112,7 +119,7 @@ public enum MapPainter {
                 // The ground is finished: shapes on it go on now, under what stands on it.
                 groundDone = true
                 pass.composite(onto: canvas)
-                onGround()
+                onGround(pass.depthProbe)
                 pass.readBack(from: canvas)
             }
             switch item.content {
@@ -136,7 +143,7 @@ public enum MapPainter {
         }
         if !groundDone, groundShapes, !models.isEmpty {
             pass.composite(onto: canvas)
-            onGround()
+            onGround(pass.depthProbe)
             pass.readBack(from: canvas)
         }
         // All models at once, after the buildings: blended triangles sort back to front across them.
@@ -147,6 +154,40 @@ public enum MapPainter {
             }
         }
         pass.composite(onto: canvas)
+        return pass.depthProbe
+    }
+
+    /// A polyline's visible and hidden runs decided every device pixel along its path against
+    /// the depth buffer: a sample is hidden when everything drawn around its pixel is nearer
+    /// (`DepthProbe.hides`); depth between two path points is interpolated linearly. Runs are
+    /// cut where the answer changes, so a hill or a building cuts a route exactly where it
+    /// stands, not at the nearest densified vertex.
+    static func depthTestedRuns(_ centreline: [[(point: Point, depth: Double)]], _ depth: DepthProbe) -> (visible: [[Point]], hidden: [[Point]]) {
+        var visible: [[Point]] = [], hidden: [[Point]] = []
+        for piece in centreline where piece.count > 1 {
+            var run: [Point] = [piece[0].point]
+            var shown = !depth.hides(piece[0].point, depth: piece[0].depth)
+            func cut(at p: Point, now: Bool) {
+                run.append(p)
+                if run.count > 1 { if shown { visible.append(run) } else { hidden.append(run) } }
+                run = [p]
+                shown = now
+            }
+            for (a, b) in zip(piece, piece.dropFirst()) {
+                let dx = b.point.x - a.point.x, dy = b.point.y - a.point.y
+                let pixels = (dx * dx + dy * dy).squareRoot() * depth.pixelsPerPoint
+                let n = max(1, min(100_000, Int(pixels.rounded(.up))))
+                for k in 1...n {
+                    let t = Double(k) / Double(n)
+                    let p = Point(a.point.x + dx * t, a.point.y + dy * t)
+                    let now = !depth.hides(p, depth: a.depth + (b.depth - a.depth) * t)
+                    if now != shown { cut(at: p, now: now) }
+                }
+                run.append(b.point)
+            }
+            if run.count > 1 { if shown { visible.append(run) } else { hidden.append(run) } }
+        }
+        return (visible, hidden)
     }
 
     static func path(_ runs: [[Point]], closed: Bool) -> Path {
@@ -163,9 +204,11 @@ public enum MapPainter {
     /// and the line — each one stroke of the whole run, round joins and caps, so vertices have
     /// no gaps and no overlaps blended twice. A polygon: walls (shaded by which way they face),
     /// the fill with its holes (even-odd), the outline.
-    static func paintShape(_ shape: ResolvedShape, _ content: ResolvedContent, canvas: Canvas) {
+    static func paintShape(_ shape: ResolvedShape, _ content: ResolvedContent, canvas: Canvas, depth: DepthProbe? = nil) {
         switch shape.kind {
         case .polyline:
+            var runs = shape.runs, hiddenRuns = shape.hiddenRuns
+            if let depth, !shape.centreline.isEmpty { (runs, hiddenRuns) = depthTestedRuns(shape.centreline, depth) }
             let line = content.polylines[shape.index]
             let style = line.strokeStyle
             let width = max(0, style.strokeWidth.isFinite ? style.strokeWidth : 0)
@@ -182,8 +225,8 @@ public enum MapPainter {
                 }
                 canvas.stroke(p, style: StrokeStyle(width: width, cap: .round, join: .round), paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: opacity))
             }
-            if line.contourStyle.drawOccludedSegments { stroke(shape.hiddenRuns, opacity: 0.35) }
-            stroke(shape.runs, opacity: 1)
+            if line.contourStyle.drawOccludedSegments { stroke(hiddenRuns, opacity: 0.35) }
+            stroke(runs, opacity: 1)
         case .polygon:
             let polygon = content.polygons[shape.index]
             let style = polygon.styleOptions

@@ -3,10 +3,11 @@
 // draped), lifted by its altitude mode, projected, and split into the runs the ground leaves
 // visible. Also the ground point under a screen point (a ray cast), for map taps.
 //
-// Deliberately simple: visibility is decided per densified vertex (a line of sight to the eye,
-// tested at every 8th vertex and wherever those tests disagree), not per pixel, so a draped line's hidden part ends at the last visible vertex; a draped polygon
-// is filled in screen space, hidden only where every vertex is (hills in front of part of it do
-// not cut it). Both are in the README's limitations.
+// Visibility is first decided per densified vertex (a line of sight to the eye, tested at every
+// 8th vertex and wherever those tests disagree); where the map draws a depth buffer (terrain,
+// buildings, models), the painter decides a polyline's visibility again every device pixel
+// along it against that buffer. A draped polygon is filled in screen space, hidden only where
+// every vertex is (hills in front of part of it do not cut it): in the README's limitations.
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinModels
@@ -26,6 +27,10 @@ public struct ResolvedShape {
     public internal(set) var runs: [[Point]] = []
     /// Runs the ground hides (drawn dimmed when the style asks).
     public internal(set) var hiddenRuns: [[Point]] = []
+    /// A polyline's whole projected path with each point's view depth, in pieces where it
+    /// passes behind the eye: the painter splits it again pixel by pixel against the depth
+    /// buffer when the map draws one (terrain or 3D content), see `MapPainter.depthTestedRuns`.
+    public internal(set) var centreline: [[(point: Point, depth: Double)]] = []
     /// Extrusion: quads from the path down to the ground, back to front.
     public internal(set) var walls: [[Point]] = []
     /// An extruded polygon as a solid of the 3D layer (walls and, unless it has more than
@@ -195,6 +200,11 @@ enum ShapeResolver {
             }
             current = []
         }
+        var piece: [(point: Point, depth: Double)] = []
+        for p in projected {
+            if let p { piece.append((p.point, p.depth)) } else if !piece.isEmpty { shape.centreline.append(piece); piece = [] }
+        }
+        if piece.count > 1 { shape.centreline.append(piece) }
         for p in projected {
             guard let p else { flush(); currentVisible = nil; continue }
             if p.visible { nearest = min(nearest, p.depth) }

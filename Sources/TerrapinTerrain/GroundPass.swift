@@ -161,6 +161,12 @@ public struct GroundPass {
         body(&frame, projection, toDevice, horizon, hazeDistance)
     }
 
+    /// The depth buffer as it is now, to test points drawn over it (shapes).
+    public var depthProbe: DepthProbe {
+        let t = toDevice
+        return DepthProbe(depth: frame.depth, width: frame.width, height: frame.height, scale: t.scale, dx: t.dx, dy: t.dy)
+    }
+
     /// Takes the frame's pixels back from `canvas` (what was drawn over the composited ground,
     /// such as shapes on the ground), so that 3D content drawn next covers them, depth-tested.
     public mutating func readBack(from canvas: Canvas) {
@@ -343,3 +349,30 @@ func mix(_ a: RGBAColor, _ b: RGBAColor, _ t: Float) -> RGBAColor {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// A copy of the ground pass's depth buffer (view-axis metres per device pixel; infinity where
+/// nothing was drawn) with the map's points → device pixels mapping: "is this point behind
+/// what was drawn there?".
+public struct DepthProbe: Sendable {
+    let depth: [Float]
+    let width: Int, height: Int
+    let scale: Double, dx: Double, dy: Double
+
+    /// Whether a point at `p` (map points) and view depth `z` is hidden: every pixel around the
+    /// one under it (3 × 3) holds something nearer by more than 0.5 % + 1 m (so a line lying on
+    /// the ground, whose depth differs from the mesh's by rounding, shows; one behind a hill or
+    /// a building does not). Points off the buffer are not hidden.
+    public func hides(_ p: Point, depth z: Double) -> Bool {
+        let x = Int((p.x * scale + dx).rounded(.down)), y = Int((p.y * scale + dy).rounded(.down))
+        guard x >= 0, y >= 0, x < width, y < height, z.isFinite else { return false }
+        var farthest: Float = 0
+        for yy in max(0, y - 1)...min(height - 1, y + 1) {
+            for xx in max(0, x - 1)...min(width - 1, x + 1) { farthest = max(farthest, depth[yy * width + xx]) }
+        }
+        guard farthest.isFinite else { return false }
+        return z > Double(farthest) * 1.005 + 1
+    }
+
+    /// Device pixels per map point.
+    public var pixelsPerPoint: Double { scale }
+}

@@ -36,6 +36,37 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         #expect(seen.runs.contains { run in seen.hiddenRuns.contains { $0.last == run.first || $0.first == run.last } })
     }
 
+    /// The painter's per-pixel test against the depth buffer agrees with where the ray through
+    /// each densified point first meets the terrain (cast against the grid's surface and refined
+    /// by bisection): hidden when it meets the ground nearer than the point.
+    @Test func drapedRouteIsCutPixelByPixelWhereTheRidgeHidesIt() throws {
+        let grid = try Self.grid()
+        let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.57, longitude: -84.26, altitude: 600), heading: 20, tilt: 84, range: 3000), mode: .satellite) {
+            Polyline(path: [LatLngAltitude(latitude: 36.55, longitude: -84.30), LatLngAltitude(latitude: 36.62, longitude: -84.20)])
+        }.terrain(grid)
+        let scene = try MapResolver.resolve(map, width: 400, height: 270)
+        let canvas = try #require(Canvas(width: 800, height: 540))
+        canvas.transform = .scale(2)
+        let content = try #require(scene.content)
+        let probe = try #require(MapPainter.paintGround(scene, content, in: Rect(x: 0, y: 0, width: 400, height: 270), canvas: canvas, layers: Set(DisplayLayer.allCases)))
+        let line = try #require(scene.shapes.first)
+        let projection = Projection(camera: scene.camera, width: 400, height: 270, centerAltitude: MapResolver.centerAltitude(scene.camera, ground: map.ground))
+        var agree = 0, total = 0, hiddenCount = 0
+        for p in try #require(line.centreline.first) where p.point.x >= 1 && p.point.x <= 399 && p.point.y >= 1 && p.point.y <= 269 {
+            guard let hit = ShapeResolver.groundPoint(x: p.point.x, y: p.point.y, projection: projection, ground: map.ground),
+                  let seen = projection.project(enu: projection.frame.enu(hit)) else { continue }
+            let hidden = seen.depth < p.depth * 0.99
+            total += 1
+            if hidden { hiddenCount += 1 }
+            if hidden == probe.hides(p.point, depth: p.depth) { agree += 1 }
+        }
+        #expect(total > 50 && hiddenCount > 10 && Double(agree) >= 0.95 * Double(total), "\(agree) of \(total) points agree (\(hiddenCount) hidden)")
+        let (visible, hidden) = MapPainter.depthTestedRuns(line.centreline, probe)
+        #expect(!visible.isEmpty && !hidden.isEmpty)
+        // The runs meet: each cut point ends one run and starts the next.
+        #expect(visible.contains { run in hidden.contains { $0.last == run.first || $0.first == run.last } })
+    }
+
     @Test func geodesicPointsLieOnTheGreatCircle() throws {
         let newYork = LatLngAltitude(latitude: 40.64, longitude: -73.78), london = LatLngAltitude(latitude: 51.47, longitude: -0.45)
         let dense = ShapeResolver.densify([newYork, london], closed: false, geodesic: true, step: nil)
