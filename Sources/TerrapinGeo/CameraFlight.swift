@@ -61,11 +61,6 @@ public struct CameraFlight: Equatable, Sendable {
         return camera
     }
 
-    /// When each of `flights` ends (in their order), flown from `initial`.
-    public static func ends(initial: Camera, flights: [CameraFlight]) -> [Double] {
-        flights.map { f in f.start + f.duration(from: camera(at: f.start, initial: initial, flights: flights)) }
-    }
-
     /// The flight's duration when it starts from `camera`: its own, or the default.
     public func duration(from camera: Camera) -> Double {
         if let duration { return duration }

@@ -27,7 +27,7 @@ public final class MapDrawing: CustomDrawing {
         for (i, slot) in triggers.enumerated() {
             guard let slot else { continue }
             slot.completion = map.triggeredFlights[i].completion
-            slot.end = { [weak self] _ in self?.end(ofTriggered: i) ?? .infinity }
+            slot.end = { [weak self] in self?.end(ofTriggered: i) ?? .infinity }
         }
     }
 
@@ -48,7 +48,9 @@ public final class MapDrawing: CustomDrawing {
     }
 
     /// The default size of a map offered no size: 512 × 384 points.
-    public func sizeThatFits(_ proposal: ProposedSize) -> Size {
+    public func sizeThatFits(_ proposal: ProposedSize) -> Size { Self.size(proposal) }
+
+    static func size(_ proposal: ProposedSize) -> Size {
         Size(width: proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? 512, height: proposal.height.flatMap { $0.isFinite ? $0 : nil } ?? 384)
     }
 
@@ -112,9 +114,7 @@ extension Map: CustomDrawingView {
 
 /// A map in a probe build: the size a map takes, nothing drawn.
 final class ProbedMap: CustomDrawing {
-    func sizeThatFits(_ proposal: ProposedSize) -> Size {
-        Size(width: proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? 512, height: proposal.height.flatMap { $0.isFinite ? $0 : nil } ?? 384)
-    }
+    func sizeThatFits(_ proposal: ProposedSize) -> Size { MapDrawing.size(proposal) }
     var labels: [String] { [] }
     func draw(in rect: Rect, canvas: Canvas, scale: Double) {}
     func tap(at point: Point, in rect: Rect) -> TapTarget? { nil }

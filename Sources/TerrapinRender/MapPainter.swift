@@ -175,7 +175,7 @@ public enum MapPainter {
             }
             for (a, b) in zip(piece, piece.dropFirst()) {
                 let dx = b.point.x - a.point.x, dy = b.point.y - a.point.y
-                let pixels = (dx * dx + dy * dy).squareRoot() * depth.pixelsPerPoint
+                let pixels = (dx * dx + dy * dy).squareRoot() * depth.scale
                 let n = max(1, min(100_000, Int(pixels.rounded(.up))))
                 for k in 1...n {
                     let t = Double(k) / Double(n)

@@ -356,7 +356,9 @@ import Glibc
 public struct DepthProbe: Sendable {
     let depth: [Float]
     let width: Int, height: Int
-    let scale: Double, dx: Double, dy: Double
+    /// Device pixels per map point.
+    public let scale: Double
+    let dx: Double, dy: Double
 
     /// Whether a point at `p` (map points) and view depth `z` is hidden: every pixel around the
     /// one under it (3 × 3) holds something nearer by more than 0.5 % + 1 m (so a line lying on
@@ -372,7 +374,4 @@ public struct DepthProbe: Sendable {
         guard farthest.isFinite else { return false }
         return z > Double(farthest) * 1.005 + 1
     }
-
-    /// Device pixels per map point.
-    public var pixelsPerPoint: Double { scale }
 }

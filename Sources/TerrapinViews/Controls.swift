@@ -133,49 +133,50 @@ public struct Picker<Title: View, SelectionValue: Hashable, Content: View>: View
     }
 
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
-        var environment = environment
-        environment.tagsOptions = true
-        let tags = try makeChildren(content, environment).map { ($0 as? TagNode)?.tag }
         var outside = environment
         outside.tagsOptions = false
-        let selected = tags.firstIndex { $0 == AnyHashable(selection.wrappedValue) }
-        let select = { (i: Int) in
-            guard let value = tags[i]?.base as? SelectionValue else { return }
-            selection.wrappedValue = value
+        /// The options as drawn in `look`, each tagged (a ForEach's by its id).
+        func options(_ look: (inout EnvironmentValues) -> Void) throws -> [Node] {
+            var e = environment
+            e.tagsOptions = true
+            look(&e)
+            return try makeChildren(content, e)
         }
+        func select(_ tags: [AnyHashable?]) -> (Int) -> Void {
+            { i in if let value = tags[i]?.base as? SelectionValue { selection.wrappedValue = value } }
+        }
+        func selected(_ tags: [AnyHashable?]) -> Int? { tags.firstIndex { $0 == AnyHashable(selection.wrappedValue) } }
         switch environment.pickerStyle {
         case .segmented:
-            var regular = environment, bold = environment
-            regular.font = .footnote
-            bold.font = .footnote
-            bold.fontWeight = .semibold
-            let plain = try makeChildren(content, regular), strong = try makeChildren(content, bold)
+            let plain = try options { $0.font = .footnote }, strong = try options { $0.font = .footnote; $0.fontWeight = .semibold }
+            let tags = plain.map { ($0 as? TagNode)?.tag }
+            let chosen = selected(tags), choose = select(tags)
             let segments = tags.indices.map { i in
-                let label = NodeView(node: i == selected ? strong[i] : plain[i]).lineLimit(1).padding(.horizontal, 8)
+                let label = NodeView(node: i == chosen ? strong[i] : plain[i]).lineLimit(1).padding(.horizontal, 8)
                     .frame(maxWidth: .infinity, maxHeight: .infinity)
                 return AnyView(ZStack {
-                    if i == selected {
+                    if i == chosen {
                         RoundedRectangle(cornerRadius: 7).fill(Color.white).padding(2)
                             .shadow(color: Color(white: 0, opacity: 0.12), radius: 4, x: 0, y: 3)
-                    } else if i > 0, i - 1 != selected {
+                    } else if i > 0, i - 1 != chosen {
                         Rectangle().fill(Color(white: 0.56, opacity: 0.3)).frame(width: 1, height: 12).frame(maxWidth: .infinity, alignment: .leading)
                     }
                     label
-                }.contentShape(Rectangle()).onTapGesture { select(i) })
+                }.contentShape(Rectangle()).onTapGesture { choose(i) })
             }
             return try TerrapinViews.makeNode(ZStack {
                 RoundedRectangle(cornerRadius: 9).fill(Color(red: 118 / 255, green: 118 / 255, blue: 128 / 255, opacity: 0.12))
                 HStack(spacing: 0) { ForEach(segments.indices, id: \.self) { segments[$0] } }
             }.frame(height: 32), outside)
         case .menu:
-            var blue = environment
-            blue.foregroundColor = .blue
-            let shown = try selected.map { try makeChildren(content, blue)[$0] }
-            let next = tags.isEmpty ? nil : ((selected ?? -1) + 1) % tags.count
+            let blue = try options { $0.foregroundColor = .blue }
+            let tags = blue.map { ($0 as? TagNode)?.tag }
+            let chosen = selected(tags), choose = select(tags)
+            let next = tags.isEmpty ? nil : ((chosen ?? -1) + 1) % tags.count
             return try TerrapinViews.makeNode(HStack(spacing: 5) {
-                if let shown { NodeView(node: shown) }
+                if let chosen { NodeView(node: blue[chosen]) }
                 UpDownChevrons().stroke(Color.blue, lineWidth: 1.6).frame(width: 8, height: 13)
-            }.contentShape(Rectangle()).onTapGesture { if let next { select(next) } }, outside)
+            }.contentShape(Rectangle()).onTapGesture { if let next { choose(next) } }, outside)
         }
     }
 }

@@ -19,8 +19,8 @@ public final class TriggerSlot {
     let value: any Equatable
     /// Seconds from the scene's start when the trigger last changed; nil if it never did.
     public internal(set) var changedAt: Double?
-    /// When what it started ends, given when it started (nil: it has no end of its own).
-    public var end: ((Double) -> Double)?
+    /// When what it started ends (asked once `changedAt` is known; nil: it has no end).
+    public var end: (() -> Double)?
     /// Runs once when the time drawn reaches `end`.
     public var completion: (() -> Void)?
     /// The state change that set `changedAt`, which remembers that the completion ran.
@@ -106,7 +106,7 @@ func settleTriggers(_ log: TriggerLog, records: [StateChangeRecord], time: Doubl
         }
     }
     for (i, slot) in log.slots.enumerated() {
-        guard let start = slot.changedAt, let by = slot.changedBy, let end = slot.end?(start), end <= time,
+        guard slot.changedAt != nil, let by = slot.changedBy, let end = slot.end?(), end <= time,
               let completion = slot.completion, !by.completedTriggers.contains(i) else { continue }
         by.completedTriggers.insert(i)
         Transaction.$time.withValue(end) { Transaction.$animation.withValue(nil) { completion() } }
