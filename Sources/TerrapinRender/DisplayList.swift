@@ -347,12 +347,12 @@ extension ResolvedScene {
                 }
                 hit.mayChangeState = target != nil || closesPopovers(except: i)
                 return locate(hit, point)
-            case (.shape(let k), .stroke(let halfWidth)) where shapes[k].runs.contains(where: { Self.distance(point, to: $0) <= halfWidth }):
+            case (.shape(let k), .stroke(let halfWidth)) where takesTap(shapes[k], at: point, halfWidth: halfWidth):
                 let index = shapes[k].index
                 let action = content.polylines[index].tapAction
                 return locate(MapHit(target: .polyline(index), label: "polyline \(index)", action: { closePopovers(except: nil); action?() },
                                      mayChangeState: action != nil || closesPopovers(except: nil)), point)
-            case (.shape(let k), .fill) where Self.evenOdd(point, in: shapes[k].runs):
+            case (.shape(let k), .fill) where takesTap(shapes[k], at: point, halfWidth: 0):
                 let index = shapes[k].index
                 let action = content.polygons[index].tapAction
                 return locate(MapHit(target: .polygon(index), label: "polygon \(index)", action: { closePopovers(except: nil); action?() },
@@ -387,6 +387,64 @@ extension ResolvedScene {
         var hit = MapHit(target: .map, label: nil) { closePopovers(except: nil) }
         hit.mayChangeState = closesPopovers(except: nil)
         return locate(hit, point)
+    }
+
+    /// Whether shapes are depth-tested pixel by pixel — the map draws terrain, or 3D content
+    /// (buildings, models, extruded polygons) — so that the painter and taps agree.
+    var depthTestsShapes: Bool {
+        guard let content else { return false }
+        return content.map.terrain != nil || items.contains { item in
+            guard item.isDrawn else { return false }
+            if item.layer == .threeD { return true }
+            if case .shape(let k) = item.content { return shapes[k].solid != nil }
+            return false
+        }
+    }
+
+    /// Whether a shape takes a tap at `point`: where it is drawn. A polyline within
+    /// `halfWidth` of a visible part of its path; a polygon inside its rings. Where shapes are
+    /// depth-tested, visibility is the painter's at that spot: the ray through the path's
+    /// nearest point meets nothing nearer; a draped polygon contains the ground point the tap
+    /// lands on (so a hill in front of it takes the tap, not the polygon); a solid (extruded
+    /// polygon or lifted plate) is hit on its triangles.
+    func takesTap(_ shape: ResolvedShape, at point: Point, halfWidth: Double) -> Bool {
+        guard let content else { return false }
+        let depthTested = depthTestsShapes
+        switch shape.kind {
+        case .polyline:
+            guard depthTested, !shape.centreline.isEmpty else { return shape.runs.contains { Self.distance(point, to: $0) <= halfWidth } }
+            let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+            var tested = 0
+            for piece in shape.centreline {
+                for (a, b) in zip(piece, piece.dropFirst()) {
+                    let dx = b.point.x - a.point.x, dy = b.point.y - a.point.y
+                    let len2 = dx * dx + dy * dy
+                    let t = len2 > 0 ? max(0, min(1, ((point.x - a.point.x) * dx + (point.y - a.point.y) * dy) / len2)) : 0
+                    let q = Point(a.point.x + t * dx, a.point.y + t * dy)
+                    guard ((q.x - point.x) * (q.x - point.x) + (q.y - point.y) * (q.y - point.y)).squareRoot() <= halfWidth else { continue }
+                    let z = 1 / ((1 - t) / a.depth + t / b.depth)
+                    guard let ground = ShapeResolver.groundPoint(x: q.x, y: q.y, projection: projection, ground: content.ground),
+                          let seen = projection.project(enu: projection.frame.enu(ground)) else { return true }
+                    // The painter's rule (`DepthProbe.hides`) with the ray cast for the buffer.
+                    if z <= seen.depth * 1.005 + 1 { return true }
+                    tested += 1
+                    if tested >= 16 { return false }
+                }
+            }
+            return false
+        case .polygon:
+            let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+            // A solid (extruded, or a lifted plate) is hit on its drawn triangles, walls included,
+            // unless the ground hides them; a top too big to build is filled flat, hit by its rings.
+            if let solid = shape.solid {
+                if ModelResolver.hit(solid, x: point.x, y: point.y, projection: projection, ground: content.ground) != nil { return true }
+                return !shape.solidHasTop && Self.evenOdd(point, in: shape.runs)
+            }
+            guard depthTested, content.polygons[shape.index].altitudeMode == .clampToGround else { return Self.evenOdd(point, in: shape.runs) }
+            guard let ground = ShapeResolver.groundPoint(x: point.x, y: point.y, projection: projection, ground: content.ground),
+                  let area = DrapedArea(shape.geo, frame: projection.frame) else { return false }
+            return area.contains(projection.frame.enu(ground))
+        }
     }
 
     /// `hit` with the ground point under `point`.

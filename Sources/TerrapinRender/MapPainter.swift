@@ -40,8 +40,8 @@ public enum MapPainter {
         }
         let early: Set<Int> = layers.contains(.threeD) && layers.contains(.overlays) && scene.items.contains(where: standsOnTheGround)
             ? Set(scene.items.indices.filter { liesOnTheGround(scene.items[$0]) }) : []
-        // With terrain or 3D content, polylines are depth-tested pixel by pixel along their path.
-        let depthTested = content.map.terrain != nil || scene.items.contains(where: standsOnTheGround)
+        // With terrain or 3D content, shapes are depth-tested pixel by pixel.
+        let depthTested = scene.depthTestsShapes
         var depth: DepthProbe? = nil
         if layers.contains(.ground) || layers.contains(.threeD) {
             depth = paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty) { ground in
@@ -137,7 +137,7 @@ public enum MapPainter {
             default: continue
             }
         }
-        // Extruded polygons are solids of this layer too.
+        // Extruded polygons and lifted lines' curtains are solids of this layer too.
         if layers.contains(.threeD) {
             for item in scene.items where item.isDrawn { if case .shape(let k) = item.content, let solid = scene.shapes[k].solid { models.append(solid) } }
         }
@@ -159,7 +159,7 @@ public enum MapPainter {
 
     /// A polyline's visible and hidden runs decided every device pixel along its path against
     /// the depth buffer: a sample is hidden when everything drawn around its pixel is nearer
-    /// (`DepthProbe.hides`); depth between two path points is interpolated linearly. Runs are
+    /// (`DepthProbe.hides`); depth between two path points is interpolated perspective-correctly. Runs are
     /// cut where the answer changes, so a hill or a building cuts a route exactly where it
     /// stands, not at the nearest densified vertex.
     static func depthTestedRuns(_ centreline: [[(point: Point, depth: Double)]], _ depth: DepthProbe) -> (visible: [[Point]], hidden: [[Point]]) {
@@ -180,7 +180,8 @@ public enum MapPainter {
                 for k in 1...n {
                     let t = Double(k) / Double(n)
                     let p = Point(a.point.x + dx * t, a.point.y + dy * t)
-                    let now = !depth.hides(p, depth: a.depth + (b.depth - a.depth) * t)
+                    // Perspective-correct: 1 / depth is linear on the screen along a straight segment.
+                    let now = !depth.hides(p, depth: 1 / ((1 - t) / a.depth + t / b.depth))
                     if now != shown { cut(at: p, now: now) }
                 }
                 run.append(b.point)
@@ -213,7 +214,8 @@ public enum MapPainter {
             let style = line.strokeStyle
             let width = max(0, style.strokeWidth.isFinite ? style.strokeWidth : 0)
             let outer = max(0, min(1, style.outerWidth.isFinite ? style.outerWidth : 0))
-            for wall in shape.walls {
+            // The curtain was drawn in the 3D layer when it could be built as a solid.
+            for wall in shape.walls where shape.solid == nil {
                 canvas.fill(path([wall], closed: true), paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: 0.3))
             }
             func stroke(_ runs: [[Point]], opacity: Double) {
@@ -241,11 +243,59 @@ public enum MapPainter {
                 canvas.fill(path([wall], closed: true), paint: Paint(color: c))
             }
             let rings = path(shape.runs, closed: true)
-            if shape.solid == nil || !shape.solidHasTop { canvas.fill(rings, paint: Paint(color: style.fillColor.rgba), rule: .evenOdd) }
+            if shape.solid == nil || !shape.solidHasTop {
+                if let depth, polygon.altitudeMode == .clampToGround, shape.solid == nil {
+                    paintDraped(shape, color: style.fillColor.rgba, occluded: style.drawsOccludedSegments, terrain: content.map.terrain, canvas: canvas, depth: depth)
+                } else {
+                    canvas.fill(rings, paint: Paint(color: style.fillColor.rgba), rule: .evenOdd)
+                }
+            }
             if style.strokeWidth > 0, style.strokeWidth.isFinite {
-                canvas.stroke(rings, style: StrokeStyle(width: style.strokeWidth, join: .round), paint: Paint(color: style.strokeColor.rgba))
+                let paint = Paint(color: style.strokeColor.rgba)
+                // Depth-tested like a polyline: where a hill or a building hides part of a ring,
+                // the outline stops there (round ends) and goes on where it shows again.
+                if let depth, !shape.centreline.isEmpty, case let (visible, hidden) = depthTestedRuns(shape.centreline, depth), !hidden.isEmpty {
+                    let open = StrokeStyle(width: style.strokeWidth, cap: .round, join: .round)
+                    if style.drawsOccludedSegments { canvas.stroke(path(hidden, closed: false), style: open, paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: 0.35)) }
+                    canvas.stroke(path(visible, closed: false), style: open, paint: paint)
+                } else {
+                    canvas.stroke(rings, style: StrokeStyle(width: style.strokeWidth, join: .round), paint: paint)
+                }
             }
         }
+    }
+
+    /// A polygon draped on the ground, filled where the depth buffer shows its ground (see
+    /// `DrapedArea`); with `occluded`, the parts the ground hides are filled too, at 35 %
+    /// (one coverage: the two never blend twice).
+    static func paintDraped(_ shape: ResolvedShape, color: RGBAColor, occluded: Bool, terrain: TerrainGround?, canvas: Canvas, depth: DepthProbe) {
+        guard let area = DrapedArea(shape.geo, frame: depth.projection.frame) else { return }
+        let region = area.screenBox(depth, heights: DrapedArea.heights(shape.geo, terrain: terrain))
+        guard !region.isEmpty else { return }
+        let rasterizer = Rasterizer()
+        var cover = area.coverage(depth, region: region, rasterizer: rasterizer)
+        if occluded {
+            // The rings as they fall on the screen, whatever hides them.
+            var outline = Polylines()
+            var b = PathBuilder()
+            for ring in shape.runs where ring.count > 2 {
+                func pixel(_ p: Point) -> Point { Point(p.x * depth.scale + depth.dx - Double(region.x0), p.y * depth.scale + depth.dy - Double(region.y0)) }
+                b.move(to: pixel(ring[0]))
+                for p in ring.dropFirst() { b.line(to: pixel(p)) }
+                b.close()
+            }
+            b.build().flatten(into: &outline)
+            var screen = [UInt8](repeating: 0, count: region.width * region.height)
+            screen.withUnsafeMutableBufferPointer { m in
+                var sink = CellSink(cells: m.baseAddress!, width: region.width)
+                rasterizer.fill(outline, rule: .evenOdd, clip: IntRect(x0: 0, y0: 0, x1: region.width, y1: region.height), into: &sink)
+            }
+            var merged = cover ?? [UInt8](repeating: 0, count: screen.count)
+            for i in merged.indices { merged[i] = max(merged[i], UInt8((UInt32(screen[i]) * 89 + 127) / 255)) }
+            cover = merged
+        }
+        guard let cover else { return }
+        canvas.fillMask(cover, width: region.width, at: (depth.x0 + region.x0, depth.y0 + region.y0), color: color)
     }
 
     /// Dark text (#202124) in a 1-pt white halo: Marker3D and basemap labels.

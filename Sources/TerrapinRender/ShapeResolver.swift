@@ -5,9 +5,9 @@
 //
 // Visibility is first decided per densified vertex (a line of sight to the eye, tested at every
 // 8th vertex and wherever those tests disagree); where the map draws a depth buffer (terrain,
-// buildings, models), the painter decides a polyline's visibility again every device pixel
-// along it against that buffer. A draped polygon is filled in screen space, hidden only where
-// every vertex is (hills in front of part of it do not cut it): in the README's limitations.
+// buildings, models), the painter decides visibility again against that buffer: every device
+// pixel along a polyline or a polygon's outline, every pixel of a draped polygon's fill
+// (`DrapedArea`). Lifted fills and curtains become solids of the 3D layer (`ShapeSolids`).
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinModels
@@ -34,7 +34,8 @@ public struct ResolvedShape {
     /// Extrusion: quads from the path down to the ground, back to front.
     public internal(set) var walls: [[Point]] = []
     /// An extruded polygon as a solid of the 3D layer (walls and, unless it has more than
-    /// `ShapeSolids.maxTopVertices` vertices, its top), depth-tested with the ground.
+    /// `ShapeSolids.maxTopVertices` vertices, its top), or a lifted polyline's curtain,
+    /// depth-tested with the ground.
     public internal(set) var solid: PlacedModel? = nil
     /// Whether the solid has its top (otherwise the top is filled flat over the map).
     public internal(set) var solidHasTop = false
@@ -70,10 +71,10 @@ enum ShapeResolver {
         return shapes
     }
 
-    /// Metres between densified points: fine enough to follow a height grid when draped
-    /// (one grid cell), else only what great circles need.
-    static func step(_ mode: AltitudeMode, map: Map) -> Double? {
-        guard mode != .absolute, let grid = map.terrain?.grid else { return nil }
+    /// Metres between densified points: fine enough to follow a height grid (one grid cell)
+    /// when the path or its extrusion's foot follows the ground, else only what great circles need.
+    static func step(_ mode: AltitudeMode, extruded: Bool = false, map: Map) -> Double? {
+        guard mode != .absolute || extruded, let grid = map.terrain?.grid else { return nil }
         return max(1, min(grid.cellHeight * 111_132, grid.cellWidth * 111_320 * 0.7))
     }
 
@@ -185,7 +186,7 @@ enum ShapeResolver {
     static func polyline(_ line: Polyline, index: Int, map: Map, projection: Projection, ground: Ground, budget: inout Int) -> ResolvedShape {
         var shape = ResolvedShape(kind: .polyline, index: index)
         guard line.path.count >= 2, line.path.allSatisfy(\.isValid) else { shape.hidden = .invalidPosition; return shape }
-        let dense = densify(line.path, closed: false, geodesic: line.contourStyle.geodesic, step: step(line.altitudeMode, map: map), budget: &budget)
+        let dense = densify(line.path, closed: false, geodesic: line.contourStyle.geodesic, step: step(line.altitudeMode, extruded: line.contourStyle.extruded, map: map), budget: &budget)
         let lifted = dense.map { lift($0, line.altitudeMode, ground: ground) }
         shape.geo = [lifted.map(\.0)]
         let projected = project(shape.geo[0], projection: projection, ground: ground)
@@ -223,6 +224,9 @@ enum ShapeResolver {
         flush()
         if line.contourStyle.extruded && line.altitudeMode != .clampToGround {
             shape.walls = walls(lifted, projection: projection)
+            // The curtain, 30 % of the line's colour, as a solid of the 3D layer (depth-tested).
+            let c = ShapeSolids.color(line.strokeStyle.strokeColor)
+            shape.solid = ShapeSolids.curtain(lifted, color: SIMD4(c.x, c.y, c.z, c.w * 0.3), projection: projection)
         }
         shape.box = bounds(shape.runs + (line.contourStyle.drawOccludedSegments ? shape.hiddenRuns : []) + shape.walls)
         shape.depth = nearest.isFinite ? nearest : nil
@@ -253,16 +257,19 @@ enum ShapeResolver {
             // A ring crossing behind the eye cannot be drawn as one outline.
             guard projected.allSatisfy({ $0 != nil }) else { shape.hidden = .behindCamera; return shape }
             shape.runs.append(projected.map { $0!.point })
+            // The ring closed, with depths, for the painter's per-pixel test of the outline.
+            shape.centreline.append((projected + [projected[0]]).map { ($0!.point, $0!.depth) })
             for p in projected {
                 total += 1
                 if p!.visible { visible += 1; nearest = min(nearest, p!.depth) }
             }
         }
-        if polygon.styleOptions.extruded && polygon.altitudeMode != .clampToGround {
-            shape.walls = walls(liftedOuter + [liftedOuter[0]], projection: projection)
-            let c = polygon.styleOptions.fillColor.rgba
-            // Straight colour for the renderer (the UIColor's components as they are).
-            if let solid = ShapeSolids.solid(liftedRings, color: SIMD4(c.red, c.green, c.blue, c.alpha), projection: projection) {
+        if polygon.altitudeMode != .clampToGround {
+            let extruded = polygon.styleOptions.extruded
+            if extruded { shape.walls = walls(liftedOuter + [liftedOuter[0]], projection: projection) }
+            let c = ShapeSolids.color(polygon.styleOptions.fillColor)
+            // A lifted fill is a plate of the 3D layer, so what stands in front of it hides it per pixel.
+            if c.w > 0 || extruded, let solid = ShapeSolids.solid(liftedRings, color: c, projection: projection, walls: extruded) {
                 shape.solid = solid.model
                 shape.solidHasTop = solid.top
             }

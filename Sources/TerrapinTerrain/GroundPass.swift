@@ -164,7 +164,8 @@ public struct GroundPass {
     /// The depth buffer as it is now, to test points drawn over it (shapes).
     public var depthProbe: DepthProbe {
         let t = toDevice
-        return DepthProbe(depth: frame.depth, width: frame.width, height: frame.height, scale: t.scale, dx: t.dx, dy: t.dy)
+        return DepthProbe(depth: frame.depth, width: frame.width, height: frame.height, scale: t.scale, dx: t.dx, dy: t.dy,
+                          x0: x0, y0: y0, projection: projection)
     }
 
     /// Takes the frame's pixels back from `canvas` (what was drawn over the composited ground,
@@ -352,13 +353,30 @@ import Glibc
 
 /// A copy of the ground pass's depth buffer (view-axis metres per device pixel; infinity where
 /// nothing was drawn) with the map's points → device pixels mapping: "is this point behind
-/// what was drawn there?".
+/// what was drawn there?", and "which point of the ground does this pixel show?".
 public struct DepthProbe: Sendable {
-    let depth: [Float]
-    let width: Int, height: Int
+    public let depth: [Float]
+    public let width: Int, height: Int
     /// Device pixels per map point.
     public let scale: Double
-    let dx: Double, dy: Double
+    /// Buffer pixel of map point (x, y): (x · scale + dx, y · scale + dy).
+    public let dx: Double, dy: Double
+    /// The device (canvas) pixel of the buffer's top-left pixel.
+    public let x0: Int, y0: Int
+    public let projection: Projection
+
+    /// The ENU point (the projection's frame) drawn at buffer pixel (x, y), from its depth; nil
+    /// where nothing was drawn (sky).
+    @inline(__always)
+    public func point(x: Int, y: Int) -> Vector3? {
+        let z = Double(depth[y * width + x])
+        guard z.isFinite else { return nil }
+        let mx = (Double(x) + 0.5 - dx) / scale, my = (Double(y) + 0.5 - dy) / scale
+        let f = projection.focalLength
+        // The ray's direction scaled to depth 1 along the view axis.
+        let dir = projection.forward + projection.right * ((mx - projection.width / 2) / f) + projection.up * ((projection.height / 2 - my) / f)
+        return projection.eye + dir * z
+    }
 
     /// Whether a point at `p` (map points) and view depth `z` is hidden: every pixel around the
     /// one under it (3 × 3) holds something nearer by more than 0.5 % + 1 m (so a line lying on

@@ -65,6 +65,105 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         #expect(!visible.isEmpty && !hidden.isEmpty)
         // The runs meet: each cut point ends one run and starts the next.
         #expect(visible.contains { run in hidden.contains { $0.last == run.first || $0.first == run.last } })
+        // Taps follow what is drawn: the middle of the longest hidden run takes none, the
+        // middle of the longest visible run does.
+        func middle(_ runs: [[Point]]) -> Point? {
+            runs.max { $0.count < $1.count }.map { $0[$0.count / 2] }
+        }
+        let behind = try #require(middle(hidden)), shown = try #require(middle(visible))
+        #expect(scene.hitTest(behind) == nil, "\(behind)")
+        #expect(scene.hitTest(shown)?.target == .polyline(0), "\(shown)")
+    }
+
+    /// A flood area draped over the ridge, seen low: each pixel's fill agrees with where the ray
+    /// through it meets the terrain (inside the area or not), and the ridge in front cuts the
+    /// fill where the screen-space outline would have filled it.
+    @Test func drapedPolygonIsCutPixelByPixelWhereTheRidgeHidesIt() throws {
+        let grid = try Self.grid()
+        let south = 36.575, north = 36.61, west = -84.275, east = -84.235
+        let area = [LatLngAltitude(latitude: south, longitude: west), LatLngAltitude(latitude: south, longitude: east),
+                    LatLngAltitude(latitude: north, longitude: east), LatLngAltitude(latitude: north, longitude: west)]
+        let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.57, longitude: -84.26, altitude: 600), heading: 20, tilt: 84, range: 3000), mode: .satellite) {
+            Polygon(path: area).style(Polygon.StyleOptions(fillColor: UIColor.systemBlue.withAlphaComponent(0.5)))
+        }.terrain(grid)
+        let scene = try MapResolver.resolve(map, width: 400, height: 270)
+        let canvas = try #require(Canvas(width: 400, height: 270))
+        let content = try #require(scene.content)
+        let probe = try #require(MapPainter.paintGround(scene, content, in: Rect(x: 0, y: 0, width: 400, height: 270), canvas: canvas, layers: Set(DisplayLayer.allCases)))
+        let shape = try #require(scene.shapes.first)
+        let drape = try #require(DrapedArea(shape.geo, frame: probe.projection.frame))
+        let region = drape.screenBox(probe, heights: DrapedArea.heights(shape.geo, terrain: map.terrain))
+        let cover = try #require(drape.coverage(probe, region: region, rasterizer: Rasterizer()))
+        let projection = probe.projection
+        var agree = 0, total = 0, inside = 0, cut = 0
+        for y in stride(from: 1, to: 270, by: 3) {
+            for x in stride(from: 1, to: 400, by: 3) {
+                let c = x >= region.x0 && x < region.x1 && y >= region.y0 && y < region.y1 ? cover[(y - region.y0) * region.width + (x - region.x0)] : 0
+                // The screen-space fill would cover this pixel; the draped one does not.
+                if c == 0, ResolvedScene.evenOdd(Point(Double(x) + 0.5, Double(y) + 0.5), in: shape.runs) { cut += 1 }
+                guard let hit = ShapeResolver.groundPoint(x: Double(x) + 0.5, y: Double(y) + 0.5, projection: projection, ground: map.ground) else { continue }
+                // Pixels within 20 m of the boundary are its anti-aliased edge: not counted.
+                let dLat = min(abs(hit.latitude - south), abs(hit.latitude - north)) * 111_000
+                let dLon = min(abs(hit.longitude - west), abs(hit.longitude - east)) * 89_000
+                let within = hit.latitude > south && hit.latitude < north && hit.longitude > west && hit.longitude < east
+                if within ? min(dLat, dLon) < 20 : (hit.latitude > south - 0.0002 && hit.latitude < north + 0.0002 && hit.longitude > west - 0.0003 && hit.longitude < east + 0.0003) { continue }
+                total += 1
+                if within { inside += 1 }
+                if within == (c >= 128) { agree += 1 }
+            }
+        }
+        #expect(total > 2000 && inside > 150 && Double(agree) >= 0.99 * Double(total), "\(agree) of \(total) pixels agree (\(inside) inside)")
+        #expect(cut > 100, "\(cut) pixels of the screen-space fill hidden by the ridge")
+        var cutPixel: Point?, filledPixel: Point?
+        for y in region.y0..<region.y1 {
+            for x in region.x0..<region.x1 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5), c = cover[(y - region.y0) * region.width + (x - region.x0)]
+                // Well inside either way: its 5 × 5 neighbourhood agrees.
+                var around: [UInt8] = []
+                for yy in max(region.y0, y - 2)...min(region.y1 - 1, y + 2) {
+                    for xx in max(region.x0, x - 2)...min(region.x1 - 1, x + 2) { around.append(cover[(yy - region.y0) * region.width + (xx - region.x0)]) }
+                }
+                if cutPixel == nil, around.allSatisfy({ $0 == 0 }), ResolvedScene.evenOdd(p, in: shape.runs), shape.runs.allSatisfy { ResolvedScene.distance(p, to: $0 + [$0[0]]) > 4 } { cutPixel = p }
+                if filledPixel == nil, c == 255, around.allSatisfy({ $0 == 255 }) { filledPixel = p }
+            }
+        }
+        // Taps take the polygon where it is drawn, and the ridge where it hides it.
+        let cutAt = try #require(cutPixel), filledAt = try #require(filledPixel)
+        #expect(scene.hitTest(cutAt) == nil, "\(cutAt)")
+        #expect(scene.hitTest(filledAt)?.target == .polygon(0), "\(filledAt)")
+    }
+
+    /// A lifted, extruded line's curtain is a translucent solid of the 3D layer: a quad per
+    /// densified segment (densified to follow the ground under it), unlit, double-sided.
+    @Test func liftedLinesCurtainIsASolidOfThe3DLayer() throws {
+        let grid = try Self.grid()
+        let map = Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {
+            Polyline(path: [LatLngAltitude(latitude: 36.55, longitude: -84.30, altitude: 1200), LatLngAltitude(latitude: 36.62, longitude: -84.20, altitude: 1200)], altitudeMode: .absolute)
+                .contour(Polyline.ContourStyle(extruded: true))
+            Polyline(path: [LatLngAltitude(latitude: 36.55, longitude: -84.30), LatLngAltitude(latitude: 36.62, longitude: -84.20)])
+                .contour(Polyline.ContourStyle(extruded: true))
+        }.terrain(grid)
+        let scene = try MapResolver.resolve(map, width: 400, height: 270)
+        let lifted = scene.shapes[0], draped = scene.shapes[1]
+        let curtain = try #require(lifted.solid)
+        let points = lifted.geo[0].count
+        #expect(points > 150, "\(points) points: the foot follows the grid")
+        #expect(curtain.asset.primitives.map(\.indices.count) == [6 * (points - 1)])
+        let material = try #require(curtain.asset.materials.first)
+        #expect(material.unlit && material.doubleSided && material.alphaMode == .blend && abs(material.baseColorFactor.w - 0.3) < 1e-6)
+        #expect(draped.solid == nil, "a line on the ground has no curtain")
+        #expect(scene.depthTestsShapes)
+        // A lifted polygon that is not extruded is a plate: its top alone, unlit; taps hit it
+        // on its triangles.
+        let plate = try MapResolver.resolve(map.with { $0.items.append(.polygon(Polygon(path: [
+            LatLngAltitude(latitude: 36.58, longitude: -84.27, altitude: 900), LatLngAltitude(latitude: 36.58, longitude: -84.24, altitude: 900),
+            LatLngAltitude(latitude: 36.60, longitude: -84.24, altitude: 900), LatLngAltitude(latitude: 36.60, longitude: -84.27, altitude: 900)], altitudeMode: .absolute))) }, width: 400, height: 270)
+        let top = try #require(plate.shapes[2].solid)
+        #expect(top.asset.primitives.map(\.indices.count) == [3 * 2] && plate.shapes[2].solidHasTop && plate.shapes[2].walls.isEmpty)
+        #expect(top.asset.materials.first?.unlit == true)
+        let inside = try #require(Projection(camera: plate.camera, width: 400, height: 270, centerAltitude: MapResolver.centerAltitude(plate.camera, ground: map.ground))
+            .project(LatLngAltitude(latitude: 36.59, longitude: -84.255, altitude: 900)))
+        #expect(plate.hitTest(Point(inside.x, inside.y))?.target == .polygon(0))
     }
 
     @Test func geodesicPointsLieOnTheGreatCircle() throws {
@@ -201,6 +300,39 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
             Marker(position: route[0]) { Pin(configuration: .init(backgroundColor: Color(uiColor: .systemGreen), borderColor: .white)) }
             Marker(position: route[10]) { Pin(configuration: .init(backgroundColor: Color(uiColor: .systemRed), borderColor: .white)) }
         }.terrain(grid), "shapes/polyline/route-draped-over-ridges", width: 400, height: 270)
+    }
+
+    /// A flood area draped over the valley and the ridge beyond, seen low from the south-west:
+    /// the ridge in front cuts the fill and its outline where it stands, and the area follows
+    /// the relief between its corners.
+    @Test func floodAreaDrapedBehindTheRidge() throws {
+        let grid = try ShapeGeometryTests.grid()
+        let area = [LatLngAltitude(latitude: 36.575, longitude: -84.275), LatLngAltitude(latitude: 36.572, longitude: -84.24),
+                    LatLngAltitude(latitude: 36.6, longitude: -84.228), LatLngAltitude(latitude: 36.612, longitude: -84.262)]
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 600), heading: 330, tilt: 79, range: 6000), mode: .satellite) {
+            Polygon(path: area)
+                .style(Polygon.StyleOptions(fillColor: UIColor.systemBlue.withAlphaComponent(0.5), strokeColor: .systemBlue, strokeWidth: 2))
+        }.terrain(grid), "shapes/polygon/flood-draped-behind-ridge", width: 400, height: 270)
+    }
+
+    /// A flight path 750–1,100 m above sea level with its curtain down to the ground, and an area
+    /// lifted to 700 m: the ridges in front of them hide the curtain and the plate where they
+    /// stand, pixel by pixel.
+    @Test func flightPathCurtainCutByTheRidges() throws {
+        let grid = try ShapeGeometryTests.grid()
+        let path = (0...8).map { i -> LatLngAltitude in
+            let t = Double(i) / 8
+            return LatLngAltitude(latitude: 36.55 + 0.07 * t + 0.008 * sin(t * 7), longitude: -84.32 + 0.13 * t, altitude: 750 + 350 * sin(t * 3))
+        }
+        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.585, longitude: -84.255, altitude: 600), heading: 345, tilt: 76, range: 9000), mode: .satellite) {
+            Polyline(path: path, altitudeMode: .absolute)
+                .stroke(Polyline.StrokeStyle(strokeColor: .systemRed, strokeWidth: 3))
+                .contour(Polyline.ContourStyle(extruded: true))
+            // A restricted area at 700 m: a plate the hills in front cut too.
+            Polygon(path: [LatLngAltitude(latitude: 36.60, longitude: -84.29, altitude: 700), LatLngAltitude(latitude: 36.60, longitude: -84.25, altitude: 700),
+                           LatLngAltitude(latitude: 36.625, longitude: -84.25, altitude: 700), LatLngAltitude(latitude: 36.625, longitude: -84.29, altitude: 700)], altitudeMode: .absolute)
+                .style(Polygon.StyleOptions(fillColor: UIColor.systemOrange.withAlphaComponent(0.5), strokeColor: .systemOrange, strokeWidth: 1.5))
+        }.terrain(grid), "shapes/polyline/flight-path-curtain-behind-ridges", width: 400, height: 270)
     }
 
     /// A flood area with an island, and an extruded block, over flat hybrid ground.
