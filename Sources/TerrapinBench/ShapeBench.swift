@@ -47,8 +47,25 @@ func shapeBenchmarks(repository: String) throws -> [(String, Timing, String)] {
     let paintArea = measure("paint polygon") {
         MapPainter.paint(areaScene, in: Rect(x: 0, y: 0, width: 1024, height: 768), canvas: canvas, scale: 1, layers: [.overlays])
     }
+    // The same on the terrain, painted whole (ground, then shapes depth-tested pixel by pixel
+    // against its depth buffer), beside the ground alone.
+    let full = Set(DisplayLayer.allCases)
+    let bare = try MapResolver.resolve(Map(initialCamera: camera, mode: .satellite) {}.terrain(grid), width: 1024, height: 768)
+    let paintGround = measure("paint ground alone", runs: 3) {
+        MapPainter.paint(bare, in: Rect(x: 0, y: 0, width: 1024, height: 768), canvas: canvas, scale: 1, layers: full)
+    }
+    let paintLinesTested = measure("paint with ground", runs: 3) {
+        MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 1024, height: 768), canvas: canvas, scale: 1, layers: full)
+    }
+    let draped = try MapResolver.resolve(area.terrain(grid), width: 1024, height: 768)
+    let paintDraped = measure("paint draped polygon with ground", runs: 3) {
+        MapPainter.paint(draped, in: Rect(x: 0, y: 0, width: 1024, height: 768), canvas: canvas, scale: 1, layers: full)
+    }
     return [("1,000 draped polylines: resolve", resolveLines, "\(points) points after densifying"),
-            ("1,000 draped polylines: paint", paintLines, "casing + line, round joins"),
+            ("1,000 draped polylines: paint", paintLines, "casing + line, round joins, overlays layer alone"),
             ("10,000-vertex polygon: resolve", resolveArea, ""),
-            ("10,000-vertex polygon: paint", paintArea, "fill + outline")]
+            ("10,000-vertex polygon: paint", paintArea, "fill + outline, flat, overlays layer alone"),
+            ("terrain ground alone: paint", paintGround, "the Tennessee grid, tilt 60"),
+            ("1,000 draped polylines: paint with ground", paintLinesTested, "depth-tested per pixel"),
+            ("10,000-vertex polygon draped: paint with ground", paintDraped, "fill per pixel + outline depth-tested")]
 }
