@@ -131,6 +131,20 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         let cutAt = try #require(cutPixel), filledAt = try #require(filledPixel)
         #expect(scene.hitTest(cutAt) == nil, "\(cutAt)")
         #expect(scene.hitTest(filledAt)?.target == .polygon(0), "\(filledAt)")
+        // With drawsOccludedSegments the hidden part is filled at 35 %: the cut pixel is tinted
+        // blue by about 0.35 × 0.5 of the way, the filled one by 0.5 (one coverage, not two).
+        func painted(_ occluded: Bool) throws -> Pixmap {
+            let m = map.with { $0.items = [.polygon(Polygon(path: area).style(Polygon.StyleOptions(fillColor: UIColor.systemBlue.withAlphaComponent(0.5), drawsOccludedSegments: occluded)))] }
+            let c = try #require(Canvas(width: 400, height: 270))
+            MapPainter.paint(try MapResolver.resolve(m, width: 400, height: 270), in: Rect(x: 0, y: 0, width: 400, height: 270), canvas: c, scale: 1)
+            return c.pixmap
+        }
+        let plain = try painted(false), dimmed = try painted(true)
+        let ground = plain[Int(cutAt.x), Int(cutAt.y)], tinted = dimmed[Int(cutAt.x), Int(cutAt.y)]
+        let blue = UIColor.systemBlue.rgba.rgba8
+        let share = (Double(tinted.blue) - Double(ground.blue)) / (Double(blue.blue) - Double(ground.blue))
+        #expect(abs(share - 0.175) < 0.02, "\(ground) → \(tinted): \(share)")
+        #expect(plain[Int(filledAt.x), Int(filledAt.y)] == dimmed[Int(filledAt.x), Int(filledAt.y)])
     }
 
     /// A lifted, extruded line's curtain is a translucent solid of the 3D layer: a quad per
