@@ -149,6 +149,66 @@ int tp_tiff_read_rgba(tp_tiff_reader *reader, uint8_t *dst) {
     return 1;   // ABGR words on a little-endian machine are R, G, B, A bytes
 }
 
+static int tp_select(tp_tiff_reader *reader, int directory) {
+    if (directory < 0 || directory > 0xFFFF) { snprintf(reader->message, sizeof reader->message, "no image %d", directory); return 0; }
+    if (TIFFCurrentDirectory(reader->tif) == (tdir_t)directory) return 1;
+    if (!TIFFSetDirectory(reader->tif, (tdir_t)directory)) {
+        if (!reader->message[0]) snprintf(reader->message, sizeof reader->message, "image %d cannot be read", directory);
+        return 0;
+    }
+    return 1;
+}
+
+int tp_tiff_level_info(tp_tiff_reader *reader, int directory, tp_tiff_level *level) {
+    memset(level, 0, sizeof *level);
+    if (!tp_select(reader, directory)) return 0;
+    TIFF *tif = reader->tif;
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &level->width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &level->height)) {
+        snprintf(reader->message, sizeof reader->message, "image %d has no width or height", directory);
+        return 0;
+    }
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SUBFILETYPE, &level->subfile_type);
+    if (TIFFIsTiled(tif)) {
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &level->block_width);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &level->block_height);
+    } else {
+        uint32_t rows = 0;
+        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows);
+        level->block_width = level->width;
+        level->block_height = rows == 0 || rows > level->height ? level->height : rows;
+    }
+    if (level->block_width == 0 || level->block_height == 0) {
+        snprintf(reader->message, sizeof reader->message, "image %d has blocks of %ux%u", directory, level->block_width, level->block_height);
+        return 0;
+    }
+    return tp_block_fits(reader);
+}
+
+int tp_tiff_read_rgba_region(tp_tiff_reader *reader, int directory, uint32_t x, uint32_t y, uint32_t width, uint32_t height, uint8_t *dst) {
+    if (!tp_select(reader, directory) || !tp_block_fits(reader)) return 0;
+    TIFF *tif = reader->tif;
+    uint32_t w = 0, h = 0;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+    if (width == 0 || height == 0 || x >= w || y >= h || width > w - x || height > h - y) {
+        snprintf(reader->message, sizeof reader->message, "the rectangle %u,%u %ux%u is outside the %ux%u image", x, y, width, height, w, h);
+        return 0;
+    }
+    char why[1024] = {0};
+    TIFFRGBAImage image;
+    if (!TIFFRGBAImageOK(tif, why) || !TIFFRGBAImageBegin(&image, tif, 1, why)) {
+        if (!reader->message[0]) snprintf(reader->message, sizeof reader->message, "libtiff cannot read it as RGBA: %s", why);
+        return 0;
+    }
+    image.req_orientation = ORIENTATION_TOPLEFT;
+    image.row_offset = (int)y;
+    image.col_offset = (int)x;
+    int ok = TIFFRGBAImageGet(&image, (uint32_t *)dst, width, height);
+    TIFFRGBAImageEnd(&image);
+    if (!ok && !reader->message[0]) snprintf(reader->message, sizeof reader->message, "a block of image %d cannot be decoded", directory);
+    return ok;   // ABGR words on a little-endian machine are R, G, B, A bytes
+}
+
 static double tp_sample(const uint8_t *p, int bits, int format) {
     switch (format == SAMPLEFORMAT_IEEEFP ? 100 + bits : (format == SAMPLEFORMAT_INT ? 200 + bits : bits)) {
     case 8: return *p;

@@ -216,14 +216,21 @@ public enum FuzzEntry {
     }()
 
     /// GeoTIFF bytes (libtiff reads files, so through a per-process temporary file): the
-    /// georeferencing, then the first image as imagery and as a height grid.
+    /// georeferencing, then the first image as imagery (whole, and block by block: the tiles
+    /// over its middle at its deepest and shallowest zoom) and as a height grid.
     @discardableResult
     public static func geotiff(_ bytes: [UInt8]) -> Bool {
         let path = "/tmp/terrapin-fuzz-\(getpid()).tif"
         guard (try? FileIO.writeAtomically(bytes, to: path)) != nil else { return false }
         defer { unlink(path) }
         guard let info = try? GeoTIFF.info(path), info.width * info.height <= 1 << 20 else { return false }
-        let imagery = try? GeoTIFF.imagery(path)
+        let imagery = info.projected == nil ? try? GeoTIFF.imagery(path, wholeImage: true) : nil
+        if let blocks = try? GeoTIFFTiles(path) {
+            let b = info.bounds
+            for zoom in [blocks.maxZoom, blocks.minZoom] {
+                _ = try? blocks.draw(TileID.containing(longitude: (b[0] + b[2]) / 2, latitude: (b[1] + b[3]) / 2, zoom: zoom))
+            }
+        }
         let grid = try? GeoTIFF.heightGrid(path)
         return imagery != nil || grid != nil
     }

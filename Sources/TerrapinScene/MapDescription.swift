@@ -50,7 +50,7 @@ extension MapScene {
         if let imagery = map.imagery {
             guard let source = imagery.source else { throw ViewSpecError("imagery made in memory (save it as a PNG and use Imagery.load)") }
             if imagery.tiles != nil || source.lowercased().hasSuffix(".tif") || source.lowercased().hasSuffix(".tiff") {
-                self.imagery = ImagerySpec(file: file(source), bounds: [], shading: imagery.shading, tiles: imagery.tiles != nil)
+                self.imagery = ImagerySpec(file: file(source), bounds: [], shading: imagery.shading, tiles: imagery.tiles?.source != nil)
             } else {
                 self.imagery = ImagerySpec(file: file(source), bounds: [imagery.west, imagery.south, imagery.east, imagery.north],
                                            projection: imagery.projection, shading: imagery.shading)

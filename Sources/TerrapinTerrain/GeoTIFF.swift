@@ -3,8 +3,9 @@
 // or striped; BigTIFF) and elevation (8–32-bit integers, 32/64-bit floats, GDAL's nodata as
 // voids). Georeferencing from ModelTiepoint + ModelPixelScale and the geokeys' EPSG code:
 // EPSG:4326 (degrees) and EPSG:3857 (Web Mercator metres) are read directly; a DEM in any other
-// CRS with an EPSG code (UTM…) is resampled onto longitude/latitude through PROJ (Reprojection);
-// imagery in another CRS, or a CRS PROJ does not know, is a typed error naming it.
+// CRS with an EPSG code (UTM…) is resampled onto longitude/latitude through PROJ (Reprojection),
+// and imagery in one is reprojected as it is drawn (GeoTIFFImagery.swift); a CRS PROJ does not
+// know is a typed error naming it.
 import CTerrapinTIFF
 import TerrapinIO
 import TerrapinPNG
@@ -100,12 +101,18 @@ public enum GeoTIFF {
 
     public static func info(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) -> Info { try withReader(path, files: files) { _, info in info } }
 
-    /// The image draped as imagery (`.geographic` for EPSG:4326, `.webMercator` for 3857).
-    public static func imagery(_ path: String, shading: Double = 0, files: FileAccess = .unrestricted) throws(TerrainError) -> Imagery {
-        try withReader(path, files: files) { (reader, info) throws(TerrainError) in
-            guard info.projected == nil else {
-                throw TerrainError.imagery(file: path, message: "it is in EPSG:\(info.epsg); imagery is read in EPSG:4326 or EPSG:3857 (elevation in any CRS) — reproject it (gdalwarp -t_srs EPSG:3857)")
-            }
+    /// The image draped as imagery. A tiled file (a cloud-optimised GeoTIFF) or one in a
+    /// projected CRS is read block by block as the drawing needs it, its overviews as coarser
+    /// levels, reprojected through PROJ when its CRS is neither EPSG:4326 nor 3857
+    /// (`GeoTIFFTiles`); a striped one in EPSG:4326 or 3857 — or any, with `wholeImage` — is read
+    /// whole into memory (`.geographic` for EPSG:4326, `.webMercator` for 3857), which a
+    /// projected one cannot be.
+    public static func imagery(_ path: String, shading: Double = 0, files: FileAccess = .unrestricted, wholeImage: Bool = false) throws(TerrainError) -> Imagery {
+        let info = try self.info(path, files: files)
+        if info.projected != nil || (info.tileWidth > 0 && !wholeImage) {
+            return Imagery(tiles: try TileImagery(drawer: try GeoTIFFTiles(path, files: files)), shading: shading)
+        }
+        return try withReader(path, files: files) { (reader, info) throws(TerrainError) in
             guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
                 throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
             }

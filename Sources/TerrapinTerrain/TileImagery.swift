@@ -28,14 +28,21 @@ public protocol TileDrawer: Sendable {
     /// The tile, or nil where there is nothing to draw; errors are noted and the tile drawn
     /// from its parent.
     func draw(_ id: TileID) throws -> Pixmap?
+    /// Whether zooms are blended (trilinear, as for an archive's photographs) rather than read
+    /// one zoom at a time (as MapLibre shows a drawn map). Default false.
+    var blendsZooms: Bool { get }
+}
+
+extension TileDrawer {
+    public var blendsZooms: Bool { false }
 }
 
 public final class TileImagery: Sendable {
     /// The archive its tiles are read from, or nil when a `drawer` draws them.
     public let source: (any TileSource)?
     public let drawer: (any TileDrawer)?
-    /// Whether `drawer` is set, kept apart: testing the existential copies (and retains) it,
-    /// per sample.
+    /// Whether tiles are read one zoom at a time (a drawer that does not blend zooms), kept
+    /// apart: testing the existential copies (and retains) it, per sample.
     let isDrawn: Bool
     /// The archive's path or the drawer's name.
     public let path: String
@@ -95,7 +102,7 @@ public final class TileImagery: Sendable {
         }
         source = nil
         self.drawer = drawer
-        isDrawn = true
+        isDrawn = !drawer.blendsZooms
         path = drawer.name
         attribution = drawer.attribution
         self.cache = cache

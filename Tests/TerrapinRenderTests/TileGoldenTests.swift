@@ -39,6 +39,27 @@ import TerrapinSnapshotTesting
         }
     }
 
+    /// The same imagery in UTM zone 10N, reprojected through PROJ as it is drawn, renders the
+    /// straight-down view as the Web Mercator original does (the two files were resampled
+    /// differently by gdalwarp: small differences, no offset).
+    @Test func utmImageryRendersAsTheWebMercatorOriginal() throws {
+        var scene = try SceneDecoder.load(path: "\(examples)/naip-straight-down.json")
+        let original = try PreparedScene(scene).render()
+        scene.map?.imagery?.file = "../Fixtures/geotiff/naip-klamath-utm10n.tif"
+        let utm = try PreparedScene(scene).render()
+        var opaque = 0, off = 0.0, differ = 0
+        for y in 0..<original.height {
+            for x in 0..<original.width {
+                let a = original[x, y], b = utm[x, y]
+                let d = (abs(Double(a.red) - Double(b.red)) + abs(Double(a.green) - Double(b.green)) + abs(Double(a.blue) - Double(b.blue))) / 3
+                off += d
+                if d > 40 { differ += 1 }
+                opaque += 1
+            }
+        }
+        #expect(off / Double(opaque) < 2 && differ < opaque / 100, "mean difference \(off / Double(opaque)), \(differ) pixels over 40")
+    }
+
     /// Without an "attribution" the sources' own is drawn; `false` draws none.
     @Test func attributionComesFromTheSourcesUnlessTurnedOff() throws {
         func list(_ extra: String) throws -> String {

@@ -2,6 +2,8 @@ import Testing
 @testable import TerrapinTerrain
 import TerrapinCodecs
 import TerrapinIO
+import TerrapinTiles
+import Foundation
 
 let geotiffs = "Fixtures/geotiff/"
 
@@ -29,7 +31,7 @@ let geotiffs = "Fixtures/geotiff/"
         let info = try GeoTIFF.info(geotiffs + "naip-klamath-cog.tif")
         #expect(info.width == 1024 && info.height == 2048 && info.epsg == 3857 && info.compression == 5 && info.directories >= 3)
         for (a, b) in zip(info.bounds, [-121.349487262, 41.963574785, -121.343994100, 41.971743362]) { #expect(abs(a - b) < 1e-7, "\(info.bounds)") }
-        let imagery = try GeoTIFF.imagery(geotiffs + "naip-klamath-cog.tif")
+        let imagery = try GeoTIFF.imagery(geotiffs + "naip-klamath-cog.tif", wholeImage: true)
         #expect(imagery.projection == .webMercator && imagery.width == 1024)
         let centre = try #require(imagery.sample(x: 512, y: 1024, level: 0))
         #expect(centre.w == 255)
@@ -65,8 +67,93 @@ let geotiffs = "Fixtures/geotiff/"
             let o = try #require(original.height(latitude: lat, longitude: lon))
             #expect(abs(h - gdal) < 30 && abs(h - o) < 40, "\(lat), \(lon): \(h) vs gdal \(gdal), original \(o)")
         }
-        // Imagery is read in EPSG:4326 and 3857 only: a typed error naming the CRS.
-        #expect { _ = try GeoTIFF.imagery(file) } throws: { "\($0)".contains("EPSG:32631") }
+        // Imagery in it is reprojected as it is drawn; it cannot be read whole (it is not in
+        // longitude/latitude or Web Mercator).
+        #expect(try GeoTIFF.imagery(file).tiles != nil)
+    }
+
+    /// The NAIP COG read block by block: three levels (the image and two overviews, GDAL's
+    /// 512 × 1024 and 256 × 512), zooms 18 (0.597 m pixels) down to 16; a tile over the strip of
+    /// data at zoom 18 decodes only full-resolution blocks, a few; one at zoom 16 only the
+    /// coarsest overview's. The pixels drawn match the whole image's, sampled where they fall.
+    @Test func cloudOptimisedGeoTIFFIsReadBlockByBlockFromItsOverviews() throws {
+        let file = geotiffs + "naip-klamath-cog.tif"
+        let cog = try GeoTIFFTiles(file)
+        #expect(cog.levels.map(\.width) == [1024, 512, 256] && cog.levels.map(\.directory) == [0, 1, 2])
+        #expect(cog.maxZoom == 18 && cog.minZoom == 16, "\(cog.minZoom)…\(cog.maxZoom)")
+        let whole = try GeoTIFF.imagery(file, wholeImage: true)
+        // The strip's middle (pixel 520, 600 of the image).
+        let lon = whole.west + (whole.east - whole.west) * 520 / 1024
+        let mercatorY = 5156747.6762 - 600.5 * 0.597164283
+        let lat = atan(sinh(mercatorY / 6_378_137)) * 180 / Double.pi
+        let id = TileID.containing(longitude: lon, latitude: lat, zoom: 18)
+        let tile = try #require(try cog.draw(id))
+        let (decoded, perLevel) = cog.blocksDecoded
+        #expect(decoded >= 1 && decoded <= 4 && perLevel.keys.sorted() == [0], "\(perLevel)")
+        // Tile pixels against the whole image at the same place (both bilinear; the tile's
+        // pixels are 0.597 m, the image's too, offset by a fraction).
+        var compared = 0, off = 0.0
+        for j in stride(from: 8, to: 256, by: 16) {
+            for i in stride(from: 8, to: 256, by: 16) {
+                let n = Double(1 << 18)
+                let tx = (Double(id.x * 256 + i) + 0.5) / (n * 256), ty = (Double(id.y * 256 + j) + 0.5) / (n * 256)
+                let px = (tx * 360 - 180 - whole.west) / (whole.east - whole.west) * 1024
+                let my = (0.5 - ty) * 2 * Double.pi * 6_378_137
+                let py = (5156747.6762 - my) / 0.597164283
+                guard let w = whole.sample(x: px, y: py, level: 0), w.w == 255 else { continue }
+                let t = tile[i, j]
+                guard t.alpha == 255 else { continue }
+                compared += 1
+                off += (abs(Double(t.red) - Double(w.x)) + abs(Double(t.green) - Double(w.y)) + abs(Double(t.blue) - Double(w.z))) / 3
+            }
+        }
+        #expect(compared > 20 && off / Double(compared) < 6, "\(compared) pixels, mean difference \(off / Double(max(1, compared)))")
+        // Far out: the coarsest overview alone.
+        _ = try cog.draw(TileID.containing(longitude: lon, latitude: lat, zoom: 16))
+        #expect(cog.blocksDecoded.perLevel.keys.sorted() == [0, 2], "\(cog.blocksDecoded.perLevel)")
+        // Outside the image: nothing, and nothing read.
+        #expect(try cog.draw(TileID.containing(longitude: lon + 0.1, latitude: lat, zoom: 18)) == nil)
+    }
+
+    /// The same imagery in UTM zone 10N (gdalwarp, 0.6 m) drawn through PROJ: tile pixels match
+    /// the Web Mercator original's at the same places; the lattice interpolation of PROJ's
+    /// transformation is within a hundredth of a pixel of transforming every pixel.
+    @Test func utmImageryIsReprojectedAsItIsDrawn() throws {
+        let utm = try GeoTIFFTiles(geotiffs + "naip-klamath-utm10n.tif")
+        let mercator = try GeoTIFFTiles(geotiffs + "naip-klamath-cog.tif")
+        #expect(utm.info.epsg == 32610 && utm.levels.count == 3 && utm.maxZoom == 18, "\(utm.maxZoom)")
+        let lon = -121.346585, lat = 41.96995
+        var compared = 0, off = 0.0
+        for zoom in [17, 18] {
+            let id = TileID.containing(longitude: lon, latitude: lat, zoom: zoom)
+            let a = try #require(try utm.draw(id)), b = try #require(try mercator.draw(id))
+            for j in stride(from: 2, to: 256, by: 4) {
+                for i in stride(from: 2, to: 256, by: 4) {
+                    let p = a[i, j], q = b[i, j]
+                    guard p.alpha == 255, q.alpha == 255 else { continue }
+                    compared += 1
+                    off += (abs(Double(p.red) - Double(q.red)) + abs(Double(p.green) - Double(q.green)) + abs(Double(p.blue) - Double(q.blue))) / 3
+                }
+            }
+        }
+        #expect(compared > 300 && off / Double(compared) < 6, "\(compared) pixels, mean difference \(off / Double(max(1, compared)))")
+        // The lattice against PROJ at every pixel of a tile.
+        let reprojection = try Reprojection(epsg: 32610, file: "test")
+        let id = TileID.containing(longitude: lon, latitude: lat, zoom: 18)
+        let metres = 2 * Double.pi * 6_378_137 / (Double(1 << 18) * 256)
+        var xs: [Double] = [], ys: [Double] = []
+        for j in 0..<256 {
+            for i in 0..<256 {
+                xs.append((Double(id.x * 256 + i) + 0.5) * metres - Double.pi * 6_378_137)
+                ys.append(Double.pi * 6_378_137 - (Double(id.y * 256 + j) + 0.5) * metres)
+            }
+        }
+        var lx = xs, ly = ys
+        GeoTIFFTiles.reproject(&lx, &ly, size: 256, through: reprojection)
+        var ex = xs.map { $0 / 6_378_137 * 180 / Double.pi }, ey = ys.map { atan(sinh($0 / 6_378_137)) * 180 / Double.pi }
+        reprojection.transform(&ex, &ey, forward: false)
+        let worst = zip(zip(lx, ly), zip(ex, ey)).map { max(abs($0.0 - $1.0), abs($0.1 - $1.1)) }.max() ?? .infinity
+        #expect(worst < 0.006, "\(worst) m off (pixels of 0.6 m)")
     }
 
     @Test func notGeoTIFFsAreTypedErrors() throws {

@@ -39,6 +39,17 @@ int tp_tiff_read_rgba(tp_tiff_reader *reader, uint8_t *dst);
 /// The first image's first sample as floats, top row first (8/16/32-bit integers, signed or
 /// not, 32/64-bit floats; tiled or striped). `dst` holds width × height floats.
 int tp_tiff_read_samples(tp_tiff_reader *reader, float *dst);
+/// One image (IFD) of the file: its size, its blocks (tiles, or strips the width of the image),
+/// and its NewSubfileType (bit 0: a reduced-resolution overview; bit 2: a transparency mask).
+typedef struct tp_tiff_level {
+    uint32_t width, height;
+    uint32_t block_width, block_height;
+    uint32_t subfile_type;
+} tp_tiff_level;
+int tp_tiff_level_info(tp_tiff_reader *reader, int directory, tp_tiff_level *level);
+/// The rectangle (x, y, width, height) of image `directory` as RGBA8 rows, top row first, into
+/// `dst` (width × height × 4 bytes); the rectangle must lie inside the image.
+int tp_tiff_read_rgba_region(tp_tiff_reader *reader, int directory, uint32_t x, uint32_t y, uint32_t width, uint32_t height, uint8_t *dst);
 void tp_tiff_close(tp_tiff_reader *reader);
 
 #endif

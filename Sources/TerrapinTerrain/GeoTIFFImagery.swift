@@ -1,0 +1,279 @@
+// GeoTIFF imagery read block by block, as the drawing needs it: the file is served to
+// `TileImagery` as Web Mercator tiles (a `TileDrawer`), so it shares the tile path's zoom
+// choice per pixel, trilinear filtering, overzoom and the shared decoded-tile cache.
+//
+// - Levels: the full-resolution image and its overviews (the reduced-resolution images a
+//   cloud-optimised GeoTIFF carries; masks are skipped). A tile is drawn from the coarsest level
+//   still at least as fine as the tile, so a far view reads only an overview's blocks.
+// - Blocks: only the tiles (or strips) of that level under the tile are decoded (libtiff's RGBA
+//   interface: any compression and photometric it reads), kept in a small LRU per file.
+// - Any CRS: EPSG:3857 and EPSG:4326 are mapped directly; any other (UTM…) through PROJ — the
+//   tile's pixel centres are transformed on a lattice every 16 pixels and interpolated between
+//   (the mapping is smooth: well under a hundredth of a source pixel off, tested) — so imagery
+//   in a projected CRS is reprojected as it is drawn.
+// - Pixels outside the image are transparent (the ground colour shows).
+//
+// libtiff's handle is not thread-safe: one lock guards it, the block cache and PROJ's context
+// (drawing threads that need a new tile from the same file take turns; drawn tiles are cached).
+import CTerrapinTIFF
+import TerrapinGeo
+import TerrapinIO
+import TerrapinRaster
+import TerrapinTiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
+    public let name: String
+    public var attribution: String? { nil }
+    public let tileSize = 256
+    public let minZoom: Int, maxZoom: Int
+    /// Zooms are blended (trilinear), as for an archive of photographs.
+    public var blendsZooms: Bool { true }
+    public let info: GeoTIFF.Info
+
+    /// A level: its image (IFD) index, size, block size, and pixel size in the file's CRS units.
+    struct Level: Sendable {
+        let directory: Int
+        let width: Int, height: Int
+        let blockWidth: Int, blockHeight: Int
+        let pixel: (x: Double, y: Double)
+    }
+    let levels: [Level]
+    /// The file's CRS: the top-left corner of the image in its units.
+    let origin: (x: Double, y: Double)
+
+    private struct State {
+        let reader: OpaquePointer
+        let reprojection: Reprojection?
+        var blocks: [BlockKey: (pixels: [UInt8], tick: Int)] = [:]
+        var tick = 0
+        var decoded = 0
+        var decodedPerLevel: [Int: Int] = [:]
+    }
+    struct BlockKey: Hashable { let level: Int, x: Int, y: Int }
+    private let state: Locked<State>
+    /// Decoded blocks kept (at 256² RGBA, 16 MiB).
+    static let cachedBlocks = 64
+    /// Most pixels one block may have (16 Mi: 64 MiB of RGBA).
+    static let maxBlockPixels = 16 * 1024 * 1024
+    /// Most images (IFDs) looked at for overviews.
+    static let maxDirectories = 32
+    /// Web Mercator metres across the world.
+    static let world = 2 * Double.pi * 6_378_137
+
+    public init(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) {
+        let file: RandomAccessFile
+        do { file = RandomAccessFile(try files.open(path)) } catch { throw TerrainError.file(error) }
+        var message = [CChar](repeating: 0, count: 256)
+        guard let reader = tp_tiff_open(file.descriptor, path, GeoTIFF.maxAllocation, &message, message.count) else {
+            throw TerrainError.image("'\(path)' is not a readable TIFF: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        var opened = true
+        defer { if opened { tp_tiff_close(reader) } }
+        var raw = tp_tiff_info()
+        guard tp_tiff_read_info(reader, &raw) != 0 else { throw TerrainError.image("'\(path)': " + String(cString: tp_tiff_message(reader))) }
+        let info = try GeoTIFF.georeference(raw, path: path)
+        // The image's corner and pixel size in its CRS (the bounds are degrees).
+        let sx = raw.scale.0, sy = raw.scale.1
+        let shift = raw.raster_is_point != 0 ? 0.5 : 0
+        origin = (raw.tiepoint.3 - (raw.tiepoint.0 + shift) * sx, raw.tiepoint.4 + (raw.tiepoint.1 + shift) * sy)
+        var levels: [Level] = []
+        for d in 0..<min(Self.maxDirectories, max(1, info.directories)) {
+            var l = tp_tiff_level()
+            guard tp_tiff_level_info(reader, Int32(d), &l) != 0 else {
+                if d == 0 { throw TerrainError.imagery(file: path, message: String(cString: tp_tiff_message(reader))) }
+                continue
+            }
+            let width = Int(l.width), height = Int(l.height)
+            // The full image, then overviews: reduced, not masks, each smaller than the last.
+            if d > 0 {
+                guard l.subfile_type & 1 != 0, l.subfile_type & 4 == 0, let last = levels.last, width < last.width, height <= last.height, width > 0, height > 0 else { continue }
+            }
+            levels.append(Level(directory: d, width: width, height: height, blockWidth: Int(l.block_width), blockHeight: Int(l.block_height),
+                                pixel: (sx * Double(info.width) / Double(width), sy * Double(info.height) / Double(height))))
+        }
+        guard !levels.isEmpty else { throw TerrainError.imagery(file: path, message: "it holds no image") }
+        self.levels = levels
+        self.info = info
+        name = path
+        let reprojection = info.projected != nil ? try Reprojection(epsg: info.epsg, file: path) : nil
+        // Zooms: the deepest is the first whose tile pixels are no larger than the full image's
+        // (in Web Mercator metres at the image's middle latitude); the shallowest, the coarsest
+        // overview's.
+        let middle = (info.bounds[1] + info.bounds[3]) / 2 * Double.pi / 180
+        func mercatorMetres(_ pixel: Double) -> Double {
+            switch info.epsg {
+            case 3857: pixel
+            case 4326: pixel * Self.world / 360
+            default: pixel / max(0.01, cos(middle))
+            }
+        }
+        func zoom(_ pixel: Double) -> Int {
+            let z = log2(Self.world / (256 * mercatorMetres(pixel)))
+            return z.isFinite ? max(0, min(TileImagery.maxZoomRead, Int(z.rounded(.up)))) : 0
+        }
+        maxZoom = zoom(levels[0].pixel.x)
+        minZoom = min(maxZoom, zoom(levels[levels.count - 1].pixel.x))
+        state = Locked(State(reader: reader, reprojection: reprojection))
+        opened = false
+    }
+
+    deinit { state.withLock { tp_tiff_close($0.reader) } }
+
+    /// Blocks decoded so far, in all and per level (the full image is level 0).
+    public var blocksDecoded: (total: Int, perLevel: [Int: Int]) { state.withLock { ($0.decoded, $0.decodedPerLevel) } }
+
+    public func draw(_ id: TileID) throws -> Pixmap? {
+        guard id.isValid else { return nil }
+        // The tile's extent in degrees: nothing to draw outside the image's bounds.
+        let n = Double(1 << id.z)
+        func longitude(_ x: Double) -> Double { x / n * 360 - 180 }
+        func latitude(_ y: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * y / n))) * 180 / Double.pi }
+        let b = info.bounds
+        guard longitude(Double(id.x)) < b[2], longitude(Double(id.x + 1)) > b[0], latitude(Double(id.y)) > b[1], latitude(Double(id.y + 1)) < b[3] else { return nil }
+        let size = tileSize
+        // Each pixel centre in the file's CRS.
+        var xs = [Double](repeating: 0, count: size * size), ys = xs
+        let metres = Self.world / (n * Double(size))
+        for j in 0..<size {
+            for i in 0..<size {
+                let mx = (Double(id.x * size + i) + 0.5) * metres - Self.world / 2
+                let my = Self.world / 2 - (Double(id.y * size + j) + 0.5) * metres
+                xs[j * size + i] = mx
+                ys[j * size + i] = my
+            }
+        }
+        return try state.withLock { (s: inout State) throws(TerrainError) -> Pixmap? in
+            switch info.epsg {
+            case 3857: break
+            case 4326:
+                let r = 6_378_137.0
+                for k in xs.indices {
+                    xs[k] = xs[k] / r * 180 / Double.pi
+                    ys[k] = atan(sinh(ys[k] / r)) * 180 / Double.pi
+                }
+            default:
+                guard let reprojection = s.reprojection else { return nil }
+                Self.reproject(&xs, &ys, size: size, through: reprojection)
+            }
+            // The level: the coarsest still at least as fine as the tile's pixels.
+            let c = size / 2 * size + size / 2
+            let tilePixel = max(hypot(xs[c + 1] - xs[c], ys[c + 1] - ys[c]), hypot(xs[c + size] - xs[c], ys[c + size] - ys[c]))
+            var k = 0
+            for (i, level) in levels.enumerated() where max(level.pixel.x, level.pixel.y) <= tilePixel * 1.0001 { k = i }
+            let level = levels[k]
+            // Source positions, and the blocks under them.
+            var fxs = [Double](repeating: .nan, count: size * size), fys = fxs
+            var bx0 = Int.max, by0 = Int.max, bx1 = Int.min, by1 = Int.min
+            for p in 0..<(size * size) {
+                let fx = (xs[p] - origin.x) / level.pixel.x - 0.5, fy = (origin.y - ys[p]) / level.pixel.y - 0.5
+                guard fx.isFinite, fy.isFinite, fx >= -0.5, fy >= -0.5, fx <= Double(level.width) - 0.5, fy <= Double(level.height) - 0.5 else { continue }
+                fxs[p] = fx
+                fys[p] = fy
+                let x0 = min(max(0, Int(fx.rounded(.down))), level.width - 1), y0 = min(max(0, Int(fy.rounded(.down))), level.height - 1)
+                let x1 = min(x0 + 1, level.width - 1), y1 = min(y0 + 1, level.height - 1)
+                bx0 = min(bx0, x0 / level.blockWidth); bx1 = max(bx1, x1 / level.blockWidth)
+                by0 = min(by0, y0 / level.blockHeight); by1 = max(by1, y1 / level.blockHeight)
+            }
+            guard bx0 <= bx1, by0 <= by1 else { return nil }
+            let nbx = bx1 - bx0 + 1
+            var blocks: [[UInt8]] = []
+            blocks.reserveCapacity(nbx * (by1 - by0 + 1))
+            for by in by0...by1 {
+                for bx in bx0...bx1 { blocks.append(try block(BlockKey(level: k, x: bx, y: by), &s)) }
+            }
+            var out = [UInt8](repeating: 0, count: size * size * 4)
+            var any = false
+            func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+                let bx = x / level.blockWidth, by = y / level.blockHeight
+                let bw = min(level.blockWidth, level.width - bx * level.blockWidth)
+                let pixels = blocks[(by - by0) * nbx + (bx - bx0)]
+                let o = ((y - by * level.blockHeight) * bw + (x - bx * level.blockWidth)) * 4
+                return SIMD4(Float(pixels[o]), Float(pixels[o + 1]), Float(pixels[o + 2]), Float(pixels[o + 3]))
+            }
+            for p in 0..<(size * size) where !fxs[p].isNaN {
+                let fx = fxs[p], fy = fys[p]
+                let x0 = min(max(0, Int(fx.rounded(.down))), level.width - 1), y0 = min(max(0, Int(fy.rounded(.down))), level.height - 1)
+                let x1 = min(x0 + 1, level.width - 1), y1 = min(y0 + 1, level.height - 1)
+                let tx = Float(min(1, max(0, fx - Double(x0)))), ty = Float(min(1, max(0, fy - Double(y0))))
+                let a = texel(x0, y0), b = texel(x1, y0), d = texel(x0, y1), e = texel(x1, y1)
+                let top = a + (b - a) * tx, bottom = d + (e - d) * tx
+                let v = top + (bottom - top) * ty
+                for q in 0..<4 { out[p * 4 + q] = UInt8(min(255, max(0, v[q] + 0.5))) }
+                if v.w > 0 { any = true }
+            }
+            return any ? Pixmap(width: size, height: size, premultipliedData: out) : nil
+        }
+    }
+
+    /// A block of a level, premultiplied RGBA rows, decoded (and kept) as needed.
+    private func block(_ key: BlockKey, _ s: inout State) throws(TerrainError) -> [UInt8] {
+        let level = levels[key.level]
+        s.tick += 1
+        if let hit = s.blocks[key] {
+            s.blocks[key] = (hit.pixels, s.tick)
+            return hit.pixels
+        }
+        let bw = min(level.blockWidth, level.width - key.x * level.blockWidth), bh = min(level.blockHeight, level.height - key.y * level.blockHeight)
+        // A block's compressed size is capped by the shim; its RGBA size is checked here
+        // (a 1-bit block of 64 MiB would be 2 GiB of RGBA).
+        guard bw > 0, bh > 0, bw <= Self.maxBlockPixels / bh else {
+            throw TerrainError.imagery(file: name, message: "its blocks are \(level.blockWidth)x\(level.blockHeight) pixels, more than \(Self.maxBlockPixels) each; write it with smaller tiles (gdal_translate -co TILED=YES)")
+        }
+        var pixels = [UInt8](repeating: 0, count: bw * bh * 4)
+        let ok = pixels.withUnsafeMutableBufferPointer {
+            tp_tiff_read_rgba_region(s.reader, Int32(level.directory), UInt32(key.x * level.blockWidth), UInt32(key.y * level.blockHeight), UInt32(bw), UInt32(bh), $0.baseAddress)
+        }
+        guard ok != 0 else { throw TerrainError.imagery(file: name, message: String(cString: tp_tiff_message(s.reader))) }
+        premultiply(&pixels)
+        s.decoded += 1
+        s.decodedPerLevel[key.level, default: 0] += 1
+        if s.blocks.count >= Self.cachedBlocks, let oldest = s.blocks.min(by: { $0.value.tick < $1.value.tick })?.key { s.blocks[oldest] = nil }
+        s.blocks[key] = (pixels, s.tick)
+        return pixels
+    }
+
+    private func premultiply(_ p: inout [UInt8]) {
+        var i = 0
+        while i < p.count {
+            let a = UInt32(p[i + 3])
+            if a < 255 {
+                for q in 0..<3 { p[i + q] = UInt8((UInt32(p[i + q]) * a + 127) / 255) }
+            }
+            i += 4
+        }
+    }
+
+    /// Web Mercator metres → the file's CRS through PROJ: exactly on a lattice every 16 pixels
+    /// (and the tile's last row and column), bilinearly between.
+    static func reproject(_ xs: inout [Double], _ ys: inout [Double], size: Int, through reprojection: Reprojection) {
+        let step = 16
+        let nodes = Array(stride(from: 0, to: size, by: step)) + [size - 1]
+        var lx: [Double] = [], ly: [Double] = []
+        let r = 6_378_137.0
+        for j in nodes {
+            for i in nodes {
+                lx.append(xs[j * size + i] / r * 180 / Double.pi)
+                ly.append(atan(sinh(ys[j * size + i] / r)) * 180 / Double.pi)
+            }
+        }
+        reprojection.transform(&lx, &ly, forward: false)
+        let m = nodes.count
+        for j in 0..<size {
+            let b = min(j / step, m - 2)
+            let v = Double(j - nodes[b]) / Double(nodes[b + 1] - nodes[b])
+            for i in 0..<size {
+                let a = min(i / step, m - 2)
+                let u = Double(i - nodes[a]) / Double(nodes[a + 1] - nodes[a])
+                func at(_ values: [Double]) -> Double {
+                    let p00 = values[b * m + a], p10 = values[b * m + a + 1], p01 = values[(b + 1) * m + a], p11 = values[(b + 1) * m + a + 1]
+                    return (p00 * (1 - u) + p10 * u) * (1 - v) + (p01 * (1 - u) + p11 * u) * v
+                }
+                xs[j * size + i] = at(lx)
+                ys[j * size + i] = at(ly)
+            }
+        }
+    }
+}
