@@ -360,6 +360,10 @@ public struct ImageryReader {
     @inline(__always)
     mutating func tile(_ id: TileID, of imagery: TileImagery) -> UnsafeBufferPointer<DecodedTile.LevelView>? {
         if !ids.isEmpty, ids[0] == id { return views[0] }
+        // Trilinear sampling alternates between two zooms' tiles, pixel by pixel: the second
+        // entry is read in place too (swapping it to the front moved three arrays' elements,
+        // retaining the tile, twice a pixel).
+        if ids.count > 1, ids[1] == id { return views[1] }
         if let i = ids.firstIndex(of: id) {
             ids.swapAt(0, i)
             tiles.swapAt(0, i)
