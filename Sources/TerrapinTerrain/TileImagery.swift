@@ -352,42 +352,46 @@ public struct ImageryReader {
     private var ids: [TileID] = []
     private var tiles: [DecodedTile?] = []
     private var views: [UnsafeBufferPointer<DecodedTile.LevelView>?] = []
+    /// The slots used last and the one before (trilinear sampling alternates between two
+    /// zooms' tiles pixel by pixel, bilinear reads across a tile edge between neighbours).
+    private var last = 0, previous = 0
+    /// The slot replaced next when all are taken (round robin, never the last two used).
     private var next = 0
     static let capacity = 16
 
     public init() {}
 
+    /// The tile's level views. Entries never move: a hit is read in place (moving it to the
+    /// front swapped three arrays' elements and retained the tile, twice a pixel).
     @inline(__always)
     mutating func tile(_ id: TileID, of imagery: TileImagery) -> UnsafeBufferPointer<DecodedTile.LevelView>? {
-        if !ids.isEmpty, ids[0] == id { return views[0] }
-        // Trilinear sampling alternates between two zooms' tiles, pixel by pixel: the second
-        // entry is read in place too (swapping it to the front moved three arrays' elements,
-        // retaining the tile, twice a pixel).
-        if ids.count > 1, ids[1] == id { return views[1] }
+        if last < ids.count, ids[last] == id { return views[last] }
+        if previous < ids.count, ids[previous] == id {
+            swap(&last, &previous)
+            return views[last]
+        }
         if let i = ids.firstIndex(of: id) {
-            ids.swapAt(0, i)
-            tiles.swapAt(0, i)
-            views.swapAt(0, i)
-            return views[0]
+            previous = last
+            last = i
+            return views[i]
         }
         let tile = imagery.decodedTile(id)
+        let slot: Int
         if ids.count < Self.capacity {
+            slot = ids.count
             ids.append(id)
             tiles.append(tile)
             views.append(tile?.views)
-            ids.swapAt(0, ids.count - 1)
-            tiles.swapAt(0, tiles.count - 1)
-            views.swapAt(0, views.count - 1)
         } else {
-            next = next % (Self.capacity - 1) + 1
-            ids[next] = id
-            tiles[next] = tile
-            views[next] = tile?.views
-            ids.swapAt(0, next)
-            tiles.swapAt(0, next)
-            views.swapAt(0, next)
+            repeat { next = (next + 1) % Self.capacity } while next == last || next == previous
+            slot = next
+            ids[slot] = id
+            tiles[slot] = tile
+            views[slot] = tile?.views
         }
-        return views[0]
+        previous = last
+        last = slot
+        return views[slot]
     }
 }
 
