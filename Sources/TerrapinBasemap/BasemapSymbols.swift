@@ -12,6 +12,12 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// For labels along lines: a second point along the line, so the label turns with it on
     /// screen; nil for point labels.
     public var along: (latitude: Double, longitude: Double)?
+    /// For labels along lines: the line around the anchor (enough of it each side for the text
+    /// to follow its curve), and the index of the anchor among its points.
+    public var line: [(latitude: Double, longitude: Double)] = []
+    public var lineAnchor = 0
+    /// `text-max-angle`: most a line label turns between neighbouring glyphs, degrees.
+    public var maxAngle = 45.0
     public var size: Double
     public var color: StyleColor
     public var haloColor: StyleColor
@@ -118,6 +124,7 @@ extension Basemap {
                     default: break
                     }
                     var anchors: [(Double, Double, (Double, Double)?)] = []
+                    var lines: [(points: [(Double, Double)], anchor: Int)] = []
                     if placement == "point" {
                         switch feature.type {
                         case .point:
@@ -130,11 +137,15 @@ extension Basemap {
                     } else if feature.type != .point {
                         // Along a line: at the middle of each part long enough, turned with it.
                         for i in feature.parts.indices {
-                            guard let m = Self.midpoint(feature.part(i)), m.length * Double(512 << max(0, Int(zoom) - dz)) / extent > Double(text.count) * 7 else { continue }
+                            let pixels = Double(512 << max(0, Int(zoom) - dz)) / extent
+                            guard let m = Self.midpoint(feature.part(i)), m.length * pixels > Double(text.count) * 7 else { continue }
                             anchors.append((m.0, m.1, m.direction))
+                            // Enough line each side for the text (at most a character's size per character).
+                            let size = min(64, max(1, Self.number(layer, "text-size", context, default: 16)))
+                            lines.append(Self.window(feature.part(i), around: m, halfLength: Double(text.count) * size / pixels))
                         }
                     }
-                    for (ax, ay, direction) in anchors {
+                    for (a, (ax, ay, direction)) in anchors.enumerated() {
                         // Points in the buffer beyond the tile belong to its neighbour.
                         if direction == nil, feature.type == .point, ax < 0 || ay < 0 || ax >= extent || ay >= extent { continue }
                         let g = Self.geographic(id, extent: data.extent, ax, ay)
@@ -143,6 +154,10 @@ extension Basemap {
                         var along: (latitude: Double, longitude: Double)?
                         if let (dx, dy) = direction { along = Self.geographic(id, extent: data.extent, ax + dx, ay + dy) }
                         var made = symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id)
+                        if direction != nil, a < lines.count {
+                            made.line = lines[a].points.map { Self.geographic(id, extent: data.extent, $0.0, $0.1) }
+                            made.lineAnchor = lines[a].anchor
+                        }
                         if let (pixels, ratio) = icon, direction == nil {
                             made.icon = pixels
                             made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
@@ -175,6 +190,7 @@ extension Basemap {
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
+        symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
         return symbol
     }
 
@@ -199,7 +215,33 @@ extension Basemap {
     }
 
     /// The point halfway along a line, its length, and a short step along it there.
-    static func midpoint(_ p: ArraySlice<Int32>) -> (Double, Double, length: Double, direction: (Double, Double))? {
+    /// The points of a line part within `halfLength` (tile units, along the line) of its
+    /// midpoint `m` each side, the midpoint itself among them: the points and its index.
+    static func window(_ p: ArraySlice<Int32>, around m: (Double, Double, length: Double, direction: (Double, Double), segment: Int), halfLength: Double) -> (points: [(Double, Double)], anchor: Int) {
+        let b = p.startIndex, n = p.count / 2
+        func point(_ k: Int) -> (Double, Double) { (Double(p[b + 2 * k]), Double(p[b + 2 * k + 1])) }
+        var before: [(Double, Double)] = [], after: [(Double, Double)] = []
+        var walked = 0.0, last = (m.0, m.1)
+        var k = m.segment - 1
+        while k >= 0, walked < halfLength, before.count < 256 {
+            let q = point(k)
+            walked += hypot(q.0 - last.0, q.1 - last.1)
+            before.append(q)
+            last = q
+            k -= 1
+        }
+        walked = 0; last = (m.0, m.1); k = m.segment
+        while k < n, walked < halfLength, after.count < 256 {
+            let q = point(k)
+            walked += hypot(q.0 - last.0, q.1 - last.1)
+            after.append(q)
+            last = q
+            k += 1
+        }
+        return (before.reversed() + [(m.0, m.1)] + after, before.count)
+    }
+
+    static func midpoint(_ p: ArraySlice<Int32>) -> (Double, Double, length: Double, direction: (Double, Double), segment: Int)? {
         let n = p.count / 2, b = p.startIndex
         guard n >= 2 else { return nil }
         var total = 0.0
@@ -211,7 +253,7 @@ extension Basemap {
             let d = hypot(x1 - x0, y1 - y0)
             if walked + d >= total / 2, d > 0 {
                 let t = (total / 2 - walked) / d
-                return (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, total, ((x1 - x0) / d * 16, (y1 - y0) / d * 16))
+                return (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, total, ((x1 - x0) / d * 16, (y1 - y0) / d * 16), k)
             }
             walked += d
         }

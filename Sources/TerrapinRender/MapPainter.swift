@@ -324,21 +324,49 @@ public enum MapPainter {
             origin = label.textOrigin ?? origin
         }
         if label.name.isEmpty { return }
+        if !label.glyphs.isEmpty, let line = layout.lines.first, line.glyphs.count == label.glyphs.count {
+            // Along a curve: each glyph on its own, turned about its centre, halo first
+            // (all the halos, then all the glyphs, so a halo never covers a neighbour).
+            var single = layout
+            for pass in 0..<2 {
+                if pass == 0, !(style.haloWidth > 0 && style.haloColor.alpha > 0) { continue }
+                for (g, glyph) in line.glyphs.enumerated() {
+                    var one = line
+                    one.glyphs = [glyph]
+                    single.lines = [one]
+                    let left = line.x + glyph.x
+                    let right = g + 1 < line.glyphs.count ? line.x + line.glyphs[g + 1].x : line.x + line.width
+                    let place = label.glyphs[g]
+                    canvas.transform = Transform.translation(-(left + right) / 2, -layout.height / 2)
+                        .concatenating(Transform.rotation(place.angle)).concatenating(Transform.translation(place.centre.x, place.centre.y)).concatenating(saved)
+                    if pass == 0 {
+                        drawHalo(single, at: .zero, style: style, canvas: canvas)
+                    } else {
+                        single.draw(in: canvas, at: .zero, color: style.color)
+                    }
+                }
+            }
+            return
+        }
         if label.angle != 0 {
             let cx = label.box.midX, cy = label.box.midY
             canvas.transform = Transform.rotation(label.angle).concatenating(Transform.translation(cx, cy)).concatenating(saved)
             origin = Point(-layout.width / 2, -layout.height / 2)
         }
-        if style.haloWidth > 0, style.haloColor.alpha > 0 {
-            let rings = style.haloWidth > 1 ? [style.haloWidth / 2, style.haloWidth] : [style.haloWidth]
-            for r in rings {
-                for k in 0..<8 {
-                    let a = Double(k) * Double.pi / 4
-                    layout.draw(in: canvas, at: Point(origin.x + r * cos(a), origin.y + r * sin(a)), color: style.haloColor, colorGlyphs: .silhouette)
-                }
+        drawHalo(layout, at: origin, style: style, canvas: canvas)
+        layout.draw(in: canvas, at: origin, color: style.color)
+    }
+
+    /// A style's halo: the text drawn around itself in rings out to the halo width.
+    static func drawHalo(_ layout: TextLayout, at origin: Point, style: LabelStyle, canvas: Canvas) {
+        guard style.haloWidth > 0, style.haloColor.alpha > 0 else { return }
+        let rings = style.haloWidth > 1 ? [style.haloWidth / 2, style.haloWidth] : [style.haloWidth]
+        for r in rings {
+            for k in 0..<8 {
+                let a = Double(k) * Double.pi / 4
+                layout.draw(in: canvas, at: Point(origin.x + r * cos(a), origin.y + r * sin(a)), color: style.haloColor, colorGlyphs: .silhouette)
             }
         }
-        layout.draw(in: canvas, at: origin, color: style.color)
     }
 
     /// A leader line from the ground to a lifted marker's anchor: 1 pt of #3C4043 with a white

@@ -117,11 +117,15 @@ public enum MapResolver {
     /// under a marker in the collision index, or under a label that won. The scene's own labels
     /// are placed first (more important first, then lower on screen, then declaration order),
     /// then a style's (by its priority: top-most symbol layer first, then `symbol-sort-key`,
-    /// then the tiles' order). Labels along a line turn with it on screen, kept upright; their
-    /// collision box is the turned text's bounding box.
+    /// then the tiles' order). Labels along a line follow its curve on screen glyph by glyph
+    /// (`curve`), read left to right, and collide glyph by glyph; where the line is too short on
+    /// screen or bends too sharply they are set straight, turned with it and kept upright, their
+    /// collision box the turned text's bounding box.
     static func resolveLabels(_ labels: [BasemapLabel], projection: Projection, ground: Ground, index: inout CollisionIndex) -> [ResolvedLabel] {
         let screen = Rect(x: 0, y: 0, width: projection.width, height: projection.height)
         var placed: [(index: Int, box: Rect, layout: TextLayout?, anchor: ScreenPoint?, hidden: HiddenReason?, angle: Double)] = []
+        // Labels set along a line's curve: their glyphs, and a box per glyph to collide.
+        var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
         for (i, label) in labels.enumerated() {
             var options = TextLayoutOptions()
             if let style = label.style, style.maxWidth > 0 { options.maxWidth = style.maxWidth; options.alignment = .center }
@@ -143,7 +147,10 @@ public enum MapResolver {
                 }
             }
             var box: Rect
-            if angle != 0 {
+            if let style = label.style, style.line.count >= 2, let layout, let curve = Self.curve(layout, style, projection: projection, ground: ground) {
+                curves[i] = curve
+                box = curve.boxes.dropFirst().reduce(curve.boxes[0]) { $0.union($1) }
+            } else if angle != 0 {
                 let c = abs(cos(angle)), s = abs(sin(angle))
                 let bw = w * c + h * s, bh = w * s + h * c
                 box = Rect(x: anchor.x - bw / 2, y: anchor.y - bh / 2, width: bw, height: bh)
@@ -162,7 +169,7 @@ public enum MapResolver {
             if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
             else if box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: seen, in: projection.frame) { hidden = .occluded }
-            else if label.style?.allowOverlap != true, let marker = index.firstOverlap(box, among: .marker) { hidden = .collided(with: marker) }
+            else if label.style?.allowOverlap != true, let marker = Self.firstOverlap(curves[i]?.boxes ?? [box], among: .marker, in: index) { hidden = .collided(with: marker) }
             placed.append((i, box, layout, anchor, hidden, angle))
         }
         let order = placed.indices.filter { placed[$0].hidden == nil }
@@ -172,13 +179,20 @@ public enum MapResolver {
             }
             .sorted { $0 < $1 }
         for (_, _, _, i) in order {
-            if labels[i].style?.allowOverlap != true, let other = index.firstOverlap(placed[i].box, among: .label) { placed[i].hidden = .collidedWithLabel(other) }
-            else { index.insert(placed[i].box, id: i, as: .label) }
+            // A curved label collides glyph by glyph (its bounding box would take the inside of
+            // every bend).
+            let boxes = curves[i]?.boxes ?? [placed[i].box]
+            if labels[i].style?.allowOverlap != true, let other = Self.firstOverlap(boxes, among: .label, in: index) {
+                placed[i].hidden = .collidedWithLabel(other)
+            } else {
+                for box in boxes { index.insert(box, id: i, as: .label) }
+            }
         }
         return placed.map { p -> ResolvedLabel in
             let style = labels[p.index].style
             var resolved = ResolvedLabel(index: p.index, name: labels[p.index].name, box: p.box, depth: p.anchor?.depth, hidden: p.hidden,
                                          layout: p.layout, angle: p.angle, style: style)
+            resolved.glyphs = curves[p.index]?.glyphs ?? []
             if let a = p.anchor {
                 resolved.anchor = Point(a.x, a.y)
                 if let style, style.icon != nil, let layout = p.layout {
@@ -188,6 +202,64 @@ public enum MapResolver {
             }
             return resolved
         }
+    }
+
+    /// The first occupant of `occupant`'s kind any of `boxes` overlaps.
+    static func firstOverlap(_ boxes: [Rect], among occupant: CollisionIndex.Occupant, in index: CollisionIndex) -> Int? {
+        for box in boxes { if let hit = index.firstOverlap(box, among: occupant) { return hit } }
+        return nil
+    }
+
+    /// A one-line label's glyphs set along its line on screen, centred on the anchor, read
+    /// left to right: each glyph's centre and turn, and its box (the turned glyph's bounds).
+    /// Nil when the line does not project, is too short for the text on screen, or bends more
+    /// than the style's `maxAngle` (`text-max-angle`, 45° by default) between two glyphs.
+    static func curve(_ layout: TextLayout, _ style: LabelStyle, projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])? {
+        guard layout.lines.count == 1, let line = layout.lines.first, !line.glyphs.isEmpty, style.lineAnchor < style.line.count else { return nil }
+        var points: [Point] = []
+        for p in style.line {
+            let enu = projection.frame.enu(ecef: WGS84.Surface(p).ecef(height: ground.terrainHeight(at: p)))
+            guard p.isValid, let s = projection.project(enu: enu) else { return nil }
+            points.append(Point(s.x, s.y))
+        }
+        var anchor = style.lineAnchor
+        // Read left to right: the line taken the way it runs rightwards at the anchor.
+        let a = points[max(0, anchor - 1)], b = points[min(points.count - 1, anchor + 1)]
+        if b.x < a.x {
+            points.reverse()
+            anchor = points.count - 1 - anchor
+        }
+        var arc = [0.0]
+        for k in 1..<points.count { arc.append(arc[k - 1] + hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y)) }
+        func at(_ s: Double) -> Point? {
+            guard s >= 0, s <= arc[arc.count - 1] else { return nil }
+            var k = 1
+            while k < arc.count - 1, arc[k] < s { k += 1 }
+            let d = arc[k] - arc[k - 1]
+            let t = d > 0 ? (s - arc[k - 1]) / d : 0
+            return Point(points[k - 1].x + (points[k].x - points[k - 1].x) * t, points[k - 1].y + (points[k].y - points[k - 1].y) * t)
+        }
+        let start = arc[anchor] - layout.width / 2
+        let h = layout.height
+        var glyphs: [(centre: Point, angle: Double)] = [], boxes: [Rect] = []
+        for (g, glyph) in line.glyphs.enumerated() {
+            let left = line.x + glyph.x
+            let right = g + 1 < line.glyphs.count ? line.x + line.glyphs[g + 1].x : line.x + line.width
+            let w = max(0, right - left)
+            // The glyph's centre on the line; its turn from the chord under its width.
+            guard let c = at(start + left + w / 2), let p = at(start + left), let q = at(start + max(left + 1, right)) else { return nil }
+            let angle = atan2(q.y - p.y, q.x - p.x)
+            if let last = glyphs.last {
+                var turn = abs(angle - last.angle)
+                if turn > Double.pi { turn = 2 * Double.pi - turn }
+                if turn > style.maxAngle * Double.pi / 180 { return nil }
+            }
+            glyphs.append((c, angle))
+            let cs = abs(cos(angle)), sn = abs(sin(angle))
+            let bw = w * cs + h * sn, bh = w * sn + h * cs
+            boxes.append(Rect(x: c.x - bw / 2, y: c.y - bh / 2, width: bw, height: bh))
+        }
+        return (glyphs, boxes)
     }
 
     /// `text-anchor` as the fraction of the text's width and height left of and above the anchor.

@@ -79,6 +79,9 @@ public struct ResolvedLabel {
     let layout: TextLayout?
     /// Radians clockwise on screen (labels along lines); 0 for point labels.
     public var angle = 0.0
+    /// A label along a line's curve: each glyph's centre on screen and its turn (radians
+    /// clockwise), in the order of its layout's glyphs; empty for labels drawn in one piece.
+    public var glyphs: [(centre: Point, angle: Double)] = []
     /// The style it is drawn with (nil: the scene's own label look).
     public var style: LabelStyle? = nil
     /// The projected anchor, and where the text's top-left sits when an icon widens the box.
@@ -184,7 +187,7 @@ public struct ResolvedScene: CustomStringConvertible {
             // A basemap's labels beyond the view are counted, not listed.
             if l.style != nil, l.hidden == .offScreen || l.hidden == .behindCamera { away += 1; continue }
             let from = l.style.map { " [\($0.layer)]" } ?? ""
-            let turned = l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
+            let turned = !l.glyphs.isEmpty ? ", along its line's curve (\(l.glyphs.count) glyphs)" : l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
             lines.append("label \(l.index) \"\(l.name)\"\(from): " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
                          + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))" + turned)
         }

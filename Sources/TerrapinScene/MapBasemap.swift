@@ -201,6 +201,9 @@ extension DrawnBasemaps {
         allowing.allowOverlap = s.allowOverlap
         allowing.icon = s.icon
         allowing.iconScale = s.iconScale
+        allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }
+        allowing.lineAnchor = s.lineAnchor
+        allowing.maxAngle = s.maxAngle
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }
 

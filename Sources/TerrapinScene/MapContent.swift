@@ -303,6 +303,13 @@ public struct LabelStyle: Sendable, Equatable {
     /// For labels along a line: a second point along it (the label turns with the line on
     /// screen, kept upright).
     public var along: LatLngAltitude?
+    /// For labels along a line: the line around the anchor, its glyphs set along its curve
+    /// when it is long and straight enough on screen; `lineAnchor` is the anchor's index in it.
+    public var line: [LatLngAltitude] = []
+    public var lineAnchor = 0
+    /// Most the text turns between neighbouring glyphs along the line (degrees,
+    /// `text-max-angle`); past it the label is set straight.
+    public var maxAngle = 45.0
     /// Placement order, lower first.
     public var priority: Double
     /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import Terrapin
+@testable import TerrapinRender
 import TerrapinSnapshotTesting
 
 private let textFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/text").standardized.path
@@ -65,5 +66,78 @@ private let textFixtures = URL(fileURLWithPath: #filePath).deletingLastPathCompo
             "the popover of marker 0: no installed font covers '\u{E002}' (U+E002); drawn as a box (install a font for that script, e.g. fonts-noto-core)",
             "the label of marker 1 \"Peak \u{E003}\": no installed font covers '\u{E003}' (U+E003); drawn as a box (install a font for that script, e.g. fonts-noto-core)",
         ])
+    }
+}
+
+/// Labels along a line's curve: glyph by glyph on the projected line, read left to right.
+@Suite struct CurvedLabelTests {
+    /// An arch of radius 120 m (1 pt a metre straight down), its anchor at the top, given
+    /// either way round.
+    func arch(reversed: Bool = false) -> (LabelStyle, TextLayout) {
+        var line = stride(from: 150.0, through: 30.0, by: -1).map { a -> LatLngAltitude in
+            at(120 * cos(a * Double.pi / 180), -60 + 120 * sin(a * Double.pi / 180))
+        }
+        var anchor = 60
+        if reversed { line.reverse(); anchor = line.count - 1 - anchor }
+        var style = LabelStyle(font: FontSpec.system(size: 14), color: .black, haloColor: .white, haloWidth: 1)
+        style.line = line
+        style.lineAnchor = anchor
+        return (style, try! TextLayout.make("Rue de la Colline", font: style.font))
+    }
+
+    @Test func glyphsFollowTheArchLeftToRight() throws {
+        let projection = Projection(camera: overhead, width: 400, height: 300)
+        let (style, layout) = arch()
+        let curve = try #require(MapResolver.curve(layout, style, projection: projection, ground: FlatGround()))
+        let glyphs = layout.lines[0].glyphs
+        #expect(curve.glyphs.count == glyphs.count && curve.boxes.count == glyphs.count)
+        // The arch's centre on screen: (200, 150 + 60).
+        let centre = Point(200, 210)
+        for g in curve.glyphs {
+            let r = hypot(g.centre.x - centre.x, g.centre.y - centre.y)
+            #expect(abs(r - 120) < 0.05, "\(g.centre) at \(r) pt from the centre")
+            // Tangent to the circle, reading clockwise over the top (left to right).
+            let radial = atan2(g.centre.y - centre.y, g.centre.x - centre.x)
+            var d = g.angle - (radial + Double.pi / 2)
+            while d > Double.pi { d -= 2 * Double.pi }
+            while d < -Double.pi { d += 2 * Double.pi }
+            #expect(abs(d) < 3 * Double.pi / 180, "glyph turned \(g.angle * 180 / Double.pi)°, radial \(radial * 180 / Double.pi)°")
+        }
+        let first = try #require(curve.glyphs.first), last = try #require(curve.glyphs.last)
+        #expect(first.centre.x < 200 && last.centre.x > 200, "left to right")
+        // Centred on the anchor: the arc from the first glyph's centre to the last's is the
+        // distance between their centres in the layout.
+        let ax = first.centre.x - centre.x, ay = first.centre.y - centre.y, bx = last.centre.x - centre.x, by = last.centre.y - centre.y
+        let arc: Double = 120 * acos((ax * bx + ay * by) / (120 * 120))
+        let lastCentre: Double = (glyphs[glyphs.count - 1].x + layout.lines[0].width) / 2
+        let firstCentre: Double = (glyphs[0].x + glyphs[1].x) / 2
+        let advance = lastCentre - firstCentre
+        #expect(abs(arc - advance) < 0.5, "arc \(arc) pt, layout \(advance) pt")
+        #expect(abs(abs(ax) - abs(bx)) < 2, "centred on the top: \(ax), \(bx)")
+        // The line given the other way round: the same placement.
+        let (back, _) = arch(reversed: true)
+        let again = try #require(MapResolver.curve(layout, back, projection: projection, ground: FlatGround()))
+        for (a, b) in zip(curve.glyphs, again.glyphs) {
+            let moved: Double = hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y)
+            #expect(moved < 1e-6 && abs(a.angle - b.angle) < 1e-9)
+        }
+    }
+
+    @Test func sharpBendsAndShortLinesAreSetStraight() throws {
+        let projection = Projection(camera: overhead, width: 400, height: 300)
+        var (style, layout) = arch()
+        // A right angle under the text.
+        style.line = [at(-80, 0), at(0, 0), at(0, 80)]
+        style.lineAnchor = 1
+        #expect(MapResolver.curve(layout, style, projection: projection, ground: FlatGround()) == nil)
+        // Shorter than the text.
+        style.line = [at(-20, 0), at(0, 0), at(20, 0)]
+        #expect(MapResolver.curve(layout, style, projection: projection, ground: FlatGround()) == nil)
+        // Straight and long enough: glyphs on the line, unturned.
+        style.line = [at(-150, 0), at(0, 0), at(150, 0)]
+        let straight = try #require(MapResolver.curve(layout, style, projection: projection, ground: FlatGround()))
+        #expect(straight.glyphs.allSatisfy { abs($0.centre.y - 150) < 1e-9 && abs($0.angle) < 1e-12 })
+        layout = try TextLayout.make("A", font: style.font)
+        #expect(MapResolver.curve(layout, style, projection: projection, ground: FlatGround())?.glyphs.count == 1)
     }
 }
