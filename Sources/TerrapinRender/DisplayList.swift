@@ -325,6 +325,8 @@ extension ResolvedScene {
     public func hitTest(_ point: Point) -> MapHit? {
         guard let content else { return nil }
         let prepared = content.prepared
+        // Asked once a tap, not once a shape (it scans the list).
+        let depthTested = items.contains { if case .shape = $0.content { return $0.isDrawn } else { return false } } && depthTestsShapes
         for item in items.reversed() where item.isDrawn {
             guard let hit = item.hit else { continue }
             switch (item.content, hit) {
@@ -347,12 +349,12 @@ extension ResolvedScene {
                 }
                 hit.mayChangeState = target != nil || closesPopovers(except: i)
                 return locate(hit, point)
-            case (.shape(let k), .stroke(let halfWidth)) where takesTap(shapes[k], at: point, halfWidth: halfWidth):
+            case (.shape(let k), .stroke(let halfWidth)) where takesTap(shapes[k], at: point, halfWidth: halfWidth, depthTested: depthTested):
                 let index = shapes[k].index
                 let action = content.polylines[index].tapAction
                 return locate(MapHit(target: .polyline(index), label: "polyline \(index)", action: { closePopovers(except: nil); action?() },
                                      mayChangeState: action != nil || closesPopovers(except: nil)), point)
-            case (.shape(let k), .fill) where takesTap(shapes[k], at: point, halfWidth: 0):
+            case (.shape(let k), .fill) where takesTap(shapes[k], at: point, halfWidth: 0, depthTested: depthTested):
                 let index = shapes[k].index
                 let action = content.polygons[index].tapAction
                 return locate(MapHit(target: .polygon(index), label: "polygon \(index)", action: { closePopovers(except: nil); action?() },
@@ -407,9 +409,8 @@ extension ResolvedScene {
     /// nearest point meets nothing nearer; a draped polygon contains the ground point the tap
     /// lands on (so a hill in front of it takes the tap, not the polygon); a solid (extruded
     /// polygon or lifted plate) is hit on its triangles.
-    func takesTap(_ shape: ResolvedShape, at point: Point, halfWidth: Double) -> Bool {
+    func takesTap(_ shape: ResolvedShape, at point: Point, halfWidth: Double, depthTested: Bool) -> Bool {
         guard let content else { return false }
-        let depthTested = depthTestsShapes
         switch shape.kind {
         case .polyline:
             guard depthTested, !shape.centreline.isEmpty else { return shape.runs.contains { Self.distance(point, to: $0) <= halfWidth } }

@@ -112,15 +112,16 @@ struct DrapedArea {
     /// or nil when no pixel of it shows the polygon.
     func coverage(_ probe: DepthProbe, region: IntRect, rasterizer: Rasterizer) -> [UInt8]? {
         guard !region.isEmpty else { return nil }
-        // Pass 1: the plane point of every pixel in the box, and the nearest depth among them.
-        var points = [Point](repeating: Point(.nan, .nan), count: region.width * region.height)
+        // Pass 1: the plane point of every pixel in the box (from the box's corner, in single
+        // precision: centimetres across a hundred kilometres), and the nearest depth among them.
+        var points = [SIMD2<Float>](repeating: SIMD2(.nan, .nan), count: region.width * region.height)
         var nearest = Double.infinity
         for y in region.y0..<region.y1 {
             for x in region.x0..<region.x1 {
                 guard let q = probe.point(x: x, y: y) else { continue }
                 let p = Self.plane(q, centre: centre)
                 guard p.x >= minX, p.x <= maxX, p.y >= minY, p.y <= maxY else { continue }
-                points[(y - region.y0) * region.width + (x - region.x0)] = p
+                points[(y - region.y0) * region.width + (x - region.x0)] = SIMD2(Float(p.x - minX), Float(p.y - minY))
                 nearest = min(nearest, Double(probe.depth[y * probe.width + x]))
             }
         }
@@ -151,7 +152,7 @@ struct DrapedArea {
             for i in points.indices {
                 let p = points[i]
                 guard p.x == p.x else { continue }
-                let u = (p.x - minX) / cell + 0.5, v = (p.y - minY) / cell + 0.5
+                let u = Double(p.x) / cell + 0.5, v = Double(p.y) / cell + 0.5
                 let i0 = min(cols - 2, max(0, Int(u))), j0 = min(rows - 2, max(0, Int(v)))
                 let fu = min(1, max(0, u - Double(i0))), fv = min(1, max(0, v - Double(j0)))
                 let a = Double(m[j0 * cols + i0]), b = Double(m[j0 * cols + i0 + 1])
