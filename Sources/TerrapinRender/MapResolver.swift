@@ -129,6 +129,7 @@ public enum MapResolver {
         for (i, label) in labels.enumerated() {
             var options = TextLayoutOptions()
             if let style = label.style, style.maxWidth > 0 { options.maxWidth = style.maxWidth; options.alignment = .center }
+            options.tracking = label.style?.letterSpacing ?? 0
             let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
             guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
             let surface = WGS84.Surface(label.position)

@@ -310,6 +310,8 @@ public struct LabelStyle: Sendable, Equatable {
     /// Most the text turns between neighbouring glyphs along the line (degrees,
     /// `text-max-angle`); past it the label is set straight.
     public var maxAngle = 45.0
+    /// Points between letters (`text-letter-spacing`, ems times the size).
+    public var letterSpacing = 0.0
     /// Placement order, lower first.
     public var priority: Double
     /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.

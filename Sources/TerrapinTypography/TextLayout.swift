@@ -26,10 +26,14 @@ public struct TextLayoutOptions: Equatable, Sendable {
     public var direction: BaseDirection
     /// Apply the font's kerning (HarfBuzz `kern`). Default true; false gives nominal advances.
     public var kerning: Bool
+    /// Points added after every glyph but a line's last (letter spacing, as MapLibre's
+    /// `text-letter-spacing` and CSS's). Default 0.
+    public var tracking: Double
 
     public init(maxWidth: Double? = nil, lineLimit: Int? = nil, alignment: TextAlignment = .leading,
-                minimumScaleFactor: Double = 1, direction: BaseDirection = .auto, kerning: Bool = true) {
+                minimumScaleFactor: Double = 1, direction: BaseDirection = .auto, kerning: Bool = true, tracking: Double = 0) {
         self.kerning = kerning
+        self.tracking = tracking.isFinite ? tracking : 0
         self.maxWidth = maxWidth
         self.lineLimit = lineLimit
         self.alignment = alignment
@@ -38,7 +42,7 @@ public struct TextLayoutOptions: Equatable, Sendable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor && a.kerning == b.kerning
+        a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor && a.kerning == b.kerning && a.tracking == b.tracking
     }
 }
 
@@ -318,7 +322,7 @@ struct LineBuilder {
         var result = [Double](repeating: 0, count: paragraph.scalars.count)
         for run in paragraph.runs {
             let s = scale(run.face)
-            for g in run.glyphs { result[g.cluster] += Double(g.advance) * s }
+            for g in run.glyphs { result[g.cluster] += Double(g.advance) * s + options.tracking }
         }
         return result
     }
@@ -375,12 +379,13 @@ struct LineBuilder {
             descent = max(descent, -Double(run.face.descender) * s)
             for g in runGlyphs {
                 glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s, y: -Double(g.yOffset) * s))
-                pen += Double(g.advance) * s
+                pen += Double(g.advance) * s + options.tracking
             }
         }
         // The width excludes trailing spaces (logically trailing).
         let end = max(range.lowerBound, m.trimmed[range.upperBound])
-        let width = m.prefix[end] - m.prefix[range.lowerBound]
+        // (Letter spacing comes between glyphs: none after the last.)
+        let width = max(0, m.prefix[end] - m.prefix[range.lowerBound] - (end > range.lowerBound ? options.tracking : 0))
         if paragraph.paragraphLevel % 2 == 1 {
             // Rule L1 puts trailing spaces at the paragraph's end, which in a right-to-left
             // paragraph is the visual left: move them out of the line's box.

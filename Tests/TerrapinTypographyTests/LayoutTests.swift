@@ -204,6 +204,26 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
     }
 }
 
+@Suite struct TrackingTests {
+    /// Letter spacing (`text-letter-spacing`): `tracking` points between glyphs, none after the
+    /// last — "Marker 1000" (11 glyphs) 10 × 2 pt wider, each glyph moved by its index × 2 —
+    /// and wrapping measures with it.
+    @Test func trackingSpacesGlyphsAndWraps() throws {
+        let font = FontSpec.custom("DejaVu Sans", size: 13)
+        let plain = try TextLayout.make("Marker 1000", font: font, options: TextLayoutOptions(kerning: false))
+        let spaced = try TextLayout.make("Marker 1000", font: font, options: TextLayoutOptions(kerning: false, tracking: 2))
+        #expect(abs(spaced.width - (plain.width + 20)) < 1e-9, "\(spaced.width) vs \(plain.width)")
+        for (k, (a, b)) in zip(plain.lines[0].glyphs, spaced.lines[0].glyphs).enumerated() { #expect(abs(b.x - (a.x + 2 * Double(k))) < 1e-9) }
+        // Just wide enough for the plain text on one line: spaced, it wraps.
+        let narrow = TextLayoutOptions(maxWidth: plain.width + 1, kerning: false)
+        #expect(try TextLayout.make("Marker 1000", font: font, options: narrow).lines.count == 1)
+        var tracked = narrow
+        tracked.tracking = 2
+        #expect(try TextLayout.make("Marker 1000", font: font, options: tracked).lines.count == 2)
+        #expect(TextLayoutOptions(tracking: 2) != TextLayoutOptions())
+    }
+}
+
 /// Wrapping looks at each break opportunity a bounded number of times: 10,000 characters in a
 /// narrow box (a thousand lines) lay out as the same lines a word at a time would.
 @Suite struct LongWrappedTextTests {
