@@ -18,6 +18,10 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var lineAnchor = 0
     /// `text-max-angle`: most a line label turns between neighbouring glyphs, degrees.
     public var maxAngle = 45.0
+    /// `text-padding`: pixels around the label's collision box (MapLibre's default 2).
+    public var padding = 2.0
+    /// `text-justify` of wrapped lines: "left", "center", "right" ("auto" resolved by the anchor).
+    public var justify = "center"
     public var size: Double
     public var color: StyleColor
     public var haloColor: StyleColor
@@ -191,6 +195,13 @@ extension Basemap {
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
         symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
+        symbol.padding = min(64, max(0, Self.number(layer, "text-padding", c, default: 2)))
+        switch layer.property("text-justify")?.evaluate(c).string ?? "center" {
+        case "left": symbol.justify = "left"
+        case "right": symbol.justify = "right"
+        case "auto": symbol.justify = symbol.anchor.hasSuffix("left") ? "left" : symbol.anchor.hasSuffix("right") ? "right" : "center"
+        default: symbol.justify = "center"
+        }
         return symbol
     }
 

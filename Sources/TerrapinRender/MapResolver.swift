@@ -128,7 +128,10 @@ public enum MapResolver {
         var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
         for (i, label) in labels.enumerated() {
             var options = TextLayoutOptions()
-            if let style = label.style, style.maxWidth > 0 { options.maxWidth = style.maxWidth; options.alignment = .center }
+            if let style = label.style, style.maxWidth > 0 {
+                options.maxWidth = style.maxWidth
+                options.alignment = style.justify == "left" ? .leading : style.justify == "right" ? .trailing : .center
+            }
             options.tracking = label.style?.letterSpacing ?? 0
             let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
             guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
@@ -182,7 +185,9 @@ public enum MapResolver {
         for (_, _, _, i) in order {
             // A curved label collides glyph by glyph (its bounding box would take the inside of
             // every bend).
-            let boxes = curves[i]?.boxes ?? [placed[i].box]
+            // `text-padding` widens what a label keeps free around itself.
+            let pad = labels[i].style?.padding ?? 0
+            let boxes = (curves[i]?.boxes ?? [placed[i].box]).map { pad > 0 ? Rect(x: $0.minX - pad, y: $0.minY - pad, width: $0.width + 2 * pad, height: $0.height + 2 * pad) : $0 }
             if labels[i].style?.allowOverlap != true, let other = Self.firstOverlap(boxes, among: .label, in: index) {
                 placed[i].hidden = .collidedWithLabel(other)
             } else {

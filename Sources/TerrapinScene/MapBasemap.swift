@@ -204,6 +204,8 @@ extension DrawnBasemaps {
         allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }
         allowing.lineAnchor = s.lineAnchor
         allowing.maxAngle = s.maxAngle
+        allowing.padding = s.padding
+        allowing.justify = s.justify
         allowing.letterSpacing = min(64, max(-16, s.letterSpacing.isFinite ? s.letterSpacing * s.size : 0))
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }

@@ -312,6 +312,10 @@ public struct LabelStyle: Sendable, Equatable {
     public var maxAngle = 45.0
     /// Points between letters (`text-letter-spacing`, ems times the size).
     public var letterSpacing = 0.0
+    /// Points around the collision box (`text-padding`); 0 for the scene's own labels.
+    public var padding = 0.0
+    /// How wrapped lines align: "left", "center" (the default) or "right" (`text-justify`).
+    public var justify = "center"
     /// Placement order, lower first.
     public var priority: Double
     /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.

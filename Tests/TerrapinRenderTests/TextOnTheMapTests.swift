@@ -141,3 +141,47 @@ private let textFixtures = URL(fileURLWithPath: #filePath).deletingLastPathCompo
         #expect(MapResolver.curve(layout, style, projection: projection, ground: FlatGround())?.glyphs.count == 1)
     }
 }
+
+/// `text-padding` and `text-justify` of a style's labels.
+@Suite struct LabelPaddingTests {
+    func resolve(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
+        let projection = Projection(camera: overhead, width: 400, height: 300)
+        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        return MapResolver.resolveLabels(labels, projection: projection, ground: FlatGround(), index: &index)
+    }
+
+    /// Two labels whose boxes are 3 pt apart both show unpadded; padded by 2 pt each, they
+    /// need 4, and the second (placed later) is hidden by the first.
+    @Test func paddingKeepsLabelsApart() throws {
+        func labels(padding: Double) throws -> [BasemapLabel] {
+            var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+            style.padding = padding
+            let width = try TextLayout.make("Abc", font: style.font).width
+            var second = style
+            second.priority = 1
+            return [BasemapLabel("Abc", position: at(0, 0), style: style), BasemapLabel("Abc", position: at(width + 3, 0), style: second)]
+        }
+        #expect(resolve(try labels(padding: 0)).allSatisfy(\.isShown))
+        let padded = resolve(try labels(padding: 2))
+        #expect(padded[0].isShown && padded[1].hidden == .collidedWithLabel(0))
+    }
+
+    /// Wrapped lines are aligned by `justify`: left-justified lines start at the box's left.
+    @Test func justifyAlignsWrappedLines() throws {
+        var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0, maxWidth: 60)
+        for (justify, expected) in [("left", TextAlignment.leading), ("right", .trailing), ("center", .center)] {
+            style.justify = justify
+            let label = try #require(resolve([BasemapLabel("Jardin exotique de Monaco", position: at(0, 0), style: style)]).first)
+            let lines = try #require(label.layout?.lines)
+            #expect(lines.count > 1)
+            let width = try #require(label.layout?.width)
+            for line in lines {
+                switch expected {
+                case .leading: #expect(abs(line.x) < 1e-9)
+                case .trailing: #expect(abs(line.x + line.width - width) < 1e-9)
+                case .center: #expect(abs(line.x + line.width / 2 - width / 2) < 1e-9)
+                }
+            }
+        }
+    }
+}
