@@ -179,8 +179,18 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// offset are this tile's pixels. True if anything was drawn.
     func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
         let size = Double(tileSize)
+        // `fill-translate` / `line-translate`: pixels at MapLibre's 512-pixel tile scale, moved
+        // on the map (the translate anchor's "map"; "viewport" is the same for a map seen
+        // north up, and is taken as "map" otherwise).
+        var shift = (0.0, 0.0)
+        let translate = layer.kind == .fill ? "fill-translate" : layer.kind == .line ? "line-translate" : nil
+        if let translate, case .array(let v)? = layer.property(translate)?.evaluate(EvaluationContext(zoom: zoom)), v.count == 2,
+           let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
+            shift = (min(1024, max(-1024, x)) * size / 512, min(1024, max(-1024, y)) * size / 512)
+        }
+        let t = (t.0, t.1 + shift.0, t.2 + shift.1)
         // Features wholly outside this tile (an overzoomed parent's others) are skipped by box.
-        let margin = 64.0
+        let margin = 64.0 + max(abs(shift.0), abs(shift.1))
         var drew = false
         var scratch: Canvas?
         defer { if let scratch { canvas.drawImage(scratch.pixmap) } }

@@ -54,10 +54,10 @@ public struct BasemapStyle: Sendable {
     static let supported: [LayerKind: Set<String>] = [
         .background: ["background-color", "background-opacity"],
         // fill-antialias: fills are always anti-aliased.
-        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias"],
+        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor"],
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
-                "line-round-limit", "line-gap-width"],
+                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor"],
         // Labels are kept upright and face the viewer (keep-upright, the alignments); with no
         // icons drawn, text-optional and icon-optional change nothing.
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-opacity",
@@ -70,7 +70,7 @@ public struct BasemapStyle: Sendable {
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity"],
         .circle: [], .heatmap: [], .sky: [],
     ]
-    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor"]
+    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "fill-translate", "line-translate"]
 
     /// Reads a style. `file` names it in messages; sources' relative paths resolve from
     /// `directory`.

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TerrapinIO
 import TerrapinPNG
+import TerrapinRaster
 import TerrapinSnapshotTesting
 import TerrapinTiles
 @testable import TerrapinBasemap
@@ -62,6 +63,30 @@ import TerrapinTiles
                                   tiles: try TileSources.open(fixtures + "/tiles/andorra-omt.pmtiles")) { try TileSources.open($0) }
         #expect(basemap.buildings(area: [-180, -85, 180, 85], zoom: 2).isEmpty)
         #expect(try basemap.draw(TileID(z: 14, x: 8261, y: 6050)) != nil)
+    }
+
+    /// `line-translate` and `fill-translate` move a layer by pixels of a 512-pixel tile: the
+    /// roads drawn 10 right and 6 down are the same pixels moved, and no warning is given.
+    @Test func translateMovesALayerByPixels() throws {
+        func draw(_ translate: String) throws -> Pixmap {
+            let style = ##"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "w", "type": "line", "source": "s", "source-layer": "transportation", "paint": {"line-width": 2, "line-color": "#000""## + translate.replacingOccurrences(of: "T", with: "line-translate") + ##"}}, {"id": "f", "type": "fill", "source": "s", "source-layer": "building", "paint": {"fill-color": "#f00""## + translate.replacingOccurrences(of: "T", with: "fill-translate") + "}}]}"
+            let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s", directory: "."),
+                                      tiles: try TileSources.open(fixtures + "/tiles/andorra-omt.pmtiles")) { try TileSources.open($0) }
+            let image = try #require(try basemap.draw(TileID(z: 14, x: 8261, y: 6050)))
+            #expect(basemap.warnings == [])
+            return image
+        }
+        let plain = try draw(""), moved = try draw(#", "T": [10, 6]"#)
+        var same = 0, inked = 0
+        for y in 80..<430 {
+            for x in 80..<430 {
+                let a = plain[x, y]
+                guard a.alpha > 0 else { continue }
+                inked += 1
+                if moved[x + 10, y + 6] == a { same += 1 }
+            }
+        }
+        #expect(inked > 1000 && same == inked, "\(same) of \(inked) pixels moved")
     }
 
     /// A damaged tile is drawn as missing, with one warning naming it; the rest still draws.
