@@ -18,12 +18,17 @@ public struct Mask: Equatable, Sendable {
     public subscript(x: Int, y: Int) -> UInt8 { data[y * width + x] }
 }
 
-/// Writes coverage into a mask, multiplied by what is there (`intersect`) or replacing it.
-struct MaskSink: CoverageSink {
+/// Writes coverage rows into a byte mask `width` bytes a row, replacing what is there.
+public struct MaskSink: CoverageSink {
     let pixels: UnsafeMutablePointer<UInt8>
     let width: Int
 
-    mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>) {
+    public init(pixels: UnsafeMutablePointer<UInt8>, width: Int) {
+        self.pixels = pixels
+        self.width = width
+    }
+
+    public mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>) {
         let row = pixels + y * width + x
         for i in 0..<coverage.count { row[i] = coverage[i] }
     }

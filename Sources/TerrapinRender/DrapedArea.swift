@@ -120,8 +120,11 @@ struct DrapedArea {
             for x in region.x0..<region.x1 {
                 guard let q = probe.point(x: x, y: y) else { continue }
                 let p = Self.plane(q, centre: centre)
-                guard p.x >= minX, p.x <= maxX, p.y >= minY, p.y <= maxY else { continue }
+                // Every ground pixel is looked up (those just outside the box take the edge's
+                // anti-aliasing; far ones read the mask's empty border); the nearest depth is
+                // the polygon's own.
                 points[(y - region.y0) * region.width + (x - region.x0)] = SIMD2(Float(p.x - minX), Float(p.y - minY))
+                guard p.x >= minX, p.x <= maxX, p.y >= minY, p.y <= maxY else { continue }
                 nearest = min(nearest, Double(probe.depth[y * probe.width + x]))
             }
         }
@@ -142,7 +145,7 @@ struct DrapedArea {
         }
         b.build().flatten(into: &outline)
         mask.withUnsafeMutableBufferPointer { m in
-            var sink = CellSink(cells: m.baseAddress!, width: cols)
+            var sink = MaskSink(pixels: m.baseAddress!, width: cols)
             rasterizer.fill(outline, rule: .evenOdd, clip: IntRect(x0: 0, y0: 0, x1: cols, y1: rows), into: &sink)
         }
         // Pass 2: each pixel's coverage, the mask sampled bilinearly at its plane point.
@@ -152,7 +155,7 @@ struct DrapedArea {
             for i in points.indices {
                 let p = points[i]
                 guard p.x == p.x else { continue }
-                let u = Double(p.x) / cell + 0.5, v = Double(p.y) / cell + 0.5
+                let u = min(Double(cols), max(-1, Double(p.x) / cell + 0.5)), v = min(Double(rows), max(-1, Double(p.y) / cell + 0.5))
                 let i0 = min(cols - 2, max(0, Int(u))), j0 = min(rows - 2, max(0, Int(v)))
                 let fu = min(1, max(0, u - Double(i0))), fv = min(1, max(0, v - Double(j0)))
                 let a = Double(m[j0 * cols + i0]), b = Double(m[j0 * cols + i0 + 1])
@@ -164,16 +167,6 @@ struct DrapedArea {
             }
         }
         return any ? out : nil
-    }
-}
-
-/// Writes coverage rows into a byte mask.
-struct CellSink: CoverageSink {
-    let cells: UnsafeMutablePointer<UInt8>
-    let width: Int
-    mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>) {
-        let row = cells + y * width + x
-        for i in 0..<coverage.count { row[i] = coverage[i] }
     }
 }
 

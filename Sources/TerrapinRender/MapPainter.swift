@@ -287,7 +287,7 @@ public enum MapPainter {
             b.build().flatten(into: &outline)
             var screen = [UInt8](repeating: 0, count: region.width * region.height)
             screen.withUnsafeMutableBufferPointer { m in
-                var sink = CellSink(cells: m.baseAddress!, width: region.width)
+                var sink = MaskSink(pixels: m.baseAddress!, width: region.width)
                 rasterizer.fill(outline, rule: .evenOdd, clip: IntRect(x0: 0, y0: 0, x1: region.width, y1: region.height), into: &sink)
             }
             var merged = cover ?? [UInt8](repeating: 0, count: screen.count)
