@@ -203,10 +203,13 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
             var b = PathBuilder()
+            // `line-offset`: pixels of a 512-pixel tile to the right of the line's direction.
+            let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * size / 512 : 0
             for part in feature.parts.indices {
                 let p = feature.part(part), base = p.startIndex
-                for k in 0..<(p.count / 2) {
-                    let point = Point(Double(p[base + 2 * k]) * t.0 + t.1, Double(p[base + 2 * k + 1]) * t.0 + t.2)
+                var points = (0..<(p.count / 2)).map { k in Point(Double(p[base + 2 * k]) * t.0 + t.1, Double(p[base + 2 * k + 1]) * t.0 + t.2) }
+                if offset != 0 { points = Self.offset(points, by: offset, closed: feature.type == .polygon) }
+                for (k, point) in points.enumerated() {
                     minX = min(minX, point.x); maxX = max(maxX, point.x); minY = min(minY, point.y); maxY = max(maxY, point.y)
                     if k == 0 { b.move(to: point) } else { b.line(to: point) }
                 }
@@ -263,6 +266,33 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             drew = true
         }
         return drew
+    }
+
+    /// A line moved `d` pixels to the right of its direction (screen y down): each vertex
+    /// along the bisector of its two segments, by d / cos(half the turn) — a miter, cut to
+    /// 2 × d at sharp turns — as MapLibre offsets lines.
+    static func offset(_ points: [Point], by d: Double, closed: Bool) -> [Point] {
+        let n = points.count
+        guard n >= 2, d.isFinite else { return points }
+        func normal(_ a: Point, _ b: Point) -> Point? {
+            let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
+            return l > 1e-12 ? Point(-dy / l, dx / l) : nil
+        }
+        var out: [Point] = []
+        out.reserveCapacity(n)
+        for i in 0..<n {
+            let prev = i > 0 ? normal(points[i - 1], points[i]) : (closed ? normal(points[n - 1], points[0]) : nil)
+            let next = i < n - 1 ? normal(points[i], points[i + 1]) : (closed ? normal(points[n - 1], points[0]) : nil)
+            guard let m = prev ?? next else { out.append(points[i]); continue }
+            let o = next ?? m
+            var bx = m.x + o.x, by = m.y + o.y
+            let l = hypot(bx, by)
+            if l < 1e-9 { bx = o.x; by = o.y } else { bx /= l; by /= l }
+            // cos(half the turn) = bisector · normal; the miter's length, at most 2 d.
+            let k = min(2, 1 / max(0.5, bx * o.x + by * o.y))
+            out.append(Point(points[i].x + bx * d * k, points[i].y + by * d * k))
+        }
+        return out
     }
 
     /// A raster source's imagery under the tile, at the resolution of this zoom. Both kinds of

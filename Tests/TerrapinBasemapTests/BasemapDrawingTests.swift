@@ -6,6 +6,7 @@ import Testing
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
+import TerrapinGeometry
 import TerrapinSnapshotTesting
 import TerrapinTiles
 @testable import TerrapinBasemap
@@ -87,6 +88,20 @@ import TerrapinTiles
             }
         }
         #expect(inked > 1000 && same == inked, "\(same) of \(inked) pixels moved")
+    }
+
+    /// `line-offset` moves a line to the right of its direction (screen y down): a line going
+    /// east moves south; at a right-angle corner the vertex moves along the bisector by d·√2;
+    /// a hairpin's miter is cut to 2 d.
+    @Test func lineOffsetMovesALineToItsRight() {
+        let east = Basemap.offset([Point(0, 0), Point(10, 0)], by: 5, closed: false)
+        #expect(east.map(\.x) == [0, 10] && east.map(\.y) == [5, 5])
+        let corner = Basemap.offset([Point(0, 0), Point(10, 0), Point(10, 10)], by: 2, closed: false)
+        // East then south: the right side is the inside of the turn.
+        #expect(abs(corner[1].x - 8) < 1e-9 && abs(corner[1].y - 2) < 1e-9, "\(corner[1])")
+        let hairpin = Basemap.offset([Point(0, 0), Point(10, 0), Point(0, 0.001)], by: 1, closed: false)
+        #expect(hypot(hairpin[1].x - 10, hairpin[1].y) <= 2 + 1e-9)
+        #expect(Basemap.offset([Point(0, 0), Point(10, 0)], by: -5, closed: false).map(\.y) == [-5, -5])
     }
 
     /// A damaged tile is drawn as missing, with one warning naming it; the rest still draws.

@@ -68,7 +68,7 @@ import TerrapinSnapshotTesting
     @Test func unsupportedStylePartsRenderWithWarnings() throws {
         let scene = try golden("monaco-user-style")
         let warnings = try #require(scene.map).warnings
-        #expect(warnings.count == 10, "\(warnings)")
+        #expect(warnings.count == 9, "\(warnings)")
         #expect(warnings.contains("layer 'minor': paint property \"line-blur\" is not drawn by Terrapin; ignored"))
         #expect(warnings.contains("layer 'names': icon-image needs a local sprite (the style's \"sprite\"); icons are not drawn"))
         #expect(warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
