@@ -157,11 +157,11 @@ public enum MapPainter {
         return pass.depthProbe
     }
 
-    /// A polyline's visible and hidden runs decided every device pixel along its path against
-    /// the depth buffer: a sample is hidden when everything drawn around its pixel is nearer
-    /// (`DepthProbe.hides`); depth between two path points is interpolated perspective-correctly. Runs are
-    /// cut where the answer changes, so a hill or a building cuts a route exactly where it
-    /// stands, not at the nearest densified vertex.
+    /// A polyline's (or a polygon outline's) visible and hidden runs decided every device pixel
+    /// along its path against the depth buffer: a sample is hidden when everything drawn around
+    /// its pixel is nearer (`DepthProbe.hides`); depth between two path points is interpolated
+    /// perspective-correctly. Runs are cut where the answer changes, so a hill or a building
+    /// cuts a route exactly where it stands, not at the nearest densified vertex.
     static func depthTestedRuns(_ centreline: [[(point: Point, depth: Double)]], _ depth: DepthProbe) -> (visible: [[Point]], hidden: [[Point]]) {
         var visible: [[Point]] = [], hidden: [[Point]] = []
         for piece in centreline where piece.count > 1 {

@@ -27,9 +27,10 @@ public struct ResolvedShape {
     public internal(set) var runs: [[Point]] = []
     /// Runs the ground hides (drawn dimmed when the style asks).
     public internal(set) var hiddenRuns: [[Point]] = []
-    /// A polyline's whole projected path with each point's view depth, in pieces where it
-    /// passes behind the eye: the painter splits it again pixel by pixel against the depth
-    /// buffer when the map draws one (terrain or 3D content), see `MapPainter.depthTestedRuns`.
+    /// A polyline's whole projected path (a polygon's rings, each closed) with each point's
+    /// view depth, in pieces where it passes behind the eye: the painter splits it again pixel
+    /// by pixel against the depth buffer when the map draws one (terrain or 3D content), see
+    /// `MapPainter.depthTestedRuns`; taps test it the same way with a ray cast.
     public internal(set) var centreline: [[(point: Point, depth: Double)]] = []
     /// Extrusion: quads from the path down to the ground, back to front.
     public internal(set) var walls: [[Point]] = []
