@@ -357,6 +357,9 @@ public struct ImageryReader {
     private var last = 0, previous = 0
     /// The slot replaced next when all are taken (round robin, never the last two used).
     private var next = 0
+    /// The imagery the entries belong to (its serial): a reader handed another imagery starts
+    /// afresh rather than mixing tiles of the same number.
+    private var owner: UInt64 = 0
     static let capacity = 16
 
     public init() {}
@@ -365,6 +368,11 @@ public struct ImageryReader {
     /// front swapped three arrays' elements and retained the tile, twice a pixel).
     @inline(__always)
     mutating func tile(_ id: TileID, of imagery: TileImagery) -> UnsafeBufferPointer<DecodedTile.LevelView>? {
+        if imagery.serial != owner {
+            owner = imagery.serial
+            ids.removeAll(); tiles.removeAll(); views.removeAll()
+            last = 0; previous = 0; next = 0
+        }
         if last < ids.count, ids[last] == id { return views[last] }
         if previous < ids.count, ids[previous] == id {
             swap(&last, &previous)
