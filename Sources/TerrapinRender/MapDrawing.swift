@@ -41,8 +41,7 @@ public final class MapDrawing: CustomDrawing {
         // The time line's flights come first in `flown.flights`, then the started triggered ones.
         let k = map.flights.count + triggers[..<i].filter { $0?.changedAt != nil }.count
         let size = cache.map { Size(width: $0.0, height: $0.1) } ?? sizeThatFits(.unspecified)
-        let base = map.camera?.wrappedValue ?? map.initialCamera
-            ?? MapResolver.fitCamera(prepared, width: size.width, height: size.height, ground: map.ground)
+        let base = MapResolver.baseCamera(map, prepared, width: size.width, height: size.height, ground: map.ground)
         let flight = flown.flights[k]
         return start + flight.duration(from: CameraFlight.camera(at: start, initial: base, flights: flown.flights))
     }

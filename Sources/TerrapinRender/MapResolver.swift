@@ -88,7 +88,7 @@ public enum MapResolver {
     /// fits; a bound camera receives the moved camera. `prepared` is `prepare(map)`: prepare
     /// once, resolve for many sizes and cameras.
     public static func resolve(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> ResolvedScene {
-        let base = map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
+        let base = baseCamera(map, prepared, width: width, height: height, ground: ground)
         let restrict = { (c: Camera) in map.cameraRestriction?.apply(c) ?? c }
         let start = restrict(map.flights.isEmpty ? base : CameraFlight.camera(at: map.time, initial: base, flights: map.flights).restricted)
         var camera = start
@@ -429,6 +429,12 @@ public enum MapResolver {
     /// The camera fitted to the content: centred on the markers, heading 0, tilt 45°, and the
     /// shortest range (between 300 m and 20,000 km) at which every marker's box is inside the
     /// view with a 10 % margin. With no valid marker: the whole Earth from above (0°, 0°).
+    /// The camera before flights and auto-pan: the bound one, else the initial one, else one
+    /// fitted to the markers.
+    static func baseCamera(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> Camera {
+        map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
+    }
+
     static func fitCamera(_ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> Camera {
         let positions = prepared.map(\.marker.position).filter(\.isValid)
         guard !positions.isEmpty else { return Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: 20_000_000) }
