@@ -161,7 +161,7 @@ func specBenchmarks(outputDirectory: String) throws -> String {
     lines.append(row3("S2", s2, target: "target: markers ≤ 50"))
     func rowP(_ name: String, _ p: ProductPathTimes, _ count: Int) -> String {
         "\(name)   \(count) Marker views through resolve + MapPainter: markers+labels \(format(p.resolve.median + p.paint.median)) ms "
-            + "(resolve \(format(p.resolve.median)), paint \(format(p.paint.median)) (\(format(p.paint.min))–\(format(p.paint.max)))); "
+            + "(resolve \(format(p.resolve.median)), paint \(format(p.paint.median)) (\(format(p.paint.min))–\(format(p.paint.max))), first paint \(format(p.firstPaint))); "
             + "layout outside, as the spec's labels: \(format(p.prepare.median)); PNG \(format(p.png.median)) ms \(p.bytes) B; "
             + "shape masks \(p.masks) made, \(p.hits) reused"
     }

@@ -84,7 +84,7 @@ if only == "spec-product" {
     // S2 through the product path alone (for profiling).
     let markers = try specMarkerList(count: 10_000, x0: 16, xr: 992, y0: 80, yr: 680)
     let p = try specProductPath("S2", markers, terrain: SpecGrid().terrainImage(), outputDirectory: "out/bench", paintRuns: 30)
-    print("S2 product path: resolve \(format(p.resolve.median)) ms, paint \(format(p.paint.median)) ms, \(p.masks) masks, \(p.hits) reuses")
+    print("S2 product path: resolve \(format(p.resolve.median)) ms, paint \(format(p.paint.median)) ms (first \(format(p.firstPaint))), \(p.masks) masks, \(p.hits) reuses")
     exit(0)
 }
 if only == "product" {

@@ -134,6 +134,31 @@ public final class GlyphCache: @unchecked Sendable {
     }
 }
 
+/// One render's view of a shared `GlyphCache`: the masks it has looked up, kept without the
+/// shared cache's lock and recency bookkeeping (every drawn glyph looks itself up, and a
+/// render draws a few dozen distinct glyphs many times). Not thread-safe: one per render.
+/// Holds at most `limit` masks (it forgets them all past that; the shared cache keeps them).
+public final class GlyphFrontCache {
+    public let back: GlyphCache
+    let limit: Int
+    private var masks: [GlyphCache.Key: GlyphMask] = [:]
+
+    public init(_ back: GlyphCache = .shared, limit: Int = 4096) {
+        self.back = back
+        self.limit = max(1, limit)
+    }
+
+    /// The same mask `back.mask(...)` gives.
+    public func mask(face: FontFace, glyph: UInt32, pixelSize: Double, phaseX: Int, phaseY: Int) -> GlyphMask {
+        let key = GlyphCache.Key(face: face.id, glyph: glyph, size64: Int((pixelSize * 64).rounded()), phaseX: UInt8(phaseX), phaseY: UInt8(phaseY))
+        if let hit = masks[key] { return hit }
+        let mask = back.mask(face: face, glyph: glyph, pixelSize: pixelSize, phaseX: phaseX, phaseY: phaseY)
+        if masks.count >= limit { masks.removeAll(keepingCapacity: true) }
+        masks[key] = mask
+        return mask
+    }
+}
+
 extension GlyphCache {
     /// A colour glyph's strike bitmap as a Pixmap (nil when the glyph has none).
     public static func strikePixmap(_ glyph: ColorGlyph) -> Pixmap? {

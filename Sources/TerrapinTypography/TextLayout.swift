@@ -129,8 +129,9 @@ public struct TextLayout: Sendable {
     ///
     /// Colour glyphs (emoji) keep their own colours, faded by `color`'s alpha; with
     /// `.silhouette` they are drawn as their shape in `color` instead (a label's halo).
+    /// `front`, a render's own glyph cache, is asked first; its `back` then stands for `cache`.
     public func draw(in canvas: Canvas, at origin: Point, color: RGBAColor, cache: GlyphCache = .shared,
-                     colorGlyphs: ColorGlyphRendering = .ownColors) {
+                     colorGlyphs: ColorGlyphRendering = .ownColors, front: GlyphFrontCache? = nil) {
         let t = canvas.transform
         let axisAligned = t.b == 0 && t.c == 0 && t.a == t.d && t.a > 0 && t.a.isFinite
         let steps = Double(GlyphCache.subpixelSteps)
@@ -145,7 +146,8 @@ public struct TextLayout: Sendable {
                     var px = Int(((dx - fx) * steps).rounded()), py = Int(((dy - fy) * steps).rounded())
                     if px == Int(steps) { px = 0; fx += 1 }
                     if py == Int(steps) { py = 0; fy += 1 }
-                    let mask = cache.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py)
+                    let mask = front.map { $0.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py) }
+                        ?? cache.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py)
                     if mask.width > 0 {
                         let at = (Int(fx) + mask.left, Int(fy) + mask.top)
                         if let own = mask.color, colorGlyphs == .ownColors {

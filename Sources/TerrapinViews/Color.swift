@@ -54,7 +54,7 @@ public struct Color: Hashable, Sendable, View, PrimitiveView, ShapeStyle {
     ]
 
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
-        ShapeNode(shape: Rectangle(), fill: self, stroke: nil)
+        ShapeNode(shape: Rectangle(), fill: self, stroke: nil, identity: ShapeIdentity(Rectangle()))
     }
 }
 

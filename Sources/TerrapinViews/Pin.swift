@@ -104,7 +104,7 @@ final class PinNode: Node {
         // Each part through the render's sprite store when there is one (the same pin drawn
         // again is a mask composited in its colours).
         // The outlines depend only on the size and the scale: they name their masks.
-        let identity = AnyHashable(s)
+        let identity = ShapeIdentity.type(ObjectIdentifier(Pin.self), s.bitPattern)
         context.fill({ Pin.outline(in: $0) }, in: rect, color: configuration.borderColor.rgba, kind: 3, identity: identity)
         context.fill({ r in Pin.outline(in: Rect(x: r.minX + border, y: r.minY + border, width: r.width - 2 * border, height: r.height - 2 * border * 1.4)) },
                      in: rect, color: configuration.backgroundColor.rgba, kind: 4, identity: identity)

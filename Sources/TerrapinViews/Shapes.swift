@@ -93,7 +93,8 @@ public struct ShapeView<S: Shape>: View, PrimitiveView {
     let fill: Color?
     let stroke: (Color, Double, Bool)?
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
-        ShapeNode(shape: shape, fill: fill ?? (stroke == nil ? environment.foregroundColor ?? .primary : nil), stroke: stroke)
+        ShapeNode(shape: shape, fill: fill ?? (stroke == nil ? environment.foregroundColor ?? .primary : nil), stroke: stroke,
+                  identity: ShapeIdentity(shape))
     }
 }
 
@@ -101,11 +102,14 @@ final class ShapeNode: Node {
     let shape: any Shape
     let fill: Color?
     let stroke: (Color, Double, Bool)?
+    /// What names the outline's mask in a sprite store (nil: its path elements).
+    let identity: ShapeIdentity?
 
-    init(shape: any Shape, fill: Color?, stroke: (Color, Double, Bool)?) {
+    init(shape: any Shape, fill: Color?, stroke: (Color, Double, Bool)?, identity: ShapeIdentity?) {
         self.shape = shape
         self.fill = fill
         self.stroke = stroke
+        self.identity = identity
     }
 
     /// Shapes take the whole proposal; unspecified dimensions become SwiftUI's 10 pt.
@@ -114,8 +118,6 @@ final class ShapeNode: Node {
     }
 
     override func draw(in rect: Rect, _ context: DrawContext) {
-        // A Hashable shape (the built-in ones, and any app shape that is) names its own mask.
-        let identity = (shape as? any Hashable).map { AnyHashable($0) }
         if let fill { context.fill({ shape.path(in: $0) }, in: rect, color: fill.rgba, kind: 1, identity: identity) }
         if let (color, width, inside) = stroke {
             let r = inside ? rect.insetBy(dx: width / 2, dy: width / 2) : rect

@@ -3,10 +3,11 @@
 // composited at whole-pixel offsets in its colour.
 //
 // Design contract:
-// - The key is everything the coverage depends on: the outline (every path element, relative
-//   to the view's own origin), stroke width, the device scale and the sub-pixel phase of the
-//   view's device origin in 1/8 px steps (as glyph caches keep glyphs at a few sub-pixel
-//   phases). Colour is not in it: a mask is shared by every colour.
+// - The key is everything the coverage depends on: the shape (`ShapeIdentity`: its type and
+//   parameters, a Hashable value, or else every path element relative to the view's own
+//   origin), the size it is drawn at, fill or stroke width, the device scale and the sub-pixel
+//   phase of the view's device origin in 1/8 px steps (as glyph caches keep glyphs at a few
+//   sub-pixel phases). Colour is not in it: a mask is shared by every colour.
 // - The first drawing of a shape draws directly (most content is drawn once, and a mask would
 //   only cost); the second rasterises the mask at its phase step and composites it through the
 //   same blend as a direct fill; it and later ones stand at most 1/16 px from where a direct
@@ -19,6 +20,7 @@
 // colour sprites (compositing premultiplied pixels over the map differs by up to 1/255).
 import TerrapinGeometry
 import TerrapinRaster
+import TerrapinTypography
 
 /// Coverage masks shared by the views drawn in one render (not thread-safe: one per render).
 public final class SpriteStore {
@@ -34,6 +36,9 @@ public final class SpriteStore {
     /// Sub-pixel positions told apart (per axis): shapes within 1/(2·steps) px of a step share
     /// its mask. Default 8.
     public let phaseSteps: Int
+
+    /// The render's glyph masks, looked up without the shared cache's lock.
+    public let glyphs = GlyphFrontCache()
 
     public init(phaseSteps: Int = 8) { self.phaseSteps = max(1, min(1 << 16, phaseSteps)) }
 
@@ -64,11 +69,15 @@ public final class SpriteStore {
         let draw: (Canvas) -> Void
     }
 
-    /// The full key: the shape's name (its Hashable value and size, or its outline's words),
-    /// the device scale and the phase step.
+    /// The full key: the shape's name, the size it is drawn at, fill or stroke, the device
+    /// scale and the phase step. Plain words, so a lookup hashes and compares a few integers
+    /// (names made of `AnyHashable`s compared through the runtime's casts were a fifth of a
+    /// 10,000-marker paint).
     struct FullKey: Hashable {
-        let shape: AnyHashable
-        let scale: Double
+        let shape: ShapeIdentity
+        let kind: UInt64
+        let width: UInt64, height: UInt64, stroke: UInt64
+        let scale: UInt64
         let qx: Int64, qy: Int64
     }
 
@@ -78,7 +87,7 @@ public final class SpriteStore {
     /// names, through a shared mask; `make` builds the shape, called only when a mask is made.
     /// False when the caller should draw directly: the transform does not qualify, or this is the
     /// shape's first drawing (most content is drawn once, and a mask would only cost).
-    func draw(in canvas: Canvas, rect: Rect, name: AnyHashable, color: RGBAColor, make: () -> Shape?) -> Bool {
+    func draw(in canvas: Canvas, rect: Rect, name: ShapeIdentity, kind: UInt64, stroke: Double, color: RGBAColor, make: () -> Shape?) -> Bool {
         let t = canvas.transform
         guard t.b == 0, t.c == 0, t.a == t.d, t.a > 0, t.isFinite else { return false }
         let ox = t.a * rect.minX + t.tx, oy = t.d * rect.minY + t.ty
@@ -88,7 +97,8 @@ public final class SpriteStore {
         let qx = (ox * steps).rounded(), qy = (oy * steps).rounded()
         let ix = (qx / steps).rounded(.down), iy = (qy / steps).rounded(.down)
         let fx = (qx - ix * steps) / steps, fy = (qy - iy * steps) / steps
-        let key = FullKey(shape: name, scale: t.a, qx: Int64(qx - ix * steps), qy: Int64(qy - iy * steps))
+        let key = FullKey(shape: name, kind: kind, width: rect.width.bitPattern, height: rect.height.bitPattern, stroke: stroke.bitPattern,
+                          scale: t.a.bitPattern, qx: Int64(qx - ix * steps), qy: Int64(qy - iy * steps))
         let mask: Mask?
         switch shapes[key] {
         case nil:
@@ -124,21 +134,38 @@ public final class SpriteStore {
     }
 }
 
-/// The name of a shape whose value says everything about its outline (its type and value, the
-/// size it is drawn at, fill or stroke): no path is built to look its mask up.
-struct ShapeName: Hashable {
-    let value: AnyHashable
-    let kind: UInt64
-    let width: Double, height: Double
-    let stroke: Double
+/// What names a shape's outline in the sprite store, decided once when its node is made.
+enum ShapeIdentity: Hashable {
+    /// A shape type whose outline depends on at most one word of its value (a size-less type
+    /// such as `Circle`, or a built-in one told by its parameters).
+    case type(ObjectIdentifier, UInt64)
+    /// Any other Hashable shape: its value (compared through `AnyHashable`, the slow path).
+    case value(AnyHashable)
+    /// A shape that is not Hashable: its outline's path elements, built at each drawing.
+    case outline([UInt64])
+
+    /// The identity of `shape`, nil when only its outline can name it.
+    init?<S: Shape>(_ shape: S) {
+        if let r = shape as? RoundedRectangle {
+            // The radius and the style decide the outline; the radius's sign bit stays free for the style.
+            self = .type(ObjectIdentifier(S.self), r.cornerRadius.bitPattern & ~(1 << 63) | (r.style == .continuous ? 1 << 63 : 0))
+        } else if MemoryLayout<S>.size == 0 {
+            // A type without stored properties has one value: its type names it.
+            self = .type(ObjectIdentifier(S.self), 0)
+        } else if let h = shape as? any Hashable {
+            self = .value(AnyHashable(h))
+        } else {
+            return nil
+        }
+    }
 }
 
 extension DrawContext {
     /// Fills `path(local rect)` in `color` at `rect`, through the sprite store when there is
     /// one (and the transform allows), else directly. `stroke` strokes the outline instead.
-    /// `identity` names the outline without building it (a Hashable shape value); without one the
-    /// outline's path elements are the name.
-    func fill(_ path: (Rect) -> Path, in rect: Rect, color: RGBAColor, stroke: Double? = nil, kind: UInt64, identity: AnyHashable? = nil) {
+    /// `identity` names the outline without building it; without one the outline's path
+    /// elements are the name.
+    func fill(_ path: (Rect) -> Path, in rect: Rect, color: RGBAColor, stroke: Double? = nil, kind: UInt64, identity: ShapeIdentity? = nil) {
         if let sprites, rect.width.isFinite, rect.height.isFinite {
             let size = Rect(x: 0, y: 0, width: rect.width, height: rect.height)
             func shape(_ local: Path) -> SpriteStore.Shape? {
@@ -150,15 +177,12 @@ extension DrawContext {
             }
             let drawn: Bool
             if let identity {
-                let name = ShapeName(value: identity, kind: kind, width: rect.width, height: rect.height, stroke: stroke ?? -1)
-                drawn = sprites.draw(in: canvas, rect: rect, name: AnyHashable(name), color: color) { shape(path(size)) }
+                drawn = sprites.draw(in: canvas, rect: rect, name: identity, kind: kind, stroke: stroke ?? -1, color: color) { shape(path(size)) }
             } else {
                 let local = path(size)
                 var key = SpriteStore.Key()
-                key.add(kind)
                 key.add(local)
-                key.add(stroke ?? -1)
-                drawn = sprites.draw(in: canvas, rect: rect, name: AnyHashable(key.words), color: color) { shape(local) }
+                drawn = sprites.draw(in: canvas, rect: rect, name: .outline(key.words), kind: kind, stroke: stroke ?? -1, color: color) { shape(local) }
             }
             if drawn { return }
         }

@@ -21,6 +21,12 @@ final class TextNode: Node {
     let color: Color
     let options: TextLayoutOptions
     private var cache: [Double: TextLayout] = [:]
+    /// The first layout made in which every paragraph stayed on one line, at full size and
+    /// untruncated: the same lines as at any width it fits in, so drawing at the width it
+    /// measured (plus the 10⁻⁹ slack) reuses it instead of shaping the text again.
+    private var unwrapped: TextLayout?
+    /// Layouts made (each one shapes the text).
+    private(set) var layoutsMade = 0
 
     init(content: String, font: FontSpec, color: Color, environment: EnvironmentValues) {
         self.content = content
@@ -35,9 +41,17 @@ final class TextNode: Node {
     func layout(width: Double?) -> TextLayout {
         let key = width.flatMap { $0.isFinite ? max(0, $0) : nil } ?? -1
         if let cached = cache[key] { return cached }
+        // Line breaking takes a line while its width is at most the limit + 10⁻⁹, so a layout
+        // with no break is the layout at every limit from its width up (and with none).
+        if let unwrapped, key < 0 || unwrapped.width <= key { return unwrapped }
         var o = options
         o.maxWidth = key < 0 ? nil : key
         let layout = (try? TextLayout.make(content, font: font, options: o)) ?? .empty(fontSize: font.size)
+        layoutsMade += 1
+        if unwrapped == nil, layout.fontSize == font.size, !layout.isTruncated,
+           layout.lines.count == content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count {
+            unwrapped = layout
+        }
         cache[key] = layout
         return layout
     }
@@ -49,7 +63,7 @@ final class TextNode: Node {
 
     override func draw(in rect: Rect, _ context: DrawContext) {
         let l = layout(width: rect.width + 1e-9)
-        l.draw(in: context.canvas, at: Point(rect.minX, rect.minY), color: color.rgba)
+        l.draw(in: context.canvas, at: Point(rect.minX, rect.minY), color: color.rgba, front: context.sprites?.glyphs)
     }
 
     override func accessibilityLabels() -> [String] { [content] }
@@ -313,11 +327,19 @@ final class ZStackNode: Node {
         self.children = children
     }
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
-        let sizes = children.map { $0.sizeThatFits(proposal) }
-        return Size(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+        // The largest child in each direction (no arrays: drawing asks this again per marker).
+        var width = 0.0, height = 0.0, any = false
+        for child in children {
+            let s = child.sizeThatFits(proposal)
+            width = any ? max(width, s.width) : s.width
+            height = any ? max(height, s.height) : s.height
+            any = true
+        }
+        return Size(width: width, height: height)
     }
     override func draw(in rect: Rect, _ context: DrawContext) {
-        for child in children { child.draw(in: alignment.place(child.sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect), context) }
+        let proposal = ProposedSize(width: rect.width, height: rect.height)
+        for child in children { child.draw(in: alignment.place(child.sizeThatFits(proposal), in: rect), context) }
     }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
         for child in children.reversed() {
