@@ -15,6 +15,9 @@ public struct CoverageSprite: Sendable {
     let runs: [Run]
     let rowStart: [Int]
 
+    /// Bytes held (the mask and its runs).
+    public var byteCount: Int { mask.count + runs.count * MemoryLayout<Run>.stride + rowStart.count * MemoryLayout<Int>.stride }
+
     /// `mask` is `width` bytes per row. Nil when it is not whole rows.
     public init?(mask: [UInt8], width: Int) {
         guard width > 0, !mask.isEmpty, mask.count % width == 0 else { return nil }

@@ -254,6 +254,9 @@ final class FrameNode: WrapperNode {
     override func childRect(_ rect: Rect) -> Rect {
         alignment.place(child.sizeThatFits(ProposedSize(width: width ?? rect.width, height: height ?? rect.height)), in: rect)
     }
+    override func collectShapes(in rect: Rect, _ out: inout [(node: ShapeNode, rect: Rect)]) -> Bool {
+        child.collectShapes(in: childRect(rect), &out)
+    }
 }
 
 final class FlexFrameNode: WrapperNode {
@@ -292,6 +295,9 @@ final class FlexFrameNode: WrapperNode {
     override func childRect(_ rect: Rect) -> Rect {
         alignment.place(child.sizeThatFits(childProposal(ProposedSize(width: rect.width, height: rect.height))), in: rect)
     }
+    override func collectShapes(in rect: Rect, _ out: inout [(node: ShapeNode, rect: Rect)]) -> Bool {
+        child.collectShapes(in: childRect(rect), &out)
+    }
 }
 
 final class PaddingNode: WrapperNode {
@@ -308,6 +314,9 @@ final class PaddingNode: WrapperNode {
     override func childRect(_ rect: Rect) -> Rect {
         Rect(x: rect.minX + insets.leading, y: rect.minY + insets.top,
              width: max(0, rect.width - insets.leading - insets.trailing), height: max(0, rect.height - insets.top - insets.bottom))
+    }
+    override func collectShapes(in rect: Rect, _ out: inout [(node: ShapeNode, rect: Rect)]) -> Bool {
+        child.collectShapes(in: childRect(rect), &out)
     }
 }
 

@@ -87,6 +87,10 @@ public final class LayerBudget {
 }
 
 class Node {
+    /// Appends the solid shapes this node draws in `rect`, in drawing order, when shapes are all
+    /// it draws (a shape, a frame or padding around one, a ZStack of them): what a sprite store
+    /// may composite as one group. False when it draws anything else.
+    func collectShapes(in rect: Rect, _ out: inout [(node: ShapeNode, rect: Rect)]) -> Bool { false }
     /// Higher priority children of a stack are offered space first. Default 0.
     var layoutPriority: Double = 0
     /// True for spacers: stacks give them what the others leave.

@@ -125,6 +125,11 @@ final class ShapeNode: Node {
         }
     }
 
+    override func collectShapes(in rect: Rect, _ out: inout [(node: ShapeNode, rect: Rect)]) -> Bool {
+        out.append((self, rect))
+        return true
+    }
+
     override func contains(_ point: Point, in rect: Rect) -> Bool { pathContains(shape.path(in: rect), point) }
     override var name: String {
         if let color = fill, shape is Rectangle, stroke == nil { return "Color(\(color.rgba.rgba8))" }

@@ -40,7 +40,14 @@ public final class SpriteStore {
     /// The render's glyph masks, looked up without the shared cache's lock.
     public let glyphs = GlyphFrontCache()
 
-    public init(phaseSteps: Int = 8) { self.phaseSteps = max(1, min(1 << 16, phaseSteps)) }
+    /// Bytes the masks and sprites made may hold; past it no more are made (those drawings
+    /// draw directly), so no render grows the store without bound. Default 64 MiB.
+    public let byteLimit: Int
+
+    public init(phaseSteps: Int = 8, byteLimit: Int = 64 << 20) {
+        self.phaseSteps = max(1, min(1 << 16, phaseSteps))
+        self.byteLimit = max(0, byteLimit)
+    }
 
     /// A key under construction.
     struct Key {
@@ -81,7 +88,28 @@ public final class SpriteStore {
         let qx: Int64, qy: Int64
     }
 
-    private var shapes: [FullKey: Mask??] = [:]
+    /// A key's history: drawn once (directly), its mask made, or no mask to be had (the shape
+    /// has no outline, is too large, or the store is full).
+    enum MaskState {
+        case seen
+        case made(Mask)
+        case refused
+    }
+    private var shapes: [FullKey: MaskState] = [:]
+
+    /// Where `rect`'s origin lands in device pixels under `t`, for a shared drawing: the whole
+    /// pixel (ix, iy), the phase (fx, fy) in steps of 1/`phaseSteps` px the mask is drawn at,
+    /// and that step (px, py). Nil when `t` is not a uniform scale and translation or the
+    /// origin is not finite and within 10⁹ px.
+    func place(_ rect: Rect, _ t: Transform) -> (ix: Double, iy: Double, fx: Double, fy: Double, px: Int64, py: Int64)? {
+        guard t.b == 0, t.c == 0, t.a == t.d, t.a > 0, t.isFinite else { return nil }
+        let ox = t.a * rect.minX + t.tx, oy = t.d * rect.minY + t.ty
+        guard ox.isFinite, oy.isFinite, abs(ox) < 1e9, abs(oy) < 1e9 else { return nil }
+        let steps = Double(phaseSteps)
+        let qx = (ox * steps).rounded(), qy = (oy * steps).rounded()
+        let ix = (qx / steps).rounded(.down), iy = (qy / steps).rounded(.down)
+        return (ix, iy, (qx - ix * steps) / steps, (qy - iy * steps) / steps, Int64(qx - ix * steps), Int64(qy - iy * steps))
+    }
 
     /// Draws in `color` at `rect` (user space of `canvas`) the coverage of the shape `name`
     /// names, through a shared mask; `make` builds the shape, called only when a mask is made.
@@ -89,33 +117,139 @@ public final class SpriteStore {
     /// shape's first drawing (most content is drawn once, and a mask would only cost).
     func draw(in canvas: Canvas, rect: Rect, name: ShapeIdentity, kind: UInt64, stroke: Double, color: RGBAColor, make: () -> Shape?) -> Bool {
         let t = canvas.transform
-        guard t.b == 0, t.c == 0, t.a == t.d, t.a > 0, t.isFinite else { return false }
-        let ox = t.a * rect.minX + t.tx, oy = t.d * rect.minY + t.ty
-        guard ox.isFinite, oy.isFinite, abs(ox) < 1e9, abs(oy) < 1e9 else { return false }
-        // The phase in steps of 1/`phaseSteps` px; the mask is drawn at the step's phase.
-        let steps = Double(phaseSteps)
-        let qx = (ox * steps).rounded(), qy = (oy * steps).rounded()
-        let ix = (qx / steps).rounded(.down), iy = (qy / steps).rounded(.down)
-        let fx = (qx - ix * steps) / steps, fy = (qy - iy * steps) / steps
+        guard let (ix, iy, fx, fy, px, py) = place(rect, t) else { return false }
         let key = FullKey(shape: name, kind: kind, width: rect.width.bitPattern, height: rect.height.bitPattern, stroke: stroke.bitPattern,
-                          scale: t.a.bitPattern, qx: Int64(qx - ix * steps), qy: Int64(qy - iy * steps))
-        let mask: Mask?
+                          scale: t.a.bitPattern, qx: px, qy: py)
+        let mask: Mask
         switch shapes[key] {
         case nil:
-            shapes[key] = .some(nil)
+            shapes[key] = .seen
             seen += 1
             return false
-        case .some(nil):
-            mask = make().flatMap { Self.rasterise(scale: t.a, phase: (fx, fy), bounds: $0.bounds, reach: $0.reach, $0.draw) }
-            shapes[key] = .some(mask)
+        case .refused?:
+            return false
+        case .seen?:
+            guard let made = make().flatMap({ Self.rasterise(scale: t.a, phase: (fx, fy), bounds: $0.bounds, reach: $0.reach, $0.draw) }),
+                  bytes + made.sprite.byteCount <= byteLimit else {
+                shapes[key] = .refused
+                return false
+            }
+            bytes += made.sprite.byteCount
+            shapes[key] = .made(made)
+            mask = made
             misses += 1
-        case .some(let cached?):
+        case .made(let cached)?:
             mask = cached
             hits += 1
         }
-        guard let mask else { return false }
         canvas.fill(mask.sprite, at: (x: Int(ix) + mask.dx, y: Int(iy) + mask.dy), color: color)
         return true
+    }
+
+    /// A group of solid shapes (a ZStack of them) composited as one premultiplied sprite: each
+    /// shape's name, its place and size relative to the group's origin, its fill and stroke —
+    /// colours included — with the scale and the phase step.
+    struct GroupKey: Hashable {
+        let shapes: [ShapeIdentity]
+        let words: [UInt64]
+        let scale: UInt64
+        let qx: Int64, qy: Int64
+    }
+    enum GroupState {
+        case seen
+        case made(Sprite, dx: Int, dy: Int)
+        case refused
+    }
+    private var groups: [GroupKey: GroupState] = [:]
+    /// Bytes held by the masks and sprites made.
+    public private(set) var bytes = 0
+
+    /// Draws `shapes` (each at its rect, user space of the context's canvas, in order) as one
+    /// sprite made at the group's second drawing — one pass over the pixels instead of one per
+    /// shape. The sprite is the shapes drawn over transparent, composited source-over, so
+    /// where shapes overlap at their edges a pixel may differ by 1/255 from drawing them one
+    /// after another. False when the caller should draw them itself.
+    func drawGroup(_ shapes: [(node: ShapeNode, rect: Rect)], in rect: Rect, context: DrawContext) -> Bool {
+        let canvas = context.canvas
+        let t = canvas.transform
+        guard let (ix, iy, fx, fy, px, py) = place(rect, t) else { return false }
+        var names: [ShapeIdentity] = [], words: [UInt64] = []
+        names.reserveCapacity(shapes.count)
+        words.reserveCapacity(shapes.count * 16)
+        for (node, r) in shapes {
+            guard r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite else { return false }
+            if let identity = node.identity {
+                names.append(identity)
+            } else {
+                var key = Key()
+                key.add(node.shape.path(in: Rect(x: 0, y: 0, width: r.width, height: r.height)))
+                names.append(.outline(key.words))
+            }
+            words.append((r.minX - rect.minX).bitPattern)
+            words.append((r.minY - rect.minY).bitPattern)
+            words.append(r.width.bitPattern)
+            words.append(r.height.bitPattern)
+            if let fill = node.fill {
+                let c = fill.rgba
+                words.append(1); words.append(UInt64(c.red.bitPattern)); words.append(UInt64(c.green.bitPattern)); words.append(UInt64(c.blue.bitPattern)); words.append(UInt64(c.alpha.bitPattern))
+            } else {
+                words.append(0)
+            }
+            if let (color, width, inside) = node.stroke {
+                let c = color.rgba
+                words.append(inside ? 2 : 1); words.append(width.bitPattern)
+                words.append(UInt64(c.red.bitPattern)); words.append(UInt64(c.green.bitPattern)); words.append(UInt64(c.blue.bitPattern)); words.append(UInt64(c.alpha.bitPattern))
+            } else {
+                words.append(0)
+            }
+        }
+        let key = GroupKey(shapes: names, words: words, scale: t.a.bitPattern, qx: px, qy: py)
+        switch groups[key] {
+        case nil:
+            groups[key] = .seen
+            seen += 1
+            return false
+        case .refused?:
+            return false
+        case .seen?:
+            guard let made = Self.composite(shapes, origin: rect, scale: t.a, phase: (fx, fy), context: context),
+                  bytes + made.0.pixmap.data.count <= byteLimit else {
+                groups[key] = .refused
+                return false
+            }
+            bytes += made.0.pixmap.data.count
+            groups[key] = .made(made.0, dx: made.dx, dy: made.dy)
+            misses += 1
+            canvas.drawSprite(made.0, x: Int(ix) + made.dx, y: Int(iy) + made.dy)
+        case .made(let sprite, let dx, let dy)?:
+            hits += 1
+            canvas.drawSprite(sprite, x: Int(ix) + dx, y: Int(iy) + dy)
+        }
+        return true
+    }
+
+    /// The shapes drawn in their colours over transparent, on a canvas just covering their
+    /// outlines (and strokes), at `phase`; `dx`, `dy` place its top-left.
+    static func composite(_ shapes: [(node: ShapeNode, rect: Rect)], origin: Rect, scale: Double, phase: (Double, Double), context: DrawContext) -> (Sprite, dx: Int, dy: Int)? {
+        var box: Rect? = nil
+        var reach = 0.0
+        for (node, r) in shapes {
+            let local = Rect(x: r.minX - origin.minX, y: r.minY - origin.minY, width: r.width, height: r.height)
+            guard let b = node.shape.path(in: local).bounds else { continue }
+            box = box.map { $0.union(b) } ?? b
+            if let (_, width, _) = node.stroke { reach = max(reach, width * 2 + 1) }
+        }
+        guard let bounds = box else { return nil }
+        let x0 = ((bounds.minX - reach) * scale + phase.0).rounded(.down) - 1, y0 = ((bounds.minY - reach) * scale + phase.1).rounded(.down) - 1
+        let x1 = ((bounds.maxX + reach) * scale + phase.0).rounded(.up) + 1, y1 = ((bounds.maxY + reach) * scale + phase.1).rounded(.up) + 1
+        guard x0.isFinite, y1.isFinite, x1.isFinite, y0.isFinite, x1 - x0 <= 4096, y1 - y0 <= 4096,
+              let layer = Canvas(width: Int(x1 - x0), height: Int(y1 - y0)) else { return nil }
+        layer.transform = Transform(a: scale, b: 0, c: 0, d: scale, tx: phase.0 - x0, ty: phase.1 - y0)
+        let direct = DrawContext(canvas: layer, scale: context.scale, sprites: nil, layers: context.layers)
+        for (node, r) in shapes {
+            node.draw(in: Rect(x: r.minX - origin.minX, y: r.minY - origin.minY, width: r.width, height: r.height), direct)
+        }
+        return (Sprite(layer.pixmap), dx: Int(x0), dy: Int(y0))
     }
 
     /// The alpha of `draw`'s white drawing, on a canvas just covering `bounds` ± `reach`.

@@ -171,12 +171,15 @@ final class StackNode: Node {
     /// the ideal) and is asked as many by its parent: remembering only the last made nested
     /// stacks cost about 4^depth (a 16-level tree of 1 MiB took minutes).
     private var cached: [ProposedSize: [Size]] = [:]
+    /// Which children are spacers (asked at every drawing; a wrapper asks its child in turn).
+    let spacers: [Bool]
 
     init(axis: Axis, alignment: HorizontalAlignment, spacing: Double?, children: [Node]) {
         self.axis = axis
         self.alignment = alignment
         self.spacing = spacing ?? defaultSpacing
         self.children = children
+        spacers = children.map(\.isSpacer)
         super.init()
         for child in children {
             (child as? SpacerNode)?.axis = axis
@@ -194,7 +197,7 @@ final class StackNode: Node {
     var totalSpacing: Double {
         guard children.count > 1 else { return 0 }
         var total = 0.0
-        for i in 1..<children.count where !children[i - 1].isSpacer && !children[i].isSpacer { total += spacing }
+        for i in 1..<children.count where !spacers[i - 1] && !spacers[i] { total += spacing }
         return total
     }
 
@@ -267,7 +270,7 @@ final class StackNode: Node {
         let baselines = childBaselines(sizes)
         let above = baselines?.max() ?? 0
         for (i, size) in sizes.enumerated() {
-            if i > 0 && !children[i - 1].isSpacer && !children[i].isSpacer { position += spacing }
+            if i > 0 && !spacers[i - 1] && !spacers[i] { position += spacing }
             let crossLength = axis == .horizontal ? rect.height : rect.width
             let crossStart = axis == .horizontal ? rect.minY : rect.minX
             let offset: Double
@@ -338,8 +341,20 @@ final class ZStackNode: Node {
         return Size(width: width, height: height)
     }
     override func draw(in rect: Rect, _ context: DrawContext) {
+        // Solid shapes stacked (a pin: body, outline, dot) are one sprite in a render's store:
+        // one pass over the pixels instead of one per shape.
+        if let sprites = context.sprites, children.count > 1 {
+            var shapes: [(node: ShapeNode, rect: Rect)] = []
+            shapes.reserveCapacity(children.count)
+            if collectShapes(in: rect, &shapes), shapes.count > 1, sprites.drawGroup(shapes, in: rect, context: context) { return }
+        }
         let proposal = ProposedSize(width: rect.width, height: rect.height)
         for child in children { child.draw(in: alignment.place(child.sizeThatFits(proposal), in: rect), context) }
+    }
+    override func collectShapes(in rect: Rect, _ out: inout [(node: ShapeNode, rect: Rect)]) -> Bool {
+        let proposal = ProposedSize(width: rect.width, height: rect.height)
+        for child in children where !child.collectShapes(in: alignment.place(child.sizeThatFits(proposal), in: rect), &out) { return false }
+        return true
     }
     override func hitTest(_ point: Point, in rect: Rect) -> TapTarget? {
         for child in children.reversed() {

@@ -109,3 +109,72 @@ private struct Wedge: Shape, Hashable {
         #expect(one.layoutsMade == 2 && squeezed.lines.count > 1)
     }
 }
+
+@Suite struct ShapeGroupTests {
+    /// A pin-like stack: body, outline and dot.
+    struct Stack: View {
+        let color: Color
+        var body: some View {
+            ZStack(alignment: .top) {
+                Notch().fill(color)
+                Notch().stroke(Color.white, lineWidth: 1.5)
+                Circle().fill(Color.white).frame(width: 6, height: 6).padding(.top, 3)
+            }
+            .frame(width: 14, height: 16)
+        }
+    }
+
+    func draw(_ view: some View, _ store: SpriteStore?) throws -> Pixmap {
+        let layout = try ViewRenderer.layout(view)
+        let canvas = Canvas(width: Int(layout.size.width.rounded(.up)), height: Int(layout.size.height.rounded(.up)))!
+        canvas.clear(RGBAColor(red: 0.2, green: 0.5, blue: 0.3, alpha: 1))
+        layout.draw(in: canvas, at: Point(0, 0), scale: 1, sprites: store)
+        return canvas.pixmap
+    }
+
+    /// A ZStack of solid shapes drawn many times is one sprite per colour, made at its second
+    /// drawing; the pixels are those of drawing each shape, but for edges where shapes overlap
+    /// (one level at most: the sprite is composited once, not shape after shape).
+    @Test func aStackOfShapesIsOneSprite() throws {
+        let view = HStack(spacing: 3) {
+            ForEach(0..<5) { _ in Stack(color: .red) }
+            ForEach(0..<5) { _ in Stack(color: .blue) }
+        }
+        let store = SpriteStore()
+        let grouped = try draw(view, store), direct = try draw(view, nil)
+        // Each colour's first stack draws shape by shape (the red one's three shapes are seen,
+        // the blue one's make their masks); its second makes the sprite, the other three reuse it.
+        #expect(store.misses == 2 + 3 && store.hits == 2 * 3 && store.seen == 2 + 3, "\(store.misses) made, \(store.hits) reused, \(store.seen) seen")
+        var differing = 0, largest = 0
+        for y in 0..<grouped.height {
+            for x in 0..<grouped.width {
+                let a = grouped[x, y], b = direct[x, y]
+                let d = max(abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
+                if d > 0 { differing += 1 }
+                largest = max(largest, d)
+            }
+        }
+        #expect(largest <= 1, "\(differing) pixels differ, by up to \(largest)")
+        #expect(store.bytes > 0)
+    }
+
+    /// A stack with anything but shapes in it (text here) draws shape by shape.
+    @Test func aStackWithTextIsNotGrouped() throws {
+        let view = HStack(spacing: 3) {
+            ForEach(0..<4) { _ in ZStack { Circle().fill(Color.red); Text("1").font(.system(size: 8)) }.frame(width: 14, height: 14) }
+        }
+        let store = SpriteStore()
+        _ = try draw(view, store)
+        // The circle alone goes through the store: seen once, its mask made, then reused twice.
+        #expect(store.seen == 1 && store.misses == 1 && store.hits == 2, "\(store.seen) seen, \(store.misses) made, \(store.hits) reused")
+    }
+
+    /// Past its byte limit a store makes nothing more: every drawing is direct.
+    @Test func aFullStoreDrawsDirectly() throws {
+        let view = HStack(spacing: 3) { ForEach(0..<4) { _ in Stack(color: .red) } }
+        let store = SpriteStore(byteLimit: 16)
+        let limited = try draw(view, store), direct = try draw(view, nil)
+        #expect(store.misses == 0 && store.hits == 0 && store.bytes == 0)
+        #expect(limited.data == direct.data)
+    }
+}
