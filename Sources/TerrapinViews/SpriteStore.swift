@@ -16,8 +16,13 @@
 // - Only pure scale-and-translate transforms qualify (a rotated view draws directly), and only
 //   when the caller supplies a store (MapPainter does, per render); a view rendered alone
 //   draws directly, as before.
-// Rejected: sprites of whole marker views (each label differs, so S1 reuses nothing) and
-// colour sprites (compositing premultiplied pixels over the map differs by up to 1/255).
+// - A ZStack of nothing but solid shapes (a pin: body, outline, dot) is one premultiplied
+//   colour sprite instead (`drawGroup`), keyed by every shape's name, place, size, colours and
+//   stroke: one pass over the pixels instead of one per shape (S2's paint 93 → 80–84 ms).
+//   Compositing the group at once differs by up to 1/255 where its shapes overlap at an edge;
+//   a single shape keeps its exact colour-free mask.
+// - The store holds at most `byteLimit` bytes of masks and sprites; past it, drawings are direct.
+// Rejected: sprites of whole marker views (each label differs, so S1 reuses nothing).
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinTypography
