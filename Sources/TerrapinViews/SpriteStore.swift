@@ -59,6 +59,10 @@ public final class SpriteStore {
         var words: [UInt64] = []
         mutating func add(_ v: Double) { words.append(v.bitPattern) }
         mutating func add(_ v: UInt64) { words.append(v) }
+        mutating func add(_ c: RGBAColor) {
+            words.append(UInt64(c.red.bitPattern)); words.append(UInt64(c.green.bitPattern))
+            words.append(UInt64(c.blue.bitPattern)); words.append(UInt64(c.alpha.bitPattern))
+        }
         mutating func add(_ path: Path) {
             words.append(UInt64(path.elements.count))
             for e in path.elements {
@@ -93,14 +97,41 @@ public final class SpriteStore {
         let qx: Int64, qy: Int64
     }
 
-    /// A key's history: drawn once (directly), its mask made, or no mask to be had (the shape
-    /// has no outline, is too large, or the store is full).
-    enum MaskState {
+    /// A key's history: drawn once (directly), its mask or sprite made, or none to be had (no
+    /// outline, too large, or the store is full).
+    enum Reuse<T> {
         case seen
-        case made(Mask)
+        case made(T)
         case refused
     }
-    private var shapes: [FullKey: MaskState] = [:]
+    private var shapes: [FullKey: Reuse<Mask>] = [:]
+
+    /// What `table` holds for `key` to draw with, made (by `make`, with its bytes) at the key's
+    /// second drawing and counted; nil when the caller draws directly: the first drawing (most
+    /// content is drawn once, and a mask would only cost), or nothing could be made within
+    /// `byteLimit`.
+    private func reuse<K: Hashable, T>(_ table: inout [K: Reuse<T>], _ key: K, make: () -> (T, bytes: Int)?) -> T? {
+        switch table[key] {
+        case nil:
+            table[key] = .seen
+            seen += 1
+            return nil
+        case .refused?:
+            return nil
+        case .seen?:
+            guard let (made, size) = make(), bytes + size <= byteLimit else {
+                table[key] = .refused
+                return nil
+            }
+            bytes += size
+            table[key] = .made(made)
+            misses += 1
+            return made
+        case .made(let cached)?:
+            hits += 1
+            return cached
+        }
+    }
 
     /// Where `rect`'s origin lands in device pixels under `t`, for a shared drawing: the whole
     /// pixel (ix, iy), the phase (fx, fy) in steps of 1/`phaseSteps` px the mask is drawn at,
@@ -125,28 +156,9 @@ public final class SpriteStore {
         guard let (ix, iy, fx, fy, px, py) = place(rect, t) else { return false }
         let key = FullKey(shape: name, kind: kind, width: rect.width.bitPattern, height: rect.height.bitPattern, stroke: stroke.bitPattern,
                           scale: t.a.bitPattern, qx: px, qy: py)
-        let mask: Mask
-        switch shapes[key] {
-        case nil:
-            shapes[key] = .seen
-            seen += 1
-            return false
-        case .refused?:
-            return false
-        case .seen?:
-            guard let made = make().flatMap({ Self.rasterise(scale: t.a, phase: (fx, fy), bounds: $0.bounds, reach: $0.reach, $0.draw) }),
-                  bytes + made.sprite.byteCount <= byteLimit else {
-                shapes[key] = .refused
-                return false
-            }
-            bytes += made.sprite.byteCount
-            shapes[key] = .made(made)
-            mask = made
-            misses += 1
-        case .made(let cached)?:
-            mask = cached
-            hits += 1
-        }
+        guard let mask = reuse(&shapes, key, make: {
+            make().flatMap { Self.rasterise(scale: t.a, phase: (fx, fy), bounds: $0.bounds, reach: $0.reach, $0.draw) }.map { ($0, $0.sprite.byteCount) }
+        }) else { return false }
         canvas.fill(mask.sprite, at: (x: Int(ix) + mask.dx, y: Int(iy) + mask.dy), color: color)
         return true
     }
@@ -160,12 +172,7 @@ public final class SpriteStore {
         let scale: UInt64
         let qx: Int64, qy: Int64
     }
-    enum GroupState {
-        case seen
-        case made(Sprite, dx: Int, dy: Int)
-        case refused
-    }
-    private var groups: [GroupKey: GroupState] = [:]
+    private var groups: [GroupKey: Reuse<(sprite: Sprite, dx: Int, dy: Int)>] = [:]
     /// Bytes held by the masks and sprites made.
     public private(set) var bytes = 0
 
@@ -178,9 +185,9 @@ public final class SpriteStore {
         let canvas = context.canvas
         let t = canvas.transform
         guard let (ix, iy, fx, fy, px, py) = place(rect, t) else { return false }
-        var names: [ShapeIdentity] = [], words: [UInt64] = []
+        var names: [ShapeIdentity] = [], words = Key()
         names.reserveCapacity(shapes.count)
-        words.reserveCapacity(shapes.count * 16)
+        words.words.reserveCapacity(shapes.count * 16)
         for (node, r) in shapes {
             guard r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite else { return false }
             if let identity = node.identity {
@@ -190,52 +197,30 @@ public final class SpriteStore {
                 key.add(node.shape.path(in: Rect(x: 0, y: 0, width: r.width, height: r.height)))
                 names.append(.outline(key.words))
             }
-            words.append((r.minX - rect.minX).bitPattern)
-            words.append((r.minY - rect.minY).bitPattern)
-            words.append(r.width.bitPattern)
-            words.append(r.height.bitPattern)
+            words.add(r.minX - rect.minX); words.add(r.minY - rect.minY)
+            words.add(r.width); words.add(r.height)
             if let fill = node.fill {
-                let c = fill.rgba
-                words.append(1); words.append(UInt64(c.red.bitPattern)); words.append(UInt64(c.green.bitPattern)); words.append(UInt64(c.blue.bitPattern)); words.append(UInt64(c.alpha.bitPattern))
+                words.add(1 as UInt64); words.add(fill.rgba)
             } else {
-                words.append(0)
+                words.add(0 as UInt64)
             }
             if let (color, width, inside) = node.stroke {
-                let c = color.rgba
-                words.append(inside ? 2 : 1); words.append(width.bitPattern)
-                words.append(UInt64(c.red.bitPattern)); words.append(UInt64(c.green.bitPattern)); words.append(UInt64(c.blue.bitPattern)); words.append(UInt64(c.alpha.bitPattern))
+                words.add(inside ? 2 : 1 as UInt64); words.add(width); words.add(color.rgba)
             } else {
-                words.append(0)
+                words.add(0 as UInt64)
             }
         }
-        let key = GroupKey(shapes: names, words: words, scale: t.a.bitPattern, qx: px, qy: py)
-        switch groups[key] {
-        case nil:
-            groups[key] = .seen
-            seen += 1
-            return false
-        case .refused?:
-            return false
-        case .seen?:
-            guard let made = Self.composite(shapes, origin: rect, scale: t.a, phase: (fx, fy), context: context),
-                  bytes + made.0.pixmap.data.count <= byteLimit else {
-                groups[key] = .refused
-                return false
-            }
-            bytes += made.0.pixmap.data.count
-            groups[key] = .made(made.0, dx: made.dx, dy: made.dy)
-            misses += 1
-            canvas.drawSprite(made.0, x: Int(ix) + made.dx, y: Int(iy) + made.dy)
-        case .made(let sprite, let dx, let dy)?:
-            hits += 1
-            canvas.drawSprite(sprite, x: Int(ix) + dx, y: Int(iy) + dy)
-        }
+        let key = GroupKey(shapes: names, words: words.words, scale: t.a.bitPattern, qx: px, qy: py)
+        guard let group = reuse(&groups, key, make: {
+            Self.composite(shapes, origin: rect, scale: t.a, phase: (fx, fy), context: context).map { ($0, $0.sprite.pixmap.data.count) }
+        }) else { return false }
+        canvas.drawSprite(group.sprite, x: Int(ix) + group.dx, y: Int(iy) + group.dy)
         return true
     }
 
     /// The shapes drawn in their colours over transparent, on a canvas just covering their
     /// outlines (and strokes), at `phase`; `dx`, `dy` place its top-left.
-    static func composite(_ shapes: [(node: ShapeNode, rect: Rect)], origin: Rect, scale: Double, phase: (Double, Double), context: DrawContext) -> (Sprite, dx: Int, dy: Int)? {
+    static func composite(_ shapes: [(node: ShapeNode, rect: Rect)], origin: Rect, scale: Double, phase: (Double, Double), context: DrawContext) -> (sprite: Sprite, dx: Int, dy: Int)? {
         var box: Rect? = nil
         var reach = 0.0
         for (node, r) in shapes {
@@ -254,7 +239,7 @@ public final class SpriteStore {
         for (node, r) in shapes {
             node.draw(in: Rect(x: r.minX - origin.minX, y: r.minY - origin.minY, width: r.width, height: r.height), direct)
         }
-        return (Sprite(layer.pixmap), dx: Int(x0), dy: Int(y0))
+        return (sprite: Sprite(layer.pixmap), dx: Int(x0), dy: Int(y0))
     }
 
     /// The alpha of `draw`'s white drawing, on a canvas just covering `bounds` ± `reach`.
