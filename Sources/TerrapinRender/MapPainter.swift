@@ -57,19 +57,21 @@ public enum MapPainter {
         let saved = canvas.transform
         canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
         var sprites = SpriteCache()
+        // One drawing context for every marker (its layer budget is for layers held at once).
+        let markerContext = DrawContext(canvas: canvas, scale: scale, sprites: shapes)
         for (i, item) in scene.items.enumerated() where item.isDrawn && item.layer != .ground && item.layer != .threeD && layers.contains(item.layer) && !early.contains(i) {
             switch item.content {
             case .leader(_, let from, let to):
                 drawLeader(from: from, to: to, canvas: canvas, opacity: item.opacity)
             case .marker(let i):
                 guard let box = item.box else { continue }
-                let p = content.prepared[i]
+                // Read in place: a copy of the prepared marker retains every reference it holds.
                 if item.layer == .occluded {
-                    drawDimmed(p.layout, at: box, opacity: item.opacity, canvas: canvas, scale: scale)
-                } else if p.lightweight != nil {
-                    drawLightweight(scene.markers[i], p, canvas: canvas, sprites: &sprites)
+                    drawDimmed(content.prepared[i].layout, at: box, opacity: item.opacity, canvas: canvas, scale: scale)
+                } else if content.prepared[i].lightweight != nil {
+                    drawLightweight(scene.markers[i], content.prepared[i], canvas: canvas, sprites: &sprites)
                 } else {
-                    p.layout.draw(in: canvas, at: Point(box.minX, box.minY), scale: scale, sprites: shapes)
+                    content.prepared[i].layout.draw(at: Point(box.minX, box.minY), markerContext)
                 }
             case .markerLabel(let i):
                 if let label = content.prepared[i].labelLayout, let box = item.box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }

@@ -141,20 +141,73 @@ public final class GlyphCache: @unchecked Sendable {
 public final class GlyphFrontCache {
     public let back: GlyphCache
     let limit: Int
-    private var masks: [GlyphCache.Key: GlyphMask] = [:]
+    /// Open addressing with linear probing, in memory the cache owns (a lookup is a few integer
+    /// compares: hashing a dictionary key and checking exclusive access per glyph showed in a
+    /// 10,000-label paint). A power of two slots, at least twice the masks held; it starts at
+    /// 64 and doubles as masks arrive.
+    private var slots: Int
+    private var keys: UnsafeMutablePointer<GlyphCache.Key>
+    private var masks: UnsafeMutablePointer<GlyphMask?>
+    private var count = 0
 
     public init(_ back: GlyphCache = .shared, limit: Int = 4096) {
         self.back = back
-        self.limit = max(1, limit)
+        self.limit = max(1, min(1 << 20, limit))
+        (keys, masks) = Self.table(64)
+        slots = 64
+    }
+
+    deinit { Self.free(keys, masks, slots) }
+
+    private static func table(_ n: Int) -> (UnsafeMutablePointer<GlyphCache.Key>, UnsafeMutablePointer<GlyphMask?>) {
+        let keys = UnsafeMutablePointer<GlyphCache.Key>.allocate(capacity: n)
+        keys.initialize(repeating: GlyphCache.Key(face: 0, glyph: 0, size64: 0, phaseX: 0, phaseY: 0), count: n)
+        let masks = UnsafeMutablePointer<GlyphMask?>.allocate(capacity: n)
+        masks.initialize(repeating: nil, count: n)
+        return (keys, masks)
+    }
+
+    private static func free(_ keys: UnsafeMutablePointer<GlyphCache.Key>, _ masks: UnsafeMutablePointer<GlyphMask?>, _ n: Int) {
+        keys.deinitialize(count: n)
+        keys.deallocate()
+        masks.deinitialize(count: n)
+        masks.deallocate()
+    }
+
+    private func slot(_ key: GlyphCache.Key) -> Int {
+        var h = (UInt64(truncatingIfNeeded: key.face) << 32 | UInt64(key.glyph)) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ (UInt64(truncatingIfNeeded: key.size64) << 16 | UInt64(key.phaseX) << 8 | UInt64(key.phaseY))) &* 0xBF58_476D_1CE4_E5B9
+        var i = Int(truncatingIfNeeded: h >> 32) & (slots - 1)
+        while masks[i] != nil, keys[i] != key { i = (i + 1) & (slots - 1) }
+        return i
     }
 
     /// The same mask `back.mask(...)` gives.
     public func mask(face: FontFace, glyph: UInt32, pixelSize: Double, phaseX: Int, phaseY: Int) -> GlyphMask {
         let key = GlyphCache.Key(face: face.id, glyph: glyph, size64: Int((pixelSize * 64).rounded()), phaseX: UInt8(phaseX), phaseY: UInt8(phaseY))
-        if let hit = masks[key] { return hit }
+        if let found = masks[slot(key)] { return found }
         let mask = back.mask(face: face, glyph: glyph, pixelSize: pixelSize, phaseX: phaseX, phaseY: phaseY)
-        if masks.count >= limit { masks.removeAll(keepingCapacity: true) }
-        masks[key] = mask
+        if count >= limit {
+            // Full: forget them all (the shared cache keeps them).
+            for k in 0..<slots { masks[k] = nil }
+            count = 0
+        } else if (count + 1) * 2 > slots {
+            let (oldKeys, oldMasks, oldSlots) = (keys, masks, slots)
+            (keys, masks) = Self.table(slots * 2)
+            slots *= 2
+            for k in 0..<oldSlots {
+                if let m = oldMasks[k] {
+                    let i = slot(oldKeys[k])
+                    keys[i] = oldKeys[k]
+                    masks[i] = m
+                }
+            }
+            Self.free(oldKeys, oldMasks, oldSlots)
+        }
+        let i = slot(key)
+        keys[i] = key
+        masks[i] = mask
+        count += 1
         return mask
     }
 }

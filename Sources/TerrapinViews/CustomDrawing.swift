@@ -43,6 +43,12 @@ extension ViewLayout {
         node.draw(in: Rect(x: origin.x, y: origin.y, width: size.width, height: size.height), DrawContext(canvas: canvas, scale: scale, sprites: sprites))
     }
 
+    /// Draws the laid-out view with its top-left at `origin` through a context shared by many
+    /// views (one per render rather than one per view).
+    public func draw(at origin: Point, _ context: DrawContext) {
+        node.draw(in: Rect(x: origin.x, y: origin.y, width: size.width, height: size.height), context)
+    }
+
     /// The tap target at `point`, relative to the view's top-left.
     public func tap(at point: Point) -> TapTarget? {
         node.hitTest(point, in: Rect(x: 0, y: 0, width: size.width, height: size.height))

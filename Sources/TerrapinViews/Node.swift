@@ -55,7 +55,7 @@ public final class DrawContext {
     /// Offscreen pixels that layers (opacity, shadow) may hold at once, shared by the nested
     /// contexts those layers draw into.
     let layers: LayerBudget
-    init(canvas: Canvas, scale: Double, sprites: SpriteStore? = nil, layers: LayerBudget? = nil) {
+    public init(canvas: Canvas, scale: Double, sprites: SpriteStore? = nil, layers: LayerBudget? = nil) {
         self.canvas = canvas
         self.scale = scale
         self.sprites = sprites

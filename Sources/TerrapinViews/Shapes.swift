@@ -104,12 +104,16 @@ final class ShapeNode: Node {
     let stroke: (Color, Double, Bool)?
     /// What names the outline's mask in a sprite store (nil: its path elements).
     let identity: ShapeIdentity?
+    /// The words of a `.type` identity, read without copying the enum (a group's key reads
+    /// every shape's name at every drawing).
+    let typeName: (type: UInt64, word: UInt64)?
 
     init(shape: any Shape, fill: Color?, stroke: (Color, Double, Bool)?, identity: ShapeIdentity?) {
         self.shape = shape
         self.fill = fill
         self.stroke = stroke
         self.identity = identity
+        if case .type(let type, let word)? = identity { typeName = (UInt64(UInt(bitPattern: type)), word) } else { typeName = nil }
     }
 
     /// Shapes take the whole proposal; unspecified dimensions become SwiftUI's 10 pt.

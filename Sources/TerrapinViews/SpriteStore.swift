@@ -85,18 +85,6 @@ public final class SpriteStore {
         let draw: (Canvas) -> Void
     }
 
-    /// The full key: the shape's name, the size it is drawn at, fill or stroke, the device
-    /// scale and the phase step. Plain words, so a lookup hashes and compares a few integers
-    /// (names made of `AnyHashable`s compared through the runtime's casts were a fifth of a
-    /// 10,000-marker paint).
-    struct FullKey: Hashable {
-        let shape: ShapeIdentity
-        let kind: UInt64
-        let width: UInt64, height: UInt64, stroke: UInt64
-        let scale: UInt64
-        let qx: Int64, qy: Int64
-    }
-
     /// A key's history: drawn once (directly), its mask or sprite made, or none to be had (no
     /// outline, too large, or the store is full).
     enum Reuse<T> {
@@ -104,30 +92,78 @@ public final class SpriteStore {
         case made(T)
         case refused
     }
-    private var shapes: [FullKey: Reuse<Mask>] = [:]
+    /// Single shapes by their full key: the shape's name, fill or stroke, the size it is drawn
+    /// at, the stroke width, the device scale and the phase step.
+    private var masks = WordTable<Reuse<Mask>>()
+    /// Groups by each shape's name, place and size relative to the group's origin, fill and
+    /// stroke (colours included), with the scale and the phase step.
+    private var groups = WordTable<Reuse<(sprite: Sprite, dx: Int, dy: Int)>>()
+    /// The words of the key being looked up, kept between lookups so that a lookup allocates
+    /// nothing (plain words: names made of `AnyHashable`s compared through the runtime's casts
+    /// were a fifth of a 10,000-marker paint).
+    private var scratch = Key()
+    /// Hashable shape values (`ShapeIdentity.value`), by the number that names each in keys.
+    private var values: [AnyHashable: UInt64] = [:]
+    /// A list `ZStackNode` collects its shapes into, kept between drawings.
+    var shapeList: [(node: ShapeNode, rect: Rect)] = []
 
-    /// What `table` holds for `key` to draw with, made (by `make`, with its bytes) at the key's
-    /// second drawing and counted; nil when the caller draws directly: the first drawing (most
-    /// content is drawn once, and a mask would only cost), or nothing could be made within
-    /// `byteLimit`.
-    private func reuse<K: Hashable, T>(_ table: inout [K: Reuse<T>], _ key: K, make: () -> (T, bytes: Int)?) -> T? {
-        switch table[key] {
+    /// Appends `name` to `key`: a tag and the words that follow it, so a key reads back in one
+    /// way only. False for no name (a node's identity is read in place, not copied).
+    @discardableResult
+    private func addName(_ name: ShapeIdentity?, to key: inout Key) -> Bool {
+        switch name {
         case nil:
-            table[key] = .seen
+            return false
+        case .type(let type, let word)?:
+            key.add(1 as UInt64); key.add(UInt64(UInt(bitPattern: type))); key.add(word)
+        case .value(let value)?:
+            let number = values[value] ?? {
+                let n = UInt64(values.count)
+                values[value] = n
+                return n
+            }()
+            key.add(2 as UInt64); key.add(number)
+        case .outline(let words)?:
+            key.add(3 as UInt64); key.add(UInt64(words.count)); key.words.append(contentsOf: words)
+        }
+        return true
+    }
+
+    /// The scratch key, emptied, taken out of the store while it is written (each write to a
+    /// stored property would be checked for exclusive access); `reuse` puts it back.
+    private func takeScratch() -> Key {
+        var key = Key()
+        swap(&key, &scratch)
+        key.words.removeAll(keepingCapacity: true)
+        return key
+    }
+
+    /// What `table` holds for `key` to draw with, made (by `make`, with its bytes) at
+    /// the key's second drawing and counted; nil when the caller draws directly: the first
+    /// drawing (most content is drawn once, and a mask would only cost), or nothing could be
+    /// made within `byteLimit`.
+    private func reuse<T>(_ table: inout WordTable<Reuse<T>>, _ scratchKey: Key, make: () -> (T, bytes: Int)?) -> T? {
+        defer { scratch = scratchKey }
+        let key = scratchKey.words
+        let hash = WordTable<Reuse<T>>.hash(key)
+        guard let entry = table.find(key, hash: hash) else {
+            table.insert(key, hash: hash, value: .seen)
             seen += 1
             return nil
-        case .refused?:
+        }
+        switch table[entry] {
+        case .refused:
             return nil
-        case .seen?:
+        case .seen:
             guard let (made, size) = make(), bytes + size <= byteLimit else {
-                table[key] = .refused
+                table[entry] = .refused
                 return nil
             }
             bytes += size
-            table[key] = .made(made)
+            table[entry] = .made(made)
             misses += 1
             return made
-        case .made(let cached)?:
+        case .made(let cached):
             hits += 1
             return cached
         }
@@ -154,25 +190,17 @@ public final class SpriteStore {
     func draw(in canvas: Canvas, rect: Rect, name: ShapeIdentity, kind: UInt64, stroke: Double, color: RGBAColor, make: () -> Shape?) -> Bool {
         let t = canvas.transform
         guard let (ix, iy, fx, fy, px, py) = place(rect, t) else { return false }
-        let key = FullKey(shape: name, kind: kind, width: rect.width.bitPattern, height: rect.height.bitPattern, stroke: stroke.bitPattern,
-                          scale: t.a.bitPattern, qx: px, qy: py)
-        guard let mask = reuse(&shapes, key, make: {
+        var key = takeScratch()
+        addName(name, to: &key)
+        key.add(kind); key.add(rect.width); key.add(rect.height); key.add(stroke)
+        key.add(t.a); key.add(UInt64(bitPattern: px)); key.add(UInt64(bitPattern: py))
+        guard let mask = reuse(&masks, key, make: {
             make().flatMap { Self.rasterise(scale: t.a, phase: (fx, fy), bounds: $0.bounds, reach: $0.reach, $0.draw) }.map { ($0, $0.sprite.byteCount) }
         }) else { return false }
         canvas.fill(mask.sprite, at: (x: Int(ix) + mask.dx, y: Int(iy) + mask.dy), color: color)
         return true
     }
 
-    /// A group of solid shapes (a ZStack of them) composited as one premultiplied sprite: each
-    /// shape's name, its place and size relative to the group's origin, its fill and stroke —
-    /// colours included — with the scale and the phase step.
-    struct GroupKey: Hashable {
-        let shapes: [ShapeIdentity]
-        let words: [UInt64]
-        let scale: UInt64
-        let qx: Int64, qy: Int64
-    }
-    private var groups: [GroupKey: Reuse<(sprite: Sprite, dx: Int, dy: Int)>] = [:]
     /// Bytes held by the masks and sprites made.
     public private(set) var bytes = 0
 
@@ -185,32 +213,30 @@ public final class SpriteStore {
         let canvas = context.canvas
         let t = canvas.transform
         guard let (ix, iy, fx, fy, px, py) = place(rect, t) else { return false }
-        var names: [ShapeIdentity] = [], words = Key()
-        names.reserveCapacity(shapes.count)
-        words.words.reserveCapacity(shapes.count * 16)
+        var key = takeScratch()
         for (node, r) in shapes {
             guard r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite else { return false }
-            if let identity = node.identity {
-                names.append(identity)
-            } else {
-                var key = Key()
-                key.add(node.shape.path(in: Rect(x: 0, y: 0, width: r.width, height: r.height)))
-                names.append(.outline(key.words))
+            if let (type, word) = node.typeName {
+                key.add(1 as UInt64); key.add(type); key.add(word)   // as addName writes a `.type`
+            } else if !addName(node.identity, to: &key) {
+                var outline = Key()
+                outline.add(node.shape.path(in: Rect(x: 0, y: 0, width: r.width, height: r.height)))
+                addName(.outline(outline.words), to: &key)
             }
-            words.add(r.minX - rect.minX); words.add(r.minY - rect.minY)
-            words.add(r.width); words.add(r.height)
+            key.add(r.minX - rect.minX); key.add(r.minY - rect.minY)
+            key.add(r.width); key.add(r.height)
             if let fill = node.fill {
-                words.add(1 as UInt64); words.add(fill.rgba)
+                key.add(1 as UInt64); key.add(fill.rgba)
             } else {
-                words.add(0 as UInt64)
+                key.add(0 as UInt64)
             }
             if let (color, width, inside) = node.stroke {
-                words.add(inside ? 2 : 1 as UInt64); words.add(width); words.add(color.rgba)
+                key.add(inside ? 2 : 1 as UInt64); key.add(width); key.add(color.rgba)
             } else {
-                words.add(0 as UInt64)
+                key.add(0 as UInt64)
             }
         }
-        let key = GroupKey(shapes: names, words: words.words, scale: t.a.bitPattern, qx: px, qy: py)
+        key.add(t.a); key.add(UInt64(bitPattern: px)); key.add(UInt64(bitPattern: py))
         guard let group = reuse(&groups, key, make: {
             Self.composite(shapes, origin: rect, scale: t.a, phase: (fx, fy), context: context).map { ($0, $0.sprite.pixmap.data.count) }
         }) else { return false }

@@ -40,10 +40,10 @@ final class TextNode: Node {
     /// was made, so layout cannot fail here.
     func layout(width: Double?) -> TextLayout {
         let key = width.flatMap { $0.isFinite ? max(0, $0) : nil } ?? -1
-        if let cached = cache[key] { return cached }
         // Line breaking takes a line while its width is at most the limit + 10⁻⁹, so a layout
         // with no break is the layout at every limit from its width up (and with none).
         if let unwrapped, key < 0 || unwrapped.width <= key { return unwrapped }
+        if let cached = cache[key] { return cached }
         var o = options
         o.maxWidth = key < 0 ? nil : key
         let layout = (try? TextLayout.make(content, font: font, options: o)) ?? .empty(fontSize: font.size)
@@ -56,9 +56,16 @@ final class TextNode: Node {
         return layout
     }
 
+    /// The last size answered, by the width asked (parents ask the same proposal again while
+    /// placing and drawing; this answers without copying a layout out of the table).
+    private var lastSize: (width: Double?, size: Size)?
+
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        if let lastSize, lastSize.width == proposal.width { return lastSize.size }
         let l = layout(width: proposal.width)
-        return Size(width: l.width, height: l.height)
+        let size = Size(width: l.width, height: l.height)
+        lastSize = (proposal.width, size)
+        return size
     }
 
     override func draw(in rect: Rect, _ context: DrawContext) {
@@ -206,7 +213,18 @@ final class StackNode: Node {
         cached[p] = sizes
     }
 
+    /// The last proposal answered, checked before the table (placing and drawing ask the
+    /// proposal measuring asked last; hashing it showed in marker paint).
+    private var last: (proposal: ProposedSize, sizes: [Size])?
+
     func childSizes(_ p: ProposedSize) -> [Size] {
+        if let last, last.proposal == p { return last.sizes }
+        let sizes = measure(p)
+        last = (p, sizes)
+        return sizes
+    }
+
+    private func measure(_ p: ProposedSize) -> [Size] {
         if let hit = cached[p] { return hit }
         let proposedMain = axis == .horizontal ? p.width : p.height
         let proposedCross = axis == .horizontal ? p.height : p.width
@@ -264,8 +282,16 @@ final class StackNode: Node {
     }
 
     func frames(in rect: Rect) -> [Rect] {
-        let sizes = childSizes(ProposedSize(width: rect.width, height: rect.height))
         var frames: [Rect] = []
+        frames.reserveCapacity(children.count)
+        forEachFrame(in: rect) { _, frame in frames.append(frame) }
+        return frames
+    }
+
+    /// Each child's index and frame in `rect`, in order (drawing walks them without an array).
+    @inline(__always)
+    func forEachFrame(in rect: Rect, _ body: (Int, Rect) -> Void) {
+        let sizes = childSizes(ProposedSize(width: rect.width, height: rect.height))
         var position = axis == .horizontal ? rect.minX : rect.minY
         let baselines = childBaselines(sizes)
         let above = baselines?.max() ?? 0
@@ -283,16 +309,15 @@ final class StackNode: Node {
                 case .trailing: offset = crossLength - cross(size)
                 }
             }
-            frames.append(axis == .horizontal
+            body(i, axis == .horizontal
                 ? Rect(x: position, y: crossStart + offset, width: size.width, height: size.height)
                 : Rect(x: crossStart + offset, y: position, width: size.width, height: size.height))
             position += main(size)
         }
-        return frames
     }
 
     override func draw(in rect: Rect, _ context: DrawContext) {
-        for (child, frame) in zip(children, frames(in: rect)) { child.draw(in: frame, context) }
+        forEachFrame(in: rect) { i, frame in children[i].draw(in: frame, context) }
     }
 
     /// Each child's baseline from its top (its bottom when it has none), when this HStack aligns
@@ -329,7 +354,17 @@ final class ZStackNode: Node {
         self.alignment = alignment
         self.children = children
     }
+    /// The last proposal answered (a frame around the stack asks again while drawing).
+    private var last: (proposal: ProposedSize, size: Size)?
+
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        if let last, last.proposal == proposal { return last.size }
+        let size = measure(proposal)
+        last = (proposal, size)
+        return size
+    }
+
+    private func measure(_ proposal: ProposedSize) -> Size {
         // The largest child in each direction (no arrays: drawing asks this again per marker).
         var width = 0.0, height = 0.0, any = false
         for child in children {
@@ -344,9 +379,14 @@ final class ZStackNode: Node {
         // Solid shapes stacked (a pin: body, outline, dot) are one sprite in a render's store:
         // one pass over the pixels instead of one per shape.
         if let sprites = context.sprites, children.count > 1 {
-            var shapes: [(node: ShapeNode, rect: Rect)] = []
-            shapes.reserveCapacity(children.count)
-            if collectShapes(in: rect, &shapes), shapes.count > 1, sprites.drawGroup(shapes, in: rect, context: context) { return }
+            // The store's list, taken while in use (no array made per drawing).
+            var shapes = sprites.shapeList
+            sprites.shapeList = []
+            shapes.removeAll(keepingCapacity: true)
+            let drawn = collectShapes(in: rect, &shapes) && shapes.count > 1 && sprites.drawGroup(shapes, in: rect, context: context)
+            shapes.removeAll(keepingCapacity: true)
+            sprites.shapeList = shapes
+            if drawn { return }
         }
         let proposal = ProposedSize(width: rect.width, height: rect.height)
         for child in children { child.draw(in: alignment.place(child.sizeThatFits(proposal), in: rect), context) }

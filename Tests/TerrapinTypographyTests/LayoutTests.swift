@@ -157,6 +157,31 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
         #expect(cache.statistics.hits == before + 1)
     }
 
+    /// A render's front table gives the shared cache's masks, through its growth (it starts at
+    /// 64 slots) and past its limit (it forgets everything and carries on); a repeat asks the
+    /// shared cache nothing.
+    @Test func frontTableGivesTheSharedMasks() throws {
+        let face = try FontLibrary.shared.face(for: FontRequest())
+        let back = GlyphCache()
+        for limit in [5, 300] {
+            let front = GlyphFrontCache(back, limit: limit)
+            for round in 0..<2 {
+                for glyph in UInt32(30)...UInt32(150) {
+                    for phase in 0..<2 {
+                        let a = front.mask(face: face, glyph: glyph, pixelSize: 13, phaseX: phase, phaseY: 1)
+                        let b = back.mask(face: face, glyph: glyph, pixelSize: 13, phaseX: phase, phaseY: 1)
+                        #expect(a.coverage == b.coverage && a.left == b.left && a.top == b.top && a.width == b.width, "glyph \(glyph) round \(round)")
+                    }
+                }
+            }
+            // 242 masks fit under a limit of 300: the second round found them all in front.
+            let before = back.statistics
+            for glyph in UInt32(30)...UInt32(150) { _ = front.mask(face: face, glyph: glyph, pixelSize: 13, phaseX: 1, phaseY: 1) }
+            let after = back.statistics
+            #expect((after.hits + after.misses - before.hits - before.misses == 0) == (limit == 300))
+        }
+    }
+
     @Test func twoThreadsDrawTheSameBytesAsOne() async throws {
         let texts = ["Empire State Building", "エンパイア・ステート・ビル", "एम्पायर स्टेट बिल्डिंग", "שלום עולם 123", "Ferry Building Marketplace"]
         func render(_ text: String, cache: GlyphCache) throws -> Pixmap {

@@ -178,3 +178,34 @@ private struct Wedge: Shape, Hashable {
         #expect(limited.data == direct.data)
     }
 }
+
+@Suite struct WordTableTests {
+    /// Keys of every length up to 12 (prefixes of one another included), found again with their
+    /// values; absent keys are not found; a value set through an entry stays set. The table
+    /// grows several times on the way.
+    @Test func keysAreFoundByTheirWordsOnly() {
+        var table = WordTable<Int>()
+        var keys: [[UInt64]] = []
+        var seed: UInt64 = 7
+        for n in 0..<600 {
+            var key: [UInt64] = []
+            for _ in 0..<(n % 13) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                key.append(seed >> 60)   // few distinct words: many near-equal keys
+            }
+            if keys.contains(key) { continue }
+            #expect(table.find(key, hash: WordTable<Int>.hash(key)) == nil)
+            table.insert(key, hash: WordTable<Int>.hash(key), value: keys.count)
+            keys.append(key)
+        }
+        #expect(table.count == keys.count && keys.count > 300)
+        for (i, key) in keys.enumerated() {
+            let entry = table.find(key, hash: WordTable<Int>.hash(key))
+            #expect(entry.map { table[$0] } == i)
+        }
+        let e = table.find(keys[3], hash: WordTable<Int>.hash(keys[3]))!
+        table[e] = -1
+        #expect(table.find(keys[3], hash: WordTable<Int>.hash(keys[3])).map { table[$0] } == -1)
+        #expect(table.find([99, 99, 99], hash: WordTable<Int>.hash([99, 99, 99])) == nil)
+    }
+}
