@@ -22,6 +22,19 @@ import TerrapinViews
 
 public enum DisplayLayer: String, CaseIterable, Sendable {
     case ground, threeD = "3d", overlays, occluded, labels, markers, popovers
+
+    /// The layer's place in `allCases`.
+    var order: Int {
+        switch self {
+        case .ground: 0
+        case .threeD: 1
+        case .overlays: 2
+        case .occluded: 3
+        case .labels: 4
+        case .markers: 5
+        case .popovers: 6
+        }
+    }
 }
 
 /// What an item draws.

@@ -59,22 +59,27 @@ public enum MapPainter {
         var sprites = SpriteCache()
         // One drawing context for every marker (its layer budget is for layers held at once).
         let markerContext = DrawContext(canvas: canvas, scale: scale, sprites: shapes)
-        for (i, item) in scene.items.enumerated() where item.isDrawn && item.layer != .ground && item.layer != .threeD && layers.contains(item.layer) && !early.contains(i) {
-            switch item.content {
+        // The layers painted here, asked once rather than hashed per item.
+        let painted = DisplayLayer.allCases.map { $0 != .ground && $0 != .threeD && layers.contains($0) }
+        // Items are read in place: a copy of an item (or of a prepared marker) retains every
+        // reference it holds, per marker.
+        for i in scene.items.indices {
+            guard scene.items[i].isDrawn, painted[scene.items[i].layer.order], early.isEmpty || !early.contains(i) else { continue }
+            let box = scene.items[i].box, opacity = scene.items[i].opacity, layer = scene.items[i].layer
+            switch scene.items[i].content {
             case .leader(_, let from, let to):
-                drawLeader(from: from, to: to, canvas: canvas, opacity: item.opacity)
-            case .marker(let i):
-                guard let box = item.box else { continue }
-                // Read in place: a copy of the prepared marker retains every reference it holds.
-                if item.layer == .occluded {
-                    drawDimmed(content.prepared[i].layout, at: box, opacity: item.opacity, canvas: canvas, scale: scale)
-                } else if content.prepared[i].lightweight != nil {
-                    drawLightweight(scene.markers[i], content.prepared[i], canvas: canvas, sprites: &sprites)
+                drawLeader(from: from, to: to, canvas: canvas, opacity: opacity)
+            case .marker(let m):
+                guard let box else { continue }
+                if layer == .occluded {
+                    drawDimmed(content.prepared[m].layout, at: box, opacity: opacity, canvas: canvas, scale: scale)
+                } else if content.prepared[m].lightweight != nil {
+                    drawLightweight(scene.markers[m], content.prepared[m], canvas: canvas, sprites: &sprites)
                 } else {
-                    content.prepared[i].layout.draw(at: Point(box.minX, box.minY), markerContext)
+                    content.prepared[m].layout.draw(at: Point(box.minX, box.minY), markerContext)
                 }
-            case .markerLabel(let i):
-                if let label = content.prepared[i].labelLayout, let box = item.box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
+            case .markerLabel(let m):
+                if let label = content.prepared[m].labelLayout, let box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
             case .basemapLabel(let i):
                 let label = scene.labels[i]
                 guard let layout = label.layout else { continue }
@@ -88,7 +93,7 @@ public enum MapPainter {
             case .shape(let k):
                 paintShape(scene.shapes[k], content, canvas: canvas, depth: depth)
             case .attribution:
-                guard let box = item.box, let layout = content.attribution else { continue }
+                guard let box, let layout = content.attribution else { continue }
                 canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
                 layout.draw(in: canvas, at: Point(box.maxX - 3 - layout.width, box.minY + 1), color: RGBAColor(RGBA8(hex: "#3C4043")!))
             case .sky, .flatGround, .terrainMesh, .buildings, .model:

@@ -142,6 +142,27 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
     }
 }
 
+@Suite struct GlyphPlacementTests {
+    /// The drawing's floor and round without libm agree with the standard library's on
+    /// integers, halves, values next to them, negatives and large coordinates.
+    @Test func floorAndRoundMatchTheStandardLibrary() {
+        var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, 3.5, -0.5, -1, -1.5, 1e8 - 0.5, -1e8 + 0.25, 0.49999999999999994, 3.9999999999999996]
+        for k in -40...40 {
+            let v = Double(k) / 8
+            values += [v, v.nextUp, v.nextDown]
+        }
+        var seed: UInt64 = 1
+        for _ in 0..<2000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            values.append((Double(seed >> 11) / Double(1 << 53) - 0.5) * 2e6)
+        }
+        for v in values {
+            #expect(TextLayout.floor(v) == v.rounded(.down), "floor \(v)")
+            if v >= 0 { #expect(TextLayout.round(v) == Int(v.rounded()), "round \(v)") }
+        }
+    }
+}
+
 @Suite struct GlyphCacheTests {
     @Test func memoryStaysBounded() throws {
         let cache = GlyphCache(byteLimit: 200_000)
