@@ -1,7 +1,9 @@
 // Models drawn into the ground's depth frame (so terrain and buildings cut them and they hide
 // what is behind them), anti-aliased by multisampling: 8 samples per pixel (Direct3D's standard
 // pattern), each with its own depth; a triangle is shaded once per pixel it covers and its colour
-// stored in the samples it wins; each pixel is then the mean of its samples. Silhouettes against
+// stored in the samples it wins — or, where it joins the triangle that shaded the pixel along a
+// smooth edge (shared vertices: see `joins`), takes that shade (a smooth surface is shaded about
+// once per pixel, not once per triangle in it); each pixel is then the mean of its samples. Silhouettes against
 // the terrain get 9 levels of coverage, and inner edges shared by two triangles none at all.
 //
 // Shading: base colour (factor × texture × COLOR_0) lit by the map's sun — Lambert with 45 %
@@ -267,6 +269,9 @@ public enum ModelRenderer {
         let inverseDepth: UnsafeMutablePointer<SIMD8<Float>>
         let colour: UnsafeMutablePointer<SIMD8<UInt32>>
         let touched: UnsafeMutablePointer<Bool>
+        /// Per band pixel: the opaque triangle that last shaded it (−1: none) and that shade.
+        let shadedBy: UnsafeMutablePointer<Int32>
+        let shade: UnsafeMutablePointer<UInt32>
 
         /// Runs `body` with a rasteriser over `frame`'s pixels (buffers freed after).
         static func with(_ frame: inout DepthFrame, vertices: [Vertex], triangles: [Triangle], shaders: [Shader], horizon: SIMD3<Float>, _ body: (Raster) -> Void) {
@@ -276,7 +281,9 @@ public enum ModelRenderer {
             let colour = UnsafeMutablePointer<SIMD8<UInt32>>.allocate(capacity: band)
             let touched = UnsafeMutablePointer<Bool>.allocate(capacity: band)
             touched.initialize(repeating: false, count: band)
-            defer { inverseDepth.deallocate(); colour.deallocate(); touched.deallocate() }
+            let shadedBy = UnsafeMutablePointer<Int32>.allocate(capacity: band)
+            let shade = UnsafeMutablePointer<UInt32>.allocate(capacity: band)
+            defer { inverseDepth.deallocate(); colour.deallocate(); touched.deallocate(); shadedBy.deallocate(); shade.deallocate() }
             frame.pixels.withUnsafeMutableBufferPointer { pixels in
                 frame.depth.withUnsafeMutableBufferPointer { depth in
                     vertices.withUnsafeBufferPointer { vertices in
@@ -284,7 +291,7 @@ public enum ModelRenderer {
                         triangles.withUnsafeBufferPointer { triangles in setups.withUnsafeBufferPointer { setups in shaders.withUnsafeBufferPointer { shaders in
                             body(Raster(width: w, height: h, pixels: pixels.baseAddress!, depth: depth.baseAddress!, vertices: vertices, triangles: triangles,
                                         setups: setups, shaders: shaders, horizon: horizon, inverseDepth: inverseDepth, colour: colour,
-                                        touched: touched))
+                                        touched: touched, shadedBy: shadedBy, shade: shade))
                         } } }
                     }
                 }
@@ -372,6 +379,23 @@ public enum ModelRenderer {
             }
         }
 
+        /// Whether opaque, smoothly shaded triangles `a` and `b` share an edge (two vertices by
+        /// index, not position) with the same material and facing: every attribute (colour,
+        /// texture coordinates, lit, haze) then runs continuously from one into the other
+        /// across it, and — facing the same way — they lie on either side of it on screen, so
+        /// a pixel both cover is within a pixel of it and may take either one's shade (as a
+        /// GPU's centroid sampling shades at a point other than the pixel's centre). Triangles
+        /// that share only a corner can overlap far from it where a surface folds, and
+        /// duplicated vertices — a crease, a texture seam, a flat-shaded face — do not join:
+        /// those pixels keep both shades.
+        @inline(__always)
+        func joins(_ a: Int, _ b: Int) -> Bool {
+            let s = triangles[a], t = triangles[b]
+            guard s.material == t.material, s.side == t.side, t.flatLit.isNaN else { return false }
+            func has(_ v: Int32) -> Int { v == t.v0 || v == t.v1 || v == t.v2 ? 1 : 0 }
+            return has(s.v0) + has(s.v1) + has(s.v2) >= 2
+        }
+
         @inline(__always)
         static func sum(_ v: SIMD8<UInt32>) -> UInt32 {
             let a = v.lowHalf &+ v.highHalf, b = a.lowHalf &+ a.highHalf
@@ -389,6 +413,7 @@ public enum ModelRenderer {
             let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
             guard minX <= maxX, minY <= maxY else { return }
             let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
+            let smooth = !blend && t.flatLit.isNaN && shaders[Int(t.material)].alphaMode == .opaque
             // Per-sample offsets of each plane, once per triangle.
             let d0 = s.a0 * ax + s.b0 * ay, d1 = s.a1 * ax + s.b1 * ay, d2 = s.a2 * ax + s.b2 * ay, dz = s.izA * ax + s.izB * ay
             for y in minY...maxY {
@@ -414,6 +439,7 @@ public enum ModelRenderer {
                         let d = depth[i]
                         inverseDepth[p] = SIMD8(repeating: d.isFinite && d > 0 ? 1 / d : 0)
                         colour[p] = SIMD8(repeating: pixels[i])
+                        shadedBy[p] = -1
                     }
                     let stored = inverseDepth[p]
                     let pass = inside .& (iz .> stored)
@@ -430,10 +456,24 @@ public enum ModelRenderer {
                     } else {
                         // Shaded once for the pixel, kept in the samples it won. (The colours are
                         // selected as Float bit patterns: that select compiles to vector code.)
-                        guard let shaded = shadeTriangle(t, s, x: x, y: y) else { continue }
+                        // A pixel this triangle shares with the one that shaded it, where the two
+                        // join smoothly, takes that shade (see `joins`): about one shade per
+                        // pixel of a smooth surface instead of one per triangle in it.
+                        let packed: UInt32
+                        let previous = Int(shadedBy[p])
+                        if previous >= 0, previous != index, smooth, joins(index, previous) {
+                            packed = shade[p]
+                        } else {
+                            guard let shaded = shadeTriangle(t, s, x: x, y: y) else { continue }
+                            packed = shaded.colour
+                            if smooth {
+                                shadedBy[p] = Int32(index)
+                                shade[p] = packed
+                            }
+                        }
                         inverseDepth[p] = stored.replacing(with: iz, where: pass)
                         let bits = unsafeBitCast(colour[p], to: SIMD8<Float>.self)
-                        colour[p] = unsafeBitCast(bits.replacing(with: Float(bitPattern: shaded.colour), where: pass), to: SIMD8<UInt32>.self)
+                        colour[p] = unsafeBitCast(bits.replacing(with: Float(bitPattern: packed), where: pass), to: SIMD8<UInt32>.self)
                     }
                 }
             }

@@ -179,6 +179,54 @@ enum ModelGolden {
         #expect(drawn(single, heading: 20, scale: Vector3D(x: -6, y: 6, z: 6)) == 0)
     }
 
+    /// A smooth surface's triangles that share an edge share a pixel's shade along it: drawn
+    /// from shared vertices, the pixels differ from drawing every triangle from its own copies
+    /// of them (no joins: each shades every pixel it reaches) only on inner edges, and there by
+    /// a few levels at most, as the surface is continuous across them.
+    @Test func trianglesJoinedAlongAnEdgeShareAShade() {
+        let n = 24
+        var positions: [SIMD3<Float>] = [], normals: [SIMD3<Float>] = [], colors: [SIMD4<Float>] = [], indices: [UInt32] = []
+        for j in 0...n {
+            for i in 0...n {
+                let u = Float(i) / Float(n), v = Float(j) / Float(n)
+                let bump = 0.15 * sin(u * 6) * cos(v * 5)
+                positions.append(SIMD3(u - 0.5, v, bump))
+                let du = 0.15 * 6 * cos(u * 6) * cos(v * 5), dv = -0.15 * 5 * sin(u * 6) * sin(v * 5)
+                let normal = SIMD3<Float>(-du, -dv, 1)
+                normals.append(normal / (normal * normal).sum().squareRoot())
+                colors.append(SIMD4(0.3 + 0.6 * u, 0.8 - 0.5 * v, 0.4, 1))
+            }
+        }
+        for j in 0..<UInt32(n) {
+            for i in 0..<UInt32(n) {
+                let a = j * UInt32(n + 1) + i, b = a + 1, c = a + UInt32(n + 1), d = c + 1
+                indices += [b, a, c, b, c, d]
+            }
+        }
+        var material = ModelMaterial()
+        material.doubleSided = true
+        let shared = ModelAsset(name: "shared", primitives: [ModelPrimitive(positions: positions, normals: normals, colors: colors, indices: indices)!],
+                                materials: [material])!
+        let apart = ModelAsset(name: "apart", primitives: [ModelPrimitive(positions: indices.map { positions[Int($0)] }, normals: indices.map { normals[Int($0)] },
+                                                                          colors: indices.map { colors[Int($0)] }, indices: (0..<UInt32(indices.count)).map { $0 })!],
+                               materials: [material])!
+        func draw(_ asset: ModelAsset) -> Pixmap {
+            drawModels([(asset, Vector3D(8), Orientation3D(heading: 200), SIMD3(0, 0, 0))], camera: camera, width: 160, height: 120)
+        }
+        let a = draw(shared), b = draw(apart)
+        var differing = 0, largest = 0
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let p = a[x, y], q = b[x, y]
+                let d = max(abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)), abs(Int(p.blue) - Int(q.blue)))
+                if d > 0 { differing += 1 }
+                largest = max(largest, d)
+            }
+        }
+        #expect(differing > 100, "joined triangles shared shades: \(differing) pixels differ")
+        #expect(largest <= 4, "by at most \(largest) levels")
+    }
+
     /// The silhouette is anti-aliased: on rows across the cube, the first pixel that differs from
     /// the ground lies between the ground's colour and the cube's two pixels further in (a
     /// partly covered pixel), not a two-colour staircase.
