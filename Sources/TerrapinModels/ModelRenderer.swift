@@ -333,7 +333,8 @@ public enum ModelRenderer {
             var color = shader.factor * (va.color * p0 + vb.color * p1 + vc.color * p2)
             if let base = shader.base {
                 let texel = base.sample(va.uv * p0 + vb.uv * p1 + vc.uv * p2, lod: t.lod)
-                let straight = texel.w > 0 ? SIMD3(texel.x, texel.y, texel.z) / texel.w : SIMD3<Float>()
+                // (An opaque texel is already straight: no division.)
+                let straight = texel.w == 1 ? SIMD3(texel.x, texel.y, texel.z) : texel.w > 0 ? SIMD3(texel.x, texel.y, texel.z) / texel.w : SIMD3<Float>()
                 color *= SIMD4(straight.x, straight.y, straight.z, texel.w)
             }
             var alpha: Float = 1
