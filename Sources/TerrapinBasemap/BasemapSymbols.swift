@@ -26,6 +26,8 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var color: StyleColor
     public var haloColor: StyleColor
     public var haloWidth: Double
+    /// `text-halo-blur`: pixels over which the halo's edge fades.
+    public var haloBlur = 0.0
     /// `text-font` names ("Noto Sans Bold"): family, weight and slant.
     public var fonts: [String]
     /// Ems.
@@ -196,6 +198,7 @@ extension Basemap {
         symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
         symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
         symbol.padding = min(64, max(0, Self.number(layer, "text-padding", c, default: 2)))
+        symbol.haloBlur = min(10, max(0, Self.number(layer, "text-halo-blur", c, default: 0)))
         switch layer.property("text-justify")?.evaluate(c).string ?? "center" {
         case "left": symbol.justify = "left"
         case "right": symbol.justify = "right"

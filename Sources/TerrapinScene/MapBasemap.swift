@@ -203,6 +203,7 @@ extension DrawnBasemaps {
         allowing.iconScale = s.iconScale
         allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }
         allowing.lineAnchor = s.lineAnchor
+        allowing.haloBlur = s.haloBlur
         allowing.maxAngle = s.maxAngle
         allowing.padding = s.padding
         allowing.justify = s.justify

@@ -294,6 +294,8 @@ public struct LabelStyle: Sendable, Equatable {
     public var haloColor: RGBAColor
     /// Points.
     public var haloWidth: Double
+    /// Points over which the halo's outer edge fades (`text-halo-blur`); 0: a sharp edge.
+    public var haloBlur = 0.0
     /// Points; 0 does not wrap.
     public var maxWidth: Double
     /// Points, x right and y down, from the anchor.

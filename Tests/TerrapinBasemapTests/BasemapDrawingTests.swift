@@ -66,6 +66,18 @@ import TerrapinTiles
         #expect(try basemap.draw(TileID(z: 14, x: 8261, y: 6050)) != nil)
     }
 
+    /// `text-halo-blur` is read (zoom functions included, capped at 10 pixels) and not warned
+    /// about.
+    @Test func haloBlurIsRead() throws {
+        let style = ##"{"version": 8, "sources": {"openmaptiles": {"type": "vector"}}, "layers": [{"id": "t", "type": "symbol", "source": "openmaptiles", "source-layer": "place", "layout": {"text-field": "{name:latin}"}, "paint": {"text-halo-width": 1, "text-halo-color": "#fff", "text-halo-blur": {"stops": [[10, 0.5], [16, 20]]}}}]}"##
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s", directory: "."),
+                                  tiles: try TileSources.open(fixtures + "/tiles/andorra-omt.pmtiles")) { try TileSources.open($0) }
+        let low = basemap.symbols(area: [1.50, 42.49, 1.55, 42.52], zoom: 10).first, high = basemap.symbols(area: [1.50, 42.49, 1.55, 42.52], zoom: 14).first
+        #expect(low?.haloBlur == 0.5)
+        #expect(high?.haloBlur == 10, "\(String(describing: high?.haloBlur))")
+        #expect(basemap.warnings == [])
+    }
+
     /// `line-translate` and `fill-translate` move a layer by pixels of a 512-pixel tile: the
     /// roads drawn 10 right and 6 down are the same pixels moved, and no warning is given.
     @Test func translateMovesALayerByPixels() throws {

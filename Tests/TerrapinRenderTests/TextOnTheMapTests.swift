@@ -166,6 +166,38 @@ private let textFixtures = URL(fileURLWithPath: #filePath).deletingLastPathCompo
         #expect(padded[0].isShown && padded[1].hidden == .collidedWithLabel(0))
     }
 
+    /// `text-halo-blur` softens the halo's outer edge: blurred, the white halo around black
+    /// text on black fades over more pixels and reaches further out, and it still covers the
+    /// text's own neighbourhood; unblurred it is the halo drawn before.
+    @Test func haloBlurSoftensTheHalosEdge() throws {
+        func draw(blur: Double) throws -> Pixmap {
+            var style = LabelStyle(font: FontSpec.system(size: 14), color: .black, haloColor: .white, haloWidth: 2)
+            style.haloBlur = blur
+            let layout = try TextLayout.make("Halo", font: style.font)
+            let canvas = Canvas(width: 80, height: 40)!
+            canvas.clear(.black)
+            MapPainter.drawHalo(layout, at: Point(10, 10), style: style, canvas: canvas)
+            return canvas.pixmap
+        }
+        func profile(_ p: Pixmap) -> (partial: Int, lit: Int, reach: Int) {
+            var partial = 0, lit = 0, reach = 0
+            for y in 0..<p.height {
+                for x in 0..<p.width {
+                    let v = Int(p[x, y].red)
+                    if v > 8 { lit += 1; reach = max(reach, x) }
+                    if v > 8 && v < 247 { partial += 1 }
+                }
+            }
+            return (partial, lit, reach)
+        }
+        let sharp = profile(try draw(blur: 0)), soft = profile(try draw(blur: 4))
+        #expect(soft.partial > 2 * sharp.partial, "\(soft.partial) partly lit pixels against \(sharp.partial)")
+        #expect(soft.reach >= sharp.reach + 2, "the blurred halo reaches \(soft.reach), the sharp one \(sharp.reach)")
+        #expect(soft.lit > sharp.lit)
+        // A blur too small to see draws the sharp halo itself.
+        #expect(try draw(blur: 0.01).data == draw(blur: 0).data)
+    }
+
     /// Wrapped lines are aligned by `justify`: left-justified lines start at the box's left.
     @Test func justifyAlignsWrappedLines() throws {
         var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0, maxWidth: 60)
