@@ -285,6 +285,14 @@ extension Basemap {
             for id in Self.tiles(area, zoom: dz, limit: 36) {
                 guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
                 let extent = Int32(data.extent)
+                // `fill-extrusion-translate`: pixels at MapLibre's 512-pixel tile scale at
+                // `zoom`, moved on the map (as `fill-translate`), in this data tile's units.
+                var shift = (0.0, 0.0)
+                if case .array(let v)? = layer.property("fill-extrusion-translate")?.evaluate(EvaluationContext(zoom: zoom)), v.count == 2,
+                   let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
+                    let units = Double(data.extent) / 512 / pow(2, zoom - Double(id.z))
+                    shift = (min(1024, max(-1024, x)) * units, min(1024, max(-1024, y)) * units)
+                }
                 for feature in data.features where feature.type == .polygon {
                     guard out.count < Self.maxBuildings else { return out }
                     let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
@@ -301,7 +309,9 @@ extension Basemap {
                         var inside = false
                         for k in 0..<count where ring[b + 2 * k] >= 0 && ring[b + 2 * k] < extent && ring[b + 2 * k + 1] >= 0 && ring[b + 2 * k + 1] < extent { inside = true; break }
                         guard inside else { continue }
-                        let footprint = (0..<count).map { Self.geographic(id, extent: data.extent, Double(ring[b + 2 * $0]), Double(ring[b + 2 * $0 + 1])) }
+                        let footprint = (0..<count).map {
+                            Self.geographic(id, extent: data.extent, Double(ring[b + 2 * $0]) + shift.0, Double(ring[b + 2 * $0 + 1]) + shift.1)
+                        }
                         out.append(BasemapBuilding(footprint: footprint, base: base, roof: roof,
                                                    color: SIMD3(color.red * 255, color.green * 255, color.blue * 255), featureID: feature.id))
                     }

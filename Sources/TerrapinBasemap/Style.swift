@@ -67,10 +67,11 @@ public struct BasemapStyle: Sendable {
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration"],
         .hillshade: [],
-        .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity"],
+        .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity",
+                         "fill-extrusion-translate", "fill-extrusion-translate-anchor"],
         .circle: [], .heatmap: [], .sky: [],
     ]
-    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "fill-translate", "line-translate"]
+    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "fill-translate", "line-translate", "fill-extrusion-translate"]
 
     /// Reads a style. `file` names it in messages; sources' relative paths resolve from
     /// `directory`.

@@ -66,6 +66,33 @@ import TerrapinTiles
         #expect(try basemap.draw(TileID(z: 14, x: 8261, y: 6050)) != nil)
     }
 
+    /// `fill-extrusion-translate` moves every building by pixels of a 512-pixel tile at the
+    /// view's zoom: each footprint vertex 10 px east and 6 px south in Web Mercator, exactly.
+    @Test func extrusionTranslateMovesBuildings() throws {
+        func buildings(_ translate: String) throws -> [BasemapBuilding] {
+            let style = #"{"version": 8, "sources": {"openmaptiles": {"type": "vector"}}, "layers": [{"id": "b", "type": "fill-extrusion", "source": "openmaptiles", "source-layer": "building", "paint": {"fill-extrusion-height": 12"# + translate + "}}]}"
+            let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s", directory: "."),
+                                      tiles: try TileSources.open(fixtures + "/tiles/andorra-omt.pmtiles")) { try TileSources.open($0) }
+            #expect(basemap.warnings == [])
+            return basemap.buildings(area: [1.519, 42.505, 1.524, 42.509], zoom: 15.5)
+        }
+        let plain = try buildings(""), moved = try buildings(#", "fill-extrusion-translate": [10, 6]"#)
+        #expect(plain.count > 10 && moved.count == plain.count)
+        func world(_ g: (latitude: Double, longitude: Double)) -> (Double, Double) {
+            let s = sin(g.latitude * Double.pi / 180)
+            return ((g.longitude + 180) / 360, 0.5 - log((1 + s) / (1 - s)) / (4 * Double.pi))
+        }
+        let pixel = 1 / (512 * pow(2, 15.5))
+        var worst = 0.0
+        for (a, b) in zip(plain, moved) {
+            for (p, q) in zip(a.footprint, b.footprint) {
+                let (px, py) = world(p), (qx, qy) = world(q)
+                worst = max(worst, abs((qx - px) / pixel - 10), abs((qy - py) / pixel - 6))
+            }
+        }
+        #expect(worst < 1e-3, "off by \(worst) px")
+    }
+
     /// `text-halo-blur` is read (zoom functions included, capped at 10 pixels) and not warned
     /// about.
     @Test func haloBlurIsRead() throws {
