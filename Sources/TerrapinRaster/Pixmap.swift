@@ -27,6 +27,14 @@ public struct Pixmap: Equatable, Sendable {
 
     public var stride: Int { width * 4 }
 
+    /// The alpha channel, a byte a pixel, row by row: what was drawn as a coverage mask
+    /// (shadows, halos and shape masks are drawn in white, then used as one).
+    public var alphaMask: [UInt8] {
+        var mask = [UInt8](repeating: 0, count: width * height)
+        data.withUnsafeBufferPointer { p in for i in 0..<mask.count { mask[i] = p[i * 4 + 3] } }
+        return mask
+    }
+
     /// A transparent pixmap, or nil when the size is zero, negative or beyond `Limits`.
     public init?(width: Int, height: Int) {
         guard Limits.allows(width: width, height: height) else { return nil }

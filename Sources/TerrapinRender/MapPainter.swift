@@ -394,11 +394,9 @@ public enum MapPainter {
         guard x0 < x1, y0 < y1, let layer = Canvas(width: Int(x1 - x0), height: Int(y1 - y0)) else { return }
         layer.transform = t.concatenating(.translation(-x0, -y0))
         stamp(layer, .white)
-        let pixels = layer.pixmap
-        var mask = [UInt8](repeating: 0, count: pixels.width * pixels.height)
-        pixels.data.withUnsafeBufferPointer { p in for i in 0..<mask.count { mask[i] = p[i * 4 + 3] } }
-        Blur.gaussian(&mask, width: pixels.width, height: pixels.height, sigma: sigma)
-        canvas.fillMask(mask, width: pixels.width, at: (Int(x0), Int(y0)), color: style.haloColor)
+        var mask = layer.pixmap.alphaMask
+        Blur.gaussian(&mask, width: layer.width, height: layer.height, sigma: sigma)
+        canvas.fillMask(mask, width: layer.width, at: (Int(x0), Int(y0)), color: style.haloColor)
     }
 
     /// A leader line from the ground to a lifted marker's anchor: 1 pt of #3C4043 with a white

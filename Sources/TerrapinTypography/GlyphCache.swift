@@ -232,10 +232,7 @@ extension GlyphCache {
         guard let target = Pixmap(width: width, height: height) else { return empty }
         let canvas = Canvas(pixmap: target)
         canvas.drawImage(strike, transform: Transform.scale(s).concatenating(.translation(x0 - Double(left), y0 - Double(top))), filter: .smooth)
-        let rgba = canvas.pixmap.data
-        var alpha = [UInt8](repeating: 0, count: width * height)
-        for i in 0..<alpha.count { alpha[i] = rgba[i * 4 + 3] }
-        return GlyphMask(left: left, top: top, width: width, height: height, coverage: alpha, color: canvas.pixmap)
+        return GlyphMask(left: left, top: top, width: width, height: height, coverage: canvas.pixmap.alphaMask, color: canvas.pixmap)
     }
 }
 

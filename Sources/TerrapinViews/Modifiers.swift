@@ -535,8 +535,7 @@ final class ShadowNode: WrapperNode {
         case .overBudget: return child.draw(in: rect, context)   // without its shadow
         }
         // The shadow is the layer's alpha, blurred, in the shadow colour, moved by the offset.
-        var mask = [UInt8](repeating: 0, count: layer.width * layer.height)
-        layer.data.withUnsafeBufferPointer { p in for i in 0..<mask.count { mask[i] = p[i * 4 + 3] } }
+        var mask = layer.alphaMask
         Blur.gaussian(&mask, width: layer.width, height: layer.height, sigma: sigma)
         let saved = context.canvas.transform
         context.canvas.transform = .identity

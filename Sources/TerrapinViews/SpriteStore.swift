@@ -276,10 +276,7 @@ public final class SpriteStore {
               let layer = Canvas(width: Int(x1 - x0), height: Int(y1 - y0)) else { return nil }
         layer.transform = Transform(a: scale, b: 0, c: 0, d: scale, tx: phase.0 - x0, ty: phase.1 - y0)
         draw(layer)
-        let pixels = layer.pixmap
-        var data = [UInt8](repeating: 0, count: pixels.width * pixels.height)
-        pixels.data.withUnsafeBufferPointer { p in for i in 0..<data.count { data[i] = p[i * 4 + 3] } }
-        guard let sprite = CoverageSprite(mask: data, width: pixels.width) else { return nil }
+        guard let sprite = CoverageSprite(mask: layer.pixmap.alphaMask, width: layer.width) else { return nil }
         return Mask(sprite: sprite, dx: Int(x0), dy: Int(y0))
     }
 }
