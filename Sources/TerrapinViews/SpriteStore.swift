@@ -215,7 +215,10 @@ public final class SpriteStore {
         guard let (ix, iy, fx, fy, px, py) = place(rect, t) else { return false }
         var key = takeScratch()
         for (node, r) in shapes {
-            guard r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite else { return false }
+            guard r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite else {
+                scratch = key
+                return false
+            }
             if let (type, word) = node.typeName {
                 key.add(1 as UInt64); key.add(type); key.add(word)   // as addName writes a `.type`
             } else if !addName(node.identity, to: &key) {
