@@ -344,7 +344,7 @@ extension ResolvedScene {
             guard let hit = item.hit else { continue }
             switch (item.content, hit) {
             case (.popover(_, let marker), .bubble(let bubble)) where bubble.contains(point):
-                guard let popover = prepared[marker].marker.popover, let laidOut = prepared[marker].popover else { continue }
+                guard let popover = prepared[marker].markerPopover, let laidOut = prepared[marker].popover else { continue }
                 let inner = Point(point.x - bubble.minX - popover.style.padding, point.y - bubble.minY - popover.style.padding)
                 let name = prepared[marker].isPopoverAnchor ? prepared[marker].label : "popover on marker \(marker)"
                 let target = laidOut.tap(at: inner)
@@ -506,14 +506,14 @@ extension ResolvedScene {
     /// Whether a tap would close an open popover (one that auto-closes, but on marker `except`).
     func closesPopovers(except: Int?) -> Bool {
         guard let prepared = content?.prepared else { return false }
-        return popovers.contains { $0.markerIndex != except && prepared[$0.markerIndex].marker.popover?.autoClosedEnabled == true }
+        return popovers.contains { $0.markerIndex != except && prepared[$0.markerIndex].markerPopover?.autoClosedEnabled == true }
     }
 
     /// Closes open popovers that auto-close, but the one on marker `except`.
     func closePopovers(except: Int?) {
         guard let prepared = content?.prepared else { return }
         for p in popovers where p.markerIndex != except {
-            if let popover = prepared[p.markerIndex].marker.popover, popover.autoClosedEnabled { popover.isOpen.wrappedValue = false }
+            if let popover = prepared[p.markerIndex].markerPopover, popover.autoClosedEnabled { popover.isOpen.wrappedValue = false }
         }
     }
 }

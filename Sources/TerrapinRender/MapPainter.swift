@@ -446,7 +446,7 @@ public enum MapPainter {
     /// A popover opened inside `withAnimation` fades in (SwiftUI's default transition) over
     /// that animation from the time it opened; otherwise it shows at once.
     static func drawPopover(_ p: ResolvedPopover, _ resolved: ResolvedContent, canvas: Canvas, scale: Double) {
-        guard let popover = resolved.prepared[p.markerIndex].marker.popover, let content = resolved.prepared[p.markerIndex].popover else { return }
+        guard let popover = resolved.prepared[p.markerIndex].markerPopover, let content = resolved.prepared[p.markerIndex].popover else { return }
         let style = popover.style
         let path = bubble(p, radius: style.borderRadius)
         func draw(_ target: Canvas) {

@@ -21,7 +21,11 @@ import TerrapinViews
 /// A marker laid out once, independently of the map's size and camera (prepare once, resolve
 /// for many sizes and cameras).
 public struct PreparedMarker {
-    let marker: Marker
+    /// The marker's popover as declared (open or closed), boxed: a prepared marker is kept per
+    /// marker, and a copy of the whole `Marker` (296 bytes inline) in each was a tenth of a
+    /// 100,000-marker layout's peak.
+    let popoverBox: PopoverBox?
+    var markerPopover: MarkerPopover? { popoverBox?.popover }
     let layout: ViewLayout
     let label: String
     let popover: ViewLayout?
@@ -44,6 +48,12 @@ public struct PreparedMarker {
     let labelSize: Size?
 }
 
+/// A marker's popover, held by reference in its prepared marker.
+final class PopoverBox {
+    let popover: MarkerPopover
+    init(_ popover: MarkerPopover) { self.popover = popover }
+}
+
 public enum MapResolver {
     /// The gap between a marker's top and its popover's stem tip, the stem's height and base.
     public static let popoverStemHeight = 10.0
@@ -56,27 +66,38 @@ public enum MapResolver {
 
     /// Lays out every marker's content (and open popovers). Throws for unknown fonts or symbols.
     public static func prepare(_ map: Map) throws -> [PreparedMarker] {
-        try map.markers.enumerated().map { i, m in
-            // At the map's time: its markers' animations are evaluated then.
-            let layout = try ViewRenderer.layout(m.content, time: map.time)
-            let popover = try m.popover.flatMap { p in
-                p.isOpen.value(at: map.time) ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil), time: map.time) : nil
-            }
-            let labelLayout = try m.lightweight.flatMap { $0.label.isEmpty ? nil : try TextLayout.make($0.label, font: labelFont) }
-            // A standalone popover is named by its content's first text, open or closed.
-            let name = m.isPopoverAnchor ? (try (popover ?? m.popover.map { try ViewRenderer.layout($0.content) })?.labels.first ?? "Popover \(i)")
-                : m.lightweight.flatMap { $0.label.isEmpty ? nil : $0.label } ?? layout.labels.first ?? "Marker \(i)"
-            return PreparedMarker(marker: m, layout: layout, label: name, popover: popover,
-                                  behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
-                                  surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
-                                  lightweight: m.lightweight,
-                                  labelLayout: labelLayout,
-                                  scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
-                                  drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
-                                  hasLeader: !m.isPopoverAnchor && m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
-                                  isPopoverAnchor: m.isPopoverAnchor,
-                                  size: layout.size, labelSize: labelLayout.map { Size(width: $0.width, height: $0.height) })
+        // The markers straight from the map's items (`Map.markers` would copy every one first:
+        // 30 MB for 100,000).
+        var out: [PreparedMarker] = []
+        out.reserveCapacity(map.items.count)
+        for item in map.items {
+            guard case .marker(let m) = item else { continue }
+            out.append(try prepare(m, index: out.count, time: map.time))
         }
+        return out
+    }
+
+    /// One marker laid out at `time`; `i` is its index among the map's markers.
+    static func prepare(_ m: Marker, index i: Int, time: Double) throws -> PreparedMarker {
+        // At the map's time: its markers' animations are evaluated then.
+        let layout = try ViewRenderer.layout(m.content, time: time)
+        let popover = try m.popover.flatMap { p in
+            p.isOpen.value(at: time) ? try ViewRenderer.layout(p.content, proposal: ProposedSize(width: popoverMaxContentWidth, height: nil), time: time) : nil
+        }
+        let labelLayout = try m.lightweight.flatMap { $0.label.isEmpty ? nil : try TextLayout.make($0.label, font: labelFont) }
+        // A standalone popover is named by its content's first text, open or closed.
+        let name = m.isPopoverAnchor ? (try (popover ?? m.popover.map { try ViewRenderer.layout($0.content) })?.labels.first ?? "Popover \(i)")
+            : m.lightweight.flatMap { $0.label.isEmpty ? nil : $0.label } ?? layout.labels.first ?? "Marker \(i)"
+        return PreparedMarker(popoverBox: m.popover.map(PopoverBox.init), layout: layout, label: name, popover: popover,
+                              behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
+                              surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
+                              lightweight: m.lightweight,
+                              labelLayout: labelLayout,
+                              scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
+                              drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
+                              hasLeader: !m.isPopoverAnchor && m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
+                              isPopoverAnchor: m.isPopoverAnchor,
+                              size: layout.size, labelSize: labelLayout.map { Size(width: $0.width, height: $0.height) })
     }
 
     /// Resolves `map` for a view of `width` × `height` points.
@@ -349,7 +370,7 @@ public enum MapResolver {
         // Indices, not `for m in markers`: each element copied would retain its label, 100,000 times.
         for i in prepared.indices where prepared[i].popover != nil && markers[i].anchor != nil {
             let m = markers[i]
-            let popover = prepared[m.index].marker.popover!
+            let popover = prepared[m.index].markerPopover!
             let content = prepared[m.index].popover!.size
             let w = content.width + 2 * popover.style.padding, h = content.height + 2 * popover.style.padding
             // On a marker: the top centre of its content; standalone: the anchor, moved by the offset.
@@ -400,7 +421,7 @@ public enum MapResolver {
     /// Shift (points) that brings every auto-panning popover inside the view with a margin.
     static func panNeeded(_ scene: ResolvedScene, _ prepared: [PreparedMarker], width: Double, height: Double) -> Point? {
         var dx = 0.0, dy = 0.0
-        for p in scene.popovers where prepared[p.markerIndex].marker.popover?.autoPanEnabled == true {
+        for p in scene.popovers where prepared[p.markerIndex].markerPopover?.autoPanEnabled == true {
             let b = p.bubble, m = popoverMargin
             if b.minX < m { dx = max(dx, m - b.minX) } else if b.maxX > width - m { dx = min(dx, width - m - b.maxX) }
             if b.minY < m { dy = max(dy, m - b.minY) } else if b.maxY > height - m { dy = min(dy, height - m - b.maxY) }
@@ -436,7 +457,7 @@ public enum MapResolver {
     }
 
     static func fitCamera(_ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> Camera {
-        let positions = prepared.map(\.marker.position).filter(\.isValid)
+        let positions = prepared.map(\.position).filter(\.isValid)
         guard !positions.isEmpty else { return Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: 20_000_000) }
         // Centre: the mean of the positions on the ellipsoid (robust across the antimeridian).
         let mean = positions.map { WGS84.ecef(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) }.reduce(Vector3.zero, +) * (1 / Double(positions.count))

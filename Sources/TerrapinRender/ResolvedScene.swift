@@ -125,7 +125,7 @@ public struct ResolvedScene: CustomStringConvertible {
         for p in popovers where p.markerIndex < content.prepared.count {
             let prepared = content.prepared[p.markerIndex]
             total += prepared.popover?.layerPixels(scale: scale, canvasPixels: canvas) ?? 0
-            let sigma = min(Canvas.maxShadowSigma, (prepared.marker.popover?.style.shadow.radius ?? 0) * scale)
+            let sigma = min(Canvas.maxShadowSigma, (prepared.markerPopover?.style.shadow.radius ?? 0) * scale)
             total += 3 * (p.bubble.width * scale + 6 * sigma) * (p.bubble.height * scale + 6 * sigma)
         }
         return total

@@ -150,6 +150,13 @@ extension ForEach where Content == MapItems, Data == Range<Int>, ID == Int {
     }
 }
 
+/// A marker's popover behind a reference (never changed in place: setting a marker's popover
+/// makes a new one, so markers keep value semantics).
+final class PopoverStorage {
+    let popover: MarkerPopover
+    init(_ popover: MarkerPopover) { self.popover = popover }
+}
+
 /// Map content built by a builder.
 public struct MapItems: MapContent {
     public let items: [MapItem]
@@ -173,7 +180,13 @@ public struct Marker: MapContent {
     public var content: AnyView
     /// Whether the content is the default pin (its own shape is its collision box).
     public let isDefaultPin: Bool
-    public var popover: MarkerPopover?
+    /// The popover, held by reference: most markers have none, and a marker is kept for each
+    /// in the map's items (inline, the optional popover was half of a marker's 296 bytes).
+    public var popover: MarkerPopover? {
+        get { popoverStorage?.popover }
+        set { popoverStorage = newValue.map(PopoverStorage.init) }
+    }
+    private var popoverStorage: PopoverStorage?
     /// Set for markers made by `Marker3D`.
     public var lightweight: LightweightOptions?
     /// True for the anchor of a standalone `Popover`: a point with no content of its own, shown
@@ -193,7 +206,6 @@ public struct Marker: MapContent {
         self.anchor = anchor
         self.content = AnyView(content())
         isDefaultPin = false
-        popover = nil
         lightweight = nil
     }
 
@@ -208,7 +220,6 @@ public struct Marker: MapContent {
         anchor = .bottom
         content = AnyView(Pin())
         isDefaultPin = true
-        popover = nil
         lightweight = nil
     }
 
