@@ -21,14 +21,29 @@ import TerrapinViews
 /// A marker laid out once, independently of the map's size and camera (prepare once, resolve
 /// for many sizes and cameras).
 public struct PreparedMarker {
-    /// The marker's popover as declared (open or closed), boxed: a prepared marker is kept per
-    /// marker, and a copy of the whole `Marker` (296 bytes inline) in each was a tenth of a
-    /// 100,000-marker layout's peak.
-    let popoverBox: PopoverBox?
-    var markerPopover: MarkerPopover? { popoverBox?.popover }
     let layout: ViewLayout
     let label: String
-    let popover: ViewLayout?
+    /// What only popovers and Marker3D markers have, boxed (nil for most markers): a prepared
+    /// marker is kept per marker, and held inline these were over a third of its size.
+    let extras: Extras?
+    final class Extras {
+        /// The marker's popover as declared (open or closed), and its content laid out when open.
+        let markerPopover: MarkerPopover?
+        let popover: ViewLayout?
+        let lightweight: LightweightOptions?
+        let labelLayout: TextLayout?
+        init(markerPopover: MarkerPopover?, popover: ViewLayout?, lightweight: LightweightOptions?, labelLayout: TextLayout?) {
+            self.markerPopover = markerPopover
+            self.popover = popover
+            self.lightweight = lightweight
+            self.labelLayout = labelLayout
+        }
+    }
+    var markerPopover: MarkerPopover? { extras?.markerPopover }
+    var popover: ViewLayout? { extras?.popover }
+    var lightweight: LightweightOptions? { extras?.lightweight }
+    var labelLayout: TextLayout? { extras?.labelLayout }
+    var labelSize: Size? { extras?.labelLayout.map { Size(width: $0.width, height: $0.height) } }
     // The scalars resolve reads for every marker, kept apart from the heavy Marker value.
     let behavior: CollisionBehavior
     let priority: Int
@@ -37,21 +52,12 @@ public struct PreparedMarker {
     let position: LatLngAltitude
     let altitudeMode: AltitudeMode
     let anchor: UnitPoint
-    let lightweight: LightweightOptions?
-    let labelLayout: TextLayout?
     // Marker3D flags as plain values (resolve reads them for every marker).
     let scalesWithDistance: Bool
     let drawsWhenOccluded: Bool
     let hasLeader: Bool
     let isPopoverAnchor: Bool
     let size: Size
-    let labelSize: Size?
-}
-
-/// A marker's popover, held by reference in its prepared marker.
-final class PopoverBox {
-    let popover: MarkerPopover
-    init(_ popover: MarkerPopover) { self.popover = popover }
 }
 
 public enum MapResolver {
@@ -88,16 +94,16 @@ public enum MapResolver {
         // A standalone popover is named by its content's first text, open or closed.
         let name = m.isPopoverAnchor ? (try (popover ?? m.popover.map { try ViewRenderer.layout($0.content) })?.labels.first ?? "Popover \(i)")
             : m.lightweight.flatMap { $0.label.isEmpty ? nil : $0.label } ?? layout.labels.first ?? "Marker \(i)"
-        return PreparedMarker(popoverBox: m.popover.map(PopoverBox.init), layout: layout, label: name, popover: popover,
+        let extras = m.popover == nil && popover == nil && m.lightweight == nil && labelLayout == nil ? nil
+            : PreparedMarker.Extras(markerPopover: m.popover, popover: popover, lightweight: m.lightweight, labelLayout: labelLayout)
+        return PreparedMarker(layout: layout, label: name, extras: extras,
                               behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
                               surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
-                              lightweight: m.lightweight,
-                              labelLayout: labelLayout,
                               scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
                               drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
                               hasLeader: !m.isPopoverAnchor && m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
                               isPopoverAnchor: m.isPopoverAnchor,
-                              size: layout.size, labelSize: labelLayout.map { Size(width: $0.width, height: $0.height) })
+                              size: layout.size)
     }
 
     /// Resolves `map` for a view of `width` × `height` points.
