@@ -207,9 +207,12 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * size / 512 : 0
             for part in feature.parts.indices {
                 let p = feature.part(part), base = p.startIndex
-                var points = (0..<(p.count / 2)).map { k in Point(Double(p[base + 2 * k]) * t.0 + t.1, Double(p[base + 2 * k + 1]) * t.0 + t.2) }
-                if offset != 0 { points = Self.offset(points, by: offset, closed: feature.type == .polygon) }
-                for (k, point) in points.enumerated() {
+                let count = p.count / 2
+                func at(_ k: Int) -> Point { Point(Double(p[base + 2 * k]) * t.0 + t.1, Double(p[base + 2 * k + 1]) * t.0 + t.2) }
+                // (An array of the points only for an offset line: most parts are read in place.)
+                let moved = offset != 0 ? Self.offset((0..<count).map(at), by: offset, closed: feature.type == .polygon) : nil
+                for k in 0..<count {
+                    let point = moved?[k] ?? at(k)
                     minX = min(minX, point.x); maxX = max(maxX, point.x); minY = min(minY, point.y); maxY = max(maxY, point.y)
                     if k == 0 { b.move(to: point) } else { b.line(to: point) }
                 }

@@ -44,7 +44,7 @@ public struct PreparedMarker {
     var lightweight: LightweightOptions? { extras?.lightweight }
     var labelLayout: TextLayout? { extras?.labelLayout }
     var labelSize: Size? { extras?.labelLayout.map { Size(width: $0.width, height: $0.height) } }
-    // The scalars resolve reads for every marker, kept apart from the heavy Marker value.
+    // The scalars resolve reads for every marker, inline.
     let behavior: CollisionBehavior
     let priority: Int
     let zIndex: Int
@@ -453,15 +453,15 @@ public enum MapResolver {
         return moved
     }
 
-    /// The camera fitted to the content: centred on the markers, heading 0, tilt 45°, and the
-    /// shortest range (between 300 m and 20,000 km) at which every marker's box is inside the
-    /// view with a 10 % margin. With no valid marker: the whole Earth from above (0°, 0°).
     /// The camera before flights and auto-pan: the bound one, else the initial one, else one
     /// fitted to the markers.
     static func baseCamera(_ map: Map, _ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> Camera {
         map.camera?.wrappedValue ?? map.initialCamera ?? fitCamera(prepared, width: width, height: height, ground: ground)
     }
 
+    /// The camera fitted to the content: centred on the markers, heading 0, tilt 45°, and the
+    /// shortest range (between 300 m and 20,000 km) at which every marker's box is inside the
+    /// view with a 10 % margin. With no valid marker: the whole Earth from above (0°, 0°).
     static func fitCamera(_ prepared: [PreparedMarker], width: Double, height: Double, ground: Ground) -> Camera {
         let positions = prepared.map(\.position).filter(\.isValid)
         guard !positions.isEmpty else { return Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: 20_000_000) }

@@ -34,7 +34,6 @@ public final class SpriteStore {
         /// Where the mask's top-left lands relative to the integer part of the device origin.
         let dx: Int, dy: Int
     }
-    // (In `shapes` below: nil never seen; .some(nil) seen once, drawn directly; .some(mask) shared.)
     /// Drawings served from a mask made earlier, masks made, and shapes seen once (drawn directly).
     public private(set) var hits = 0, misses = 0, seen = 0
 
@@ -115,7 +114,7 @@ public final class SpriteStore {
         case nil:
             return false
         case .type(let type, let word)?:
-            key.add(1 as UInt64); key.add(UInt64(UInt(bitPattern: type))); key.add(word)
+            Self.addTypeName(UInt64(UInt(bitPattern: type)), word, to: &key)
         case .value(let value)?:
             let number = values[value] ?? {
                 let n = UInt64(values.count)
@@ -127,6 +126,12 @@ public final class SpriteStore {
             key.add(3 as UInt64); key.add(UInt64(words.count)); key.words.append(contentsOf: words)
         }
         return true
+    }
+
+    /// A `.type` name's words (what `ShapeNode.typeName` holds ready).
+    @inline(__always)
+    private static func addTypeName(_ type: UInt64, _ word: UInt64, to key: inout Key) {
+        key.add(1 as UInt64); key.add(type); key.add(word)
     }
 
     /// The scratch key, emptied, taken out of the store while it is written (each write to a
@@ -220,7 +225,7 @@ public final class SpriteStore {
                 return false
             }
             if let (type, word) = node.typeName {
-                key.add(1 as UInt64); key.add(type); key.add(word)   // as addName writes a `.type`
+                Self.addTypeName(type, word, to: &key)
             } else if !addName(node.identity, to: &key) {
                 var outline = Key()
                 outline.add(node.shape.path(in: Rect(x: 0, y: 0, width: r.width, height: r.height)))
@@ -258,12 +263,7 @@ public final class SpriteStore {
             box = box.map { $0.union(b) } ?? b
             if let (_, width, _) = node.stroke { reach = max(reach, width * 2 + 1) }
         }
-        guard let bounds = box else { return nil }
-        let x0 = ((bounds.minX - reach) * scale + phase.0).rounded(.down) - 1, y0 = ((bounds.minY - reach) * scale + phase.1).rounded(.down) - 1
-        let x1 = ((bounds.maxX + reach) * scale + phase.0).rounded(.up) + 1, y1 = ((bounds.maxY + reach) * scale + phase.1).rounded(.up) + 1
-        guard x0.isFinite, y1.isFinite, x1.isFinite, y0.isFinite, x1 - x0 <= 4096, y1 - y0 <= 4096,
-              let layer = Canvas(width: Int(x1 - x0), height: Int(y1 - y0)) else { return nil }
-        layer.transform = Transform(a: scale, b: 0, c: 0, d: scale, tx: phase.0 - x0, ty: phase.1 - y0)
+        guard let bounds = box, let (layer, x0, y0) = Self.layer(scale: scale, phase: phase, bounds: bounds, reach: reach) else { return nil }
         let direct = DrawContext(canvas: layer, scale: context.scale, sprites: nil, layers: context.layers)
         for (node, r) in shapes {
             node.draw(in: Rect(x: r.minX - origin.minX, y: r.minY - origin.minY, width: r.width, height: r.height), direct)
@@ -271,13 +271,21 @@ public final class SpriteStore {
         return (sprite: Sprite(layer.pixmap), dx: Int(x0), dy: Int(y0))
     }
 
-    /// The alpha of `draw`'s white drawing, on a canvas just covering `bounds` ± `reach`.
-    static func rasterise(scale: Double, phase: (Double, Double), bounds: Rect, reach: Double, _ draw: (Canvas) -> Void) -> Mask? {
+    /// A transparent canvas just covering `bounds` ± `reach` (user space) at `scale`, drawn at
+    /// `phase`, with a pixel to spare each side; (x0, y0) its top-left in device pixels
+    /// relative to the whole pixel of the origin. Nil past 4096 pixels a side.
+    static func layer(scale: Double, phase: (Double, Double), bounds: Rect, reach: Double) -> (Canvas, x0: Double, y0: Double)? {
         let x0 = ((bounds.minX - reach) * scale + phase.0).rounded(.down) - 1, y0 = ((bounds.minY - reach) * scale + phase.1).rounded(.down) - 1
         let x1 = ((bounds.maxX + reach) * scale + phase.0).rounded(.up) + 1, y1 = ((bounds.maxY + reach) * scale + phase.1).rounded(.up) + 1
-        guard x0.isFinite, y1.isFinite, x1 - x0 <= 4096, y1 - y0 <= 4096,
+        guard x0.isFinite, y1.isFinite, x1.isFinite, y0.isFinite, x1 - x0 <= 4096, y1 - y0 <= 4096,
               let layer = Canvas(width: Int(x1 - x0), height: Int(y1 - y0)) else { return nil }
         layer.transform = Transform(a: scale, b: 0, c: 0, d: scale, tx: phase.0 - x0, ty: phase.1 - y0)
+        return (layer, x0, y0)
+    }
+
+    /// The alpha of `draw`'s white drawing, on a canvas just covering `bounds` ± `reach`.
+    static func rasterise(scale: Double, phase: (Double, Double), bounds: Rect, reach: Double, _ draw: (Canvas) -> Void) -> Mask? {
+        guard let (layer, x0, y0) = layer(scale: scale, phase: phase, bounds: bounds, reach: reach) else { return nil }
         draw(layer)
         guard let sprite = CoverageSprite(mask: layer.pixmap.alphaMask, width: layer.width) else { return nil }
         return Mask(sprite: sprite, dx: Int(x0), dy: Int(y0))
