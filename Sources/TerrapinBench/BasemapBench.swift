@@ -17,7 +17,7 @@ func basemapBenchmarks(repository: String) throws -> [(String, Timing, String)] 
     let flat = Camera(center: centre, heading: 0, tilt: 0, range: range)
     let tilted = Camera(center: centre, heading: 30, tilt: 60, range: range)
     let source = try TileSources.open(omt)
-    let grid = try TileTerrain.grid(try TileSources.open(dem), encoding: .terrainrgb, area: SceneBuilder.area(around: tilted)).grid
+    let ground = try TileTerrain.ground(try TileSources.open(dem), encoding: .terrainrgb, area: SceneBuilder.area(around: tilted), camera: tilted).ground
 
     // The stages of one z14 tile: decode, style evaluation over every feature, drawing.
     let id = TileID(z: 14, x: 8261, y: 6050)
@@ -43,7 +43,7 @@ func basemapBenchmarks(repository: String) throws -> [(String, Timing, String)] 
 
     func map(_ camera: Camera, terrain: Bool) throws -> Map {
         var m = try Map(initialCamera: camera, mode: .roadmap).basemap(tiles: omt)
-        if terrain { m = m.terrain(grid) }
+        if terrain { m = m.terrain(ground) }
         return m
     }
     func draw(_ m: Map) throws { _ = try ViewRenderer.render(m.frame(width: 1024, height: 768), scale: 1) }

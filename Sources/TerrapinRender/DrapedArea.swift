@@ -52,7 +52,7 @@ struct DrapedArea {
     }
 
     /// The lowest and highest ground the polygon can cover: its rings' heights, and the
-    /// terrain's samples inside its latitude/longitude box.
+    /// terrain's samples (of every level) inside its latitude/longitude box.
     static func heights(_ geo: [[LatLngAltitude]], terrain: TerrainGround?) -> ClosedRange<Double> {
         var lo = Double.infinity, hi = -Double.infinity
         var south = Double.infinity, north = -Double.infinity, west = Double.infinity, east = -Double.infinity
@@ -62,8 +62,8 @@ struct DrapedArea {
             west = min(west, p.longitude); east = max(east, p.longitude)
         }
         guard lo <= hi else { return 0...0 }
-        if let terrain, east - west < 180 {
-            let g = terrain.grid
+        let exaggeration = terrain?.exaggeration ?? 1
+        for g in terrain?.levels ?? [] where east - west < 180 {
             let c0 = max(0, Int(((west - g.westCentre) / g.cellWidth).rounded(.down))), c1 = min(g.columns - 1, Int(((east - g.westCentre) / g.cellWidth).rounded(.up)))
             // Row 0 is the north edge.
             let r0 = max(0, Int(((g.northCentre - north) / g.cellHeight).rounded(.down))), r1 = min(g.rows - 1, Int(((g.northCentre - south) / g.cellHeight).rounded(.up)))
@@ -71,8 +71,8 @@ struct DrapedArea {
                 var top = -Float.infinity, bottom = Float.infinity
                 for r in r0...r1 { for c in c0...c1 { top = max(top, g[r, c]); bottom = min(bottom, g[r, c]) } }
                 // Heights as the ground gives them: the sea at 0.
-                hi = max(hi, max(0, Double(top) * terrain.exaggeration))
-                lo = min(lo, max(0, Double(bottom) * terrain.exaggeration))
+                hi = max(hi, max(0, Double(top) * exaggeration))
+                lo = min(lo, max(0, Double(bottom) * exaggeration))
             }
         }
         return lo...hi

@@ -72,10 +72,12 @@ enum ShapeResolver {
         return shapes
     }
 
-    /// Metres between densified points: fine enough to follow a height grid (one grid cell)
-    /// when the path or its extrusion's foot follows the ground, else only what great circles need.
+    /// Metres between densified points: fine enough to follow a height grid (one cell of its
+    /// finest level) when the path or its extrusion's foot follows the ground, else only what
+    /// great circles need.
     static func step(_ mode: AltitudeMode, extruded: Bool = false, map: Map) -> Double? {
-        guard mode != .absolute || extruded, let grid = map.terrain?.grid else { return nil }
+        guard mode != .absolute || extruded, let terrain = map.terrain else { return nil }
+        let grid = terrain.detail.last ?? terrain.grid
         return max(1, min(grid.cellHeight * 111_132, grid.cellWidth * 111_320 * 0.7))
     }
 

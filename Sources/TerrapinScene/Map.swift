@@ -69,6 +69,12 @@ public struct Map {
         with { $0.terrain = TerrainGround(grid: grid, exaggeration: exaggeration) }
     }
 
+    /// The map over a ground of one or more nested grids (`TileTerrain.ground` makes one from
+    /// elevation tiles, finer near a camera).
+    public func terrain(_ ground: TerrainGround) -> Map {
+        with { $0.terrain = ground }
+    }
+
     /// The map with imagery on its ground (drawn in `.satellite` and `.hybrid`; `.roadmap`
     /// keeps its light palette).
     public func imagery(_ imagery: Imagery) -> Map { with { $0.imagery = imagery } }

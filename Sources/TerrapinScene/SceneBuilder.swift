@@ -16,6 +16,9 @@ import TerrapinViews
 /// unchanged file (512 MiB of samples at most).
 let heightGrids = FileCache<HeightGrid>(costLimit: 512 * 1024 * 1024) { $0.samples.count * 4 }
 
+/// Grounds of elevation tiles likewise, per camera (their finer levels follow it).
+let terrainGrounds = FileCache<TerrainGround>(costLimit: 512 * 1024 * 1024) { $0.levels.reduce(0) { $0 + $1.samples.count * 4 } }
+
 /// Imagery likewise (256 MiB of pixels at most, mipmaps included).
 let imageries = FileCache<Imagery>(costLimit: 256 * 1024 * 1024) { $0.byteCount }
 
@@ -96,12 +99,19 @@ public struct SceneBuilder {
             // The decoder checked counts and bounds, so the grid is valid.
             if let grid = inline.grid { map = map.terrain(grid, exaggeration: terrain.exaggeration) }
         } else if let terrain = spec.terrain, terrain.tiles {
+            // Finer zooms nested near the camera (`TileTerrain.ground`), kept per camera.
             let file = path(terrain.file)
-            let area = spec.camera.map(Self.area(around:))
-            let grid = try heightGrids.value(file, variant: "tiles \(terrain.encoding) \(area ?? [])", files: files) { () throws(TerrainError) in
-                try TileTerrain.grid(try tileSource(file, files: files), encoding: terrain.encoding, area: area).grid
+            let camera = spec.camera
+            let area = camera.map(Self.area(around:))
+            let key = camera.map { c in
+                [c.center.latitude, c.center.longitude, c.center.altitude, c.heading, c.tilt, c.roll, c.range, c.fieldOfView.degrees]
+                    .map { String($0) }.joined(separator: ",") + ",\(c.altitudeMode)"
+            } ?? ""
+            let ground = try terrainGrounds.value(file, variant: "tiles \(terrain.encoding) \(key) \(terrain.exaggeration)", files: files) { () throws(TerrainError) in
+                try TileTerrain.ground(try tileSource(file, files: files), encoding: terrain.encoding, area: area, camera: camera,
+                                       exaggeration: terrain.exaggeration).ground
             }
-            map = map.terrain(grid, exaggeration: terrain.exaggeration)
+            map = map.terrain(ground)
         } else if let terrain = spec.terrain {
             let file = path(terrain.file)
             let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])", files: files) { () throws(TerrainError) in

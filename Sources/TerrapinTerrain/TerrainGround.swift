@@ -7,27 +7,83 @@
 // (h ≈ up + distance² / 2R), accurate to centimetres within 100 km. The first two cells next
 // to the point are skipped, so a marker never hides behind the slope it stands on. Outside the
 // grid the ground is flat at sea level.
+//
+// A ground may hold finer grids nested in its grid (`detail`, from elevation tiles of deeper
+// zooms near the camera): each covers a window of whole mesh blocks of the level before it, and
+// heights come from the finest level holding the point, which is also the one the mesh draws
+// there.
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinIO
 
 public struct TerrainGround: Ground, Sendable {
+    /// The coarsest grid: the whole extent of the terrain.
     public let grid: HeightGrid
+    /// Finer grids, each nested in the one before (the first in `grid`), each twice as fine:
+    /// the detail near the camera. Empty for a ground of one grid.
+    public let detail: [HeightGrid]
+    /// Per level but the last: the window of its mesh blocks the next level covers.
+    let windows: [GridWindow]
     /// Vertical exaggeration of the terrain. Default 1.
     public let exaggeration: Double
-    /// The mesh's per-block elevation ranges (`TerrainMesh`), found on first use and kept: the
-    /// grid never changes, and a 4096² grid takes milliseconds to scan.
-    let blockRanges = Locked<TerrainMesh.BlockRanges?>(nil)
+    /// Per level: the mesh's per-block elevation ranges (`TerrainMesh`), found on first use and
+    /// kept: the grid never changes, and a 4096² grid takes milliseconds to scan.
+    let blockRanges: [Locked<TerrainMesh.BlockRanges?>]
 
     public init(grid: HeightGrid, exaggeration: Double = 1) {
-        self.grid = grid
+        self.init(levels: [grid], windows: [], exaggeration: exaggeration)
+    }
+
+    /// `levels` coarsest first; `windows[i]` is where `levels[i + 1]` lies in `levels[i]`
+    /// (`TileTerrain` makes them so: the finer grid's lattice halves the coarser one's cells
+    /// over exactly that window).
+    init(levels: [HeightGrid], windows: [GridWindow], exaggeration: Double) {
+        precondition(!levels.isEmpty && windows.count == levels.count - 1)
+        grid = levels[0]
+        detail = Array(levels.dropFirst())
+        self.windows = windows
         self.exaggeration = exaggeration.isFinite && exaggeration > 0 ? exaggeration : 1
+        blockRanges = levels.map { _ in Locked(nil) }
+        // How far each level's outermost samples lie from the coarser level's surface under them.
+        seamMismatch = levels.indices.map { level in
+            guard level > 0 else { return 0 }
+            let g = levels[level], parent = levels[level - 1]
+            var most = 0.0
+            for j in 0..<g.rows {
+                for i in (j == 0 || j == g.rows - 1) ? Array(0..<g.columns) : [0, g.columns - 1] {
+                    let lat = g.northCentre - Double(j) * g.cellHeight, lon = g.westCentre + Double(i) * g.cellWidth
+                    if let h = parent.height(latitude: lat, longitude: lon) { most = max(most, abs(Double(g[j, i]) - h)) }
+                }
+            }
+            return most
+        }
+    }
+
+    /// Per level: the farthest its outermost samples lie from the coarser level's surface
+    /// (metres; 0 for grids `TileTerrain` nests, whose edges are that surface).
+    let seamMismatch: [Double]
+
+    /// Every level, coarsest first.
+    public var levels: [HeightGrid] { [grid] + detail }
+
+    /// The finest grid's sample at a position (bilinear), or nil outside the coarsest grid.
+    public func sample(latitude: Double, longitude: Double) -> Double? {
+        for g in detail.reversed() where latitude >= g.southCentre && latitude <= g.northCentre && longitude >= g.westCentre && longitude <= g.eastCentre {
+            return g.height(latitude: latitude, longitude: longitude)
+        }
+        return grid.height(latitude: latitude, longitude: longitude)
     }
 
     /// Raw elevation (below 0 over the sea floor); 0 outside the grid.
-    public func elevation(at p: LatLngAltitude) -> Double { (grid.height(at: p) ?? 0) * exaggeration }
+    public func elevation(at p: LatLngAltitude) -> Double { (sample(latitude: p.latitude, longitude: p.longitude) ?? 0) * exaggeration }
 
-    public func isWater(at p: LatLngAltitude) -> Bool { (grid.height(at: p) ?? 0) < 0 }
+    public func isWater(at p: LatLngAltitude) -> Bool { (sample(latitude: p.latitude, longitude: p.longitude) ?? 0) < 0 }
+
+    /// The finest level's cell, in degrees (latitude, longitude).
+    var finestCell: (height: Double, width: Double) {
+        let g = detail.last ?? grid
+        return (g.cellHeight, g.cellWidth)
+    }
 
     public func terrainHeight(at p: LatLngAltitude) -> Double { max(0, elevation(at: p)) }
     public func meshHeight(at p: LatLngAltitude) -> Double { terrainHeight(at: p) }
@@ -42,7 +98,8 @@ public struct TerrainGround: Ground, Sendable {
         let n = WGS84.a / (1 - WGS84.e2 * s * s).squareRoot()
         let m = n * (1 - WGS84.e2) / (1 - WGS84.e2 * s * s)
         let metresPerDegLat = m * Double.pi / 180, metresPerDegLon = n * cos(lat0) * Double.pi / 180
-        let cell = max(1, min(grid.cellHeight * metresPerDegLat, grid.cellWidth * max(1, metresPerDegLon)))
+        let finest = finestCell
+        let cell = max(1, min(finest.height * metresPerDegLat, finest.width * max(1, metresPerDegLon)))
         let d = eye - point
         let length = d.length
         guard length > 2 * cell else { return false }
@@ -75,10 +132,18 @@ public struct TerrainGround: Ground, Sendable {
             let lat = frame.origin.latitude + q.y / metresPerDegLat
             let lon = frame.origin.longitude + q.x / metresPerDegLon
             let height = frame.origin.altitude + q.z + (q.x * q.x + q.y * q.y) / (2 * r)
-            if let ground = grid.height(latitude: lat, longitude: lon), height < max(0, ground * exaggeration) { return true }
+            if let ground = sample(latitude: lat, longitude: lon), height < max(0, ground * exaggeration) { return true }
         }
         return false
     }
+}
+
+/// A window of a grid's mesh blocks (`TerrainMesh.blockCells` cells a side): blocks x0..<x1
+/// west to east, y0..<y1 north to south.
+struct GridWindow: Equatable, Sendable {
+    var x0: Int, y0: Int, x1: Int, y1: Int
+
+    func contains(block x: Int, _ y: Int) -> Bool { x >= x0 && x < x1 && y >= y0 && y < y1 }
 }
 
 #if canImport(Glibc)

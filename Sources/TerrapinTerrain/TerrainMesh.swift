@@ -15,6 +15,14 @@
 // draw the same line. A vertex's hillshade is taken over the largest step of the blocks that
 // share it, so both sides give an edge vertex the same colour.
 //
+// Nested levels (`TerrainGround.detail`): each level is a mesh of its own. A level's blocks inside
+// the window the next finer level covers are not drawn, and the seam between them is closed by
+// skirts: walls hanging from the finer level's outer edges and from the coarser level's edges
+// around the window, as deep as the two sides' chords can part (each side's steepest rise
+// between samples times its step, over the blocks along the seam). The finer level's outermost
+// samples are the coarser level's surface (`TileTerrain`), so the two meet where the coarser
+// level takes every sample, and the skirts only fill what its coarser steps leave open.
+//
 // Invariant: everything a vertex gets is a function of its grid position and the steps around
 // it, never of the order blocks are visited, so any band of the frame draws the same mesh.
 import TerrapinGeo
@@ -32,12 +40,22 @@ struct TerrainMesh {
     let steps: [Int]
     let visible: [Bool]
     /// Per block: the device rows its box spans (all rows when part of it is behind the eye).
-    let spans: [(top: Double, bottom: Double)]
+    private(set) var spans: [(top: Double, bottom: Double)]
+    /// Per block: its lowest point (metres, exaggerated, the sea at 0).
+    private let lows: [Double]
     /// Whether the eye is above the grid's highest sample.
     let eyeAboveTerrain: Bool
     /// Per block corner ((blocksX + 1) × (blocksY + 1)): the largest step of the blocks around it.
     private let cornerSteps: [Int]
     let metresPerDegLat: Double, metresPerDegLon: Double
+    /// This level's blocks the next finer level draws instead (nil for the finest).
+    let window: GridWindow?
+    /// Whether this level lies in a coarser one (its outer edges hang skirts).
+    let nested: Bool
+    /// Per block: its steepest rise between samples (metres, exaggerated).
+    private let rises: [Double]
+    /// How deep the skirts hang (metres, exaggerated): from the outer edges and around the window.
+    private(set) var skirtDepth: (outer: Double, window: Double) = (0, 0)
 
     /// The largest side a mesh cell may span on screen, in device pixels: steps double while
     /// cells stay within it, so cells span 1.4–2.8 pixels (≈ 2) where the grid is fine enough.
@@ -50,9 +68,15 @@ struct TerrainMesh {
         return s
     }
 
-    init(ground: TerrainGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double), frameWidth: Int, frameHeight: Int) {
-        let grid = ground.grid
+    /// The mesh of `ground`'s level `level` (0: its coarsest grid).
+    init(ground: TerrainGround, level: Int = 0, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double), frameWidth: Int, frameHeight: Int) {
+        let grid = level == 0 ? ground.grid : ground.detail[level - 1]
         self.grid = grid
+        let window = level < ground.windows.count ? ground.windows[level] : nil
+        self.window = window
+        nested = level > 0
+        self.frameWidth = frameWidth
+        self.frameHeight = frameHeight
         exaggeration = ground.exaggeration
         self.projection = projection
         self.toDevice = toDevice
@@ -64,7 +88,7 @@ struct TerrainMesh {
         let blocksX = (grid.columns - 1 + s - 1) / s, blocksY = (grid.rows - 1 + s - 1) / s
         self.blocksX = blocksX
         self.blocksY = blocksY
-        let ranges = ground.blockRanges.withLock { cached in
+        let ranges = ground.blockRanges[level].withLock { cached in
             if let cached { return cached }
             let ranges = Self.blockRanges(grid, blockCells: s, blocksX: blocksX, blocksY: blocksY)
             cached = ranges
@@ -75,8 +99,8 @@ struct TerrainMesh {
         var steps = [Int](repeating: 1, count: blocksX * blocksY)
         var visible = [Bool](repeating: false, count: blocksX * blocksY)
         var spans = [(top: Double, bottom: Double)](repeating: (-.infinity, .infinity), count: blocksX * blocksY)
+        var lows = [Double](repeating: 0, count: blocksX * blocksY)
         let focal = projection.focalLength * toDevice.scale
-        let eye = projection.eye, forward = projection.forward
         for by in 0..<blocksY {
             for bx in 0..<blocksX {
                 let b = by * blocksX + bx
@@ -87,29 +111,15 @@ struct TerrainMesh {
                 let spanMetres = Swift.max(north - south, 0) * metresPerDegLat + Swift.max(east - west, 0) * 111_412.84
                 let bulge = spanMetres * spanMetres / (8 * 6_356_752) + 1
                 let lo = Swift.max(0, Double(ranges.low[b]) * exaggeration), hi = Swift.max(0, Double(ranges.high[b]) * exaggeration) + bulge
-                var nearest = Double.infinity, behind = 0, outside = (left: 0, right: 0, top: 0, bottom: 0)
-                var top = Double.infinity, bottom = -Double.infinity
-                for lat in [north, south] {
-                    for lon in [west, east] {
-                        let surface = WGS84.Surface(LatLngAltitude(latitude: lat, longitude: lon))
-                        for h in [lo, hi] {
-                            let p = projection.frame.enu(ecef: surface.ecef(height: h))
-                            nearest = Swift.min(nearest, (p - eye).dot(forward))
-                            guard let q = projection.project(enu: p) else { behind += 1; continue }
-                            let x = q.x * toDevice.scale + toDevice.dx, y = q.y * toDevice.scale + toDevice.dy
-                            top = Swift.min(top, y); bottom = Swift.max(bottom, y)
-                            if x < 0 { outside.left += 1 }
-                            if x > Double(frameWidth) { outside.right += 1 }
-                            if y < 0 { outside.top += 1 }
-                            if y > Double(frameHeight) { outside.bottom += 1 }
-                        }
-                    }
-                }
+                lows[b] = lo
+                let box = Self.box(north: north, south: south, west: west, east: east, low: lo, high: hi, projection: projection, toDevice: toDevice,
+                                   frameWidth: frameWidth, frameHeight: frameHeight)
+                let nearest = box.nearest
                 // Culled when every corner is behind the near plane, or all of them lie beyond
-                // one side of the frame (a box in front of the eye projects inside their hull).
-                visible[b] = behind < 8 && !(behind == 0 && [outside.left, outside.right, outside.top, outside.bottom].contains(8))
-                    && nearest.isFinite
-                if behind == 0 { spans[b] = (top, bottom) }
+                // one side of the frame (a box in front of the eye projects inside their hull),
+                // or the next finer level draws it.
+                visible[b] = box.visible && !(window?.contains(block: bx, by) ?? false)
+                if let span = box.span { spans[b] = span }
                 // One grid cell's longest side, in device pixels at the nearest depth: its plan
                 // size, lengthened by the block's steepest rise (a slope facing the eye).
                 let midLat = (north + south) / 2 * Double.pi / 180
@@ -122,9 +132,17 @@ struct TerrainMesh {
                 steps[b] = step
             }
         }
+        // A block the next level draws instead coarsens none of its neighbours' edges: those
+        // meet the finer level through skirts.
+        if let window {
+            for by in window.y0..<window.y1 { for bx in window.x0..<window.x1 { steps[by * blocksX + bx] = 1 } }
+        }
         self.steps = steps
         self.visible = visible
         self.spans = spans
+        self.lows = lows
+        let ex = exaggeration
+        rises = ranges.rise.map { Double($0) * ex }
         var cornerSteps = [Int](repeating: 1, count: (blocksX + 1) * (blocksY + 1))
         for by in 0..<blocksY {
             for bx in 0..<blocksX {
@@ -134,6 +152,91 @@ struct TerrainMesh {
             }
         }
         self.cornerSteps = cornerSteps
+    }
+
+    let frameWidth: Int, frameHeight: Int
+
+    /// The box of a block (its corners between heights `low` and `high`) seen from the eye: its
+    /// nearest depth, whether any of it can be in the frame, and the device rows it spans (nil
+    /// when part of it is behind the eye).
+    static func box(north: Double, south: Double, west: Double, east: Double, low: Double, high: Double, projection: Projection,
+                    toDevice: (scale: Double, dx: Double, dy: Double), frameWidth: Int, frameHeight: Int)
+        -> (nearest: Double, visible: Bool, span: (top: Double, bottom: Double)?) {
+        let eye = projection.eye, forward = projection.forward
+        var nearest = Double.infinity, behind = 0, outside = (left: 0, right: 0, top: 0, bottom: 0)
+        var top = Double.infinity, bottom = -Double.infinity
+        for lat in [north, south] {
+            for lon in [west, east] {
+                let surface = WGS84.Surface(LatLngAltitude(latitude: lat, longitude: lon))
+                for h in [low, high] {
+                    let p = projection.frame.enu(ecef: surface.ecef(height: h))
+                    nearest = Swift.min(nearest, (p - eye).dot(forward))
+                    guard let q = projection.project(enu: p) else { behind += 1; continue }
+                    let x = q.x * toDevice.scale + toDevice.dx, y = q.y * toDevice.scale + toDevice.dy
+                    top = Swift.min(top, y); bottom = Swift.max(bottom, y)
+                    if x < 0 { outside.left += 1 }
+                    if x > Double(frameWidth) { outside.right += 1 }
+                    if y < 0 { outside.top += 1 }
+                    if y > Double(frameHeight) { outside.bottom += 1 }
+                }
+            }
+        }
+        let visible = behind < 8 && !(behind == 0 && [outside.left, outside.right, outside.top, outside.bottom].contains(8)) && nearest.isFinite
+        return (nearest, visible, behind == 0 ? (top, bottom) : nil)
+    }
+
+    /// Which edges of block (bx, by) hang skirts: the level's outer edges when it is nested, and
+    /// the edges facing the window.
+    func skirtEdges(_ bx: Int, _ by: Int) -> (north: Bool, south: Bool, west: Bool, east: Bool) {
+        var edges = (north: nested && by == 0, south: nested && by == blocksY - 1, west: nested && bx == 0, east: nested && bx == blocksX - 1)
+        if let w = window, !w.contains(block: bx, by) {
+            let across = w.x0..<w.x1 ~= bx, along = w.y0..<w.y1 ~= by
+            edges.north = edges.north || (across && by == w.y1)
+            edges.south = edges.south || (across && by == w.y0 - 1)
+            edges.west = edges.west || (along && bx == w.x1)
+            edges.east = edges.east || (along && bx == w.x0 - 1)
+        }
+        return edges
+    }
+
+    /// How far this level's chords can part from its samples along its seams (metres,
+    /// exaggerated): the steepest rise times the step, over the visible blocks along the outer
+    /// edges (nested levels) and around the window.
+    var seamReach: (outer: Double, window: Double) {
+        var outer = 0.0, around = 0.0
+        for by in 0..<blocksY {
+            for bx in 0..<blocksX where visible[by * blocksX + bx] {
+                let b = by * blocksX + bx, reach = rises[b] * Double(steps[b])
+                if nested && (bx == 0 || by == 0 || bx == blocksX - 1 || by == blocksY - 1) { outer = max(outer, reach) }
+                if let w = window, !w.contains(block: bx, by), bx >= w.x0 - 1, bx <= w.x1, by >= w.y0 - 1, by <= w.y1 { around = max(around, reach) }
+            }
+        }
+        return (outer, around)
+    }
+
+    /// Sets the skirts' depths, and widens the device rows of the blocks that hang them.
+    mutating func hangSkirts(outer: Double, window: Double) {
+        skirtDepth = (outer, window)
+        guard outer > 0 || window > 0 else { return }
+        let s = blockCells
+        for by in 0..<blocksY {
+            for bx in 0..<blocksX where visible[by * blocksX + bx] {
+                let e = skirtEdges(bx, by)
+                guard e.north || e.south || e.west || e.east else { continue }
+                let b = by * blocksX + bx
+                let depth = max(outer, window)
+                let (c0, c1) = (bx * s, min((bx + 1) * s, grid.columns - 1)), (r0, r1) = (by * s, min((by + 1) * s, grid.rows - 1))
+                let north = grid.northCentre - Double(r0) * grid.cellHeight, south = grid.northCentre - Double(r1) * grid.cellHeight
+                let west = grid.westCentre + Double(c0) * grid.cellWidth, east = grid.westCentre + Double(c1) * grid.cellWidth
+                let box = Self.box(north: north, south: south, west: west, east: east, low: lows[b] - depth, high: lows[b],
+                                   projection: projection, toDevice: toDevice, frameWidth: frameWidth, frameHeight: frameHeight)
+                if let span = box.span, spans[b].top.isFinite {
+                    spans[b] = (min(spans[b].top, span.top), max(spans[b].bottom, span.bottom))
+                } else {
+                    spans[b] = (-.infinity, .infinity)
+                }
+            }
+        }
     }
 
     /// Each block's lowest and highest sample and the largest rise between neighbouring samples
@@ -188,6 +291,8 @@ struct TerrainMesh {
         /// Image position in full-resolution pixels from the imagery's origin (empty without imagery).
         var texel: [SIMD2<Float>] = []
         fileprivate var enu: [Vector3] = []
+        /// Skirt triangles (vertex indices; the skirts' lower vertices follow the lattice's).
+        var skirts: [(Int, Int, Int)] = []
     }
 
     /// The lattice of a block's step along one axis: every `step`-th index from `start`, and `end`.
@@ -305,11 +410,36 @@ struct TerrainMesh {
         snap(lattice: cs, coarse: south) { (nr - 1) * nc + $0 }
         snap(lattice: rs, coarse: west) { $0 * nc }
         snap(lattice: rs, coarse: east) { $0 * nc + nc - 1 }
+        // Skirts: each edge that hangs one gets a copy of its vertices `depth` lower, the same
+        // colour and image position, and two triangles per edge cell between them.
+        block.skirts.removeAll(keepingCapacity: true)
+        let edges = skirtEdges(bx, by)
+        func hang(_ top: [Int], depth: Double) {
+            guard depth > 0 else { return }
+            let first = block.enu.count
+            for v in top {
+                block.enu.append(block.enu[v] - Vector3(0, 0, depth))
+                block.colour.append(block.colour[v])
+                block.screen.append(nil)
+                if !block.texel.isEmpty { block.texel.append(block.texel[v]) }
+            }
+            for k in 0..<(top.count - 1) {
+                block.skirts.append((top[k], top[k + 1], first + k + 1))
+                block.skirts.append((top[k], first + k + 1, first + k))
+            }
+        }
+        let outerNorth = nested && by == 0, outerSouth = nested && by == blocksY - 1
+        let outerWest = nested && bx == 0, outerEast = nested && bx == blocksX - 1
+        if edges.north { hang(Array(0..<nc), depth: outerNorth ? skirtDepth.outer : skirtDepth.window) }
+        if edges.south { hang((0..<nc).map { (nr - 1) * nc + $0 }, depth: outerSouth ? skirtDepth.outer : skirtDepth.window) }
+        if edges.west { hang((0..<nr).map { $0 * nc }, depth: outerWest ? skirtDepth.outer : skirtDepth.window) }
+        if edges.east { hang((0..<nr).map { $0 * nc + nc - 1 }, depth: outerEast ? skirtDepth.outer : skirtDepth.window) }
+        let total = block.enu.count
         let projection = self.projection, toDevice = self.toDevice
         block.enu.withUnsafeBufferPointer { enu in
         block.screen.withUnsafeMutableBufferPointer { screen in
         block.colour.withUnsafeMutableBufferPointer { colour in
-            for v in 0..<n {
+            for v in 0..<total {
                 guard let q = projection.project(enu: enu[v]) else { continue }
                 screen[v] = (q.x * toDevice.scale + toDevice.dx, q.y * toDevice.scale + toDevice.dy, q.depth)
                 colour[v].z = Float(1 - exp(-q.depth / hazeDistance)) * 0.85

@@ -303,13 +303,23 @@ public enum TerrainRenderer {
     /// `draw` in `bands` bands of rows (the bytes are the same for any number).
     static func draw(_ ground: TerrainGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                      horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, imagery: Imagery?, bands: Int,
-                     cullBackFaces: Bool = true, into frame: inout DepthFrame) -> Int {
-        let grid = ground.grid
-        let mesh = TerrainMesh(ground: ground, projection: projection, toDevice: toDevice, frameWidth: frame.width, frameHeight: frame.height)
-        // Image positions are kept in full-resolution pixels from `origin` (the grid's north-west
-        // corner): Float holds offsets exactly where it could not hold the absolute texels of a
-        // deep tile zoom (2^24 pixels across at z15).
-        let origin: (x: Double, y: Double) = imagery.map { $0.texel(latitude: grid.northCentre, longitude: grid.westCentre) } ?? (0, 0)
+                     cullBackFaces: Bool = true, skirts: Bool = true, into frame: inout DepthFrame) -> Int {
+        // One mesh per level, coarsest first; each seam's skirts hang as deep as its two sides'
+        // chords can part, and the finer level's edge from the coarser surface.
+        var meshes = (0...ground.detail.count).map {
+            TerrainMesh(ground: ground, level: $0, projection: projection, toDevice: toDevice, frameWidth: frame.width, frameHeight: frame.height)
+        }
+        for level in 0..<(meshes.count - 1) where skirts {
+            let seam = meshes[level].seamReach.window + meshes[level + 1].seamReach.outer + ground.seamMismatch[level + 1] * ground.exaggeration + 1
+            meshes[level].hangSkirts(outer: meshes[level].skirtDepth.outer, window: seam)
+            meshes[level + 1].hangSkirts(outer: seam, window: 0)
+        }
+        // Image positions are kept in full-resolution pixels from `origin` (each level's grid's
+        // north-west corner): Float holds offsets exactly where it could not hold the absolute
+        // texels of a deep tile zoom (2^24 pixels across at z15).
+        let origins: [(x: Double, y: Double)] = meshes.map { mesh in
+            imagery.map { $0.texel(latitude: mesh.grid.northCentre, longitude: mesh.grid.westCentre) } ?? (0, 0)
+        }
         let draped = style.palette == .relief ? imagery : nil
         // Colour per pixel from the interpolated elevation, shade and haze, so coastlines
         // (the 0 m contour) run smoothly through triangles.
@@ -325,31 +335,40 @@ public enum TerrainRenderer {
         // has crossed the surface before. They are not drawn: every cell's triangles run
         // north-west, north-east, south-east and north-west, south-east, south-west, which on
         // screen has a positive area (y down) seen from above and a negative one from below.
-        // From lower down (in a valley, under the mesh's edge) every triangle is drawn.
-        let cull = cullBackFaces && mesh.eyeAboveTerrain
+        // From lower down (in a valley, under the mesh's edge) every triangle is drawn. Skirts
+        // are drawn from both sides.
+        let cull = cullBackFaces && meshes.allSatisfy(\.eyeAboveTerrain)
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: bands)
         counts.initialize(repeating: 0)
         defer { counts.deallocate() }
         let out = SendableCounts(counts: counts)
+        let levels = meshes
         frame.inBands(bands) { raster in
             var block = TerrainMesh.Block()
-            var painter = draped.map { DrapedPainter(imagery: $0, origin: origin, horizon: horizon, flatLight: Float(style.light.2)) }
+            var painter = draped.map { DrapedPainter(imagery: $0, origin: origins[0], horizon: horizon, flatLight: Float(style.light.2)) }
             var count = 0
             let top = Double(raster.rows.lowerBound), bottom = Double(raster.rows.upperBound)
-            for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= top && mesh.spans[b].top < bottom {
-                mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origin, into: &block)
-                if painter != nil {
-                    count += painter!.draw(block, into: raster, cullNegative: cull)
-                    continue
-                }
-                let cols = block.columns, screen = block.screen, colour = block.colour
-                for r in 0..<(block.rows - 1) {
-                    for c in 0..<(cols - 1) {
-                        let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
-                        if let a = screen[i00], let b = screen[i01], let d = screen[i11],
-                           raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], cullNegative: cull, shade: pixel) { count += 1 }
-                        if let a = screen[i00], let d = screen[i11], let e = screen[i10],
-                           raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], cullNegative: cull, shade: pixel) { count += 1 }
+            for (level, mesh) in levels.enumerated() {
+                painter?.origin = origins[level]
+                for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= top && mesh.spans[b].top < bottom {
+                    mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origins[level], into: &block)
+                    if painter != nil {
+                        count += painter!.draw(block, into: raster, cullNegative: cull)
+                        continue
+                    }
+                    let cols = block.columns, screen = block.screen, colour = block.colour
+                    for r in 0..<(block.rows - 1) {
+                        for c in 0..<(cols - 1) {
+                            let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                            if let a = screen[i00], let b = screen[i01], let d = screen[i11],
+                               raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], cullNegative: cull, shade: pixel) { count += 1 }
+                            if let a = screen[i00], let d = screen[i11], let e = screen[i10],
+                               raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], cullNegative: cull, shade: pixel) { count += 1 }
+                        }
+                    }
+                    for (i, j, k) in block.skirts {
+                        if let a = screen[i], let b = screen[j], let d = screen[k],
+                           raster.triangle(a, b, d, colour[i], colour[j], colour[k], shade: pixel) { count += 1 }
                     }
                 }
             }
@@ -364,7 +383,8 @@ public enum TerrainRenderer {
     /// the relief colour by its alpha, then hazed.
     struct DrapedPainter {
         let imagery: Imagery
-        let origin: (x: Double, y: Double)
+        /// The texel origin of the level being drawn.
+        var origin: (x: Double, y: Double)
         let horizon: SIMD3<Float>
         let flatLight: Float
         var reader = ImageryReader()
@@ -401,7 +421,7 @@ public enum TerrainRenderer {
             func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
                 SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
             }
-            func draw(_ i: Int, _ j: Int, _ k: Int) {
+            func draw(_ i: Int, _ j: Int, _ k: Int, cullNegative: Bool) {
                 guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
                 let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
                 let ta = texel[i], tb = texel[j], tc = texel[k]
@@ -417,10 +437,11 @@ public enum TerrainRenderer {
             for r in 0..<(block.rows - 1) {
                 for c in 0..<(cols - 1) {
                     let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
-                    draw(i00, i01, i11)
-                    draw(i00, i11, i10)
+                    draw(i00, i01, i11, cullNegative: cullNegative)
+                    draw(i00, i11, i10, cullNegative: cullNegative)
                 }
             }
+            for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
             return count
         }
     }

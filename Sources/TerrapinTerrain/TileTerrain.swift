@@ -6,7 +6,16 @@
 // gets the finest tiles and a wide view a coarser level); the Web Mercator rows are resampled
 // (linearly in y) to the grid's even latitude rows. Pixels with alpha 0 are voids, filled from
 // their neighbours as every grid's are.
+//
+// For a camera, the zoom follows the ground's screen footprint (`ground`): over that coarsest
+// grid, finer grids of one zoom deeper each are nested where the level before them would draw
+// cells wider than the mesh's target (`TerrainMesh.cellPixels`) on a reference view, as far as
+// the source has zooms. Each finer grid covers a window of whole mesh blocks of the one before
+// and halves its cells, so its lattice holds the coarser one's; its outermost samples are the
+// coarser level's surface, so the two meet at the seam. Heights for altitude modes come from the
+// finest level holding the point: the one drawn there.
 import TerrapinCodecs
+import TerrapinGeo
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinTiles
@@ -44,10 +53,8 @@ public enum TileTerrain {
                 throw TerrainError.image("the view [\(area.map { String($0) }.joined(separator: ", "))] lies outside the tiles of '\(source.path)' (\(info.bounds ?? []))")
             }
         }
-        // Tile size from the first tile found (Terrain-RGB tiles are 256 or 512).
+        let tileSize = try Self.tileSize(source, box)
         var zoom = info.maxZoom
-        var tileSize = 256
-        if let probe = try firstTile(source, box, zoom: info.minZoom) { tileSize = probe.width }
         while zoom > info.minZoom {
             let a = TileImagery.tileID(longitude: box[0], latitude: box[3], zoom: zoom), b = TileImagery.tileID(longitude: box[2], latitude: box[1], zoom: zoom)
             if (b.x - a.x + 1) * (b.y - a.y + 1) * tileSize * tileSize <= maxSamples { break }
@@ -57,15 +64,46 @@ public enum TileTerrain {
         let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
         let width = tilesX * tileSize, height = tilesY * tileSize
         guard width * height <= HeightGrid.maxSamples else { throw TerrainError.tooLarge(file: source.path, columns: Double(width), rows: Double(height)) }
-        // The mosaic in Web Mercator, NaN where no tile is.
+        let (mosaic, found) = try Self.mosaic(source, encoding, zoom: zoom, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: tileSize)
+        guard found > 0 else { throw TerrainError.image("'\(source.path)' has no tile of the area at zoom \(zoom)") }
+        // Edges of the mosaic in degrees and Mercator y.
+        let n = Double(1 << zoom)
+        let west = Double(a.x) / n * 360 - 180, east = Double(b.x + 1) / n * 360 - 180
+        func latitude(_ tileY: Double) -> Double { TileID.latitude(worldY: tileY / n) }
+        let north = latitude(Double(a.y)), south = latitude(Double(b.y + 1))
+        // Even latitude rows, each read from the mosaic rows around its Mercator y.
+        let rows = height, columns = width
+        let cellHeight = (north - south) / Double(rows), cellWidth = (east - west) / Double(columns)
+        let samples = HeightGrid.latitudeRows(mercator: mosaic, columns: columns, rows: rows, north: north, south: south)
+        guard var grid = HeightGrid(columns: columns, rows: rows, westCentre: west + cellWidth / 2, southCentre: south + cellHeight / 2,
+                                    cellWidth: cellWidth, cellHeight: cellHeight, samples: samples) else {
+            throw TerrainError.image("'\(source.path)': the tiles make no grid")
+        }
+        grid.source = GridSource(file: source.path, tiles: encoding, attribution: info.attribution)
+        return (grid, zoom)
+    }
+
+    /// The source's tile size, from the tile at the middle of `box` at its least zoom (256
+    /// when there is none; Terrain-RGB tiles are 256 or 512).
+    static func tileSize(_ source: any TileSource, _ box: [Double]) throws(TerrainError) -> Int {
+        let middle = TileImagery.tileID(longitude: (box[0] + box[2]) / 2, latitude: (box[1] + box[3]) / 2, zoom: source.info.minZoom)
+        return try decode(source, middle)?.width ?? 256
+    }
+
+    /// The heights of `tilesX` × `tilesY` tiles of `zoom` from tile `a` in Web Mercator, one
+    /// per pixel, NaN where no tile is; a missing tile is magnified from its nearest ancestor
+    /// (overzoom). Also how many tiles were found.
+    static func mosaic(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, from a: TileID, tilesX: Int, tilesY: Int,
+                       tileSize: Int) throws(TerrainError) -> (samples: [Float], found: Int) {
+        let width = tilesX * tileSize, height = tilesY * tileSize
         var mosaic = [Float](repeating: .nan, count: width * height)
         var found = 0
+        let minZoom = source.info.minZoom
         for ty in 0..<tilesY {
             for tx in 0..<tilesX {
                 let id = TileID(z: zoom, x: a.x + tx, y: a.y + ty)
-                // A missing tile is magnified from its nearest ancestor (overzoom).
                 var image: Pixmap?, up = 0
-                while image == nil, up <= zoom - info.minZoom {
+                while image == nil, up <= zoom - minZoom {
                     image = try decode(source, id.ancestor(up))
                     if image == nil { up += 1 }
                 }
@@ -87,26 +125,166 @@ public enum TileTerrain {
                 }
             }
         }
-        guard found > 0 else { throw TerrainError.image("'\(source.path)' has no tile of the area at zoom \(zoom)") }
-        // Edges of the mosaic in degrees and Mercator y.
-        let n = Double(1 << zoom)
-        let west = Double(a.x) / n * 360 - 180, east = Double(b.x + 1) / n * 360 - 180
-        func latitude(_ tileY: Double) -> Double { TileID.latitude(worldY: tileY / n) }
-        let north = latitude(Double(a.y)), south = latitude(Double(b.y + 1))
-        // Even latitude rows, each read from the mosaic rows around its Mercator y.
-        let rows = height, columns = width
-        let cellHeight = (north - south) / Double(rows), cellWidth = (east - west) / Double(columns)
-        let samples = HeightGrid.latitudeRows(mercator: mosaic, columns: columns, rows: rows, north: north, south: south)
-        guard var grid = HeightGrid(columns: columns, rows: rows, westCentre: west + cellWidth / 2, southCentre: south + cellHeight / 2,
-                                    cellWidth: cellWidth, cellHeight: cellHeight, samples: samples) else {
-            throw TerrainError.image("'\(source.path)': the tiles make no grid")
-        }
-        grid.source = GridSource(file: source.path, tiles: encoding, attribution: info.attribution)
-        return (grid, zoom)
+        return (mosaic, found)
     }
 
-    static func firstTile(_ source: any TileSource, _ box: [Double], zoom: Int) throws(TerrainError) -> Pixmap? {
-        try decode(source, TileImagery.tileID(longitude: (box[0] + box[2]) / 2, latitude: (box[1] + box[3]) / 2, zoom: zoom))
+    /// Most samples each level of a ground seen from a camera may hold (1024²): the coarsest
+    /// one, and each finer one.
+    public static let defaultLevelSamples = 1024 * 1024
+    /// The view finer levels are chosen for: 1024 × 1024 points (an output's size is not known
+    /// when its scene is read, and one ground serves every size it is drawn at).
+    public static let referenceViewport = (width: 1024.0, height: 1024.0)
+
+    /// The terrain of `area` seen from `camera`: the grid `grid(…)` makes of at most
+    /// `levelSamples`, with finer grids of deeper zooms nested where the ground is near enough
+    /// to need them (see the top of this file), each also at most `levelSamples`. Also the zoom
+    /// of each level. Without a camera the ground is the one grid of `grid(…)`'s default size.
+    public static func ground(_ source: any TileSource, encoding: ElevationEncoding, area: [Double]? = nil, camera: Camera?,
+                              viewport: (width: Double, height: Double) = referenceViewport, exaggeration: Double = 1,
+                              levelSamples: Int = defaultLevelSamples) throws(TerrainError) -> (ground: TerrainGround, zooms: [Int]) {
+        let (first, zoom) = try grid(source, encoding: encoding, area: area, maxSamples: camera == nil ? defaultMaxSamples : levelSamples)
+        var levels = [first], windows: [GridWindow] = [], zooms = [zoom]
+        if let camera, zoom < source.info.maxZoom {
+            let tileSize = try Self.tileSize(source, area ?? source.info.bounds ?? [-180, -85, 180, 85])
+            for z in (zoom + 1)...source.info.maxZoom {
+                let ground = TerrainGround(levels: levels, windows: windows, exaggeration: exaggeration)
+                guard let window = window(in: levels[levels.count - 1], ground: ground, camera: camera, viewport: viewport, maxSamples: levelSamples),
+                      let finer = try nested(source, encoding, zoom: z, in: levels[levels.count - 1], window: window, tileSize: tileSize) else { break }
+                levels.append(finer)
+                windows.append(window)
+                zooms.append(z)
+            }
+        }
+        return (TerrainGround(levels: levels, windows: windows, exaggeration: exaggeration), zooms)
+    }
+
+    /// The window of `parent`'s mesh blocks whose ground the camera sees nearer than where
+    /// `parent`'s cells span `TerrainMesh.cellPixels` on `viewport` (rays on a 33 × 33 lattice
+    /// of the view meet the ground between its lowest and highest sample, with the Earth's
+    /// curve), shrunk towards the nearest ground until the finer grid holds at most `maxSamples`;
+    /// nil when no ground is that near.
+    static func window(in parent: HeightGrid, ground: TerrainGround, camera: Camera, viewport: (width: Double, height: Double),
+                       maxSamples: Int) -> GridWindow? {
+        guard viewport.width > 0, viewport.height > 0 else { return nil }
+        let projection = Projection(camera: camera, width: viewport.width, height: viewport.height,
+                                    centerAltitude: ground.altitude(of: camera.center, mode: camera.altitudeMode))
+        let origin = projection.frame.origin
+        let lat0 = origin.latitude * Double.pi / 180
+        let metresPerDegLat = 111_132.954 - 559.822 * cos(2 * lat0), metresPerDegLon = 111_412.84 * cos(lat0)
+        guard metresPerDegLon > 1 else { return nil }
+        let cell = max(parent.cellHeight * metresPerDegLat, parent.cellWidth * metresPerDegLon)
+        let reach = cell * projection.focalLength / TerrainMesh.cellPixels
+        let range = parent.range
+        let heights = [max(0, Double(range.min) * ground.exaggeration), max(0, Double(range.max) * ground.exaggeration)].map { $0 - origin.altitude }
+        let radius = 6_371_000.0
+        var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
+        var nearest = (t: Double.infinity, latitude: 0.0, longitude: 0.0)
+        let n = 32
+        for j in 0...n {
+            for i in 0...n {
+                let (e, d) = projection.ray(x: viewport.width * Double(i) / Double(n), y: viewport.height * Double(j) / Double(n))
+                for h in heights {
+                    // e + t d on the ground h − (x² + y²)/2R: a t² + b t + c = 0.
+                    let a = (d.x * d.x + d.y * d.y) / (2 * radius), b = d.z + (e.x * d.x + e.y * d.y) / radius
+                    let c = e.z - h + (e.x * e.x + e.y * e.y) / (2 * radius)
+                    let disc = b * b - 4 * a * c
+                    guard disc >= 0 else { continue }
+                    let q = -0.5 * (b + (b < 0 ? -disc.squareRoot() : disc.squareRoot()))
+                    let roots = [a != 0 ? q / a : .infinity, q != 0 ? c / q : .infinity].filter { $0 > 0 && $0.isFinite }
+                    guard let t = roots.min(), t <= reach else { continue }
+                    let p = e + d * t
+                    let lat = origin.latitude + p.y / metresPerDegLat, lon = origin.longitude + p.x / metresPerDegLon
+                    west = min(west, lon); east = max(east, lon); south = min(south, lat); north = max(north, lat)
+                    if t < nearest.t { nearest = (t, lat, lon) }
+                }
+            }
+        }
+        guard west <= east, south <= north else { return nil }
+        // To the parent's blocks.
+        let s = TerrainMesh.blockCells(columns: parent.columns, rows: parent.rows)
+        let blocksX = (parent.columns - 1 + s - 1) / s, blocksY = (parent.rows - 1 + s - 1) / s
+        func column(_ lon: Double) -> Double { (lon - parent.westCentre) / parent.cellWidth / Double(s) }
+        func row(_ lat: Double) -> Double { (parent.northCentre - lat) / parent.cellHeight / Double(s) }
+        var w = GridWindow(x0: max(0, Int(column(west).rounded(.down))), y0: max(0, Int(row(north).rounded(.down))),
+                           x1: min(blocksX, Int(column(east).rounded(.down)) + 1), y1: min(blocksY, Int(row(south).rounded(.down)) + 1))
+        guard w.x0 < w.x1, w.y0 < w.y1 else { return nil }
+        // Shrunk, a block row or column at a time from the side farther from the nearest ground.
+        let nx = Int(column(nearest.longitude).rounded(.down)), ny = Int(row(nearest.latitude).rounded(.down))
+        func samples(_ w: GridWindow) -> Int {
+            let columns = (min(w.x1 * s, parent.columns - 1) - w.x0 * s) * 2 + 1, rows = (min(w.y1 * s, parent.rows - 1) - w.y0 * s) * 2 + 1
+            return columns * rows
+        }
+        while samples(w) > maxSamples {
+            if w.x1 - w.x0 >= w.y1 - w.y0 {
+                if nx - w.x0 > w.x1 - 1 - nx { w.x0 += 1 } else { w.x1 -= 1 }
+            } else {
+                if ny - w.y0 > w.y1 - 1 - ny { w.y0 += 1 } else { w.y1 -= 1 }
+            }
+            guard w.x0 < w.x1, w.y0 < w.y1 else { return nil }
+        }
+        return w
+    }
+
+    /// The grid of `zoom` over `window` of `parent`: its lattice halves the parent's cells there,
+    /// samples read bilinearly from the tiles, the outermost ones from the parent (so the two
+    /// meet). Nil when the source has no tile there.
+    static func nested(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, in parent: HeightGrid, window w: GridWindow,
+                       tileSize: Int) throws(TerrainError) -> HeightGrid? {
+        let s = TerrainMesh.blockCells(columns: parent.columns, rows: parent.rows)
+        let c0 = w.x0 * s, c1 = min(w.x1 * s, parent.columns - 1), r0 = w.y0 * s, r1 = min(w.y1 * s, parent.rows - 1)
+        let columns = (c1 - c0) * 2 + 1, rows = (r1 - r0) * 2 + 1
+        let cellWidth = parent.cellWidth / 2, cellHeight = parent.cellHeight / 2
+        let west = parent.westCentre + Double(c0) * parent.cellWidth, north = parent.northCentre - Double(r0) * parent.cellHeight
+        let east = west + Double(columns - 1) * cellWidth, south = north - Double(rows - 1) * cellHeight
+        let a = TileImagery.tileID(longitude: west, latitude: north, zoom: zoom), b = TileImagery.tileID(longitude: east, latitude: south, zoom: zoom)
+        let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
+        let width = tilesX * tileSize, height = tilesY * tileSize
+        guard width * height <= HeightGrid.maxSamples, columns * rows <= HeightGrid.maxSamples else { return nil }
+        let (mosaic, found) = try Self.mosaic(source, encoding, zoom: zoom, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: tileSize)
+        guard found > 0 else { return nil }
+        let world = Double(tileSize << zoom)
+        // Mosaic pixel coordinates (pixel centres at whole numbers) of each column and row.
+        let xs = (0..<columns).map { i in (west + Double(i) * cellWidth + 180) / 360 * world - Double(a.x * tileSize) - 0.5 }
+        let ys = (0..<rows).map { j -> Double in
+            let lat = (north - Double(j) * cellHeight) * Double.pi / 180
+            return (1 - log(tan(Double.pi / 4 + lat / 2)) / Double.pi) / 2 * world - Double(a.y * tileSize) - 0.5
+        }
+        var samples = [Float](repeating: .nan, count: columns * rows)
+        mosaic.withUnsafeBufferPointer { m in
+            for j in 0..<rows {
+                let fy = min(max(ys[j], 0), Double(height - 1)), y0 = min(Int(fy), height - 2 < 0 ? 0 : height - 2), ty = Float(fy - Double(y0))
+                let y1 = min(y0 + 1, height - 1)
+                for i in 0..<columns {
+                    let fx = min(max(xs[i], 0), Double(width - 1)), x0 = min(Int(fx), width - 2 < 0 ? 0 : width - 2), tx = Float(fx - Double(x0))
+                    let x1 = min(x0 + 1, width - 1)
+                    // Bilinear over the valid corners (a void gives way to its neighbours).
+                    var sum: Float = 0, weight: Float = 0
+                    for (v, k) in [(m[y0 * width + x0], (1 - tx) * (1 - ty)), (m[y0 * width + x1], tx * (1 - ty)),
+                                   (m[y1 * width + x0], (1 - tx) * ty), (m[y1 * width + x1], tx * ty)] where !v.isNaN && k > 0 {
+                        sum += v * k; weight += k
+                    }
+                    if weight > 0 { samples[j * columns + i] = sum / weight }
+                }
+            }
+        }
+        // The outermost samples: the parent's surface along its lattice lines.
+        func parentSample(_ j: Int, _ i: Int) -> Float {
+            let pr = r0 + j / 2, pc = c0 + i / 2
+            let r1 = j % 2 == 1 ? pr + 1 : pr, c1 = i % 2 == 1 ? pc + 1 : pc
+            return (parent[pr, pc] + parent[pr, c1] + parent[r1, pc] + parent[r1, c1]) / 4
+        }
+        for i in 0..<columns {
+            samples[i] = parentSample(0, i)
+            samples[(rows - 1) * columns + i] = parentSample(rows - 1, i)
+        }
+        for j in 0..<rows {
+            samples[j * columns] = parentSample(j, 0)
+            samples[j * columns + columns - 1] = parentSample(j, columns - 1)
+        }
+        guard var grid = HeightGrid(columns: columns, rows: rows, westCentre: west, southCentre: south, cellWidth: cellWidth, cellHeight: cellHeight,
+                                    samples: samples) else { return nil }
+        grid.source = parent.source
+        return grid
     }
 
     static func decode(_ source: any TileSource, _ id: TileID) throws(TerrainError) -> Pixmap? {

@@ -228,3 +228,97 @@ import TerrapinRaster
         #expect(shaded == frame.depth.filter(\.isFinite).count, "and none twice: \(shaded) shaded for \(frame.depth.filter(\.isFinite).count) pixels")
     }
 }
+
+/// A ground of two levels: the bumpy grid above, and a grid twice as fine over a window of its
+/// blocks, with detail of its own and the coarser surface on its outermost samples (as
+/// `TileTerrain` makes them).
+@Suite struct NestedTerrainTests {
+    static let window = GridWindow(x0: 4, y0: 2, x1: 20, y1: 14)
+    static let ground = nested { _, _ in 0 }
+    /// The finer level's edge off the coarser surface: 25 m up along its north and west edges,
+    /// down along the others (levels from data that disagree).
+    static let offEdge = nested { i, j in i == 0 || j == 0 ? 25 : -25 }
+
+    static func nested(offset: (Int, Int) -> Float) -> TerrainGround {
+        let parent = TerrainMeshTests.grid
+        let s = 32, w = window
+        let c0 = w.x0 * s, c1 = w.x1 * s, r0 = w.y0 * s, r1 = w.y1 * s
+        let columns = (c1 - c0) * 2 + 1, rows = (r1 - r0) * 2 + 1
+        var samples = [Float](repeating: 0, count: columns * rows)
+        for j in 0..<rows {
+            for i in 0..<columns {
+                let pr = r0 + j / 2, pc = c0 + i / 2, qr = j % 2 == 1 ? pr + 1 : pr, qc = i % 2 == 1 ? pc + 1 : pc
+                let coarse = (parent[pr, pc] + parent[pr, qc] + parent[qr, pc] + parent[qr, qc]) / 4
+                let edge = j == 0 || i == 0 || j == rows - 1 || i == columns - 1
+                // Ridges a few cells wide that the coarser grid does not have.
+                samples[j * columns + i] = edge ? coarse + offset(i, j) : coarse + Float(40 * sin(Double(i) * 0.9) * cos(Double(j) * 0.7))
+            }
+        }
+        let fine = HeightGrid(columns: columns, rows: rows, westCentre: parent.westCentre + Double(c0) * parent.cellWidth,
+                              southCentre: parent.northCentre - Double(r1) * parent.cellHeight,
+                              cellWidth: parent.cellWidth / 2, cellHeight: parent.cellHeight / 2, samples: samples)!
+        return TerrainGround(levels: [parent, fine], windows: [window], exaggeration: 1)
+    }
+
+    /// Pixels never drawn with drawn pixels above and below them in their column: holes in
+    /// the ground (the sky above the far edge is not counted).
+    static func holes(_ frame: DepthFrame) -> Int {
+        var count = 0
+        for x in 0..<frame.width {
+            let column = (0..<frame.height).map { frame.pixels[$0 * frame.width + x] != 0 }
+            guard let first = column.firstIndex(of: true), let last = column.lastIndex(of: true) else { continue }
+            count += column[first...last].filter { !$0 }.count
+        }
+        return count
+    }
+
+    static func draw(_ ground: TerrainGround = ground, skirts: Bool, camera: Camera = Camera(center: LatLngAltitude(latitude: 46.03, longitude: 7.05, altitude: 300), heading: 10, tilt: 72, range: 2_500))
+        -> (DepthFrame, Int) {
+        var frame = DepthFrame(width: 320, height: 200)
+        let n = TerrainRenderer.draw(ground, projection: Projection(camera: camera, width: 320, height: 200), toDevice: (1, 0, 0), horizon: .zero,
+                                     hazeDistance: 1e9, style: TerrainStyle(), imagery: nil, bands: 1, skirts: skirts, into: &frame)
+        return (frame, n)
+    }
+
+    @Test func theFinerLevelReplacesTheCoarserInItsWindow() {
+        let g = Self.ground
+        let mesh = TerrainMesh(ground: g, level: 0, projection: TerrainMeshTests.projection, toDevice: (1, 0, 0), frameWidth: 240, frameHeight: 160)
+        for by in 0..<mesh.blocksY { for bx in 0..<mesh.blocksX where Self.window.contains(block: bx, by) { #expect(!mesh.visible[by * mesh.blocksX + bx]) } }
+        // Heights from the finest level holding the point; outside it from the coarser grid.
+        let fine = g.detail[0]
+        let inside = (latitude: fine.southCentre + 37.5 * fine.cellHeight, longitude: fine.westCentre + 101.5 * fine.cellWidth)
+        #expect(g.sample(latitude: inside.latitude, longitude: inside.longitude) == fine.height(latitude: inside.latitude, longitude: inside.longitude))
+        #expect(g.sample(latitude: inside.latitude, longitude: inside.longitude) != g.grid.height(latitude: inside.latitude, longitude: inside.longitude))
+        let outside = (latitude: fine.southCentre - 3 * fine.cellHeight, longitude: fine.westCentre + 10 * fine.cellWidth)
+        #expect(g.sample(latitude: outside.latitude, longitude: outside.longitude) == g.grid.height(latitude: outside.latitude, longitude: outside.longitude))
+        #expect(g.finestCell.width == g.grid.cellWidth / 2)
+    }
+
+    /// Where the finer level's edge leaves the coarser surface (data that disagree), the seam
+    /// opens; the skirts, as deep as that mismatch and the chords' reach, close every gap. With
+    /// edges on the coarser surface (as `TileTerrain` makes them) the mismatch is 0.
+    @Test func skirtsCloseTheSeam() {
+        #expect(Self.ground.seamMismatch[0] == 0 && Self.ground.seamMismatch[1] < 1e-3)
+        #expect(Self.offEdge.seamMismatch[1] >= 25 && Self.offEdge.seamMismatch[1] < 25.01)
+        for (heading, tilt, range) in [(120.0, 70.0, 8_000.0), (60, 80, 5_000), (150, 75, 3_000)] {
+            let camera = Camera(center: LatLngAltitude(latitude: 46.05, longitude: 7.05, altitude: 300), heading: heading, tilt: tilt, range: range)
+            let (open, _) = Self.draw(Self.offEdge, skirts: false, camera: camera)
+            let (closed, triangles) = Self.draw(Self.offEdge, skirts: true, camera: camera)
+            #expect(Self.holes(open) >= 10, "heading \(heading): the seam has gaps to close")
+            #expect(Self.holes(closed) == 0, "heading \(heading)")
+            #expect(triangles > 10_000)
+        }
+    }
+
+    /// The same bytes in any number of bands.
+    @Test func nestedLevelsDrawTheSameInBands() {
+        let camera = Camera(center: LatLngAltitude(latitude: 46.03, longitude: 7.05, altitude: 300), heading: 10, tilt: 72, range: 2_500)
+        var one = DepthFrame(width: 320, height: 200), many = DepthFrame(width: 320, height: 200)
+        TerrainRenderer.draw(Self.ground, projection: Projection(camera: camera, width: 320, height: 200), toDevice: (1, 0, 0), horizon: .zero,
+                             hazeDistance: 5_000, style: TerrainStyle(), imagery: nil, bands: 1, into: &one)
+        TerrainRenderer.draw(Self.ground, projection: Projection(camera: camera, width: 320, height: 200), toDevice: (1, 0, 0), horizon: .zero,
+                             hazeDistance: 5_000, style: TerrainStyle(), imagery: nil, bands: 7, into: &many)
+        #expect(one.pixels == many.pixels)
+        #expect(one.depth == many.depth)
+    }
+}
