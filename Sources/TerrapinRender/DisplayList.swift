@@ -42,8 +42,9 @@ public enum DisplayContent: Equatable, Sendable {
     case sky(SkyColors)
     /// Sea-level ground in a colour, with the map's imagery or basemap draped on it.
     case flatGround(RGBAColor, drape: GroundDrape?)
-    /// The height grid as a mesh (every `step`-th sample), with imagery or basemap draped.
-    case terrainMesh(columns: Int, rows: Int, drape: GroundDrape?, roadmap: Bool)
+    /// The height grid as a mesh, with its finer levels' sizes (columns, rows; nested near the
+    /// camera), with imagery or basemap draped.
+    case terrainMesh(columns: Int, rows: Int, finer: [SIMD2<Int>], drape: GroundDrape?, roadmap: Bool)
     case buildings(count: Int)
     /// A 3D model: index into `ResolvedScene.models`.
     case model(Int)
@@ -151,7 +152,8 @@ enum DisplayListBuilder {
         items.append(DisplayItem(layer: .ground, content: .sky(MapPalette.sky)))
         items.append(DisplayItem(layer: .ground, content: .flatGround(MapPalette.ground(map.mode), drape: drape)))
         if let terrain = map.terrain {
-            items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows, drape: drape,
+            items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows,
+                                                                           finer: terrain.detail.map { SIMD2($0.columns, $0.rows) }, drape: drape,
                                                                            roadmap: map.mode == .roadmap && basemap == nil)))
         }
         if let built = map.ground as? BuiltGround {
@@ -241,8 +243,9 @@ extension ResolvedScene {
                 switch item.content {
                 case .sky(let c): text = "sky \(hex(c.horizon)) to \(hex(c.zenith))"
                 case .flatGround(let c, let drape): text = "flat ground \(hex(c))" + (drape.map { ", \($0) draped" } ?? "")
-                case .terrainMesh(let columns, let rows, let drape, let roadmap):
-                    text = "terrain mesh \(columns)x\(rows), \(roadmap ? "roadmap" : "relief") colours" + (drape.map { ", \($0) draped" } ?? "")
+                case .terrainMesh(let columns, let rows, let finer, let drape, let roadmap):
+                    text = "terrain mesh \(columns)x\(rows)" + finer.map { " > \($0.x)x\($0.y)" }.joined()
+                        + ", \(roadmap ? "roadmap" : "relief") colours" + (drape.map { ", \($0) draped" } ?? "")
                 case .buildings(let count): text = "buildings: \(count)"
                 case .model(let k): text = "model \(models[k].index) \"\(models[k].name)\": \(models[k].triangles) triangles"
                 case .leader(let marker, let from, let to): text = "leader of marker \(marker) from \(f(from.x)),\(f(from.y)) to \(f(to.x)),\(f(to.y))"

@@ -132,7 +132,7 @@ public enum MapPainter {
             switch item.content {
             case .flatGround(let color, let drape):
                 pass.drawSkyAndFlatGround(ground: color, grid: map.terrain?.grid, imagery: drape != nil ? map.groundImagery : nil, style: style)
-            case .terrainMesh(_, _, let drape, let roadmap):
+            case .terrainMesh(_, _, _, let drape, let roadmap):
                 guard let terrain = map.terrain else { continue }
                 var meshStyle = style
                 if roadmap { meshStyle.palette = .roadmap }

@@ -64,7 +64,7 @@ public enum TileTerrain {
         let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
         let width = tilesX * tileSize, height = tilesY * tileSize
         guard width * height <= HeightGrid.maxSamples else { throw TerrainError.tooLarge(file: source.path, columns: Double(width), rows: Double(height)) }
-        let (mosaic, found) = try Self.mosaic(source, encoding, zoom: zoom, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: tileSize)
+        let (mosaic, found, _) = try Self.mosaic(source, encoding, zoom: zoom, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: tileSize)
         guard found > 0 else { throw TerrainError.image("'\(source.path)' has no tile of the area at zoom \(zoom)") }
         // Edges of the mosaic in degrees and Mercator y.
         let n = Double(1 << zoom)
@@ -92,12 +92,12 @@ public enum TileTerrain {
 
     /// The heights of `tilesX` × `tilesY` tiles of `zoom` from tile `a` in Web Mercator, one
     /// per pixel, NaN where no tile is; a missing tile is magnified from its nearest ancestor
-    /// (overzoom). Also how many tiles were found.
+    /// (overzoom). Also how many tiles were found, and how many of them at `zoom` itself.
     static func mosaic(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, from a: TileID, tilesX: Int, tilesY: Int,
-                       tileSize: Int) throws(TerrainError) -> (samples: [Float], found: Int) {
+                       tileSize: Int) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
         let width = tilesX * tileSize, height = tilesY * tileSize
         var mosaic = [Float](repeating: .nan, count: width * height)
-        var found = 0
+        var found = 0, native = 0
         let minZoom = source.info.minZoom
         for ty in 0..<tilesY {
             for tx in 0..<tilesX {
@@ -109,6 +109,7 @@ public enum TileTerrain {
                 }
                 guard let image else { continue }
                 found += 1
+                if up == 0 { native += 1 }
                 // This tile's part of the ancestor: 1/2^up of it, offset by the low bits of x, y.
                 let part = Double(image.width) / Double(tileSize << up)
                 let ox = Double((id.x & ((1 << up) - 1)) * tileSize), oy = Double((id.y & ((1 << up) - 1)) * tileSize)
@@ -125,7 +126,7 @@ public enum TileTerrain {
                 }
             }
         }
-        return (mosaic, found)
+        return (mosaic, found, native)
     }
 
     /// Most samples each level of a ground seen from a camera may hold (1024²): the coarsest
@@ -144,9 +145,9 @@ public enum TileTerrain {
                               levelSamples: Int = defaultLevelSamples) throws(TerrainError) -> (ground: TerrainGround, zooms: [Int]) {
         let (first, zoom) = try grid(source, encoding: encoding, area: area, maxSamples: camera == nil ? defaultMaxSamples : levelSamples)
         var levels = [first], windows: [GridWindow] = [], zooms = [zoom]
-        if let camera, zoom < source.info.maxZoom {
+        if let camera, zoom < min(source.info.maxZoom, TileImagery.maxZoomRead) {
             let tileSize = try Self.tileSize(source, area ?? source.info.bounds ?? [-180, -85, 180, 85])
-            for z in (zoom + 1)...source.info.maxZoom {
+            for z in (zoom + 1)...min(source.info.maxZoom, TileImagery.maxZoomRead) {
                 let ground = TerrainGround(levels: levels, windows: windows, exaggeration: exaggeration)
                 guard let window = window(in: levels[levels.count - 1], ground: ground, camera: camera, viewport: viewport, maxSamples: levelSamples),
                       let finer = try nested(source, encoding, zoom: z, in: levels[levels.count - 1], window: window, tileSize: tileSize) else { break }
@@ -225,9 +226,12 @@ public enum TileTerrain {
         return w
     }
 
+    /// Most tile pixels read for one finer level (16 Mi: its window and a border of tiles).
+    static let maxMosaicSamples = 16 * 1024 * 1024
+
     /// The grid of `zoom` over `window` of `parent`: its lattice halves the parent's cells there,
     /// samples read bilinearly from the tiles, the outermost ones from the parent (so the two
-    /// meet). Nil when the source has no tile there.
+    /// meet). Nil when the source has no tile of that zoom there.
     static func nested(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, in parent: HeightGrid, window w: GridWindow,
                        tileSize: Int) throws(TerrainError) -> HeightGrid? {
         let s = TerrainMesh.blockCells(columns: parent.columns, rows: parent.rows)
@@ -239,9 +243,10 @@ public enum TileTerrain {
         let a = TileImagery.tileID(longitude: west, latitude: north, zoom: zoom), b = TileImagery.tileID(longitude: east, latitude: south, zoom: zoom)
         let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
         let width = tilesX * tileSize, height = tilesY * tileSize
-        guard width * height <= HeightGrid.maxSamples, columns * rows <= HeightGrid.maxSamples else { return nil }
-        let (mosaic, found) = try Self.mosaic(source, encoding, zoom: zoom, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: tileSize)
-        guard found > 0 else { return nil }
+        guard width * height <= maxMosaicSamples, columns * rows <= HeightGrid.maxSamples else { return nil }
+        // A zoom the source has no tile of here adds nothing: its tiles would be magnified ancestors.
+        let (mosaic, _, native) = try Self.mosaic(source, encoding, zoom: zoom, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: tileSize)
+        guard native > 0 else { return nil }
         let world = Double(tileSize << zoom)
         // Mosaic pixel coordinates (pixel centres at whole numbers) of each column and row.
         let xs = (0..<columns).map { i in (west + Double(i) * cellWidth + 180) / 360 * world - Double(a.x * tileSize) - 0.5 }
