@@ -31,7 +31,9 @@ public enum MapItem {
     case marker(Marker)
     case polyline(Polyline)
     case polygon(Polygon)
-    case model(Model)
+    /// Boxed: a model is the largest item (240 bytes inline), and every item of a map of
+    /// markers would be that size (100,000 markers: 24 MB of items, 16 MB boxed).
+    indirect case model(Model)
 }
 
 /// Marker3D's options (kept on the marker it becomes).

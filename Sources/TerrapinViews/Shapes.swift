@@ -101,19 +101,43 @@ public struct ShapeView<S: Shape>: View, PrimitiveView {
 final class ShapeNode: Node {
     let shape: any Shape
     let fill: Color?
-    let stroke: (Color, Double, Bool)?
-    /// What names the outline's mask in a sprite store (nil: its path elements).
-    let identity: ShapeIdentity?
-    /// The words of a `.type` identity, read without copying the enum (a group's key reads
-    /// every shape's name at every drawing).
-    let typeName: (type: UInt64, word: UInt64)?
+    /// A `.type` identity, the common one, held inline.
+    private let typeIdentity: (type: ObjectIdentifier, word: UInt64)?
+    /// What fewer shapes have: a stroke, an identity other than a type. Boxed, so a filled
+    /// shape (a marker's background) is 90 bytes smaller.
+    private let rare: Rare?
+
+    private final class Rare {
+        let stroke: (Color, Double, Bool)?
+        let identity: ShapeIdentity?
+        init(stroke: (Color, Double, Bool)?, identity: ShapeIdentity?) {
+            self.stroke = stroke
+            self.identity = identity
+        }
+    }
 
     init(shape: any Shape, fill: Color?, stroke: (Color, Double, Bool)?, identity: ShapeIdentity?) {
         self.shape = shape
         self.fill = fill
-        self.stroke = stroke
-        self.identity = identity
-        if case .type(let type, let word)? = identity { typeName = (UInt64(UInt(bitPattern: type)), word) } else { typeName = nil }
+        if case .type(let type, let word)? = identity {
+            typeIdentity = (type, word)
+            rare = stroke == nil ? nil : Rare(stroke: stroke, identity: nil)
+        } else {
+            typeIdentity = nil
+            rare = stroke == nil && identity == nil ? nil : Rare(stroke: stroke, identity: identity)
+        }
+    }
+
+    var stroke: (Color, Double, Bool)? { rare?.stroke }
+    /// What names the outline's mask in a sprite store (nil: its path elements).
+    var identity: ShapeIdentity? {
+        if let t = typeIdentity { return .type(t.type, t.word) }
+        return rare?.identity
+    }
+    /// The words of a `.type` identity, read without copying the enum (a group's key reads
+    /// every shape's name at every drawing).
+    var typeName: (type: UInt64, word: UInt64)? {
+        typeIdentity.map { (UInt64(UInt(bitPattern: $0.type)), $0.word) }
     }
 
     /// Shapes take the whole proposal; unspecified dimensions become SwiftUI's 10 pt.

@@ -443,3 +443,14 @@ extension Map {
         #expect(pixmap.width == 8 && pixmap[3, 3] == PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255))
     }
 }
+
+/// What a map of many markers holds per marker (the 100,000-marker benchmark's memory): an item
+/// is no larger than a marker (a model, the largest item, is boxed), and a shape filled in one
+/// colour keeps its rarer fields (a stroke, a non-type identity) out of line.
+@Suite struct ItemSizeTests {
+    @Test func anItemIsAMarkerSized() {
+        #expect(MemoryLayout<MapItem>.stride <= MemoryLayout<Marker>.stride + 8)
+        let items = MapItems(items: [.model(Model(position: LatLngAltitude(latitude: 1, longitude: 2), url: ModelMapTests.duck))]).items
+        if case .model(let m) = items[0] { #expect(m.position.longitude == 2) } else { Issue.record("the model case reads back") }
+    }
+}
