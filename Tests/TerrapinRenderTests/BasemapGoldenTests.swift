@@ -63,6 +63,19 @@ import TerrapinSnapshotTesting
         _ = try golden("monaco-hybrid-tilt55")
     }
 
+    /// A user style over Monaco's tiles that blurs its labels' halos (`text-halo-blur`: the
+    /// place names glow orange) and extrudes buildings shifted 6 px east and 4 px north
+    /// (`fill-extrusion-translate`), tilted 55°: both drawn, nothing warned about.
+    @Test func userStyleWithBlurredHalosAndTranslatedExtrusions() throws {
+        let scene = try golden("monaco-halo-extrusion")
+        let map = try #require(scene.map)
+        #expect(map.warnings.isEmpty, "\(map.warnings)")
+        let built = try #require(map.ground as? BuiltGround)
+        #expect(built.buildings.count > 1000)
+        let text = try #require(try scene.resolve()).description
+        #expect(text.contains("\"Monte-Carlo\" [place]: shown"))
+    }
+
     /// A style with properties, layers and operators Terrapin lacks renders what it can and
     /// says what it skipped, once each.
     @Test func unsupportedStylePartsRenderWithWarnings() throws {
