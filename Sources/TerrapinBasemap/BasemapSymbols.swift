@@ -106,6 +106,35 @@ extension Basemap {
             for id in Self.tiles(area, zoom: dz) {
                 guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
                 let extent = Double(data.extent)
+                // Screen pixels per tile unit at the view's zoom.
+                let pixels = Double(512 << max(0, Int(zoom) - dz)) / extent
+                /// One label: at tile position (ax, ay), turned along `direction` when it follows
+                /// a line (whose points around it are `line`, the anchor at index `lineAnchor`).
+                func emit(_ context: EvaluationContext, _ feature: VectorTile.Feature, text: String, icon: (Pixmap, Double)?, ax: Double, ay: Double,
+                          direction: (Double, Double)?, line: (points: [(Double, Double)], anchor: Int)?) {
+                    // Points in the buffer beyond the tile belong to its neighbour.
+                    if direction == nil, feature.type == .point, ax < 0 || ay < 0 || ax >= extent || ay >= extent { return }
+                    let g = Self.geographic(id, extent: data.extent, ax, ay)
+                    let key = "\(layer.id)|\(text)|\(icon == nil ? "" : "icon")|\((g.latitude * 1e5).rounded())|\((g.longitude * 1e5).rounded())"
+                    guard seen.insert(key).inserted else { return }
+                    var along: (latitude: Double, longitude: Double)?
+                    if let (dx, dy) = direction { along = Self.geographic(id, extent: data.extent, ax + dx, ay + dy) }
+                    var made = symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id)
+                    if let line {
+                        made.line = line.points.map { Self.geographic(id, extent: data.extent, $0.0, $0.1) }
+                        made.lineAnchor = line.anchor
+                    }
+                    if let (pixels, ratio) = icon, direction == nil {
+                        made.icon = pixels
+                        made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
+                    }
+                    out.append(made)
+                }
+                // Line labels wait for the tile's other features of the same text: their lines
+                // are merged end to end first, as MapLibre does, so a street cut into pieces is
+                // labelled as one.
+                var alongLines: [String: [(feature: VectorTile.Feature, context: EvaluationContext, icon: (Pixmap, Double)?)]] = [:]
+                var texts: [String] = []
                 for feature in data.features {
                     guard out.count < Self.maxLabels else { return out }
                     let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
@@ -129,46 +158,44 @@ extension Basemap {
                     case "lowercase": text = text.lowercased()
                     default: break
                     }
-                    var anchors: [(Double, Double, (Double, Double)?)] = []
-                    var lines: [(points: [(Double, Double)], anchor: Int)] = []
                     if placement == "point" {
                         switch feature.type {
                         case .point:
-                            for i in feature.parts.indices { let p = feature.part(i); anchors.append((Double(p[p.startIndex]), Double(p[p.startIndex + 1]), nil)) }
+                            for i in feature.parts.indices {
+                                let p = feature.part(i)
+                                emit(context, feature, text: text, icon: icon, ax: Double(p[p.startIndex]), ay: Double(p[p.startIndex + 1]), direction: nil, line: nil)
+                            }
                         case .polygon:
-                            if let ring = feature.polygons.first?.first { let c = Self.centroid(feature.part(ring)); anchors.append((c.0, c.1, nil)) }
+                            if let ring = feature.polygons.first?.first {
+                                let c = Self.centroid(feature.part(ring))
+                                emit(context, feature, text: text, icon: icon, ax: c.0, ay: c.1, direction: nil, line: nil)
+                            }
                         default:
-                            if let m = Self.midpoint(feature.part(0)) { anchors.append((m.0, m.1, nil)) }
+                            if let m = Self.midpoint(Self.points(feature.part(0))) {
+                                emit(context, feature, text: text, icon: icon, ax: m.x, ay: m.y, direction: nil, line: nil)
+                            }
                         }
-                    } else if feature.type != .point {
-                        // Along a line: at the middle of each part long enough, turned with it.
-                        for i in feature.parts.indices {
-                            let pixels = Double(512 << max(0, Int(zoom) - dz)) / extent
-                            guard let m = Self.midpoint(feature.part(i)), m.length * pixels > Double(text.count) * 7 else { continue }
-                            anchors.append((m.0, m.1, m.direction))
-                            // Enough line each side for the text (at most a character's size per character).
-                            let size = min(64, max(1, Self.number(layer, "text-size", context, default: 16)))
-                            lines.append(Self.window(feature.part(i), around: m, halfLength: Double(text.count) * size / pixels))
-                        }
+                    } else if feature.type != .point, !text.isEmpty {
+                        if alongLines[text] == nil { texts.append(text) }
+                        alongLines[text, default: []].append((feature, context, icon))
                     }
-                    for (a, (ax, ay, direction)) in anchors.enumerated() {
-                        // Points in the buffer beyond the tile belong to its neighbour.
-                        if direction == nil, feature.type == .point, ax < 0 || ay < 0 || ax >= extent || ay >= extent { continue }
-                        let g = Self.geographic(id, extent: data.extent, ax, ay)
-                        let key = "\(layer.id)|\(text)|\(icon == nil ? "" : "icon")|\((g.latitude * 1e5).rounded())|\((g.longitude * 1e5).rounded())"
-                        guard seen.insert(key).inserted else { continue }
-                        var along: (latitude: Double, longitude: Double)?
-                        if let (dx, dy) = direction { along = Self.geographic(id, extent: data.extent, ax + dx, ay + dy) }
-                        var made = symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id)
-                        if direction != nil, a < lines.count {
-                            made.line = lines[a].points.map { Self.geographic(id, extent: data.extent, $0.0, $0.1) }
-                            made.lineAnchor = lines[a].anchor
+                }
+                // Along lines: every `symbol-spacing` pixels (250 by default) where the text fits.
+                for text in texts {
+                    let group = alongLines[text]!
+                    let (feature, context, icon) = group[0]
+                    let size = min(64, max(1, Self.number(layer, "text-size", context, default: 16)))
+                    let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
+                    // The label's length: about 0.6 em a character (tile units).
+                    let length = Double(text.count) * size * 0.6 / pixels
+                    let lines = Self.mergeLines(group.flatMap { g in g.feature.parts.indices.map { Self.points(g.feature.part($0)) } })
+                    for line in lines {
+                        for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent) {
+                            guard out.count < Self.maxLabels else { return out }
+                            // Enough line each side for the text (at most a character's size per character).
+                            let window = Self.window(line, around: a, halfLength: Double(text.count) * size / pixels)
+                            emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: a.direction, line: window)
                         }
-                        if let (pixels, ratio) = icon, direction == nil {
-                            made.icon = pixels
-                            made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
-                        }
-                        out.append(made)
                     }
                 }
             }
@@ -228,46 +255,128 @@ extension Basemap {
         return (sx / Double(max(1, n)), sy / Double(max(1, n)))
     }
 
-    /// The point halfway along a line, its length, and a short step along it there.
-    /// The points of a line part within `halfLength` (tile units, along the line) of its
-    /// midpoint `m` each side, the midpoint itself among them: the points and its index.
-    static func window(_ p: ArraySlice<Int32>, around m: (Double, Double, length: Double, direction: (Double, Double), segment: Int), halfLength: Double) -> (points: [(Double, Double)], anchor: Int) {
-        let b = p.startIndex, n = p.count / 2
-        func point(_ k: Int) -> (Double, Double) { (Double(p[b + 2 * k]), Double(p[b + 2 * k + 1])) }
+    /// A line part's points.
+    static func points(_ p: ArraySlice<Int32>) -> [(Double, Double)] {
+        let b = p.startIndex
+        return (0..<(p.count / 2)).map { (Double(p[b + 2 * $0]), Double(p[b + 2 * $0 + 1])) }
+    }
+
+    /// A point on a line: where, a short step along the line there, and the index of the point
+    /// after it.
+    struct LinePoint {
+        var x: Double, y: Double
+        var direction: (Double, Double)
+        var segment: Int
+    }
+
+    /// Lines of one text joined where one ends at another's start (MapLibre's `mergeLines`: a
+    /// line touching others at both ends joins all three), in the order they came.
+    static func mergeLines(_ parts: [[(Double, Double)]]) -> [[(Double, Double)]] {
+        func key(_ p: (Double, Double)) -> SIMD2<Double> { SIMD2(p.0, p.1) }
+        var merged: [[(Double, Double)]?] = []
+        var starts: [SIMD2<Double>: Int] = [:], ends: [SIMD2<Double>: Int] = [:]
+        for line in parts where line.count >= 2 {
+            let start = key(line[0]), end = key(line[line.count - 1])
+            if let i = ends[start], let j = starts[end], i != j {
+                // Between two lines: the one before, this one, then the one after.
+                merged[i]! += line.dropFirst() + merged[j]!.dropFirst()
+                ends[start] = nil; starts[end] = nil
+                ends[key(merged[j]!.last!)] = i
+                merged[j] = nil
+            } else if let i = ends[start] {
+                merged[i]! += line.dropFirst()
+                ends[start] = nil
+                ends[end] = i
+            } else if let j = starts[end] {
+                merged[j] = line + merged[j]!.dropFirst()
+                starts[end] = nil
+                starts[start] = j
+            } else {
+                merged.append(line)
+                starts[start] = merged.count - 1
+                ends[end] = merged.count - 1
+            }
+        }
+        return merged.compactMap { $0 }
+    }
+
+    /// Where labels go along a line, as MapLibre places them: every `spacing` tile units
+    /// (widened to leave a quarter of it between long labels), the first half a label and
+    /// `extraOffset` from the start — or half a spacing when the line comes in from beyond the
+    /// tile — each inside the tile with the label's half length of line on both sides; failing
+    /// all, the middle, if the label fits.
+    static func anchors(_ line: [(Double, Double)], spacing: Double, labelLength: Double, extraOffset: Double, extent: Double) -> [LinePoint] {
+        guard line.count >= 2 else { return [] }
+        var spacing = spacing
+        if spacing - labelLength < spacing / 4 { spacing = labelLength + spacing / 4 }
+        let first = line[0]
+        let continued = first.0 <= 0 || first.1 <= 0 || first.0 >= extent || first.1 >= extent
+        let offset = continued ? (spacing / 2).truncatingRemainder(dividingBy: spacing)
+                               : (labelLength / 2 + extraOffset).truncatingRemainder(dividingBy: spacing)
+        var total = 0.0
+        for k in 1..<line.count { total += hypot(line[k].0 - line[k - 1].0, line[k].1 - line[k - 1].1) }
+        func resample(_ offset: Double, middle: Bool) -> [LinePoint] {
+            var out: [LinePoint] = []
+            var distance = 0.0, marked = offset - spacing
+            for k in 1..<line.count {
+                let a = line[k - 1], b = line[k]
+                let d = hypot(b.0 - a.0, b.1 - a.1)
+                // At most 1,000 anchors a line (a spacing of a pixel over a long line).
+                while marked + spacing < distance + d, out.count < 1_000 {
+                    marked += spacing
+                    let t = (marked - distance) / d
+                    let x = a.0 + (b.0 - a.0) * t, y = a.1 + (b.1 - a.1) * t
+                    if x >= 0, x < extent, y >= 0, y < extent, marked - labelLength / 2 >= 0, marked + labelLength / 2 <= total {
+                        out.append(LinePoint(x: x, y: y, direction: ((b.0 - a.0) / d * 16, (b.1 - a.1) / d * 16), segment: k))
+                    }
+                    if middle { return out }
+                }
+                distance += d
+            }
+            return out
+        }
+        let found = resample(offset, middle: false)
+        if !found.isEmpty || continued { return found }
+        return resample(total / 2, middle: true)
+    }
+
+    /// The points of a line within `halfLength` (tile units, along the line) of the point `m`
+    /// on it each side, `m` itself among them: the points and its index.
+    static func window(_ line: [(Double, Double)], around m: LinePoint, halfLength: Double) -> (points: [(Double, Double)], anchor: Int) {
         var before: [(Double, Double)] = [], after: [(Double, Double)] = []
-        var walked = 0.0, last = (m.0, m.1)
+        var walked = 0.0, last = (m.x, m.y)
         var k = m.segment - 1
         while k >= 0, walked < halfLength, before.count < 256 {
-            let q = point(k)
+            let q = line[k]
             walked += hypot(q.0 - last.0, q.1 - last.1)
             before.append(q)
             last = q
             k -= 1
         }
-        walked = 0; last = (m.0, m.1); k = m.segment
-        while k < n, walked < halfLength, after.count < 256 {
-            let q = point(k)
+        walked = 0; last = (m.x, m.y); k = m.segment
+        while k < line.count, walked < halfLength, after.count < 256 {
+            let q = line[k]
             walked += hypot(q.0 - last.0, q.1 - last.1)
             after.append(q)
             last = q
             k += 1
         }
-        return (before.reversed() + [(m.0, m.1)] + after, before.count)
+        return (before.reversed() + [(m.x, m.y)] + after, before.count)
     }
 
-    static func midpoint(_ p: ArraySlice<Int32>) -> (Double, Double, length: Double, direction: (Double, Double), segment: Int)? {
-        let n = p.count / 2, b = p.startIndex
-        guard n >= 2 else { return nil }
+    /// The point halfway along a line.
+    static func midpoint(_ line: [(Double, Double)]) -> LinePoint? {
+        guard line.count >= 2 else { return nil }
         var total = 0.0
-        for k in 1..<n { total += hypot(Double(p[b + 2 * k] - p[b + 2 * k - 2]), Double(p[b + 2 * k + 1] - p[b + 2 * k - 1])) }
+        for k in 1..<line.count { total += hypot(line[k].0 - line[k - 1].0, line[k].1 - line[k - 1].1) }
         guard total > 0 else { return nil }
         var walked = 0.0
-        for k in 1..<n {
-            let x0 = Double(p[b + 2 * k - 2]), y0 = Double(p[b + 2 * k - 1]), x1 = Double(p[b + 2 * k]), y1 = Double(p[b + 2 * k + 1])
+        for k in 1..<line.count {
+            let (x0, y0) = line[k - 1], (x1, y1) = line[k]
             let d = hypot(x1 - x0, y1 - y0)
             if walked + d >= total / 2, d > 0 {
                 let t = (total / 2 - walked) / d
-                return (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, total, ((x1 - x0) / d * 16, (y1 - y0) / d * 16), k)
+                return LinePoint(x: x0 + (x1 - x0) * t, y: y0 + (y1 - y0) * t, direction: ((x1 - x0) / d * 16, (y1 - y0) / d * 16), segment: k)
             }
             walked += d
         }

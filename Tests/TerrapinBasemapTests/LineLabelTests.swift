@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TerrapinTiles
+@testable import TerrapinBasemap
+
+/// Labels along lines: same-named lines merged end to end, anchors every `symbol-spacing`
+/// (MapLibre's `mergeLines` and `getAnchors`), in tile units.
+@Suite struct LineLabelTests {
+    @Test func linesOfOneTextMergeEndToEnd() {
+        let a = [(0.0, 0.0), (10, 0)], b = [(10.0, 0.0), (20, 5)], c = [(20.0, 5.0), (30, 5)], d = [(100.0, 100.0), (110, 100)]
+        // In order, out of order, and a middle piece that joins the two on either side.
+        #expect(Basemap.mergeLines([a, b, c, d]).map(\.count) == [4, 2])
+        let reversed = Basemap.mergeLines([c, b, a])
+        #expect(reversed.count == 1 && reversed[0].map(\.0) == [0, 10, 20, 30])
+        let bridged = Basemap.mergeLines([a, c, b])
+        #expect(bridged.count == 1 && bridged[0].map(\.0) == [0, 10, 20, 30] && bridged[0].map(\.1) == [0, 0, 5, 5])
+        // A one-point piece is dropped.
+        #expect(Basemap.mergeLines([[(1.0, 1.0)]]).isEmpty)
+    }
+
+    @Test func anchorsEverySpacing() {
+        let line = [(48.0, 2000.0), (4048, 2000)]
+        // Starting inside the tile: the first half a label (100) and the extra offset (50) in.
+        let inside = Basemap.anchors(line, spacing: 1000, labelLength: 200, extraOffset: 50, extent: 4096)
+        #expect(inside.map(\.x) == [198, 1198, 2198, 3198])
+        #expect(inside.allSatisfy { $0.y == 2000 && $0.direction.0 > 0 && $0.direction.1 == 0 })
+        // Coming in from beyond the tile: half a spacing in; anchors stay inside the tile.
+        let continued = Basemap.anchors([(-200.0, 10.0), (5000, 10)], spacing: 1000, labelLength: 200, extraOffset: 50, extent: 4096)
+        #expect(continued.count == 4 && zip(continued.map(\.x), [300.0, 1300, 2300, 3300]).allSatisfy { abs($0 - $1) < 1e-9 })
+        // A label longer than the spacing keeps a quarter spacing to the next.
+        let long = Basemap.anchors(line, spacing: 1000, labelLength: 900, extraOffset: 0, extent: 4096)
+        #expect(zip(long, long.dropFirst()).allSatisfy { $1.x - $0.x == 1150 })
+        // A short line: the first place is past the end, so the middle, if the label fits.
+        let short = Basemap.anchors([(10.0, 10.0), (260, 10)], spacing: 1000, labelLength: 200, extraOffset: 100, extent: 4096)
+        #expect(short.map(\.x) == [135])
+        #expect(Basemap.anchors([(10.0, 10.0), (160, 10)], spacing: 1000, labelLength: 200, extraOffset: 100, extent: 4096).isEmpty)
+    }
+
+    @Test func theWindowHoldsTheLineAroundAnAnchor() {
+        let line = [(0.0, 0.0), (100, 0), (100, 100), (200, 100)]
+        let a = Basemap.LinePoint(x: 100, y: 50, direction: (0, 16), segment: 2)
+        // The points within 60 each side, and the first beyond, so the text is covered.
+        let w = Basemap.window(line, around: a, halfLength: 60)
+        #expect(w.points.count == 5 && w.anchor == 2)
+        #expect(w.points[w.anchor] == (100, 50))
+    }
+}
+
+extension LineLabelTests {
+    /// Monaco's street names at z15: a tighter `symbol-spacing` gives more labels along the
+    /// same streets (a label longer than the spacing still keeps a quarter of it to the next);
+    /// the default (250) is what the property left out gives.
+    @Test func spacingSetsHowOftenAStreetIsNamed() throws {
+        func labels(_ spacing: String) throws -> [BasemapSymbol] {
+            let json = """
+            {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
+              {"id": "names", "type": "symbol", "source": "omt", "source-layer": "transportation_name",
+               "layout": {"symbol-placement": "line", "text-field": "{name:latin}", "text-size": 12\(spacing)}}]}
+            """
+            let style = try BasemapStyle.parse(Array(json.utf8), file: "spacing.json", directory: ".")
+            let basemap = try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+            #expect(basemap.warnings.isEmpty, "\\(basemap.warnings)")
+            return basemap.symbols(area: [7.41, 43.725, 7.44, 43.75], zoom: 15)
+        }
+        let plain = try labels(""), standard = try labels(#", "symbol-spacing": 250"#), tight = try labels(#", "symbol-spacing": 80"#)
+        #expect(plain.count == standard.count)
+        #expect(tight.count > standard.count, "\(tight.count) labels at 80 px, \(standard.count) at 250")
+        // The longest-named street gets a label more often.
+        let counts = Dictionary(grouping: tight, by: \.text).mapValues(\.count)
+        let (street, most) = try #require(counts.max { $0.value < $1.value })
+        #expect(most > standard.filter { $0.text == street }.count, "\(street)")
+    }
+}
