@@ -196,8 +196,11 @@ public enum MapResolver {
                     box = box.union(Rect(x: anchor.x - iw / 2, y: anchor.y - ih / 2, width: iw, height: ih))
                 }
             }
+            // A label along a line follows its curve, or is hidden where the line cannot carry it.
+            let unfit = (label.style?.line.count ?? 0) >= 2 && layout != nil && curves[i] == nil
             var hidden: HiddenReason? = nil
-            if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
+            if unfit { hidden = .doesNotFitItsLine }
+            else if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
             else if box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: seen, in: projection.frame) { hidden = .occluded }
             else if label.style?.allowOverlap != true, let marker = Self.firstOverlap(curves[i]?.boxes ?? [box], among: .marker, in: index) { hidden = .collided(with: marker) }

@@ -16,6 +16,9 @@ public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
     case collidedWithLabel(Int)
     /// A model whose file could not be read (the message says why).
     case notLoaded(String)
+    /// A basemap label along a line that, on screen, is too short for its text or bends more
+    /// than the style's `text-max-angle` under it (MapLibre hides these too).
+    case doesNotFitItsLine
 
     public var description: String {
         switch self {
@@ -26,6 +29,7 @@ public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
         case .invalidPosition: "invalid position"
         case .collidedWithLabel(let other): "collided with label \(other)"
         case .notLoaded(let message): "not loaded: \(message)"
+        case .doesNotFitItsLine: "does not fit its line"
         }
     }
 }
