@@ -147,7 +147,7 @@ public enum TileTerrain {
         var levels = [first], windows: [GridWindow] = [], zooms = [zoom]
         if let camera, zoom < min(source.info.maxZoom, TileImagery.maxZoomRead) {
             let tileSize = try Self.tileSize(source, area ?? source.info.bounds ?? [-180, -85, 180, 85])
-            for z in (zoom + 1)...min(source.info.maxZoom, TileImagery.maxZoomRead) {
+            for z in (zoom + 1)...min(source.info.maxZoom, TileImagery.maxZoomRead, zoom + maxDetailLevels) {
                 let ground = TerrainGround(levels: levels, windows: windows, exaggeration: exaggeration)
                 guard let window = window(in: levels[levels.count - 1], ground: ground, camera: camera, viewport: viewport, maxSamples: levelSamples),
                       let finer = try nested(source, encoding, zoom: z, in: levels[levels.count - 1], window: window, tileSize: tileSize) else { break }
@@ -225,6 +225,9 @@ public enum TileTerrain {
         }
         return w
     }
+
+    /// Most finer levels over the coarsest (each halves the cells: 256 times finer at most).
+    public static let maxDetailLevels = 8
 
     /// Most tile pixels read for one finer level (16 Mi: its window and a border of tiles).
     static let maxMosaicSamples = 16 * 1024 * 1024
