@@ -188,9 +188,14 @@ extension Basemap {
                     let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
                     // The label's length: about 0.6 em a character (tile units).
                     let length = Double(text.count) * size * 0.6 / pixels
+                    // Merged, then cut to the tile (MapLibre's clipLine), so a line from beyond the
+                    // tile starts on its edge.
                     let lines = Self.mergeLines(group.flatMap { g in g.feature.parts.indices.map { Self.points(g.feature.part($0)) } })
+                        .flatMap { Self.clip($0, extent: extent) }
+                    let overscaling = Double(1 << max(0, Int(zoom) - dz))
                     for line in lines {
-                        for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent) {
+                        for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
+                                              overscaling: overscaling) {
                             guard out.count < Self.maxLabels else { return out }
                             // Enough line each side for the text (at most a character's size per character).
                             let window = Self.window(line, around: a, halfLength: Double(text.count) * size / pixels)
@@ -302,17 +307,19 @@ extension Basemap {
 
     /// Where labels go along a line, as MapLibre places them: every `spacing` tile units
     /// (widened to leave a quarter of it between long labels), the first half a label and
-    /// `extraOffset` from the start — or half a spacing when the line comes in from beyond the
-    /// tile — each inside the tile with the label's half length of line on both sides; failing
-    /// all, the middle, if the label fits.
-    static func anchors(_ line: [(Double, Double)], spacing: Double, labelLength: Double, extraOffset: Double, extent: Double) -> [LinePoint] {
+    /// `extraOffset` from the start — or half a spacing when the line comes in from the tile's
+    /// edge — times `overscaling` (a tile drawn 2^k times its size keeps its parent's places),
+    /// each inside the tile with the label's half length of line on both sides; failing all,
+    /// the middle, if the label fits.
+    static func anchors(_ line: [(Double, Double)], spacing: Double, labelLength: Double, extraOffset: Double, extent: Double,
+                        overscaling: Double = 1) -> [LinePoint] {
         guard line.count >= 2 else { return [] }
         var spacing = spacing
         if spacing - labelLength < spacing / 4 { spacing = labelLength + spacing / 4 }
         let first = line[0]
         let continued = first.0 <= 0 || first.1 <= 0 || first.0 >= extent || first.1 >= extent
-        let offset = continued ? (spacing / 2).truncatingRemainder(dividingBy: spacing)
-                               : (labelLength / 2 + extraOffset).truncatingRemainder(dividingBy: spacing)
+        let offset = continued ? (spacing / 2 * overscaling).truncatingRemainder(dividingBy: spacing)
+                               : ((labelLength / 2 + extraOffset) * overscaling).truncatingRemainder(dividingBy: spacing)
         var total = 0.0
         for k in 1..<line.count { total += hypot(line[k].0 - line[k - 1].0, line[k].1 - line[k - 1].1) }
         func resample(_ offset: Double, middle: Bool) -> [LinePoint] {
@@ -338,6 +345,45 @@ extension Basemap {
         let found = resample(offset, middle: false)
         if !found.isEmpty || continued { return found }
         return resample(total / 2, middle: true)
+    }
+
+    /// A line cut to the tile's square [0, extent]²: the pieces inside it, each running from
+    /// where it enters to where it leaves (a piece entering starts on the edge).
+    static func clip(_ line: [(Double, Double)], extent: Double) -> [[(Double, Double)]] {
+        var pieces: [[(Double, Double)]] = [], current: [(Double, Double)] = []
+        for k in 1..<max(1, line.count) {
+            let start = line[k - 1]
+            // Liang–Barsky: the part of the segment inside the square, as parameters t0…t1.
+            var t0 = 0.0, t1 = 1.0
+            let dx = line[k].0 - start.0, dy = line[k].1 - start.1
+            var inside = true
+            for (p, q) in [(-dx, start.0), (dx, extent - start.0), (-dy, start.1), (dy, extent - start.1)] {
+                if p == 0 {
+                    if q < 0 { inside = false }
+                } else {
+                    let r = q / p
+                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                }
+            }
+            guard inside, t0 <= t1 else {
+                if current.count >= 2 { pieces.append(current) }
+                current = []
+                continue
+            }
+            let enter = t0 > 0, leave = t1 < 1
+            let a = (start.0 + dx * t0, start.1 + dy * t0), b = (start.0 + dx * t1, start.1 + dy * t1)
+            if current.isEmpty || enter {
+                if current.count >= 2 { pieces.append(current) }
+                current = [a]
+            }
+            current.append(b)
+            if leave {
+                if current.count >= 2 { pieces.append(current) }
+                current = []
+            }
+        }
+        if current.count >= 2 { pieces.append(current) }
+        return pieces
     }
 
     /// The points of a line within `halfLength` (tile units, along the line) of the point `m`

@@ -71,3 +71,22 @@ extension LineLabelTests {
         #expect(most > standard.filter { $0.text == street }.count, "\(street)")
     }
 }
+
+extension LineLabelTests {
+    /// Lines are cut to the tile before their labels are placed, so one from beyond the tile
+    /// starts on its edge (and counts as continued); an overscaled tile keeps its parent's places.
+    @Test func linesAreCutToTheTile() {
+        let pieces = Basemap.clip([(-100.0, 100.0), (200, 100), (200, 5000), (300, 5000), (300, 200)], extent: 4096)
+        #expect(pieces.count == 2)
+        #expect(pieces[0].map(\.0) == [0, 200, 200] && pieces[0].map(\.1) == [100, 100, 4096])
+        #expect(pieces[1].map(\.0) == [300, 300] && pieces[1].map(\.1) == [4096, 200])
+        #expect(Basemap.clip([(5000.0, 5000.0), (6000, 6000)], extent: 4096).isEmpty)
+        #expect(Basemap.clip([(10.0, 10.0), (20, 20)], extent: 4096).map(\.count) == [2])
+        // Coming in from the edge: half a spacing in, twice that in a tile drawn at twice its size.
+        let edge = [(0.0, 10.0), (4000, 10)]
+        #expect(Basemap.anchors(edge, spacing: 1000, labelLength: 200, extraOffset: 50, extent: 4096).first?.x == 500)
+        #expect(Basemap.anchors(edge, spacing: 1000, labelLength: 200, extraOffset: 50, extent: 4096, overscaling: 2).first?.x == 1000)
+        let inside = [(48.0, 10.0), (4048, 10)]
+        #expect(Basemap.anchors(inside, spacing: 1000, labelLength: 200, extraOffset: 50, extent: 4096, overscaling: 2).first?.x == 348)
+    }
+}
