@@ -325,11 +325,14 @@ extension Basemap {
         func resample(_ offset: Double, middle: Bool) -> [LinePoint] {
             var out: [LinePoint] = []
             var distance = 0.0, marked = offset - spacing
+            // At most 10,000 places tried a line, 1,000 kept (a spacing of a pixel in a deeply
+            // magnified tile would otherwise try billions).
+            var tries = 0
             for k in 1..<line.count {
                 let a = line[k - 1], b = line[k]
                 let d = hypot(b.0 - a.0, b.1 - a.1)
-                // At most 1,000 anchors a line (a spacing of a pixel over a long line).
-                while marked + spacing < distance + d, out.count < 1_000 {
+                while marked + spacing < distance + d, out.count < 1_000, tries < 10_000 {
+                    tries += 1
                     marked += spacing
                     let t = (marked - distance) / d
                     let x = a.0 + (b.0 - a.0) * t, y = a.1 + (b.1 - a.1) * t

@@ -90,3 +90,16 @@ extension LineLabelTests {
         #expect(Basemap.anchors(inside, spacing: 1000, labelLength: 200, extraOffset: 50, extent: 4096, overscaling: 2).first?.x == 348)
     }
 }
+
+extension LineLabelTests {
+    /// A spacing far below a tile unit (a pixel in a tile magnified 2^10 times) over a long line
+    /// tries a bounded number of places.
+    @Test func aTinySpacingIsBounded() {
+        let zigzag: [(Double, Double)] = (0..<2_000).map { (k: Int) -> (Double, Double) in
+            let x: Double = k % 2 == 0 ? 10 : 4010
+            return (x, Double(k) * 2 + 10)
+        }
+        let anchors = Basemap.anchors(zigzag, spacing: 1.0 / 128, labelLength: 0.01, extraOffset: 0, extent: 4096)
+        #expect(anchors.count == 1_000)
+    }
+}
