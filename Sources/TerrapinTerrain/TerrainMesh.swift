@@ -19,7 +19,8 @@
 // the window the next finer level covers are not drawn, and the seam between them is closed by
 // skirts: walls hanging from the finer level's outer edges and from the coarser level's edges
 // around the window, as deep as the two sides' chords can part (each side's steepest rise
-// between samples times its step, over the blocks along the seam). The finer level's outermost
+// between samples times its step, over the blocks along the seam) plus how far the finer edge
+// lies from the coarser surface (`TerrainGround.seamMismatch`). The finer level's outermost
 // samples are the coarser level's surface (`TileTerrain`), so the two meet where the coarser
 // level takes every sample, and the skirts only fill what its coarser steps leave open.
 //
@@ -56,6 +57,8 @@ struct TerrainMesh {
     private let rises: [Double]
     /// How deep the skirts hang (metres, exaggerated): from the outer edges and around the window.
     private(set) var skirtDepth: (outer: Double, window: Double) = (0, 0)
+    /// The frame's size in device pixels (blocks beyond it are culled).
+    let frameWidth: Int, frameHeight: Int
 
     /// The largest side a mesh cell may span on screen, in device pixels: steps double while
     /// cells stay within it, so cells span 1.4–2.8 pixels (≈ 2) where the grid is fine enough.
@@ -153,8 +156,6 @@ struct TerrainMesh {
         }
         self.cornerSteps = cornerSteps
     }
-
-    let frameWidth: Int, frameHeight: Int
 
     /// The box of a block (its corners between heights `low` and `high`) seen from the eye: its
     /// nearest depth, whether any of it can be in the frame, and the device rows it spans (nil
