@@ -181,25 +181,27 @@ extension Basemap {
                     }
                 }
                 // Along lines: every `symbol-spacing` pixels (250 by default) where the text fits.
+                let overscaling = Double(1 << max(0, Int(zoom) - dz))
                 for text in texts {
                     let group = alongLines[text]!
-                    let (feature, context, icon) = group[0]
-                    let size = min(64, max(1, Self.number(layer, "text-size", context, default: 16)))
-                    let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
-                    // The label's length: about 0.6 em a character (tile units).
-                    let length = Double(text.count) * size * 0.6 / pixels
                     // Merged, then cut to the tile (MapLibre's clipLine), so a line from beyond the
-                    // tile starts on its edge.
-                    let lines = Self.mergeLines(group.flatMap { g in g.feature.parts.indices.map { Self.points(g.feature.part($0)) } })
-                        .flatMap { Self.clip($0, extent: extent) }
-                    let overscaling = Double(1 << max(0, Int(zoom) - dz))
-                    for line in lines {
-                        for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
-                                              overscaling: overscaling) {
-                            guard out.count < Self.maxLabels else { return out }
-                            // Enough line each side for the text (at most a character's size per character).
-                            let window = Self.window(line, around: a, halfLength: Double(text.count) * size / pixels)
-                            emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: a.direction, line: window)
+                    // tile starts on its edge. A merged line is its first piece's feature's (its
+                    // properties and id, as MapLibre keeps them).
+                    let pieces = group.indices.flatMap { g in group[g].feature.parts.indices.map { (Self.points(group[g].feature.part($0)), g) } }
+                    for (merged, owner) in Self.mergeLines(pieces) {
+                        let (feature, context, icon) = group[owner]
+                        let size = min(64, max(1, Self.number(layer, "text-size", context, default: 16)))
+                        let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
+                        // The label's length: about 0.6 em a character (tile units).
+                        let length = Double(text.count) * size * 0.6 / pixels
+                        for line in Self.clip(merged, extent: extent) {
+                            for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
+                                                  overscaling: overscaling) {
+                                guard out.count < Self.maxLabels else { return out }
+                                // Enough line each side for the text (at most a character's size per character).
+                                let window = Self.window(line, around: a, halfLength: Double(text.count) * size / pixels)
+                                emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: a.direction, line: window)
+                            }
                         }
                     }
                 }
@@ -277,10 +279,15 @@ extension Basemap {
     /// Lines of one text joined where one ends at another's start (MapLibre's `mergeLines`: a
     /// line touching others at both ends joins all three), in the order they came.
     static func mergeLines(_ parts: [[(Double, Double)]]) -> [[(Double, Double)]] {
+        mergeLines(parts.map { ($0, 0) }).map(\.0)
+    }
+
+    /// The same, each merged line with the owner of the first piece it was made from.
+    static func mergeLines(_ parts: [([(Double, Double)], Int)]) -> [([(Double, Double)], Int)] {
         func key(_ p: (Double, Double)) -> SIMD2<Double> { SIMD2(p.0, p.1) }
-        var merged: [[(Double, Double)]?] = []
+        var merged: [[(Double, Double)]?] = [], owners: [Int] = []
         var starts: [SIMD2<Double>: Int] = [:], ends: [SIMD2<Double>: Int] = [:]
-        for line in parts where line.count >= 2 {
+        for (line, owner) in parts where line.count >= 2 {
             let start = key(line[0]), end = key(line[line.count - 1])
             if let i = ends[start], let j = starts[end], i != j {
                 // Between two lines: the one before, this one, then the one after.
@@ -298,11 +305,12 @@ extension Basemap {
                 starts[start] = j
             } else {
                 merged.append(line)
+                owners.append(owner)
                 starts[start] = merged.count - 1
                 ends[end] = merged.count - 1
             }
         }
-        return merged.compactMap { $0 }
+        return merged.indices.compactMap { i in merged[i].map { ($0, owners[i]) } }
     }
 
     /// Where labels go along a line, as MapLibre places them: every `spacing` tile units

@@ -14,6 +14,9 @@ import TerrapinTiles
         #expect(reversed.count == 1 && reversed[0].map(\.0) == [0, 10, 20, 30])
         let bridged = Basemap.mergeLines([a, c, b])
         #expect(bridged.count == 1 && bridged[0].map(\.0) == [0, 10, 20, 30] && bridged[0].map(\.1) == [0, 0, 5, 5])
+        // A merged line keeps the owner of its first piece (its feature's properties and id).
+        let owned = Basemap.mergeLines([(a, 7), (d, 8), (b, 9)])
+        #expect(owned.map(\.1) == [7, 8] && owned[0].0.count == 3)
         // A one-point piece is dropped.
         #expect(Basemap.mergeLines([[(1.0, 1.0)]]).isEmpty)
     }
