@@ -194,6 +194,15 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         var drew = false
         var scratch: Canvas?
         defer { if let scratch { canvas.drawImage(scratch.pixmap) } }
+        // `fill-pattern`: each pattern's features are filled into a coverage mask of their own,
+        // then the pattern is laid through it once per layer.
+        var patterns: [String: (canvas: Canvas, image: (Pixmap, Double))] = [:], patternOrder: [String] = []
+        defer {
+            for name in patternOrder {
+                guard let (mask, (image, ratio)) = patterns[name], let layer = Self.pattern(image, ratio: ratio, through: mask.pixmap) else { continue }
+                canvas.drawImage(layer)
+            }
+        }
         for feature in data.features {
             switch (layer.kind, feature.type) {
             case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
@@ -224,6 +233,25 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             case .fill:
                 let color = Self.color(layer, "fill-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "fill-opacity", context, default: 1)
+                if let value = layer.property("fill-pattern")?.evaluate(context), case .string(let name) = value, !name.isEmpty {
+                    // A pattern from the sprite (a feature whose image is missing is not drawn,
+                    // as in MapLibre).
+                    guard let sheet = sprite else {
+                        note("layer '\(layer.id)': fill-pattern needs a local sprite (the style's \"sprite\"); patterned fills are not drawn")
+                        continue
+                    }
+                    guard let image = sheet.icon(name) else {
+                        note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
+                        continue
+                    }
+                    if patterns[name] == nil, let mask = Canvas(width: tileSize, height: tileSize) {
+                        patterns[name] = (mask, image)
+                        patternOrder.append(name)
+                    }
+                    patterns[name]?.canvas.fill(path, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
+                    drew = true
+                    continue
+                }
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
                 if layer.property("fill-outline-color") != nil {
                     let outline = Self.color(layer, "fill-outline-color", context, default: color)
@@ -269,6 +297,38 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             drew = true
         }
         return drew
+    }
+
+    /// `image` (a sprite's, `ratio` image pixels a tile pixel) repeated from the tile's corner
+    /// — which is the world's pixel grid for patterns whose size divides the tile's, as sprite
+    /// patterns' do — through `mask`'s alpha: premultiplied, ready to lay on the tile. Each tile
+    /// pixel takes the mean of the image pixels under it.
+    static func pattern(_ image: Pixmap, ratio: Double, through mask: Pixmap) -> Pixmap? {
+        let k = max(1, Int(ratio.rounded()))
+        let w = image.width / k, h = image.height / k
+        guard w > 0, h > 0 else { return nil }
+        // The pattern at tile scale, premultiplied.
+        var cell = [Float](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<4 {
+                    var sum = 0
+                    for j in 0..<k { for i in 0..<k { sum += Int(image.data[((y * k + j) * image.width + x * k + i) * 4 + c]) } }
+                    cell[(y * w + x) * 4 + c] = Float(sum) / Float(k * k)
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: mask.width * mask.height * 4)
+        for y in 0..<mask.height {
+            for x in 0..<mask.width {
+                let o = (y * mask.width + x) * 4
+                let coverage = Float(mask.data[o + 3]) / 255
+                guard coverage > 0 else { continue }
+                let p = ((y % h) * w + x % w) * 4
+                for c in 0..<4 { out[o + c] = UInt8(min(255, (cell[p + c] * coverage).rounded())) }
+            }
+        }
+        return Pixmap(width: mask.width, height: mask.height, premultipliedData: out)
     }
 
     /// A line moved `d` pixels to the right of its direction (screen y down): each vertex

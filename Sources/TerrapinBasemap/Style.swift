@@ -54,7 +54,7 @@ public struct BasemapStyle: Sendable {
     static let supported: [LayerKind: Set<String>] = [
         .background: ["background-color", "background-opacity"],
         // fill-antialias: fills are always anti-aliased.
-        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor"],
+        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern"],
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
                 "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset"],

@@ -1,0 +1,50 @@
+import Testing
+import TerrapinRaster
+import TerrapinTiles
+@testable import TerrapinBasemap
+
+/// `fill-pattern`: a sprite image repeated through a fill, aligned to the tile's pixel grid.
+@Suite struct FillPatternTests {
+    static func basemap(sprite: Bool) throws -> Basemap {
+        let json = """
+        {"version": 8, \(sprite ? #""sprite": "../sprites/icons","# : "")
+         "sources": {"omt": {"type": "vector"}}, "layers": [
+          {"id": "land", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+          {"id": "sea", "type": "fill", "source": "omt", "source-layer": "water",
+           "paint": {"fill-color": "#0000FF", "fill-pattern": "dot"}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "pattern.json", directory: "Fixtures/basemap/styles")
+        return try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+    }
+
+    /// Monaco's z14 tile: the sea is the 16-pixel "dot" repeated (every pixel equals the one 16
+    /// to its right and below, and the period holds more than one colour), the land is white.
+    @Test func theSeaIsDotted() throws {
+        let basemap = try Self.basemap(sprite: true)
+        let id = TileID.containing(longitude: 7.4246, latitude: 43.7384, zoom: 14)
+        let tile = try #require(try basemap.draw(id))
+        #expect(basemap.warnings.isEmpty, "\(basemap.warnings)")
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(tile.data[(y * tile.width + x) * 4..<(y * tile.width + x) * 4 + 4]) }
+        // The bottom-right corner of the tile is open sea (south-east of the harbour).
+        var repeats = 0, colours = Set<[UInt8]>()
+        for y in 448..<480 {
+            for x in 448..<480 {
+                colours.insert(pixel(x, y))
+                if pixel(x, y) == pixel(x + 16, y) && pixel(x, y) == pixel(x, y + 16) { repeats += 1 }
+            }
+        }
+        #expect(repeats == 32 * 32)
+        #expect(colours.count > 1 && !colours.contains([0, 0, 255, 255]), "the pattern, not the fill colour")
+        // Inland (the north-west corner) stays white.
+        #expect(pixel(4, 4) == [255, 255, 255, 255])
+    }
+
+    /// Without a sprite the patterned features are not drawn, and the style is told so once.
+    @Test func withoutASpriteThePatternIsNotDrawn() throws {
+        let basemap = try Self.basemap(sprite: false)
+        let id = TileID.containing(longitude: 7.4246, latitude: 43.7384, zoom: 14)
+        let tile = try #require(try basemap.draw(id))
+        #expect(basemap.warnings == ["layer 'sea': fill-pattern needs a local sprite (the style's \"sprite\"); patterned fills are not drawn"])
+        #expect(Array(tile.data[(470 * tile.width + 470) * 4..<(470 * tile.width + 470) * 4 + 4]) == [255, 255, 255, 255])
+    }
+}
