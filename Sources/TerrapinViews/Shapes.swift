@@ -104,7 +104,8 @@ final class ShapeNode: Node {
     /// A `.type` identity, the common one, held inline.
     private let typeIdentity: (type: ObjectIdentifier, word: UInt64)?
     /// What fewer shapes have: a stroke, an identity other than a type. Boxed, so a filled
-    /// shape (a marker's background) is 90 bytes smaller.
+    /// shape (a marker's background) takes about 70 bytes less (heaptrack: 185 → 112 bytes a
+    /// marker's `Color` view).
     private let rare: Rare?
 
     private final class Rare {
