@@ -68,10 +68,15 @@ public struct TerrainGround: Ground, Sendable {
 
     /// The finest grid's sample at a position (bilinear), or nil outside the coarsest grid.
     public func sample(latitude: Double, longitude: Double) -> Double? {
+        finest(latitude: latitude, longitude: longitude).height(latitude: latitude, longitude: longitude)
+    }
+
+    /// The finest level holding a position (the coarsest grid outside every finer one).
+    func finest(latitude: Double, longitude: Double) -> HeightGrid {
         for g in detail.reversed() where latitude >= g.southCentre && latitude <= g.northCentre && longitude >= g.westCentre && longitude <= g.eastCentre {
-            return g.height(latitude: latitude, longitude: longitude)
+            return g
         }
-        return grid.height(latitude: latitude, longitude: longitude)
+        return grid
     }
 
     /// Raw elevation (below 0 over the sea floor); 0 outside the grid.
@@ -83,6 +88,11 @@ public struct TerrainGround: Ground, Sendable {
     var finestCell: (height: Double, width: Double) {
         let g = detail.last ?? grid
         return (g.cellHeight, g.cellWidth)
+    }
+
+    /// A grid's cell in metres (its shorter side, at least a metre).
+    static func cellMetres(_ g: HeightGrid, perDegree: (latitude: Double, longitude: Double)) -> Double {
+        max(1, min(g.cellHeight * perDegree.latitude, g.cellWidth * max(1, perDegree.longitude)))
     }
 
     public func terrainHeight(at p: LatLngAltitude) -> Double { max(0, elevation(at: p)) }
@@ -98,14 +108,17 @@ public struct TerrainGround: Ground, Sendable {
         let n = WGS84.a / (1 - WGS84.e2 * s * s).squareRoot()
         let m = n * (1 - WGS84.e2) / (1 - WGS84.e2 * s * s)
         let metresPerDegLat = m * Double.pi / 180, metresPerDegLon = n * cos(lat0) * Double.pi / 180
-        let finest = finestCell
-        let cell = max(1, min(finest.height * metresPerDegLat, finest.width * max(1, metresPerDegLon)))
+        let perDegree = (latitude: metresPerDegLat, longitude: metresPerDegLon)
+        // The cell of the level under the point: its own slope is skipped in those cells.
+        let here = finest(latitude: frame.origin.latitude + point.y / metresPerDegLat, longitude: frame.origin.longitude + point.x / metresPerDegLon)
+        let cell = Self.cellMetres(here, perDegree: perDegree)
         let d = eye - point
         let length = d.length
         guard length > 2 * cell else { return false }
         // Only the part of the line over the grid can be blocked by it: clip the line (in plan)
-        // to the grid's extent, then march in half cells — at most `maxSteps` of them, so a line
-        // thousands of kilometres long over a fine grid stays bounded.
+        // to the grid's extent, then march in half cells of the level under each step — at
+        // most `maxSteps` of them, so a line thousands of kilometres long over a fine grid stays
+        // bounded.
         var t = 2 * cell, end = length
         let west = (grid.westCentre - grid.cellWidth - frame.origin.longitude) * metresPerDegLon
         let east = (grid.eastCentre + grid.cellWidth - frame.origin.longitude) * metresPerDegLon
@@ -120,19 +133,20 @@ public struct TerrainGround: Ground, Sendable {
             }
         }
         guard t < end, t.isFinite, end.isFinite else { return false }
-        let step = max(cell / 2, (end - t) / Double(Self.maxSteps))
+        let least = (end - t) / Double(Self.maxSteps)
         let r = (n * m).squareRoot()
-        // Counted, not accumulated: far out (a marker millions of kilometres up) `t += step`
-        // can round back to `t` and never reach the end.
-        let start = t
-        let count = min(Self.maxSteps, Int(saturating: ((end - start) / step).rounded(.up)))
-        for k in 0..<max(0, count) {
-            let t = start + Double(k) * step
+        // Bounded by a count as well as by the end: far out (a marker millions of kilometres
+        // up) `t += step` can round back to `t` and never reach the end.
+        var steps = 0
+        while t < end, steps < Self.maxSteps {
+            steps += 1
             let q = point + d * (t / length)
             let lat = frame.origin.latitude + q.y / metresPerDegLat
             let lon = frame.origin.longitude + q.x / metresPerDegLon
             let height = frame.origin.altitude + q.z + (q.x * q.x + q.y * q.y) / (2 * r)
-            if let ground = sample(latitude: lat, longitude: lon), height < max(0, ground * exaggeration) { return true }
+            let level = finest(latitude: lat, longitude: lon)
+            if let ground = level.height(latitude: lat, longitude: lon), height < max(0, ground * exaggeration) { return true }
+            t += max(Self.cellMetres(level, perDegree: perDegree) / 2, least)
         }
         return false
     }
