@@ -22,6 +22,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// The style's sprite sheet, if it has a local one that reads.
     public let sprite: SpriteSheet?
     let rasterSources: [String: Imagery]
+    /// raster-dem sources: the archive, its encoding and its tile size (found from a tile).
+    let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
     let decoded = Locked(DecodedTiles())
     let problems = Locked<[String]>([])
 
@@ -44,6 +46,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         self.style = style
         name = style.file
         var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
+        var dems: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)] = [:]
         var credits: [String] = [], missing: [String] = []
         func credit(_ text: String?) { if let text, !text.isEmpty, !credits.contains(text) { credits.append(text) } }
         for (key, source) in style.sources.sorted(by: { $0.key < $1.key }) {
@@ -71,11 +74,14 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             case .raster:
                 rasters[key] = Imagery(tiles: try TileImagery(source: archive))
             case .rasterDEM:
-                continue
+                let box = archive.info.bounds ?? [-180, -85, 180, 85]
+                let size = (try? TileTerrain.tileSize(archive, box)) ?? 256
+                dems[key] = (archive, source.encoding == "terrarium" ? .terrarium : .terrainrgb, size)
             }
         }
         vectorSources = vectors
         rasterSources = rasters
+        demSources = dems
         attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
         // The sprite (its @2x sheet when there is one: icons are scaled down, not up).
         var sheet: SpriteSheet?
@@ -168,7 +174,12 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
                 drawRaster(imagery, layer: layer, id: id, canvas: canvas)
                 drewSomething = true
-            case .symbol, .hillshade, .circle, .heatmap, .sky:
+            case .hillshade:
+                guard let sourceName = layer.source, let dem = demSources[sourceName],
+                      let shade = hillshade(dem, layer: layer, id: id) else { continue }
+                canvas.drawImage(shade)
+                drewSomething = true
+            case .symbol, .circle, .heatmap, .sky:
                 continue
             }
         }
@@ -385,6 +396,110 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             }
         }
         canvas.drawImage(pixmap, blendMode: .source)
+    }
+
+    /// A hillshade layer over tile `id`, as MapLibre shades it: the elevation's Sobel
+    /// derivative per metre (at the tile's pixels, bilinear from the DEM tiles of the zoom whose
+    /// pixels are the tile's, magnified from the deepest there is), boosted below z15 by
+    /// 2^(0.3 · (15 − z)) and clamped to ±1 as MapLibre's 8-bit derivative texture clamps it;
+    /// then the slope (× 1.25, over the cosine of the latitude), the aspect, and the shadow,
+    /// highlight and accent colours by `hillshade-exaggeration` and the light's direction (from
+    /// north, on the map). Premultiplied, to lay over the tile. Nil where the DEM has no tile.
+    func hillshade(_ dem: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int), layer: BasemapStyle.Layer, id: TileID) -> Pixmap? {
+        let context = EvaluationContext(zoom: Double(id.z))
+        let info = dem.source.info
+        // The DEM zoom whose pixels are this tile's (a 256-pixel DEM one zoom deeper), within the archive.
+        let ideal = id.z + max(0, (tileSize / max(1, dem.tileSize)).trailingZeroBitCount)
+        let dz = min(max(ideal, info.minZoom), min(info.maxZoom, TileImagery.maxZoomRead))
+        // This tile's pixels in DEM pixels of zoom dz: scale and origin, with a pixel's border.
+        let scale = Double(dem.tileSize) * pow(2, Double(dz - id.z)) / Double(tileSize)
+        let x0 = Double(id.x * tileSize) * scale, y0 = Double(id.y * tileSize) * scale
+        let n = tileSize + 2
+        let first = TileID(z: dz, x: Int(((x0 - 2 * scale) / Double(dem.tileSize)).rounded(.down)), y: Int(((y0 - 2 * scale) / Double(dem.tileSize)).rounded(.down)))
+        let last = TileID(z: dz, x: Int(((x0 + Double(tileSize + 2) * scale) / Double(dem.tileSize)).rounded(.down)),
+                          y: Int(((y0 + Double(tileSize + 2) * scale) / Double(dem.tileSize)).rounded(.down)))
+        let limit = 1 << dz
+        let a = TileID(z: dz, x: max(0, first.x), y: max(0, first.y)), b = TileID(z: dz, x: min(limit - 1, last.x), y: min(limit - 1, last.y))
+        let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
+        guard tilesX > 0, tilesY > 0, tilesX * tilesY <= 16 else { return nil }
+        let mosaic: [Float]
+        do throws(TerrainError) {
+            let made = try TileTerrain.mosaic(dem.source, dem.encoding, zoom: dz, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: dem.tileSize)
+            guard made.found > 0 else { return nil }
+            mosaic = made.samples
+        } catch {
+            note("layer '\(layer.id)': \(error)")
+            return nil
+        }
+        let mw = tilesX * dem.tileSize, mh = tilesY * dem.tileSize
+        let ox = Double(a.x * dem.tileSize), oy = Double(a.y * dem.tileSize)
+        // Elevation at each pixel centre of the tile and its border, bilinear (voids give way).
+        var e = [Float](repeating: 0, count: n * n)
+        for j in 0..<n {
+            let fy = min(max((y0 + (Double(j) - 0.5) * scale) - oy - 0.5, 0), Double(mh - 1))
+            let r0 = min(Int(fy), max(0, mh - 2)), r1 = min(r0 + 1, mh - 1), ty = Float(fy - Double(r0))
+            for i in 0..<n {
+                let fx = min(max((x0 + (Double(i) - 0.5) * scale) - ox - 0.5, 0), Double(mw - 1))
+                let c0 = min(Int(fx), max(0, mw - 2)), c1 = min(c0 + 1, mw - 1), tx = Float(fx - Double(c0))
+                var sum: Float = 0, weight: Float = 0
+                for (v, k) in [(mosaic[r0 * mw + c0], (1 - tx) * (1 - ty)), (mosaic[r0 * mw + c1], tx * (1 - ty)),
+                               (mosaic[r1 * mw + c0], (1 - tx) * ty), (mosaic[r1 * mw + c1], tx * ty)] where !v.isNaN {
+                    sum += v * k; weight += k
+                }
+                e[j * n + i] = weight > 0 ? sum / weight : 0
+            }
+        }
+        // Metres a tile pixel spans in Web Mercator (MapLibre's 2^(19.2562 − z) / 8).
+        let mercatorMetres = 78_271.517 / pow(2, Double(id.z)) * 512 / Double(tileSize)
+        let z = Double(id.z)
+        let boost = pow(2, -(z < 15 ? (z - 15) * (z < 2 ? 0.4 : z < 4.5 ? 0.35 : 0.3) : 0))
+        let intensity = min(1, max(0, Self.number(layer, "hillshade-exaggeration", context, default: 0.5)))
+        let direction = Self.number(layer, "hillshade-illumination-direction", context, default: 335)
+        let azimuth = (direction.truncatingRemainder(dividingBy: 360)) * Double.pi / 180 + Double.pi
+        func premultiplied(_ name: String, _ d: StyleColor) -> SIMD4<Double> {
+            let c = Self.color(layer, name, context, default: d)
+            return SIMD4(c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
+        }
+        let shadow = premultiplied("hillshade-shadow-color", StyleColor(red: 0, green: 0, blue: 0))
+        let highlight = premultiplied("hillshade-highlight-color", StyleColor(red: 1, green: 1, blue: 1))
+        let accentColour = premultiplied("hillshade-accent-color", StyleColor(red: 0, green: 0, blue: 0))
+        var out = [UInt8](repeating: 0, count: tileSize * tileSize * 4)
+        let worldPixels = Double(tileSize) * pow(2, z)
+        for y in 0..<tileSize {
+            let latitude = TileID.latitude(worldY: (Double(id.y * tileSize + y) + 0.5) / worldPixels) * Double.pi / 180
+            let cosLat = max(1e-6, cos(latitude))
+            for x in 0..<tileSize {
+                @inline(__always) func at(_ dx: Int, _ dy: Int) -> Double { Double(e[(y + 1 + dy) * n + x + 1 + dx]) }
+                let (a, b, c) = (at(-1, -1), at(0, -1), at(1, -1)), (d, f) = (at(-1, 0), at(1, 0)), (g, h, i) = (at(-1, 1), at(0, 1), at(1, 1))
+                let dxv = ((c + 2 * f + i) - (a + 2 * d + g)) / (8 * mercatorMetres) * boost
+                let dyv = ((g + 2 * h + i) - (a + 2 * b + c)) / (8 * mercatorMetres) * boost
+                let colour = Self.hillshade(dx: dxv, dy: dyv, cosLatitude: cosLat, intensity: intensity, azimuth: azimuth,
+                                            shadow: shadow, highlight: highlight, accent: accentColour)
+                let o = (y * tileSize + x) * 4
+                for k in 0..<4 { out[o + k] = UInt8(min(255, max(0, (colour[k] * 255).rounded()))) }
+            }
+        }
+        return Pixmap(width: tileSize, height: tileSize, premultipliedData: out)
+    }
+
+    /// One pixel of a hillshade (premultiplied, 0…1), from the elevation's derivative per
+    /// metre east (`dx`) and south (`dy`) in Web Mercator, MapLibre's hillshade shading: the
+    /// derivative clamped to ±1, the slope × 1.25 over the latitude's cosine, scaled by
+    /// `intensity` (`hillshade-exaggeration`), lit from `azimuth` (the illumination direction
+    /// from north plus π, radians): highlight on slopes facing the light, shadow away from it,
+    /// accent with steepness.
+    static func hillshade(dx: Double, dy: Double, cosLatitude: Double, intensity: Double, azimuth: Double,
+                          shadow: SIMD4<Double>, highlight: SIMD4<Double>, accent: SIMD4<Double>) -> SIMD4<Double> {
+        let dx = min(1, max(-1, dx)), dy = min(1, max(-1, dy))
+        let strength = min(1, max(0, intensity * 2)), base = 1.875 - intensity * 1.75, maxValue = Double.pi / 2
+        let slope = atan(1.25 * (dx * dx + dy * dy).squareRoot() / max(1e-6, cosLatitude))
+        let aspect = dx != 0 ? atan2(dy, -dx) : Double.pi / 2 * (dy > 0 ? 1 : -1)
+        let scaled = intensity != 0.5 ? (pow(base, slope) - 1) / (pow(base, maxValue) - 1) * maxValue : slope
+        let accentColour = accent * ((1 - cos(scaled)) * strength)
+        let m = (aspect + azimuth) / Double.pi + 0.5
+        let shade = abs(m - 2 * (m / 2).rounded(.down) - 1)
+        let shadeColour = (shadow + (highlight - shadow) * shade) * (sin(scaled) * strength)
+        return accentColour * (1 - shadeColour.w) + shadeColour
     }
 
     // MARK: Property helpers

@@ -1,6 +1,6 @@
 // The MapLibre Style Specification, the part Terrapin draws: sources (vector, raster,
-// raster-dem), layers background / fill / line / symbol / raster / fill-extrusion (hillshade is
-// read and skipped), filters, zoom ranges, visibility and the paint and layout properties the
+// raster-dem), layers background / fill / line / symbol / raster / fill-extrusion / hillshade,
+// filters, zoom ranges, visibility and the paint and layout properties the
 // common styles use. What else a style holds is warned about once and skipped, never fatal; a
 // style that is not one (not JSON, no layers, a layer without an id) is a `BasemapError.style`.
 import TerrapinIO
@@ -17,6 +17,8 @@ public struct BasemapStyle: Sendable {
         public var attribution: String?
         /// The remote URL the style gave (not read: the scene's tiles stand in).
         public var remote: String?
+        /// A raster-dem source's `encoding`: "mapbox" (Terrain-RGB, the default) or "terrarium".
+        public var encoding: String = "mapbox"
     }
 
     public enum LayerKind: String, Sendable, CaseIterable {
@@ -66,7 +68,8 @@ public struct BasemapStyle: Sendable {
                   "text-pitch-alignment", "icon-image", "icon-size"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration"],
-        .hillshade: [],
+        .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
+                     "hillshade-highlight-color", "hillshade-accent-color"],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity",
                          "fill-extrusion-translate", "fill-extrusion-translate-anchor"],
         .circle: [], .heatmap: [], .sky: [],
@@ -125,6 +128,10 @@ public struct BasemapStyle: Sendable {
                 if let a = member(fields, "attribution"), case .string(let text) = a.value { attribution = text }
                 sources[m.key] = Source(kind: kind, location: location, tileSize: tileSize, minZoom: int("minzoom"), maxZoom: int("maxzoom"),
                                         attribution: attribution, remote: remote)
+                if let e = member(fields, "encoding"), case .string(let encoding) = e.value {
+                    if ["mapbox", "terrarium"].contains(encoding) { sources[m.key]?.encoding = encoding }
+                    else { warn("source '\(m.key)': encoding \"\(encoding)\" is not known (mapbox or terrarium); mapbox is used") }
+                }
             }
         }
         var sprite: String?
@@ -154,10 +161,13 @@ public struct BasemapStyle: Sendable {
             guard ids.insert(id).inserted else { throw failure(path + ".id", idNode, "layer id '\(id)' is used twice") }
             guard let typeNode = member(fields, "type"), case .string(let type) = typeNode.value else { throw failure(path + ".type", node, "layer '\(id)' needs a \"type\"") }
             guard let kind = LayerKind(rawValue: type) else { throw failure(path + ".type", typeNode, "layer '\(id)' has type \"\(type)\", which is not a MapLibre layer type") }
-            if [.hillshade, .circle, .heatmap, .sky].contains(kind) { warn("layer '\(id)': \(type) layers are not drawn; skipped") }
+            if [.circle, .heatmap, .sky].contains(kind) { warn("layer '\(id)': \(type) layers are not drawn; skipped") }
             var source: String?, sourceLayer: String?
             if let s = member(fields, "source"), case .string(let v) = s.value { source = v }
             if let s = member(fields, "source-layer"), case .string(let v) = s.value { sourceLayer = v }
+            if kind == .hillshade, let s = source, let k = sources[s]?.kind, k != .rasterDEM {
+                warn("layer '\(id)': hillshade layers need a raster-dem source; '\(s)' is \(k.rawValue); not drawn")
+            }
             func zoom(_ key: String, _ fallback: Double) -> Double {
                 guard let n = member(fields, key), case .number(let v) = n.value else { return fallback }
                 return v
@@ -181,7 +191,7 @@ public struct BasemapStyle: Sendable {
                         continue
                     }
                     guard Self.supported[kind]?.contains(p.key) ?? false else {
-                        if ![.hillshade, .circle, .heatmap, .sky].contains(kind) { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
+                        if ![.circle, .heatmap, .sky].contains(kind) { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
                         continue
                     }
                     do { properties[p.key] = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key)) } catch {

@@ -85,7 +85,7 @@ public enum TileTerrain {
 
     /// The source's tile size, from the tile at the middle of `box` at its least zoom (256
     /// when there is none; Terrain-RGB tiles are 256 or 512).
-    static func tileSize(_ source: any TileSource, _ box: [Double]) throws(TerrainError) -> Int {
+    public static func tileSize(_ source: any TileSource, _ box: [Double]) throws(TerrainError) -> Int {
         let middle = TileImagery.tileID(longitude: (box[0] + box[2]) / 2, latitude: (box[1] + box[3]) / 2, zoom: source.info.minZoom)
         return try decode(source, middle)?.width ?? 256
     }
@@ -93,8 +93,8 @@ public enum TileTerrain {
     /// The heights of `tilesX` × `tilesY` tiles of `zoom` from tile `a` in Web Mercator, one
     /// per pixel, NaN where no tile is; a missing tile is magnified from its nearest ancestor
     /// (overzoom). Also how many tiles were found, and how many of them at `zoom` itself.
-    static func mosaic(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, from a: TileID, tilesX: Int, tilesY: Int,
-                       tileSize: Int) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
+    public static func mosaic(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, from a: TileID, tilesX: Int, tilesY: Int,
+                              tileSize: Int) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
         let width = tilesX * tileSize, height = tilesY * tileSize
         var mosaic = [Float](repeating: .nan, count: width * height)
         var found = 0, native = 0

@@ -139,7 +139,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.warnings.contains { $0.contains("geojson") })
         #expect(style.warnings.contains { $0.contains("\"feature-state\" is not supported; the default is used") })
         #expect(style.warnings.contains { $0.contains("\"sprite\" is remote") })
-        #expect(style.warnings.contains { $0.contains("hillshade layers are not drawn") })
+        #expect(style.warnings.contains("layer 'h': hillshade layers need a raster-dem source; 's' is vector; not drawn"))
         #expect(style.layers.last?.property("fill-color") == nil)
     }
 
