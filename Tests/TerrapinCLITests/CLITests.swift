@@ -704,8 +704,8 @@ extension Array where Element == UInt8 {
         let result = try CLI.run(["render", CLI.examples + "/../Fixtures/basemap/monaco-user-style.json", "-o", dir + "/out.png", "--size", "160x120"])
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: dir + "/out.png"))
-        #expect(result.stderr.contains("warning: ") && result.stderr.contains("hillshade layers are not drawn"), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: ") && result.stderr.contains("hillshade layers need a raster-dem source"), "\(result.stderr)")
         let inspect = try CLI.run(["inspect", CLI.examples + "/../Fixtures/basemap/monaco-user-style.json"])
-        #expect(String(decoding: inspect.stdout, as: UTF8.self).contains("warning: layer 'hill': hillshade layers are not drawn; skipped"))
+        #expect(String(decoding: inspect.stdout, as: UTF8.self).contains("warning: layer 'hill': hillshade layers need a raster-dem source; 'omt' is vector; not drawn"))
     }
 }
