@@ -408,9 +408,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     func hillshade(_ dem: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int), layer: BasemapStyle.Layer, id: TileID) -> Pixmap? {
         let context = EvaluationContext(zoom: Double(id.z))
         let info = dem.source.info
-        // The DEM zoom whose pixels are this tile's (a 256-pixel DEM one zoom deeper), within the archive.
-        let ideal = id.z + max(0, (tileSize / max(1, dem.tileSize)).trailingZeroBitCount)
-        let dz = min(max(ideal, info.minZoom), min(info.maxZoom, TileImagery.maxZoomRead))
+        let dz = Self.demZoom(tile: id.z, tileSize: tileSize, demTileSize: dem.tileSize, minZoom: info.minZoom, maxZoom: info.maxZoom)
         // This tile's pixels in DEM pixels of zoom dz: scale and origin, with a pixel's border.
         let scale = Double(dem.tileSize) * pow(2, Double(dz - id.z)) / Double(tileSize)
         let x0 = Double(id.x * tileSize) * scale, y0 = Double(id.y * tileSize) * scale
@@ -481,6 +479,13 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             }
         }
         return Pixmap(width: tileSize, height: tileSize, premultipliedData: out)
+    }
+
+    /// The DEM zoom whose pixels are a tile's of zoom `tile` (a 256-pixel DEM one zoom deeper
+    /// than a 512-pixel tile, a 1024-pixel one a zoom shallower), within the archive's zooms.
+    static func demZoom(tile: Int, tileSize: Int, demTileSize: Int, minZoom: Int, maxZoom: Int) -> Int {
+        let ideal = tile + Int(log2(Double(tileSize) / Double(max(1, demTileSize))).rounded())
+        return min(max(ideal, minZoom), min(maxZoom, TileImagery.maxZoomRead))
     }
 
     /// One pixel of a hillshade (premultiplied, 0…1), from the elevation's derivative per

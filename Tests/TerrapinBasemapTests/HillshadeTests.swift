@@ -36,6 +36,15 @@ import TerrapinTiles
         #expect(abs(shade(Self.pixel(dx: -0.3, dy: 0, direction: 90)) - 1) < 1e-9)
     }
 
+    /// The DEM zoom whose pixels are the tile's, within the archive.
+    @Test func theDEMZoomMatchesThePixels() {
+        #expect(Basemap.demZoom(tile: 11, tileSize: 512, demTileSize: 256, minZoom: 8, maxZoom: 12) == 12)
+        #expect(Basemap.demZoom(tile: 11, tileSize: 512, demTileSize: 512, minZoom: 8, maxZoom: 12) == 11)
+        #expect(Basemap.demZoom(tile: 11, tileSize: 512, demTileSize: 1024, minZoom: 8, maxZoom: 12) == 10)
+        #expect(Basemap.demZoom(tile: 14, tileSize: 512, demTileSize: 256, minZoom: 8, maxZoom: 12) == 12)
+        #expect(Basemap.demZoom(tile: 3, tileSize: 512, demTileSize: 256, minZoom: 8, maxZoom: 12) == 8)
+    }
+
     /// Andorra's Terrain-RGB tiles under a z12 tile of the roadmap: shaded without warnings,
     /// with both light and dark slopes, and nothing where the style has no hillshade layer.
     @Test func andorraIsShaded() throws {
