@@ -434,18 +434,12 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         let ox = Double(a.x * dem.tileSize), oy = Double(a.y * dem.tileSize)
         // Elevation at each pixel centre of the tile and its border, bilinear (voids give way).
         var e = [Float](repeating: 0, count: n * n)
-        for j in 0..<n {
-            let fy = min(max((y0 + (Double(j) - 0.5) * scale) - oy - 0.5, 0), Double(mh - 1))
-            let r0 = min(Int(fy), max(0, mh - 2)), r1 = min(r0 + 1, mh - 1), ty = Float(fy - Double(r0))
-            for i in 0..<n {
-                let fx = min(max((x0 + (Double(i) - 0.5) * scale) - ox - 0.5, 0), Double(mw - 1))
-                let c0 = min(Int(fx), max(0, mw - 2)), c1 = min(c0 + 1, mw - 1), tx = Float(fx - Double(c0))
-                var sum: Float = 0, weight: Float = 0
-                for (v, k) in [(mosaic[r0 * mw + c0], (1 - tx) * (1 - ty)), (mosaic[r0 * mw + c1], tx * (1 - ty)),
-                               (mosaic[r1 * mw + c0], (1 - tx) * ty), (mosaic[r1 * mw + c1], tx * ty)] where !v.isNaN {
-                    sum += v * k; weight += k
+        mosaic.withUnsafeBufferPointer { m in
+            for j in 0..<n {
+                let y = (y0 + (Double(j) - 0.5) * scale) - oy - 0.5
+                for i in 0..<n {
+                    e[j * n + i] = TileTerrain.bilinear(m, width: mw, height: mh, x: (x0 + (Double(i) - 0.5) * scale) - ox - 0.5, y: y) ?? 0
                 }
-                e[j * n + i] = weight > 0 ? sum / weight : 0
             }
         }
         // Metres a tile pixel spans in Web Mercator (MapLibre's 2^(19.2562 − z) / 8).

@@ -129,6 +129,25 @@ public enum TileTerrain {
         return (mosaic, found, native)
     }
 
+    /// The height at (`x`, `y`) — pixels of a `width` × `height` mosaic, centres at whole
+    /// numbers, clamped to its edge — bilinear over the corners that are not voids (NaN), so a
+    /// void gives way to its neighbours; nil when every corner is one.
+    @inline(__always)
+    public static func bilinear(_ m: UnsafeBufferPointer<Float>, width: Int, height: Int, x: Double, y: Double) -> Float? {
+        let fy = min(max(y, 0), Double(height - 1)), y0 = min(Int(fy), max(0, height - 2)), y1 = min(y0 + 1, height - 1)
+        let fx = min(max(x, 0), Double(width - 1)), x0 = min(Int(fx), max(0, width - 2)), x1 = min(x0 + 1, width - 1)
+        let ty = Float(fy - Double(y0)), tx = Float(fx - Double(x0))
+        var sum: Float = 0, weight: Float = 0
+        @inline(__always) func corner(_ v: Float, _ k: Float) {
+            if !v.isNaN { sum += v * k; weight += k }
+        }
+        corner(m[y0 * width + x0], (1 - tx) * (1 - ty))
+        corner(m[y0 * width + x1], tx * (1 - ty))
+        corner(m[y1 * width + x0], (1 - tx) * ty)
+        corner(m[y1 * width + x1], tx * ty)
+        return weight > 0 ? sum / weight : nil
+    }
+
     /// Most samples each level of a ground seen from a camera may hold (1024²): the coarsest
     /// one, and each finer one.
     public static let defaultLevelSamples = 1024 * 1024
@@ -260,18 +279,8 @@ public enum TileTerrain {
         var samples = [Float](repeating: .nan, count: columns * rows)
         mosaic.withUnsafeBufferPointer { m in
             for j in 0..<rows {
-                let fy = min(max(ys[j], 0), Double(height - 1)), y0 = min(Int(fy), height - 2 < 0 ? 0 : height - 2), ty = Float(fy - Double(y0))
-                let y1 = min(y0 + 1, height - 1)
                 for i in 0..<columns {
-                    let fx = min(max(xs[i], 0), Double(width - 1)), x0 = min(Int(fx), width - 2 < 0 ? 0 : width - 2), tx = Float(fx - Double(x0))
-                    let x1 = min(x0 + 1, width - 1)
-                    // Bilinear over the valid corners (a void gives way to its neighbours).
-                    var sum: Float = 0, weight: Float = 0
-                    for (v, k) in [(m[y0 * width + x0], (1 - tx) * (1 - ty)), (m[y0 * width + x1], tx * (1 - ty)),
-                                   (m[y1 * width + x0], (1 - tx) * ty), (m[y1 * width + x1], tx * ty)] where !v.isNaN && k > 0 {
-                        sum += v * k; weight += k
-                    }
-                    if weight > 0 { samples[j * columns + i] = sum / weight }
+                    if let h = Self.bilinear(m, width: width, height: height, x: xs[i], y: ys[j]) { samples[j * columns + i] = h }
                 }
             }
         }
