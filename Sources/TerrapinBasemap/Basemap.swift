@@ -419,8 +419,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         let limit = 1 << dz
         let a = TileID(z: dz, x: max(0, first.x), y: max(0, first.y)), b = TileID(z: dz, x: min(limit - 1, last.x), y: min(limit - 1, last.y))
         let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
-        // At most 16 DEM tiles and 16 Mi samples (an archive of huge tiles cannot take gigabytes).
-        guard tilesX > 0, tilesY > 0, tilesX * tilesY <= 16, tilesX * tilesY * dem.tileSize * dem.tileSize <= 16 * 1024 * 1024 else { return nil }
+        // At most 16 DEM tiles and 8 Mi samples (an archive of huge tiles cannot take gigabytes).
+        guard tilesX > 0, tilesY > 0, tilesX * tilesY <= 16, tilesX * tilesY * dem.tileSize * dem.tileSize <= 8 * 1024 * 1024 else { return nil }
         let mosaic: [Float]
         do throws(TerrainError) {
             let made = try TileTerrain.mosaic(dem.source, dem.encoding, zoom: dz, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: dem.tileSize)

@@ -7,6 +7,7 @@ import TerrapinFuzzing
 import Terrapin
 import TerrapinGeometry
 import TerrapinPNG
+@testable import TerrapinBasemap
 
 @Suite struct LimitsTests {
     /// Every row of the table (its first cell) and the test below that exceeds it.
@@ -59,7 +60,44 @@ import TerrapinPNG
         "SVG icon folder (a style's `sprite`)": "svgImages",
         "models per scene file": "models",
         "3D model (glTF, GLB)": "models",
+        "hillshade layer": "linePlacesAndHillshade",
+        "labels along one line": "linePlacesAndHillshade",
     ]
+
+    /// Labels along one line: a pixel's spacing in a tile magnified 2^7 times over a line of
+    /// 2,000 long segments keeps 1,000 places. Hillshade: 2048-pixel DEM tiles shade a tile
+    /// that reads one of them (4 Mi samples) and leave unshaded one that would read four (16 Mi,
+    /// over the 8 Mi limit).
+    @Test func linePlacesAndHillshade() throws {
+        let zigzag: [(Double, Double)] = (0..<2_000).map { (k: Int) -> (Double, Double) in (k % 2 == 0 ? 10 : 4010, Double(k) * 2 + 10) }
+        #expect(Basemap.anchors(zigzag, spacing: 1.0 / 128, labelLength: 0.01, extraOffset: 0, extent: 4096).count == 1_000)
+
+        final class BigDEM: TileSource, @unchecked Sendable {
+            let path = "big-dem"
+            let info = TileSourceInfo(type: .png, minZoom: 0, maxZoom: 1)
+            let png: [UInt8]
+            init() throws {
+                // Terrain-RGB rising 0.5 m a pixel eastwards.
+                var data = [UInt8](repeating: 255, count: 2048 * 2048 * 4)
+                for y in 0..<2048 {
+                    for x in 0..<2048 {
+                        let v = 100_000 + x * 5, o = (y * 2048 + x) * 4
+                        data[o] = UInt8(v >> 16); data[o + 1] = UInt8((v >> 8) & 255); data[o + 2] = UInt8(v & 255)
+                    }
+                }
+                png = try PNGEncoder.encode(Pixmap(width: 2048, height: 2048, premultipliedData: data)!)
+            }
+            func tile(_ id: TileID) throws(TileError) -> [UInt8]? { png }
+        }
+        let dem = try BigDEM()
+        let json = """
+        {"version": 8, "sources": {"dem": {"type": "raster-dem", "url": "pmtiles://big.pmtiles"}},
+         "layers": [{"id": "hills", "type": "hillshade", "source": "dem"}]}
+        """
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "hills.json", directory: "/styles"), tiles: nil) { _ in dem }
+        #expect(try basemap.draw(TileID(z: 3, x: 1, y: 1)) != nil)
+        #expect(try basemap.draw(TileID(z: 3, x: 3, y: 3)) == nil)
+    }
 
     /// `terrapin serve`: a body over --max-body (declared, and sent without a declared length),
     /// more than 512 query arguments, a request line past the connection's buffer, and a render
@@ -190,6 +228,11 @@ import TerrapinPNG
         let small = try TileTerrain.grid(dem, encoding: .terrainrgb, maxSamples: 200_000)
         #expect(small.zoom < 12 && small.grid.columns * small.grid.rows <= 200_000)
         #expect(TileTerrain.defaultMaxSamples == 2048 * 2048)
+        // Seen from a camera: levels of at most their budget, at most 8 finer ones.
+        let camera = Camera(center: LatLngAltitude(latitude: 42.82, longitude: 1.56, altitude: 1500), heading: 20, tilt: 70, range: 60_000)
+        let (levels, zooms) = try TileTerrain.ground(dem, encoding: .terrainrgb, camera: camera, levelSamples: 70_000)
+        #expect(levels.levels.allSatisfy { $0.columns * $0.rows <= 70_000 } && zooms.count <= 1 + TileTerrain.maxDetailLevels)
+        #expect(TileTerrain.defaultLevelSamples == 1024 * 1024 && TileTerrain.maxDetailLevels == 8)
     }
 
     /// Models: a file over the size limit refused before it is read, an accessor claiming more
