@@ -128,7 +128,8 @@ public enum GroundDrape: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .imagery: "imagery"
-        case .basemap(let style): "basemap \(style)"
+        // A style file by its name alone: the printed list is the same wherever the files are.
+        case .basemap(let style): "basemap \(style.split(separator: "/").last.map(String.init) ?? style)"
         }
     }
 }
