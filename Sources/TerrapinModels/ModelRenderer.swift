@@ -30,12 +30,12 @@ public enum ModelRenderer {
     static let offsetY = SIMD8<Float>(-3, 3, 1, -5, 5, -1, 7, -7) / 16
 
     struct Vertex {
-        var uv: SIMD2<Float>
+        /// What a shade interpolates, in one vector (three multiply-adds interpolate it all):
+        /// texture coordinates u, v; n · sun (signed: a back face's side flips it); haze; and
+        /// the vertex colour r, g, b, a.
+        var attributes: SIMD8<Float>
         var uvE: SIMD2<Float>
-        var color: SIMD4<Float>
-        /// n · sun (signed: a back face's side flips it), and haze.
-        var lit: Float
-        var haze: Float
+        var uv: SIMD2<Float> { SIMD2(attributes[0], attributes[1]) }
     }
 
     struct Triangle {
@@ -71,6 +71,18 @@ public enum ModelRenderer {
         let near = Float(projection.near)
         let width = frame.width, height = frame.height
         var shaders: [Shader] = []
+        // Every vertex and triangle reserved at once: growing by doubling copied megabytes and
+        // faulted in fresh pages at each step.
+        var vertexCount = 0, triangleCount = 0
+        for model in models {
+            for instance in model.asset.instances {
+                let prim = model.asset.primitives[instance.primitive]
+                vertexCount += prim.positions.count
+                triangleCount += prim.indices.count / 3
+            }
+        }
+        vertices.reserveCapacity(vertexCount)
+        triangles.reserveCapacity(triangleCount)
         for model in models {
             let l = model.linear
             let firstShader = shaders.count
@@ -134,7 +146,8 @@ public enum ModelRenderer {
                     if let r = emissiveRef, !r.isIdentity { uvE = r.apply(uvE) }
                     if let r = baseRef, !r.isIdentity { uv = r.apply(uv) }
                     let haze = Float(1 - exp(-Double(max(0, z)) / hazeDistance)) * 0.85
-                    vertices.append(Vertex(uv: uv, uvE: uvE, color: prim.colors.isEmpty ? SIMD4(repeating: 1) : prim.colors[k], lit: lit, haze: haze))
+                    let color = prim.colors.isEmpty ? SIMD4<Float>(repeating: 1) : prim.colors[k]
+                    vertices.append(Vertex(attributes: SIMD8(uv.x, uv.y, lit, haze, color.x, color.y, color.z, color.w), uvE: uvE))
                 }
                 let baseTexture = baseRef.map { model.asset.textures[$0.texture] }
                 let emissiveTexture = emissiveRef.map { model.asset.textures[$0.texture] }
@@ -330,9 +343,10 @@ public enum ModelRenderer {
             let shader = shaders[Int(t.material)]
             let va = vertices[Int(t.v0)], vb = vertices[Int(t.v1)], vc = vertices[Int(t.v2)]
             let (p0, p1, p2) = s.weights(t, x: x, y: y)
-            var color = shader.factor * (va.color * p0 + vb.color * p1 + vc.color * p2)
+            let a = va.attributes * p0 + vb.attributes * p1 + vc.attributes * p2
+            var color = shader.factor * SIMD4(a[4], a[5], a[6], a[7])
             if let base = shader.base {
-                let texel = base.sample(va.uv * p0 + vb.uv * p1 + vc.uv * p2, lod: t.lod)
+                let texel = base.sample(SIMD2(a[0], a[1]), lod: t.lod)
                 // (An opaque texel is already straight: no division.)
                 let straight = texel.w == 1 ? SIMD3(texel.x, texel.y, texel.z) : texel.w > 0 ? SIMD3(texel.x, texel.y, texel.z) / texel.w : SIMD3<Float>()
                 color *= SIMD4(straight.x, straight.y, straight.z, texel.w)
@@ -345,7 +359,7 @@ public enum ModelRenderer {
             }
             var rgb = SIMD3(color.x, color.y, color.z)
             if !shader.unlit {
-                let lit = t.flatLit.isNaN ? (va.lit * p0 + vb.lit * p1 + vc.lit * p2) : t.flatLit
+                let lit = t.flatLit.isNaN ? a[2] : t.flatLit
                 rgb *= ModelRenderer.ambient + (1 - ModelRenderer.ambient) * max(0, min(1, lit * t.side))
             }
             if shader.emissive != .zero {
@@ -356,7 +370,7 @@ public enum ModelRenderer {
                 }
                 rgb += e
             }
-            let haze = va.haze * p0 + vb.haze * p1 + vc.haze * p2
+            let haze = a[3]
             rgb = rgb * (1 - haze) + horizon * haze
             rgb = SIMD3(max(0, min(1, rgb.x)), max(0, min(1, rgb.y)), max(0, min(1, rgb.z)))
             let packed = UInt32(rgb.x * 255 + 0.5) | UInt32(rgb.y * 255 + 0.5) << 8 | UInt32(rgb.z * 255 + 0.5) << 16 | 0xFF00_0000

@@ -143,7 +143,8 @@ struct Sampler {
 
     @inline(__always)
     static func unpack(_ t: UInt32) -> SIMD4<Float> {
-        SIMD4(Float(t & 0xFF), Float(t >> 8 & 0xFF), Float(t >> 16 & 0xFF), Float(t >> 24)) * (1 / 255)
+        // The four bytes widened and converted together (vector code, not four conversions).
+        SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(t, to: SIMD4<UInt8>.self))) * (1 / 255)
     }
 
     @inline(__always)
