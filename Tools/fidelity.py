@@ -28,7 +28,10 @@ CASES = [
     ("hybrid-andorra-z13", "hybrid", "tiles/andorra-omt.pmtiles", "tiles/stamen-toner-z0-3.pmtiles", (42.5078, 1.5211), 13, (1024, 768)),
     ("light-andorra-z13", os.path.join(FIX, "basemap", "styles", "light.json"), "tiles/andorra-omt.pmtiles", None, (42.5400, 1.5600), 13, (1024, 768)),
     ("light-monaco-z16", os.path.join(FIX, "basemap", "styles", "light.json"), "tiles/monaco-omt.pmtiles", None, (43.7384, 7.4246), 16, (1024, 768)),
+    ("oneway-monaco-z16", os.path.join(FIX, "basemap", "styles", "oneway.json"), "tiles/monaco-omt.pmtiles", None, (43.7395, 7.4265), 16, (1024, 768)),
 ]
+# Cases whose style draws sprite images: MapLibre makes its sprite from the same SVG folder.
+ICONS = {"oneway-monaco-z16": os.path.join(FIX, "basemap", "sprites", "patterns")}
 
 def style_file(style, name):
     if os.path.exists(style):
@@ -71,6 +74,8 @@ if not args.skip_maplibre:
             line["tiles"] = ["openmaptiles=" + os.path.join(FIX, tiles)] if "example" not in name and "light" not in name else [os.path.join(FIX, tiles)]
             if raster:
                 line["tiles"].append("imagery=" + os.path.join(FIX, raster))
+            if name in ICONS:
+                line["icons"] = ICONS[name]
             f.write(json.dumps(line) + "\n")
     subprocess.run(["bash", os.path.join(ML, "render.sh"), "--batch", os.path.join(OUT, "batch.jsonl"), "--out-dir", OUT], check=True)
 

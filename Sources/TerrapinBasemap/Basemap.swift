@@ -214,6 +214,16 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 canvas.drawImage(layer)
             }
         }
+        // `line-pattern`: each pattern's lines are stroked into a coverage mask of their own
+        // while their pixels learn where they lie along and across the line; the pattern is
+        // laid through the mask once per layer.
+        var linePatterns: [String: LinePattern] = [:], linePatternOrder: [String] = []
+        defer {
+            for name in linePatternOrder {
+                if let layer = linePatterns[name]?.image() { canvas.drawImage(layer) }
+            }
+        }
+        var featureNumber: Int32 = 0
         for feature in data.features {
             switch (layer.kind, feature.type) {
             case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
@@ -223,6 +233,10 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
             var b = PathBuilder()
+            // A patterned line's parts as points (the pattern runs along them).
+            var linePattern: String?
+            if layer.kind == .line, case .string(let name)? = layer.property("line-pattern")?.evaluate(context), !name.isEmpty { linePattern = name }
+            var lineParts: [[Point]] = []
             // `line-offset`: pixels of a 512-pixel tile to the right of the line's direction.
             let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * size / 512 : 0
             for part in feature.parts.indices {
@@ -237,6 +251,11 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                     if k == 0 { b.move(to: point) } else { b.line(to: point) }
                 }
                 if feature.type == .polygon { b.close() }
+                if linePattern != nil {
+                    var points = moved ?? (0..<count).map(at)
+                    if feature.type == .polygon, let first = points.first { points.append(first) }
+                    lineParts.append(points)
+                }
             }
             guard maxX >= -margin, maxY >= -margin, minX <= size + margin, minY <= size + margin else { continue }
             let path = b.build()
@@ -284,6 +303,30 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 style.cap = LineCap(rawValue: layer.property("line-cap")?.evaluate(context).string ?? "butt") ?? .butt
                 style.join = LineJoin(rawValue: layer.property("line-join")?.evaluate(context).string ?? "miter") ?? .miter
                 style.miterLimit = Self.number(layer, "line-miter-limit", context, default: 2)
+                if let name = linePattern {
+                    // The pattern replaces the colour and the dashes (as the spec's "disabled
+                    // by line-pattern" says); a feature whose image is missing is not drawn.
+                    guard let sheet = sprite else {
+                        note("layer '\(layer.id)': line-pattern needs a local sprite (the style's \"sprite\"); patterned lines are not drawn")
+                        continue
+                    }
+                    guard let image = sheet.icon(name) else {
+                        note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
+                        continue
+                    }
+                    if linePatterns[name] == nil, let pattern = LinePattern(tileSize: tileSize, image: image.0, ratio: image.1) {
+                        linePatterns[name] = pattern
+                        linePatternOrder.append(name)
+                    }
+                    guard let pattern = linePatterns[name] else { continue }
+                    featureNumber += 1
+                    guard pattern.add(lineParts, path: path, style: style, opacity: opacity, feature: featureNumber) else {
+                        note("layer '\(layer.id)': line-pattern '\(name)' visits more than \(LinePattern.visitsPerPixel) × a tile's pixels in a tile; the rest of its lines there are not drawn")
+                        continue
+                    }
+                    drew = true
+                    continue
+                }
                 if case .array(let dashes)? = layer.property("line-dasharray")?.evaluate(context) {
                     let pattern = dashes.compactMap(\.number).map { max(0, $0) * width }
                     if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
@@ -310,15 +353,12 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         return drew
     }
 
-    /// `image` (a sprite's, `ratio` image pixels a tile pixel) repeated from the tile's corner
-    /// — which is the world's pixel grid for patterns whose size divides the tile's, as sprite
-    /// patterns' do — through `mask`'s alpha: premultiplied, ready to lay on the tile. Each tile
-    /// pixel takes the mean of the image pixels under it.
-    static func pattern(_ image: Pixmap, ratio: Double, through mask: Pixmap) -> Pixmap? {
+    /// A sprite image at tile scale: each tile pixel the mean of the `ratio` × `ratio` image
+    /// pixels under it, premultiplied, 0…255 (nil for an image smaller than a tile pixel).
+    static func patternCell(_ image: Pixmap, ratio: Double) -> (width: Int, height: Int, texels: [Float])? {
         let k = max(1, Int(ratio.rounded()))
         let w = image.width / k, h = image.height / k
         guard w > 0, h > 0 else { return nil }
-        // The pattern at tile scale, premultiplied.
         var cell = [Float](repeating: 0, count: w * h * 4)
         for y in 0..<h {
             for x in 0..<w {
@@ -329,6 +369,15 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 }
             }
         }
+        return (w, h, cell)
+    }
+
+    /// `image` (a sprite's, `ratio` image pixels a tile pixel) repeated from the tile's corner
+    /// — which is the world's pixel grid for patterns whose size divides the tile's, as sprite
+    /// patterns' do — through `mask`'s alpha: premultiplied, ready to lay on the tile. Each tile
+    /// pixel takes the mean of the image pixels under it.
+    static func pattern(_ image: Pixmap, ratio: Double, through mask: Pixmap) -> Pixmap? {
+        guard let (w, h, cell) = patternCell(image, ratio: ratio) else { return nil }
         var out = [UInt8](repeating: 0, count: mask.width * mask.height * 4)
         for y in 0..<mask.height {
             for x in 0..<mask.width {

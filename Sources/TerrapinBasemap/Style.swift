@@ -59,7 +59,7 @@ public struct BasemapStyle: Sendable {
         .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern"],
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
-                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset"],
+                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern"],
         // Labels are kept upright and face the viewer (keep-upright, the alignments); with no
         // icons drawn, text-optional and icon-optional change nothing.
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur", "text-opacity",

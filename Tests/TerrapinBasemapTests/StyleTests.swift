@@ -123,8 +123,8 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}, "g": {"type": "geojson", "data": {}}},
          "sprite": "https://example.com/sprite", "layers": [
           {"id": "h", "type": "hillshade", "source": "s"},
-          {"id": "f", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-pattern": "x", "line-color": "#00f"}},
-          {"id": "f2", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-pattern": "y"}},
+          {"id": "f", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-gradient": "x", "line-color": "#00f"}},
+          {"id": "f2", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-gradient": "y"}},
           {"id": "odd", "type": "line", "source": "s", "source-layer": "x", "filter": ["within", {}]},
           {"id": "geo", "type": "line", "source": "g"},
           {"id": "c", "type": "fill", "source": "s", "paint": {"fill-color": ["feature-state", "hover"]}}
@@ -134,7 +134,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.sources["s"]?.location == "/styles/a.pmtiles")
         #expect(style.layers.map(\.id) == ["h", "f", "f2", "c"])
         #expect(style.warnings.count == 8, "\(style.warnings)")
-        #expect(style.warnings.contains("layer 'f': paint property \"line-pattern\" is not drawn by Terrapin; ignored"))
+        #expect(style.warnings.contains("layer 'f': paint property \"line-gradient\" is not drawn by Terrapin; ignored"))
         #expect(style.warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
         #expect(style.warnings.contains { $0.contains("geojson") })
         #expect(style.warnings.contains { $0.contains("\"feature-state\" is not supported; the default is used") })

@@ -62,13 +62,23 @@ import TerrapinPNG
         "3D model (glTF, GLB)": "models",
         "hillshade layer": "linePlacesAndHillshade",
         "labels along one line": "linePlacesAndHillshade",
+        "line pattern": "linePlacesAndHillshade",
     ]
 
     /// Labels along one line: a pixel's spacing in a tile magnified 2^7 times over a line of
     /// 2,000 long segments keeps 1,000 places. Hillshade: 2048-pixel DEM tiles shade a tile
     /// that reads one of them (4 Mi samples) and leave unshaded one that would read four (16 Mi,
-    /// over the 8 Mi limit).
+    /// over the 8 Mi limit). Line patterns: 1,000-pixel-wide patterned lines over a 64-pixel
+    /// tile spend the pixel visits within the first feature; the next is refused.
     @Test func linePlacesAndHillshade() throws {
+        let image = Pixmap(width: 4, height: 4, premultipliedData: [UInt8](repeating: 255, count: 64))!
+        let pattern = try #require(LinePattern(tileSize: 64, image: image, ratio: 1))
+        let strokes = (0..<200).map { Point(Double($0 % 2) * 64, Double($0)) }
+        var path = PathBuilder()
+        for (k, p) in strokes.enumerated() { if k == 0 { path.move(to: p) } else { path.line(to: p) } }
+        #expect(pattern.add([strokes], path: path.build(), style: StrokeStyle(width: 1000), opacity: 1, feature: 1))
+        #expect(!pattern.add([strokes], path: path.build(), style: StrokeStyle(width: 1000), opacity: 1, feature: 2))
+
         let zigzag: [(Double, Double)] = (0..<2_000).map { (k: Int) -> (Double, Double) in (k % 2 == 0 ? 10 : 4010, Double(k) * 2 + 10) }
         #expect(Basemap.anchors(zigzag, spacing: 1.0 / 128, labelLength: 0.01, extraOffset: 0, extent: 4096).count == 1_000)
 

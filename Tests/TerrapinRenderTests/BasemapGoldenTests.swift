@@ -76,6 +76,14 @@ import TerrapinSnapshotTesting
         #expect(text.contains("\"Monte-Carlo\" [place]: shown"))
     }
 
+    /// Monaco's one-way streets marked by `line-pattern` arrows (`styles/oneway.json`, the
+    /// arrow from an SVG folder), straight down: drawn, nothing warned about.
+    @Test func oneWayStreetsWithALinePattern() throws {
+        let scene = try golden("monaco-oneway")
+        let map = try #require(scene.map)
+        #expect(map.warnings.isEmpty, "\(map.warnings)")
+    }
+
     /// A style with properties, layers and operators Terrapin lacks renders what it can and
     /// says what it skipped, once each.
     @Test func unsupportedStylePartsRenderWithWarnings() throws {
