@@ -29,9 +29,10 @@ CASES = [
     ("light-andorra-z13", os.path.join(FIX, "basemap", "styles", "light.json"), "tiles/andorra-omt.pmtiles", None, (42.5400, 1.5600), 13, (1024, 768)),
     ("light-monaco-z16", os.path.join(FIX, "basemap", "styles", "light.json"), "tiles/monaco-omt.pmtiles", None, (43.7384, 7.4246), 16, (1024, 768)),
     ("oneway-monaco-z16", os.path.join(FIX, "basemap", "styles", "oneway.json"), "tiles/monaco-omt.pmtiles", None, (43.7395, 7.4265), 16, (1024, 768)),
+    ("facades-monaco-z16", os.path.join(FIX, "basemap", "styles", "facades.json"), "tiles/monaco-omt.pmtiles", None, (43.7402, 7.4275), 16, (1024, 768)),
 ]
 # Cases whose style draws sprite images: MapLibre makes its sprite from the same SVG folder.
-ICONS = {"oneway-monaco-z16": os.path.join(FIX, "basemap", "sprites", "patterns")}
+ICONS = {name: os.path.join(FIX, "basemap", "sprites", "patterns") for name in ("oneway-monaco-z16", "facades-monaco-z16")}
 
 def style_file(style, name):
     if os.path.exists(style):

@@ -259,27 +259,30 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             }
             guard maxX >= -margin, maxY >= -margin, minX <= size + margin, minY <= size + margin else { continue }
             let path = b.build()
+            /// The feature filled into pattern `name`'s mask (`property` names it in warnings; a
+            /// feature whose image is missing is not drawn, as in MapLibre). True if drawn.
+            func fillPattern(_ name: String, _ property: String, _ what: String, opacity: Double) -> Bool {
+                guard let sheet = sprite else {
+                    note("layer '\(layer.id)': \(property) needs a local sprite (the style's \"sprite\"); \(what) are not drawn")
+                    return false
+                }
+                guard let image = sheet.icon(name) else {
+                    note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
+                    return false
+                }
+                if patterns[name] == nil, let mask = Canvas(width: tileSize, height: tileSize) {
+                    patterns[name] = (mask, image)
+                    patternOrder.append(name)
+                }
+                patterns[name]?.canvas.fill(path, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
+                return true
+            }
             switch layer.kind {
             case .fill:
                 let color = Self.color(layer, "fill-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "fill-opacity", context, default: 1)
-                if let value = layer.property("fill-pattern")?.evaluate(context), case .string(let name) = value, !name.isEmpty {
-                    // A pattern from the sprite (a feature whose image is missing is not drawn,
-                    // as in MapLibre).
-                    guard let sheet = sprite else {
-                        note("layer '\(layer.id)': fill-pattern needs a local sprite (the style's \"sprite\"); patterned fills are not drawn")
-                        continue
-                    }
-                    guard let image = sheet.icon(name) else {
-                        note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
-                        continue
-                    }
-                    if patterns[name] == nil, let mask = Canvas(width: tileSize, height: tileSize) {
-                        patterns[name] = (mask, image)
-                        patternOrder.append(name)
-                    }
-                    patterns[name]?.canvas.fill(path, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
-                    drew = true
+                if case .string(let name)? = layer.property("fill-pattern")?.evaluate(context), !name.isEmpty {
+                    if fillPattern(name, "fill-pattern", "patterned fills", opacity: opacity) { drew = true }
                     continue
                 }
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
@@ -292,6 +295,10 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 let color = Self.color(layer, "fill-extrusion-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
                 guard opacity > 0 else { continue }
+                if case .string(let name)? = layer.property("fill-extrusion-pattern")?.evaluate(context), !name.isEmpty {
+                    if fillPattern(name, "fill-extrusion-pattern", "patterned extrusions", opacity: opacity) { drew = true }
+                    continue
+                }
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
             default:
                 let color = Self.color(layer, "line-color", context, default: StyleColor(red: 0, green: 0, blue: 0))

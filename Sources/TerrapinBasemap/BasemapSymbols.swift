@@ -2,6 +2,7 @@
 // buildings from its fill-extrusion layers, for the area a view shows at the zoom it needs.
 import Foundation
 import TerrapinRaster
+import TerrapinTerrain
 import TerrapinTiles
 
 /// A label of a symbol layer, not yet placed: the resolver projects it, hides it where the
@@ -63,6 +64,8 @@ public struct BasemapBuilding: Sendable {
     public var base: Double, roof: Double
     public var color: SIMD3<Double>
     public var featureID: UInt64?
+    /// `fill-extrusion-pattern`'s image on its walls and roof, or nil.
+    public var pattern: BuildingPattern?
 }
 
 extension Basemap {
@@ -445,6 +448,30 @@ extension Basemap {
     /// meet).
     public func buildings(area: [Double], zoom: Double) -> [BasemapBuilding] {
         var out: [BasemapBuilding] = []
+        // `fill-extrusion-pattern` images at tile scale, by name (nil: not in the sprite).
+        var images: [String: PatternImage?] = [:]
+        func image(_ layer: BasemapStyle.Layer, _ name: String) -> PatternImage? {
+            if let known = images[name] { return known }
+            var made: PatternImage?
+            if let sheet = sprite {
+                if let (pixels, ratio) = sheet.icon(name) {
+                    if let cell = Self.patternCell(pixels, ratio: ratio) {
+                        made = PatternImage(width: cell.width, height: cell.height, texels: (0..<(cell.width * cell.height)).map {
+                            SIMD4(cell.texels[$0 * 4], cell.texels[$0 * 4 + 1], cell.texels[$0 * 4 + 2], cell.texels[$0 * 4 + 3])
+                        })
+                    }
+                    if made == nil { note("layer '\(layer.id)': pattern '\(name)' is over 1,024 pixels a side on buildings; not drawn") }
+                } else {
+                    note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
+                }
+            } else {
+                note("layer '\(layer.id)': fill-extrusion-pattern needs a local sprite (the style's \"sprite\"); patterned extrusions are not drawn")
+            }
+            images[name] = made
+            return made
+        }
+        // Patterns lie on the world's pixels at the view's whole zoom (as the tiles draw them).
+        let patternZoom = max(0, min(30, zoom.rounded(.down)))
         for layer in style.layers where layer.kind == .fillExtrusion && layer.shows(at: zoom) {
             guard let sourceName = layer.source, let source = vectorSources[sourceName] else { continue }
             let dz = style.sources[sourceName]?.maxZoom ?? source.info.maxZoom
@@ -467,6 +494,12 @@ extension Basemap {
                     let base = Self.number(layer, "fill-extrusion-base", c, default: 0)
                     guard roof > base, roof < 2000 else { continue }
                     let color = Self.color(layer, "fill-extrusion-color", c, default: StyleColor(red: 0, green: 0, blue: 0))
+                    var patternImage: PatternImage?
+                    if case .string(let name)? = layer.property("fill-extrusion-pattern")?.evaluate(c), !name.isEmpty {
+                        // A feature whose image is missing is not drawn, as MapLibre leaves it out.
+                        guard let found = image(layer, name) else { continue }
+                        patternImage = found
+                    }
                     for polygon in feature.polygons {
                         let ring = feature.part(polygon[0]), b = ring.startIndex
                         let count = ring.count / 2
@@ -478,8 +511,26 @@ extension Basemap {
                         let footprint = (0..<count).map {
                             Self.geographic(id, extent: data.extent, Double(ring[b + 2 * $0]) + shift.0, Double(ring[b + 2 * $0 + 1]) + shift.1)
                         }
-                        out.append(BasemapBuilding(footprint: footprint, base: base, roof: roof,
-                                                   color: SIMD3(color.red * 255, color.green * 255, color.blue * 255), featureID: feature.id))
+                        var building = BasemapBuilding(footprint: footprint, base: base, roof: roof,
+                                                       color: SIMD3(color.red * 255, color.green * 255, color.blue * 255), featureID: feature.id)
+                        if let patternImage {
+                            // The corners in world pixels at the pattern's zoom, moved by whole
+                            // patterns near the origin (small numbers, the same texels).
+                            let scale = 512 * pow(2, patternZoom - Double(id.z)) / Double(data.extent)
+                            let ox = Double(id.x * data.extent) * scale, oy = Double(id.y * data.extent) * scale
+                            var corners = (0..<count).map { SIMD2(ox + (Double(ring[b + 2 * $0]) + shift.0) * scale, oy + (Double(ring[b + 2 * $0 + 1]) + shift.1) * scale) }
+                            let w = Double(patternImage.width), h = Double(patternImage.height)
+                            let whole = SIMD2((corners[0].x / w).rounded(.down) * w, (corners[0].y / h).rounded(.down) * h)
+                            corners = corners.map { $0 - whole }
+                            var along = [0.0]
+                            for k in 0..<count {
+                                let d = corners[(k + 1) % count] - corners[k]
+                                along.append(along[k] + (d.x * d.x + d.y * d.y).squareRoot())
+                            }
+                            // Up a wall, MapLibre's 2^z / 65,536 pixels a metre.
+                            building.pattern = BuildingPattern(image: patternImage, roof: corners, along: along, upward: pow(2, patternZoom) / 65_536, vertices: count)
+                        }
+                        out.append(building)
                     }
                 }
             }

@@ -71,7 +71,7 @@ public struct BasemapStyle: Sendable {
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
                      "hillshade-highlight-color", "hillshade-accent-color"],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity",
-                         "fill-extrusion-translate", "fill-extrusion-translate-anchor"],
+                         "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-pattern"],
         .circle: [], .heatmap: [], .sky: [],
     ]
     static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "fill-translate", "line-translate", "fill-extrusion-translate"]

@@ -20,6 +20,8 @@ public struct Building: Sendable, Equatable {
     /// The roof drawn in `color` itself instead of lit by the sun (a basemap style's
     /// extrusions, as MapLibre lights them). Default false.
     public var roofKeepsColour = false
+    /// An image on the walls and roof instead of `color` (a basemap's `fill-extrusion-pattern`).
+    public var pattern: BuildingPattern?
 
     /// Nil unless there are 3…1,000 valid vertices and 0 ≤ base < roof ≤ 10,000 m.
     public init?(footprint: [LatLngAltitude], base: Double = 0, roof: Double, color: SIMD3<Double> = SIMD3(214, 208, 198)) {
@@ -44,6 +46,89 @@ public struct Building: Sendable, Equatable {
             j = i
         }
         return inside
+    }
+}
+
+/// An image for building patterns, premultiplied RGBA 0…255 row-major, with its box-filtered
+/// mipmaps (halving down to a texel), made once and shared by every building that shows it.
+public final class PatternImage: Sendable {
+    public let width: Int, height: Int
+    /// Level 0 is the image.
+    let levels: [(width: Int, height: Int, texels: [SIMD4<Float>])]
+
+    /// Nil unless the texels fill `width` × `height` (at most 1,024 each way).
+    public init?(width: Int, height: Int, texels: [SIMD4<Float>]) {
+        guard (1...1024).contains(width), (1...1024).contains(height), texels.count == width * height else { return nil }
+        self.width = width
+        self.height = height
+        var levels = [(width, height, texels)]
+        while let (w, h, t) = levels.last, w > 1 || h > 1 {
+            let nw = max(1, w / 2), nh = max(1, h / 2)
+            var next = [SIMD4<Float>](repeating: .zero, count: nw * nh)
+            for y in 0..<nh {
+                for x in 0..<nw {
+                    let x0 = min(w - 1, 2 * x), x1 = min(w - 1, 2 * x + 1), y0 = min(h - 1, 2 * y), y1 = min(h - 1, 2 * y + 1)
+                    next[y * nw + x] = (t[y0 * w + x0] + t[y0 * w + x1] + t[y1 * w + x0] + t[y1 * w + x1]) / 4
+                }
+            }
+            levels.append((nw, nh, next))
+        }
+        self.levels = levels
+    }
+
+    /// Bilinear between texel centres of level `level`, repeating both ways; `u`, `v` in the
+    /// image's pixels (level 0).
+    @inline(__always)
+    func sample(_ u: Float, _ v: Float, level: Int) -> SIMD4<Float> {
+        let (w, h, texels) = levels[level]
+        let fu = u * Float(w) / Float(width) - 0.5, fv = v * Float(h) / Float(height) - 0.5
+        let iu = fu.rounded(.down), iv = fv.rounded(.down)
+        let su = fu - iu, sv = fv - iv
+        guard iu.magnitude < 1e9, iv.magnitude < 1e9 else { return texels[0] }
+        let x0 = (Int(iu) % w + w) % w, x1 = (x0 + 1) % w
+        let y0 = (Int(iv) % h + h) % h, y1 = (y0 + 1) % h
+        let top = texels[y0 * w + x0] * (1 - su) + texels[y0 * w + x1] * su
+        let bottom = texels[y1 * w + x0] * (1 - su) + texels[y1 * w + x1] * su
+        return top * (1 - sv) + bottom * sv
+    }
+
+    /// Trilinear: `lod` is log2 of image pixels per screen pixel (0 or less: the image itself).
+    @inline(__always)
+    func sample(_ u: Float, _ v: Float, lod: Float) -> SIMD4<Float> {
+        guard lod > 0 else { return sample(u, v, level: 0) }
+        let l = min(lod, Float(levels.count - 1))
+        let i = Int(l), f = l - Float(i)
+        let a = sample(u, v, level: i)
+        guard f > 1 / 64, i + 1 < levels.count else { return a }
+        return a + (sample(u, v, level: i + 1) - a) * f
+    }
+}
+
+/// An image repeated over a building's walls and roof: on the roof at the footprint's pattern
+/// coordinates, on the walls along the footprint's ring (its distance from the first vertex)
+/// and up from the ground, upright. Transparent texels show the building's colour.
+public struct BuildingPattern: Sendable, Equatable {
+    public let image: PatternImage
+    /// Per footprint vertex, in pattern pixels: the roof's coordinates, and the distance along
+    /// the ring from the first vertex (one more value: the whole ring's length, closing it).
+    public let roof: [SIMD2<Double>]
+    public let along: [Double]
+    /// Pattern pixels per metre up a wall.
+    public let upward: Double
+
+    /// Nil unless the coordinates are finite, one per vertex of a footprint of `vertices` (and
+    /// the ring's length).
+    public init?(image: PatternImage, roof: [SIMD2<Double>], along: [Double], upward: Double, vertices: Int) {
+        guard roof.count == vertices, along.count == vertices + 1, roof.allSatisfy({ $0.x.isFinite && $0.y.isFinite }),
+              along.allSatisfy(\.isFinite), upward.isFinite, upward >= 0 else { return nil }
+        self.image = image
+        self.roof = roof
+        self.along = along
+        self.upward = upward
+    }
+
+    public static func == (a: BuildingPattern, b: BuildingPattern) -> Bool {
+        a.image === b.image && a.roof == b.roof && a.along == b.along && a.upward == b.upward
     }
 }
 
@@ -148,22 +233,38 @@ public enum BuildingRenderer {
         for (i, b) in ground.buildings.enumerated() {
             let prism = ground.prism(i, frame: projection.frame)
             let n = prism.polygon.count
-            // Counter-clockwise in plan, so each wall's outward normal is (dy, −dx).
+            // Counter-clockwise in plan, so each wall's outward normal is (dy, −dx); `order`
+            // keeps each corner's index in the footprint.
             var polygon = prism.polygon
+            var order = Array(0..<n)
             var area = 0.0
             for k in 0..<n { let p = polygon[k], q = polygon[(k + 1) % n]; area += p.0 * q.1 - q.0 * p.1 }
-            if area < 0 { polygon.reverse() }
+            if area < 0 { polygon.reverse(); order.reverse() }
             func screen(_ p: (Double, Double), _ z: Double) -> (Double, Double, Double)? {
                 guard let s = projection.project(enu: Vector3(p.0, p.1, z)) else { return nil }
                 return (s.x * toDevice.scale + toDevice.dx, s.y * toDevice.scale + toDevice.dy, s.depth)
             }
+            let own = SIMD3<Float>(Float(b.color.x), Float(b.color.y), Float(b.color.z))
+            /// The light's factor and the haze at `depth`.
+            func lighting(_ lit: Double, depth: Double) -> (light: Float, haze: Float) {
+                (Float(0.45 + 0.55 * max(0, min(1, lit))), Float(1 - exp(-depth / hazeDistance)) * 0.85)
+            }
             func colour(_ lit: Double, depth: Double) -> SIMD3<Float> {
-                let base = SIMD3<Float>(Float(b.color.x), Float(b.color.y), Float(b.color.z)) * Float(0.45 + 0.55 * max(0, min(1, lit)))
-                let haze = Float(1 - exp(-depth / hazeDistance)) * 0.85
-                return base * (1 - haze) + horizon * haze
+                let (k, haze) = lighting(lit, depth: depth)
+                return own * k * (1 - haze) + horizon * haze
             }
             let pack = { (c: SIMD3<Float>) -> UInt32 in
                 UInt32(min(255, max(0, c.x))) | UInt32(min(255, max(0, c.y))) << 8 | UInt32(min(255, max(0, c.z))) << 16 | 0xFF00_0000
+            }
+            /// The pattern's shade at pattern coordinates (over the building's colour where it is
+            /// transparent), lit and hazed as a plain face would be.
+            func patterned(_ pattern: BuildingPattern, _ lit: Double, depth: Double, lod: Float) -> (SIMD2<Float>) -> UInt32 {
+                let (k, haze) = lighting(lit, depth: depth)
+                return { uv in
+                    let t = pattern.image.sample(uv.x, uv.y, lod: lod)
+                    let rgb = (SIMD3(t.x, t.y, t.z) + own * (1 - t.w / 255)) * k
+                    return pack(rgb * (1 - haze) + horizon * haze)
+                }
             }
             // Walls.
             for k in 0..<n {
@@ -174,22 +275,70 @@ public enum BuildingRenderer {
                 let lit = (ey * light.0 - ex * light.1) / len
                 guard let p0 = screen(p, prism.bottom), let q0 = screen(q, prism.bottom),
                       let p1 = screen(p, prism.top), let q1 = screen(q, prism.top) else { continue }
-                let c = colour(lit, depth: (p0.2 + q1.2) / 2)
-                frame.triangle(p0, q0, q1, c, c, c, shade: pack)
-                frame.triangle(p0, q1, p1, c, c, c, shade: pack)
+                if let pattern = b.pattern {
+                    // Along the ring: the corner that closes it is at the ring's length.
+                    let i = order[k], j = order[(k + 1) % n]
+                    let up = i == (j + 1) % n
+                    let ui = Float(up && i == 0 ? pattern.along[n] : pattern.along[i]), uj = Float(!up && j == 0 ? pattern.along[n] : pattern.along[j])
+                    // Upright: the image's top towards the roof.
+                    let vb = Float(-b.base * pattern.upward), vt = Float(-b.roof * pattern.upward)
+                    // The mipmap level from the quad's image pixels per screen pixel (one for
+                    // both triangles: no seam along the diagonal).
+                    let screenArea = (abs(Self.area(p0, q0, q1)) + abs(Self.area(p0, q1, p1))) / 2
+                    let imageArea = abs(Double(uj - ui) * Double(vt - vb))
+                    let shade = patterned(pattern, lit, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
+                    frame.triangle(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), perspective: true, shade: shade)
+                    frame.triangle(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), perspective: true, shade: shade)
+                } else {
+                    let c = colour(lit, depth: (p0.2 + q1.2) / 2)
+                    frame.triangle(p0, q0, q1, c, c, c, shade: pack)
+                    frame.triangle(p0, q1, p1, c, c, c, shade: pack)
+                }
                 count += 2
             }
             // Roof, by ear clipping.
             // A style's roofs keep their colour (MapLibre's fill-extrusion light gives a flat
             // roof its full colour); other roofs are lit by the sun from above.
-            let roofColour = colour(b.roofKeepsColour ? 1 : light.2, depth: screen(polygon[0], prism.top)?.2 ?? 0)
-            for (a, b2, c) in earClip(polygon) {
-                guard let sa = screen(a, prism.top), let sb = screen(b2, prism.top), let sc = screen(c, prism.top) else { continue }
-                frame.triangle(sa, sb, sc, roofColour, roofColour, roofColour, shade: pack)
+            let roofLit = b.roofKeepsColour ? 1 : light.2, roofDepth = screen(polygon[0], prism.top)?.2 ?? 0
+            let roofColour = colour(roofLit, depth: roofDepth)
+            let triangles = Triangulation.triangulate([polygon.map { Point($0.0, $0.1) }])
+            // One mipmap level for the roof, from all its triangles (no seams inside it).
+            let roofShade = b.pattern.map { pattern -> (SIMD2<Float>) -> UInt32 in
+                var screenArea = 0.0, imageArea = 0.0
+                for t in stride(from: 0, to: triangles.count - 2, by: 3) {
+                    let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
+                    guard let sa = screen(polygon[ia], prism.top), let sb = screen(polygon[ib], prism.top), let sc = screen(polygon[ic], prism.top) else { continue }
+                    screenArea += abs(Self.area(sa, sb, sc)) / 2
+                    let ua = pattern.roof[order[ia]], ub = pattern.roof[order[ib]], uc = pattern.roof[order[ic]]
+                    imageArea += abs((ub.x - ua.x) * (uc.y - ua.y) - (uc.x - ua.x) * (ub.y - ua.y)) / 2
+                }
+                return patterned(pattern, roofLit, depth: roofDepth, lod: Self.lod(imageArea, screenArea))
+            }
+            for t in stride(from: 0, to: triangles.count - 2, by: 3) {
+                let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
+                guard let sa = screen(polygon[ia], prism.top), let sb = screen(polygon[ib], prism.top), let sc = screen(polygon[ic], prism.top) else { continue }
+                if let pattern = b.pattern, let roofShade {
+                    func uv(_ k: Int) -> SIMD2<Float> { SIMD2<Float>(pattern.roof[order[k]]) }
+                    frame.triangle(sa, sb, sc, uv(ia), uv(ib), uv(ic), perspective: true, shade: roofShade)
+                } else {
+                    frame.triangle(sa, sb, sc, roofColour, roofColour, roofColour, shade: pack)
+                }
                 count += 1
             }
         }
         return count
+    }
+
+    /// Twice the signed area of a screen triangle.
+    static func area(_ a: (Double, Double, Double), _ b: (Double, Double, Double), _ c: (Double, Double, Double)) -> Double {
+        (b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)
+    }
+
+    /// log2 of image pixels per screen pixel, from their areas (0 for a face seen edge on).
+    static func lod(_ imageArea: Double, _ screenArea: Double) -> Float {
+        guard screenArea > 1e-9, imageArea > 0 else { return 0 }
+        let lod = 0.5 * log2(imageArea / screenArea)
+        return lod.isFinite ? Float(min(30, lod)) : 0
     }
 
     /// What `draw` will rasterise at `scale` device pixels per point onto a `width` × `height`
@@ -228,11 +377,6 @@ public enum BuildingRenderer {
         return total
     }
 
-    /// Triangles of a simple counter-clockwise polygon (`Triangulation.triangulate`).
-    static func earClip(_ polygon: [(Double, Double)]) -> [((Double, Double), (Double, Double), (Double, Double))] {
-        let t = Triangulation.triangulate([polygon.map { Point($0.0, $0.1) }])
-        return stride(from: 0, to: t.count, by: 3).map { (polygon[t[$0]], polygon[t[$0 + 1]], polygon[t[$0 + 2]]) }
-    }
 }
 
 #if canImport(Glibc)

@@ -84,6 +84,16 @@ import TerrapinSnapshotTesting
         #expect(map.warnings.isEmpty, "\(map.warnings)")
     }
 
+    /// Monaco's buildings with windows (`fill-extrusion-pattern`, `styles/facades.json`) on
+    /// their walls and roofs, tilted 62°: drawn, nothing warned about.
+    @Test func facadesWithAnExtrusionPattern() throws {
+        let scene = try golden("monaco-facades")
+        let map = try #require(scene.map)
+        #expect(map.warnings.isEmpty, "\(map.warnings)")
+        let built = try #require(map.ground as? BuiltGround)
+        #expect(built.buildings.count > 1000 && built.buildings.allSatisfy { $0.pattern != nil })
+    }
+
     /// A style with properties, layers and operators Terrapin lacks renders what it can and
     /// says what it skipped, once each.
     @Test func unsupportedStylePartsRenderWithWarnings() throws {

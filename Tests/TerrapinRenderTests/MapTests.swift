@@ -304,8 +304,9 @@ func square(_ e: Double, _ n: Double, side: Double) -> [LatLngAltitude] {
         #expect(Building(footprint: [LatLngAltitude(latitude: .nan, longitude: 0)] + square(0, 0, side: 10), roof: 10) == nil)
         // An L: six corners, four triangles covering its area.
         let l: [(Double, Double)] = [(0, 0), (20, 0), (20, 10), (10, 10), (10, 30), (0, 30)]
-        let triangles = BuildingRenderer.earClip(l)
-        #expect(triangles.count == 4)
+        let indices = Triangulation.triangulate([l.map { Point($0.0, $0.1) }])
+        #expect(indices.count == 12)
+        let triangles = stride(from: 0, to: indices.count, by: 3).map { (l[indices[$0]], l[indices[$0 + 1]], l[indices[$0 + 2]]) }
         let area = triangles.reduce(0.0) { sum, t in sum + abs((t.1.0 - t.0.0) * (t.2.1 - t.0.1) - (t.1.1 - t.0.1) * (t.2.0 - t.0.0)) / 2 }
         #expect(abs(area - 400) < 1e-9)
     }

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TerrapinGeo
+import TerrapinRaster
+import TerrapinTerrain
+import TerrapinTiles
+@testable import TerrapinBasemap
+
+/// `fill-extrusion-pattern`: a sprite image on the buildings' walls (along the footprint's ring,
+/// upright, MapLibre's 2^z / 65,536 pixels a metre up) and roofs (on the world's pixels).
+@Suite struct ExtrusionPatternTests {
+    static func basemap(sprite: Bool) throws -> Basemap {
+        var text = try String(contentsOfFile: "Fixtures/basemap/styles/facades.json", encoding: .utf8)
+        if !sprite { text = text.replacingOccurrences(of: #""sprite": "../sprites/patterns","#, with: "") }
+        let style = try BasemapStyle.parse(Array(text.utf8), file: "facades.json", directory: "Fixtures/basemap/styles")
+        return try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+    }
+
+    /// Monaco's buildings at zoom 16.4 carry the 8-pixel "windows" image: each roof corner's
+    /// coordinates are its world pixel at zoom 16 less whole patterns, the ring's distances
+    /// add up its sides in those pixels, and a metre up a wall is one pattern pixel.
+    @Test func monacoBuildingsCarryThePatternOnTheWorldsPixels() throws {
+        let basemap = try Self.basemap(sprite: true)
+        let buildings = basemap.buildings(area: [7.424, 43.738, 7.430, 43.742], zoom: 16.4)
+        #expect(basemap.warnings.isEmpty, "\(basemap.warnings)")
+        #expect(buildings.count > 100)
+        #expect(buildings.allSatisfy { $0.pattern != nil })
+        for b in buildings.prefix(50) {
+            let pattern = try #require(b.pattern)
+            #expect(pattern.image.width == 8 && pattern.image.height == 8 && pattern.upward == 1)
+            for (k, corner) in b.footprint.enumerated() {
+                let phi = corner.latitude * .pi / 180
+                let world = SIMD2((corner.longitude + 180) / 360, (1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2) * 512 * 65_536
+                let offset = world - pattern.roof[k]
+                // Whole patterns apart (to the footprint's rounding from tile units, 10⁻⁶ px).
+                for c in [offset.x, offset.y] { #expect(abs(c / 8 - (c / 8).rounded()) < 1e-6, "\(c)") }
+            }
+            var length = 0.0
+            for k in b.footprint.indices {
+                let d = pattern.roof[(k + 1) % b.footprint.count] - pattern.roof[k]
+                length += (d.x * d.x + d.y * d.y).squareRoot()
+                #expect(abs(pattern.along[k + 1] - length) < 1e-9)
+            }
+        }
+    }
+
+    /// Without a sprite the patterned buildings are left out, and the style is told so once.
+    @Test func withoutASpriteThePatternedBuildingsAreLeftOut() throws {
+        let basemap = try Self.basemap(sprite: false)
+        #expect(basemap.buildings(area: [7.424, 43.738, 7.430, 43.742], zoom: 16.4).isEmpty)
+        #expect(basemap.warnings == ["layer 'building-3d': fill-extrusion-pattern needs a local sprite (the style's \"sprite\"); patterned extrusions are not drawn"])
+    }
+
+    /// A 20 m tower whose image is red above blue, four pixels each, one pixel a metre up: seen
+    /// from the side, its wall runs blue, red, blue, red… from the ground up, a band every 4 m
+    /// — upright, repeating — and its colours are the image's, lit.
+    @Test func wallsRunUprightBands() throws {
+        var texels = [SIMD4<Float>]()
+        for row in 0..<8 { for _ in 0..<8 { texels.append(row < 4 ? SIMD4(220, 30, 30, 255) : SIMD4(30, 30, 220, 255)) } }
+        let side = 0.0002
+        let footprint = [(0.0, 0.0), (0.0, side), (side, side), (side, 0.0)].map { LatLngAltitude(latitude: $0.0, longitude: $0.1) }
+        var tower = try #require(Building(footprint: footprint, roof: 20, color: SIMD3(128, 128, 128)))
+        let image = try #require(PatternImage(width: 8, height: 8, texels: texels))
+        let pattern = try #require(BuildingPattern(image: image, roof: Array(repeating: SIMD2(0, 0), count: 4), along: [0, 20, 40, 60, 80], upward: 1, vertices: 4))
+        tower.pattern = pattern
+        let ground = BuiltGround(terrain: FlatGround(), buildings: [tower])
+        // Looking north at the south wall, level with its middle.
+        let camera = Camera(center: LatLngAltitude(latitude: 0, longitude: side / 2, altitude: 10), heading: 0, tilt: 88, range: 120)
+        var frame = DepthFrame(width: 200, height: 200)
+        BuildingRenderer.draw(ground, projection: Projection(camera: camera, width: 200, height: 200, centerAltitude: 10),
+                              toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(255, 255, 255), hazeDistance: .infinity, into: &frame)
+        // Up the middle column: the wall's pixels, bottom to top, as red or blue.
+        var bands: [Character] = []
+        for y in stride(from: 199, through: 0, by: -1) {
+            let p = frame.pixels[y * 200 + 100]
+            let r = Int(p & 0xFF), b = Int(p >> 16 & 0xFF)
+            guard frame.depth[y * 200 + 100].isFinite else { continue }
+            let band: Character = r > b + 40 ? "r" : b > r + 40 ? "b" : "?"
+            if bands.last != band { bands.append(band) }
+        }
+        #expect(String(bands).replacingOccurrences(of: "?", with: "").hasPrefix("brbrb"), "\(bands)")
+    }
+}
