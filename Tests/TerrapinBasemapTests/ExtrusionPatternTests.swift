@@ -51,6 +51,20 @@ import TerrapinTiles
         #expect(basemap.warnings == ["layer 'building-3d': fill-extrusion-pattern needs a local sprite (the style's \"sprite\"); patterned extrusions are not drawn"])
     }
 
+    /// Flat tiles draw the roofs with the image too: the windows' blue-grey (#4A6278) covers
+    /// hundreds of a Monaco tile's pixels, and none without the sprite.
+    @Test func flatTilesDrawPatternedRoofs() throws {
+        let id = TileID.containing(longitude: 7.4275, latitude: 43.7402, zoom: 16)
+        func windows(_ sprite: Bool) throws -> Int {
+            let tile = try #require(try Self.basemap(sprite: sprite).draw(id))
+            var count = 0
+            for k in stride(from: 0, to: tile.data.count, by: 4) where abs(Int(tile.data[k]) - 0x4A) <= 4 && abs(Int(tile.data[k + 2]) - 0x78) <= 4 { count += 1 }
+            return count
+        }
+        #expect(try windows(true) > 500)
+        #expect(try windows(false) == 0)
+    }
+
     /// A 20 m tower whose image is red above blue, four pixels each, one pixel a metre up: seen
     /// from the side, its wall runs blue, red, blue, red… from the ground up, a band every 4 m
     /// — upright, repeating — and its colours are the image's, lit.
