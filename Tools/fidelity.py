@@ -29,8 +29,14 @@ CASES = [
     ("light-andorra-z13", os.path.join(FIX, "basemap", "styles", "light.json"), "tiles/andorra-omt.pmtiles", None, (42.5400, 1.5600), 13, (1024, 768)),
     ("light-monaco-z16", os.path.join(FIX, "basemap", "styles", "light.json"), "tiles/monaco-omt.pmtiles", None, (43.7384, 7.4246), 16, (1024, 768)),
     ("oneway-monaco-z16", os.path.join(FIX, "basemap", "styles", "oneway.json"), "tiles/monaco-omt.pmtiles", None, (43.7395, 7.4265), 16, (1024, 768)),
+    ("hillshade-andorra-z12", os.path.join(FIX, "basemap", "styles", "hillshade-plain.json"), "tiles/andorra-omt.pmtiles", None, (42.5350, 1.5600), 12, (1024, 768)),
+    ("hillshade-andorra-z10", os.path.join(FIX, "basemap", "styles", "hillshade-plain.json"), "tiles/andorra-omt.pmtiles", None, (42.5350, 1.5600), 10, (1024, 768)),
+    ("hillshade-andorra-z13", os.path.join(FIX, "basemap", "styles", "hillshade-plain.json"), "tiles/andorra-omt.pmtiles", None, (42.5350, 1.5600), 13, (1024, 768)),
+    ("hillshade-andorra-z8", os.path.join(FIX, "basemap", "styles", "hillshade-plain.json"), "tiles/andorra-omt.pmtiles", None, (42.5350, 1.5600), 8, (1024, 768)),
     ("facades-monaco-z16", os.path.join(FIX, "basemap", "styles", "facades.json"), "tiles/monaco-omt.pmtiles", None, (43.7402, 7.4275), 16, (1024, 768)),
 ]
+# Cases with a raster-dem source: MapLibre is given the same Terrain-RGB tiles.
+DEM = {n: os.path.join(FIX, "tiles", "andorra-terrainrgb-z8-12.pmtiles") for n in ("hillshade-andorra-z12", "hillshade-andorra-z10", "hillshade-andorra-z13", "hillshade-andorra-z8")}
 # Cases whose style draws sprite images: MapLibre makes its sprite from the same SVG folder.
 ICONS = {name: os.path.join(FIX, "basemap", "sprites", "patterns") for name in ("oneway-monaco-z16", "facades-monaco-z16")}
 
@@ -75,6 +81,8 @@ if not args.skip_maplibre:
             line["tiles"] = ["openmaptiles=" + os.path.join(FIX, tiles)] if "example" not in name and "light" not in name else [os.path.join(FIX, tiles)]
             if raster:
                 line["tiles"].append("imagery=" + os.path.join(FIX, raster))
+            if name in DEM:
+                line["tiles"].append("dem=" + DEM[name])
             if name in ICONS:
                 line["icons"] = ICONS[name]
             f.write(json.dumps(line) + "\n")

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TerrapinPNG
+import TerrapinRaster
 import TerrapinTiles
 @testable import TerrapinBasemap
 
@@ -64,5 +66,72 @@ import TerrapinTiles
             if value > 0.7 { light += 1 } else if value < 0.3 { dark += 1 }
         }
         #expect(light > 10_000 && dark > 10_000, "\\(light) light, \\(dark) dark pixels")
+    }
+
+    /// A synthetic Terrain-RGB archive of one zoom (256-pixel tiles): heights rising `step`
+    /// tenths of a metre a pixel eastwards across each tile; `bounds` its metadata's.
+    final class RampDEM: TileSource, @unchecked Sendable {
+        let path = "ramp"
+        let info: TileSourceInfo
+        let png: [UInt8]
+        init(step: Int, zoom: Int, bounds: [Double]?) throws {
+            info = TileSourceInfo(type: .png, minZoom: zoom, maxZoom: zoom, bounds: bounds)
+            var data = [UInt8](repeating: 255, count: 256 * 256 * 4)
+            for y in 0..<256 {
+                for x in 0..<256 {
+                    let v = 100_000 + x * step, o = (y * 256 + x) * 4
+                    data[o] = UInt8(v >> 16); data[o + 1] = UInt8((v >> 8) & 255); data[o + 2] = UInt8(v & 255)
+                }
+            }
+            png = try PNGEncoder.encode(Pixmap(width: 256, height: 256, premultipliedData: data)!)
+        }
+        func tile(_ id: TileID) throws(TileError) -> [UInt8]? { png }
+    }
+
+    static func shade(_ dem: RampDEM, _ id: TileID) throws -> Pixmap? {
+        let json = """
+        {"version": 8, "sources": {"dem": {"type": "raster-dem", "url": "pmtiles://r.pmtiles"}},
+         "layers": [{"id": "hills", "type": "hillshade", "source": "dem", "paint": {"hillshade-illumination-direction": 270}}]}
+        """
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "hills.json", directory: "/styles"), tiles: nil) { _ in dem }
+        return try basemap.draw(id)
+    }
+
+    /// The slope MapLibre shades: a ramp of 30 m a DEM pixel in a z10 archive under a z10 tile
+    /// (the DEM magnified twice) is shaded as the true slope per Mercator metre, times the boost
+    /// of the DEM's zoom (2^(0.3 · 5)) and 0.61, lit from the west — at every pixel away from
+    /// the ramps' ends, to a level.
+    @Test func theSlopeIsMapLibres() throws {
+        let id = TileID(z: 10, x: 520, y: 380)
+        let tile = try #require(try Self.shade(RampDEM(step: 300, zoom: 10, bounds: nil), id))
+        let demMetres = 40_075_016.686 / (256 * 1024)
+        let slope = 30 / demMetres * pow(2, 0.3 * 5) * 0.61
+        for y in [20, 256, 490] {
+            let latitude = TileID.latitude(worldY: (Double(id.y * 512 + y) + 0.5) / (512 * 1024)) * Double.pi / 180
+            let expected = Basemap.hillshade(dx: slope, dy: 0, cosLatitude: cos(latitude), intensity: 0.5, azimuth: 270 * Double.pi / 180 + Double.pi,
+                                             shadow: Self.black, highlight: Self.white, accent: Self.black)
+            for x in [40, 200, 300, 460] {
+                let o = (y * 512 + x) * 4
+                for k in 0..<4 { #expect(abs(Int(tile.data[o + k]) - Int((expected[k] * 255).rounded())) <= 1, "\(x), \(y): \(k)") }
+            }
+        }
+        // Lit: the west-facing ramp is light, well away from black.
+        #expect(tile.data[(256 * 512 + 200) * 4 + 3] > 60)
+    }
+
+    /// Pixels over DEM tiles outside the archive's bounds are not shaded (MapLibre reads no
+    /// tile there): bounds over the western half of the world shade the western half of a z0
+    /// tile only.
+    @Test func nothingIsShadedOutsideTheBounds() throws {
+        let tile = try #require(try Self.shade(RampDEM(step: 30, zoom: 1, bounds: [-180, -85, -0.01, 85]), TileID(z: 0, x: 0, y: 0)))
+        func alpha(_ t: Pixmap, _ x: Int) -> Int {
+            var sum = 0
+            for y in 0..<512 { sum += Int(t.data[(y * 512 + x) * 4 + 3]) }
+            return sum
+        }
+        #expect(alpha(tile, 100) > 0 && alpha(tile, 200) > 0)
+        #expect(alpha(tile, 300) == 0 && alpha(tile, 500) == 0)
+        let full = try #require(try Self.shade(RampDEM(step: 30, zoom: 1, bounds: nil), TileID(z: 0, x: 0, y: 0)))
+        #expect(alpha(full, 300) > 0 && alpha(full, 500) > 0)
     }
 }
