@@ -64,6 +64,8 @@ public struct BasemapBuilding: Sendable {
     public var base: Double, roof: Double
     public var color: SIMD3<Double>
     public var featureID: UInt64?
+    /// Courtyards: the polygon's inner rings (latitude, longitude).
+    public var holes: [[(latitude: Double, longitude: Double)]] = []
     /// `fill-extrusion-pattern`'s image on its walls and roof, or nil.
     public var pattern: BuildingPattern?
 }
@@ -508,27 +510,51 @@ extension Basemap {
                         var inside = false
                         for k in 0..<count where ring[b + 2 * k] >= 0 && ring[b + 2 * k] < extent && ring[b + 2 * k + 1] >= 0 && ring[b + 2 * k + 1] < extent { inside = true; break }
                         guard inside else { continue }
-                        let footprint = (0..<count).map {
-                            Self.geographic(id, extent: data.extent, Double(ring[b + 2 * $0]) + shift.0, Double(ring[b + 2 * $0 + 1]) + shift.1)
+                        // The footprint, then its courtyards (a polygon's further rings), as
+                        // many as fit in a building's vertices.
+                        var rings: [(start: Int, count: Int)] = [(b, count)]
+                        var vertices = count
+                        for hole in polygon.dropFirst() {
+                            let h = feature.part(hole)
+                            guard h.count / 2 >= 3, vertices + h.count / 2 <= Building.maxVertices else { continue }
+                            rings.append((h.startIndex, h.count / 2))
+                            vertices += h.count / 2
                         }
-                        var building = BasemapBuilding(footprint: footprint, base: base, roof: roof,
+                        func geographic(_ ring: (start: Int, count: Int)) -> [(latitude: Double, longitude: Double)] {
+                            (0..<ring.count).map {
+                                Self.geographic(id, extent: data.extent, Double(feature.coordinates[ring.start + 2 * $0]) + shift.0,
+                                                Double(feature.coordinates[ring.start + 2 * $0 + 1]) + shift.1)
+                            }
+                        }
+                        var building = BasemapBuilding(footprint: geographic(rings[0]), base: base, roof: roof,
                                                        color: SIMD3(color.red * 255, color.green * 255, color.blue * 255), featureID: feature.id)
+                        building.holes = rings.dropFirst().map(geographic)
                         if let patternImage {
                             // The corners in world pixels at the pattern's zoom, moved by whole
                             // patterns near the origin (small numbers, the same texels).
                             let scale = 512 * pow(2, patternZoom - Double(id.z)) / Double(data.extent)
                             let ox = Double(id.x * data.extent) * scale, oy = Double(id.y * data.extent) * scale
-                            var corners = (0..<count).map { SIMD2(ox + (Double(ring[b + 2 * $0]) + shift.0) * scale, oy + (Double(ring[b + 2 * $0 + 1]) + shift.1) * scale) }
                             let w = Double(patternImage.width), h = Double(patternImage.height)
-                            let whole = SIMD2((corners[0].x / w).rounded(.down) * w, (corners[0].y / h).rounded(.down) * h)
-                            corners = corners.map { $0 - whole }
-                            var along = [0.0]
-                            for k in 0..<count {
-                                let d = corners[(k + 1) % count] - corners[k]
-                                along.append(along[k] + (d.x * d.x + d.y * d.y).squareRoot())
+                            let first = SIMD2(ox + (Double(ring[b]) + shift.0) * scale, oy + (Double(ring[b + 1]) + shift.1) * scale)
+                            let whole = SIMD2((first.x / w).rounded(.down) * w, (first.y / h).rounded(.down) * h)
+                            var roofCoordinates: [SIMD2<Double>] = []
+                            var along: [[Double]] = []
+                            for r in rings {
+                                let corners = (0..<r.count).map {
+                                    SIMD2(ox + (Double(feature.coordinates[r.start + 2 * $0]) + shift.0) * scale,
+                                          oy + (Double(feature.coordinates[r.start + 2 * $0 + 1]) + shift.1) * scale) - whole
+                                }
+                                var distances = [0.0]
+                                for k in 0..<r.count {
+                                    let d = corners[(k + 1) % r.count] - corners[k]
+                                    distances.append(distances[k] + (d.x * d.x + d.y * d.y).squareRoot())
+                                }
+                                roofCoordinates += corners
+                                along.append(distances)
                             }
                             // Up a wall, MapLibre's 2^z / 65,536 pixels a metre.
-                            building.pattern = BuildingPattern(image: patternImage, roof: corners, along: along, upward: pow(2, patternZoom) / 65_536, vertices: count)
+                            building.pattern = BuildingPattern(image: patternImage, roof: roofCoordinates, along: along, upward: pow(2, patternZoom) / 65_536,
+                                                               ringSizes: rings.map(\.count))
                         }
                         out.append(building)
                     }

@@ -85,6 +85,7 @@ final class DrawnBasemaps: @unchecked Sendable {
             basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
                 var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
                 building?.roofKeepsColour = true
+                building?.holes = b.holes.map { $0.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) } }
                 building?.pattern = b.pattern
                 return building
             }

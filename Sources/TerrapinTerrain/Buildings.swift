@@ -6,9 +6,25 @@ import TerrapinGeo
 import TerrapinGeometry
 
 /// An extruded footprint: a simple polygon of positions (altitudes ignored, either winding),
-/// from `base` to `roof` metres above the ground at the footprint's first vertex.
+/// less its courtyards, from `base` to `roof` metres above the ground at the footprint's first
+/// vertex.
 public struct Building: Sendable, Equatable {
     public var footprint: [LatLngAltitude]
+    /// Courtyards: rings inside the footprint with no building over them (either winding; each
+    /// of at least 3 valid positions, or it is ignored; all rings together at most
+    /// `maxVertices`). Default none.
+    public var holes: [[LatLngAltitude]] = [] {
+        didSet {
+            var budget = Self.maxVertices - footprint.count
+            holes = holes.filter { ring in
+                guard ring.count >= 3, ring.count <= budget, ring.allSatisfy(\.isValid) else { return false }
+                budget -= ring.count
+                return true
+            }
+        }
+    }
+    /// The footprint, then the courtyards.
+    public var rings: [[LatLngAltitude]] { [footprint] + holes }
     /// Metres above the ground where the walls start. Default 0.
     public var base: Double
     /// Metres above the ground of the flat roof.
@@ -33,17 +49,20 @@ public struct Building: Sendable, Equatable {
         self.color = color
     }
 
-    /// Whether `p` lies inside the footprint (even-odd rule, in degrees: fine at building scale).
+    /// Whether `p` lies inside the footprint and outside its courtyards (even-odd rule over
+    /// every ring, in degrees: fine at building scale).
     public func contains(_ p: LatLngAltitude) -> Bool {
         var inside = false
-        var j = footprint.count - 1
-        for i in footprint.indices {
-            let a = footprint[i], b = footprint[j]
-            if (a.latitude > p.latitude) != (b.latitude > p.latitude) {
-                let x = a.longitude + (p.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
-                if p.longitude < x { inside.toggle() }
+        for ring in rings {
+            var j = ring.count - 1
+            for i in ring.indices {
+                let a = ring[i], b = ring[j]
+                if (a.latitude > p.latitude) != (b.latitude > p.latitude) {
+                    let x = a.longitude + (p.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
+                    if p.longitude < x { inside.toggle() }
+                }
+                j = i
             }
-            j = i
         }
         return inside
     }
@@ -104,23 +123,24 @@ public final class PatternImage: Sendable {
     }
 }
 
-/// An image repeated over a building's walls and roof: on the roof at the footprint's pattern
-/// coordinates, on the walls along the footprint's ring (its distance from the first vertex)
-/// and up from the ground, upright. Transparent texels show the building's colour.
+/// An image repeated over a building's walls and roof: on the roof at the rings' pattern
+/// coordinates, on the walls along each ring (its distance from the ring's first vertex) and up
+/// from the ground, upright. Transparent texels show the building's colour.
 public struct BuildingPattern: Sendable, Equatable {
     public let image: PatternImage
-    /// Per footprint vertex, in pattern pixels: the roof's coordinates, and the distance along
-    /// the ring from the first vertex (one more value: the whole ring's length, closing it).
+    /// Per vertex of the rings (footprint, then courtyards, in order), in pattern pixels: the
+    /// roof's coordinates; and per ring, the distance along it from its first vertex (one more
+    /// value each: the ring's length, closing it).
     public let roof: [SIMD2<Double>]
-    public let along: [Double]
+    public let along: [[Double]]
     /// Pattern pixels per metre up a wall.
     public let upward: Double
 
-    /// Nil unless the coordinates are finite, one per vertex of a footprint of `vertices` (and
-    /// the ring's length).
-    public init?(image: PatternImage, roof: [SIMD2<Double>], along: [Double], upward: Double, vertices: Int) {
-        guard roof.count == vertices, along.count == vertices + 1, roof.allSatisfy({ $0.x.isFinite && $0.y.isFinite }),
-              along.allSatisfy(\.isFinite), upward.isFinite, upward >= 0 else { return nil }
+    /// Nil unless the coordinates are finite, one per vertex of rings of `ringSizes` vertices
+    /// (and each ring's length).
+    public init?(image: PatternImage, roof: [SIMD2<Double>], along: [[Double]], upward: Double, ringSizes: [Int]) {
+        guard roof.count == ringSizes.reduce(0, +), along.count == ringSizes.count, zip(along, ringSizes).allSatisfy({ $0.count == $1 + 1 }),
+              roof.allSatisfy({ $0.x.isFinite && $0.y.isFinite }), along.allSatisfy({ $0.allSatisfy(\.isFinite) }), upward.isFinite, upward >= 0 else { return nil }
         self.image = image
         self.roof = roof
         self.along = along
@@ -138,9 +158,9 @@ public struct BuiltGround: Ground {
     public let buildings: [Building]
     /// Each building's ground height (under its first vertex), computed once.
     let groundHeights: [Double]
-    /// Each building's footprint on the ellipsoid (the trigonometry done once; occlusion tests
-    /// run per marker and building).
-    let surfaces: [[WGS84.Surface]]
+    /// Each building's rings (footprint, then courtyards) on the ellipsoid (the trigonometry
+    /// done once; occlusion tests run per marker and building).
+    let surfaces: [[[WGS84.Surface]]]
 
     public static let maxBuildings = 10_000
 
@@ -148,7 +168,7 @@ public struct BuiltGround: Ground {
         self.terrain = terrain
         self.buildings = buildings
         groundHeights = buildings.map { terrain.terrainHeight(at: $0.footprint[0]) }
-        surfaces = buildings.map { $0.footprint.map { WGS84.Surface(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) } }
+        surfaces = buildings.map { $0.rings.map { $0.map { WGS84.Surface(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) } } }
     }
 
     public func terrainHeight(at p: LatLngAltitude) -> Double { terrain.terrainHeight(at: p) }
@@ -172,20 +192,23 @@ public struct BuiltGround: Ground {
         return false
     }
 
-    /// Building `i`'s footprint in frame ENU (x, y) and its base and roof heights in frame z.
-    func prism(_ i: Int, frame: LocalFrame) -> (polygon: [(Double, Double)], bottom: Double, top: Double) {
+    /// Building `i`'s rings (footprint, then courtyards) in frame ENU (x, y) and its base and
+    /// roof heights in frame z.
+    func prism(_ i: Int, frame: LocalFrame) -> (rings: [[(Double, Double)]], bottom: Double, top: Double) {
         let b = buildings[i], ground = groundHeights[i]
-        let polygon = surfaces[i].map { s -> (Double, Double) in
-            let low = frame.enu(ecef: s.ecef(height: ground + b.base))
-            return (low.x, low.y)
+        let rings = surfaces[i].map { ring in
+            ring.map { s -> (Double, Double) in
+                let low = frame.enu(ecef: s.ecef(height: ground + b.base))
+                return (low.x, low.y)
+            }
         }
-        let corner = surfaces[i][0]
-        return (polygon, frame.enu(ecef: corner.ecef(height: ground + b.base)).z, frame.enu(ecef: corner.ecef(height: ground + b.roof)).z)
+        let corner = surfaces[i][0][0]
+        return (rings, frame.enu(ecef: corner.ecef(height: ground + b.base)).z, frame.enu(ecef: corner.ecef(height: ground + b.roof)).z)
     }
 
     /// Whether the segment passes through the prism: clipped to its height range, then tested
     /// against the footprint in plan.
-    static func segment(from a: Vector3, to b: Vector3, hits prism: (polygon: [(Double, Double)], bottom: Double, top: Double)) -> Bool {
+    static func segment(from a: Vector3, to b: Vector3, hits prism: (rings: [[(Double, Double)]], bottom: Double, top: Double)) -> Bool {
         var t0 = 0.0, t1 = 1.0
         let dz = b.z - a.z
         if abs(dz) < 1e-12 {
@@ -197,19 +220,24 @@ public struct BuiltGround: Ground {
             guard t0 <= t1 else { return false }
         }
         let p = (a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0), q = (a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1)
-        if inside(p, prism.polygon) || inside(q, prism.polygon) { return true }
-        let n = prism.polygon.count
-        for i in 0..<n where segmentsCross(p, q, prism.polygon[i], prism.polygon[(i + 1) % n]) { return true }
+        if inside(p, prism.rings) || inside(q, prism.rings) { return true }
+        for ring in prism.rings {
+            let n = ring.count
+            for i in 0..<n where segmentsCross(p, q, ring[i], ring[(i + 1) % n]) { return true }
+        }
         return false
     }
 
-    static func inside(_ p: (Double, Double), _ polygon: [(Double, Double)]) -> Bool {
+    /// Inside the footprint and outside its courtyards: the even-odd rule over every ring.
+    static func inside(_ p: (Double, Double), _ rings: [[(Double, Double)]]) -> Bool {
         var inside = false
-        var j = polygon.count - 1
-        for i in polygon.indices {
-            let a = polygon[i], b = polygon[j]
-            if (a.1 > p.1) != (b.1 > p.1), p.0 < a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0) { inside.toggle() }
-            j = i
+        for polygon in rings {
+            var j = polygon.count - 1
+            for i in polygon.indices {
+                let a = polygon[i], b = polygon[j]
+                if (a.1 > p.1) != (b.1 > p.1), p.0 < a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0) { inside.toggle() }
+                j = i
+            }
         }
         return inside
     }
@@ -232,14 +260,24 @@ public enum BuildingRenderer {
         let light = style.light
         for (i, b) in ground.buildings.enumerated() {
             let prism = ground.prism(i, frame: projection.frame)
-            let n = prism.polygon.count
-            // Counter-clockwise in plan, so each wall's outward normal is (dy, −dx); `order`
-            // keeps each corner's index in the footprint.
-            var polygon = prism.polygon
-            var order = Array(0..<n)
-            var area = 0.0
-            for k in 0..<n { let p = polygon[k], q = polygon[(k + 1) % n]; area += p.0 * q.1 - q.0 * p.1 }
-            if area < 0 { polygon.reverse(); order.reverse() }
+            // The footprint counter-clockwise in plan and the courtyards clockwise, so each
+            // wall's outward normal (away from the building) is (dy, −dx); `order` keeps each
+            // corner's index in its ring, `offsets` where each ring starts among all corners.
+            var rings = prism.rings
+            var orders: [[Int]] = []
+            var offsets: [Int] = []
+            var total = 0
+            for r in rings.indices {
+                let n = rings[r].count
+                offsets.append(total)
+                total += n
+                var order = Array(0..<n)
+                var area = 0.0
+                for k in 0..<n { let p = rings[r][k], q = rings[r][(k + 1) % n]; area += p.0 * q.1 - q.0 * p.1 }
+                if (area < 0) == (r == 0) { rings[r].reverse(); order.reverse() }
+                orders.append(order)
+            }
+            let polygon = rings[0]
             func screen(_ p: (Double, Double), _ z: Double) -> (Double, Double, Double)? {
                 guard let s = projection.project(enu: Vector3(p.0, p.1, z)) else { return nil }
                 return (s.x * toDevice.scale + toDevice.dx, s.y * toDevice.scale + toDevice.dy, s.depth)
@@ -266,59 +304,66 @@ public enum BuildingRenderer {
                     return pack(rgb * (1 - haze) + horizon * haze)
                 }
             }
-            // Walls.
-            for k in 0..<n {
-                let p = polygon[k], q = polygon[(k + 1) % n]
-                let ex = q.0 - p.0, ey = q.1 - p.1
-                let len = (ex * ex + ey * ey).squareRoot()
-                guard len > 1e-9 else { continue }
-                let lit = (ey * light.0 - ex * light.1) / len
-                guard let p0 = screen(p, prism.bottom), let q0 = screen(q, prism.bottom),
-                      let p1 = screen(p, prism.top), let q1 = screen(q, prism.top) else { continue }
-                if let pattern = b.pattern {
-                    // Along the ring: the corner that closes it is at the ring's length.
-                    let i = order[k], j = order[(k + 1) % n]
-                    let up = i == (j + 1) % n
-                    let ui = Float(up && i == 0 ? pattern.along[n] : pattern.along[i]), uj = Float(!up && j == 0 ? pattern.along[n] : pattern.along[j])
-                    // Upright: the image's top towards the roof.
-                    let vb = Float(-b.base * pattern.upward), vt = Float(-b.roof * pattern.upward)
-                    // The mipmap level from the quad's image pixels per screen pixel (one for
-                    // both triangles: no seam along the diagonal).
-                    let screenArea = (abs(Self.area(p0, q0, q1)) + abs(Self.area(p0, q1, p1))) / 2
-                    let imageArea = abs(Double(uj - ui) * Double(vt - vb))
-                    let shade = patterned(pattern, lit, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
-                    frame.triangle(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), perspective: true, shade: shade)
-                    frame.triangle(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), perspective: true, shade: shade)
-                } else {
-                    let c = colour(lit, depth: (p0.2 + q1.2) / 2)
-                    frame.triangle(p0, q0, q1, c, c, c, shade: pack)
-                    frame.triangle(p0, q1, p1, c, c, c, shade: pack)
+            // Walls, of the footprint and round the courtyards.
+            for (r, ring) in rings.enumerated() {
+                let n = ring.count, order = orders[r]
+                for k in 0..<n {
+                    let p = ring[k], q = ring[(k + 1) % n]
+                    let ex = q.0 - p.0, ey = q.1 - p.1
+                    let len = (ex * ex + ey * ey).squareRoot()
+                    guard len > 1e-9 else { continue }
+                    let lit = (ey * light.0 - ex * light.1) / len
+                    guard let p0 = screen(p, prism.bottom), let q0 = screen(q, prism.bottom),
+                          let p1 = screen(p, prism.top), let q1 = screen(q, prism.top) else { continue }
+                    if let pattern = b.pattern {
+                        // Along the ring: the corner that closes it is at the ring's length.
+                        let i = order[k], j = order[(k + 1) % n], along = pattern.along[r]
+                        let up = i == (j + 1) % n
+                        let ui = Float(up && i == 0 ? along[n] : along[i]), uj = Float(!up && j == 0 ? along[n] : along[j])
+                        // Upright: the image's top towards the roof.
+                        let vb = Float(-b.base * pattern.upward), vt = Float(-b.roof * pattern.upward)
+                        // The mipmap level from the quad's image pixels per screen pixel (one for
+                        // both triangles: no seam along the diagonal).
+                        let screenArea = (abs(Self.area(p0, q0, q1)) + abs(Self.area(p0, q1, p1))) / 2
+                        let imageArea = abs(Double(uj - ui) * Double(vt - vb))
+                        let shade = patterned(pattern, lit, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
+                        frame.triangle(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), perspective: true, shade: shade)
+                        frame.triangle(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), perspective: true, shade: shade)
+                    } else {
+                        let c = colour(lit, depth: (p0.2 + q1.2) / 2)
+                        frame.triangle(p0, q0, q1, c, c, c, shade: pack)
+                        frame.triangle(p0, q1, p1, c, c, c, shade: pack)
+                    }
+                    count += 2
                 }
-                count += 2
             }
             // Roof, by ear clipping.
             // A style's roofs keep their colour (MapLibre's fill-extrusion light gives a flat
             // roof its full colour); other roofs are lit by the sun from above.
             let roofLit = b.roofKeepsColour ? 1 : light.2, roofDepth = screen(polygon[0], prism.top)?.2 ?? 0
             let roofColour = colour(roofLit, depth: roofDepth)
-            let triangles = Triangulation.triangulate([polygon.map { Point($0.0, $0.1) }])
+            let triangles = Triangulation.triangulate(rings.map { $0.map { Point($0.0, $0.1) } })
+            // Each corner of the triangulation (the rings' corners in order): its position and
+            // its index among the rings' original corners.
+            let corners = rings.flatMap { $0 }
+            let original = orders.indices.flatMap { r in orders[r].map { offsets[r] + $0 } }
             // One mipmap level for the roof, from all its triangles (no seams inside it).
             let roofShade = b.pattern.map { pattern -> (SIMD2<Float>) -> UInt32 in
                 var screenArea = 0.0, imageArea = 0.0
                 for t in stride(from: 0, to: triangles.count - 2, by: 3) {
                     let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
-                    guard let sa = screen(polygon[ia], prism.top), let sb = screen(polygon[ib], prism.top), let sc = screen(polygon[ic], prism.top) else { continue }
+                    guard let sa = screen(corners[ia], prism.top), let sb = screen(corners[ib], prism.top), let sc = screen(corners[ic], prism.top) else { continue }
                     screenArea += abs(Self.area(sa, sb, sc)) / 2
-                    let ua = pattern.roof[order[ia]], ub = pattern.roof[order[ib]], uc = pattern.roof[order[ic]]
+                    let ua = pattern.roof[original[ia]], ub = pattern.roof[original[ib]], uc = pattern.roof[original[ic]]
                     imageArea += abs((ub.x - ua.x) * (uc.y - ua.y) - (uc.x - ua.x) * (ub.y - ua.y)) / 2
                 }
                 return patterned(pattern, roofLit, depth: roofDepth, lod: Self.lod(imageArea, screenArea))
             }
             for t in stride(from: 0, to: triangles.count - 2, by: 3) {
                 let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
-                guard let sa = screen(polygon[ia], prism.top), let sb = screen(polygon[ib], prism.top), let sc = screen(polygon[ic], prism.top) else { continue }
+                guard let sa = screen(corners[ia], prism.top), let sb = screen(corners[ib], prism.top), let sc = screen(corners[ic], prism.top) else { continue }
                 if let pattern = b.pattern, let roofShade {
-                    func uv(_ k: Int) -> SIMD2<Float> { SIMD2<Float>(pattern.roof[order[k]]) }
+                    func uv(_ k: Int) -> SIMD2<Float> { SIMD2<Float>(pattern.roof[original[k]]) }
                     frame.triangle(sa, sb, sc, uv(ia), uv(ib), uv(ic), perspective: true, shade: roofShade)
                 } else {
                     frame.triangle(sa, sb, sc, roofColour, roofColour, roofColour, shade: pack)
@@ -354,25 +399,30 @@ public enum BuildingRenderer {
         var total = 0.0
         for i in ground.buildings.indices {
             let prism = ground.prism(i, frame: projection.frame)
-            var corners: [(bottom: (Double, Double)?, top: (Double, Double)?)] = []
-            corners.reserveCapacity(prism.polygon.count)
-            for p in prism.polygon {
-                func screen(_ z: Double) -> (Double, Double)? {
-                    projection.project(enu: Vector3(p.0, p.1, z)).map { ($0.x * scale, $0.y * scale) }
-                }
-                corners.append((screen(prism.bottom), screen(prism.top)))
-            }
-            let n = corners.count
             var roof = (x0: Double.infinity, y0: Double.infinity, x1: -Double.infinity, y1: -Double.infinity)
-            for k in 0..<n {
-                let a = corners[k], b = corners[(k + 1) % n]
-                guard let a0 = a.bottom, let a1 = a.top, let b0 = b.bottom, let b1 = b.top else { continue }
-                total += clipped(min(a0.0, a1.0, b0.0, b1.0), min(a0.1, a1.1, b0.1, b1.1), max(a0.0, a1.0, b0.0, b1.0), max(a0.1, a1.1, b0.1, b1.1))
-                roof = (min(roof.x0, a1.0), min(roof.y0, a1.1), max(roof.x1, a1.0), max(roof.y1, a1.1))
+            var cornerCount = 0
+            // Walls of every ring (the courtyards' too); the roof's box is the footprint's.
+            for ring in prism.rings {
+                var corners: [(bottom: (Double, Double)?, top: (Double, Double)?)] = []
+                corners.reserveCapacity(ring.count)
+                for p in ring {
+                    func screen(_ z: Double) -> (Double, Double)? {
+                        projection.project(enu: Vector3(p.0, p.1, z)).map { ($0.x * scale, $0.y * scale) }
+                    }
+                    corners.append((screen(prism.bottom), screen(prism.top)))
+                }
+                let n = corners.count
+                cornerCount += n
+                for k in 0..<n {
+                    let a = corners[k], b = corners[(k + 1) % n]
+                    guard let a0 = a.bottom, let a1 = a.top, let b0 = b.bottom, let b1 = b.top else { continue }
+                    total += clipped(min(a0.0, a1.0, b0.0, b1.0), min(a0.1, a1.1, b0.1, b1.1), max(a0.0, a1.0, b0.0, b1.0), max(a0.1, a1.1, b0.1, b1.1))
+                    roof = (min(roof.x0, a1.0), min(roof.y0, a1.1), max(roof.x1, a1.0), max(roof.y1, a1.1))
+                }
             }
             guard roof.x0 <= roof.x1 else { continue }
             let rows = max(0, min(h, roof.y1) - max(0, roof.y0))
-            total += clipped(roof.x0, roof.y0, roof.x1, roof.y1) + Double(max(0, n - 2)) * rows * 3
+            total += clipped(roof.x0, roof.y0, roof.x1, roof.y1) + Double(max(0, cornerCount - 2)) * rows * 3
         }
         return total
     }

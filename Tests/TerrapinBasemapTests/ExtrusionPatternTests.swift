@@ -39,7 +39,7 @@ import TerrapinTiles
             for k in b.footprint.indices {
                 let d = pattern.roof[(k + 1) % b.footprint.count] - pattern.roof[k]
                 length += (d.x * d.x + d.y * d.y).squareRoot()
-                #expect(abs(pattern.along[k + 1] - length) < 1e-9)
+                #expect(abs(pattern.along[0][k + 1] - length) < 1e-9)
             }
         }
     }
@@ -75,7 +75,7 @@ import TerrapinTiles
         let footprint = [(0.0, 0.0), (0.0, side), (side, side), (side, 0.0)].map { LatLngAltitude(latitude: $0.0, longitude: $0.1) }
         var tower = try #require(Building(footprint: footprint, roof: 20, color: SIMD3(128, 128, 128)))
         let image = try #require(PatternImage(width: 8, height: 8, texels: texels))
-        let pattern = try #require(BuildingPattern(image: image, roof: Array(repeating: SIMD2(0, 0), count: 4), along: [0, 20, 40, 60, 80], upward: 1, vertices: 4))
+        let pattern = try #require(BuildingPattern(image: image, roof: Array(repeating: SIMD2(0, 0), count: 4), along: [[0, 20, 40, 60, 80]], upward: 1, ringSizes: [4]))
         tower.pattern = pattern
         let ground = BuiltGround(terrain: FlatGround(), buildings: [tower])
         // Looking north at the south wall, level with its middle.

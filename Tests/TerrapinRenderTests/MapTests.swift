@@ -297,6 +297,38 @@ func square(_ e: Double, _ n: Double, side: Double) -> [LatLngAltitude] {
             .markers[0].isShown, "without the building it is seen")
     }
 
+    /// A 60-m block round a 20-m courtyard: the courtyard is ground (contains, mesh heights,
+    /// a marker there stands on the ground and is seen from above past the walls), the block
+    /// is roof, and drawn from above the courtyard shows the ground, walls round it.
+    @Test func courtyardsAreOpenGround() throws {
+        var block = try #require(Building(footprint: square(0, 0, side: 60), roof: 20))
+        block.holes = [square(0, 0, side: 20), Array(square(0, 0, side: 20).prefix(2))]
+        #expect(block.holes.count == 1, "a ring of two positions is dropped")
+        #expect(block.contains(at(20, 0)) && !block.contains(at(0, 0)) && !block.contains(at(40, 0)))
+        let overheadish = Camera(center: at(0, 0), heading: 0, tilt: 20, range: 400)
+        let map = Map(initialCamera: overheadish, mode: .roadmap) {
+            Marker(position: at(0, 0, 1), altitudeMode: .relativeToMesh) { box("courtyard") }
+            Marker(position: at(20, 0, 1), altitudeMode: .relativeToMesh) { box("roof") }
+        }.buildings([block])
+        #expect(map.ground.meshHeight(at: at(0, 0)) == 0 && map.ground.meshHeight(at: at(20, 0)) == 20)
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        #expect(scene.markers.map { ($0.altitude * 1000).rounded() / 1000 } == [1, 21])
+        #expect(scene.markers.map(\.hidden) == [nil, nil], "\(scene)")
+        // Straight down: the courtyard's centre is ground (no depth), the block's ring is roof.
+        let camera = Camera(center: at(0, 0), heading: 0, tilt: 0, range: 300)
+        let projection = Projection(camera: camera, width: 200, height: 200)
+        var frame = DepthFrame(width: 200, height: 200)
+        BuildingRenderer.draw(BuiltGround(terrain: FlatGround(), buildings: [block]), projection: projection,
+                              toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(255, 255, 255), hazeDistance: .infinity, into: &frame)
+        func depth(_ e: Double, _ n: Double) -> Float {
+            guard let p = projection.project(enu: Vector3(e, n, 0)) else { return -1 }
+            return frame.depth[Int(p.y) * 200 + Int(p.x)]
+        }
+        #expect(!depth(0, 0).isFinite && !depth(5, -5).isFinite, "the courtyard is open")
+        #expect(depth(20, 0).isFinite && depth(-20, 20).isFinite, "the block is roofed")
+        #expect(!depth(40, 0).isFinite, "outside is open")
+    }
+
     @Test func footprintsAreCheckedAndConcaveOnesTriangulate() {
         #expect(Building(footprint: square(0, 0, side: 10), roof: 0) == nil)
         #expect(Building(footprint: Array(square(0, 0, side: 10).prefix(2)), roof: 10) == nil)
