@@ -157,6 +157,7 @@ public enum MapResolver {
             var options = TextLayoutOptions()
             if let style = label.style, style.maxWidth > 0 {
                 options.maxWidth = style.maxWidth
+                options.balanced = true
                 options.alignment = style.justify == "left" ? .leading : style.justify == "right" ? .trailing : .center
             }
             options.tracking = label.style?.letterSpacing ?? 0

@@ -29,6 +29,10 @@ public struct TextLayoutOptions: Equatable, Sendable {
     /// Points added after every glyph but a line's last (letter spacing, as MapLibre's
     /// `text-letter-spacing` and CSS's). Default 0.
     public var tracking: Double
+    /// Wrap as MapLibre wraps map labels instead of filling each line in turn: as many lines
+    /// as `maxWidth` needs, their breaks chosen so the lines come out as even as they can (a
+    /// line may then pass `maxWidth`). Default false.
+    public var balanced = false
 
     public init(maxWidth: Double? = nil, lineLimit: Int? = nil, alignment: TextAlignment = .leading,
                 minimumScaleFactor: Double = 1, direction: BaseDirection = .auto, kerning: Bool = true, tracking: Double = 0) {
@@ -43,6 +47,7 @@ public struct TextLayoutOptions: Equatable, Sendable {
 
     public static func == (a: Self, b: Self) -> Bool {
         a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor && a.kerning == b.kerning && a.tracking == b.tracking
+            && a.balanced == b.balanced
     }
 }
 
@@ -354,6 +359,7 @@ struct LineBuilder {
         let n = paragraph.scalars.count
         guard n > 0 else { return ([0..<0], false) }
         guard let maxWidth = options.maxWidth else { return ([0..<n], false) }
+        if options.balanced, let ranges = balancedWrap(m, maxWidth: maxWidth) { return (ranges, false) }
         let candidates = LineBreaks.opportunities(paragraph.scalars) + [n]
         let boundaries = paragraph.graphemeBoundaries
         var ranges: [Range<Int>] = []
@@ -378,6 +384,57 @@ struct LineBuilder {
             start = end!
         }
         return (ranges, broke)
+    }
+
+    /// MapLibre's line breaking of point labels (its `determineLineBreaks`): the line count is
+    /// the whole advance over `maxWidth`, rounded up, and the target width the advance over the
+    /// count; breaks may follow a space, `&`, `(`, `)`, `+`, `-`, `/`, a soft hyphen, `·`, a
+    /// zero-width space, `‐` or `–`; each line costs its difference from the target, squared
+    /// (the last one half that when shorter, twice when longer), plus 50² after `(` or before
+    /// `)`; the least total wins. Nil (fill each line instead) past 256 places to break.
+    func balancedWrap(_ m: Measured, maxWidth: Double) -> [Range<Int>]? {
+        let scalars = m.paragraph.scalars
+        let n = scalars.count
+        guard maxWidth > 0 else { return nil }
+        let total = m.prefix[n]
+        let lines = max(1, (total / maxWidth).rounded(.up))
+        let target = total / lines
+        func breakable(_ c: UInt32) -> Bool {
+            [0x20, 0x26, 0x28, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013].contains(c)
+        }
+        func whitespace(_ c: UInt32) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+        func badness(_ width: Double, penalty: Double, last: Bool) -> Double {
+            let ragged = (width - target) * (width - target)
+            if last { return width < target ? ragged / 2 : ragged * 2 }
+            return ragged + abs(penalty) * penalty
+        }
+        // Each place to break: where the next line starts, the advance so far (whitespace not
+        // counted), the best break before it and the total cost to it.
+        var breaks: [(index: Int, x: Double, prior: Int?, cost: Double)] = []
+        func evaluate(_ index: Int, _ x: Double, penalty: Double, last: Bool) -> (index: Int, x: Double, prior: Int?, cost: Double) {
+            var best: Int? = nil
+            var cost = badness(x, penalty: penalty, last: last)
+            for (k, b) in breaks.enumerated() {
+                let c = badness(x - b.x, penalty: penalty, last: last) + b.cost
+                if c <= cost { best = k; cost = c }
+            }
+            return (index, x, best, cost)
+        }
+        var x = 0.0
+        for i in 0..<n {
+            let c = scalars[i].value
+            if !whitespace(c) { x += m.prefix[i + 1] - m.prefix[i] }
+            guard i < n - 1, breakable(c) else { continue }
+            guard breaks.count < 256 else { return nil }
+            let next = scalars[i + 1].value
+            let penalty: Double = (c == 0x28 || c == 0xFF08 ? 50 : 0) + (next == 0x29 || next == 0xFF09 ? 50 : 0)
+            breaks.append(evaluate(i + 1, x, penalty: penalty, last: false))
+        }
+        var chosen: [Int] = []
+        var at = evaluate(n, x, penalty: 0, last: true).prior
+        while let k = at { chosen.append(breaks[k].index); at = breaks[k].prior }
+        let starts = [0] + chosen.reversed()
+        return zip(starts, starts.dropFirst() + [n]).map { $0..<$1 }
     }
 
     /// Glyphs of a logical range in visual order, with x from 0 and y as baseline offsets.

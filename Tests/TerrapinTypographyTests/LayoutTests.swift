@@ -298,3 +298,33 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
         #expect(wrapped.lines.last?.text == "end")
     }
 }
+
+/// Map labels wrap as MapLibre wraps them (`TextLayoutOptions.balanced`): as many lines as the
+/// width needs, the breaks chosen for even lines — the wraps MapLibre draws for Monaco's POIs in
+/// Noto Sans 11 at 8 ems, where filling each line in turn leaves a short last line.
+@Suite struct BalancedWrapTests {
+    static func lines(_ text: String, balanced: Bool) throws -> [String] {
+        var options = TextLayoutOptions(maxWidth: 88, alignment: .center)
+        options.balanced = balanced
+        return try layout(text, FontSpec(FontRequest(family: "Noto Sans"), size: 11), options).lines.map { $0.text.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func linesComeOutEven() throws {
+        #expect(try Self.lines("Centre Cardio Thoracique de Monaco", balanced: false) == ["Centre Cardio", "Thoracique de", "Monaco"])
+        #expect(try Self.lines("Centre Cardio Thoracique de Monaco", balanced: true) == ["Centre Cardio", "Thoracique", "de Monaco"])
+        #expect(try Self.lines("Terrasses du Casino", balanced: false) == ["Terrasses du", "Casino"])
+        #expect(try Self.lines("Terrasses du Casino", balanced: true) == ["Terrasses", "du Casino"])
+        #expect(try Self.lines("Casino de Monte Carlo", balanced: true) == ["Casino de", "Monte Carlo"])
+    }
+
+    /// A label that fits stays on one line; a word wider than the width is not broken (the
+    /// line passes it); a break may follow a hyphen.
+    @Test func fitsAndHyphensAndLongWords() throws {
+        #expect(try Self.lines("Park Palace", balanced: true) == ["Park Palace"])
+        #expect(try Self.lines("Supercalifragilisticexpialidocious", balanced: true) == ["Supercalifragilisticexpialidocious"])
+        let hyphenated = try Self.lines("Alpes-Maritimes-Provence-Côte-d'Azur", balanced: true)
+        // 198 points over 88: three lines, broken after hyphens.
+        #expect(hyphenated.count == 3 && hyphenated.joined() == "Alpes-Maritimes-Provence-Côte-d'Azur", "\(hyphenated)")
+        #expect(hyphenated.dropLast().allSatisfy { $0.hasSuffix("-") }, "\(hyphenated)")
+    }
+}
