@@ -35,6 +35,8 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var letterSpacing: Double
     /// Ems (`text-max-width`; 0 for line labels, which do not wrap).
     public var maxWidth: Double
+    /// Ems between wrapped lines' baselines (`text-line-height`).
+    public var lineHeight = 1.2
     /// Ems, x right and y down (`text-offset`).
     public var offset: (x: Double, y: Double)
     /// `text-anchor`: "center", "top", "bottom-left", …
@@ -238,6 +240,7 @@ extension Basemap {
         symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
         symbol.padding = min(64, max(0, Self.number(layer, "text-padding", c, default: 2)))
         symbol.haloBlur = min(10, max(0, Self.number(layer, "text-halo-blur", c, default: 0)))
+        symbol.lineHeight = min(10, max(0.1, Self.number(layer, "text-line-height", c, default: 1.2)))
         switch layer.property("text-justify")?.evaluate(c).string ?? "center" {
         case "left": symbol.justify = "left"
         case "right": symbol.justify = "right"

@@ -63,7 +63,7 @@ public struct BasemapStyle: Sendable {
         // Labels are kept upright and face the viewer (keep-upright, the alignments); with no
         // icons drawn, text-optional and icon-optional change nothing.
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur", "text-opacity",
-                  "text-transform", "text-max-width", "text-anchor", "text-offset", "symbol-placement", "symbol-spacing", "text-max-angle", "text-letter-spacing", "text-padding", "text-justify", "symbol-sort-key",
+                  "text-transform", "text-max-width", "text-line-height", "text-anchor", "text-offset", "symbol-placement", "symbol-spacing", "text-max-angle", "text-letter-spacing", "text-padding", "text-justify", "symbol-sort-key",
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size"],
         // raster-fade-duration: a still image has no fade.

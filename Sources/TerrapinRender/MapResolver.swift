@@ -161,6 +161,12 @@ public enum MapResolver {
                 options.alignment = style.justify == "left" ? .leading : style.justify == "right" ? .trailing : .center
             }
             options.tracking = label.style?.letterSpacing ?? 0
+            if label.style != nil {
+                // A style's labels measure as MapLibre's: its glyph sheets' advances, no kerning.
+                options.glyphSheetAdvances = true
+                options.kerning = false
+                options.lineHeight = label.style?.lineHeight
+            }
             let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
             guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
             let surface = WGS84.Surface(label.position)

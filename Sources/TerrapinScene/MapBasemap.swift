@@ -209,6 +209,7 @@ extension DrawnBasemaps {
         allowing.maxAngle = s.maxAngle
         allowing.padding = s.padding
         allowing.justify = s.justify
+        allowing.lineHeight = s.lineHeight
         allowing.letterSpacing = min(64, max(-16, s.letterSpacing.isFinite ? s.letterSpacing * s.size : 0))
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }

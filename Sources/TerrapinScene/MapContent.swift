@@ -331,6 +331,9 @@ public struct LabelStyle: Sendable, Equatable {
     public var padding = 0.0
     /// How wrapped lines align: "left", "center" (the default) or "right" (`text-justify`).
     public var justify = "center"
+    /// Each line's height in ems, its glyphs centred in it (`text-line-height`); nil: the
+    /// font's own line spacing. A style's labels get MapLibre's 1.2 unless it says otherwise.
+    public var lineHeight: Double?
     /// Placement order, lower first.
     public var priority: Double
     /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.

@@ -33,6 +33,13 @@ public struct TextLayoutOptions: Equatable, Sendable {
     /// as `maxWidth` needs, their breaks chosen so the lines come out as even as they can (a
     /// line may then pass `maxWidth`). Default false.
     public var balanced = false
+    /// Advance each glyph as MapLibre's glyph sheets do: the font's advance at 24 px in whole
+    /// pixels, rounded down, scaled to the size (its labels are a few per cent narrower than
+    /// the font's own advances). Default false.
+    public var glyphSheetAdvances = false
+    /// Each line's height in ems, its glyphs centred in it (MapLibre's `text-line-height`);
+    /// nil: the font's ascent, descent and line gap. Default nil.
+    public var lineHeight: Double?
 
     public init(maxWidth: Double? = nil, lineLimit: Int? = nil, alignment: TextAlignment = .leading,
                 minimumScaleFactor: Double = 1, direction: BaseDirection = .auto, kerning: Bool = true, tracking: Double = 0) {
@@ -47,7 +54,7 @@ public struct TextLayoutOptions: Equatable, Sendable {
 
     public static func == (a: Self, b: Self) -> Bool {
         a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor && a.kerning == b.kerning && a.tracking == b.tracking
-            && a.balanced == b.balanced
+            && a.balanced == b.balanced && a.glyphSheetAdvances == b.glyphSheetAdvances && a.lineHeight == b.lineHeight
     }
 }
 
@@ -320,8 +327,14 @@ struct LineBuilder {
             } else {
                 line = makeLine(measured[item.paragraph], item.range)
             }
-            line.baseline = top + line.ascent
-            top += line.ascent + line.descent + Double(primary.lineGap) * scale(primary)
+            if let em = options.lineHeight, em.isFinite, em > 0 {
+                let height = em * size
+                line.baseline = top + (height - line.ascent - line.descent) / 2 + line.ascent
+                top += height
+            } else {
+                line.baseline = top + line.ascent
+                top += line.ascent + line.descent + Double(primary.lineGap) * scale(primary)
+            }
             lines.append(line)
         }
         let width = lines.map(\.width).max() ?? 0
@@ -342,12 +355,19 @@ struct LineBuilder {
 
     func paragraphIndex(of line: Int, _ pending: [(paragraph: Int, range: Range<Int>)]) -> Int { pending[line].paragraph }
 
+    /// A glyph's advance in points (`units` of `face`, `s` points a unit), or MapLibre's.
+    @inline(__always)
+    func advance(_ units: Int32, _ face: FontFace, _ s: Double) -> Double {
+        guard options.glyphSheetAdvances else { return Double(units) * s }
+        return (Double(units) * 24 / Double(face.unitsPerEm)).rounded(.down) * size / 24
+    }
+
     /// Advance of each code point (a cluster's advance goes to its first code point), in points.
     func advances(_ paragraph: ShapedParagraph) -> [Double] {
         var result = [Double](repeating: 0, count: paragraph.scalars.count)
         for run in paragraph.runs {
             let s = scale(run.face)
-            for g in run.glyphs { result[g.cluster] += Double(g.advance) * s + options.tracking }
+            for g in run.glyphs { result[g.cluster] += advance(g.advance, run.face, s) + options.tracking }
         }
         return result
     }
@@ -456,7 +476,7 @@ struct LineBuilder {
             descent = max(descent, -Double(run.face.descender) * s)
             for g in runGlyphs {
                 glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s, y: -Double(g.yOffset) * s))
-                pen += Double(g.advance) * s + options.tracking
+                pen += advance(g.advance, run.face, s) + options.tracking
             }
         }
         // The width excludes trailing spaces (logically trailing).

@@ -328,3 +328,35 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
         #expect(hyphenated.dropLast().allSatisfy { $0.hasSuffix("-") }, "\(hyphenated)")
     }
 }
+
+/// Map labels measure as MapLibre's do (`glyphSheetAdvances`, no kerning, `lineHeight`).
+@Suite struct MapLabelMetricsTests {
+    static let font = FontSpec(FontRequest(family: "Noto Sans"), size: 11)
+
+    /// Each glyph advances by its width at 24 px in whole pixels, rounded down, scaled to the
+    /// size: "One Monte-Carlo" is 185 such pixels (as MapLibre's glyph sheet for Noto Sans
+    /// gives), 7.71 ems, where the font's own advances make 8.07.
+    @Test func advancesAreWholePixelsAt24() throws {
+        var options = TextLayoutOptions(kerning: false)
+        let plain = try layout("One Monte-Carlo", Self.font, options)
+        options.glyphSheetAdvances = true
+        let sheet = try layout("One Monte-Carlo", Self.font, options)
+        #expect(abs(sheet.width - 185.0 / 24 * 11) < 1e-9, "\(sheet.width)")
+        #expect(abs(plain.width / 11 - 8.069) < 0.01, "\(plain.width)")
+        // Glyphs sit at those advances: the last one starts 185 − (its advance) pixels in.
+        let glyphs = try #require(sheet.lines.first?.glyphs)
+        #expect(glyphs.count == 15 && zip(glyphs, glyphs.dropFirst()).allSatisfy { $0.x < $1.x })
+    }
+
+    /// Lines 1.2 ems apart, the text block 1.2 ems a line, each line's glyphs centred in it.
+    @Test func lineHeightSpacesLines() throws {
+        var options = TextLayoutOptions(maxWidth: 60, alignment: .center)
+        options.lineHeight = 1.2
+        let set = try layout("Terrasses du Casino", Self.font, options)
+        #expect(set.lines.count == 2)
+        #expect(abs(set.height - 2 * 13.2) < 1e-9, "\(set.height)")
+        #expect(abs((set.lines[1].baseline - set.lines[0].baseline) - 13.2) < 1e-9)
+        let own = try layout("Terrasses du Casino", Self.font, TextLayoutOptions(maxWidth: 60, alignment: .center))
+        #expect(own.height > set.height + 2, "the font's own spacing is wider: \(own.height)")
+    }
+}
