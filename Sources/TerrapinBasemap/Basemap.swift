@@ -259,17 +259,22 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             }
             guard maxX >= -margin, maxY >= -margin, minX <= size + margin, minY <= size + margin else { continue }
             let path = b.build()
-            /// The feature filled into pattern `name`'s mask (`property` names it in warnings; a
-            /// feature whose image is missing is not drawn, as in MapLibre). True if drawn.
-            func fillPattern(_ name: String, _ property: String, _ what: String, opacity: Double) -> Bool {
+            /// Pattern `name` from the sprite, or nil with a warning (`property` names it; a
+            /// feature whose image is missing is not drawn, as in MapLibre).
+            func patternImage(_ name: String, _ property: String, _ what: String) -> (Pixmap, Double)? {
                 guard let sheet = sprite else {
                     note("layer '\(layer.id)': \(property) needs a local sprite (the style's \"sprite\"); \(what) are not drawn")
-                    return false
+                    return nil
                 }
                 guard let image = sheet.icon(name) else {
                     note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
-                    return false
+                    return nil
                 }
+                return image
+            }
+            /// The feature filled into pattern `name`'s mask. True if drawn.
+            func fillPattern(_ name: String, _ property: String, _ what: String, opacity: Double) -> Bool {
+                guard let image = patternImage(name, property, what) else { return false }
                 if patterns[name] == nil, let mask = Canvas(width: tileSize, height: tileSize) {
                     patterns[name] = (mask, image)
                     patternOrder.append(name)
@@ -313,14 +318,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 if let name = linePattern {
                     // The pattern replaces the colour and the dashes (as the spec's "disabled
                     // by line-pattern" says); a feature whose image is missing is not drawn.
-                    guard let sheet = sprite else {
-                        note("layer '\(layer.id)': line-pattern needs a local sprite (the style's \"sprite\"); patterned lines are not drawn")
-                        continue
-                    }
-                    guard let image = sheet.icon(name) else {
-                        note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
-                        continue
-                    }
+                    guard let image = patternImage(name, "line-pattern", "patterned lines") else { continue }
                     if linePatterns[name] == nil, let pattern = LinePattern(tileSize: tileSize, image: image.0, ratio: image.1) {
                         linePatterns[name] = pattern
                         linePatternOrder.append(name)
