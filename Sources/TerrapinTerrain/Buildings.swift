@@ -278,6 +278,11 @@ public enum BuildingRenderer {
                 orders.append(order)
             }
             let polygon = rings[0]
+            // The pattern, if its coordinates are the rings' (a pattern made for other rings —
+            // courtyards set after it, or left out — is not drawn rather than misread).
+            let pattern = b.pattern.flatMap { p in
+                p.roof.count == total && p.along.count == rings.count && zip(p.along, rings).allSatisfy({ $0.count == $1.count + 1 }) ? p : nil
+            }
             func screen(_ p: (Double, Double), _ z: Double) -> (Double, Double, Double)? {
                 guard let s = projection.project(enu: Vector3(p.0, p.1, z)) else { return nil }
                 return (s.x * toDevice.scale + toDevice.dx, s.y * toDevice.scale + toDevice.dy, s.depth)
@@ -315,7 +320,7 @@ public enum BuildingRenderer {
                     let lit = (ey * light.0 - ex * light.1) / len
                     guard let p0 = screen(p, prism.bottom), let q0 = screen(q, prism.bottom),
                           let p1 = screen(p, prism.top), let q1 = screen(q, prism.top) else { continue }
-                    if let pattern = b.pattern {
+                    if let pattern {
                         // Along the ring: the corner that closes it is at the ring's length.
                         let i = order[k], j = order[(k + 1) % n], along = pattern.along[r]
                         let up = i == (j + 1) % n
@@ -348,7 +353,7 @@ public enum BuildingRenderer {
             let corners = rings.flatMap { $0 }
             let original = orders.indices.flatMap { r in orders[r].map { offsets[r] + $0 } }
             // One mipmap level for the roof, from all its triangles (no seams inside it).
-            let roofShade = b.pattern.map { pattern -> (SIMD2<Float>) -> UInt32 in
+            let roofShade = pattern.map { pattern -> (SIMD2<Float>) -> UInt32 in
                 var screenArea = 0.0, imageArea = 0.0
                 for t in stride(from: 0, to: triangles.count - 2, by: 3) {
                     let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
@@ -362,7 +367,7 @@ public enum BuildingRenderer {
             for t in stride(from: 0, to: triangles.count - 2, by: 3) {
                 let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
                 guard let sa = screen(corners[ia], prism.top), let sb = screen(corners[ib], prism.top), let sc = screen(corners[ic], prism.top) else { continue }
-                if let pattern = b.pattern, let roofShade {
+                if let pattern, let roofShade {
                     func uv(_ k: Int) -> SIMD2<Float> { SIMD2<Float>(pattern.roof[original[k]]) }
                     frame.triangle(sa, sb, sc, uv(ia), uv(ib), uv(ic), perspective: true, shade: roofShade)
                 } else {

@@ -93,5 +93,15 @@ import TerrapinTiles
             if bands.last != band { bands.append(band) }
         }
         #expect(String(bands).replacingOccurrences(of: "?", with: "").hasPrefix("brbrb"), "\(bands)")
+        // A pattern made for other rings (here, before a courtyard was added) is not drawn:
+        // the tower shows its own grey, and nothing traps.
+        var yard = tower
+        yard.holes = [[(0.25, 0.25), (0.25, 0.75), (0.75, 0.75), (0.75, 0.25)].map { LatLngAltitude(latitude: $0.0 * side, longitude: $0.1 * side) }]
+        #expect(yard.holes.count == 1)
+        var plain = DepthFrame(width: 200, height: 200)
+        BuildingRenderer.draw(BuiltGround(terrain: FlatGround(), buildings: [yard]), projection: Projection(camera: camera, width: 200, height: 200, centerAltitude: 10),
+                              toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(255, 255, 255), hazeDistance: .infinity, into: &plain)
+        let p = plain.pixels[120 * 200 + 100]
+        #expect(abs(Int(p & 0xFF) - Int(p >> 16 & 0xFF)) < 8, "grey, not red or blue: \(String(p, radix: 16))")
     }
 }
