@@ -58,6 +58,8 @@ public struct BasemapSpec: Equatable, Sendable {
 /// An extruded footprint (see `Building`).
 public struct BuildingSpec: Equatable, Sendable {
     public var footprint: [LatLngAltitude]
+    /// Courtyards: rings inside the footprint, open to the ground.
+    public var holes: [[LatLngAltitude]] = []
     public var base = 0.0
     public var roof: Double
     public var color = RGBA8(red: 214, green: 208, blue: 198)

@@ -157,9 +157,11 @@ public struct SceneBuilder {
         if !spec.labels.isEmpty { map = map.basemapLabels(spec.labels) }
         if !spec.buildings.isEmpty {
             // The decoder has checked every field, so each makes a Building.
-            map = map.buildings(spec.buildings.compactMap {
-                Building(footprint: $0.footprint, base: $0.base, roof: $0.roof,
-                         color: SIMD3(Double($0.color.red), Double($0.color.green), Double($0.color.blue)))
+            map = map.buildings(spec.buildings.compactMap { b in
+                var building = Building(footprint: b.footprint, base: b.base, roof: b.roof,
+                                        color: SIMD3(Double(b.color.red), Double(b.color.green), Double(b.color.blue)))
+                building?.holes = b.holes
+                return building
             })
         }
         if let opacity = spec.dimmedOccludedOpacity { map = map.occludedMarkers(.dimmed(opacity: opacity)) }

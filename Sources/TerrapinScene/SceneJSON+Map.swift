@@ -90,7 +90,7 @@ extension Reader {
 
 
     mutating func building(_ node: JSONNode, _ path: String) -> BuildingSpec? {
-        guard let m = object(node, path, allowed: ["footprint", "base", "roof", "color"]) else { return nil }
+        guard let m = object(node, path, allowed: ["footprint", "holes", "base", "roof", "color"]) else { return nil }
         guard m["footprint"] != nil, m["roof"] != nil else {
             report(node, path, "a building needs a \"footprint\" (at least 3 positions) and a \"roof\" height in metres")
             return nil
@@ -101,6 +101,30 @@ extension Reader {
         if footprint.count == points.count, footprint.count < 3 {
             report(m["footprint"]!, path + ".footprint", "a footprint needs at least 3 positions, found \(footprint.count)")
         }
+        // Courtyards: rings of at least 3 positions, all rings together within the vertices.
+        var holes: [[LatLngAltitude]] = []
+        var holesRead = true
+        let rings = array(m["holes"], path + ".holes", max: Building.maxVertices) ?? []
+        var vertices = points.count
+        for (r, ring) in rings.enumerated() {
+            let ringPath = path + ".holes[\(r)]"
+            let corners = array(ring, ringPath, max: Building.maxVertices) ?? []
+            var hole: [LatLngAltitude] = []
+            for (i, p) in corners.enumerated() { if let position = position(p, ringPath + "[\(i)]") { hole.append(position) } }
+            guard hole.count == corners.count else { holesRead = false; continue }
+            if hole.count < 3 {
+                report(ring, ringPath, "a courtyard needs at least 3 positions, found \(hole.count)")
+                holesRead = false
+                continue
+            }
+            vertices += hole.count
+            if vertices > Building.maxVertices {
+                report(ring, ringPath, "a building's footprint and courtyards have at most \(Building.maxVertices) positions together, found \(vertices) by here")
+                holesRead = false
+                break
+            }
+            holes.append(hole)
+        }
         let roof = number(m["roof"], path + ".roof", in: 0.1...10_000, unit: " of metres")
         let base = number(m["base"], path + ".base", in: 0...10_000, unit: " of metres") ?? 0
         if let roof, base >= roof {
@@ -108,8 +132,9 @@ extension Reader {
             report(m["base"]!, path + ".base", "the base (\(metres(base)) m) must be below the roof (\(metres(roof)) m)")
         }
         let color = color(m["color"], path + ".color", default: BuildingSpec(footprint: [], roof: 1).color)
-        guard let roof, footprint.count == points.count, footprint.count >= 3, base < roof else { return nil }
+        guard let roof, footprint.count == points.count, footprint.count >= 3, base < roof, holesRead else { return nil }
         var spec = BuildingSpec(footprint: footprint, roof: roof)
+        spec.holes = holes
         spec.base = base
         spec.color = color
         return spec
@@ -179,6 +204,7 @@ extension SceneEncoder {
         if !map.buildings.isEmpty {
             m.append(("buildings", .array(map.buildings.map { b in
                 var o: [(String, JSONValue)] = [("footprint", .array(b.footprint.map(position)))]
+                if !b.holes.isEmpty { o.append(("holes", .array(b.holes.map { .array($0.map(position)) }))) }
                 if b.base != 0 { o.append(("base", .number(b.base))) }
                 o.append(("roof", .number(b.roof)))
                 if b.color != BuildingSpec(footprint: [], roof: 1).color { o.append(("color", .string(hex(b.color)))) }

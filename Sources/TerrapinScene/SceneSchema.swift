@@ -172,6 +172,11 @@ public enum SceneSchema {
       "required": ["footprint", "roof"],
       "properties": {
         "footprint": { "type": "array", "minItems": 3, "maxItems": 1000, "items": { "$ref": "#/$defs/position" } },
+        "holes": {
+          "description": "Courtyards: rings inside the footprint, open to the ground (all rings together at most 1,000 positions).",
+          "type": "array", "maxItems": 1000,
+          "items": { "type": "array", "minItems": 3, "maxItems": 1000, "items": { "$ref": "#/$defs/position" } }
+        },
         "base": { "type": "number", "minimum": 0, "maximum": 10000 },
         "roof": { "type": "number", "minimum": 0.1, "maximum": 10000 },
         "color": { "type": "string", "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" }

@@ -1,4 +1,5 @@
 import Testing
+import TerrapinGeo
 import TerrapinRaster
 import TerrapinRender
 @testable import TerrapinScene
@@ -160,6 +161,30 @@ import TerrapinRender
         let written = SceneEncoder.encode(scene)
         #expect(try base.decode(written) == scene)
         #expect(written.contains("\"polylines\"") && written.contains("\"innerPaths\""))
+    }
+
+    /// A building's courtyards ("holes") read, write and read back, reach the map's buildings,
+    /// and a short ring or too many positions are named with their path.
+    @Test func buildingCourtyardsReadWriteAndReadBack() throws {
+        func corner(_ lat: Double, _ lon: Double) -> String { #"{"latitude": \#(lat), "longitude": \#(lon)}"# }
+        let text = #"{"map": {"buildings": [{"footprint": ["# + [corner(0, 0), corner(0, 0.001), corner(0.001, 0.001), corner(0.001, 0)].joined(separator: ", ")
+            + #"], "holes": [["# + [corner(0.0003, 0.0003), corner(0.0003, 0.0007), corner(0.0007, 0.0007), corner(0.0007, 0.0003)].joined(separator: ", ") + #"]], "roof": 20}]}}"#
+        let scene = try base.decode(text)
+        let spec = try #require(scene.map?.buildings.first)
+        #expect(spec.holes.count == 1 && spec.holes[0].count == 4)
+        let written = SceneEncoder.encode(scene)
+        let reread = try base.decode(written)
+        #expect(written.contains("\"holes\"") && reread == scene)
+        let mapSpec = try #require(scene.map)
+        let built = try #require(try SceneBuilder(directory: ".").map(mapSpec).buildings.first)
+        #expect(built.holes.count == 1)
+        #expect(!built.contains(LatLngAltitude(latitude: 0.0005, longitude: 0.0005)) && built.contains(LatLngAltitude(latitude: 0.0001, longitude: 0.0005)))
+        let short = base.issues(#"{"map": {"buildings": [{"footprint": ["# + [corner(0, 0), corner(0, 1), corner(1, 1)].joined(separator: ", ")
+            + #"], "holes": [["# + [corner(0.2, 0.2), corner(0.2, 0.4)].joined(separator: ", ") + #"]], "roof": 20}]}}"#)
+        #expect(short.count == 1 && short[0].contains("$.map.buildings[0].holes[0]: a courtyard needs at least 3 positions, found 2"), "\(short)")
+        let many = base.issues(#"{"map": {"buildings": [{"footprint": ["# + (0..<999).map { corner(0, Double($0) * 1e-6) }.joined(separator: ", ")
+            + #"], "holes": [["# + [corner(0.2, 0.2), corner(0.2, 0.4), corner(0.4, 0.4)].joined(separator: ", ") + #"]], "roof": 20}]}}"#)
+        #expect(many.count == 1 && many[0].contains("at most 1000 positions together, found 1002"), "\(many)")
     }
 
     @Test func badGeometryNamesTheShapeAndWhatToDo() {
