@@ -538,7 +538,7 @@ extension Basemap {
                             let scale = 512 * pow(2, patternZoom - Double(id.z)) / Double(data.extent)
                             let ox = Double(id.x * data.extent) * scale, oy = Double(id.y * data.extent) * scale
                             let w = Double(patternImage.width), h = Double(patternImage.height)
-                            let first = SIMD2(ox + (Double(ring[b]) + shift.0) * scale, oy + (Double(ring[b + 1]) + shift.1) * scale)
+                            let first = SIMD2(ox + (Double(feature.coordinates[b]) + shift.0) * scale, oy + (Double(feature.coordinates[b + 1]) + shift.1) * scale)
                             let whole = SIMD2((first.x / w).rounded(.down) * w, (first.y / h).rounded(.down) * h)
                             var roofCoordinates: [SIMD2<Double>] = []
                             var along: [[Double]] = []

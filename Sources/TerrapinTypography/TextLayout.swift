@@ -419,8 +419,12 @@ struct LineBuilder {
         let total = m.prefix[n]
         let lines = max(1, (total / maxWidth).rounded(.up))
         let target = total / lines
+        // (A switch, not an array literal's `contains`: this runs per code point.)
         func breakable(_ c: UInt32) -> Bool {
-            [0x20, 0x26, 0x28, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013].contains(c)
+            switch c {
+            case 0x20, 0x26, 0x28, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013: return true
+            default: return false
+            }
         }
         func whitespace(_ c: UInt32) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
         func badness(_ width: Double, penalty: Double, last: Bool) -> Double {
