@@ -58,9 +58,13 @@ func modelBenchmarks() -> [(String, Timing, String)] {
         return ("textured model, \(sphere.triangleCount / 1000)k triangles, 1024x768, \(covered / 1000)k px", timing,
                 "\(triangles) front-facing, \(format(Double(sphere.triangleCount) / timing.median / 1000, 1)) Mtri/s")
     }
-    var results = [frame(range: 160), frame(range: 640)]
+    // TERRAPIN_BENCH_MODEL=near, far or duck runs that case alone (for a profiler).
+    let only = getenv("TERRAPIN_BENCH_MODEL").map { String(cString: $0) }
+    var results: [(String, Timing, String)] = []
+    if only == nil || only == "near" { results.append(frame(range: 160)) }
+    if only == nil || only == "far" { results.append(frame(range: 640)) }
     // The Duck as Examples/duck-on-pine-mountain.json draws it (at scale 2), on flat ground.
-    if let duck = try? GLTF.load("Fixtures/models/Duck.glb") {
+    if only == nil || only == "duck", let duck = try? GLTF.load("Fixtures/models/Duck.glb") {
         let camera = Camera(center: LatLngAltitude(latitude: 36.575, longitude: -84.245), heading: 30, tilt: 68, range: 1300)
         let projection = Projection(camera: camera, width: 480, height: 320)
         let placed = PlacedModel(asset: duck, at: LatLngAltitude(latitude: 36.575, longitude: -84.245), scale: Vector3D(20),

@@ -26,8 +26,9 @@ public enum ModelRenderer {
 
     /// The samples: Direct3D's standard 8× pattern (offsets from the pixel's centre in
     /// sixteenths), eight rows and eight columns each taken once.
-    static let offsetX = SIMD8<Float>(1, -1, 5, -3, -5, -7, 3, 7) / 16
-    static let offsetY = SIMD8<Float>(-3, 3, 1, -5, 5, -1, 7, -7) / 16
+    /// (Computed: a constant where used, where a stored static is a lazy global's check.)
+    static var offsetX: SIMD8<Float> { SIMD8<Float>(1, -1, 5, -3, -5, -7, 3, 7) / 16 }
+    static var offsetY: SIMD8<Float> { SIMD8<Float>(-3, 3, 1, -5, 5, -1, 7, -7) / 16 }
 
     struct Vertex {
         /// What a shade interpolates, in one vector (three multiply-adds interpolate it all):
@@ -233,6 +234,13 @@ public enum ModelRenderer {
         var inv: Float
         /// False for a triangle of no area (or of non-finite corners): nothing to draw.
         var valid: Bool
+        /// Each edge function's and the inverse depth's offsets at the 8 samples.
+        var d0 = SIMD8<Float>(), d1 = SIMD8<Float>(), d2 = SIMD8<Float>(), dz = SIMD8<Float>()
+        /// How far each edge function can rise from a pixel's centre to a sample in it: a pixel
+        /// whose centre is below −r_i on an edge has no sample inside, one above r_i has all.
+        var r0: Float = 0, r1: Float = 0, r2: Float = 0
+        /// 1 / A_i (0 where A_i is 0): where a row's pixels start and end on each edge.
+        var ia0: Float = 0, ia1: Float = 0, ia2: Float = 0
 
         init(_ t: Triangle) {
             // Local coordinates from the box's corner keep Float precise.
@@ -250,19 +258,115 @@ public enum ModelRenderer {
             izA = (a0 * t.iz0 + a1 * t.iz1 + a2 * t.iz2) * inv
             izB = (b0 * t.iz0 + b1 * t.iz1 + b2 * t.iz2) * inv
             izC = (c0 * t.iz0 + c1 * t.iz1 + c2 * t.iz2) * inv
+            let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
+            d0 = a0 * ax + b0 * ay; d1 = a1 * ax + b1 * ay; d2 = a2 * ax + b2 * ay; dz = izA * ax + izB * ay
+            r0 = 0.5 * (abs(a0) + abs(b0)); r1 = 0.5 * (abs(a1) + abs(b1)); r2 = 0.5 * (abs(a2) + abs(b2))
+            ia0 = a0 != 0 ? 1 / a0 : 0; ia1 = a1 != 0 ? 1 / a1 : 0; ia2 = a2 != 0 ? 1 / a2 : 0
         }
 
-        /// Perspective-correct weights of the vertices at a pixel's centre, clamped into the triangle.
+        /// The pixels of a row (by `px`, the centre's x less `ox`, within `lo`…`hi`) that can
+        /// pass the test `E_i ≥ −r_i` of every edge, where the row's edge functions at px = 0
+        /// are `e0`, `e1`, `e2`: the interval each edge leaves, narrowed edge by edge. (NaN
+        /// bounds narrow nothing; the caller widens the result by a pixel and still tests each.)
         @inline(__always)
-        func weights(_ t: Triangle, x: Int, y: Int) -> (Float, Float, Float) {
-            let px = Float(x) + 0.5 - ox, py = Float(y) + 0.5 - oy
+        func span(_ e0: Float, _ e1: Float, _ e2: Float, lo: Float, hi: Float) -> (Float, Float) {
+            var lo = lo, hi = hi
+            @inline(__always) func narrow(_ a: Float, _ ia: Float, _ bound: Float) {
+                if a > 0 { if bound > lo { lo = bound } } else if a < 0 { if bound < hi { hi = bound } }
+            }
+            narrow(a0, ia0, (-r0 - e0) * ia0)
+            narrow(a1, ia1, (-r1 - e1) * ia1)
+            narrow(a2, ia2, (-r2 - e2) * ia2)
+            return (lo, hi)
+        }
+    }
+
+    /// What shading a triangle's pixels needs, gathered once per triangle: its corners'
+    /// attributes, its material, and its textures' levels at its level of detail.
+    struct Shading {
+        let a0: SIMD8<Float>, a1: SIMD8<Float>, a2: SIMD8<Float>
+        let e0: SIMD2<Float>, e1: SIMD2<Float>, e2: SIMD2<Float>
+        let iz0: Float, iz1: Float, iz2: Float
+        let factor: SIMD4<Float>
+        /// The emissive colour (w 0); `glows` whether it is not black.
+        let emissive: SIMD4<Float>, glows: Bool
+        let alphaMode: AlphaMode, cutoff: Float, unlit: Bool
+        let base: FixedSampler?, emissiveTexture: FixedSampler?
+        let lit: Float, side: Float
+
+        @inline(__always)
+        init(_ t: Triangle, vertices: UnsafeBufferPointer<Vertex>, shader: Shader) {
+            let va = vertices[Int(t.v0)], vb = vertices[Int(t.v1)], vc = vertices[Int(t.v2)]
+            a0 = va.attributes; a1 = vb.attributes; a2 = vc.attributes
+            e0 = va.uvE; e1 = vb.uvE; e2 = vc.uvE
+            iz0 = t.iz0; iz1 = t.iz1; iz2 = t.iz2
+            factor = shader.factor
+            emissive = SIMD4(shader.emissive, 0)
+            glows = shader.emissive != .zero
+            alphaMode = shader.alphaMode; cutoff = shader.cutoff; unlit = shader.unlit
+            base = shader.base.map { FixedSampler($0, lod: t.lod) }
+            emissiveTexture = glows ? shader.emissiveTexture.map { FixedSampler($0, lod: t.lodE) } : nil
+            lit = t.flatLit
+            side = t.side
+        }
+
+        /// Straight colour 0…1 (x, y, z) and alpha (w) at a pixel whose centre has edge
+        /// functions `d0`, `d1`, `d2` (perspective-correct weights, clamped into the triangle);
+        /// alpha −1 where a masked material is transparent there. `horizon` has w 0.
+        @inline(__always)
+        func shade(_ d0: Float, _ d1: Float, _ d2: Float, horizon: SIMD4<Float>) -> SIMD4<Float> {
             // The edge functions are the screen-space weights times twice the area; a common
             // factor cancels in the perspective-correct weights, so they are used as they are.
-            let q0 = max(0, a0 * px + b0 * py + c0) * t.iz0, q1 = max(0, a1 * px + b1 * py + c1) * t.iz1, q2 = max(0, a2 * px + b2 * py + c2) * t.iz2
+            let q0 = max(0, d0) * iz0, q1 = max(0, d1) * iz1, q2 = max(0, d2) * iz2
             let total = q0 + q1 + q2
-            guard total > 0 else { return (1, 0, 0) }
-            let qs = 1 / total
-            return (q0 * qs, q1 * qs, q2 * qs)
+            let p0: Float, p1: Float, p2: Float
+            if total > 0 {
+                let qs = 1 / total
+                p0 = q0 * qs; p1 = q1 * qs; p2 = q2 * qs
+            } else {
+                p0 = 1; p1 = 0; p2 = 0
+            }
+            let a = a0 * p0 + a1 * p1 + a2 * p2
+            var color = factor * a.highHalf
+            if let base {
+                let texel = base.sample(a.lowHalf.lowHalf)
+                // (An opaque texel is already straight: no division.)
+                let w = texel.w
+                let straight = w == 1 ? texel : w > 0 ? texel / SIMD4(repeating: w) : SIMD4<Float>()
+                color *= SIMD4(lowHalf: straight.lowHalf, highHalf: SIMD2(straight.z, w))
+            }
+            var alpha: Float = 1
+            switch alphaMode {
+            case .opaque: break
+            case .mask: if color.w < cutoff { return SIMD4(0, 0, 0, -1) }
+            case .blend: alpha = color.w
+            }
+            var rgb = color
+            if !unlit {
+                let l = lit.isNaN ? a[2] : lit
+                rgb *= ModelRenderer.ambient + (1 - ModelRenderer.ambient) * max(0, min(1, l * side))
+            }
+            if glows {
+                var e = emissive
+                if let emissiveTexture {
+                    let texel = emissiveTexture.sample(e0 * p0 + e1 * p1 + e2 * p2)
+                    e *= SIMD4(lowHalf: texel.lowHalf, highHalf: SIMD2(texel.z, 0))
+                }
+                rgb += e
+            }
+            let haze = a[3]
+            rgb = rgb * (1 - haze) + horizon * haze
+            // Clamped into 0…1 as max(0, min(1, x)) (NaN: 1), four lanes at once.
+            rgb = rgb.replacing(with: 1, where: .!(rgb .< 1))
+            rgb = rgb.replacing(with: 0, where: .!(rgb .>= 0))
+            rgb.w = alpha
+            return rgb
+        }
+
+        /// An opaque pixel of straight colour `rgb` (0…1), as the frame stores it.
+        @inline(__always)
+        static func pack(_ rgb: SIMD4<Float>) -> UInt32 {
+            UInt32(rgb.x * 255 + 0.5) | UInt32(rgb.y * 255 + 0.5) << 8 | UInt32(rgb.z * 255 + 0.5) << 16 | 0xFF00_0000
         }
     }
 
@@ -277,7 +381,8 @@ public enum ModelRenderer {
         /// Each triangle's scan-conversion set-up, made once.
         let setups: UnsafeBufferPointer<Setup>
         let shaders: UnsafeBufferPointer<Shader>
-        let horizon: SIMD3<Float>
+        /// The haze's colour, 0…1 (w 0).
+        let horizon: SIMD4<Float>
         /// Per band pixel: 8 inverse depths and 8 colours.
         let inverseDepth: UnsafeMutablePointer<SIMD8<Float>>
         let colour: UnsafeMutablePointer<SIMD8<UInt32>>
@@ -303,7 +408,7 @@ public enum ModelRenderer {
                         let setups = triangles.map(Setup.init)
                         triangles.withUnsafeBufferPointer { triangles in setups.withUnsafeBufferPointer { setups in shaders.withUnsafeBufferPointer { shaders in
                             body(Raster(width: w, height: h, pixels: pixels.baseAddress!, depth: depth.baseAddress!, vertices: vertices, triangles: triangles,
-                                        setups: setups, shaders: shaders, horizon: horizon, inverseDepth: inverseDepth, colour: colour,
+                                        setups: setups, shaders: shaders, horizon: SIMD4(horizon, 0), inverseDepth: inverseDepth, colour: colour,
                                         touched: touched, shadedBy: shadedBy, shade: shade))
                         } } }
                     }
@@ -336,59 +441,23 @@ public enum ModelRenderer {
             }
         }
 
-        /// Premultiplied colour and alpha of triangle `t` at a pixel's centre; nil where a masked
-        /// material is transparent there.
-        @inline(__always)
-        func shadeTriangle(_ t: Triangle, _ s: Setup, x: Int, y: Int) -> (colour: UInt32, alpha: Float, rgb: SIMD3<Float>)? {
-            let shader = shaders[Int(t.material)]
-            let va = vertices[Int(t.v0)], vb = vertices[Int(t.v1)], vc = vertices[Int(t.v2)]
-            let (p0, p1, p2) = s.weights(t, x: x, y: y)
-            let a = va.attributes * p0 + vb.attributes * p1 + vc.attributes * p2
-            var color = shader.factor * SIMD4(a[4], a[5], a[6], a[7])
-            if let base = shader.base {
-                let texel = base.sample(SIMD2(a[0], a[1]), lod: t.lod)
-                // (An opaque texel is already straight: no division.)
-                let straight = texel.w == 1 ? SIMD3(texel.x, texel.y, texel.z) : texel.w > 0 ? SIMD3(texel.x, texel.y, texel.z) / texel.w : SIMD3<Float>()
-                color *= SIMD4(straight.x, straight.y, straight.z, texel.w)
-            }
-            var alpha: Float = 1
-            switch shader.alphaMode {
-            case .opaque: break
-            case .mask: if color.w < shader.cutoff { return nil }
-            case .blend: alpha = color.w
-            }
-            var rgb = SIMD3(color.x, color.y, color.z)
-            if !shader.unlit {
-                let lit = t.flatLit.isNaN ? a[2] : t.flatLit
-                rgb *= ModelRenderer.ambient + (1 - ModelRenderer.ambient) * max(0, min(1, lit * t.side))
-            }
-            if shader.emissive != .zero {
-                var e = shader.emissive
-                if let texture = shader.emissiveTexture {
-                    let texel = texture.sample(va.uvE * p0 + vb.uvE * p1 + vc.uvE * p2, lod: t.lodE)
-                    e *= SIMD3(texel.x, texel.y, texel.z)
-                }
-                rgb += e
-            }
-            let haze = a[3]
-            rgb = rgb * (1 - haze) + horizon * haze
-            rgb = SIMD3(max(0, min(1, rgb.x)), max(0, min(1, rgb.y)), max(0, min(1, rgb.z)))
-            let packed = UInt32(rgb.x * 255 + 0.5) | UInt32(rgb.y * 255 + 0.5) << 8 | UInt32(rgb.z * 255 + 0.5) << 16 | 0xFF00_0000
-            return (packed, alpha, rgb)
-        }
-
         /// The band's touched pixels: the mean of their samples back into the frame.
         func resolve(bandY0: Int, bandY1: Int) {
             for p in 0..<((bandY1 - bandY0) * width) where touched[p] {
                 let c = colour[p]
-                // Red and blue, green and alpha, summed in 16-bit halves (8 × 255 fits), by halving.
-                let rb = Self.sum(c & 0x00FF_00FF), ga = Self.sum(c &>> 8 & 0x00FF_00FF)
-                let r = (rb & 0xFFFF + 4) / 8, b = (rb >> 16 + 4) / 8, g = (ga & 0xFFFF + 4) / 8, a = (ga >> 16 + 4) / 8
+                let i = bandY0 * width + p
+                if c == SIMD8(repeating: c[0]) {
+                    // One colour in every sample (inside a surface): the mean is that colour.
+                    pixels[i] = c[0]
+                } else {
+                    // Red and blue, green and alpha, summed in 16-bit halves (8 × 255 fits), by halving.
+                    let rb = Self.sum(c & 0x00FF_00FF), ga = Self.sum(c &>> 8 & 0x00FF_00FF)
+                    let r = (rb & 0xFFFF + 4) / 8, b = (rb >> 16 + 4) / 8, g = (ga & 0xFFFF + 4) / 8, a = (ga >> 16 + 4) / 8
+                    pixels[i] = r | g << 8 | b << 16 | a << 24
+                }
                 let z = inverseDepth[p]
                 let z4 = z.lowHalf.replacing(with: z.highHalf, where: z.highHalf .> z.lowHalf)
                 let nearest = max(z4[0], z4[1], z4[2], z4[3])
-                let i = bandY0 * width + p
-                pixels[i] = r | g << 8 | b << 16 | a << 24
                 if nearest > 0 { depth[i] = min(depth[i], 1 / nearest) }
                 touched[p] = false
             }
@@ -423,19 +492,26 @@ public enum ModelRenderer {
         func rasterise(_ index: Int, bandY0: Int, bandY1: Int, blend: Bool) {
             let t = triangles[index], s = setups[index]
             guard s.valid else { return }
-            let r0 = 0.5 * (abs(s.a0) + abs(s.b0)), r1 = 0.5 * (abs(s.a1) + abs(s.b1)), r2 = 0.5 * (abs(s.a2) + abs(s.b2))
+            let r0 = s.r0, r1 = s.r1, r2 = s.r2
             let minX = max(0, Sampler.floor(min(t.x0, t.x1, t.x2))), maxX = min(width - 1, Sampler.floor(max(t.x0, t.x1, t.x2)))
             let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
             guard minX <= maxX, minY <= maxY else { return }
-            let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
-            let smooth = !blend && t.flatLit.isNaN && shaders[Int(t.material)].alphaMode == .opaque
-            // Per-sample offsets of each plane, once per triangle.
-            let d0 = s.a0 * ax + s.b0 * ay, d1 = s.a1 * ax + s.b1 * ay, d2 = s.a2 * ax + s.b2 * ay, dz = s.izA * ax + s.izB * ay
+            let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
+            let smooth = !blend && t.flatLit.isNaN && shading.alphaMode == .opaque
+            let d0 = s.d0, d1 = s.d1, d2 = s.d2, dz = s.dz
+            // The box's columns as pixel-centre offsets from the set-up's origin.
+            let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
             for y in minY...maxY {
                 let py = Float(y) + 0.5 - s.oy
                 let rowE0 = s.b0 * py + s.c0, rowE1 = s.b1 * py + s.c1, rowE2 = s.b2 * py + s.c2, rowZ = s.izB * py + s.izC
                 let row = (y - bandY0) * width
-                for x in minX...maxX {
+                // Only the row's columns that can touch the triangle (a pixel either side for
+                // rounding), not the whole box: small triangles' boxes are mostly outside them.
+                let (lo, hi) = s.span(rowE0, rowE1, rowE2, lo: boxLo, hi: boxHi)
+                guard lo <= hi else { continue }
+                let x0 = max(minX, Sampler.floor(lo - 0.5 + s.ox) - 1), x1 = min(maxX, Sampler.floor(hi - 0.5 + s.ox) + 1)
+                guard x0 <= x1 else { continue }
+                for x in x0...x1 {
                     let px = Float(x) + 0.5 - s.ox
                     let e0 = s.a0 * px + rowE0, e1 = s.a1 * px + rowE1, e2 = s.a2 * px + rowE2
                     if e0 < -r0 || e1 < -r1 || e2 < -r2 { continue }
@@ -460,9 +536,10 @@ public enum ModelRenderer {
                     let pass = inside .& (iz .> stored)
                     guard any(pass) else { continue }
                     if blend {
-                        guard let shaded = shadeTriangle(t, s, x: x, y: y) else { continue }
+                        let shaded = shading.shade(e0, e1, e2, horizon: horizon)
+                        guard shaded.w >= 0 else { continue }
                         // Over the samples' colours (opaque: the frame is), depth left as it was.
-                        let c = colour[p], alpha = shaded.alpha, k = 1 - alpha, rgb = shaded.rgb * (alpha * 255)
+                        let c = colour[p], alpha = shaded.w, k = 1 - alpha, rgb = shaded * (alpha * 255)
                         let r = SIMD8<Float>(c & 0xFF) * k + rgb.x
                         let g = SIMD8<Float>(c &>> 8 & 0xFF) * k + rgb.y
                         let b = SIMD8<Float>(c &>> 16 & 0xFF) * k + rgb.z
@@ -479,8 +556,9 @@ public enum ModelRenderer {
                         if previous >= 0, previous != index, smooth, joins(index, previous) {
                             packed = shade[p]
                         } else {
-                            guard let shaded = shadeTriangle(t, s, x: x, y: y) else { continue }
-                            packed = shaded.colour
+                            let shaded = shading.shade(e0, e1, e2, horizon: horizon)
+                            guard shaded.w >= 0 else { continue }
+                            packed = Shading.pack(shaded)
                             if smooth {
                                 shadedBy[p] = Int32(index)
                                 shade[p] = packed

@@ -103,20 +103,7 @@ struct Sampler {
     }
 
     @inline(__always)
-    func sample(_ uv: SIMD2<Float>, lod: Float) -> SIMD4<Float> {
-        // (Written so that a NaN level of detail reads level 0: it must never become an index.)
-        if !(lod > 0) || !mipmapped || count == 1 {
-            return sample(level: 0, uv, nearest: lod > 0 ? minifyNearest : magnifyNearest)
-        }
-        let l = min(lod, Float(count - 1))
-        let i = Int(l)
-        let a = sample(level: i, uv, nearest: minifyNearest)
-        guard mipLinear, i + 1 < count else { return a }
-        let f = l - Float(i)
-        if f < 1 / 64 { return a }
-        let b = sample(level: i + 1, uv, nearest: minifyNearest)
-        return a + (b - a) * f
-    }
+    func sample(_ uv: SIMD2<Float>, lod: Float) -> SIMD4<Float> { FixedSampler(self, lod: lod).sample(uv) }
 
     @inline(__always)
     static func wrap(_ i: Int, _ n: Int, _ mode: ModelTexture.Wrap) -> Int {
@@ -148,24 +135,76 @@ struct Sampler {
     }
 
     @inline(__always)
-    func sample(level: Int, _ uv: SIMD2<Float>, nearest: Bool) -> SIMD4<Float> {
-        let lv = levels[level]
-        let base = texels + lv.offset
+    func level(_ i: Int, nearest: Bool) -> SampledLevel {
+        let lv = levels[i]
+        return SampledLevel(texels: texels + lv.offset, width: lv.width, height: lv.height, wrapS: wrapS, wrapT: wrapT, nearest: nearest)
+    }
+}
+
+/// A sampler at one level of detail (a triangle's): the level or two it reads and the blend
+/// between them, chosen once rather than at every pixel.
+struct FixedSampler {
+    let a: SampledLevel, b: SampledLevel
+    /// The weight of `b`; `blend` false: `a` alone.
+    let f: Float
+    let blend: Bool
+
+    @inline(__always)
+    init(_ s: Sampler, lod: Float) {
+        // (Written so that a NaN level of detail reads level 0: it must never become an index.)
+        if !(lod > 0) || !s.mipmapped || s.count == 1 {
+            a = s.level(0, nearest: lod > 0 ? s.minifyNearest : s.magnifyNearest); b = a; f = 0; blend = false
+            return
+        }
+        let l = min(lod, Float(s.count - 1))
+        let i = Int(l)
+        a = s.level(i, nearest: s.minifyNearest)
+        f = l - Float(i)
+        blend = s.mipLinear && i + 1 < s.count && f >= 1 / 64
+        b = blend ? s.level(i + 1, nearest: s.minifyNearest) : a
+    }
+
+    @inline(__always)
+    func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+        let x = a.sample(uv)
+        guard blend else { return x }
+        return x + (b.sample(uv) - x) * f
+    }
+}
+
+/// One level of a texture with its wrap and filter modes.
+struct SampledLevel {
+    let texels: UnsafeMutablePointer<UInt32>
+    let width: Int, height: Int
+    let wrapS: ModelTexture.Wrap, wrapT: ModelTexture.Wrap
+    let nearest: Bool
+
+    @inline(__always)
+    func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+        let base = texels
         // A broken coordinate reads the first texel; far outside 0…1 the coordinate is clamped
         // (a million repeats) before it becomes an integer.
-        guard uv.x.isFinite, uv.y.isFinite else { return Self.unpack(base[0]) }
-        let u = max(-1e6, min(1e6, uv.x)) * Float(lv.width), v = max(-1e6, min(1e6, uv.y)) * Float(lv.height)
+        guard uv.x.isFinite, uv.y.isFinite else { return Sampler.unpack(base[0]) }
+        let u = max(-1e6, min(1e6, uv.x)) * Float(width), v = max(-1e6, min(1e6, uv.y)) * Float(height)
         if nearest {
-            let x = Self.wrap(Self.floor(u), lv.width, wrapS), y = Self.wrap(Self.floor(v), lv.height, wrapT)
-            return Self.unpack(base[y * lv.width + x])
+            let x = Sampler.wrap(Sampler.floor(u), width, wrapS), y = Sampler.wrap(Sampler.floor(v), height, wrapT)
+            return Sampler.unpack(base[y * width + x])
         }
         let fu = u - 0.5, fv = v - 0.5
-        let x0 = Self.floor(fu), y0 = Self.floor(fv)
+        let x0 = Sampler.floor(fu), y0 = Sampler.floor(fv)
         let tx = fu - Float(x0), ty = fv - Float(y0)
-        let xa = Self.wrap(x0, lv.width, wrapS), xb = Self.wrap(x0 + 1, lv.width, wrapS)
-        let ya = Self.wrap(y0, lv.height, wrapT) * lv.width, yb = Self.wrap(y0 + 1, lv.height, wrapT) * lv.width
-        let a = Self.unpack(base[ya + xa]), b = Self.unpack(base[ya + xb])
-        let c = Self.unpack(base[yb + xa]), d = Self.unpack(base[yb + xb])
+        // Within the level, no wrapping: the index is inside its texels (unchecked arithmetic).
+        let a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>
+        if x0 >= 0 && y0 >= 0 && x0 < width &- 1 && y0 < height &- 1 {
+            let i = y0 &* width &+ x0
+            a = Sampler.unpack(base[i]); b = Sampler.unpack(base[i &+ 1])
+            c = Sampler.unpack(base[i &+ width]); d = Sampler.unpack(base[i &+ width &+ 1])
+        } else {
+            let xa = Sampler.wrap(x0, width, wrapS), xb = Sampler.wrap(x0 + 1, width, wrapS)
+            let ya = Sampler.wrap(y0, height, wrapT) * width, yb = Sampler.wrap(y0 + 1, height, wrapT) * width
+            a = Sampler.unpack(base[ya + xa]); b = Sampler.unpack(base[ya + xb])
+            c = Sampler.unpack(base[yb + xa]); d = Sampler.unpack(base[yb + xb])
+        }
         let top = a + (b - a) * tx, bottom = c + (d - c) * tx
         return top + (bottom - top) * ty
     }
