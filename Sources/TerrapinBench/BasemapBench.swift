@@ -19,6 +19,19 @@ func basemapBenchmarks(repository: String) throws -> [(String, Timing, String)] 
     let source = try TileSources.open(omt)
     let ground = try TileTerrain.ground(try TileSources.open(dem), encoding: .terrainrgb, area: SceneBuilder.area(around: tilted), camera: tilted).ground
 
+    func map(_ camera: Camera, terrain: Bool) throws -> Map {
+        var m = try Map(initialCamera: camera, mode: .roadmap).basemap(tiles: omt)
+        if terrain { m = m.terrain(ground) }
+        return m
+    }
+    func draw(_ m: Map) throws { _ = try ViewRenderer.render(m.frame(width: 1024, height: 768), scale: 1) }
+    if let profile = getenv("TERRAPIN_BENCH_PROFILE").map({ String(cString: $0) }) {
+        // One case over and over, for perf.
+        let m = try map(profile == "60" ? tilted : flat, terrain: profile == "60")
+        for _ in 0..<40 { try draw(m) }
+        return []
+    }
+
     // The stages of one z14 tile: decode, style evaluation over every feature, drawing.
     let id = TileID(z: 14, x: 8261, y: 6050)
     let bytes = try source.tile(id)!
@@ -41,18 +54,6 @@ func basemapBenchmarks(repository: String) throws -> [(String, Timing, String)] 
     results.append(("labels for a z14 view", try measure("labels") { _ = basemap.symbols(area: Map.basemapArea(flat, factor: 2.5), zoom: 14) },
                     "\(basemap.symbols(area: Map.basemapArea(flat, factor: 2.5), zoom: 14).count) candidates"))
 
-    func map(_ camera: Camera, terrain: Bool) throws -> Map {
-        var m = try Map(initialCamera: camera, mode: .roadmap).basemap(tiles: omt)
-        if terrain { m = m.terrain(ground) }
-        return m
-    }
-    func draw(_ m: Map) throws { _ = try ViewRenderer.render(m.frame(width: 1024, height: 768), scale: 1) }
-    if let profile = getenv("TERRAPIN_BENCH_PROFILE").map({ String(cString: $0) }) {
-        // One case over and over, for perf.
-        let m = try map(profile == "60" ? tilted : flat, terrain: profile == "60")
-        for _ in 0..<20 { try draw(m) }
-        return []
-    }
     for (name, camera, terrain) in [("tilt 0, flat", flat, false), ("tilt 60, terrain", tilted, true)] {
         let m = try map(camera, terrain: terrain)
         let cold = try measure("\(name) cold", runs: 5) { TileCache.shared.removeAll(); try draw(m) }

@@ -91,8 +91,14 @@ public struct GroundPass {
         // Bound once: an optional struct unwrapped per pixel is copied (and retained) per pixel.
         let drape = imagery ?? Imagery(image: Pixmap(width: 1, height: 1)!, west: 0, south: 0, east: 1, north: 1)!
         let draping = imagery != nil, latticeNodes = nodes
+        // A pixel's place within its cell, k / step, as Double and Float: looked up, not divided.
+        let fractions = (0..<step).map { Double($0) / Double(step) }, fractionsF = fractions.map { Float($0) }
         frame.inBands(max(1, min(bands, height))) { raster in
             var reader = ImageryReader()
+            // A cell row's imagery positions and texels.
+            let positions = UnsafeMutablePointer<SIMD3<Double>>.allocate(capacity: step)
+            let texels = UnsafeMutablePointer<SIMD4<Float>?>.allocate(capacity: step)
+            defer { positions.deallocate(); texels.deallocate() }
             for py in (y0 + raster.rows.lowerBound)..<(y0 + raster.rows.upperBound) {
                 let j = (py - y0) / step, fy = Double((py - y0) % step) / Double(step)
                 let line = (py - y0) * width
@@ -107,9 +113,10 @@ public struct GroundPass {
                             // Along the row the corners' blend is linear: its two ends, then steps.
                             let fyF = Float(fy), gyF = 1 - fyF
                             let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
+                            var k = (px - x0) % step
                             for x in px..<cellEnd {
-                                let f = Float(Double((x - x0) % step) / Double(step))
-                                raster.pixels[line + (x - x0)] = caster.groundPixel(haze: hLeft + (hRight - hLeft) * f)
+                                raster.pixels[line + (x - x0)] = caster.groundPixel(haze: hLeft + (hRight - hLeft) * fractionsF[k])
+                                k += 1
                             }
                             px = cellEnd
                             continue
@@ -121,12 +128,15 @@ public struct GroundPass {
                             let hLeft = a.haze * gyF + c.haze * fyF, hRight = b.haze * gyF + d.haze * fyF
                             let zLeft = a.depth * gyF + c.depth * fyF, zRight = b.depth * gyF + d.depth * fyF
                             let tLeft = a.t * gy + c.t * fy, tRight = b.t * gy + d.t * fy
-                            for x in px..<cellEnd {
-                                let fx = Double((x - x0) % step) / Double(step), f = Float(fx)
-                                let t = tLeft + (tRight - tLeft) * fx
-                                let index = line + (x - x0)
+                            // The run's imagery positions, then their texels in one call.
+                            let k0 = (px - x0) % step, count = cellEnd - px
+                            for n in 0..<count { positions[n] = tLeft + (tRight - tLeft) * fractions[k0 + n] }
+                            drape.sampleRun(positions, count: count, reader: &reader, into: texels)
+                            for n in 0..<count {
+                                let f = fractionsF[k0 + n]
+                                let index = line + (px + n - x0)
                                 raster.depth[index] = zLeft + (zRight - zLeft) * f
-                                raster.pixels[index] = caster.drapedPixel(t, haze: hLeft + (hRight - hLeft) * f, drape, reader: &reader)
+                                raster.pixels[index] = caster.drapedPixel(texels[n], haze: hLeft + (hRight - hLeft) * f)
                             }
                             px = cellEnd
                             continue
@@ -303,16 +313,19 @@ struct SkyCaster: Sendable {
         return UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
     }
 
-    /// A ground pixel from an interpolated imagery position and haze (colours in 0…255 floats:
+    /// A ground pixel from its texel (nil: none there) and haze (colours in 0…255 floats:
     /// the imagery over the ground colour, then haze).
     @inline(__always)
-    func drapedPixel(_ t: SIMD3<Double>, haze: Float, _ drape: Imagery, reader: inout ImageryReader) -> UInt32 {
+    func drapedPixel(_ texel: SIMD4<Float>?, haze: Float) -> UInt32 {
         var rgb = base255
-        if let texel = drape.sample(x: t.x, y: t.y, level: t.z, reader: &reader) {
+        if let texel {
             rgb = SIMD3(texel.x, texel.y, texel.z) * flatShade + rgb * (1 - texel.w / 255)
         }
         rgb = rgb + (horizon255 - rgb) * haze
-        let q = (rgb + 0.5).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
+        // Clamped by selects (`clamped` is a generic call per pixel here); NaN reads 0.
+        var q = rgb + 0.5
+        q = q.replacing(with: 0, where: .!(q .>= 0))
+        q = q.replacing(with: 255, where: q .> 255)
         return UInt32(q.x) | UInt32(q.y) << 8 | UInt32(q.z) << 16 | 0xFF00_0000
     }
 

@@ -183,6 +183,18 @@ public struct Imagery: Sendable {
         return a + (bilinear(levels[l0 + 1], x, y) - a) * f
     }
 
+    /// `sample(x:y:level:reader:)` at each of `count` positions (x, y, level) into `out`: the
+    /// same colours, tiles found once for a run of neighbouring pixels rather than per pixel.
+    @inline(__always)
+    public func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
+                          into out: UnsafeMutablePointer<SIMD4<Float>?>) {
+        if let tilesReference {
+            tilesReference._withUnsafeGuaranteedRef { $0.sampleRun(positions, count: count, reader: &reader, into: out) }
+            return
+        }
+        for i in 0..<count { out[i] = sample(x: positions[i].x, y: positions[i].y, level: positions[i].z, reader: &reader) }
+    }
+
     func bilinear(_ level: Level, _ x: Double, _ y: Double) -> SIMD4<Float> {
         Self.bilinearLevel(level, x * Double(level.width) / Double(width), y * Double(level.height) / Double(height))
     }

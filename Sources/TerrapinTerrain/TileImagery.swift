@@ -146,6 +146,70 @@ public final class TileImagery: Sendable {
         return a + (b - a) * f
     }
 
+    /// `sample` at each of `count` positions (x, y and level as there) into `out`, for runs of
+    /// neighbouring pixels (a lattice cell's row): drawn tiles' zoom is worked out once for the
+    /// positions that share it and their tile found once while they stay in it, where `sample`
+    /// does both per pixel. The same arithmetic per position: the same colours.
+    func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
+                   into out: UnsafeMutablePointer<SIMD4<Float>?>) {
+        guard isDrawn else {
+            for i in 0..<count { out[i] = sample(x: positions[i].x, y: positions[i].y, level: positions[i].z, reader: &reader) }
+            return
+        }
+        let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
+        // The zoom last worked out (−1: none), what follows from it, and the tile last found.
+        var current = -1, tz = 0, mip = 0, tilePixels = 1, world = 1, shift = 0, scale = 1.0
+        var tileX = Int.min, tileY = Int.min
+        var base: UnsafePointer<UInt8>? = nil, levelWidth = 0, levelHeight = 0
+        for i in 0..<count {
+            let p = positions[i], x = p.x, y = p.y
+            guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { out[i] = nil; continue }
+            // As `sample`: the level, then the one zoom drawn tiles are read at.
+            let l: Double = min(max(p.z.isFinite ? p.z : 0, 0), deepest)
+            let t = l - 0.3, truncated = Int(t)
+            let single = min(Int(deepest), Double(truncated) < t ? truncated + 1 : truncated)
+            if single != current {
+                current = single
+                scale = 1 / Double(1 << single)
+                let zoom = maxZoom - single
+                tz = max(zoom, minZoom); mip = tz - zoom
+                tilePixels = max(1, tileSize >> mip); world = tilePixels << tz; shift = tilePixels.trailingZeroBitCount
+                tileX = Int.min; base = nil
+            }
+            let sx = x * scale, sy = y * scale
+            // As `bilinear`'s common case: four texels of one tile.
+            let fx: Double = sx - 0.5
+            let fy: Double = min(max(sy - 0.5, 0), Double(world - 1))
+            let truncatedX = Int(fx)
+            let x0 = fx < Double(truncatedX) ? truncatedX - 1 : truncatedX, y0 = Int(fy)
+            let y1 = min(y0 + 1, world - 1)
+            let wx0 = x0 & (world - 1)
+            let cx = wx0 & (tilePixels - 1), cy = y0 & (tilePixels - 1)
+            if cx + 1 < tilePixels, y1 == y0 + 1, cy + 1 < tilePixels {
+                let ix = wx0 >> shift, iy = y0 >> shift
+                if ix != tileX || iy != tileY {
+                    tileX = ix; tileY = iy; base = nil
+                    if let views = reader.tile(TileID(z: tz, x: ix, y: iy), of: self) {
+                        let level = views[min(mip, views.count - 1)]
+                        base = level.base; levelWidth = level.width; levelHeight = level.height
+                    }
+                }
+                if let base, cx + 1 < levelWidth, cy + 1 < levelHeight {
+                    let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
+                    let o = (cy * levelWidth + cx) * 4, below = o + levelWidth * 4
+                    let p00 = Imagery.rgba(base, o), p10 = Imagery.rgba(base, o + 4)
+                    let p01 = Imagery.rgba(base, below), p11 = Imagery.rgba(base, below + 4)
+                    let top: SIMD4<Float> = p00 + (p10 - p00) * tx
+                    let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
+                    out[i] = top + (bottom - top) * ty
+                    continue
+                }
+            }
+            // A tile's edge, a missing tile, a level smaller than the tile: as `sample` does.
+            out[i] = bilinear(zoom: maxZoom - single, x: sx, y: sy, reader: &reader)
+        }
+    }
+
     /// Bilinear at an effective zoom (`x`, `y` in its world pixels, tileSize << zoom across;
     /// below `minZoom` the shallowest tiles' mip level `minZoom − zoom`); falls back a zoom at
     /// a time where a tile is missing. Nil where no zoom has the tile.
