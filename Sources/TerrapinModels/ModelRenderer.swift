@@ -281,8 +281,9 @@ public enum ModelRenderer {
         }
     }
 
-    /// What shading a triangle's pixels needs, gathered once per triangle: its corners'
-    /// attributes, its material, and its textures' levels at its level of detail.
+    /// What shading a triangle's pixels needs, gathered where it is drawn in a band (once, not
+    /// per pixel): its corners' attributes, its material, and its textures' levels at its level
+    /// of detail.
     struct Shading {
         let a0: SIMD8<Float>, a1: SIMD8<Float>, a2: SIMD8<Float>
         let e0: SIMD2<Float>, e1: SIMD2<Float>, e2: SIMD2<Float>

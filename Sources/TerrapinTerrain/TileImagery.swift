@@ -131,8 +131,7 @@ public final class TileImagery: Sendable {
             // (the level is estimated per pixel; a view at a whole zoom must get that zoom).
             // (The ceiling and floor by truncation, `l` being ≥ 0: libm's are calls per sample;
             // scaling by an exact power of two's reciprocal is the same as dividing by it.)
-            let t = l - 0.3, truncated = Int(t)
-            let single = min(Int(deepest), Double(truncated) < t ? truncated + 1 : truncated)
+            let single = Self.drawnLevel(l, deepest: deepest)
             let scale = 1 / Double(1 << single)
             return bilinear(zoom: maxZoom - single, x: x * scale, y: y * scale, reader: &reader)
         }
@@ -165,9 +164,7 @@ public final class TileImagery: Sendable {
             let p = positions[i], x = p.x, y = p.y
             guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { out[i] = nil; continue }
             // As `sample`: the level, then the one zoom drawn tiles are read at.
-            let l: Double = min(max(p.z.isFinite ? p.z : 0, 0), deepest)
-            let t = l - 0.3, truncated = Int(t)
-            let single = min(Int(deepest), Double(truncated) < t ? truncated + 1 : truncated)
+            let single = Self.drawnLevel(min(max(p.z.isFinite ? p.z : 0, 0), deepest), deepest: deepest)
             if single != current {
                 current = single
                 scale = 1 / Double(1 << single)
@@ -196,12 +193,7 @@ public final class TileImagery: Sendable {
                 }
                 if let base, cx + 1 < levelWidth, cy + 1 < levelHeight {
                     let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
-                    let o = (cy * levelWidth + cx) * 4, below = o + levelWidth * 4
-                    let p00 = Imagery.rgba(base, o), p10 = Imagery.rgba(base, o + 4)
-                    let p01 = Imagery.rgba(base, below), p11 = Imagery.rgba(base, below + 4)
-                    let top: SIMD4<Float> = p00 + (p10 - p00) * tx
-                    let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
-                    out[i] = top + (bottom - top) * ty
+                    out[i] = Self.bilinear(base, (cy * levelWidth + cx) * 4, rowBytes: levelWidth * 4, tx, ty)
                     continue
                 }
             }
@@ -237,12 +229,7 @@ public final class TileImagery: Sendable {
                     let level = views[min(mip, views.count - 1)]
                     let width = level.width
                     if cx + 1 < width, cy + 1 < level.height {
-                        let o = (cy * width + cx) * 4, below = o + width * 4
-                        let p00 = Imagery.rgba(level.base, o), p10 = Imagery.rgba(level.base, o + 4)
-                        let p01 = Imagery.rgba(level.base, below), p11 = Imagery.rgba(level.base, below + 4)
-                        let top: SIMD4<Float> = p00 + (p10 - p00) * tx
-                        let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
-                        return top + (bottom - top) * ty
+                        return Self.bilinear(level.base, (cy * width + cx) * 4, rowBytes: width * 4, tx, ty)
                     }
                 }
             }
@@ -258,6 +245,27 @@ public final class TileImagery: Sendable {
             x /= 2
             y /= 2
         }
+    }
+
+    /// The zoom step below the finest that drawn tiles are read at for level `l` (0…`deepest`):
+    /// the coarser level unless within 0.3 of the finer (see `sample`). (The ceiling by
+    /// truncation, `l` being ≥ 0: libm's is a call per sample.)
+    @inline(__always)
+    static func drawnLevel(_ l: Double, deepest: Double) -> Int {
+        let t = l - 0.3, truncated = Int(t)
+        return min(Int(deepest), Double(truncated) < t ? truncated + 1 : truncated)
+    }
+
+    /// Bilinear between the texel at byte `o` of `base`, its right neighbour and the two below
+    /// (`rowBytes` on), at fractions `tx`, `ty`.
+    @inline(__always)
+    static func bilinear(_ base: UnsafePointer<UInt8>, _ o: Int, rowBytes: Int, _ tx: Float, _ ty: Float) -> SIMD4<Float> {
+        let below = o + rowBytes
+        let p00 = Imagery.rgba(base, o), p10 = Imagery.rgba(base, o + 4)
+        let p01 = Imagery.rgba(base, below), p11 = Imagery.rgba(base, below + 4)
+        let top: SIMD4<Float> = p00 + (p10 - p00) * tx
+        let bottom: SIMD4<Float> = p01 + (p11 - p01) * tx
+        return top + (bottom - top) * ty
     }
 
     @inline(__always)

@@ -300,6 +300,56 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         #expect(abs(centre.x - 512) < 1e-9 && abs(centre.y - 512) < 1e-6)
     }
 
+    /// Tiles drawn on demand, every texel different; z2 (1, 1) missing (its parent stands in).
+    struct PatternDrawer: TileDrawer {
+        var name: String { "pattern" }
+        var attribution: String? { nil }
+        var tileSize: Int { 64 }
+        var minZoom: Int { 1 }
+        var maxZoom: Int { 3 }
+        func draw(_ id: TileID) throws -> Pixmap? {
+            if id == TileID(z: 2, x: 1, y: 1) { return nil }
+            var data = [UInt8](repeating: 255, count: 64 * 64 * 4)
+            for y in 0..<64 { for x in 0..<64 {
+                let o = (y * 64 + x) * 4
+                data[o] = UInt8((x * 4 + id.x * 7) & 0xFF); data[o + 1] = UInt8((y * 4 + id.y * 11) & 0xFF); data[o + 2] = UInt8(id.z * 60)
+            } }
+            return Pixmap(width: 64, height: 64, premultipliedData: data)
+        }
+    }
+
+    /// A run of positions gives what `sample` gives at each, bit for bit: runs along rows,
+    /// across tile edges, into the missing tile, over levels that change zoom, off the
+    /// world, and through NaN — for drawn tiles and an archive's.
+    @Test func runsSampleAsEachPositionDoes() throws {
+        let drawn = Imagery(tiles: try TileImagery(drawer: PatternDrawer(), cache: TileCache(byteLimit: 1 << 24)))
+        let archived = Imagery(tiles: try archive())
+        for imagery in [drawn, archived] {
+            var state: UInt32 = 1
+            func random() -> Double { state = state &* 1_664_525 &+ 1_013_904_223; return Double(state >> 8) / Double(1 << 24) }
+            var runReader = ImageryReader(), pixelReader = ImageryReader()
+            var compared = 0
+            for run in 0..<400 {
+                let world = Double(imagery.width)
+                var start = SIMD3(random() * world * 1.2 - world * 0.1, random() * world * 1.2 - world * 0.1, random() * 3.5 - 0.5)
+                let step = SIMD3((random() - 0.5) * 3, (random() - 0.5) * 0.5, (random() - 0.5) * 0.2)
+                if run % 50 == 7 { start.x = .nan }
+                if run % 50 == 9 { start.z = .infinity }
+                var positions = (0..<8).map { start + step * Double($0) }
+                var texels = [SIMD4<Float>?](repeating: SIMD4(-1, -1, -1, -1), count: 8)
+                positions.withUnsafeMutableBufferPointer { p in
+                    texels.withUnsafeMutableBufferPointer { t in imagery.sampleRun(p.baseAddress!, count: 8, reader: &runReader, into: t.baseAddress!) }
+                }
+                for (p, texel) in zip(positions, texels) {
+                    let expected = imagery.sample(x: p.x, y: p.y, level: p.z, reader: &pixelReader)
+                    #expect(texel == expected, "run \(run) at \(p)")
+                    if expected != nil { compared += 1 }
+                }
+            }
+            #expect(compared > 2_000)
+        }
+    }
+
     @Test func theCacheIsBoundedAndCountsHits() throws {
         let cache = TileCache(byteLimit: 600_000)
         let tiles = try TileImagery(source: try PMTiles(try write(pmtiles((0..<4).map { (TileID(z: 1, x: $0 % 2, y: $0 / 2), try! tile(UInt8($0 * 60), 0, 0)) }),
