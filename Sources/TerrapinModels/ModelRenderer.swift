@@ -279,6 +279,17 @@ public enum ModelRenderer {
             narrow(a2, ia2, (-r2 - e2) * ia2)
             return (lo, hi)
         }
+
+        /// The columns `minX…maxX` of a row (edge functions `e0`, `e1`, `e2` at px = 0; the box's
+        /// first and last pixel centres `boxLo`, `boxHi` as px) that can pass every edge's test,
+        /// a pixel wider each side for rounding; nil where none can.
+        @inline(__always)
+        func columns(_ e0: Float, _ e1: Float, _ e2: Float, minX: Int, maxX: Int, boxLo: Float, boxHi: Float) -> ClosedRange<Int>? {
+            let (lo, hi) = span(e0, e1, e2, lo: boxLo, hi: boxHi)
+            guard lo <= hi else { return nil }
+            let x0 = max(minX, Sampler.floor(lo - 0.5 + ox) - 1), x1 = min(maxX, Sampler.floor(hi - 0.5 + ox) + 1)
+            return x0 <= x1 ? x0...x1 : nil
+        }
     }
 
     /// What shading a triangle's pixels needs, gathered where it is drawn in a band (once, not
@@ -506,13 +517,10 @@ public enum ModelRenderer {
                 let py = Float(y) + 0.5 - s.oy
                 let rowE0 = s.b0 * py + s.c0, rowE1 = s.b1 * py + s.c1, rowE2 = s.b2 * py + s.c2, rowZ = s.izB * py + s.izC
                 let row = (y - bandY0) * width
-                // Only the row's columns that can touch the triangle (a pixel either side for
-                // rounding), not the whole box: small triangles' boxes are mostly outside them.
-                let (lo, hi) = s.span(rowE0, rowE1, rowE2, lo: boxLo, hi: boxHi)
-                guard lo <= hi else { continue }
-                let x0 = max(minX, Sampler.floor(lo - 0.5 + s.ox) - 1), x1 = min(maxX, Sampler.floor(hi - 0.5 + s.ox) + 1)
-                guard x0 <= x1 else { continue }
-                for x in x0...x1 {
+                // Only the row's columns that can touch the triangle, not the whole box: small
+                // triangles' boxes are mostly outside them.
+                guard let columns = s.columns(rowE0, rowE1, rowE2, minX: minX, maxX: maxX, boxLo: boxLo, boxHi: boxHi) else { continue }
+                for x in columns {
                     let px = Float(x) + 0.5 - s.ox
                     let e0 = s.a0 * px + rowE0, e1 = s.a1 * px + rowE1, e2 = s.a2 * px + rowE2
                     if e0 < -r0 || e1 < -r1 || e2 < -r2 { continue }

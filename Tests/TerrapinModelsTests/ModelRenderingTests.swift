@@ -90,6 +90,46 @@ enum ModelGolden {
 }
 
 @Suite struct ModelDrawingTests {
+    /// A row is scanned only over the columns its edges leave: every pixel of the box that can
+    /// pass the edges' coarse test (as the scan tests it) lies in them — small, large, sliver,
+    /// and nearly flat triangles — and for small triangles they are well under the box.
+    @Test func rowsAreScannedOverEveryColumnThatCanPass() {
+        var state: UInt32 = 9
+        func random() -> Float { state = state &* 1_664_525 &+ 1_013_904_223; return Float(state >> 8) / Float(1 << 24) }
+        var boxColumns = 0, scanned = 0, passing = 0
+        for n in 0..<2_000 {
+            let size: Float = n % 3 == 0 ? 120 : n % 3 == 1 ? 6 : 30
+            let cx = random() * 1000, cy = random() * 700
+            var xs = (0..<3).map { _ in cx + (random() - 0.5) * size }, ys = (0..<3).map { _ in cy + (random() - 0.5) * size }
+            if n % 7 == 0 { ys[2] = ys[0] + (ys[1] - ys[0]) * 0.5 + 0.01; xs[2] = xs[0] + (xs[1] - xs[0]) * 0.5 }  // a sliver
+            if n % 11 == 0 { ys[1] = ys[0] }  // a horizontal edge (A = 0)
+            let t = ModelRenderer.Triangle(x0: xs[0], y0: ys[0], x1: xs[1], y1: ys[1], x2: xs[2], y2: ys[2], iz0: 1, iz1: 1, iz2: 1,
+                                           v0: 0, v1: 1, v2: 2, material: 0, lod: 0, lodE: 0, side: 1, flatLit: .nan,
+                                           minY: Int32(max(0, Int(ys.min()!.rounded(.down)))), maxY: Int32(Int(ys.max()!.rounded(.down))))
+            let s = ModelRenderer.Setup(t)
+            guard s.valid else { continue }
+            let minX = max(0, Int(xs.min()!.rounded(.down))), maxX = Int(xs.max()!.rounded(.down))
+            guard minX <= maxX, t.minY <= t.maxY else { continue }
+            let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
+            for y in Int(t.minY)...Int(t.maxY) {
+                let py = Float(y) + 0.5 - s.oy
+                let rowE0 = s.b0 * py + s.c0, rowE1 = s.b1 * py + s.c1, rowE2 = s.b2 * py + s.c2
+                let columns = s.columns(rowE0, rowE1, rowE2, minX: minX, maxX: maxX, boxLo: boxLo, boxHi: boxHi)
+                boxColumns += maxX - minX + 1
+                scanned += columns?.count ?? 0
+                for x in minX...maxX {
+                    let px = Float(x) + 0.5 - s.ox
+                    let e0 = s.a0 * px + rowE0, e1 = s.a1 * px + rowE1, e2 = s.a2 * px + rowE2
+                    guard e0 >= -s.r0, e1 >= -s.r1, e2 >= -s.r2 else { continue }
+                    passing += 1
+                    #expect(columns?.contains(x) == true, "triangle \(n), row \(y), column \(x) can pass but is not scanned")
+                }
+            }
+        }
+        #expect(passing > 50_000)
+        #expect(Double(scanned) < 0.8 * Double(boxColumns), "\(scanned) of \(boxColumns) box columns scanned")
+    }
+
     let camera = Camera(center: LatLngAltitude(latitude: 36.5, longitude: -84.2, altitude: 4), heading: 20, tilt: 65, range: 40)
 
     /// A 2×2-pixel-per-square checker: opaque squares and holes (alpha 0), 8 × 8 squares.
