@@ -53,7 +53,10 @@ extension TerrainStyle {
     }
 
     @inline(__always)
-    static func byte(_ v: Double) -> UInt8 { UInt8((min(255, max(0, v)) + 0.5).rounded(.down)) }
+    static func byte(_ v: Double) -> UInt8 {
+        // Truncation is the floor here (the value is at least 0.5): no libm call per channel.
+        UInt8(min(255, max(0, v)) + 0.5)
+    }
 
     @inline(__always)
     static func ramp(_ h: Double, stops: [Double], colours: [SIMD3<Double>]) -> SIMD3<Double> {
