@@ -146,39 +146,57 @@ public final class TileImagery: Sendable {
     }
 
     /// `sample` at each of `count` positions (x, y and level as there) into `out`, for runs of
-    /// neighbouring pixels (a lattice cell's row): drawn tiles' zoom is worked out once for the
-    /// positions that share it and their tile found once while they stay in it, where `sample`
-    /// does both per pixel. The same arithmetic per position: the same colours.
+    /// neighbouring pixels (a lattice cell's row): each zoom read keeps the tile it last found
+    /// (a `RunCursor`), so a run inside one tile looks it up once, where `sample` does per
+    /// pixel. The same arithmetic per position: the same colours.
     func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
                    into out: UnsafeMutablePointer<SIMD4<Float>?>) {
-        guard isDrawn else {
-            for i in 0..<count { out[i] = sample(x: positions[i].x, y: positions[i].y, level: positions[i].z, reader: &reader) }
-            return
-        }
         let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
-        // The zoom last worked out (−1: none), what follows from it, and the tile last found.
-        var current = -1, tz = 0, mip = 0, tilePixels = 1, world = 1, shift = 0, scale = 1.0
-        var tileX = Int.min, tileY = Int.min
-        var base: UnsafePointer<UInt8>? = nil, levelWidth = 0, levelHeight = 0
+        // The finer and the coarser zoom read (drawn tiles read only the first).
+        var fine = RunCursor(), coarse = RunCursor()
         for i in 0..<count {
             let p = positions[i], x = p.x, y = p.y
+            // As `sample`, position by position.
             guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { out[i] = nil; continue }
-            // As `sample`: the level, then the one zoom drawn tiles are read at.
-            let single = Self.drawnLevel(min(max(p.z.isFinite ? p.z : 0, 0), deepest), deepest: deepest)
-            if single != current {
-                current = single
-                scale = 1 / Double(1 << single)
-                let zoom = maxZoom - single
-                tz = max(zoom, minZoom); mip = tz - zoom
-                tilePixels = max(1, tileSize >> mip); world = tilePixels << tz; shift = tilePixels.trailingZeroBitCount
+            let l: Double = min(max(p.z.isFinite ? p.z : 0, 0), deepest)
+            if isDrawn {
+                let single = Self.drawnLevel(l, deepest: deepest)
+                let scale = 1 / Double(1 << single)
+                out[i] = fine.bilinear(self, zoom: maxZoom - single, x: x * scale, y: y * scale, reader: &reader)
+                continue
+            }
+            let l0 = Double(Int(l))
+            let f = Float(l - l0)
+            let scale: Double = 1 / Double(1 << Int(l0))
+            let zoom = maxZoom - Int(l0)
+            guard let a = fine.bilinear(self, zoom: zoom, x: x * scale, y: y * scale, reader: &reader) else { out[i] = nil; continue }
+            guard f > 0, l0 + 1 <= deepest,
+                  let b = coarse.bilinear(self, zoom: zoom - 1, x: x * scale / 2, y: y * scale / 2, reader: &reader) else { out[i] = a; continue }
+            out[i] = a + (b - a) * f
+        }
+    }
+
+    /// One zoom's reading along a run of positions: what follows from the zoom, and the tile
+    /// last found at it (its level's pixels), kept while the positions stay in it.
+    struct RunCursor {
+        var zoom = Int.min, tz = 0, mip = 0, tilePixels = 1, world = 1, shift = 0
+        var tileX = Int.min, tileY = Int.min
+        var base: UnsafePointer<UInt8>? = nil, width = 0, height = 0
+
+        /// `imagery.bilinear(zoom:x:y:)`: its common case (four texels of one tile) here, with the
+        /// tile looked up only when the position leaves the last one; anything else there.
+        @inline(__always)
+        mutating func bilinear(_ imagery: TileImagery, zoom: Int, x: Double, y: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+            if zoom != self.zoom {
+                self.zoom = zoom
+                tz = max(zoom, imagery.minZoom); mip = tz - zoom
+                tilePixels = max(1, imagery.tileSize >> mip); world = tilePixels << tz; shift = tilePixels.trailingZeroBitCount
                 tileX = Int.min; base = nil
             }
-            let sx = x * scale, sy = y * scale
-            // As `bilinear`'s common case: four texels of one tile.
-            let fx: Double = sx - 0.5
-            let fy: Double = min(max(sy - 0.5, 0), Double(world - 1))
-            let truncatedX = Int(fx)
-            let x0 = fx < Double(truncatedX) ? truncatedX - 1 : truncatedX, y0 = Int(fy)
+            let fx: Double = x - 0.5
+            let fy: Double = min(max(y - 0.5, 0), Double(world - 1))
+            let truncated = Int(fx)
+            let x0 = fx < Double(truncated) ? truncated - 1 : truncated, y0 = Int(fy)
             let y1 = min(y0 + 1, world - 1)
             let wx0 = x0 & (world - 1)
             let cx = wx0 & (tilePixels - 1), cy = y0 & (tilePixels - 1)
@@ -186,19 +204,17 @@ public final class TileImagery: Sendable {
                 let ix = wx0 >> shift, iy = y0 >> shift
                 if ix != tileX || iy != tileY {
                     tileX = ix; tileY = iy; base = nil
-                    if let views = reader.tile(TileID(z: tz, x: ix, y: iy), of: self) {
+                    if let views = reader.tile(TileID(z: tz, x: ix, y: iy), of: imagery) {
                         let level = views[min(mip, views.count - 1)]
-                        base = level.base; levelWidth = level.width; levelHeight = level.height
+                        base = level.base; width = level.width; height = level.height
                     }
                 }
-                if let base, cx + 1 < levelWidth, cy + 1 < levelHeight {
-                    let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
-                    out[i] = Self.bilinear(base, (cy * levelWidth + cx) * 4, rowBytes: levelWidth * 4, tx, ty)
-                    continue
+                if let base, cx + 1 < width, cy + 1 < height {
+                    return TileImagery.bilinear(base, (cy * width + cx) * 4, rowBytes: width * 4, Float(fx - Double(x0)), Float(fy - Double(y0)))
                 }
             }
-            // A tile's edge, a missing tile, a level smaller than the tile: as `sample` does.
-            out[i] = bilinear(zoom: maxZoom - single, x: sx, y: sy, reader: &reader)
+            // A tile's edge, a missing tile, a level smaller than the tile: as `bilinear` does.
+            return imagery.bilinear(zoom: zoom, x: x, y: y, reader: &reader)
         }
     }
 
