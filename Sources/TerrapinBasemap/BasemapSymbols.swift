@@ -98,11 +98,16 @@ extension Basemap {
         return (TileID.latitude(worldY: wy), wx * 360 - 180)
     }
 
+    /// How wide a label's text is set, in points: its text, `text-font`, `text-size` (points)
+    /// and `text-letter-spacing` (ems); nil where it cannot be set.
+    public typealias TextMeasure = (_ text: String, _ fonts: [String], _ size: Double, _ letterSpacing: Double) -> Double?
+
     /// Labels of the symbol layers shown at `zoom` (MapLibre's: 512-pixel tiles), from the
     /// tiles covering `area` ([west, south, east, north]). Text is evaluated (tokens,
     /// expressions, `text-transform`); a feature repeated in neighbouring tiles' buffers is
-    /// kept once.
-    public func symbols(area: [Double], zoom: Double) -> [BasemapSymbol] {
+    /// kept once. `measure` sets labels along lines to find their places (as MapLibre measures
+    /// its shaped text); without it a label is taken as 0.6 em a character.
+    public func symbols(area: [Double], zoom: Double, measure: TextMeasure? = nil) -> [BasemapSymbol] {
         var out: [BasemapSymbol] = []
         var seen: Set<String> = []
         let symbolLayers = style.layers.filter { $0.kind == .symbol && $0.shows(at: zoom) }
@@ -197,10 +202,15 @@ extension Basemap {
                     let pieces = group.indices.flatMap { g in group[g].feature.parts.indices.map { (Self.points(group[g].feature.part($0)), g) } }
                     for (merged, owner) in Self.mergeLines(pieces) {
                         let (feature, context, icon) = group[owner]
-                        let size = min(64, max(1, Self.number(layer, "text-size", context, default: 16)))
+                        // MapLibre finds a line label's places with its text at text-size's
+                        // value at z18 (its largest), its length as set (tile units).
+                        var largest = context
+                        largest.zoom = 18
+                        let size = min(64, max(1, Self.number(layer, "text-size", largest, default: 16)))
                         let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
-                        // The label's length: about 0.6 em a character (tile units).
-                        let length = Double(text.count) * size * 0.6 / pixels
+                        let fonts = Self.fonts(layer, context)
+                        let set = measure?(text, fonts, size, Self.number(layer, "text-letter-spacing", context, default: 0))
+                        let length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
                         for line in Self.clip(merged, extent: extent) {
                             for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
                                                   overscaling: overscaling) {
@@ -219,8 +229,7 @@ extension Basemap {
 
     func symbol(_ layer: BasemapStyle.Layer, _ c: EvaluationContext, text: String, at g: (latitude: Double, longitude: Double),
                 along: (latitude: Double, longitude: Double)?, rank: Int, id: UInt64?) -> BasemapSymbol {
-        var fonts = ["Noto Sans Regular"]
-        if case .array(let list)? = layer.property("text-font")?.evaluate(c) { fonts = list.compactMap(\.string) }
+        let fonts = Self.fonts(layer, c)
         var offset = (0.0, 0.0)
         if case .array(let o)? = layer.property("text-offset")?.evaluate(c), o.count == 2 { offset = (o[0].number ?? 0, o[1].number ?? 0) }
         let sortKey = Self.number(layer, "symbol-sort-key", c, default: 0)
@@ -319,6 +328,12 @@ extension Basemap {
             }
         }
         return merged.indices.compactMap { i in merged[i].map { ($0, owners[i]) } }
+    }
+
+    /// A layer's `text-font` list (MapLibre's default, Noto Sans Regular, where it has none).
+    static func fonts(_ layer: BasemapStyle.Layer, _ c: EvaluationContext) -> [String] {
+        if case .array(let list)? = layer.property("text-font")?.evaluate(c) { return list.compactMap(\.string) }
+        return ["Noto Sans Regular"]
     }
 
     /// Where labels go along a line, as MapLibre places them: every `spacing` tile units

@@ -154,19 +154,8 @@ public enum MapResolver {
         // Labels set along a line's curve: their glyphs, and a box per glyph to collide.
         var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
         for (i, label) in labels.enumerated() {
-            var options = TextLayoutOptions()
-            if let style = label.style, style.maxWidth > 0 {
-                options.maxWidth = style.maxWidth
-                options.balanced = true
-                options.alignment = style.justify == "left" ? .leading : style.justify == "right" ? .trailing : .center
-            }
-            options.tracking = label.style?.letterSpacing ?? 0
-            if label.style != nil {
-                // A style's labels measure as MapLibre's: its glyph sheets' advances, no kerning.
-                options.glyphSheetAdvances = true
-                options.kerning = false
-                options.lineHeight = label.style?.lineHeight
-            }
+            // A style's labels measure as MapLibre's (`LabelStyle.layoutOptions`).
+            let options = label.style?.layoutOptions ?? TextLayoutOptions()
             let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
             guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
             let surface = WGS84.Surface(label.position)

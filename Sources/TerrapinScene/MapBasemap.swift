@@ -188,7 +188,7 @@ extension DrawnBasemaps {
     func labels(_ basemap: Basemap, camera: Camera, height: Double) -> [BasemapLabel] {
         let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
         let area = Map.basemapArea(camera, factor: 2.5).map { ($0 * 1e4).rounded() / 1e4 }
-        return cached(basemap, "labels \(area) \(zoom)", \.labels) { basemap.symbols(area: area, zoom: zoom).map(Self.label) }
+        return cached(basemap, "labels \(area) \(zoom)", \.labels) { basemap.symbols(area: area, zoom: zoom, measure: Self.measure).map(Self.label) }
     }
 
     static func label(_ s: BasemapSymbol) -> BasemapLabel {
@@ -210,8 +210,15 @@ extension DrawnBasemaps {
         allowing.padding = s.padding
         allowing.justify = s.justify
         allowing.lineHeight = s.lineHeight
-        allowing.letterSpacing = min(64, max(-16, s.letterSpacing.isFinite ? s.letterSpacing * s.size : 0))
+        allowing.letterSpacing = LabelStyle.letterSpacing(ems: s.letterSpacing, size: s.size)
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
+    }
+
+    /// A label's text set as the labels are drawn (its font from `text-font`, its letter
+    /// spacing), its width in points: what the basemap finds line labels' places with.
+    static func measure(_ text: String, fonts: [String], size: Double, letterSpacing: Double) -> Double? {
+        let options = LabelStyle.layoutOptions(letterSpacing: LabelStyle.letterSpacing(ems: letterSpacing, size: size))
+        return (try? TextLayout.make(text, font: font(fonts, size: size), options: options))?.width
     }
 
     /// A `text-font` list as a font: the first name's family (its weight and slant words

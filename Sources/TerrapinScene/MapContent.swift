@@ -346,6 +346,33 @@ public struct LabelStyle: Sendable, Equatable {
     public var layer: String
     public var featureID: UInt64?
 
+    /// How the label is set: as MapLibre sets a style's labels — its glyph sheets' advances,
+    /// no kerning, letter spacing, line height, and balanced lines within `maxWidth`.
+    public var layoutOptions: TextLayoutOptions {
+        var options = Self.layoutOptions(letterSpacing: letterSpacing, lineHeight: lineHeight)
+        if maxWidth > 0 {
+            options.maxWidth = maxWidth
+            options.balanced = true
+            options.alignment = justify == "left" ? .leading : justify == "right" ? .trailing : .center
+        }
+        return options
+    }
+
+    /// A style label's options on one line: `letterSpacing` points between letters.
+    public static func layoutOptions(letterSpacing: Double, lineHeight: Double? = nil) -> TextLayoutOptions {
+        var options = TextLayoutOptions()
+        options.tracking = letterSpacing
+        options.glyphSheetAdvances = true
+        options.kerning = false
+        options.lineHeight = lineHeight
+        return options
+    }
+
+    /// `text-letter-spacing` (ems) at `size` points, in points, within −16…64.
+    public static func letterSpacing(ems: Double, size: Double) -> Double {
+        min(64, max(-16, ems.isFinite ? ems * size : 0))
+    }
+
     public init(font: FontSpec, color: RGBAColor, haloColor: RGBAColor, haloWidth: Double, maxWidth: Double = 0,
                 offset: Size = .zero, anchor: String = "center", along: LatLngAltitude? = nil, priority: Double = 0,
                 layer: String = "", featureID: UInt64? = nil) {

@@ -106,3 +106,37 @@ extension LineLabelTests {
         #expect(anchors.count == 1_000)
     }
 }
+
+extension LineLabelTests {
+    /// Line labels are measured as set, at `text-size`'s z18 value (MapLibre's largest): the
+    /// measure is asked at 13 points for a size of 10 at z13 rising to 13 at z16, with the
+    /// layer's fonts and letter spacing; a longer label (here twice as long) is placed
+    /// differently and fits fewer lines; nothing measured falls back to 0.6 em a character.
+    @Test func lineLabelsAreMeasuredAtTheirLargestSize() throws {
+        let json = """
+        {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
+          {"id": "names", "type": "symbol", "source": "omt", "source-layer": "transportation_name",
+           "layout": {"symbol-placement": "line", "text-field": "{name:latin}", "text-font": ["Noto Sans Italic"],
+                      "text-letter-spacing": 0.1, "text-size": ["interpolate", ["linear"], ["zoom"], 13, 10, 16, 13]}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "measure.json", directory: ".")
+        let basemap = try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+        let area = [7.41, 43.725, 7.44, 43.75]
+        nonisolated(unsafe) var asked: [(String, [String], Double, Double)] = []
+        let measured = basemap.symbols(area: area, zoom: 15) { text, fonts, size, spacing in
+            asked.append((text, fonts, size, spacing))
+            return Double(text.count) * size * 0.6
+        }
+        #expect(!asked.isEmpty)
+        #expect(asked.allSatisfy { $0.1 == ["Noto Sans Italic"] && $0.2 == 13 && $0.3 == 0.1 })
+        // As measured at 0.6 em a character, the same places as without a measure.
+        let estimated = basemap.symbols(area: area, zoom: 15)
+        #expect(measured.map { "\($0.text) \($0.latitude) \($0.longitude)" } == estimated.map { "\($0.text) \($0.latitude) \($0.longitude)" })
+        // Twice as long: other places, and fewer (a label needs its length of line).
+        let long = basemap.symbols(area: area, zoom: 15) { text, _, size, _ in Double(text.count) * size * 1.2 }
+        #expect(long.count < measured.count, "\(long.count) long labels, \(measured.count) as measured")
+        // A measure that cannot set the text (nil, NaN) leaves the estimate.
+        let unset = basemap.symbols(area: area, zoom: 15) { _, _, _, _ in .nan }
+        #expect(unset.map(\.latitude) == estimated.map(\.latitude))
+    }
+}
