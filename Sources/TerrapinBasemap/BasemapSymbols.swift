@@ -109,6 +109,8 @@ extension Basemap {
     /// its shaped text); without it a label is taken as 0.6 em a character.
     public func symbols(area: [Double], zoom: Double, measure: TextMeasure? = nil) -> [BasemapSymbol] {
         var out: [BasemapSymbol] = []
+        // Line labels' lengths as set, by text, fonts, size and letter spacing.
+        var measured: [String: Double?] = [:]
         var seen: Set<String> = []
         let symbolLayers = style.layers.filter { $0.kind == .symbol && $0.shows(at: zoom) }
         for (rank, layer) in symbolLayers.reversed().enumerated() {
@@ -209,7 +211,15 @@ extension Basemap {
                         let size = min(64, max(1, Self.number(layer, "text-size", largest, default: 16)))
                         let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
                         let fonts = Self.fonts(layer, context)
-                        let set = measure?(text, fonts, size, Self.number(layer, "text-letter-spacing", context, default: 0))
+                        let letterSpacing = Self.number(layer, "text-letter-spacing", context, default: 0)
+                        // Measured once per text and look in this call (a street's pieces and
+                        // neighbouring tiles repeat it).
+                        let key = "\(text)\u{0}\(fonts)\u{0}\(size)\u{0}\(letterSpacing)"
+                        let set: Double?
+                        if let known = measured[key] { set = known } else {
+                            set = measure?(text, fonts, size, letterSpacing)
+                            measured[key] = .some(set)
+                        }
                         let length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
                         for line in Self.clip(merged, extent: extent) {
                             for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
