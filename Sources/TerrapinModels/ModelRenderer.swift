@@ -271,12 +271,12 @@ public enum ModelRenderer {
         @inline(__always)
         func span(_ e0: Float, _ e1: Float, _ e2: Float, lo: Float, hi: Float) -> (Float, Float) {
             var lo = lo, hi = hi
-            @inline(__always) func narrow(_ a: Float, _ ia: Float, _ bound: Float) {
+            @inline(__always) func narrow(_ a: Float, _ bound: Float) {
                 if a > 0 { if bound > lo { lo = bound } } else if a < 0 { if bound < hi { hi = bound } }
             }
-            narrow(a0, ia0, (-r0 - e0) * ia0)
-            narrow(a1, ia1, (-r1 - e1) * ia1)
-            narrow(a2, ia2, (-r2 - e2) * ia2)
+            narrow(a0, (-r0 - e0) * ia0)
+            narrow(a1, (-r1 - e1) * ia1)
+            narrow(a2, (-r2 - e2) * ia2)
             return (lo, hi)
         }
 
@@ -297,7 +297,8 @@ public enum ModelRenderer {
     /// of detail.
     struct Shading {
         let a0: SIMD8<Float>, a1: SIMD8<Float>, a2: SIMD8<Float>
-        let e0: SIMD2<Float>, e1: SIMD2<Float>, e2: SIMD2<Float>
+        /// The corners' emissive texture coordinates.
+        let uvE0: SIMD2<Float>, uvE1: SIMD2<Float>, uvE2: SIMD2<Float>
         let iz0: Float, iz1: Float, iz2: Float
         let factor: SIMD4<Float>
         /// The emissive colour (w 0); `glows` whether it is not black.
@@ -310,7 +311,7 @@ public enum ModelRenderer {
         init(_ t: Triangle, vertices: UnsafeBufferPointer<Vertex>, shader: Shader) {
             let va = vertices[Int(t.v0)], vb = vertices[Int(t.v1)], vc = vertices[Int(t.v2)]
             a0 = va.attributes; a1 = vb.attributes; a2 = vc.attributes
-            e0 = va.uvE; e1 = vb.uvE; e2 = vc.uvE
+            uvE0 = va.uvE; uvE1 = vb.uvE; uvE2 = vc.uvE
             iz0 = t.iz0; iz1 = t.iz1; iz2 = t.iz2
             factor = shader.factor
             emissive = SIMD4(shader.emissive, 0)
@@ -361,7 +362,7 @@ public enum ModelRenderer {
             if glows {
                 var e = emissive
                 if let emissiveTexture {
-                    let texel = emissiveTexture.sample(e0 * p0 + e1 * p1 + e2 * p2)
+                    let texel = emissiveTexture.sample(uvE0 * p0 + uvE1 * p1 + uvE2 * p2)
                     e *= SIMD4(lowHalf: texel.lowHalf, highHalf: SIMD2(texel.z, 0))
                 }
                 rgb += e
