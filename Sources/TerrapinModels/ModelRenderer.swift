@@ -2,7 +2,7 @@
 // what is behind them), anti-aliased by multisampling: 8 samples per pixel (Direct3D's standard
 // pattern), each with its own depth; a triangle is shaded once per pixel it covers and its colour
 // stored in the samples it wins — or, where it joins the triangle that shaded the pixel along a
-// smooth edge (shared vertices: see `joins`), takes that shade (a smooth surface is shaded about
+// smooth edge (shared vertices: see `Joint.joins`), takes that shade (a smooth surface is shaded about
 // once per pixel, not once per triangle in it); each pixel is then the mean of its samples. Silhouettes against
 // the terrain get 9 levels of coverage, and inner edges shared by two triangles none at all.
 //
@@ -244,7 +244,7 @@ public enum ModelRenderer {
 
         init(_ t: Triangle) {
             // Local coordinates from the box's corner keep Float precise.
-            ox = Float(Sampler.floor(min(t.x0, t.x1, t.x2))); oy = Float(Sampler.floor(min(t.y0, t.y1, t.y2)))
+            ox = Float(Sampler.floor(min(min(t.x0, t.x1), t.x2))); oy = Float(Sampler.floor(min(min(t.y0, t.y1), t.y2)))
             let x0 = t.x0 - ox, y0 = t.y0 - oy, x1 = t.x1 - ox, y1 = t.y1 - oy, x2 = t.x2 - ox, y2 = t.y2 - oy
             // Edge i runs from vertex i+1 to i+2: E_i(p) = A_i·x + B_i·y + C_i.
             a0 = y1 - y2; b0 = x2 - x1; c0 = (y2 - y1) * x1 - (x2 - x1) * y1
@@ -326,7 +326,7 @@ public enum ModelRenderer {
         /// Straight colour 0…1 (x, y, z) and alpha (w) at a pixel whose centre has edge
         /// functions `d0`, `d1`, `d2` (perspective-correct weights, clamped into the triangle);
         /// alpha −1 where a masked material is transparent there. `horizon` has w 0.
-        @inline(__always)
+        @_transparent
         func shade(_ d0: Float, _ d1: Float, _ d2: Float, horizon: SIMD4<Float>) -> SIMD4<Float> {
             // The edge functions are the screen-space weights times twice the area; a common
             // factor cancels in the perspective-correct weights, so they are used as they are.
@@ -379,7 +379,15 @@ public enum ModelRenderer {
         /// An opaque pixel of straight colour `rgb` (0…1), as the frame stores it.
         @inline(__always)
         static func pack(_ rgb: SIMD4<Float>) -> UInt32 {
-            UInt32(rgb.x * 255 + 0.5) | UInt32(rgb.y * 255 + 0.5) << 8 | UInt32(rgb.z * 255 + 0.5) << 16 | 0xFF00_0000
+            // ⌊x · 255 + 0.5⌋ per channel, four at once and without the checked conversions'
+            // range tests: y + 2^23 holds y rounded to the nearest integer (ties to even) in its
+            // low mantissa bits — exact for 0 ≤ y < 2^22 — and one less where that rounded up.
+            let y = rgb * 255 + 0.5
+            let m = y + 8_388_608
+            let rounded = unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B00_0000
+            var bytes = rounded &+ SIMD4<Int32>(repeating: 0).replacing(with: -1, where: m - 8_388_608 .> y)
+            bytes.w = 255
+            return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: bytes), to: UInt32.self)
         }
     }
 
@@ -469,28 +477,54 @@ public enum ModelRenderer {
                     pixels[i] = r | g << 8 | b << 16 | a << 24
                 }
                 let z = inverseDepth[p]
+                // The largest of the 8, halving (vector maxima; inverse depths are never NaN).
                 let z4 = z.lowHalf.replacing(with: z.highHalf, where: z.highHalf .> z.lowHalf)
-                let nearest = max(z4[0], z4[1], z4[2], z4[3])
+                let z2 = z4.lowHalf.replacing(with: z4.highHalf, where: z4.highHalf .> z4.lowHalf)
+                let nearest = z2.y > z2.x ? z2.y : z2.x
                 if nearest > 0 { depth[i] = min(depth[i], 1 / nearest) }
                 touched[p] = false
             }
         }
 
-        /// Whether opaque, smoothly shaded triangles `a` and `b` share an edge (two vertices by
-        /// index, not position) with the same material and facing: every attribute (colour,
-        /// texture coordinates, lit, haze) then runs continuously from one into the other
-        /// across it, and — facing the same way — they lie on either side of it on screen, so
-        /// a pixel both cover is within a pixel of it and may take either one's shade (as a
-        /// GPU's centroid sampling shades at a point other than the pixel's centre). Triangles
-        /// that share only a corner can overlap far from it where a surface folds, and
-        /// duplicated vertices — a crease, a texture seam, a flat-shaded face — do not join:
-        /// those pixels keep both shades.
+        /// A triangle being drawn, as `joins` compares it with the one that shaded a pixel (made
+        /// once per band it is drawn in).
+        struct Joint {
+            /// Its corners' vertex indices, each in every lane.
+            let v0: SIMD4<Int32>, v1: SIMD4<Int32>, v2: SIMD4<Int32>
+            let material: Int32, side: Float
+
+            init(_ t: Triangle) {
+                v0 = SIMD4(repeating: t.v0); v1 = SIMD4(repeating: t.v1); v2 = SIMD4(repeating: t.v2)
+                material = t.material; side = t.side
+            }
+
+            /// Whether this opaque, smoothly shaded triangle and `t` share an edge (two vertices by
+            /// index, not position) with the same material and facing: every attribute (colour,
+            /// texture coordinates, lit, haze) then runs continuously from one into the other
+            /// across it, and — facing the same way — they lie on either side of it on screen, so
+            /// a pixel both cover is within a pixel of it and may take either one's shade (as a
+            /// GPU's centroid sampling shades at a point other than the pixel's centre). Triangles
+            /// that share only a corner can overlap far from it where a surface folds, and
+            /// duplicated vertices — a crease, a texture seam, a flat-shaded face — do not join:
+            /// those pixels keep both shades.
+            @inline(__always)
+            func joins(_ t: Triangle) -> Bool {
+                guard material == t.material, side == t.side, t.flatLit.isNaN else { return false }
+                // The other's corners found among this one's, counted (a drawn triangle's three
+                // indices are distinct: repeating one leaves it no area).
+                let other = SIMD4<Int32>(t.v0, t.v1, t.v2, -1)
+                let shared = (other .== v0) .| (other .== v1) .| (other .== v2)
+                return SIMD4<Int32>(repeating: 0).replacing(with: 1, where: shared).wrappedSum() >= 2
+            }
+        }
+
+        /// Whether any lane of `mask` is set, by OR-ing its halves (`any` compiled to a chain of
+        /// signed-maximum reductions here).
         @inline(__always)
-        func joins(_ a: Int, _ b: Int) -> Bool {
-            let s = triangles[a], t = triangles[b]
-            guard s.material == t.material, s.side == t.side, t.flatLit.isNaN else { return false }
-            func has(_ v: Int32) -> Int { v == t.v0 || v == t.v1 || v == t.v2 ? 1 : 0 }
-            return has(s.v0) + has(s.v1) + has(s.v2) >= 2
+        static func anyLane(_ mask: SIMDMask<SIMD8<Int32>>) -> Bool {
+            let v = SIMD8<Int32>(repeating: 0).replacing(with: -1, where: mask)
+            let o = v.lowHalf | v.highHalf, p = o.lowHalf | o.highHalf
+            return p[0] | p[1] != 0
         }
 
         @inline(__always)
@@ -506,11 +540,13 @@ public enum ModelRenderer {
             let t = triangles[index], s = setups[index]
             guard s.valid else { return }
             let r0 = s.r0, r1 = s.r1, r2 = s.r2
-            let minX = max(0, Sampler.floor(min(t.x0, t.x1, t.x2))), maxX = min(width - 1, Sampler.floor(max(t.x0, t.x1, t.x2)))
+            // (Nested: min and max of three build and release an empty array of the rest.)
+            let minX = max(0, Sampler.floor(min(min(t.x0, t.x1), t.x2))), maxX = min(width - 1, Sampler.floor(max(max(t.x0, t.x1), t.x2)))
             let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
             guard minX <= maxX, minY <= maxY else { return }
             let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
             let smooth = !blend && t.flatLit.isNaN && shading.alphaMode == .opaque
+            let joint = Joint(t)
             let d0 = s.d0, d1 = s.d1, d2 = s.d2, dz = s.dz
             // The box's columns as pixel-centre offsets from the set-up's origin.
             let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
@@ -544,7 +580,7 @@ public enum ModelRenderer {
                     }
                     let stored = inverseDepth[p]
                     let pass = inside .& (iz .> stored)
-                    guard any(pass) else { continue }
+                    guard Self.anyLane(pass) else { continue }
                     if blend {
                         let shaded = shading.shade(e0, e1, e2, horizon: horizon)
                         guard shaded.w >= 0 else { continue }
@@ -559,11 +595,11 @@ public enum ModelRenderer {
                         // Shaded once for the pixel, kept in the samples it won. (The colours are
                         // selected as Float bit patterns: that select compiles to vector code.)
                         // A pixel this triangle shares with the one that shaded it, where the two
-                        // join smoothly, takes that shade (see `joins`): about one shade per
+                        // join smoothly, takes that shade (see `Joint.joins`): about one shade per
                         // pixel of a smooth surface instead of one per triangle in it.
                         let packed: UInt32
                         let previous = Int(shadedBy[p])
-                        if previous >= 0, previous != index, smooth, joins(index, previous) {
+                        if previous >= 0, previous != index, smooth, joint.joins(triangles[previous]) {
                             packed = shade[p]
                         } else {
                             let shaded = shading.shade(e0, e1, e2, horizon: horizon)

@@ -130,6 +130,56 @@ enum ModelGolden {
         #expect(Double(scanned) < 0.8 * Double(boxColumns), "\(scanned) of \(boxColumns) box columns scanned")
     }
 
+    /// A shade's bytes are ⌊x · 255 + 0.5⌋ of each channel, as the checked conversion gives
+    /// them, over every Float from 0 to 1 near each byte's rounding boundary and a dense sweep
+    /// between; alpha is always 255.
+    @Test func shadesPackAsTheirRoundedBytes() {
+        func expected(_ x: Float) -> UInt32 { UInt32(x * 255 + 0.5) }
+        var values: [Float] = [0, 1, .leastNonzeroMagnitude, Float(1).nextDown]
+        // Around each boundary (x · 255 = k + ½) and each integer (where y is a tie, k + ½).
+        for k in 0...255 {
+            for centre in [(Float(k) + 0.5) / 255, Float(k) / 255] {
+                var x = centre
+                for _ in 0..<40 { x = x.nextDown }
+                for _ in 0..<80 { values.append(max(0, min(1, x))); x = x.nextUp }
+            }
+        }
+        for i in 0...100_000 { values.append(Float(i) / 100_000) }
+        var mismatches = 0
+        for (n, x) in values.enumerated() {
+            let y = values[(n * 7 + 3) % values.count], z = values[(n * 13 + 5) % values.count]
+            let packed = ModelRenderer.Shading.pack(SIMD4(x, y, z, 0.3))
+            if packed != expected(x) | expected(y) << 8 | expected(z) << 16 | 0xFF00_0000 { mismatches += 1 }
+        }
+        #expect(values.count > 140_000)
+        #expect(mismatches == 0)
+    }
+
+    /// The sampler's floor without range tests is ⌊x⌋ and x − ⌊x⌋ exactly, for negative and
+    /// positive coordinates, integers and their neighbours, up to its limit.
+    @Test func samplerFloorsAsFloorDoes() {
+        var values: [Float] = [0, -0, 0.5, -0.5, 1, -1, Sampler.exactFloorLimit.nextDown, -Sampler.exactFloorLimit.nextDown]
+        for k in stride(from: -3000, through: 3000, by: 1) {
+            let x = Float(k) * 0.37
+            values += [x, x.nextUp, x.nextDown, Float(k), Float(k).nextUp, Float(k).nextDown]
+        }
+        var x: Float = 1
+        while x < Sampler.exactFloorLimit { values += [x + 0.5, -x - 0.5, x.nextDown, -x.nextDown, -x.nextUp]; x *= 1.7 }
+        for (n, v) in values.enumerated() {
+            let w = values[(n * 31 + 7) % values.count]
+            let (cell, fraction) = Sampler.floorAndFraction(SIMD2(v, w))
+            #expect(Int(cell.x) == Sampler.floor(v) && Int(cell.y) == Sampler.floor(w), "\(v), \(w)")
+            #expect(fraction.x == v - Float(Sampler.floor(v)) && fraction.y == w - Float(Sampler.floor(w)), "\(v), \(w)")
+        }
+    }
+
+    @Test func anyLaneIsAny() {
+        for bits in 0..<256 {
+            let mask = SIMDMask<SIMD8<Int32>>((0..<8).map { bits >> $0 & 1 == 1 })
+            #expect(ModelRenderer.Raster.anyLane(mask) == (bits != 0))
+        }
+    }
+
     let camera = Camera(center: LatLngAltitude(latitude: 36.5, longitude: -84.2, altitude: 4), heading: 20, tilt: 65, range: 40)
 
     /// A 2×2-pixel-per-square checker: opaque squares and holes (alpha 0), 8 × 8 squares.
