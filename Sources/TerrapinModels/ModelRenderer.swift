@@ -225,17 +225,14 @@ public enum ModelRenderer {
         var emissiveTexture: Sampler?
     }
 
-    /// A triangle set up for scan conversion: local origin, edge functions (positive inside),
-    /// the inverse-depth plane and 1 / twice its area.
+    /// A triangle set up for scan conversion: local origin, edge functions (positive inside)
+    /// and the inverse-depth plane.
     struct Setup {
         var ox: Float, oy: Float
         var a0: Float, b0: Float, c0: Float, a1: Float, b1: Float, c1: Float, a2: Float, b2: Float, c2: Float
         var izA: Float, izB: Float, izC: Float
-        var inv: Float
         /// False for a triangle of no area (or of non-finite corners): nothing to draw.
         var valid: Bool
-        /// Each edge function's and the inverse depth's offsets at the 8 samples.
-        var d0 = SIMD8<Float>(), d1 = SIMD8<Float>(), d2 = SIMD8<Float>(), dz = SIMD8<Float>()
         /// How far each edge function can rise from a pixel's centre to a sample in it: a pixel
         /// whose centre is below −r_i on an edge has no sample inside, one above r_i has all.
         var r0: Float = 0, r1: Float = 0, r2: Float = 0
@@ -254,14 +251,21 @@ public enum ModelRenderer {
             valid = area != 0 && area.isFinite
             if !valid { area = 1 }
             if area < 0 { a0 = -a0; b0 = -b0; c0 = -c0; a1 = -a1; b1 = -b1; c1 = -c1; a2 = -a2; b2 = -b2; c2 = -c2; area = -area }
-            inv = 1 / area
+            let inv = 1 / area
             izA = (a0 * t.iz0 + a1 * t.iz1 + a2 * t.iz2) * inv
             izB = (b0 * t.iz0 + b1 * t.iz1 + b2 * t.iz2) * inv
             izC = (c0 * t.iz0 + c1 * t.iz1 + c2 * t.iz2) * inv
-            let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
-            d0 = a0 * ax + b0 * ay; d1 = a1 * ax + b1 * ay; d2 = a2 * ax + b2 * ay; dz = izA * ax + izB * ay
             r0 = 0.5 * (abs(a0) + abs(b0)); r1 = 0.5 * (abs(a1) + abs(b1)); r2 = 0.5 * (abs(a2) + abs(b2))
             ia0 = a0 != 0 ? 1 / a0 : 0; ia1 = a1 != 0 ? 1 / a1 : 0; ia2 = a2 != 0 ? 1 / a2 : 0
+        }
+
+        /// Each edge function's and the inverse depth's offsets at the 8 samples (computed where
+        /// the triangle is drawn in a band: stored, they were most of a set-up's 208 bytes, read
+        /// from memory at every band).
+        @inline(__always)
+        var sampleOffsets: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+            let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
+            return (a0 * ax + b0 * ay, a1 * ax + b1 * ay, a2 * ax + b2 * ay, izA * ax + izB * ay)
         }
 
         /// The pixels of a row (by `px`, the centre's x less `ox`, within `lo`…`hi`) that can
@@ -323,10 +327,10 @@ public enum ModelRenderer {
             side = t.side
         }
 
-        /// Straight colour 0…1 (x, y, z) and alpha (w) at a pixel whose centre has edge
+        /// Straight colour (x, y, z) and alpha (w), 0…1, at a pixel whose centre has edge
         /// functions `d0`, `d1`, `d2` (perspective-correct weights, clamped into the triangle);
         /// alpha −1 where a masked material is transparent there. `horizon` has w 0.
-        @_transparent
+        @inline(__always)
         func shade(_ d0: Float, _ d1: Float, _ d2: Float, horizon: SIMD4<Float>) -> SIMD4<Float> {
             // The edge functions are the screen-space weights times twice the area; a common
             // factor cancels in the perspective-correct weights, so they are used as they are.
@@ -369,11 +373,12 @@ public enum ModelRenderer {
             }
             let haze = a[3]
             rgb = rgb * (1 - haze) + horizon * haze
-            // Clamped into 0…1 as max(0, min(1, x)) (NaN: 1), four lanes at once.
-            rgb = rgb.replacing(with: 1, where: .!(rgb .< 1))
-            rgb = rgb.replacing(with: 0, where: .!(rgb .>= 0))
             rgb.w = alpha
-            return rgb
+            // Clamped into 0…1 (NaN: 1), alpha with the colour: written as these two selects,
+            // with alpha set before them, it compiles to a vector minimum and maximum (−0 becomes
+            // +0, the same byte).
+            rgb = SIMD4(repeating: 1).replacing(with: rgb, where: rgb .< 1)
+            return SIMD4().replacing(with: rgb, where: rgb .> 0)
         }
 
         /// An opaque pixel of straight colour `rgb` (0…1), as the frame stores it.
@@ -385,9 +390,8 @@ public enum ModelRenderer {
             let y = rgb * 255 + 0.5
             let m = y + 8_388_608
             let rounded = unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B00_0000
-            var bytes = rounded &+ SIMD4<Int32>(repeating: 0).replacing(with: -1, where: m - 8_388_608 .> y)
-            bytes.w = 255
-            return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: bytes), to: UInt32.self)
+            let bytes = rounded &+ SIMD4<Int32>(repeating: 0).replacing(with: -1, where: m - 8_388_608 .> y)
+            return UInt32(truncatingIfNeeded: bytes.x) | UInt32(truncatingIfNeeded: bytes.y) << 8 | UInt32(truncatingIfNeeded: bytes.z) << 16 | 0xFF00_0000
         }
     }
 
@@ -547,7 +551,7 @@ public enum ModelRenderer {
             let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
             let smooth = !blend && t.flatLit.isNaN && shading.alphaMode == .opaque
             let joint = Joint(t)
-            let d0 = s.d0, d1 = s.d1, d2 = s.d2, dz = s.dz
+            let (d0, d1, d2, dz) = s.sampleOffsets
             // The box's columns as pixel-centre offsets from the set-up's origin.
             let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
             for y in minY...maxY {

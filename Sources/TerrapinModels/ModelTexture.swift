@@ -179,7 +179,7 @@ struct FixedSampler {
         b = blend ? s.level(i + 1, nearest: s.minifyNearest) : a
     }
 
-    @_transparent
+    @inline(__always)
     func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
         let x = a.sample(uv)
         guard blend else { return x }
@@ -196,32 +196,6 @@ struct SampledLevel {
 
     @inline(__always)
     func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
-        // Bilinear inside the level (most reads): four texels, two rows of two adjacent ones,
-        // with no wrapping and unchecked index arithmetic. A NaN or infinite coordinate fails
-        // the magnitude test; a coordinate that passes it and lands inside is within 0…1, where
-        // the general path's clamp changes nothing — so both paths give the same value.
-        if !nearest {
-            let f = uv * SIMD2(Float(width), Float(height)) - 0.5
-            if abs(f.x) < Sampler.exactFloorLimit && abs(f.y) < Sampler.exactFloorLimit {
-                let (cell, t) = Sampler.floorAndFraction(f)
-                let x0 = Int(cell.x), y0 = Int(cell.y)
-                if x0 >= 0 && y0 >= 0 && x0 < width &- 1 && y0 < height &- 1 {
-                    let i = y0 &* width &+ x0
-                    // Each row's two texels in one load.
-                    let upper = UnsafeRawPointer(texels + i).loadUnaligned(as: UInt64.self)
-                    let lower = UnsafeRawPointer(texels + (i &+ width)).loadUnaligned(as: UInt64.self)
-                    let a = Sampler.unpack(UInt32(truncatingIfNeeded: upper)), b = Sampler.unpack(UInt32(truncatingIfNeeded: upper >> 32))
-                    let c = Sampler.unpack(UInt32(truncatingIfNeeded: lower)), d = Sampler.unpack(UInt32(truncatingIfNeeded: lower >> 32))
-                    let top = a + (b - a) * t.x, bottom = c + (d - c) * t.x
-                    return top + (bottom - top) * t.y
-                }
-            }
-        }
-        return wrapped(uv)
-    }
-
-    /// The general read: any coordinate, the level's wrap modes, nearest or bilinear.
-    func wrapped(_ uv: SIMD2<Float>) -> SIMD4<Float> {
         let base = texels
         // A broken coordinate reads the first texel; far outside 0…1 the coordinate is clamped
         // (a million repeats) before it becomes an integer.
@@ -232,12 +206,26 @@ struct SampledLevel {
             return Sampler.unpack(base[y * width + x])
         }
         let fu = u - 0.5, fv = v - 0.5
-        let x0 = Sampler.floor(fu), y0 = Sampler.floor(fv)
-        let tx = fu - Float(x0), ty = fv - Float(y0)
-        let xa = Sampler.wrap(x0, width, wrapS), xb = Sampler.wrap(x0 + 1, width, wrapS)
-        let ya = Sampler.wrap(y0, height, wrapT) * width, yb = Sampler.wrap(y0 + 1, height, wrapT) * width
-        let a = Sampler.unpack(base[ya + xa]), b = Sampler.unpack(base[ya + xb])
-        let c = Sampler.unpack(base[yb + xa]), d = Sampler.unpack(base[yb + xb])
+        let x0: Int, y0: Int, tx: Float, ty: Float
+        if abs(fu) < Sampler.exactFloorLimit && abs(fv) < Sampler.exactFloorLimit {
+            let (cell, fraction) = Sampler.floorAndFraction(SIMD2(fu, fv))
+            x0 = Int(cell.x); y0 = Int(cell.y); tx = fraction.x; ty = fraction.y
+        } else {
+            x0 = Sampler.floor(fu); y0 = Sampler.floor(fv)
+            tx = fu - Float(x0); ty = fv - Float(y0)
+        }
+        // Within the level, no wrapping: the index is inside its texels (unchecked arithmetic).
+        let a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>
+        if x0 >= 0 && y0 >= 0 && x0 < width &- 1 && y0 < height &- 1 {
+            let i = y0 &* width &+ x0
+            a = Sampler.unpack(base[i]); b = Sampler.unpack(base[i &+ 1])
+            c = Sampler.unpack(base[i &+ width]); d = Sampler.unpack(base[i &+ width &+ 1])
+        } else {
+            let xa = Sampler.wrap(x0, width, wrapS), xb = Sampler.wrap(x0 + 1, width, wrapS)
+            let ya = Sampler.wrap(y0, height, wrapT) * width, yb = Sampler.wrap(y0 + 1, height, wrapT) * width
+            a = Sampler.unpack(base[ya + xa]); b = Sampler.unpack(base[ya + xb])
+            c = Sampler.unpack(base[yb + xa]); d = Sampler.unpack(base[yb + xb])
+        }
         let top = a + (b - a) * tx, bottom = c + (d - c) * tx
         return top + (bottom - top) * ty
     }
