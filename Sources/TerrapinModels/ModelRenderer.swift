@@ -30,6 +30,14 @@ public enum ModelRenderer {
     static var offsetX: SIMD8<Float> { SIMD8<Float>(1, -1, 5, -3, -5, -7, 3, 7) / 16 }
     static var offsetY: SIMD8<Float> { SIMD8<Float>(-3, 3, 1, -5, 5, -1, 7, -7) / 16 }
 
+    /// ⌊a⌋ and ⌊b⌋ without the checked conversion's range tests, for |x| < 2^22: a drawn
+    /// triangle's corners are within 2^16 pixels of the screen (see `draw`).
+    @inline(__always)
+    static func floors(_ a: Float, _ b: Float) -> (Int, Int) {
+        let (cell, _) = Sampler.floorAndFraction(SIMD2(a, b))
+        return (Int(cell.x), Int(cell.y))
+    }
+
     struct Vertex {
         /// What a shade interpolates, in one vector (three multiply-adds interpolate it all):
         /// texture coordinates u, v; n · sun (signed: a back face's side flips it); haze; and
@@ -241,7 +249,8 @@ public enum ModelRenderer {
 
         init(_ t: Triangle) {
             // Local coordinates from the box's corner keep Float precise.
-            ox = Float(Sampler.floor(min(min(t.x0, t.x1), t.x2))); oy = Float(Sampler.floor(min(min(t.y0, t.y1), t.y2)))
+            let (left, top) = ModelRenderer.floors(min(min(t.x0, t.x1), t.x2), min(min(t.y0, t.y1), t.y2))
+            ox = Float(left); oy = Float(top)
             let x0 = t.x0 - ox, y0 = t.y0 - oy, x1 = t.x1 - ox, y1 = t.y1 - oy, x2 = t.x2 - ox, y2 = t.y2 - oy
             // Edge i runs from vertex i+1 to i+2: E_i(p) = A_i·x + B_i·y + C_i.
             a0 = y1 - y2; b0 = x2 - x1; c0 = (y2 - y1) * x1 - (x2 - x1) * y1
@@ -291,7 +300,8 @@ public enum ModelRenderer {
         func columns(_ e0: Float, _ e1: Float, _ e2: Float, minX: Int, maxX: Int, boxLo: Float, boxHi: Float) -> ClosedRange<Int>? {
             let (lo, hi) = span(e0, e1, e2, lo: boxLo, hi: boxHi)
             guard lo <= hi else { return nil }
-            let x0 = max(minX, Sampler.floor(lo - 0.5 + ox) - 1), x1 = min(maxX, Sampler.floor(hi - 0.5 + ox) + 1)
+            let (first, last) = ModelRenderer.floors(lo - 0.5 + ox, hi - 0.5 + ox)
+            let x0 = max(minX, first - 1), x1 = min(maxX, last + 1)
             return x0 <= x1 ? x0...x1 : nil
         }
     }
@@ -457,12 +467,38 @@ public enum ModelRenderer {
             }
             for b in 0..<bands where counts[b + 1] > counts[b] {
                 let y0 = b * rows, y1 = min(height, y0 + rows)
+                // The columns the band's triangles can reach (each scans within its own box).
+                var x0 = width, x1 = -1
+                for k in counts[b]..<counts[b + 1] {
+                    let t = triangles[Int(binned[k])]
+                    let (left, right) = ModelRenderer.floors(min(min(t.x0, t.x1), t.x2), max(max(t.x0, t.x1), t.x2))
+                    x0 = min(x0, max(0, left))
+                    x1 = max(x1, min(width - 1, right))
+                }
+                guard x0 <= x1 else { continue }
+                prepare(bandY0: y0, bandY1: y1, columns: x0...x1)
                 var k = counts[b]
                 while k < counts[b + 1] {
                     rasterise(Int(binned[k]), bandY0: y0, bandY1: y1, blend: Int(binned[k]) >= opaqueCount)
                     k += 1
                 }
                 resolve(bandY0: y0, bandY1: y1)
+            }
+        }
+
+        /// The band's samples over `columns` as the frame holds them (its colour and depth in all
+        /// 8), read row by row before any triangle: read where a triangle first reached each
+        /// pixel, the frame's rows came in from memory a cache line at a time, out of order,
+        /// each a stall in the scan.
+        func prepare(bandY0: Int, bandY1: Int, columns: ClosedRange<Int>) {
+            for y in bandY0..<bandY1 {
+                let row = (y - bandY0) * width, frameRow = y * width
+                for x in columns {
+                    let d = depth[frameRow + x]
+                    inverseDepth[row + x] = SIMD8(repeating: d.isFinite && d > 0 ? 1 / d : 0)
+                    colour[row + x] = SIMD8(repeating: pixels[frameRow + x])
+                    shadedBy[row + x] = -1
+                }
             }
         }
 
@@ -545,7 +581,8 @@ public enum ModelRenderer {
             guard s.valid else { return }
             let r0 = s.r0, r1 = s.r1, r2 = s.r2
             // (Nested: min and max of three build and release an empty array of the rest.)
-            let minX = max(0, Sampler.floor(min(min(t.x0, t.x1), t.x2))), maxX = min(width - 1, Sampler.floor(max(max(t.x0, t.x1), t.x2)))
+            let (left, right) = ModelRenderer.floors(min(min(t.x0, t.x1), t.x2), max(max(t.x0, t.x1), t.x2))
+            let minX = max(0, left), maxX = min(width - 1, right)
             let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
             guard minX <= maxX, minY <= maxY else { return }
             let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
@@ -569,19 +606,15 @@ public enum ModelRenderer {
                     if e0 >= r0 && e1 >= r1 && e2 >= r2 {
                         inside = SIMDMask(repeating: true)
                     } else {
-                        inside = ((d0 + e0) .>= 0) .& ((d1 + e1) .>= 0) .& ((d2 + e2) .>= 0)
+                        // Inside all three edges: the least of the three is ≥ 0 (one compare).
+                        let a = d0 + e0, b = d1 + e1, c = d2 + e2
+                        let ab = a.replacing(with: b, where: b .< a)
+                        inside = ab.replacing(with: c, where: c .< ab) .>= 0
                         guard any(inside) else { continue }
                     }
                     let iz = dz + (s.izA * px + rowZ)
                     let p = row + x
-                    if !touched[p] {
-                        touched[p] = true
-                        let i = y * width + x
-                        let d = depth[i]
-                        inverseDepth[p] = SIMD8(repeating: d.isFinite && d > 0 ? 1 / d : 0)
-                        colour[p] = SIMD8(repeating: pixels[i])
-                        shadedBy[p] = -1
-                    }
+                    touched[p] = true
                     let stored = inverseDepth[p]
                     let pass = inside .& (iz .> stored)
                     guard Self.anyLane(pass) else { continue }
