@@ -122,6 +122,32 @@ public final class TileImagery: Sendable {
     public var warnings: [String] { problems.withLock { $0 } }
 
     func sample(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+        read(x: x, y: y, level: level) { zoom, x, y, _ in bilinear(zoom: zoom, x: x, y: y, reader: &reader) }
+    }
+
+    /// `sample` at each of `count` positions (x, y and level as there) into `out`, for runs of
+    /// neighbouring pixels (a lattice cell's row): each zoom read keeps the tile it last found
+    /// (a `RunCursor`), so a run inside one tile looks it up once, where `sample` does per
+    /// pixel. The same arithmetic per position: the same colours.
+    func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
+                   into out: UnsafeMutablePointer<SIMD4<Float>?>) {
+        // The finer and the coarser zoom read (drawn tiles read only the first).
+        var fine = RunCursor(), coarse = RunCursor()
+        for i in 0..<count {
+            let p = positions[i]
+            out[i] = read(x: p.x, y: p.y, level: p.z) { zoom, x, y, coarser in
+                coarser ? coarse.bilinear(self, zoom: zoom, x: x, y: y, reader: &reader) : fine.bilinear(self, zoom: zoom, x: x, y: y, reader: &reader)
+            }
+        }
+    }
+
+    /// The colour at world pixel `x`, `y` and mip `level` of the finest zoom, from the zoom
+    /// reads `bilinear(zoom, x, y, coarser)` (x, y in that zoom's pixels; `coarser` for the
+    /// second of two blended zooms): one zoom for drawn tiles, the two around the level blended
+    /// for archives'. (Written once for `sample` and `sampleRun`, which read zooms differently.)
+    @inline(__always)
+    func read(x: Double, y: Double, level: Double,
+              _ bilinear: (_ zoom: Int, _ x: Double, _ y: Double, _ coarser: Bool) -> SIMD4<Float>?) -> SIMD4<Float>? {
         guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
         let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
         let l: Double = min(max(level.isFinite ? level : 0, 0), deepest)
@@ -133,47 +159,16 @@ public final class TileImagery: Sendable {
             // scaling by an exact power of two's reciprocal is the same as dividing by it.)
             let single = Self.drawnLevel(l, deepest: deepest)
             let scale = 1 / Double(1 << single)
-            return bilinear(zoom: maxZoom - single, x: x * scale, y: y * scale, reader: &reader)
+            return bilinear(maxZoom - single, x * scale, y * scale, false)
         }
         let l0 = Double(Int(l))
         let f = Float(l - l0)
         let scale: Double = 1 / Double(1 << Int(l0))
         let zoom = maxZoom - Int(l0)
-        guard let a = bilinear(zoom: zoom, x: x * scale, y: y * scale, reader: &reader) else { return nil }
+        guard let a = bilinear(zoom, x * scale, y * scale, false) else { return nil }
         guard f > 0, l0 + 1 <= deepest else { return a }
-        guard let b = bilinear(zoom: zoom - 1, x: x * scale / 2, y: y * scale / 2, reader: &reader) else { return a }
+        guard let b = bilinear(zoom - 1, x * scale / 2, y * scale / 2, true) else { return a }
         return a + (b - a) * f
-    }
-
-    /// `sample` at each of `count` positions (x, y and level as there) into `out`, for runs of
-    /// neighbouring pixels (a lattice cell's row): each zoom read keeps the tile it last found
-    /// (a `RunCursor`), so a run inside one tile looks it up once, where `sample` does per
-    /// pixel. The same arithmetic per position: the same colours.
-    func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
-                   into out: UnsafeMutablePointer<SIMD4<Float>?>) {
-        let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
-        // The finer and the coarser zoom read (drawn tiles read only the first).
-        var fine = RunCursor(), coarse = RunCursor()
-        for i in 0..<count {
-            let p = positions[i], x = p.x, y = p.y
-            // As `sample`, position by position.
-            guard x.isFinite, y.isFinite, abs(x) < 1e15, abs(y) < 1e15 else { out[i] = nil; continue }
-            let l: Double = min(max(p.z.isFinite ? p.z : 0, 0), deepest)
-            if isDrawn {
-                let single = Self.drawnLevel(l, deepest: deepest)
-                let scale = 1 / Double(1 << single)
-                out[i] = fine.bilinear(self, zoom: maxZoom - single, x: x * scale, y: y * scale, reader: &reader)
-                continue
-            }
-            let l0 = Double(Int(l))
-            let f = Float(l - l0)
-            let scale: Double = 1 / Double(1 << Int(l0))
-            let zoom = maxZoom - Int(l0)
-            guard let a = fine.bilinear(self, zoom: zoom, x: x * scale, y: y * scale, reader: &reader) else { out[i] = nil; continue }
-            guard f > 0, l0 + 1 <= deepest,
-                  let b = coarse.bilinear(self, zoom: zoom - 1, x: x * scale / 2, y: y * scale / 2, reader: &reader) else { out[i] = a; continue }
-            out[i] = a + (b - a) * f
-        }
     }
 
     /// One zoom's reading along a run of positions: what follows from the zoom, and the tile
