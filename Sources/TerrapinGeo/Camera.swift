@@ -95,14 +95,15 @@ public struct Projection: Sendable {
 
     /// `centerAltitude` is the centre's height above the ellipsoid (the camera's altitude mode
     /// resolved by the caller). Near = range/1000 (at least 0.5 m); far = range + 2 × the distance
-    /// to the horizon from the eye, so every visible point of the Earth is inside.
-    public init(camera: Camera, width: Double, height: Double, centerAltitude: Double? = nil) {
+    /// to the horizon from the eye, so every visible point of the Earth is inside. `ellipsoid` is
+    /// the Earth the frame is on (the ground's: `Ground.ellipsoid`).
+    public init(camera: Camera, width: Double, height: Double, centerAltitude: Double? = nil, ellipsoid: Ellipsoid = .wgs84) {
         let c = camera.restricted
         self.camera = c
         self.width = width
         self.height = height
         let origin = LatLngAltitude(latitude: c.center.latitude, longitude: c.center.longitude, altitude: centerAltitude ?? c.center.altitude)
-        frame = LocalFrame(origin: origin)
+        frame = LocalFrame(origin: origin, ellipsoid: ellipsoid)
         let h = c.heading * Double.pi / 180, t = c.tilt * Double.pi / 180, r = c.roll * Double.pi / 180
         let toEye = Vector3(-sin(t) * sin(h), -sin(t) * cos(h), cos(t))
         eye = toEye * c.range
@@ -115,7 +116,7 @@ public struct Projection: Sendable {
         focalLength = (height / 2) / tan(c.fieldOfView.degrees * Double.pi / 360)
         near = max(0.5, c.range / 1000)
         let eyeHeight = max(0, c.range * cos(t) + (centerAltitude ?? c.center.altitude))
-        far = c.range + 2 * (2 * WGS84.a * eyeHeight + eyeHeight * eyeHeight).squareRoot() + 1000
+        far = c.range + 2 * (2 * ellipsoid.a * eyeHeight + eyeHeight * eyeHeight).squareRoot() + 1000
     }
 
     /// ENU (at the camera centre) → screen; nil behind the near plane or for non-finite input.

@@ -1,5 +1,6 @@
-// WGS84 geodesy: geodetic (latitude, longitude, ellipsoidal height) ⇄ Earth-centred
-// Earth-fixed (ECEF) ⇄ local east-north-up (ENU) frames, exact in double precision.
+// Geodesy on an ellipsoid (WGS84, or Web Mercator's sphere): geodetic (latitude, longitude,
+// ellipsoidal height) ⇄ Earth-centred Earth-fixed (ECEF) ⇄ local east-north-up (ENU) frames,
+// exact in double precision.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,43 +54,75 @@ public struct LatLngAltitude: Equatable, Hashable, Sendable, CustomStringConvert
     public var description: String { "(\(latitude), \(longitude), \(altitude) m)" }
 }
 
-/// The WGS84 ellipsoid.
-public enum WGS84 {
-    public static let a = 6_378_137.0
-    public static let f = 1 / 298.257223563
-    public static let b = a * (1 - f)
-    public static let e2 = f * (2 - f)
-    static let ep2 = e2 / (1 - e2)
+/// The figure of the Earth that positions are placed on: WGS84 (the default, where GPS and the
+/// SDK put them) or the sphere that Web Mercator maps assume (MapLibre, Mapbox GL and other web
+/// maps draw on it). Both take latitude and longitude as given; they differ in the metres between
+/// them — on the sphere a degree of latitude is 0.16 % longer and a degree of longitude 0.16 %
+/// shorter than on WGS84 at mid-latitudes — so only the sphere makes a straight-down view the
+/// same as a web map's of the same zoom, pixel for pixel.
+public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
+    /// Equatorial radius, metres.
+    public let a: Double
+    /// Flattening.
+    public let f: Double
+    /// Polar radius, metres.
+    public let b: Double
+    /// First eccentricity squared.
+    public let e2: Double
+
+    public init(a: Double, f: Double) {
+        self.a = a
+        self.f = f
+        b = a * (1 - f)
+        e2 = f * (2 - f)
+    }
+
+    public static let wgs84 = Ellipsoid(a: 6_378_137, f: 1 / 298.257223563)
+    /// Web Mercator's sphere (EPSG:3857): WGS84's equatorial radius, no flattening.
+    public static let sphere = Ellipsoid(a: 6_378_137, f: 0)
+
+    /// "wgs84" or "sphere" (scene files' names).
+    public var description: String { self == .sphere ? "sphere" : self == .wgs84 ? "wgs84" : "ellipsoid(a: \(a), f: \(f))" }
 
     /// Geodetic → ECEF (altitude taken as height above the ellipsoid).
-    public static func ecef(_ p: LatLngAltitude) -> Vector3 {
+    public func ecef(_ p: LatLngAltitude) -> Vector3 {
         let lat = p.latitude * Double.pi / 180, lon = p.longitude * Double.pi / 180
         let sinLat = sin(lat), cosLat = cos(lat)
         let n = a / (1 - e2 * sinLat * sinLat).squareRoot()
         return Vector3((n + p.altitude) * cosLat * cos(lon), (n + p.altitude) * cosLat * sin(lon), (n * (1 - e2) + p.altitude) * sinLat)
     }
 
+    /// Metres per degree of latitude (the meridian's radius of curvature) and of longitude (the
+    /// parallel's radius) at `latitude` degrees, on the surface.
+    public func metresPerDegree(atLatitude latitude: Double) -> (latitude: Double, longitude: Double) {
+        let lat = latitude * Double.pi / 180, s = sin(lat)
+        let w = 1 - e2 * s * s
+        let n = a / w.squareRoot()
+        return (n * (1 - e2) / w * Double.pi / 180, n * cos(lat) * Double.pi / 180)
+    }
+
     /// The trigonometry of a latitude and longitude, so positions at several heights (or under
-    /// several cameras) convert to ECEF without sines and cosines.
+    /// several cameras) convert to ECEF without sines and cosines. It holds no ellipsoid: each
+    /// conversion names the one its frame is on.
     public struct Surface: Sendable {
-        let cosLatCosLon: Double, cosLatSinLon: Double, sinLat: Double, n: Double
+        let cosLatCosLon: Double, cosLatSinLon: Double, sinLat: Double
         public init(_ p: LatLngAltitude) {
             let lat = p.latitude * Double.pi / 180, lon = p.longitude * Double.pi / 180
             let sinLat = sin(lat), cosLat = cos(lat)
             cosLatCosLon = cosLat * cos(lon)
             cosLatSinLon = cosLat * sin(lon)
             self.sinLat = sinLat
-            n = a / (1 - e2 * sinLat * sinLat).squareRoot()
         }
-        /// ECEF at `height` metres above the ellipsoid; equal to `ecef(_:)`.
-        public func ecef(height: Double) -> Vector3 {
-            Vector3((n + height) * cosLatCosLon, (n + height) * cosLatSinLon, (n * (1 - e2) + height) * sinLat)
+        /// ECEF at `height` metres above `ellipsoid`; equal to `ellipsoid.ecef(_:)`.
+        public func ecef(height: Double, on ellipsoid: Ellipsoid) -> Vector3 {
+            let e2 = ellipsoid.e2, n = ellipsoid.a / (1 - e2 * sinLat * sinLat).squareRoot()
+            return Vector3((n + height) * cosLatCosLon, (n + height) * cosLatSinLon, (n * (1 - e2) + height) * sinLat)
         }
     }
 
     /// ECEF → geodetic, by Bowring's formula refined by Newton steps (sub-millimetre anywhere
     /// from the centre of the Earth to geostationary orbit).
-    public static func geodetic(_ v: Vector3) -> LatLngAltitude {
+    public func geodetic(_ v: Vector3) -> LatLngAltitude {
         let p = (v.x * v.x + v.y * v.y).squareRoot()
         let lon = atan2(v.y, v.x)
         guard p > 1e-9 else {
@@ -125,12 +158,15 @@ public enum WGS84 {
 /// A local east-north-up frame at an origin on (or above) the ellipsoid.
 public struct LocalFrame: Equatable, Sendable {
     public let origin: LatLngAltitude
+    /// The Earth the frame's positions are on.
+    public let ellipsoid: Ellipsoid
     public let originECEF: Vector3
     public let east: Vector3, north: Vector3, up: Vector3
 
-    public init(origin: LatLngAltitude) {
+    public init(origin: LatLngAltitude, ellipsoid: Ellipsoid = .wgs84) {
         self.origin = origin
-        originECEF = WGS84.ecef(origin)
+        self.ellipsoid = ellipsoid
+        originECEF = ellipsoid.ecef(origin)
         let lat = origin.latitude * Double.pi / 180, lon = origin.longitude * Double.pi / 180
         east = Vector3(-sin(lon), cos(lon), 0)
         north = Vector3(-sin(lat) * cos(lon), -sin(lat) * sin(lon), cos(lat))
@@ -138,7 +174,11 @@ public struct LocalFrame: Equatable, Sendable {
     }
 
     /// ENU coordinates (metres) of a geodetic position.
-    public func enu(_ p: LatLngAltitude) -> Vector3 { enu(ecef: WGS84.ecef(p)) }
+    public func enu(_ p: LatLngAltitude) -> Vector3 { enu(ecef: ellipsoid.ecef(p)) }
+
+    /// ENU coordinates of a position given by its trigonometry, `height` metres above the frame's
+    /// ellipsoid.
+    public func enu(_ surface: Ellipsoid.Surface, height: Double) -> Vector3 { enu(ecef: surface.ecef(height: height, on: ellipsoid)) }
 
     public func enu(ecef: Vector3) -> Vector3 {
         let d = ecef - originECEF
@@ -147,5 +187,5 @@ public struct LocalFrame: Equatable, Sendable {
 
     public func ecef(enu v: Vector3) -> Vector3 { originECEF + east * v.x + north * v.y + up * v.z }
 
-    public func geodetic(enu v: Vector3) -> LatLngAltitude { WGS84.geodetic(ecef(enu: v)) }
+    public func geodetic(enu v: Vector3) -> LatLngAltitude { ellipsoid.geodetic(ecef(enu: v)) }
 }

@@ -50,7 +50,7 @@ public struct PlacedModel: Sendable {
     /// `position` with its altitude already resolved to metres above the ellipsoid.
     public init(asset: ModelAsset, at position: LatLngAltitude, scale: Vector3D, orientation: Orientation3D, in frame: LocalFrame) {
         self.asset = asset
-        let local = LocalFrame(origin: position)
+        let local = LocalFrame(origin: position, ellipsoid: frame.ellipsoid)
         origin = frame.enu(ecef: local.originECEF)
         linear = Self.linear(scale: scale, orientation: orientation, local: local, frame: frame)
     }

@@ -379,7 +379,7 @@ extension ResolvedScene {
             case (.model(let k), .model):
                 let m = models[k]
                 guard let placed = m.placed, let box = m.box, box.contains(point) else { continue }
-                let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+                let projection = MapResolver.projection(camera, width: width, height: height, ground: content.ground)
                 guard ModelResolver.hit(placed, x: point.x, y: point.y, projection: projection, ground: content.ground) != nil else { continue }
                 let action = content.models[m.index].tapAction
                 return locate(MapHit(target: .model(m.index), label: "model \(m.index)", action: { closePopovers(except: nil); action?() },
@@ -431,7 +431,7 @@ extension ResolvedScene {
         switch shape.kind {
         case .polyline:
             guard depthTested, !shape.centreline.isEmpty else { return shape.runs.contains { Self.distance(point, to: $0) <= halfWidth } }
-            let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+            let projection = MapResolver.projection(camera, width: width, height: height, ground: content.ground)
             var tested = 0
             for piece in shape.centreline {
                 for (a, b) in zip(piece, piece.dropFirst()) {
@@ -451,7 +451,7 @@ extension ResolvedScene {
             }
             return false
         case .polygon:
-            let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+            let projection = MapResolver.projection(camera, width: width, height: height, ground: content.ground)
             // A solid (extruded, or a lifted plate) is hit on its drawn triangles, walls included,
             // unless the ground hides them; a top too big to build is filled flat, hit by its rings.
             if let solid = shape.solid {
@@ -475,7 +475,7 @@ extension ResolvedScene {
     /// The ground point under `point` (points from the map's top-left), or nil on the sky.
     public func location(at point: Point) -> LatLngAltitude? {
         guard let content else { return nil }
-        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+        let projection = MapResolver.projection(camera, width: width, height: height, ground: content.ground)
         return ShapeResolver.groundPoint(x: point.x, y: point.y, projection: projection, ground: content.ground)
     }
 

@@ -24,7 +24,7 @@ struct DrapedArea {
     let minX: Double, minY: Double, maxX: Double, maxY: Double
     /// The Earth's centre in the frame, and the sphere's radius.
     let centre: Vector3
-    static let radius = WGS84.a
+    static let radius = Ellipsoid.wgs84.a  // the sphere's too: both Earths share it
     /// Most mask cells a side.
     static let maxCells = 2048
 

@@ -110,8 +110,7 @@ public enum MapPainter {
     static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, layers: Set<DisplayLayer>,
                             groundShapes: Bool = false, onGround: (DepthProbe) -> Void = { _ in }) -> DepthProbe? {
         let map = content.map
-        let projection = Projection(camera: scene.camera, width: scene.width, height: scene.height,
-                                    centerAltitude: MapResolver.centerAltitude(scene.camera, ground: content.ground))
+        let projection = MapResolver.projection(scene.camera, width: scene.width, height: scene.height, ground: content.ground)
         var sky = MapPalette.sky
         for item in scene.items where item.layer == .ground { if case .sky(let c) = item.content { sky = c } }
         guard var pass = GroundPass(projection: projection, rect: rect, transform: canvas.transform,

@@ -48,7 +48,7 @@ public struct PreparedMarker {
     let behavior: CollisionBehavior
     let priority: Int
     let zIndex: Int
-    let surface: WGS84.Surface
+    let surface: Ellipsoid.Surface
     let position: LatLngAltitude
     let altitudeMode: AltitudeMode
     let anchor: UnitPoint
@@ -98,7 +98,7 @@ public enum MapResolver {
             : PreparedMarker.Extras(markerPopover: m.popover, popover: popover, lightweight: m.lightweight, labelLayout: labelLayout)
         return PreparedMarker(layout: layout, label: name, extras: extras,
                               behavior: m.collisionBehavior, priority: m.collisionPriority ?? 0, zIndex: m.zIndex,
-                              surface: WGS84.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
+                              surface: Ellipsoid.Surface(m.position), position: m.position, altitudeMode: m.altitudeMode, anchor: m.anchor,
                               scalesWithDistance: m.lightweight.map { !$0.sizePreserved } ?? false,
                               drawsWhenOccluded: m.lightweight?.drawsWhenOccluded ?? false,
                               hasLeader: !m.isPopoverAnchor && m.altitudeMode != .clampToGround && (m.lightweight?.extruded ?? true),
@@ -132,7 +132,7 @@ public enum MapResolver {
         if case .dimmed = map.occludedMarkers {
             for i in scene.markers.indices where scene.markers[i].hidden == .occluded { scene.markers[i].dimmed = true }
         }
-        let projection = Projection(camera: scene.camera, width: width, height: height, centerAltitude: centerAltitude(scene.camera, ground: ground))
+        let projection = Self.projection(scene.camera, width: width, height: height, ground: ground)
         scene.shapes = ShapeResolver.resolve(map, projection: projection, ground: ground)
         scene.models = ModelResolver.resolve(map, projection: projection, ground: ground)
         scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground, width: width)
@@ -158,16 +158,16 @@ public enum MapResolver {
             let options = label.style?.layoutOptions ?? TextLayoutOptions()
             let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
             guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
-            let surface = WGS84.Surface(label.position)
-            let enu = projection.frame.enu(ecef: surface.ecef(height: ground.terrainHeight(at: label.position)))
+            let surface = Ellipsoid.Surface(label.position)
+            let enu = projection.frame.enu(surface, height: ground.terrainHeight(at: label.position))
             // A style's labels are drawn at the ground, as MapLibre draws them, but tested for
             // occlusion from the mesh: a POI inside a building is not hidden by its own roof.
-            let seen = label.style == nil ? enu : projection.frame.enu(ecef: surface.ecef(height: ground.meshHeight(at: label.position)))
+            let seen = label.style == nil ? enu : projection.frame.enu(surface, height: ground.meshHeight(at: label.position))
             guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .behindCamera, 0)); continue }
             let w = layout?.width ?? 0, h = layout?.height ?? 0
             var angle = 0.0
             if let along = label.style?.along, along.isValid {
-                let next = projection.frame.enu(ecef: WGS84.Surface(along).ecef(height: ground.terrainHeight(at: along)))
+                let next = projection.frame.enu(Ellipsoid.Surface(along), height: ground.terrainHeight(at: along))
                 if let b = projection.project(enu: next), hypot(b.x - anchor.x, b.y - anchor.y) > 1e-6 {
                     angle = atan2(b.y - anchor.y, b.x - anchor.x)
                     if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
@@ -250,7 +250,7 @@ public enum MapResolver {
         guard layout.lines.count == 1, let line = layout.lines.first, !line.glyphs.isEmpty, style.lineAnchor < style.line.count else { return nil }
         var points: [Point] = []
         for p in style.line {
-            let enu = projection.frame.enu(ecef: WGS84.Surface(p).ecef(height: ground.terrainHeight(at: p)))
+            let enu = projection.frame.enu(Ellipsoid.Surface(p), height: ground.terrainHeight(at: p))
             guard p.isValid, let s = projection.project(enu: enu) else { return nil }
             points.append(Point(s.x, s.y))
         }
@@ -308,13 +308,19 @@ public enum MapResolver {
         ground.altitude(of: camera.center, mode: camera.altitudeMode)
     }
 
+    /// `camera`'s projection over `ground`: its centre's altitude resolved on the ground, its
+    /// frame on the ground's Earth.
+    static func projection(_ camera: Camera, width: Double, height: Double, ground: Ground) -> Projection {
+        Projection(camera: camera, width: width, height: height, centerAltitude: centerAltitude(camera, ground: ground), ellipsoid: ground.ellipsoid)
+    }
+
     /// Resolves prepared markers for one camera and size (no auto-pan).
     public static func resolve(_ prepared: [PreparedMarker], camera: Camera, width: Double, height: Double, ground: Ground = FlatGround()) -> ResolvedScene {
         resolve(prepared, camera: camera, width: width, height: height, ground: ground, labels: [])
     }
 
     static func resolve(_ prepared: [PreparedMarker], camera: Camera, width: Double, height: Double, ground: Ground, labels: [BasemapLabel]) -> ResolvedScene {
-        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: centerAltitude(camera, ground: ground))
+        let projection = Self.projection(camera, width: width, height: height, ground: ground)
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         var markers: [ResolvedMarker] = []
         markers.reserveCapacity(prepared.count)
@@ -325,7 +331,7 @@ public enum MapResolver {
                 continue
             }
             let alt = ground.altitude(of: prepared[i].position, mode: prepared[i].altitudeMode)
-            let enu = projection.frame.enu(ecef: prepared[i].surface.ecef(height: alt))
+            let enu = projection.frame.enu(prepared[i].surface, height: alt)
             let size = prepared[i].size
             guard let anchor = projection.project(enu: enu) else {
                 markers.append(ResolvedMarker(index: i, label: prepared[i].label, anchor: nil, box: Rect(x: 0, y: 0, width: size.width, height: size.height), altitude: alt, hidden: .behindCamera))
@@ -358,7 +364,7 @@ public enum MapResolver {
             if prepared[i].hasLeader {
                 let groundHeight = prepared[i].altitudeMode == .relativeToMesh ? ground.meshHeight(at: prepared[i].position) : ground.terrainHeight(at: prepared[i].position)
                 if alt - groundHeight > 0.5 {
-                    resolved.groundAnchor = projection.project(enu: projection.frame.enu(ecef: prepared[i].surface.ecef(height: groundHeight)))
+                    resolved.groundAnchor = projection.project(enu: projection.frame.enu(prepared[i].surface, height: groundHeight))
                 }
             }
             markers.append(resolved)
@@ -437,7 +443,7 @@ public enum MapResolver {
     /// Moves the camera's centre so the image content shifts by `shift` points (positive x:
     /// content moves right), measured on the ground at the centre.
     static func pan(_ camera: Camera, by shift: Point, width: Double, height: Double, ground: Ground) -> Camera {
-        let projection = Projection(camera: camera, width: width, height: height, centerAltitude: centerAltitude(camera, ground: ground))
+        let projection = Self.projection(camera, width: width, height: height, ground: ground)
         let scale = camera.range / projection.focalLength
         // Ground directions of screen right and screen up at the centre.
         let right = Vector3(projection.right.x, projection.right.y, 0).normalized
@@ -465,8 +471,9 @@ public enum MapResolver {
         let positions = prepared.map(\.position).filter(\.isValid)
         guard !positions.isEmpty else { return Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: 20_000_000) }
         // Centre: the mean of the positions on the ellipsoid (robust across the antimeridian).
-        let mean = positions.map { WGS84.ecef(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) }.reduce(Vector3.zero, +) * (1 / Double(positions.count))
-        let c = WGS84.geodetic(mean)
+        let earth = ground.ellipsoid
+        let mean = positions.map { earth.ecef(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) }.reduce(Vector3.zero, +) * (1 / Double(positions.count))
+        let c = earth.geodetic(mean)
         let center = LatLngAltitude(latitude: c.latitude, longitude: c.longitude, altitude: 0)
         func fits(_ range: Double) -> Bool {
             let camera = Camera(center: center, heading: 0, tilt: 45, range: range, altitudeMode: .clampToGround)

@@ -96,7 +96,7 @@ enum ShapeResolver {
         let count = closed ? path.count : path.count - 1
         for i in 0..<count {
             let a = path[i], b = path[(i + 1) % path.count]
-            let distance = WGS84.distanceAndBearing(from: a, to: b).distance
+            let distance = Ellipsoid.distanceAndBearing(from: a, to: b).distance
             var n = 1
             if let step { n = Int(saturating: (distance / step).rounded(.up)) }
             if geodesic && distance > 10_000 { n = max(n, 32) }
@@ -311,7 +311,7 @@ enum ShapeResolver {
         let (origin, dir) = projection.ray(x: x, y: y)
         let frame = projection.frame
         // The ellipsoid in ECEF, scaled to the unit sphere.
-        let ia = 1 / WGS84.a, ib = 1 / WGS84.b
+        let ia = 1 / frame.ellipsoid.a, ib = 1 / frame.ellipsoid.b
         let e = frame.ecef(enu: origin), far = frame.ecef(enu: origin + dir)
         let m = Vector3(e.x * ia, e.y * ia, e.z * ib), v = Vector3((far.x - e.x) * ia, (far.y - e.y) * ia, (far.z - e.z) * ib)
         let a = v.dot(v), b = m.dot(v), c = m.dot(m) - 1

@@ -105,7 +105,7 @@ extension ResolvedScene {
             }
         }
         if let built = content.ground as? BuiltGround {
-            let projection = Projection(camera: camera, width: width, height: height, centerAltitude: MapResolver.centerAltitude(camera, ground: content.ground))
+            let projection = MapResolver.projection(camera, width: width, height: height, ground: content.ground)
             estimate.meshPixels = BuildingRenderer.estimatedPixels(built, projection: projection, scale: scale, width: Int(canvasWidth.rounded(.up)), height: Int(canvasHeight.rounded(.up)))
         }
         // Models: the multisampled rasteriser tests each pixel of a model's box (counted twice:

@@ -38,6 +38,9 @@ public struct Map {
     public var basemapLabels: [BasemapLabel] = []
     /// How markers hidden by the ground are drawn. Default `.hidden`.
     public var occludedMarkers: OccludedMarkerStyle = .hidden
+    /// The Earth positions are placed on (Terrapin's): `.wgs84` (the default, as the SDK) or
+    /// `.sphere`, Web Mercator's, on which a straight-down view matches a web map's pixel for pixel.
+    public var earth = Ellipsoid.wgs84
     /// `onTap`'s handler.
     public var tapHandler: ((MapTapInfo) -> Void)?
     /// `onPlaceTap`'s handler.
@@ -158,6 +161,9 @@ public struct Map {
     /// Draw markers hidden by terrain dimmed instead of not at all (Terrapin's option).
     public func occludedMarkers(_ style: OccludedMarkerStyle) -> Map { with { $0.occludedMarkers = style } }
 
+    /// The map on another figure of the Earth (Terrapin's option; see `earth`).
+    public func earth(_ ellipsoid: Ellipsoid) -> Map { with { $0.earth = ellipsoid } }
+
     /// A copy with `change` made (the modifiers above).
     // MARK: - Accepted with no offline effect (the SDK's online features)
 
@@ -184,7 +190,11 @@ public struct Map {
 
     /// What markers stand on: the terrain (or flat ground), with the buildings on it.
     public var ground: Ground {
-        let bare: Ground = terrain ?? FlatGround()
+        var bare: Ground = FlatGround(ellipsoid: earth)
+        if var terrain {
+            terrain.ellipsoid = earth
+            bare = terrain
+        }
         let all = buildings + basemapBuildings
         return all.isEmpty ? bare : BuiltGround(terrain: bare, buildings: Array(all.prefix(BuiltGround.maxBuildings)))
     }

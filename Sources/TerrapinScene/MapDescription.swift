@@ -62,6 +62,7 @@ extension MapScene {
         }
         if map.sun.azimuth != 315 || map.sun.altitude != 45 { sun = [map.sun.azimuth, map.sun.altitude] }
         if case .dimmed(let opacity) = map.occludedMarkers { dimmedOccludedOpacity = opacity }
+        earth = map.earth
         buildings = map.buildings.map {
             BuildingSpec(footprint: $0.footprint, holes: $0.holes, base: $0.base, roof: $0.roof,
                          color: RGBA8(red: Self.byte($0.color.x), green: Self.byte($0.color.y), blue: Self.byte($0.color.z)))

@@ -22,6 +22,8 @@ public struct MapScene: Equatable, Sendable {
     public var sun: [Double]?
     /// Opacity for markers the ground hides; nil hides them.
     public var dimmedOccludedOpacity: Double?
+    /// The figure of the Earth (`Map.earth`): WGS84 unless "sphere" is written.
+    public var earth = Ellipsoid.wgs84
     public var markers: [MarkerSpec] = []
     /// Drawn on the map under every marker: polygons first, then polylines.
     public var polylines: [PolylineSpec] = []

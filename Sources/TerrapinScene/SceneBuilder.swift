@@ -165,6 +165,7 @@ public struct SceneBuilder {
             })
         }
         if let opacity = spec.dimmedOccludedOpacity { map = map.occludedMarkers(.dimmed(opacity: opacity)) }
+        map.earth = spec.earth
         return map
     }
 

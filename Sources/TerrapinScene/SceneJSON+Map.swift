@@ -20,7 +20,7 @@ extension Reader {
 
 
     mutating func mapScene(_ node: JSONNode, _ path: String) -> MapScene? {
-        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "markers", "polylines", "polygons", "geojson", "buildings", "models", "labels", "attribution", "locale"]) else { return nil }
+        guard let m = object(node, path, allowed: ["mode", "camera", "cameraRestriction", "flights", "terrain", "imagery", "basemap", "sun", "occludedMarkers", "earth", "markers", "polylines", "polygons", "geojson", "buildings", "models", "labels", "attribution", "locale"]) else { return nil }
         var map = MapScene()
         if let l = m["locale"] { map.locale = languageTag(l, path + ".locale") }
         if let a = m["attribution"] {
@@ -57,6 +57,7 @@ extension Reader {
                 map.dimmedOccludedOpacity = number(d["dimmed"], path + ".occludedMarkers.dimmed", in: 0...1)
             }
         }
+        if m["earth"] != nil { map.earth = choice(m["earth"], path + ".earth", default: EarthName.wgs84).ellipsoid }
         for (i, item) in (array(m["markers"], path + ".markers", max: Self.maxMarkers) ?? []).enumerated() {
             if let marker = marker(item, path + ".markers[\(i)]") { map.markers.append(marker) }
         }
@@ -196,6 +197,7 @@ extension SceneEncoder {
         if let l = map.locale { m.append(("locale", .string(l))) }
         if let sun = map.sun { m.append(("sun", .object([("azimuth", .number(sun[0])), ("altitude", .number(sun[1]))]))) }
         if let opacity = map.dimmedOccludedOpacity { m.append(("occludedMarkers", .object([("dimmed", .number(opacity))]))) }
+        if map.earth != .wgs84 { m.append(("earth", .string(map.earth.description))) }
         if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }
         if !map.polylines.isEmpty { m.append(("polylines", .array(map.polylines.map(polyline)))) }
         if !map.polygons.isEmpty { m.append(("polygons", .array(map.polygons.map(polygon)))) }
@@ -220,4 +222,10 @@ extension SceneEncoder {
         }
         return .object(m)
     }
+}
+
+/// The names scene files give the figures of the Earth.
+enum EarthName: String, CaseIterable {
+    case wgs84, sphere
+    var ellipsoid: Ellipsoid { self == .sphere ? .sphere : .wgs84 }
 }

@@ -111,6 +111,10 @@ public enum SceneSchema {
             "altitude": { "type": "number", "minimum": 0, "maximum": 90, "description": "Degrees above the horizon." }
           }
         },
+        "earth": {
+          "description": "The figure of the Earth: wgs84 (the default, as GPS and the SDK) or sphere (Web Mercator's, as web maps: a straight-down view then matches a web map of the same zoom pixel for pixel).",
+          "enum": ["wgs84", "sphere"]
+        },
         "occludedMarkers": {
           "oneOf": [
             { "const": "hidden" },

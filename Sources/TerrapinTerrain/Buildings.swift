@@ -160,7 +160,7 @@ public struct BuiltGround: Ground {
     let groundHeights: [Double]
     /// Each building's rings (footprint, then courtyards) on the ellipsoid (the trigonometry
     /// done once; occlusion tests run per marker and building).
-    let surfaces: [[[WGS84.Surface]]]
+    let surfaces: [[[Ellipsoid.Surface]]]
 
     public static let maxBuildings = 10_000
 
@@ -168,10 +168,11 @@ public struct BuiltGround: Ground {
         self.terrain = terrain
         self.buildings = buildings
         groundHeights = buildings.map { terrain.terrainHeight(at: $0.footprint[0]) }
-        surfaces = buildings.map { $0.rings.map { $0.map { WGS84.Surface(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) } } }
+        surfaces = buildings.map { $0.rings.map { $0.map { Ellipsoid.Surface(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) } } }
     }
 
     public func terrainHeight(at p: LatLngAltitude) -> Double { terrain.terrainHeight(at: p) }
+    public var ellipsoid: Ellipsoid { terrain.ellipsoid }
 
     /// The highest roof over `p`, or the terrain's mesh.
     public func meshHeight(at p: LatLngAltitude) -> Double {
@@ -198,12 +199,12 @@ public struct BuiltGround: Ground {
         let b = buildings[i], ground = groundHeights[i]
         let rings = surfaces[i].map { ring in
             ring.map { s -> (Double, Double) in
-                let low = frame.enu(ecef: s.ecef(height: ground + b.base))
+                let low = frame.enu(s, height: ground + b.base)
                 return (low.x, low.y)
             }
         }
         let corner = surfaces[i][0][0]
-        return (rings, frame.enu(ecef: corner.ecef(height: ground + b.base)).z, frame.enu(ecef: corner.ecef(height: ground + b.roof)).z)
+        return (rings, frame.enu(corner, height: ground + b.base).z, frame.enu(corner, height: ground + b.roof).z)
     }
 
     /// Whether the segment passes through the prism: clipped to its height range, then tested

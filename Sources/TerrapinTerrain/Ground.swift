@@ -1,5 +1,5 @@
 // What markers stand on. Terrain (height grids, buildings) will implement this seam; until a
-// scene has terrain, the ground is the WGS84 ellipsoid at sea level.
+// scene has terrain, the ground is the ellipsoid (WGS84 unless the map says the sphere) at sea level.
 import TerrapinGeo
 
 public protocol Ground {
@@ -9,6 +9,8 @@ public protocol Ground {
     func meshHeight(at p: LatLngAltitude) -> Double
     /// Whether the straight line from `eye` to `point` (ENU metres in `frame`) is blocked.
     func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool
+    /// The Earth the ground lies on: frames and projections over it are made on the same one.
+    var ellipsoid: Ellipsoid { get }
 }
 
 extension Ground {
@@ -26,18 +28,19 @@ extension Ground {
 
 /// Flat ground at sea level: the ellipsoid. Points beyond the horizon are hidden by the Earth.
 public struct FlatGround: Ground {
-    public init() {}
+    public let ellipsoid: Ellipsoid
+    public init(ellipsoid: Ellipsoid = .wgs84) { self.ellipsoid = ellipsoid }
     public func terrainHeight(at p: LatLngAltitude) -> Double { 0 }
     public func meshHeight(at p: LatLngAltitude) -> Double { 0 }
 
-    /// The Earth is the WGS84 ellipsoid: the segment is tested in ECEF, scaled so the
+    /// The Earth is the frame's ellipsoid: the segment is tested in ECEF, scaled so the
     /// ellipsoid is the unit sphere. (A sphere tangent at the frame's origin, as this once was,
     /// rises above the ellipsoid ~90 km north and south of it and hid markers there.)
     public func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool {
         let d = point - eye
         let length = d.length
         guard length > 1 else { return false }
-        let ia = 1 / WGS84.a, ib = 1 / WGS84.b
+        let ia = 1 / frame.ellipsoid.a, ib = 1 / frame.ellipsoid.b
         let e = frame.ecef(enu: eye), q = frame.ecef(enu: point)
         let m = Vector3(e.x * ia, e.y * ia, e.z * ib)
         let v = Vector3((q.x - e.x) * ia, (q.y - e.y) * ia, (q.z - e.z) * ib)

@@ -234,14 +234,12 @@ struct SkyCaster: Sendable {
         self.sky = sky
         self.ground = ground
         self.flatShade = flatShade
-        let r = WGS84.a
+        let r = projection.frame.ellipsoid.a
         centre = Vector3(0, 0, -r - projection.frame.origin.altitude)
         m = projection.eye - centre
         c = m.dot(m) - r * r
         up = m.normalized
-        let lat0 = projection.frame.origin.latitude * Double.pi / 180
-        degLat = 111_132.954 - 559.822 * cos(2 * lat0)
-        degLon = 111_412.84 * cos(lat0)
+        (degLat, degLon) = projection.frame.ellipsoid.metresPerDegree(atLatitude: projection.frame.origin.latitude)
         base255 = SIMD3<Float>(ground.red, ground.green, ground.blue) * 255
         horizon255 = SIMD3<Float>(sky.horizon.red, sky.horizon.green, sky.horizon.blue) * 255
     }
@@ -286,8 +284,7 @@ struct SkyCaster: Sendable {
     /// Where a ground point falls in the imagery: texel position and level of detail.
     func texelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
         let lat = projection.frame.origin.latitude + q.y / degLat
-        let phi = lat * Double.pi / 180
-        let lon = projection.frame.origin.longitude + q.x / max(1e-3, 111_412.84 * cos(phi) - 93.5 * cos(3 * phi))
+        let lon = projection.frame.origin.longitude + q.x / max(1e-3, projection.frame.ellipsoid.metresPerDegree(atLatitude: lat).longitude)
         let texel = imagery.texel(latitude: lat, longitude: lon)
         // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
         // stretched by 1 / cos(incidence), times image pixels per square metre.

@@ -26,6 +26,8 @@ public struct TerrainGround: Ground, Sendable {
     let windows: [GridWindow]
     /// Vertical exaggeration of the terrain. Default 1.
     public let exaggeration: Double
+    /// The Earth the heights stand on. Default WGS84 (`Map.earth` sets it).
+    public var ellipsoid = Ellipsoid.wgs84
     /// Per level: the mesh's per-block elevation ranges (`TerrainMesh`), found on first use and
     /// kept: the grid never changes, and a 4096² grid takes milliseconds to scan.
     let blockRanges: [Locked<TerrainMesh.BlockRanges?>]
@@ -102,11 +104,12 @@ public struct TerrainGround: Ground, Sendable {
     public static let maxSteps = 20_000
 
     public func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool {
-        if FlatGround().isOccluded(from: eye, to: point, in: frame) { return true }
+        if FlatGround(ellipsoid: frame.ellipsoid).isOccluded(from: eye, to: point, in: frame) { return true }
+        let earth = frame.ellipsoid
         let lat0 = frame.origin.latitude * Double.pi / 180
         let s = sin(lat0)
-        let n = WGS84.a / (1 - WGS84.e2 * s * s).squareRoot()
-        let m = n * (1 - WGS84.e2) / (1 - WGS84.e2 * s * s)
+        let n = earth.a / (1 - earth.e2 * s * s).squareRoot()
+        let m = n * (1 - earth.e2) / (1 - earth.e2 * s * s)
         let metresPerDegLat = m * Double.pi / 180, metresPerDegLon = n * cos(lat0) * Double.pi / 180
         let perDegree = (latitude: metresPerDegLat, longitude: metresPerDegLon)
         // The cell of the level under the point: its own slope is skipped in those cells.

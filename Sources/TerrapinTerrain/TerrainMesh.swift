@@ -168,9 +168,9 @@ struct TerrainMesh {
         var top = Double.infinity, bottom = -Double.infinity
         for lat in [north, south] {
             for lon in [west, east] {
-                let surface = WGS84.Surface(LatLngAltitude(latitude: lat, longitude: lon))
+                let surface = Ellipsoid.Surface(LatLngAltitude(latitude: lat, longitude: lon))
                 for h in [low, high] {
-                    let p = projection.frame.enu(ecef: surface.ecef(height: h))
+                    let p = projection.frame.enu(surface, height: h)
                     nearest = Swift.min(nearest, (p - eye).dot(forward))
                     guard let q = projection.project(enu: p) else { behind += 1; continue }
                     let x = q.x * toDevice.scale + toDevice.dx, y = q.y * toDevice.scale + toDevice.dy
@@ -329,7 +329,8 @@ struct TerrainMesh {
         let lats = rs.map { grid.northCentre - Double($0) * grid.cellHeight }
         let cosLon = lons.map { cos($0 * Double.pi / 180) }, sinLon = lons.map { sin($0 * Double.pi / 180) }
         let sinLat = lats.map { sin($0 * Double.pi / 180) }, cosLat = lats.map { cos($0 * Double.pi / 180) }
-        let radius = sinLat.map { WGS84.a / (1 - WGS84.e2 * $0 * $0).squareRoot() }
+        let earth = projection.frame.ellipsoid
+        let radius = sinLat.map { earth.a / (1 - earth.e2 * $0 * $0).squareRoot() }
         let texX = imagery.map { im in lons.map { Float(im.texel(latitude: grid.northCentre, longitude: $0).x - origin.x) } } ?? []
         let texY = imagery.map { im in lats.map { Float(im.texel(latitude: $0, longitude: grid.westCentre).y - origin.y) } } ?? []
         let ex = exaggeration
@@ -345,7 +346,7 @@ struct TerrainMesh {
             }
             for j in 0..<nr {
                 let gr = rs[j]
-                let radiusCos = radius[j] * cosLat[j], polar = radius[j] * (1 - WGS84.e2) * sinLat[j]
+                let radiusCos = radius[j] * cosLat[j], polar = radius[j] * (1 - earth.e2) * sinLat[j]
                 for i in 0..<nc {
                     let gc = cs[i]
                     let e = Double(samples[gr * columns + gc]) * ex

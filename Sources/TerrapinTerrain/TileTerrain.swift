@@ -187,7 +187,7 @@ public enum TileTerrain {
                        maxSamples: Int) -> GridWindow? {
         guard viewport.width > 0, viewport.height > 0 else { return nil }
         let projection = Projection(camera: camera, width: viewport.width, height: viewport.height,
-                                    centerAltitude: ground.altitude(of: camera.center, mode: camera.altitudeMode))
+                                    centerAltitude: ground.altitude(of: camera.center, mode: camera.altitudeMode), ellipsoid: ground.ellipsoid)
         let origin = projection.frame.origin
         let lat0 = origin.latitude * Double.pi / 180
         let metresPerDegLat = 111_132.954 - 559.822 * cos(2 * lat0), metresPerDegLon = 111_412.84 * cos(lat0)

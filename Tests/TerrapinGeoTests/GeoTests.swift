@@ -18,13 +18,13 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
 
     @Test func ecefMatchesPROJWithinAMillimetre() {
         for (p, expected) in Self.ecefCases {
-            #expect(near(WGS84.ecef(p), expected), "\(p)")
+            #expect(near(Ellipsoid.wgs84.ecef(p), expected), "\(p)")
             // The inverse: exact on the forward value, and within a millimetre of PROJ's point.
-            let exact = WGS84.geodetic(WGS84.ecef(p))
+            let exact = Ellipsoid.wgs84.geodetic(Ellipsoid.wgs84.ecef(p))
             #expect(abs(exact.latitude - p.latitude) < 1e-10 && abs(exact.longitude - p.longitude) < 1e-10 && abs(exact.altitude - p.altitude) < 1e-6, "\(exact)")
-            #expect(near(WGS84.ecef(WGS84.geodetic(expected)), expected))
+            #expect(near(Ellipsoid.wgs84.ecef(Ellipsoid.wgs84.geodetic(expected)), expected))
         }
-        let pole = WGS84.geodetic(Vector3(0, 0, WGS84.b + 10))
+        let pole = Ellipsoid.wgs84.geodetic(Vector3(0, 0, Ellipsoid.wgs84.b + 10))
         #expect(pole.latitude == 90 && abs(pole.altitude - 10) < 1e-6)
     }
 
@@ -52,10 +52,10 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
 
     @Test func distanceAndBearing() {
         let nyc = LatLngAltitude(latitude: 40.7484, longitude: -73.9857), sf = LatLngAltitude(latitude: 37.7955, longitude: -122.3937)
-        let (d, b) = WGS84.distanceAndBearing(from: nyc, to: sf)
+        let (d, b) = Ellipsoid.distanceAndBearing(from: nyc, to: sf)
         #expect(abs(d - 4_129_000) < 10_000, "\(d)")   // ellipsoidal: 4,138 km; the sphere is within 0.5 %
         #expect(b > 270 && b < 290, "west-north-west: \(b)")
-        #expect(WGS84.distanceAndBearing(from: nyc, to: LatLngAltitude(latitude: 41.7484, longitude: -73.9857)).bearing == 0)
+        #expect(Ellipsoid.distanceAndBearing(from: nyc, to: LatLngAltitude(latitude: 41.7484, longitude: -73.9857)).bearing == 0)
     }
 }
 
@@ -125,8 +125,10 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
 @Suite struct SurfaceTests {
     @Test func surfaceTermsGiveTheSameECEF() {
         for (p, _) in GeodesyTests.ecefCases {
-            let surface = WGS84.Surface(p)
-            #expect(near(surface.ecef(height: p.altitude), WGS84.ecef(p), 1e-9))
+            let surface = Ellipsoid.Surface(p)
+            for earth in [Ellipsoid.wgs84, .sphere] {
+                #expect(near(surface.ecef(height: p.altitude, on: earth), earth.ecef(p), 1e-9))
+            }
         }
     }
 }
@@ -160,7 +162,7 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         let a = Camera(center: LatLngAltitude(latitude: 36.6, longitude: -85), range: 5_000)
         let b = Camera(center: LatLngAltitude(latitude: 36.6, longitude: -83), range: 5_000)
         let mid = CameraFlight.interpolate(a, b, 0.5)
-        let d = WGS84.distanceAndBearing(from: a.center, to: b.center).distance
+        let d = Ellipsoid.distanceAndBearing(from: a.center, to: b.center).distance
         #expect(abs(mid.range - (5_000 + d / 2 - 5_000)) < 1)
         #expect(abs(mid.center.longitude + 84) < 1e-9 && mid.center.latitude > 36.6 && mid.center.latitude < 36.62)
     }
@@ -213,5 +215,54 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         #expect([LatLngAltitude](encodedPath: "_p~iF ps|U") == nil, "a space is outside the alphabet")
         #expect([LatLngAltitude](encodedPath: String(repeating: "~", count: 40)) == nil, "a value longer than 32 bits")
         #expect([LatLngAltitude](encodedPath: "")?.isEmpty == true)
+    }
+}
+
+@Suite struct EarthTests {
+    @Test func theSphereIsRoundAndTheEllipsoidFlattened() {
+        let a = 6_378_137.0
+        #expect(Ellipsoid.sphere.b == a && Ellipsoid.sphere.e2 == 0)
+        #expect(abs(Ellipsoid.wgs84.b - 6_356_752.314245) < 1e-6)
+        for p in [LatLngAltitude(latitude: 43.7384, longitude: 7.4246, altitude: 120), LatLngAltitude(latitude: -80, longitude: 170, altitude: 0)] {
+            #expect(abs(Ellipsoid.sphere.ecef(p).length - (a + p.altitude)) < 1e-6)
+            let back = Ellipsoid.sphere.geodetic(Ellipsoid.sphere.ecef(p))
+            #expect(abs(back.latitude - p.latitude) < 1e-10 && abs(back.longitude - p.longitude) < 1e-10 && abs(back.altitude - p.altitude) < 1e-6, "\(back)")
+        }
+        // Metres per degree at 45°: chords of a thousandth of a degree between ECEF points on
+        // WGS84 (to the millimetre), and the sphere's a·π/180.
+        let w = Ellipsoid.wgs84.metresPerDegree(atLatitude: 45), s = Ellipsoid.sphere.metresPerDegree(atLatitude: 45)
+        func chord(_ a: LatLngAltitude, _ b: LatLngAltitude) -> Double { (Ellipsoid.wgs84.ecef(a) - Ellipsoid.wgs84.ecef(b)).length * 1000 }
+        let north = chord(LatLngAltitude(latitude: 45.0005, longitude: 0), LatLngAltitude(latitude: 44.9995, longitude: 0))
+        let east = chord(LatLngAltitude(latitude: 45, longitude: 0.0005), LatLngAltitude(latitude: 45, longitude: -0.0005))
+        #expect(abs(w.latitude - north) < 1e-3 && abs(w.longitude - east) < 1e-3, "\(w) \(north) \(east)")
+        #expect(abs(s.latitude - a * Double.pi / 180) < 1e-6 && abs(s.longitude - a * Double.pi / 180 * cos(Double.pi / 4)) < 1e-6, "\(s)")
+        #expect(Ellipsoid.sphere.description == "sphere" && Ellipsoid.wgs84.description == "wgs84")
+    }
+
+    /// Straight down on the sphere, the view is a Web Mercator map at the zoom whose metres per
+    /// pixel the range gives: points 400 and 300 Mercator pixels from the centre land 400 and 300
+    /// pixels away. On WGS84 they land 0.16 % off, east-west out and north-south in.
+    @Test func straightDownOnTheSphereIsWebMercator() {
+        let lat0 = 43.7384, lon0 = 7.4246, zoom = 15.0, r = 6_378_137.0
+        let metresPerPixel = 78_271.517 * cos(lat0 * Double.pi / 180) / pow(2, zoom)
+        let mercatorPerPixel = metresPerPixel / cos(lat0 * Double.pi / 180)
+        let x0 = r * lon0 * Double.pi / 180, y0 = r * log(tan(Double.pi / 4 + lat0 * Double.pi / 360))
+        func at(_ dx: Double, _ dy: Double) -> LatLngAltitude {
+            let x = x0 + dx * mercatorPerPixel, y = y0 - dy * mercatorPerPixel
+            return LatLngAltitude(latitude: (2 * atan(exp(y / r)) - Double.pi / 2) * 180 / Double.pi, longitude: x / r * 180 / Double.pi)
+        }
+        let camera = Camera(center: LatLngAltitude(latitude: lat0, longitude: lon0), heading: 0, tilt: 0,
+                            range: metresPerPixel * 384 / tan(17.5 * Double.pi / 180))
+        let offsets: [(Double, Double)] = [(400, 0), (-400, 0), (0, 300), (0, -300), (400, 300), (-400, -300)]
+        var worst = (sphere: 0.0, wgs84: 0.0)
+        for (dx, dy) in offsets {
+            for earth in [Ellipsoid.sphere, .wgs84] {
+                let s = Projection(camera: camera, width: 1024, height: 768, centerAltitude: 0, ellipsoid: earth).project(at(dx, dy))!
+                let error = max(abs(s.x - 512 - dx), abs(s.y - 384 - dy))
+                if earth == .sphere { worst.sphere = max(worst.sphere, error) } else { worst.wgs84 = max(worst.wgs84, error) }
+            }
+        }
+        #expect(worst.sphere < 0.05, "\(worst)")
+        #expect(worst.wgs84 > 0.45 && worst.wgs84 < 0.8, "\(worst)")
     }
 }

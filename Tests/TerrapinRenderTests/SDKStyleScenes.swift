@@ -169,7 +169,7 @@ private struct ControlsView: View {
         try #require(scene.hitTest(Point(200, 150))).action()
         let info = try #require(tapped)
         #expect(info.content == .map)
-        #expect(WGS84.distanceAndBearing(from: info.location, to: ferryBuilding).distance < 0.01, "\(info.location)")
+        #expect(Ellipsoid.distanceAndBearing(from: info.location, to: ferryBuilding).distance < 0.01, "\(info.location)")
     }
 }
 

@@ -25,7 +25,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         #expect(line.geo[0].count > 150 && line.geo[0].count < 250, "\(line.geo[0].count) points")
         for p in line.geo[0] { #expect(abs(p.altitude - ground.terrainHeight(at: p)) < 1e-6) }
         var longest = 0.0
-        for (a, b) in zip(line.geo[0], line.geo[0].dropFirst()) { longest = max(longest, WGS84.distanceAndBearing(from: a, to: b).distance) }
+        for (a, b) in zip(line.geo[0], line.geo[0].dropFirst()) { longest = max(longest, Ellipsoid.distanceAndBearing(from: a, to: b).distance) }
         #expect(longest < 66, "longest piece \(longest) m")
         #expect(!line.runs.isEmpty)
         // Seen low over the ridge from the south-west, the far side of the ridge is hidden:
@@ -268,7 +268,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         let location = try #require(info?.location)
         #expect(abs(location.latitude) < 1e-9 && abs(location.longitude) < 1e-9 && abs(location.altitude) < 1e-6)
         let p = try #require(scene.location(at: Point(260, 110)))
-        #expect(WGS84.distanceAndBearing(from: p, to: at(60, 40)).distance < 0.05, "\(p)")
+        #expect(Ellipsoid.distanceAndBearing(from: p, to: at(60, 40)).distance < 0.05, "\(p)")
         // On terrain, tilted: the ground point of a projected summit comes back within a few metres.
         let grid = try ShapeGeometryTests.grid()
         let hills = Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {}.terrain(grid)
@@ -279,7 +279,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         let projection = Projection(camera: resolved.camera, width: 400, height: 270, centerAltitude: MapResolver.centerAltitude(resolved.camera, ground: ground))
         let screen = try #require(projection.project(onGround))
         let back = try #require(resolved.location(at: Point(screen.x, screen.y)))
-        #expect(WGS84.distanceAndBearing(from: back, to: target).distance < 5, "\(back)")
+        #expect(Ellipsoid.distanceAndBearing(from: back, to: target).distance < 5, "\(back)")
         #expect(abs(back.altitude - onGround.altitude) < 2)
         // Near the horizon, the top of the view is sky: no ground point.
         let horizon = try MapResolver.resolve(hills.with { $0.initialCamera = Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 1500), heading: 30, tilt: 88, range: 3000) }, width: 400, height: 270)

@@ -1,5 +1,6 @@
 import Testing
 import TerrapinGeo
+import TerrapinTerrain
 import TerrapinRaster
 import TerrapinRender
 @testable import TerrapinScene
@@ -185,6 +186,25 @@ import TerrapinRender
         let many = base.issues(#"{"map": {"buildings": [{"footprint": ["# + (0..<999).map { corner(0, Double($0) * 1e-6) }.joined(separator: ", ")
             + #"], "holes": [["# + [corner(0.2, 0.2), corner(0.2, 0.4), corner(0.4, 0.4)].joined(separator: ", ") + #"]], "roof": 20}]}}"#)
         #expect(many.count == 1 && many[0].contains("at most 1000 positions together, found 1002"), "\(many)")
+    }
+
+    /// "earth" reads, writes back (only when not the default), reaches the map and its ground,
+    /// and a name it does not know is named with its path and the nearest known one.
+    @Test func earthReadsWritesAndReachesTheGround() throws {
+        let scene = try base.decode(#"{"map": {"earth": "sphere", "camera": {"center": {"latitude": 43.7, "longitude": 7.4}}}}"#)
+        let spec = try #require(scene.map)
+        #expect(spec.earth == .sphere)
+        let written = SceneEncoder.encode(scene)
+        let reread = try base.decode(written)
+        #expect(written.contains(#""earth": "sphere""#) && reread == scene)
+        let map = try SceneBuilder(directory: ".").map(spec)
+        #expect(map.earth == .sphere && map.ground.ellipsoid == .sphere)
+        #expect(map.buildings([Building(footprint: [LatLngAltitude(latitude: 0, longitude: 0), LatLngAltitude(latitude: 0, longitude: 0.001),
+                                                    LatLngAltitude(latitude: 0.001, longitude: 0)], roof: 10)!]).ground.ellipsoid == .sphere)
+        let plain = try base.decode(#"{"map": {"camera": {"center": {"latitude": 43.7, "longitude": 7.4}}}}"#)
+        #expect(plain.map?.earth == .wgs84 && !SceneEncoder.encode(plain).contains("earth"))
+        let wrong = base.issues(#"{"map": {"earth": "sphre"}}"#)
+        #expect(wrong == [#"line 1, column 19, $.map.earth: expected one of "wgs84", "sphere", found "sphre"; did you mean "sphere"?"#], "\(wrong)")
     }
 
     @Test func badGeometryNamesTheShapeAndWhatToDo() {

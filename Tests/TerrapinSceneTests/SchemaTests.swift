@@ -59,7 +59,7 @@ import Testing
     @Test func theSchemaAcceptsWhatTheDecoderReads() throws {
         let scenes = [
             #"{}"#,
-            #"{"map": {"occludedMarkers": "hidden", "markers": [{"position": {"latitude": 1, "longitude": 2}}]}}"#,
+            #"{"map": {"occludedMarkers": "hidden", "earth": "sphere", "markers": [{"position": {"latitude": 1, "longitude": 2}}]}}"#,
             #"{"map": {"terrain": {"file": "t.png", "bounds": [-1, -1, 1, 1]}, "occludedMarkers": {"dimmed": 0.3}}}"#,
             #"{"map": {"terrain": {"columns": 2, "rows": 2, "bounds": [0, 0, 0.01, 0.01], "samples": [1, 2, 3.5, -4]}}}"#,
             #"{"map": {"imagery": {"file": "i.png", "bounds": [170, -1, -170, 1], "projection": "webMercator", "shading": 0.5}, "sun": {"azimuth": 135, "altitude": 30}}}"#,
