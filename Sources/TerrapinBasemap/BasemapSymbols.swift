@@ -70,6 +70,8 @@ public struct BasemapBuilding: Sendable {
     public var holes: [[(latitude: Double, longitude: Double)]] = []
     /// `fill-extrusion-pattern`'s image on its walls and roof, or nil.
     public var pattern: BuildingPattern?
+    /// `fill-extrusion-vertical-gradient`: walls darker towards the ground (default true).
+    public var verticalGradient = true
 }
 
 extension Basemap {
@@ -557,6 +559,7 @@ extension Basemap {
                         var building = BasemapBuilding(footprint: geographic(rings[0]), base: base, roof: roof,
                                                        color: SIMD3(color.red * 255, color.green * 255, color.blue * 255), featureID: feature.id)
                         building.holes = rings.dropFirst().map(geographic)
+                        if case .bool(false)? = layer.property("fill-extrusion-vertical-gradient")?.evaluate(c) { building.verticalGradient = false }
                         if let patternImage {
                             // The corners in world pixels at the pattern's zoom, moved by whole
                             // patterns near the origin (small numbers, the same texels).

@@ -51,6 +51,19 @@ public struct BasemapStyle: Sendable {
     public var file: String
     /// The sprite sheet's local base path (`…/sprite` for `sprite.json` and `sprite.png`).
     public var sprite: String?
+    /// The root `light`, which lights the `fill-extrusion`s (MapLibre's default when absent).
+    public var light = StyleLight()
+
+    /// The style's root `light`: where it is (radial, azimuth clockwise from the view's top or
+    /// north, polar angle from straight up), its colour and intensity. Literal values are read;
+    /// an expression is warned about and the default kept.
+    public struct StyleLight: Equatable, Sendable {
+        public var anchoredToMap = false
+        public var position = SIMD3<Double>(1.15, 210, 30)
+        public var color = SIMD3<Double>(1, 1, 1)
+        public var intensity = 0.5
+        public init() {}
+    }
 
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
@@ -71,7 +84,7 @@ public struct BasemapStyle: Sendable {
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
                      "hillshade-highlight-color", "hillshade-accent-color"],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity",
-                         "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-pattern"],
+                         "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-pattern", "fill-extrusion-vertical-gradient"],
         .circle: [], .heatmap: [], .sky: [],
     ]
     static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "fill-translate", "line-translate", "fill-extrusion-translate"]
@@ -209,6 +222,32 @@ public struct BasemapStyle: Sendable {
         }
         var name: String?
         if let n = member(top, "name"), case .string(let v) = n.value { name = v }
-        return BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file, sprite: sprite)
+        var style = BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file, sprite: sprite)
+        if let l = member(top, "light") { style.light = Self.light(l, warn: warn) }
+        style.warnings = warnings
+        return style
+    }
+
+    /// The root `light`'s literal members; anything else is warned about and its default kept.
+    static func light(_ node: JSONNode, warn: (String) -> Void) -> StyleLight {
+        var light = StyleLight()
+        guard case .object(let members) = node.value else {
+            warn("\"light\" is not an object; MapLibre's default light is used")
+            return light
+        }
+        for m in members {
+            let skipped = "light \"\(m.key)\" is not a literal Terrapin reads; the default is used"
+            switch (m.key, m.value.value) {
+            case ("anchor", .string(let a)) where a == "map" || a == "viewport": light.anchoredToMap = a == "map"
+            case ("position", .array(let items)) where items.count == 3:
+                let values = items.compactMap { item -> Double? in if case .number(let v) = item.value, v.isFinite { v } else { nil } }
+                if values.count == 3, values[0] >= 0 { light.position = SIMD3(values[0], values[1], values[2]) } else { warn(skipped) }
+            case ("color", .string(let text)):
+                if let c = CSSColor.parse(text) { light.color = SIMD3(c.red, c.green, c.blue) } else { warn(skipped) }
+            case ("intensity", .number(let v)) where v.isFinite && v >= 0 && v <= 1: light.intensity = v
+            default: warn(skipped)
+            }
+        }
+        return light
     }
 }

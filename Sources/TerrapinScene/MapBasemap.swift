@@ -84,7 +84,9 @@ final class DrawnBasemaps: @unchecked Sendable {
         return cached(basemap, "\(area) \(zoom.rounded(.down))", \.buildings) {
             basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
                 var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
-                building?.roofKeepsColour = true
+                let light = basemap.style.light
+                building?.extrusionLight = ExtrusionLight(position: light.position, intensity: light.intensity, color: light.color,
+                                                          anchoredToMap: light.anchoredToMap, verticalGradient: b.verticalGradient)
                 building?.holes = b.holes.map { $0.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) } }
                 building?.pattern = b.pattern
                 return building

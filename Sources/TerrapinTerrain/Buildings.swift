@@ -33,9 +33,9 @@ public struct Building: Sendable, Equatable {
     public var color: SIMD3<Double>
 
     public static let maxVertices = 1_000
-    /// The roof drawn in `color` itself instead of lit by the sun (a basemap style's
-    /// extrusions, as MapLibre lights them). Default false.
-    public var roofKeepsColour = false
+    /// Lit as a MapLibre style lights its `fill-extrusion`s (a basemap's buildings) instead of by
+    /// the map's sun. Default nil: the sun.
+    public var extrusionLight: ExtrusionLight?
     /// An image on the walls and roof instead of `color` (a basemap's `fill-extrusion-pattern`).
     public var pattern: BuildingPattern?
 
@@ -250,6 +250,77 @@ public struct BuiltGround: Ground {
     }
 }
 
+/// The light of a MapLibre style (its root `light`) on `fill-extrusion`s, shaded as MapLibre GL
+/// shades them: the colour plus 3 % ambient, times a directional term that `intensity` narrows
+/// (and that a light colour narrows less), and on walls a vertical gradient (darker towards the
+/// ground; for walls under 106 m at the default intensity, 0.84 of the roof's light throughout).
+public struct ExtrusionLight: Equatable, Sendable {
+    /// Radial coordinate, azimuth (degrees clockwise from the top of the view, or from north when
+    /// `anchoredToMap`) and polar angle (degrees from straight up) of the light.
+    public var position: SIMD3<Double>
+    /// 0…1.
+    public var intensity: Double
+    /// 0…1 a channel.
+    public var color: SIMD3<Double>
+    public var anchoredToMap: Bool
+    /// `fill-extrusion-vertical-gradient` (the property is per layer; true by default).
+    public var verticalGradient: Bool
+
+    public init(position: SIMD3<Double> = SIMD3(1.15, 210, 30), intensity: Double = 0.5, color: SIMD3<Double> = SIMD3(1, 1, 1),
+                anchoredToMap: Bool = false, verticalGradient: Bool = true) {
+        self.position = position
+        self.intensity = intensity
+        self.color = color
+        self.anchoredToMap = anchoredToMap
+        self.verticalGradient = verticalGradient
+    }
+
+    /// MapLibre's default light.
+    public static let standard = ExtrusionLight()
+
+    /// Towards the light in east-north-up for a camera `heading` (a viewport light turns with
+    /// the view), at the position's radial length (MapLibre does not normalise it).
+    public func direction(heading: Double) -> SIMD3<Double> {
+        let azimuth = (position.y + (anchoredToMap ? 0 : heading)) * Double.pi / 180, polar = position.z * Double.pi / 180
+        return SIMD3(position.x * sin(azimuth) * sin(polar), position.x * cos(azimuth) * sin(polar), position.x * cos(polar))
+    }
+
+    /// The shade (sRGB 0…255) of `color` (0…255) on a face whose outward normal (east, north,
+    /// up; unit) is `normal`, lit from `towards`. Walls pass where the vertex is (`top`) and the
+    /// building's `base` and `height` in metres for the vertical gradient; roofs pass nil.
+    public func shade(_ color: SIMD3<Double>, normal: SIMD3<Double>, towards: SIMD3<Double>, wall: (top: Bool, base: Double, height: Double)?) -> SIMD3<Float> {
+        let c = color / 255
+        let luminance = c.x * 0.2126 + c.y * 0.7152 + c.z * 0.0722
+        let d = directional(brightest: max(1 - luminance + intensity, 1), normal: normal, towards: towards, wall: wall)
+        return lit((c + 0.03) * d) * 255
+    }
+
+    /// The factor a `fill-extrusion-pattern`'s texels are multiplied by (MapLibre's pattern
+    /// shader: no ambient term, a wider directional range), a channel each.
+    public func patternFactor(normal: SIMD3<Double>, towards: SIMD3<Double>, wall: (top: Bool, base: Double, height: Double)?) -> SIMD3<Float> {
+        lit(SIMD3(repeating: directional(brightest: max(0.5 + intensity, 1), normal: normal, towards: towards, wall: wall)))
+    }
+
+    /// The directional term: from 1 − intensity facing away from the light to `brightest` facing
+    /// it, times the vertical gradient on walls.
+    func directional(brightest: Double, normal: SIMD3<Double>, towards: SIMD3<Double>, wall: (top: Bool, base: Double, height: Double)?) -> Double {
+        let facing = max(0, min(1, (normal * towards).sum()))
+        var d = (1 - intensity) + (brightest - (1 - intensity)) * facing
+        if let wall, verticalGradient {
+            let least = 0.7 + (0.98 - 0.7) * (1 - intensity)
+            d *= max(least, min(1, ((wall.top ? 1 : 0) + max(0, wall.base)) * (max(0, wall.height) / 150).squareRoot()))
+        }
+        return d
+    }
+
+    /// `v` in the light's colour, each channel kept within [0.3 × (1 − the light's), 1].
+    func lit(_ v: SIMD3<Double>) -> SIMD3<Float> {
+        var out = SIMD3<Float>()
+        for i in 0..<3 { out[i] = Float(min(1, max(0.3 * (1 - color[i]), v[i] * color[i]))) }
+        return out
+    }
+}
+
 public enum BuildingRenderer {
     /// Draws the buildings into `frame` (device pixels; `toDevice` as for the terrain): walls lit
     /// by the sun (Lambert, 45 % ambient), the roof lit from above, hazed with distance
@@ -289,24 +360,27 @@ public enum BuildingRenderer {
                 return (s.x * toDevice.scale + toDevice.dx, s.y * toDevice.scale + toDevice.dy, s.depth)
             }
             let own = SIMD3<Float>(Float(b.color.x), Float(b.color.y), Float(b.color.z))
-            /// The light's factor and the haze at `depth`.
-            func lighting(_ lit: Double, depth: Double) -> (light: Float, haze: Float) {
-                (Float(0.45 + 0.55 * max(0, min(1, lit))), Float(1 - exp(-depth / hazeDistance)) * 0.85)
+            // A style's light, towards which (east, north, up) for this view.
+            let styled = b.extrusionLight.map { ($0, $0.direction(heading: projection.camera.heading)) }
+            /// The haze at `depth`, and a colour hazed by it.
+            func haze(_ depth: Double) -> Float { Float(1 - exp(-depth / hazeDistance)) * 0.85 }
+            func hazed(_ c: SIMD3<Float>, depth: Double) -> SIMD3<Float> {
+                let h = haze(depth)
+                return c * (1 - h) + horizon * h
             }
-            func colour(_ lit: Double, depth: Double) -> SIMD3<Float> {
-                let (k, haze) = lighting(lit, depth: depth)
-                return own * k * (1 - haze) + horizon * haze
-            }
+            /// The sun's factor on a face whose cosine to it is `lit` (Lambert, 45 % ambient).
+            func sunlight(_ lit: Double) -> Float { Float(0.45 + 0.55 * max(0, min(1, lit))) }
+            func colour(_ lit: Double, depth: Double) -> SIMD3<Float> { hazed(own * sunlight(lit), depth: depth) }
             let pack = { (c: SIMD3<Float>) -> UInt32 in
                 UInt32(min(255, max(0, c.x))) | UInt32(min(255, max(0, c.y))) << 8 | UInt32(min(255, max(0, c.z))) << 16 | 0xFF00_0000
             }
             /// The pattern's shade at pattern coordinates (over the building's colour where it is
-            /// transparent), lit and hazed as a plain face would be.
-            func patterned(_ pattern: BuildingPattern, _ lit: Double, depth: Double, lod: Float) -> (SIMD2<Float>) -> UInt32 {
-                let (k, haze) = lighting(lit, depth: depth)
+            /// transparent), times the light's `factor`, hazed.
+            func patterned(_ pattern: BuildingPattern, _ factor: SIMD3<Float>, depth: Double, lod: Float) -> (SIMD2<Float>) -> UInt32 {
+                let haze = haze(depth)
                 return { uv in
                     let t = pattern.image.sample(uv.x, uv.y, lod: lod)
-                    let rgb = (SIMD3(t.x, t.y, t.z) + own * (1 - t.w / 255)) * k
+                    let rgb = (SIMD3(t.x, t.y, t.z) + own * (1 - t.w / 255)) * factor
                     return pack(rgb * (1 - haze) + horizon * haze)
                 }
             }
@@ -332,9 +406,22 @@ public enum BuildingRenderer {
                         // both triangles: no seam along the diagonal).
                         let screenArea = (abs(Self.area(p0, q0, q1)) + abs(Self.area(p0, q1, p1))) / 2
                         let imageArea = abs(Double(uj - ui) * Double(vt - vb))
-                        let shade = patterned(pattern, lit, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
+                        // A style's light: its factor halfway up (MapLibre's differs at each end
+                        // only on walls over 106 m at the default intensity).
+                        let factor = styled.map { light, towards in
+                            let normal = SIMD3(ey / len, -ex / len, 0)
+                            return (light.patternFactor(normal: normal, towards: towards, wall: (false, b.base, b.roof))
+                                    + light.patternFactor(normal: normal, towards: towards, wall: (true, b.base, b.roof))) / 2
+                        } ?? SIMD3(repeating: sunlight(lit))
+                        let shade = patterned(pattern, factor, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
                         frame.triangle(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), perspective: true, shade: shade)
                         frame.triangle(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), perspective: true, shade: shade)
+                    } else if let (light, towards) = styled {
+                        let normal = SIMD3(ey / len, -ex / len, 0), depth = (p0.2 + q1.2) / 2
+                        let bottom = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (false, b.base, b.roof)), depth: depth)
+                        let top = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (true, b.base, b.roof)), depth: depth)
+                        frame.triangle(p0, q0, q1, bottom, bottom, top, shade: pack)
+                        frame.triangle(p0, q1, p1, bottom, top, top, shade: pack)
                     } else {
                         let c = colour(lit, depth: (p0.2 + q1.2) / 2)
                         frame.triangle(p0, q0, q1, c, c, c, shade: pack)
@@ -344,10 +431,10 @@ public enum BuildingRenderer {
                 }
             }
             // Roof, by ear clipping.
-            // A style's roofs keep their colour (MapLibre's fill-extrusion light gives a flat
-            // roof its full colour); other roofs are lit by the sun from above.
-            let roofLit = b.roofKeepsColour ? 1 : light.2, roofDepth = screen(polygon[0], prism.top)?.2 ?? 0
-            let roofColour = colour(roofLit, depth: roofDepth)
+            // A style's roofs as its light shades them; other roofs lit by the sun from above.
+            let roofLit = light.2, roofDepth = screen(polygon[0], prism.top)?.2 ?? 0
+            let roofColour = styled.map { hazed($0.0.shade(b.color, normal: SIMD3(0, 0, 1), towards: $0.1, wall: nil), depth: roofDepth) }
+                ?? colour(roofLit, depth: roofDepth)
             let triangles = Triangulation.triangulate(rings.map { $0.map { Point($0.0, $0.1) } })
             // Each corner of the triangulation (the rings' corners in order): its position and
             // its index among the rings' original corners.
@@ -363,7 +450,8 @@ public enum BuildingRenderer {
                     let ua = pattern.roof[original[ia]], ub = pattern.roof[original[ib]], uc = pattern.roof[original[ic]]
                     imageArea += abs((ub.x - ua.x) * (uc.y - ua.y) - (uc.x - ua.x) * (ub.y - ua.y)) / 2
                 }
-                return patterned(pattern, roofLit, depth: roofDepth, lod: Self.lod(imageArea, screenArea))
+                let factor = styled.map { $0.0.patternFactor(normal: SIMD3(0, 0, 1), towards: $0.1, wall: nil) } ?? SIMD3(repeating: sunlight(roofLit))
+                return patterned(pattern, factor, depth: roofDepth, lod: Self.lod(imageArea, screenArea))
             }
             for t in stride(from: 0, to: triangles.count - 2, by: 3) {
                 let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]

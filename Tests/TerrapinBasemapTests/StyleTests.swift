@@ -143,6 +143,26 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.layers.last?.property("fill-color") == nil)
     }
 
+    /// The root `light` is read (literals), the rest warned about with the default kept, and
+    /// `fill-extrusion-vertical-gradient` is drawn (no warning).
+    @Test func theRootLightIsRead() throws {
+        let plain = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {}, "layers": []}"#.utf8), file: "s.json", directory: ".")
+        #expect(plain.light == BasemapStyle.StyleLight() && plain.light.position == SIMD3(1.15, 210, 30) && plain.light.intensity == 0.5 && !plain.light.anchoredToMap)
+        let json = """
+        {"version": 8, "light": {"anchor": "map", "position": [1.5, 90, 80], "color": "#ff8000", "intensity": 0.3}, "sources": {"s": {"type": "vector"}},
+         "layers": [{"id": "b", "type": "fill-extrusion", "source": "s", "source-layer": "building", "paint": {"fill-extrusion-vertical-gradient": false}}]}
+        """
+        let lit = try BasemapStyle.parse(Array(json.utf8), file: "lit.json", directory: ".")
+        #expect(lit.warnings == [], "\(lit.warnings)")
+        #expect(lit.light.anchoredToMap && lit.light.position == SIMD3(1.5, 90, 80) && lit.light.intensity == 0.3)
+        #expect(abs(lit.light.color.x - 1) < 1e-9 && abs(lit.light.color.y - 128.0 / 255) < 1e-9 && lit.light.color.z == 0)
+        #expect(lit.layers[0].property("fill-extrusion-vertical-gradient") != nil)
+        let odd = try BasemapStyle.parse(Array(#"{"version": 8, "light": {"anchor": "sky", "position": [1, 2], "intensity": ["zoom"], "color": "nope", "spot": 1}, "sources": {}, "layers": []}"#.utf8),
+                                         file: "odd.json", directory: ".")
+        #expect(odd.light == BasemapStyle.StyleLight())
+        #expect(odd.warnings.count == 5 && odd.warnings.allSatisfy { $0.hasSuffix("is not a literal Terrapin reads; the default is used") }, "\(odd.warnings)")
+    }
+
     @Test func malformedStylesAreTypedErrorsWithTheirPath() {
         let cases: [(String, String)] = [
             ("{", "$"),

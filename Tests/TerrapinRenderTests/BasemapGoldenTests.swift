@@ -57,6 +57,8 @@ import TerrapinSnapshotTesting
         let built = try #require(ground as? BuiltGround)
         #expect(built.buildings.count > 1000)
         #expect(ground.meshHeight(at: tower) == 111)
+        // Lit by the style's light (the built-in roadmap has none: MapLibre's default).
+        #expect(built.buildings.allSatisfy { $0.extrusionLight == .standard })
     }
 
     @Test func monacoHybridRoadsOverFlatGround() throws {
