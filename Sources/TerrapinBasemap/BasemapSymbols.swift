@@ -48,7 +48,7 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var icon: Pixmap?
     public var iconScale = 1.0
     /// Placement order: lower first (the style's top-most symbol layer first, then
-    /// `symbol-sort-key`, then the tiles' order).
+    /// `symbol-sort-key`, then the tiles' order, west to east and north to south, as MapLibre's).
     public var priority: Double
     public var layer: String
     public var featureID: UInt64?
@@ -119,7 +119,9 @@ extension Basemap {
             guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
             let context0 = EvaluationContext(zoom: zoom)
             let placement = layer.property("symbol-placement")?.evaluate(context0).string ?? "point"
-            for id in Self.tiles(area, zoom: dz) {
+            // The tiles in MapLibre's placement order (its `isLessThan`): west to east, then
+            // north to south, so labels of equal keys are placed in the same order.
+            for id in Self.tiles(area, zoom: dz).sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
                 guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
                 let extent = Double(data.extent)
                 // Screen pixels per tile unit at the view's zoom.

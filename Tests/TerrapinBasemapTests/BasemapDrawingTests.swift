@@ -45,6 +45,13 @@ import TerrapinTiles
         #expect(town.size > 14 && town.haloWidth == 2)
         let road = try #require(symbols.first { $0.layer == "road-label" })
         #expect(road.along != nil)
+        // Within a layer of equal keys, tiles in MapLibre's placement order: west to east, then
+        // north to south (its tiles sorted by `isLessThan`).
+        for layer in ["place-village", "road-label"] {
+            let tiles = symbols.filter { $0.layer == layer }.map { TileID.containing(longitude: $0.longitude, latitude: $0.latitude, zoom: 14) }
+            let keys = tiles.map { [$0.x, $0.y] }
+            #expect(Set(keys).count > 1 && keys == keys.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }, "\(layer): \(keys)")
+        }
         // No 3D buildings below zoom 15; at 15 the building layer stands.
         #expect(basemap.buildings(area: [1.519, 42.505, 1.524, 42.509], zoom: 14).isEmpty)
         let standing = basemap.buildings(area: [1.519, 42.505, 1.524, 42.509], zoom: 15.5)
