@@ -196,8 +196,12 @@ public enum MapResolver {
             let unfit = (label.style?.line.count ?? 0) >= 2 && layout != nil && curves[i] == nil
             var hidden: HiddenReason? = nil
             if unfit { hidden = .doesNotFitItsLine }
-            else if label.style != nil, box.minX < 0 || box.minY < 0 || box.maxX > screen.width || box.maxY > screen.height { hidden = .offScreen }
-            else if box.intersection(screen) == nil { hidden = .offScreen }
+            // A style's labels are placed as MapLibre places them: wherever they reach into the
+            // view and the 100 points round it (its collision grid), so one at the edge is drawn
+            // cut off, and one just beyond it is off-screen but still keeps its space clear.
+            else if label.style != nil, box.intersection(Rect(x: -Self.labelMargin, y: -Self.labelMargin, width: screen.width + 2 * Self.labelMargin,
+                                                              height: screen.height + 2 * Self.labelMargin)) == nil { hidden = .offScreen }
+            else if label.style == nil, box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: seen, in: projection.frame) { hidden = .occluded }
             else if label.style?.allowOverlap != true, let marker = Self.firstOverlap(curves[i]?.boxes ?? [box], among: .marker, in: index) { hidden = .collided(with: marker) }
             placed.append((i, box, layout, anchor, hidden, angle))
@@ -218,6 +222,8 @@ public enum MapResolver {
                 placed[i].hidden = .collidedWithLabel(other)
             } else {
                 for box in boxes { index.insert(box, id: i, as: .label) }
+                // Placed beyond the view: it keeps its space but is not seen.
+                if placed[i].box.intersection(screen) == nil { placed[i].hidden = .offScreen }
             }
         }
         return placed.map { p -> ResolvedLabel in
@@ -235,6 +241,9 @@ public enum MapResolver {
             return resolved
         }
     }
+
+    /// How far beyond the view a style's labels are still placed (MapLibre's viewport padding).
+    static let labelMargin = 100.0
 
     /// The first occupant of `occupant`'s kind any of `boxes` overlaps.
     static func firstOverlap(_ boxes: [Rect], among occupant: CollisionIndex.Occupant, in index: CollisionIndex) -> Int? {

@@ -166,6 +166,25 @@ private let textFixtures = URL(fileURLWithPath: #filePath).deletingLastPathCompo
         #expect(padded[0].isShown && padded[1].hidden == .collidedWithLabel(0))
     }
 
+    /// A style's labels are placed as MapLibre's are, anywhere they reach into the view or the
+    /// 100 points round it: one across the edge shows (cut off); one just beyond is off-screen
+    /// but keeps its space (a later one across the edge that overlaps it is hidden by it); one
+    /// further out takes no part.
+    @Test func styleLabelsArePlacedToAHundredPointsBeyondTheView() throws {
+        var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+        func label(_ text: String, x: Double, y: Double, priority: Double) -> BasemapLabel {
+            style.priority = priority
+            return BasemapLabel(text, position: at(x - 200, 150 - y), style: style)
+        }
+        let labels = [label("Edge", x: 400, y: 50, priority: 0), label("Beyond", x: 445, y: 150, priority: 0),
+                      label("Across", x: 405, y: 150, priority: 1), label("Far", x: 560, y: 250, priority: 0)]
+        let resolved = resolve(labels)
+        #expect(resolved[0].isShown && resolved[0].box.minX < 400 && resolved[0].box.maxX > 400, "\(resolved[0].box)")
+        #expect(resolved[1].hidden == .offScreen && resolved[1].box.minX > 400, "\(resolved[1].box)")
+        #expect(resolved[2].hidden == .collidedWithLabel(1))
+        #expect(resolved[3].hidden == .offScreen)
+    }
+
     /// `text-halo-blur` softens the halo's outer edge: blurred, the white halo around black
     /// text on black fades over more pixels and reaches further out, and it still covers the
     /// text's own neighbourhood; unblurred it is the halo drawn before.
