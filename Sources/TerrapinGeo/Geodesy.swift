@@ -70,7 +70,8 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
     /// First eccentricity squared.
     public let e2: Double
 
-    public init(a: Double, f: Double) {
+    /// Only the two Earths below are made (every conversion assumes 0 ≤ f < 1 and a > 0).
+    init(a: Double, f: Double) {
         self.a = a
         self.f = f
         b = a * (1 - f)
