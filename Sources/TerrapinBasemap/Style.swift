@@ -4,6 +4,7 @@
 // common styles use. What else a style holds is warned about once and skipped, never fatal; a
 // style that is not one (not JSON, no layers, a layer without an id) is a `BasemapError.style`.
 import TerrapinIO
+import TerrapinTerrain
 
 public struct BasemapStyle: Sendable {
     public struct Source: Sendable, Equatable {
@@ -51,19 +52,9 @@ public struct BasemapStyle: Sendable {
     public var file: String
     /// The sprite sheet's local base path (`…/sprite` for `sprite.json` and `sprite.png`).
     public var sprite: String?
-    /// The root `light`, which lights the `fill-extrusion`s (MapLibre's default when absent).
-    public var light = StyleLight()
-
-    /// The style's root `light`: where it is (radial, azimuth clockwise from the view's top or
-    /// north, polar angle from straight up), its colour and intensity. Literal values are read;
-    /// an expression is warned about and the default kept.
-    public struct StyleLight: Equatable, Sendable {
-        public var anchoredToMap = false
-        public var position = SIMD3<Double>(1.15, 210, 30)
-        public var color = SIMD3<Double>(1, 1, 1)
-        public var intensity = 0.5
-        public init() {}
-    }
+    /// The root `light`, which lights the `fill-extrusion`s (MapLibre's default when absent;
+    /// literal values are read, an expression is warned about and its default kept).
+    public var light = ExtrusionLight.standard
 
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
@@ -229,8 +220,8 @@ public struct BasemapStyle: Sendable {
     }
 
     /// The root `light`'s literal members; anything else is warned about and its default kept.
-    static func light(_ node: JSONNode, warn: (String) -> Void) -> StyleLight {
-        var light = StyleLight()
+    static func light(_ node: JSONNode, warn: (String) -> Void) -> ExtrusionLight {
+        var light = ExtrusionLight.standard
         guard case .object(let members) = node.value else {
             warn("\"light\" is not an object; MapLibre's default light is used")
             return light

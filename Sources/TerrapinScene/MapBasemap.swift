@@ -84,9 +84,9 @@ final class DrawnBasemaps: @unchecked Sendable {
         return cached(basemap, "\(area) \(zoom.rounded(.down))", \.buildings) {
             basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
                 var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
-                let light = basemap.style.light
-                building?.extrusionLight = ExtrusionLight(position: light.position, intensity: light.intensity, color: light.color,
-                                                          anchoredToMap: light.anchoredToMap, verticalGradient: b.verticalGradient)
+                var light = basemap.style.light
+                light.verticalGradient = b.verticalGradient
+                building?.extrusionLight = light
                 building?.holes = b.holes.map { $0.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) } }
                 building?.pattern = b.pattern
                 return building

@@ -1,6 +1,7 @@
 // Style expressions, legacy filters and functions, and the style format's warnings and errors.
 import Testing
 import TerrapinIO
+import TerrapinTerrain
 @testable import TerrapinBasemap
 
 func expr(_ json: String) throws -> StyleExpression {
@@ -147,7 +148,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
     /// `fill-extrusion-vertical-gradient` is drawn (no warning).
     @Test func theRootLightIsRead() throws {
         let plain = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {}, "layers": []}"#.utf8), file: "s.json", directory: ".")
-        #expect(plain.light == BasemapStyle.StyleLight() && plain.light.position == SIMD3(1.15, 210, 30) && plain.light.intensity == 0.5 && !plain.light.anchoredToMap)
+        #expect(plain.light == .standard && plain.light.position == SIMD3(1.15, 210, 30) && plain.light.intensity == 0.5 && !plain.light.anchoredToMap)
         let json = """
         {"version": 8, "light": {"anchor": "map", "position": [1.5, 90, 80], "color": "#ff8000", "intensity": 0.3}, "sources": {"s": {"type": "vector"}},
          "layers": [{"id": "b", "type": "fill-extrusion", "source": "s", "source-layer": "building", "paint": {"fill-extrusion-vertical-gradient": false}}]}
@@ -159,7 +160,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(lit.layers[0].property("fill-extrusion-vertical-gradient") != nil)
         let odd = try BasemapStyle.parse(Array(#"{"version": 8, "light": {"anchor": "sky", "position": [1, 2], "intensity": ["zoom"], "color": "nope", "spot": 1}, "sources": {}, "layers": []}"#.utf8),
                                          file: "odd.json", directory: ".")
-        #expect(odd.light == BasemapStyle.StyleLight())
+        #expect(odd.light == .standard)
         #expect(odd.warnings.count == 5 && odd.warnings.allSatisfy { $0.hasSuffix("is not a literal Terrapin reads; the default is used") }, "\(odd.warnings)")
     }
 
