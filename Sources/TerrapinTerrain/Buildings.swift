@@ -251,9 +251,9 @@ public struct BuiltGround: Ground {
 }
 
 /// The light of a MapLibre style (its root `light`) on `fill-extrusion`s, shaded as MapLibre GL
-/// shades them: the colour plus 3 % ambient, times a directional term that `intensity` narrows
-/// (and that a light colour narrows less), and on walls a vertical gradient (darker towards the
-/// ground; for walls under 106 m at the default intensity, 0.84 of the roof's light throughout).
+/// shades them: the colour plus 3 % ambient, times a directional term whose range is narrower for
+/// a lower `intensity` and for a lighter colour, and on walls a vertical gradient (darker towards
+/// the ground; for walls under 106 m at the default intensity, 0.84 of the roof's light throughout).
 public struct ExtrusionLight: Equatable, Sendable {
     /// Radial coordinate, azimuth (degrees clockwise from the top of the view, or from north when
     /// `anchoredToMap`) and polar angle (degrees from straight up) of the light.
@@ -323,8 +323,9 @@ public struct ExtrusionLight: Equatable, Sendable {
 
 public enum BuildingRenderer {
     /// Draws the buildings into `frame` (device pixels; `toDevice` as for the terrain): walls lit
-    /// by the sun (Lambert, 45 % ambient), the roof lit from above, hazed with distance
-    /// like the terrain. Triangles with a corner behind the eye are skipped.
+    /// by the sun (Lambert, 45 % ambient) and the roof from above, or a style's buildings by its
+    /// `ExtrusionLight`; hazed with distance like the terrain. Triangles with a corner behind the
+    /// eye are skipped.
     @discardableResult
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), into frame: inout DepthFrame) -> Int {
