@@ -213,9 +213,9 @@ public struct BasemapStyle: Sendable {
         }
         var name: String?
         if let n = member(top, "name"), case .string(let v) = n.value { name = v }
+        let light = member(top, "light").map { Self.light($0, warn: warn) } ?? .standard
         var style = BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file, sprite: sprite)
-        if let l = member(top, "light") { style.light = Self.light(l, warn: warn) }
-        style.warnings = warnings
+        style.light = light
         return style
     }
 

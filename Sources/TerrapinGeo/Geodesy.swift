@@ -93,13 +93,20 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
         return Vector3((n + p.altitude) * cosLat * cos(lon), (n + p.altitude) * cosLat * sin(lon), (n * (1 - e2) + p.altitude) * sinLat)
     }
 
+    /// The radii of curvature at `latitude` degrees: along the meridian (north–south) and in
+    /// the prime vertical (east–west; the parallel's radius is it times the latitude's cosine).
+    public func radii(atLatitude latitude: Double) -> (meridian: Double, primeVertical: Double) {
+        let s = sin(latitude * Double.pi / 180)
+        let w = 1 - e2 * s * s
+        let n = a / w.squareRoot()
+        return (n * (1 - e2) / w, n)
+    }
+
     /// Metres per degree of latitude (the meridian's radius of curvature) and of longitude (the
     /// parallel's radius) at `latitude` degrees, on the surface.
     public func metresPerDegree(atLatitude latitude: Double) -> (latitude: Double, longitude: Double) {
-        let lat = latitude * Double.pi / 180, s = sin(lat)
-        let w = 1 - e2 * s * s
-        let n = a / w.squareRoot()
-        return (n * (1 - e2) / w * Double.pi / 180, n * cos(lat) * Double.pi / 180)
+        let r = radii(atLatitude: latitude)
+        return (r.meridian * Double.pi / 180, r.primeVertical * cos(latitude * Double.pi / 180) * Double.pi / 180)
     }
 
     /// The trigonometry of a latitude and longitude, so positions at several heights (or under

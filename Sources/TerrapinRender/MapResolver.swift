@@ -150,6 +150,8 @@ public enum MapResolver {
     /// collision box the turned text's bounding box.
     static func resolveLabels(_ labels: [BasemapLabel], projection: Projection, ground: Ground, index: inout CollisionIndex) -> [ResolvedLabel] {
         let screen = Rect(x: 0, y: 0, width: projection.width, height: projection.height)
+        // Where a style's labels are still placed: the view and `labelMargin` round it.
+        let styleReach = screen.insetBy(dx: -Self.labelMargin, dy: -Self.labelMargin)
         var placed: [(index: Int, box: Rect, layout: TextLayout?, anchor: ScreenPoint?, hidden: HiddenReason?, angle: Double)] = []
         // Labels set along a line's curve: their glyphs, and a box per glyph to collide.
         var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
@@ -199,8 +201,7 @@ public enum MapResolver {
             // A style's labels are placed as MapLibre places them: wherever they reach into the
             // view and the 100 points round it (its collision grid), so one at the edge is drawn
             // cut off, and one just beyond it is off-screen but still keeps its space clear.
-            else if label.style != nil, box.intersection(Rect(x: -Self.labelMargin, y: -Self.labelMargin, width: screen.width + 2 * Self.labelMargin,
-                                                              height: screen.height + 2 * Self.labelMargin)) == nil { hidden = .offScreen }
+            else if label.style != nil, box.intersection(styleReach) == nil { hidden = .offScreen }
             else if label.style == nil, box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: seen, in: projection.frame) { hidden = .occluded }
             else if label.style?.allowOverlap != true, let marker = Self.firstOverlap(curves[i]?.boxes ?? [box], among: .marker, in: index) { hidden = .collided(with: marker) }

@@ -105,13 +105,9 @@ public struct TerrainGround: Ground, Sendable {
 
     public func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool {
         if FlatGround(ellipsoid: frame.ellipsoid).isOccluded(from: eye, to: point, in: frame) { return true }
-        let earth = frame.ellipsoid
-        let lat0 = frame.origin.latitude * Double.pi / 180
-        let s = sin(lat0)
-        let n = earth.a / (1 - earth.e2 * s * s).squareRoot()
-        let m = n * (1 - earth.e2) / (1 - earth.e2 * s * s)
-        let metresPerDegLat = m * Double.pi / 180, metresPerDegLon = n * cos(lat0) * Double.pi / 180
-        let perDegree = (latitude: metresPerDegLat, longitude: metresPerDegLon)
+        let (m, n) = frame.ellipsoid.radii(atLatitude: frame.origin.latitude)
+        let perDegree = frame.ellipsoid.metresPerDegree(atLatitude: frame.origin.latitude)
+        let metresPerDegLat = perDegree.latitude, metresPerDegLon = perDegree.longitude
         // The cell of the level under the point: its own slope is skipped in those cells.
         let here = finest(latitude: frame.origin.latitude + point.y / metresPerDegLat, longitude: frame.origin.longitude + point.x / metresPerDegLon)
         let cell = Self.cellMetres(here, perDegree: perDegree)
