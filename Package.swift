@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CTerrapinJPEG", dependencies: ["CLibJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libdeflate: the PNG encoder's deflate, a whole buffer per call (errors are values).
+        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // SQLite's progress handler (a callback) as a work budget for hostile archives.
         .target(name: "CTerrapinSQLite", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "TerrapinIO", dependencies: ["CTerrapinIO"]),
         .target(name: "TerrapinGeometry"),
         .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry"]),
-        .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib"]),
+        .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib", "CLibDeflate"]),
         .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CZlib", "CBrotli", "CZstd", "CTerrapinSVG"]),
         .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite", "CTerrapinSQLite"]),
         .target(

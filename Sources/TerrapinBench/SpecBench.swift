@@ -156,7 +156,7 @@ func specBenchmarks(outputDirectory: String) throws -> String {
             + "markers+labels \(format(s.markers.median)) (\(format(s.markers.min))–\(format(s.markers.max)))  "
             + "PNG \(format(s.png.median)) (\(format(s.png.min))–\(format(s.png.max))) \(s.bytes) B  total \(format(s.total.median)) ms   [\(target)]"
     }
-    lines.append("Reference scenes (the benchmark spec; median (min–max) of 7 runs after a warm-up, ms; PNG = zlib 6, adaptive filters, banded on every core):")
+    lines.append("Reference scenes (the benchmark spec; median (min–max) of 7 runs after a warm-up, ms; PNG = libdeflate level 6, adaptive filters, banded on every core):")
     lines.append(row3("S1", s1, target: "targets: terrain ≤ 10, markers ≤ 10"))
     lines.append(row3("S2", s2, target: "target: markers ≤ 50"))
     func rowP(_ name: String, _ p: ProductPathTimes, _ count: Int) -> String {

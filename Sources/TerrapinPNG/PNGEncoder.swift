@@ -1,4 +1,5 @@
-// Pixmap → PNG bytes or file, through libpng.
+// Pixmap → PNG bytes or file: rows filtered as libpng filters them and deflated by libdeflate
+// in bands on every core (`BandedPNGEncoder`), or through libpng itself (the reference).
 //
 // Output: 8-bit RGBA, or 8-bit RGB when every pixel is opaque (smaller, same pixels);
 // non-interlaced; straight alpha (premultiplied samples are divided by alpha with rounding,
@@ -8,13 +9,14 @@ import CTerrapinPNG
 import TerrapinIO
 import TerrapinRaster
 
-/// Compression presets: trade encode time for size. All are lossless.
+/// Compression presets: trade encode time for size. All are lossless. The levels are
+/// libdeflate's (and zlib's, through libpng); libdeflate's come out a little smaller.
 public enum PNGCompression: String, CaseIterable, Sendable {
-    /// zlib level 6 with libpng's adaptive per-row filter choice: libpng's own default.
+    /// Level 6 with libpng's adaptive per-row filter choice: libpng's own default.
     case `default`
-    /// zlib level 1, Sub filter only: a few times faster, somewhat larger.
+    /// Level 1, Sub filter only: a few times faster, somewhat larger.
     case fast
-    /// zlib level 9 with adaptive filters: smallest, slowest.
+    /// Level 9 with adaptive filters: smallest, slowest.
     case small
 
     var zlibLevel: Int32 { switch self { case .default: 6; case .fast: 1; case .small: 9 } }
@@ -39,9 +41,10 @@ public struct PNGEncodingOptions: Equatable, Sendable {
     /// When true, adds a `Terrapin-SHA256` text chunk: the SHA-256 of "WxHxC\n" followed by
     /// the straight-alpha samples as written (C = 3 or 4 channels). Off by default (costs a pass).
     public var includesContentHash: Bool
-    /// Images of 256 Ki pixels and more are filtered and deflated in bands on every core
-    /// (`BandedPNGEncoder`; the same bytes whatever the number of cores). false: libpng's own
-    /// single-threaded encoder for every size (the reference the banded one is measured against).
+    /// true: filtered in Swift and deflated by libdeflate, in bands of about 768 KiB on every
+    /// core (`BandedPNGEncoder`; the same bytes whatever the number of cores; smaller images
+    /// are one band). false: libpng's own single-threaded encoder with zlib (the reference the
+    /// banded one is measured against).
     public var banded: Bool
 
     public init(compression: PNGCompression = .default, text: [PNGTextEntry] = [], includesContentHash: Bool = false, banded: Bool = true) {
@@ -73,7 +76,7 @@ public enum PNGEncoder {
             samples.withUnsafeBytes { hasher.update($0) }
             text.append(PNGTextEntry(key: PNGEncodingOptions.contentHashKey, value: SHA256.hex(hasher.finalize())))
         }
-        if options.banded && pixmap.width * pixmap.height >= BandedPNGEncoder.minimumPixels {
+        if options.banded {
             return try BandedPNGEncoder.encode(samples: samples, width: pixmap.width, height: pixmap.height, channels: channels,
                                                compression: options.compression, text: text)
         }
@@ -81,7 +84,7 @@ public enum PNGEncoder {
                                     compression: options.compression, text: text)
     }
 
-    /// libpng's own encoder (images under `BandedPNGEncoder.minimumPixels`, and the reference).
+    /// libpng's own encoder (`banded: false`: the reference, and animated PNG frames).
     static func encodeWithLibPNG(samples: [UInt8], width: Int, height: Int, channels: Int, compression: PNGCompression,
                                  text: [PNGTextEntry]) throws(PNGError) -> [UInt8] {
         // C strings for the keys and values must outlive the call.

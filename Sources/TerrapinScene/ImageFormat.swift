@@ -2,13 +2,13 @@
 // name a format without depending on a codec; TerrapinRender's SceneImage does the encoding.
 // PNG (the default, and what snapshot tests compare), JPEG and WebP.
 
-/// How hard the encoder works: for PNG, the zlib level and row filters.
+/// How hard the encoder works: for PNG, the deflate level and row filters.
 public enum ImageCompression: String, CaseIterable, Sendable {
-    /// zlib level 6 with adaptive per-row filters (libpng's own default).
+    /// Deflate level 6 with adaptive per-row filters (libpng's own default).
     case `default`
-    /// zlib level 1, Sub filter only: a few times faster, somewhat larger.
+    /// Level 1, Sub filter only: a few times faster, somewhat larger.
     case fast
-    /// zlib level 9 with adaptive filters: smallest, slowest.
+    /// Level 9 with adaptive filters: smallest, slowest.
     case small
 }
 

@@ -19,7 +19,7 @@ extension CommandLineTool {
                                 with several scenes a directory (created if missing), one NAME.png per NAME.json
           --size WxH            override the output size in points, e.g. 800x600
           --scale N             override pixels per point: 1, 2, 3 or 4
-          --compression PRESET  default (zlib 6, adaptive filters), fast or small
+          --compression PRESET  default (deflate 6, adaptive filters), fast or small
           --format FORMAT       png, jpeg or webp; by default the output's extension (.png, .jpg, .jpeg,
                                 .webp) says, else PNG; an extension naming another format is an error
           --quality N           JPEG quality 1–100 (default 90); WebP: lossy at N (default lossless)
