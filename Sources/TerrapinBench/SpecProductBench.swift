@@ -1,6 +1,7 @@
 // S1 and S2 through the product path: the spec's markers as `Marker` views on a `Map`,
 // resolved into a display list and painted by MapPainter — the path `terrapin render` takes,
 // with its automatic shape-mask reuse — over the spec's terrain image.
+import Dispatch
 import Terrapin
 
 /// The spec's teardrop pin (§5) as a Shape: the tip at the bottom centre of a 24 × 42 frame.
@@ -86,4 +87,38 @@ func specProductPath(_ name: String, _ markers: [SpecMarker], terrain: Pixmap, o
     let png = try measure("png") { bytes = try SceneImage.encode(canvas.pixmap, format: .png()).bytes }
     try FileIO.writeAtomically(bytes, to: "\(outputDirectory)/\(name)-product.png")
     return ProductPathTimes(prepare: prepare, resolve: resolve, paint: paint, png: png, bytes: bytes.count, hits: store.hits, masks: store.misses, firstPaint: first)
+}
+
+/// S3 through the product path: 64 maps of 256 × 192, 50 Marker views each, every thumbnail
+/// resolved, painted (a fresh mask store each, as separate renders have) and encoded on its
+/// own, all cores sharing the 64. Layout (prepare) is outside the timed region, as the spec's
+/// labels are; the terrain image is computed once per S3 render, as the spec says.
+func specProductThumbnails(_ markers: [SpecMarker], grid: SpecGrid, outputDirectory: String) throws -> (total: Timing, bytes: Int) {
+    let maps = (0..<64).map { t in specMap(Array(markers[(50 * t)..<(50 * t + 50)]), width: 256, height: 192) }
+    let prepared = try maps.map { try MapResolver.prepare($0) }
+    // Read-only on every thread; Locked only carries them into the iterations.
+    let inputs = Locked(zip(maps, prepared).map { ($0, $1) })
+    try FileIO.makeDirectory(outputDirectory + "/S3-product")
+    var totals: [Double] = []
+    var bytes = 0
+    for run in 0...5 {   // the first run is the warm-up
+        let start = now()
+        let image = grid.terrainImage()
+        let sizes = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { t in
+            let (map, ready) = inputs.withLock { $0[t] }
+            let canvas = Canvas(width: 256, height: 192)!
+            canvas.clear(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
+            let col = 64 * (t % 8), row = 64 + 48 * (t / 8)
+            canvas.drawImage(image, transform: Transform.translation(Double(-col), Double(-row)).concatenating(.scale(4)), filter: .bilinear)
+            let scene = MapResolver.resolve(map, ready, width: 256, height: 192, ground: map.ground)
+            MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 256, height: 192), canvas: canvas, scale: 1, shapes: SpriteStore(), layers: [.markers])
+            let png = (try? SceneImage.encode(canvas.pixmap, format: .png()).bytes) ?? []
+            sizes.withLock { $0 += png.count }
+            if run == 0 { _ = try? FileIO.writeAtomically(png, to: "\(outputDirectory)/S3-product/thumb_\(t < 10 ? "0" : "")\(t).png") }
+        }
+        if run > 0 { totals.append(now() - start) }
+        bytes = sizes.withLock { $0 }
+    }
+    return (Timing(name: "S3 product path", samples: totals), bytes)
 }
