@@ -31,6 +31,9 @@ public struct TerrainGround: Ground, Sendable {
     /// Per level: the mesh's per-block elevation ranges (`TerrainMesh`), found on first use and
     /// kept: the grid never changes, and a 4096² grid takes milliseconds to scan.
     let blockRanges: [Locked<TerrainMesh.BlockRanges?>]
+    /// The highest ground of every level (metres, exaggerated, at least sea level), found on
+    /// first use and kept: a line of sight above it can no longer be blocked.
+    let highestGround = Locked<Double?>(nil)
 
     public init(grid: HeightGrid, exaggeration: Double = 1) {
         self.init(levels: [grid], windows: [], exaggeration: exaggeration)
@@ -100,6 +103,19 @@ public struct TerrainGround: Ground, Sendable {
     public func terrainHeight(at p: LatLngAltitude) -> Double { max(0, elevation(at: p)) }
     public func meshHeight(at p: LatLngAltitude) -> Double { terrainHeight(at: p) }
 
+    /// The highest ground of every level (see `highestGround`).
+    var highest: Double {
+        highestGround.withLock { cached in
+            if let cached { return cached }
+            // (A NaN sample, never the highest, is passed over.)
+            var top: Float = 0
+            for level in levels { for sample in level.samples where sample > top { top = sample } }
+            let value = Double(top) * exaggeration
+            cached = value
+            return value
+        }
+    }
+
     /// Most samples one line-of-sight test takes over the grid.
     public static let maxSteps = 20_000
 
@@ -130,6 +146,13 @@ public struct TerrainGround: Ground, Sendable {
                 let a = (low - start) / delta, b = (high - start) / delta
                 t = max(t, min(a, b)); end = min(end, max(a, b))
             }
+        }
+        // Heights along the line are at least its height over the frame's tangent plane (the
+        // curvature term is never negative). When the line climbs towards the eye, past where
+        // that passes the highest ground (plus a metre, against rounding) nothing can block it.
+        if d.z > 0 {
+            let clear = (highest - frame.origin.altitude - point.z + 1) / d.z * length
+            end = min(end, clear)
         }
         guard t < end, t.isFinite, end.isFinite else { return false }
         let least = (end - t) / Double(Self.maxSteps)

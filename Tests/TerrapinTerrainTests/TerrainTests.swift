@@ -259,6 +259,36 @@ func parse(_ text: String) throws(TerrainError) -> HeightGrid { try GridLoader.e
     }
 }
 
+extension TerrainGroundTests {
+    /// A line of sight stops being marched where it climbs past the highest ground: the same
+    /// answers as marching to the grid's edge (the highest ground set out of reach), for views
+    /// from above, from the side, and for eyes below the ridges.
+    @Test func linesAboveTheHighestGroundStopEarly() {
+        let fast = TerrainGround(grid: jacksboro, exaggeration: 1.5)
+        let full = TerrainGround(grid: jacksboro, exaggeration: 1.5)
+        full.highestGround.withLock { $0 = 1e9 }
+        #expect(abs(fast.highest - Double(jacksboro.range.max) * 1.5) < 1e-3)
+        let centre = LatLngAltitude(latitude: 36.6, longitude: -84.25)
+        var hidden = 0, total = 0
+        for (tilt, range) in [(0.0, 20_000.0), (45, 12_000), (70, 9_000), (87, 8_000), (89, 3_000)] {
+            for heading in stride(from: 0.0, to: 360, by: 45) {
+                let camera = Camera(center: LatLngAltitude(latitude: centre.latitude, longitude: centre.longitude, altitude: 400), heading: heading, tilt: tilt, range: range)
+                let projection = Projection(camera: camera, width: 400, height: 300)
+                for k in 0..<30 {
+                    let p = LatLngAltitude(latitude: 36.5 + Double(k % 6) * 0.04, longitude: -84.38 + Double(k / 6) * 0.06)
+                    let point = projection.frame.enu(LatLngAltitude(latitude: p.latitude, longitude: p.longitude, altitude: fast.terrainHeight(at: p) + Double(k % 3) * 40))
+                    let answer = fast.isOccluded(from: projection.eye, to: point, in: projection.frame)
+                    #expect(answer == full.isOccluded(from: projection.eye, to: point, in: projection.frame), "tilt \(tilt), heading \(heading), point \(k)")
+                    total += 1
+                    if answer { hidden += 1 }
+                }
+            }
+        }
+        // Both outcomes are exercised.
+        #expect(hidden > total / 10 && hidden < total * 9 / 10, "\(hidden) of \(total) hidden")
+    }
+}
+
 /// bench/scene_spec.md §1–3: a 512² analytic grid, Horn hillshade (azimuth 315, altitude 45,
 /// equal to gdaldem's) and the hypsometric ramp, with the spec's check values.
 @Suite struct SpecShadingTests {
