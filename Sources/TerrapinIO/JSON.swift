@@ -229,6 +229,17 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
+        // Most strings have no escape: made from their bytes at once, checked as UTF-8 once.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let string = String(validating: bytes[index..<end], as: UTF8.self) else {
+                index = end
+                throw error("the string is not valid UTF-8")
+            }
+            index = end + 1
+            return string
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flush(_ parser: JSONParser, to end: Int) throws(JSONSyntaxError) {

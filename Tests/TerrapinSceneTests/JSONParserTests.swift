@@ -76,8 +76,15 @@ import Testing
         #expect(error.message.contains(fragment), "\(text): \(error.message)")
     }
 
-    @Test func invalidUTF8IsAnError() {
+    @Test func invalidUTF8IsAnError() throws {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }
+        // After an escape (the string is then built run by run) as well as without one.
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("\"a\\n".utf8) + [0xFF, 0x22]) }
+        guard case .array(let items) = try JSONParser.parse(Array("[\"é\", \"a\\u00e9\", \"\"]".utf8)).value else {
+            Issue.record("not an array"); return
+        }
+        #expect(items.map(\.value) == [.string("é"), .string("aé"), .string("")])
+        #expect(items.map(\.location.column) == [2, 7, 18])
     }
 
     @Test func nestingIsLimited() throws {
