@@ -151,7 +151,9 @@ public struct JSONParser {
         guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1
         var members: [JSONMember] = []
-        var seen = Set<String>()
+        // Duplicate keys: small objects (nearly all) compare with their keys so far; past 16
+        // members a set takes over, so a huge object stays linear.
+        var seen: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -162,7 +164,14 @@ public struct JSONParser {
                 throw error("unexpected \(describeCurrent()); a key in double quotes was expected")
             }
             let key = try parseString()
-            guard seen.insert(key).inserted else {
+            let duplicate: Bool
+            if seen == nil, members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if seen == nil { seen = Set(members.map(\.key)) }
+                duplicate = !seen!.insert(key).inserted
+            }
+            guard !duplicate else {
                 throw JSONSyntaxError(location: keyLocation, message: "duplicate key \"\(key)\"")
             }
             skipWhitespace()

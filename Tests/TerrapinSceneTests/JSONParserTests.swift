@@ -87,6 +87,20 @@ import Testing
         #expect(items.map(\.location.column) == [2, 7, 18])
     }
 
+    /// Duplicate keys are found in small objects (compared key by key) and past 16 members
+    /// (a set); a large object of distinct keys parses.
+    @Test func duplicateKeysInObjectsOfAnySize() throws {
+        for count in [2, 16, 17, 40] {
+            let keys = (0..<count).map { "\"k\($0)\": \($0)" }
+            let text = "{" + keys.joined(separator: ", ") + ", \"k1\": 0}"
+            guard let error = syntaxError(text) else { Issue.record("parsed \(count) keys"); continue }
+            #expect(error.message == "duplicate key \"k1\"" && error.location.column == text.count - 7, "\(count): \(error)")
+        }
+        let large = "{" + (0..<5_000).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + "}"
+        guard case .object(let members) = try parse(large).value else { Issue.record("not an object"); return }
+        #expect(members.count == 5_000 && members[4_999].key == "k4999")
+    }
+
     @Test func nestingIsLimited() throws {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         #expect(syntaxError(deep)?.message.contains("nesting deeper than 64") == true)
