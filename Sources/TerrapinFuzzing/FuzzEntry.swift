@@ -251,10 +251,10 @@ public enum FuzzEntry {
         return first
     }
 
-    /// The JPEG and WebP encoders on any image: byte 0 and 1 give its width and height (1…64),
-    /// byte 2 the quality, the rest its straight RGBA (repeated to fill it). Each encoding must
-    /// decode to the same size; lossless WebP must give opaque pixels back exactly, and the
-    /// text metadata must read back.
+    /// The JPEG, WebP and PNG encoders on any image: byte 0 and 1 give its width and height
+    /// (1…64), byte 2 the quality, the rest its straight RGBA (repeated to fill it). Each
+    /// encoding must decode to the same size; lossless WebP must give opaque pixels back
+    /// exactly, PNG every pixel at every preset, and the text metadata must read back.
     @discardableResult
     public static func encoders(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
@@ -279,6 +279,11 @@ public enum FuzzEntry {
                      "the text does not read back")
         let back = try! RasterImage.decode(lossless, limits: pngLimits)
         for y in 0..<height { for x in 0..<width where image[x, y].alpha == 255 { precondition(back[x, y] == image[x, y], "lossless WebP changed a pixel") } }
+        for compression in PNGCompression.allCases {
+            guard let png = try? PNGEncoder.encode(image, options: PNGEncodingOptions(compression: compression)) else { preconditionFailure("PNG encoding failed") }
+            guard let decoded = try? PNGDecoder.decode(png, limits: pngLimits) else { preconditionFailure("a PNG Terrapin wrote does not decode") }
+            precondition(decoded == image, "PNG (\(compression)) changed a pixel")
+        }
         return true
     }
 
