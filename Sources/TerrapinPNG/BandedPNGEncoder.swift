@@ -66,7 +66,7 @@ enum BandedPNGEncoder {
             }
         }
         (pieces, adlers, failed) = results.withLock { ($0.pieces, $0.adlers, $0.failed) }
-        guard !failed else { throw PNGError.encodingFailed(reason: "zlib could not deflate the image") }
+        guard !failed else { throw PNGError.encodingFailed(reason: "libdeflate or zlib could not deflate the image (out of memory?)") }
         var adler = adler32(0, nil, 0)
         for band in 0..<bands {
             let length = (min(height, (band + 1) * rowsPerBand) - band * rowsPerBand) * stride
