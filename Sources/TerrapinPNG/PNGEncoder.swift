@@ -19,7 +19,8 @@ public enum PNGCompression: String, CaseIterable, Sendable {
     /// Level 9 with adaptive filters: smallest, slowest.
     case small
 
-    var zlibLevel: Int32 { switch self { case .default: 6; case .fast: 1; case .small: 9 } }
+    /// The deflate level: libdeflate's in the banded encoder, zlib's through libpng.
+    var level: Int32 { switch self { case .default: 6; case .fast: 1; case .small: 9 } }
     var filters: Int32 { switch self { case .fast: 0x10 /* PNG_FILTER_SUB */; default: 0xF8 /* PNG_ALL_FILTERS */ } }
 }
 
@@ -105,7 +106,7 @@ public enum PNGEncoder {
                         var params = tp_png_encode_params(
                             pixels: pixels.baseAddress, width: UInt32(width), height: UInt32(height),
                             stride: width * channels, channels: Int32(channels),
-                            compression_level: compression.zlibLevel, filters: compression.filters,
+                            compression_level: compression.level, filters: compression.filters,
                             strategy: 0, texts: entryBuffer.baseAddress, text_count: Int32(entryBuffer.count))
                         return message.withUnsafeMutableBufferPointer { tp_png_encode(&params, &buffer, $0.baseAddress, $0.count) }
                     }
