@@ -32,7 +32,8 @@ public struct TerrainGround: Ground, Sendable {
     /// kept: the grid never changes, and a 4096² grid takes milliseconds to scan.
     let blockRanges: [Locked<TerrainMesh.BlockRanges?>]
     /// The highest ground of every level (metres, exaggerated, at least sea level), found on
-    /// first use and kept: a line of sight above it can no longer be blocked.
+    /// first use (from the block ranges) and kept: a line of sight above it can no longer be
+    /// blocked.
     let highestGround = Locked<Double?>(nil)
 
     public init(grid: HeightGrid, exaggeration: Double = 1) {
@@ -103,14 +104,26 @@ public struct TerrainGround: Ground, Sendable {
     public func terrainHeight(at p: LatLngAltitude) -> Double { max(0, elevation(at: p)) }
     public func meshHeight(at p: LatLngAltitude) -> Double { terrainHeight(at: p) }
 
+    /// Level `level`'s per-block elevation ranges (0: the coarsest grid), found on first use
+    /// and kept: the mesh culls and chooses steps by them, the line of sight takes its highest
+    /// ground from them.
+    func ranges(level: Int) -> TerrainMesh.BlockRanges {
+        blockRanges[level].withLock { cached in
+            if let cached { return cached }
+            let g = level == 0 ? grid : detail[level - 1]
+            let s = TerrainMesh.blockCells(columns: g.columns, rows: g.rows)
+            let ranges = TerrainMesh.blockRanges(g, blockCells: s, blocksX: (g.columns - 1 + s - 1) / s, blocksY: (g.rows - 1 + s - 1) / s)
+            cached = ranges
+            return ranges
+        }
+    }
+
     /// The highest ground of every level (see `highestGround`).
     var highest: Double {
         highestGround.withLock { cached in
             if let cached { return cached }
-            // (A NaN sample, never the highest, is passed over.)
-            var top: Float = 0
-            for level in levels { for sample in level.samples where sample > top { top = sample } }
-            let value = Double(top) * exaggeration
+            let top = levels.indices.map { Double(ranges(level: $0).high.max() ?? 0) }.max() ?? 0
+            let value = max(0, top) * exaggeration
             cached = value
             return value
         }

@@ -91,12 +91,7 @@ struct TerrainMesh {
         let blocksX = (grid.columns - 1 + s - 1) / s, blocksY = (grid.rows - 1 + s - 1) / s
         self.blocksX = blocksX
         self.blocksY = blocksY
-        let ranges = ground.blockRanges[level].withLock { cached in
-            if let cached { return cached }
-            let ranges = Self.blockRanges(grid, blockCells: s, blocksX: blocksX, blocksY: blocksY)
-            cached = ranges
-            return ranges
-        }
+        let ranges = ground.ranges(level: level)
         let highest = Double(ranges.high.max() ?? 0) * exaggeration
         eyeAboveTerrain = projection.frame.origin.altitude + projection.eye.z > highest + 1
         var steps = [Int](repeating: 1, count: blocksX * blocksY)
