@@ -174,58 +174,125 @@ struct DepthRaster {
             largeTriangle(p0, p1, p2, c0, c1, c2, perspective: perspective, shade: shade)
             return owned
         }
-        // To the lattice, rounding half up (the offset keeps the values positive, where
-        // truncation is the floor; libm's round is a call per coordinate).
-        @inline(__always) func fixed(_ v: Double) -> Int64 { Int64(v * Self.subpixel + (0.5 + Self.offset)) - Int64(Self.offset) }
-        let x0 = fixed(p0.0), y0 = fixed(p0.1)
-        var x1 = fixed(p1.0), y1 = fixed(p1.1)
-        var x2 = fixed(p2.0), y2 = fixed(p2.1)
-        var area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+        return fill(LatticePoint(p0), LatticePoint(p1), LatticePoint(p2), c0, c1, c2, perspective: perspective, cullNegative: cullNegative, shade: shade) && owned
+    }
+
+    /// A vertex on the rasteriser's lattice: its position in lattice steps (rounded half up)
+    /// and its inverse depth. A mesh converts each vertex once, not once per triangle using it.
+    struct LatticePoint {
+        var x: Int64, y: Int64
+        var iz: Double
+
+        init(x: Int64, y: Int64, iz: Double) { self.x = x; self.y = y; self.iz = iz }
+
+        /// `p` (device pixels, depth), within ±`DepthRaster.limit` pixels.
+        @inline(__always)
+        init(_ p: (Double, Double, Double)) {
+            // The offset keeps the values positive, where truncation is the floor (libm's round
+            // is a call per coordinate).
+            @inline(__always) func fixed(_ v: Double) -> Int64 { Int64(v * DepthRaster.subpixel + (0.5 + DepthRaster.offset)) - Int64(DepthRaster.offset) }
+            x = fixed(p.0); y = fixed(p.1); iz = 1 / p.2
+        }
+    }
+
+    /// A mesh vertex made ready once for the triangles sharing it: on the lattice, with the
+    /// pixel it falls in (`cellX` `Int32.min`: behind the near plane, not finite or beyond the
+    /// lattice's reach, for `triangle` to decide).
+    struct MeshPoint {
+        var point: LatticePoint
+        var cellX: Int32, cellY: Int32
+
+        @inline(__always)
+        init(_ p: (Double, Double, Double)?) {
+            let lim = DepthRaster.limit
+            guard let p, (p.0 + p.1).isFinite, p.0 > -lim, p.0 < lim, p.1 > -lim, p.1 < lim else {
+                point = LatticePoint(x: 0, y: 0, iz: 0); cellX = .min; cellY = .min
+                return
+            }
+            point = LatticePoint(p)
+            // ⌊v⌋ by truncation, one less where that rounded up (|v| < 2^20: exact).
+            @inline(__always) func floor(_ v: Double) -> Int32 { let t = Int32(v); return Double(t) > v ? t - 1 : t }
+            cellX = floor(p.0); cellY = floor(p.1)
+        }
+    }
+
+    /// `triangle` for corners `i`, `j`, `k` of a mesh whose vertices are `points` (made from
+    /// `screen`): the same pixels and answer, without converting the corners again.
+    @inline(__always)
+    func meshTriangle<A: SIMD>(_ i: Int, _ j: Int, _ k: Int, points: UnsafeBufferPointer<MeshPoint>, screen: [(Double, Double, Double)?],
+                               _ c0: A, _ c1: A, _ c2: A, perspective: Bool = false, cullNegative: Bool, shade: (A) -> UInt32) -> Bool where A.Scalar == Float {
+        let a = points[i], b = points[j], c = points[k]
+        guard a.cellX != .min, b.cellX != .min, c.cellX != .min else {
+            guard let p0 = screen[i], let p1 = screen[j], let p2 = screen[k] else { return false }
+            return triangle(p0, p1, p2, c0, c1, c2, perspective: perspective, cullNegative: cullNegative, shade: shade)
+        }
+        // Outside the band or the frame, and the band holding the first row, decided by the
+        // pixels the corners fall in as `triangle` decides them by the corners.
+        let minX = min(a.cellX, b.cellX, c.cellX), maxX = max(a.cellX, b.cellX, c.cellX)
+        let minY = Int(min(a.cellY, b.cellY, c.cellY)), maxY = Int(max(a.cellY, b.cellY, c.cellY))
+        guard maxX >= 0, Int(minX) < width, maxY >= rows.lowerBound, minY < rows.upperBound else { return false }
+        let owned = minY < 0 ? rows.lowerBound == 0 : rows.contains(minY)
+        return fill(a.point, b.point, c.point, c0, c1, c2, perspective: perspective, cullNegative: cullNegative, shade: shade) && owned
+    }
+
+    /// Draws the pixels within the band of a triangle whose corners are on the lattice; false
+    /// where it has no area or is culled (see `triangle`).
+    @inline(__always)
+    func fill<A: SIMD>(_ v0: LatticePoint, _ v1: LatticePoint, _ v2: LatticePoint, _ c0: A, _ c1: A, _ c2: A,
+                       perspective: Bool, cullNegative: Bool, shade: (A) -> UInt32) -> Bool where A.Scalar == Float {
+        let x0 = v0.x, y0 = v0.y
+        var x1 = v1.x, y1 = v1.y, iz1 = v1.iz
+        var x2 = v2.x, y2 = v2.y, iz2 = v2.iz
+        var area = (x1 &- x0) &* (y2 &- y0) &- (x2 &- x0) &* (y1 &- y0)
         // The signed area, x right and y down. With `cullNegative` a triangle whose area is
         // negative is taken as facing away and not drawn (the caller lists front faces' corners
         // in the order that makes it positive).
         guard area != 0, !(cullNegative && area < 0) else { return false }
         // Positive area from here on: swap the last two where needed.
-        var q1 = p1, q2 = p2, a1 = c1, a2 = c2
+        var a1 = c1, a2 = c2
         if area < 0 {
-            swap(&x1, &x2); swap(&y1, &y2); swap(&q1, &q2); swap(&a1, &a2)
-            area = -area
+            swap(&x1, &x2); swap(&y1, &y2); swap(&iz1, &iz2); swap(&a1, &a2)
+            area = 0 &- area
         }
+        // Wrapping arithmetic from here on, without overflow checks: the corners are within
+        // ±2^28 lattice steps, so no product or sum below comes near 2^63.
         // The pixels whose centres (x + ½, y + ½) lie within the lattice box.
         let bits = Int64(Self.subpixelBits), half = Int64(1) << (bits - 1)
-        let minX = max(0, Int((min(x0, x1, x2) + half - 1) >> bits)), maxX = min(width - 1, Int((max(x0, x1, x2) - half) >> bits))
-        let minY = max(rows.lowerBound, Int((min(y0, y1, y2) + half - 1) >> bits)), maxY = min(rows.upperBound - 1, Int((max(y0, y1, y2) - half) >> bits))
-        guard minX <= maxX, minY <= maxY else { return owned }
-        let k = Self.subpixel
+        let minX = max(0, Int((min(x0, x1, x2) &+ half &- 1) >> bits)), maxX = min(width - 1, Int((max(x0, x1, x2) &- half) >> bits))
+        let minY = max(rows.lowerBound, Int((min(y0, y1, y2) &+ half &- 1) >> bits)), maxY = min(rows.upperBound - 1, Int((max(y0, y1, y2) &- half) >> bits))
+        guard minX <= maxX, minY <= maxY else { return true }
         // Edge functions E(x, y) = (b.x − a.x)(y − a.y) − (b.y − a.y)(x − a.x) of the edges opposite
         // each vertex; inside where all are ≥ 0. On an edge (E = 0) only one of the two
         // orientations counts, so two triangles sharing it never both (nor neither) take a pixel.
         @inline(__always) func bias(_ dx: Int64, _ dy: Int64) -> Int64 { dy > 0 || (dy == 0 && dx < 0) ? 0 : -1 }
-        let e0dx = x2 - x1, e0dy = y2 - y1, e1dx = x0 - x2, e1dy = y0 - y2, e2dx = x1 - x0, e2dy = y1 - y0
+        let e0dx = x2 &- x1, e0dy = y2 &- y1, e1dx = x0 &- x2, e1dy = y0 &- y2, e2dx = x1 &- x0, e2dy = y1 &- y0
         let b0 = bias(e0dx, e0dy), b1 = bias(e1dx, e1dy), b2 = bias(e2dx, e2dy)
-        let step = Int64(k)
-        let sx = Int64(minX) * step + half, sy = Int64(minY) * step + half
-        var row0 = e0dx * (sy - y1) - e0dy * (sx - x1), row1 = e1dx * (sy - y2) - e1dy * (sx - x2), row2 = e2dx * (sy - y0) - e2dy * (sx - x0)
-        let xStep0 = -e0dy * step, xStep1 = -e1dy * step, xStep2 = -e2dy * step
-        let yStep0 = e0dx * step, yStep1 = e1dx * step, yStep2 = e2dx * step
-        let inv = 1 / Double(area)
-        let iz0 = 1 / p0.2, iz1 = 1 / q1.2, iz2 = 1 / q2.2
+        let step = Int64(1) << bits
+        let sx = Int64(minX) &* step &+ half, sy = Int64(minY) &* step &+ half
+        var row0 = e0dx &* (sy &- y1) &- e0dy &* (sx &- x1), row1 = e1dx &* (sy &- y2) &- e1dy &* (sx &- x2), row2 = e2dx &* (sy &- y0) &- e2dy &* (sx &- x0)
+        let xStep0 = 0 &- e0dy &* step, xStep1 = 0 &- e1dy &* step, xStep2 = 0 &- e2dy &* step
+        let yStep0 = e0dx &* step, yStep1 = e1dx &* step, yStep2 = e2dx &* step
+        // 1 / area once a pixel is inside: a dense mesh's triangles that cover no pixel centre
+        // do not wait for the division.
+        var inv = 0.0
+        let iz0 = v0.iz
         for y in minY...maxY {
             var e0 = row0, e1 = row1, e2 = row2
             var entered = false
-            let line = y * width
+            let line = y &* width
             for x in minX...maxX {
-                if e0 + b0 >= 0 && e1 + b1 >= 0 && e2 + b2 >= 0 {
+                if e0 &+ b0 >= 0 && e1 &+ b1 >= 0 && e2 &+ b2 >= 0 {
                     entered = true
-                    fragment(line + x, Double(e0) * inv, Double(e1) * inv, Double(e2) * inv, iz0, iz1, iz2, c0, a1, a2, perspective, shade)
+                    if inv == 0 { inv = 1 / Double(area) }
+                    fragment(line &+ x, Double(e0) * inv, Double(e1) * inv, Double(e2) * inv, iz0, iz1, iz2, c0, a1, a2, perspective, shade)
                 } else if entered {
                     break  // A row crosses a convex triangle once.
                 }
-                e0 += xStep0; e1 += xStep1; e2 += xStep2
+                e0 &+= xStep0; e1 &+= xStep1; e2 &+= xStep2
             }
-            row0 += yStep0; row1 += yStep1; row2 += yStep2
+            row0 &+= yStep0; row1 &+= yStep1; row2 &+= yStep2
         }
-        return owned
+        return true
     }
 
     /// A triangle too large for the fixed-point lattice, decided in floating point (pixel
@@ -345,6 +412,7 @@ public enum TerrainRenderer {
         let levels = meshes
         frame.inBands(bands) { raster in
             var block = TerrainMesh.Block()
+            var points: [DepthRaster.MeshPoint] = []
             var painter = draped.map { DrapedPainter(imagery: $0, origin: origins[0], horizon: horizon, flatLight: Float(style.light.2)) }
             var count = 0
             let top = Double(raster.rows.lowerBound), bottom = Double(raster.rows.upperBound)
@@ -357,18 +425,23 @@ public enum TerrainRenderer {
                         continue
                     }
                     let cols = block.columns, screen = block.screen, colour = block.colour
-                    for r in 0..<(block.rows - 1) {
-                        for c in 0..<(cols - 1) {
-                            let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
-                            if let a = screen[i00], let b = screen[i01], let d = screen[i11],
-                               raster.triangle(a, b, d, colour[i00], colour[i01], colour[i11], cullNegative: cull, shade: pixel) { count += 1 }
-                            if let a = screen[i00], let d = screen[i11], let e = screen[i10],
-                               raster.triangle(a, d, e, colour[i00], colour[i11], colour[i10], cullNegative: cull, shade: pixel) { count += 1 }
+                    // Each vertex on the lattice once, not at each of the six triangles sharing it.
+                    points.removeAll(keepingCapacity: true)
+                    for p in screen { points.append(DepthRaster.MeshPoint(p)) }
+                    points.withUnsafeBufferPointer { points in
+                        for r in 0..<(block.rows - 1) {
+                            for c in 0..<(cols - 1) {
+                                let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                                if raster.meshTriangle(i00, i01, i11, points: points, screen: screen, colour[i00], colour[i01], colour[i11],
+                                                       cullNegative: cull, shade: pixel) { count += 1 }
+                                if raster.meshTriangle(i00, i11, i10, points: points, screen: screen, colour[i00], colour[i11], colour[i10],
+                                                       cullNegative: cull, shade: pixel) { count += 1 }
+                            }
                         }
-                    }
-                    for (i, j, k) in block.skirts {
-                        if let a = screen[i], let b = screen[j], let d = screen[k],
-                           raster.triangle(a, b, d, colour[i], colour[j], colour[k], shade: pixel) { count += 1 }
+                        for (i, j, k) in block.skirts
+                        where raster.meshTriangle(i, j, k, points: points, screen: screen, colour[i], colour[j], colour[k], cullNegative: false, shade: pixel) {
+                            count += 1
+                        }
                     }
                 }
             }
@@ -388,6 +461,8 @@ public enum TerrainRenderer {
         let horizon: SIMD3<Float>
         let flatLight: Float
         var reader = ImageryReader()
+        /// The block's vertices on the lattice (kept to reuse its storage).
+        var points: [DepthRaster.MeshPoint] = []
 
         init(imagery: Imagery, origin: (x: Double, y: Double), horizon: SIMD3<Float>, flatLight: Float) {
             self.imagery = imagery
@@ -417,31 +492,38 @@ public enum TerrainRenderer {
                 return TerrainRenderer.pack(rgb * (1 - a[2]) + horizon * a[2])
             }
             let screen = block.screen, colour = block.colour, texel = block.texel
+            // Each vertex on the lattice once (see `DepthRaster.MeshPoint`).
+            var points = self.points
+            defer { self.points = points }
+            points.removeAll(keepingCapacity: true)
+            for p in screen { points.append(DepthRaster.MeshPoint(p)) }
             var count = 0
             func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
                 SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
             }
-            func draw(_ i: Int, _ j: Int, _ k: Int, cullNegative: Bool) {
-                guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
-                let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
-                let ta = texel[i], tb = texel[j], tc = texel[k]
-                let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
-                // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
-                let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
-                if raster.triangle(a, b, c, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level), perspective: true,
-                                   cullNegative: cullNegative, shade: pixel) {
-                    count += 1
+            points.withUnsafeBufferPointer { points in
+                func draw(_ i: Int, _ j: Int, _ k: Int, cullNegative: Bool) {
+                    guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
+                    let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
+                    let ta = texel[i], tb = texel[j], tc = texel[k]
+                    let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
+                    // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
+                    let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
+                    if raster.meshTriangle(i, j, k, points: points, screen: screen, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level),
+                                           perspective: true, cullNegative: cullNegative, shade: pixel) {
+                        count += 1
+                    }
                 }
-            }
-            let cols = block.columns
-            for r in 0..<(block.rows - 1) {
-                for c in 0..<(cols - 1) {
-                    let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
-                    draw(i00, i01, i11, cullNegative: cullNegative)
-                    draw(i00, i11, i10, cullNegative: cullNegative)
+                let cols = block.columns
+                for r in 0..<(block.rows - 1) {
+                    for c in 0..<(cols - 1) {
+                        let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                        draw(i00, i01, i11, cullNegative: cullNegative)
+                        draw(i00, i11, i10, cullNegative: cullNegative)
+                    }
                 }
+                for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
             }
-            for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
             return count
         }
     }

@@ -183,6 +183,68 @@ import TerrapinRaster
         #expect(drawn == 32 * 24)
     }
 
+    /// A mesh's triangles drawn from vertices put on the lattice once (`meshTriangle`) are the
+    /// same pixels, depths and answers as drawn one by one (`triangle`), in bands: random
+    /// triangles around and across the frame, with corners behind the eye (nil), off the
+    /// lattice's reach, not finite, on pixel centres and on the bands' edges, both facings.
+    @Test func meshTrianglesMatchTriangles() {
+        var state: UInt64 = 99
+        func random() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var screen: [(Double, Double, Double)?] = []
+        for v in 0..<600 {
+            switch v % 25 {
+            case 0: screen.append(nil)
+            case 1: screen.append((3e6 * (random() - 0.5), 40 * random(), 10))
+            case 2: screen.append((.nan, 5, 5))
+            case 3: screen.append((Double(Int(random() * 40)) + 0.5, Double(Int(random() * 30)) + 0.5, 1 + random()))
+            case 4: screen.append((random() * 40, Double([0, 8, 15, 16, 24, 30][Int(random() * 6)]), 1 + random()))
+            default: screen.append((random() * 56 - 8, random() * 46 - 8, 1 + 9 * random()))
+            }
+        }
+        let colours = (0..<screen.count).map { SIMD3<Float>(Float($0), Float($0 % 7), 0) }
+        let shade = { (a: SIMD3<Float>) -> UInt32 in UInt32(a.x * 1000) | 0xFF00_0000 }
+        let triangles = (0..<3000).map { _ in (Int(random() * 600), Int(random() * 600), Int(random() * 600)) }
+        let points = screen.map(DepthRaster.MeshPoint.init)
+        /// The frame drawn in `bands` bands, and how many bands answered true for each triangle.
+        func draw(mesh: Bool, bands: Int, cull: Bool) -> (DepthFrame, [Int]) {
+            var frame = DepthFrame(width: 40, height: 30)
+            var answers = [Int](repeating: 0, count: triangles.count)
+            for band in 0..<bands {
+                frame.withRaster(rows: band * 30 / bands..<(band + 1) * 30 / bands) { raster in
+                    points.withUnsafeBufferPointer { points in
+                        for (t, (i, j, l)) in triangles.enumerated() {
+                            let drawn: Bool
+                            if mesh {
+                                drawn = raster.meshTriangle(i, j, l, points: points, screen: screen, colours[i], colours[j], colours[l], cullNegative: cull, shade: shade)
+                            } else if let a = screen[i], let b = screen[j], let c = screen[l] {
+                                drawn = raster.triangle(a, b, c, colours[i], colours[j], colours[l], cullNegative: cull, shade: shade)
+                            } else {
+                                drawn = false
+                            }
+                            if drawn { answers[t] += 1 }
+                        }
+                    }
+                }
+            }
+            return (frame, answers)
+        }
+        for cull in [false, true] {
+            let (one, answers) = draw(mesh: false, bands: 1, cull: cull)
+            #expect(answers.filter { $0 == 1 }.count > 500, "many triangles drawn: \(answers.filter { $0 == 1 }.count)")
+            #expect(one.depth.filter(\.isFinite).count > 600, "most of the frame covered")
+            for bands in [1, 4] {
+                let (mesh, meshAnswers) = draw(mesh: true, bands: bands, cull: cull)
+                let differing = zip(meshAnswers, answers).filter { $0 != $1 }.count
+                #expect(differing == 0, "the same answers, each triangle counted in one band (cull \(cull), \(bands) bands)")
+                let pixels = zip(mesh.pixels, one.pixels).filter { $0 != $1 }.count, depths = zip(mesh.depth, one.depth).filter { $0 != $1 }.count
+                #expect(pixels == 0 && depths == 0, "the same pixels and depths (cull \(cull), \(bands) bands)")
+            }
+        }
+    }
+
     /// The rasteriser's tie rule: a jittered mesh of triangles draws every pixel of its square
     /// exactly once — no pixel centre on a shared edge is dropped or drawn twice.
     @Test func sharedEdgesDrawEachPixelOnce() {
