@@ -61,7 +61,9 @@ let package = Package(
         // Swift modules, in the order data flows.
         .target(name: "TerrapinIO", dependencies: ["CTerrapinIO"]),
         .target(name: "TerrapinGeometry"),
-        .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry"]),
+        // Software prefetch (a compiler builtin Swift cannot call) for the compositors.
+        .target(name: "CTerrapinPrefetch"),
+        .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry", "CTerrapinPrefetch"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib", "CLibDeflate"]),
         .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CZlib", "CBrotli", "CZstd", "CTerrapinSVG"]),
         .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite", "CTerrapinSQLite"]),

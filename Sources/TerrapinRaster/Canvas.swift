@@ -187,6 +187,9 @@ public final class Canvas {
     /// Composites `color` through an 8-bit coverage mask (`width` bytes per row) whose top-left
     /// pixel lands on device pixel `origin`; the clip applies, the transform does not. This is
     /// how glyphs are drawn.
+    /// How many rows ahead the sprite compositors ask for the destination's cache lines.
+    static let prefetchRows = 4
+
     public func fillMask(_ mask: [UInt8], width maskWidth: Int, at origin: (x: Int, y: Int), color: RGBAColor) {
         guard maskWidth > 0, !mask.isEmpty, let source = makeSource(Paint(color: color)) else { return }
         guard clip == nil, case .solid(let s) = source else {
