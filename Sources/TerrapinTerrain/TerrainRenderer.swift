@@ -214,6 +214,12 @@ struct DepthRaster {
             @inline(__always) func floor(_ v: Double) -> Int32 { let t = Int32(v); return Double(t) > v ? t - 1 : t }
             cellX = floor(p.0); cellY = floor(p.1)
         }
+
+        /// `points` made anew from a block's `screen`, its storage kept.
+        static func make(_ points: inout [MeshPoint], from screen: [(Double, Double, Double)?]) {
+            points.removeAll(keepingCapacity: true)
+            for p in screen { points.append(MeshPoint(p)) }
+        }
     }
 
     /// `triangle` for corners `i`, `j`, `k` of a mesh whose vertices are `points` (made from
@@ -426,8 +432,7 @@ public enum TerrainRenderer {
                     }
                     let cols = block.columns, screen = block.screen, colour = block.colour
                     // Each vertex on the lattice once, not at each of the six triangles sharing it.
-                    points.removeAll(keepingCapacity: true)
-                    for p in screen { points.append(DepthRaster.MeshPoint(p)) }
+                    DepthRaster.MeshPoint.make(&points, from: screen)
                     points.withUnsafeBufferPointer { points in
                         for r in 0..<(block.rows - 1) {
                             for c in 0..<(cols - 1) {
@@ -492,11 +497,12 @@ public enum TerrainRenderer {
                 return TerrainRenderer.pack(rgb * (1 - a[2]) + horizon * a[2])
             }
             let screen = block.screen, colour = block.colour, texel = block.texel
-            // Each vertex on the lattice once (see `DepthRaster.MeshPoint`).
-            var points = self.points
-            defer { self.points = points }
-            points.removeAll(keepingCapacity: true)
-            for p in screen { points.append(DepthRaster.MeshPoint(p)) }
+            // Each vertex on the lattice once (see `DepthRaster.MeshPoint`), in the storage kept
+            // from the last block (taken out of `self` so that it is not copied on writing).
+            var points: [DepthRaster.MeshPoint] = []
+            swap(&points, &self.points)
+            defer { swap(&points, &self.points) }
+            DepthRaster.MeshPoint.make(&points, from: screen)
             var count = 0
             func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
                 SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
