@@ -2,6 +2,7 @@
 // and a stack of anti-aliased clips. Every draw goes path → device polylines → Rasterizer →
 // PaintSink (the blitter). Degenerate input (empty paths, NaN coordinates, singular
 // transforms, zero sizes) draws nothing and never traps.
+import CTerrapinPrefetch
 import TerrapinGeometry
 
 public final class Canvas {
@@ -15,6 +16,16 @@ public final class Canvas {
     /// The device pixels (premultiplied, packed), for fast paths elsewhere in the module.
     func withDevicePixels<R>(_ body: (UnsafeMutablePointer<UInt32>) throws -> R) rethrows -> R {
         try pixmap.data.withUnsafeMutableBytes { try body($0.bindMemory(to: UInt32.self).baseAddress!) }
+    }
+    /// How many rows ahead the sprite compositors ask for the destination's cache lines.
+    static let prefetchRows = 4
+    /// While row `row` of `pixels` (`width` per row) is drawn, asks for row `row + prefetchRows`
+    /// over `columns` when it is before `end`: a canvas's rows lie a page or more apart, where
+    /// the hardware's own prefetchers stop (a hint: nothing drawn changes).
+    @inline(__always)
+    static func prefetchAhead(_ pixels: UnsafeMutablePointer<UInt32>, width: Int, row: Int, end: Int, columns: Range<Int>) {
+        let ahead = row + prefetchRows
+        if ahead < end { tp_prefetch_write(pixels + ahead * width + columns.lowerBound, columns.count * 4) }
     }
     private var saved: [(Transform, Mask?)] = []
     private let rasterizer = Rasterizer()
@@ -187,9 +198,6 @@ public final class Canvas {
     /// Composites `color` through an 8-bit coverage mask (`width` bytes per row) whose top-left
     /// pixel lands on device pixel `origin`; the clip applies, the transform does not. This is
     /// how glyphs are drawn.
-    /// How many rows ahead the sprite compositors ask for the destination's cache lines.
-    static let prefetchRows = 4
-
     public func fillMask(_ mask: [UInt8], width maskWidth: Int, at origin: (x: Int, y: Int), color: RGBAColor) {
         guard maskWidth > 0, !mask.isEmpty, let source = makeSource(Paint(color: color)) else { return }
         guard clip == nil, case .solid(let s) = source else {

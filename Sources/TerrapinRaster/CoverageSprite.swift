@@ -4,8 +4,6 @@
 // (and so as filling the shape there): full runs of an opaque colour are the colour, partial
 // pixels take `Pixel.blend`, the scalar formula `fillMask` matches lane by lane.
 
-import CTerrapinPrefetch
-
 public struct CoverageSprite: Sendable {
     public let width: Int, height: Int
     let mask: [UInt8]
@@ -66,9 +64,9 @@ extension Canvas {
         sprite.mask.withUnsafeBufferPointer { mask in
             withDevicePixels { pixels in
                 sprite.runs.withUnsafeBufferPointer { runs in
-                    let ahead = Canvas.prefetchRows, left = max(0, origin.x), span = min(width, origin.x + sprite.width) - left
+                    let columns = max(0, origin.x)..<min(width, origin.x + sprite.width)
                     for row in y0..<y1 {
-                        if row + ahead < y1 { tp_prefetch_write(pixels + (row + ahead) * width + left, span * 4) }
+                        Canvas.prefetchAhead(pixels, width: width, row: row, end: y1, columns: columns)
                         let r = row - origin.y
                         let m = mask.baseAddress! + r * sprite.width, d = pixels + row * width + origin.x
                         for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {

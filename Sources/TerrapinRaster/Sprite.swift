@@ -3,8 +3,6 @@
 // opaque runs copied, the rest blended source-over — so a draw touches only what it changes.
 // The bytes are exactly those of `Canvas.drawImage` at the same whole-pixel offset.
 
-import CTerrapinPrefetch
-
 public struct Sprite: Sendable {
     public let pixmap: Pixmap
     struct Run: Sendable {
@@ -60,9 +58,9 @@ extension Canvas {
             let source = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
             withDevicePixels { pixels in
                 sprite.runs.withUnsafeBufferPointer { runs in
-                    let ahead = Canvas.prefetchRows, left = max(0, x), span = min(width, x + sprite.pixmap.width) - left
+                    let columns = max(0, x)..<min(width, x + sprite.pixmap.width)
                     for row in y0..<y1 {
-                        if row + ahead < y1 { tp_prefetch_write(pixels + (row + ahead) * width + left, span * 4) }
+                        Canvas.prefetchAhead(pixels, width: width, row: row, end: y1, columns: columns)
                         let r = row - y
                         let s = source + r * sprite.pixmap.width, d = pixels + row * width + x
                         for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {
