@@ -6,7 +6,28 @@ import CTerrapinPrefetch
 import TerrapinGeometry
 
 public final class Canvas {
-    public private(set) var pixmap: Pixmap
+    /// The pixels. Touched only through `pixmap` and `drawable`, which first wait for queued
+    /// composites (`deferringComposites`), and by the composite queue's thread while it runs.
+    private var surface: Pixmap
+    /// The pixels drawn so far (after every queued composite).
+    public var pixmap: Pixmap {
+        settle()
+        return surface
+    }
+    /// The pixels, for drawing into (after every queued composite).
+    private var drawable: Pixmap {
+        get {
+            settle()
+            return surface
+        }
+        _modify {
+            settle()
+            yield &surface
+        }
+    }
+    public let width: Int, height: Int
+    /// Composites handed to another thread while the caller goes on (`deferringComposites`).
+    var composites: CompositeQueue? = nil
     /// User space → device pixels. Default identity.
     public var transform: Transform = .identity
 
@@ -15,7 +36,7 @@ public final class Canvas {
     var hasClip: Bool { clip != nil }
     /// The device pixels (premultiplied, packed), for fast paths elsewhere in the module.
     func withDevicePixels<R>(_ body: (UnsafeMutablePointer<UInt32>) throws -> R) rethrows -> R {
-        try pixmap.data.withUnsafeMutableBytes { try body($0.bindMemory(to: UInt32.self).baseAddress!) }
+        try drawable.data.withUnsafeMutableBytes { try body($0.bindMemory(to: UInt32.self).baseAddress!) }
     }
     /// How many rows ahead the sprite compositors ask for the destination's cache lines.
     static let prefetchRows = 4
@@ -37,7 +58,9 @@ public final class Canvas {
     private var maskRow: [UInt8] = []
 
     public init(pixmap: Pixmap) {
-        self.pixmap = pixmap
+        surface = pixmap
+        width = pixmap.width
+        height = pixmap.height
         self.span = [UInt32](repeating: 0, count: pixmap.width)
     }
 
@@ -47,12 +70,49 @@ public final class Canvas {
         self.init(pixmap: pixmap)
     }
 
+    /// Runs `body` with this canvas's unclipped solid-colour mask fills (glyphs), coverage-sprite
+    /// fills and sprite draws handed to a second thread, which draws them in order while `body`
+    /// goes on (see `CompositeQueue`); returns once they are drawn. The bytes are those of
+    /// drawing directly. Worth it where a caller spends as long deciding what to draw as drawing
+    /// it (thousands of markers) and another core is free; nested calls share the one queue.
+    public func deferringComposites<R>(_ body: () throws -> R) rethrows -> R {
+        guard composites == nil else { return try body() }
+        composites = CompositeQueue(self)
+        defer {
+            composites?.finish()
+            composites = nil
+        }
+        return try body()
+    }
+
+    /// Waits until every queued composite is drawn.
+    @inline(__always)
+    private func settle() {
+        if let composites { composites.finish() }
+    }
+
+    /// Draws queued composites (on the queue's thread: touches nothing but the pixels).
+    func run(_ operations: [CompositeQueue.Operation]) {
+        let width = width, height = height
+        surface.data.withUnsafeMutableBytes { raw in
+            let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
+            for operation in operations {
+                switch operation {
+                case .mask(let mask, let maskWidth, let x, let y, let source):
+                    Self.compositeMask(mask, width: maskWidth, at: (x, y), source: source, into: pixels, width: width, height: height)
+                case .coverage(let sprite, let x, let y, let source):
+                    Self.composite(sprite, at: (x, y), source: source, into: pixels, width: width, height: height)
+                case .sprite(let sprite, let x, let y):
+                    Self.composite(sprite, x: x, y: y, into: pixels, width: width, height: height)
+                }
+            }
+        }
+    }
+
     /// The device pixels drawing can reach: the clip's bounds, or the whole pixmap.
     public var clipBounds: IntRect { clip?.bounds ?? fullRect }
 
-    public var width: Int { pixmap.width }
-    public var height: Int { pixmap.height }
-    private var fullRect: IntRect { IntRect(x0: 0, y0: 0, x1: pixmap.width, y1: pixmap.height) }
+    private var fullRect: IntRect { IntRect(x0: 0, y0: 0, x1: width, y1: height) }
 
     /// Pushes the transform and clip; `restore` pops them.
     public func save() { saved.append((transform, clip)) }
@@ -71,7 +131,7 @@ public final class Canvas {
     }
 
     /// Replaces every pixel (ignores clip and transform).
-    public func clear(_ color: RGBAColor = .transparent) { pixmap.fill(color.premultiplied) }
+    public func clear(_ color: RGBAColor = .transparent) { drawable.fill(color.premultiplied) }
 
     // MARK: - Fills and strokes
 
@@ -132,11 +192,11 @@ public final class Canvas {
     public func clip(to path: Path, rule: FillRule = .nonZero, antiAlias: Bool = true) {
         device.removeAll()
         path.flatten(transform: transform, into: &device)
-        var mask = Mask(width: pixmap.width, height: pixmap.height)
+        var mask = Mask(width: width, height: height)
         if let box = Rasterizer.pixelBox(device) {
             let region = (clip?.bounds ?? fullRect)
             mask.data.withUnsafeMutableBufferPointer { m in
-                var sink = MaskSink(pixels: m.baseAddress!, width: pixmap.width)
+                var sink = MaskSink(pixels: m.baseAddress!, width: width)
                 rasterizer.fill(device, rule: rule, clip: region, antiAlias: antiAlias, into: &sink)
             }
             mask.bounds = box.intersection(region)
@@ -182,7 +242,7 @@ public final class Canvas {
         shifted.transform(by: .translation(shift.x, shift.y))
         guard let shape = Rasterizer.pixelBox(shifted) else { return }
         let margin = Int((3 * sigma).rounded(.up)) + 1
-        let reach = IntRect(x0: -margin, y0: -margin, x1: pixmap.width + margin, y1: pixmap.height + margin)
+        let reach = IntRect(x0: -margin, y0: -margin, x1: width + margin, y1: height + margin)
         let box = IntRect(x0: shape.x0 - margin, y0: shape.y0 - margin, x1: shape.x1 + margin, y1: shape.y1 + margin).intersection(reach)
         guard !box.isEmpty, box.width * box.height <= Pixmap.Limits.maxPixels else { return }
         var mask = [UInt8](repeating: 0, count: box.width * box.height)
@@ -206,32 +266,41 @@ public final class Canvas {
         }
         // The glyph path: a solid colour through a small mask, no clip; composite directly.
         let maskHeight = mask.count / maskWidth
-        let x0 = max(0, origin.x), x1 = min(pixmap.width, origin.x + maskWidth)
-        let y0 = max(0, origin.y), y1 = min(pixmap.height, origin.y + maskHeight)
+        guard max(0, origin.x) < min(width, origin.x + maskWidth), max(0, origin.y) < min(height, origin.y + maskHeight) else { return }
+        if let composites {
+            composites.add(.mask(mask, width: maskWidth, x: origin.x, y: origin.y, source: s))
+            return
+        }
+        withDevicePixels { Self.compositeMask(mask, width: maskWidth, at: origin, source: s, into: $0, width: width, height: height) }
+    }
+
+    /// `fillMask`'s glyph path: premultiplied `s` through `mask` (`maskWidth` per row) at
+    /// device pixel `origin` of `pixels` (`width` × `height`), source-over, no clip.
+    static func compositeMask(_ mask: [UInt8], width maskWidth: Int, at origin: (x: Int, y: Int), source s: UInt32,
+                              into pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
+        let maskHeight = mask.count / maskWidth
+        let x0 = max(0, origin.x), x1 = min(width, origin.x + maskWidth)
+        let y0 = max(0, origin.y), y1 = min(height, origin.y + maskHeight)
         guard x0 < x1, y0 < y1 else { return }
-        let width = pixmap.width
         mask.withUnsafeBufferPointer { m in
-            pixmap.data.withUnsafeMutableBytes { raw in
-                let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
-                let source4 = SIMD4<UInt32>(repeating: s)
-                for y in y0..<y1 {
-                    let row = pixels + y * width
-                    let maskRow = (y - origin.y) * maskWidth - origin.x
-                    var x = x0
-                    // Four pixels at a time (glyph masks are mostly runs of 0 and 255).
-                    while x + 4 <= x1 {
-                        let c = SIMD4<UInt32>(UInt32(m[maskRow + x]), UInt32(m[maskRow + x + 1]), UInt32(m[maskRow + x + 2]), UInt32(m[maskRow + x + 3]))
-                        if c != .zero {
-                            let p = UnsafeMutableRawPointer(row + x)
-                            p.storeBytes(of: Pixel.sourceOver4(source4, into: p.loadUnaligned(as: SIMD4<UInt32>.self), coverage: c), as: SIMD4<UInt32>.self)
-                        }
-                        x += 4
+            let source4 = SIMD4<UInt32>(repeating: s)
+            for y in y0..<y1 {
+                let row = pixels + y * width
+                let maskRow = (y - origin.y) * maskWidth - origin.x
+                var x = x0
+                // Four pixels at a time (glyph masks are mostly runs of 0 and 255).
+                while x + 4 <= x1 {
+                    let c = SIMD4<UInt32>(UInt32(m[maskRow + x]), UInt32(m[maskRow + x + 1]), UInt32(m[maskRow + x + 2]), UInt32(m[maskRow + x + 3]))
+                    if c != .zero {
+                        let p = UnsafeMutableRawPointer(row + x)
+                        p.storeBytes(of: Pixel.sourceOver4(source4, into: p.loadUnaligned(as: SIMD4<UInt32>.self), coverage: c), as: SIMD4<UInt32>.self)
                     }
-                    while x < x1 {
-                        let c = UInt32(m[maskRow + x])
-                        if c != 0 { row[x] = Pixel.blend(s, into: row[x], coverage: c, mode: .sourceOver) }
-                        x += 1
-                    }
+                    x += 4
+                }
+                while x < x1 {
+                    let c = UInt32(m[maskRow + x])
+                    if c != 0 { row[x] = Pixel.blend(s, into: row[x], coverage: c, mode: .sourceOver) }
+                    x += 1
                 }
             }
         }
@@ -332,7 +401,7 @@ public final class Canvas {
         }
         let columns = taps(sampler.width, inverse.a, inverse.tx, region.x0..<region.x1)
         let rows = taps(sampler.height, inverse.d, inverse.ty, region.y0..<region.y1)
-        let width = pixmap.width
+        let width = self.width
         @inline(__always) func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
             let iw = 256 - w
             let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8) & 0x00FF_00FF
@@ -341,7 +410,7 @@ public final class Canvas {
         }
         source.data.withUnsafeBytes { sourceRaw in
             let src = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
-            pixmap.data.withUnsafeMutableBytes { raw in
+            drawable.data.withUnsafeMutableBytes { raw in
                 let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
                 for (r, row) in rows.enumerated() {
                     let d = pixels + (region.y0 + r) * width + region.x0
@@ -375,11 +444,11 @@ public final class Canvas {
         guard opacity8 > 0 else { return }
         let region = (clip?.bounds ?? fullRect).intersection(IntRect(x0: x, y0: y, x1: x + image.width, y1: y + image.height))
         guard !region.isEmpty else { return }
-        let width = pixmap.width
+        let width = self.width
         let clipData = clip?.data
         image.data.withUnsafeBytes { sourceRaw in
             let source = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
-            pixmap.data.withUnsafeMutableBytes { raw in
+            drawable.data.withUnsafeMutableBytes { raw in
                 let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
                 for row in region.y0..<region.y1 {
                     let d = pixels + row * width
@@ -468,9 +537,9 @@ public final class Canvas {
     private func blit(source: Source, mode: BlendMode, coverageScale: UInt32, _ body: (inout PaintSink, IntRect) -> Void) {
         let clipRect = clip?.bounds ?? fullRect
         guard !clipRect.isEmpty else { return }
-        let width = pixmap.width
+        let width = self.width
         let clipData = clip?.data
-        pixmap.data.withUnsafeMutableBytes { raw in
+        drawable.data.withUnsafeMutableBytes { raw in
             let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
             span.withUnsafeMutableBufferPointer { spanBuffer in
                 func run(_ clipPointer: UnsafePointer<UInt8>?) {

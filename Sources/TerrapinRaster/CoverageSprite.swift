@@ -57,27 +57,36 @@ extension Canvas {
             if packed >> 24 != 0 { fillMask(sprite.mask, width: sprite.width, at: origin, color: color) }
             return
         }
-        let width = pixmap.width, height = pixmap.height
+        guard max(0, origin.y) < min(height, origin.y + sprite.height), origin.x < width, origin.x + sprite.width > 0 else { return }
+        if let composites {
+            composites.add(.coverage(sprite, x: origin.x, y: origin.y, source: packed))
+            return
+        }
+        withDevicePixels { Self.composite(sprite, at: origin, source: packed, into: $0, width: width, height: height) }
+    }
+
+    /// `fill(_:at:color:)` without a clip: premultiplied `packed` through `sprite` at device
+    /// pixel `origin` of `pixels` (`width` × `height`), source-over.
+    static func composite(_ sprite: CoverageSprite, at origin: (x: Int, y: Int), source packed: UInt32,
+                          into pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
         let y0 = max(0, origin.y), y1 = min(height, origin.y + sprite.height)
         guard y0 < y1, origin.x < width, origin.x + sprite.width > 0 else { return }
         let opaque = packed >> 24 == 255
         sprite.mask.withUnsafeBufferPointer { mask in
-            withDevicePixels { pixels in
-                sprite.runs.withUnsafeBufferPointer { runs in
-                    let columns = max(0, origin.x)..<min(width, origin.x + sprite.width)
-                    for row in y0..<y1 {
-                        Canvas.prefetchAhead(pixels, width: width, row: row, end: y1, columns: columns)
-                        let r = row - origin.y
-                        let m = mask.baseAddress! + r * sprite.width, d = pixels + row * width + origin.x
-                        for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {
-                            let run = runs[k]
-                            let a = max(Int(run.x), -origin.x), b = min(Int(run.x + run.length), width - origin.x)
-                            guard a < b else { continue }
-                            if run.full && opaque {
-                                (d + a).update(repeating: packed, count: b - a)
-                            } else {
-                                for c in a..<b { d[c] = Pixel.blend(packed, into: d[c], coverage: UInt32(m[c]), mode: .sourceOver) }
-                            }
+            sprite.runs.withUnsafeBufferPointer { runs in
+                let columns = max(0, origin.x)..<min(width, origin.x + sprite.width)
+                for row in y0..<y1 {
+                    Canvas.prefetchAhead(pixels, width: width, row: row, end: y1, columns: columns)
+                    let r = row - origin.y
+                    let m = mask.baseAddress! + r * sprite.width, d = pixels + row * width + origin.x
+                    for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {
+                        let run = runs[k]
+                        let a = max(Int(run.x), -origin.x), b = min(Int(run.x + run.length), width - origin.x)
+                        guard a < b else { continue }
+                        if run.full && opaque {
+                            (d + a).update(repeating: packed, count: b - a)
+                        } else {
+                            for c in a..<b { d[c] = Pixel.blend(packed, into: d[c], coverage: UInt32(m[c]), mode: .sourceOver) }
                         }
                     }
                 }

@@ -51,30 +51,38 @@ extension Canvas {
             transform = saved
             return
         }
-        let width = pixmap.width, height = pixmap.height
+        guard max(0, y) < min(height, y + sprite.pixmap.height), x < width, x + sprite.pixmap.width > 0 else { return }
+        if let composites {
+            composites.add(.sprite(sprite, x: x, y: y))
+            return
+        }
+        withDevicePixels { Self.composite(sprite, x: x, y: y, into: $0, width: width, height: height) }
+    }
+
+    /// `drawSprite` without a clip: `sprite` with its top-left at device pixel (x, y) of
+    /// `pixels` (`width` × `height`), source-over.
+    static func composite(_ sprite: Sprite, x: Int, y: Int, into pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
         let y0 = max(0, y), y1 = min(height, y + sprite.pixmap.height)
         guard y0 < y1, x < width, x + sprite.pixmap.width > 0 else { return }
         sprite.pixmap.data.withUnsafeBytes { sourceRaw in
             let source = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
-            withDevicePixels { pixels in
-                sprite.runs.withUnsafeBufferPointer { runs in
-                    let columns = max(0, x)..<min(width, x + sprite.pixmap.width)
-                    for row in y0..<y1 {
-                        Canvas.prefetchAhead(pixels, width: width, row: row, end: y1, columns: columns)
-                        let r = row - y
-                        let s = source + r * sprite.pixmap.width, d = pixels + row * width + x
-                        for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {
-                            let run = runs[k]
-                            // Clipped to the canvas: columns a..<b of the sprite.
-                            let a = max(Int(run.x), -x), b = min(Int(run.x + run.length), width - x)
-                            guard a < b else { continue }
-                            if run.opaque {
-                                (d + a).update(from: s + a, count: b - a)
-                            } else {
-                                for c in a..<b {
-                                    let p = s[c]
-                                    d[c] = p &+ Pixel.scale(d[c], 255 - (p >> 24))
-                                }
+            sprite.runs.withUnsafeBufferPointer { runs in
+                let columns = max(0, x)..<min(width, x + sprite.pixmap.width)
+                for row in y0..<y1 {
+                    Canvas.prefetchAhead(pixels, width: width, row: row, end: y1, columns: columns)
+                    let r = row - y
+                    let s = source + r * sprite.pixmap.width, d = pixels + row * width + x
+                    for k in sprite.rowStart[r]..<sprite.rowStart[r + 1] {
+                        let run = runs[k]
+                        // Clipped to the canvas: columns a..<b of the sprite.
+                        let a = max(Int(run.x), -x), b = min(Int(run.x + run.length), width - x)
+                        guard a < b else { continue }
+                        if run.opaque {
+                            (d + a).update(from: s + a, count: b - a)
+                        } else {
+                            for c in a..<b {
+                                let p = s[c]
+                                d[c] = p &+ Pixel.scale(d[c], 255 - (p >> 24))
                             }
                         }
                     }

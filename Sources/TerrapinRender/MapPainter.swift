@@ -3,6 +3,7 @@
 // marker and popover content were laid out when the scene was resolved.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinIO
 import TerrapinModels
 import TerrapinRaster
 import TerrapinScene
@@ -15,8 +16,18 @@ public enum MapPainter {
     /// `shapes` holds the masks of marker content shapes drawn more than once (nil: every
     /// shape is rasterised where it is drawn); `layers` limits painting to some layers (to
     /// composite markers over a picture of one's own, say).
+    /// Display items from which painting composites on a second core (with one to spare).
+    static let overlapThreshold = 128
+
     public static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double,
                              shapes: SpriteStore? = SpriteStore(), layers: Set<DisplayLayer> = Set(DisplayLayer.allCases)) {
+        paint(scene, in: rect, canvas: canvas, scale: scale, shapes: shapes, layers: layers, deferComposites: nil)
+    }
+
+    /// `deferComposites`: whether items' composites are drawn on a second thread (nil: with
+    /// `overlapThreshold` items or more and a second core).
+    static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double,
+                      shapes: SpriteStore?, layers: Set<DisplayLayer>, deferComposites: Bool?) {
         guard let content = scene.content else { return }
         canvas.save()
         // A map that covers the whole canvas needs no clip (and masks composite faster without).
@@ -61,45 +72,51 @@ public enum MapPainter {
         let markerContext = DrawContext(canvas: canvas, scale: scale, sprites: shapes)
         // The layers painted here, asked once rather than hashed per item.
         let painted = DisplayLayer.allCases.map { $0 != .ground && $0 != .threeD && layers.contains($0) }
-        // Items are read in place: a copy of an item (or of a prepared marker) retains every
-        // reference it holds, per marker.
-        for i in scene.items.indices {
-            guard scene.items[i].isDrawn, painted[scene.items[i].layer.order], early.isEmpty || !early.contains(i) else { continue }
-            let box = scene.items[i].box, opacity = scene.items[i].opacity, layer = scene.items[i].layer
-            switch scene.items[i].content {
-            case .leader(_, let from, let to):
-                drawLeader(from: from, to: to, canvas: canvas, opacity: opacity)
-            case .marker(let m):
-                guard let box else { continue }
-                if layer == .occluded {
-                    drawDimmed(content.prepared[m].layout, at: box, opacity: opacity, canvas: canvas, scale: scale)
-                } else if content.prepared[m].lightweight != nil {
-                    drawLightweight(scene.markers[m], content.prepared[m], canvas: canvas, sprites: &sprites)
-                } else {
-                    content.prepared[m].layout.draw(at: Point(box.minX, box.minY), markerContext)
+        // Many markers: their glyphs and sprites are composited on another core while the next
+        // ones are walked (the same bytes; see `Canvas.deferringComposites`).
+        let overlap = deferComposites ?? (Cores.online > 1 && scene.items.count >= Self.overlapThreshold)
+        func paintItems() {
+            // Items are read in place: a copy of an item (or of a prepared marker) retains every
+            // reference it holds, per marker.
+            for i in scene.items.indices {
+                guard scene.items[i].isDrawn, painted[scene.items[i].layer.order], early.isEmpty || !early.contains(i) else { continue }
+                let box = scene.items[i].box, opacity = scene.items[i].opacity, layer = scene.items[i].layer
+                switch scene.items[i].content {
+                case .leader(_, let from, let to):
+                    drawLeader(from: from, to: to, canvas: canvas, opacity: opacity)
+                case .marker(let m):
+                    guard let box else { continue }
+                    if layer == .occluded {
+                        drawDimmed(content.prepared[m].layout, at: box, opacity: opacity, canvas: canvas, scale: scale)
+                    } else if content.prepared[m].lightweight != nil {
+                        drawLightweight(scene.markers[m], content.prepared[m], canvas: canvas, sprites: &sprites)
+                    } else {
+                        content.prepared[m].layout.draw(at: Point(box.minX, box.minY), markerContext)
+                    }
+                case .markerLabel(let m):
+                    if let label = content.prepared[m].labelLayout, let box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
+                case .basemapLabel(let i):
+                    let label = scene.labels[i]
+                    guard let layout = label.layout else { continue }
+                    if let style = label.style {
+                        drawStyledLabel(layout, label, style, canvas: canvas)
+                    } else {
+                        drawHaloText(layout, at: Point(label.box.minX, label.box.minY), canvas: canvas)
+                    }
+                case .popover(let k, _):
+                    drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
+                case .shape(let k):
+                    paintShape(scene.shapes[k], content, canvas: canvas, depth: depth)
+                case .attribution:
+                    guard let box, let layout = content.attribution else { continue }
+                    canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
+                    layout.draw(in: canvas, at: Point(box.maxX - 3 - layout.width, box.minY + 1), color: RGBAColor(RGBA8(hex: "#3C4043")!))
+                case .sky, .flatGround, .terrainMesh, .buildings, .model:
+                    continue
                 }
-            case .markerLabel(let m):
-                if let label = content.prepared[m].labelLayout, let box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
-            case .basemapLabel(let i):
-                let label = scene.labels[i]
-                guard let layout = label.layout else { continue }
-                if let style = label.style {
-                    drawStyledLabel(layout, label, style, canvas: canvas)
-                } else {
-                    drawHaloText(layout, at: Point(label.box.minX, label.box.minY), canvas: canvas)
-                }
-            case .popover(let k, _):
-                drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
-            case .shape(let k):
-                paintShape(scene.shapes[k], content, canvas: canvas, depth: depth)
-            case .attribution:
-                guard let box, let layout = content.attribution else { continue }
-                canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
-                layout.draw(in: canvas, at: Point(box.maxX - 3 - layout.width, box.minY + 1), color: RGBAColor(RGBA8(hex: "#3C4043")!))
-            case .sky, .flatGround, .terrainMesh, .buildings, .model:
-                continue
             }
         }
+        if overlap { canvas.deferringComposites(paintItems) } else { paintItems() }
         canvas.transform = saved
         canvas.restore()
     }

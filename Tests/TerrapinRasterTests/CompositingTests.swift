@@ -317,3 +317,55 @@ import TerrapinGeometry
         }
     }
 }
+
+@Suite struct DeferredCompositeTests {
+    /// Composites queued to another thread (`deferringComposites`) give the bytes of drawing
+    /// directly, mixed in any order with drawings that are not queued (paths, clipped masks,
+    /// images, clears) and with reads of the pixels half-way.
+    @Test func queuedCompositesDrawTheBytesOfDirectDrawing() throws {
+        let layer = try #require(Canvas(width: 19, height: 13))
+        layer.fill(PathBuilder.circle(center: Point(9.4, 6.3), radius: 6.1), paint: Paint(color: RGBAColor(red: 0.9, green: 0.3, blue: 0.1, alpha: 0.8)))
+        let sprite = Sprite(layer.pixmap)
+        var glyph = [UInt8](repeating: 0, count: 9 * 11)
+        for i in glyph.indices { glyph[i] = UInt8((i * 37) % 256) }
+        let coverage = try #require(CoverageSprite(mask: glyph, width: 9))
+        func draw(_ canvas: Canvas, seed: UInt32) -> [Pixmap] {
+            var state = seed
+            func next(_ n: Int) -> Int { state = 1664525 &* state &+ 1013904223; return Int(state >> 8) % n }
+            var reads: [Pixmap] = []
+            canvas.clear(RGBAColor(red: 0.2, green: 0.6, blue: 0.8, alpha: 0.9))
+            for k in 0..<3_000 {
+                let x = next(90) - 15, y = next(70) - 15
+                let color = RGBAColor(red: Float(next(256)) / 255, green: Float(next(256)) / 255, blue: 0.3, alpha: next(3) == 0 ? 1 : Float(next(256)) / 255)
+                switch next(20) {
+                case 0..<6: canvas.fillMask(glyph, width: 9, at: (x, y), color: color)
+                case 6..<11: canvas.fill(coverage, at: (x, y), color: color)
+                case 11..<16: canvas.drawSprite(sprite, x: x, y: y)
+                case 16: canvas.fill(PathBuilder.circle(center: Point(Double(x) + 0.3, Double(y) + 0.6), radius: 4.2), paint: Paint(color: color))
+                case 17: canvas.drawImage(layer.pixmap, transform: .translation(Double(x) + 0.5, Double(y)))
+                case 18:
+                    // A clip makes the composites take the general (direct) path for a while.
+                    canvas.save()
+                    canvas.clip(to: PathBuilder.circle(center: Point(30, 25), radius: 18))
+                    canvas.fillMask(glyph, width: 9, at: (x, y), color: color)
+                    canvas.drawSprite(sprite, x: x, y: y)
+                    canvas.restore()
+                default:
+                    if k % 7 == 0 { reads.append(canvas.pixmap) }
+                }
+            }
+            reads.append(canvas.pixmap)
+            return reads
+        }
+        for seed: UInt32 in [1, 2, 3] {
+            let direct = try #require(Canvas(width: 60, height: 40)), queued = try #require(Canvas(width: 60, height: 40))
+            let expected = draw(direct, seed: seed)
+            let got = queued.deferringComposites {
+                #expect(queued.composites != nil)
+                return draw(queued, seed: seed)
+            }
+            #expect(got == expected, "seed \(seed)")
+            #expect(queued.composites == nil && queued.pixmap == direct.pixmap)
+        }
+    }
+}

@@ -105,6 +105,39 @@ let exampleNames = ((try? FileManager.default.contentsOfDirectory(atPath: exampl
     }
 }
 
+/// Many markers paint with their glyphs and sprites composited on a second thread while the
+/// next ones are walked; the bytes are those of painting on one.
+@Suite struct OverlappedCompositingTests {
+    @Test func overlappedCompositesPaintTheBytesOfDirectPainting() throws {
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            ForEach(0..<300) { i in
+                Marker(position: at(Double(i % 20) * 19 - 190, Double(i / 20) * 17 - 125), zIndex: i) {
+                    switch i % 3 {
+                    case 0: Pin(configuration: .init(backgroundColor: i % 2 == 0 ? .blue : .red))
+                    case 1: Text("Stop \(i)").padding(4).background(Capsule().fill(Color.white)).clipShape(RoundedRectangle(cornerRadius: 3))
+                    default: VStack(spacing: 2) { Text("Ünïcode \(i)").font(.caption); Circle().fill(Color.orange).frame(width: 8, height: 8) }
+                    }
+                }
+            }
+        }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        #expect(scene.items.count >= MapPainter.overlapThreshold)
+        func render(overlapped: Bool) -> Pixmap {
+            let canvas = Canvas(width: 800, height: 600)!
+            canvas.clear(RGBAColor(red: 0.9, green: 0.95, blue: 0.9))
+            canvas.transform = .scale(2)
+            MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 400, height: 300), canvas: canvas, scale: 2, shapes: SpriteStore(),
+                             layers: Set(DisplayLayer.allCases), deferComposites: overlapped)
+            return canvas.pixmap
+        }
+        let direct = render(overlapped: false)
+        #expect(render(overlapped: true) == direct)
+        // Something was drawn: many pixels differ from the background.
+        let background = Pixmap(width: 800, height: 600)!
+        #expect(direct != background)
+    }
+}
+
 /// inspect said "hidden (occluded)" for markers the map draws dimmed.
 @Suite struct DimmedMarkerWordingTests {
     @Test func dimmedOccludedMarkersSayShownDimmed() throws {

@@ -1,0 +1,61 @@
+// Composites run on a second thread while the caller goes on: painting thousands of markers is
+// half walking views (layout, sprite and glyph look-ups) and half compositing their masks and
+// sprites, and the two can overlap. Inside `Canvas.deferringComposites` the canvas queues its
+// unclipped solid-colour mask fills (glyphs), coverage-sprite fills and sprite draws instead of
+// drawing them; a serial queue draws them in the order given. Every other drawing and every
+// read of `pixmap` first waits until the queue is empty, so each pixel sees the same operations
+// in the same order as when drawing directly: the same bytes at any thread count.
+import Dispatch
+
+final class CompositeQueue {
+    /// A queued composite: what it draws, already in device pixels and premultiplied colour.
+    enum Operation: Sendable {
+        case mask([UInt8], width: Int, x: Int, y: Int, source: UInt32)
+        case coverage(CoverageSprite, x: Int, y: Int, source: UInt32)
+        case sprite(Sprite, x: Int, y: Int)
+    }
+
+    /// Operations handed over together: one hand-over costs about as much as a few glyphs.
+    static let batchSize = 256
+
+    /// The canvas the operations draw into, carried to the drawing thread. Sound because the
+    /// canvas's pixels are then touched by that thread alone: the canvas waits (`finish`) before
+    /// it reads or draws them itself.
+    private struct Target: @unchecked Sendable {
+        unowned let canvas: Canvas
+    }
+
+    private let target: Target
+    private let queue = DispatchQueue(label: "terrapin.canvas.composites")
+    private let group = DispatchGroup()
+    /// Operations not yet handed over.
+    private var batch: [Operation] = []
+    /// Whether operations were handed over since the last `finish`.
+    private var handedOver = false
+
+    init(_ canvas: Canvas) {
+        target = Target(canvas: canvas)
+        batch.reserveCapacity(Self.batchSize)
+    }
+
+    func add(_ operation: Operation) {
+        batch.append(operation)
+        if batch.count >= Self.batchSize { handOver() }
+    }
+
+    private func handOver() {
+        guard !batch.isEmpty else { return }
+        let operations = batch
+        batch.removeAll(keepingCapacity: true)
+        handedOver = true
+        queue.async(group: group) { [target] in target.canvas.run(operations) }
+    }
+
+    /// Returns once every operation added has been drawn.
+    func finish() {
+        guard handedOver || !batch.isEmpty else { return }
+        handOver()
+        group.wait()
+        handedOver = false
+    }
+}
