@@ -17,6 +17,13 @@ final class CompositeQueue {
 
     /// Operations handed over together: one hand-over costs about as much as a few glyphs.
     static let batchSize = 256
+    /// Batches handed over in a chunk. At most two chunks are in flight: a caller that outruns
+    /// the drawing waits, before it starts a third, for the older one to be drawn (under 1 MiB
+    /// queued), rather than queueing without bound. Waiting per chunk, not per batch, keeps the
+    /// wake-ups off the drawing thread: a semaphore slot per batch, whose signal wakes the
+    /// caller each time, made S2's paint 4–20 ms slower here, and waiting for the whole queue
+    /// every 64 batches left both threads idle in turn (5–15 ms).
+    static let chunkBatches = 32
 
     /// The canvas the operations draw into, carried to the drawing thread. Sound because the
     /// canvas's pixels are then touched by that thread alone: the canvas waits (`finish`) before
@@ -27,11 +34,12 @@ final class CompositeQueue {
 
     private let target: Target
     private let queue = DispatchQueue(label: "terrapin.canvas.composites")
-    private let group = DispatchGroup()
+    /// The chunk before the current one, and the current one.
+    private var older = DispatchGroup(), current = DispatchGroup()
     /// Operations not yet handed over.
     private var batch: [Operation] = []
-    /// Whether operations were handed over since the last `finish`.
-    private var handedOver = false
+    /// Batches handed over in the current chunk.
+    private var handedOver = 0
 
     init(_ canvas: Canvas) {
         target = Target(canvas: canvas)
@@ -47,15 +55,22 @@ final class CompositeQueue {
         guard !batch.isEmpty else { return }
         let operations = batch
         batch.removeAll(keepingCapacity: true)
-        handedOver = true
-        queue.async(group: group) { [target] in target.canvas.run(operations) }
+        if handedOver == Self.chunkBatches {
+            older.wait()
+            older = current
+            current = DispatchGroup()
+            handedOver = 0
+        }
+        handedOver += 1
+        queue.async(group: current) { [target] in target.canvas.run(operations) }
     }
 
     /// Returns once every operation added has been drawn.
     func finish() {
-        guard handedOver || !batch.isEmpty else { return }
+        guard handedOver > 0 || !batch.isEmpty else { return }
         handOver()
-        group.wait()
-        handedOver = false
+        // (The queue is serial: the current chunk done, so is the older one.)
+        current.wait()
+        handedOver = 0
     }
 }

@@ -367,5 +367,17 @@ import TerrapinGeometry
             #expect(got == expected, "seed \(seed)")
             #expect(queued.composites == nil && queued.pixmap == direct.pixmap)
         }
+        // More batches than may be in flight, with nothing else that waits for them: the caller
+        // waits for the drawing to catch up, and the bytes stay those of drawing directly.
+        let direct = try #require(Canvas(width: 60, height: 40)), queued = try #require(Canvas(width: 60, height: 40))
+        let count = CompositeQueue.batchSize * (CompositeQueue.chunkBatches * 3 + 4)
+        func glyphs(_ canvas: Canvas) {
+            for k in 0..<count {
+                canvas.fillMask(glyph, width: 9, at: (k % 61 - 5, k % 37 - 5), color: RGBAColor(red: Float(k % 7) / 7, green: 0.5, blue: 0.2, alpha: 0.6))
+            }
+        }
+        glyphs(direct)
+        queued.deferringComposites { glyphs(queued) }
+        #expect(queued.pixmap == direct.pixmap)
     }
 }
