@@ -12,13 +12,15 @@ import TerrapinTypography
 import TerrapinViews
 
 public enum MapPainter {
+    /// Display items from which painting composites on a second core, when there is one.
+    static let overlapThreshold = 128
+
     /// Paints `scene` into `rect` (points) of `canvas`, whose transform maps points to pixels.
     /// `shapes` holds the masks of marker content shapes drawn more than once (nil: every
     /// shape is rasterised where it is drawn); `layers` limits painting to some layers (to
-    /// composite markers over a picture of one's own, say).
-    /// Display items from which painting composites on a second core (with one to spare).
-    static let overlapThreshold = 128
-
+    /// composite markers over a picture of one's own, say). From `overlapThreshold` items, with
+    /// a second core, glyphs and sprites are composited on it while the walk goes on (the same
+    /// bytes: `Canvas.deferringComposites`).
     public static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double,
                              shapes: SpriteStore? = SpriteStore(), layers: Set<DisplayLayer> = Set(DisplayLayer.allCases)) {
         paint(scene, in: rect, canvas: canvas, scale: scale, shapes: shapes, layers: layers, deferComposites: nil)

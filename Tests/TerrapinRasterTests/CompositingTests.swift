@@ -320,8 +320,8 @@ import TerrapinGeometry
 
 @Suite struct DeferredCompositeTests {
     /// Composites queued to another thread (`deferringComposites`) give the bytes of drawing
-    /// directly, mixed in any order with drawings that are not queued (paths, clipped masks,
-    /// images, clears) and with reads of the pixels half-way.
+    /// directly, mixed in any order with drawings that are not queued (a clear, paths, images,
+    /// clipped masks and sprites) and with reads of the pixels half-way.
     @Test func queuedCompositesDrawTheBytesOfDirectDrawing() throws {
         let layer = try #require(Canvas(width: 19, height: 13))
         layer.fill(PathBuilder.circle(center: Point(9.4, 6.3), radius: 6.1), paint: Paint(color: RGBAColor(red: 0.9, green: 0.3, blue: 0.1, alpha: 0.8)))
