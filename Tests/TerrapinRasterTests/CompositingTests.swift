@@ -298,7 +298,10 @@ import TerrapinGeometry
                 }
                 let canvas = Canvas(pixmap: try #require(Pixmap(width: 33, height: 17, premultipliedData: background)))
                 let w = 11 + colorIndex, h = 9
-                let mask = (0..<(w * h)).map { k in k % 7 == 0 ? UInt8(0) : k % 5 == 0 ? UInt8(255) : UInt8(next() % 256) }
+                // Runs of 255 and of 0 among mixed values, as glyph masks have.
+                let mask = (0..<(w * h)).map { k in
+                    k % 19 < 6 ? UInt8(255) : k % 17 < 5 ? UInt8(0) : k % 7 == 0 ? UInt8(0) : k % 5 == 0 ? UInt8(255) : UInt8(next() % 256)
+                }
                 canvas.fillMask(mask, width: w, at: (ox, oy), color: color)
                 // The reference: one pixel at a time.
                 var expected = background
