@@ -426,13 +426,13 @@ public enum TerrainRenderer {
                 painter?.origin = origins[level]
                 for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= top && mesh.spans[b].top < bottom {
                     mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origins[level], into: &block)
+                    // Each vertex on the lattice once, not at each of the six triangles sharing it.
+                    DepthRaster.MeshPoint.make(&points, from: block.screen)
                     if painter != nil {
-                        count += painter!.draw(block, into: raster, cullNegative: cull)
+                        count += points.withUnsafeBufferPointer { painter!.draw(block, points: $0, into: raster, cullNegative: cull) }
                         continue
                     }
                     let cols = block.columns, screen = block.screen, colour = block.colour
-                    // Each vertex on the lattice once, not at each of the six triangles sharing it.
-                    DepthRaster.MeshPoint.make(&points, from: screen)
                     points.withUnsafeBufferPointer { points in
                         for r in 0..<(block.rows - 1) {
                             for c in 0..<(cols - 1) {
@@ -466,8 +466,6 @@ public enum TerrainRenderer {
         let horizon: SIMD3<Float>
         let flatLight: Float
         var reader = ImageryReader()
-        /// The block's vertices on the lattice (kept to reuse its storage).
-        var points: [DepthRaster.MeshPoint] = []
 
         init(imagery: Imagery, origin: (x: Double, y: Double), horizon: SIMD3<Float>, flatLight: Float) {
             self.imagery = imagery
@@ -476,7 +474,8 @@ public enum TerrainRenderer {
             self.flatLight = flatLight
         }
 
-        mutating func draw(_ block: TerrainMesh.Block, into raster: DepthRaster, cullNegative: Bool) -> Int {
+        /// Draws `block`, whose vertices on the lattice are `points` (`DepthRaster.MeshPoint`).
+        mutating func draw(_ block: TerrainMesh.Block, points: UnsafeBufferPointer<DepthRaster.MeshPoint>, into raster: DepthRaster, cullNegative: Bool) -> Int {
             let shading = Float(imagery.shading)
             let relative = imagery.shadesRelativeToFlat
             let imagery = self.imagery, origin = self.origin, horizon = self.horizon, flatLight = self.flatLight
@@ -497,39 +496,31 @@ public enum TerrainRenderer {
                 return TerrainRenderer.pack(rgb * (1 - a[2]) + horizon * a[2])
             }
             let screen = block.screen, colour = block.colour, texel = block.texel
-            // Each vertex on the lattice once (see `DepthRaster.MeshPoint`), in the storage kept
-            // from the last block (taken out of `self` so that it is not copied on writing).
-            var points: [DepthRaster.MeshPoint] = []
-            swap(&points, &self.points)
-            defer { swap(&points, &self.points) }
-            DepthRaster.MeshPoint.make(&points, from: screen)
             var count = 0
             func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
                 SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
             }
-            points.withUnsafeBufferPointer { points in
-                func draw(_ i: Int, _ j: Int, _ k: Int, cullNegative: Bool) {
-                    guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
-                    let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
-                    let ta = texel[i], tb = texel[j], tc = texel[k]
-                    let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
-                    // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
-                    let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
-                    if raster.meshTriangle(i, j, k, points: points, screen: screen, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level),
-                                           perspective: true, cullNegative: cullNegative, shade: pixel) {
-                        count += 1
-                    }
+            func draw(_ i: Int, _ j: Int, _ k: Int, cullNegative: Bool) {
+                guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
+                let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
+                let ta = texel[i], tb = texel[j], tc = texel[k]
+                let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
+                // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
+                let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
+                if raster.meshTriangle(i, j, k, points: points, screen: screen, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level),
+                                       perspective: true, cullNegative: cullNegative, shade: pixel) {
+                    count += 1
                 }
-                let cols = block.columns
-                for r in 0..<(block.rows - 1) {
-                    for c in 0..<(cols - 1) {
-                        let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
-                        draw(i00, i01, i11, cullNegative: cullNegative)
-                        draw(i00, i11, i10, cullNegative: cullNegative)
-                    }
-                }
-                for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
             }
+            let cols = block.columns
+            for r in 0..<(block.rows - 1) {
+                for c in 0..<(cols - 1) {
+                    let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                    draw(i00, i01, i11, cullNegative: cullNegative)
+                    draw(i00, i11, i10, cullNegative: cullNegative)
+                }
+            }
+            for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
             return count
         }
     }
