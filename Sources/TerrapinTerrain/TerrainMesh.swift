@@ -44,6 +44,8 @@ struct TerrainMesh {
     private(set) var spans: [(top: Double, bottom: Double)]
     /// Per block: its lowest point (metres, exaggerated, the sea at 0).
     private let lows: [Double]
+    /// Per block: its highest point and the surface's bulge between its corners (metres).
+    private let highs: [Double]
     /// Whether the eye is above the grid's highest sample.
     let eyeAboveTerrain: Bool
     /// Per block corner ((blocksX + 1) × (blocksY + 1)): the largest step of the blocks around it.
@@ -97,7 +99,7 @@ struct TerrainMesh {
         var steps = [Int](repeating: 1, count: blocksX * blocksY)
         var visible = [Bool](repeating: false, count: blocksX * blocksY)
         var spans = [(top: Double, bottom: Double)](repeating: (-.infinity, .infinity), count: blocksX * blocksY)
-        var lows = [Double](repeating: 0, count: blocksX * blocksY)
+        var lows = [Double](repeating: 0, count: blocksX * blocksY), highs = lows
         let focal = projection.focalLength * toDevice.scale
         for by in 0..<blocksY {
             for bx in 0..<blocksX {
@@ -110,6 +112,7 @@ struct TerrainMesh {
                 let bulge = spanMetres * spanMetres / (8 * 6_356_752) + 1
                 let lo = Swift.max(0, Double(ranges.low[b]) * exaggeration), hi = Swift.max(0, Double(ranges.high[b]) * exaggeration) + bulge
                 lows[b] = lo
+                highs[b] = hi
                 let box = Self.box(north: north, south: south, west: west, east: east, low: lo, high: hi, projection: projection, toDevice: toDevice,
                                    frameWidth: frameWidth, frameHeight: frameHeight)
                 let nearest = box.nearest
@@ -139,6 +142,7 @@ struct TerrainMesh {
         self.visible = visible
         self.spans = spans
         self.lows = lows
+        self.highs = highs
         let ex = exaggeration
         rises = ranges.rise.map { Double($0) * ex }
         var cornerSteps = [Int](repeating: 1, count: (blocksX + 1) * (blocksY + 1))
@@ -278,10 +282,16 @@ struct TerrainMesh {
     }
 
     /// A block's mesh: vertices on a `columns` × `rows` lattice, row-major from the north-west.
+    /// Only lattice rows `firstRow...lastRow` are made when the block is made for a band of the
+    /// frame it reaches beyond: its strips (the triangles between two lattice rows) from
+    /// `firstRow` up to `lastRow` are the ones that can reach into the band.
     struct Block {
         var columns = 0, rows = 0
+        var firstRow = 0, lastRow = 0
         /// Device position and depth; nil behind the near plane.
         var screen: [(Double, Double, Double)?] = []
+        /// `screen` on the rasteriser's lattice.
+        var points: [DepthRaster.MeshPoint] = []
         /// Elevation, hillshade and haze.
         var colour: [SIMD3<Float>] = []
         /// Image position in full-resolution pixels from the imagery's origin (empty without imagery).
@@ -299,26 +309,26 @@ struct TerrainMesh {
     }
 
     /// Fills `block` with block `b`'s vertices. `imagery` (with its texel origin) gives image
-    /// positions; `style` the hillshade; `hazeDistance` the haze.
-    func vertices(of b: Int, style: TerrainStyle, hazeDistance: Double, imagery: Imagery?, origin: (x: Double, y: Double), into block: inout Block) {
+    /// positions; `style` the hillshade; `hazeDistance` the haze. With `band` (device rows, top
+    /// and bottom) only the lattice rows whose strips can reach into it are made; false when
+    /// none can.
+    @discardableResult
+    func vertices(of b: Int, style: TerrainStyle, hazeDistance: Double, imagery: Imagery?, origin: (x: Double, y: Double),
+                  band: (top: Double, bottom: Double)? = nil, into block: inout Block) -> Bool {
         let s = blockCells, bx = b % blocksX, by = b / blocksX, step = steps[b]
         let cs = Self.lattice(bx * s, min((bx + 1) * s, grid.columns - 1), step)
         let rs = Self.lattice(by * s, min((by + 1) * s, grid.rows - 1), step)
         let nc = cs.count, nr = rs.count
         block.columns = nc
         block.rows = nr
-        let n = nc * nr
-        block.screen = [(Double, Double, Double)?](repeating: nil, count: n)
-        block.colour = [SIMD3<Float>](repeating: .zero, count: n)
-        block.texel = [SIMD2<Float>](repeating: .zero, count: imagery == nil ? 0 : n)
-        block.enu = [Vector3](repeating: .zero, count: n)
         // The steps of the four neighbours (this block's own where there is none).
         func neighbour(_ dx: Int, _ dy: Int) -> Int {
             let x = bx + dx, y = by + dy
             return x >= 0 && x < blocksX && y >= 0 && y < blocksY ? max(step, steps[y * blocksX + x]) : step
         }
         let north = neighbour(0, -1), south = neighbour(0, 1), west = neighbour(-1, 0), east = neighbour(1, 0)
-        func corner(_ cx: Int, _ cy: Int) -> Int { cornerSteps[(by + cy) * (blocksX + 1) + bx + cx] }
+        let edges = skirtEdges(bx, by)
+        let hangs = (edges.north || edges.south || edges.west || edges.east) && (skirtDepth.outer > 0 || skirtDepth.window > 0)
         // Per column and row: the trigonometry and image position (separable in both).
         let lons = cs.map { grid.westCentre + Double($0) * grid.cellWidth }
         let lats = rs.map { grid.northCentre - Double($0) * grid.cellHeight }
@@ -326,10 +336,33 @@ struct TerrainMesh {
         let sinLat = lats.map { sin($0 * Double.pi / 180) }, cosLat = lats.map { cos($0 * Double.pi / 180) }
         let earth = projection.frame.ellipsoid
         let radius = sinLat.map { earth.a / (1 - earth.e2 * $0 * $0).squareRoot() }
+        let frame = projection.frame
+        /// The point of lattice row `j` and column `i` at `height` metres (east, north, up).
+        @inline(__always) func point(_ j: Int, _ i: Int, _ height: Double) -> Vector3 {
+            let r = radius[j] * cosLat[j] + height * cosLat[j]
+            return frame.enu(ecef: Vector3(r * cosLon[i], r * sinLon[i], radius[j] * (1 - earth.e2) * sinLat[j] + height * sinLat[j]))
+        }
+        // Blocks that hang skirts are made whole (their skirts run along every row).
+        guard let rows = hangs ? (0, nr - 1) : strips(of: b, rows: nr, band: band, columns: nc, point: point) else { return false }
+        // A side snapped onto a coarser neighbour takes its vertices from the coarse rows around
+        // each made row: the made rows widen to them.
+        let k = max(west, east) / step
+        let first = rows.0 / k * k, last = min(nr - 1, (rows.1 + k - 1) / k * k)
+        block.firstRow = first
+        block.lastRow = last
+        let n = nc * nr
+        @inline(__always) func reset<T>(_ array: inout [T], _ value: T, _ count: Int) {
+            array.removeAll(keepingCapacity: true)
+            array.append(contentsOf: repeatElement(value, count: count))
+        }
+        reset(&block.screen, nil, n)
+        reset(&block.colour, .zero, n)
+        reset(&block.texel, .zero, imagery == nil ? 0 : n)
+        reset(&block.enu, .zero, n)
+        func corner(_ cx: Int, _ cy: Int) -> Int { cornerSteps[(by + cy) * (blocksX + 1) + bx + cx] }
         let texX = imagery.map { im in lons.map { Float(im.texel(latitude: grid.northCentre, longitude: $0).x - origin.x) } } ?? []
         let texY = imagery.map { im in lats.map { Float(im.texel(latitude: $0, longitude: grid.westCentre).y - origin.y) } } ?? []
         let ex = exaggeration
-        let frame = projection.frame
         let lastRow = grid.rows - 1, lastColumn = grid.columns - 1
         let dx = grid.cellWidth * metresPerDegLon, dy = grid.cellHeight * metresPerDegLat
         let columns = grid.columns
@@ -339,7 +372,7 @@ struct TerrainMesh {
             @inline(__always) func height(_ r: Int, _ c: Int) -> Double {
                 Double(samples[min(max(r, 0), lastRow) * columns + min(max(c, 0), lastColumn)]) * ex
             }
-            for j in 0..<nr {
+            for j in first...last {
                 let gr = rs[j]
                 let radiusCos = radius[j] * cosLat[j], polar = radius[j] * (1 - earth.e2) * sinLat[j]
                 for i in 0..<nc {
@@ -387,13 +420,15 @@ struct TerrainMesh {
         }
         }
         if imagery != nil {
-            for j in 0..<nr { for i in 0..<nc { block.texel[j * nc + i] = SIMD2(texX[i], texY[j]) } }
+            for j in first...last { for i in 0..<nc { block.texel[j * nc + i] = SIMD2(texX[i], texY[j]) } }
         }
         // Edges shared with a coarser block: the vertices it lacks move onto its edge.
-        func snap(lattice: [Int], coarse: Int, vertex: (Int) -> Int) {
+        func snap(lattice: [Int], coarse: Int, within: ClosedRange<Int>, vertex: (Int) -> Int) {
             guard coarse > step else { return }
             let start = lattice[0], end = lattice[lattice.count - 1]
-            for t in 1..<(lattice.count - 1) where (lattice[t] - start) % coarse != 0 {
+            let from = max(1, within.lowerBound), to = min(lattice.count - 1, within.upperBound + 1)
+            guard from < to else { return }
+            for t in from..<to where (lattice[t] - start) % coarse != 0 {
                 let a = start + (lattice[t] - start) / coarse * coarse, b = min(a + coarse, end)
                 let ia = (a - start) / step, ib = b == end ? lattice.count - 1 : (b - start) / step
                 let f = Double(lattice[t] - a) / Double(b - a)
@@ -403,14 +438,13 @@ struct TerrainMesh {
                 if !block.texel.isEmpty { block.texel[v] = block.texel[va] + (block.texel[vb] - block.texel[va]) * Float(f) }
             }
         }
-        snap(lattice: cs, coarse: north) { $0 }
-        snap(lattice: cs, coarse: south) { (nr - 1) * nc + $0 }
-        snap(lattice: rs, coarse: west) { $0 * nc }
-        snap(lattice: rs, coarse: east) { $0 * nc + nc - 1 }
+        if first == 0 { snap(lattice: cs, coarse: north, within: 0...nc - 1) { $0 } }
+        if last == nr - 1 { snap(lattice: cs, coarse: south, within: 0...nc - 1) { (nr - 1) * nc + $0 } }
+        snap(lattice: rs, coarse: west, within: first...last) { $0 * nc }
+        snap(lattice: rs, coarse: east, within: first...last) { $0 * nc + nc - 1 }
         // Skirts: each edge that hangs one gets a copy of its vertices `depth` lower, the same
         // colour and image position, and two triangles per edge cell between them.
         block.skirts.removeAll(keepingCapacity: true)
-        let edges = skirtEdges(bx, by)
         func hang(_ top: [Int], depth: Double) {
             guard depth > 0 else { return }
             let first = block.enu.count
@@ -432,18 +466,72 @@ struct TerrainMesh {
         if edges.west { hang((0..<nr).map { $0 * nc }, depth: outerWest ? skirtDepth.outer : skirtDepth.window) }
         if edges.east { hang((0..<nr).map { $0 * nc + nc - 1 }, depth: outerEast ? skirtDepth.outer : skirtDepth.window) }
         let total = block.enu.count
+        reset(&block.points, DepthRaster.MeshPoint(nil), total)
         let projection = self.projection, toDevice = self.toDevice
         block.enu.withUnsafeBufferPointer { enu in
         block.screen.withUnsafeMutableBufferPointer { screen in
+        block.points.withUnsafeMutableBufferPointer { points in
         block.colour.withUnsafeMutableBufferPointer { colour in
-            for v in 0..<total {
-                guard let q = projection.project(enu: enu[v]) else { continue }
-                screen[v] = (q.x * toDevice.scale + toDevice.dx, q.y * toDevice.scale + toDevice.dy, q.depth)
-                colour[v].z = Float(1 - exp(-q.depth / hazeDistance)) * 0.85
+            @inline(__always) func project(_ vertices: Range<Int>) {
+                for v in vertices {
+                    guard let q = projection.project(enu: enu[v]) else { continue }
+                    let p = (q.x * toDevice.scale + toDevice.dx, q.y * toDevice.scale + toDevice.dy, q.depth)
+                    screen[v] = p
+                    // Each vertex on the lattice once, not at each of the six triangles sharing it.
+                    points[v] = DepthRaster.MeshPoint(p)
+                    colour[v].z = Float(1 - exp(-q.depth / hazeDistance)) * 0.85
+                }
             }
+            // The made rows, then the skirts' lower vertices.
+            project(first * nc..<(last + 1) * nc)
+            project(n..<total)
         }
         }
         }
+        }
+        return true
+    }
+
+    /// The first and last of block `b`'s `rows` lattice rows whose strips can reach into `band`:
+    /// all of them without a band, or when the block lies within it, or when part of it is
+    /// behind the eye; nil when none can. `point(j, i, h)` is lattice row `j`'s vertex `i` at
+    /// height `h`. A strip lies within the box of its two rows' end points at the block's lowest
+    /// and highest heights, but for the arcs between them bulging off their chords (millimetres): the
+    /// device rows of the box's corners, widened by a pixel and by that bulge seen from the box's
+    /// nearest corner, bound the strip's.
+    func strips(of b: Int, rows nr: Int, band: (top: Double, bottom: Double)?, columns nc: Int,
+                point: (Int, Int, Double) -> Vector3) -> (Int, Int)? {
+        let span = spans[b]
+        guard let band, nr > 4, span.top.isFinite, span.top < band.top || span.bottom >= band.bottom else { return (0, nr - 1) }
+        let s = blockCells, bx = b % blocksX, by = b / blocksX
+        // An arc of a latitude or meridian across the block off its chord: r·(1 − cos(Δ/2)) ≤ r·Δ²/8
+        // (snapped vertices lie on meridian chords).
+        let dl = Double(min((bx + 1) * s, grid.columns - 1) - bx * s) * grid.cellWidth * Double.pi / 180
+        let dp = Double(min((by + 1) * s, grid.rows - 1) - by * s) * grid.cellHeight * Double.pi / 180
+        let bulge = (projection.frame.ellipsoid.a + highs[b]) * (dl * dl + dp * dp) / 8 + 0.01
+        let focal = projection.focalLength * toDevice.scale
+        let low = lows[b], high = highs[b]
+        // Per lattice row: the device rows its four corners span, and their nearest depth.
+        var tops = [Double](repeating: 0, count: nr), bottoms = tops, depths = tops
+        for j in 0..<nr {
+            var top = Double.infinity, bottom = -Double.infinity, depth = Double.infinity
+            for i in [0, nc - 1] {
+                for h in [low, high] {
+                    guard let q = projection.project(enu: point(j, i, h)) else { return (0, nr - 1) }
+                    let y = q.y * toDevice.scale + toDevice.dy
+                    top = Swift.min(top, y); bottom = Swift.max(bottom, y); depth = Swift.min(depth, q.depth)
+                }
+            }
+            tops[j] = top; bottoms[j] = bottom; depths[j] = depth
+        }
+        var first = -1, last = -1
+        for j in 0..<(nr - 1) {
+            let margin = 1 + 2 * focal * bulge / Swift.min(depths[j], depths[j + 1])
+            guard Swift.max(bottoms[j], bottoms[j + 1]) + margin >= band.top, Swift.min(tops[j], tops[j + 1]) - margin < band.bottom else { continue }
+            if first < 0 { first = j }
+            last = j + 1
+        }
+        return first < 0 ? nil : (first, last)
     }
 }
 

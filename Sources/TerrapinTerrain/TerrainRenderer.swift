@@ -214,12 +214,6 @@ struct DepthRaster {
             @inline(__always) func floor(_ v: Double) -> Int32 { let t = Int32(v); return Double(t) > v ? t - 1 : t }
             cellX = floor(p.0); cellY = floor(p.1)
         }
-
-        /// `points` made anew from a block's `screen`, its storage kept.
-        static func make(_ points: inout [MeshPoint], from screen: [(Double, Double, Double)?]) {
-            points.removeAll(keepingCapacity: true)
-            for p in screen { points.append(MeshPoint(p)) }
-        }
     }
 
     /// `triangle` for corners `i`, `j`, `k` of a mesh whose vertices are `points` (made from
@@ -418,23 +412,22 @@ public enum TerrainRenderer {
         let levels = meshes
         frame.inBands(bands) { raster in
             var block = TerrainMesh.Block()
-            var points: [DepthRaster.MeshPoint] = []
             var painter = draped.map { DrapedPainter(imagery: $0, origin: origins[0], horizon: horizon, flatLight: Float(style.light.2)) }
             var count = 0
             let top = Double(raster.rows.lowerBound), bottom = Double(raster.rows.upperBound)
             for (level, mesh) in levels.enumerated() {
                 painter?.origin = origins[level]
                 for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= top && mesh.spans[b].top < bottom {
-                    mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origins[level], into: &block)
-                    // Each vertex on the lattice once, not at each of the six triangles sharing it.
-                    DepthRaster.MeshPoint.make(&points, from: block.screen)
+                    // Only the rows of the block that can reach into this band.
+                    guard mesh.vertices(of: b, style: style, hazeDistance: hazeDistance, imagery: draped, origin: origins[level],
+                                        band: (top, bottom), into: &block) else { continue }
                     if painter != nil {
-                        count += points.withUnsafeBufferPointer { painter!.draw(block, points: $0, into: raster, cullNegative: cull) }
+                        count += painter!.draw(block, into: raster, cullNegative: cull)
                         continue
                     }
                     let cols = block.columns, screen = block.screen, colour = block.colour
-                    points.withUnsafeBufferPointer { points in
-                        for r in 0..<(block.rows - 1) {
+                    block.points.withUnsafeBufferPointer { points in
+                        for r in block.firstRow..<block.lastRow {
                             for c in 0..<(cols - 1) {
                                 let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
                                 if raster.meshTriangle(i00, i01, i11, points: points, screen: screen, colour[i00], colour[i01], colour[i11],
@@ -474,8 +467,8 @@ public enum TerrainRenderer {
             self.flatLight = flatLight
         }
 
-        /// Draws `block`, whose vertices on the lattice are `points` (`DepthRaster.MeshPoint`).
-        mutating func draw(_ block: TerrainMesh.Block, points: UnsafeBufferPointer<DepthRaster.MeshPoint>, into raster: DepthRaster, cullNegative: Bool) -> Int {
+        /// Draws `block`'s made rows.
+        mutating func draw(_ block: TerrainMesh.Block, into raster: DepthRaster, cullNegative: Bool) -> Int {
             let shading = Float(imagery.shading)
             let relative = imagery.shadesRelativeToFlat
             let imagery = self.imagery, origin = self.origin, horizon = self.horizon, flatLight = self.flatLight
@@ -497,6 +490,7 @@ public enum TerrainRenderer {
             }
             let screen = block.screen, colour = block.colour, texel = block.texel
             var count = 0
+            return block.points.withUnsafeBufferPointer { points in
             func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
                 SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
             }
@@ -513,7 +507,7 @@ public enum TerrainRenderer {
                 }
             }
             let cols = block.columns
-            for r in 0..<(block.rows - 1) {
+            for r in block.firstRow..<block.lastRow {
                 for c in 0..<(cols - 1) {
                     let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
                     draw(i00, i01, i11, cullNegative: cullNegative)
@@ -522,6 +516,7 @@ public enum TerrainRenderer {
             }
             for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
             return count
+            }
         }
     }
 

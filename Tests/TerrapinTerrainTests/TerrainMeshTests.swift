@@ -123,19 +123,55 @@ import TerrapinRaster
         #expect(differ <= all.pixels.count / 500, "\(differ) pixels differ")
     }
 
-    /// Bands change nothing: the frame drawn in 1, 2, 5 or 16 bands has the same pixels and depths.
-    @Test func bandsGiveTheSameBytes() {
-        func draw(_ bands: Int) -> DepthFrame {
+    /// Bands change nothing: the frame drawn in 1, 2, 5 or 16 bands has the same pixels, depths
+    /// and triangle count, with and without imagery draped.
+    @Test(arguments: [false, true]) func bandsGiveTheSameBytes(draped: Bool) throws {
+        var pixels = [UInt8](repeating: 0, count: 64 * 64 * 4)
+        for i in 0..<(64 * 64) {
+            pixels[4 * i] = UInt8(i % 64 * 4); pixels[4 * i + 1] = UInt8(i / 64 * 4); pixels[4 * i + 2] = 90; pixels[4 * i + 3] = 255
+        }
+        let image = try #require(Pixmap(width: 64, height: 64, premultipliedData: pixels))
+        let imagery = draped ? try #require(Imagery(image: image, west: 7, south: 46, east: 7.1, north: 46.1)) : nil
+        func draw(_ bands: Int) -> (DepthFrame, Int) {
             var frame = DepthFrame(width: Self.width, height: Self.height)
-            TerrainRenderer.draw(TerrainGround(grid: Self.grid), projection: Self.projection, toDevice: (1, 0, 0),
-                                 horizon: SIMD3(200, 210, 220), hazeDistance: 6_000, style: TerrainStyle(), imagery: nil, bands: bands, into: &frame)
-            return frame
+            let count = TerrainRenderer.draw(TerrainGround(grid: Self.grid), projection: Self.projection, toDevice: (1, 0, 0),
+                                             horizon: SIMD3(200, 210, 220), hazeDistance: 6_000, style: TerrainStyle(), imagery: imagery,
+                                             bands: bands, into: &frame)
+            return (frame, count)
         }
-        let one = draw(1)
+        let (one, count) = draw(1)
         for bands in [2, 5, 16] {
-            let other = draw(bands)
-            #expect(other.pixels == one.pixels && other.depth == one.depth, "\(bands) bands")
+            let (other, n) = draw(bands)
+            #expect(other.pixels == one.pixels && other.depth == one.depth && n == count, "\(bands) bands: \(n) triangles, \(count) in one")
         }
+    }
+
+    /// A block reaching beyond a band makes only the lattice rows whose strips can reach into it,
+    /// and the strips it leaves out lie wholly above or below the band.
+    @Test func aBandMakesOnlyItsStrips() {
+        let mesh = TerrainMesh(ground: TerrainGround(grid: Self.grid), projection: Self.projection, toDevice: (1, 0, 0),
+                               frameWidth: Self.width, frameHeight: Self.height)
+        let band = (top: 70.0, bottom: 90.0)
+        var made = 0, whole = 0, checked = 0
+        for b in 0..<mesh.steps.count where mesh.visible[b] && mesh.spans[b].bottom >= band.top && mesh.spans[b].top < band.bottom {
+            var part = TerrainMesh.Block(), all = TerrainMesh.Block()
+            let reaches = mesh.vertices(of: b, style: TerrainStyle(), hazeDistance: 10_000, imagery: nil, origin: (0, 0), band: band, into: &part)
+            mesh.vertices(of: b, style: TerrainStyle(), hazeDistance: 10_000, imagery: nil, origin: (0, 0), into: &all)
+            #expect(all.firstRow == 0 && all.lastRow == all.rows - 1)
+            whole += all.rows
+            if reaches { made += part.lastRow - part.firstRow + 1 }
+            // The made rows are the whole block's, and every strip left out misses the band.
+            for j in 0..<(all.rows - 1) {
+                let strip = (j * all.columns..<(j + 2) * all.columns).compactMap { all.screen[$0]?.1 }
+                if reaches && j >= part.firstRow && j < part.lastRow {
+                    #expect((j * all.columns..<(j + 2) * all.columns).allSatisfy { part.screen[$0]?.1 == all.screen[$0]?.1 })
+                } else {
+                    #expect(strip.count == 2 * all.columns && (strip.max()! < band.top || strip.min()! >= band.bottom), "block \(b) strip \(j)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100 && made < whole, "\(made) of \(whole) rows made, \(checked) strips left out")
     }
 
     /// The sky and the flat ground with imagery draped, drawn in bands, are the same bytes
