@@ -351,14 +351,16 @@ struct TerrainMesh {
         block.firstRow = first
         block.lastRow = last
         let n = nc * nr
-        @inline(__always) func reset<T>(_ array: inout [T], _ value: T, _ count: Int) {
-            array.removeAll(keepingCapacity: true)
-            array.append(contentsOf: repeatElement(value, count: count))
+        // The arrays take the block's size, their storage and the last block's values kept:
+        // every made row's entries are written below, and nothing reads the others.
+        @inline(__always) func resize<T>(_ array: inout [T], _ count: Int, _ value: T) {
+            if array.count > count { array.removeLast(array.count - count) }
+            if array.count < count { array.append(contentsOf: repeatElement(value, count: count - array.count)) }
         }
-        reset(&block.screen, nil, n)
-        reset(&block.colour, .zero, n)
-        reset(&block.texel, .zero, imagery == nil ? 0 : n)
-        reset(&block.enu, .zero, n)
+        resize(&block.screen, n, nil)
+        resize(&block.colour, n, .zero)
+        resize(&block.texel, imagery == nil ? 0 : n, .zero)
+        resize(&block.enu, n, .zero)
         func corner(_ cx: Int, _ cy: Int) -> Int { cornerSteps[(by + cy) * (blocksX + 1) + bx + cx] }
         let texX = imagery.map { im in lons.map { Float(im.texel(latitude: grid.northCentre, longitude: $0).x - origin.x) } } ?? []
         let texY = imagery.map { im in lats.map { Float(im.texel(latitude: $0, longitude: grid.westCentre).y - origin.y) } } ?? []
@@ -466,7 +468,7 @@ struct TerrainMesh {
         if edges.west { hang((0..<nr).map { $0 * nc }, depth: outerWest ? skirtDepth.outer : skirtDepth.window) }
         if edges.east { hang((0..<nr).map { $0 * nc + nc - 1 }, depth: outerEast ? skirtDepth.outer : skirtDepth.window) }
         let total = block.enu.count
-        reset(&block.points, DepthRaster.MeshPoint(nil), total)
+        resize(&block.points, total, DepthRaster.MeshPoint(nil))
         let projection = self.projection, toDevice = self.toDevice
         block.enu.withUnsafeBufferPointer { enu in
         block.screen.withUnsafeMutableBufferPointer { screen in
@@ -474,7 +476,7 @@ struct TerrainMesh {
         block.colour.withUnsafeMutableBufferPointer { colour in
             @inline(__always) func project(_ vertices: Range<Int>) {
                 for v in vertices {
-                    guard let q = projection.project(enu: enu[v]) else { continue }
+                    guard let q = projection.project(enu: enu[v]) else { screen[v] = nil; points[v] = DepthRaster.MeshPoint(nil); continue }
                     let p = (q.x * toDevice.scale + toDevice.dx, q.y * toDevice.scale + toDevice.dy, q.depth)
                     screen[v] = p
                     // Each vertex on the lattice once, not at each of the six triangles sharing it.
@@ -515,9 +517,9 @@ struct TerrainMesh {
         var tops = [Double](repeating: 0, count: nr), bottoms = tops, depths = tops
         for j in 0..<nr {
             var top = Double.infinity, bottom = -Double.infinity, depth = Double.infinity
-            for i in [0, nc - 1] {
-                for h in [low, high] {
-                    guard let q = projection.project(enu: point(j, i, h)) else { return (0, nr - 1) }
+            for i in 0..<2 {
+                for h in 0..<2 {
+                    guard let q = projection.project(enu: point(j, i * (nc - 1), h == 0 ? low : high)) else { return (0, nr - 1) }
                     let y = q.y * toDevice.scale + toDevice.dy
                     top = Swift.min(top, y); bottom = Swift.max(bottom, y); depth = Swift.min(depth, q.depth)
                 }
