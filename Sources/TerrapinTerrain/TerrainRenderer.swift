@@ -391,7 +391,8 @@ public enum TerrainRenderer {
         // Colour per pixel from the interpolated elevation, shade and haze, so coastlines
         // (the 0 m contour) run smoothly through triangles.
         let palette = style.palette
-        let pixel = { @Sendable (a: SIMD3<Float>) -> UInt32 in Self.pack(Self.relief(a, palette) * (1 - a.z) + horizon * a.z) }
+        let ramp = TerrainStyle.rampTable
+        let pixel = { @Sendable (a: SIMD3<Float>) -> UInt32 in Self.pack(Self.relief(a, palette, ramp: ramp) * (1 - a.z) + horizon * a.z) }
         // Bands of rows on every core; each band makes the vertices of the blocks reaching into
         // it and draws their triangles' rows within it. The mesh is the same in every band and
         // the fixed-point rasteriser decides a pixel the same in any band, so the bytes do not
@@ -427,9 +428,10 @@ public enum TerrainRenderer {
                     }
                     let cols = block.columns, screen = block.screen, colour = block.colour
                     block.points.withUnsafeBufferPointer { points in
+                    colour.withUnsafeBufferPointer { colour in
                         for r in block.firstRow..<block.lastRow {
                             for c in 0..<(cols - 1) {
-                                let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                                let i00 = r &* cols &+ c, i01 = i00 &+ 1, i10 = i00 &+ cols, i11 = i10 &+ 1
                                 if raster.meshTriangle(i00, i01, i11, points: points, screen: screen, colour[i00], colour[i01], colour[i11],
                                                        cullNegative: cull, shade: pixel) { count += 1 }
                                 if raster.meshTriangle(i00, i11, i10, points: points, screen: screen, colour[i00], colour[i11], colour[i10],
@@ -440,6 +442,7 @@ public enum TerrainRenderer {
                         where raster.meshTriangle(i, j, k, points: points, screen: screen, colour[i], colour[j], colour[k], cullNegative: false, shade: pixel) {
                             count += 1
                         }
+                    }
                     }
                 }
             }
@@ -472,6 +475,7 @@ public enum TerrainRenderer {
             let shading = Float(imagery.shading)
             let relative = imagery.shadesRelativeToFlat
             let imagery = self.imagery, origin = self.origin, horizon = self.horizon, flatLight = self.flatLight
+            let ramp = TerrainStyle.rampTable
             var reader = self.reader
             defer { self.reader = reader }
             let pixel = { (a: SIMD8<Float>) -> UInt32 in
@@ -482,15 +486,17 @@ public enum TerrainRenderer {
                     let k = relative ? (a[0] < 0 ? 1 : min(1.08, max(0.55, 1 + shading * (a[1] - flatLight)))) : 1 - shading * 0.75 * (1 - a[1])
                     rgb = SIMD3(c.x, c.y, c.z) * k
                     // The relief shows only through imagery that is not opaque.
-                    if c.w < 255 { rgb += TerrainRenderer.relief(SIMD3(a[0], a[1], a[2]), .relief) * (1 - c.w / 255) }
+                    if c.w < 255 { rgb += TerrainRenderer.relief(SIMD3(a[0], a[1], a[2]), .relief, ramp: ramp) * (1 - c.w / 255) }
                 } else {
-                    rgb = TerrainRenderer.relief(SIMD3(a[0], a[1], a[2]), .relief)
+                    rgb = TerrainRenderer.relief(SIMD3(a[0], a[1], a[2]), .relief, ramp: ramp)
                 }
                 return TerrainRenderer.pack(rgb * (1 - a[2]) + horizon * a[2])
             }
             let screen = block.screen, colour = block.colour, texel = block.texel
             var count = 0
             return block.points.withUnsafeBufferPointer { points in
+            colour.withUnsafeBufferPointer { colour in
+            texel.withUnsafeBufferPointer { texel in
             func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
                 SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
             }
@@ -509,7 +515,7 @@ public enum TerrainRenderer {
             let cols = block.columns
             for r in block.firstRow..<block.lastRow {
                 for c in 0..<(cols - 1) {
-                    let i00 = r * cols + c, i01 = i00 + 1, i10 = i00 + cols, i11 = i10 + 1
+                    let i00 = r &* cols &+ c, i01 = i00 &+ 1, i10 = i00 &+ cols, i11 = i10 &+ 1
                     draw(i00, i01, i11, cullNegative: cullNegative)
                     draw(i00, i11, i10, cullNegative: cullNegative)
                 }
@@ -517,12 +523,15 @@ public enum TerrainRenderer {
             for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
             return count
             }
+            }
+            }
         }
     }
 
-    /// The ground's colour before haze from interpolated (elevation, hillshade, ·).
+    /// The ground's colour before haze from interpolated (elevation, hillshade, ·). `ramp` is
+    /// `TerrainStyle.rampTable`, fetched once by the caller rather than per pixel.
     @inline(__always)
-    static func relief(_ a: SIMD3<Float>, _ palette: TerrainStyle.Palette) -> SIMD3<Float> {
+    static func relief(_ a: SIMD3<Float>, _ palette: TerrainStyle.Palette, ramp t: [SIMD3<Float>]) -> SIMD3<Float> {
         let e = Double(a.x)
         var rgb: SIMD3<Float>
         if palette == .roadmap {
@@ -536,9 +545,8 @@ public enum TerrainRenderer {
         } else {
             // The ramp per metre (its stops are whole metres, so linear between entries is the
             // ramp itself), flat above its last stop.
-            let x = min(a.x, Float(TerrainStyle.rampTable.count - 2))
+            let x = min(a.x, Float(t.count - 2))
             let i = Int(x)
-            let t = TerrainStyle.rampTable
             rgb = (t[i] + (t[i + 1] - t[i]) * (x - Float(i))) * (0.25 + 0.75 * a.y)
         }
         return rgb
