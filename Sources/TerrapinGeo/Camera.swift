@@ -79,6 +79,12 @@ public struct ScreenPoint: Equatable, Sendable {
     public var x: Double
     public var y: Double
     public var depth: Double
+
+    @inlinable public init(x: Double, y: Double, depth: Double) {
+        self.x = x
+        self.y = y
+        self.depth = depth
+    }
 }
 
 /// A camera bound to an image size and an altitude for its centre: projects positions.
@@ -120,7 +126,8 @@ public struct Projection: Sendable {
     }
 
     /// ENU (at the camera centre) → screen; nil behind the near plane or for non-finite input.
-    public func project(enu p: Vector3) -> ScreenPoint? {
+    /// Inlinable: the terrain mesh and models project every vertex through it.
+    @inlinable public func project(enu p: Vector3) -> ScreenPoint? {
         let v = p - eye
         let depth = v.dot(forward)
         guard depth > near, v.isFinite else { return nil }

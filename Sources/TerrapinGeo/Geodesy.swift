@@ -8,16 +8,17 @@ import Glibc
 /// A 3D vector in metres.
 public struct Vector3: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var x: Double, y: Double, z: Double
-    public init(_ x: Double, _ y: Double, _ z: Double) { self.x = x; self.y = y; self.z = z }
+    // The arithmetic is inlinable: other modules' per-vertex loops (terrain, models) use it.
+    @inlinable public init(_ x: Double, _ y: Double, _ z: Double) { self.x = x; self.y = y; self.z = z }
     public static let zero = Vector3(0, 0, 0)
-    public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
-    public static func - (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
-    public static func * (a: Vector3, s: Double) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
-    public func dot(_ o: Vector3) -> Double { x * o.x + y * o.y + z * o.z }
-    public func cross(_ o: Vector3) -> Vector3 { Vector3(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x) }
-    public var length: Double { dot(self).squareRoot() }
-    public var normalized: Vector3 { let l = length; return l > 0 ? self * (1 / l) : self }
-    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+    @inlinable public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
+    @inlinable public static func - (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
+    @inlinable public static func * (a: Vector3, s: Double) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
+    @inlinable public func dot(_ o: Vector3) -> Double { x * o.x + y * o.y + z * o.z }
+    @inlinable public func cross(_ o: Vector3) -> Vector3 { Vector3(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x) }
+    @inlinable public var length: Double { dot(self).squareRoot() }
+    @inlinable public var normalized: Vector3 { let l = length; return l > 0 ? self * (1 / l) : self }
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
     public var description: String { "(\(x), \(y), \(z))" }
 }
 
@@ -188,7 +189,7 @@ public struct LocalFrame: Equatable, Sendable {
     /// ellipsoid.
     public func enu(_ surface: Ellipsoid.Surface, height: Double) -> Vector3 { enu(ecef: surface.ecef(height: height, on: ellipsoid)) }
 
-    public func enu(ecef: Vector3) -> Vector3 {
+    @inlinable public func enu(ecef: Vector3) -> Vector3 {
         let d = ecef - originECEF
         return Vector3(d.dot(east), d.dot(north), d.dot(up))
     }
