@@ -478,9 +478,12 @@ public enum TerrainRenderer {
             let ramp = TerrainStyle.rampTable
             var reader = self.reader
             defer { self.reader = reader }
+            // The shader reaches the reader through a pointer: a closure capturing the variable
+            // itself checks exclusive access at run time at every pixel.
+            return withUnsafeMutablePointer(to: &reader) { reader in
             let pixel = { (a: SIMD8<Float>) -> UInt32 in
                 var rgb: SIMD3<Float>
-                if let c = imagery.sample(x: origin.x + Double(a[3]), y: origin.y + Double(a[4]), level: Double(a[5]), reader: &reader) {
+                if let c = imagery.sample(x: origin.x + Double(a[3]), y: origin.y + Double(a[4]), level: Double(a[5]), reader: &reader.pointee) {
                     // Relative shading leaves flat ground (and the sea) its own colour: a map's
                     // colours stay true, slopes lit and darkened around them.
                     let k = relative ? (a[0] < 0 ? 1 : min(1.08, max(0.55, 1 + shading * (a[1] - flatLight)))) : 1 - shading * 0.75 * (1 - a[1])
@@ -492,36 +495,37 @@ public enum TerrainRenderer {
                 }
                 return TerrainRenderer.pack(rgb * (1 - a[2]) + horizon * a[2])
             }
-            let screen = block.screen, colour = block.colour, texel = block.texel
-            var count = 0
+            let screen = block.screen, colour = block.colour, texel = block.texel, cols = block.columns
             return block.points.withUnsafeBufferPointer { points in
             colour.withUnsafeBufferPointer { colour in
             texel.withUnsafeBufferPointer { texel in
-            func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
-                SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
-            }
-            func draw(_ i: Int, _ j: Int, _ k: Int, cullNegative: Bool) {
-                guard let a = screen[i], let b = screen[j], let c = screen[k] else { return }
-                let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
-                let ta = texel[i], tb = texel[j], tc = texel[k]
-                let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
-                // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
-                let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
-                if raster.meshTriangle(i, j, k, points: points, screen: screen, vertex(i, level: level), vertex(j, level: level), vertex(k, level: level),
-                                       perspective: true, cullNegative: cullNegative, shade: pixel) {
-                    count += 1
+                @inline(__always) func vertex(_ i: Int, level: Float) -> SIMD8<Float> {
+                    SIMD8(colour[i].x, colour[i].y, colour[i].z, texel[i].x, texel[i].y, level, 0, 0)
                 }
-            }
-            let cols = block.columns
-            for r in block.firstRow..<block.lastRow {
-                for c in 0..<(cols - 1) {
-                    let i00 = r &* cols &+ c, i01 = i00 &+ 1, i10 = i00 &+ cols, i11 = i10 &+ 1
-                    draw(i00, i01, i11, cullNegative: cullNegative)
-                    draw(i00, i11, i10, cullNegative: cullNegative)
+                /// Whether triangle (i, j, k) counts as drawn (see `DepthRaster.triangle`). (Not
+                /// inlined here: inlined, it leaves `meshTriangle` out of line instead, copying
+                /// the imagery into each call.)
+                @inline(never) func draw(_ i: Int, _ j: Int, _ k: Int, cullNegative: Bool) -> Bool {
+                    guard let a = screen[i], let b = screen[j], let c = screen[k] else { return false }
+                    let screenArea = abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1))
+                    let ta = texel[i], tb = texel[j], tc = texel[k]
+                    let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
+                    // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
+                    let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
+                    return raster.meshTriangle(i, j, k, points: points, screen: screen, vertex(i, level: level), vertex(j, level: level),
+                                               vertex(k, level: level), perspective: true, cullNegative: cullNegative, shade: pixel)
                 }
+                var count = 0
+                for r in block.firstRow..<block.lastRow {
+                    for c in 0..<(cols - 1) {
+                        let i00 = r &* cols &+ c, i01 = i00 &+ 1, i10 = i00 &+ cols, i11 = i10 &+ 1
+                        if draw(i00, i01, i11, cullNegative: cullNegative) { count &+= 1 }
+                        if draw(i00, i11, i10, cullNegative: cullNegative) { count &+= 1 }
+                    }
+                }
+                for (i, j, k) in block.skirts where draw(i, j, k, cullNegative: false) { count &+= 1 }
+                return count
             }
-            for (i, j, k) in block.skirts { draw(i, j, k, cullNegative: false) }
-            return count
             }
             }
             }
