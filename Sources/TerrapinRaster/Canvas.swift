@@ -32,6 +32,13 @@ public final class Canvas {
     public var transform: Transform = .identity
 
     private var clip: Mask? = nil
+    /// Whether `clip`'s buffer is the current clip's alone (not also a saved state's), so it can
+    /// be kept for the next clip when it is dropped.
+    private var clipIsOwn = false
+    /// Canvas-sized clip buffers, all zero, kept from dropped clips: a clip's buffer is the
+    /// whole canvas, and a fresh one is a page-faulted, zeroed allocation (a map's labels clip
+    /// each capsule: 150 such a frame).
+    private var spareClips: [[UInt8]] = []
     /// Whether drawing is clipped (then fast paths that ignore the clip step aside).
     var hasClip: Bool { clip != nil }
     /// The device pixels (premultiplied, packed), for fast paths elsewhere in the module.
@@ -115,12 +122,32 @@ public final class Canvas {
     private var fullRect: IntRect { IntRect(x0: 0, y0: 0, x1: width, y1: height) }
 
     /// Pushes the transform and clip; `restore` pops them.
-    public func save() { saved.append((transform, clip)) }
+    public func save() {
+        saved.append((transform, clip))
+        clipIsOwn = false
+    }
 
     public func restore() {
         guard let state = saved.popLast() else { return }
         transform = state.0
+        dropClip()
         clip = state.1
+    }
+
+    /// Sets `clip` to nil, keeping its buffer as a spare (zeroed again over the bounds it was
+    /// drawn in) when no saved state shares it.
+    private func dropClip() {
+        guard let old = clip.take(), clipIsOwn else { return }
+        clipIsOwn = false
+        guard spareClips.count < 2 else { return }
+        var data = old.data
+        let r = old.bounds
+        if !r.isEmpty {
+            data.withUnsafeMutableBufferPointer { m in
+                for y in r.y0..<r.y1 { (m.baseAddress! + y * width + r.x0).update(repeating: 0, count: r.width) }
+            }
+        }
+        spareClips.append(data)
     }
 
     /// Runs `body` between save and restore.
@@ -192,7 +219,7 @@ public final class Canvas {
     public func clip(to path: Path, rule: FillRule = .nonZero, antiAlias: Bool = true) {
         device.removeAll()
         path.flatten(transform: transform, into: &device)
-        var mask = Mask(width: width, height: height)
+        var mask = spareClips.popLast().map { Mask(width: width, height: height, zeroed: $0) } ?? Mask(width: width, height: height)
         if let box = Rasterizer.pixelBox(device) {
             let region = (clip?.bounds ?? fullRect)
             mask.data.withUnsafeMutableBufferPointer { m in
@@ -213,7 +240,9 @@ public final class Canvas {
             }
         }
         if mask.bounds.isEmpty { mask.bounds = IntRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        dropClip()
         clip = mask
+        clipIsOwn = true
     }
 
     /// The current clip coverage at a pixel (255 when there is no clip).

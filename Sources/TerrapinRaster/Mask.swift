@@ -15,6 +15,15 @@ public struct Mask: Equatable, Sendable {
         self.bounds = value == 0 ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0) : IntRect(x0: 0, y0: 0, x1: width, y1: height)
     }
 
+    /// A mask over `data`, which must be `width` × `height` bytes, all zero.
+    init(width: Int, height: Int, zeroed data: [UInt8]) {
+        precondition(data.count == width * height)
+        self.width = width
+        self.height = height
+        self.data = data
+        self.bounds = IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    }
+
     public subscript(x: Int, y: Int) -> UInt8 { data[y * width + x] }
 }
 

@@ -120,6 +120,35 @@ import TerrapinGeometry
         c.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: 8, height: 8)), paint: Paint(color: .black))
         #expect(c.pixmap[4, 4].alpha == 255)
     }
+
+    /// Clips one after another (a buffer dropped by one is kept for the next), within a
+    /// canvas-wide clip and replaced without a restore, cover what each would on a fresh
+    /// canvas: nothing one clip let through shows in the next.
+    @Test func clipsAfterClipsCoverAsOnAFreshCanvas() {
+        let shapes: [Path] = [PathBuilder.circle(center: Point(20, 16), radius: 14), PathBuilder.rect(Rect(x: 30, y: 2, width: 25, height: 9)),
+                              PathBuilder.circle(center: Point(45.5, 24.3), radius: 7.2), PathBuilder.rect(Rect(x: 3, y: 20, width: 50, height: 8)), Path()]
+        let outer = PathBuilder.circle(center: Point(32, 16), radius: 26)
+        func coverage(_ c: Canvas) -> [UInt8] { (0..<32).flatMap { y in (0..<64).map { x in c.clipCoverage(x: x, y: y) } } }
+        let reused = Canvas(width: 64, height: 32)!
+        reused.clip(to: outer)
+        var compared = 0
+        for round in 0..<3 {
+            for (i, shape) in shapes.enumerated() {
+                let fresh = Canvas(width: 64, height: 32)!
+                fresh.clip(to: outer)
+                for c in [reused, fresh] {
+                    c.save()
+                    c.clip(to: shape)
+                    if round == 2 { c.clip(to: shapes[(i + 1) % shapes.count]) }  // replaced in place
+                }
+                #expect(coverage(reused) == coverage(fresh), "round \(round), shape \(i)")
+                compared += coverage(fresh).filter { $0 > 0 }.count
+                reused.restore()
+            }
+        }
+        #expect(compared > 1000)
+        #expect(coverage(reused) == { let c = Canvas(width: 64, height: 32)!; c.clip(to: outer); return coverage(c) }())
+    }
 }
 
 @Suite struct BlurAndImageTests {
