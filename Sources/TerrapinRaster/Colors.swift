@@ -11,7 +11,7 @@ public struct RGBAColor: Equatable, Hashable, Sendable {
     public var blue: Float
     public var alpha: Float
 
-    public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
+    @inlinable public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
         self.red = red
         self.green = green
         self.blue = blue
@@ -22,14 +22,15 @@ public struct RGBAColor: Equatable, Hashable, Sendable {
     public static let black = RGBAColor(red: 0, green: 0, blue: 0)
     public static let white = RGBAColor(red: 1, green: 1, blue: 1)
 
-    /// The nearest 8-bit straight colour (round half up; NaN becomes 0).
-    public var rgba8: RGBA8 {
+    /// The nearest 8-bit straight colour (round half up; NaN becomes 0). Inlinable: the sky
+    /// and flat ground convert a colour per pixel.
+    @inlinable public var rgba8: RGBA8 {
         RGBA8(red: Self.unitToByte(red), green: Self.unitToByte(green), blue: Self.unitToByte(blue), alpha: Self.unitToByte(alpha))
     }
 
     public var premultiplied: PremultipliedRGBA8 { rgba8.premultiplied }
 
-    @inline(__always) static func unitToByte(_ value: Float) -> UInt8 {
+    @inlinable @inline(__always) static func unitToByte(_ value: Float) -> UInt8 {
         guard value > 0 else { return 0 }  // also catches NaN
         guard value < 1 else { return 255 }
         return UInt8(value * 255 + 0.5)
@@ -43,7 +44,7 @@ public struct RGBA8: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var blue: UInt8
     public var alpha: UInt8
 
-    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+    @inlinable public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
         self.blue = blue

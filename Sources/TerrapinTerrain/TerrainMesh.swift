@@ -498,9 +498,10 @@ struct TerrainMesh {
     /// all of them without a band, or when the block lies within it, or when part of it is
     /// behind the eye; nil when none can. `point(j, i, h)` is lattice row `j`'s vertex `i` at
     /// height `h`. A strip lies within the box of its two rows' end points at the block's lowest
-    /// and highest heights, but for the arcs between them bulging off their chords (millimetres): the
-    /// device rows of the box's corners, widened by a pixel and by that bulge seen from the box's
-    /// nearest corner, bound the strip's.
+    /// and highest heights, but for the arcs between them bulging off their chords (millimetres):
+    /// the device rows of the box's corners, widened by a pixel and by that bulge seen from the box's
+    /// nearest corner, bound the strip's. Blocks of four strips or fewer are made whole: bounding
+    /// their rows would cost about what it saves.
     func strips(of b: Int, rows nr: Int, band: (top: Double, bottom: Double)?, columns nc: Int,
                 point: (Int, Int, Double) -> Vector3) -> (Int, Int)? {
         let span = spans[b]
