@@ -137,17 +137,17 @@ public final class Canvas {
     /// Sets `clip` to nil, keeping its buffer as a spare (zeroed again over the bounds it was
     /// drawn in) when no saved state shares it.
     private func dropClip() {
-        guard let old = clip.take(), clipIsOwn else { return }
+        // Taken out of `clip` and zeroed in place: the buffer has no other owner, so nothing is copied.
+        guard var old = clip.take(), clipIsOwn else { return }
         clipIsOwn = false
         guard spareClips.count < 2 else { return }
-        var data = old.data
         let r = old.bounds
         if !r.isEmpty {
-            data.withUnsafeMutableBufferPointer { m in
+            old.data.withUnsafeMutableBufferPointer { m in
                 for y in r.y0..<r.y1 { (m.baseAddress! + y * width + r.x0).update(repeating: 0, count: r.width) }
             }
         }
-        spareClips.append(data)
+        spareClips.append(old.data)
     }
 
     /// Runs `body` between save and restore.
