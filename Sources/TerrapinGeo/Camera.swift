@@ -141,7 +141,8 @@ public struct Projection: Sendable {
     }
 
     /// The ray through a pixel: origin (the eye) and unit direction, in the ENU frame.
-    public func ray(x: Double, y: Double) -> (origin: Vector3, direction: Vector3) {
+    /// Inlinable: the sky and flat ground cast a ray per pixel.
+    @inlinable public func ray(x: Double, y: Double) -> (origin: Vector3, direction: Vector3) {
         let dx = (x - width / 2) / focalLength, dy = (height / 2 - y) / focalLength
         return (eye, (forward + right * dx + up * dy).normalized)
     }

@@ -222,6 +222,8 @@ struct SkyCaster: Sendable {
     let centre: Vector3, m: Vector3, c: Double, up: Vector3
     let degLat: Double, degLon: Double
     let base255: SIMD3<Float>, horizon255: SIMD3<Float>
+    /// The ground and horizon colours, 0…1 (w 0), for `groundPixel`.
+    let groundUnit: SIMD4<Float>, horizonUnit: SIMD4<Float>
 
     init(projection: Projection, rect: Rect, inverse: Transform, grid: HeightGrid?, hazeDistance: Double, focal: Double, sky: SkyColors,
          ground: RGBAColor, flatShade: Float) {
@@ -242,6 +244,8 @@ struct SkyCaster: Sendable {
         (degLat, degLon) = projection.frame.ellipsoid.metresPerDegree(atLatitude: projection.frame.origin.latitude)
         base255 = SIMD3<Float>(ground.red, ground.green, ground.blue) * 255
         horizon255 = SIMD3<Float>(sky.horizon.red, sky.horizon.green, sky.horizon.blue) * 255
+        groundUnit = SIMD4(ground.red, ground.green, ground.blue, 0)
+        horizonUnit = SIMD4(sky.horizon.red, sky.horizon.green, sky.horizon.blue, 0)
     }
 
     /// A lattice node: whether its pixel sees the ground, whether within the grid's extent (the
@@ -303,11 +307,20 @@ struct SkyCaster: Sendable {
                     t: imagery.map { texelAt(projection.eye + ray.dir * d, along: ray.dir, distance: d, $0) } ?? .zero)
     }
 
-    /// The plain ground colour hazed, as a pixel (the per-pixel cast's arithmetic).
+    /// The plain ground colour hazed, as a pixel: the per-pixel cast's arithmetic (`mix`, then
+    /// `RGBAColor.rgba8`: ⌊v · 255 + ½⌋, 0 at or below 0 and for NaN, 255 from 1), done on the
+    /// three channels at once. (Every pixel under the grid's mesh takes it.)
     @inline(__always)
     func groundPixel(haze: Float) -> UInt32 {
-        let c8 = mix(ground, sky.horizon, haze).rgba8
-        return UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
+        let v = groundUnit + (horizonUnit - groundUnit) * haze
+        let w = v * 255 + 0.5
+        // ⌊w⌋ for 0.5 < w < 255.5: w + 2^23 rounds w to an integer; one less where that rounded up.
+        let m = w + 8_388_608
+        var bytes = unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B00_0000
+        bytes = bytes &+ SIMD4<Int32>(repeating: 0).replacing(with: -1, where: m - 8_388_608 .> w)
+        bytes = bytes.replacing(with: 255, where: v .>= 1)
+        bytes = bytes.replacing(with: 0, where: .!(v .> 0))
+        return UInt32(truncatingIfNeeded: bytes.x) | UInt32(truncatingIfNeeded: bytes.y) << 8 | UInt32(truncatingIfNeeded: bytes.z) << 16 | 0xFF00_0000
     }
 
     /// A ground pixel from its texel (nil: none there) and haze (colours in 0…255 floats:

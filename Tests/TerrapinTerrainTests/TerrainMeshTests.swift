@@ -420,3 +420,29 @@ import TerrapinRaster
         #expect(one.depth == many.depth)
     }
 }
+
+/// The sky caster's ground pixel, three channels at once, against the per-pixel cast's
+/// arithmetic (`mix` then `RGBAColor.rgba8`) it stands for.
+@Suite struct GroundPixelTests {
+    @Test func groundPixelIsTheCastsArithmetic() {
+        let projection = Projection(camera: Camera(center: LatLngAltitude(latitude: 46, longitude: 7), tilt: 60, range: 5_000), width: 64, height: 48)
+        let colours: [RGBAColor] = [RGBAColor(red: 0.6, green: 0.7, blue: 0.55), RGBAColor(red: 0, green: 1, blue: 0.5), RGBAColor(red: 1, green: 0, blue: 0.002),
+                                    RGBAColor(red: 0.5 / 255, green: 254.5 / 255, blue: 127.5 / 255), RGBAColor(red: -0.2, green: 1.3, blue: .nan)]
+        var checked = 0
+        for ground in colours {
+            for horizon in colours {
+                let caster = SkyCaster(projection: projection, rect: Rect(x: 0, y: 0, width: 64, height: 48), inverse: .identity, grid: nil,
+                                       hazeDistance: 10_000, focal: projection.focalLength, sky: SkyColors(zenith: horizon, horizon: horizon),
+                                       ground: ground, flatShade: 1)
+                for k in -64...(4096 + 64) {
+                    let haze = Float(k) / 4096
+                    let c8 = mix(ground, horizon, haze).rgba8
+                    let expected = UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
+                    if caster.groundPixel(haze: haze) != expected { Issue.record("ground \(ground), horizon \(horizon), haze \(haze)") }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 25 * 4225)
+    }
+}
