@@ -397,6 +397,7 @@ public enum ModelRenderer {
             // ⌊x · 255 + 0.5⌋ per channel, four at once and without the checked conversions'
             // range tests: y + 2^23 holds y rounded to the nearest integer (ties to even) in its
             // low mantissa bits — exact for 0 ≤ y < 2^22 — and one less where that rounded up.
+            // (`SkyCaster.groundPixel` does the same; see there why it is not shared.)
             let y = rgb * 255 + 0.5
             let m = y + 8_388_608
             let rounded = unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B00_0000

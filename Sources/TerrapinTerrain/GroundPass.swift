@@ -315,6 +315,9 @@ struct SkyCaster: Sendable {
         let v = groundUnit + (horizonUnit - groundUnit) * haze
         let w = v * 255 + 0.5
         // ⌊w⌋ for 0.5 < w < 255.5: w + 2^23 rounds w to an integer; one less where that rounded up.
+        // (As `ModelRenderer.Shading.pack` does. A shared inlinable helper in TerrapinRaster,
+        // called from both modules, cost 15 % more instructions in this loop and 2.4 % in the
+        // model rasteriser under callgrind, so each module keeps its three lines.)
         let m = w + 8_388_608
         var bytes = unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B00_0000
         bytes = bytes &+ SIMD4<Int32>(repeating: 0).replacing(with: -1, where: m - 8_388_608 .> w)
