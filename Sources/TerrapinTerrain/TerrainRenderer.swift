@@ -272,9 +272,8 @@ struct DepthRaster {
         var row0 = e0dx &* (sy &- y1) &- e0dy &* (sx &- x1), row1 = e1dx &* (sy &- y2) &- e1dy &* (sx &- x2), row2 = e2dx &* (sy &- y0) &- e2dy &* (sx &- x0)
         let xStep0 = 0 &- e0dy &* step, xStep1 = 0 &- e1dy &* step, xStep2 = 0 &- e2dy &* step
         let yStep0 = e0dx &* step, yStep1 = e1dx &* step, yStep2 = e2dx &* step
-        // 1 / area once a pixel is inside: a dense mesh's triangles that cover no pixel centre
-        // do not wait for the division.
-        var inv = 0.0
+        // 1 / area up front, so the division's latency overlaps the setup below.
+        let inv = 1 / Double(area)
         let iz0 = v0.iz
         for y in minY...maxY {
             var e0 = row0, e1 = row1, e2 = row2
@@ -283,7 +282,6 @@ struct DepthRaster {
             for x in minX...maxX {
                 if e0 &+ b0 >= 0 && e1 &+ b1 >= 0 && e2 &+ b2 >= 0 {
                     entered = true
-                    if inv == 0 { inv = 1 / Double(area) }
                     fragment(line &+ x, Double(e0) * inv, Double(e1) * inv, Double(e2) * inv, iz0, iz1, iz2, c0, a1, a2, perspective, shade)
                 } else if entered {
                     break  // A row crosses a convex triangle once.
