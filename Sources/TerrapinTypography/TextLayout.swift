@@ -158,17 +158,23 @@ public struct TextLayout: Sendable {
                     var px = Self.round((dx - fx) * steps), py = Self.round((dy - fy) * steps)
                     if px == Int(steps) { px = 0; fx += 1 }
                     if py == Int(steps) { py = 0; fy += 1 }
-                    let mask = front.map { $0.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py) }
-                        ?? cache.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py)
-                    if mask.width > 0 {
-                        let at = (Int(fx) + mask.left, Int(fy) + mask.top)
-                        if let own = mask.color, colorGlyphs == .ownColors {
-                            canvas.composite(own, atDevice: at, opacity: Double(color.alpha))
-                        } else {
-                            canvas.fillMask(mask.coverage, width: mask.width, at: at, color: color)
+                    // Whether the glyph is too large for a mask (then filled from its outline).
+                    func place(_ mask: borrowing GlyphMask) -> Bool {
+                        if mask.width > 0 {
+                            let at = (Int(fx) + mask.left, Int(fy) + mask.top)
+                            if let own = mask.color, colorGlyphs == .ownColors {
+                                canvas.composite(own, atDevice: at, opacity: Double(color.alpha))
+                            } else {
+                                canvas.fillMask(mask.coverage, width: mask.width, at: at, color: color)
+                            }
                         }
+                        return mask.tooLarge
                     }
-                    fromOutline = mask.tooLarge
+                    if let front {
+                        fromOutline = front.withMask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py, place)
+                    } else {
+                        fromOutline = place(cache.mask(face: g.face, glyph: g.glyph, pixelSize: fontSize * t.a, phaseX: px, phaseY: py))
+                    }
                 }
                 if fromOutline && g.face.hasColorBitmaps {
                     // Turned or huge: the strike bitmap drawn through the transform (no halo).
