@@ -47,6 +47,23 @@ public enum SceneDecoder {
     }
 }
 
+/// An object's members once its keys are checked, looked up by key. A linear scan: only
+/// allowed keys are kept and they are unique, so an object holds at most as many as its
+/// allowed list (a handful, a few dozen at most), and building a dictionary for each object
+/// cost more than all its lookups (hashing, and the table's allocation).
+struct Members {
+    let list: [JSONMember]
+
+    subscript(key: String) -> JSONNode? {
+        for member in list where member.key == key { return member.value }
+        return nil
+    }
+
+    var count: Int { list.count }
+    var isEmpty: Bool { list.isEmpty }
+    var first: (key: String, value: JSONNode)? { list.first.map { ($0.key, $0.value) } }
+}
+
 /// Reads typed values out of JSON nodes, collecting issues instead of stopping at the first.
 struct Reader {
     var issues: [SceneIssue] = []
@@ -60,67 +77,64 @@ struct Reader {
     }
 
     /// The members of an object, after checking every key is one of `allowed`.
-    mutating func object(_ node: JSONNode, _ path: String, allowed: [String]) -> [String: JSONNode]? {
+    mutating func object(_ node: JSONNode, _ path: @autoclosure () -> String, allowed: [String]) -> Members? {
         guard case .object(let members) = node.value else {
-            report(node, path, "expected an object, found \(node.typeDescription)")
+            report(node, path(), "expected an object, found \(node.typeDescription)")
             return nil
         }
-        var result: [String: JSONNode] = [:]
-        for member in members {
-            if allowed.contains(member.key) {
-                result[member.key] = member.value
-            } else {
-                let hint = closest(to: member.key, in: allowed).map { "; did you mean \"\($0)\"?" } ?? "; allowed keys: \(allowed.joined(separator: ", "))"
-                issues.append(SceneIssue(path: path, location: member.keyLocation, message: "unknown key \"\(shown(member.key))\"" + hint))
-            }
+        var unknown = false
+        for member in members where !allowed.contains(member.key) {
+            unknown = true
+            let hint = closest(to: member.key, in: allowed).map { "; did you mean \"\($0)\"?" } ?? "; allowed keys: \(allowed.joined(separator: ", "))"
+            issues.append(SceneIssue(path: path(), location: member.keyLocation, message: "unknown key \"\(shown(member.key))\"" + hint))
         }
-        return result
+        return Members(list: unknown ? members.filter { allowed.contains($0.key) } : members)
     }
 
-    mutating func integer(_ node: JSONNode?, _ path: String, in range: ClosedRange<Int>, default value: Int, unit: String = "") -> Int {
+    mutating func integer(_ node: JSONNode?, _ path: @autoclosure () -> String, in range: ClosedRange<Int>, default value: Int, unit: String = "") -> Int {
         guard let node else { return value }
         guard case .number(let number) = node.value else {
-            report(node, path, "expected a whole number\(unit) from \(range.lowerBound) to \(range.upperBound), found \(node.typeDescription)")
+            report(node, path(), "expected a whole number\(unit) from \(range.lowerBound) to \(range.upperBound), found \(node.typeDescription)")
             return value
         }
         guard number.rounded() == number, number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
-            report(node, path, "expected a whole number\(unit) from \(range.lowerBound) to \(range.upperBound), found \(format(number))")
+            report(node, path(), "expected a whole number\(unit) from \(range.lowerBound) to \(range.upperBound), found \(format(number))")
             return value
         }
         return Int(number)
     }
 
     /// A string naming a file the scene reads, noted with where it is written.
-    mutating func fileName(_ node: JSONNode?, _ path: String) -> String? {
-        guard let file = string(node, path) else { return nil }
-        references.append(FileReference(file: file, path: path, location: node?.location))
+    mutating func fileName(_ node: JSONNode?, _ path: @autoclosure () -> String) -> String? {
+        guard let file = string(node, path()) else { return nil }
+        references.append(FileReference(file: file, path: path(), location: node?.location))
         return file
     }
 
-    mutating func string(_ node: JSONNode?, _ path: String) -> String? {
+    mutating func string(_ node: JSONNode?, _ path: @autoclosure () -> String) -> String? {
         guard let node else { return nil }
         guard case .string(let text) = node.value else {
-            report(node, path, "expected a string, found \(node.typeDescription)")
+            report(node, path(), "expected a string, found \(node.typeDescription)")
             return nil
         }
         return text
     }
 
-    mutating func color(_ node: JSONNode?, _ path: String, default value: RGBA8) -> RGBA8 {
-        guard let node, let text = string(node, path) else { return value }
+    mutating func color(_ node: JSONNode?, _ path: @autoclosure () -> String, default value: RGBA8) -> RGBA8 {
+        guard let node, let text = string(node, path()) else { return value }
         guard let color = RGBA8(hex: text) else {
-            report(node, path, "expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\" or \"#RRGGBBAA\", found \"\(shown(text))\"")
+            report(node, path(), "expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\" or \"#RRGGBBAA\", found \"\(shown(text))\"")
             return value
         }
         return color
     }
 
-    mutating func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode?, _ path: String, default value: T) -> T where T.RawValue == String {
-        guard let node, let text = string(node, path) else { return value }
+    mutating func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode?, _ path: @autoclosure () -> String, default value: T) -> T where T.RawValue == String {
+        guard let node, let text = string(node, path()) else { return value }
         guard let result = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue)
             let hint = closest(to: text, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
-            report(node, path, "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(shown(text))\"" + hint)
+            report(node, path(), "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(shown(text))\"" + hint)
             return value
         }
         return result
@@ -206,38 +220,38 @@ extension Reader {
     // MARK: - Scalars
 
 
-    mutating func number(_ node: JSONNode?, _ path: String, in range: ClosedRange<Double>, unit: String = "") -> Double? {
+    mutating func number(_ node: JSONNode?, _ path: @autoclosure () -> String, in range: ClosedRange<Double>, unit: String = "") -> Double? {
         guard let node else { return nil }
         guard case .number(let n) = node.value else {
-            report(node, path, "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(node.typeDescription)")
+            report(node, path(), "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(node.typeDescription)")
             return nil
         }
         guard n.isFinite, range.contains(n) else {
-            report(node, path, "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(fmt(n))")
+            report(node, path(), "expected a number\(unit) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)), found \(fmt(n))")
             return nil
         }
         return n
     }
 
 
-    mutating func bool(_ node: JSONNode?, _ path: String) -> Bool? {
+    mutating func bool(_ node: JSONNode?, _ path: @autoclosure () -> String) -> Bool? {
         guard let node else { return nil }
         guard case .bool(let b) = node.value else {
-            report(node, path, "expected true or false, found \(node.typeDescription)")
+            report(node, path(), "expected true or false, found \(node.typeDescription)")
             return nil
         }
         return b
     }
 
 
-    mutating func array(_ node: JSONNode?, _ path: String, max: Int) -> [JSONNode]? {
+    mutating func array(_ node: JSONNode?, _ path: @autoclosure () -> String, max: Int) -> [JSONNode]? {
         guard let node else { return nil }
         guard case .array(let items) = node.value else {
-            report(node, path, "expected an array, found \(node.typeDescription)")
+            report(node, path(), "expected an array, found \(node.typeDescription)")
             return nil
         }
         guard items.count <= max else {
-            report(node, path, "at most \(max) items are allowed, found \(items.count)")
+            report(node, path(), "at most \(max) items are allowed, found \(items.count)")
             return nil
         }
         return items
@@ -245,11 +259,11 @@ extension Reader {
 
 
     /// "#RRGGBB", "#RRGGBBAA" or a system colour name ("blue", "white", …).
-    mutating func viewColor(_ node: JSONNode?, _ path: String) -> Color? {
-        guard let node, let text = string(node, path) else { return nil }
+    mutating func viewColor(_ node: JSONNode?, _ path: @autoclosure () -> String) -> Color? {
+        guard let node, let text = string(node, path()) else { return nil }
         if let c = Color.named[text] ?? Color(hex: text) { return c }
         let hint = closest(to: text, in: Array(Color.named.keys).sorted()).map { "; did you mean \"\($0)\"?" } ?? ""
-        report(node, path, "expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\", \"#RRGGBBAA\" or a name (\(Color.named.keys.sorted().joined(separator: ", "))), found \"\(shown(text))\"" + hint)
+        report(node, path(), "expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\", \"#RRGGBBAA\" or a name (\(Color.named.keys.sorted().joined(separator: ", "))), found \"\(shown(text))\"" + hint)
         return nil
     }
 

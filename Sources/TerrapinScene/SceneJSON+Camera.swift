@@ -8,17 +8,17 @@ import TerrapinViews
 
 extension Reader {
 
-    mutating func position(_ node: JSONNode?, _ path: String) -> LatLngAltitude? {
+    mutating func position(_ node: JSONNode?, _ path: @autoclosure () -> String) -> LatLngAltitude? {
         guard let node else { return nil }
-        guard let m = object(node, path, allowed: ["latitude", "longitude", "altitude"]) else { return nil }
+        guard let m = object(node, path(), allowed: ["latitude", "longitude", "altitude"]) else { return nil }
         if m["latitude"] == nil || m["longitude"] == nil {
-            report(node, path, "a position needs \"latitude\" and \"longitude\" (degrees; \"altitude\" in metres is optional)")
+            report(node, path(), "a position needs \"latitude\" and \"longitude\" (degrees; \"altitude\" in metres is optional)")
         }
         // Every member is read even when one is wrong, so each problem is reported; the
         // reported problems then reject the scene, whatever stands in for the wrong value.
-        let lat = number(m["latitude"], path + ".latitude", in: -90...90, unit: " of degrees")
-        let lng = number(m["longitude"], path + ".longitude", in: -180...180, unit: " of degrees")
-        let alt = number(m["altitude"], path + ".altitude", in: -20_000...100_000_000, unit: " of metres") ?? 0
+        let lat = number(m["latitude"], path() + ".latitude", in: -90...90, unit: " of degrees")
+        let lng = number(m["longitude"], path() + ".longitude", in: -180...180, unit: " of degrees")
+        let alt = number(m["altitude"], path() + ".altitude", in: -20_000...100_000_000, unit: " of metres") ?? 0
         return LatLngAltitude(latitude: lat ?? 0, longitude: lng ?? 0, altitude: alt)
     }
 

@@ -84,11 +84,11 @@ extension Reader {
 
 
     /// A string shown as text: at most `maxTextLength` characters.
-    mutating func text(_ node: JSONNode?, _ path: String) -> String? {
-        guard let node, let text = string(node, path) else { return nil }
+    mutating func text(_ node: JSONNode?, _ path: @autoclosure () -> String) -> String? {
+        guard let node, let text = string(node, path()) else { return nil }
         let count = text.unicodeScalars.count
         guard count <= Self.maxTextLength else {
-            report(node, path, "a text may have at most \(Self.maxTextLength) characters, this one has \(count); shorten it")
+            report(node, path(), "a text may have at most \(Self.maxTextLength) characters, this one has \(count); shorten it")
             return nil
         }
         return text
@@ -102,7 +102,7 @@ extension Reader {
 
 
     /// A popover's fields, from a popover object or a standalone popover's marker entry.
-    mutating func popoverFields(_ m: [String: JSONNode], _ node: JSONNode, _ path: String) -> PopoverSpec? {
+    mutating func popoverFields(_ m: Members, _ node: JSONNode, _ path: String) -> PopoverSpec? {
         if m["content"] == nil { report(node, path, "a popover needs \"content\" (a view)") }
         let content = m["content"].flatMap { view($0, path + ".content", depth: 0) }
         var spec = PopoverSpec(content: content ?? ViewSpec(.spacer(minLength: nil)))

@@ -77,7 +77,7 @@ extension Reader {
     static let maxPathPoints = 100_000
 
     /// `"path"` (positions) or `"encodedPath"` (Google's encoded polyline), with at least `minimum` points.
-    mutating func shapePath(_ m: [String: JSONNode], _ node: JSONNode, _ path: String, key: String, minimum: Int, kind: String) -> [LatLngAltitude]? {
+    mutating func shapePath(_ m: Members, _ node: JSONNode, _ path: String, key: String, minimum: Int, kind: String) -> [LatLngAltitude]? {
         if let encoded = m["encodedPath"] {
             guard m[key] == nil else { report(encoded, path + ".encodedPath", "give \"\(key)\" or \"encodedPath\", not both"); return nil }
             guard let text = string(encoded, path + ".encodedPath") else { return nil }

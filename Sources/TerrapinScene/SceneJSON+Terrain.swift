@@ -92,7 +92,7 @@ extension Reader {
 
 
     /// `{"columns": c, "rows": r, "bounds": [w, s, e, n], "samples": [c × r metres, north row first]}`.
-    mutating func inlineTerrain(_ m: [String: JSONNode], _ node: JSONNode, _ path: String) -> TerrainSpec? {
+    mutating func inlineTerrain(_ m: Members, _ node: JSONNode, _ path: String) -> TerrainSpec? {
         guard m["file"] == nil else {
             report(m["file"], path + ".file", "terrain has either a \"file\" or inline \"samples\", not both")
             return nil

@@ -14,6 +14,7 @@ extension Reader {
 
     static let viewKinds = ["text", "image", "pin", "color", "rectangle", "capsule", "circle", "ellipse", "roundedRectangle",
                             "spacer", "vstack", "hstack", "zstack"]
+    static let viewKeys = viewKinds + ["modifiers"]
 
     static let modifierNames = ["font", "fontWeight", "bold", "italic", "foregroundStyle", "foregroundColor", "lineLimit",
                                 "multilineTextAlignment", "minimumScaleFactor", "frame", "padding", "fixedSize", "offset",
@@ -28,7 +29,7 @@ extension Reader {
 
     /// An animation: `{"curve": "easeInOut", "duration": 1, "repeat": "forever", …}`; with
     /// `extra`, also returns those members.
-    mutating func animation(_ node: JSONNode, _ path: String, allowed: [String]) -> (Animation, [String: JSONNode])? {
+    mutating func animation(_ node: JSONNode, _ path: String, allowed: [String]) -> (Animation, Members)? {
         guard let m = object(node, path, allowed: allowed) else { return nil }
         let curve: AnimationCurveName = choice(m["curve"], path + ".curve", default: .easeInOut)
         var a: Animation
@@ -62,8 +63,10 @@ extension Reader {
             report(node, path, "views nest deeper than \(Self.maxViewDepth) levels")
             return nil
         }
-        guard let m = object(node, path, allowed: Self.viewKinds + ["modifiers"]) else { return nil }
-        let kinds = Self.viewKinds.filter { m[$0] != nil }
+        guard let m = object(node, path, allowed: Self.viewKeys) else { return nil }
+        // Every kept key but "modifiers" is a kind (in the kinds' order, for the message).
+        var kinds = m.list.compactMap { $0.key == "modifiers" ? nil : $0.key }
+        if kinds.count > 1 { kinds = Self.viewKinds.filter(kinds.contains) }
         guard kinds.count == 1, let kind = kinds.first, let value = m[kind] else {
             report(node, path, kinds.isEmpty ? "a view needs one of: \(Self.viewKinds.joined(separator: ", "))"
                                               : "a view has exactly one kind, found \(kinds.joined(separator: " and "))")
@@ -112,8 +115,8 @@ extension Reader {
     }
 
 
-    mutating func alignment(_ node: JSONNode?, _ path: String) -> Alignment {
-        let name: AlignmentName = choice(node, path, default: .center)
+    mutating func alignment(_ node: JSONNode?, _ path: @autoclosure () -> String) -> Alignment {
+        let name: AlignmentName = choice(node, path(), default: .center)
         return name.alignment
     }
 
