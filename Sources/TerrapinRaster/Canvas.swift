@@ -99,18 +99,25 @@ public final class Canvas {
     }
 
     /// Draws queued composites (on the queue's thread: touches nothing but the pixels).
-    func run(_ operations: [CompositeQueue.Operation]) {
+    func run(_ operations: [CompositeQueue.Operation], _ copied: [UInt8]) {
         let width = width, height = height
         surface.data.withUnsafeMutableBytes { raw in
             let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
-            for operation in operations {
-                switch operation {
-                case .mask(let mask, let maskWidth, let x, let y, let source):
-                    Self.compositeMask(mask, width: maskWidth, at: (x, y), source: source, into: pixels, width: width, height: height)
-                case .coverage(let sprite, let x, let y, let source):
-                    Self.composite(sprite, at: (x, y), source: source, into: pixels, width: width, height: height)
-                case .sprite(let sprite, let x, let y):
-                    Self.composite(sprite, x: x, y: y, into: pixels, width: width, height: height)
+            copied.withUnsafeBufferPointer { copied in
+                for operation in operations {
+                    switch operation {
+                    case .mask(let mask, let maskWidth, let x, let y, let source):
+                        mask.withUnsafeBufferPointer {
+                            Self.compositeMask($0, width: maskWidth, at: (x, y), source: source, into: pixels, width: width, height: height)
+                        }
+                    case .copiedMask(let start, let count, let maskWidth, let x, let y, let source):
+                        Self.compositeMask(UnsafeBufferPointer(rebasing: copied[start..<start + count]), width: maskWidth, at: (x, y),
+                                           source: source, into: pixels, width: width, height: height)
+                    case .coverage(let sprite, let x, let y, let source):
+                        Self.composite(sprite, at: (x, y), source: source, into: pixels, width: width, height: height)
+                    case .sprite(let sprite, let x, let y):
+                        Self.composite(sprite, x: x, y: y, into: pixels, width: width, height: height)
+                    }
                 }
             }
         }
@@ -297,40 +304,40 @@ public final class Canvas {
         let maskHeight = mask.count / maskWidth
         guard max(0, origin.x) < min(width, origin.x + maskWidth), max(0, origin.y) < min(height, origin.y + maskHeight) else { return }
         if let composites {
-            composites.add(.mask(mask, width: maskWidth, x: origin.x, y: origin.y, source: s))
+            composites.addMask(mask, width: maskWidth, x: origin.x, y: origin.y, source: s)
             return
         }
-        withDevicePixels { Self.compositeMask(mask, width: maskWidth, at: origin, source: s, into: $0, width: width, height: height) }
+        withDevicePixels { pixels in
+            mask.withUnsafeBufferPointer { Self.compositeMask($0, width: maskWidth, at: origin, source: s, into: pixels, width: width, height: height) }
+        }
     }
 
     /// `fillMask`'s glyph path: premultiplied `s` through `mask` (`maskWidth` per row) at
     /// device pixel `origin` of `pixels` (`width` × `height`), source-over, no clip.
-    static func compositeMask(_ mask: [UInt8], width maskWidth: Int, at origin: (x: Int, y: Int), source s: UInt32,
+    static func compositeMask(_ m: UnsafeBufferPointer<UInt8>, width maskWidth: Int, at origin: (x: Int, y: Int), source s: UInt32,
                               into pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
-        let maskHeight = mask.count / maskWidth
+        let maskHeight = m.count / maskWidth
         let x0 = max(0, origin.x), x1 = min(width, origin.x + maskWidth)
         let y0 = max(0, origin.y), y1 = min(height, origin.y + maskHeight)
         guard x0 < x1, y0 < y1 else { return }
-        mask.withUnsafeBufferPointer { m in
-            let source4 = SIMD4<UInt32>(repeating: s)
-            for y in y0..<y1 {
-                let row = pixels + y * width
-                let maskRow = (y - origin.y) * maskWidth - origin.x
-                var x = x0
-                // Four pixels at a time (glyph masks are mostly runs of 0 and 255).
-                while x + 4 <= x1 {
-                    let c = SIMD4<UInt32>(UInt32(m[maskRow + x]), UInt32(m[maskRow + x + 1]), UInt32(m[maskRow + x + 2]), UInt32(m[maskRow + x + 3]))
-                    if c != .zero {
-                        let p = UnsafeMutableRawPointer(row + x)
-                        p.storeBytes(of: Pixel.sourceOver4(source4, into: p.loadUnaligned(as: SIMD4<UInt32>.self), coverage: c), as: SIMD4<UInt32>.self)
-                    }
-                    x += 4
+        let source4 = SIMD4<UInt32>(repeating: s)
+        for y in y0..<y1 {
+            let row = pixels + y * width
+            let maskRow = (y - origin.y) * maskWidth - origin.x
+            var x = x0
+            // Four pixels at a time (glyph masks are mostly runs of 0 and 255).
+            while x + 4 <= x1 {
+                let c = SIMD4<UInt32>(UInt32(m[maskRow + x]), UInt32(m[maskRow + x + 1]), UInt32(m[maskRow + x + 2]), UInt32(m[maskRow + x + 3]))
+                if c != .zero {
+                    let p = UnsafeMutableRawPointer(row + x)
+                    p.storeBytes(of: Pixel.sourceOver4(source4, into: p.loadUnaligned(as: SIMD4<UInt32>.self), coverage: c), as: SIMD4<UInt32>.self)
                 }
-                while x < x1 {
-                    let c = UInt32(m[maskRow + x])
-                    if c != 0 { row[x] = Pixel.blend(s, into: row[x], coverage: c, mode: .sourceOver) }
-                    x += 1
-                }
+                x += 4
+            }
+            while x < x1 {
+                let c = UInt32(m[maskRow + x])
+                if c != 0 { row[x] = Pixel.blend(s, into: row[x], coverage: c, mode: .sourceOver) }
+                x += 1
             }
         }
     }

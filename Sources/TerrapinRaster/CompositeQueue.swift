@@ -11,6 +11,8 @@ final class CompositeQueue {
     /// A queued composite: what it draws, already in device pixels and premultiplied colour.
     enum Operation: Sendable {
         case mask([UInt8], width: Int, x: Int, y: Int, source: UInt32)
+        /// A small mask copied into its batch's bytes at `start` (see `addMask`).
+        case copiedMask(start: Int, count: Int, width: Int, x: Int, y: Int, source: UInt32)
         case coverage(CoverageSprite, x: Int, y: Int, source: UInt32)
         case sprite(Sprite, x: Int, y: Int)
     }
@@ -36,8 +38,16 @@ final class CompositeQueue {
     private let queue = DispatchQueue(label: "terrapin.canvas.composites")
     /// The chunk before the current one, and the current one.
     private var older = DispatchGroup(), current = DispatchGroup()
+    /// Masks of at most this many bytes are copied into the batch rather than referenced.
+    static let copiedMaskBytes = 4096
+    /// A batch is handed over once its copied masks hold this many bytes (so the two chunks in
+    /// flight hold at most 2 × 32 × 64 KiB of them).
+    static let batchBytes = 64 * 1024
+
     /// Operations not yet handed over.
     private var batch: [Operation] = []
+    /// The bytes of the batch's copied masks.
+    private var bytes: [UInt8] = []
     /// Batches handed over in the current chunk.
     private var handedOver = 0
 
@@ -51,10 +61,26 @@ final class CompositeQueue {
         if batch.count >= Self.batchSize { handOver() }
     }
 
+    /// Queues a solid-colour mask fill. A small mask (a glyph's) is copied into the batch: the
+    /// same glyph masks are queued thousands of times, and referencing them had both threads
+    /// retain and release the same few arrays, their counts bouncing between the cores (the
+    /// drawing thread stalled on reading a mask's header).
+    func addMask(_ mask: [UInt8], width: Int, x: Int, y: Int, source: UInt32) {
+        guard mask.count <= Self.copiedMaskBytes else {
+            add(.mask(mask, width: width, x: x, y: y, source: source))
+            return
+        }
+        if bytes.capacity == 0 { bytes.reserveCapacity(Self.batchBytes + Self.copiedMaskBytes) }
+        batch.append(.copiedMask(start: bytes.count, count: mask.count, width: width, x: x, y: y, source: source))
+        bytes.append(contentsOf: mask)
+        if batch.count >= Self.batchSize || bytes.count >= Self.batchBytes { handOver() }
+    }
+
     private func handOver() {
         guard !batch.isEmpty else { return }
-        let operations = batch
+        let operations = batch, copied = bytes
         batch.removeAll(keepingCapacity: true)
+        bytes = []
         if handedOver == Self.chunkBatches {
             older.wait()
             older = current
@@ -62,7 +88,7 @@ final class CompositeQueue {
             handedOver = 0
         }
         handedOver += 1
-        queue.async(group: current) { [target] in target.canvas.run(operations) }
+        queue.async(group: current) { [target] in target.canvas.run(operations, copied) }
     }
 
     /// Returns once every operation added has been drawn.

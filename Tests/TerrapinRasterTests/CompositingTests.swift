@@ -361,6 +361,13 @@ import TerrapinGeometry
         var glyph = [UInt8](repeating: 0, count: 9 * 11)
         for i in glyph.indices { glyph[i] = UInt8((i * 37) % 256) }
         let coverage = try #require(CoverageSprite(mask: glyph, width: 9))
+        // Past `CompositeQueue.copiedMaskBytes`: queued by reference, not copied.
+        var big = [UInt8](repeating: 0, count: 70 * 70)
+        for i in big.indices { big[i] = UInt8((i * 13 + i / 70 * 7) % 256) }
+        #expect(big.count > CompositeQueue.copiedMaskBytes && glyph.count <= CompositeQueue.copiedMaskBytes)
+        // A second small mask, so copied masks differ within a batch.
+        var other = [UInt8](repeating: 0, count: 7 * 12)
+        for i in other.indices { other[i] = UInt8(255 - (i * 53) % 256) }
         func draw(_ canvas: Canvas, seed: UInt32) -> [Pixmap] {
             var state = seed
             func next(_ n: Int) -> Int { state = 1664525 &* state &+ 1013904223; return Int(state >> 8) % n }
@@ -369,8 +376,10 @@ import TerrapinGeometry
             for k in 0..<3_000 {
                 let x = next(90) - 15, y = next(70) - 15
                 let color = RGBAColor(red: Float(next(256)) / 255, green: Float(next(256)) / 255, blue: 0.3, alpha: next(3) == 0 ? 1 : Float(next(256)) / 255)
-                switch next(20) {
-                case 0..<6: canvas.fillMask(glyph, width: 9, at: (x, y), color: color)
+                switch next(21) {
+                case 0..<4: canvas.fillMask(glyph, width: 9, at: (x, y), color: color)
+                case 4..<6: canvas.fillMask(other, width: 7, at: (x, y), color: color)
+                case 19: canvas.fillMask(big, width: 70, at: (x - 30, y - 30), color: color)
                 case 6..<11: canvas.fill(coverage, at: (x, y), color: color)
                 case 11..<16: canvas.drawSprite(sprite, x: x, y: y)
                 case 16: canvas.fill(PathBuilder.circle(center: Point(Double(x) + 0.3, Double(y) + 0.6), radius: 4.2), paint: Paint(color: color))
@@ -410,6 +419,21 @@ import TerrapinGeometry
         }
         glyphs(direct)
         queued.deferringComposites { glyphs(queued) }
+        #expect(queued.pixmap == direct.pixmap)
+        // Masks whose copies fill a batch's bytes (`CompositeQueue.batchBytes`) long before its
+        // operations do: handed over by bytes, in order.
+        var wide = [UInt8](repeating: 0, count: 60 * 50)
+        for i in wide.indices { wide[i] = UInt8((i * 29 + i / 60 * 3) % 256) }
+        #expect(wide.count <= CompositeQueue.copiedMaskBytes && wide.count * 30 > CompositeQueue.batchBytes)
+        func wides(_ canvas: Canvas) {
+            canvas.clear(RGBAColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 1))
+            for k in 0..<2_000 {
+                if k % 3 == 0 { canvas.fillMask(other, width: 7, at: (k % 41, k % 29), color: .black) }
+                canvas.fillMask(wide, width: 60, at: (k % 23 - 20, k % 17 - 20), color: RGBAColor(red: Float(k % 5) / 5, green: 0.4, blue: Float(k % 3) / 3, alpha: 0.7))
+            }
+        }
+        wides(direct)
+        queued.deferringComposites { wides(queued) }
         #expect(queued.pixmap == direct.pixmap)
     }
 }
