@@ -39,6 +39,14 @@ public final class Canvas {
     /// whole canvas, and a fresh one is a page-faulted, zeroed allocation (a map's labels clip
     /// each capsule: 150 such a frame).
     private var spareClips: [[UInt8]] = []
+    /// The last colour `fillMask` drew without a clip, and its solid source (never transparent).
+    /// Behind a pointer the canvas owns: as a stored property, each glyph's read and write of it
+    /// was checked for exclusive access at run time, costing more than the source it saves.
+    private let maskSource: UnsafeMutablePointer<(color: RGBAColor, packed: UInt32)> = {
+        let p = UnsafeMutablePointer<(color: RGBAColor, packed: UInt32)>.allocate(capacity: 1)
+        p.initialize(to: (RGBAColor(red: .nan, green: 0, blue: 0, alpha: 0), 0))
+        return p
+    }()
     /// Whether drawing is clipped (then fast paths that ignore the clip step aside).
     var hasClip: Bool { clip != nil }
     /// The device pixels (premultiplied, packed), for fast paths elsewhere in the module.
@@ -70,6 +78,8 @@ public final class Canvas {
         height = pixmap.height
         self.span = [UInt32](repeating: 0, count: pixmap.width)
     }
+
+    deinit { maskSource.deallocate() }
 
     /// A canvas over a new transparent pixmap; nil when the size is outside `Pixmap.Limits`.
     public convenience init?(width: Int, height: Int) {
@@ -295,10 +305,19 @@ public final class Canvas {
     /// pixel lands on device pixel `origin`; the clip applies, the transform does not. This is
     /// how glyphs are drawn.
     public func fillMask(_ mask: [UInt8], width maskWidth: Int, at origin: (x: Int, y: Int), color: RGBAColor) {
-        guard maskWidth > 0, !mask.isEmpty, let source = makeSource(Paint(color: color)) else { return }
-        guard clip == nil, case .solid(let s) = source else {
-            drawMask(mask, width: maskWidth, at: (origin.x, origin.y), source: source)
+        guard maskWidth > 0, !mask.isEmpty else { return }
+        guard clip == nil else {
+            if let source = makeSource(Paint(color: color)) { drawMask(mask, width: maskWidth, at: (origin.x, origin.y), source: source) }
             return
+        }
+        // A text's glyphs come one after another in one colour: its source is made once.
+        let s: UInt32
+        if color == maskSource.pointee.color {
+            s = maskSource.pointee.packed
+        } else {
+            guard case .solid(let packed) = makeSource(Paint(color: color)) else { return }
+            s = packed
+            maskSource.pointee = (color, packed)
         }
         // The glyph path: a solid colour through a small mask, no clip; composite directly.
         let maskHeight = mask.count / maskWidth

@@ -44,21 +44,32 @@ final class CompositeQueue {
     /// flight hold at most 2 × 32 × 64 KiB of them).
     static let batchBytes = 64 * 1024
 
-    /// Operations not yet handed over.
-    private var batch: [Operation] = []
-    /// The bytes of the batch's copied masks.
-    private var bytes: [UInt8] = []
+    /// What the next hand-over gathers: the operations, and the bytes of their copied masks.
+    /// Behind a pointer the queue owns: as stored properties of this class, each glyph's appends
+    /// were checked for exclusive access at run time (about 240 instructions a glyph).
+    private struct Pending {
+        var batch: [Operation] = []
+        var bytes: [UInt8] = []
+    }
+    private let pending: UnsafeMutablePointer<Pending>
     /// Batches handed over in the current chunk.
     private var handedOver = 0
 
     init(_ canvas: Canvas) {
         target = Target(canvas: canvas)
-        batch.reserveCapacity(Self.batchSize)
+        pending = .allocate(capacity: 1)
+        pending.initialize(to: Pending())
+        pending.pointee.batch.reserveCapacity(Self.batchSize)
+    }
+
+    deinit {
+        pending.deinitialize(count: 1)
+        pending.deallocate()
     }
 
     func add(_ operation: Operation) {
-        batch.append(operation)
-        if batch.count >= Self.batchSize { handOver() }
+        pending.pointee.batch.append(operation)
+        if pending.pointee.batch.count >= Self.batchSize { handOver() }
     }
 
     /// Queues a solid-colour mask fill. A small mask (a glyph's) is copied into the batch: the
@@ -70,17 +81,18 @@ final class CompositeQueue {
             add(.mask(mask, width: width, x: x, y: y, source: source))
             return
         }
-        if bytes.capacity == 0 { bytes.reserveCapacity(Self.batchBytes + Self.copiedMaskBytes) }
-        batch.append(.copiedMask(start: bytes.count, count: mask.count, width: width, x: x, y: y, source: source))
-        bytes.append(contentsOf: mask)
-        if batch.count >= Self.batchSize || bytes.count >= Self.batchBytes { handOver() }
+        let p = pending
+        if p.pointee.bytes.capacity == 0 { p.pointee.bytes.reserveCapacity(Self.batchBytes + Self.copiedMaskBytes) }
+        p.pointee.batch.append(.copiedMask(start: p.pointee.bytes.count, count: mask.count, width: width, x: x, y: y, source: source))
+        p.pointee.bytes.append(contentsOf: mask)
+        if p.pointee.batch.count >= Self.batchSize || p.pointee.bytes.count >= Self.batchBytes { handOver() }
     }
 
     private func handOver() {
-        guard !batch.isEmpty else { return }
-        let operations = batch, copied = bytes
-        batch.removeAll(keepingCapacity: true)
-        bytes = []
+        guard !pending.pointee.batch.isEmpty else { return }
+        let operations = pending.pointee.batch, copied = pending.pointee.bytes
+        pending.pointee.batch.removeAll(keepingCapacity: true)
+        pending.pointee.bytes = []
         if handedOver == Self.chunkBatches {
             older.wait()
             older = current
@@ -93,7 +105,7 @@ final class CompositeQueue {
 
     /// Returns once every operation added has been drawn.
     func finish() {
-        guard handedOver > 0 || !batch.isEmpty else { return }
+        guard handedOver > 0 || !pending.pointee.batch.isEmpty else { return }
         handOver()
         // (The queue is serial: the current chunk done, so is the older one.)
         current.wait()

@@ -308,9 +308,55 @@ import TerrapinGeometry
         // Runs: fully transparent corners are skipped, opaque middles copied.
         #expect(sprite.runs.contains { $0.opaque } && sprite.runs.contains { !$0.opaque })
     }
+
+    /// A coverage sprite draws the bytes `fillMask` draws with its mask (itself checked against
+    /// `Pixel.blend` one pixel at a time): full and partial runs of lengths 1 to 9, in translucent
+    /// and opaque colours, inside and across every edge.
+    @Test func coverageSpriteDrawsWhatFillMaskDraws() throws {
+        var state: UInt32 = 777
+        func next() -> UInt32 { state = 1664525 &* state &+ 1013904223; return state >> 8 }
+        let w = 21, h = 13
+        // Rows of runs: 0s, 255s and partial coverage of lengths 1 to 9.
+        var mask: [UInt8] = []
+        for _ in 0..<h {
+            var row: [UInt8] = []
+            while row.count < w {
+                let length = Int(next() % 9) + 1
+                let kind = next() % 3
+                for _ in 0..<length { row.append(kind == 0 ? 0 : kind == 1 ? 255 : UInt8(1 + next() % 254)) }
+            }
+            mask += row.prefix(w)
+        }
+        let sprite = try #require(CoverageSprite(mask: mask, width: w))
+        for color in [RGBAColor(red: 0.9, green: 0.2, blue: 0.4, alpha: 0.6), .white, RGBAColor(red: 0.1, green: 0.5, blue: 0.3)] {
+            for (x, y) in [(4, 3), (-7, 2), (25, -5), (30, 28), (0, 0)] {
+                func background() throws -> Canvas {
+                    let c = try #require(Canvas(width: 40, height: 36))
+                    c.clear(RGBAColor(red: 0.2, green: 0.7, blue: 0.3, alpha: 0.8))
+                    return c
+                }
+                let a = try background(), b = try background()
+                a.fill(sprite, at: (x, y), color: color)
+                b.fillMask(mask, width: w, at: (x, y), color: color)
+                #expect(a.pixmap == b.pixmap, "\(color) at (\(x), \(y))")
+            }
+        }
+    }
 }
 
 @Suite struct GlyphMaskBlendTests {
+    /// Glyphs of different colours in turn on one canvas each take their own colour (the canvas
+    /// keeps the last colour's source), and a transparent one draws nothing.
+    @Test func colourChangesBetweenGlyphs() throws {
+        let canvas = try #require(Canvas(width: 8, height: 1))
+        let colors = [RGBAColor(red: 1, green: 0, blue: 0), RGBAColor(red: 0, green: 0, blue: 1, alpha: 0.5), RGBAColor(red: 1, green: 0, blue: 0),
+                      RGBAColor(red: 0, green: 1, blue: 0, alpha: 0), RGBAColor(red: 0, green: 1, blue: 0), .white, .transparent, .black]
+        for (x, color) in colors.enumerated() { canvas.fillMask([255], width: 1, at: (x, 0), color: color) }
+        let expected = colors.map { c -> UInt32 in Pixel.pack(RGBAColor(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha).premultiplied) }
+        let got = canvas.pixmap.data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        #expect(got == expected)
+    }
+
     /// fillMask's four-at-a-time path gives, pixel for pixel, what `Pixel.blend` gives one at a
     /// time: every coverage 0…255, translucent and opaque colours, over varied backgrounds, at
     /// offsets that leave ragged ends and cross the canvas edges.
