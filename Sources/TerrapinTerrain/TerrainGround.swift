@@ -85,8 +85,8 @@ public struct TerrainGround: Ground, Sendable {
     }
 
     /// `finest`'s level: 0 for `grid`, k for `detail[k - 1]`. The line of sight asks at every
-    /// step; the levels are read where they are (returning a grid copied it, its arrays
-    /// retained and released: a third of resolving 1,000 markers over terrain).
+    /// step and reads the level where it is: returning a grid copied it, its arrays retained and
+    /// released (a third of the line of sight's samples in the product scene).
     @inline(__always)
     func finestLevel(latitude: Double, longitude: Double) -> Int {
         var k = detail.count
