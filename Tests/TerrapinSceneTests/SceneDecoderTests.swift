@@ -83,6 +83,18 @@ import TerrapinRender
         ])
     }
 
+    /// A view names its kind once: two kinds are named in the kinds' order, whatever the keys'
+    /// order; none lists them all; a misspelt one is an unknown key with a suggestion.
+    @Test func aViewHasExactlyOneKind() {
+        func view(_ v: String) -> [String] {
+            issues(#"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": "# + v + "}]}}")
+        }
+        #expect(view(#"{"capsule": {}, "text": "a"}"#).map { $0.hasSuffix("$.map.markers[0].content: a view has exactly one kind, found text and capsule") } == [true])
+        #expect(view(#"{"modifiers": []}"#).first?.contains("a view needs one of: text, image, pin,") == true)
+        #expect(view(#"{"txet": "a"}"#).contains { $0.hasSuffix(#"unknown key "txet"; did you mean "text"?"#) })
+        #expect(view(#"{"text": "a", "modifiers": [{"padding": 4}]}"#).isEmpty)
+    }
+
     @Test func aWrongImageDoesNotMakeItsModifiersLookWrong() {
         let text = #"{"map": {"markers": [{"position": {"latitude": 1, "longitude": 2}, "content": {"image": {"file": 5}, "modifiers": [{"aspectRatio": {"ratio": 1}}, {"padding": "x"}]}}]}}"#
         let found = issues(text)
