@@ -74,18 +74,12 @@ public struct TerrainGround: Ground, Sendable {
 
     /// The finest grid's sample at a position (bilinear), or nil outside the coarsest grid.
     public func sample(latitude: Double, longitude: Double) -> Double? {
-        let k = finestLevel(latitude: latitude, longitude: longitude)
-        return k == 0 ? grid.height(latitude: latitude, longitude: longitude) : detail[k - 1].height(latitude: latitude, longitude: longitude)
+        height(level: finestLevel(latitude: latitude, longitude: longitude), latitude: latitude, longitude: longitude)
     }
 
-    /// The finest level holding a position (the coarsest grid outside every finer one).
-    func finest(latitude: Double, longitude: Double) -> HeightGrid {
-        let k = finestLevel(latitude: latitude, longitude: longitude)
-        return k == 0 ? grid : detail[k - 1]
-    }
-
-    /// `finest`'s level: 0 for `grid`, k for `detail[k - 1]`. The line of sight asks at every
-    /// step and reads the level where it is: returning a grid copied it, its arrays retained and
+    /// The finest level holding a position (the coarsest grid outside every finer one): 0 for
+    /// `grid`, k for `detail[k - 1]`. Levels are read by number, where they are held: the line
+    /// of sight asks at every step, and returning a grid copied it, its arrays retained and
     /// released (a third of the line of sight's samples in the product scene).
     @inline(__always)
     func finestLevel(latitude: Double, longitude: Double) -> Int {
@@ -96,6 +90,18 @@ public struct TerrainGround: Ground, Sendable {
             k -= 1
         }
         return 0
+    }
+
+    /// Level `k`'s bilinear sample (see `finestLevel` for the numbering).
+    @inline(__always)
+    func height(level k: Int, latitude: Double, longitude: Double) -> Double? {
+        k == 0 ? grid.height(latitude: latitude, longitude: longitude) : detail[k - 1].height(latitude: latitude, longitude: longitude)
+    }
+
+    /// Level `k`'s cell in metres (see `cellMetres`).
+    @inline(__always)
+    func cellMetres(level k: Int, perDegree: (latitude: Double, longitude: Double)) -> Double {
+        k == 0 ? Self.cellMetres(grid, perDegree: perDegree) : Self.cellMetres(detail[k - 1], perDegree: perDegree)
     }
 
     /// Raw elevation (below 0 over the sea floor); 0 outside the grid.
@@ -151,8 +157,8 @@ public struct TerrainGround: Ground, Sendable {
         let perDegree = frame.ellipsoid.metresPerDegree(atLatitude: frame.origin.latitude)
         let metresPerDegLat = perDegree.latitude, metresPerDegLon = perDegree.longitude
         // The cell of the level under the point: its own slope is skipped in those cells.
-        let here = finest(latitude: frame.origin.latitude + point.y / metresPerDegLat, longitude: frame.origin.longitude + point.x / metresPerDegLon)
-        let cell = Self.cellMetres(here, perDegree: perDegree)
+        let here = finestLevel(latitude: frame.origin.latitude + point.y / metresPerDegLat, longitude: frame.origin.longitude + point.x / metresPerDegLon)
+        let cell = cellMetres(level: here, perDegree: perDegree)
         let d = eye - point
         let length = d.length
         guard length > 2 * cell else { return false }
@@ -193,10 +199,8 @@ public struct TerrainGround: Ground, Sendable {
             let lon = frame.origin.longitude + q.x / metresPerDegLon
             let height = frame.origin.altitude + q.z + (q.x * q.x + q.y * q.y) / (2 * r)
             let k = finestLevel(latitude: lat, longitude: lon)
-            let ground = k == 0 ? grid.height(latitude: lat, longitude: lon) : detail[k - 1].height(latitude: lat, longitude: lon)
-            if let ground, height < max(0, ground * exaggeration) { return true }
-            let cell = k == 0 ? Self.cellMetres(grid, perDegree: perDegree) : Self.cellMetres(detail[k - 1], perDegree: perDegree)
-            t += max(cell / 2, least)
+            if let ground = self.height(level: k, latitude: lat, longitude: lon), height < max(0, ground * exaggeration) { return true }
+            t += max(cellMetres(level: k, perDegree: perDegree) / 2, least)
         }
         return false
     }
