@@ -592,13 +592,17 @@ public enum ModelRenderer {
             let (d0, d1, d2, dz) = s.sampleOffsets
             // The box's columns as pixel-centre offsets from the set-up's origin.
             let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
+            // A box under 10 pixels wide is scanned whole: narrowing each row to its span cost
+            // more than the pixels it skips (every pixel is tested either way; callgrind:
+            // 1.2 % fewer instructions for the near sphere, 3.4 % far, 2.5 % for the Duck).
+            let narrow = maxX - minX < 10
             for y in minY...maxY {
                 let py = Float(y) + 0.5 - s.oy
                 let rowE0 = s.b0 * py + s.c0, rowE1 = s.b1 * py + s.c1, rowE2 = s.b2 * py + s.c2, rowZ = s.izB * py + s.izC
                 let row = (y - bandY0) * width
-                // Only the row's columns that can touch the triangle, not the whole box: small
-                // triangles' boxes are mostly outside them.
-                guard let columns = s.columns(rowE0, rowE1, rowE2, minX: minX, maxX: maxX, boxLo: boxLo, boxHi: boxHi) else { continue }
+                // In a wider box, only the row's columns that can touch the triangle: a long
+                // thin triangle's box is mostly outside it.
+                guard let columns = narrow ? minX...maxX : s.columns(rowE0, rowE1, rowE2, minX: minX, maxX: maxX, boxLo: boxLo, boxHi: boxHi) else { continue }
                 for x in columns {
                     let px = Float(x) + 0.5 - s.ox
                     let e0 = s.a0 * px + rowE0, e1 = s.a1 * px + rowE1, e2 = s.a2 * px + rowE2
