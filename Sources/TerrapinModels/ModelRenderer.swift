@@ -577,6 +577,19 @@ public enum ModelRenderer {
             return b[0] &+ b[1]
         }
 
+        /// Mixes straight colour `shaded` (alpha w) over the samples `pass` of band pixel `p`
+        /// (opaque: the frame is), depth left as it was. (Out of line: written in the scan, its
+        /// vector code took registers from the opaque path's loop.)
+        @inline(never)
+        func mix(_ shaded: SIMD4<Float>, into p: Int, where pass: SIMDMask<SIMD8<Int32>>) {
+            let c = colour[p], alpha = shaded.w, k = 1 - alpha, rgb = shaded * (alpha * 255)
+            let r = SIMD8<Float>(c & 0xFF) * k + rgb.x
+            let g = SIMD8<Float>(c &>> 8 & 0xFF) * k + rgb.y
+            let b = SIMD8<Float>(c &>> 16 & 0xFF) * k + rgb.z
+            let mixed = SIMD8<UInt32>(r + 0.5) | SIMD8<UInt32>(g + 0.5) &<< 8 | SIMD8<UInt32>(b + 0.5) &<< 16 | SIMD8<UInt32>(repeating: 0xFF00_0000)
+            colour[p] = c.replacing(with: mixed, where: pass)
+        }
+
         /// Scan-converts triangle `index` within the band, shading it once per pixel where it
         /// passes a sample: opaque (and masked, where their alpha passes) ones write colour and
         /// depth into the samples they win; blended ones mix into them, leaving depth as it was.
@@ -629,13 +642,7 @@ public enum ModelRenderer {
                     if blend {
                         let shaded = shading.shade(e0, e1, e2, horizon: horizon)
                         guard shaded.w >= 0 else { continue }
-                        // Over the samples' colours (opaque: the frame is), depth left as it was.
-                        let c = colour[p], alpha = shaded.w, k = 1 - alpha, rgb = shaded * (alpha * 255)
-                        let r = SIMD8<Float>(c & 0xFF) * k + rgb.x
-                        let g = SIMD8<Float>(c &>> 8 & 0xFF) * k + rgb.y
-                        let b = SIMD8<Float>(c &>> 16 & 0xFF) * k + rgb.z
-                        let mixed = SIMD8<UInt32>(r + 0.5) | SIMD8<UInt32>(g + 0.5) &<< 8 | SIMD8<UInt32>(b + 0.5) &<< 16 | SIMD8<UInt32>(repeating: 0xFF00_0000)
-                        colour[p] = c.replacing(with: mixed, where: pass)
+                        mix(shaded, into: p, where: pass)
                     } else {
                         // Shaded once for the pixel, kept in the samples it won. (The colours are
                         // selected as Float bit patterns: that select compiles to vector code.)
