@@ -193,6 +193,18 @@ struct SampledLevel {
     let width: Int, height: Int
     let wrapS: ModelTexture.Wrap, wrapT: ModelTexture.Wrap
     let nearest: Bool
+    /// The width and height as Float (exact: a level is at most 4096 texels a side).
+    let size: SIMD2<Float>
+
+    init(texels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, wrapS: ModelTexture.Wrap, wrapT: ModelTexture.Wrap, nearest: Bool) {
+        self.texels = texels
+        self.width = width
+        self.height = height
+        self.wrapS = wrapS
+        self.wrapT = wrapT
+        self.nearest = nearest
+        size = SIMD2(Float(width), Float(height))
+    }
 
     @inline(__always)
     func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
@@ -200,15 +212,20 @@ struct SampledLevel {
         // A broken coordinate reads the first texel; far outside 0…1 the coordinate is clamped
         // (a million repeats) before it becomes an integer.
         guard uv.x.isFinite, uv.y.isFinite else { return Sampler.unpack(base[0]) }
-        let u = max(-1e6, min(1e6, uv.x)) * Float(width), v = max(-1e6, min(1e6, uv.y)) * Float(height)
+        // Clamped to ±10^6 both at once: the values of `max(-1e6, min(1e6, x))` for finite x,
+        // as two vector selects (`min` and `max` compiled to branches lane by lane).
+        let upper = uv.replacing(with: 1e6, where: uv .>= 1e6)
+        let scaled = upper.replacing(with: -1e6, where: upper .< -1e6) * size
+        let u = scaled.x, v = scaled.y
         if nearest {
             let x = Sampler.wrap(Sampler.floor(u), width, wrapS), y = Sampler.wrap(Sampler.floor(v), height, wrapT)
             return Sampler.unpack(base[y * width + x])
         }
-        let fu = u - 0.5, fv = v - 0.5
+        let f = scaled - 0.5
+        let fu = f.x, fv = f.y
         let x0: Int, y0: Int, tx: Float, ty: Float
-        if abs(fu) < Sampler.exactFloorLimit && abs(fv) < Sampler.exactFloorLimit {
-            let (cell, fraction) = Sampler.floorAndFraction(SIMD2(fu, fv))
+        if all((f .< Sampler.exactFloorLimit) .& (f .> -Sampler.exactFloorLimit)) {
+            let (cell, fraction) = Sampler.floorAndFraction(f)
             x0 = Int(cell.x); y0 = Int(cell.y); tx = fraction.x; ty = fraction.y
         } else {
             x0 = Sampler.floor(fu); y0 = Sampler.floor(fv)

@@ -173,6 +173,31 @@ enum ModelGolden {
         }
     }
 
+    /// Coordinates far outside the texture are clamped to ±10^6 before they become texel
+    /// indices, as `max(-1e6, min(1e6, x))` clamps them (the sampler clamps both with vector
+    /// selects): far and huge ones read what the clamped coordinate reads, at every wrap and
+    /// filter, and none traps.
+    @Test func farCoordinatesReadAsTheirClampedOnes() {
+        var data = [UInt8](repeating: 0, count: 7 * 3 * 4)
+        for i in 0..<(7 * 3) { data[i * 4] = UInt8(i * 11); data[i * 4 + 1] = UInt8(255 - i * 7); data[i * 4 + 2] = UInt8(i * 3); data[i * 4 + 3] = 255 }
+        var texture = ModelTexture(Pixmap(width: 7, height: 3, premultipliedData: data)!)
+        let far: [Float] = [1e6, -1e6, Float(1e6).nextUp, Float(-1e6).nextDown, 1.5e6, -2.5e7, 3e9, -1e30, .greatestFiniteMagnitude,
+                            -.greatestFiniteMagnitude, 0.3, -0.0, 999_999.94]
+        for wrap in [ModelTexture.Wrap.repeat, .clamp, .mirror] {
+            texture.wrapS = wrap
+            texture.wrapT = wrap
+            let sampler = Sampler(texture)
+            for nearest in [false, true] {
+                let level = sampler.level(0, nearest: nearest)
+                for (n, x) in far.enumerated() {
+                    let y = far[(n * 5 + 2) % far.count]
+                    let clamped = SIMD2(max(-1e6, min(1e6, x)), max(-1e6, min(1e6, y)))
+                    #expect(level.sample(SIMD2(x, y)) == level.sample(clamped), "\(x), \(y), \(wrap), nearest \(nearest)")
+                }
+            }
+        }
+    }
+
     @Test func anyLaneIsAny() {
         for bits in 0..<256 {
             let mask = SIMDMask<SIMD8<Int32>>((0..<8).map { bits >> $0 & 1 == 1 })
