@@ -203,6 +203,10 @@ enum ModelGolden {
             let mask = SIMDMask<SIMD8<Int32>>((0..<8).map { bits >> $0 & 1 == 1 })
             #expect(ModelRenderer.Raster.anyLane(mask) == (bits != 0))
         }
+        for bits in 0..<16 {
+            let mask = SIMDMask<SIMD4<Int32>>((0..<4).map { bits >> $0 & 1 == 1 })
+            #expect(ModelRenderer.Raster.anyLane(mask) == (bits != 0))
+        }
     }
 
     let camera = Camera(center: LatLngAltitude(latitude: 36.5, longitude: -84.2, altitude: 4), heading: 20, tilt: 65, range: 40)
