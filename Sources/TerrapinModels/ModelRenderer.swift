@@ -15,16 +15,17 @@
 // Order: opaque and masked triangles first (masked ones drop pixels where their alpha is below
 // the cut-off), then blended ones sorted back to front (by their farthest vertex), testing depth
 // but not writing it. The screen is processed in bands of 16 rows so the multisample buffers stay
-// in the cache (1 MiB for a 1024-pixel-wide band; the columns the band's triangles reach).
+// in the caches (at most 1 MiB for a 1024-pixel-wide band: the columns its triangles reach).
 import TerrapinGeo
 import TerrapinTerrain
 
 public enum ModelRenderer {
     static let ambient: Float = 0.45
-    /// Rows per band. 16 keeps a 1024-pixel band's samples (1 MiB) in the second-level and
-    /// third-level caches; against 8, fewer triangles are set up again in a second band
-    /// (callgrind: 3.361 → 3.311 G instructions for 8 draws of the benchmark's near sphere;
-    /// 48.1–49.4 ms against 48.8–50.1, alternating, one core).
+    /// Rows per band. A 1024-pixel band's samples are then at most 1 MiB (past a 512 KiB
+    /// second-level cache, within the third); against 8 rows, fewer triangles are set up again
+    /// in a second band, and that measured faster (callgrind: 3.361 → 3.311 G instructions for 8
+    /// draws of the benchmark's near sphere; 48.1–49.4 ms against 48.8–50.1, alternating, one
+    /// core). 32 rows measured no better than noise.
     static let bandRows = 16
 
     /// The samples: Direct3D's standard 8× pattern (offsets from the pixel's centre in

@@ -193,7 +193,7 @@ struct SampledLevel {
     let width: Int, height: Int
     let wrapS: ModelTexture.Wrap, wrapT: ModelTexture.Wrap
     let nearest: Bool
-    /// The width and height as Float (exact: a level is at most 4096 texels a side).
+    /// The width and height as Float (exact below 2^24 texels a side; textures are limited far below).
     let size: SIMD2<Float>
 
     init(texels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, wrapS: ModelTexture.Wrap, wrapT: ModelTexture.Wrap, nearest: Bool) {
