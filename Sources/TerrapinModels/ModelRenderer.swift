@@ -250,11 +250,15 @@ public enum ModelRenderer {
         var r0: Float = 0, r1: Float = 0, r2: Float = 0
         /// 1 / A_i (0 where A_i is 0): where a row's pixels start and end on each edge.
         var ia0: Float = 0, ia1: Float = 0, ia2: Float = 0
+        /// The box's first and last columns (⌊x⌋ of its left and right corners; unclipped).
+        var left: Int32, right: Int32
 
         init(_ t: Triangle) {
             // Local coordinates from the box's corner keep Float precise.
             let (left, top) = ModelRenderer.floors(min(min(t.x0, t.x1), t.x2), min(min(t.y0, t.y1), t.y2))
             ox = Float(left); oy = Float(top)
+            self.left = Int32(left)
+            right = Int32(ModelRenderer.floors(max(max(t.x0, t.x1), t.x2), 0).0)
             let x0 = t.x0 - ox, y0 = t.y0 - oy, x1 = t.x1 - ox, y1 = t.y1 - oy, x2 = t.x2 - ox, y2 = t.y2 - oy
             // Edge i runs from vertex i+1 to i+2: E_i(p) = A_i·x + B_i·y + C_i.
             a0 = y1 - y2; b0 = x2 - x1; c0 = (y2 - y1) * x1 - (x2 - x1) * y1
@@ -475,10 +479,9 @@ public enum ModelRenderer {
                 // The columns the band's triangles can reach (each scans within its own box).
                 var x0 = width, x1 = -1
                 for k in counts[b]..<counts[b + 1] {
-                    let t = triangles[Int(binned[k])]
-                    let (left, right) = ModelRenderer.floors(min(min(t.x0, t.x1), t.x2), max(max(t.x0, t.x1), t.x2))
-                    x0 = min(x0, max(0, left))
-                    x1 = max(x1, min(width - 1, right))
+                    let s = setups[Int(binned[k])]
+                    x0 = min(x0, max(0, Int(s.left)))
+                    x1 = max(x1, min(width - 1, Int(s.right)))
                 }
                 guard x0 <= x1 else { continue }
                 prepare(bandY0: y0, bandY1: y1, columns: x0...x1)
@@ -606,9 +609,7 @@ public enum ModelRenderer {
             let t = triangles[index], s = setups[index]
             guard s.valid else { return }
             let r0 = s.r0, r1 = s.r1, r2 = s.r2
-            // (Nested: min and max of three build and release an empty array of the rest.)
-            let (left, right) = ModelRenderer.floors(min(min(t.x0, t.x1), t.x2), max(max(t.x0, t.x1), t.x2))
-            let minX = max(0, left), maxX = min(width - 1, right)
+            let minX = max(0, Int(s.left)), maxX = min(width - 1, Int(s.right))
             let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
             guard minX <= maxX, minY <= maxY else { return }
             let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
