@@ -138,9 +138,12 @@ struct Sampler {
     static func floorAndFraction(_ x: SIMD2<Float>) -> (SIMD2<Int32>, SIMD2<Float>) {
         let m = x + 12_582_912
         let rounded = m - 12_582_912
-        let up = rounded .> x
-        let cell = (unsafeBitCast(m, to: SIMD2<Int32>.self) &- 0x4B40_0000) &+ SIMD2<Int32>(repeating: 0).replacing(with: -1, where: up)
-        return (cell, x - rounded.replacing(with: rounded - 1, where: up))
+        // −1 in the lanes that rounded up (0 elsewhere), and from its bits 1 or 0 as Float: a
+        // select of `rounded − 1` was compiled to a branch per lane where this is inlined.
+        let up = SIMD2<Int32>(repeating: 0).replacing(with: -1, where: rounded .> x)
+        let one = unsafeBitCast(unsafeBitCast(SIMD2<Float>(repeating: 1), to: SIMD2<Int32>.self) & up, to: SIMD2<Float>.self)
+        let cell = (unsafeBitCast(m, to: SIMD2<Int32>.self) &- 0x4B40_0000) &+ up
+        return (cell, x - (rounded - one))
     }
 
     @inline(__always)
@@ -179,7 +182,9 @@ struct FixedSampler {
         b = blend ? s.level(i + 1, nearest: s.minifyNearest) : a
     }
 
-    @inline(__always)
+    /// (Transparent: marked `@inline(__always)`, it was left out of line in `shade`, past the
+    /// inliner's size limit for a caller, and each call copied the sampler to the stack.)
+    @_transparent
     func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
         let x = a.sample(uv)
         guard blend else { return x }
@@ -206,8 +211,42 @@ struct SampledLevel {
         size = SIMD2(Float(width), Float(height))
     }
 
+    /// Premultiplied RGBA 0…1 at `uv`: the common case inline — a bilinear read inside the
+    /// level, of a coordinate far from any limit —, every other in `general`.
     @inline(__always)
     func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+        let f = uv * size - 0.5
+        // |uv| < 10^6 (not clamped: see `general`) and |f| < 2^22 (an exact floor), in one
+        // compare; false for a NaN.
+        let q = SIMD4(lowHalf: uv, highHalf: f)
+        let limit = SIMD4<Float>(1e6, 1e6, Sampler.exactFloorLimit, Sampler.exactFloorLimit)
+        let within = SIMD4<Int32>(repeating: 0).replacing(with: -1, where: (q .< limit) .& (q .> -limit))
+        let both = within.lowHalf & within.highHalf
+        if !nearest, both[0] & both[1] != 0 {
+            let (cell, fraction) = Sampler.floorAndFraction(f)
+            let x0 = Int(cell.x), y0 = Int(cell.y)
+            // The texel and its right and lower neighbours inside the level (compared unsigned:
+            // a negative index is huge).
+            if UInt(bitPattern: x0) < UInt(bitPattern: width &- 1), UInt(bitPattern: y0) < UInt(bitPattern: height &- 1) {
+                let p = texels + (y0 &* width &+ x0)
+                return Self.bilinear(p[0], p[1], p[width], p[width &+ 1], fraction.x, fraction.y)
+            }
+        }
+        return general(uv)
+    }
+
+    /// Texels `a` (top left), `b` (top right), `c`, `d` (bottom) mixed by `tx` across and `ty`
+    /// down. (Out of line: inlined, its vector code was split into scalar lanes and byte loads.)
+    @inline(never)
+    static func bilinear(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ tx: Float, _ ty: Float) -> SIMD4<Float> {
+        let a = Sampler.unpack(a), b = Sampler.unpack(b), c = Sampler.unpack(c), d = Sampler.unpack(d)
+        let top = a + (b - a) * tx, bottom = c + (d - c) * tx
+        return top + (bottom - top) * ty
+    }
+
+    /// `sample` in every case: nearest filtering, wrapping, a far coordinate clamped, a broken one.
+    @inline(never)
+    func general(_ uv: SIMD2<Float>) -> SIMD4<Float> {
         let base = texels
         // A broken coordinate reads the first texel; far outside 0…1 the coordinate is clamped
         // (a million repeats) before it becomes an integer.
@@ -232,18 +271,12 @@ struct SampledLevel {
             tx = fu - Float(x0); ty = fv - Float(y0)
         }
         // Within the level, no wrapping: the index is inside its texels (unchecked arithmetic).
-        let a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>
         if x0 >= 0 && y0 >= 0 && x0 < width &- 1 && y0 < height &- 1 {
             let i = y0 &* width &+ x0
-            a = Sampler.unpack(base[i]); b = Sampler.unpack(base[i &+ 1])
-            c = Sampler.unpack(base[i &+ width]); d = Sampler.unpack(base[i &+ width &+ 1])
-        } else {
-            let xa = Sampler.wrap(x0, width, wrapS), xb = Sampler.wrap(x0 + 1, width, wrapS)
-            let ya = Sampler.wrap(y0, height, wrapT) * width, yb = Sampler.wrap(y0 + 1, height, wrapT) * width
-            a = Sampler.unpack(base[ya + xa]); b = Sampler.unpack(base[ya + xb])
-            c = Sampler.unpack(base[yb + xa]); d = Sampler.unpack(base[yb + xb])
+            return Self.bilinear(base[i], base[i &+ 1], base[i &+ width], base[i &+ width &+ 1], tx, ty)
         }
-        let top = a + (b - a) * tx, bottom = c + (d - c) * tx
-        return top + (bottom - top) * ty
+        let xa = Sampler.wrap(x0, width, wrapS), xb = Sampler.wrap(x0 + 1, width, wrapS)
+        let ya = Sampler.wrap(y0, height, wrapT) * width, yb = Sampler.wrap(y0 + 1, height, wrapT) * width
+        return Self.bilinear(base[ya + xa], base[ya + xb], base[yb + xa], base[yb + xb], tx, ty)
     }
 }

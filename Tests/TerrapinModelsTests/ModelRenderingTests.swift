@@ -198,6 +198,40 @@ enum ModelGolden {
         }
     }
 
+    /// The inline read (inside the level, coordinates far from the limits) gives the bits the
+    /// general one gives, wherever it is taken — texel centres, their edges, the level's last
+    /// row and column, outside it — at every wrap mode and both filters, with translucent texels.
+    @Test func theInlineReadIsTheGeneralOne() {
+        var data = [UInt8](repeating: 0, count: 7 * 3 * 4)
+        for i in 0..<(7 * 3) {
+            let a = UInt8(255 - i * 9)
+            data[i * 4] = UInt8(Int(a) * i / 21); data[i * 4 + 1] = UInt8(Int(a) * (20 - i) / 21); data[i * 4 + 2] = UInt8(i * 5 % Int(a)); data[i * 4 + 3] = a
+        }
+        var texture = ModelTexture(Pixmap(width: 7, height: 3, premultipliedData: data)!)
+        var coordinates: [Float] = [0, -0, 1, 1e6, -1e6, 999_999.94, .nan, .infinity]
+        for k in 0...126 { coordinates += [Float(k) / 126, (Float(k) / 126).nextUp, (Float(k) / 14).nextDown] }
+        for k in -12...18 { coordinates += [Float(k) / 6, (Float(k) / 6).nextUp, (Float(k) / 6).nextDown] }
+        var inline = 0
+        for wrap in [ModelTexture.Wrap.repeat, .clamp, .mirror] {
+            texture.wrapS = wrap
+            texture.wrapT = wrap == .mirror ? .repeat : wrap
+            let sampler = Sampler(texture)
+            for nearest in [false, true] {
+                let level = sampler.level(0, nearest: nearest)
+                for (n, u) in coordinates.enumerated() {
+                    for m in stride(from: n % 11, to: coordinates.count, by: 11) {
+                        let uv = SIMD2(u, coordinates[m])
+                        let a = level.sample(uv), b = level.general(uv)
+                        #expect(unsafeBitCast(a, to: SIMD4<UInt32>.self) == unsafeBitCast(b, to: SIMD4<UInt32>.self), "\(uv), \(wrap), nearest \(nearest)")
+                        if !nearest, (0..<6).contains(uv.x * 7 - 0.5), (0..<2).contains(uv.y * 3 - 0.5) { inline += 1 }
+                    }
+                }
+            }
+        }
+        // Most coordinates are read inline: the test compares the two paths, not one with itself.
+        #expect(inline > 3000)
+    }
+
     @Test func anyLaneIsAny() {
         for bits in 0..<256 {
             let mask = SIMDMask<SIMD8<Int32>>((0..<8).map { bits >> $0 & 1 == 1 })
