@@ -361,15 +361,20 @@ public enum ModelRenderer {
             } else {
                 p0 = 1; p1 = 0; p2 = 0
             }
-            let a = a0 * p0 + a1 * p1 + a2 * p2
-            var color = factor * a.highHalf
+            // The texture read first, from its coordinates alone (lanes 0 and 1 of the
+            // attributes): less is then kept across the sampler's calls.
+            var texture: SIMD4<Float>?
             if let base {
-                let texel = base.sample(a.lowHalf.lowHalf)
+                let uv = a0.lowHalf.lowHalf * p0 + a1.lowHalf.lowHalf * p1 + a2.lowHalf.lowHalf * p2
+                let texel = base.sample(uv)
                 // (An opaque texel is already straight: no division.)
                 let w = texel.w
                 let straight = w == 1 ? texel : w > 0 ? texel / SIMD4(repeating: w) : SIMD4<Float>()
-                color *= SIMD4(lowHalf: straight.lowHalf, highHalf: SIMD2(straight.z, w))
+                texture = SIMD4(lowHalf: straight.lowHalf, highHalf: SIMD2(straight.z, w))
             }
+            let a = a0 * p0 + a1 * p1 + a2 * p2
+            var color = factor * a.highHalf
+            if let texture { color *= texture }
             var alpha: Float = 1
             switch alphaMode {
             case .opaque: break
