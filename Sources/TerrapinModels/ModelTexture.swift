@@ -232,7 +232,12 @@ struct SampledLevel {
                 return Self.bilinear(p[0], p[1], p[width], p[width &+ 1], fraction.x, fraction.y)
             }
         }
-        return general(uv)
+        return Self.general(uv, texels: texels, width: width, height: height, wrapS: wrapS, wrapT: wrapT, nearest: nearest, size: size)
+    }
+
+    /// `sample` in every case: nearest filtering, wrapping, a far coordinate clamped, a broken one.
+    func general(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+        Self.general(uv, texels: texels, width: width, height: height, wrapS: wrapS, wrapT: wrapT, nearest: nearest, size: size)
     }
 
     /// Texels `a` (top left), `b` (top right), `c`, `d` (bottom) mixed by `tx` across and `ty`
@@ -244,9 +249,11 @@ struct SampledLevel {
         return top + (bottom - top) * ty
     }
 
-    /// `sample` in every case: nearest filtering, wrapping, a far coordinate clamped, a broken one.
+    /// `general`, the level's fields as arguments: called on a level inside a value being
+    /// read, the method took its address, and the caller copied the level to pass one.
     @inline(never)
-    func general(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+    static func general(_ uv: SIMD2<Float>, texels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, wrapS: ModelTexture.Wrap, wrapT: ModelTexture.Wrap,
+                        nearest: Bool, size: SIMD2<Float>) -> SIMD4<Float> {
         let base = texels
         // A broken coordinate reads the first texel; far outside 0…1 the coordinate is clamped
         // (a million repeats) before it becomes an integer.
