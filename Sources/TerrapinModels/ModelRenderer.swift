@@ -280,8 +280,7 @@ public enum ModelRenderer {
         /// the triangle is drawn in a band: stored, they were most of a set-up's 208 bytes, read
         /// from memory at every band).
         @inline(__always)
-        var sampleOffsets: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-            let ax = ModelRenderer.offsetX, ay = ModelRenderer.offsetY
+        func sampleOffsets(_ ax: SIMD8<Float>, _ ay: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
             return (a0 * ax + b0 * ay, a1 * ax + b1 * ay, a2 * ax + b2 * ay, izA * ax + izB * ay)
         }
 
@@ -439,6 +438,10 @@ public enum ModelRenderer {
         /// Per band pixel: the opaque triangle that last shaded it (−1: none) and that shade.
         let shadedBy: UnsafeMutablePointer<Int32>
         let shade: UnsafeMutablePointer<UInt32>
+        /// The samples' offsets (`ModelRenderer.offsetX`, `offsetY`), read from here: as
+        /// constants where the set-up is made, the optimiser shuffled their symmetric lanes at
+        /// twice the cost of the plain products.
+        var offsetX = ModelRenderer.offsetX, offsetY = ModelRenderer.offsetY
 
         /// Runs `body` with a rasteriser over `frame`'s pixels (buffers freed after).
         static func with(_ frame: inout DepthFrame, vertices: [Vertex], triangles: [Triangle], shaders: [Shader], horizon: SIMD3<Float>, _ body: (Raster) -> Void) {
@@ -620,7 +623,7 @@ public enum ModelRenderer {
             let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
             let smooth = !blend && t.flatLit.isNaN && shading.alphaMode == .opaque
             let joint = Joint(t)
-            let (d0, d1, d2, dz) = s.sampleOffsets
+            let (d0, d1, d2, dz) = s.sampleOffsets(offsetX, offsetY)
             // The box's columns as pixel-centre offsets from the set-up's origin.
             let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
             // A box under 10 pixels wide is scanned whole: narrowing each row to its span cost
