@@ -171,13 +171,8 @@ public enum ModelRenderer {
                     let s0 = screen[i0], s1 = screen[i1], s2 = screen[i2]
                     // A corner behind the near plane: the triangle is not drawn (models are far from the eye on a map).
                     guard s0.z > 0, s1.z > 0, s2.z > 0 else { continue }
-                    let minX = min(s0.x, s1.x, s2.x), maxX = max(s0.x, s1.x, s2.x)
-                    let minY = min(s0.y, s1.y, s2.y), maxY = max(s0.y, s1.y, s2.y)
-                    guard maxX >= 0, minX < Float(width), maxY >= 0, minY < Float(height) else { continue }
-                    // A triangle grazing the near plane can reach far off the screen: beyond 2^16 pixels
-                    // Float edge functions lose their precision, and such a sliver is not what a map shows.
-                    guard maxX - minX < 65_536, maxY - minY < 65_536 else { continue }
-                    // Facing, in camera space: the eye is at the origin.
+                    // Facing, in camera space (the eye is at the origin): first, as about half the
+                    // triangles of a closed model face away.
                     let c0 = camera[i0], c1 = camera[i1], c2 = camera[i2]
                     let e1 = c1 - c0, e2 = c2 - c0
                     var face = SIMD3<Float>(e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x)
@@ -188,6 +183,12 @@ public enum ModelRenderer {
                         guard material.doubleSided else { continue }
                         side = -1
                     }
+                    let minX = min(s0.x, s1.x, s2.x), maxX = max(s0.x, s1.x, s2.x)
+                    let minY = min(s0.y, s1.y, s2.y), maxY = max(s0.y, s1.y, s2.y)
+                    guard maxX >= 0, minX < Float(width), maxY >= 0, minY < Float(height) else { continue }
+                    // A triangle grazing the near plane can reach far off the screen: beyond 2^16 pixels
+                    // Float edge functions lose their precision, and such a sliver is not what a map shows.
+                    guard maxX - minX < 65_536, maxY - minY < 65_536 else { continue }
                     var flatLit = Float.nan
                     if prim.normals.isEmpty {
                         let len = (face * face).sum().squareRoot()
