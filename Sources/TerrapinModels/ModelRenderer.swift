@@ -415,7 +415,8 @@ public enum ModelRenderer {
             let m = y + 8_388_608
             let rounded = unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B00_0000
             let bytes = rounded &+ SIMD4<Int32>(repeating: 0).replacing(with: -1, where: m - 8_388_608 .> y)
-            return UInt32(truncatingIfNeeded: bytes.x) | UInt32(truncatingIfNeeded: bytes.y) << 8 | UInt32(truncatingIfNeeded: bytes.z) << 16 | 0xFF00_0000
+            // (Each 0…255: the four narrowed to bytes together, alpha's then set.)
+            return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: bytes), to: UInt32.self) | 0xFF00_0000
         }
     }
 
