@@ -525,7 +525,7 @@ public enum ModelRenderer {
             for p in 0..<((bandY1 - bandY0) * width) where touched[p] {
                 let c = colour[p]
                 let i = bandY0 * width + p
-                if c == SIMD8(repeating: c[0]) {
+                if !Self.anyLane(c .!= SIMD8(repeating: c[0])) {
                     // One colour in every sample (inside a surface): the mean is that colour.
                     pixels[i] = c[0]
                 } else {
@@ -535,10 +535,13 @@ public enum ModelRenderer {
                     pixels[i] = r | g << 8 | b << 16 | a << 24
                 }
                 let z = inverseDepth[p]
-                // The largest of the 8, halving (vector maxima; inverse depths are never NaN).
-                let z4 = z.lowHalf.replacing(with: z.highHalf, where: z.highHalf .> z.lowHalf)
-                let z2 = z4.lowHalf.replacing(with: z4.highHalf, where: z4.highHalf .> z4.lowHalf)
-                let nearest = z2.y > z2.x ? z2.y : z2.x
+                // The largest of the 8, halving with four-lane maxima (inverse depths are never
+                // NaN; each step against its lanes swapped, where two-lane halves were compiled
+                // to masks moved between registers).
+                @inline(__always) func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .> a) }
+                let z4 = larger(z.lowHalf, z.highHalf)
+                let z2 = larger(z4, SIMD4(z4[2], z4[3], z4[0], z4[1]))
+                let nearest = larger(z2, SIMD4(z2[1], z2[0], z2[3], z2[2]))[0]
                 if nearest > 0 { depth[i] = min(depth[i], 1 / nearest) }
                 touched[p] = false
             }
