@@ -140,24 +140,29 @@ public enum ModelRenderer {
                 var camera: [SIMD3<Float>] = []
                 camera.reserveCapacity(prim.positions.count)
                 let baseRef = material.baseColorTexture, emissiveRef = material.emissiveTexture
+                // The texture transforms that change coordinates (tested once, not per vertex).
+                let baseTransform = baseRef.flatMap { $0.isIdentity ? nil : $0 }, emissiveTransform = emissiveRef.flatMap { $0.isIdentity ? nil : $0 }
+                // The matrices' entries as values (read from the arrays once, not per vertex).
+                let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (mc[0], mc[1], mc[2], mc[3], mc[4], mc[5], mc[6], mc[7], mc[8])
+                let (n0, n1, n2, n3, n4, n5, n6, n7, n8) = (nc[0], nc[1], nc[2], nc[3], nc[4], nc[5], nc[6], nc[7], nc[8])
                 for (k, p) in prim.positions.enumerated() {
-                    let c = SIMD3<Float>(mc[0] * p.x + mc[1] * p.y + mc[2] * p.z, mc[3] * p.x + mc[4] * p.y + mc[5] * p.z,
-                                         mc[6] * p.x + mc[7] * p.y + mc[8] * p.z) + tc
+                    let c = SIMD3<Float>(m0 * p.x + m1 * p.y + m2 * p.z, m3 * p.x + m4 * p.y + m5 * p.z,
+                                         m6 * p.x + m7 * p.y + m8 * p.z) + tc
                     camera.append(c)
                     let z = c.z
                     screen.append(z > near ? SIMD3(Float(cx) + Float(focal) * c.x / z, Float(cy) - Float(focal) * c.y / z, z) : SIMD3(0, 0, -1))
                     var lit: Float = 0
                     if !prim.normals.isEmpty {
                         let n = prim.normals[k]
-                        var w = SIMD3<Float>(nc[0] * n.x + nc[1] * n.y + nc[2] * n.z, nc[3] * n.x + nc[4] * n.y + nc[5] * n.z, nc[6] * n.x + nc[7] * n.y + nc[8] * n.z)
+                        var w = SIMD3<Float>(n0 * n.x + n1 * n.y + n2 * n.z, n3 * n.x + n4 * n.y + n5 * n.z, n6 * n.x + n7 * n.y + n8 * n.z)
                         let len = (w * w).sum().squareRoot()
                         if len > 0 { w /= len }
                         lit = (w * lightC).sum()
                     }
                     var uv = prim.uvs.isEmpty ? SIMD2<Float>() : prim.uvs[k]
                     var uvE = prim.emissiveUVs.isEmpty ? uv : prim.emissiveUVs[k]
-                    if let r = emissiveRef, !r.isIdentity { uvE = r.apply(uvE) }
-                    if let r = baseRef, !r.isIdentity { uv = r.apply(uv) }
+                    if let r = emissiveTransform { uvE = r.apply(uvE) }
+                    if let r = baseTransform { uv = r.apply(uv) }
                     let haze = Float(1 - exp(-Double(max(0, z)) / hazeDistance)) * 0.85
                     let color = prim.colors.isEmpty ? SIMD4<Float>(repeating: 1) : prim.colors[k]
                     vertices.append(Vertex(attributes: SIMD8(uv.x, uv.y, lit, haze, color.x, color.y, color.z, color.w), uvE: uvE))
