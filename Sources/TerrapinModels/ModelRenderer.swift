@@ -657,16 +657,14 @@ public enum ModelRenderer {
                     let e = edgeA * px + rowE
                     if Self.anyLane(e .< -reach) { continue }
                     let e0 = e[0], e1 = e[1], e2 = e[2]
-                    let inside: SIMDMask<SIMD8<Int32>>
-                    if !Self.anyLane(.!(e .>= reach)) {
-                        inside = SIMDMask(repeating: true)
-                    } else {
-                        // Inside all three edges: the least of the three is ≥ 0 (one compare).
-                        let a = d0 + e0, b = d1 + e1, c = d2 + e2
-                        let ab = a.replacing(with: b, where: b .< a)
-                        inside = ab.replacing(with: c, where: c .< ab) .>= 0
-                        guard any(inside) else { continue }
-                    }
+                    // Inside all three edges: the least of the three is ≥ 0 (one compare). (Every
+                    // sample of a pixel whose centre is at least r_i inside each edge passes, by a
+                    // margin of (|A_i| + |B_i|) / 16: tested like the others, not on a branch
+                    // that was mispredicted along the triangle's inside.)
+                    let a = d0 + e0, b = d1 + e1, c = d2 + e2
+                    let ab = a.replacing(with: b, where: b .< a)
+                    let inside = ab.replacing(with: c, where: c .< ab) .>= 0
+                    guard any(inside) else { continue }
                     let iz = dz + (s.izA * px + rowZ)
                     let p = row + x
                     touched[p] = true
