@@ -640,9 +640,8 @@ public enum ModelRenderer {
             // more than the pixels it skips (every pixel is tested either way; callgrind:
             // 1.2 % fewer instructions for the near sphere, 3.4 % far, 2.5 % for the Duck).
             let narrow = maxX - minX < 10
-            // The three edges side by side (w 0: never outside, always inside), tested together:
-            // one branch each for "no sample inside" and "every sample inside", where three
-            // each were mispredicted along edges.
+            // The three edges side by side (w 0: never outside), tested together: one branch for
+            // "no sample inside", where three were mispredicted along edges.
             let edgeA = SIMD4(s.a0, s.a1, s.a2, 0), reach = SIMD4(r0, r1, r2, 0)
             for y in minY...maxY {
                 let py = Float(y) + 0.5 - s.oy

@@ -128,6 +128,10 @@ struct Sampler {
         return Float(i) > x ? i - 1 : i
     }
 
+    /// Texture coordinates are clamped to ±this (a million repeats) before they become texel
+    /// indices; `SampledLevel.sample` reads inline only below it, where clamping changes nothing.
+    static var coordinateLimit: Float { 1e6 }
+
     /// Below this magnitude `floorAndFraction` is exact (2^22).
     static var exactFloorLimit: Float { 4_194_304 }
 
@@ -216,10 +220,10 @@ struct SampledLevel {
     @inline(__always)
     func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
         let f = uv * size - 0.5
-        // |uv| < 10^6 (not clamped: see `general`) and |f| < 2^22 (an exact floor), in one
-        // compare; false for a NaN.
+        // |uv| < `coordinateLimit` (not clamped: see `general`) and |f| < 2^22 (an exact
+        // floor), in one compare; false for a NaN.
         let q = SIMD4(lowHalf: uv, highHalf: f)
-        let limit = SIMD4<Float>(1e6, 1e6, Sampler.exactFloorLimit, Sampler.exactFloorLimit)
+        let limit = SIMD4<Float>(Sampler.coordinateLimit, Sampler.coordinateLimit, Sampler.exactFloorLimit, Sampler.exactFloorLimit)
         let within = SIMD4<Int32>(repeating: 0).replacing(with: -1, where: (q .< limit) .& (q .> -limit))
         let both = within.lowHalf & within.highHalf
         if !nearest, both[0] & both[1] != 0 {
@@ -258,10 +262,11 @@ struct SampledLevel {
         // A broken coordinate reads the first texel; far outside 0…1 the coordinate is clamped
         // (a million repeats) before it becomes an integer.
         guard uv.x.isFinite, uv.y.isFinite else { return Sampler.unpack(base[0]) }
-        // Clamped to ±10^6 both at once: the values of `max(-1e6, min(1e6, x))` for finite x,
-        // as two vector selects (`min` and `max` compiled to branches lane by lane).
-        let upper = uv.replacing(with: 1e6, where: uv .>= 1e6)
-        let scaled = upper.replacing(with: -1e6, where: upper .< -1e6) * size
+        // Clamped to ±`coordinateLimit` both at once: the values of `max(-limit, min(limit, x))`
+        // for finite x, as two vector selects (`min` and `max` compiled to branches lane by lane).
+        let limit = Sampler.coordinateLimit
+        let upper = uv.replacing(with: limit, where: uv .>= limit)
+        let scaled = upper.replacing(with: -limit, where: upper .< -limit) * size
         let u = scaled.x, v = scaled.y
         if nearest {
             let x = Sampler.wrap(Sampler.floor(u), width, wrapS), y = Sampler.wrap(Sampler.floor(v), height, wrapT)
