@@ -506,7 +506,7 @@ public enum ModelRenderer {
                     rasterise(Int(binned[k]), bandY0: y0, bandY1: y1, blend: Int(binned[k]) >= opaqueCount)
                     k += 1
                 }
-                resolve(bandY0: y0, bandY1: y1)
+                resolve(bandY0: y0, bandY1: y1, columns: x0...x1)
             }
         }
 
@@ -526,31 +526,40 @@ public enum ModelRenderer {
             }
         }
 
-        /// The band's touched pixels: the mean of their samples back into the frame.
-        func resolve(bandY0: Int, bandY1: Int) {
-            for p in 0..<((bandY1 - bandY0) * width) where touched[p] {
-                let c = colour[p]
-                let i = bandY0 * width + p
-                if !Self.anyLane(c .!= SIMD8(repeating: c[0])) {
-                    // One colour in every sample (inside a surface): the mean is that colour.
-                    pixels[i] = c[0]
-                } else {
-                    // Red and blue, green and alpha, summed in 16-bit halves (8 × 255 fits), by halving.
-                    let rb = Self.sum(c & 0x00FF_00FF), ga = Self.sum(c &>> 8 & 0x00FF_00FF)
-                    let r = (rb & 0xFFFF + 4) / 8, b = (rb >> 16 + 4) / 8, g = (ga & 0xFFFF + 4) / 8, a = (ga >> 16 + 4) / 8
-                    pixels[i] = r | g << 8 | b << 16 | a << 24
+        /// The band's touched pixels (all within the prepared `columns`): the mean of their
+        /// samples back into the frame.
+        func resolve(bandY0: Int, bandY1: Int, columns: ClosedRange<Int>) {
+            for row in stride(from: 0, to: (bandY1 - bandY0) * width, by: width) {
+                for p in row + columns.lowerBound...row + columns.upperBound where touched[p] {
+                    resolve(p, bandY0: bandY0)
                 }
-                let z = inverseDepth[p]
-                // The largest of the 8, halving with four-lane maxima (inverse depths are never
-                // NaN; each step against its lanes swapped, where two-lane halves were compiled
-                // to masks moved between registers).
-                @inline(__always) func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .> a) }
-                let z4 = larger(z.lowHalf, z.highHalf)
-                let z2 = larger(z4, SIMD4(z4[2], z4[3], z4[0], z4[1]))
-                let nearest = larger(z2, SIMD4(z2[1], z2[0], z2[3], z2[2]))[0]
-                if nearest > 0 { depth[i] = min(depth[i], 1 / nearest) }
-                touched[p] = false
             }
+        }
+
+        /// Band pixel `p`: the mean of its samples and their nearest depth into the frame.
+        @inline(__always)
+        func resolve(_ p: Int, bandY0: Int) {
+            let c = colour[p]
+            let i = bandY0 * width + p
+            if !Self.anyLane(c .!= SIMD8(repeating: c[0])) {
+                // One colour in every sample (inside a surface): the mean is that colour.
+                pixels[i] = c[0]
+            } else {
+                // Red and blue, green and alpha, summed in 16-bit halves (8 × 255 fits), by halving.
+                let rb = Self.sum(c & 0x00FF_00FF), ga = Self.sum(c &>> 8 & 0x00FF_00FF)
+                let r = (rb & 0xFFFF + 4) / 8, b = (rb >> 16 + 4) / 8, g = (ga & 0xFFFF + 4) / 8, a = (ga >> 16 + 4) / 8
+                pixels[i] = r | g << 8 | b << 16 | a << 24
+            }
+            let z = inverseDepth[p]
+            // The largest of the 8, halving with four-lane maxima (inverse depths are never
+            // NaN; each step against its lanes swapped, where two-lane halves were compiled
+            // to masks moved between registers).
+            @inline(__always) func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .> a) }
+            let z4 = larger(z.lowHalf, z.highHalf)
+            let z2 = larger(z4, SIMD4(z4[2], z4[3], z4[0], z4[1]))
+            let nearest = larger(z2, SIMD4(z2[1], z2[0], z2[3], z2[2]))[0]
+            if nearest > 0 { depth[i] = min(depth[i], 1 / nearest) }
+            touched[p] = false
         }
 
         /// A triangle being drawn, as `joins` compares it with the one that shaded a pixel (made
