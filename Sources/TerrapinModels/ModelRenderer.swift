@@ -446,6 +446,13 @@ public enum ModelRenderer {
         /// the shade it stored there (its own, or the one it took by joining the one before).
         let shadedBy: UnsafeMutablePointer<Int32>
         let shade: UnsafeMutablePointer<UInt32>
+        /// A triangle's pixels set aside to be shaded four at a time (`Shading.shade4`): each
+        /// one's band pixel, edge functions and the samples it won (`Raster.pending` of them).
+        let pendingPixel: UnsafeMutablePointer<Int32>
+        let pendingD0: UnsafeMutablePointer<Float>, pendingD1: UnsafeMutablePointer<Float>, pendingD2: UnsafeMutablePointer<Float>
+        let pendingWon: UnsafeMutablePointer<SIMDMask<SIMD8<Int32>>>
+        /// How many pixels are set aside before they are shaded (a multiple of four).
+        static let pending = 64
         /// The samples' offsets (`ModelRenderer.offsetX`, `offsetY`), read from here: as
         /// constants where the set-up is made, the optimiser shuffled their symmetric lanes at
         /// twice the cost of the plain products.
@@ -461,7 +468,13 @@ public enum ModelRenderer {
             touched.initialize(repeating: false, count: band)
             let shadedBy = UnsafeMutablePointer<Int32>.allocate(capacity: band)
             let shade = UnsafeMutablePointer<UInt32>.allocate(capacity: band)
-            defer { inverseDepth.deallocate(); colour.deallocate(); touched.deallocate(); shadedBy.deallocate(); shade.deallocate() }
+            let pendingPixel = UnsafeMutablePointer<Int32>.allocate(capacity: pending)
+            let pendingD = UnsafeMutablePointer<Float>.allocate(capacity: 3 * pending)
+            let pendingWon = UnsafeMutablePointer<SIMDMask<SIMD8<Int32>>>.allocate(capacity: pending)
+            defer {
+                inverseDepth.deallocate(); colour.deallocate(); touched.deallocate(); shadedBy.deallocate(); shade.deallocate()
+                pendingPixel.deallocate(); pendingD.deallocate(); pendingWon.deallocate()
+            }
             frame.pixels.withUnsafeMutableBufferPointer { pixels in
                 frame.depth.withUnsafeMutableBufferPointer { depth in
                     vertices.withUnsafeBufferPointer { vertices in
@@ -469,7 +482,8 @@ public enum ModelRenderer {
                         triangles.withUnsafeBufferPointer { triangles in setups.withUnsafeBufferPointer { setups in shaders.withUnsafeBufferPointer { shaders in
                             body(Raster(width: w, height: h, pixels: pixels.baseAddress!, depth: depth.baseAddress!, vertices: vertices, triangles: triangles,
                                         setups: setups, shaders: shaders, horizon: SIMD4(horizon, 0), inverseDepth: inverseDepth, colour: colour,
-                                        touched: touched, shadedBy: shadedBy, shade: shade))
+                                        touched: touched, shadedBy: shadedBy, shade: shade, pendingPixel: pendingPixel,
+                                        pendingD0: pendingD, pendingD1: pendingD + pending, pendingD2: pendingD + 2 * pending, pendingWon: pendingWon))
                         } } }
                     }
                 }
@@ -643,6 +657,9 @@ public enum ModelRenderer {
             let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
             let smooth = !blend && t.flatLit.isNaN && shading.alphaMode == .opaque
             let joint = Joint(t)
+            // An opaque triangle's pixels that need a shade, set aside and shaded four at a time.
+            let inFours = !blend && shading.shadesInFours
+            var pending = 0
             let (d0, d1, d2, dz) = s.sampleOffsets(offsetX, offsetY)
             // The box's columns as pixel-centre offsets from the set-up's origin.
             let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
@@ -701,6 +718,18 @@ public enum ModelRenderer {
                         if previous >= 0, previous != index, smooth, joint.joins(triangles[previous]) {
                             packed = shade[p]
                             shadedBy[p] = Int32(index)
+                        } else if inFours {
+                            // Depth now (an opaque shade always stores), colour when shaded.
+                            inverseDepth[p] = stored.replacing(with: iz, where: pass)
+                            pendingPixel[pending] = Int32(p)
+                            pendingD0[pending] = e0; pendingD1[pending] = e1; pendingD2[pending] = e2
+                            pendingWon[pending] = pass
+                            pending += 1
+                            if pending == Self.pending {
+                                shadePending(pending, index: index, shading: shading, smooth: smooth)
+                                pending = 0
+                            }
+                            continue
                         } else {
                             let shaded = shading.shade(e0, e1, e2, horizon: horizon)
                             guard shaded.w >= 0 else { continue }
@@ -711,8 +740,41 @@ public enum ModelRenderer {
                             }
                         }
                         inverseDepth[p] = stored.replacing(with: iz, where: pass)
-                        let bits = unsafeBitCast(colour[p], to: SIMD8<Float>.self)
-                        colour[p] = unsafeBitCast(bits.replacing(with: Float(bitPattern: packed), where: pass), to: SIMD8<UInt32>.self)
+                        store(packed, into: p, where: pass)
+                    }
+                }
+            }
+            if pending > 0 { shadePending(pending, index: index, shading: shading, smooth: smooth) }
+        }
+
+        /// Shade `packed` into the samples `won` of band pixel `p`. (The colours are selected as
+        /// Float bit patterns: that select compiles to vector code.)
+        @inline(__always)
+        func store(_ packed: UInt32, into p: Int, where won: SIMDMask<SIMD8<Int32>>) {
+            let bits = unsafeBitCast(colour[p], to: SIMD8<Float>.self)
+            colour[p] = unsafeBitCast(bits.replacing(with: Float(bitPattern: packed), where: won), to: SIMD8<UInt32>.self)
+        }
+
+        /// Shades the `count` pixels set aside for triangle `index`, four at a time (the last
+        /// four made up with the last pixel again), and stores them as `rasterise` would have.
+        func shadePending(_ count: Int, index: Int, shading: Shading, smooth: Bool) {
+            var end = count
+            while end % 4 != 0 {
+                pendingPixel[end] = pendingPixel[end - 1]; pendingWon[end] = pendingWon[end - 1]
+                pendingD0[end] = pendingD0[end - 1]; pendingD1[end] = pendingD1[end - 1]; pendingD2[end] = pendingD2[end - 1]
+                end += 1
+            }
+            @inline(__always) func four(_ d: UnsafeMutablePointer<Float>, _ k: Int) -> SIMD4<Float> {
+                UnsafeRawPointer(d + k).loadUnaligned(as: SIMD4<Float>.self)
+            }
+            for k in stride(from: 0, to: end, by: 4) {
+                let packed = shading.shade4(four(pendingD0, k), four(pendingD1, k), four(pendingD2, k), horizon: horizon)
+                for lane in 0..<4 {
+                    let p = Int(pendingPixel[k + lane])
+                    store(packed[lane], into: p, where: pendingWon[k + lane])
+                    if smooth {
+                        shadedBy[p] = Int32(index)
+                        shade[p] = packed[lane]
                     }
                 }
             }

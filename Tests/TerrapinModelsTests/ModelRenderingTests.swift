@@ -232,6 +232,62 @@ enum ModelGolden {
         #expect(inline > 3000)
     }
 
+    /// Four pixels shaded together (`Shading.shade4`) get the bits one pixel's shade and pack
+    /// get (`Shading.shade`, `Shading.pack`), lane by lane: textured (translucent texels, mipmap
+    /// blends, the inline read and the general one, every wrap mode, nearest filtering) or not,
+    /// lit from the vertices or flat, unlit, either side, weights clamped or all ≤ 0.
+    @Test func shadingInFoursIsShadingOneByOne() {
+        var state: UInt32 = 5
+        func random() -> Float { state = state &* 1_664_525 &+ 1_013_904_223; return Float(state >> 8) / Float(1 << 24) }
+        var data = [UInt8](repeating: 0, count: 16 * 8 * 4)
+        for i in 0..<(16 * 8) {
+            let a = i % 5 == 0 ? 255 : i * 37 % 256
+            data[i * 4] = UInt8(a * (i % 7) / 7); data[i * 4 + 1] = UInt8(a * (i % 3) / 3); data[i * 4 + 2] = UInt8(a * (i % 11) / 11); data[i * 4 + 3] = UInt8(a)
+        }
+        var texture = ModelTexture(Pixmap(width: 16, height: 8, premultipliedData: data)!)
+        let horizon = SIMD4<Float>(0.8, 0.85, 0.9, 0)
+        var compared = 0, insideBatches = 0
+        for variant in 0..<7 {
+            texture.wrapS = variant == 1 ? .clamp : variant == 2 ? .mirror : .repeat
+            texture.wrapT = variant == 2 ? .clamp : .repeat
+            texture.magnifyNearest = variant == 5; texture.minifyNearest = variant == 5
+            let shader = ModelRenderer.Shader(factor: SIMD4(0.9, 0.8, 1, 1), emissive: .zero, alphaMode: .opaque, cutoff: 0.5, unlit: variant == 3,
+                                              base: variant == 4 ? nil : Sampler(texture), emissiveTexture: nil)
+            for n in 0..<300 {
+                // Texture coordinates inside the level for most triangles, across its edges for some.
+                let inside = n % 4 != 0
+                let vertices = (0..<3).map { _ in
+                    ModelRenderer.Vertex(attributes: SIMD8(inside ? 0.1 + random() * 0.8 : random() * 3 - 1, inside ? 0.15 + random() * 0.7 : random() * 3 - 1,
+                                                           random() * 2 - 1, random() * 0.9, random(), random(), random(), random()), uvE: .zero)
+                }
+                let t = ModelRenderer.Triangle(x0: 0, y0: 0, x1: 1, y1: 0, x2: 0, y2: 1, iz0: random() + 0.01, iz1: random() + 0.01, iz2: random() + 0.01,
+                                               v0: 0, v1: 1, v2: 2, material: 0, lod: variant == 6 ? 0 : random() * 4 - 1, lodE: 0,
+                                               side: n % 2 == 0 ? 1 : -1, flatLit: n % 3 == 0 ? random() * 2 - 1 : .nan, minY: 0, maxY: 0)
+                vertices.withUnsafeBufferPointer { corners in
+                    let shading = ModelRenderer.Shading(t, vertices: corners, shader: shader)
+                    #expect(shading.shadesInFours)
+                    for m in 0..<4 {
+                        // Edge functions: mostly inside, some outside (clamped), exact zeros of
+                        // both signs, and pixels with every weight ≤ 0.
+                        func edges() -> SIMD4<Float> {
+                            SIMD4((0..<4).map { k in m == 3 && k == 1 ? -random() : k == 2 && m == 1 ? -0.0 : random() * 3 - 0.6 })
+                        }
+                        let d0 = edges(), d1 = edges(), d2 = m == 3 ? -edges().replacing(with: 0, where: edges() .< 0) : edges()
+                        let packed = shading.shade4(d0, d1, d2, horizon: horizon)
+                        for k in 0..<4 {
+                            let one = ModelRenderer.Shading.pack(shading.shade(d0[k], d1[k], d2[k], horizon: horizon))
+                            #expect(packed[k] == one, "variant \(variant), triangle \(n), pixel \(m * 4 + k)")
+                            compared += 1
+                        }
+                        if inside, variant != 4, variant != 5 { insideBatches += 1 }
+                    }
+                }
+            }
+        }
+        #expect(compared == 7 * 300 * 16)
+        #expect(insideBatches > 2000)
+    }
+
     @Test func anyLaneIsAny() {
         for bits in 0..<256 {
             let mask = SIMDMask<SIMD8<Int32>>((0..<8).map { bits >> $0 & 1 == 1 })
