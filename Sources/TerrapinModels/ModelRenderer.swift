@@ -660,6 +660,9 @@ public enum ModelRenderer {
             // An opaque triangle's pixels that need a shade, set aside and shaded four at a time.
             let inFours = !blend && shading.shadesInFours
             var pending = 0
+            // (A drawn triangle's index and a band pixel's fit in 32 bits: triangles are binned
+            // by 32-bit index, and a band is far smaller.)
+            let index32 = Int32(truncatingIfNeeded: index)
             let (d0, d1, d2, dz) = s.sampleOffsets(offsetX, offsetY)
             // The box's columns as pixel-centre offsets from the set-up's origin.
             let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
@@ -717,14 +720,14 @@ public enum ModelRenderer {
                         let previous = Int(shadedBy[p])
                         if previous >= 0, previous != index, smooth, joint.joins(triangles[previous]) {
                             packed = shade[p]
-                            shadedBy[p] = Int32(index)
+                            shadedBy[p] = index32
                         } else if inFours {
                             // Depth now (an opaque shade always stores), colour when shaded.
                             inverseDepth[p] = stored.replacing(with: iz, where: pass)
-                            pendingPixel[pending] = Int32(p)
+                            pendingPixel[pending] = Int32(truncatingIfNeeded: p)
                             pendingD0[pending] = e0; pendingD1[pending] = e1; pendingD2[pending] = e2
                             pendingWon[pending] = pass
-                            pending += 1
+                            pending &+= 1
                             if pending == Self.pending {
                                 shadePending(pending, index: index, shading: shading, smooth: smooth)
                                 pending = 0
@@ -735,7 +738,7 @@ public enum ModelRenderer {
                             guard shaded.w >= 0 else { continue }
                             packed = Shading.pack(shaded)
                             if smooth {
-                                shadedBy[p] = Int32(index)
+                                shadedBy[p] = index32
                                 shade[p] = packed
                             }
                         }
@@ -773,7 +776,7 @@ public enum ModelRenderer {
                     let p = Int(pendingPixel[k + lane])
                     store(packed[lane], into: p, where: pendingWon[k + lane])
                     if smooth {
-                        shadedBy[p] = Int32(index)
+                        shadedBy[p] = Int32(truncatingIfNeeded: index)
                         shade[p] = packed[lane]
                     }
                 }
