@@ -241,6 +241,9 @@ public enum ModelRenderer {
         var unlit: Bool
         var base: Sampler?
         var emissiveTexture: Sampler?
+        /// Whether its triangles' pixels are shaded four at a time (`Shading.shade4`): an
+        /// opaque material without an emissive colour.
+        var shadesInFours: Bool { alphaMode == .opaque && emissive == .zero }
     }
 
     /// A triangle set up for scan conversion: local origin, edge functions (positive inside)
@@ -648,6 +651,26 @@ public enum ModelRenderer {
         /// passes a sample: opaque (and masked, where their alpha passes) ones write colour and
         /// depth into the samples they win; blended ones mix into them, leaving depth as it was.
         func rasterise(_ index: Int, bandY0: Int, bandY1: Int, blend: Bool) {
+            // The scan made once for each way of shading (see `ScanMode`).
+            if blend {
+                scan(index, bandY0: bandY0, bandY1: bandY1, Blended.self)
+            } else if shaders[Int(triangles[index].material)].shadesInFours {
+                scan(index, bandY0: bandY0, bandY1: bandY1, InFours.self)
+            } else {
+                scan(index, bandY0: bandY0, bandY1: bandY1, OneByOne.self)
+            }
+        }
+
+        /// How `scan` shades a triangle, fixed where it is compiled (each its own copy of the
+        /// scan: in one for all three, the blended and one-by-one paths' calls took registers
+        /// from the four-at-a-time one, which then reloaded a dozen values at every pixel).
+        protocol ScanMode { static var blend: Bool { get }; static var fours: Bool { get } }
+        enum Blended: ScanMode { static var blend: Bool { true }; static var fours: Bool { false } }
+        enum InFours: ScanMode { static var blend: Bool { false }; static var fours: Bool { true } }
+        enum OneByOne: ScanMode { static var blend: Bool { false }; static var fours: Bool { false } }
+
+        func scan<Mode: ScanMode>(_ index: Int, bandY0: Int, bandY1: Int, _: Mode.Type) {
+            let blend = Mode.blend
             let t = triangles[index], s = setups[index]
             guard s.valid else { return }
             let r0 = s.r0, r1 = s.r1, r2 = s.r2
@@ -658,7 +681,7 @@ public enum ModelRenderer {
             let smooth = !blend && t.flatLit.isNaN && shading.alphaMode == .opaque
             let joint = Joint(t)
             // An opaque triangle's pixels that need a shade, set aside and shaded four at a time.
-            let inFours = !blend && shading.shadesInFours
+            let inFours = Mode.fours
             var pending = 0
             // (A drawn triangle's index and a band pixel's fit in 32 bits: triangles are binned
             // by 32-bit index, and a band is far smaller.)

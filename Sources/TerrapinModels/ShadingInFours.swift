@@ -6,12 +6,8 @@
 // other. Tested against the one-pixel shade lane by lane (`shadingInFoursIsShadingOneByOne`).
 
 extension ModelRenderer.Shading {
-    /// Whether this triangle's pixels can be shaded four at a time: an opaque material without
-    /// an emissive colour (the others are shaded one by one).
-    var shadesInFours: Bool { alphaMode == .opaque && !glows }
-
-    /// `Shading.pack(shade(…))` of four pixels of this triangle (`shadesInFours`), pixel k's
-    /// edge functions in lane k of `d0`, `d1`, `d2`. `horizon` has w 0.
+    /// `Shading.pack(shade(…))` of four pixels of a triangle whose material `shadesInFours`,
+    /// pixel k's edge functions in lane k of `d0`, `d1`, `d2`. `horizon` has w 0.
     func shade4(_ d0: SIMD4<Float>, _ d1: SIMD4<Float>, _ d2: SIMD4<Float>, horizon: SIMD4<Float>) -> SIMD4<UInt32> {
         let zero = SIMD4<Float>(), one = SIMD4<Float>(repeating: 1)
         // The weights: max(0, d_i) · iz_i, normalised where their total is positive.

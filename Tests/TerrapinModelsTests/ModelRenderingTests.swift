@@ -265,7 +265,7 @@ enum ModelGolden {
                                                side: n % 2 == 0 ? 1 : -1, flatLit: n % 3 == 0 ? random() * 2 - 1 : .nan, minY: 0, maxY: 0)
                 vertices.withUnsafeBufferPointer { corners in
                     let shading = ModelRenderer.Shading(t, vertices: corners, shader: shader)
-                    #expect(shading.shadesInFours)
+                    #expect(shader.shadesInFours)
                     for m in 0..<4 {
                         // Edge functions: mostly inside, some outside (clamped), exact zeros of
                         // both signs, and pixels with every weight ≤ 0.
