@@ -782,9 +782,17 @@ public enum ModelRenderer {
         }
 
         /// Shades the `count` pixels set aside for triangle `index`, four at a time (the last
-        /// four made up with the last pixel again), and stores them as `rasterise` would have.
+        /// four made up with the last pixel again; a last pixel alone shaded by itself, for
+        /// less), and stores them as `rasterise` would have.
         func shadePending(_ count: Int, index: Int, shading: Shading, smooth: Bool) {
             var end = count
+            if end % 4 == 1 {
+                // (Most small triangles have a pixel or two to shade: four lanes for one cost
+                // more than one shade.)
+                end -= 1
+                let packed = Shading.pack(shading.shade(pendingD0[end], pendingD1[end], pendingD2[end], horizon: horizon))
+                store(packed, at: end, index: index, smooth: smooth)
+            }
             while end % 4 != 0 {
                 pendingPixel[end] = pendingPixel[end - 1]; pendingWon[end] = pendingWon[end - 1]
                 pendingD0[end] = pendingD0[end - 1]; pendingD1[end] = pendingD1[end - 1]; pendingD2[end] = pendingD2[end - 1]
@@ -795,14 +803,18 @@ public enum ModelRenderer {
             }
             for k in stride(from: 0, to: end, by: 4) {
                 let packed = shading.shade4(four(pendingD0, k), four(pendingD1, k), four(pendingD2, k), horizon: horizon)
-                for lane in 0..<4 {
-                    let p = Int(pendingPixel[k + lane])
-                    store(packed[lane], into: p, where: pendingWon[k + lane])
-                    if smooth {
-                        shadedBy[p] = Int32(truncatingIfNeeded: index)
-                        shade[p] = packed[lane]
-                    }
-                }
+                for lane in 0..<4 { store(packed[lane], at: k + lane, index: index, smooth: smooth) }
+            }
+        }
+
+        /// Stores shade `packed` of the `k`-th pixel set aside for triangle `index`.
+        @inline(__always)
+        func store(_ packed: UInt32, at k: Int, index: Int, smooth: Bool) {
+            let p = Int(pendingPixel[k])
+            store(packed, into: p, where: pendingWon[k])
+            if smooth {
+                shadedBy[p] = Int32(truncatingIfNeeded: index)
+                shade[p] = packed
             }
         }
     }
