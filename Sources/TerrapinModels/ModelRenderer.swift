@@ -1,10 +1,12 @@
 // Models drawn into the ground's depth frame (so terrain and buildings cut them and they hide
 // what is behind them), anti-aliased by multisampling: 8 samples per pixel (Direct3D's standard
 // pattern), each with its own depth; a triangle is shaded once per pixel it covers and its colour
-// stored in the samples it wins — or, where it joins the last triangle that won samples of the pixel
-// along a smooth edge (shared vertices: see `Joint.joins`), takes the pixel's shade (a smooth surface is
-// shaded about once per pixel, not once per triangle in it); each pixel is then the mean of its samples. Silhouettes against
-// the terrain get 9 levels of coverage, and inner edges shared by two triangles none at all.
+// stored in the samples it wins — or, where it joins the last triangle that won samples of the
+// pixel along a smooth edge (shared vertices: see `Joint.joins`), takes the pixel's shade (a
+// smooth surface is shaded about once per pixel, not once per triangle in it); each pixel is then
+// the mean of its samples. Silhouettes against the terrain get 9 levels of coverage, and inner
+// edges shared by two triangles none at all. An opaque triangle's pixels are shaded four at a
+// time, bit for bit as one by one (ShadingInFours.swift).
 //
 // Shading: base colour (factor × texture × COLOR_0) lit by the map's sun — Lambert with 45 %
 // ambient, Gouraud-interpolated from the vertex normals, or flat from the face where a primitive
@@ -669,6 +671,7 @@ public enum ModelRenderer {
         enum InFours: ScanMode { static var blend: Bool { false }; static var fours: Bool { true } }
         enum OneByOne: ScanMode { static var blend: Bool { false }; static var fours: Bool { false } }
 
+        /// `rasterise`, for one way of shading.
         func scan<Mode: ScanMode>(_ index: Int, bandY0: Int, bandY1: Int, _: Mode.Type) {
             let blend = Mode.blend
             let t = triangles[index], s = setups[index]
