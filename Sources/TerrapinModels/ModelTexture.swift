@@ -135,19 +135,26 @@ struct Sampler {
     /// Below this magnitude `floorAndFraction` is exact (2^22).
     static var exactFloorLimit: Float { 4_194_304 }
 
-    /// ⌊x⌋ of both lanes and x − ⌊x⌋, for |x| < `exactFloorLimit`, without the checked
+    /// ⌊x⌋ of each lane and x − ⌊x⌋, for |x| < `exactFloorLimit`, without the checked
     /// conversion's range tests: x + 1.5 · 2^23 holds x rounded to the nearest integer in its
     /// low mantissa bits (two's complement), one less where that rounded up.
     @inline(__always)
-    static func floorAndFraction(_ x: SIMD2<Float>) -> (SIMD2<Int32>, SIMD2<Float>) {
+    static func floorAndFraction(_ x: SIMD4<Float>) -> (SIMD4<Int32>, SIMD4<Float>) {
         let m = x + 12_582_912
         let rounded = m - 12_582_912
         // −1 in the lanes that rounded up (0 elsewhere), and from its bits 1 or 0 as Float: a
         // select of `rounded − 1` was compiled to a branch per lane where this is inlined.
-        let up = SIMD2<Int32>(repeating: 0).replacing(with: -1, where: rounded .> x)
-        let one = unsafeBitCast(unsafeBitCast(SIMD2<Float>(repeating: 1), to: SIMD2<Int32>.self) & up, to: SIMD2<Float>.self)
-        let cell = (unsafeBitCast(m, to: SIMD2<Int32>.self) &- 0x4B40_0000) &+ up
+        let up = SIMD4<Int32>(repeating: 0).replacing(with: -1, where: rounded .> x)
+        let one = unsafeBitCast(unsafeBitCast(SIMD4<Float>(repeating: 1), to: SIMD4<Int32>.self) & up, to: SIMD4<Float>.self)
+        let cell = (unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B40_0000) &+ up
         return (cell, x - (rounded - one))
+    }
+
+    /// `floorAndFraction` of two lanes.
+    @inline(__always)
+    static func floorAndFraction(_ x: SIMD2<Float>) -> (SIMD2<Int32>, SIMD2<Float>) {
+        let (cell, fraction) = floorAndFraction(SIMD4(lowHalf: x, highHalf: x))
+        return (cell.lowHalf, fraction.lowHalf)
     }
 
     @inline(__always)

@@ -78,7 +78,7 @@ extension SampledLevel {
         let fu = u * size.x - 0.5, fv = v * size.y - 0.5
         let c = Sampler.coordinateLimit, e = Sampler.exactFloorLimit
         let within = (u .< c) .& (u .> -c) .& (v .< c) .& (v .> -c) .& (fu .< e) .& (fu .> -e) .& (fv .< e) .& (fv .> -e)
-        let (x0, tx) = Self.floorAndFraction(fu), (y0, ty) = Self.floorAndFraction(fv)
+        let (x0, tx) = Sampler.floorAndFraction(fu), (y0, ty) = Sampler.floorAndFraction(fv)
         // Inside the level with the right and lower neighbours (compared unsigned: a negative
         // index is huge).
         let inside = within .& (unsafeBitCast(x0, to: SIMD4<UInt32>.self) .< UInt32(truncatingIfNeeded: width &- 1))
@@ -117,16 +117,5 @@ extension SampledLevel {
     func general4(_ u: SIMD4<Float>, _ v: SIMD4<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
         let s0 = sample(SIMD2(u[0], v[0])), s1 = sample(SIMD2(u[1], v[1])), s2 = sample(SIMD2(u[2], v[2])), s3 = sample(SIMD2(u[3], v[3]))
         return (SIMD4(s0.x, s1.x, s2.x, s3.x), SIMD4(s0.y, s1.y, s2.y, s3.y), SIMD4(s0.z, s1.z, s2.z, s3.z), SIMD4(s0.w, s1.w, s2.w, s3.w))
-    }
-
-    /// `Sampler.floorAndFraction` of four values.
-    @inline(__always)
-    static func floorAndFraction(_ x: SIMD4<Float>) -> (SIMD4<Int32>, SIMD4<Float>) {
-        let m = x + 12_582_912
-        let rounded = m - 12_582_912
-        let up = SIMD4<Int32>(repeating: 0).replacing(with: -1, where: rounded .> x)
-        let one = unsafeBitCast(unsafeBitCast(SIMD4<Float>(repeating: 1), to: SIMD4<Int32>.self) & up, to: SIMD4<Float>.self)
-        let cell = (unsafeBitCast(m, to: SIMD4<Int32>.self) &- 0x4B40_0000) &+ up
-        return (cell, x - (rounded - one))
     }
 }
