@@ -2,8 +2,8 @@
 // operations in the same order as `Shading.shade` and `Shading.pack` on one pixel, so the same
 // bits. The scan sets an opaque triangle's pixels aside as it finds them and shades them four at
 // a time: one at a time, most of a shade's instructions moved a pixel's values between the lanes
-// of its vectors (its colour's channels, its three weights), and its texel reads waited on each
-// other. Tested against the one-pixel shade lane by lane (`shadingInFoursIsShadingOneByOne`).
+// of its vectors (its colour's channels, its three weights). Tested against the one-pixel shade
+// lane by lane (`shadingInFoursIsShadingOneByOne`).
 
 extension ModelRenderer.Shading {
     /// `Shading.pack(shade(…))` of four pixels of a triangle whose material `shadesInFours`,
