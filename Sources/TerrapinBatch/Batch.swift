@@ -359,7 +359,7 @@ public enum Batch {
             let png: [UInt8]
             do {
                 png = try SceneImage.render(scene, root: options.root, metadata: [
-                    (key: "Software", value: "Terrapin \(Terrapin.version)"), (key: inputHashKey, value: digest),
+                    (key: "Software", value: "Terrapin \(TerrapinInfo.version)"), (key: inputHashKey, value: digest),
                 ]).bytes
             } catch { throw BatchError.usage(error.description) }
             do {
@@ -379,7 +379,7 @@ public enum Batch {
     public static func inputHash(_ scene: Scene, bytes: [UInt8], files hashes: FileHashes, extra: String = "") -> String {
         var sha = SHA256()
         let layout = scene.output.layoutSize.map { " layout \($0.width)x\($0.height)" } ?? ""
-        sha.update("terrapin \(Terrapin.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\(layout)\n")
+        sha.update("terrapin \(TerrapinInfo.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\(layout)\n")
         sha.update(bytes)
         for file in scene.map?.referencedFiles ?? [] {
             let full = SceneBuilder(directory: scene.directory).path(file)

@@ -58,7 +58,7 @@ func recordText(section: String, _ text: String) {
 
 func writeResults() throws {
     try FileIO.makeDirectory("out/bench")
-    let json = "{\"version\": \(JSONText.quoted(Terrapin.version)), \"build\": \(JSONText.quoted(buildKind)), \"results\": [\n  " + recorded.joined(separator: ",\n  ") + "\n]}\n"
+    let json = "{\"version\": \(JSONText.quoted(TerrapinInfo.version)), \"build\": \(JSONText.quoted(buildKind)), \"results\": [\n  " + recorded.joined(separator: ",\n  ") + "\n]}\n"
     try FileIO.writeAtomically(Array(json.utf8), to: "out/bench/results.json")
     print("wrote out/bench/results.json")
 }
@@ -74,7 +74,7 @@ func printTable(_ title: String, _ rows: [(String, Timing, String)]) {
     print("")
 }
 
-print("Terrapin \(Terrapin.version) benchmarks (\(buildKind); median of 7 runs after a warm-up, ms)\n")
+print("Terrapin \(TerrapinInfo.version) benchmarks (\(buildKind); median of 7 runs after a warm-up, ms)\n")
 if only == "spec" {
     print(try specBenchmarks(outputDirectory: "out/bench"))
     reportPeakMemoryIfAsked()

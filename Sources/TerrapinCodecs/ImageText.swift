@@ -4,7 +4,6 @@
 // which turns a simple WebP into the extended form that can carry it. Reading walks the
 // segments or chunks by their declared lengths within the bytes: never past the end, never
 // more than the bytes hold, and a damaged file simply has no metadata.
-import CLibWebP
 
 public enum ImageText {
     /// Keys are XML names (letters, digits, '-', '_', '.'), values any text; at most 60 KiB in all.
@@ -89,21 +88,7 @@ public enum ImageText {
         let attributes = text.map { " t:\($0.key)=\"\(escape($0.value))\"" }.joined()
         let packet = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description xmlns:t=\"\(namespace)\"\(attributes)/></rdf:RDF></x:xmpmeta>".utf8)
         guard packet.count <= maxBytes else { throw .encodingFailed(format: "WebP", reason: "\(packet.count) bytes of text, more than \(maxBytes)") }
-        return try webp.withUnsafeBufferPointer { (image) throws(CodecError) -> [UInt8] in
-            var data = WebPData(bytes: image.baseAddress, size: image.count)
-            guard let mux = WebPMuxCreate(&data, 0) else { throw .encodingFailed(format: "WebP", reason: "libwebpmux could not read the image") }
-            defer { WebPMuxDelete(mux) }
-            let status = packet.withUnsafeBufferPointer { xmp -> WebPMuxError in
-                var chunk = WebPData(bytes: xmp.baseAddress, size: xmp.count)
-                return WebPMuxSetChunk(mux, "XMP ", &chunk, 1)
-            }
-            var assembled = WebPData()
-            guard status == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
-                throw .encodingFailed(format: "WebP", reason: "libwebpmux could not add the text")
-            }
-            defer { WebPDataClear(&assembled) }
-            return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
-        }
+        return try WebPMux.setting(chunk: "XMP ", to: packet, in: webp)
     }
 
     /// The terrapin: pairs of a WebP's "XMP " chunk (nil: not a WebP; empty: none).

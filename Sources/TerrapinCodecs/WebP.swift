@@ -107,3 +107,24 @@ public enum WebPEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: data.size))
     }
 }
+
+/// libwebpmux: a chunk set in a WebP (which it turns into the extended form that can carry one).
+enum WebPMux {
+    static func setting(chunk fourCC: String, to payload: [UInt8], in webp: [UInt8]) throws(CodecError) -> [UInt8] {
+        try webp.withUnsafeBufferPointer { (image) throws(CodecError) -> [UInt8] in
+            var data = WebPData(bytes: image.baseAddress, size: image.count)
+            guard let mux = WebPMuxCreate(&data, 0) else { throw .encodingFailed(format: "WebP", reason: "libwebpmux could not read the image") }
+            defer { WebPMuxDelete(mux) }
+            let status = payload.withUnsafeBufferPointer { bytes -> WebPMuxError in
+                var chunk = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+                return WebPMuxSetChunk(mux, fourCC, &chunk, 1)
+            }
+            var assembled = WebPData()
+            guard status == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
+                throw .encodingFailed(format: "WebP", reason: "libwebpmux could not add the text")
+            }
+            defer { WebPDataClear(&assembled) }
+            return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
+        }
+    }
+}

@@ -164,7 +164,7 @@ public final class RenderService: Sendable {
     }
 
     static let index = """
-        terrapin serve \(Terrapin.version)
+        terrapin serve \(TerrapinInfo.version)
           POST /render                 a scene JSON body -> the image
           GET  /render/NAME.json       a scene file beneath the server's root -> the image
           GET  /staticmap?center=LAT,LNG&zoom=Z&size=WxH&markers=...&path=...
@@ -313,7 +313,7 @@ public final class RenderService: Sendable {
             defer { metrics.rendered(seconds: Batch.monotonicNow() - began) }
             do throws(RenderError) {
                 return .success(try SceneImage.render(scene, overrides, root: root, metadata: [
-                    (key: "Software", value: "Terrapin \(Terrapin.version)"), (key: Batch.inputHashKey, value: hash),
+                    (key: "Software", value: "Terrapin \(TerrapinInfo.version)"), (key: Batch.inputHashKey, value: hash),
                 ]))
             } catch {
                 return .failure(error)

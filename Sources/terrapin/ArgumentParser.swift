@@ -172,7 +172,7 @@ struct SceneOptions {
     /// The scene rendered (taps applied) and encoded in its format.
     func encode(_ scene: Scene) throws -> EncodedImage {
         do {
-            return try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(Terrapin.version)")])
+            return try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(TerrapinInfo.version)")])
         } catch {
             if case .encoding = error { throw CLIError.runtime(error.description) }
             if case .environment = error { throw CLIError.runtime(error.description) }

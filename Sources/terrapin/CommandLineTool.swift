@@ -20,7 +20,7 @@ struct CLIError: Error {
 
 enum CommandLineTool {
     static let help = """
-        terrapin \(Terrapin.version): render 3D map scenes with markers to PNG, on the CPU.
+        terrapin \(TerrapinInfo.version): render 3D map scenes with markers to PNG, on the CPU.
 
         Usage:
           terrapin render SCENE.json -o OUT.png [options]
@@ -84,7 +84,7 @@ enum CommandLineTool {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "-h", "--help": printOut(help)
-        case "--version", "-V", "version": printOut("terrapin \(Terrapin.version)")
+        case "--version", "-V", "version": printOut("terrapin \(TerrapinInfo.version)")
         case "help":
             switch rest.first {
             case nil: printOut(help)

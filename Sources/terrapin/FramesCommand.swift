@@ -59,7 +59,7 @@ extension CommandLineTool {
         }
         let scene = try options.load(scenePath)
         let prepared = try options.prepare(scene)
-        let metadata = apngPath == nil ? [(key: "Software", value: "Terrapin \(Terrapin.version)")] : []
+        let metadata = apngPath == nil ? [(key: "Software", value: "Terrapin \(TerrapinInfo.version)")] : []
         if let directory { do { try FileIO.makeDirectory(directory) } catch { throw CLIError.runtime(error.description) } }
         var total = 0
         if let webpPath {

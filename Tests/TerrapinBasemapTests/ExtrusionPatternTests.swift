@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TerrapinTestSupport
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTerrain
@@ -10,10 +11,10 @@ import TerrapinTiles
 /// upright, MapLibre's 2^z / 65,536 pixels a metre up) and roofs (on the world's pixels).
 @Suite struct ExtrusionPatternTests {
     static func basemap(sprite: Bool) throws -> Basemap {
-        var text = try String(contentsOfFile: "Fixtures/basemap/styles/facades.json", encoding: .utf8)
+        var text = try String(contentsOfFile: Repository.fixtures + "/basemap/styles/facades.json", encoding: .utf8)
         if !sprite { text = text.replacingOccurrences(of: #""sprite": "../sprites/patterns","#, with: "") }
-        let style = try BasemapStyle.parse(Array(text.utf8), file: "facades.json", directory: "Fixtures/basemap/styles")
-        return try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+        let style = try BasemapStyle.parse(Array(text.utf8), file: "facades.json", directory: Repository.fixtures + "/basemap/styles")
+        return try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
     }
 
     /// Monaco's buildings at zoom 16.4 carry the 8-pixel "windows" image: each roof corner's

@@ -1,4 +1,5 @@
 import Testing
+import TerrapinTestSupport
 import TerrapinRaster
 import TerrapinTiles
 @testable import TerrapinBasemap
@@ -13,8 +14,8 @@ import TerrapinTiles
           {"id": "sea", "type": "fill", "source": "omt", "source-layer": "water",
            "paint": {"fill-color": "#0000FF", "fill-pattern": "dot"}}]}
         """
-        let style = try BasemapStyle.parse(Array(json.utf8), file: "pattern.json", directory: "Fixtures/basemap/styles")
-        return try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "pattern.json", directory: Repository.fixtures + "/basemap/styles")
+        return try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
     }
 
     /// Monaco's z14 tile: the sea is the 16-pixel "dot" repeated (every pixel equals the one 16

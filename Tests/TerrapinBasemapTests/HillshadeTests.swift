@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TerrapinTestSupport
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinTiles
@@ -54,7 +55,7 @@ import TerrapinTiles
         {"version": 8, "sources": {"dem": {"type": "raster-dem", "url": "pmtiles://andorra-terrainrgb-z8-12.pmtiles", "tileSize": 256}},
          "layers": [{"id": "hills", "type": "hillshade", "source": "dem", "paint": {"hillshade-exaggeration": 0.4}}]}
         """
-        let style = try BasemapStyle.parse(Array(json.utf8), file: "hills.json", directory: "Fixtures/tiles")
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "hills.json", directory: Repository.fixtures + "/tiles")
         #expect(style.warnings.isEmpty, "\\(style.warnings)")
         let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
         let id = TileID.containing(longitude: 1.55, latitude: 42.55, zoom: 12)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TerrapinTestSupport
 import TerrapinTiles
 @testable import TerrapinBasemap
 
@@ -61,7 +62,7 @@ extension LineLabelTests {
                "layout": {"symbol-placement": "line", "text-field": "{name:latin}", "text-size": 12\(spacing)}}]}
             """
             let style = try BasemapStyle.parse(Array(json.utf8), file: "spacing.json", directory: ".")
-            let basemap = try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+            let basemap = try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
             #expect(basemap.warnings.isEmpty, "\\(basemap.warnings)")
             return basemap.symbols(area: [7.41, 43.725, 7.44, 43.75], zoom: 15)
         }
@@ -120,7 +121,7 @@ extension LineLabelTests {
                       "text-letter-spacing": 0.1, "text-size": ["interpolate", ["linear"], ["zoom"], 13, 10, 16, 13]}}]}
         """
         let style = try BasemapStyle.parse(Array(json.utf8), file: "measure.json", directory: ".")
-        let basemap = try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+        let basemap = try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
         let area = [7.41, 43.725, 7.44, 43.75]
         nonisolated(unsafe) var asked: [(String, [String], Double, Double)] = []
         let measured = basemap.symbols(area: area, zoom: 15) { text, fonts, size, spacing in

@@ -1,4 +1,5 @@
 import Testing
+import TerrapinTestSupport
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinTiles
@@ -87,10 +88,10 @@ import TerrapinTiles
     /// nothing warned about; without the sprite, not drawn and said once.
     @Test func monacoOneWayStreets() throws {
         func basemap(_ sprite: Bool) throws -> Basemap {
-            var text = try String(contentsOfFile: "Fixtures/basemap/styles/oneway.json", encoding: .utf8)
+            var text = try String(contentsOfFile: Repository.fixtures + "/basemap/styles/oneway.json", encoding: .utf8)
             if !sprite { text = text.replacingOccurrences(of: #""sprite": "../sprites/patterns","#, with: "") }
-            let style = try BasemapStyle.parse(Array(text.utf8), file: "oneway.json", directory: "Fixtures/basemap/styles")
-            return try Basemap(style: style, tiles: try TileSources.open("Fixtures/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+            let style = try BasemapStyle.parse(Array(text.utf8), file: "oneway.json", directory: Repository.fixtures + "/basemap/styles")
+            return try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
         }
         let id = TileID.containing(longitude: 7.4265, latitude: 43.7395, zoom: 16)
         let with = try basemap(true), without = try basemap(false)

@@ -4,9 +4,9 @@ import Testing
 import TerrapinIO
 import TerrapinTiles
 @testable import TerrapinBasemap
+import TerrapinTestSupport
 
-let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures").path
+let fixtures = Repository.fixtures
 
 @Suite struct VectorTileTests {
     /// The Andorra la Vella tile 14/8261/6050; counts from

@@ -3,6 +3,7 @@ import Testing
 import TerrapinPNG
 import Terrapin
 import TerrapinRaster
+import TerrapinTestSupport
 
 /// Runs the built `terrapin` binary, as a user would.
 struct CLIResult {
@@ -12,18 +13,11 @@ struct CLIResult {
 }
 
 enum CLI {
-    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples").standardized.path
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/cli").standardized.path
+    static let examples = Repository.examples
+    static let fixtures = Repository.fixture("cli")
 
-    static var binary: String {
-        // The test bundle sits in the same build directory as the executable.
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("terrapin").path) && dir.path != "/" {
-            dir = dir.deletingLastPathComponent()
-        }
-        return dir.appendingPathComponent("terrapin").path
-    }
+    /// The test bundle sits in the same build directory as the executable.
+    static var binary: String { Repository.buildDirectory + "/terrapin" }
 
     static func run(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> CLIResult {
         let process = Process()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TerrapinPNG
 import Terrapin
+import TerrapinTestSupport
 
 /// `terrapin serve` started as a user would (127.0.0.1, an ephemeral port), asked over real sockets.
 final class ServerProcess: @unchecked Sendable {
@@ -10,7 +11,7 @@ final class ServerProcess: @unchecked Sendable {
     private let errors = Locked(Data())
     private let closed = DispatchSemaphore(value: 0)
 
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
+    static let fixtures = Repository.fixtures
 
     /// Starts the server and waits until it is ready.
     init(_ arguments: [String] = []) throws {

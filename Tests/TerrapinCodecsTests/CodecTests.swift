@@ -1,7 +1,9 @@
 import Testing
+import TerrapinTestSupport
 import TerrapinCodecs
 import TerrapinPNG
 import TerrapinRaster
+import TerrapinDiff
 
 /// A 64×48 gradient with a translucent corner.
 func gradient(alpha: Bool = false) -> Pixmap {
@@ -22,11 +24,8 @@ func gradient(alpha: Bool = false) -> Pixmap {
         #expect(RasterFormat.sniff(bytes) == .jpeg)
         let back = try RasterImage.decode(bytes)
         #expect(back.width == 64 && back.height == 48)
-        var worst = 0
-        for i in stride(from: 0, to: back.data.count, by: 4) {
-            for k in 0..<3 { worst = max(worst, abs(Int(back.data[i + k]) - Int(image.data[i + k]))) }
-            #expect(back.data[i + 3] == 255)
-        }
+        let worst = ChannelDifference(back, image, alpha: false).largest
+        #expect(stride(from: 3, to: back.data.count, by: 4).allSatisfy { back.data[$0] == 255 })
         #expect(worst <= 8, "largest channel error \(worst)")
     }
 
@@ -57,24 +56,23 @@ func gradient(alpha: Bool = false) -> Pixmap {
     /// Files written by another encoder (Pillow, Fixtures/raster/jpeg): progressive, CMYK with
     /// Adobe's inverted ink, gray.
     @Test func progressiveCMYKAndGrayFiles() throws {
-        let progressive = try RasterImage.decode(file: "Fixtures/raster/jpeg/gradient-progressive.jpg")
+        let progressive = try RasterImage.decode(file: Repository.fixtures + "/raster/jpeg/gradient-progressive.jpg")
         let image = gradient()
-        var worst = 0
-        for i in stride(from: 0, to: image.data.count, by: 4) { for k in 0..<3 { worst = max(worst, abs(Int(progressive.data[i + k]) - Int(image.data[i + k]))) } }
+        let worst = ChannelDifference(progressive, image, alpha: false).largest
         #expect(progressive.width == 64 && worst <= 8, "largest channel error \(worst)")
-        let red = try RasterImage.decode(file: "Fixtures/raster/jpeg/red-cmyk.jpg")
+        let red = try RasterImage.decode(file: Repository.fixtures + "/raster/jpeg/red-cmyk.jpg")
         #expect(red.data[0] >= 250 && red.data[1] <= 5 && red.data[2] <= 5 && red.data[3] == 255, "\(Array(red.data.prefix(4)))")
-        let gray = try RasterImage.decode(file: "Fixtures/raster/jpeg/gray.jpg")
+        let gray = try RasterImage.decode(file: Repository.fixtures + "/raster/jpeg/gray.jpg")
         #expect(abs(Int(gray.data[0]) - 77) <= 1 && gray.data[0] == gray.data[1] && gray.data[1] == gray.data[2])
     }
 
     /// A progressive JPEG may hold any number of scans, each a pass over the whole image: more
     /// than `JPEGDecoder.maxScans` (100) is refused while reading, before the 101st is decoded.
     @Test func scansPastTheLimitAreRefused() throws {
-        let hundred = try RasterImage.decode(file: "Fixtures/raster/jpeg/scans-100.jpg")
+        let hundred = try RasterImage.decode(file: Repository.fixtures + "/raster/jpeg/scans-100.jpg")
         #expect(hundred.width == 16 && hundred.height == 16)
-        #expect(throws: (any Error).self) { try RasterImage.decode(file: "Fixtures/raster/jpeg/scans-101.jpg") }
-        do { _ = try RasterImage.decode(file: "Fixtures/raster/jpeg/scans-101.jpg") } catch {
+        #expect(throws: (any Error).self) { try RasterImage.decode(file: Repository.fixtures + "/raster/jpeg/scans-101.jpg") }
+        do { _ = try RasterImage.decode(file: Repository.fixtures + "/raster/jpeg/scans-101.jpg") } catch {
             #expect("\(error)".contains("more than 100 scans"), "\(error)")
         }
     }
@@ -100,8 +98,7 @@ func gradient(alpha: Bool = false) -> Pixmap {
         let image = gradient()
         let lossy = try WebPEncoder.encode(image, quality: 80)
         let back = try RasterImage.decode(lossy)
-        var worst = 0
-        for i in 0..<back.data.count { worst = max(worst, abs(Int(back.data[i]) - Int(image.data[i]))) }
+        let worst = ChannelDifference(back, image).largest
         #expect(worst <= 24, "largest channel error \(worst)")
         #expect(try lossy == WebPEncoder.encode(image, quality: 80))
     }

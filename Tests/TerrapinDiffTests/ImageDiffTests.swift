@@ -1,4 +1,5 @@
 import Testing
+import TerrapinTestSupport
 import TerrapinGeometry
 import TerrapinPNG
 import TerrapinRaster
@@ -9,14 +10,6 @@ func drawn(_ width: Int = 40, _ height: Int = 30, _ body: (Canvas) -> Void) -> P
     c.clear(.white)
     body(c)
     return c.pixmap
-}
-
-func polygon(_ points: [Point]) -> Path {
-    var b = PathBuilder()
-    b.move(to: points[0])
-    for p in points.dropFirst() { b.line(to: p) }
-    b.close()
-    return b.build()
 }
 
 @Suite struct ImageDiffTests {

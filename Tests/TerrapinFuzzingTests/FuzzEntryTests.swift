@@ -3,9 +3,10 @@
 import Foundation
 import Testing
 import TerrapinFuzzing
+import TerrapinTestSupport
 
 struct FuzzEntryTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = Repository.root
 
     static func files(_ dir: String) -> [String] {
         let full = repository + "/" + dir

@@ -3,8 +3,9 @@ import Testing
 import TerrapinGeo
 import TerrapinIO
 @testable import TerrapinModels
+import TerrapinTestSupport
 
-let modelFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/models").standardized.path
+let modelFixtures = Repository.fixture("models")
 
 @Suite struct GLTFLoadingTests {
     @Test func theDuckLoadsWithItsTexturesAndBounds() throws {

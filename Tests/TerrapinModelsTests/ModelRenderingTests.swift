@@ -7,6 +7,8 @@ import TerrapinRaster
 import TerrapinSnapshotTesting
 import TerrapinTerrain
 @testable import TerrapinModels
+import TerrapinTestSupport
+import TerrapinDiff
 
 @Suite struct PlacementTests {
     let frame = LocalFrame(origin: LatLngAltitude(latitude: 36.5, longitude: -84.2))
@@ -83,9 +85,8 @@ func drawModels(_ models: [(ModelAsset, Vector3D, Orientation3D, SIMD3<Double>)]
 }
 
 enum ModelGolden {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
     static func check(_ pixmap: Pixmap, _ name: String, filePath: StaticString = #filePath, testName: String = #function, line: UInt = #line) {
-        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(root)/Fixtures/models/\(name).png", file: filePath, testName: testName, line: line)
+        Golden.check(pixmap, "models/" + name, filePath: filePath, testName: testName, line: line)
     }
 }
 
@@ -423,15 +424,7 @@ enum ModelGolden {
             drawModels([(asset, Vector3D(8), Orientation3D(heading: 200), SIMD3(0, 0, 0))], camera: camera, width: 160, height: 120)
         }
         let a = draw(shared), b = draw(apart)
-        var differing = 0, largest = 0
-        for y in 0..<120 {
-            for x in 0..<160 {
-                let p = a[x, y], q = b[x, y]
-                let d = max(abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)), abs(Int(p.blue) - Int(q.blue)))
-                if d > 0 { differing += 1 }
-                largest = max(largest, d)
-            }
-        }
+        let (differing, largest) = { ($0.differingPixels, $0.largest) }(ChannelDifference(a, b, alpha: false))
         #expect(differing > 100, "joined triangles shared shades: \(differing) pixels differ")
         #expect(largest <= 4, "by at most \(largest) levels")
     }

@@ -1,6 +1,7 @@
 // One behaviour per golden, under Fixtures/raster/<feature>/<case>.png.
 import Foundation
 import Testing
+import TerrapinTestSupport
 import TerrapinGeometry
 import TerrapinRaster
 
@@ -15,14 +16,6 @@ func canvas(_ width: Int = 240, _ height: Int = 120) -> Canvas {
     let c = Canvas(width: width, height: height)!
     c.clear(paper)
     return c
-}
-
-func polygon(_ points: [Point]) -> Path {
-    var b = PathBuilder()
-    b.move(to: points[0])
-    for p in points.dropFirst() { b.line(to: p) }
-    b.close()
-    return b.build()
 }
 
 func star(center: Point, radius: Double) -> Path {

@@ -6,6 +6,7 @@ import Testing
 @testable import Terrapin
 @testable import TerrapinRender
 import TerrapinSnapshotTesting
+import TerrapinDiff
 
 let exampleNames = ((try? FileManager.default.contentsOfDirectory(atPath: examples)) ?? [])
     .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
@@ -90,15 +91,7 @@ let exampleNames = ((try? FileManager.default.contentsOfDirectory(atPath: exampl
         }
         let store = SpriteStore()
         let shared = render(store), direct = render(nil)
-        var differing = 0, largest = 0
-        for y in 0..<600 {
-            for x in 0..<800 {
-                let a = shared[x, y], b = direct[x, y]
-                let d = max(abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
-                if d > 0 { differing += 1 }
-                largest = max(largest, d)
-            }
-        }
+        let (differing, largest) = { ($0.differingPixels, $0.largest) }(ChannelDifference(shared, direct))
         // Only edge pixels move (a shape stands at most 1/16 px from its direct position).
         #expect(largest <= 4 && differing < 5_000, "\(differing) pixels differ, by up to \(largest)")
         #expect(store.misses >= 4 && store.hits > store.misses, "\(store.hits) hits, \(store.misses) masks, \(store.seen) seen once")

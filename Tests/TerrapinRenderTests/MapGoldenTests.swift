@@ -3,13 +3,14 @@ import Foundation
 import Testing
 @testable import Terrapin
 import TerrapinSnapshotTesting
+import TerrapinTestSupport
 
-let mapFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
+let mapFixtures = Repository.fixtures
 
 func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Double = 300, time: Double = 0, filePath: StaticString = #filePath, line: UInt = #line) {
     do {
         let pixmap = try ViewRenderer.render(view.frame(width: width, height: height), scale: 2, time: time)
-        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(mapFixtures)/\(name).png", file: filePath, line: line)
+        Golden.check(pixmap, name, filePath: filePath, line: line)
     } catch {
         Issue.record("render failed: \(error)")
     }
@@ -134,7 +135,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
 }
 
 @Suite struct TerrainGoldenTests {
-    static let terrain = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/terrain").standardized.path
+    static let terrain = Repository.fixture("terrain")
 
     @Test func aRidgeHidesTheValleyPin() throws {
         let grid = try GridLoader.load(Self.terrain + "/jacksboro-fault-tn.asc")

@@ -3,6 +3,7 @@ import Testing
 @testable import Terrapin
 @testable import TerrapinRender
 @testable import TerrapinTerrain
+import TerrapinTestSupport
 
 /// A straight-down camera at (0°, 0°) whose range makes one point one metre on the ground,
 /// so a marker `e` metres east and `n` north lands at (200 + e, 150 − n) in a 400 × 300 view.
@@ -410,7 +411,7 @@ extension Map {
 }
 
 @Suite struct TerrainAltitudeTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/terrain").standardized.path
+    static let fixtures = Repository.fixture("terrain")
 
     @Test func altitudeModesOverLandAndWater() throws {
         let grid = try GridLoader.load(Self.fixtures + "/salish-sea-topobathy-bc.asc")

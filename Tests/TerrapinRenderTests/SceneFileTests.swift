@@ -4,8 +4,9 @@ import Foundation
 import Testing
 @testable import Terrapin
 import TerrapinSnapshotTesting
+import TerrapinTestSupport
 
-let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples").standardized.path
+let examples = Repository.examples
 
 @Suite struct SceneFileTests {
     func expectSamePixels(_ example: String, _ golden: String, taps: [Point] = [], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {

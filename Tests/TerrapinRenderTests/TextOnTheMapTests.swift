@@ -6,8 +6,9 @@ import Testing
 @testable import Terrapin
 @testable import TerrapinRender
 import TerrapinSnapshotTesting
+import TerrapinTestSupport
 
-private let textFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/text").standardized.path
+private let textFixtures = Repository.fixture("text")
 
 @Suite struct TextOnTheMapTests {
     func scene(_ json: String) throws -> Scene { try SceneDecoder.decode(Array(json.utf8), path: textFixtures + "/emoji/inline.json") }

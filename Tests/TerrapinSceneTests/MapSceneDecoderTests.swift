@@ -4,6 +4,7 @@ import Testing
 import TerrapinGeo
 import TerrapinViews
 @testable import TerrapinScene
+import TerrapinTestSupport
 
 /// The "map" member of scene files: what it reads, and what it says about what it cannot.
 @Suite struct MapSceneDecoderTests {
@@ -69,7 +70,7 @@ import TerrapinViews
     /// Malformed scenes and what each must report, from Fixtures/cli/malformed-scenes.jsonl
     /// (the CLI and schema tests use the same file).
     static let malformed: [(String, String)] = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/cli/malformed-scenes.jsonl").standardized.path
+        let path = Repository.fixture("cli/malformed-scenes.jsonl")
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard let node = try? JSONParser.parse(Array(line.utf8)), case .object(let members) = node.value,

@@ -2,11 +2,12 @@ import TerrapinIO
 import Foundation
 import Testing
 @testable import TerrapinScene
+import TerrapinTestSupport
 
 /// The JSON Schema in schema/ agrees with the decoder: every example and fixture scene passes
 /// both, and the malformed scenes the decoder rejects, the schema rejects too.
 @Suite struct SchemaTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    static let repository = Repository.root
     let validator = try! SchemaValidator(SceneSchema.json)
 
     func node(_ text: String) throws -> JSONNode { try JSONParser.parse(Array(text.utf8)) }

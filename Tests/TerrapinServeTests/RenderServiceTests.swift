@@ -3,10 +3,11 @@ import Testing
 import Terrapin
 import TerrapinFuzzing
 @testable import TerrapinServe
+import TerrapinTestSupport
 
 /// The service asked directly (no sockets): routes, errors, ETags, formats, the cache, metrics.
 @Suite struct RenderServiceTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
+    static let fixtures = Repository.fixtures
 
     static func service(_ configure: (inout ServeOptions) -> Void = { _ in }) throws -> RenderService {
         var options = ServeOptions(root: fixtures)

@@ -1,11 +1,12 @@
 import Testing
+import TerrapinTestSupport
 @testable import TerrapinTerrain
 import TerrapinCodecs
 import TerrapinIO
 import TerrapinTiles
 import Foundation
 
-let geotiffs = "Fixtures/geotiff/"
+let geotiffs = Repository.fixtures + "/geotiff/"
 
 @Suite struct GeoTIFFTests {
     /// Georeferencing against gdalinfo: origin (1.349583333, 42.720416667), pixel 0.000833333°,
@@ -157,14 +158,14 @@ let geotiffs = "Fixtures/geotiff/"
     }
 
     @Test func notGeoTIFFsAreTypedErrors() throws {
-        #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/terrain/jacksboro-fault-tn.asc") }
-        #expect(throws: TerrainError.self) { try GeoTIFF.info("Fixtures/no-such.tif") }
+        #expect(throws: TerrainError.self) { try GeoTIFF.info(Repository.fixtures + "/terrain/jacksboro-fault-tn.asc") }
+        #expect(throws: TerrainError.self) { try GeoTIFF.info(Repository.fixtures + "/no-such.tif") }
     }
 
     @Test func stripsOrTilesOverTheBlockLimitAreRefusedBeforeTheyAreAllocated() throws {
         // 388 bytes declaring a small image in strips of 156 MB (found by make fuzz: libtiff
         // allocated the strip before reading it).
-        let file = "Fixtures/regressions/geotiff/oom-huge-strip.tif"
+        let file = Repository.fixtures + "/regressions/geotiff/oom-huge-strip.tif"
         #expect { _ = try GeoTIFF.heightGrid(file) } throws: { "\($0)".contains("more than the 64 MiB Terrapin reads at once") }
         #expect { _ = try GeoTIFF.imagery(file) } throws: { "\($0)".contains("more than the 64 MiB Terrapin reads at once") }
     }
@@ -174,7 +175,7 @@ let geotiffs = "Fixtures/geotiff/"
     /// N42E001.hgt.zip (the SRTM tile with its 7,652 voids, zipped by Python's zipfile): read
     /// directly, every void filled from its neighbours, heights as in the GeoTIFF made from it.
     @Test func zippedSRTMWithVoidsFilled() throws {
-        let grid = try GridLoader.load("Fixtures/terrain/N42E001.hgt.zip")
+        let grid = try GridLoader.load(Repository.fixtures + "/terrain/N42E001.hgt.zip")
         #expect(grid.columns == 1201 && grid.rows == 1201 && grid.westCentre == 1 && grid.southCentre == 42)
         #expect(!grid.samples.contains { $0.isNaN })
         let tif = try GeoTIFF.heightGrid(geotiffs + "andorra-srtm3.tif")
@@ -183,7 +184,7 @@ let geotiffs = "Fixtures/geotiff/"
             #expect(abs(a - b) < 3, "\(lat), \(lon): \(a) vs \(b)")
         }
         // A truncated archive and one without an .hgt are typed errors.
-        let bytes = try FileIO.read("Fixtures/terrain/N42E001.hgt.zip", limit: 1 << 23)
+        let bytes = try FileIO.read(Repository.fixtures + "/terrain/N42E001.hgt.zip", limit: 1 << 23)
         #expect(throws: CodecError.self) { try Zip.member(endingWith: ".hgt", in: Array(bytes.prefix(100_000)), limit: 1 << 25, source: "cut") }
         #expect(throws: CodecError.self) { try Zip.member(endingWith: ".asc", in: bytes, limit: 1 << 25, source: "zip") }
         #expect(throws: CodecError.self) { try Zip.member(endingWith: ".hgt", in: bytes, limit: 1000, source: "zip") }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TerrapinGeo
 @testable import TerrapinTerrain
+import TerrapinTestSupport
 
-let terrainFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/terrain").standardized.path
+let terrainFixtures = Repository.fixture("terrain")
 let salish = try! GridLoader.load(terrainFixtures + "/salish-sea-topobathy-bc.asc")
 let jacksboro = try! GridLoader.load(terrainFixtures + "/jacksboro-fault-tn.asc")
 

@@ -7,8 +7,9 @@ import TerrapinPNG
 import TerrapinRaster
 @testable import TerrapinTerrain
 @testable import TerrapinTiles
+import TerrapinTestSupport
 
-let fixtures = "Fixtures/tiles/"
+let fixtures = Repository.fixture("tiles") + "/"
 
 /// A PMTiles v3 writer for tests: uncompressed directories, tiles stored as given; with
 /// `leafSize`, the root holds leaf pointers to directories of that many entries.

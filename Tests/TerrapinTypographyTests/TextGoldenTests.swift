@@ -5,12 +5,12 @@ import TerrapinGeometry
 import TerrapinRaster
 import TerrapinSnapshotTesting
 @testable import TerrapinTypography
+import TerrapinTestSupport
 
-private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
 private let ink = RGBAColor(red: 0.13, green: 0.13, blue: 0.14)
 
 private func golden(_ pixmap: Pixmap, _ name: String, filePath: StaticString = #filePath, line: UInt = #line) {
-    assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(fixtures)/\(name).png", file: filePath, line: line)
+    Golden.check(pixmap, name, filePath: filePath, line: line)
 }
 
 /// Draws each layout under the previous one, with a faint box showing the layout's bounds.

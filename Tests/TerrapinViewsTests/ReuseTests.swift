@@ -5,6 +5,7 @@ import TerrapinGeometry
 import TerrapinRaster
 import TerrapinTypography
 @testable import TerrapinViews
+import TerrapinDiff
 
 /// A shape without stored properties: its type names it.
 private struct Notch: Shape {
@@ -145,15 +146,7 @@ private struct Wedge: Shape, Hashable {
         // Each colour's first stack draws shape by shape (the red one's three shapes are seen,
         // the blue one's make their masks); its second makes the sprite, the other three reuse it.
         #expect(store.misses == 2 + 3 && store.hits == 2 * 3 && store.seen == 2 + 3, "\(store.misses) made, \(store.hits) reused, \(store.seen) seen")
-        var differing = 0, largest = 0
-        for y in 0..<grouped.height {
-            for x in 0..<grouped.width {
-                let a = grouped[x, y], b = direct[x, y]
-                let d = max(abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
-                if d > 0 { differing += 1 }
-                largest = max(largest, d)
-            }
-        }
+        let (differing, largest) = { ($0.differingPixels, $0.largest) }(ChannelDifference(grouped, direct))
         #expect(largest <= 1, "\(differing) pixels differ, by up to \(largest)")
         #expect(store.bytes > 0)
     }

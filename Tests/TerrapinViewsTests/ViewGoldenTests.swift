@@ -4,8 +4,9 @@ import Testing
 import TerrapinRaster
 import TerrapinSnapshotTesting
 @testable import TerrapinViews
+import TerrapinTestSupport
 
-let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized.path
+let fixtures = Repository.fixtures
 /// A light map-like backdrop so white content is visible.
 let backdrop = Color(hex: "#DDE6D5")!
 
@@ -13,7 +14,7 @@ let backdrop = Color(hex: "#DDE6D5")!
 func golden<V: View>(_ view: V, _ name: String, scale: Int = 2, filePath: StaticString = #filePath, line: UInt = #line) {
     do {
         let pixmap = try ViewRenderer.render(view.padding(8).background(backdrop), scale: scale)
-        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(fixtures)/\(name).png", file: filePath, line: line)
+        Golden.check(pixmap, name, filePath: filePath, line: line)
     } catch {
         Issue.record("render failed: \(error)")
     }

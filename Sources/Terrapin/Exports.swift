@@ -13,8 +13,3 @@
 @_exported import TerrapinTiles
 @_exported import TerrapinTypography
 @_exported import TerrapinViews
-
-public enum Terrapin {
-    /// The renderer's version; part of batch resume keys and the PNG `Software` text.
-    public static let version = "0.1.0"
-}

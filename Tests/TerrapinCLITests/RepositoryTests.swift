@@ -1,0 +1,132 @@
+// The package's shape, checked as a user and a newcomer meet it: code outside the package
+// that qualifies names with the module (`Terrapin.Polyline`, as iOS code writes
+// `GoogleMaps3D.Polyline`) compiles; every import is stated in Package.swift; C modules are
+// imported by as few Swift files as the rule allows.
+import Foundation
+import Testing
+import TerrapinTestSupport
+
+@Suite struct RepositoryTests {
+    /// The targets of Package.swift and the dependencies each states.
+    static func manifest() throws -> [String: Set<String>] {
+        let text = try String(contentsOfFile: Repository.root + "/Package.swift", encoding: .utf8)
+        let target = try NSRegularExpression(pattern: #"\.(?:target|executableTarget|testTarget)\(\s*name:\s*"([^"]+)"(?:\s*,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        let quoted = try NSRegularExpression(pattern: #""([^"]+)""#)
+        var targets: [String: Set<String>] = [:]
+        let whole = NSRange(text.startIndex..., in: text)
+        for m in target.matches(in: text, range: whole) {
+            let name = String(text[Range(m.range(at: 1), in: text)!])
+            var deps: Set<String> = []
+            if let r = Range(m.range(at: 2), in: text) {
+                let list = String(text[r])
+                for q in quoted.matches(in: list, range: NSRange(list.startIndex..., in: list)) { deps.insert(String(list[Range(q.range(at: 1), in: list)!])) }
+            }
+            targets[name] = deps
+        }
+        return targets
+    }
+
+    /// `import` lines of each Swift file below `directory` (module names only).
+    static func imports(below directory: String) -> [(file: String, module: String)] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        let line = try! NSRegularExpression(pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|func|protocol|typealias|var|let)\s+)?(\w+)"#, options: .anchorsMatchLines)
+        var found: [(String, String)] = []
+        while let path = walker.nextObject() as? String {
+            guard path.hasSuffix(".swift"), let text = try? String(contentsOfFile: directory + "/" + path, encoding: .utf8) else { continue }
+            for m in line.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                found.append((directory + "/" + path, String(text[Range(m.range(at: 1), in: text)!])))
+            }
+        }
+        return found
+    }
+
+    @Test func everyImportOfAPackageModuleIsStatedInPackageSwift() throws {
+        let targets = try Self.manifest()
+        #expect(targets.count > 40, "Package.swift was not read: \(targets.count) targets")
+        let modules = Set(try FileManager.default.contentsOfDirectory(atPath: Repository.root + "/Sources"))
+        var missing: [String] = []
+        for root in ["Sources", "Tests"] {
+            for target in try FileManager.default.contentsOfDirectory(atPath: Repository.root + "/" + root) {
+                guard let stated = targets[target] else { continue }
+                for (file, module) in Self.imports(below: Repository.root + "/\(root)/\(target)")
+                    where modules.contains(module) && module != target && !stated.contains(module) {
+                    missing.append("\(target) imports \(module) (\(file.dropFirst(Repository.root.count + 1)))")
+                }
+            }
+        }
+        #expect(missing.isEmpty, "imports Package.swift does not state:\n\(Set(missing).sorted().joined(separator: "\n"))")
+    }
+
+    /// The swift-nio rule: one Swift file wraps each C module, turning its status codes into
+    /// Swift errors in one place. The modules still imported from several files are listed
+    /// here until each gets its one wrapper (the list only shrinks).
+    @Test func eachCModuleIsImportedByOneSwiftFile() throws {
+        let pending: Set<String> = ["CHarfBuzz", "CTerrapinIO", "CTerrapinPNG", "CTerrapinTIFF", "CZlib"]
+        let cModules = Set(try FileManager.default.contentsOfDirectory(atPath: Repository.root + "/Sources").filter { $0.hasPrefix("C") })
+        var files: [String: Set<String>] = [:]
+        for (file, module) in Self.imports(below: Repository.root + "/Sources") where cModules.contains(module) {
+            files[module, default: []].insert(String(file.dropFirst(Repository.root.count + 1)))
+        }
+        for (module, importers) in files.sorted(by: { $0.key < $1.key }) where importers.count > 1 {
+            #expect(pending.contains(module), "\(module) is imported by \(importers.count) files: \(importers.sorted())")
+        }
+        for module in pending { #expect((files[module]?.count ?? 0) > 1, "\(module) has one wrapper now: take it off the pending list") }
+    }
+
+    /// A file outside the package, importing only `Terrapin`, typechecks against the modules
+    /// these tests were built with — qualified names included, which a type named like the
+    /// module (it was `enum Terrapin`) would shadow.
+    @Test func codeOutsideThePackageQualifiesNamesWithTheModule() throws {
+        let source = """
+        import Terrapin
+
+        let line: Terrapin.Polyline = Terrapin.Polyline(path: [Terrapin.LatLngAltitude(latitude: 37.8, longitude: -122.4, altitude: 0)])
+        let marker: Terrapin.Marker = Terrapin.Marker(position: Terrapin.LatLngAltitude(latitude: 37.8, longitude: -122.4, altitude: 0))
+        func show(_ map: Terrapin.Map) -> Terrapin.Map { map }
+        let version: String = TerrapinInfo.version
+        """
+        let errors = try Self.typecheck(source)
+        #expect(errors.isEmpty, "code outside the package does not compile:\n\(errors)")
+        // And the check can fail: a name the module does not have is refused.
+        let wrong = try Self.typecheck("import Terrapin\nlet x: Terrapin.NoSuchType? = nil\n")
+        #expect(wrong.contains("NoSuchType"), "the typecheck accepted a name that does not exist: \(wrong)")
+    }
+
+    /// Typechecks `source` as a file of its own with the built modules (`<build>/Modules`), the
+    /// C modules' maps and their libraries' headers (pkg-config); the compiler's errors, or "".
+    static func typecheck(_ source: String) throws -> String {
+        let build = Repository.buildDirectory
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("terrapin-outside-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try source.write(toFile: dir + "/main.swift", atomically: true, encoding: .utf8)
+        let sources = Repository.root + "/Sources"
+        var arguments = ["swiftc", "-typecheck", "-I", build + "/Modules"]
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources).sorted() where module.hasPrefix("C") {
+            for map in [sources + "/\(module)/module.modulemap", build + "/\(module).build/module.modulemap"] where FileManager.default.fileExists(atPath: map) {
+                arguments += ["-Xcc", "-fmodule-map-file=" + map]
+            }
+            if FileManager.default.fileExists(atPath: sources + "/\(module)/include") { arguments += ["-Xcc", "-I" + sources + "/\(module)/include"] }
+        }
+        let manifest = try String(contentsOfFile: Repository.root + "/Package.swift", encoding: .utf8)
+        let packages = try NSRegularExpression(pattern: #"pkgConfig: "([^"]+)""#).matches(in: manifest, range: NSRange(manifest.startIndex..., in: manifest))
+            .map { String(manifest[Range($0.range(at: 1), in: manifest)!]) }
+        let flags = try Self.run(["pkg-config", "--cflags-only-I"] + Set(packages).sorted()).output
+        for flag in flags.split(whereSeparator: { $0 == " " || $0 == "\n" }) { arguments += ["-Xcc", String(flag)] }
+        let result = try Self.run(arguments + [dir + "/main.swift"])
+        return result.status == 0 ? "" : result.output
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
