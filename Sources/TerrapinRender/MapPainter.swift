@@ -1,12 +1,19 @@
-// The painter: walks a ResolvedScene's display list and draws each item. It makes no placement
+// paint: walks a ResolvedScene's display list and draws each item. It makes no placement
 // decision — boxes, order, visibility and opacity were all resolved — and it lays nothing out:
 // marker and popover content were laid out when the scene was resolved.
+//
+// Design contract
+// - Reads only the ResolvedScene: its items, resolved shapes, labels, markers, popovers, the
+//   projection and `ResolvedContent` (the ground's sources, laid-out content). It imports
+//   neither TerrapinScene nor reads the `Map`.
+// - Ground and 3D content go through `GroundPass` (one depth frame); everything above it is
+//   drawn on the canvas in display-list order.
+// - May not: decide what shows, where, or in what style; read files; or change state.
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinModels
 import TerrapinRaster
-import TerrapinScene
 import TerrapinTerrain
 import TerrapinTypography
 import TerrapinViews
@@ -48,8 +55,7 @@ public enum MapPainter {
         }
         func liesOnTheGround(_ item: DisplayItem) -> Bool {
             guard case .shape(let k) = item.content, item.isDrawn else { return false }
-            let shape = scene.shapes[k]
-            return shape.solid == nil && (shape.kind == .polyline ? content.polylines[shape.index].altitudeMode : content.polygons[shape.index].altitudeMode) == .clampToGround
+            return scene.shapes[k].solid == nil && scene.shapes[k].style.liesOnGround
         }
         let early: Set<Int> = layers.contains(.threeD) && layers.contains(.overlays) && scene.items.contains(where: standsOnTheGround)
             ? Set(scene.items.indices.filter { liesOnTheGround(scene.items[$0]) }) : []
@@ -90,7 +96,7 @@ public enum MapPainter {
                     guard let box else { continue }
                     if layer == .occluded {
                         drawDimmed(content.prepared[m].layout, at: box, opacity: opacity, canvas: canvas, scale: scale)
-                    } else if content.prepared[m].lightweight != nil {
+                    } else if content.prepared[m].isLightweight {
                         drawLightweight(scene.markers[m], content.prepared[m], canvas: canvas, sprites: &sprites)
                     } else {
                         content.prepared[m].layout.draw(at: Point(box.minX, box.minY), markerContext)
@@ -100,7 +106,7 @@ public enum MapPainter {
                 case .basemapLabel(let i):
                     let label = scene.labels[i]
                     guard let layout = label.layout else { continue }
-                    if let style = label.style {
+                    if let style = label.paint {
                         drawStyledLabel(layout, label, style, canvas: canvas)
                     } else {
                         drawHaloText(layout, at: Point(label.box.minX, label.box.minY), canvas: canvas)
@@ -128,15 +134,14 @@ public enum MapPainter {
     @discardableResult
     static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, layers: Set<DisplayLayer>,
                             groundShapes: Bool = false, onGround: (DepthProbe) -> Void = { _ in }) -> DepthProbe? {
-        let map = content.map
-        let projection = MapResolver.projection(scene.camera, width: scene.width, height: scene.height, ground: content.ground)
+        guard let projection = scene.projection else { return nil }
         var sky = MapPalette.sky
         for item in scene.items where item.layer == .ground { if case .sky(let c) = item.content { sky = c } }
         guard var pass = GroundPass(projection: projection, rect: rect, transform: canvas.transform,
                                     canvasWidth: canvas.width, canvasHeight: canvas.height, sky: sky) else { return nil }
         var style = TerrainStyle()
-        style.sunAzimuth = map.sun.azimuth
-        style.sunAltitude = map.sun.altitude
+        style.sunAzimuth = content.sun.azimuth
+        style.sunAltitude = content.sun.altitude
         var models: [PlacedModel] = []
         var groundDone = false
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
@@ -149,12 +154,12 @@ public enum MapPainter {
             }
             switch item.content {
             case .flatGround(let color, let drape):
-                pass.drawSkyAndFlatGround(ground: color, grid: map.terrain?.grid, imagery: drape != nil ? map.groundImagery : nil, style: style)
+                pass.drawSkyAndFlatGround(ground: color, grid: content.terrain?.grid, imagery: drape != nil ? content.groundImagery : nil, style: style)
             case .terrainMesh(_, _, _, let drape, let roadmap):
-                guard let terrain = map.terrain else { continue }
+                guard let terrain = content.terrain else { continue }
                 var meshStyle = style
                 if roadmap { meshStyle.palette = .roadmap }
-                pass.drawTerrain(terrain, style: meshStyle, imagery: drape != nil ? map.groundImagery : nil)
+                pass.drawTerrain(terrain, style: meshStyle, imagery: drape != nil ? content.groundImagery : nil)
             case .buildings:
                 if let built = content.ground as? BuiltGround { pass.drawBuildings(built, style: style) }
             case .model(let k):
@@ -235,53 +240,50 @@ public enum MapPainter {
         case .polyline:
             var runs = shape.runs, hiddenRuns = shape.hiddenRuns
             if let depth, !shape.centreline.isEmpty { (runs, hiddenRuns) = depthTestedRuns(shape.centreline, depth) }
-            let line = content.polylines[shape.index]
-            let style = line.strokeStyle
-            let width = max(0, style.strokeWidth.isFinite ? style.strokeWidth : 0)
-            let outer = max(0, min(1, style.outerWidth.isFinite ? style.outerWidth : 0))
+            let style = shape.style
+            let width = style.strokeWidth, outer = style.outerWidth
             // The curtain was drawn in the 3D layer when it could be built as a solid.
             for wall in shape.walls where shape.solid == nil {
-                canvas.fill(path([wall], closed: true), paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: 0.3))
+                canvas.fill(path([wall], closed: true), paint: Paint(shader: .solid(style.strokeColor), opacity: 0.3))
             }
             func stroke(_ runs: [[Point]], opacity: Double) {
                 guard !runs.isEmpty, width > 0 else { return }
                 let p = path(runs, closed: false)
                 if outer > 0 {
                     canvas.stroke(p, style: StrokeStyle(width: width * (1 + 2 * outer), cap: .round, join: .round),
-                                  paint: Paint(shader: .solid(style.outerColor.rgba), opacity: opacity))
+                                  paint: Paint(shader: .solid(style.outerColor), opacity: opacity))
                 }
-                canvas.stroke(p, style: StrokeStyle(width: width, cap: .round, join: .round), paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: opacity))
+                canvas.stroke(p, style: StrokeStyle(width: width, cap: .round, join: .round), paint: Paint(shader: .solid(style.strokeColor), opacity: opacity))
             }
-            if line.contourStyle.drawOccludedSegments { stroke(hiddenRuns, opacity: 0.35) }
+            if style.drawsOccluded { stroke(hiddenRuns, opacity: 0.35) }
             stroke(runs, opacity: 1)
         case .polygon:
-            let polygon = content.polygons[shape.index]
-            let style = polygon.styleOptions
+            let style = shape.style
             // A solid was drawn in the 3D layer: only the outline (and a top it could not take) is left.
             for wall in shape.walls where shape.solid == nil {
                 // Lit from the screen's top-left: walls facing it lighter, the others darker.
                 let dx = wall[1].x - wall[0].x, dy = wall[1].y - wall[0].y
                 let facing = (dy - dx) / max(1e-9, (dx * dx + dy * dy).squareRoot())
                 let k = Float(0.8 + 0.12 * facing)
-                var c = style.fillColor.rgba
+                var c = style.fillColor
                 c.red *= k; c.green *= k; c.blue *= k
                 canvas.fill(path([wall], closed: true), paint: Paint(color: c))
             }
             let rings = path(shape.runs, closed: true)
             if shape.solid == nil || !shape.solidHasTop {
-                if let depth, polygon.altitudeMode == .clampToGround, shape.solid == nil {
-                    paintDraped(shape, color: style.fillColor.rgba, occluded: style.drawsOccludedSegments, terrain: content.map.terrain, canvas: canvas, depth: depth)
+                if let depth, style.liesOnGround, shape.solid == nil {
+                    paintDraped(shape, color: style.fillColor, occluded: style.drawsOccluded, terrain: content.terrain, canvas: canvas, depth: depth)
                 } else {
-                    canvas.fill(rings, paint: Paint(color: style.fillColor.rgba), rule: .evenOdd)
+                    canvas.fill(rings, paint: Paint(color: style.fillColor), rule: .evenOdd)
                 }
             }
-            if style.strokeWidth > 0, style.strokeWidth.isFinite {
-                let paint = Paint(color: style.strokeColor.rgba)
+            if style.strokeWidth > 0 {
+                let paint = Paint(color: style.strokeColor)
                 // Depth-tested like a polyline: where a hill or a building hides part of a ring,
                 // the outline stops there (round ends) and goes on where it shows again.
                 if let depth, !shape.centreline.isEmpty, case let (visible, hidden) = depthTestedRuns(shape.centreline, depth), !hidden.isEmpty {
                     let open = StrokeStyle(width: style.strokeWidth, cap: .round, join: .round)
-                    if style.drawsOccludedSegments { canvas.stroke(path(hidden, closed: false), style: open, paint: Paint(shader: .solid(style.strokeColor.rgba), opacity: 0.35)) }
+                    if style.drawsOccluded { canvas.stroke(path(hidden, closed: false), style: open, paint: Paint(shader: .solid(style.strokeColor), opacity: 0.35)) }
                     canvas.stroke(path(visible, closed: false), style: open, paint: paint)
                 } else {
                     canvas.stroke(rings, style: StrokeStyle(width: style.strokeWidth, join: .round), paint: paint)
@@ -337,7 +339,7 @@ public enum MapPainter {
 
     /// A style's label: its halo (the text drawn around itself in rings out to the halo width),
     /// then the text, turned about its centre for labels along lines.
-    static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelStyle, canvas: Canvas) {
+    static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelPaint, canvas: Canvas) {
         let saved = canvas.transform
         defer { canvas.transform = saved }
         var origin = Point(label.box.minX, label.box.minY)
@@ -385,7 +387,7 @@ public enum MapPainter {
     /// A style's halo: the text drawn around itself in rings out to the halo width. With a
     /// blur the halo is drawn as a mask, blurred (a Gaussian of σ = half the blur, so its edge
     /// fades over about the blur's width, as MapLibre's does), then filled in the halo's colour.
-    static func drawHalo(_ layout: TextLayout, at origin: Point, style: LabelStyle, canvas: Canvas) {
+    static func drawHalo(_ layout: TextLayout, at origin: Point, style: LabelPaint, canvas: Canvas) {
         guard style.haloWidth > 0, style.haloColor.alpha > 0 else { return }
         let rings = style.haloWidth > 1 ? [style.haloWidth / 2, style.haloWidth] : [style.haloWidth]
         func stamp(_ target: Canvas, _ color: RGBAColor) {
@@ -433,7 +435,7 @@ public enum MapPainter {
     /// device pixels (the image fast path).
     static func drawLightweight(_ m: ResolvedMarker, _ p: PreparedMarker, canvas: Canvas, sprites: inout SpriteCache) {
         let t = canvas.transform
-        let key = "\(p.lightweight?.spriteKey ?? "marker:\(m.index)")@\(m.scale * t.a)"
+        let key = "\(p.spriteKey ?? "marker:\(m.index)")@\(m.scale * t.a)"
         let sprite = sprites.sprite(key) {
             let factor = m.scale * t.a
             guard let layer = Canvas(width: Int(saturating: (p.layout.size.width * factor).rounded(.up)) + 1,
@@ -461,22 +463,17 @@ public enum MapPainter {
         canvas.transform = saved
     }
 
-    /// A popover opened inside `withAnimation` fades in (SwiftUI's default transition) over
-    /// that animation from the time it opened; otherwise it shows at once.
+    /// A popover, at the opacity resolve gave it (fading in when opened inside `withAnimation`).
     static func drawPopover(_ p: ResolvedPopover, _ resolved: ResolvedContent, canvas: Canvas, scale: Double) {
-        guard let popover = resolved.prepared[p.markerIndex].markerPopover, let content = resolved.prepared[p.markerIndex].popover else { return }
-        let style = popover.style
-        let path = bubble(p, radius: style.borderRadius)
+        guard let content = resolved.prepared[p.markerIndex].popover else { return }
+        let style = p.style
+        let path = bubble(p, radius: style.cornerRadius)
         func draw(_ target: Canvas) {
-            target.drawShadow(of: path, color: style.shadow.color.rgba, radius: style.shadow.radius, offset: Point(style.shadow.x, style.shadow.y))
-            target.fill(path, paint: Paint(color: style.backgroundColor.rgba))
+            target.drawShadow(of: path, color: style.shadowColor, radius: style.shadowRadius, offset: style.shadowOffset)
+            target.fill(path, paint: Paint(color: style.background))
             content.draw(in: target, at: Point(p.bubble.minX + style.padding, p.bubble.minY + style.padding), scale: scale)
         }
-        let time = resolved.map.time
-        var opacity = 1.0
-        if let change = popover.isOpen.lastChange, let animation = change.animation, time >= change.time {
-            opacity = min(1, max(0, animation.progress(at: time - change.time)))
-        }
+        let opacity = p.opacity
         guard opacity < 1 else { return draw(canvas) }
         guard opacity > 0, let layer = Canvas(width: canvas.width, height: canvas.height) else { return }
         layer.transform = canvas.transform

@@ -1,5 +1,14 @@
 // resolve: map values → ResolvedScene. Pure: no pixels.
 //
+// Design contract
+// - Owns every decision: the camera, altitudes, the projection (built once, kept in the
+//   ResolvedScene), occlusion, layout, collision, draw order, popovers and their fades, each
+//   shape's paint (`ShapeStyle`) and whether it lies on the ground, each label's paint, and
+//   the tap handlers (captured in `ResolvedContent`).
+// - Hands paint the display list (`ResolvedScene.items`) and nothing else: what paint needs
+//   and cannot find there is a resolve bug, not a reason for the painter to read the map.
+// - May not: touch pixels or files.
+//
 // Steps: the camera (given, bound, or fitted to the content) → each marker's altitude by its
 // altitude mode over the ground → projection of its position → its content's laid-out box,
 // anchored at `anchor` (bottom centre by default) → occlusion → collision → draw order →
@@ -44,6 +53,9 @@ public struct PreparedMarker {
     var lightweight: LightweightOptions? { extras?.lightweight }
     var labelLayout: TextLayout? { extras?.labelLayout }
     var labelSize: Size? { extras?.labelLayout.map { Size(width: $0.width, height: $0.height) } }
+    /// A Marker3D's: drawn as a sprite, shared by markers with the same key.
+    var isLightweight: Bool { extras?.lightweight != nil }
+    var spriteKey: String? { extras?.lightweight?.spriteKey }
     // The scalars resolve reads for every marker, inline.
     let behavior: CollisionBehavior
     let priority: Int
@@ -132,7 +144,13 @@ public enum MapResolver {
         if case .dimmed = map.occludedMarkers {
             for i in scene.markers.indices where scene.markers[i].hidden == .occluded { scene.markers[i].dimmed = true }
         }
+        for k in scene.popovers.indices {
+            guard let popover = prepared[scene.popovers[k].markerIndex].markerPopover,
+                  let change = popover.isOpen.lastChange, let animation = change.animation, map.time >= change.time else { continue }
+            scene.popovers[k].opacity = min(1, max(0, animation.progress(at: map.time - change.time)))
+        }
         let projection = Self.projection(scene.camera, width: width, height: height, ground: ground)
+        scene.projection = projection
         scene.shapes = ShapeResolver.resolve(map, projection: projection, ground: ground)
         scene.models = ModelResolver.resolve(map, projection: projection, ground: ground)
         scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground, width: width)
@@ -398,7 +416,8 @@ public enum MapResolver {
             let tip = m.isPopoverAnchor ? Point(m.anchor!.x + popover.offset.width, m.anchor!.y + popover.offset.height)
                 : Point(m.box.minX + m.box.width / 2, m.box.minY)
             popovers.append(ResolvedPopover(markerIndex: m.index, isStandalone: m.isPopoverAnchor,
-                                            bubble: Rect(x: tip.x - w / 2, y: tip.y - popoverStemHeight - h, width: w, height: h), tip: tip))
+                                            bubble: Rect(x: tip.x - w / 2, y: tip.y - popoverStemHeight - h, width: w, height: h), tip: tip,
+                                            style: PopoverPaint(popover.style)))
         }
         var scene = ResolvedScene(width: width, height: height, camera: projection.camera, markers: markers, drawOrder: order, popovers: popovers)
         scene.labels = resolvedLabels

@@ -68,6 +68,32 @@ public struct ResolvedPopover {
     /// The bubble (without its stem) and the stem's tip, in points.
     public let bubble: Rect
     public let tip: Point
+    /// The bubble's paint, from its `PopoverStyle`.
+    public var style = PopoverPaint()
+    /// 1, or less while it fades in: opened inside `withAnimation`, it fades in (SwiftUI's
+    /// default transition) over that animation from the time it opened.
+    public var opacity = 1.0
+}
+
+/// A popover bubble's paint, resolved from its `PopoverStyle`.
+public struct PopoverPaint: Sendable {
+    public var padding = 16.0
+    public var background = RGBAColor(red: 1, green: 1, blue: 1)
+    public var cornerRadius = 8.0
+    public var shadowColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.25)
+    public var shadowRadius = 4.0
+    public var shadowOffset = Point(0, 2)
+
+    public init() {}
+
+    init(_ style: PopoverStyle) {
+        padding = style.padding
+        background = style.backgroundColor.rgba
+        cornerRadius = style.borderRadius
+        shadowColor = style.shadow.color.rgba
+        shadowRadius = style.shadow.radius
+        shadowOffset = Point(style.shadow.x, style.shadow.y)
+    }
 }
 
 /// A basemap label: where it lands and whether it shows.
@@ -91,6 +117,30 @@ public struct ResolvedLabel {
     /// The projected anchor, and where the text's top-left sits when an icon widens the box.
     public var anchor: Point? = nil
     public var textOrigin: Point? = nil
+    /// How a style's label is painted (nil: the scene's own label look).
+    public var paint: LabelPaint? { style.map(LabelPaint.init) }
+}
+
+/// A style's label as the painter draws it: the text's colour, its halo, its icon.
+public struct LabelPaint {
+    public var color: RGBAColor
+    public var haloColor: RGBAColor
+    /// Points; 0 draws no halo.
+    public var haloWidth: Double
+    /// Points over which the halo's outer edge fades; 0: a sharp edge.
+    public var haloBlur: Double
+    /// An icon centred on the anchor, drawn `iconScale` points per pixel.
+    public var icon: Pixmap?
+    public var iconScale: Double
+
+    init(_ style: LabelStyle) {
+        color = style.color
+        haloColor = style.haloColor
+        haloWidth = style.haloWidth
+        haloBlur = style.haloBlur
+        icon = style.icon
+        iconScale = style.iconScale
+    }
 }
 
 /// The hand-off from resolve to draw: where everything lands, why what is hidden is hidden, and
@@ -104,7 +154,7 @@ public struct ResolvedScene: CustomStringConvertible {
     public internal(set) var markers: [ResolvedMarker]
     /// Indices of shown markers, back to front.
     public let drawOrder: [Int]
-    public let popovers: [ResolvedPopover]
+    public internal(set) var popovers: [ResolvedPopover]
     /// Basemap labels (hybrid and roadmap modes), in declaration order.
     public internal(set) var labels: [ResolvedLabel] = []
     /// Polylines and polygons, in declaration order.
@@ -115,6 +165,14 @@ public struct ResolvedScene: CustomStringConvertible {
     public internal(set) var items: [DisplayItem] = []
     /// What the items draw: laid-out marker content, popovers, the ground's sources.
     var content: ResolvedContent? = nil
+    /// The camera's projection for this size and ground, built once when the map was resolved
+    /// (nil for a scene resolved for markers alone); painting and taps use it.
+    public internal(set) var projection: Projection? = nil
+
+    /// `projection`, or (resolved by hand, without it) the camera's projection on `content`'s ground.
+    func viewProjection(_ content: ResolvedContent) -> Projection {
+        projection ?? MapResolver.projection(camera, width: width, height: height, ground: content.ground)
+    }
 
     /// The offscreen pixels drawing it at `scale` pixels per point asks for: each shown marker's
     /// and open popover's layers, shadows and clips (`ViewLayout.layerPixels`) and each popover

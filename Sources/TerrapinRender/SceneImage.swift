@@ -1,6 +1,12 @@
 // Scene → encoded image: the one path `terrapin render`, `frames`, `batch`, the snapshot
 // library and the bench take. The shared overrides (size, scale, camera, time, taps, format)
 // are applied in one place, then the scene is rendered and encoded in its format.
+//
+// Design contract
+// - Runs the stages in order — `PreparedScene` (SceneRenderer.swift) loads (SceneBuilder),
+//   resolves (MapResolver), checks the work budget and paints (MapPainter); this file encodes
+//   (PNG, JPEG or WebP). No other path from a scene to bytes exists.
+// - May not: decide anything a stage owns; it passes the overrides and the file access along.
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinCodecs

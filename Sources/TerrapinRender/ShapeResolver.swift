@@ -11,6 +11,7 @@
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinModels
+import TerrapinRaster
 import TerrapinScene
 import TerrapinTerrain
 
@@ -20,6 +21,8 @@ public struct ResolvedShape {
     public let kind: Kind
     /// Index among the map's polylines (or polygons), in declaration order.
     public let index: Int
+    /// How it is painted, decided from its style options when resolved.
+    public internal(set) var style = ShapeStyle()
     /// The densified path on the globe with the heights the altitude mode gave it (metres
     /// above the ellipsoid); a polygon's outer ring then its holes, each closed implicitly.
     public internal(set) var geo: [[LatLngAltitude]] = []
@@ -44,6 +47,44 @@ public struct ResolvedShape {
     /// Nearest depth of a visible point (metres along the view axis).
     public internal(set) var depth: Double? = nil
     public internal(set) var hidden: HiddenReason? = nil
+}
+
+/// A shape's paint, resolved from the SDK's style options (widths made finite and
+/// non-negative), so the painter reads no map content.
+public struct ShapeStyle: Sendable {
+    /// The line's (or the polygon's outline's) width in points; 0 draws no stroke.
+    public var strokeWidth = 0.0
+    public var strokeColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+    /// A polyline's casing, as a fraction of its width on each side (0…1); 0 draws none.
+    public var outerWidth = 0.0
+    public var outerColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+    public var fillColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Whether the parts the ground hides are drawn too (dimmed).
+    public var drawsOccluded = false
+    /// Clamped to the ground (`AltitudeMode.clampToGround`): draped on the terrain, and under
+    /// what stands on it.
+    public var liesOnGround = false
+
+    init(_ line: Polyline) {
+        let stroke = line.strokeStyle
+        strokeWidth = max(0, stroke.strokeWidth.isFinite ? stroke.strokeWidth : 0)
+        strokeColor = stroke.strokeColor.rgba
+        outerWidth = max(0, min(1, stroke.outerWidth.isFinite ? stroke.outerWidth : 0))
+        outerColor = stroke.outerColor.rgba
+        drawsOccluded = line.contourStyle.drawOccludedSegments
+        liesOnGround = line.altitudeMode == .clampToGround
+    }
+
+    init(_ polygon: Polygon) {
+        let options = polygon.styleOptions
+        strokeWidth = options.strokeWidth > 0 && options.strokeWidth.isFinite ? options.strokeWidth : 0
+        strokeColor = options.strokeColor.rgba
+        fillColor = options.fillColor.rgba
+        drawsOccluded = options.drawsOccludedSegments
+        liesOnGround = polygon.altitudeMode == .clampToGround
+    }
+
+    public init() {}
 }
 
 enum ShapeResolver {
@@ -188,6 +229,7 @@ enum ShapeResolver {
 
     static func polyline(_ line: Polyline, index: Int, map: Map, projection: Projection, ground: Ground, budget: inout Int) -> ResolvedShape {
         var shape = ResolvedShape(kind: .polyline, index: index)
+        shape.style = ShapeStyle(line)
         guard line.path.count >= 2, line.path.allSatisfy(\.isValid) else { shape.hidden = .invalidPosition; return shape }
         let dense = densify(line.path, closed: false, geodesic: line.contourStyle.geodesic, step: step(line.altitudeMode, extruded: line.contourStyle.extruded, map: map), budget: &budget)
         let lifted = dense.map { lift($0, line.altitudeMode, ground: ground) }
@@ -243,6 +285,7 @@ enum ShapeResolver {
 
     static func polygon(_ polygon: Polygon, index: Int, map: Map, projection: Projection, ground: Ground, budget: inout Int) -> ResolvedShape {
         var shape = ResolvedShape(kind: .polygon, index: index)
+        shape.style = ShapeStyle(polygon)
         let rings = [polygon.path] + polygon.innerPaths
         guard polygon.path.count >= 3, rings.allSatisfy({ $0.allSatisfy(\.isValid) }) else { shape.hidden = .invalidPosition; return shape }
         let step = step(polygon.altitudeMode, map: map)

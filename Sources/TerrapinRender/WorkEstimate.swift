@@ -84,28 +84,23 @@ extension ResolvedScene {
             for wall in shape.walls { fill += pixels(bounds([wall])) }
             switch shape.kind {
             case .polyline:
-                guard shape.index < content.polylines.count else { continue }
-                let line = content.polylines[shape.index]
-                let width = line.strokeStyle.strokeWidth.isFinite ? max(0, line.strokeStyle.strokeWidth) : 0
-                let outer = line.strokeStyle.outerWidth.isFinite ? max(0, min(1, line.strokeStyle.outerWidth)) : 0
+                let width = shape.style.strokeWidth, outer = shape.style.outerWidth
                 guard width > 0 else { continue }
                 var runs = [shape.runs]
-                if line.contourStyle.drawOccludedSegments { runs.append(shape.hiddenRuns) }
+                if shape.style.drawsOccluded { runs.append(shape.hiddenRuns) }
                 for r in runs where !r.isEmpty {
                     let box = bounds(r)
                     fill += pixels(box, margin: width / 2 + 1)
                     if outer > 0 { fill += pixels(box, margin: width * (1 + 2 * outer) / 2 + 1) }
                 }
             case .polygon:
-                guard shape.index < content.polygons.count else { continue }
-                let style = content.polygons[shape.index].styleOptions
                 let box = bounds(shape.runs)
                 fill += pixels(box)
-                if style.strokeWidth > 0, style.strokeWidth.isFinite { fill += pixels(box, margin: style.strokeWidth / 2 + 1) }
+                if shape.style.strokeWidth > 0 { fill += pixels(box, margin: shape.style.strokeWidth / 2 + 1) }
             }
         }
         if let built = content.ground as? BuiltGround {
-            let projection = MapResolver.projection(camera, width: width, height: height, ground: content.ground)
+            let projection = viewProjection(content)
             estimate.meshPixels = BuildingRenderer.estimatedPixels(built, projection: projection, scale: scale, width: Int(canvasWidth.rounded(.up)), height: Int(canvasHeight.rounded(.up)))
         }
         // Models: the multisampled rasteriser tests each pixel of a model's box (counted twice:

@@ -196,7 +196,7 @@ private let textFixtures = Repository.fixture("text")
             let layout = try TextLayout.make("Halo", font: style.font)
             let canvas = Canvas(width: 80, height: 40)!
             canvas.clear(.black)
-            MapPainter.drawHalo(layout, at: Point(10, 10), style: style, canvas: canvas)
+            MapPainter.drawHalo(layout, at: Point(10, 10), style: LabelPaint(style), canvas: canvas)
             return canvas.pixmap
         }
         func profile(_ p: Pixmap) -> (partial: Int, lit: Int, reach: Int) {

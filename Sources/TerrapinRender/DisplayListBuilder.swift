@@ -1,0 +1,98 @@
+// Resolve's last step: the display list built from the resolved markers, labels, shapes and
+// models, layer by layer in painting order (see DisplayList.swift for the layers).
+import TerrapinGeo
+import TerrapinGeometry
+import TerrapinModels
+import TerrapinRaster
+import TerrapinScene
+import TerrapinTypography
+import TerrapinTerrain
+import TerrapinViews
+
+/// Flat ground (where no terrain or imagery covers it) and sky colours per map mode.
+enum MapPalette {
+    static func ground(_ mode: MapMode) -> RGBAColor {
+        switch mode {
+        case .satellite, .hybrid: RGBAColor(RGBA8(hex: "#9DAF8C")!)
+        case .roadmap: RGBAColor(RGBA8(hex: "#EEF0EB")!)
+        }
+    }
+    static let sky = SkyColors(zenith: RGBAColor(RGBA8(hex: "#7FAEE0")!), horizon: RGBAColor(RGBA8(hex: "#DCE8F2")!))
+}
+
+enum DisplayListBuilder {
+    static func items(_ scene: ResolvedScene, _ prepared: [PreparedMarker], map: Map) -> [DisplayItem] {
+        var items: [DisplayItem] = []
+        let basemap = map.drawnBasemap
+        let drape: GroundDrape? = basemap.map { .basemap($0.name) } ?? (map.mode != .roadmap && map.imagery != nil ? .imagery : nil)
+        items.append(DisplayItem(layer: .ground, content: .sky(MapPalette.sky)))
+        items.append(DisplayItem(layer: .ground, content: .flatGround(MapPalette.ground(map.mode), drape: drape)))
+        if let terrain = map.terrain {
+            items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows,
+                                                                           finer: terrain.detail.map { SIMD2($0.columns, $0.rows) }, drape: drape,
+                                                                           roadmap: map.mode == .roadmap && basemap == nil)))
+        }
+        if let built = map.ground as? BuiltGround {
+            items.append(DisplayItem(layer: .threeD, content: .buildings(count: built.buildings.count)))
+        }
+        for (k, m) in scene.models.enumerated() {
+            items.append(DisplayItem(layer: .threeD, content: .model(k), box: m.box, depth: m.depth, hit: m.placed == nil ? nil : .model,
+                                     hidden: m.hidden, isDrawn: m.hidden == nil))
+        }
+        func leader(_ m: ResolvedMarker, _ layer: DisplayLayer, opacity: Double) -> DisplayItem? {
+            guard let g = m.groundAnchor, let a = m.anchor else { return nil }
+            return DisplayItem(layer: layer, content: .leader(marker: m.index, from: Point(g.x, g.y), to: Point(a.x, a.y)),
+                               box: Rect(x: min(g.x, a.x), y: min(g.y, a.y), width: abs(a.x - g.x), height: abs(a.y - g.y)), opacity: opacity)
+        }
+        // Fills under lines: polygons first, then polylines, each in declaration order.
+        let shapeOrder = scene.shapes.indices.sorted { (scene.shapes[$0].kind == .polyline ? 1 : 0, $0) < (scene.shapes[$1].kind == .polyline ? 1 : 0, $1) }
+        for k in shapeOrder {
+            let shape = scene.shapes[k]
+            var hit: HitShape
+            switch shape.kind {
+            case .polyline:
+                hit = .stroke(halfWidth: max(2, shape.style.strokeWidth * (1 + 2 * shape.style.outerWidth) / 2))
+            case .polygon:
+                hit = .fill
+            }
+            items.append(DisplayItem(layer: .overlays, content: .shape(k), box: shape.box, depth: shape.depth, hit: hit,
+                                     hidden: shape.hidden, isDrawn: shape.hidden == nil))
+        }
+        if case .dimmed(let opacity) = map.occludedMarkers {
+            for m in scene.markers where m.dimmed {
+                if let l = leader(m, .occluded, opacity: opacity) { items.append(l) }
+                items.append(DisplayItem(layer: .occluded, content: .marker(m.index), box: m.box, depth: m.anchor?.depth, hidden: .occluded, opacity: opacity))
+            }
+        }
+        for label in scene.labels {
+            // A style's labels are places, "layer/feature id" (the label's text where the tiles
+            // give features no ids, as tilemaker's do not): taps on them reach `onPlaceTap`.
+            let place = label.style.map { HitShape.place(label.box, id: "\($0.layer)/" + ($0.featureID.map { String($0) } ?? label.name)) }
+            items.append(DisplayItem(layer: .labels, content: .basemapLabel(label.index), box: label.box, depth: label.depth, hit: place,
+                                     hidden: label.hidden, isDrawn: label.isShown && label.layout != nil))
+        }
+        for i in scene.drawOrder { if let l = leader(scene.markers[i], .markers, opacity: 1) { items.append(l) } }
+        for i in scene.drawOrder {
+            let m = scene.markers[i]
+            items.append(DisplayItem(layer: .markers, content: .marker(i), box: m.box, depth: m.anchor?.depth, hit: .content(m.box, scale: m.scale)))
+            if let box = m.labelBox, prepared[i].labelLayout != nil {
+                items.append(DisplayItem(layer: .markers, content: .markerLabel(i), box: box, depth: m.anchor?.depth))
+            }
+        }
+        for m in scene.markers where !m.isShown && !m.isPopoverAnchor && !m.dimmed {
+            items.append(DisplayItem(layer: .markers, content: .marker(m.index), box: m.anchor == nil ? nil : m.box, depth: m.anchor?.depth,
+                                     hidden: m.hidden, isDrawn: false))
+        }
+        for (k, p) in scene.popovers.enumerated() {
+            items.append(DisplayItem(layer: .popovers, content: .popover(k, marker: p.markerIndex), box: p.bubble, hit: .bubble(p.bubble)))
+        }
+        if let layout = scene.content?.attribution {
+            let credit = map.attributionText
+            // 3 pt of padding around the text, flush with the map's bottom-right corner; the
+            // band is at most the map's width (long credits wrap, right aligned).
+            let w = min(scene.width, layout.width + 6), h = layout.height + 2
+            items.append(DisplayItem(layer: .popovers, content: .attribution(credit), box: Rect(x: scene.width - w, y: scene.height - h, width: w, height: h)))
+        }
+        return items
+    }
+}
