@@ -213,18 +213,6 @@ public enum FileIO {
 
     /// Writes bytes to a descriptor such as standard output, all of them.
     public static func writeAll(_ bytes: [UInt8], fd: Int32, name: String) throws(FileError) {
-        let code: Int32 = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return 0
-        }
-        if code != 0 { throw FileError(path: name, operation: "write", errno: code) }
+        if let code = writeAll(bytes, fd) { throw FileError(path: name, operation: "write", errno: code) }
     }
 }

@@ -2,7 +2,6 @@
 // It gives precise errors (which chunk, which offset), checks every CRC (libpng only
 // warns for ancillary chunks), rejects bytes after IEND, and reads IHDR's size so that
 // limits are checked before anything is decoded.
-import CTerrapinPNG
 
 /// One chunk: its four-letter type and where its data lies in the file.
 public struct PNGChunk: Equatable, Sendable {
@@ -27,7 +26,7 @@ public enum PNGChunks {
     /// PNG's CRC-32 of `bytes`.
     public static func crc32<Bytes: Collection>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
         let array = Array(bytes)
-        return array.withUnsafeBufferPointer { tp_crc32(0, $0.baseAddress, $0.count) }
+        return array.withUnsafeBufferPointer { LibPNG.crc32($0.baseAddress, $0.count) }
     }
 
     /// Walks and checks the chunk structure of a whole PNG file.
@@ -58,7 +57,7 @@ public enum PNGChunks {
             }
             let dataStart = offset + 8
             let stored = readUInt32(bytes, dataStart + length)
-            let computed = bytes.withUnsafeBufferPointer { tp_crc32(0, $0.baseAddress! + offset + 4, length + 4) }
+            let computed = bytes.withUnsafeBufferPointer { LibPNG.crc32($0.baseAddress! + offset + 4, length + 4) }
             guard stored == computed else {
                 throw PNGError.corrupt(source: source, reason: "chunk '\(type)' at byte \(offset) has a bad CRC")
             }

@@ -3,7 +3,6 @@
 // with rounding (v·255/65535); colour-space chunks (gAMA, cHRM, sRGB, iCCP) are ignored and
 // samples taken as sRGB. The size in IHDR is checked against `PNGDecodingLimits` before
 // any pixel memory is allocated, so a small file cannot make Terrapin allocate gigabytes.
-import CTerrapinPNG
 import TerrapinIO
 import TerrapinRaster
 
@@ -61,25 +60,9 @@ public enum PNGDecoder {
             throw PNGError.tooLarge(source: source, width: width, height: height,
                                     limit: "at most \(limits.maxWidth)x\(limits.maxHeight) and \(limits.maxPixels) pixels")
         }
-        return try bytes.withUnsafeBufferPointer { (input) throws(PNGError) -> Pixmap in
-            guard let reader = tp_png_reader_create(input.baseAddress, input.count) else {
-                throw PNGError.encodingFailed(reason: "out of memory")
-            }
-            defer { tp_png_reader_destroy(reader) }
-            var header = tp_png_header()
-            guard tp_png_reader_read_header(reader, &header) != 0 else {
-                throw PNGError.corrupt(source: source, reason: String(cString: tp_png_reader_message(reader)))
-            }
-            guard var pixmap = Pixmap(width: Int(header.width), height: Int(header.height)) else {
-                throw PNGError.tooLarge(source: source, width: Int(header.width), height: Int(header.height), limit: "Pixmap limits")
-            }
-            let ok = pixmap.data.withUnsafeMutableBufferPointer { tp_png_reader_read_rgba8(reader, $0.baseAddress, pixmap.width * 4) }
-            guard ok != 0 else {
-                throw PNGError.corrupt(source: source, reason: String(cString: tp_png_reader_message(reader)))
-            }
-            premultiplyInPlace(&pixmap.data)
-            return pixmap
-        }
+        var pixmap = try LibPNG.decode(bytes, source: source)
+        premultiplyInPlace(&pixmap.data)
+        return pixmap
     }
 
     /// Reads and decodes a PNG file.

@@ -5,7 +5,6 @@
 // non-interlaced; straight alpha (premultiplied samples are divided by alpha with rounding,
 // which premultiplying on decode undoes exactly). No time chunk is ever written, so the
 // same pixels and options always give the same bytes.
-import CTerrapinPNG
 import TerrapinIO
 import TerrapinRaster
 
@@ -88,35 +87,7 @@ public enum PNGEncoder {
     /// libpng's own encoder (`banded: false`: the reference, and animated PNG frames).
     static func encodeWithLibPNG(samples: [UInt8], width: Int, height: Int, channels: Int, compression: PNGCompression,
                                  text: [PNGTextEntry]) throws(PNGError) -> [UInt8] {
-        // C strings for the keys and values must outlive the call.
-        let keys = text.map { latin1CString($0.key)! }
-        let values = text.map { latin1CString($0.value) ?? Array($0.value.utf8CString) }
-        let international = text.map { latin1CString($0.value) == nil }
-
-        var buffer = tp_png_buffer()
-        defer { tp_png_buffer_free(&buffer) }
-        var message = [CChar](repeating: 0, count: Int(TP_PNG_MESSAGE_SIZE))
-        let ok: Int32 = withCStrings(keys) { keyPointers in
-            withCStrings(values) { valuePointers in
-                var entries = (0..<text.count).map {
-                    tp_png_text(key: keyPointers[$0], value: valuePointers[$0], international: international[$0] ? 1 : 0)
-                }
-                return samples.withUnsafeBufferPointer { pixels in
-                    entries.withUnsafeMutableBufferPointer { entryBuffer in
-                        var params = tp_png_encode_params(
-                            pixels: pixels.baseAddress, width: UInt32(width), height: UInt32(height),
-                            stride: width * channels, channels: Int32(channels),
-                            compression_level: compression.level, filters: compression.filters,
-                            strategy: 0, texts: entryBuffer.baseAddress, text_count: Int32(entryBuffer.count))
-                        return message.withUnsafeMutableBufferPointer { tp_png_encode(&params, &buffer, $0.baseAddress, $0.count) }
-                    }
-                }
-            }
-        }
-        guard ok != 0 else {
-            throw PNGError.encodingFailed(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+        try LibPNG.encode(samples: samples, width: width, height: height, channels: channels, compression: compression, text: text)
     }
 
     /// Encodes and writes atomically: on failure no file (and no partial file) is left at `path`.
@@ -176,17 +147,4 @@ public enum PNGEncoder {
             initialized = count * channels
         }
     }
-}
-
-/// Calls `body` with C string pointers that stay valid for its duration.
-private func withCStrings<R>(_ strings: [[CChar]], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    var pointers: [UnsafeMutablePointer<CChar>] = []
-    pointers.reserveCapacity(strings.count)
-    for s in strings {
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: s.count)
-        p.initialize(from: s, count: s.count)
-        pointers.append(p)
-    }
-    defer { for p in pointers { p.deallocate() } }
-    return body(pointers.map { UnsafePointer($0) })
 }

@@ -7,16 +7,12 @@
 public struct CoverageSprite: Sendable {
     public let width: Int, height: Int
     let mask: [UInt8]
-    struct Run: Sendable {
-        let x: Int32, length: Int32
-        let full: Bool
-    }
     /// Row r's runs are `runs[rowStart[r]..<rowStart[r + 1]]`.
-    let runs: [Run]
+    let runs: [LevelRun]
     let rowStart: [Int]
 
     /// Bytes held (the mask and its runs).
-    public var byteCount: Int { mask.count + runs.count * MemoryLayout<Run>.stride + rowStart.count * MemoryLayout<Int>.stride }
+    public var byteCount: Int { mask.count + runs.count * MemoryLayout<LevelRun>.stride + rowStart.count * MemoryLayout<Int>.stride }
 
     /// `mask` is `width` bytes per row. Nil when it is not whole rows.
     public init?(mask: [UInt8], width: Int) {
@@ -24,26 +20,7 @@ public struct CoverageSprite: Sendable {
         self.width = width
         height = mask.count / width
         self.mask = mask
-        var runs: [Run] = [], rowStart: [Int] = [0]
-        for y in 0..<height {
-            var x = 0
-            let row = y * width
-            while x < width {
-                let c = mask[row + x]
-                var end = x + 1
-                if c == 0 {
-                    while end < width, mask[row + end] == 0 { end += 1 }
-                } else {
-                    let full = c == 255
-                    while end < width, mask[row + end] != 0, (mask[row + end] == 255) == full { end += 1 }
-                    runs.append(Run(x: Int32(x), length: Int32(end - x), full: full))
-                }
-                x = end
-            }
-            rowStart.append(runs.count)
-        }
-        self.runs = runs
-        self.rowStart = rowStart
+        (runs, rowStart) = LevelRuns.split(width: width, height: height) { UInt32(mask[$0]) }
     }
 }
 

@@ -5,38 +5,15 @@
 
 public struct Sprite: Sendable {
     public let pixmap: Pixmap
-    struct Run: Sendable {
-        let x: Int32, length: Int32
-        let opaque: Bool
-    }
-    /// Runs of every row, row by row; row r's are `runs[rowStart[r]..<rowStart[r + 1]]`.
-    let runs: [Run]
+    let runs: [LevelRun]
     let rowStart: [Int]
 
     public init(_ pixmap: Pixmap) {
         self.pixmap = pixmap
-        var runs: [Run] = [], rowStart: [Int] = [0]
-        pixmap.data.withUnsafeBytes { raw in
+        (runs, rowStart) = pixmap.data.withUnsafeBytes { raw in
             let p = raw.bindMemory(to: UInt32.self)
-            for y in 0..<pixmap.height {
-                var x = 0
-                while x < pixmap.width {
-                    let a = p[y * pixmap.width + x] >> 24
-                    var end = x + 1
-                    if a == 0 {
-                        while end < pixmap.width, p[y * pixmap.width + end] >> 24 == 0 { end += 1 }
-                    } else {
-                        let opaque = a == 255
-                        while end < pixmap.width, (p[y * pixmap.width + end] >> 24 == 255) == opaque, p[y * pixmap.width + end] >> 24 != 0 { end += 1 }
-                        runs.append(Run(x: Int32(x), length: Int32(end - x), opaque: opaque))
-                    }
-                    x = end
-                }
-                rowStart.append(runs.count)
-            }
+            return LevelRuns.split(width: pixmap.width, height: pixmap.height) { p[$0] >> 24 }
         }
-        self.runs = runs
-        self.rowStart = rowStart
     }
 }
 
@@ -77,7 +54,7 @@ extension Canvas {
                         // Clipped to the canvas: columns a..<b of the sprite.
                         let a = max(Int(run.x), -x), b = min(Int(run.x + run.length), width - x)
                         guard a < b else { continue }
-                        if run.opaque {
+                        if run.full {
                             (d + a).update(from: s + a, count: b - a)
                         } else {
                             for c in a..<b {

@@ -7,7 +7,6 @@ import TerrapinIO
 import TerrapinModels
 
 /// Models loaded once per process and shared while the file is unchanged (256 MiB at most).
-let modelAssets = FileCache<ModelAsset>(costLimit: 256 * 1024 * 1024) { $0.byteCount }
 
 public struct Model: MapContent, MapContentTappable {
     public var position: LatLngAltitude
@@ -49,7 +48,7 @@ public struct Model: MapContent, MapContentTappable {
 
     /// A model file through the cache, opened by `files` (confined beneath `--root` for scenes).
     public static func load(_ path: String, files: FileAccess) throws(ModelError) -> ModelAsset {
-        try modelAssets.value(path, files: files) { () throws(ModelError) -> ModelAsset in try GLTF.load(path, files: files) }
+        try AssetCache.shared.value("model", path, files: files, cost: { (asset: ModelAsset) in asset.byteCount }) { () throws(ModelError) -> ModelAsset in try GLTF.load(path, files: files) }
     }
 
     /// The same model, naming `file` (as a scene wrote it) as its URL.

@@ -1,5 +1,13 @@
-// SceneBuilder: scene data → a `Map` and its views (the other direction, a `Map` → scene data,
-// is `Scene(describing:)` in MapDescription.swift). Files load through process-wide caches.
+// load: scene data → a `Map` and its views (the other direction, a `Map` → scene data, is
+// `Scene(describing:)` in MapDescription.swift).
+//
+// Design contract
+// - Owns: every file a scene names — height grids, elevation and raster tiles, GeoTIFFs,
+//   imagery, basemap styles and sprites, glTF models, images — opened through the scene's
+//   `FileAccess` (confined beneath `--root` when given) and kept by `AssetCache.shared` (one
+//   budget for every kind; tile archives and drawn basemaps have caches of their own, below).
+// - May not: project, place, collide or draw; it hands resolve a `Map` of loaded values.
+// - Errors name the file and the scene's JSON path.
 import Foundation
 import TerrapinBasemap
 import TerrapinGeo
@@ -12,15 +20,14 @@ import TerrapinTypography
 import TerrapinViews
 
 
-/// Height grids loaded once per process and shared by every scene that names the same
-/// unchanged file (512 MiB of samples at most).
-let heightGrids = FileCache<HeightGrid>(costLimit: 512 * 1024 * 1024) { $0.samples.count * 4 }
-
-/// Grounds of elevation tiles likewise, per camera (their finer levels follow it).
-let terrainGrounds = FileCache<TerrainGround>(costLimit: 512 * 1024 * 1024) { $0.levels.reduce(0) { $0 + $1.samples.count * 4 } }
-
-/// Imagery likewise (256 MiB of pixels at most, mipmaps included).
-let imageries = FileCache<Imagery>(costLimit: 256 * 1024 * 1024) { $0.byteCount }
+/// What height grids, grounds of elevation tiles (per camera: their finer levels follow it)
+/// and imagery cost `AssetCache.shared`, which keeps them for every scene naming the same
+/// unchanged file.
+enum AssetCost {
+    static func grid(_ grid: HeightGrid) -> Int { grid.samples.count * 4 }
+    static func ground(_ ground: TerrainGround) -> Int { ground.levels.reduce(0) { $0 + $1.samples.count * 4 } }
+    static func imagery(_ imagery: Imagery) -> Int { imagery.byteCount }
+}
 
 /// Tile archives opened once per process — by canonical path, size and modification time (an
 /// XYZ template by its text) — with their TileImagery, so directories are read and the tile
@@ -107,14 +114,14 @@ public struct SceneBuilder {
                 [c.center.latitude, c.center.longitude, c.center.altitude, c.heading, c.tilt, c.roll, c.range, c.fieldOfView.degrees]
                     .map { String($0) }.joined(separator: ",") + ",\(c.altitudeMode)"
             } ?? ""
-            let ground = try terrainGrounds.value(file, variant: "tiles \(terrain.encoding) \(key) \(terrain.exaggeration)", files: files) { () throws(TerrainError) in
+            let ground = try AssetCache.shared.value("terrain", file, variant: "tiles \(terrain.encoding) \(key) \(terrain.exaggeration)", files: files, cost: AssetCost.ground) { () throws(TerrainError) in
                 try TileTerrain.ground(try tileSource(file, files: files), encoding: terrain.encoding, area: area, camera: camera,
                                        exaggeration: terrain.exaggeration).ground
             }
             map = map.terrain(ground)
         } else if let terrain = spec.terrain {
             let file = path(terrain.file)
-            let grid = try heightGrids.value(file, variant: "\(terrain.bounds ?? [])", files: files) { () throws(TerrainError) in
+            let grid = try AssetCache.shared.value("height grid", file, variant: "\(terrain.bounds ?? [])", files: files, cost: AssetCost.grid) { () throws(TerrainError) in
                 guard let b = terrain.bounds else { return try GridLoader.load(file, files: files) }
                 let bytes: [UInt8]
                 do throws(FileError) { bytes = try files.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
@@ -128,13 +135,13 @@ public struct SceneBuilder {
         } else if let spec = spec.imagery, spec.bounds.isEmpty {
             // A GeoTIFF: bounds and projection from the file.
             let file = path(spec.file)
-            map = map.imagery(try imageries.value(file, variant: "geotiff \(spec.shading)", files: files) { () throws(TerrainError) in
+            map = map.imagery(try AssetCache.shared.value("imagery", file, variant: "geotiff \(spec.shading)", files: files, cost: AssetCost.imagery) { () throws(TerrainError) in
                 try GeoTIFF.imagery(file, shading: spec.shading, files: files)
             })
         } else if let spec = spec.imagery {
             let file = path(spec.file)
             let b = spec.bounds
-            map = map.imagery(try imageries.value(file, variant: "\(b) \(spec.projection) \(spec.shading)", files: files) { () throws(TerrainError) in
+            map = map.imagery(try AssetCache.shared.value("imagery", file, variant: "\(b) \(spec.projection) \(spec.shading)", files: files, cost: AssetCost.imagery) { () throws(TerrainError) in
                 try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading, files: files)
             })
         }

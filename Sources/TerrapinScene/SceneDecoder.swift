@@ -1,5 +1,13 @@
-// JSON → Scene, reporting every problem with its JSON path and line:column.
+// decode: JSON → Scene, reporting every problem with its JSON path and line:column.
 // Unknown keys are errors (with "did you mean …"), so a misspelling never passes silently.
+//
+// Design contract
+// - Owns: the scene file's text → `Scene` (plain data: the map, camera, content and the files
+//   it names, as written). Every problem is a `SceneIssue` (path, line:column, message) of one
+//   `SceneError.invalid`, all found in one pass, at most `maxIssues` listed.
+// - May not: read any file but the scene itself, resolve a path, decode an image, or decide
+//   anything about drawing; that is load's (SceneBuilder) and resolve's (MapResolver).
+// - Limits are checked as values are read, before anything is allocated for them.
 import TerrapinIO
 import TerrapinRaster
 import TerrapinViews

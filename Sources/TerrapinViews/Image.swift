@@ -72,11 +72,11 @@ public struct Image: View, PrimitiveView {
         case .file(let path, let files):
             let template = renderingMode == .template ? color : nil
             if path.lowercased().hasSuffix(".svg") {
-                let document = try svgDocuments.value(path, files: files) { () throws(CodecError) in try SVGDocument(file: path, files: files) }
+                let document = try ImageAssets.svg(path, files: files) { () throws(CodecError) in try SVGDocument(file: path, files: files) }
                 return SVGNode(document: document, path: path, files: files, resizable: isResizable, tint: template)
             }
             func decoded() throws(CodecError) -> Pixmap {
-                try decodedImages.value(path, files: files) { () throws(CodecError) in
+                try ImageAssets.pixmap(path, files: files) { () throws(CodecError) in
                     let bytes: [UInt8]
                     do throws(FileError) { bytes = try files.read(path, limit: PNGDecodingLimits.default.maxFileBytes) } catch { throw .file(error) }
                     if SVGDocument.sniff(bytes) {
@@ -88,13 +88,13 @@ public struct Image: View, PrimitiveView {
             // A template's tint is shared too, not made again for every marker.
             let variant = renderingMode == .template ? "template \(color.rgba)" : ""
             let pixmap = renderingMode == .template
-                ? try decodedImages.value(path, variant: variant, files: files) { () throws(CodecError) in Self.tinted(try decoded(), color) }
+                ? try ImageAssets.pixmap(path, variant: variant, files: files) { () throws(CodecError) in Self.tinted(try decoded(), color) }
                 : try decoded()
             let node = BitmapNode(pixmap: pixmap, resizable: isResizable)
             // Drawn small many times (markers sharing one large image), its box-filtered
             // reduction is made once and shared, not again for every draw.
             node.reduced = { k in
-                try? decodedImages.value(path, variant: "reduced \(k) \(variant)", files: files) { () throws(CodecError) in
+                try? ImageAssets.pixmap(path, variant: "reduced \(k) \(variant)", files: files) { () throws(CodecError) in
                     guard let r = Canvas.areaAverage(pixmap, factor: k) else { throw CodecError.unsupported(source: path, what: "") }
                     return r
                 }
@@ -220,12 +220,19 @@ final class AspectRatioNode: WrapperNode {
     override func childRect(_ rect: Rect) -> Rect { Alignment.center.place(sizeThatFits(ProposedSize(width: rect.width, height: rect.height)), in: rect) }
 }
 
-/// PNG files decoded once per process and shared by every view and batch thread showing the
-/// same unchanged file, and their template tints (512 MiB of pixels at most, so even the
-/// largest image a PNG may decode to — 256 MiB — is decoded once however many markers show it).
-let decodedImages = FileCache<Pixmap>(costLimit: 512 * 1024 * 1024) { $0.data.count }
+/// Image files decoded once per process and shared by every view and batch thread showing the
+/// same unchanged file, and their template tints, and SVG documents, through
+/// `AssetCache.shared` (its budget is over twice the largest image a PNG may decode to, 256
+/// MiB, so even that is decoded once however many markers show it).
+enum ImageAssets {
+    static func pixmap<E: Error>(_ path: String, variant: String = "", files: FileAccess = .unrestricted, make: () throws(E) -> Pixmap) throws(E) -> Pixmap {
+        try AssetCache.shared.value("image", path, variant: variant, files: files, cost: { (p: Pixmap) in p.data.count }, make: make)
+    }
 
-let svgDocuments = FileCache<SVGDocument>(costLimit: 256 * 1024 * 1024) { _ in 256 * 1024 }
+    static func svg<E: Error>(_ path: String, files: FileAccess, make: () throws(E) -> SVGDocument) throws(E) -> SVGDocument {
+        try AssetCache.shared.value("svg", path, files: files, cost: { (_: SVGDocument) in 256 * 1024 }, make: make)
+    }
+}
 
 /// An SVG image: its own size in points, rasterised by librsvg at the pixel size of each draw
 /// (points times the device scale), so it is sharp at every scale. Rasterisations are shared.
@@ -250,7 +257,7 @@ final class SVGNode: Node {
         // Past the rasterisation limits it is drawn at the largest size they allow, scaled up.
         let (w, h) = document.fitted(width: Int((rect.width * scale).rounded(.up)), height: Int((rect.height * scale).rounded(.up)))
         let variant = "svg \(w)x\(h)" + (tint.map { " template \($0.rgba)" } ?? "")
-        guard let pixmap = try? decodedImages.value(path, variant: variant, files: files, make: { () throws(CodecError) in
+        guard let pixmap = try? ImageAssets.pixmap(path, variant: variant, files: files, make: { () throws(CodecError) in
             let drawn = try document.rasterize(width: w, height: h)
             return tint.map { Image.tinted(drawn, $0) } ?? drawn
         }) else { return }

@@ -306,7 +306,7 @@ import TerrapinGeometry
             }
         }
         // Runs: fully transparent corners are skipped, opaque middles copied.
-        #expect(sprite.runs.contains { $0.opaque } && sprite.runs.contains { !$0.opaque })
+        #expect(sprite.runs.contains { $0.full } && sprite.runs.contains { !$0.full })
     }
 
     /// A coverage sprite draws the bytes `fillMask` draws with its mask (itself checked against

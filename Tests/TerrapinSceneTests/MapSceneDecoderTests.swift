@@ -8,17 +8,8 @@ import TerrapinTestSupport
 
 /// The "map" member of scene files: what it reads, and what it says about what it cannot.
 @Suite struct MapSceneDecoderTests {
-    func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoder.decode(Array(text.utf8), file: "'t.json'") }
-
-    func issues(_ text: String) -> [String] {
-        do {
-            _ = try decode(text)
-            return []
-        } catch {
-            guard case .invalid(_, let issues, _) = error else { return ["\(error)"] }
-            return issues.map { "\($0.path): \($0.message)" }
-        }
-    }
+    func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoding.decode(text) }
+    func issues(_ text: String) -> [String] { SceneDecoding.issues(text) { "\($0.path): \($0.message)" } }
 
     /// A scene whose only marker has `marker` as its JSON (position added unless given).
     func markerScene(_ marker: String) -> String {

@@ -6,17 +6,8 @@ import TerrapinRender
 @testable import TerrapinScene
 
 @Suite struct SceneDecoderTests {
-    func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoder.decode(Array(text.utf8), file: "'t.json'") }
-
-    func issues(_ text: String) -> [String] {
-        do {
-            _ = try decode(text)
-            return []
-        } catch {
-            guard case .invalid(_, let issues, _) = error else { return ["\(error)"] }
-            return issues.map(\.description)
-        }
-    }
+    func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoding.decode(text) }
+    func issues(_ text: String) -> [String] { SceneDecoding.issues(text) { $0.description } }
 
     @Test func defaultsAreDocumentedValues() throws {
         let scene = try decode("{}")

@@ -19,7 +19,7 @@ import TerrapinRaster
         try FileIO.writeAtomically(try png(2, PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255)), to: path)
         let first = try ViewRenderer.render(Image(contentsOfFile: path))
         #expect(first.width == 2 && first[0, 0] == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255))
-        #expect(try decodedImages.value(path) { () throws(PNGError) in throw PNGError.notPNG(source: "cache miss", detail: "") }.data == (try PNGDecoder.decode(file: path)).data, "decoded once, then served from the cache")
+        #expect(try ImageAssets.pixmap(path) { () throws(PNGError) in throw PNGError.notPNG(source: "cache miss", detail: "") }.data == (try PNGDecoder.decode(file: path)).data, "decoded once, then served from the cache")
         try FileIO.writeAtomically(try png(3, PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255)), to: path)
         let second = try ViewRenderer.render(Image(contentsOfFile: path))
         #expect(second.width == 3 && second[0, 0] == PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255))

@@ -1,0 +1,96 @@
+// Terrain (or flat ground) with buildings on it: heights, line of sight and occlusion.
+import TerrapinGeo
+import TerrapinGeometry
+
+/// Terrain (or flat ground) with buildings on it.
+public struct BuiltGround: Ground {
+    public let terrain: Ground
+    public let buildings: [Building]
+    /// Each building's ground height (under its first vertex), computed once.
+    let groundHeights: [Double]
+    /// Each building's rings (footprint, then courtyards) on the ellipsoid (the trigonometry
+    /// done once; occlusion tests run per marker and building).
+    let surfaces: [[[Ellipsoid.Surface]]]
+
+    public static let maxBuildings = 10_000
+
+    public init(terrain: Ground, buildings: [Building]) {
+        self.terrain = terrain
+        self.buildings = buildings
+        groundHeights = buildings.map { terrain.terrainHeight(at: $0.footprint[0]) }
+        surfaces = buildings.map { $0.rings.map { $0.map { Ellipsoid.Surface(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) } } }
+    }
+
+    public func terrainHeight(at p: LatLngAltitude) -> Double { terrain.terrainHeight(at: p) }
+    public var ellipsoid: Ellipsoid { terrain.ellipsoid }
+
+    /// The highest roof over `p`, or the terrain's mesh.
+    public func meshHeight(at p: LatLngAltitude) -> Double {
+        var h = terrain.meshHeight(at: p)
+        for (i, b) in buildings.enumerated() where b.contains(p) { h = max(h, groundHeights[i] + b.roof) }
+        return h
+    }
+
+    /// Blocked by the terrain, or by any building's prism (the last metre before `point` is
+    /// not tested, so a marker on a roof is not hidden by its own building).
+    public func isOccluded(from eye: Vector3, to point: Vector3, in frame: LocalFrame) -> Bool {
+        if terrain.isOccluded(from: eye, to: point, in: frame) { return true }
+        let d = point - eye
+        let length = d.length
+        guard length > 1 else { return false }
+        let end = eye + d * ((length - 1) / length)
+        for i in buildings.indices where Self.segment(from: eye, to: end, hits: prism(i, frame: frame)) { return true }
+        return false
+    }
+
+    /// Building `i`'s rings (footprint, then courtyards) in frame ENU (x, y) and its base and
+    /// roof heights in frame z.
+    func prism(_ i: Int, frame: LocalFrame) -> (rings: [[(Double, Double)]], bottom: Double, top: Double) {
+        let b = buildings[i], ground = groundHeights[i]
+        let rings = surfaces[i].map { ring in
+            ring.map { s -> (Double, Double) in
+                let low = frame.enu(s, height: ground + b.base)
+                return (low.x, low.y)
+            }
+        }
+        let corner = surfaces[i][0][0]
+        return (rings, frame.enu(corner, height: ground + b.base).z, frame.enu(corner, height: ground + b.roof).z)
+    }
+
+    /// Whether the segment passes through the prism: clipped to its height range, then tested
+    /// against the footprint in plan.
+    static func segment(from a: Vector3, to b: Vector3, hits prism: (rings: [[(Double, Double)]], bottom: Double, top: Double)) -> Bool {
+        var t0 = 0.0, t1 = 1.0
+        let dz = b.z - a.z
+        if abs(dz) < 1e-12 {
+            guard a.z >= prism.bottom, a.z <= prism.top else { return false }
+        } else {
+            var ta = (prism.bottom - a.z) / dz, tb = (prism.top - a.z) / dz
+            if ta > tb { swap(&ta, &tb) }
+            t0 = max(t0, ta); t1 = min(t1, tb)
+            guard t0 <= t1 else { return false }
+        }
+        let p = (a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0), q = (a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1)
+        if inside(p, prism.rings) || inside(q, prism.rings) { return true }
+        for ring in prism.rings {
+            let n = ring.count
+            for i in 0..<n where segmentsCross(p, q, ring[i], ring[(i + 1) % n]) { return true }
+        }
+        return false
+    }
+
+    /// Inside the footprint and outside its courtyards: the even-odd rule over every ring.
+    static func inside(_ p: (Double, Double), _ rings: [[(Double, Double)]]) -> Bool {
+        EvenOdd.contains(p.0, p.1, rings: rings) { ($0.0, $0.1) }
+    }
+
+    static func segmentsCross(_ p: (Double, Double), _ q: (Double, Double), _ a: (Double, Double), _ b: (Double, Double)) -> Bool {
+        func side(_ o: (Double, Double), _ u: (Double, Double), _ v: (Double, Double)) -> Double { (u.0 - o.0) * (v.1 - o.1) - (u.1 - o.1) * (v.0 - o.0) }
+        let d1 = side(a, b, p), d2 = side(a, b, q), d3 = side(p, q, a), d4 = side(p, q, b)
+        return (d1 > 0) != (d2 > 0) && (d3 > 0) != (d4 > 0)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
