@@ -1,5 +1,6 @@
 // Scene → Pixmap: the background, then the map (terrain, markers, popovers) if the scene has one.
 import TerrapinBasemap
+import TerrapinCodecs
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinPNG
@@ -12,10 +13,12 @@ import TerrapinViews
 
 public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidSize(String)
-    /// The terrain file could not be loaded.
-    case terrain(TerrainError)
-    /// A view could not be laid out or drawn (an unknown font, an unreadable image file, …).
-    case view(String)
+    /// A file the scene names could not be loaded (terrain, imagery, tiles, a style, a model, GeoJSON).
+    case load(LoadError)
+    /// A font family the scene names cannot be found.
+    case font(scene: String, reference: FileReference, error: TypographyError)
+    /// A view could not be laid out (an unknown symbol, an unreadable image file, …).
+    case layout(LayoutError)
     /// A file the scene names cannot be read: missing, not a regular file, or outside the
     /// directory the scene is confined to. Names the scene file and where in it the file is named.
     case file(scene: String, reference: FileReference?, error: FileError)
@@ -31,8 +34,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidSize(let problem): "cannot render: \(problem)"
-        case .terrain(let error): "cannot render: \(error)"
-        case .view(let message): "cannot render: \(message)"
+        case .load(let error): "cannot render: \(error)"
+        case .font(let scene, let reference, let error): "cannot render: scene \(scene), \(reference): \(error)"
+        case .layout(let error): "cannot render: \(error)"
         case .file(let scene, let reference, let error):
             "cannot render scene \(scene)" + (reference.map { ", \($0) (\"\($0.file)\")" } ?? "") + ": \(error)"
                 + (reference.map { $0.file.hasPrefix("/") ? "" : " (\"\($0.file)\" is relative to the scene file's folder)" } ?? "")
@@ -40,6 +44,36 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
         case .environment(let problem): "cannot render: \(problem)"
         case .overBudget(let problem): "refusing to render: \(problem)"
         case .encoding(let problem): "cannot encode the image: \(problem)"
+        }
+    }
+}
+
+/// Why views could not be laid out: the lower layer's typed error.
+public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
+    case view(ViewError)
+    case text(TypographyError)
+    case image(CodecError)
+    case png(PNGError)
+    /// An error of a type not listed above, as it describes itself.
+    case other(String)
+
+    init(_ error: any Error) {
+        switch error {
+        case let e as ViewError: self = .view(e)
+        case let e as TypographyError: self = .text(e)
+        case let e as CodecError: self = .image(e)
+        case let e as PNGError: self = .png(e)
+        default: self = .other(String(describing: error))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .view(let e): e.description
+        case .text(let e): e.description
+        case .image(let e): e.description
+        case .png(let e): e.description
+        case .other(let m): m
         }
     }
 }
@@ -90,10 +124,10 @@ public final class PreparedScene {
             for font in scene.origin.fonts {
                 do throws(TypographyError) { _ = try FontLibrary.shared.face(for: FontRequest(family: font.file)) } catch {
                     if error == .noFonts { throw RenderError.environment(error.description) }
-                    throw RenderError.view("scene \(scene.origin.file), \(font): \(error)")
+                    throw RenderError.font(scene: scene.origin.file, reference: font, error: error)
                 }
             }
-            do { map = try builder.map(spec).time(scene.time) } catch { throw RenderError.terrain(error) }
+            do { map = try builder.map(spec).time(scene.time) } catch { throw RenderError.load(error) }
         } else {
             map = nil
         }
@@ -134,7 +168,7 @@ public final class PreparedScene {
         } catch let error as TypographyError where error == .noFonts {
             throw RenderError.environment(error.description)
         } catch {
-            throw RenderError.view(String(describing: error))
+            throw RenderError.layout(LayoutError(error))
         }
         last = (t, resolved)
         return resolved

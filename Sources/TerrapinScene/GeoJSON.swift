@@ -47,16 +47,16 @@ public enum GeoJSON {
     public static let maxPositions = 1_000_000
 
     /// The map content of the GeoJSON file at `path` (named `file` in messages).
-    public static func items(path: String, file: String, defaults: GeoJSONStyle = GeoJSONStyle(), files: FileAccess = .unrestricted) throws(TerrainError) -> [MapItem] {
+    public static func items(path: String, file: String, defaults: GeoJSONStyle = GeoJSONStyle(), files: FileAccess = .unrestricted) throws(LoadError) -> [MapItem] {
         let bytes: [UInt8]
-        do { bytes = try files.read(path, limit: maxFileBytes) } catch { throw TerrainError.geojson(file: file, message: error.description) }
+        do { bytes = try files.read(path, limit: maxFileBytes) } catch { throw LoadError.geojson(file: file, message: error.description) }
         return try items(bytes, file: file, defaults: defaults)
     }
 
-    public static func items(_ bytes: [UInt8], file: String, defaults: GeoJSONStyle = GeoJSONStyle()) throws(TerrainError) -> [MapItem] {
+    public static func items(_ bytes: [UInt8], file: String, defaults: GeoJSONStyle = GeoJSONStyle()) throws(LoadError) -> [MapItem] {
         let root: JSONNode
         do { root = try JSONParser.parse(bytes) } catch {
-            throw TerrainError.geojson(file: file, message: "\(error.location): \(error.message); a GeoJSON file is JSON (RFC 7946)")
+            throw LoadError.geojson(file: file, message: "\(error.location): \(error.message); a GeoJSON file is JSON (RFC 7946)")
         }
         var reader = Walker(file: file, defaults: defaults)
         try reader.object(root, "$", feature: nil, properties: [:])
@@ -69,7 +69,7 @@ public enum GeoJSON {
         var items: [MapItem] = []
         var features = 0, positions = 0
 
-        func fail(_ node: JSONNode, _ path: String, _ feature: Int?, _ message: String) -> TerrainError {
+        func fail(_ node: JSONNode, _ path: String, _ feature: Int?, _ message: String) -> LoadError {
             .geojson(file: file, message: (feature.map { "feature \($0), " } ?? "") + "\(path), \(node.location): \(message)")
         }
 
@@ -78,7 +78,7 @@ public enum GeoJSON {
             return Dictionary(m.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         }
 
-        mutating func object(_ node: JSONNode, _ path: String, feature: Int?, properties: [String: JSONNode]) throws(TerrainError) {
+        mutating func object(_ node: JSONNode, _ path: String, feature: Int?, properties: [String: JSONNode]) throws(LoadError) {
             guard let m = members(node) else { throw fail(node, path, feature, "expected a GeoJSON object, found \(node.typeDescription)") }
             guard let typeNode = m["type"], case .string(let type) = typeNode.value else {
                 throw fail(node, path, feature, "a GeoJSON object needs a \"type\" (FeatureCollection, Feature or a geometry)")
@@ -108,7 +108,7 @@ public enum GeoJSON {
             }
         }
 
-        mutating func position(_ node: JSONNode, _ path: String, _ feature: Int?) throws(TerrainError) -> LatLngAltitude {
+        mutating func position(_ node: JSONNode, _ path: String, _ feature: Int?) throws(LoadError) -> LatLngAltitude {
             positions += 1
             guard positions <= GeoJSON.maxPositions else { throw fail(node, path, feature, "more than \(GeoJSON.maxPositions) positions in the file") }
             guard case .array(let xs) = node.value, xs.count >= 2, xs.count <= 3 else {
@@ -126,12 +126,12 @@ public enum GeoJSON {
             return LatLngAltitude(latitude: v[1], longitude: v[0], altitude: v.count == 3 ? v[2] : 0)
         }
 
-        mutating func list(_ node: JSONNode, _ path: String, _ feature: Int?, what: String) throws(TerrainError) -> [JSONNode] {
+        mutating func list(_ node: JSONNode, _ path: String, _ feature: Int?, what: String) throws(LoadError) -> [JSONNode] {
             guard case .array(let items) = node.value else { throw fail(node, path, feature, "expected an array of \(what), found \(node.typeDescription)") }
             return items
         }
 
-        mutating func line(_ node: JSONNode, _ path: String, _ feature: Int?) throws(TerrainError) -> [LatLngAltitude] {
+        mutating func line(_ node: JSONNode, _ path: String, _ feature: Int?) throws(LoadError) -> [LatLngAltitude] {
             let items = try list(node, path, feature, what: "positions")
             var out: [LatLngAltitude] = []
             for (i, p) in items.enumerated() { out.append(try position(p, path + "[\(i)]", feature)) }
@@ -140,14 +140,14 @@ public enum GeoJSON {
         }
 
         /// A linear ring: at least 4 positions, the last equal to the first (RFC 7946 §3.1.6).
-        mutating func ring(_ node: JSONNode, _ path: String, _ feature: Int?) throws(TerrainError) -> [LatLngAltitude] {
+        mutating func ring(_ node: JSONNode, _ path: String, _ feature: Int?) throws(LoadError) -> [LatLngAltitude] {
             let points = try line(node, path, feature)
             guard points.count >= 4 else { throw fail(node, path, feature, "a polygon ring needs at least 4 positions (3 corners and the first again), found \(points.count)") }
             guard points.first == points.last else { throw fail(node, path, feature, "the ring is open: its last position must repeat its first") }
             return Array(points.dropLast())
         }
 
-        mutating func polygon(_ node: JSONNode, _ path: String, _ feature: Int?) throws(TerrainError) -> [[LatLngAltitude]] {
+        mutating func polygon(_ node: JSONNode, _ path: String, _ feature: Int?) throws(LoadError) -> [[LatLngAltitude]] {
             let rings = try list(node, path, feature, what: "rings")
             guard !rings.isEmpty else { throw fail(node, path, feature, "a Polygon needs at least its outer ring") }
             var out: [[LatLngAltitude]] = []
@@ -164,7 +164,7 @@ public enum GeoJSON {
             return fallback ?? spec
         }
 
-        mutating func geometry(_ type: String, _ c: JSONNode, _ path: String, feature: Int?, properties: [String: JSONNode]) throws(TerrainError) {
+        mutating func geometry(_ type: String, _ c: JSONNode, _ path: String, feature: Int?, properties: [String: JSONNode]) throws(LoadError) {
             let strokeOpacity = min(1, number(properties, "stroke-opacity", defaults.strokeOpacity, 1))
             var stroke = color(properties, "stroke", defaults.stroke, GeoJSONStyle.defaultStroke).rgba
             stroke.alpha *= Float(strokeOpacity)

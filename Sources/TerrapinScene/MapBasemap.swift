@@ -119,7 +119,7 @@ extension Map {
     /// the mode).
     public func basemap(tiles: String, style: String? = nil) throws -> Map {
         let source: any TileSource
-        do throws(TerrainError) { source = try tileSource(tiles, files: .unrestricted) } catch { throw error }
+        do throws(LoadError) { source = try tileSource(tiles, files: .unrestricted) } catch { throw error }
         var parsed: BasemapStyle?
         if let style {
             parsed = try Self.loadStyle(style)
@@ -128,21 +128,21 @@ extension Map {
         // A style that cannot be drawn (an archive it names is missing) fails here, not as a
         // blank map later.
         if made.mode != .satellite {
-            do { _ = try DrawnBasemaps.shared.basemap(made.basemap!, mode: made.mode, imagery: made.imagery) } catch let e as TerrainError { throw e } catch {
-                throw TerrainError.basemap(String(describing: error))
+            do { _ = try DrawnBasemaps.shared.basemap(made.basemap!, mode: made.mode, imagery: made.imagery) } catch let e as LoadError { throw e } catch {
+                throw LoadError.basemap(String(describing: error))
             }
         }
         return made
     }
 
     /// A style file, or a built-in style by name ("roadmap", "hybrid").
-    static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(TerrainError) -> BasemapStyle {
+    static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(LoadError) -> BasemapStyle {
         if let builtin = BasemapStyle.builtin(file) { return builtin }
         let bytes: [UInt8]
-        do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw TerrainError.file(error) }
+        do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw LoadError.styleFile(error) }
         let directory = (file as NSString).deletingLastPathComponent
         do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {
-            throw TerrainError.basemap(error.description)
+            throw LoadError.basemap(error.description)
         }
     }
 

@@ -42,13 +42,13 @@ final class OpenTileSource: @unchecked Sendable {
 let openTileSources = Locked<[String: OpenTileSource]>([:])
 let maxOpenTileSources = 64
 
-func tileSource(_ file: String, files: FileAccess) throws(TerrainError) -> any TileSource {
+func tileSource(_ file: String, files: FileAccess) throws(LoadError) -> any TileSource {
     // An archive by what it is (opened through `files`); a template by its text and the rules
     // its tiles are opened under.
     let key = file.contains("{z}") ? "xyz|\(files)|" + file : files.identity(file)
     if let key, let hit = openTileSources.withLock({ $0[key] }) { return hit.source }
     let source: any TileSource
-    do throws(TileError) { source = try TileSources.open(file, files: files) } catch { throw TerrainError.tiles(error) }
+    do throws(TileError) { source = try TileSources.open(file, files: files) } catch { throw LoadError.tiles(error) }
     guard let key else { return source }
     return openTileSources.withLock { (open: inout [String: OpenTileSource]) -> any TileSource in
         if let raced = open[key] { return raced.source }
@@ -57,13 +57,18 @@ func tileSource(_ file: String, files: FileAccess) throws(TerrainError) -> any T
     }
 }
 
+/// `body`'s terrain error as the load stage's.
+func loadingTerrain<T>(_ body: () throws(TerrainError) -> T) throws(LoadError) -> T {
+    do { return try body() } catch { throw .terrain(error) }
+}
+
 /// The source's TileImagery, made once for each kept source.
-func tileImagery(_ source: any TileSource) throws(TerrainError) -> TileImagery {
+func tileImagery(_ source: any TileSource) throws(LoadError) -> TileImagery {
     let kept = openTileSources.withLock { (open: inout [String: OpenTileSource]) -> OpenTileSource? in
         open.values.first { $0.source === source }
     }
     if let imagery = openTileSources.withLock({ _ in kept?.imagery }) { return imagery }
-    let made = try TileImagery(source: source)
+    let made = try loadingTerrain { () throws(TerrainError) in try TileImagery(source: source) }
     guard let kept else { return made }
     return openTileSources.withLock { _ -> TileImagery in
         if let existing = kept.imagery { return existing }
@@ -88,7 +93,7 @@ public struct SceneBuilder {
         file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
     }
 
-    public func map(_ spec: MapScene) throws(TerrainError) -> Map {
+    public func map(_ spec: MapScene) throws(LoadError) -> Map {
         var localized = self
         localized.locale = spec.locale
         let markers = spec.markers.map(localized.marker)
@@ -97,7 +102,7 @@ public struct SceneBuilder {
         for m in spec.models {
             // A model that cannot be read is an error of the scene (a Swift-built one is listed hidden).
             let asset: ModelAsset
-            do throws(ModelError) { asset = try Model.load(path(m.file), files: files) } catch { throw TerrainError.model(error.description) }
+            do throws(ModelError) { asset = try Model.load(path(m.file), files: files) } catch { throw LoadError.model(error) }
             map.items.append(.model(Model(position: m.position, asset: asset, altitudeMode: m.altitudeMode, zIndex: Int32(m.zIndex),
                                           scale: m.scale, orientation: m.orientation).with(url: m.file)))
         }
@@ -114,18 +119,22 @@ public struct SceneBuilder {
                 [c.center.latitude, c.center.longitude, c.center.altitude, c.heading, c.tilt, c.roll, c.range, c.fieldOfView.degrees]
                     .map { String($0) }.joined(separator: ",") + ",\(c.altitudeMode)"
             } ?? ""
-            let ground = try AssetCache.shared.value("terrain", file, variant: "tiles \(terrain.encoding) \(key) \(terrain.exaggeration)", files: files, cost: AssetCost.ground) { () throws(TerrainError) in
-                try TileTerrain.ground(try tileSource(file, files: files), encoding: terrain.encoding, area: area, camera: camera,
-                                       exaggeration: terrain.exaggeration).ground
+            let ground = try AssetCache.shared.value("terrain", file, variant: "tiles \(terrain.encoding) \(key) \(terrain.exaggeration)", files: files, cost: AssetCost.ground) { () throws(LoadError) in
+                let source = try tileSource(file, files: files)
+                return try loadingTerrain { () throws(TerrainError) in
+                    try TileTerrain.ground(source, encoding: terrain.encoding, area: area, camera: camera, exaggeration: terrain.exaggeration).ground
+                }
             }
             map = map.terrain(ground)
         } else if let terrain = spec.terrain {
             let file = path(terrain.file)
-            let grid = try AssetCache.shared.value("height grid", file, variant: "\(terrain.bounds ?? [])", files: files, cost: AssetCost.grid) { () throws(TerrainError) in
-                guard let b = terrain.bounds else { return try GridLoader.load(file, files: files) }
-                let bytes: [UInt8]
-                do throws(FileError) { bytes = try files.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
-                return try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
+            let grid = try AssetCache.shared.value("height grid", file, variant: "\(terrain.bounds ?? [])", files: files, cost: AssetCost.grid) { () throws(LoadError) in
+                try loadingTerrain { () throws(TerrainError) in
+                    guard let b = terrain.bounds else { return try GridLoader.load(file, files: files) }
+                    let bytes: [UInt8]
+                    do throws(FileError) { bytes = try files.read(file, limit: GridLoader.maxFileBytes) } catch { throw TerrainError.file(error) }
+                    return try GridLoader.terrarium(bytes, name: file, west: b[0], south: b[1], east: b[2], north: b[3])
+                }
             }
             map = map.terrain(grid, exaggeration: terrain.exaggeration)
         }
@@ -135,14 +144,16 @@ public struct SceneBuilder {
         } else if let spec = spec.imagery, spec.bounds.isEmpty {
             // A GeoTIFF: bounds and projection from the file.
             let file = path(spec.file)
-            map = map.imagery(try AssetCache.shared.value("imagery", file, variant: "geotiff \(spec.shading)", files: files, cost: AssetCost.imagery) { () throws(TerrainError) in
-                try GeoTIFF.imagery(file, shading: spec.shading, files: files)
+            map = map.imagery(try AssetCache.shared.value("imagery", file, variant: "geotiff \(spec.shading)", files: files, cost: AssetCost.imagery) { () throws(LoadError) in
+                try loadingTerrain { () throws(TerrainError) in try GeoTIFF.imagery(file, shading: spec.shading, files: files) }
             })
         } else if let spec = spec.imagery {
             let file = path(spec.file)
             let b = spec.bounds
-            map = map.imagery(try AssetCache.shared.value("imagery", file, variant: "\(b) \(spec.projection) \(spec.shading)", files: files, cost: AssetCost.imagery) { () throws(TerrainError) in
-                try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading, files: files)
+            map = map.imagery(try AssetCache.shared.value("imagery", file, variant: "\(b) \(spec.projection) \(spec.shading)", files: files, cost: AssetCost.imagery) { () throws(LoadError) in
+                try loadingTerrain { () throws(TerrainError) in
+                    try Imagery.load(file, west: b[0], south: b[1], east: b[2], north: b[3], projection: spec.projection, shading: spec.shading, files: files)
+                }
             })
         }
         if let b = spec.basemap {
@@ -150,11 +161,11 @@ public struct SceneBuilder {
             var style: BasemapStyle?
             if let file = b.style { style = try Map.loadStyle(BasemapStyle.builtin(file) != nil ? file : path(file), files: files) }
             let files = files
-            map = map.basemap(MapBasemap(tiles: source, style: style, files: files, open: { file throws(TerrainError) in try tileSource(file, files: files) }))
+            map = map.basemap(MapBasemap(tiles: source, style: style, files: files, open: { file throws(LoadError) in try tileSource(file, files: files) }))
             // A style that cannot be drawn (a source it names is missing) is an error now, not a
             // blank map later.
-            do { _ = try DrawnBasemaps.shared.basemap(map.basemap!, mode: map.mode, imagery: map.imagery) } catch let e as TerrainError { throw e } catch {
-                throw TerrainError.basemap(String(describing: error))
+            do { _ = try DrawnBasemaps.shared.basemap(map.basemap!, mode: map.mode, imagery: map.imagery) } catch let e as LoadError { throw e } catch {
+                throw LoadError.basemap(String(describing: error))
             }
         }
         if let sun = spec.sun { map = map.sun(azimuth: sun[0], altitude: sun[1]) }

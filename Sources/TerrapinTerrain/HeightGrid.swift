@@ -135,13 +135,6 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
     case imagery(file: String, message: String)
     /// A tile archive that cannot be read.
     case tiles(TileError)
-    /// A GeoJSON file that cannot be read, or a feature in it that cannot be drawn.
-    case geojson(file: String, message: String)
-    /// A vector basemap's style or tiles that cannot be used (the message names the file,
-    /// the JSON path and line).
-    case basemap(String)
-    /// A 3D model that cannot be read (the message names the file and where in it).
-    case model(String)
 
     public var description: String {
         switch self {
@@ -153,9 +146,6 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
         case .image(let m): return "height grid: \(m)"
         case .imagery(let file, let m): return m.contains(file) ? "imagery: \(m)" : "imagery '\(file)': \(m)"
         case .tiles(let e): return e.description
-        case .geojson(let file, let m): return m.contains(file) ? "GeoJSON: \(m)" : "GeoJSON '\(file)': \(m)"
-        case .basemap(let m): return "basemap: \(m)"
-        case .model(let m): return m
         }
     }
 }
