@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "CTerrapinPrefetch"),
         .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry", "CTerrapinPrefetch"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib", "CLibDeflate"]),
-        .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CZlib", "CBrotli", "CZstd", "CTerrapinSVG"]),
+        .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CBrotli", "CZstd", "CTerrapinSVG"]),
         .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite", "CTerrapinSQLite"]),
         .target(
             name: "TerrapinTypography",

@@ -1,45 +1,33 @@
-// Inflating gzip and zlib streams (tile data and PMTiles directories) through zlib, with the
-// output bounded: a small hostile stream cannot inflate into gigabytes.
-import CZlib
+// Inflating gzip, zlib and raw DEFLATE streams (tile data, PMTiles directories, zip members)
+// through zlib (TerrapinPNG's `Zlib`), with the output bounded: a small hostile stream cannot
+// inflate into gigabytes; brotli and zstd likewise.
+import TerrapinPNG
 
 public enum Inflate {
     /// Inflates a gzip or zlib stream (detected from its header) to at most `limit` bytes.
     public static func decompress(_ bytes: [UInt8], limit: Int, source: String = "compressed data") throws(CodecError) -> [UInt8] {
-        var stream = z_stream()
-        // 15 window bits, +32: accept zlib and gzip headers both.
-        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw .corrupt(source: source, format: "gzip stream", reason: "zlib could not start")
+        switch Zlib.inflate(bytes, limit: limit) {
+        case .success(let out): return out
+        case .failure(.start): throw .corrupt(source: source, format: "gzip stream", reason: "zlib could not start")
+        case .failure(.corrupt(let reason)): throw .corrupt(source: source, format: "gzip stream", reason: reason)
+        case .failure(.tooLarge): throw .inflatedTooLarge(source: source, limit: limit)
         }
-        defer { inflateEnd(&stream) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var status: Int32 = Z_OK
-        try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = UInt32(input.count)
-            repeat {
-                let produced = chunk.withUnsafeMutableBufferPointer { c -> Int in
-                    stream.next_out = c.baseAddress
-                    stream.avail_out = UInt32(c.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    return c.count - Int(stream.avail_out)
-                }
-                guard status == Z_OK || status == Z_STREAM_END else {
-                    let reason = status == Z_BUF_ERROR ? "the stream ends early" : (stream.msg.map { String(cString: $0) } ?? "status \(status)")
-                    throw .corrupt(source: source, format: "gzip stream", reason: reason)
-                }
-                guard out.count + produced <= limit else { throw .inflatedTooLarge(source: source, limit: limit) }
-                out.append(contentsOf: chunk[0..<produced])
-                if status == Z_OK && produced == 0 && stream.avail_in == 0 {
-                    throw .corrupt(source: source, format: "gzip stream", reason: "the stream ends early")
-                }
-            } while status != Z_STREAM_END
-        }
-        return out
     }
 
     /// True when the bytes start with a gzip header.
     public static func isGzip(_ bytes: [UInt8]) -> Bool { bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B }
+}
+
+extension Inflate {
+    /// Inflates raw DEFLATE data (no zlib or gzip header) to at most `limit` bytes.
+    public static func raw(_ bytes: [UInt8], limit: Int, source: String) throws(CodecError) -> [UInt8] {
+        switch Zlib.inflateRaw(bytes, size: limit) {
+        case .success(let out): return out
+        case .failure(.start): throw .corrupt(source: source, format: "DEFLATE stream", reason: "zlib could not start")
+        case .failure(.corrupt(let reason)): throw .corrupt(source: source, format: "DEFLATE stream", reason: reason)
+        case .failure(.tooLarge): throw .inflatedTooLarge(source: source, limit: limit)
+        }
+    }
 }
 
 import CBrotli

@@ -1,7 +1,6 @@
 // Reading one member of a ZIP archive held in memory (an SRTM `.hgt.zip` as NASA and most
 // mirrors serve it): the central directory at the end, the member's local header, then the
 // member stored or deflated (raw DEFLATE through zlib), bounded by its declared size and a limit.
-import CZlib
 
 public enum Zip {
     /// The bytes of the first member whose name ends with `suffix` (case-insensitive), and its
@@ -51,32 +50,5 @@ public enum Zip {
             }
         }
         throw .unsupported(source: source, what: "it holds no member ending in \(suffix)")
-    }
-}
-
-extension Inflate {
-    /// Inflates raw DEFLATE data (no zlib or gzip header) to at most `limit` bytes.
-    public static func raw(_ bytes: [UInt8], limit: Int, source: String) throws(CodecError) -> [UInt8] {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw .corrupt(source: source, format: "DEFLATE stream", reason: "zlib could not start")
-        }
-        defer { inflateEnd(&stream) }
-        var out = [UInt8](repeating: 0, count: limit)
-        var status: Int32 = Z_OK
-        bytes.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { o in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = UInt32(input.count)
-                stream.next_out = o.baseAddress
-                stream.avail_out = UInt32(o.count)
-                status = inflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else {
-            throw .corrupt(source: source, format: "DEFLATE stream", reason: status == Z_BUF_ERROR ? "it is longer than declared, or ends early" : "status \(status)")
-        }
-        out.removeLast(Int(stream.avail_out))
-        return out
     }
 }

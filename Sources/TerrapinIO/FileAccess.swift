@@ -4,7 +4,6 @@
 // path and opening it again later, so a file swapped for a symbolic link between the two
 // cannot lead outside. Every open refuses what is not a regular file — a FIFO (which would
 // block), a device, a directory, a socket — and files of /proc and /sys, before reading a byte.
-import CTerrapinIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -32,7 +31,7 @@ public struct FileAccess: Sendable, CustomStringConvertible {
 
     /// Files only beneath the directory `path` (opened now, once).
     public init(root path: String) throws(FileError) {
-        let fd = tp_open_directory(path)
+        let fd = Kernel.openDirectory(path)
         if fd < 0 { throw FileError(path: path, operation: "read", errno: errno) }
         let absolute = Self.absolute(path)
         let canonical = FileIO.canonicalPath(path) ?? absolute
@@ -50,7 +49,7 @@ public struct FileAccess: Sendable, CustomStringConvertible {
         let fd: Int32
         if let root {
             guard let relative = Self.relative(Self.absolute(path), to: root) else { throw FileError(path: path, operation: "read", reason: .outsideRoot(root: root.path)) }
-            fd = tp_open_beneath(root.fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+            fd = Kernel.openBeneath(root.fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         } else {
             fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         }
@@ -64,7 +63,7 @@ public struct FileAccess: Sendable, CustomStringConvertible {
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK
         if let root {
             guard let relative = Self.relative(Self.absolute(path), to: root) else { throw FileError(path: path, operation: "read", reason: .outsideRoot(root: root.path)) }
-            fd = tp_open_beneath(root.fd, relative, flags)
+            fd = Kernel.openBeneath(root.fd, relative, flags)
         } else {
             fd = Glibc.open(path, flags)
         }
@@ -165,7 +164,7 @@ public final class OpenFile: Sendable {
         }
         // /proc and /sys files claim to be regular but are made on reading (and may say
         // anything about the process: its environment, its memory).
-        if tp_is_kernel_file(fd) != 0 {
+        if Kernel.isKernelFile(fd) {
             close(fd)
             throw FileError(path: path, operation: "read", reason: .notRegular(kind: "a file of the kernel's /proc or /sys"))
         }
@@ -194,7 +193,7 @@ public final class OpenDirectory: Sendable {
     /// The regular file at `relative` beneath this directory.
     public func open(_ relative: String) throws(FileError) -> OpenFile {
         let name = path.hasSuffix("/") ? path + relative : path + "/" + relative
-        let fd = tp_open_beneath(self.fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = Kernel.openBeneath(self.fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             let code = errno
             if code == EXDEV || code == ELOOP { throw FileError(path: name, operation: "read", reason: .outsideRoot(root: path)) }

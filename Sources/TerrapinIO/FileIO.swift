@@ -1,5 +1,4 @@
 // Reading whole files with a size limit, and writes that replace a file only when complete.
-import CTerrapinIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -101,8 +100,8 @@ public enum FileIO {
             throw FileError(path: path, operation: "write", reason: .cannotCreate(directory: directory, message: String(cString: strerror(code))))
         }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let slot = tp_temporary_register(temporary)
-        defer { tp_temporary_unregister(slot) }
+        let slot = Kernel.registerTemporary(temporary)
+        defer { Kernel.unregisterTemporary(slot) }
         var failure: FileError? = nil
         if let code = writeAll(bytes, fd) { failure = FileError(path: path, operation: "write", errno: code) }
         let mode = existingMode ?? (0o644 & ~currentUmask())
@@ -119,7 +118,7 @@ public enum FileIO {
 
     /// Installs the signal handlers that remove temporary files being written (once, early in
     /// a command-line program).
-    public static func removeTemporariesOnSignals() { tp_install_cleanup() }
+    public static func removeTemporariesOnSignals() { Kernel.installCleanup() }
 
     /// Writes to what is there (a FIFO, device or socket), without replacing it.
     static func writeDirectly(_ bytes: [UInt8], to path: String) throws(FileError) {

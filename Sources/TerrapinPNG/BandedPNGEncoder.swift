@@ -6,7 +6,6 @@
 // of threads, so the bytes are the same however many cores run it. libpng stays the decoder
 // and the reference (tests decode every file with it and compare sizes).
 import CLibDeflate
-import CZlib
 import Dispatch
 import TerrapinIO
 import TerrapinRaster
@@ -68,10 +67,10 @@ enum BandedPNGEncoder {
         }
         (pieces, adlers, failed) = results.withLock { ($0.pieces, $0.adlers, $0.failed) }
         guard !failed else { throw PNGError.encodingFailed(reason: "libdeflate or zlib could not deflate the image (out of memory?)") }
-        var adler = adler32(0, nil, 0)
+        var adler: UInt = 1
         for band in 0..<bands {
             let length = (min(height, (band + 1) * rowsPerBand) - band * rowsPerBand) * stride
-            adler = adler32_combine(adler, adlers[band], off_t(length))
+            adler = Zlib.adler32Combine(adler, adlers[band], length: length)
         }
         // The zlib stream: header (deflate, 32 KiB window, the level's FLEVEL), bands, Adler-32.
         let level = compression.level
@@ -112,7 +111,7 @@ enum BandedPNGEncoder {
     /// block's BFINAL bit is cleared, then an empty stored block is added, as zlib's sync flush
     /// writes one. That ends the band on a byte boundary, so the next band can follow it.
     /// libdeflate cannot say where its final block starts, so zlib inflates the band once and
-    /// stops at each block boundary to find it. nil when either library fails.
+    /// stops at each block boundary to find it (`Zlib.finalBlockAndEnd`). nil when either library fails.
     static func deflateBand(_ data: UnsafePointer<UInt8>, count: Int, level: Int32, last: Bool) -> [UInt8]? {
         guard let compressor = libdeflate_alloc_compressor(level) else { return nil }
         defer { libdeflate_free_compressor(compressor) }
@@ -124,7 +123,7 @@ enum BandedPNGEncoder {
             out.removeLast(bound - produced)
             return out
         }
-        guard let (finalBlock, end) = finalBlockAndEnd(out, count: produced, inflated: count) else { return nil }
+        guard let (finalBlock, end) = Zlib.finalBlockAndEnd(out, count: produced, inflated: count) else { return nil }
         out[finalBlock >> 3] &= ~(1 << UInt8(finalBlock & 7))
         // Bits from `end` on are zero (libdeflate pads with zeros; cleared to be sure). The
         // stored block's three header bits (BFINAL 0, BTYPE 00) are zeros there, then padding
@@ -135,39 +134,6 @@ enum BandedPNGEncoder {
         out.removeLast(bound - length)
         out += [0x00, 0x00, 0xFF, 0xFF]
         return out
-    }
-
-    /// Where a raw deflate stream's final block starts and where the stream ends, in bits from
-    /// its start: zlib inflates it with `Z_BLOCK`, which returns at each block boundary and
-    /// reports how many bits of the last byte it read are unused. nil unless the stream inflates
-    /// to exactly `inflated` bytes.
-    static func finalBlockAndEnd(_ stream: [UInt8], count: Int, inflated: Int) -> (finalBlock: Int, end: Int)? {
-        var z = z_stream()
-        guard inflateInit2_(&z, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { inflateEnd(&z) }
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, inflated))
-        defer { scratch.deallocate() }
-        return stream.withUnsafeBufferPointer { input -> (Int, Int)? in
-            z.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            z.avail_in = UInt32(count)
-            z.next_out = scratch
-            z.avail_out = UInt32(inflated)
-            var blockStart = 0, end: Int?
-            while true {
-                let status = inflate(&z, Z_BLOCK)
-                let bit = Int(z.total_in) * 8 - Int(z.data_type & 7)
-                if status == Z_STREAM_END {
-                    guard let end, z.total_out == inflated else { return nil }
-                    return (blockStart, end)
-                }
-                guard status == Z_OK else { return nil }
-                // At a block boundary (128): the end of the final block (64), or the start of
-                // the next block.
-                if z.data_type & 128 != 0 {
-                    if z.data_type & 64 != 0 { end = bit } else { blockStart = bit }
-                }
-            }
-        }
     }
 
     /// One row filtered as libpng filters it: Sub only (`adaptive` false), or each of None,

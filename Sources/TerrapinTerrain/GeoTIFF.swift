@@ -6,7 +6,6 @@
 // CRS with an EPSG code (UTM…) is resampled onto longitude/latitude through PROJ (Reprojection),
 // and imagery in one is reprojected as it is drawn (GeoTIFFImagery.swift); a CRS PROJ does not
 // know is a typed error naming it.
-import CTerrapinTIFF
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
@@ -45,34 +44,37 @@ public enum GeoTIFF {
                             || (head[0] == 0x4D && head[1] == 0x4D && head[2] == 0 && (head[3] == 42 || head[3] == 43)))
     }
 
-    static func withReader<T>(_ path: String, files: FileAccess, _ body: (OpaquePointer, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
-        // Opened (non-blocking, regular files only) as every archive is; libtiff reads a duplicate.
+    /// The TIFF at `path` opened (non-blocking, regular files only, as every archive is;
+    /// libtiff reads a duplicate descriptor), with its first image's fields.
+    static func open(_ path: String, files: FileAccess) throws(TerrainError) -> (TIFFReader, TIFFReader.Info) {
         let file: RandomAccessFile
         do { file = RandomAccessFile(try files.open(path)) } catch { throw TerrainError.file(error) }
-        var message = [CChar](repeating: 0, count: 256)
-        guard let reader = tp_tiff_open(file.descriptor, path, maxAllocation, &message, message.count) else {
-            throw TerrainError.image("'\(path)' is not a readable TIFF: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        var failure = ""
+        guard let reader = TIFFReader(descriptor: file.descriptor, name: path, maxAllocation: maxAllocation, failure: &failure) else {
+            throw TerrainError.image("'\(path)' is not a readable TIFF: " + failure)
         }
-        defer { tp_tiff_close(reader) }
-        var raw = tp_tiff_info()
-        guard tp_tiff_read_info(reader, &raw) != 0 else { throw TerrainError.image("'\(path)': " + String(cString: tp_tiff_message(reader))) }
-        let info = try georeference(raw, path: path)
-        return try body(reader, info)
+        guard let raw = reader.info() else { throw TerrainError.image("'\(path)': " + reader.message) }
+        return (reader, raw)
     }
 
-    static func georeference(_ r: tp_tiff_info, path: String) throws(TerrainError) -> Info {
-        let w = Int(r.width), h = Int(r.height)
-        guard r.has_scale != 0, r.has_tiepoint != 0, r.scale.0 > 0, r.scale.1 > 0, r.scale.0.isFinite, r.scale.1.isFinite, w > 0, h > 0 else {
+    static func withReader<T>(_ path: String, files: FileAccess, _ body: (TIFFReader, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
+        let (reader, raw) = try open(path, files: files)
+        return try body(reader, try georeference(raw, path: path))
+    }
+
+    static func georeference(_ r: TIFFReader.Info, path: String) throws(TerrainError) -> Info {
+        let w = r.width, h = r.height
+        guard let scale = r.scale, let tiepoint = r.tiepoint, scale[0] > 0, scale[1] > 0, scale[0].isFinite, scale[1].isFinite, w > 0, h > 0 else {
             throw TerrainError.image("'\(path)' has no georeferencing (ModelTiepoint and ModelPixelScale); it is a TIFF but not a GeoTIFF")
         }
-        let epsg = Int(r.epsg)
+        let epsg = r.epsg
         guard epsg > 0 else {
             throw TerrainError.image("'\(path)' names no EPSG code for its CRS; Terrapin reads GeoTIFFs whose geokeys give one — reproject it (gdalwarp -t_srs EPSG:4326)")
         }
-        let sx = r.scale.0, sy = r.scale.1
+        let sx = scale[0], sy = scale[1]
         // The tie point maps raster (I, J) to model (X, Y); PixelIsPoint ties pixel centres.
-        let shift = r.raster_is_point != 0 ? 0.5 : 0
-        let left = r.tiepoint.3 - (r.tiepoint.0 + shift) * sx, top = r.tiepoint.4 + (r.tiepoint.1 + shift) * sy
+        let shift = r.rasterIsPoint ? 0.5 : 0
+        let left = tiepoint[3] - (tiepoint[0] + shift) * sx, top = tiepoint[4] + (tiepoint[1] + shift) * sy
         let right = left + Double(w) * sx, bottom = top - Double(h) * sy
         var bounds = [left, bottom, right, top]
         var projected: (origin: (x: Double, y: Double), size: (x: Double, y: Double))? = nil
@@ -92,9 +94,9 @@ public enum GeoTIFF {
               bounds[1] >= (epsg == 3857 || epsg == 900913 ? -85.06 : -90), bounds[3] <= (epsg == 3857 || epsg == 900913 ? 85.06 : 90) else {
             throw TerrainError.image("'\(path)': its georeferencing puts it at [\(bounds.map { String($0) }.joined(separator: ", "))], not on the Earth; check ModelTiepoint and ModelPixelScale")
         }
-        var info = Info(width: w, height: h, tileWidth: Int(r.tile_width), tileHeight: Int(r.tile_height), samplesPerPixel: Int(r.samples_per_pixel),
-                        bitsPerSample: Int(r.bits_per_sample), sampleFormat: Int(r.sample_format), compression: Int(r.compression), epsg: epsg == 900913 ? 3857 : epsg,
-                        bounds: bounds, pixelSize: (sx, sy), nodata: r.has_nodata != 0 ? r.nodata : nil, directories: Int(r.directories))
+        var info = Info(width: w, height: h, tileWidth: r.tileWidth, tileHeight: r.tileHeight, samplesPerPixel: r.samplesPerPixel,
+                        bitsPerSample: r.bitsPerSample, sampleFormat: r.sampleFormat, compression: r.compression, epsg: epsg == 900913 ? 3857 : epsg,
+                        bounds: bounds, pixelSize: (sx, sy), nodata: r.nodata, directories: r.directories)
         info.projected = projected
         return info
     }
@@ -116,8 +118,8 @@ public enum GeoTIFF {
             guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
                 throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
             }
-            let ok = pixmap.data.withUnsafeMutableBufferPointer { tp_tiff_read_rgba(reader, $0.baseAddress) }
-            guard ok != 0 else { throw TerrainError.imagery(file: path, message: String(cString: tp_tiff_message(reader))) }
+            let ok = pixmap.data.withUnsafeMutableBufferPointer { reader.readRGBA(into: $0.baseAddress) }
+            guard ok else { throw TerrainError.imagery(file: path, message: reader.message) }
             PNGDecoder.premultiplyInPlace(&pixmap.data)
             let b = info.bounds
             guard var imagery = Imagery(image: pixmap, west: b[0], south: b[1], east: b[2], north: b[3],
@@ -136,8 +138,8 @@ public enum GeoTIFF {
                 throw TerrainError.tooLarge(file: path, columns: Double(info.width), rows: Double(info.height))
             }
             var samples = [Float](repeating: 0, count: info.width * info.height)
-            let ok = samples.withUnsafeMutableBufferPointer { tp_tiff_read_samples(reader, $0.baseAddress) }
-            guard ok != 0 else { throw TerrainError.image("'\(path)': " + String(cString: tp_tiff_message(reader))) }
+            let ok = samples.withUnsafeMutableBufferPointer { reader.readSamples(into: $0.baseAddress) }
+            guard ok else { throw TerrainError.image("'\(path)': " + reader.message) }
             if let nodata = info.nodata.map(Float.init) { for i in samples.indices where samples[i] == nodata { samples[i] = .nan } }
             let b = info.bounds, w = info.width, h = info.height
             let cellWidth = (b[2] - b[0]) / Double(w)

@@ -15,7 +15,6 @@
 //
 // libtiff's handle is not thread-safe: one lock guards it, the block cache and PROJ's context
 // (drawing threads that need a new tile from the same file take turns; drawn tiles are cached).
-import CTerrapinTIFF
 import TerrapinGeo
 import TerrapinIO
 import TerrapinRaster
@@ -45,7 +44,7 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
     let origin: (x: Double, y: Double)
 
     private struct State {
-        let reader: OpaquePointer
+        let reader: TIFFReader
         let reprojection: Reprojection?
         var blocks: [BlockKey: (pixels: [UInt8], tick: Int)] = [:]
         var tick = 0
@@ -64,34 +63,26 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
     static let world = 2 * Double.pi * 6_378_137
 
     public init(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) {
-        let file: RandomAccessFile
-        do { file = RandomAccessFile(try files.open(path)) } catch { throw TerrainError.file(error) }
-        var message = [CChar](repeating: 0, count: 256)
-        guard let reader = tp_tiff_open(file.descriptor, path, GeoTIFF.maxAllocation, &message, message.count) else {
-            throw TerrainError.image("'\(path)' is not a readable TIFF: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        var opened = true
-        defer { if opened { tp_tiff_close(reader) } }
-        var raw = tp_tiff_info()
-        guard tp_tiff_read_info(reader, &raw) != 0 else { throw TerrainError.image("'\(path)': " + String(cString: tp_tiff_message(reader))) }
+        let (reader, raw) = try GeoTIFF.open(path, files: files)
         let info = try GeoTIFF.georeference(raw, path: path)
-        // The image's corner and pixel size in its CRS (the bounds are degrees).
-        let sx = raw.scale.0, sy = raw.scale.1
-        let shift = raw.raster_is_point != 0 ? 0.5 : 0
-        origin = (raw.tiepoint.3 - (raw.tiepoint.0 + shift) * sx, raw.tiepoint.4 + (raw.tiepoint.1 + shift) * sy)
+        // The image's corner and pixel size in its CRS (the bounds are degrees; georeference
+        // checked that both tags are there).
+        let scale = raw.scale ?? [1, 1, 0], tiepoint = raw.tiepoint ?? [0, 0, 0, 0, 0, 0]
+        let sx = scale[0], sy = scale[1]
+        let shift = raw.rasterIsPoint ? 0.5 : 0
+        origin = (tiepoint[3] - (tiepoint[0] + shift) * sx, tiepoint[4] + (tiepoint[1] + shift) * sy)
         var levels: [Level] = []
         for d in 0..<min(Self.maxDirectories, max(1, info.directories)) {
-            var l = tp_tiff_level()
-            guard tp_tiff_level_info(reader, Int32(d), &l) != 0 else {
-                if d == 0 { throw TerrainError.imagery(file: path, message: String(cString: tp_tiff_message(reader))) }
+            guard let l = reader.level(d) else {
+                if d == 0 { throw TerrainError.imagery(file: path, message: reader.message) }
                 continue
             }
             let width = Int(l.width), height = Int(l.height)
             // The full image, then overviews: reduced, not masks, each smaller than the last.
             if d > 0 {
-                guard l.subfile_type & 1 != 0, l.subfile_type & 4 == 0, let last = levels.last, width < last.width, height <= last.height, width > 0, height > 0 else { continue }
+                guard l.subfileType & 1 != 0, l.subfileType & 4 == 0, let last = levels.last, width < last.width, height <= last.height, width > 0, height > 0 else { continue }
             }
-            levels.append(Level(directory: d, width: width, height: height, blockWidth: Int(l.block_width), blockHeight: Int(l.block_height),
+            levels.append(Level(directory: d, width: width, height: height, blockWidth: l.blockWidth, blockHeight: l.blockHeight,
                                 pixel: (sx * Double(info.width) / Double(width), sy * Double(info.height) / Double(height))))
         }
         guard !levels.isEmpty else { throw TerrainError.imagery(file: path, message: "it holds no image") }
@@ -117,10 +108,7 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
         maxZoom = zoom(levels[0].pixel.x)
         minZoom = min(maxZoom, zoom(levels[levels.count - 1].pixel.x))
         state = Locked(State(reader: reader, reprojection: reprojection))
-        opened = false
     }
-
-    deinit { state.withLock { tp_tiff_close($0.reader) } }
 
     /// Blocks decoded so far, in all and per level (the full image is level 0).
     public var blocksDecoded: (total: Int, perLevel: [Int: Int]) { state.withLock { ($0.decoded, $0.decodedPerLevel) } }
@@ -224,9 +212,9 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
         }
         var pixels = [UInt8](repeating: 0, count: bw * bh * 4)
         let ok = pixels.withUnsafeMutableBufferPointer {
-            tp_tiff_read_rgba_region(s.reader, Int32(level.directory), UInt32(key.x * level.blockWidth), UInt32(key.y * level.blockHeight), UInt32(bw), UInt32(bh), $0.baseAddress)
+            s.reader.readRGBA(directory: level.directory, x: key.x * level.blockWidth, y: key.y * level.blockHeight, width: bw, height: bh, into: $0.baseAddress)
         }
-        guard ok != 0 else { throw TerrainError.imagery(file: name, message: String(cString: tp_tiff_message(s.reader))) }
+        guard ok else { throw TerrainError.imagery(file: name, message: s.reader.message) }
         premultiply(&pixels)
         s.decoded += 1
         s.decodedPerLevel[key.level, default: 0] += 1

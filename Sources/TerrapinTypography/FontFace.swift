@@ -9,7 +9,6 @@
 // FreeType faces are not thread-safe; every FreeType call goes through `lock`, and outlines
 // are cached so each glyph is loaded once.
 import CFreeType
-import CHarfBuzz
 import Synchronization
 import TerrapinIO
 import TerrapinGeometry
@@ -84,27 +83,18 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         ftFace = face
         familyName = face.pointee.family_name.map { String(cString: $0) } ?? "?"
         styleName = face.pointee.style_name.map { String(cString: $0) } ?? "?"
-        let blob = hb_blob_create(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(count), HB_MEMORY_MODE_READONLY, nil, nil)
-        let hbFace = hb_face_create(blob, UInt32(index))
-        hb_blob_destroy(blob)
-        // HarfBuzz reads the head table itself; FreeType reports 0 for bitmap-only faces.
-        let upem = Int(hb_face_get_upem(hbFace))
-        unitsPerEm = upem > 0 ? upem : max(1, Int(face.pointee.units_per_EM))
-        let font = hb_font_create(hbFace)!
-        hb_face_destroy(hbFace)
-        // Positions come back in font units; callers scale to their size.
-        hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
-        hbFont = font
-        var extents = hb_font_extents_t()
-        hb_font_get_h_extents(font, &extents)
-        ascender = Int(extents.ascender)
-        descender = Int(extents.descender)
-        lineGap = Int(extents.line_gap)
+        let made = HarfBuzzFont.make(bytes: UnsafeRawPointer(buffer.baseAddress!), count: count, index: index,
+                                     fallbackUnitsPerEm: max(1, Int(face.pointee.units_per_EM)))
+        unitsPerEm = made.unitsPerEm
+        hbFont = made.font
+        ascender = made.ascender
+        descender = made.descender
+        lineGap = made.lineGap
         id = Self.counter.add(1, ordering: .relaxed).newValue
     }
 
     deinit {
-        hb_font_destroy(hbFont)
+        HarfBuzzFont.destroy(hbFont)
         FT_Done_Face(ftFace)
         FT_Done_FreeType(ftLibrary)
     }
@@ -116,8 +106,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
 
     /// The glyph for a code point, or nil when the font has none.
     public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
-        var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0 ? glyph : nil
+        HarfBuzzFont.nominalGlyph(hbFont, scalar)
     }
 
     public func covers(_ scalar: Unicode.Scalar) -> Bool { glyph(for: scalar) != nil }

@@ -12,7 +12,6 @@
 //  4. fontconfig's sorted list for the character, icon fonts excluded.
 // Private-use code points never fall back: they mean something only in the font that chose them.
 import CFontconfig
-import CHarfBuzz
 import TerrapinIO
 
 /// Font weights as SwiftUI names them, with fontconfig's values.
@@ -212,8 +211,7 @@ public final class FontLibrary: @unchecked Sendable {
 
     /// Step 2 and 3 of the fallback order for one code point.
     public static func preferredFamilies(for scalar: Unicode.Scalar, language: String?) -> [String] {
-        let script = hb_unicode_script(hb_unicode_funcs_get_default(), scalar.value)
-        let tag = script.rawValue
+        let tag = HarfBuzzFont.scriptTag(scalar)
         let name = String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
         switch name {
         case "Hira", "Kana": return cjkFamilies("ja")

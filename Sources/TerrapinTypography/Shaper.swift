@@ -1,4 +1,5 @@
-// Itemisation and shaping of one paragraph.
+// Itemisation and shaping of one paragraph; the only Swift file that calls HarfBuzz (the font
+// a face shapes with, its metrics and cmap, and scripts are made here too: `HarfBuzzFont`).
 //
 // The paragraph's code points are split into runs of one bidi level, one script and one
 // font. The font is chosen per grapheme cluster: a cluster shown as emoji (Unicode's
@@ -190,5 +191,40 @@ public enum Shaper {
             ShapedGlyph(glyph: infos[i].codepoint, cluster: Int(infos[i].cluster), advance: positions[i].x_advance,
                         xOffset: positions[i].x_offset, yOffset: positions[i].y_offset)
         }
+    }
+}
+
+/// HarfBuzz's side of a `FontFace`: its font, metrics and cmap, and scripts of code points.
+enum HarfBuzzFont {
+    /// A font over the face's `count` bytes at `bytes` (face `index` of a collection; the bytes
+    /// must outlive it), scaled so positions come back in font units; its units per em
+    /// (HarfBuzz reads the head table itself; FreeType reports 0 for bitmap-only faces, so
+    /// `fallbackUnitsPerEm` where HarfBuzz finds none) and horizontal extents.
+    static func make(bytes: UnsafeRawPointer, count: Int, index: Int, fallbackUnitsPerEm: Int)
+        -> (font: OpaquePointer, unitsPerEm: Int, ascender: Int, descender: Int, lineGap: Int) {
+        let blob = hb_blob_create(bytes.assumingMemoryBound(to: CChar.self), UInt32(count), HB_MEMORY_MODE_READONLY, nil, nil)
+        let face = hb_face_create(blob, UInt32(index))
+        hb_blob_destroy(blob)
+        let upem = Int(hb_face_get_upem(face))
+        let unitsPerEm = upem > 0 ? upem : fallbackUnitsPerEm
+        let font = hb_font_create(face)!
+        hb_face_destroy(face)
+        hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
+        var extents = hb_font_extents_t()
+        hb_font_get_h_extents(font, &extents)
+        return (font, unitsPerEm, Int(extents.ascender), Int(extents.descender), Int(extents.line_gap))
+    }
+
+    static func destroy(_ font: OpaquePointer) { hb_font_destroy(font) }
+
+    /// The glyph the font's cmap maps `scalar` to, or nil.
+    static func nominalGlyph(_ font: OpaquePointer, _ scalar: Unicode.Scalar) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 ? glyph : nil
+    }
+
+    /// The ISO 15924 tag of `scalar`'s script (as HarfBuzz's `hb_script_t` value).
+    static func scriptTag(_ scalar: Unicode.Scalar) -> UInt32 {
+        hb_unicode_script(hb_unicode_funcs_get_default(), scalar.value).rawValue
     }
 }

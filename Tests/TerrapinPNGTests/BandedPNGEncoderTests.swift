@@ -72,16 +72,16 @@ import TerrapinRaster
     /// codes (BFINAL 1, BTYPE 01, end-of-block 0000000: ten bits), after an empty stored block.
     @Test func finalBlocksAreFoundToTheBit() throws {
         let fixed: [UInt8] = [0x03, 0x00]
-        #expect(BandedPNGEncoder.finalBlockAndEnd(fixed, count: 2, inflated: 0).map { [$0.finalBlock, $0.end] } == [0, 10])
+        #expect(Zlib.finalBlockAndEnd(fixed, count: 2, inflated: 0).map { [$0.finalBlock, $0.end] } == [0, 10])
         let stored: [UInt8] = [0x00, 0x00, 0x00, 0xFF, 0xFF]
-        #expect(BandedPNGEncoder.finalBlockAndEnd(stored + fixed, count: 7, inflated: 0).map { [$0.finalBlock, $0.end] } == [40, 50])
+        #expect(Zlib.finalBlockAndEnd(stored + fixed, count: 7, inflated: 0).map { [$0.finalBlock, $0.end] } == [40, 50])
         // A stored block holding "ab", final: BFINAL 1, BTYPE 00, LEN 2.
         let data: [UInt8] = [0x01, 0x02, 0x00, 0xFD, 0xFF, 0x61, 0x62]
-        #expect(BandedPNGEncoder.finalBlockAndEnd(stored + data, count: 12, inflated: 2).map { [$0.finalBlock, $0.end] } == [40, 96])
+        #expect(Zlib.finalBlockAndEnd(stored + data, count: 12, inflated: 2).map { [$0.finalBlock, $0.end] } == [40, 96])
         // Not a stream of that length, or cut short: nil.
-        #expect(BandedPNGEncoder.finalBlockAndEnd(stored + data, count: 12, inflated: 3) == nil)
-        #expect(BandedPNGEncoder.finalBlockAndEnd(stored + data, count: 10, inflated: 2) == nil)
-        #expect(BandedPNGEncoder.finalBlockAndEnd(stored, count: 5, inflated: 0) == nil)
+        #expect(Zlib.finalBlockAndEnd(stored + data, count: 12, inflated: 3) == nil)
+        #expect(Zlib.finalBlockAndEnd(stored + data, count: 10, inflated: 2) == nil)
+        #expect(Zlib.finalBlockAndEnd(stored, count: 5, inflated: 0) == nil)
     }
 
     /// A small image is one band: no stored block added, libdeflate's stream as it ends it.

@@ -1,0 +1,21 @@
+// What Swift cannot ask of the kernel itself, through CTerrapinIO: openat2 beneath a directory
+// (with its O_NOFOLLOW walk where openat2 is missing), telling kernel pseudo-files apart, and
+// the signal handler that unlinks temporary files. The only Swift file that imports CTerrapinIO;
+// each call returns what the system call does (a descriptor, or -1 with errno set).
+import CTerrapinIO
+
+enum Kernel {
+    /// `path` (relative) opened beneath the directory `dirfd`, never escaping it.
+    static func openBeneath(_ dirfd: Int32, _ path: String, _ flags: Int32) -> Int32 { tp_open_beneath(dirfd, path, flags) }
+    /// A directory opened for `openBeneath`.
+    static func openDirectory(_ path: String) -> Int32 { tp_open_directory(path) }
+    /// Whether `fd` is a file of /proc or /sys (sizes they report are not their contents').
+    static func isKernelFile(_ fd: Int32) -> Bool { tp_is_kernel_file(fd) != 0 }
+    /// Registers a temporary file for the signal handler to unlink; the slot to unregister (-1:
+    /// the path is too long or every slot is taken, and the file is not registered).
+    static func registerTemporary(_ path: String) -> Int32 { tp_temporary_register(path) }
+    static func unregisterTemporary(_ slot: Int32) { tp_temporary_unregister(slot) }
+    /// Installs the handler that unlinks registered temporary files on SIGINT, SIGTERM, SIGHUP,
+    /// SIGPIPE, SIGXFSZ and SIGXCPU (a signal the process ignores stays ignored).
+    static func installCleanup() { tp_install_cleanup() }
+}
