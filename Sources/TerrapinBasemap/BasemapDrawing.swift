@@ -1,0 +1,313 @@
+// A basemap tile drawn: its style's layers in order — fills, lines (with patterns and
+// offsets), rasters — into a 512-pixel texture.
+import Foundation
+import TerrapinCodecs
+import TerrapinGeometry
+import TerrapinIO
+import TerrapinRaster
+import TerrapinTerrain
+import TerrapinTiles
+
+extension Basemap {
+    public func draw(_ id: TileID) throws -> Pixmap? {
+        guard id.isValid, let canvas = Canvas(width: tileSize, height: tileSize) else { return nil }
+        let zoom = Double(id.z)
+        var drewSomething = false
+        for layer in style.layers where layer.shows(at: zoom) {
+            let context = EvaluationContext(zoom: zoom)
+            switch layer.kind {
+            case .background:
+                let color = Self.color(layer, "background-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "background-opacity", context, default: 1)
+                canvas.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: Double(tileSize), height: Double(tileSize))), paint: Paint(color: Self.rgba(color, opacity)))
+                drewSomething = true
+            case .fill, .line, .fillExtrusion:
+                guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
+                let dataID = id.ancestor(id.z - dz)
+                guard let tile = vectorTile(sourceName, dataID), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
+                let d = id.z - dz
+                let scale = Double(tileSize) * Double(1 << d) / Double(data.extent)
+                let dx = Double((dataID.x << d) - id.x) * Double(tileSize), dy = Double((dataID.y << d) - id.y) * Double(tileSize)
+                drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+            case .raster:
+                guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
+                drawRaster(imagery, layer: layer, id: id, canvas: canvas)
+                drewSomething = true
+            case .hillshade:
+                guard let sourceName = layer.source, let dem = demSources[sourceName],
+                      let shade = hillshade(dem, layer: layer, id: id) else { continue }
+                canvas.drawImage(shade)
+                drewSomething = true
+            case .symbol, .circle, .heatmap, .sky:
+                continue
+            }
+        }
+        return drewSomething ? canvas.pixmap : nil
+    }
+
+    /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
+    /// offset are this tile's pixels. True if anything was drawn.
+    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
+        let size = Double(tileSize)
+        // `fill-translate` / `line-translate`: pixels at MapLibre's 512-pixel tile scale, moved
+        // on the map (the translate anchor's "map"; "viewport" is the same for a map seen
+        // north up, and is taken as "map" otherwise).
+        var shift = (0.0, 0.0)
+        let translate = layer.kind == .fill ? "fill-translate" : layer.kind == .line ? "line-translate" : nil
+        if let translate, case .array(let v)? = layer.property(translate)?.evaluate(EvaluationContext(zoom: zoom)), v.count == 2,
+           let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
+            shift = (min(1024, max(-1024, x)) * size / 512, min(1024, max(-1024, y)) * size / 512)
+        }
+        let t = (t.0, t.1 + shift.0, t.2 + shift.1)
+        // Features wholly outside this tile (an overzoomed parent's others) are skipped by box.
+        let margin = 64.0 + max(abs(shift.0), abs(shift.1))
+        var drew = false
+        var scratch: Canvas?
+        defer { if let scratch { canvas.drawImage(scratch.pixmap) } }
+        // `fill-pattern`: each pattern's features are filled into a coverage mask of their own,
+        // then the pattern is laid through it once per layer.
+        var patterns: [String: (canvas: Canvas, image: (Pixmap, Double))] = [:], patternOrder: [String] = []
+        defer {
+            for name in patternOrder {
+                guard let (mask, (image, ratio)) = patterns[name], let layer = Self.pattern(image, ratio: ratio, through: mask.pixmap) else { continue }
+                canvas.drawImage(layer)
+            }
+        }
+        // `line-pattern`: each pattern's lines are stroked into a coverage mask of their own
+        // while their pixels learn where they lie along and across the line; the pattern is
+        // laid through the mask once per layer.
+        var linePatterns: [String: LinePattern] = [:], linePatternOrder: [String] = []
+        defer {
+            for name in linePatternOrder {
+                if let layer = linePatterns[name]?.image() { canvas.drawImage(layer) }
+            }
+        }
+        var featureNumber: Int32 = 0
+        for feature in data.features {
+            switch (layer.kind, feature.type) {
+            case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
+            default: continue
+            }
+            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            var b = PathBuilder()
+            // A patterned line's parts as points (the pattern runs along them).
+            var linePattern: String?
+            if layer.kind == .line, case .string(let name)? = layer.property("line-pattern")?.evaluate(context), !name.isEmpty { linePattern = name }
+            var lineParts: [[Point]] = []
+            // `line-offset`: pixels of a 512-pixel tile to the right of the line's direction.
+            let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * size / 512 : 0
+            for part in feature.parts.indices {
+                let p = feature.part(part), base = p.startIndex
+                let count = p.count / 2
+                func at(_ k: Int) -> Point { Point(Double(p[base + 2 * k]) * t.0 + t.1, Double(p[base + 2 * k + 1]) * t.0 + t.2) }
+                // (An array of the points only for an offset line: most parts are read in place.)
+                let moved = offset != 0 ? Self.offset((0..<count).map(at), by: offset, closed: feature.type == .polygon) : nil
+                for k in 0..<count {
+                    let point = moved?[k] ?? at(k)
+                    minX = min(minX, point.x); maxX = max(maxX, point.x); minY = min(minY, point.y); maxY = max(maxY, point.y)
+                    if k == 0 { b.move(to: point) } else { b.line(to: point) }
+                }
+                if feature.type == .polygon { b.close() }
+                if linePattern != nil {
+                    var points = moved ?? (0..<count).map(at)
+                    if feature.type == .polygon, let first = points.first { points.append(first) }
+                    lineParts.append(points)
+                }
+            }
+            guard maxX >= -margin, maxY >= -margin, minX <= size + margin, minY <= size + margin else { continue }
+            let path = b.build()
+            /// Pattern `name` from the sprite, or nil with a warning (`property` names it; a
+            /// feature whose image is missing is not drawn, as in MapLibre).
+            func patternImage(_ name: String, _ property: String, _ what: String) -> (Pixmap, Double)? {
+                guard let sheet = sprite else {
+                    note("layer '\(layer.id)': \(property) needs a local sprite (the style's \"sprite\"); \(what) are not drawn")
+                    return nil
+                }
+                guard let image = sheet.icon(name) else {
+                    note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
+                    return nil
+                }
+                return image
+            }
+            /// The feature filled into pattern `name`'s mask. True if drawn.
+            func fillPattern(_ name: String, _ property: String, _ what: String, opacity: Double) -> Bool {
+                guard let image = patternImage(name, property, what) else { return false }
+                if patterns[name] == nil, let mask = Canvas(width: tileSize, height: tileSize) {
+                    patterns[name] = (mask, image)
+                    patternOrder.append(name)
+                }
+                patterns[name]?.canvas.fill(path, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
+                return true
+            }
+            switch layer.kind {
+            case .fill:
+                let color = Self.color(layer, "fill-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "fill-opacity", context, default: 1)
+                if case .string(let name)? = layer.property("fill-pattern")?.evaluate(context), !name.isEmpty {
+                    if fillPattern(name, "fill-pattern", "patterned fills", opacity: opacity) { drew = true }
+                    continue
+                }
+                canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
+                if layer.property("fill-outline-color") != nil {
+                    let outline = Self.color(layer, "fill-outline-color", context, default: color)
+                    canvas.stroke(path, style: StrokeStyle(width: 1), paint: Paint(color: Self.rgba(outline, opacity)))
+                }
+            case .fillExtrusion:
+                // From straight above an extrusion shows its roof: its colour, flat.
+                let color = Self.color(layer, "fill-extrusion-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
+                guard opacity > 0 else { continue }
+                if case .string(let name)? = layer.property("fill-extrusion-pattern")?.evaluate(context), !name.isEmpty {
+                    if fillPattern(name, "fill-extrusion-pattern", "patterned extrusions", opacity: opacity) { drew = true }
+                    continue
+                }
+                canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
+            default:
+                let color = Self.color(layer, "line-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = Self.number(layer, "line-opacity", context, default: 1)
+                // Widths beyond a tile's size draw nothing more but cost a huge outline.
+                let width = min(1024, Self.number(layer, "line-width", context, default: 1))
+                guard width > 0, opacity > 0 else { continue }
+                var style = StrokeStyle(width: width)
+                style.cap = LineCap(rawValue: layer.property("line-cap")?.evaluate(context).string ?? "butt") ?? .butt
+                style.join = LineJoin(rawValue: layer.property("line-join")?.evaluate(context).string ?? "miter") ?? .miter
+                style.miterLimit = Self.number(layer, "line-miter-limit", context, default: 2)
+                if let name = linePattern {
+                    // The pattern replaces the colour and the dashes (as the spec's "disabled
+                    // by line-pattern" says); a feature whose image is missing is not drawn.
+                    guard let image = patternImage(name, "line-pattern", "patterned lines") else { continue }
+                    if linePatterns[name] == nil, let pattern = LinePattern(tileSize: tileSize, image: image.0, ratio: image.1) {
+                        linePatterns[name] = pattern
+                        linePatternOrder.append(name)
+                    }
+                    guard let pattern = linePatterns[name] else { continue }
+                    featureNumber += 1
+                    guard pattern.add(lineParts, path: path, style: style, opacity: opacity, feature: featureNumber) else {
+                        note("layer '\(layer.id)': line-pattern '\(name)' visits more than \(LinePattern.visitsPerPixel) × a tile's pixels in a tile; the rest of its lines there are not drawn")
+                        continue
+                    }
+                    drew = true
+                    continue
+                }
+                if case .array(let dashes)? = layer.property("line-dasharray")?.evaluate(context) {
+                    let pattern = dashes.compactMap(\.number).map { max(0, $0) * width }
+                    if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
+                }
+                let gap = min(1024, Self.number(layer, "line-gap-width", context, default: 0))
+                if gap > 0 {
+                    // Two lines either side of the gap: the gap-wide line's stroke with its
+                    // middle erased, on a scratch tile laid on the canvas once per layer.
+                    if scratch == nil { scratch = Canvas(width: tileSize, height: tileSize) }
+                    guard let scratch else { continue }
+                    var outer = style
+                    outer.width = gap + 2 * width
+                    scratch.stroke(path, style: outer, paint: Paint(color: Self.rgba(color, opacity)))
+                    var inner = style
+                    inner.width = gap
+                    scratch.stroke(path, style: inner, paint: Paint(color: .black, blendMode: .destinationOut))
+                    drew = true
+                    continue
+                }
+                canvas.stroke(path, style: style, paint: Paint(color: Self.rgba(color, opacity)))
+            }
+            drew = true
+        }
+        return drew
+    }
+
+    /// A sprite image at tile scale: each tile pixel the mean of the `ratio` × `ratio` image
+    /// pixels under it, premultiplied, 0…255 (nil for an image smaller than a tile pixel).
+    static func patternCell(_ image: Pixmap, ratio: Double) -> (width: Int, height: Int, texels: [Float])? {
+        let k = max(1, Int(ratio.rounded()))
+        let w = image.width / k, h = image.height / k
+        guard w > 0, h > 0 else { return nil }
+        var cell = [Float](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<4 {
+                    var sum = 0
+                    for j in 0..<k { for i in 0..<k { sum += Int(image.data[((y * k + j) * image.width + x * k + i) * 4 + c]) } }
+                    cell[(y * w + x) * 4 + c] = Float(sum) / Float(k * k)
+                }
+            }
+        }
+        return (w, h, cell)
+    }
+
+    /// `image` (a sprite's, `ratio` image pixels a tile pixel) repeated from the tile's corner
+    /// — which is the world's pixel grid for patterns whose size divides the tile's, as sprite
+    /// patterns' do — through `mask`'s alpha: premultiplied, ready to lay on the tile. Each tile
+    /// pixel takes the mean of the image pixels under it.
+    static func pattern(_ image: Pixmap, ratio: Double, through mask: Pixmap) -> Pixmap? {
+        guard let (w, h, cell) = patternCell(image, ratio: ratio) else { return nil }
+        var out = [UInt8](repeating: 0, count: mask.width * mask.height * 4)
+        for y in 0..<mask.height {
+            for x in 0..<mask.width {
+                let o = (y * mask.width + x) * 4
+                let coverage = Float(mask.data[o + 3]) / 255
+                guard coverage > 0 else { continue }
+                let p = ((y % h) * w + x % w) * 4
+                for c in 0..<4 { out[o + c] = UInt8(min(255, (cell[p + c] * coverage).rounded())) }
+            }
+        }
+        return Pixmap(width: mask.width, height: mask.height, premultipliedData: out)
+    }
+
+    /// A line moved `d` pixels to the right of its direction (screen y down): each vertex
+    /// along the bisector of its two segments, by d / cos(half the turn) — a miter, cut to
+    /// 2 × d at sharp turns — as MapLibre offsets lines.
+    static func offset(_ points: [Point], by d: Double, closed: Bool) -> [Point] {
+        let n = points.count
+        guard n >= 2, d.isFinite else { return points }
+        func normal(_ a: Point, _ b: Point) -> Point? {
+            let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
+            return l > 1e-12 ? Point(-dy / l, dx / l) : nil
+        }
+        var out: [Point] = []
+        out.reserveCapacity(n)
+        for i in 0..<n {
+            let prev = i > 0 ? normal(points[i - 1], points[i]) : (closed ? normal(points[n - 1], points[0]) : nil)
+            let next = i < n - 1 ? normal(points[i], points[i + 1]) : (closed ? normal(points[n - 1], points[0]) : nil)
+            guard let m = prev ?? next else { out.append(points[i]); continue }
+            let o = next ?? m
+            var bx = m.x + o.x, by = m.y + o.y
+            let l = hypot(bx, by)
+            if l < 1e-9 { bx = o.x; by = o.y } else { bx /= l; by /= l }
+            // cos(half the turn) = bisector · normal; the miter's length, at most 2 d.
+            let k = min(2, 1 / max(0.5, bx * o.x + by * o.y))
+            out.append(Point(points[i].x + bx * d * k, points[i].y + by * d * k))
+        }
+        return out
+    }
+
+    /// A raster source's imagery under the tile, at the resolution of this zoom. Both kinds of
+    /// imagery are Web Mercator or geographic, so a column's texel x and a row's texel y are
+    /// each found once.
+    func drawRaster(_ imagery: Imagery, layer: BasemapStyle.Layer, id: TileID, canvas: Canvas) {
+        let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: Double(id.z)), default: 1))))
+        let n = Double(tileSize << id.z)
+        func longitude(_ px: Double) -> Double { (Double(id.x * tileSize) + px) / n * 360 - 180 }
+        func latitude(_ py: Double) -> Double { TileID.latitude(worldY: (Double(id.y * tileSize) + py) / n) }
+        let lat0 = latitude(Double(tileSize) / 2), lon0 = longitude(Double(tileSize) / 2)
+        let xs = (0..<tileSize).map { imagery.texel(latitude: lat0, longitude: longitude(Double($0) + 0.5)).x }
+        let ys = (0..<tileSize).map { imagery.texel(latitude: latitude(Double($0) + 0.5), longitude: lon0).y }
+        let perPixel = max(abs(xs[tileSize - 1] - xs[0]), abs(ys[tileSize - 1] - ys[0])) / Double(tileSize - 1)
+        let level = max(0, log2(max(perPixel, 1e-9)))
+        var reader = ImageryReader()
+        var pixmap = canvas.pixmap
+        pixmap.data.withUnsafeMutableBufferPointer { d in
+            for py in 0..<tileSize {
+                for px in 0..<tileSize {
+                    guard let c = imagery.sample(x: xs[px], y: ys[py], level: level, reader: &reader) else { continue }
+                    let o = (py * tileSize + px) * 4
+                    let a = c * opacity
+                    let keep = 1 - a.w / 255
+                    for k in 0..<4 { d[o + k] = UInt8(min(255, max(0, (a[k] + Float(d[o + k]) * keep).rounded()))) }
+                }
+            }
+        }
+        canvas.drawImage(pixmap, blendMode: .source)
+    }
+}
