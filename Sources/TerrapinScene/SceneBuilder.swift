@@ -7,7 +7,8 @@
 //   `FileAccess` (confined beneath `--root` when given) and kept by `AssetCache.shared` (one
 //   budget for every kind; tile archives and drawn basemaps have caches of their own, below).
 // - May not: project, place, collide or draw; it hands resolve a `Map` of loaded values.
-// - Errors name the file and the scene's JSON path.
+// - Errors are `LoadError`s naming the file; a file that cannot be opened at all is found
+//   first by the preflight in `PreparedScene`, which names the scene's JSON path too.
 import Foundation
 import TerrapinBasemap
 import TerrapinGeo
