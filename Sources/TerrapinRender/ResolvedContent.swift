@@ -19,8 +19,6 @@ final class ResolvedContent {
     let terrain: TerrainGround?
     let groundImagery: Imagery?
     let sun: (azimuth: Double, altitude: Double)
-    /// The time the scene was resolved at (seconds; what popovers fade by).
-    let time: Double
     /// Tap handlers, captured at resolve: the map's, its places', and each polyline's, polygon's
     /// and model's in declaration order.
     let tapHandler: ((MapTapInfo) -> Void)?
@@ -38,7 +36,6 @@ final class ResolvedContent {
         terrain = map.terrain
         groundImagery = map.groundImagery
         sun = map.sun
-        time = map.time
         tapHandler = map.tapHandler
         placeTapHandler = map.placeTapHandler
         // One walk of the items (`Map.polylines` and its siblings each walk them again).

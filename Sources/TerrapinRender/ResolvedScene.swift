@@ -69,22 +69,20 @@ public struct ResolvedPopover {
     public let bubble: Rect
     public let tip: Point
     /// The bubble's paint, from its `PopoverStyle`.
-    public var style = PopoverPaint()
+    public let style: PopoverPaint
     /// 1, or less while it fades in: opened inside `withAnimation`, it fades in (SwiftUI's
     /// default transition) over that animation from the time it opened.
     public var opacity = 1.0
 }
 
-/// A popover bubble's paint, resolved from its `PopoverStyle`.
+/// A popover bubble's paint, resolved from its `PopoverStyle` (whose defaults are the SDK's).
 public struct PopoverPaint: Sendable {
-    public var padding = 16.0
-    public var background = RGBAColor(red: 1, green: 1, blue: 1)
-    public var cornerRadius = 8.0
-    public var shadowColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.25)
-    public var shadowRadius = 4.0
-    public var shadowOffset = Point(0, 2)
-
-    public init() {}
+    public let padding: Double
+    public let background: RGBAColor
+    public let cornerRadius: Double
+    public let shadowColor: RGBAColor
+    public let shadowRadius: Double
+    public let shadowOffset: Point
 
     init(_ style: PopoverStyle) {
         padding = style.padding
@@ -187,7 +185,7 @@ public struct ResolvedScene: CustomStringConvertible {
         for p in popovers where p.markerIndex < content.prepared.count {
             let prepared = content.prepared[p.markerIndex]
             total += prepared.popover?.layerPixels(scale: scale, canvasPixels: canvas) ?? 0
-            let sigma = min(Canvas.maxShadowSigma, (prepared.markerPopover?.style.shadow.radius ?? 0) * scale)
+            let sigma = min(Canvas.maxShadowSigma, p.style.shadowRadius * scale)
             total += 3 * (p.bubble.width * scale + 6 * sigma) * (p.bubble.height * scale + 6 * sigma)
         }
         return total
