@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Terrapin: a CPU renderer for 3D map scenes with SwiftUI-style markers.
-// This file is the only place that states module dependencies (see README, "Modules").
+// This file is the only place that states module dependencies (see docs/architecture.md, "Modules").
 import PackageDescription
 
 let package = Package(

@@ -1,6 +1,6 @@
 // make stress: every hostile scene (TerrapinFuzzing's HostileScenes) at full size, each alone in
 // a child process (`TerrapinBench stress-case I`), timed from decoding to the encoded image and
-// measured by the child's own peak resident set (VmHWM), against the README's promise.
+// measured by the child's own peak resident set (VmHWM), against the promise in docs/limits.md.
 #if canImport(Glibc)
 import Glibc
 #endif

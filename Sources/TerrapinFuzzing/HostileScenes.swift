@@ -2,7 +2,7 @@
 // small file can ask for (nested layers, a large image shared by many markers, a long unknown
 // key, long wrapped labels, large shadows, many popovers, buildings of many vertices, deep view
 // trees). `make test` renders them small; `make stress` (TerrapinBench stress) at full size,
-// against the README's promise: a scene file up to 1 MiB, rendered at up to 4096², finishes
+// against the promise in docs/limits.md: a scene file up to 1 MiB, rendered at up to 4096², finishes
 // within 1 GiB and 20 s on one core, or is refused with a typed error first.
 import Foundation
 import Terrapin

@@ -10,7 +10,7 @@
 //   markers   leader lines, then each shown marker back to front (a Marker3D's label right
 //             after it); then the hidden ones, not drawn, with the reason
 //   popovers  bubbles, above everything
-// How to add a kind of content: see the README, "Adding a kind of map content".
+// How to add a kind of content: see docs/architecture.md, "Adding a kind of map content".
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinModels

@@ -3,7 +3,7 @@
 // and shared. fontconfig is not used concurrently: every call goes through one lock.
 //
 // The fallback order is Terrapin's own, not the machine's fontconfig preferences, so that the
-// same installed packages give the same glyphs everywhere (README, Text: "Fallback order"):
+// same installed packages give the same glyphs everywhere (docs/drawing.md, "Fallback order"):
 //  1. the requested face (before it, a cluster shown as emoji takes `emojiFace()`: Shaper);
 //  2. for a script of `preferredFamilies`, its Noto families (Sans before Serif); for Han, the
 //     Noto Sans CJK face of the text's language (ja, ko, zh-Hans, zh-Hant, zh-HK), then IPAGothic;

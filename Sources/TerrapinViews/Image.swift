@@ -25,7 +25,7 @@ public struct Image: View, PrimitiveView {
         var factor: Double { self == .small ? 0.8 : self == .large ? 1.3 : 1 }
     }
 
-    /// A symbol by its SF Symbols name (see the README for the list); an unknown name fails
+    /// A symbol by its SF Symbols name (docs/views.md lists them); an unknown name fails
     /// the render with the closest names by meaning, then spelling.
     public init(systemName: String) { source = .symbol(systemName) }
     /// Every symbol name, sorted.

@@ -18,7 +18,7 @@ public enum ViewError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unknownSymbol(let name, let closest):
             return "no symbol named '\(name)'" + (closest.isEmpty ? "" : "; closest: \(closest.joined(separator: ", "))")
-                + " (the full list is in the README)"
+                + " (the full list is in docs/views.md)"
         case .symbolFontMissing(let name, let package):
             return "the symbol '\(name)' is drawn from the Material Icons font, which is not installed; install the Debian package \(package) (`make setup` does)"
         case .tooLarge(let w, let h, let s):

@@ -1,4 +1,4 @@
-// The README's limits table, row by row. Each row is exceeded here: through the command line
+// The limits table (docs/limits.md), row by row. Each row is exceeded here: through the command line
 // where a file can exceed it (exit status 2, a message naming the limit, no output file), and
 // through the library for the drawing limits no file reaches directly.
 import Foundation
@@ -328,13 +328,13 @@ import TerrapinPNG
         try refused(["scene.json": HostileScenes.covering("polygons", count: 200, side: 4096)], "refusing to render: its polylines and polygons would sweep")
     }
 
-    @Test func everyRowOfTheREADMETableIsExceededBelow() throws {
-        let readme = try String(contentsOfFile: CLI.examples + "/../README.md", encoding: .utf8)
+    @Test func everyRowOfTheLimitsTableIsExceededBelow() throws {
+        let readme = try String(contentsOfFile: CLI.examples + "/../docs/limits.md", encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "\n## Limits\n").last?.components(separatedBy: "\n## ").first)
         let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }.map {
             $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces)
         }.filter { $0 != "what" }
-        #expect(Set(rows) == Set(Self.checks.keys), "README rows without a check: \(Set(rows).subtracting(Self.checks.keys)); checks without a row: \(Set(Self.checks.keys).subtracting(rows))")
+        #expect(Set(rows) == Set(Self.checks.keys), "docs/limits.md rows without a check: \(Set(rows).subtracting(Self.checks.keys)); checks without a row: \(Set(Self.checks.keys).subtracting(rows))")
     }
 
     // MARK: through the command line

@@ -1,4 +1,4 @@
-// The README's drawing example, kept compiling and running.
+// The drawing example of docs/drawing.md, kept compiling and running.
 import Foundation
 import Testing
 import TerrapinGeometry

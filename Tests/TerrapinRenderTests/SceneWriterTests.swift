@@ -109,7 +109,7 @@ import TerrapinSnapshotTesting
         #expect(try PreparedScene(decoded).render() == ViewRenderer.render(map.frame(width: 160, height: 120), scale: 1))
     }
 
-    /// The README's example.
+    /// The example of docs/scene-format.md.
     @Test func readmeExample() throws {
         let dir = NSTemporaryDirectory() + "terrapin-writer-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir + "/scenes", withIntermediateDirectories: true)

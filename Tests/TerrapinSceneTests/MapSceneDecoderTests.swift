@@ -94,7 +94,7 @@ import TerrapinTestSupport
         #expect(found.count == 3, "\(found)")
     }
 
-    /// The README's limits table: markers per file, children per stack, modifiers per view.
+    /// The limits table (docs/limits.md): markers per file, children per stack, modifiers per view.
     @Test func documentedLimitsAreErrors() {
         let marker = #"{"position": {"latitude": 1, "longitude": 2}}"#
         let tooMany = #"{"map": {"markers": ["# + Array(repeating: marker, count: 100_001).joined(separator: ",") + "]}}"

@@ -116,7 +116,7 @@ let hi = try! TextLayout.make("Hi", font: .style(.body))
             _ = try layout(Image(systemName: "ferryboat"))
             Issue.record("rendered an unknown symbol")
         } catch {
-            #expect("\(error)" == "no symbol named 'ferryboat'; closest: ferry, ferry.fill, ferry.circle (the full list is in the README)")
+            #expect("\(error)" == "no symbol named 'ferryboat'; closest: ferry, ferry.fill, ferry.circle (the full list is in docs/views.md)")
         }
         #expect(throws: TypographyError.self) { try layout(Text("x").font(.custom("Helvetica Neue", size: 12))) }
     }

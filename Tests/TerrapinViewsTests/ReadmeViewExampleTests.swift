@@ -1,4 +1,4 @@
-// The README's view example, kept compiling and working.
+// The view example of docs/views.md, kept compiling and working.
 import Testing
 import TerrapinGeometry
 import TerrapinPNG

@@ -49,7 +49,7 @@ import TerrapinTypography
             _ = try ViewRenderer.layout(Image(systemName: "campsite"))
             Issue.record("an unknown name rendered")
         } catch let error as ViewError {
-            #expect(error.description == "no symbol named 'campsite'; closest: tent, tent.2, tent.fill (the full list is in the README)")
+            #expect(error.description == "no symbol named 'campsite'; closest: tent, tent.2, tent.fill (the full list is in docs/views.md)")
         } catch { Issue.record("\(error)") }
     }
 
