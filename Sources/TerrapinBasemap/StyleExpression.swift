@@ -31,9 +31,10 @@ public enum StyleExpression: Sendable {
     case get(String)
     case has(String)
     case id
+    /// `["geometry-type"]` and legacy filters' `$type`: "Point", "LineString" or "Polygon", for
+    /// single and multi-part features alike (style spec v23, as both MapLibres answer; styles
+    /// such as Positron filter on "LineString" and would lose every multi-part road otherwise).
     case geometryType
-    /// Legacy filters' `$type`: "Point", "LineString" or "Polygon", multi or not.
-    case baseGeometryType
     case zoom
     /// An operator over evaluated arguments (`==`, `+`, `concat`, `to-string`, …).
     indirect case call(String, [StyleExpression])
@@ -60,11 +61,7 @@ public enum StyleExpression: Sendable {
         case .get(let k): return c.property(k) ?? .null
         case .has(let k): return .bool(c.property(k) != nil)
         case .id: return c.feature?.id.map { .number(Double($0)) } ?? .null
-        case .geometryType:
-            guard let f = c.feature else { return .null }
-            let multi = f.parts.count > 1 && f.type != .polygon || f.type == .polygon && f.polygons.count > 1
-            return .string((multi ? "Multi" : "") + f.type.name)
-        case .baseGeometryType: return c.feature.map { .string($0.type.name) } ?? .null
+        case .geometryType: return c.feature.map { .string($0.type.name) } ?? .null
         case .zoom: return .number(c.zoom)
         case .variable(let name): return scope.last { $0.0 == name }?.1 ?? .null
         case .letBinding(let bindings, let body):

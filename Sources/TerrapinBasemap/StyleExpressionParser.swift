@@ -57,7 +57,7 @@ public enum StyleExpressionParser {
         func key(_ n: JSONNode) -> StyleExpression? {
             guard case .string(let k) = n.value else { return nil }
             switch k {
-            case "$type": return .baseGeometryType
+            case "$type": return .geometryType
             case "$id": return .id
             default: return .get(k)
             }

@@ -13,12 +13,18 @@ func filter(_ json: String) throws -> StyleExpression {
 }
 
 /// A one-feature layer with the given properties, for evaluating filters.
-func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon, id: UInt64? = 42) -> EvaluationContext {
+func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon, id: UInt64? = 42, parts partCount: Int = 1) -> EvaluationContext {
     let keys = properties.map(\.0), values = properties.map(\.1)
     var tags: [UInt32] = []
     for i in properties.indices { tags += [UInt32(i), UInt32(i)] }
-    let coordinates: [Int32] = type == .polygon ? [0, 0, 10, 0, 10, 10] : [0, 0, 5, 5]
-    let f = VectorTile.Feature(id: id, type: type, tags: tags, coordinates: coordinates, parts: [coordinates.count / 2])
+    // Each part apart from the others (a polygon's rings all outer: counter-clockwise in y-down).
+    var coordinates: [Int32] = [], parts: [Int] = []
+    for p in 0..<partCount {
+        let o = Int32(p * 20)
+        coordinates += type == .polygon ? [o, 0, o + 10, 0, o + 10, 10] : [o, 0, o + 5, 5]
+        parts.append(coordinates.count / 2)
+    }
+    let f = VectorTile.Feature(id: id, type: type, tags: tags, coordinates: coordinates, parts: parts)
     var keyIndex: [String: Int] = [:]
     for (i, k) in keys.enumerated() { keyIndex[k] = i }
     let layer = VectorTile.Layer(name: "t", extent: 4096, keys: keys, values: values, features: [f], keyIndex: keyIndex)
@@ -51,6 +57,14 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(try filter(#"["in", ["get", "class"], ["literal", ["primary", "trunk"]]]"#).evaluate(road) == .bool(true))
         #expect(try filter(#"["!", ["has", "ref"]]"#).evaluate(road) == .bool(true))
         #expect(try filter(#"["==", ["geometry-type"], "LineString"]"#).evaluate(road) == .bool(true))
+        // Multi-part features answer the singular form, as the spec (v23) and both MapLibres do:
+        // Positron's roads are filtered on "LineString", and most of them have several parts.
+        for type in [GeometryType.lineString, .polygon, .point] {
+            let multi = feature([], type: type, parts: 3)
+            #expect(multi.feature?.parts.count == 3)
+            #expect(try expr(#"["geometry-type"]"#).evaluate(multi) == .string(type.name))
+            #expect(try filter(#"["==", "$type", "\#(type.name)"]"#).evaluate(multi) == .bool(true))
+        }
         #expect(try filter(#"["all", [">=", ["zoom"], 14], ["<", ["get", "rank"], 10]]"#).evaluate(road) == .bool(true))
     }
 
