@@ -72,16 +72,23 @@ let package = Package(
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
-        .target(name: "TerrapinTerrain", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF", "CLibPROJ"]),
-        .target(name: "TerrapinModels", dependencies: ["TerrapinIO", "TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinGeo", "TerrapinTerrain"]),
-        .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinPNG"]),
+        // Height data: grids and their loaders, elevation tiles, GeoTIFF (libtiff), PROJ.
+        .target(name: "TerrapinTerrainData", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF", "CLibPROJ"]),
+        // Imagery: images with bounds, raster tile archives and drawers, GeoTIFF imagery.
+        .target(name: "TerrapinImagery", dependencies: ["TerrapinTerrainData", "TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO"]),
+        // 3D drawing shared by terrain, buildings, basemap extrusions and models: the depth frame.
+        .target(name: "Terrapin3D", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinIO"]),
+        // The ground drawn in 3D: grounds, the terrain mesh, buildings, the ground pass.
+        .target(name: "TerrapinTerrain", dependencies: ["TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTiles", "TerrapinIO"]),
+        .target(name: "TerrapinModels", dependencies: ["TerrapinIO", "TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinGeo", "Terrapin3D"]),
+        .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinPNG"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinCodecs", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
-        .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels"]),
-        .target(name: "TerrapinRender", dependencies: ["TerrapinIO", "TerrapinScene", "TerrapinModels", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography", "TerrapinBasemap", "TerrapinTiles"]),
+        .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
+        .target(name: "TerrapinRender", dependencies: ["TerrapinIO", "TerrapinScene", "TerrapinModels", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography", "TerrapinBasemap", "TerrapinTiles", "TerrapinImagery"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinRender"]
+            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinRender"]
         ),
         // What the test targets share: where Fixtures/ and Examples/ are, golden PNGs by name.
         .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry"]),
@@ -97,14 +104,14 @@ let package = Package(
         .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG", "TerrapinRaster", "TerrapinIO"]),
         .testTarget(name: "TerrapinCodecsTests", dependencies: ["TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinDiff", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinCodecs", "TerrapinTerrain", "TerrapinGeo", "TerrapinPNG", "TerrapinIO", "CSQLite", "TerrapinRaster", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTerrain", "TerrapinGeo", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender", "TerrapinRaster", "TerrapinViews", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting", "TerrapinRender", "TerrapinTerrain", "TerrapinScene", "TerrapinDiff", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinCodecs", "TerrapinTerrain", "TerrapinGeo", "TerrapinPNG", "TerrapinIO", "CSQLite", "TerrapinRaster", "TerrapinTestSupport", "TerrapinImagery", "TerrapinTerrainData"]),
+        .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTerrain", "TerrapinGeo", "TerrapinTestSupport", "Terrapin3D"]),
+        .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender", "TerrapinRaster", "TerrapinViews", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinTestSupport", "Terrapin3D"]),
+        .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting", "TerrapinRender", "TerrapinTerrain", "TerrapinScene", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinModelsTests", dependencies: ["TerrapinModels", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinDiff", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
-        .testTarget(name: "TerrapinTerrainTests", dependencies: ["TerrapinTerrain", "TerrapinCodecs", "TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinTiles", "TerrapinGeo", "TerrapinGeometry", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinTerrainTests", dependencies: ["TerrapinTerrain", "TerrapinCodecs", "TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinTiles", "TerrapinGeo", "TerrapinGeometry", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinPNG", "TerrapinCodecs", "TerrapinTypography", "TerrapinIO", "TerrapinDiff", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting", "Terrapin", "TerrapinDiff"], exclude: ["__Snapshots__"]),

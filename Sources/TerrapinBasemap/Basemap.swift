@@ -7,7 +7,9 @@ import TerrapinCodecs
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinRaster
-import TerrapinTerrain
+import Terrapin3D
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinTiles
 
 public final class Basemap: TileDrawer, @unchecked Sendable {

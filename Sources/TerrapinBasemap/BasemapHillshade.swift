@@ -4,7 +4,9 @@ import TerrapinCodecs
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinRaster
-import TerrapinTerrain
+import Terrapin3D
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinTiles
 
 extension Basemap {

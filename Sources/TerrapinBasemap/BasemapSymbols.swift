@@ -2,7 +2,9 @@
 // buildings from its fill-extrusion layers, for the area a view shows at the zoom it needs.
 import Foundation
 import TerrapinRaster
-import TerrapinTerrain
+import Terrapin3D
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinTiles
 
 /// A label of a symbol layer, not yet placed: the resolver projects it, hides it where the

@@ -4,7 +4,9 @@
 // common styles use. What else a style holds is warned about once and skipped, never fatal; a
 // style that is not one (not JSON, no layers, a layer without an id) is a `BasemapError.style`.
 import TerrapinIO
-import TerrapinTerrain
+import Terrapin3D
+import TerrapinImagery
+import TerrapinTerrainData
 
 public struct BasemapStyle: Sendable {
     public struct Source: Sendable, Equatable {

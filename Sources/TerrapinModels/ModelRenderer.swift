@@ -19,7 +19,7 @@
 // but not writing it. The screen is processed in bands of 16 rows so the multisample buffers stay
 // in the caches (at most 1 MiB for a 1024-pixel-wide band: the columns its triangles reach).
 import TerrapinGeo
-import TerrapinTerrain
+import Terrapin3D
 
 public enum ModelRenderer {
     static let ambient: Float = 0.45

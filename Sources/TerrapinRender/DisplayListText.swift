@@ -5,7 +5,6 @@ import TerrapinModels
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTypography
-import TerrapinTerrain
 import TerrapinViews
 
 extension ResolvedScene {

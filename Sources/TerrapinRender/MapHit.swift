@@ -6,7 +6,6 @@ import TerrapinModels
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTypography
-import TerrapinTerrain
 import TerrapinViews
 
 /// What a tap at a point of a resolved map hits: popovers first, then markers from the front.

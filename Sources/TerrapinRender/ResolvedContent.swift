@@ -6,6 +6,7 @@ import TerrapinModels
 import TerrapinRaster
 import TerrapinScene
 import TerrapinTypography
+import TerrapinImagery
 import TerrapinTerrain
 import TerrapinViews
 

@@ -6,7 +6,6 @@ import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinScene
-import TerrapinTerrain
 import TerrapinTiles
 import TerrapinTypography
 import TerrapinViews

@@ -11,7 +11,6 @@
 import TerrapinGeo
 import TerrapinIO
 import TerrapinRaster
-import TerrapinTerrain
 import TerrapinViews
 
 /// A GeoJSON file in a scene, with default styles for its features.

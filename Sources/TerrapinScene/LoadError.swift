@@ -2,7 +2,7 @@
 // and wrapping the lower layer's own error (terrain's, tiles', models', files').
 import TerrapinIO
 import TerrapinModels
-import TerrapinTerrain
+import TerrapinTerrainData
 import TerrapinTiles
 
 public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {

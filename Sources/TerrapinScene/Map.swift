@@ -1,7 +1,10 @@
 // `Map`: the mode, the camera, the content and the map-wide options (terrain, imagery, sun,
 // flights, restrictions, time, labels, buildings), each set by a modifier that returns a copy.
 import TerrapinGeo
+import Terrapin3D
+import TerrapinImagery
 import TerrapinTerrain
+import TerrapinTerrainData
 import TerrapinTiles
 import TerrapinViews
 

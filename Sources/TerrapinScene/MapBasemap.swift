@@ -8,6 +8,8 @@ import TerrapinBasemap
 import TerrapinGeo
 import TerrapinViews
 import TerrapinIO
+import Terrapin3D
+import TerrapinImagery
 import TerrapinTerrain
 import TerrapinRaster
 import TerrapinTiles

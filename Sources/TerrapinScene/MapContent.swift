@@ -4,7 +4,6 @@
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTypography
-import TerrapinTerrain
 import TerrapinViews
 
 public enum MapMode: String, Sendable, CaseIterable {

@@ -5,7 +5,7 @@
 import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
-import TerrapinTerrain
+import TerrapinImagery
 import TerrapinViews
 
 extension Scene {

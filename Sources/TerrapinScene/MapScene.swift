@@ -7,7 +7,8 @@ import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinIO
-import TerrapinTerrain
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinTypography
 import TerrapinViews
 

@@ -15,7 +15,10 @@ import TerrapinGeo
 import TerrapinRaster
 import TerrapinIO
 import TerrapinModels
+import Terrapin3D
+import TerrapinImagery
 import TerrapinTerrain
+import TerrapinTerrainData
 import TerrapinTiles
 import TerrapinTypography
 import TerrapinViews

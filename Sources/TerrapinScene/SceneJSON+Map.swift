@@ -4,6 +4,7 @@
 import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
+import Terrapin3D
 import TerrapinTerrain
 import TerrapinTypography
 import TerrapinViews

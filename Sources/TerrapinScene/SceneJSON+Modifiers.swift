@@ -2,7 +2,6 @@
 import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
-import TerrapinTerrain
 import TerrapinTypography
 import TerrapinViews
 

@@ -3,7 +3,7 @@
 import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
-import TerrapinTerrain
+import TerrapinTerrainData
 import TerrapinTypography
 import TerrapinViews
 

@@ -1,5 +1,8 @@
 // Buildings drawn into the ground's depth frame: walls and roofs as triangles, lit, patterned.
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinGeometry
 
 public enum BuildingRenderer {

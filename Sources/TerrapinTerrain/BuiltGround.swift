@@ -1,5 +1,8 @@
 // Terrain (or flat ground) with buildings on it: heights, line of sight and occlusion.
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinGeometry
 
 /// Terrain (or flat ground) with buildings on it.

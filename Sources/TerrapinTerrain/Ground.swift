@@ -1,6 +1,9 @@
 // What markers stand on. Terrain (height grids, buildings) will implement this seam; until a
 // scene has terrain, the ground is the ellipsoid (WGS84 unless the map says the sphere) at sea level.
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 
 public protocol Ground {
     /// Height above the ellipsoid of the bare ground (sea level over water) at a position.

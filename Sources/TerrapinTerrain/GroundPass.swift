@@ -7,7 +7,10 @@
 // the canvas; depth is metres along the view axis (smaller is nearer). The ray-cast ground
 // leaves depth at +∞ inside the terrain grid's extent, where the mesh decides (it is the same
 // surface at sea level, so a depth from both would fight).
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinIO

@@ -12,7 +12,10 @@
 // zooms near the camera): each covers a window of whole mesh blocks of the level before it, and
 // heights come from the finest level holding the point, which is also the one the mesh draws
 // there.
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinGeometry
 import TerrapinIO
 

@@ -26,7 +26,10 @@
 //
 // Invariant: everything a vertex gets is a function of its grid position and the steps around
 // it, never of the order blocks are visited, so any band of the frame draws the same mesh.
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinGeometry
 
 struct TerrainMesh {

@@ -8,7 +8,10 @@
 // of the mesh takes every k-th sample, k chosen so that a mesh cell spans at most two pixels at
 // the block's distance (`TerrainMesh`), so a 4096² grid costs no more than a 1024² one seen the
 // same way, and the far half of a tilted view is not drawn as sub-pixel triangles.
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinGeometry
 import TerrapinRaster
 import Dispatch

@@ -1,5 +1,8 @@
 // How terrain is coloured and lit: the palette, the sun, the haze.
+import Terrapin3D
 import TerrapinGeo
+import TerrapinImagery
+import TerrapinTerrainData
 import TerrapinGeometry
 import TerrapinRaster
 import Dispatch

@@ -18,6 +18,9 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The tile holding a position at a zoom (XYZ numbering; latitudes clamped to Web
     /// Mercator's ±85.0511°).
+    /// The deepest zoom Terrapin reads from any archive (imagery, terrain, basemap rasters).
+    public static let maxZoomRead = 24
+
     public static func containing(longitude: Double, latitude: Double, zoom: Int) -> TileID {
         let n = Double(1 << zoom)
         let phi: Double = min(max(latitude, -85.0511), 85.0511) * Double.pi / 180

@@ -3,6 +3,7 @@ import Testing
 import TerrapinTestSupport
 import TerrapinGeo
 import TerrapinRaster
+import Terrapin3D
 import TerrapinTerrain
 import TerrapinTiles
 @testable import TerrapinBasemap

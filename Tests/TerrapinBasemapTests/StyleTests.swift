@@ -1,7 +1,6 @@
 // Style expressions, legacy filters and functions, and the style format's warnings and errors.
 import Testing
 import TerrapinIO
-import TerrapinTerrain
 @testable import TerrapinBasemap
 
 func expr(_ json: String) throws -> StyleExpression {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Terrapin
 @testable import TerrapinRender
-@testable import TerrapinTerrain
+@testable import TerrapinImagery
 
 @Suite struct ImageryMapTests {
     /// An opaque image whose pixel (x, y) is (4x, 4y, 2x + 2y) (each mod 256).

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 @testable import Terrapin
 @testable import TerrapinRender
+@testable import Terrapin3D
 @testable import TerrapinTerrain
+@testable import TerrapinTerrainData
 import TerrapinTestSupport
 
 /// A straight-down camera at (0°, 0°) whose range makes one point one metre on the ground,

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Terrapin
 @testable import TerrapinRender
-@testable import TerrapinTerrain
+@testable import TerrapinTerrainData
 import TerrapinSnapshotTesting
 
 let tennessee = LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500)

@@ -1,6 +1,6 @@
 import Testing
 import TerrapinGeo
-import TerrapinTerrain
+import Terrapin3D
 import TerrapinRaster
 import TerrapinRender
 @testable import TerrapinScene

@@ -1,5 +1,5 @@
 import Testing
-@testable import TerrapinTerrain
+@testable import Terrapin3D
 
 /// A style's buildings lit as MapLibre GL lights `fill-extrusion`s. The roof and the shaded wall
 /// of #E9E6E1 are the bytes MapLibre GL JS 5.24 draws straight down over Monaco (240, 237, 232

@@ -1,6 +1,7 @@
 import Testing
 import TerrapinTestSupport
-@testable import TerrapinTerrain
+@testable import TerrapinImagery
+@testable import TerrapinTerrainData
 import TerrapinCodecs
 import TerrapinIO
 import TerrapinTiles

@@ -3,7 +3,10 @@ import Testing
 import TerrapinGeo
 import TerrapinPNG
 import TerrapinRaster
+@testable import Terrapin3D
+@testable import TerrapinImagery
 @testable import TerrapinTerrain
+@testable import TerrapinTerrainData
 
 /// An opaque image whose pixel (x, y) is (x mod 256, y mod 256, (x + y) mod 256).
 func gradientImage(_ width: Int, _ height: Int) -> Pixmap {

@@ -3,7 +3,10 @@ import Testing
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
+@testable import Terrapin3D
+@testable import TerrapinImagery
 @testable import TerrapinTerrain
+@testable import TerrapinTerrainData
 
 /// The mesh's level of detail by distance and the rasteriser under it.
 @Suite struct TerrainMeshTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import TerrapinGeo
+@testable import Terrapin3D
 @testable import TerrapinTerrain
+@testable import TerrapinTerrainData
 import TerrapinTestSupport
 
 let terrainFixtures = Repository.fixture("terrain")

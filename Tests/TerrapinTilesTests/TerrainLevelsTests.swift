@@ -1,6 +1,7 @@
 import Testing
 import TerrapinGeo
 @testable import TerrapinTerrain
+@testable import TerrapinTerrainData
 import TerrapinTiles
 
 /// Terrain from elevation tiles with finer zooms nested near the camera (`TileTerrain.ground`).

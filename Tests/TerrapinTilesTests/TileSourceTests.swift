@@ -5,7 +5,8 @@ import TerrapinCodecs
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
-@testable import TerrapinTerrain
+@testable import TerrapinImagery
+@testable import TerrapinTerrainData
 @testable import TerrapinTiles
 import TerrapinTestSupport
 

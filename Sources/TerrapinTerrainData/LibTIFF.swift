@@ -3,38 +3,38 @@
 // libtiff says on failure is its `message`.
 import CTerrapinTIFF
 
-final class TIFFReader: @unchecked Sendable {
+package final class TIFFReader: @unchecked Sendable {
     /// The first image's fields and georeferencing, as the file states them.
-    struct Info {
-        var width = 0, height = 0
+    package struct Info {
+        package var width = 0, height = 0
         /// 0 when striped.
-        var tileWidth = 0, tileHeight = 0
-        var samplesPerPixel = 0, bitsPerSample = 0, sampleFormat = 0, compression = 0
+        package var tileWidth = 0, tileHeight = 0
+        package var samplesPerPixel = 0, bitsPerSample = 0, sampleFormat = 0, compression = 0
         /// ModelPixelScale (x, y, z) and ModelTiepoint (I, J, K, X, Y, Z), when present.
-        var scale: [Double]? = nil
-        var tiepoint: [Double]? = nil
+        package var scale: [Double]? = nil
+        package var tiepoint: [Double]? = nil
         /// From the geokeys: the projected or geographic CRS; 0 when unknown.
-        var epsg = 0
+        package var epsg = 0
         /// GTRasterTypeGeoKey is PixelIsPoint.
-        var rasterIsPoint = false
-        var nodata: Double? = nil
+        package var rasterIsPoint = false
+        package var nodata: Double? = nil
         /// Images (IFDs) in the file: the full resolution and its overviews.
-        var directories = 0
+        package var directories = 0
     }
 
     /// One image (IFD) of the file.
-    struct Level {
-        let width: Int, height: Int
+    package struct Level {
+        package let width: Int, height: Int
         /// Its blocks: tiles, or strips the width of the image.
-        let blockWidth: Int, blockHeight: Int
-        let subfileType: UInt32
+        package let blockWidth: Int, blockHeight: Int
+        package let subfileType: UInt32
     }
 
     private let reader: OpaquePointer
 
     /// Opens the TIFF on `descriptor` (duplicated: the caller keeps its own), refusing any single
     /// allocation over `maxAllocation` bytes; nil with libtiff's reason in `failure`.
-    init?(descriptor: Int32, name: String, maxAllocation: Int, failure: inout String) {
+    package init?(descriptor: Int32, name: String, maxAllocation: Int, failure: inout String) {
         var message = [CChar](repeating: 0, count: 256)
         guard let reader = tp_tiff_open(descriptor, name, maxAllocation, &message, message.count) else {
             failure = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -46,10 +46,10 @@ final class TIFFReader: @unchecked Sendable {
     deinit { tp_tiff_close(reader) }
 
     /// What libtiff said last.
-    var message: String { String(cString: tp_tiff_message(reader)) }
+    package var message: String { String(cString: tp_tiff_message(reader)) }
 
     /// The first image's fields (nil: see `message`).
-    func info() -> Info? {
+    package func info() -> Info? {
         var r = tp_tiff_info()
         guard tp_tiff_read_info(reader, &r) != 0 else { return nil }
         var info = Info()
@@ -71,20 +71,20 @@ final class TIFFReader: @unchecked Sendable {
     }
 
     /// Image `directory`'s size and blocks (nil: see `message`).
-    func level(_ directory: Int) -> Level? {
+    package func level(_ directory: Int) -> Level? {
         var l = tp_tiff_level()
         guard let d = Int32(exactly: directory), tp_tiff_level_info(reader, d, &l) != 0 else { return nil }
         return Level(width: Int(l.width), height: Int(l.height), blockWidth: Int(l.block_width), blockHeight: Int(l.block_height), subfileType: l.subfile_type)
     }
 
     /// The whole first image as RGBA8 rows, top row first, into `width` × `height` × 4 bytes.
-    func readRGBA(into pixels: UnsafeMutablePointer<UInt8>?) -> Bool { tp_tiff_read_rgba(reader, pixels) != 0 }
+    package func readRGBA(into pixels: UnsafeMutablePointer<UInt8>?) -> Bool { tp_tiff_read_rgba(reader, pixels) != 0 }
 
     /// The first image's first sample as floats, top row first, into `width` × `height` floats.
-    func readSamples(into samples: UnsafeMutablePointer<Float>?) -> Bool { tp_tiff_read_samples(reader, samples) != 0 }
+    package func readSamples(into samples: UnsafeMutablePointer<Float>?) -> Bool { tp_tiff_read_samples(reader, samples) != 0 }
 
     /// The rectangle of image `directory` as RGBA8 rows, top row first; it must lie inside the image.
-    func readRGBA(directory: Int, x: Int, y: Int, width: Int, height: Int, into pixels: UnsafeMutablePointer<UInt8>?) -> Bool {
+    package func readRGBA(directory: Int, x: Int, y: Int, width: Int, height: Int, into pixels: UnsafeMutablePointer<UInt8>?) -> Bool {
         guard let d = Int32(exactly: directory), let x = UInt32(exactly: x), let y = UInt32(exactly: y),
               let w = UInt32(exactly: width), let h = UInt32(exactly: height) else { return false }
         return tp_tiff_read_rgba_region(reader, d, x, y, w, h, pixels) != 0

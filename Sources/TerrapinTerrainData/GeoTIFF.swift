@@ -46,7 +46,7 @@ public enum GeoTIFF {
 
     /// The TIFF at `path` opened (non-blocking, regular files only, as every archive is;
     /// libtiff reads a duplicate descriptor), with its first image's fields.
-    static func open(_ path: String, files: FileAccess) throws(TerrainError) -> (TIFFReader, TIFFReader.Info) {
+    package static func open(_ path: String, files: FileAccess) throws(TerrainError) -> (TIFFReader, TIFFReader.Info) {
         let file: RandomAccessFile
         do { file = RandomAccessFile(try files.open(path)) } catch { throw TerrainError.file(error) }
         var failure = ""
@@ -57,12 +57,12 @@ public enum GeoTIFF {
         return (reader, raw)
     }
 
-    static func withReader<T>(_ path: String, files: FileAccess, _ body: (TIFFReader, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
+    package static func withReader<T>(_ path: String, files: FileAccess, _ body: (TIFFReader, Info) throws(TerrainError) -> T) throws(TerrainError) -> T {
         let (reader, raw) = try open(path, files: files)
         return try body(reader, try georeference(raw, path: path))
     }
 
-    static func georeference(_ r: TIFFReader.Info, path: String) throws(TerrainError) -> Info {
+    package static func georeference(_ r: TIFFReader.Info, path: String) throws(TerrainError) -> Info {
         let w = r.width, h = r.height
         guard let scale = r.scale, let tiepoint = r.tiepoint, scale[0] > 0, scale[1] > 0, scale[0].isFinite, scale[1].isFinite, w > 0, h > 0 else {
             throw TerrainError.image("'\(path)' has no georeferencing (ModelTiepoint and ModelPixelScale); it is a TIFF but not a GeoTIFF")
@@ -102,34 +102,6 @@ public enum GeoTIFF {
     }
 
     public static func info(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) -> Info { try withReader(path, files: files) { _, info in info } }
-
-    /// The image draped as imagery. A tiled file (a cloud-optimised GeoTIFF) or one in a
-    /// projected CRS is read block by block as the drawing needs it, its overviews as coarser
-    /// levels, reprojected through PROJ when its CRS is neither EPSG:4326 nor 3857
-    /// (`GeoTIFFTiles`); a striped one in EPSG:4326 or 3857 — or any, with `wholeImage` — is read
-    /// whole into memory (`.geographic` for EPSG:4326, `.webMercator` for 3857), which a
-    /// projected one cannot be.
-    public static func imagery(_ path: String, shading: Double = 0, files: FileAccess = .unrestricted, wholeImage: Bool = false) throws(TerrainError) -> Imagery {
-        let info = try self.info(path, files: files)
-        if info.projected != nil || (info.tileWidth > 0 && !wholeImage) {
-            return Imagery(tiles: try TileImagery(drawer: try GeoTIFFTiles(path, files: files)), shading: shading)
-        }
-        return try withReader(path, files: files) { (reader, info) throws(TerrainError) in
-            guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
-                throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
-            }
-            let ok = pixmap.data.withUnsafeMutableBufferPointer { reader.readRGBA(into: $0.baseAddress) }
-            guard ok else { throw TerrainError.imagery(file: path, message: reader.message) }
-            PNGDecoder.premultiplyInPlace(&pixmap.data)
-            let b = info.bounds
-            guard var imagery = Imagery(image: pixmap, west: b[0], south: b[1], east: b[2], north: b[3],
-                                        projection: info.epsg == 4326 ? .geographic : .webMercator, shading: shading) else {
-                throw TerrainError.imagery(file: path, message: "its bounds \(b) are not on the Earth")
-            }
-            imagery.source = path
-            return imagery
-        }
-    }
 
     /// The first band as a height grid (nodata → voids, filled from their neighbours).
     public static func heightGrid(_ path: String, files: FileAccess = .unrestricted) throws(TerrainError) -> HeightGrid {

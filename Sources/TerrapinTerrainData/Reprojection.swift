@@ -12,13 +12,13 @@ import CLibPROJ
 import Glibc
 #endif
 
-final class Reprojection {
-    let epsg: Int
+package final class Reprojection {
+    package let epsg: Int
     private let context: OpaquePointer
     private let transform: OpaquePointer
 
     /// A transformation between EPSG:`epsg` and EPSG:4326 in longitude, latitude order.
-    init(epsg: Int, file: String) throws(TerrainError) {
+    package init(epsg: Int, file: String) throws(TerrainError) {
         self.epsg = epsg
         guard let context = proj_context_create() else { throw TerrainError.image("'\(file)': PROJ could not start") }
         proj_log_level(context, PJ_LOG_NONE)
@@ -43,7 +43,7 @@ final class Reprojection {
 
     /// Transforms the points in place: projected → (longitude, latitude) when `forward`, else
     /// back. A point PROJ cannot transform becomes infinite.
-    func transform(_ x: inout [Double], _ y: inout [Double], forward: Bool) {
+    package func transform(_ x: inout [Double], _ y: inout [Double], forward: Bool) {
         let n = min(x.count, y.count)
         guard n > 0 else { return }
         x.withUnsafeMutableBufferPointer { xs in
@@ -55,7 +55,7 @@ final class Reprojection {
     }
 
     /// The longitude/latitude bounds [west, south, east, north] of a projected rectangle.
-    func geographicBounds(left: Double, bottom: Double, right: Double, top: Double) -> [Double] {
+    package func geographicBounds(left: Double, bottom: Double, right: Double, top: Double) -> [Double] {
         var x: [Double] = [], y: [Double] = []
         for k in 0...64 {
             let t = Double(k) / 64
@@ -70,7 +70,7 @@ final class Reprojection {
     /// `samples` (north row first, `columns` × `rows`, pixels of `size` CRS units from the
     /// top-left corner `origin`) resampled onto the same number of samples over `bounds`, north
     /// row first; outside the file, NaN.
-    func resample(_ samples: [Float], columns: Int, rows: Int, origin: (x: Double, y: Double), size: (x: Double, y: Double),
+    package func resample(_ samples: [Float], columns: Int, rows: Int, origin: (x: Double, y: Double), size: (x: Double, y: Double),
                   onto bounds: [Double]) -> [Float] {
         var out = [Float](repeating: .nan, count: columns * rows)
         let cellWidth = (bounds[2] - bounds[0]) / Double(columns), cellHeight = (bounds[3] - bounds[1]) / Double(rows)

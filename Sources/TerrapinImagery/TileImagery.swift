@@ -11,6 +11,7 @@
 // batch); an `ImageryReader` remembers the last tiles one drawing thread used, so the shared
 // cache's lock is taken once per tile and draw, not once per pixel.
 import TerrapinCodecs
+import TerrapinTerrainData
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
@@ -61,7 +62,7 @@ public final class TileImagery: Sendable {
     let problems = Locked<[String]>([])
 
     /// Tiles beyond this zoom are not read (2^24 tiles across: 2 cm pixels).
-    public static let maxZoomRead = 24
+    public static let maxZoomRead = TileID.maxZoomRead
 
     public init(source: any TileSource, cache: TileCache = .shared) throws(TerrainError) {
         let info = source.info

@@ -1,153 +1,18 @@
-// Terrain from elevation tiles (Mapbox Terrain-RGB or Terrarium PNG/WebP tiles in any tile
-// source): the tiles covering an area at one zoom are stitched into one height grid, so
-// neighbouring tiles share their edge samples and the mesh has no cracks.
-//
-// The zoom is the deepest the source has at which the area fits `maxSamples` (so a close camera
-// gets the finest tiles and a wide view a coarser level); the Web Mercator rows are resampled
-// (linearly in y) to the grid's even latitude rows. Pixels with alpha 0 are voids, filled from
-// their neighbours as every grid's are.
-//
-// For a camera, the zoom follows the ground's screen footprint (`ground`): over that coarsest
-// grid, finer grids of one zoom deeper each are nested where the level before them would draw
-// cells wider than the mesh's target (`TerrainMesh.cellPixels`) on a reference view, as far as
-// the source has zooms. Each finer grid covers a window of whole mesh blocks of the one before
-// and halves its cells, so its lattice holds the coarser one's; its outermost samples are the
-// coarser level's surface, so the two meet at the seam. Heights for altitude modes come from the
-// finest level holding the point: the one drawn there.
-import TerrapinCodecs
+// Terrain from elevation tiles seen from a camera: the coarsest grid `TileTerrain.grid` makes,
+// with finer grids nested where the mesh (`TerrainMesh`) would draw cells too wide on screen
+// (see TileTerrain.swift in TerrapinTerrainData for the whole scheme).
+import Terrapin3D
 import TerrapinGeo
-import TerrapinPNG
-import TerrapinRaster
+import TerrapinImagery
+import TerrapinTerrainData
+import TerrapinTerrainData
 import TerrapinTiles
 
-public enum ElevationEncoding: String, Sendable, CaseIterable {
-    /// Mapbox Terrain-RGB: height = −10000 + (R·65536 + G·256 + B) · 0.1 m.
-    case terrainrgb
-    /// Terrarium (AWS/Tilezen): height = R·256 + G + B/256 − 32768 m.
-    case terrarium
+#if canImport(Glibc)
+import Glibc
+#endif
 
-    @inline(__always)
-    func height(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Float {
-        switch self {
-        case .terrainrgb: Float(-10000 + Double(Int(r) << 16 | Int(g) << 8 | Int(b)) * 0.1)
-        case .terrarium: Float(r) * 256 + Float(g) + Float(b) / 256 - 32768
-        }
-    }
-}
-
-public enum TileTerrain {
-    /// Most samples a stitched grid may have (2048² by default).
-    public static let defaultMaxSamples = 2048 * 2048
-
-    /// The grid of `area` (west, south, east, north; nil: the source's bounds) from the
-    /// deepest zoom that fits `maxSamples`. Throws when the source holds no elevation tiles or
-    /// no tile of the area.
-    public static func grid(_ source: any TileSource, encoding: ElevationEncoding, area: [Double]? = nil,
-                            maxSamples: Int = defaultMaxSamples) throws(TerrainError) -> (grid: HeightGrid, zoom: Int) {
-        let info = source.info
-        guard info.type != .mvt else { throw TerrainError.image("'\(source.path)' holds vector tiles; terrain needs elevation tiles (Terrain-RGB or Terrarium PNG/WebP)") }
-        var box = info.bounds ?? [-180, -85, 180, 85]
-        if let area {
-            box = [max(box[0], area[0]), max(box[1], area[1]), min(box[2], area[2]), min(box[3], area[3])]
-            guard box[0] < box[2], box[1] < box[3] else {
-                throw TerrainError.image("the view [\(area.map { String($0) }.joined(separator: ", "))] lies outside the tiles of '\(source.path)' (\(info.bounds ?? []))")
-            }
-        }
-        let tileSize = try Self.tileSize(source, box)
-        var zoom = info.maxZoom
-        while zoom > info.minZoom {
-            let a = TileImagery.tileID(longitude: box[0], latitude: box[3], zoom: zoom), b = TileImagery.tileID(longitude: box[2], latitude: box[1], zoom: zoom)
-            if (b.x - a.x + 1) * (b.y - a.y + 1) * tileSize * tileSize <= maxSamples { break }
-            zoom -= 1
-        }
-        let a = TileImagery.tileID(longitude: box[0], latitude: box[3], zoom: zoom), b = TileImagery.tileID(longitude: box[2], latitude: box[1], zoom: zoom)
-        let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
-        let width = tilesX * tileSize, height = tilesY * tileSize
-        guard width * height <= HeightGrid.maxSamples else { throw TerrainError.tooLarge(file: source.path, columns: Double(width), rows: Double(height)) }
-        let (mosaic, found, _) = try Self.mosaic(source, encoding, zoom: zoom, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: tileSize)
-        guard found > 0 else { throw TerrainError.image("'\(source.path)' has no tile of the area at zoom \(zoom)") }
-        // Edges of the mosaic in degrees and Mercator y.
-        let n = Double(1 << zoom)
-        let west = Double(a.x) / n * 360 - 180, east = Double(b.x + 1) / n * 360 - 180
-        func latitude(_ tileY: Double) -> Double { TileID.latitude(worldY: tileY / n) }
-        let north = latitude(Double(a.y)), south = latitude(Double(b.y + 1))
-        // Even latitude rows, each read from the mosaic rows around its Mercator y.
-        let rows = height, columns = width
-        let cellHeight = (north - south) / Double(rows), cellWidth = (east - west) / Double(columns)
-        let samples = HeightGrid.latitudeRows(mercator: mosaic, columns: columns, rows: rows, north: north, south: south)
-        guard var grid = HeightGrid(columns: columns, rows: rows, westCentre: west + cellWidth / 2, southCentre: south + cellHeight / 2,
-                                    cellWidth: cellWidth, cellHeight: cellHeight, samples: samples) else {
-            throw TerrainError.image("'\(source.path)': the tiles make no grid")
-        }
-        grid.source = GridSource(file: source.path, tiles: encoding, attribution: info.attribution)
-        return (grid, zoom)
-    }
-
-    /// The source's tile size, from the tile at the middle of `box` at its least zoom (256
-    /// when there is none; Terrain-RGB tiles are 256 or 512).
-    public static func tileSize(_ source: any TileSource, _ box: [Double]) throws(TerrainError) -> Int {
-        let middle = TileImagery.tileID(longitude: (box[0] + box[2]) / 2, latitude: (box[1] + box[3]) / 2, zoom: source.info.minZoom)
-        return try decode(source, middle)?.width ?? 256
-    }
-
-    /// The heights of `tilesX` × `tilesY` tiles of `zoom` from tile `a` in Web Mercator, one
-    /// per pixel, NaN where no tile is; a missing tile is magnified from its nearest ancestor
-    /// (overzoom). Also how many tiles were found, and how many of them at `zoom` itself.
-    public static func mosaic(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, from a: TileID, tilesX: Int, tilesY: Int,
-                              tileSize: Int) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
-        let width = tilesX * tileSize, height = tilesY * tileSize
-        var mosaic = [Float](repeating: .nan, count: width * height)
-        var found = 0, native = 0
-        let minZoom = source.info.minZoom
-        for ty in 0..<tilesY {
-            for tx in 0..<tilesX {
-                let id = TileID(z: zoom, x: a.x + tx, y: a.y + ty)
-                var image: Pixmap?, up = 0
-                while image == nil, up <= zoom - minZoom {
-                    image = try decode(source, id.ancestor(up))
-                    if image == nil { up += 1 }
-                }
-                guard let image else { continue }
-                found += 1
-                if up == 0 { native += 1 }
-                // This tile's part of the ancestor: 1/2^up of it, offset by the low bits of x, y.
-                let part = Double(image.width) / Double(tileSize << up)
-                let ox = Double((id.x & ((1 << up) - 1)) * tileSize), oy = Double((id.y & ((1 << up) - 1)) * tileSize)
-                image.data.withUnsafeBufferPointer { d in
-                    for y in 0..<tileSize {
-                        let sy = min(image.height - 1, Int((oy + Double(y) + 0.5) * part))
-                        for x in 0..<tileSize {
-                            let sx = min(image.width - 1, Int((ox + Double(x) + 0.5) * part))
-                            let o = (sy * image.width + sx) * 4
-                            guard d[o + 3] == 255 else { continue }
-                            mosaic[(ty * tileSize + y) * width + tx * tileSize + x] = encoding.height(d[o], d[o + 1], d[o + 2])
-                        }
-                    }
-                }
-            }
-        }
-        return (mosaic, found, native)
-    }
-
-    /// The height at (`x`, `y`) — pixels of a `width` × `height` mosaic, centres at whole
-    /// numbers, clamped to its edge — bilinear over the corners that are not voids (NaN), so a
-    /// void gives way to its neighbours; nil when every corner is one.
-    @inline(__always)
-    public static func bilinear(_ m: UnsafeBufferPointer<Float>, width: Int, height: Int, x: Double, y: Double) -> Float? {
-        let fy = min(max(y, 0), Double(height - 1)), y0 = min(Int(fy), max(0, height - 2)), y1 = min(y0 + 1, height - 1)
-        let fx = min(max(x, 0), Double(width - 1)), x0 = min(Int(fx), max(0, width - 2)), x1 = min(x0 + 1, width - 1)
-        let ty = Float(fy - Double(y0)), tx = Float(fx - Double(x0))
-        var sum: Float = 0, weight: Float = 0
-        @inline(__always) func corner(_ v: Float, _ k: Float) {
-            if !v.isNaN { sum += v * k; weight += k }
-        }
-        corner(m[y0 * width + x0], (1 - tx) * (1 - ty))
-        corner(m[y0 * width + x1], tx * (1 - ty))
-        corner(m[y1 * width + x0], (1 - tx) * ty)
-        corner(m[y1 * width + x1], tx * ty)
-        return weight > 0 ? sum / weight : nil
-    }
-
+extension TileTerrain {
     /// Most samples each level of a ground seen from a camera may hold (1024²): the coarsest
     /// one, and each finer one.
     public static let defaultLevelSamples = 1024 * 1024
@@ -164,9 +29,9 @@ public enum TileTerrain {
                               levelSamples: Int = defaultLevelSamples) throws(TerrainError) -> (ground: TerrainGround, zooms: [Int]) {
         let (first, zoom) = try grid(source, encoding: encoding, area: area, maxSamples: camera == nil ? defaultMaxSamples : levelSamples)
         var levels = [first], windows: [GridWindow] = [], zooms = [zoom]
-        if let camera, zoom < min(source.info.maxZoom, TileImagery.maxZoomRead) {
+        if let camera, zoom < min(source.info.maxZoom, TileID.maxZoomRead) {
             let tileSize = try Self.tileSize(source, area ?? source.info.bounds ?? [-180, -85, 180, 85])
-            for z in (zoom + 1)...min(source.info.maxZoom, TileImagery.maxZoomRead, zoom + maxDetailLevels) {
+            for z in (zoom + 1)...min(source.info.maxZoom, TileID.maxZoomRead, zoom + maxDetailLevels) {
                 let ground = TerrainGround(levels: levels, windows: windows, exaggeration: exaggeration)
                 guard let window = window(in: levels[levels.count - 1], ground: ground, camera: camera, viewport: viewport, maxSamples: levelSamples),
                       let finer = try nested(source, encoding, zoom: z, in: levels[levels.count - 1], window: window, tileSize: tileSize) else { break }
@@ -262,7 +127,7 @@ public enum TileTerrain {
         let cellWidth = parent.cellWidth / 2, cellHeight = parent.cellHeight / 2
         let west = parent.westCentre + Double(c0) * parent.cellWidth, north = parent.northCentre - Double(r0) * parent.cellHeight
         let east = west + Double(columns - 1) * cellWidth, south = north - Double(rows - 1) * cellHeight
-        let a = TileImagery.tileID(longitude: west, latitude: north, zoom: zoom), b = TileImagery.tileID(longitude: east, latitude: south, zoom: zoom)
+        let a = TileID.containing(longitude: west, latitude: north, zoom: zoom), b = TileID.containing(longitude: east, latitude: south, zoom: zoom)
         let tilesX = b.x - a.x + 1, tilesY = b.y - a.y + 1
         let width = tilesX * tileSize, height = tilesY * tileSize
         guard width * height <= maxMosaicSamples, columns * rows <= HeightGrid.maxSamples else { return nil }
@@ -303,20 +168,4 @@ public enum TileTerrain {
         grid.source = parent.source
         return grid
     }
-
-    static func decode(_ source: any TileSource, _ id: TileID) throws(TerrainError) -> Pixmap? {
-        do {
-            guard let bytes = try source.tile(id) else { return nil }
-            return try RasterImage.decode(bytes, source: "tile \(id) of '\(source.path)'",
-                                          limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096))
-        } catch let e as TileError {
-            throw TerrainError.tiles(e)
-        } catch {
-            throw TerrainError.image(String(describing: error))
-        }
-    }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -16,7 +16,9 @@
 // libtiff's handle is not thread-safe: one lock guards it, the block cache and PROJ's context
 // (drawing threads that need a new tile from the same file take turns; drawn tiles are cached).
 import TerrapinGeo
+import TerrapinTerrainData
 import TerrapinIO
+import TerrapinPNG
 import TerrapinRaster
 import TerrapinTiles
 #if canImport(Glibc)
@@ -262,6 +264,36 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
                 xs[j * size + i] = at(lx)
                 ys[j * size + i] = at(ly)
             }
+        }
+    }
+}
+
+extension GeoTIFF {
+    /// The image draped as imagery. A tiled file (a cloud-optimised GeoTIFF) or one in a
+    /// projected CRS is read block by block as the drawing needs it, its overviews as coarser
+    /// levels, reprojected through PROJ when its CRS is neither EPSG:4326 nor 3857
+    /// (`GeoTIFFTiles`); a striped one in EPSG:4326 or 3857 — or any, with `wholeImage` — is read
+    /// whole into memory (`.geographic` for EPSG:4326, `.webMercator` for 3857), which a
+    /// projected one cannot be.
+    public static func imagery(_ path: String, shading: Double = 0, files: FileAccess = .unrestricted, wholeImage: Bool = false) throws(TerrainError) -> Imagery {
+        let info = try self.info(path, files: files)
+        if info.projected != nil || (info.tileWidth > 0 && !wholeImage) {
+            return Imagery(tiles: try TileImagery(drawer: try GeoTIFFTiles(path, files: files)), shading: shading)
+        }
+        return try withReader(path, files: files) { (reader, info) throws(TerrainError) in
+            guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
+                throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
+            }
+            let ok = pixmap.data.withUnsafeMutableBufferPointer { reader.readRGBA(into: $0.baseAddress) }
+            guard ok else { throw TerrainError.imagery(file: path, message: reader.message) }
+            PNGDecoder.premultiplyInPlace(&pixmap.data)
+            let b = info.bounds
+            guard var imagery = Imagery(image: pixmap, west: b[0], south: b[1], east: b[2], north: b[3],
+                                        projection: info.epsg == 4326 ? .geographic : .webMercator, shading: shading) else {
+                throw TerrainError.imagery(file: path, message: "its bounds \(b) are not on the Earth")
+            }
+            imagery.source = path
+            return imagery
         }
     }
 }

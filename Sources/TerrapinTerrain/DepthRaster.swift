@@ -1,23 +1,13 @@
-// The depth frame the ground and 3D layers draw into, and the depth rasteriser that fills it in bands.
+// The depth rasteriser terrain and buildings draw with: triangles into a `DepthFrame`, in bands
+// on all cores.
+import Terrapin3D
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
 import Dispatch
 import TerrapinIO
 
-/// A depth-tested frame being drawn: premultiplied pixels and per-pixel depth.
-public struct DepthFrame {
-    public let width: Int, height: Int
-    public var pixels: [UInt32]
-    public var depth: [Float]
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        pixels = [UInt32](repeating: 0, count: width * height)
-        depth = [Float](repeating: .infinity, count: width * height)
-    }
-
+extension DepthFrame {
     /// A triangle with per-vertex attributes and view depth; the nearest wins. `shade` turns the
     /// interpolated attributes into a pixel (premultiplied, packed).
     /// With `perspective` the attributes are interpolated perspective-correctly (for texture

@@ -7,7 +7,7 @@ import TerrapinGeometry
 public final class PatternImage: Sendable {
     public let width: Int, height: Int
     /// Level 0 is the image.
-    let levels: [(width: Int, height: Int, texels: [SIMD4<Float>])]
+    @usableFromInline let levels: [(width: Int, height: Int, texels: [SIMD4<Float>])]
 
     /// Nil unless the texels fill `width` × `height` (at most 1,024 each way).
     public init?(width: Int, height: Int, texels: [SIMD4<Float>]) {
@@ -31,8 +31,8 @@ public final class PatternImage: Sendable {
 
     /// Bilinear between texel centres of level `level`, repeating both ways; `u`, `v` in the
     /// image's pixels (level 0).
-    @inline(__always)
-    func sample(_ u: Float, _ v: Float, level: Int) -> SIMD4<Float> {
+    @inlinable @inline(__always)
+    package func sample(_ u: Float, _ v: Float, level: Int) -> SIMD4<Float> {
         let (w, h, texels) = levels[level]
         let fu = u * Float(w) / Float(width) - 0.5, fv = v * Float(h) / Float(height) - 0.5
         let iu = fu.rounded(.down), iv = fv.rounded(.down)
@@ -46,8 +46,8 @@ public final class PatternImage: Sendable {
     }
 
     /// Trilinear: `lod` is log2 of image pixels per screen pixel (0 or less: the image itself).
-    @inline(__always)
-    func sample(_ u: Float, _ v: Float, lod: Float) -> SIMD4<Float> {
+    @inlinable @inline(__always)
+    package func sample(_ u: Float, _ v: Float, lod: Float) -> SIMD4<Float> {
         guard lod > 0 else { return sample(u, v, level: 0) }
         let l = min(lod, Float(levels.count - 1))
         let i = Int(l), f = l - Float(i)

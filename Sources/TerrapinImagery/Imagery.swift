@@ -12,6 +12,7 @@
 // pixels are the world's at the archive's deepest zoom, in Web Mercator, and each level of
 // detail is a zoom level, read tile by tile as the drawing asks for them.
 import TerrapinCodecs
+import TerrapinTerrainData
 import TerrapinGeo
 import TerrapinIO
 import TerrapinTiles
