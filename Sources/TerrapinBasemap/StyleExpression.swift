@@ -163,7 +163,8 @@ public enum StyleExpression: Sendable {
             if case .array(let a) = v.first { return .number(Double(a.count)) }
             return .number(Double(v.first?.text.count ?? 0))
         case "at":
-            guard let i = n(0), v.count >= 2, case .array(let a) = v[1], i >= 0, Int(i) < a.count else { return .null }
+            // Compared as Doubles first: Int(1e20) or Int(.nan) would trap.
+            guard let i = n(0), v.count >= 2, case .array(let a) = v[1], i >= 0, i < Double(a.count) else { return .null }
             return a[Int(i)]
         case "+": return .number(v.reduce(0) { $0 + ($1.number ?? 0) })
         case "*": return .number(v.reduce(1) { $0 * ($1.number ?? 0) })
@@ -247,8 +248,9 @@ public enum CSSColor {
         let s = text.trimmingCharacters(in: .whitespaces).lowercased()
         if s.hasPrefix("#") {
             let hex = Array(s.dropFirst())
-            guard hex.allSatisfy(\.isHexDigit) else { return nil }
-            let digits = hex.map { Double(Int(String($0), radix: 16)!) }
+            // ASCII digits only: Character.isHexDigit also accepts fullwidth ones ("#１２３").
+            let digits = hex.compactMap { $0.isASCII ? $0.hexDigitValue.map(Double.init) : nil }
+            guard digits.count == hex.count else { return nil }
             switch digits.count {
             case 3, 4:
                 return StyleColor(red: digits[0] * 17 / 255, green: digits[1] * 17 / 255, blue: digits[2] * 17 / 255,

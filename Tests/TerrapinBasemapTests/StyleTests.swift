@@ -106,6 +106,19 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(CSSColor.parse("transparent")?.alpha == 0)
         #expect(CSSColor.parse("not a colour") == nil)
         #expect(CSSColor.parse("#12345") == nil)
+        // Fullwidth and other non-ASCII digits are not hex digits (they trapped once).
+        #expect(CSSColor.parse("#\u{FF11}\u{FF12}\u{FF13}") == nil)
+        #expect(CSSColor.parse("#١٢٣") == nil)
+        #expect(CSSColor.parse("#ＡＢＣ") == nil)
+    }
+
+    /// `at` with an index no Int holds, or none at all, is null (it trapped in Int(Double) once).
+    @Test func atOutOfAnyIntsRangeIsNull() throws {
+        for index in ["1e20", "-1e20", "1.5e300", "2", "-1"] {
+            #expect(try expr(#"["at", \#(index), ["literal", [1, 2]]]"#).evaluate(EvaluationContext(zoom: 14)) == .null, "\(index)")
+        }
+        #expect(try expr(#"["at", ["/", 0, 0], ["literal", [1, 2]]]"#).evaluate(EvaluationContext(zoom: 14)) == .null)
+        #expect(try expr(#"["at", 1, ["literal", [1, 2]]]"#).evaluate(EvaluationContext(zoom: 14)) == .number(2))
     }
 
     @Test func unknownOperatorsAreErrorsWithTheirLine() {
