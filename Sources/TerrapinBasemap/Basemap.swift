@@ -73,6 +73,17 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                                              message: "'\(archive.path)' holds \(archive.info.type.rawValue) tiles; a vector source needs Mapbox Vector Tiles")
                 }
                 vectors[key] = archive
+                // A style written for another schema draws little or nothing of these tiles: say so.
+                let wanted = Set(style.layers.filter { $0.source == key }.compactMap(\.sourceLayer))
+                if !wanted.isEmpty, let held = TileSchema.layerNames(archive) {
+                    let reads = TileSchema.classify(wanted), holds = TileSchema.classify(held)
+                    if wanted.isDisjoint(with: held) || (reads != nil && holds != nil && reads != holds) {
+                        func list(_ names: Set<String>) -> String { names.sorted().prefix(4).joined(separator: ", ") + (names.count > 4 ? ", …" : "") }
+                        missing.append("source '\(key)': the style reads layers \(list(wanted))\(reads.map { " (the \($0.rawValue) schema)" } ?? ""), "
+                                       + "but '\(archive.path)' holds \(list(held))\(holds.map { " (the \($0.rawValue) schema)" } ?? ""); "
+                                       + "little or nothing of it is drawn: give a style for those tiles, or leave out \"style\" for the built-in one, which reads all three schemas")
+                    }
+                }
             case .raster:
                 rasters[key] = Imagery(tiles: try TileImagery(source: archive))
             case .rasterDEM:

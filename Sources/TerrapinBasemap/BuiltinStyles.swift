@@ -1,4 +1,5 @@
-// The built-in styles for the OpenMapTiles schema, written to look like Google's maps:
+// The built-in styles, written for the OpenMapTiles schema to look like Google's maps (and read
+// through Protomaps' and Shortbread's tiles by TileSchema.swift's tables):
 // `roadmap` (pale land, white roads with grey casings, yellow major roads, blue water, green
 // parks, grey labels) and `hybrid` (the scene's imagery under thin roads and white labels).
 // Their vector source "openmaptiles" and raster source "imagery" have no location: the scene's
@@ -7,21 +8,27 @@
 extension BasemapStyle {
     public static let builtinNames = ["roadmap", "hybrid"]
 
-    /// A built-in style by name, or nil (parsed once).
-    public static func builtin(_ name: String) -> BasemapStyle? {
-        switch name {
-        case "roadmap": parsedRoadmap
-        case "hybrid": parsedHybrid
-        default: nil
-        }
+    /// A built-in style by name, reading tiles of `schema` (see TileSchema.swift), or nil
+    /// (each parsed once).
+    public static func builtin(_ name: String, schema: TileSchema = .openmaptiles) -> BasemapStyle? {
+        guard builtinNames.contains(name) else { return nil }
+        return parsedBuiltins["\(name) \(schema.rawValue)"] ?? nil
     }
-    static let parsedRoadmap = try? parse(Array(roadmapJSON.utf8), file: "roadmap", directory: ".")
-    static let parsedHybrid = try? parse(Array(hybridJSON.utf8), file: "hybrid", directory: ".")
+    static let parsedBuiltins: [String: BasemapStyle?] = {
+        var styles: [String: BasemapStyle?] = [:]
+        for name in builtinNames {
+            for schema in TileSchema.allCases {
+                styles["\(name) \(schema.rawValue)"] = builtinJSON(name, schema: schema).flatMap { try? parse(Array($0.utf8), file: name, directory: ".") }
+            }
+        }
+        return styles
+    }()
 
-    public static func builtinJSON(_ name: String) -> String? {
+    /// A built-in style's JSON as it reads `schema`'s tiles.
+    public static func builtinJSON(_ name: String, schema: TileSchema = .openmaptiles) -> String? {
         switch name {
-        case "roadmap": roadmapJSON
-        case "hybrid": hybridJSON
+        case "roadmap": schema.adapt(roadmapJSON)
+        case "hybrid": schema.adapt(hybridJSON)
         default: nil
         }
     }

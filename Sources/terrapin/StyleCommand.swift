@@ -4,30 +4,37 @@ import TerrapinIO
 
 extension CommandLineTool {
     static let styleHelp = """
-        terrapin style: print a built-in MapLibre style for OpenMapTiles-schema vector tiles
-        (roadmap, hybrid) to start a style of your own from, or read a style file and list
-        what Terrapin skips in it (warnings), exit status 2 if it cannot be used.
+        terrapin style: print a built-in MapLibre style (roadmap, hybrid) to start a style of
+        your own from, for vector tiles in the OpenMapTiles schema or, with --schema, in the
+        Protomaps or Shortbread schema; or read a style file and list what Terrapin skips in it
+        (warnings), exit status 2 if it cannot be used. (A scene without a style of its own
+        uses the built-in one for whichever schema its tiles are in.)
 
         Usage:
-          terrapin style roadmap|hybrid
+          terrapin style roadmap|hybrid [--schema openmaptiles|protomaps|shortbread]
           terrapin style --check STYLE.json
 
         Examples:
           terrapin style roadmap > my-style.json
+          terrapin style roadmap --schema protomaps > my-protomaps-style.json
           terrapin style --check my-style.json
         """
 
     static func style(_ arguments: [String]) throws {
         var check = false
+        var schema = TileSchema.openmaptiles
         var parser = ArgumentParser(arguments, command: "style")
-        guard let positional = try parser.parse(help: styleHelp, { argument, _ in
-            guard argument == "--check" else { return false }
-            check = true
+        guard let positional = try parser.parse(help: styleHelp, { argument, parser in
+            switch argument {
+            case "--check": check = true
+            case "--schema": schema = try parser.choice(for: argument, TileSchema.self)
+            default: return false
+            }
             return true
         }) else { return }
         let name = try parser.single(positional)
         if !check {
-            guard let json = BasemapStyle.builtinJSON(name) else {
+            guard let json = BasemapStyle.builtinJSON(name, schema: schema) else {
                 throw CLIError.usage("no built-in style '\(name)'; the built-in styles are \(BasemapStyle.builtinNames.joined(separator: ", "))", command: "style")
             }
             printOut(json)

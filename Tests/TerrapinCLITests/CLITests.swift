@@ -681,6 +681,13 @@ extension Array where Element == UInt8 {
         #expect(try BasemapStyle.parse(roadmap.stdout, file: "roadmap", directory: ".").warnings == [])
         let unknown = try CLI.run(["style", "topo"])
         #expect(unknown.status == 2 && unknown.stderr.contains("roadmap, hybrid"))
+        // For Protomaps and Shortbread tiles: the same design reading their layers.
+        for schema in ["protomaps", "shortbread"] {
+            let printed = try CLI.run(["style", "hybrid", "--schema", schema])
+            #expect(printed.status == 0 && String(decoding: printed.stdout, as: UTF8.self) == BasemapStyle.builtinJSON("hybrid", schema: TileSchema(rawValue: schema)!)! + "\n")
+        }
+        let badSchema = try CLI.run(["style", "roadmap", "--schema", "tilezen"])
+        #expect(badSchema.status == 2 && badSchema.stderr.contains("openmaptiles, protomaps, shortbread"), "\(badSchema.stderr)")
         let check = try CLI.run(["style", "--check", CLI.examples + "/../Fixtures/basemap/styles/unsupported.json"])
         #expect(check.status == 0)
         let text = String(decoding: check.stdout, as: UTF8.self)

@@ -1,0 +1,62 @@
+// Telling the three vector-tile schemas apart, and the built-in styles rewritten for each.
+import Testing
+import TerrapinIO
+import TerrapinTiles
+import TerrapinTestSupport
+@testable import TerrapinBasemap
+
+@Suite struct TileSchemaDetectionTests {
+    @Test func theArchivesSayWhichSchemaTheyAreIn() throws {
+        let expected: [(String, TileSchema)] = [
+            ("monaco-omt.pmtiles", .openmaptiles), ("andorra-omt.pmtiles", .openmaptiles), ("andorra-omt.mbtiles", .openmaptiles),
+            ("monaco-protomaps.pmtiles", .protomaps), ("monaco-shortbread.pmtiles", .shortbread),
+        ]
+        for (file, schema) in expected {
+            #expect(TileSchema.detect(try TileSources.open(Repository.fixture("tiles/" + file))) == schema, "\(file)")
+        }
+        // Raster archives have no schema; a tile of no known schema, or of two at once, neither.
+        #expect(TileSchema.detect(try TileSources.open(Repository.fixture("tiles/stamen-toner-z0-3.pmtiles"))) == nil)
+        #expect(TileSchema.classify(["buildings", "pois"]) == nil)
+        #expect(TileSchema.classify(["roads", "streets"]) == nil)
+        #expect(TileSchema.classify(["roads", "earth", "pois"]) == .protomaps)
+    }
+
+    /// Every built-in style reads each schema with no warning, keeps its paint, and reads
+    /// layers the schema has (what has no counterpart, as Shortbread's peaks, is left out).
+    @Test(arguments: TileSchema.allCases)
+    func theBuiltInStylesAreRewrittenForEachSchema(_ schema: TileSchema) throws {
+        for name in BasemapStyle.builtinNames {
+            let style = try #require(BasemapStyle.builtin(name, schema: schema), "\(name)")
+            #expect(style.warnings.isEmpty, "\(name) \(schema): \(style.warnings)")
+            let original = try #require(BasemapStyle.builtin(name))
+            // Same paint, layer by layer (ids may gain a second reading: "water-2").
+            for layer in style.layers {
+                let base = layer.id.split(separator: "-").last.map { Int($0) != nil } == true ? String(layer.id.dropLast(2)) : layer.id
+                let from = try #require(original.layers.first { $0.id == base }, "\(layer.id)")
+                #expect(layer.kind == from.kind && layer.minZoom == from.minZoom && Set(layer.properties.keys) == Set(from.properties.keys), "\(layer.id)")
+            }
+        }
+        let roadmap = try #require(BasemapStyle.builtin("roadmap", schema: schema))
+        let read = Set(roadmap.layers.compactMap(\.sourceLayer))
+        switch schema {
+        case .openmaptiles: #expect(read.isSuperset(of: ["transportation", "transportation_name", "place", "water"]))
+        case .protomaps: #expect(read == ["landuse", "landcover", "water", "buildings", "roads", "boundaries", "pois", "places"])
+        case .shortbread:
+            #expect(read.isSuperset(of: ["streets", "street_labels", "ocean", "water_polygons", "place_labels", "land", "buildings"]))
+            #expect(!roadmap.layers.contains { $0.id == "peak" })
+        }
+    }
+
+    /// The rewrite renames what expressions read: a road's width by its class in OpenMapTiles
+    /// reads `kind_detail` in Protomaps and `kind` in Shortbread; labels read `name`.
+    @Test func propertiesAreRenamedWhereExpressionsReadThem() throws {
+        let protomaps = try #require(BasemapStyle.builtinJSON("roadmap", schema: .protomaps))
+        #expect(protomaps.contains(##""line-color": ["match", ["get", "kind_detail"], "motorway", "#FAD06C", "#FDE293"]"##))
+        #expect(protomaps.contains(#""text-field": "{name}""#) && !protomaps.contains("name:latin"))
+        let shortbread = try #require(BasemapStyle.builtinJSON("roadmap", schema: .shortbread))
+        #expect(shortbread.contains(##""line-color": ["match", ["get", "kind"], "motorway", "#FAD06C", "#FDE293"]"##))
+        #expect(shortbread.contains(#"{"id": "water", "type": "fill", "source": "openmaptiles", "source-layer": "ocean""#))
+        #expect(shortbread.contains(#"{"id": "water-2", "type": "fill", "source": "openmaptiles", "source-layer": "water_polygons""#))
+        #expect(BasemapStyle.builtinJSON("roadmap", schema: .openmaptiles) == BasemapStyle.roadmapJSON)
+    }
+}
