@@ -159,7 +159,7 @@ extension Basemap {
                     guard out.count < Self.maxLabels else { return out }
                     let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
                     if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
-                    var text = layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? ""
+                    var text = Self.trimmed(layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? "")
                     var icon: (Pixmap, Double)?
                     if let image = layer.property("icon-image") {
                         let name = Self.text(image.evaluate(context), data, feature)
@@ -286,6 +286,16 @@ extension Basemap {
             } else if ch == "{" { inToken = true } else { out.append(ch) }
         }
         return out.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A label's text without the white space at its ends, newlines included, as MapLibre trims
+    /// it: "{name:latin}\n{name:nonlatin}" with no second name is one line, not a line and an
+    /// empty one (which lifted the label half a line).
+    static func trimmed(_ text: String) -> String {
+        let blank: Set<Unicode.Scalar> = ["\t", "\n", "\u{0B}", "\u{0C}", "\r", " "]
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !blank.contains($0) }), let last = scalars.lastIndex(where: { !blank.contains($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 
     static func centroid(_ p: ArraySlice<Int32>) -> (Double, Double) {

@@ -112,6 +112,19 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(CSSColor.parse("#ＡＢＣ") == nil)
     }
 
+    /// Label text loses the white space and newlines at its ends, as MapLibre's: a name with
+    /// no second-script name is one line.
+    @Test func labelTextIsTrimmedOfEmptyLines() throws {
+        let place = feature([("name:latin", .string("Andorra la Vella"))], type: .point)
+        let field = try expr(#""{name:latin}\n{name:nonlatin}""#)
+        let text = Basemap.text(field.evaluate(place), place.layer!, place.feature!)
+        #expect(text == "Andorra la Vella\n")
+        #expect(Basemap.trimmed(text) == "Andorra la Vella")
+        #expect(Basemap.trimmed(" \n\tA\nB \r\n") == "A\nB")
+        #expect(Basemap.trimmed("\n\n") == "")
+        #expect(Basemap.trimmed("\u{00A0}A\u{00A0}") == "\u{00A0}A\u{00A0}", "MapLibre keeps no-break spaces")
+    }
+
     /// `at` with an index no Int holds, or none at all, is null (it trapped in Int(Double) once).
     @Test func atOutOfAnyIntsRangeIsNull() throws {
         for index in ["1e20", "-1e20", "1.5e300", "2", "-1"] {
