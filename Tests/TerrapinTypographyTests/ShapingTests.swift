@@ -84,3 +84,22 @@ import Foundation
         #expect(scripts[5].rawValue == scripts[6].rawValue, "the space takes Latin")
     }
 }
+
+/// A family the machine lacks is an error naming the package to install, and it is asked of
+/// fontconfig once: a map style naming such a font asks again for every label.
+@Suite struct UnknownFamilyTests {
+    @Test func anUnknownFamilyIsTheSameErrorEveryTime() {
+        let library = FontLibrary()
+        var errors: [String] = []
+        for _ in 0..<3 {
+            do throws(TypographyError) {
+                _ = try library.face(for: FontRequest(family: "Metropolis", weight: .bold))
+                Issue.record("Metropolis is not installed here")
+            } catch { errors.append("\(error)") }
+        }
+        #expect(errors.count == 3 && Set(errors).count == 1, "\(errors)")
+        #expect(errors.first?.contains("Metropolis") == true, "\(errors)")
+        // An installed family still resolves after the miss (the two caches are apart).
+        #expect((try? library.face(for: FontRequest(family: "Noto Sans", weight: .bold))) != nil)
+    }
+}
