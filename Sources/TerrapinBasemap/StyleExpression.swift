@@ -48,6 +48,9 @@ public enum StyleExpression: Sendable {
     indirect case letBinding([(String, StyleExpression)], StyleExpression)
     case variable(String)
 
+    /// The longest string an expression makes (64 KiB): no label or image name comes near it.
+    public static let maxStringBytes = 64 * 1024
+
     // MARK: Evaluation
 
     public func evaluate(_ c: EvaluationContext) -> StyleValue {
@@ -142,7 +145,13 @@ public enum StyleExpression: Sendable {
         case "inList":
             guard let first = v.first else { return .bool(false) }
             return .bool(v.dropFirst().contains { $0.matches(first) })
-        case "concat": return .string(v.map(\.text).joined())
+        case "concat":
+            // Bounded: `let` bindings each concatenating the one before double a string per
+            // step (a 3 KB style reached 20 GB); past the limit it is an evaluation error, and
+            // the property falls back as for any other.
+            var total = 0
+            for x in v { total += x.text.utf8.count; if total > Self.maxStringBytes { return .null } }
+            return .string(v.map(\.text).joined())
         case "to-string": return .string(v.first?.text ?? "")
         case "to-number":
             for x in v {

@@ -105,7 +105,8 @@ final class Metrics: Sendable {
         guard let bytes = try? FileIO.readKernelFile("/proc/self/status", limit: 1 << 16) else { return (0, 0) }
         var resident = 0, peak = 0
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            // "VmRSS:\t  1736 kB": a tab after the name, then spaces.
+            let parts = line.split(omittingEmptySubsequences: true, whereSeparator: { $0 == " " || $0 == "\t" })
             guard parts.count >= 2, let kib = Int(parts[1]) else { continue }
             if parts[0] == "VmRSS:" { resident = kib * 1024 }
             if parts[0] == "VmHWM:" { peak = kib * 1024 }

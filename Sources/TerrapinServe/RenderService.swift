@@ -197,6 +197,9 @@ public final class RenderService: Sendable {
             case .tooLarge: return failure("render_file", Failure(status: 413, message: "'\(name)' is larger than \(SceneDecoder.maxFileBytes) bytes"))
             case .notFound, .outsideRoot, .isDirectory, .notRegular, .notAFileName, .permissionDenied, .directoryMissing:
                 return failure("render_file", Failure(status: 404, message: "no scene '\(name)' beneath the server's root"))
+            case .system(let code, _) where code == ENAMETOOLONG || code == ELOOP:
+                // A name no file can have (over PATH_MAX, or a segment over NAME_MAX): the URI's fault.
+                return failure("render_file", Failure(status: 414, message: "the scene's path is longer than any file's beneath the server's root"))
             default: return failure("render_file", Failure(status: 500, message: "cannot read '\(name)'"))
             }
         }

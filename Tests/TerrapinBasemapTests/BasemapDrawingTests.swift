@@ -73,6 +73,27 @@ import TerrapinTiles
         #expect(try basemap.draw(TileID(z: 14, x: 8261, y: 6050)) != nil)
     }
 
+    /// Label text is bounded: a label of more than 1,000 characters is not drawn (a warning
+    /// says so), and a view's labels stop at 200,000 characters in all.
+    @Test func labelTextIsBounded() throws {
+        func symbols(_ field: String) throws -> (symbols: [BasemapSymbol], warnings: [String]) {
+            let style = #"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "p", "type": "symbol", "source": "s", "source-layer": "transportation_name", "layout": {"text-field": \#(field)}}]}"#
+            let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s", directory: "."),
+                                      tiles: try TileSources.open(fixtures + "/tiles/andorra-omt.pmtiles")) { try TileSources.open($0) }
+            return (basemap.symbols(area: [1.40, 42.43, 1.79, 42.66], zoom: 14), basemap.warnings)
+        }
+        let ordinary = try symbols(#""{name:latin}""#)
+        #expect(ordinary.symbols.count > 250 && ordinary.warnings.isEmpty, "\(ordinary.symbols.count)")
+        let long = try symbols(JSONText.quoted(String(repeating: "x", count: 1_001)))
+        #expect(long.symbols.isEmpty)
+        #expect(long.warnings == ["layer 'p': a label of more than 1000 characters is not drawn"])
+        // 900 characters a label: under the limit each, but only 222 of them fit the view's.
+        let many = try symbols(#"["concat", "{name:latin}", "\#(String(repeating: "y", count: 900))"]"#)
+        #expect(many.symbols.count < ordinary.symbols.count)
+        #expect(many.symbols.reduce(0) { $0 + $1.text.unicodeScalars.count } <= Basemap.maxViewScalars)
+        #expect(many.warnings.contains("the view's labels hold more than 200000 characters; the rest are not drawn"), "\(many.warnings)")
+    }
+
     /// `fill-extrusion-translate` moves every building by pixels of a 512-pixel tile at the
     /// view's zoom: each footprint vertex 10 px east and 6 px south in Web Mercator, exactly.
     @Test func extrusionTranslateMovesBuildings() throws {

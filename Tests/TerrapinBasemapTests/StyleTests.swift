@@ -125,6 +125,26 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(Basemap.trimmed("\u{00A0}A\u{00A0}") == "\u{00A0}A\u{00A0}", "MapLibre keeps no-break spaces")
     }
 
+    /// `let` bindings each concatenating the one before double a string per step: past 64 KiB
+    /// the concatenation is an evaluation error (null), so 40 doublings of 16 bytes (16 TiB
+    /// unbounded) end at once.
+    @Test func concatenationIsBounded() throws {
+        var json = #"["var", "v40"]"#
+        for i in stride(from: 40, through: 1, by: -1) {
+            json = #"["let", "v\#(i)", ["concat", ["var", "v\#(i - 1)"], ["var", "v\#(i - 1)"]], \#(json)]"#
+        }
+        json = #"["let", "v0", "0123456789abcdef", \#(json)]"#
+        // Past the limit a step is null; the steps after it concatenate nothing.
+        #expect(try expr(json).evaluate(EvaluationContext(zoom: 14)).text.isEmpty)
+        // Below the limit it is the string: 12 doublings, 64 KiB exactly.
+        var short = #"["var", "v12"]"#
+        for i in stride(from: 12, through: 1, by: -1) {
+            short = #"["let", "v\#(i)", ["concat", ["var", "v\#(i - 1)"], ["var", "v\#(i - 1)"]], \#(short)]"#
+        }
+        short = #"["let", "v0", "0123456789abcdef", \#(short)]"#
+        #expect(try expr(short).evaluate(EvaluationContext(zoom: 14)).string?.utf8.count == StyleExpression.maxStringBytes)
+    }
+
     /// `at` with an index no Int holds, or none at all, is null (it trapped in Int(Double) once).
     @Test func atOutOfAnyIntsRangeIsNull() throws {
         for index in ["1e20", "-1e20", "1.5e300", "2", "-1"] {

@@ -195,6 +195,15 @@ import TerrapinTestSupport
         #expect(cache.read(String(format: "%064x", 0), "png") == nil, "the oldest went")
     }
 
+    /// A scene path longer than any file path the system opens (3,000 segments, 6 KB) is the
+    /// client's error, 414 with a JSON reason, not the server's 500.
+    @Test func aPathTooLongToOpenIs414() throws {
+        let service = try Self.service()
+        let response = service.respond(Self.get("/render/" + String(repeating: "a/", count: 3000) + "x.json"))
+        #expect(response.status == 414, "\(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        #expect(String(decoding: response.body, as: UTF8.self).contains("\"error\""))
+    }
+
     @Test func metricsCountRequestsByRouteAndStatus() throws {
         let service = try Self.service()
         _ = service.respond(Self.get("/render/serve/red.json"))
@@ -208,6 +217,13 @@ import TerrapinTestSupport
         #expect(text.contains("# TYPE terrapin_http_request_duration_seconds histogram\n"))
         #expect(text.contains("terrapin_http_requests_in_flight 1\n"), "the metrics request itself")
         #expect(text.contains("terrapin_render_workers 2\n"))
+        // Memory from /proc/self/status ("VmRSS:\t  1736 kB"): a test process holds megabytes,
+        // never 0 (the tab once hid both figures).
+        for name in ["process_resident_memory_bytes", "terrapin_process_peak_resident_memory_bytes"] {
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(name + " ") })
+            let bytes = try #require(Int(line.split(separator: " ")[1]))
+            #expect(bytes > 1 << 20, "\(line)")
+        }
     }
 }
 
