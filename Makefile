@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo install bench bench-serve stress sanitize fuzz clean
+.PHONY: setup build test demo docs install bench bench-serve stress sanitize fuzz clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -41,6 +41,11 @@ install: setup
 	$(SWIFT) build -c release --product terrapin --static-swift-stdlib --scratch-path .build/install
 	install -D -m 0755 .build/install/release/terrapin "$(DESTDIR)$(PREFIX)/bin/terrapin"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/terrapin"
+
+# docs/cli.md's command reference is the binary's own --help (Tools/cli-docs.sh); a test
+# checks it is current, so run this after changing a command's help.
+docs: build
+	TERRAPIN=$(BUILD_DIR)/debug/terrapin Tools/cli-docs.sh
 
 demo: build
 	@mkdir -p out
