@@ -84,11 +84,13 @@ let package = Package(
         .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinPNG"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinCodecs", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
-        .target(name: "TerrapinRender", dependencies: ["TerrapinIO", "TerrapinScene", "TerrapinModels", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography", "TerrapinBasemap", "TerrapinTiles", "TerrapinImagery"]),
+        // The load stage: every file a scene or a Swift-built map names, read once through AssetCache.
+        .target(name: "TerrapinLoad", dependencies: ["TerrapinScene", "TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
+        .target(name: "TerrapinRender", dependencies: ["TerrapinIO", "TerrapinScene", "TerrapinLoad", "TerrapinModels", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography", "TerrapinBasemap", "TerrapinTiles", "TerrapinImagery"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinRender"]
+            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinLoad", "TerrapinRender"]
         ),
         // What the test targets share: where Fixtures/ and Examples/ are, golden PNGs by name.
         .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry"]),
@@ -106,7 +108,7 @@ let package = Package(
         .testTarget(name: "TerrapinCodecsTests", dependencies: ["TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinDiff", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinCodecs", "TerrapinTerrain", "TerrapinGeo", "TerrapinPNG", "TerrapinIO", "CSQLite", "TerrapinRaster", "TerrapinTestSupport", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTerrain", "TerrapinGeo", "TerrapinTestSupport", "Terrapin3D"]),
-        .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinRender", "TerrapinRaster", "TerrapinViews", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinTestSupport", "Terrapin3D"]),
+        .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinLoad", "TerrapinRender", "TerrapinRaster", "TerrapinViews", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinTestSupport", "Terrapin3D"]),
         .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting", "TerrapinRender", "TerrapinTerrain", "TerrapinScene", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinModelsTests", dependencies: ["TerrapinModels", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinDiff", "TerrapinTestSupport"]),

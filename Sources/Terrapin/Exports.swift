@@ -6,6 +6,7 @@
 @_exported import TerrapinGeometry
 @_exported import TerrapinImagery
 @_exported import TerrapinIO
+@_exported import TerrapinLoad
 @_exported import TerrapinModels
 @_exported import TerrapinPNG
 @_exported import TerrapinRaster

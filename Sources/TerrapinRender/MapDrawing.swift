@@ -2,6 +2,7 @@
 // through the scene's hit test. Nothing here draws or places anything itself.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinLoad
 import TerrapinRaster
 import TerrapinScene
 import TerrapinViews
@@ -14,8 +15,9 @@ public final class MapDrawing: CustomDrawing {
     private var triggers: [TriggerSlot?] = []
 
     init(map: Map) throws {
-        self.map = map
-        prepared = try MapResolver.prepare(map)
+        // The load stage first: models a Swift-built map names by URL are read here.
+        self.map = MapLoader.load(map)
+        prepared = try MapResolver.prepare(self.map)
     }
 
     /// The drawing of `map` built in `environment`: its flights' triggers watched, each flight's

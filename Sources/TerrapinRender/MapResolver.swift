@@ -22,6 +22,7 @@
 // every run. One CollisionIndex (64-pt cells) holds the shown boxes, basemap labels' too.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinLoad
 import TerrapinScene
 import TerrapinTerrain
 import TerrapinTypography
@@ -118,9 +119,11 @@ public enum MapResolver {
                               size: layout.size)
     }
 
-    /// Resolves `map` for a view of `width` × `height` points.
+    /// Resolves `map` for a view of `width` × `height` points, after the load stage
+    /// (`MapLoader.load`: the models it names by URL).
     public static func resolve(_ map: Map, width: Double, height: Double) throws -> ResolvedScene {
-        resolve(map, try prepare(map), width: width, height: height, ground: map.ground)
+        let map = MapLoader.load(map)
+        return resolve(map, try prepare(map), width: width, height: height, ground: map.ground)
     }
 
     /// The camera (bound, initial or fitted), then auto-pan until every auto-panning popover

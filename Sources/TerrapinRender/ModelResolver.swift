@@ -42,6 +42,10 @@ enum ModelResolver {
         case .success(let a): asset = a
         case .failure(let e):
             return ResolvedModel(index: index, name: name, placed: nil, box: nil, depth: nil, altitude: altitude, hidden: .notLoaded(e.description), triangles: 0)
+        case nil:
+            // Resolve reads no files: a map that skipped the load stage (MapLoader) shows none.
+            return ResolvedModel(index: index, name: name, placed: nil, box: nil, depth: nil, altitude: altitude,
+                                 hidden: .notLoaded("'\(model.url.path)' was not loaded (MapLoader.load runs before resolve)"), triangles: 0)
         }
         let position = LatLngAltitude(latitude: model.position.latitude, longitude: model.position.longitude, altitude: altitude)
         let placed = PlacedModel(asset: asset, at: position, scale: model.scale, orientation: model.orientation, in: projection.frame)

@@ -3,6 +3,7 @@ import TerrapinBasemap
 import TerrapinCodecs
 import TerrapinGeometry
 import TerrapinIO
+import TerrapinLoad
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinScene

@@ -31,7 +31,7 @@ public struct MapBasemap: @unchecked Sendable {
         self.init(tiles: tiles, style: style, files: .unrestricted, open: { path in try TileSources.open(path) })
     }
 
-    init(tiles: any TileSource, style: BasemapStyle?, files: FileAccess, open: @escaping @Sendable (String) throws -> any TileSource) {
+    package init(tiles: any TileSource, style: BasemapStyle?, files: FileAccess, open: @escaping @Sendable (String) throws -> any TileSource) {
         self.tiles = tiles
         self.style = style
         self.files = files
@@ -42,8 +42,8 @@ public struct MapBasemap: @unchecked Sendable {
 
 /// Drawn basemaps, by what they draw (at most 16; the entries keep their keys' objects alive,
 /// so identifiers in the keys are not reused).
-final class DrawnBasemaps: @unchecked Sendable {
-    static let shared = DrawnBasemaps()
+package final class DrawnBasemaps: @unchecked Sendable {
+    package static let shared = DrawnBasemaps()
     struct Entry {
         let basemap: Basemap
         /// The basemap's drape (it holds the basemap; the basemap does not hold it).
@@ -54,7 +54,7 @@ final class DrawnBasemaps: @unchecked Sendable {
     }
     let entries = Locked<[(key: String, entry: Entry)]>([])
 
-    func basemap(_ spec: MapBasemap, mode: MapMode, imagery: Imagery?) throws -> Basemap? {
+    package func basemap(_ spec: MapBasemap, mode: MapMode, imagery: Imagery?) throws -> Basemap? {
         guard mode != .satellite else { return nil }
         // The built-in styles read whichever of the three schemas the tiles are in.
         let style = spec.style ?? BasemapStyle.builtin(mode == .roadmap ? "roadmap" : "hybrid", schema: spec.schema)!
@@ -117,38 +117,6 @@ extension Map {
     /// The map with a vector basemap from `tiles` (OpenMapTiles-schema vector tiles unless
     /// `style` says otherwise), drawn in `.roadmap` and `.hybrid` modes.
     public func basemap(_ basemap: MapBasemap) -> Map { with { $0.basemap = basemap } }
-
-    /// The map with a vector basemap read from `tiles` (a `.pmtiles` or `.mbtiles` archive or an
-    /// XYZ template) and drawn by the MapLibre style file `style` (nil: the built-in style of
-    /// the mode).
-    public func basemap(tiles: String, style: String? = nil) throws -> Map {
-        let source: any TileSource
-        do throws(LoadError) { source = try tileSource(tiles, files: .unrestricted) } catch { throw error }
-        var parsed: BasemapStyle?
-        if let style {
-            parsed = try Self.loadStyle(style)
-        }
-        let made = basemap(MapBasemap(tiles: source, style: parsed, files: .unrestricted, open: { path in try tileSource(path, files: .unrestricted) }))
-        // A style that cannot be drawn (an archive it names is missing) fails here, not as a
-        // blank map later.
-        if made.mode != .satellite {
-            do { _ = try DrawnBasemaps.shared.basemap(made.basemap!, mode: made.mode, imagery: made.imagery) } catch let e as LoadError { throw e } catch {
-                throw LoadError.basemap(String(describing: error))
-            }
-        }
-        return made
-    }
-
-    /// A style file, or a built-in style by name ("roadmap", "hybrid").
-    static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(LoadError) -> BasemapStyle {
-        if let builtin = BasemapStyle.builtin(file) { return builtin }
-        let bytes: [UInt8]
-        do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw LoadError.styleFile(error) }
-        let directory = (file as NSString).deletingLastPathComponent
-        do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {
-            throw LoadError.basemap(error.description)
-        }
-    }
 
     /// The basemap this map draws (none in `.satellite` mode or without basemap tiles).
     public var drawnBasemap: Basemap? {

@@ -19,10 +19,12 @@ public struct Model: MapContent, MapContentTappable {
     public var orientation: Orientation3D
     public var tapAction: (() -> Void)?
     /// The loaded model, or why it could not be loaded (such a model is listed hidden, with
-    /// the reason, and draws nothing; a scene file's model that cannot be loaded is an error).
-    public var asset: Result<ModelAsset, ModelError>
+    /// the reason, and draws nothing; a scene file's model that cannot be loaded is an error);
+    /// nil until the load stage (TerrapinLoad's `MapLoader`, or SceneBuilder) has read `url`.
+    public var asset: Result<ModelAsset, ModelError>?
 
-    /// Loads `url` (a file URL of a `.glb` or `.gltf`) through the process-wide model cache.
+    /// A model to be read from `url` (a file URL of a `.glb` or `.gltf`) by the load stage,
+    /// through the process-wide model cache, before the map is resolved.
     public init(position: LatLngAltitude, url: URL, altitudeMode: AltitudeMode = .clampToGround, zIndex: Int32 = 0,
                 scale: Vector3D = .one, orientation: Orientation3D = Orientation3D()) {
         self.position = position
@@ -31,7 +33,7 @@ public struct Model: MapContent, MapContentTappable {
         self.zIndex = zIndex
         self.scale = scale
         self.orientation = orientation
-        asset = Result { () throws(ModelError) -> ModelAsset in try Model.load(url.path, files: .unrestricted) }
+        asset = nil
     }
 
     /// A model already loaded (`GLTF.load` or `GLTF.decode`).
@@ -46,13 +48,8 @@ public struct Model: MapContent, MapContentTappable {
         self.asset = .success(asset)
     }
 
-    /// A model file through the cache, opened by `files` (confined beneath `--root` for scenes).
-    public static func load(_ path: String, files: FileAccess) throws(ModelError) -> ModelAsset {
-        try AssetCache.shared.value("model", path, files: files, cost: { (asset: ModelAsset) in asset.byteCount }) { () throws(ModelError) -> ModelAsset in try GLTF.load(path, files: files) }
-    }
-
     /// The same model, naming `file` (as a scene wrote it) as its URL.
-    func with(url file: String) -> Model { var m = self; m.url = URL(fileURLWithPath: file); return m }
+    package func with(url file: String) -> Model { var m = self; m.url = URL(fileURLWithPath: file); return m }
 
     public func onTap(_ action: @escaping () -> Void) -> Model { var m = self; m.tapAction = action; return m }
     public var items: [MapItem] { [.model(self)] }

@@ -23,6 +23,29 @@ import TerrapinSnapshotTesting
         Camera(center: Self.spot, heading: heading, tilt: tilt, range: range, altitudeMode: .clampToGround)
     }
 
+    /// `Model(url:)` reads nothing: the load stage (`MapLoader`, run by every entry that starts
+    /// from a `Map`) reads the file; resolve, which reads no files, shows an unloaded model as
+    /// hidden with the reason.
+    @Test func modelsAreReadByTheLoadStageNotByTheirInitialiser() throws {
+        let map = try duckMap(camera(heading: 30, tilt: 68, range: 1100))
+        guard case .model(let unloaded)? = map.items.first else { Issue.record("no model"); return }
+        #expect(unloaded.asset == nil)
+        let loaded = MapLoader.load(map)
+        guard case .model(let model)? = loaded.items.first, case .success(let asset)? = model.asset else { Issue.record("not loaded"); return }
+        #expect(asset.triangleCount == 12_104)
+        // Straight to resolve, skipping the load stage: hidden, and why.
+        let skipped = MapResolver.resolve(map, try MapResolver.prepare(map), width: 400, height: 270, ground: map.ground)
+        #expect(skipped.models.first?.hidden.map { "\($0)" }?.contains("was not loaded (MapLoader.load runs before resolve)") == true, "\(skipped.models)")
+        // Through the public entry, loaded.
+        #expect(try MapResolver.resolve(map, width: 400, height: 270).models.first?.hidden == nil)
+        // A file that is not there: the load stage keeps the error, the model is hidden with it.
+        let missing = MapLoader.load(Map(initialCamera: camera(heading: 0, tilt: 0, range: 1000), mode: .satellite) {
+            Model(position: Self.spot, url: URL(fileURLWithPath: "/nonexistent/duck.glb"))
+        })
+        guard case .model(let absent)? = missing.items.first, case .failure(let error)? = absent.asset else { Issue.record("no error"); return }
+        #expect("\(error)".contains("/nonexistent/duck.glb"))
+    }
+
     @Test func theDuckOnTheTerrainFromThreeCameras() throws {
         golden(try duckMap(camera(heading: 30, tilt: 68, range: 1100)), "models/duck/jacksboro-facing-the-camera", width: 400, height: 270)
         golden(try duckMap(camera(heading: 300, tilt: 55, range: 1400)), "models/duck/jacksboro-from-the-side", width: 400, height: 270)

@@ -2,6 +2,7 @@ import Testing
 import TerrapinGeo
 import Terrapin3D
 import TerrapinRaster
+import TerrapinLoad
 import TerrapinRender
 @testable import TerrapinScene
 

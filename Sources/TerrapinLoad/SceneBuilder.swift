@@ -1,5 +1,7 @@
 // load: scene data → a `Map` and its views (the other direction, a `Map` → scene data, is
-// `Scene(describing:)` in MapDescription.swift).
+// `Scene(describing:)` in TerrapinScene's MapDescription.swift). This module is the load stage
+// between decode (TerrapinScene, which reads the scene file only) and resolve (TerrapinRender,
+// which reads none); MapFiles.swift does the same for maps built in Swift (`MapLoader`).
 //
 // Design contract
 // - Owns: every file a scene names — height grids, elevation and raster tiles, GeoTIFFs,
@@ -9,6 +11,9 @@
 // - May not: project, place, collide or draw; it hands resolve a `Map` of loaded values.
 // - Errors are `LoadError`s naming the file; a file that cannot be opened at all is found
 //   first by the preflight in `PreparedScene`, which names the scene's JSON path too.
+// - Not yet here: the archives and sprites a basemap style names are opened when the drawn
+//   basemap is first made (TerrapinScene's `DrawnBasemaps`, through the `open` closure and file
+//   rules this stage gives `MapBasemap`), and that preflight lives in TerrapinRender.
 import Foundation
 import TerrapinBasemap
 import TerrapinGeo
@@ -21,6 +26,7 @@ import TerrapinTerrain
 import TerrapinTerrainData
 import TerrapinTiles
 import TerrapinTypography
+import TerrapinScene
 import TerrapinViews
 
 

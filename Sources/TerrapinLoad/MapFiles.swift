@@ -1,0 +1,66 @@
+// What a `Map` built in Swift reads from files: a vector basemap's archive and style by path,
+// and the models it names by URL (loaded here, before resolve, for maps that did not come from
+// a scene file, which SceneBuilder loads).
+import Foundation
+import TerrapinBasemap
+import TerrapinIO
+import TerrapinModels
+import TerrapinScene
+import TerrapinTiles
+
+extension Map {
+    /// The map with a vector basemap read from `tiles` (a `.pmtiles` or `.mbtiles` archive or an
+    /// XYZ template) and drawn by the MapLibre style file `style` (nil: the built-in style of
+    /// the mode).
+    public func basemap(tiles: String, style: String? = nil) throws -> Map {
+        let source: any TileSource
+        do throws(LoadError) { source = try tileSource(tiles, files: .unrestricted) } catch { throw error }
+        var parsed: BasemapStyle?
+        if let style {
+            parsed = try Self.loadStyle(style)
+        }
+        let made = basemap(MapBasemap(tiles: source, style: parsed, files: .unrestricted, open: { path in try tileSource(path, files: .unrestricted) }))
+        // A style that cannot be drawn (an archive it names is missing) fails here, not as a
+        // blank map later.
+        if made.mode != .satellite {
+            do { _ = try DrawnBasemaps.shared.basemap(made.basemap!, mode: made.mode, imagery: made.imagery) } catch let e as LoadError { throw e } catch {
+                throw LoadError.basemap(String(describing: error))
+            }
+        }
+        return made
+    }
+
+    /// A style file, or a built-in style by name ("roadmap", "hybrid").
+    static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(LoadError) -> BasemapStyle {
+        if let builtin = BasemapStyle.builtin(file) { return builtin }
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw LoadError.styleFile(error) }
+        let directory = (file as NSString).deletingLastPathComponent
+        do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {
+            throw LoadError.basemap(error.description)
+        }
+    }
+}
+
+extension Model {
+    /// A model file through the cache, opened by `files` (confined beneath `--root` for scenes).
+    public static func load(_ path: String, files: FileAccess) throws(ModelError) -> ModelAsset {
+        try AssetCache.shared.value("model", path, files: files, cost: { (asset: ModelAsset) in asset.byteCount }) { () throws(ModelError) -> ModelAsset in try GLTF.load(path, files: files) }
+    }
+}
+
+/// The load stage for maps built in Swift: every model named by URL and not yet loaded is
+/// loaded (through `AssetCache.shared`); a model that cannot be is kept with its error, listed
+/// hidden with the reason when resolved.
+public enum MapLoader {
+    public static func load(_ map: Map, files: FileAccess = .unrestricted) -> Map {
+        guard map.items.contains(where: { if case .model(let m) = $0 { m.asset == nil } else { false } }) else { return map }
+        var loaded = map
+        loaded.items = map.items.map { item in
+            guard case .model(var model) = item, model.asset == nil else { return item }
+            model.asset = Result { () throws(ModelError) -> ModelAsset in try Model.load(model.url.path, files: files) }
+            return .model(model)
+        }
+        return loaded
+    }
+}
