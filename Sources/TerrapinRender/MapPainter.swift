@@ -36,8 +36,8 @@ public enum MapPainter {
     /// `deferComposites`: whether items' composites are drawn on a second thread (nil: with
     /// `overlapThreshold` items or more and a second core).
     static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double,
-                      shapes: SpriteStore?, layers: Set<DisplayLayer>, deferComposites: Bool?) {
-        guard let content = scene.content else { return }
+                      shapes: SpriteStore?, layers: Set<DisplayLayer>, deferComposites: Bool?, cancellation: Cancellation? = nil) {
+        guard let content = scene.content, cancellation?.isCancelled != true else { return }
         canvas.save()
         // A map that covers the whole canvas needs no clip (and masks composite faster without).
         let device = canvas.transform.apply(rect)
@@ -63,7 +63,7 @@ public enum MapPainter {
         let depthTested = scene.depthTestsShapes
         var depth: DepthProbe? = nil
         if layers.contains(.ground) || layers.contains(.threeD) {
-            depth = paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty) { ground in
+            depth = paintGround(scene, content, in: rect, canvas: canvas, layers: layers, groundShapes: !early.isEmpty, cancellation: cancellation) { ground in
                 let saved = canvas.transform
                 canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
                 for i in early.sorted() {
@@ -73,6 +73,7 @@ public enum MapPainter {
             }
         }
         if !depthTested { depth = nil }
+        if cancellation?.isCancelled == true { canvas.restore(); return }
         let saved = canvas.transform
         canvas.transform = Transform.translation(rect.minX, rect.minY).concatenating(saved)
         var sprites = SpriteCache()
@@ -87,6 +88,8 @@ public enum MapPainter {
             // Items are read in place: a copy of an item (or of a prepared marker) retains every
             // reference it holds, per marker.
             for i in scene.items.indices {
+                // A stopped render paints no more (it is thrown away); checked every 64 items.
+                if i & 63 == 0, cancellation?.isCancelled == true { break }
                 guard scene.items[i].isDrawn, painted[scene.items[i].layer.order], early.isEmpty || !early.contains(i) else { continue }
                 let box = scene.items[i].box, opacity = scene.items[i].opacity, layer = scene.items[i].layer
                 switch scene.items[i].content {
@@ -133,18 +136,20 @@ public enum MapPainter {
     /// over the composited ground before the 3D layer is drawn (shapes on the ground).
     @discardableResult
     static func paintGround(_ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, layers: Set<DisplayLayer>,
-                            groundShapes: Bool = false, onGround: (DepthProbe) -> Void = { _ in }) -> DepthProbe? {
+                            groundShapes: Bool = false, cancellation: Cancellation? = nil, onGround: (DepthProbe) -> Void = { _ in }) -> DepthProbe? {
         guard let projection = scene.projection else { return nil }
         var sky = MapPalette.sky
         for item in scene.items where item.layer == .ground { if case .sky(let c) = item.content { sky = c } }
         guard var pass = GroundPass(projection: projection, rect: rect, transform: canvas.transform,
                                     canvasWidth: canvas.width, canvasHeight: canvas.height, sky: sky) else { return nil }
+        if let cancellation { pass.stopped = { cancellation.isCancelled } }
         var style = TerrainStyle()
         style.sunAzimuth = content.sun.azimuth
         style.sunAltitude = content.sun.altitude
         var models: [PlacedModel] = []
         var groundDone = false
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
+            if cancellation?.isCancelled == true { return nil }
             if item.layer == .threeD, !groundDone, groundShapes {
                 // The ground is finished: shapes on it go on now, under what stands on it.
                 groundDone = true
@@ -176,6 +181,7 @@ public enum MapPainter {
             onGround(pass.depthProbe)
             pass.readBack(from: canvas)
         }
+        if cancellation?.isCancelled == true { return nil }
         // All models at once, after the buildings: blended triangles sort back to front across them.
         if !models.isEmpty {
             let light = style.light

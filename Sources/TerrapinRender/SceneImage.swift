@@ -8,6 +8,8 @@
 //   (PNG, JPEG or WebP). No other path from a scene to bytes exists.
 // - May not: decide anything a stage owns; it passes the overrides and the file access along.
 import TerrapinGeo
+import TerrapinIO
+import TerrapinViews
 import TerrapinGeometry
 import TerrapinCodecs
 import TerrapinPNG
@@ -31,6 +33,9 @@ public struct RenderOverrides: Sendable {
     public var compression: ImageCompression?
     /// Only the quality of the format (JPEG, lossy WebP).
     public var quality: Int?
+    /// Stops the render when cancelled (`RenderError.cancelled`): checked after loading, after
+    /// resolve, around the ground, between painted items and before encoding.
+    public var cancellation: Cancellation?
 
     public init() {}
 
@@ -76,7 +81,10 @@ public enum SceneImage {
                               metadata: [(key: String, value: String)] = [],
                               report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
         let prepared = try prepare(scene, overrides, root: root, report: report)
-        var image = try encode(try prepared.render(), format: scene.output.format, metadata: metadata)
+        if overrides.cancellation?.isCancelled == true { throw RenderError.cancelled }
+        let pixmap = try prepared.render(at: nil, shapes: SpriteStore(), cancellation: overrides.cancellation)
+        if overrides.cancellation?.isCancelled == true { throw RenderError.cancelled }
+        var image = try encode(pixmap, format: scene.output.format, metadata: metadata)
         image.warnings = prepared.warnings()
         return image
     }

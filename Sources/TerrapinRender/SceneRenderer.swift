@@ -30,6 +30,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case overBudget(String)
     /// The image could not be encoded.
     case encoding(String)
+    /// Whoever asked for the render stopped it (`RenderOverrides.cancellation`: the service, when
+    /// the request's deadline passed) before it was done.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -42,6 +45,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
                 + (reference.map { $0.file.hasPrefix("/") ? "" : " (\"\($0.file)\" is relative to the scene file's folder)" } ?? "")
         case .overrides(let problem): problem
         case .environment(let problem): "cannot render: \(problem)"
+        case .cancelled: "the render was stopped before it was done"
         case .overBudget(let problem): "refusing to render: \(problem)"
         case .encoding(let problem): "cannot encode the image: \(problem)"
         }
@@ -192,12 +196,15 @@ public final class PreparedScene {
         try render(at: time, shapes: SpriteStore())
     }
 
-    /// `render(at:)` with the sprite store its markers' shapes share (nil: none).
-    public func render(at time: Double?, shapes: SpriteStore?) throws(RenderError) -> Pixmap {
+    /// `render(at:)` with the sprite store its markers' shapes share (nil: none); stopped with
+    /// `RenderError.cancelled` soon after `cancellation` is cancelled (checked after resolve,
+    /// around the ground and between the items painted).
+    public func render(at time: Double?, shapes: SpriteStore?, cancellation: Cancellation? = nil) throws(RenderError) -> Pixmap {
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
         // Resolved and checked against the work budget before the image is even allocated.
         let resolved = try resolve(at: time)
+        if cancellation?.isCancelled == true { throw RenderError.cancelled }
         if let resolved {
             let work = resolved.work(scale: output.drawingScale)
             if !(work.share <= 1) { throw RenderError.overBudget(work.largest) }
@@ -211,7 +218,8 @@ public final class PreparedScene {
         let layout = output.layoutPoints
         canvas.transform = .scale(output.drawingScale)
         MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: layout.width, height: layout.height), canvas: canvas,
-                         scale: output.drawingScale, shapes: shapes)
+                         scale: output.drawingScale, shapes: shapes, layers: Set(DisplayLayer.allCases), deferComposites: nil, cancellation: cancellation)
+        if cancellation?.isCancelled == true { throw RenderError.cancelled }
         return canvas.pixmap
     }
 }

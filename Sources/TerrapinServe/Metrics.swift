@@ -28,6 +28,7 @@ final class Metrics: Sendable {
         var render = Histogram()
         var cacheHits = 0, cacheMisses = 0, notModified = 0
         var rejected: [String: Int] = [:]          // reason → count
+        var stopped = 0                            // renders stopped after their deadline
         var inFlight = 0
     }
 
@@ -48,6 +49,7 @@ final class Metrics: Sendable {
     func rendered(seconds: Double) { state.withLock { $0.render.observe(seconds) } }
     func cache(hit: Bool) { state.withLock { if hit { $0.cacheHits += 1 } else { $0.cacheMisses += 1 } } }
     func rejected(_ reason: String) { state.withLock { $0.rejected[reason, default: 0] += 1 } }
+    func stopped() { state.withLock { $0.stopped += 1 } }
 
     /// The exposition text; `load` is the render pool's now, `cacheBytes` the cache's size.
     func text(load: (running: Int, queued: Int), workers: Int, cacheBytes: Int?, ready: Bool) -> String {
@@ -82,6 +84,8 @@ final class Metrics: Sendable {
         }
         family("terrapin_rejected_total", "counter", "Renders refused: saturated (503), timeout (503), budget (422).")
         for reason in ["budget", "saturated", "timeout"] { out += "terrapin_rejected_total{reason=\"\(reason)\"} \(s.rejected[reason] ?? 0)\n" }
+        family("terrapin_renders_stopped_total", "counter", "Renders stopped on a worker after their request timed out (503).")
+        out += "terrapin_renders_stopped_total \(s.stopped)\n"
         family("terrapin_http_requests_in_flight", "gauge", "Requests being answered now.")
         out += "terrapin_http_requests_in_flight \(s.inFlight)\n"
         family("terrapin_renders_running", "gauge", "Renders on a worker now.")

@@ -1,8 +1,9 @@
 // The render workers: a fixed number of threads (one per core by default) and a bounded
 // queue in front of them. A request that finds the workers busy and the queue full is turned
 // away at once (the service answers 503 with Retry-After); one whose render has not finished
-// by its deadline gets its answer then (a queued job is dropped; a running one finishes in the
-// background, bounded by the work budget, and its result is discarded).
+// by its deadline gets its answer then (a queued job is dropped; a running one is stopped by the
+// service through its `Cancellation`, within a band of rows or a few dozen items, and its
+// result is discarded).
 import TerrapinIO
 #if canImport(Glibc)
 import Glibc

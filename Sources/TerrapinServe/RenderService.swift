@@ -311,7 +311,12 @@ public final class RenderService: Sendable {
         let root = options.root
         let metrics = self.metrics
         let remaining = max(0.001, options.timeout - (Batch.monotonicNow() - start))
-        let outcome = pool.run(timeout: remaining) { () -> Result<EncodedImage, RenderError> in
+        // A render whose request has been answered 503 (timed out) is stopped, not finished for
+        // nobody while it holds a worker.
+        let stop = Cancellation()
+        var overrides = overrides
+        overrides.cancellation = stop
+        let outcome = pool.run(timeout: remaining) { [overrides] () -> Result<EncodedImage, RenderError> in
             let began = Batch.monotonicNow()
             defer { metrics.rendered(seconds: Batch.monotonicNow() - began) }
             do throws(RenderError) {
@@ -319,6 +324,7 @@ public final class RenderService: Sendable {
                     (key: "Software", value: "Terrapin \(TerrapinInfo.version)"), (key: Batch.inputHashKey, value: hash),
                 ]))
             } catch {
+                if case .cancelled = error { metrics.stopped() }
                 return .failure(error)
             }
         }
@@ -329,6 +335,7 @@ public final class RenderService: Sendable {
             a.response.headers.append(("Retry-After", "1"))
             return a
         case .timedOut:
+            stop.cancel()
             metrics.rejected("timeout")
             return failure(route, Failure(status: 503, message: "the render did not finish within the server's limit of \(CLIFormat.seconds(options.timeout)) s"))
         case .done(.failure(let error)):

@@ -35,6 +35,9 @@ public struct GroundPass {
     public let hazeDistance: Double
     public private(set) var frame: DepthFrame
     let sky: SkyColors
+    /// Whether the render has been stopped (`Cancellation`): the sky and flat ground stop
+    /// drawing rows soon after (the result is thrown away).
+    public var stopped: (@Sendable () -> Bool)? = nil
 
     /// Nil when the rect covers no pixel of a canvas `width` × `height`.
     public init?(projection: Projection, rect: Rect, transform: Transform, canvasWidth: Int, canvasHeight: Int, sky: SkyColors) {
@@ -96,6 +99,7 @@ public struct GroundPass {
         let draping = imagery != nil, latticeNodes = nodes
         // A pixel's place within its cell, k / step, as Double and Float: looked up, not divided.
         let fractions = (0..<step).map { Double($0) / Double(step) }, fractionsF = fractions.map { Float($0) }
+        let stopped = self.stopped
         frame.inBands(max(1, min(bands, height))) { raster in
             var reader = ImageryReader()
             // A cell row's imagery positions and texels.
@@ -103,6 +107,7 @@ public struct GroundPass {
             let texels = UnsafeMutablePointer<SIMD4<Float>?>.allocate(capacity: step)
             defer { positions.deallocate(); texels.deallocate() }
             for py in (y0 + raster.rows.lowerBound)..<(y0 + raster.rows.upperBound) {
+                if py & 15 == 0, let stopped, stopped() { break }
                 let j = (py - y0) / step, fy = Double((py - y0) % step) / Double(step)
                 let line = (py - y0) * width
                 var px = x0

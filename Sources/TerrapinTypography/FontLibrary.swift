@@ -89,6 +89,10 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     private static let fontconfigReady: Bool = FcInit() != 0
+    /// fontconfig's default configuration is global and not thread-safe: every call into it,
+    /// from any `FontLibrary`, holds this one lock (an instance's own lock let two libraries
+    /// match at once, which corrupted the heap).
+    private static let fontconfig = Locked(())
 
     /// The face for a request: its file when `path` is given, else fontconfig's best match,
     /// which must really be the family asked for (or a generic name): an unknown family is an
@@ -98,7 +102,7 @@ public final class FontLibrary: @unchecked Sendable {
         if let cached = state.withLock({ s -> Result<FontFace, TypographyError>? in
             s.matches[request].map { .success($0) } ?? s.unknown[request].map { .failure($0) }
         }) { return try cached.get() }
-        let (path, index, families) = try state.withLock { (_) throws(TypographyError) -> (String, Int, [String]) in
+        let (path, index, families) = try Self.fontconfig.withLock { (_) throws(TypographyError) -> (String, Int, [String]) in
             try Self.match(family: request.family, weight: request.weight, italic: request.italic)
         }
         let wanted = request.family.lowercased()
@@ -147,7 +151,7 @@ public final class FontLibrary: @unchecked Sendable {
             if let face = try? face(for: FontRequest(family: family, weight: weight, italic: italic)), face.covers(scalar) { found = face; break }
         }
         if found == nil {
-            let candidates = state.withLock { _ in Self.sortedCandidates(for: scalar, weight: weight, italic: italic) }
+            let candidates = Self.fontconfig.withLock { _ in Self.sortedCandidates(for: scalar, weight: weight, italic: italic) }
             for (path, index) in candidates {
                 if let face = try? face(path: path, index: index), face.covers(scalar) { found = face; break }
             }

@@ -227,6 +227,47 @@ import TerrapinTestSupport
     }
 }
 
+/// A render whose request timed out is stopped, not finished for nobody on a worker.
+@Suite struct CancellationTests {
+    /// 16 Mpx of tilted map (sky and flat ground cast per pixel): about a second optimised.
+    static func slower() throws -> Scene { try SceneDecoder.load(path: Repository.fixture("serve/slower.json")) }
+
+    @Test func aCancelledRenderStopsWithItsOwnError() throws {
+        var overrides = RenderOverrides()
+        overrides.cancellation = Cancellation()
+        overrides.cancellation?.cancel()
+        #expect(throws: RenderError.cancelled) { try SceneImage.render(try Self.slower(), overrides) }
+        #expect(RenderError.cancelled.description == "the render was stopped before it was done")
+        // Cancelled while it draws (from another thread): the same error, never an image.
+        let stop = Cancellation()
+        overrides.cancellation = stop
+        let scene = try Self.slower()
+        DetachedThread.start { usleep(30_000); stop.cancel() }
+        #expect(throws: RenderError.cancelled) { try SceneImage.render(scene, overrides) }
+        // Not cancelled: the same scene renders.
+        overrides.cancellation = Cancellation()
+        var small = scene
+        small.output.width = 64
+        small.output.height = 48
+        #expect(try SceneImage.render(small, overrides).width == 128)
+    }
+
+    @Test func theServiceStopsARenderItAnswered503() throws {
+        let service = try RenderServiceTests.service { $0.timeout = 0.05; $0.threads = 1 }
+        let response = service.respond(RenderServiceTests.get("/render/serve/slower.json"))
+        #expect(response.status == 503)
+        // The worker is freed when the render notices (within a band of rows), and counted.
+        var running = 1, text = ""
+        for _ in 0..<600 where running > 0 {
+            text = String(decoding: service.respond(RenderServiceTests.get("/metrics")).body, as: UTF8.self)
+            running = text.contains("terrapin_renders_running 0\n") ? 0 : 1
+            if running > 0 { usleep(10_000) }
+        }
+        #expect(running == 0)
+        #expect(text.contains("terrapin_renders_stopped_total 1\n"), "\(text)")
+    }
+}
+
 @Suite struct RenderPoolTests {
     @Test func turnsAwayWorkWhenWorkersAndQueueAreFull() {
         let pool = RenderPool(workers: 1, queueLimit: 1)
