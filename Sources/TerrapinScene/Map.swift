@@ -170,8 +170,9 @@ public struct Map {
     /// A copy with `change` made (the modifiers above).
     // MARK: - Accepted with no offline effect (the SDK's online features)
 
-    /// The SDK's API key. Terrapin reads no network: accepted and unused.
-    nonisolated(unsafe) public static var apiKey: String? = nil
+    /// The SDK's API key (a `String`, as in the SDK 1.0). Terrapin reads no network: accepted
+    /// and unused.
+    nonisolated(unsafe) public static var apiKey: String = ""
     /// A cloud map style. Accepted and unused (Terrapin draws `mode`).
     public func style(mapID: String) -> Map { self }
     /// On-screen controls. Accepted and not drawn (a still image has nothing to press).

@@ -82,6 +82,8 @@ import TerrapinTestSupport
         let marker: Terrapin.Marker = Terrapin.Marker(position: Terrapin.LatLngAltitude(latitude: 37.8, longitude: -122.4, altitude: 0))
         func show(_ map: Terrapin.Map) -> Terrapin.Map { map }
         let version: String = TerrapinInfo.version
+        // Map.apiKey is a String, as in the SDK 1.0 (iOS code reads it as one).
+        let key: String = Terrapin.Map.apiKey
         """
         let errors = try Self.typecheck(source)
         #expect(errors.isEmpty, "code outside the package does not compile:\n\(errors)")
