@@ -31,7 +31,6 @@ import TerrapinTestSupport
             }
         }
         let pixels = image.width * image.height
-        print("schema \(schema): \(shown.count) labels; of \(pixels) pixels \(yellow) yellow, \(white) white, \(water) blue")
         #expect(yellow > pixels / 25, "major roads: \(yellow) of \(pixels) pixels")
         #expect(white > pixels / 25, "minor roads: \(white)")
         #expect(water > pixels / 8, "the port and the sea: \(water)")
