@@ -8,24 +8,7 @@ import Testing
 import TerrapinTestSupport
 
 @Suite struct DocsShellExamplesTests {
-    struct Block { let file: String; let line: Int; let lines: [String] }
-
-    static func blocks() throws -> [Block] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: Repository.root + "/docs").filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
-        var out: [Block] = []
-        for file in ["README.md"] + docs {
-            let lines = try String(contentsOfFile: Repository.root + "/" + file, encoding: .utf8).components(separatedBy: "\n")
-            var i = 0
-            while i < lines.count {
-                guard lines[i] == "```sh" else { i += 1; continue }
-                var end = i + 1
-                while end < lines.count && lines[end] != "```" { end += 1 }
-                out.append(Block(file: file, line: i + 2, lines: Array(lines[(i + 1)..<end])))
-                i = end + 1
-            }
-        }
-        return out
-    }
+    static func blocks() throws -> [DocsBlock] { try DocsBlock.all("sh") }
 
     /// Why a command of the docs is not run here.
     static func notRun(_ command: String) -> String? {
