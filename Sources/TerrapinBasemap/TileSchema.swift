@@ -199,7 +199,7 @@ public enum TileSchema: String, Sendable, CaseIterable {
         switch node.value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
-        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .number(let n): return JSONText.number(n)
         case .string(let s):
             var t = s
             for (from, to) in renames where t.contains("{" + from + "}") { t = t.replacingOccurrences(of: "{" + from + "}", with: "{" + to + "}") }

@@ -333,6 +333,14 @@ public struct JSONParser {
 
 /// Writing JSON text: a string as a quoted JSON string literal (RFC 8259 §7).
 public enum JSONText {
+    /// The shortest text that reads back as the same Double; whole numbers without ".0"; `null`
+    /// for NaN and infinity, which JSON cannot hold.
+    public static func number(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        if n == n.rounded(), abs(n) < 1e15 { return String(Int(n)) }
+        return String(n)
+    }
+
     public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

@@ -96,7 +96,7 @@ public enum JSONValue: Equatable, Sendable {
             out += "[\n"
             var k = 0
             while k < values.count {
-                let line = values[k..<min(k + 16, values.count)].map(Self.numberText).joined(separator: ", ")
+                let line = values[k..<min(k + 16, values.count)].map(JSONText.number).joined(separator: ", ")
                 k += 16
                 out += pad + line + (k < values.count ? ",\n" : "\n")
             }
@@ -116,17 +116,10 @@ public enum JSONValue: Equatable, Sendable {
     var scalarText: String {
         switch self {
         case .string(let s): JSONText.quoted(s)
-        case .number(let n): Self.numberText(n)
+        case .number(let n): JSONText.number(n)
         case .bool(let b): b ? "true" : "false"
         case .null: "null"
         default: ""
         }
-    }
-
-    /// The shortest text that reads back as the same Double; whole numbers without ".0".
-    static func numberText(_ n: Double) -> String {
-        guard n.isFinite else { return "null" }   // JSON has no NaN or infinity
-        if n == n.rounded(), abs(n) < 1e15 { return String(Int(n)) }
-        return String(n)
     }
 }
