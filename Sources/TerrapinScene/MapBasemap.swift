@@ -23,9 +23,6 @@ public struct MapBasemap: @unchecked Sendable {
     let open: @Sendable (String) throws -> any TileSource
     /// How the style's sprite is read.
     let files: FileAccess
-    /// The tiles' schema (OpenMapTiles, Protomaps or Shortbread, from a tile's layer names): the
-    /// built-in styles read it. OpenMapTiles when a tile does not tell.
-    public let schema: TileSchema
 
     public init(tiles: any TileSource, style: BasemapStyle? = nil) {
         self.init(tiles: tiles, style: style, files: .unrestricted, open: { path in try TileSources.open(path) })
@@ -36,7 +33,6 @@ public struct MapBasemap: @unchecked Sendable {
         self.style = style
         self.files = files
         self.open = open
-        schema = style == nil ? TileSchema.detect(tiles) ?? .openmaptiles : .openmaptiles
     }
 }
 
@@ -56,12 +52,13 @@ package final class DrawnBasemaps: @unchecked Sendable {
 
     package func basemap(_ spec: MapBasemap, mode: MapMode, imagery: Imagery?) throws -> Basemap? {
         guard mode != .satellite else { return nil }
-        // The built-in styles read whichever of the three schemas the tiles are in.
-        let style = spec.style ?? BasemapStyle.builtin(mode == .roadmap ? "roadmap" : "hybrid", schema: spec.schema)!
         let imageryKey = imagery.map { i in i.tiles.map { "tiles \(ObjectIdentifier($0))" } ?? "image \(i.source ?? "memory") \(i.west) \(i.north)" } ?? "none"
         // What the style names is read through the scene's files, so their rules are in the key.
         let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(spec.files.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey) \(spec.files)"
         if let hit = entries.withLock({ $0.first { $0.key == key }?.entry.basemap }) { return hit }
+        // The built-in styles read whichever of the three schemas the tiles are in (a tile's
+        // layer names tell), found once per drawn basemap, not per scene.
+        let style = spec.style ?? BasemapStyle.builtin(mode == .roadmap ? "roadmap" : "hybrid", schema: TileSchema.detect(spec.tiles) ?? .openmaptiles)!
         let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
         let drape = try made.makeDrape()
         var keep: [AnyObject] = [spec.tiles]
