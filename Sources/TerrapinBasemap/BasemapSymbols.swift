@@ -163,11 +163,12 @@ extension Basemap {
                     var text = Self.trimmed(layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? "")
                     // Label text is bounded one by one and over the view (4,000 labels of 10,000
                     // characters took 51 s and 1.8 GB to set).
-                    if text.unicodeScalars.count > Self.maxLabelScalars {
+                    let scalars = text.unicodeScalars.count
+                    if scalars > Self.maxLabelScalars {
                         note("layer '\(layer.id)': a label of more than \(Self.maxLabelScalars) characters is not drawn")
                         continue
                     }
-                    textBudget -= text.unicodeScalars.count
+                    textBudget -= scalars
                     if textBudget < 0 {
                         note("the view's labels hold more than \(Self.maxViewScalars) characters; the rest are not drawn")
                         return out

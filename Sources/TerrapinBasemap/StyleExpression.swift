@@ -149,9 +149,8 @@ public enum StyleExpression: Sendable {
             // Bounded: `let` bindings each concatenating the one before double a string per
             // step (a 3 KB style reached 20 GB); past the limit it is an evaluation error, and
             // the property falls back as for any other.
-            var total = 0
-            for x in v { total += x.text.utf8.count; if total > Self.maxStringBytes { return .null } }
-            return .string(v.map(\.text).joined())
+            let parts = v.map(\.text)
+            return parts.reduce(0, { $0 + $1.utf8.count }) > Self.maxStringBytes ? .null : .string(parts.joined())
         case "to-string": return .string(v.first?.text ?? "")
         case "to-number":
             for x in v {
