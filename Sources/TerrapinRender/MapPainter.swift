@@ -37,7 +37,7 @@ public enum MapPainter {
     /// `overlapThreshold` items or more and a second core).
     static func paint(_ scene: ResolvedScene, in rect: Rect, canvas: Canvas, scale: Double,
                       shapes: SpriteStore?, layers: Set<DisplayLayer>, deferComposites: Bool?, cancellation: Cancellation? = nil) {
-        guard let content = scene.content, cancellation?.isCancelled != true else { return }
+        guard let content = scene.content else { return }
         canvas.save()
         // A map that covers the whole canvas needs no clip (and masks composite faster without).
         let device = canvas.transform.apply(rect)

@@ -34,7 +34,7 @@ public struct RenderOverrides: Sendable {
     /// Only the quality of the format (JPEG, lossy WebP).
     public var quality: Int?
     /// Stops the render when cancelled (`RenderError.cancelled`): checked after loading, after
-    /// resolve, around the ground, between painted items and before encoding.
+    /// resolve, in the ground, between painted items and after painting.
     public var cancellation: Cancellation?
 
     public init() {}
@@ -81,9 +81,7 @@ public enum SceneImage {
                               metadata: [(key: String, value: String)] = [],
                               report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
         let prepared = try prepare(scene, overrides, root: root, report: report)
-        if overrides.cancellation?.isCancelled == true { throw RenderError.cancelled }
         let pixmap = try prepared.render(at: nil, shapes: SpriteStore(), cancellation: overrides.cancellation)
-        if overrides.cancellation?.isCancelled == true { throw RenderError.cancelled }
         var image = try encode(pixmap, format: scene.output.format, metadata: metadata)
         image.warnings = prepared.warnings()
         return image

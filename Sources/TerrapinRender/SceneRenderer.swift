@@ -197,9 +197,10 @@ public final class PreparedScene {
     }
 
     /// `render(at:)` with the sprite store its markers' shapes share (nil: none); stopped with
-    /// `RenderError.cancelled` soon after `cancellation` is cancelled (checked after resolve,
-    /// around the ground and between the items painted).
+    /// `RenderError.cancelled` soon after `cancellation` is cancelled (checked before and after
+    /// resolve, in the ground, between the items painted and after painting).
     public func render(at time: Double?, shapes: SpriteStore?, cancellation: Cancellation? = nil) throws(RenderError) -> Pixmap {
+        if cancellation?.isCancelled == true { throw RenderError.cancelled }
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
         // Resolved and checked against the work budget before the image is even allocated.
