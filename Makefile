@@ -1,7 +1,7 @@
 # Terrapin: `make demo` and `make test` are all a user needs; both install what is missing first.
 SHELL := /bin/bash
 SWIFT ?= swift
-PACKAGES := pkg-config libmicrohttpd-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck \
+PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
 .PHONY: setup build test demo docs install bench bench-serve stress sanitize fuzz clean

@@ -55,6 +55,10 @@ let package = Package(
         .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CTerrapinHTTP", dependencies: ["CLibMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
+        // C: libcurl, and the one C file that owns its callbacks (remote sources).
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
+        .target(name: "CTerrapinCurl", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("curl")]),
+
         // C: openat2, a system call Swift cannot make (see TerrapinIO's FileAccess).
         .target(name: "CTerrapinIO"),
 
@@ -66,7 +70,9 @@ let package = Package(
         .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry", "CTerrapinPrefetch"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib", "CLibDeflate"]),
         .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CBrotli", "CZstd", "CTerrapinSVG"]),
-        .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "CSQLite", "CTerrapinSQLite"]),
+        // Remote sources: HTTP(S) through libcurl, the download cache, the host allow-list.
+        .target(name: "TerrapinNet", dependencies: ["TerrapinIO", "CTerrapinCurl"]),
+        .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "TerrapinNet", "CSQLite", "CTerrapinSQLite"]),
         .target(
             name: "TerrapinTypography",
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]
@@ -85,15 +91,15 @@ let package = Package(
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinCodecs", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         // The load stage: every file a scene or a Swift-built map names, read once through AssetCache.
-        .target(name: "TerrapinLoad", dependencies: ["TerrapinScene", "TerrapinIO", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
+        .target(name: "TerrapinLoad", dependencies: ["TerrapinScene", "TerrapinIO", "TerrapinNet", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         .target(name: "TerrapinRender", dependencies: ["TerrapinIO", "TerrapinScene", "TerrapinLoad", "TerrapinModels", "TerrapinPNG", "TerrapinCodecs", "TerrapinViews", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrain", "TerrapinTypography", "TerrapinBasemap", "TerrapinTiles", "TerrapinImagery"]),
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinLoad", "TerrapinRender"]
+            dependencies: ["TerrapinIO", "TerrapinNet", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinLoad", "TerrapinRender"]
         ),
         // What the test targets share: where Fixtures/ and Examples/ are, golden PNGs by name.
-        .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry"]),
+        .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinIO"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
         .target(name: "TerrapinServe", dependencies: ["Terrapin", "TerrapinBatch", "TerrapinIO", "CTerrapinHTTP"]),
@@ -102,6 +108,7 @@ let package = Package(
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinFuzzing"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO", "CTerrapinIO"]),
+        .testTarget(name: "TerrapinNetTests", dependencies: ["TerrapinNet", "TerrapinIO", "TerrapinTiles", "Terrapin", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
         .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG", "TerrapinRaster", "TerrapinIO"]),
@@ -128,7 +135,7 @@ let package = Package(
 // no `main` (libFuzzer brings it), so they exist only when `make fuzz` builds with
 // TERRAPIN_FUZZ=1 and -sanitize=fuzzer.
 if Context.environment["TERRAPIN_FUZZ"] != nil {
-    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles", "encoders"] {
+    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles", "encoders", "net"] {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }
 }

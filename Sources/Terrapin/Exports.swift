@@ -8,6 +8,7 @@
 @_exported import TerrapinIO
 @_exported import TerrapinLoad
 @_exported import TerrapinModels
+@_exported import TerrapinNet
 @_exported import TerrapinPNG
 @_exported import TerrapinRaster
 @_exported import TerrapinRender

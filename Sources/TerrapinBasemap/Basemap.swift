@@ -55,12 +55,20 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             let archive: any TileSource
             if let location = source.location { archive = try open(location) }
             else if let tiles, source.kind == .vector { archive = tiles }
-            else {
-                if source.kind == .raster, let imagery {
-                    rasters[key] = imagery
-                    credit(imagery.tiles?.attribution)
-                } else if source.kind != .rasterDEM {
-                    missing.append("source '\(key)' has no local tiles\(source.remote.map { " (it names \($0); Terrapin reads local files only)" } ?? "")"
+            else if source.kind == .raster, let imagery {
+                rasters[key] = imagery
+                credit(imagery.tiles?.attribution)
+                continue
+            } else if let remote = source.remote, NetworkAccess.isURL(remote) {
+                // A server's tiles, when nothing local stands in; one that cannot be read leaves
+                // its layers out, with a warning, as a missing local source does.
+                do { archive = try open(remote) } catch {
+                    missing.append("source '\(key)': \(error); its layers are not drawn")
+                    continue
+                }
+            } else {
+                if source.kind != .rasterDEM {
+                    missing.append("source '\(key)' has no local tiles\(source.remote.map { " (it names \($0), which Terrapin cannot read)" } ?? "")"
                                    + (source.kind == .vector ? ": give the scene's basemap \"tiles\"" : ": give the map imagery tiles") + "; its layers are not drawn")
                 }
                 continue

@@ -18,7 +18,8 @@ public struct BasemapStyle: Sendable {
         public var tileSize: Int
         public var minZoom: Int?, maxZoom: Int?
         public var attribution: String?
-        /// The remote URL the style gave (not read: the scene's tiles stand in).
+        /// The remote URL the style gave: the scene's tiles stand in for a vector source, its
+        /// imagery for a raster one; otherwise it is read (http and https only).
         public var remote: String?
         /// A raster-dem source's `encoding`: "mapbox" (Terrain-RGB, the default) or "terrarium".
         public var encoding: String = "mapbox"
@@ -121,7 +122,11 @@ public struct BasemapStyle: Sendable {
                         location = nil
                     } else {
                         for prefix in ["pmtiles://", "mbtiles://", "file://"] where l.hasPrefix(prefix) { location = String(l.dropFirst(prefix.count)) }
-                        if let p = location, !p.hasPrefix("/") { location = directory + "/" + p }
+                        if let p = location, NetworkAccess.isURL(p) {
+                            // pmtiles://https://…: a remote archive.
+                            remote = p
+                            location = nil
+                        } else if let p = location, !p.hasPrefix("/") { location = directory + "/" + p }
                     }
                 }
                 func int(_ key: String) -> Int? {

@@ -269,7 +269,9 @@ public enum Batch {
             }
             let png: [UInt8]
             do {
-                png = try SceneImage.render(scene, root: options.root, metadata: [
+                var overrides = RenderOverrides()
+                overrides.network = options.network
+                png = try SceneImage.render(scene, overrides, root: options.root, metadata: [
                     (key: "Software", value: "Terrapin \(TerrapinInfo.version)"), (key: inputHashKey, value: digest),
                 ]).bytes
             } catch { throw BatchError.usage(error.description) }

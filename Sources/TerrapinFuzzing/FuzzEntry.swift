@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles, encoders
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles, encoders, net
 }
 
 public enum FuzzEntry {
@@ -50,6 +50,7 @@ public enum FuzzEntry {
         case .svg: svg(bytes)
         case .mbtiles: mbtiles(bytes)
         case .encoders: encoders(bytes)
+        case .net: net(bytes)
         }
     }
 
@@ -65,7 +66,8 @@ public enum FuzzEntry {
         scene.output.width = sceneSize.width
         scene.output.height = sceneSize.height
         scene.output.scale = 1
-        guard let prepared = try? PreparedScene(scene, root: repository + "/Fixtures") else { return false }
+        // Never the network: a fuzzed URL is refused before a request.
+        guard let prepared = try? PreparedScene(scene, root: repository + "/Fixtures", network: .none) else { return false }
         _ = (try? prepared.resolve())?.description
         _ = try? prepared.tap(at: Point(x: Double(sceneSize.width) / 2, y: Double(sceneSize.height) / 2))
         guard let pixmap = try? prepared.render() else { return false }
@@ -151,7 +153,9 @@ public enum FuzzEntry {
         scene.output.width = sceneSize.width
         scene.output.height = sceneSize.height
         scene.output.scale = 1
-        return (try? SceneImage.render(scene)) != nil
+        var overrides = RenderOverrides()
+        overrides.network = .none
+        return (try? SceneImage.render(scene, overrides)) != nil
     }
 
     static func percentDecoded(_ text: Substring) -> String {
@@ -249,6 +253,28 @@ public enum FuzzEntry {
         let first = (try? source.tile(TileID(z: 0, x: 0, y: 0))) != nil
         for id in [TileID(z: 1, x: 0, y: 0), TileID(z: 1, x: 1, y: 1)] { _ = try? source.tile(id) }
         return first
+    }
+
+    /// What a server sends that Terrapin parses (no request is made): byte 0 picks a download
+    /// cache entry, a Content-Range value, a URL (parsed, redacted, resolved against itself) or
+    /// a TileJSON document; the rest is the input. True when it was accepted.
+    @discardableResult
+    public static func net(_ bytes: [UInt8]) -> Bool {
+        guard let kind = bytes.first else { return false }
+        let rest = Array(bytes.dropFirst())
+        let text = String(decoding: rest, as: UTF8.self)
+        switch kind % 4 {
+        case 0: return HTTPCache.parse(rest) != nil
+        case 1: return RemoteFile.contentRange(text) != nil
+        case 2:
+            guard let url = try? URLText(text) else { return false }
+            _ = URLText.redacted(text)
+            _ = url.resolving("../tiles/{z}/{x}/{y}.pbf")
+            return (try? URLText(url.resolving("/x"))) != nil
+        default:
+            guard let (templates, _) = try? RemoteTiles.parseTileJSON(rest, url: "https://tiles.example.org/a/tiles.json") else { return false }
+            return (try? RemoteXYZTiles(templates: templates, access: .none, client: .shared)) != nil
+        }
     }
 
     /// The JPEG, WebP and PNG encoders on any image: byte 0 and 1 give its width and height

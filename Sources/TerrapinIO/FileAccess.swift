@@ -23,11 +23,20 @@ public struct FileAccess: Sendable, CustomStringConvertible {
     }
 
     private let root: Root?
+    /// The hosts remote sources may be read from (URLs are not files: `root` does not bound them).
+    public private(set) var network: NetworkAccess = .anyHost
 
     /// Files open by path from anywhere the process may read.
     public static let unrestricted = FileAccess(root: nil)
 
     private init(root: Root?) { self.root = root }
+
+    /// The same file rules, with remote sources read only from `network`'s hosts.
+    public func with(network: NetworkAccess) -> FileAccess {
+        var copy = self
+        copy.network = network
+        return copy
+    }
 
     /// Files only beneath the directory `path` (opened now, once).
     public init(root path: String) throws(FileError) {
@@ -41,7 +50,10 @@ public struct FileAccess: Sendable, CustomStringConvertible {
     /// The root as given, or nil when unrestricted.
     public var rootPath: String? { root?.path }
 
-    public var description: String { root.map { "files beneath '\($0.path)'" } ?? "files anywhere" }
+    public var description: String {
+        let files = root.map { "files beneath '\($0.path)'" } ?? "files anywhere"
+        return network == .anyHost ? files : files + ", URLs on \(network)"
+    }
 
     /// Opens the regular file at `path` (absolute, or relative to the working directory) for
     /// reading. Never blocks: a FIFO is refused, not waited on.

@@ -2,6 +2,7 @@
 // and wrapping the lower layer's own error (terrain's, tiles', models', files').
 import TerrapinIO
 import TerrapinModels
+import TerrapinNet
 import TerrapinTerrainData
 import TerrapinTiles
 
@@ -19,6 +20,8 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
     case basemap(String)
     /// A 3D model that cannot be read.
     case model(ModelError)
+    /// A remote file (a style, a GeoJSON or model URL) that cannot be read.
+    case remote(NetError)
 
     public var description: String {
         switch self {
@@ -28,6 +31,7 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .styleFile(let e): "basemap style: " + e.description
         case .basemap(let m): "basemap: \(m)"
         case .model(let e): e.description
+        case .remote(let e): e.description
         }
     }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import TerrapinBasemap
 import TerrapinIO
+import TerrapinNet
 import TerrapinModels
 import TerrapinScene
 import TerrapinTiles
@@ -34,6 +35,17 @@ extension Map {
     static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(LoadError) -> BasemapStyle {
         if let builtin = BasemapStyle.builtin(file) { return builtin }
         let bytes: [UInt8]
+        if NetworkAccess.isURL(file) {
+            // A style on a server: its relative sources and sprite are on the same server.
+            let response: HTTPClient.Response
+            do throws(NetError) { response = try HTTPClient.shared.get(file, access: files.network, maxBytes: 16 * 1024 * 1024) } catch { throw LoadError.remote(error) }
+            guard response.status == 200 else { throw LoadError.remote(.status(url: URLText.redacted(file), code: response.status, attempts: 1)) }
+            let address = response.url.prefix { $0 != "?" && $0 != "#" }
+            let folder = address.lastIndex(of: "/").map { String(address[..<$0]) } ?? String(address)
+            do throws(BasemapError) {
+                return try BasemapStyle.parse(response.body, file: URLText.redacted(file), directory: folder)
+            } catch { throw LoadError.basemap(error.description) }
+        }
         do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw LoadError.styleFile(error) }
         let directory = (file as NSString).deletingLastPathComponent
         do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {

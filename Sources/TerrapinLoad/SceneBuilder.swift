@@ -55,7 +55,7 @@ let maxOpenTileSources = 64
 func tileSource(_ file: String, files: FileAccess) throws(LoadError) -> any TileSource {
     // An archive by what it is (opened through `files`); a template by its text and the rules
     // its tiles are opened under.
-    let key = file.contains("{z}") ? "xyz|\(files)|" + file : files.identity(file)
+    let key = NetworkAccess.isURL(file) ? "url|\(files.network)|" + file : file.contains("{z}") ? "xyz|\(files)|" + file : files.identity(file)
     if let key, let hit = openTileSources.withLock({ $0[key] }) { return hit.source }
     let source: any TileSource
     do throws(TileError) { source = try TileSources.open(file, files: files) } catch { throw LoadError.tiles(error) }
@@ -99,8 +99,9 @@ public struct SceneBuilder {
         self.files = files
     }
 
+    /// A file the scene names, relative to the scene's folder (a URL as it is).
     public func path(_ file: String) -> String {
-        file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+        file.hasPrefix("/") || directory.isEmpty || NetworkAccess.isURL(file) ? file : directory + "/" + file
     }
 
     public func map(_ spec: MapScene) throws(LoadError) -> Map {

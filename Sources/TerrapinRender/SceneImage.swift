@@ -36,6 +36,8 @@ public struct RenderOverrides: Sendable {
     /// Stops the render when cancelled (`RenderError.cancelled`): checked after loading, after
     /// resolve, in the ground, between painted items and after painting.
     public var cancellation: Cancellation?
+    /// The hosts the scene's URLs may be read from (`--allow-host`; serve's operator list).
+    public var network: NetworkAccess = .anyHost
 
     public init() {}
 
@@ -91,7 +93,7 @@ public enum SceneImage {
     /// hears what each hit.
     public static func prepare(_ scene: Scene, _ overrides: RenderOverrides, root: String? = nil,
                                report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> PreparedScene {
-        let prepared = try PreparedScene(scene, root: root)
+        let prepared = try PreparedScene(scene, root: root, network: overrides.network)
         for tap in overrides.taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }
         return prepared
     }

@@ -94,21 +94,25 @@ public final class PreparedScene {
     /// With `root`, every file the scene reads must lie beneath that directory (for scenes from
     /// untrusted sources): no `..` or absolute path out, no symbolic link out — enforced on each
     /// open (FileAccess), so a file swapped after a check cannot lead out either.
-    public init(_ scene: Scene, root: String? = nil) throws(RenderError) {
+    /// `network` says which hosts the scene's URLs may be read from (`root` is for files only).
+    public init(_ scene: Scene, root: String? = nil, network: NetworkAccess = .anyHost) throws(RenderError) {
         self.scene = scene
         if let spec = scene.map {
-            let files: FileAccess
+            var files: FileAccess
             if let root {
                 do { files = try FileAccess(root: root) } catch { throw RenderError.file(scene: scene.origin.file, reference: nil, error: error) }
             } else {
                 files = .unrestricted
             }
+            files = files.with(network: network)
             let builder = SceneBuilder(directory: scene.directory, files: files)
             // Each named file opened once up front, so a missing, unreadable or confined one is
             // reported with where the scene names it, before any work; the view images' sizes
             // (from their PNG headers) are added up against the decode budget.
             var imageBytes: [String: Int] = [:]
-            for reference in scene.origin.references where BasemapStyle.builtin(reference.file) == nil || !reference.path.hasSuffix(".style") {
+            // (URLs are read by the load stage, whose errors name them.)
+            for reference in scene.origin.references where (BasemapStyle.builtin(reference.file) == nil || !reference.path.hasSuffix(".style"))
+                && !NetworkAccess.isURL(reference.file) {
                 let full = builder.path(reference.file)
                 do throws(FileError) {
                     if full.contains("{z}") { _ = try files.openDirectory(XYZTiles.folder(of: full)) } else {

@@ -90,7 +90,7 @@ public enum SceneSchema {
           "additionalProperties": false,
           "required": ["tiles"],
           "properties": {
-            "tiles": { "type": "string", "description": "Vector tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.pbf." },
+            "tiles": { "type": "string", "description": "Vector tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.pbf; or an http(s) URL of a .pmtiles archive (read by ranges), an XYZ template or a TileJSON document." },
             "style": { "type": "string", "description": "A MapLibre style JSON file (its vector source without a url reads \"tiles\"), or \"roadmap\" / \"hybrid\" for a built-in style." }
           }
         },
@@ -313,7 +313,7 @@ public enum SceneSchema {
       ],
       "properties": {
         "file": { "type": "string", "description": ".asc, .hgt, or a Terrarium .png (which needs bounds)" },
-        "tiles": { "type": "string", "description": "Elevation tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as dem/{z}/{x}/{y}.png, stitched around the camera." },
+        "tiles": { "type": "string", "description": "Elevation tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as dem/{z}/{x}/{y}.png (or an http(s) URL of either, or of a TileJSON document), stitched around the camera." },
         "encoding": { "enum": ["terrainrgb", "terrarium"], "description": "How tiles encode heights. Default terrainrgb (Mapbox Terrain-RGB)." },
         "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
                     "description": "[west, south, east, north] in degrees" },
@@ -334,7 +334,7 @@ public enum SceneSchema {
       ],
       "properties": {
         "file": { "type": "string", "description": "A PNG, JPEG or WebP of at most 33,554,432 pixels (with bounds), or a GeoTIFF (.tif, .tiff: EPSG:4326 or EPSG:3857; bounds and projection from the file)." },
-        "tiles": { "type": "string", "description": "Raster tiles (PNG, JPEG or WebP): a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.png ({-y} for TMS rows)." },
+        "tiles": { "type": "string", "description": "Raster tiles (PNG, JPEG or WebP): a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.png ({-y} for TMS rows); or an http(s) URL of either, or of a TileJSON document." },
         "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
                     "description": "[west, south, east, north] in degrees: the image's outer edges; west > east crosses the antimeridian." },
         "projection": { "enum": ["geographic", "webMercator"], "description": "How rows are spaced: evenly in latitude (default) or in Web Mercator y (XYZ tiles)." },

@@ -24,6 +24,8 @@ public struct ServeOptions: Sendable {
     public var maxAge = 300
     /// The scene (beneath the root) whose map GET /staticmap draws under its markers and paths.
     public var staticMapScene: String?
+    /// The hosts scenes' URLs may be read from: none unless the operator names them (`--allow-host`).
+    public var network: NetworkAccess = .none
     public var log = LogFormat.text
 
     public enum LogFormat: String, Sendable, CaseIterable { case text, json, none }
@@ -87,7 +89,9 @@ public final class RenderService: Sendable {
                 var base = staticBase
                 base.output.width = 64
                 base.output.height = 64
-                _ = try SceneImage.render(base, root: options.root)
+                var overrides = RenderOverrides()
+                overrides.network = options.network
+                _ = try SceneImage.render(base, overrides, root: options.root)
             }
         } catch {
             throw ServeError(description: "warming up: \(error)")
@@ -316,6 +320,7 @@ public final class RenderService: Sendable {
         let stop = Cancellation()
         var overrides = overrides
         overrides.cancellation = stop
+        overrides.network = options.network
         let outcome = pool.run(timeout: remaining) { [overrides] () -> Result<EncodedImage, RenderError> in
             let began = Batch.monotonicNow()
             defer { metrics.rendered(seconds: Batch.monotonicNow() - began) }

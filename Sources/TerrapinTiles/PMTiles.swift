@@ -17,7 +17,8 @@ public final class PMTiles: TileSource {
     public let header: Header
     /// The metadata JSON's text, as stored (inflated).
     public let metadata: String
-    let file: RandomAccessFile
+    /// The archive's bytes: a local file, or a URL read by HTTP range requests.
+    let file: any ByteRanges
     let root: [Entry]
     /// Leaf directories read so far, by offset (a few dozen at most in practice; bounded).
     private let leaves = Locked<[Int: [Entry]]>([:])
@@ -51,17 +52,24 @@ public final class PMTiles: TileSource {
     static let maxLeafDepth = 4
     static let maxCachedLeaves = 256
 
-    public init(_ path: String, files: FileAccess = .unrestricted) throws(TileError) {
+    public convenience init(_ path: String, files: FileAccess = .unrestricted) throws(TileError) {
+        let file: RandomAccessFile
         do { file = RandomAccessFile(try files.open(path)) } catch { throw .file(error) }
+        try self.init(LocalFile(file))
+    }
+
+    /// The archive in `file` (a local file, or `RemoteFile`: the header and root directory come
+    /// from its first 16 KiB, which it reads in one request).
+    public init(_ file: any ByteRanges) throws(TileError) {
+        self.file = file
+        let path = file.path
         self.path = path
-        let bytes: [UInt8]
-        do { bytes = try file.read(offset: 0, count: min(file.size, 127)) } catch { throw .file(error) }
+        let bytes = try file.read(offset: 0, count: min(file.size, 127))
         header = try Self.parseHeader(bytes, path: path, fileSize: file.size)
         root = try Self.directory(file, header: header, offset: header.rootOffset, length: header.rootLength, path: path)
         var metadata = "{}"
         if header.metadataLength > 0 {
-            let raw: [UInt8]
-            do { raw = try file.read(offset: header.metadataOffset, count: header.metadataLength) } catch { throw .file(error) }
+            let raw = try file.read(offset: header.metadataOffset, count: header.metadataLength)
             let text = try Self.decompress(raw, header.internalCompression, path: path, what: "metadata")
             metadata = String(decoding: text, as: UTF8.self)
         }
@@ -81,8 +89,7 @@ public final class PMTiles: TileSource {
                 guard entry.offset <= header.dataLength, entry.length <= header.dataLength - entry.offset, entry.length <= TileSources.maxTileBytes else {
                     throw .corrupt(path: path, what: "tile \(id) lies outside the tile data section")
                 }
-                let raw: [UInt8]
-                do { raw = try file.read(offset: header.dataOffset + entry.offset, count: entry.length) } catch { throw .file(error) }
+                let raw = try file.read(offset: header.dataOffset + entry.offset, count: entry.length)
                 if header.tileCompression == .none || header.tileCompression == .unknown {
                     return try TileSources.ungzipped(raw, source: "tile \(id) of '\(path)'")
                 }
@@ -224,10 +231,9 @@ public final class PMTiles: TileSource {
         return h
     }
 
-    static func directory(_ file: RandomAccessFile, header: Header, offset: Int, length: Int, path: String) throws(TileError) -> [Entry] {
+    static func directory(_ file: any ByteRanges, header: Header, offset: Int, length: Int, path: String) throws(TileError) -> [Entry] {
         guard length <= maxDirectoryBytes else { throw .corrupt(path: path, what: "a directory of \(length) bytes") }
-        let raw: [UInt8]
-        do { raw = try file.read(offset: offset, count: length) } catch { throw .file(error) }
+        let raw = try file.read(offset: offset, count: length)
         let bytes = try decompress(raw, header.internalCompression, path: path, what: "directories")
         return try parseDirectory(bytes, path: path)
     }

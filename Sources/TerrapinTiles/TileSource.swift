@@ -6,6 +6,7 @@
 import Foundation
 import TerrapinCodecs
 import TerrapinIO
+import TerrapinNet
 
 public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let z: Int, x: Int, y: Int
@@ -88,9 +89,11 @@ public enum TileSources {
     public static let maxTileBytes = 16 * 1024 * 1024
 
     /// Opens `path` by its form: `….pmtiles`, `….mbtiles`, or an XYZ template holding `{z}`,
-    /// `{x}` and `{y}` (or `{-y}` for TMS rows), e.g. `tiles/{z}/{x}/{y}.png`.
-    /// Every file is read through `files`.
-    public static func open(_ path: String, files: FileAccess = .unrestricted) throws(TileError) -> any TileSource {
+    /// `{x}` and `{y}` (or `{-y}` for TMS rows), e.g. `tiles/{z}/{x}/{y}.png`; or the same as
+    /// an http(s) URL, or a TileJSON URL (RemoteTiles.swift). Every file is read through
+    /// `files`, every URL on the hosts `files.network` allows, through `client`.
+    public static func open(_ path: String, files: FileAccess = .unrestricted, client: HTTPClient? = nil) throws(TileError) -> any TileSource {
+        if NetworkAccess.isURL(path) { return try RemoteTiles.open(path, access: files.network, client: client ?? .shared) }
         if path.contains("{z}") { return try XYZTiles(template: path, files: files) }
         if path.hasSuffix(".pmtiles") { return try PMTiles(path, files: files) }
         if path.hasSuffix(".mbtiles") { return try MBTiles(path, files: files) }
@@ -114,6 +117,8 @@ public enum TileError: Error, Equatable, Sendable, CustomStringConvertible {
     case codec(CodecError)
     /// SQLite refused (MBTiles).
     case database(path: String, message: String)
+    /// A remote source that cannot be read (the URL, the status and what to do).
+    case remote(NetError)
 
     public var description: String {
         switch self {
@@ -121,9 +126,10 @@ public enum TileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corrupt(let path, let what): return "tile archive '\(path)' is damaged: \(what); re-create or re-download it"
         case .unsupported(let path, let what): return "tile archive '\(path)': \(what)"
         case .unknownKind(let path):
-            return "'\(path)' is no tile source Terrapin reads; give a .pmtiles or .mbtiles file, or an XYZ template such as tiles/{z}/{x}/{y}.png"
+            return "'\(path)' is no tile source Terrapin reads; give a .pmtiles or .mbtiles file, or an XYZ template such as tiles/{z}/{x}/{y}.png (a path, or an http(s) URL; or a TileJSON URL)"
         case .codec(let e): return e.description
         case .database(let path, let message): return "MBTiles '\(path)': \(message); check that it is an MBTiles (SQLite) file"
+        case .remote(let e): return e.description
         }
     }
 }

@@ -128,13 +128,56 @@ extension MapHit {
     }
 }
 
-/// Options shared by render, inspect, tap and frames: the overrides a render takes, and --root.
+/// How remote sources are read (render, inspect, tap, frames, batch and serve): which hosts,
+/// the download cache, --offline and the transfer timeout. Applied to the process's HTTPClient.
+struct NetworkOptions {
+    /// `--allow-host` values (nil: none given).
+    var hosts: [String]?
+    var configuration = HTTPClient.Configuration.fromEnvironment(version: TerrapinInfo.version)
+
+    static let help = """
+          --allow-host HOST     read URLs only from HOST (repeatable; .example.org takes its subdomains too;
+                                default: any host for render and batch, none for serve)
+          --offline             read URLs from the download cache only
+          --download-cache DIR  the download cache (default $TERRAPIN_CACHE_DIR, else ~/.cache/terrapin/http;
+                                'none' for no cache)
+          --http-timeout S      seconds one download may take (default 60)
+        """
+
+    mutating func parse(_ argument: String, _ parser: inout ArgumentParser) throws -> Bool {
+        switch argument {
+        case "--allow-host": hosts = (hosts ?? []) + [try parser.value(for: argument)]
+        case "--offline": configuration.offline = true
+        case "--download-cache":
+            let value = try parser.value(for: argument)
+            configuration.cacheDirectory = value == "none" ? nil : value
+        case "--http-timeout": configuration.timeout = try parser.number(for: argument, in: 0.1...3600)
+        default: return false
+        }
+        return true
+    }
+
+    /// The hosts allowed: those given, else `otherwise`.
+    func access(otherwise: NetworkAccess = .anyHost) -> NetworkAccess { hosts.map { NetworkAccess(hosts: $0) } ?? otherwise }
+
+    /// Makes these settings the process's.
+    func apply() { HTTPClient.useShared(configuration) }
+}
+
+/// Options shared by render, inspect, tap and frames: the overrides a render takes, --root and
+/// the network options.
 struct SceneOptions {
     var overrides = RenderOverrides()
     var root: String?
+    var network = NetworkOptions()
 
     /// Consumes `argument` if it is a scene option.
     mutating func parse(_ argument: String, _ parser: inout ArgumentParser) throws -> Bool {
+        if try network.parse(argument, &parser) {
+            overrides.network = network.access()
+            network.apply()
+            return true
+        }
         switch argument {
         case "--size": let s = try parser.size(for: argument); overrides.size = (s.0, s.1)
         case "--scale": overrides.scale = try parser.integer(for: argument, in: OutputOptions.scales)

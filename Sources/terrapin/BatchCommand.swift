@@ -34,6 +34,7 @@ extension CommandLineTool {
                                 JOB_COMPLETION_INDEX (with --shard-count N) or SLURM_ARRAY_TASK_ID/COUNT
           --shard-count N       the number of shards for JOB_COMPLETION_INDEX
           --root DIR            every file a scene reads must lie inside DIR
+        \(NetworkOptions.help)
           --quiet               no progress
           --json                print a JSON summary on standard output
           -h, --help            show this help
@@ -55,7 +56,9 @@ extension CommandLineTool {
         var shard: (Int, Int)?
         var shardCount: Int?
         var quiet = false, json = false
+        var network = NetworkOptions()
         guard let paths = try parser.parse(help: batchHelp, { argument, parser in
+            if try network.parse(argument, &parser) { return true }
             switch argument {
             case "--manifest": manifest = try parser.value(for: argument)
             case "--sizes":
@@ -103,6 +106,8 @@ extension CommandLineTool {
             throw CLIError.usage(error.description, command: "batch")
         }
         guard !inputs.isEmpty else { throw CLIError.usage("no scenes given", command: "batch") }
+        network.apply()
+        options.network = network.access()
         if let (i, n) = shard { inputs = inputs.filter { Batch.inShard($0, index: i, count: n) } }
 
         Batch.stopOnSignals()

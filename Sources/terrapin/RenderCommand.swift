@@ -30,7 +30,8 @@ extension CommandLineTool {
                                 override the scene's camera (degrees, metres)
           --time T              draw the scene T seconds after its start (camera flights), overriding its "time"
           --root DIR            every file the scene reads must lie inside DIR (after '..' and symbolic
-                                links): for scenes from untrusted sources
+                                links): for scenes from untrusted sources (URLs are not files: see --allow-host)
+        \(NetworkOptions.help)
           -h, --help            show this help
 
         Examples:
@@ -41,6 +42,7 @@ extension CommandLineTool {
           terrapin render scene.json -o card@2x.png --scale 2 --compression small
           terrapin render Examples/*.json -o out/ --tilt 30
           terrapin render uploads/scene.json --root uploads -o out.png
+          terrapin render remote.json -o out.png --allow-host tiles.example.org
         """
 
     static func render(_ arguments: [String]) throws {

@@ -39,6 +39,7 @@ extension CommandLineTool {
           --cache-size BYTES    bound of the cache, least recently used out first (default 1073741824)
           --max-age S           Cache-Control max-age of images (default 300)
           --staticmap SCENE     a scene beneath --root whose map (basemap, imagery, terrain) /staticmap draws
+        \(NetworkOptions.help)
           --connections N       open connections at most (default 512)
           --log text|json|none  access log on standard error (default text)
           -h, --help            show this help
@@ -57,7 +58,9 @@ extension CommandLineTool {
         var root: String?
         var port = 8080, host = "0.0.0.0", connections = 512
         var options = ServeOptions(root: "")
+        var network = NetworkOptions()
         guard let positional = try parser.parse(help: serveHelp, { argument, parser in
+            if try network.parse(argument, &parser) { return true }
             switch argument {
             case "--root": root = try parser.value(for: argument)
             case "--port": port = try parser.integer(for: argument, in: 0...65535)
@@ -79,6 +82,9 @@ extension CommandLineTool {
         guard positional.isEmpty else { throw CLIError.usage("serve takes no scene arguments; scenes come from --root ('\(positional[0])')", command: "serve") }
         guard let root else { throw CLIError.usage("no --root given; the server reads scenes and their files from that directory only", command: "serve") }
         options.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        // Scenes come from clients: their URLs reach only the hosts the operator names.
+        network.apply()
+        options.network = network.access(otherwise: .none)
 
         // SIGTERM and SIGINT are taken by sigwait below, so every thread started from here on
         // (libmicrohttpd's, the render workers) has them blocked.

@@ -8,6 +8,7 @@ import Terrapin
 import TerrapinGeometry
 import TerrapinPNG
 @testable import TerrapinBasemap
+import TerrapinTestSupport
 
 @Suite struct LimitsTests {
     /// Every row of the table (its first cell) and the test below that exceeds it.
@@ -63,7 +64,43 @@ import TerrapinPNG
         "hillshade layer": "linePlacesAndHillshade",
         "labels along one line": "linePlacesAndHillshade",
         "line pattern": "linePlacesAndHillshade",
+        "downloads": "downloads",
+        "download time": "downloads",
+        "download cache": "downloads",
     ]
+
+    /// Remote sources, against a server on 127.0.0.1: a tile one byte over 16 MiB and a TileJSON
+    /// one byte over 1 MiB are refused naming the limit; a body that trickles stops at the
+    /// transfer timeout; six redirects are one too many; the download cache keeps its size.
+    @Test func downloads() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileIO.makeDirectory(dir + "/0/0")
+        try sparse(dir + "/0/0/0.png", size: TileSources.maxTileBytes + 1)
+        try sparse(dir + "/big.json", size: (1 << 20) + 1)
+        try Array("0123456789".utf8).write(to: dir + "/slow.txt")
+        let server = try TestHTTPServer(root: dir)
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = 1
+        configuration.retries = 0
+        configuration.cacheDirectory = dir + "/cache"
+        configuration.cacheLimit = 600
+        let client = HTTPClient(configuration)
+        let xyz = try RemoteXYZTiles(templates: [server.base + "/{z}/{x}/{y}.png"], access: .anyHost, client: client)
+        #expect { _ = try xyz.tile(TileID(z: 0, x: 0, y: 0)) } throws: { "\($0)".contains("is larger than 16777216 bytes") }
+        #expect { _ = try TileSources.open(server.base + "/big.json", client: client) } throws: { "\($0)".contains("is larger than 1048576 bytes") }
+        server.setFault(.slowBody(interval: 0.5), for: "/slow.txt")
+        #expect { _ = try client.get(server.base + "/slow.txt", access: .anyHost, maxBytes: 100) } throws: { "\($0)".contains("did not answer in time") }
+        for i in 0..<6 { server.setFault(.redirect("/r\(i + 1)"), for: "/r\(i)") }
+        #expect { _ = try client.get(server.base + "/r0", access: .anyHost, maxBytes: 100) } throws: { "\($0)".contains("more than 5 redirects") }
+        #expect(HTTPClient.Configuration().cacheLimit == 1 << 30 && HTTPCache.maxEntryBytes == 64 << 20)
+        server.setFault(nil, for: "/slow.txt")
+        for i in 0..<10 { _ = try client.get(server.base + "/slow.txt", range: 0...i, access: .anyHost, maxBytes: 100) }
+        let cached = (FileIO.directoryEntries(dir + "/cache") ?? []).flatMap { folder in
+            (FileIO.directoryEntries(dir + "/cache/" + folder) ?? []).map { (try? FileIO.read(dir + "/cache/" + folder + "/" + $0, limit: 1 << 20).count) ?? 0 }
+        }
+        #expect(cached.count < 10 && cached.reduce(0, +) <= 600, "\(cached)")
+    }
 
     /// Labels along one line: a pixel's spacing in a tile magnified 2^7 times over a line of
     /// 2,000 long segments keeps 1,000 places. Hillshade: 2048-pixel DEM tiles shade a tile

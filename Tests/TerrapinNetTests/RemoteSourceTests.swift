@@ -1,0 +1,179 @@
+// Remote sources end to end, against a real server on 127.0.0.1 holding the Fixtures archives:
+// a PMTiles archive read by ranges, XYZ tiles through TileJSON, and whole scenes whose
+// basemap, terrain and style are URLs — each the same tiles and the same bytes as the local
+// files, with faults drawn as missing tiles and warnings, and --offline from a warm cache.
+import XCTest
+import Terrapin
+import TerrapinTestSupport
+@testable import TerrapinNet
+@testable import TerrapinTiles
+
+final class RemoteSourceTests: XCTestCase {
+    var folder = ""
+    var cacheFolder = ""
+    let tiles = Repository.fixture("tiles")
+
+    override func setUp() {
+        folder = NSTemporaryDirectory() + "terrapin-remote-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        cacheFolder = folder + "/cache"
+        try? FileManager.default.createDirectory(atPath: folder + "/site", withIntermediateDirectories: true)
+        useClient()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: folder)
+        HTTPClient.useShared(HTTPClient.Configuration())
+    }
+
+    func useClient(offline: Bool = false, retries: Int = 1) {
+        var c = HTTPClient.Configuration()
+        c.cacheDirectory = cacheFolder
+        c.offline = offline
+        c.retries = retries
+        c.retryDelay = 0.01
+        c.timeout = 10
+        HTTPClient.useShared(c)
+    }
+
+    /// Every tile of zooms `zooms` over the archive's bounds.
+    func ids(_ source: any TileSource, _ zooms: ClosedRange<Int>) -> [TileID] {
+        let b = source.info.bounds ?? [-180, -85, 180, 85]
+        return zooms.flatMap { z -> [TileID] in
+            let nw = TileID.containing(longitude: b[0], latitude: b[3], zoom: z), se = TileID.containing(longitude: b[2], latitude: b[1], zoom: z)
+            return (nw.y...se.y).flatMap { y in (nw.x...se.x).map { TileID(z: z, x: $0, y: y) } }
+        }
+    }
+
+    func testPMTilesByRangeMatchesTheFile() throws {
+        let server = try TestHTTPServer(root: tiles)
+        for name in ["monaco-omt.pmtiles", "andorra-terrainrgb-z8-12.pmtiles"] {
+            server.clearLog()
+            let local = try TileSources.open(tiles + "/" + name)
+            let remote = try TileSources.open(server.base + "/" + name)
+            XCTAssertEqual(remote.info, local.info)
+            XCTAssertEqual(server.log.count, 1, "header and root directory in one request")
+            XCTAssertEqual(server.log.first?.range, "bytes=0-16383")
+            for id in ids(local, local.info.minZoom...min(local.info.maxZoom, local.info.minZoom + 3)) {
+                XCTAssertEqual(try remote.tile(id), try local.tile(id), "\(name) \(id)")
+            }
+        }
+    }
+
+    func testServerIgnoringRangesStillServesASmallArchive() throws {
+        let server = try TestHTTPServer(root: tiles)
+        server.setFault(.ignoreRange, for: "/monaco-omt.pmtiles")
+        let local = try TileSources.open(tiles + "/monaco-omt.pmtiles")
+        let remote = try TileSources.open(server.base + "/monaco-omt.pmtiles")
+        for id in ids(local, 12...14) { XCTAssertEqual(try remote.tile(id), try local.tile(id)) }
+        XCTAssertEqual(server.log.count, 1, "the whole file, once, kept")
+    }
+
+    func testTileJSONAndXYZTemplates() throws {
+        let server = try TestHTTPServer(root: folder + "/site")
+        let local = try TileSources.open(tiles + "/monaco-omt.pmtiles")
+        // The archive's tiles as a folder of {z}/{x}/{y}.pbf files, and a TileJSON naming them.
+        let all = ids(local, 0...14)
+        for id in all {
+            guard let bytes = try local.tile(id) else { continue }
+            try FileManager.default.createDirectory(atPath: folder + "/site/xyz/\(id.z)/\(id.x)", withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: folder + "/site/xyz/\(id.z)/\(id.x)/\(id.y).pbf", contents: Data(bytes))
+        }
+        let tileJSON = """
+            {"tilejson": "3.0.0", "tiles": ["xyz/{z}/{x}/{y}.pbf"], "minzoom": 0, "maxzoom": 14,
+             "bounds": [7.40, 43.72, 7.44, 43.76], "attribution": "<a href=\\"https://openmaptiles.org/\\">&copy; OpenMapTiles</a>", "vector_layers": []}
+            """
+        FileManager.default.createFile(atPath: folder + "/site/monaco.json", contents: Data(tileJSON.utf8))
+        let remote = try TileSources.open(server.base + "/monaco.json")
+        XCTAssertEqual(remote.info, TileSourceInfo(type: .mvt, minZoom: 0, maxZoom: 14, bounds: [7.40, 43.72, 7.44, 43.76], attribution: "© OpenMapTiles"))
+        for id in all { XCTAssertEqual(try remote.tile(id), try local.tile(id), "\(id)") }
+        // Past the TileJSON's zooms, and where the server has no tile: none, without a request.
+        server.clearLog()
+        XCTAssertNil(try remote.tile(TileID(z: 15, x: 0, y: 0)))
+        XCTAssertEqual(server.log.count, 0)
+        XCTAssertNil(try remote.tile(TileID(z: 3, x: 0, y: 0)))
+        XCTAssertEqual(server.log.map(\.path), ["/xyz/3/0/0.pbf"])
+        // A template straight, with TMS rows and quadkeys.
+        let tms = try RemoteXYZTiles(templates: ["http://h/{z}/{x}/{-y}.png", "http://{s}.h/{quadkey}.png"], access: .anyHost, client: .shared)
+        XCTAssertEqual(tms.url(TileID(z: 3, x: 2, y: 2)), "http://h/3/2/5.png")
+        XCTAssertEqual(tms.url(TileID(z: 3, x: 3, y: 2)), "http://c.h/031.png")
+        XCTAssertEqual(tms.info.type, .png)
+    }
+
+    func testFaultsGiveTheirDocumentedResults() throws {
+        let server = try TestHTTPServer(root: tiles)
+        let local = try TileSources.open(tiles + "/monaco-omt.pmtiles")
+        let remote = try TileSources.open(server.base + "/monaco-omt.pmtiles")
+        let id = TileID.containing(longitude: 7.4246, latitude: 43.7384, zoom: 14)
+        let next = TileID(z: 14, x: id.x + 1, y: id.y)
+        XCTAssertNotNil(try local.tile(id))
+        // A 500 that persists: the tile read throws a typed error naming the URL and status.
+        server.setFault(.status(500, times: 10), for: "/monaco-omt.pmtiles")
+        XCTAssertThrowsError(try remote.tile(id)) { error in
+            guard case .remote(.status(let url, 500, 2)) = error as? TileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(url, server.base + "/monaco-omt.pmtiles")
+        }
+        server.setFault(nil, for: "/monaco-omt.pmtiles")
+        // The file changed under us (a range answered with the wrong length).
+        server.setFault(.truncate(bytes: 3), for: "/monaco-omt.pmtiles")
+        XCTAssertThrowsError(try remote.tile(next))
+        server.setFault(nil, for: "/monaco-omt.pmtiles")
+        XCTAssertEqual(try remote.tile(next), try local.tile(next))
+        // A 404 for the archive itself.
+        XCTAssertThrowsError(try TileSources.open(server.base + "/nothing.pmtiles")) { error in
+            XCTAssertEqual(error as? TileError, .remote(.status(url: server.base + "/nothing.pmtiles", code: 404, attempts: 1)))
+            XCTAssertTrue(String(describing: error).hasSuffix("answered HTTP 404; check the URL"), "\(error)")
+        }
+        // Not a TileJSON document.
+        XCTAssertThrowsError(try TileSources.open(server.base + "/README.md")) { error in
+            guard case .corrupt(_, let what) = error as? TileError else { return XCTFail("\(error)") }
+            XCTAssertTrue(what.contains("is not a TileJSON document"), what)
+        }
+        // MBTiles cannot be read by ranges.
+        XCTAssertThrowsError(try TileSources.open(server.base + "/andorra-omt.mbtiles"))
+        // A host the render may not read.
+        XCTAssertThrowsError(try TileSources.open(server.base + "/monaco-omt.pmtiles", files: FileAccess.unrestricted.with(network: .none))) { error in
+            guard case .remote(.notAllowed) = error as? TileError else { return XCTFail("\(error)") }
+        }
+    }
+
+    /// `scene`'s text with each local archive named by URL instead.
+    func remoteScene(_ example: String, _ replacements: [(String, String)]) throws -> Scene {
+        var text = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
+        for (from, to) in replacements {
+            XCTAssertTrue(text.contains(from), from)
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        return try SceneDecoder.decode(Array(text.utf8), path: Repository.examples + "/" + example)
+    }
+
+    func testARemoteSceneRendersTheSameBytesAsTheLocalOne() throws {
+        let server = try TestHTTPServer(root: tiles)
+        let local = try PreparedScene(try SceneDecoder.load(path: Repository.examples + "/andorra-roadmap-3d.json")).render()
+        let remoteScene = try remoteScene("andorra-roadmap-3d.json", [
+            ("../Fixtures/tiles/andorra-terrainrgb-z8-12.pmtiles", server.base + "/andorra-terrainrgb-z8-12.pmtiles"),
+            ("../Fixtures/tiles/andorra-omt.pmtiles", server.base + "/andorra-omt.pmtiles"),
+        ])
+        let prepared = try PreparedScene(remoteScene)
+        let remote = try prepared.render()
+        XCTAssertEqual(remote.data, local.data, "same tiles in, same bytes out")
+        XCTAssertEqual(prepared.warnings(), [])
+        XCTAssertGreaterThan(server.log.count, 2)
+        XCTAssertTrue(server.log.allSatisfy { $0.range != nil }, "archives are read by ranges, never whole")
+    }
+
+    func testATileServerThatDiesMidRenderDrawsMissingTilesWithWarnings() throws {
+        let server = try TestHTTPServer(root: tiles)
+        useClient(retries: 0)
+        let url = server.base + "/monaco-protomaps.pmtiles?dies"
+        let scene = try remoteScene("monaco-protomaps.json", [("../Fixtures/tiles/monaco-protomaps.pmtiles", url)])
+        // The archive's header and root directory reach the download cache; then the server
+        // fails every request, so the render opens the archive from the stale copy
+        // (stale-if-error) and every tile fails.
+        _ = try TileSources.open(url)
+        server.setFault(.status(503, times: 1000), for: "/monaco-protomaps.pmtiles")
+        let prepared = try PreparedScene(scene)
+        _ = try prepared.render()
+        let warnings = prepared.warnings()
+        XCTAssertTrue(warnings.contains { $0.contains("answered HTTP 503") && $0.contains("the tile is drawn as missing") }, "\(warnings)")
+    }
+}
