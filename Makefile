@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs install bench bench-serve stress sanitize fuzz clean
+.PHONY: setup build test demo docs install bench bench-serve stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -54,6 +54,16 @@ demo: build
 	  $(BUILD_DIR)/debug/terrapin render $$scene -o out/$$name.png || exit 1; \
 	  echo "out/$$name.png"; \
 	done
+
+# The container image terrapin:VERSION from the Dockerfile: docker build where an engine runs,
+# else the same stages by hand on a debootstrapped Debian root (Tools/image.sh says how), checked
+# with ldd inside; then the smoke test runs it (Tools/image-smoke.sh).
+image: setup
+	Tools/image.sh
+	Tools/image-smoke.sh
+
+image-test:
+	Tools/image-smoke.sh
 
 # PEERS=FILE (the output of ../shared/bench/peers/run.sh, from the same hour) adds the ratios
 # to the faster peer for S1, S2 and S3 (BENCHMARKS.md).

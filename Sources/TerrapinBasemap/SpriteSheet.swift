@@ -26,16 +26,31 @@ public struct SpriteSheet: Sendable {
 
     /// Reads `base.json` and `base.png` (`base@2x.*` when `retina` and present).
     public static func load(_ base: String, retina: Bool, files: FileAccess = .unrestricted) throws(BasemapError) -> SpriteSheet {
-        if let folder = try? files.openDirectory(base) { return svgFolder(folder, pixelBudget: maxSVGPixels) }
-        var prefix = base
-        if retina, files.isReadable(base + "@2x.json"), files.isReadable(base + "@2x.png") { prefix = base + "@2x" }
-        let json: [UInt8], png: [UInt8]
-        do throws(FileError) {
-            json = try files.read(prefix + ".json", limit: maxJSONBytes)
-            png = try files.read(prefix + ".png", limit: 64 * 1024 * 1024)
-        } catch {
-            throw .style(file: prefix + ".json", path: "$", location: nil, message: error.description)
+        let remote = NetworkAccess.isURL(base)
+        // A URL's query (an API key) stays at its end: base@2x.json?key=….
+        func named(_ suffix: String) -> String {
+            guard remote, let q = base.firstIndex(of: "?") else { return base + suffix }
+            return base[..<q] + suffix + base[q...]
         }
+        // Without the query, for messages.
+        func shown(_ suffix: String) -> String { remote ? String(base.prefix { $0 != "?" }) + suffix : base + suffix }
+        if !remote, let folder = try? files.openDirectory(base) { return svgFolder(folder, pixelBudget: maxSVGPixels) }
+        var index: [UInt8]?, prefix = ""
+        if retina, remote {
+            // One request tells whether the server has the @2x sheet.
+            if let j = try? files.read(named("@2x.json"), limit: maxJSONBytes) { index = j; prefix = "@2x" }
+        } else if retina, files.isReadable(base + "@2x.json"), files.isReadable(base + "@2x.png") {
+            prefix = "@2x"
+        }
+        let png: [UInt8]
+        do throws(FileError) {
+            if index == nil { index = try files.read(named(prefix + ".json"), limit: maxJSONBytes) }
+            png = try files.read(named(prefix + ".png"), limit: 64 * 1024 * 1024)
+        } catch {
+            throw .style(file: shown(prefix + ".json"), path: "$", location: nil, message: error.description)
+        }
+        let json = index ?? []
+        prefix = shown(prefix)
         let image: Pixmap
         do { image = try RasterImage.decode(png, source: prefix + ".png", limits: PNGDecodingLimits(maxWidth: 8192, maxHeight: 8192, maxPixels: 8192 * 8192)) } catch {
             throw .style(file: prefix + ".png", path: "$", location: nil, message: String(describing: error))

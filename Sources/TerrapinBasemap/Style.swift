@@ -152,7 +152,10 @@ public struct BasemapStyle: Sendable {
                 warn("\"\(key)\" is not a string (several sprites are not supported); \(key == "glyphs" ? "labels use the local fonts" : "icons are not drawn")")
                 continue
             }
-            if url.contains("://"), !url.hasPrefix("file://") {
+            if key == "sprite", NetworkAccess.isURL(url) {
+                // Read from the server by the load stage (the hosts the render allows).
+                sprite = url
+            } else if url.contains("://"), !url.hasPrefix("file://") {
                 warn("\"\(key)\" is remote (\(url)): \(key == "glyphs" ? "labels use the local fonts fontconfig finds" : "icons are not drawn")")
             } else if key == "sprite" {
                 let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url

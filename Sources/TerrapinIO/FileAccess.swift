@@ -25,16 +25,20 @@ public struct FileAccess: Sendable, CustomStringConvertible {
     private let root: Root?
     /// The hosts remote sources may be read from (URLs are not files: `root` does not bound them).
     public private(set) var network: NetworkAccess = .anyHost
+    /// What reads URLs (nil: a URL is refused as a file that cannot be read).
+    public private(set) var remote: (any RemoteReader)?
 
     /// Files open by path from anywhere the process may read.
     public static let unrestricted = FileAccess(root: nil)
 
     private init(root: Root?) { self.root = root }
 
-    /// The same file rules, with remote sources read only from `network`'s hosts.
-    public func with(network: NetworkAccess) -> FileAccess {
+    /// The same file rules, with remote sources read only from `network`'s hosts (through
+    /// `remote`, when given).
+    public func with(network: NetworkAccess, remote: (any RemoteReader)? = nil) -> FileAccess {
         var copy = self
         copy.network = network
+        if let remote { copy.remote = remote }
         return copy
     }
 
@@ -58,6 +62,10 @@ public struct FileAccess: Sendable, CustomStringConvertible {
     /// Opens the regular file at `path` (absolute, or relative to the working directory) for
     /// reading. Never blocks: a FIFO is refused, not waited on.
     public func open(_ path: String) throws(FileError) -> OpenFile {
+        if NetworkAccess.isURL(path) {
+            throw FileError(path: path, operation: "read", reason: .remote(status: nil, message:
+                "cannot read '\(path.prefix { $0 != "?" })' over HTTP: this file is read from disk by offset (a GeoTIFF, say); download it and name the local copy"))
+        }
         let fd: Int32
         if let root {
             guard let relative = Self.relative(Self.absolute(path), to: root) else { throw FileError(path: path, operation: "read", reason: .outsideRoot(root: root.path)) }
@@ -83,9 +91,16 @@ public struct FileAccess: Sendable, CustomStringConvertible {
         return OpenDirectory(fd: fd, path: path)
     }
 
-    /// Reads the whole regular file at `path`, refusing one larger than `limit` bytes first.
+    /// Reads the whole regular file at `path`, refusing one larger than `limit` bytes first; an
+    /// http(s) URL through `remote`, on the hosts `network` allows.
     public func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
-        try open(path).readAll(limit: limit)
+        if NetworkAccess.isURL(path) {
+            guard let remote else {
+                throw FileError(path: path, operation: "read", reason: .remote(status: nil, message: "cannot read '\(path)': URLs are not read here; give a local file"))
+            }
+            return try remote.read(path, access: network, limit: limit)
+        }
+        return try open(path).readAll(limit: limit)
     }
 
     /// What identifies the file's current contents cheaply (device, inode, size, modification

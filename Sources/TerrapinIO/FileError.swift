@@ -22,6 +22,9 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The folder exists but a file cannot be made in it.
         case cannotCreate(directory: String, message: String)
         case system(code: Int32, message: String)
+        /// A URL that could not be read: the network layer's message (naming the URL without
+        /// secrets, the status and what to do), and the HTTP status when one came.
+        case remote(status: Int?, message: String)
     }
 
     public let path: String
@@ -69,6 +72,8 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot write \(quoted): a file cannot be created in '\(directory)' (\(message)); write somewhere else"
         case .system(let code, let message):
             return "cannot \(operation) \(quoted): \(message) (errno \(code))"
+        case .remote(_, let message):
+            return message
         }
     }
 }

@@ -33,3 +33,10 @@ public struct NetworkAccess: Sendable, Equatable, CustomStringConvertible {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 }
+
+/// Reads a URL's bytes: what `FileAccess.read` calls for an http(s) path (TerrapinNet's
+/// HTTPClient is one), so every file a scene names may be a URL wherever it is read whole.
+public protocol RemoteReader: Sendable {
+    /// The resource's bytes (status 200), at most `limit` of them, from a host `access` allows.
+    func read(_ url: String, access: NetworkAccess, limit: Int) throws(FileError) -> [UInt8]
+}

@@ -27,7 +27,9 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .terrain(let e): e.description
         case .tiles(let e): e.description
-        case .geojson(let file, let m): m.contains(file) ? "GeoJSON: \(m)" : "GeoJSON '\(file)': \(m)"
+        case .geojson(let file, let m):
+            // A URL without its query (it may hold a key).
+            m.contains(file) || m.contains(URLText.redacted(file)) ? "GeoJSON: \(m)" : "GeoJSON '\(NetworkAccess.isURL(file) ? URLText.redacted(file) : file)': \(m)"
         case .styleFile(let e): "basemap style: " + e.description
         case .basemap(let m): "basemap: \(m)"
         case .model(let e): e.description

@@ -313,3 +313,20 @@ extension StringProtocol {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
+
+extension HTTPClient: RemoteReader {
+    /// The bytes of `url` (status 200), for `FileAccess.read`; failures as `FileError.remote`.
+    public func read(_ url: String, access: NetworkAccess, limit: Int) throws(FileError) -> [UInt8] {
+        let shown = URLText.redacted(url)
+        let response: Response
+        do { response = try get(url, access: access, maxBytes: limit) } catch {
+            var status: Int?
+            if case .status(_, let code, _) = error { status = code }
+            throw FileError(path: shown, operation: "read", reason: .remote(status: status, message: error.description))
+        }
+        guard response.status == 200 else {
+            throw FileError(path: shown, operation: "read", reason: .remote(status: response.status, message: NetError.status(url: shown, code: response.status, attempts: 1).description))
+        }
+        return response.body
+    }
+}

@@ -51,12 +51,20 @@ public final class TestHTTPServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0, listen(listener, 64) == 0 else { close(listener); throw TestServerError.socket(errno) }
+        guard bound == 0, listen(listener, 64) == 0 else {
+            close(listener)
+            state.withLock { $0.stopped = true }
+            throw TestServerError.socket(errno)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
         port = UInt16(bigEndian: address.sin_port)
-        let fd = listener
-        DetachedThread.start { [self] in
+        let fd = listener, state = self.state
+        // The accept loop holds the server weakly: dropping the server stops it. The listener is
+        // closed here, once accept has returned for good, so its number is never reused while
+        // accept may still be called on it.
+        DetachedThread.start { [weak self] in
+            defer { close(fd) }
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 { if errno == EINTR { continue }; return }
@@ -65,8 +73,8 @@ public final class TestHTTPServer: @unchecked Sendable {
                     s.connections.insert(client)
                     return true
                 }
-                guard keep else { close(client); return }
-                DetachedThread.start { [self] in serve(client) }
+                guard keep, let server = self else { close(client); return }
+                DetachedThread.start { server.serve(client) }
             }
         }
     }
@@ -82,7 +90,6 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
         guard let open else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
@@ -142,25 +149,29 @@ public final class TestHTTPServer: @unchecked Sendable {
         case .noContent: return send(fd, status: 204, headers: [:], body: [])
         default: break
         }
-        guard !path.contains(".."), let bytes = try? FileIO.read(root + path, limit: 1 << 30) else {
+        guard !path.contains(".."), let file = try? FileAccess.unrestricted.open(root + path) else {
             return send(fd, status: 404, headers: [:], body: Array("not found\n".utf8))
         }
-        let etag = "\"\(bytes.count)-\(SHA256.hex(bytes.withUnsafeBytes { SHA256.hash($0) }).prefix(16))\""
+        let size = file.size
+        let etag = "\"" + SHA256.hex(Array(file.identity.utf8).withUnsafeBytes { SHA256.hash($0) }).prefix(16) + "\""
         var extra = ["ETag": etag, "Accept-Ranges": "bytes"]
         if let cacheControl { extra["Cache-Control"] = cacheControl }
         if headers["if-none-match"] == etag { return send(fd, status: 304, headers: extra, body: nil) }
-        var status = 200, body = bytes
+        var status = 200, first = 0, last = size - 1
         if fault != .ignoreRange, let range = headers["range"], range.hasPrefix("bytes=") {
             let span = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
-            if span.count == 2, let first = Int(span[0]), first < bytes.count {
-                let last = min(Int(span[1]) ?? bytes.count - 1, bytes.count - 1)
+            if span.count == 2, let from = Int(span[0]), from < size {
+                first = from
+                last = min(Int(span[1]) ?? size - 1, size - 1)
                 status = 206
-                body = Array(bytes[first...last])
-                extra["Content-Range"] = "bytes \(first)-\(last)/\(bytes.count)"
+                extra["Content-Range"] = "bytes \(first)-\(last)/\(size)"
             } else {
-                extra["Content-Range"] = "bytes */\(bytes.count)"
+                extra["Content-Range"] = "bytes */\(size)"
                 return send(fd, status: 416, headers: extra, body: [])
             }
+        }
+        guard let body = size == 0 ? [] : try? RandomAccessFile(file).read(offset: first, count: last - first + 1) else {
+            return send(fd, status: 500, headers: [:], body: [])
         }
         switch fault {
         case .truncate(let n):

@@ -93,7 +93,7 @@ public enum TileSources {
     /// an http(s) URL, or a TileJSON URL (RemoteTiles.swift). Every file is read through
     /// `files`, every URL on the hosts `files.network` allows, through `client`.
     public static func open(_ path: String, files: FileAccess = .unrestricted, client: HTTPClient? = nil) throws(TileError) -> any TileSource {
-        if NetworkAccess.isURL(path) { return try RemoteTiles.open(path, access: files.network, client: client ?? .shared) }
+        if NetworkAccess.isURL(path) { return try RemoteTiles.open(path, access: files.network, client: client ?? (files.remote as? HTTPClient) ?? .shared) }
         if path.contains("{z}") { return try XYZTiles(template: path, files: files) }
         if path.hasSuffix(".pmtiles") { return try PMTiles(path, files: files) }
         if path.hasSuffix(".mbtiles") { return try MBTiles(path, files: files) }

@@ -181,7 +181,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
     @Test func unsupportedThingsAreWarnedOnceAndSkipped() throws {
         let json = """
         {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}, "g": {"type": "geojson", "data": {}}},
-         "sprite": "https://example.com/sprite", "layers": [
+         "sprite": "mapbox://sprites/mapbox/bright-v9", "layers": [
           {"id": "h", "type": "hillshade", "source": "s"},
           {"id": "f", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-gradient": "x", "line-color": "#00f"}},
           {"id": "f2", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-gradient": "y"}},
@@ -201,6 +201,9 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.warnings.contains { $0.contains("\"sprite\" is remote") })
         #expect(style.warnings.contains("layer 'h': hillshade layers need a raster-dem source; 's' is vector; not drawn"))
         #expect(style.layers.last?.property("fill-color") == nil)
+        // An http(s) sprite is read by the load stage (through the render's HTTP client).
+        let remote = try BasemapStyle.parse(Array(#"{"version": 8, "sprite": "https://example.com/sprite?key=k", "layers": []}"#.utf8), file: "r.json", directory: "/styles")
+        #expect(remote.sprite == "https://example.com/sprite?key=k" && remote.warnings == [])
     }
 
     /// The root `light` is read (literals), the rest warned about with the default kept, and

@@ -117,6 +117,35 @@ import TerrapinTestSupport
         return result.status == 0 ? "" : result.output
     }
 
+    /// The container image installs what the binary loads: every library it names (its ELF
+    /// NEEDED entries) that a Debian package provides comes from a package of
+    /// deploy/runtime-packages.txt (libc6 is in every Debian root). The Swift runtime is not a
+    /// package: the image's binary has it linked in.
+    @Test func theImageInstallsEveryLibraryTheBinaryLoads() throws {
+        let listed = Set(try String(contentsOfFile: Repository.root + "/deploy/runtime-packages.txt", encoding: .utf8)
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+        let elf = try Self.run(["readelf", "-d", CLI.binary])
+        #expect(elf.status == 0, "\(elf.output)")
+        let needed = elf.output.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("(NEEDED)"), let open = line.lastIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+        #expect(needed.count > 15)
+        let paths = try Self.run(["ldd", CLI.binary]).output
+        var checked = 0
+        for library in needed {
+            guard let line = paths.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(library + " => /") }) else { continue }
+            let path = String(line.split(separator: " ")[2])
+            let owner = try Self.run(["dpkg", "-S", URL(fileURLWithPath: path).resolvingSymlinksInPath().path])
+            guard owner.status == 0 else { continue }  // not a package's: the Swift toolchain's runtime
+            let package = String(owner.output.split(separator: ":")[0])
+            if package == "libc6" { continue }
+            checked += 1
+            #expect(listed.contains(package), "\(library) comes from \(package), which deploy/runtime-packages.txt does not install")
+        }
+        #expect(checked >= 20)
+    }
+
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -177,3 +177,59 @@ final class RemoteSourceTests: XCTestCase {
         XCTAssertTrue(warnings.contains { $0.contains("answered HTTP 503") && $0.contains("the tile is drawn as missing") }, "\(warnings)")
     }
 }
+
+/// Every other file a scene names, by URL: a basemap style (its sprite and relative sources
+/// resolved against the style's URL), GeoJSON, a glTF model and a height grid.
+final class RemoteFilesTests: XCTestCase {
+    override func setUp() {
+        var c = HTTPClient.Configuration()
+        c.retries = 0
+        HTTPClient.useShared(c)
+    }
+
+    override func tearDown() { HTTPClient.useShared(HTTPClient.Configuration()) }
+
+    /// The scene at `path` (beneath Fixtures/ or Examples/) rendered from its files, and with
+    /// each of `names` (as written in it) replaced by its URL on a server of the repository.
+    func compare(_ path: String, _ names: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let server = try TestHTTPServer(root: Repository.root)
+        let full = Repository.root + "/" + path
+        let local = try PreparedScene(try SceneDecoder.load(path: full))
+        var text = try String(contentsOfFile: full, encoding: .utf8)
+        let folder = (path as NSString).deletingLastPathComponent
+        for name in names {
+            let url = server.base + "/" + ((folder + "/" + name) as NSString).standardizingPath
+            XCTAssertTrue(text.contains("\"\(name)\""), name, file: file, line: line)
+            text = text.replacingOccurrences(of: "\"\(name)\"", with: "\"\(url)\"")
+        }
+        let remote = try PreparedScene(try SceneDecoder.decode(Array(text.utf8), path: full))
+        XCTAssertEqual(try remote.render().data, try local.render().data, "same bytes from the server", file: file, line: line)
+        XCTAssertEqual(remote.warnings(), local.warnings(), file: file, line: line)
+        XCTAssertFalse(server.log.isEmpty, file: file, line: line)
+    }
+
+    func testStyleWithItsSpriteByURL() throws {
+        try compare("Fixtures/basemap/monaco-icons.json", ["../tiles/monaco-omt.pmtiles", "styles/icons.json"])
+    }
+
+    func testModelAndHeightGridByURL() throws {
+        try compare("Examples/duck-on-pine-mountain.json", ["../Fixtures/models/Duck.glb", "../Fixtures/terrain/jacksboro-fault-tn.asc"])
+    }
+
+    func testGeoJSONByURL() throws {
+        let scene = #"{"output": {"width": 320, "height": 240}, "map": {"mode": "roadmap", "camera": {"center": {"latitude": 37.8015, "longitude": -122.401}, "range": 2500}, "geojson": [{"file": "Fixtures/geojson/embarcadero.geojson"}]}}"#
+        try scene.write(toFile: Repository.root + "/.geojson-url-test.json", atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: Repository.root + "/.geojson-url-test.json") }
+        try compare(".geojson-url-test.json", ["Fixtures/geojson/embarcadero.geojson"])
+    }
+
+    func testAFileThatIsNotThereIsAnErrorNamingTheURL() throws {
+        let server = try TestHTTPServer(root: Repository.root)
+        let text = #"{"map": {"camera": {"center": {"latitude": 1, "longitude": 1}, "range": 100}, "geojson": [{"file": "\#(server.base)/missing.geojson?token=s3cret"}]}}"#
+        XCTAssertThrowsError(try PreparedScene(try SceneDecoder.decode(Array(text.utf8), path: "/tmp/scene.json"))) { error in
+            let message = String(describing: error)
+            XCTAssertTrue(message.contains("'\(server.base)/missing.geojson?…' answered HTTP 404; check the URL"), message)
+            XCTAssertFalse(message.contains("s3cret"), message)
+        }
+    }
+}
