@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs install bench bench-serve stress sanitize fuzz image image-test clean
+.PHONY: setup build test demo docs install bench bench-serve bench-remote stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -73,6 +73,13 @@ bench: setup
 	.build/release/TerrapinBench
 	$(SWIFT) build --product TerrapinBench
 	.build/debug/TerrapinBench diff
+
+# Renders from tiles on an HTTP server (nginx on 127.0.0.1) against the same files: cold and warm
+# download cache, requests and bytes a render (Tools/bench-remote.sh).
+bench-remote: setup
+	@command -v nginx >/dev/null || { echo "make bench-remote: installing nginx-light"; $(MAKE) --no-print-directory PACKAGES="nginx-light bc" setup; }
+	$(SWIFT) build -c release --product terrapin
+	Tools/bench-remote.sh
 
 # terrapin serve under wrk (127.0.0.1 only, 30 s at 8 connections) against the example scenes,
 # then terrapin batch on the same scenes: requests/s, p50/p99, peak RSS and the ratio of the two.

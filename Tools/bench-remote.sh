@@ -4,7 +4,8 @@
 # z14, tilt 60 (Examples/andorra-roadmap-3d.json: a vector basemap over terrain tiles, 800×600):
 #   file          the archives on disk
 #   http cold     from nginx on 127.0.0.1 (PMTiles by range), the download cache empty
-#   http warm/304 the cache full; the server sends no max-age, so every entry is revalidated
+#   http warm/lm  the cache full; the server sends Last-Modified but no max-age: fresh by the
+#                 heuristic (a tenth of the file's age), so no request
 #   http warm     the cache full; the server sends max-age=3600: no request at all
 # The variants alternate within each round; medians of ROUNDS (default 7) rounds. Requests and
 # bytes a render come from nginx's access log. Needs nginx (Debian nginx-light).
@@ -60,13 +61,13 @@ for _ in $(seq "$rounds"); do
   run "file" "" "$bin" render "$work/file.json" -o "$work/file.png"
   rm -rf "$work/cold"
   run "http cold" "$work/a.log" "$bin" render "$work/a.json" -o "$work/cold.png" --download-cache "$work/cold"
-  run "http warm/304" "$work/a.log" "$bin" render "$work/a.json" -o "$work/warm304.png" --download-cache "$work/cacheA"
+  run "http warm/lm" "$work/a.log" "$bin" render "$work/a.json" -o "$work/warmlm.png" --download-cache "$work/cacheA"
   run "http warm" "$work/b.log" "$bin" render "$work/b.json" -o "$work/warm.png" --download-cache "$work/cacheB"
 done
-for f in cold warm304 warm; do cmp -s "$work/file.png" "$work/$f.png" || { echo "bench-remote.sh: $f.png differs from the file render" >&2; exit 1; }; done
+for f in cold warmlm warm; do cmp -s "$work/file.png" "$work/$f.png" || { echo "bench-remote.sh: $f.png differs from the file render" >&2; exit 1; }; done
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 printf '%-15s %10s %10s %12s\n' variant "median s" requests "bytes"
-for name in "file" "http cold" "http warm/304" "http warm"; do
+for name in "file" "http cold" "http warm/lm" "http warm"; do
   printf '%-15s %10.3f %10s %12s\n' "$name" "$(echo "${times[$name]}" | median)" "${requests[$name]:--}" "${bytes[$name]:--}"
 done
 echo "(all four images byte-identical; $rounds rounds alternating; $(nproc) cores; $("$bin" --version))"

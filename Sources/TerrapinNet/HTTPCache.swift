@@ -8,7 +8,9 @@
 //   validators, freshness; the URL redacted) and the body. Written to a temporary name and
 //   renamed, so a reader in another process sees a whole entry or none.
 // - Fresh: within `Cache-Control: max-age` (not `no-cache`) of when it was stored: used without
-//   a request. Stale: revalidated with `If-None-Match`/`If-Modified-Since` when the server gave
+//   a request. Without max-age or Expires, a tenth of the time since its Last-Modified, at most
+//   a day (RFC 9111's heuristic, as browsers apply it: archives that changed long ago are not
+//   asked about again on every render). Stale: revalidated with `If-None-Match`/`If-Modified-Since` when the server gave
 //   validators (304 keeps it), fetched again otherwise. `--offline` uses any entry, fresh or not.
 //   When the server cannot be reached or fails (5xx), a stale entry is used (stale-if-error).
 // - Size: at most `limit` bytes of entries (1 GiB by default). Past it, the least recently used

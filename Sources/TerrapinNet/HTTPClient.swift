@@ -155,13 +155,41 @@ public final class HTTPClient: Sendable {
             return Response(status: cached.status, headers: cached.headers, body: cached.body, url: url, fromCache: true)
         }
         if response.status == 200 || response.status == 206, let cache {
-            let (maxAge, noCache, noStore) = Self.freshness(response.headers["cache-control"])
+            var (maxAge, noCache, noStore) = Self.freshness(response.headers["cache-control"])
+            if maxAge == nil, !noCache, response.headers["expires"] == nil {
+                maxAge = Self.heuristicFreshness(lastModified: response.headers["last-modified"], now: now)
+            }
             if !noStore {
                 cache.store(key, url: url, HTTPCache.Entry(status: response.status, headers: response.headers, body: response.body,
                                                            stored: now, maxAge: maxAge, noCache: noCache))
             }
         }
         return response
+    }
+
+    /// How long an answer without explicit freshness may be used (RFC 9111 §4.2.2): a tenth of
+    /// the time since it last changed, at most a day; nil without `Last-Modified`.
+    static func heuristicFreshness(lastModified: String?, now: Int) -> Int? {
+        guard let lastModified, let changed = httpDate(lastModified), changed <= now else { return nil }
+        return min(86_400, (now - changed) / 10)
+    }
+
+    /// Seconds since 1970 of an IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), or nil.
+    static func httpDate(_ text: String) -> Int? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]) else { return nil }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard let month = months.firstIndex(of: String(parts[2])) else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3, (1...31).contains(day), (1970...9999).contains(year), (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
+        var t = tm()
+        t.tm_year = Int32(year - 1900)
+        t.tm_mon = Int32(month)
+        t.tm_mday = Int32(day)
+        t.tm_hour = Int32(clock[0])
+        t.tm_min = Int32(clock[1])
+        t.tm_sec = Int32(clock[2])
+        return Int(timegm(&t))
     }
 
     /// max-age, no-cache and no-store of a Cache-Control value.

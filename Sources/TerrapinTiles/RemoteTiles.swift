@@ -155,7 +155,11 @@ public final class RemoteXYZTiles: TileSource {
 }
 
 /// A file on a server read by HTTP range requests. The first 16 KiB are read at once (and kept):
-/// they give the size (from Content-Range) and, for PMTiles, the header and root directory. A
+/// they give the size (from Content-Range) and, for PMTiles, the header and root directory.
+/// Later reads go by aligned 128 KiB blocks, the missing ones of a read fetched in one request
+/// and the last 64 kept (8 MiB): neighbouring tiles, which a clustered archive stores next to
+/// each other, come in together (a view's tiles in a few requests, not one each), and the
+/// download cache keeps blocks under stable keys. A read larger than 512 KiB goes straight. A
 /// server that ignores Range and sends the whole file (200) is accepted for files up to 64 MiB,
 /// which are then kept in memory; a larger one is refused.
 public final class RemoteFile: ByteRanges {
@@ -167,6 +171,11 @@ public final class RemoteFile: ByteRanges {
     /// The bytes from offset 0 read so far: the first 16 KiB, or the whole file.
     let prefix: [UInt8]
     let whole: Bool
+    /// Blocks read, by index, with when each was last used.
+    private let blocks = Locked<(kept: [Int: (bytes: [UInt8], used: Int)], tick: Int)>(([:], 0))
+
+    public static let blockSize = 128 * 1024
+    static let keptBlocks = 64
 
     static let firstRead = 16384
     static let maxWholeFile = 64 * 1024 * 1024
@@ -225,6 +234,48 @@ public final class RemoteFile: ByteRanges {
         if count == 0 { return [] }
         if offset + count <= prefix.count { return Array(prefix[offset..<(offset + count)]) }
         if whole { throw .corrupt(path: path, what: "bytes \(offset)..<\(offset + count) lie beyond what the server sent") }
+        if count > 4 * Self.blockSize { return try fetch(offset, count) }
+        let b = Self.blockSize
+        let first = offset / b, last = (offset + count - 1) / b
+        var have = blocks.withLock { (state: inout (kept: [Int: (bytes: [UInt8], used: Int)], tick: Int)) -> [Int: [UInt8]] in
+            var found: [Int: [UInt8]] = [:]
+            for i in first...last {
+                guard let block = state.kept[i] else { continue }
+                state.tick += 1
+                state.kept[i] = (block.bytes, state.tick)
+                found[i] = block.bytes
+            }
+            return found
+        }
+        if let from = (first...last).first(where: { have[$0] == nil }), let to = (first...last).last(where: { have[$0] == nil }) {
+            // The missing blocks (and any kept ones between them) in one request.
+            let start = from * b, end = min(size, (to + 1) * b)
+            let bytes = try fetch(start, end - start)
+            blocks.withLock { state in
+                for i in from...to {
+                    let block = Array(bytes[(i * b - start)..<(min(end, (i + 1) * b) - start)])
+                    have[i] = block
+                    state.tick += 1
+                    state.kept[i] = (block, state.tick)
+                }
+                while state.kept.count > Self.keptBlocks, let oldest = state.kept.min(by: { $0.value.used < $1.value.used })?.key {
+                    state.kept[oldest] = nil
+                }
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        for i in first...last {
+            let block = have[i]!
+            let lo = max(offset, i * b) - i * b, hi = min(offset + count, i * b + block.count) - i * b
+            out += block[lo..<hi]
+        }
+        guard out.count == count else { throw .corrupt(path: path, what: "bytes \(offset)..<\(offset + count) did not all arrive") }
+        return out
+    }
+
+    /// `count` bytes from `offset`, in one range request.
+    func fetch(_ offset: Int, _ count: Int) throws(TileError) -> [UInt8] {
         let response: HTTPClient.Response
         do { response = try client.get(url, range: offset...(offset + count - 1), access: access, maxBytes: max(count, Self.maxWholeFile)) } catch { throw .remote(error) }
         switch response.status {

@@ -216,6 +216,16 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertFalse(try http.get(server.base + "/hello.txt", access: .anyHost, maxBytes: 1000).fromCache)
     }
 
+    func testHeuristicFreshnessFromLastModified() {
+        XCTAssertEqual(HTTPClient.httpDate("Sun, 06 Nov 1994 08:49:37 GMT"), 784_111_777)
+        XCTAssertNil(HTTPClient.httpDate("Sunday, 06-Nov-94 08:49:37 GMT"))
+        XCTAssertNil(HTTPClient.httpDate("Sun, 32 Nov 1994 08:49:37 GMT"))
+        let now = 784_111_777 + 3600
+        XCTAssertEqual(HTTPClient.heuristicFreshness(lastModified: "Sun, 06 Nov 1994 08:49:37 GMT", now: now), 360)
+        XCTAssertEqual(HTTPClient.heuristicFreshness(lastModified: "Sun, 06 Nov 1994 08:49:37 GMT", now: now + 10_000_000), 86_400)
+        XCTAssertNil(HTTPClient.heuristicFreshness(lastModified: nil, now: now))
+    }
+
     func testURLText() throws {
         let u = try URLText("https://user:pw@Tiles.Example.org:8443/a/b/style.json?key=abc#x")
         XCTAssertEqual(u.host, "tiles.example.org")
