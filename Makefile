@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs install bench bench-serve bench-remote stress sanitize fuzz image image-test clean
+.PHONY: setup build test demo docs install bench bench-serve bench-remote load-remote stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -80,6 +80,13 @@ bench-remote: setup
 	@command -v nginx >/dev/null || { echo "make bench-remote: installing nginx-light"; $(MAKE) --no-print-directory PACKAGES="nginx-light bc" setup; }
 	$(SWIFT) build -c release --product terrapin
 	Tools/bench-remote.sh
+
+# Several terrapin serve processes behind HAProxy, tiles from one archive on an HTTP origin:
+# requests/s, p50/p99 and the requests reaching the origin (Tools/load-remote.sh).
+load-remote: setup
+	@for t in nginx haproxy wrk; do command -v $$t >/dev/null || { $(MAKE) --no-print-directory PACKAGES="nginx-light haproxy wrk bc" setup; break; }; done
+	$(SWIFT) build -c release --product terrapin
+	Tools/load-remote.sh
 
 # terrapin serve under wrk (127.0.0.1 only, 30 s at 8 connections) against the example scenes,
 # then terrapin batch on the same scenes: requests/s, p50/p99, peak RSS and the ratio of the two.

@@ -146,6 +146,45 @@ import TerrapinTestSupport
         #expect(checked >= 20)
     }
 
+    /// deploy/: every terrapin command line in a manifest or script names only options its
+    /// command has (checked against the binary's own --help), and where kubectl is installed,
+    /// each kustomization renders the resources it should.
+    @Test func deploymentManifestsNameRealOptionsAndRender() throws {
+        let deploy = Repository.root + "/deploy"
+        let files = try FileManager.default.subpathsOfDirectory(atPath: deploy).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".sbatch") }
+        var commands = 0
+        for file in files {
+            let text = try String(contentsOfFile: deploy + "/" + file, encoding: .utf8)
+            // args: ["serve", "--root", …] over one or more lines, or `terrapin batch …` in a script.
+            var lists: [[String]] = []
+            for match in text.matches(of: /args: \[([^\]]*)\]/) {
+                lists.append(String(match.1).matches(of: /"([^"]*)"/).map { String($0.1) })
+            }
+            for match in text.matches(of: /exec terrapin ([^\n]*(?:\\\n[^\n]*)*)/) {
+                lists.append(String(match.1).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\\" }).map(String.init))
+            }
+            for list in lists {
+                guard let command = list.first else { continue }
+                let help = try CLI.run([command, "--help"])
+                #expect(help.status == 0, "\(file): terrapin \(command)")
+                let text = String(decoding: help.stdout, as: UTF8.self)
+                for option in list where option.hasPrefix("-") {
+                    #expect(text.contains(option + " ") || text.contains(option + ","), "\(file): terrapin \(command) has no option \(option)")
+                }
+                commands += 1
+            }
+        }
+        #expect(commands >= 4, "\(files)")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/kubectl") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/kubectl") else { return }
+        for (folder, kinds) in [("", ["Deployment", "HorizontalPodAutoscaler", "PersistentVolumeClaim", "Service"]),
+                                ("/serve-remote", ["ConfigMap", "Deployment", "HorizontalPodAutoscaler", "Service"]), ("/batch", ["Job"])] {
+            let rendered = try Self.run(["kubectl", "kustomize", deploy + folder])
+            #expect(rendered.status == 0, "\(folder): \(rendered.output)")
+            let found = rendered.output.split(separator: "\n").filter { $0.hasPrefix("kind: ") }.map { String($0.dropFirst(6)) }.sorted()
+            #expect(found == kinds, "deploy\(folder)")
+        }
+    }
+
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
