@@ -147,7 +147,9 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 tile = try VectorTile.decode(bytes, source: "\(id) of '\(source.path)'", limits: Self.limits)
             }
         } catch {
+            // Not kept: a tile a server failed to send may come next time.
             note("\(error); the tile is drawn as missing")
+            return nil
         }
         decoded.withLock { (d: inout DecodedTiles) in
             d.tick += 1

@@ -271,10 +271,14 @@ public enum Batch {
             do {
                 var overrides = RenderOverrides()
                 overrides.network = options.network
-                png = try SceneImage.render(scene, overrides, root: options.root, metadata: [
+                let image = try SceneImage.render(scene, overrides, root: options.root, metadata: [
                     (key: "Software", value: "Terrapin \(TerrapinInfo.version)"), (key: inputHashKey, value: digest),
-                ]).bytes
-            } catch { throw BatchError.usage(error.description) }
+                ])
+                if options.strict, let first = image.warnings.first {
+                    throw BatchError.usage("--strict and \(image.warnings.count) warning\(image.warnings.count == 1 ? "" : "s"): \(first)")
+                }
+                png = image.bytes
+            } catch let error as BatchError { throw error } catch { throw BatchError.usage(String(describing: error)) }
             do {
                 if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try FileIO.makeDirectory(String(path[..<slash])) }
                 try FileIO.writeAtomically(png, to: path)

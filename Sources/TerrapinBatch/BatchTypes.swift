@@ -37,6 +37,8 @@ public struct BatchOptions: Sendable {
     public var jobs = 1
     public var force = false
     public var root: String?
+    /// A render with warnings fails (`--strict`).
+    public var strict = false
     /// The hosts scenes' URLs may be read from (`--allow-host`; default any).
     public var network: NetworkAccess = .anyHost
     /// Sizes other than a scene's own draw the scene's picture scaled to fit (its map laid out

@@ -308,7 +308,9 @@ public final class TileImagery: Sendable {
             }
         } catch {
             let message = String(describing: error)
-            problems.withLock { list in if list.count < 8 { list.append(message) } }
+            problems.withLock { list in if list.count < 8, !list.contains(message) { list.append(message) } }
+            // Not kept: a tile a server failed to send may come next time.
+            return nil
         }
         cache.insert(key, TileCache.Entry(tile: tile))
         return tile

@@ -10,6 +10,9 @@
 // - Retries: connection failures, 5xx and 429 are tried `retries` more times, waiting
 //   `retryDelay` and then twice as long each time (Retry-After, when given, up to 5 s). Timeouts
 //   and 4xx are not retried.
+// - A host that could not be reached after the retries is not tried again for 10 s: requests to
+//   it fail at once (so a render with a dead tile server costs one request's retries, not every
+//   tile's). Any answer from it ends that.
 // - Redirects: up to 5, followed here (301, 302, 303, 307, 308), each host checked.
 // - Requests carry `User-Agent: Terrapin/<version>` and the headers of TERRAPIN_HTTP_HEADERS
 //   (one "Name: value" per line; for API keys, so they never sit in a scene).
@@ -83,6 +86,9 @@ public final class HTTPClient: Sendable {
     private let handles = Locked<[UnsafeMutableRawPointer]>([])
     private let busy = Locked<[String: Int]>([:])
     private let counts = Locked(Counters())
+    /// Hosts that could not be reached, and until when (monotonic seconds) they are not tried.
+    private let unreachable = Locked<[String: Double]>([:])
+    static let unreachablePause = 10.0
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -207,6 +213,27 @@ public final class HTTPClient: Sendable {
 
     /// One GET over the network: retries, redirects and the per-host limit.
     func fetch(_ url: String, range: ClosedRange<Int>?, extraHeaders: [String], access: NetworkAccess, maxBytes: Int) throws(NetError) -> Response {
+        let host = try URLText(url).host
+        if let until = unreachable.withLock({ $0[host] }), Self.monotonic() < until {
+            throw .connection(url: URLText.redacted(url), message: "\(host) could not be reached a moment ago; it is tried again \(Int(Self.unreachablePause)) s after that", attempts: 0)
+        }
+        do {
+            let response = try fetchTrying(url, range: range, extraHeaders: extraHeaders, access: access, maxBytes: maxBytes)
+            unreachable.withLock { _ = $0.removeValue(forKey: host) }
+            return response
+        } catch {
+            if case .connection = error { unreachable.withLock { $0[host] = Self.monotonic() + Self.unreachablePause } }
+            throw error
+        }
+    }
+
+    static func monotonic() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    func fetchTrying(_ url: String, range: ClosedRange<Int>?, extraHeaders: [String], access: NetworkAccess, maxBytes: Int) throws(NetError) -> Response {
         var current = url
         var redirects = 0, attempt = 1
         while true {

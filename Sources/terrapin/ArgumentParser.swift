@@ -170,6 +170,9 @@ struct SceneOptions {
     var overrides = RenderOverrides()
     var root: String?
     var network = NetworkOptions()
+    /// --strict: a render with warnings (a tile that could not be read or decoded, a style's
+    /// unsupported property) is an error, and nothing is written.
+    var strict = false
 
     /// Consumes `argument` if it is a scene option.
     mutating func parse(_ argument: String, _ parser: inout ArgumentParser) throws -> Bool {
@@ -185,6 +188,7 @@ struct SceneOptions {
         case "--format": overrides.format = ImageFormat(try parser.choice(for: argument, ImageFormat.Kind.self))
         case "--quality": overrides.quality = try parser.integer(for: argument, in: 0...100)
         case "--root": root = try parser.value(for: argument)
+        case "--strict": strict = true
         case "--tap": overrides.taps.append(try parser.timedPoint(for: argument))
         case "--heading": overrides.heading = try parser.number(for: argument, in: -360...360)
         case "--tilt": overrides.tilt = try parser.number(for: argument, in: 0...90)

@@ -30,6 +30,7 @@ extension CommandLineTool {
           --quality N           JPEG quality 1-100 (default 90); WebP lossy at N (default lossless)
           -j, --jobs N          threads (default: the number of cores)
           --force               render everything, even unchanged outputs
+          --strict              a scene whose render has warnings (a tile that could not be read) fails
           --shard I/N           render only the I-th of N stable partitions (0-based); also read from
                                 JOB_COMPLETION_INDEX (with --shard-count N) or SLURM_ARRAY_TASK_ID/COUNT
           --shard-count N       the number of shards for JOB_COMPLETION_INDEX
@@ -80,6 +81,7 @@ extension CommandLineTool {
             case "--quality": options.quality = try parser.integer(for: argument, in: 0...100)
             case "-j", "--jobs": options.jobs = try parser.integer(for: argument, in: 1...256)
             case "--force": options.force = true
+            case "--strict": options.strict = true
             case "--fit": options.fit = true
             case "--root": options.root = try parser.value(for: argument)
             case "--quiet": quiet = true

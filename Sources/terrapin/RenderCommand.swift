@@ -32,6 +32,8 @@ extension CommandLineTool {
           --root DIR            every file the scene reads must lie inside DIR (after '..' and symbolic
                                 links): for scenes from untrusted sources (URLs are not files: see --allow-host)
         \(NetworkOptions.help)
+          --strict              a render with warnings (a tile that could not be read, a style property
+                                Terrapin does not draw) is an error: nothing is written, exit status 2
           -h, --help            show this help
 
         Examples:
@@ -119,6 +121,10 @@ extension CommandLineTool {
         var scene = try options.load(scenePath)
         scene.output.format = try outputFormat(for: outputPath, scene.output.format, options)
         let image = try options.encode(scene)
+        if options.strict, !image.warnings.isEmpty {
+            for w in image.warnings { printError("\(scenePath): \(w)") }
+            throw CLIError.input("\(scenePath): --strict and \(image.warnings.count) warning\(image.warnings.count == 1 ? "" : "s") (above); nothing written")
+        }
         try writeOutput(image.bytes, to: outputPath)
         for w in image.warnings { printWarning("\(scenePath): \(w)") }
     }

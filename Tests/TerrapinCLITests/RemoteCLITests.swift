@@ -40,4 +40,23 @@ import TerrapinTestSupport
         #expect(refused.stderr.contains("the host 127.0.0.1 is not allowed (this render reads URLs on the hosts tiles.example.org); allow it with --allow-host 127.0.0.1"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/refused.png"))
     }
+
+    /// Tiles that cannot be fetched draw as missing, with a warning; --strict makes that an
+    /// error (exit 2, nothing written).
+    @Test func unreachableTilesWarnAndStrictRefuses() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A TileJSON whose tiles are on a port where nothing listens.
+        try Array(#"{"tiles": ["http://127.0.0.1:1/{z}/{x}/{y}.pbf"], "minzoom": 0, "maxzoom": 14}"#.utf8).write(to: dir + "/tiles.json")
+        let server = try TestHTTPServer(root: dir)
+        let scene = #"{"output": {"width": 160, "height": 120}, "map": {"mode": "roadmap", "camera": {"center": {"latitude": 43.7384, "longitude": 7.4246}, "range": 1500}, "basemap": {"tiles": "\#(server.base)/tiles.json"}}}"#
+        try Array(scene.utf8).write(to: dir + "/scene.json")
+        let lenient = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/lenient.png", "--download-cache", "none"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stderr.contains("warning:") && lenient.stderr.contains("cannot reach 'http://127.0.0.1:1/") && lenient.stderr.contains("the tile is drawn as missing"), "\(lenient.stderr)")
+        let strict = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/strict.png", "--download-cache", "none", "--strict"])
+        #expect(strict.status == 2)
+        #expect(strict.stderr.contains("--strict and") && strict.stderr.contains("nothing written"), "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/strict.png"))
+    }
 }

@@ -108,10 +108,17 @@ final class HTTPClientTests: XCTestCase {
         let server = try TestHTTPServer(root: folder)
         let url = server.base + "/hello.txt"
         server.stop()
-        XCTAssertThrowsError(try client(retries: 0).get(url, access: .anyHost, maxBytes: 1000)) { error in
-            guard case .connection = error as? NetError else { return XCTFail("\(error)") }
+        let http = client(retries: 1)
+        XCTAssertThrowsError(try http.get(url, access: .anyHost, maxBytes: 1000)) { error in
+            guard case .connection(_, _, 2) = error as? NetError else { return XCTFail("\(error)") }
             XCTAssertTrue(String(describing: error).hasPrefix("cannot reach '\(url)'"), "\(error)")
         }
+        // The host is not tried again for a while: the next request fails at once.
+        XCTAssertThrowsError(try http.get(url, access: .anyHost, maxBytes: 1000)) { error in
+            guard case .connection(_, let message, 0) = error as? NetError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("could not be reached a moment ago"), message)
+        }
+        XCTAssertEqual(http.counters.requests, 2)
     }
 
     func testRedirectsAreFollowedAndEachHostChecked() throws {

@@ -92,11 +92,38 @@ final class RemoteSourceTests: XCTestCase {
         XCTAssertEqual(server.log.count, 0)
         XCTAssertNil(try remote.tile(TileID(z: 3, x: 0, y: 0)))
         XCTAssertEqual(server.log.map(\.path), ["/xyz/3/0/0.pbf"])
+        // 204 No Content is no tile too.
+        server.setFault(.noContent, for: "/xyz/14/8530/5968.pbf")
+        XCTAssertNil(try remote.tile(TileID(z: 14, x: 8530, y: 5968)))
         // A template straight, with TMS rows and quadkeys.
         let tms = try RemoteXYZTiles(templates: ["http://h/{z}/{x}/{-y}.png", "http://{s}.h/{quadkey}.png"], access: .anyHost, client: .shared)
         XCTAssertEqual(tms.url(TileID(z: 3, x: 2, y: 2)), "http://h/3/2/5.png")
         XCTAssertEqual(tms.url(TileID(z: 3, x: 3, y: 2)), "http://c.h/031.png")
         XCTAssertEqual(tms.info.type, .png)
+    }
+
+    /// Imagery from XYZ tiles named by a TileJSON draws what the archive they came from draws.
+    func testImageryFromTileJSONRendersTheSameBytes() throws {
+        let local = try TileSources.open(tiles + "/usgs-mt-whitney-topo-webp-z8-15.pmtiles")
+        let site = folder + "/site"
+        for id in ids(local, local.info.minZoom...local.info.maxZoom) {
+            guard let bytes = try local.tile(id) else { continue }
+            try FileManager.default.createDirectory(atPath: site + "/topo/\(id.z)/\(id.x)", withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: site + "/topo/\(id.z)/\(id.x)/\(id.y).webp", contents: Data(bytes))
+        }
+        let info = local.info
+        let bounds = (info.bounds ?? []).map { String($0) }.joined(separator: ", ")
+        let tileJSON = #"{"tilejson": "3.0.0", "tiles": ["topo/{z}/{x}/{y}.webp"], "minzoom": \#(info.minZoom), "maxzoom": \#(info.maxZoom), "bounds": [\#(bounds)]\#(info.attribution.map { ", \"attribution\": \"\($0)\"" } ?? "")}"#
+        FileManager.default.createFile(atPath: site + "/topo.json", contents: Data(tileJSON.utf8))
+        let server = try TestHTTPServer(root: site)
+        let remote = try TileSources.open(server.base + "/topo.json")
+        var named = remote.info
+        named.name = info.name
+        XCTAssertEqual(named, info)
+        let scene = try remoteScene("whitney-topo.json", [("../Fixtures/tiles/usgs-mt-whitney-topo-webp-z8-15.pmtiles", server.base + "/topo.json")])
+        let expected = try PreparedScene(try SceneDecoder.load(path: Repository.examples + "/whitney-topo.json")).render()
+        XCTAssertEqual(try PreparedScene(scene).render().data, expected.data)
+        XCTAssertTrue(server.log.contains { $0.path.hasSuffix(".webp") })
     }
 
     func testFaultsGiveTheirDocumentedResults() throws {
