@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinIO"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
-        .target(name: "TerrapinServe", dependencies: ["Terrapin", "TerrapinBatch", "TerrapinIO", "CTerrapinHTTP"]),
+        .target(name: "TerrapinServe", dependencies: ["Terrapin", "TerrapinBatch", "TerrapinIO", "TerrapinNet", "CTerrapinHTTP"]),
         .target(name: "TerrapinFuzzing", dependencies: ["Terrapin", "TerrapinServe"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinServe", "TerrapinIO"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinFuzzing"]),

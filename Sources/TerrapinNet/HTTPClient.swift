@@ -128,7 +128,7 @@ public final class HTTPClient: Sendable {
     public func get(_ url: String, range: ClosedRange<Int>? = nil, access: NetworkAccess, maxBytes: Int) throws(NetError) -> Response {
         let parsed = try URLText(url)
         let shown = URLText.redacted(url)
-        guard access.allows(host: parsed.host) else { throw .notAllowed(url: shown, host: parsed.host, allowed: access.description) }
+        guard access.allows(host: parsed.host) else { throw .notAllowed(url: shown, host: parsed.host, allowed: access.description, byScene: access.sceneRefuses(host: parsed.host)) }
         let key = HTTPCache.key(url: url, range: range)
         let now = Int(time(nil))
         let cached = cache?.entry(key)
@@ -239,7 +239,7 @@ public final class HTTPClient: Sendable {
         while true {
             let parsed = try URLText(current)
             let shown = URLText.redacted(current)
-            guard access.allows(host: parsed.host) else { throw .notAllowed(url: shown, host: parsed.host, allowed: access.description) }
+            guard access.allows(host: parsed.host) else { throw .notAllowed(url: shown, host: parsed.host, allowed: access.description, byScene: access.sceneRefuses(host: parsed.host)) }
             let result = perform(current, host: parsed.host, range: range, extraHeaders: extraHeaders, maxBytes: maxBytes)
             let retryable: Bool
             switch result {

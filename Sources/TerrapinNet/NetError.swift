@@ -2,7 +2,8 @@
 // (without its query string or user name, which may hold a key) and saying what to do.
 public enum NetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The URL's host is not among those this render may read (`--allow-host`, serve's list).
-    case notAllowed(url: String, host: String, allowed: String)
+    /// (`byScene`: the scene's own "hosts" refuses it, not the renderer's list.)
+    case notAllowed(url: String, host: String, allowed: String, byScene: Bool = false)
     /// `--offline`, and the cache holds no copy.
     case offline(url: String)
     /// No connection, or it broke, after `attempts` tries.
@@ -20,15 +21,17 @@ public enum NetError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var url: String {
         switch self {
-        case .notAllowed(let u, _, _), .offline(let u), .connection(let u, _, _), .timedOut(let u, _), .status(let u, _, _),
+        case .notAllowed(let u, _, _, _), .offline(let u), .connection(let u, _, _), .timedOut(let u, _), .status(let u, _, _),
              .tooLarge(let u, _), .badResponse(let u, _), .badURL(let u, _): u
         }
     }
 
     public var description: String {
         switch self {
-        case .notAllowed(let url, let host, let allowed):
-            "'\(url)': the host \(host) is not allowed (this render reads URLs on \(allowed)); allow it with --allow-host \(host)"
+        case .notAllowed(let url, let host, let allowed, let byScene):
+            byScene
+                ? "'\(url)': the host \(host) is not allowed (this render reads URLs on \(allowed)); add it to the scene's \"hosts\""
+                : "'\(url)': the host \(host) is not allowed (this render reads URLs on \(allowed)); allow it with --allow-host \(host)"
         case .offline(let url):
             "'\(url)' is not in the download cache and --offline is set; render once online to fill the cache, or use a local copy"
         case .connection(let url, let message, let attempts):

@@ -105,7 +105,7 @@ public final class PreparedScene {
             } else {
                 files = .unrestricted
             }
-            files = files.with(network: network, remote: HTTPClient.shared)
+            files = files.with(network: network.narrowed(toScene: scene.hosts), remote: HTTPClient.shared)
             let builder = SceneBuilder(directory: scene.directory, files: files)
             // Each named file opened once up front, so a missing, unreadable or confined one is
             // reported with where the scene names it, before any work; the view images' sizes

@@ -13,6 +13,11 @@ public struct Scene: Equatable, Sendable {
     public var time = 0.0
     /// The longest time a scene may name: a day.
     public static let maxTime = 86_400.0
+    /// The hosts the scene's URLs may reach (nil: whatever the renderer allows). The renderer's
+    /// own list (`--allow-host`, serve's operator list) still applies: a host must be on both.
+    public var hosts: [String]?
+    /// The most hosts a scene may list.
+    public static let maxHosts = 64
     /// Where the scene was read from, for messages (not part of what it draws).
     public var origin = SceneOrigin()
 

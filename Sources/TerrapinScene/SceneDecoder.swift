@@ -155,11 +155,22 @@ struct Reader {
     // MARK: - The scene
 
     mutating func scene(_ root: JSONNode) -> Scene? {
-        guard let members = object(root, "$", allowed: ["$schema", "output", "time", "map"]) else { return nil }
+        guard let members = object(root, "$", allowed: ["$schema", "output", "time", "hosts", "map"]) else { return nil }
         _ = string(members["$schema"], "$.$schema")
         var scene = Scene()
         if let output = members["output"] { scene.output = outputOptions(output, "$.output") }
         if let t = number(members["time"], "$.time", in: 0...Scene.maxTime, unit: " of seconds") { scene.time = t }
+        if let hosts = array(members["hosts"], "$.hosts", max: Scene.maxHosts) {
+            scene.hosts = hosts.enumerated().compactMap { i, node in
+                guard let host = string(node, "$.hosts[\(i)]") else { return nil }
+                let allowed = host.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]*".unicodeScalars.contains($0)) }
+                guard !host.isEmpty, host.utf8.count <= 253, allowed else {
+                    report(node, "$.hosts[\(i)]", "expected a host name such as \"tiles.example.org\" (\".example.org\" for its subdomains too), found \"\(shown(host))\"")
+                    return nil
+                }
+                return host.lowercased()
+            }
+        }
         if let map = members["map"] { scene.map = mapScene(map, "$.map") }
         return scene
     }

@@ -18,6 +18,7 @@ public enum SceneEncoder {
         if let l = o.layoutSize { output.append(("layoutSize", .object([("width", .number(Double(l.width))), ("height", .number(Double(l.height)))]))) }
         root.append(("output", .object(output)))
         if scene.time != 0 { root.append(("time", .number(scene.time))) }
+        if let hosts = scene.hosts { root.append(("hosts", .array(hosts.map { .string($0) }))) }
         if let map = scene.map { root.append(("map", encode(map))) }
         var text = ""
         JSONValue.object(root).write(to: &text, indent: 0)

@@ -23,6 +23,7 @@ public enum SceneSchema {
     "$schema": { "type": "string" },
     "output": { "$ref": "#/$defs/output" },
     "time": { "type": "number", "minimum": 0, "maximum": 86400, "description": "Seconds from the scene's start at which it is drawn (camera flights). Default 0." },
+    "hosts": { "type": "array", "maxItems": 64, "items": { "type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[A-Za-z0-9.:\\[\\]*-]+$" }, "description": "The hosts the scene's http(s) URLs may reach (\".example.org\" takes its subdomains too); the renderer's own list (--allow-host, serve's) still applies. Default: whatever the renderer allows." },
     "map": { "$ref": "#/$defs/map" }
   },
   "$defs": {

@@ -2,6 +2,7 @@
 // /metrics: requests by route and status, request latency and render time as histograms, cache
 // hits and misses, what is in flight, and the process's memory.
 import TerrapinIO
+import TerrapinNet
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,6 +97,18 @@ final class Metrics: Sendable {
         out += "terrapin_render_workers \(workers)\n"
         family("terrapin_ready", "gauge", "1 when /readyz answers 200.")
         out += "terrapin_ready \(ready ? 1 : 0)\n"
+        // Remote sources (tiles, styles, files read by URL), through the process's HTTP client.
+        let downloads = HTTPClient.shared.counters
+        family("terrapin_downloads_total", "counter", "Transfers made for remote sources (each retry and redirect counts).")
+        out += "terrapin_downloads_total \(downloads.requests)\n"
+        family("terrapin_download_bytes_total", "counter", "Body bytes received for remote sources.")
+        out += "terrapin_download_bytes_total \(downloads.bytes)\n"
+        family("terrapin_download_cache_hits_total", "counter", "Remote reads answered by the download cache without a transfer.")
+        out += "terrapin_download_cache_hits_total \(downloads.cacheHits)\n"
+        family("terrapin_download_revalidations_total", "counter", "Download cache entries kept after the server answered 304.")
+        out += "terrapin_download_revalidations_total \(downloads.revalidated)\n"
+        family("terrapin_download_retries_total", "counter", "Transfers retried after a connection failure, a cut body, 5xx or 429.")
+        out += "terrapin_download_retries_total \(downloads.retries)\n"
         let memory = Self.memory()
         family("process_resident_memory_bytes", "gauge", "Resident memory now.")
         out += "process_resident_memory_bytes \(memory.resident)\n"

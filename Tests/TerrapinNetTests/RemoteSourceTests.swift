@@ -250,6 +250,33 @@ final class RemoteFilesTests: XCTestCase {
         try compare(".geojson-url-test.json", ["Fixtures/geojson/embarcadero.geojson"])
     }
 
+    /// A scene's own "hosts" narrows what the renderer allows: a host must be on both lists.
+    func testASceneListsTheHostsItMayReach() throws {
+        let server = try TestHTTPServer(root: Repository.fixture("tiles"))
+        func scene(_ hosts: String) throws -> Scene {
+            let text = #"{"hosts": \#(hosts), "output": {"width": 64, "height": 48}, "map": {"mode": "roadmap", "camera": {"center": {"latitude": 43.7384, "longitude": 7.4246}, "range": 1500}, "basemap": {"tiles": "\#(server.base)/monaco-omt.pmtiles"}}}"#
+            return try SceneDecoder.decode(Array(text.utf8), path: "/tmp/scene.json")
+        }
+        XCTAssertEqual(try scene(#"["127.0.0.1", ".Example.org"]"#).hosts, ["127.0.0.1", ".example.org"])
+        XCTAssertNoThrow(try PreparedScene(try scene(#"["127.0.0.1"]"#)))
+        XCTAssertNoThrow(try PreparedScene(try scene(#"["127.0.0.1"]"#), network: NetworkAccess(hosts: ["127.0.0.1", "tiles.example.org"])))
+        XCTAssertThrowsError(try PreparedScene(try scene(#"["tiles.example.org"]"#))) { error in
+            XCTAssertTrue("\(error)".contains("the host 127.0.0.1 is not allowed (this render reads URLs on the hosts tiles.example.org (the scene's \"hosts\")); add it to the scene's \"hosts\""), "\(error)")
+        }
+        // On the scene's list but not the renderer's: refused, and the message says --allow-host.
+        XCTAssertThrowsError(try PreparedScene(try scene(#"["127.0.0.1"]"#), network: NetworkAccess(hosts: ["tiles.example.org"]))) { error in
+            XCTAssertTrue("\(error)".contains("is not allowed (this render reads URLs on the hosts tiles.example.org, and of those the hosts 127.0.0.1 (the scene's \"hosts\")); allow it with --allow-host 127.0.0.1"), "\(error)")
+        }
+        XCTAssertThrowsError(try scene(#"["tiles example.org"]"#)) { error in
+            XCTAssertTrue("\(error)".contains("$.hosts[0]") && "\(error)".contains("expected a host name"), "\(error)")
+        }
+        XCTAssertThrowsError(try scene("[" + Array(repeating: #""h""#, count: 65).joined(separator: ",") + "]"))
+        // Written back as it was read.
+        let written = SceneEncoder.encode(try scene(#"["127.0.0.1"]"#))
+        XCTAssertTrue(written.contains(#""hosts": ["127.0.0.1"]"#), written)
+        XCTAssertEqual(try SceneDecoder.decode(Array(written.utf8), path: "/tmp/scene.json").hosts, ["127.0.0.1"])
+    }
+
     func testAFileThatIsNotThereIsAnErrorNamingTheURL() throws {
         let server = try TestHTTPServer(root: Repository.root)
         let text = #"{"map": {"camera": {"center": {"latitude": 1, "longitude": 1}, "range": 100}, "geojson": [{"file": "\#(server.base)/missing.geojson?token=s3cret"}]}}"#

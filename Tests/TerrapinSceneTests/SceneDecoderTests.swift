@@ -40,7 +40,7 @@ import TerrapinRender
             "line 5, column 14, $.output.scale: expected a whole number from 1 to 4, found 2.5",
             "line 6, column 19, $.output.background: expected a colour as \"#RGB\", \"#RGBA\", \"#RRGGBB\" or \"#RRGGBBAA\", found \"blue\"",
             "line 7, column 20, $.output.compression: expected one of \"default\", \"fast\", \"small\", found \"fastest\"; did you mean \"fast\"?",
-            "line 9, column 3, $: unknown key \"markers\"; allowed keys: $schema, output, time, map",
+            "line 9, column 3, $: unknown key \"markers\"; allowed keys: $schema, output, time, hosts, map",
         ])
     }
 

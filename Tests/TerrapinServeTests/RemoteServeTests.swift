@@ -27,5 +27,10 @@ import TerrapinTestSupport
         let drawn = open.respond(HTTPRequest(method: "POST", path: "/render", body: scene(url)))
         #expect(drawn.status == 200, "\(String(decoding: drawn.body, as: UTF8.self))")
         #expect(!server.log.isEmpty)
+        // What it cost the origin is in /metrics.
+        let metrics = String(decoding: open.respond(RenderServiceTests.get("/metrics")).body, as: UTF8.self)
+        let downloads = metrics.split(separator: "\n").first { $0.hasPrefix("terrapin_downloads_total ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        #expect((downloads ?? 0) >= server.log.count, "\(metrics)")
+        #expect(metrics.contains("terrapin_download_bytes_total ") && metrics.contains("terrapin_download_cache_hits_total "))
     }
 }
