@@ -34,6 +34,8 @@ public struct EnvironmentValues {
     var tagsOptions = false
     /// The `onAppear` actions of the innermost stateful view being built.
     var appearance: AppearanceScope? = nil
+    /// The models `.environmentObject(_:)` put here (Observation.swift).
+    var objects: EnvironmentObjects? = nil
 
     public init() {}
 

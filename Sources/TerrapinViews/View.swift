@@ -26,6 +26,10 @@ extension PrimitiveView {
 func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
     if let primitive = view as? any PrimitiveView { return try primitive.makeNode(environment) }
     if let custom = view as? any CustomDrawingView { return CustomNode(drawing: try custom.makeDrawing(environment)) }
+    // The body reads `@EnvironmentObject`s from the models the environment holds.
+    if let objects = environment.objects, EnvironmentObjects.current !== objects {
+        return try EnvironmentObjects.$current.withValue(objects) { try makeAnimatedBody(view, environment) }
+    }
     return try makeAnimatedBody(view, environment)
 }
 
