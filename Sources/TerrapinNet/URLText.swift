@@ -7,6 +7,8 @@ public struct URLText: Sendable, Equatable {
     public let host: String
     /// The path and query, from the first `/` after the authority ("/" when none).
     public let pathAndQuery: String
+    /// The scheme and authority as written: `https://user@host:8443`.
+    let origin: String
 
     public init(_ text: String) throws(NetError) {
         self.text = text
@@ -33,6 +35,7 @@ public struct URLText: Sendable, Equatable {
         self.host = host.lowercased()
         let path = rest[authorityEnd...]
         pathAndQuery = path.isEmpty ? "/" : String(path)
+        origin = String(text[..<authorityEnd])
     }
 
     /// The URL without user information, query string or fragment (`?…` marks a dropped query).
@@ -60,10 +63,9 @@ public struct URLText: Sendable, Equatable {
     public func resolving(_ location: String) -> String {
         if location.contains("://") { return location }
         if location.hasPrefix("//") { return scheme + ":" + location }
-        let origin = String(text[..<(text.index(text.startIndex, offsetBy: text.count - pathAndQuery.count))])
         if location.hasPrefix("/") { return origin + location }
-        let base = path
-        let folder = base[...(base.lastIndex(of: "/") ?? base.startIndex)]
+        let base = path.hasPrefix("/") ? path : "/" + path
+        let folder = base[...base.lastIndex(of: "/")!]
         return origin + folder + location
     }
 }

@@ -242,6 +242,10 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(u.resolving("/t/{z}/{x}/{y}.pbf"), "https://user:pw@Tiles.Example.org:8443/t/{z}/{x}/{y}.pbf")
         XCTAssertEqual(u.resolving("//cdn.example.org/x"), "https://cdn.example.org/x")
         XCTAssertEqual(try URLText("http://[::1]:80/").host, "::1")
+        // A query straight after the host (the fuzzer's find: resolving trapped).
+        XCTAssertEqual(try URLText("https://h?k=1").resolving("tiles.json"), "https://h/tiles.json")
+        XCTAssertEqual(try URLText("https://h#x").resolving("/t"), "https://h/t")
+        XCTAssertEqual(try URLText("https://h\u{301}x/a/b").resolving("c"), "https://h\u{301}x/a/c")
         XCTAssertThrowsError(try URLText("https:///nohost"))
         XCTAssertThrowsError(try URLText("https://host/with space"))
         XCTAssertTrue(NetworkAccess.isURL("HTTPS://x"))
