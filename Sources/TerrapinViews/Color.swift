@@ -58,11 +58,11 @@ public struct Color: Hashable, Sendable, View, PrimitiveView, ShapeStyle {
     }
 }
 
-/// What a shape or text is painted with (a colour, for now).
+/// What a shape or text is painted with: a colour, or a material (ShapeStyles.swift).
 public protocol ShapeStyle {}
 
 extension ShapeStyle {
-    var color: Color? { self as? Color }
+    var color: Color? { (self as? Color) ?? (self as? Material)?.tint }
 }
 
 extension ShapeStyle where Self == Color {
