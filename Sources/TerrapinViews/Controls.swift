@@ -1,7 +1,7 @@
 // The SwiftUI controls app code puts beside and inside map content, drawn as static pictures in
 // the system's light look (a still image has nothing to press): `Button` (its action runs on a
-// tap), `Label`, `Toggle`, `Slider`, `Picker` (menu and segmented styles). `.alert` and `.sheet`
-// are accepted and not drawn.
+// tap), `Label`, `Toggle`, `Slider`, `Picker` (menu and segmented styles). `.alert` is drawn
+// when presented (Alerts.swift); `.sheet` is accepted and not drawn.
 import TerrapinGeometry
 
 /// SwiftUI's default button: its label in the accent blue; a tap runs `action`.
@@ -238,8 +238,6 @@ extension View {
         modified(.unsupported("a picker style"), environment: { $0.pickerStyle = style.kind })
     }
 
-    /// Accepted; an alert is a modal on top of the app, not part of a map image.
-    public func alert<Actions: View>(_ title: String, isPresented: Binding<Bool>, @ViewBuilder actions: () -> Actions) -> Self { self }
     /// Accepted; a sheet is a modal on top of the app, not part of a map image.
     public func sheet<Content: View>(isPresented: Binding<Bool>, @ViewBuilder content: () -> Content) -> Self { self }
 }
