@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs install bench bench-serve bench-remote load-remote stress sanitize fuzz image image-test clean
+.PHONY: setup build test demo docs install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -80,6 +80,17 @@ bench-remote: setup
 	@command -v nginx >/dev/null || { echo "make bench-remote: installing nginx-light"; $(MAKE) --no-print-directory PACKAGES="nginx-light bc" setup; }
 	$(SWIFT) build -c release --product terrapin
 	Tools/bench-remote.sh
+
+# deploy/'s kustomizations rendered with kubectl and validated strictly against the Kubernetes
+# schemas (kubernetes-validate from PyPI, installed for this check when missing). make test checks
+# the options they pass and, where kubectl is installed, that they render.
+deploy-check:
+	@command -v kubectl >/dev/null || { echo "make deploy-check: needs kubectl" >&2; exit 1; }
+	@command -v kubernetes-validate >/dev/null || pip install -q kubernetes-validate
+	@set -e; for k in deploy deploy/serve-remote deploy/batch; do \
+	  kubectl kustomize $$k > .build/deploy-check.yaml; \
+	  kubernetes-validate --strict .build/deploy-check.yaml; \
+	done
 
 # Several terrapin serve processes behind HAProxy, tiles from one archive on an HTTP origin:
 # requests/s, p50/p99 and the requests reaching the origin (Tools/load-remote.sh).
