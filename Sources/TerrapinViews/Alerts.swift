@@ -91,6 +91,30 @@ struct AlertButtons: View {
     }
 }
 
+/// The `actions` of an alert, each a button of its own: side by side when two (or one), one under
+/// another when more, with hairlines between, as iOS lays them out.
+struct AlertActionRows: View {
+    let items: [AnyView]
+
+    var body: some View {
+        if items.count <= 2 {
+            HStack(spacing: 0) {
+                ForEach(0..<items.count, id: \.self) { i in
+                    if i > 0 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(width: 0.5, height: 44) }
+                    items[i].font(.system(size: 17)).frame(maxWidth: .infinity, minHeight: 44)
+                }
+            }
+        } else {
+            VStack(spacing: 0) {
+                ForEach(0..<items.count, id: \.self) { i in
+                    if i > 0 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(height: 0.5) }
+                    items[i].font(.system(size: 17)).frame(maxWidth: .infinity, minHeight: 44)
+                }
+            }
+        }
+    }
+}
+
 extension View {
     /// An alert drawn over this view while `isPresented` is true (SwiftUI's iOS 13 form).
     public func alert(isPresented: Binding<Bool>, content: () -> Alert) -> some View {
@@ -113,7 +137,7 @@ extension View {
                 if Actions.self == EmptyView.self {
                     AlertCard(title: Text(title), message: message, actions: AlertButtons(buttons: [.default(Text("OK"))], dismiss: { isPresented.wrappedValue = false }))
                 } else {
-                    AlertCard(title: Text(title), message: message, actions: HStack(spacing: 0) { actions }.font(.system(size: 17)))
+                    AlertCard(title: Text(title), message: message, actions: AlertActionRows(items: viewElements(actions)))
                 }
             }
         })

@@ -4,24 +4,40 @@
 // when presented (Alerts.swift); `.sheet` is accepted and not drawn.
 import TerrapinGeometry
 
-/// SwiftUI's default button: its label in the accent blue; a tap runs `action`.
+/// What a button does, as SwiftUI marks it: a destructive button's label is red.
+public enum ButtonRole: Sendable, Equatable {
+    case destructive, cancel
+}
+
+/// SwiftUI's default button: its label in the accent blue (red when destructive); a tap runs
+/// `action`.
 public struct Button<Label: View>: View {
     let action: () -> Void
     let label: Label
+    let role: ButtonRole?
 
     public init(action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
+        self.init(role: nil, action: action, label: label)
+    }
+
+    public init(role: ButtonRole?, action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
         self.action = action
         self.label = label()
+        self.role = role
     }
 
     public var body: some View {
-        label.foregroundStyle(Color.blue).contentShape(Rectangle()).onTapGesture(perform: action)
+        label.foregroundStyle(role == .destructive ? Color.red : Color.blue).contentShape(Rectangle()).onTapGesture(perform: action)
     }
 }
 
 extension Button where Label == Text {
     public init(_ title: String, action: @escaping () -> Void) {
         self.init(action: action) { Text(title) }
+    }
+
+    public init(_ title: String, role: ButtonRole?, action: @escaping () -> Void) {
+        self.init(role: role, action: action) { Text(title) }
     }
 }
 

@@ -121,6 +121,26 @@ public struct TupleView<each Content: View>: View, PrimitiveView {
     }
 }
 
+/// A view builder's elements one by one (the buttons of an alert's actions, say).
+protocol ViewElements {
+    var elements: [AnyView] { get }
+}
+
+extension TupleView: ViewElements {
+    var elements: [AnyView] {
+        var out: [AnyView] = []
+        for view in repeat each content { out.append(AnyView(view)) }
+        return out
+    }
+}
+
+/// `view`'s elements: a tuple's, none for EmptyView, else the view itself.
+func viewElements<V: View>(_ view: V) -> [AnyView] {
+    if let tuple = view as? ViewElements { return tuple.elements }
+    if view is EmptyView { return [] }
+    return [AnyView(view)]
+}
+
 public struct ConditionalContent<TrueContent: View, FalseContent: View>: View, PrimitiveView {
     enum Storage {
         case first(TrueContent)

@@ -27,6 +27,7 @@ struct NewStyleAlert: View {
     var body: some View {
         Color.white.frame(width: 300, height: 200)
             .alert("Location unavailable", isPresented: $showing) {
+                Button("Settings", role: .destructive) { showing = false }
                 Button("OK") { showing = false }
             } message: {
                 Text("Turn on Location Services to see where you are.")
@@ -49,7 +50,7 @@ struct NewStyleAlert: View {
         #expect(hit?.label == "Clear", "\(layout)")
         #expect(try ViewRenderer.layout(screen).labels == ["Route cleared"])
         let dismissed = NewStyleAlert()
-        _ = try ViewRenderer.tap(dismissed, at: Point(150, 145))
+        _ = try ViewRenderer.tap(dismissed, at: Point(218, 145))
         #expect(try ViewRenderer.layout(dismissed).labels.isEmpty)
     }
 }
