@@ -29,6 +29,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         public var path: String
         public var range: String?
         public var conditional: Bool
+        /// Every request header, by lower-case name.
+        public var headers: [String: String] = [:]
     }
 
     public let root: String
@@ -129,7 +131,7 @@ public final class TestHTTPServer: @unchecked Sendable {
                 headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop { $0 == " " })
             }
             let fault = state.withLock { s -> Fault? in
-                s.log.append(Logged(path: path, range: headers["range"], conditional: headers["if-none-match"] != nil))
+                s.log.append(Logged(path: path, range: headers["range"], conditional: headers["if-none-match"] != nil, headers: headers))
                 guard let f = s.faults[path] else { return nil }
                 if case .status(let code, let times) = f {
                     s.faults[path] = times > 1 ? .status(code, times: times - 1) : nil

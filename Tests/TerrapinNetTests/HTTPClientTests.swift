@@ -53,6 +53,23 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(missing.status, 404)
     }
 
+    /// Requests name Terrapin and carry the headers of TERRAPIN_HTTP_HEADERS (a key, say), which
+    /// never come from a scene.
+    func testUserAgentAndHeadersFromTheEnvironment() throws {
+        setenv("TERRAPIN_HTTP_HEADERS", "Authorization: Bearer s3cret\nX-Api-Key: k1\nnot a header", 1)
+        defer { unsetenv("TERRAPIN_HTTP_HEADERS") }
+        var configuration = HTTPClient.Configuration.fromEnvironment(version: "9.9.9")
+        XCTAssertEqual(configuration.headers, ["Authorization: Bearer s3cret", "X-Api-Key: k1"])
+        XCTAssertEqual(configuration.userAgent, "Terrapin/9.9.9 (+map renderer)")
+        configuration.cacheDirectory = nil
+        let server = try TestHTTPServer(root: folder)
+        _ = try HTTPClient(configuration).get(server.base + "/hello.txt", access: .anyHost, maxBytes: 1000)
+        let sent = try XCTUnwrap(server.log.first?.headers)
+        XCTAssertEqual(sent["user-agent"], "Terrapin/9.9.9 (+map renderer)")
+        XCTAssertEqual(sent["authorization"], "Bearer s3cret")
+        XCTAssertEqual(sent["x-api-key"], "k1")
+    }
+
     func testRetriesServerErrorsThenSucceeds() throws {
         let server = try TestHTTPServer(root: folder)
         server.setFault(.status(503, times: 2), for: "/hello.txt")
