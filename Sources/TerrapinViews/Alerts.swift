@@ -2,7 +2,8 @@
 // the title (semibold 17), the message (13), and the buttons under a hairline, side by side
 // when there are two (cancel in semibold, destructive in red). A tap on a button runs its action
 // and dismisses the alert. Both SwiftUI forms: `.alert(isPresented:) { Alert(…) }` and
-// `.alert(_:isPresented:actions:message:)`.
+// `.alert(_:isPresented:actions:message:)`. Confirmation dialogs likewise, as an iPhone's
+// action sheet at the view's foot.
 
 /// SwiftUI's `Alert` (the iOS 13 form).
 public struct Alert {
@@ -91,28 +92,99 @@ struct AlertButtons: View {
     }
 }
 
+/// One action of an alert or dialog: a `Button` is drawn as the system draws its buttons (blue,
+/// red when destructive, semibold to cancel) and a tap runs its action and dismisses; any other
+/// view is drawn as it is.
+struct DialogAction: View {
+    let element: any View
+    let size: Double
+    let height: Double
+    let dismiss: () -> Void
+
+    var body: some View {
+        if let button = element as? ButtonParts {
+            let color: Color = button.partsRole == .destructive ? .red : .blue
+            let action = button.partsAction, dismiss = self.dismiss
+            button.partsLabel.font(.system(size: size, weight: button.partsRole == .cancel ? .semibold : .regular)).foregroundStyle(color)
+                .frame(maxWidth: .infinity, minHeight: height).contentShape(Rectangle())
+                .onTapGesture { action(); dismiss() }
+        } else {
+            AnyView(element).font(.system(size: size)).frame(maxWidth: .infinity, minHeight: height)
+        }
+    }
+}
+
 /// The `actions` of an alert, each a button of its own: side by side when two (or one), one under
 /// another when more, with hairlines between, as iOS lays them out.
 struct AlertActionRows: View {
-    let items: [AnyView]
+    let items: [any View]
+    let dismiss: () -> Void
 
     var body: some View {
         if items.count <= 2 {
             HStack(spacing: 0) {
                 ForEach(0..<items.count, id: \.self) { i in
                     if i > 0 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(width: 0.5, height: 44) }
-                    items[i].font(.system(size: 17)).frame(maxWidth: .infinity, minHeight: 44)
+                    DialogAction(element: items[i], size: 17, height: 44, dismiss: dismiss)
                 }
             }
         } else {
             VStack(spacing: 0) {
                 ForEach(0..<items.count, id: \.self) { i in
                     if i > 0 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(height: 0.5) }
-                    items[i].font(.system(size: 17)).frame(maxWidth: .infinity, minHeight: 44)
+                    DialogAction(element: items[i], size: 17, height: 44, dismiss: dismiss)
                 }
             }
         }
     }
+}
+
+/// A confirmation dialog as iPhones draw it: the view dimmed, and at its foot a card of actions
+/// (the title and message above them when shown, 57-pt rows in 20-pt type) and, apart, the cancel
+/// button (the dialog's own cancel action, else "Cancel").
+struct ConfirmationSheet<Message: View>: View {
+    let title: Text?
+    let message: Message?
+    let items: [any View]
+    let dismiss: () -> Void
+
+    var body: some View {
+        let cancel = items.firstIndex { ($0 as? ButtonParts)?.partsRole == .cancel }
+        let rows = items.enumerated().filter { $0.offset != cancel }.map(\.element)
+        let hairline = Color(white: 0.24, opacity: 0.29)
+        return ZStack(alignment: .bottom) {
+            Color(white: 0, opacity: 0.2)
+            VStack(spacing: 8) {
+                VStack(spacing: 0) {
+                    if title != nil || message != nil {
+                        VStack(spacing: 4) {
+                            if let title { title.font(.system(size: 13, weight: .semibold)) }
+                            if let message { message.font(.system(size: 13)) }
+                        }
+                        .foregroundStyle(Color(red: 0.54, green: 0.54, blue: 0.56)).multilineTextAlignment(.center)
+                        .padding(.horizontal, 16).padding(.vertical, 14).frame(maxWidth: .infinity)
+                        if !rows.isEmpty { Rectangle().fill(hairline).frame(height: 0.5) }
+                    }
+                    ForEach(0..<rows.count, id: \.self) { i in
+                        if i > 0 { Rectangle().fill(hairline).frame(height: 0.5) }
+                        DialogAction(element: rows[i], size: 20, height: 57, dismiss: dismiss)
+                    }
+                }
+                .background(Color(white: 0.95), in: RoundedRectangle(cornerRadius: 14))
+                DialogAction(element: cancel.map { items[$0] } ?? Button("Cancel", role: .cancel) {}, size: 20, height: 57, dismiss: dismiss)
+                    .background(Color.white, in: RoundedRectangle(cornerRadius: 14))
+            }
+            .padding(.horizontal, 8).padding(.bottom, 8)
+        }
+    }
+}
+
+/// Whether a dialog's title is shown.
+public enum Visibility: Sendable, Equatable {
+    /// Shown when the dialog has a message (iPhones hide a lone title).
+    case automatic
+    case visible
+    case hidden
 }
 
 extension View {
@@ -137,10 +209,31 @@ extension View {
                 if Actions.self == EmptyView.self {
                     AlertCard(title: Text(title), message: message, actions: AlertButtons(buttons: [.default(Text("OK"))], dismiss: { isPresented.wrappedValue = false }))
                 } else {
-                    AlertCard(title: Text(title), message: message, actions: AlertActionRows(items: viewElements(actions)))
+                    AlertCard(title: Text(title), message: message, actions: AlertActionRows(items: viewElements(actions), dismiss: { isPresented.wrappedValue = false }))
                 }
             }
         })
+    }
+
+    /// A confirmation dialog over this view while `isPresented` is true: its `actions` (buttons)
+    /// at the foot, the title above them when `titleVisibility` shows it, with `message`.
+    public func confirmationDialog<Actions: View, Message: View>(_ title: String, isPresented: Binding<Bool>, titleVisibility: Visibility = .automatic,
+                                                                @ViewBuilder actions: () -> Actions, @ViewBuilder message: () -> Message) -> some View {
+        let items = viewElements(actions()), message = message()
+        let hasMessage = !(Message.self == EmptyView.self)
+        let showsTitle = titleVisibility == .visible || (titleVisibility == .automatic && hasMessage)
+        return overlay(Group {
+            if isPresented.wrappedValue {
+                ConfirmationSheet(title: showsTitle ? Text(title) : nil, message: hasMessage ? message : nil, items: items,
+                                  dismiss: { isPresented.wrappedValue = false })
+            }
+        })
+    }
+
+    /// A confirmation dialog with `actions` and no message.
+    public func confirmationDialog<Actions: View>(_ title: String, isPresented: Binding<Bool>, titleVisibility: Visibility = .automatic,
+                                                 @ViewBuilder actions: () -> Actions) -> some View {
+        confirmationDialog(title, isPresented: isPresented, titleVisibility: titleVisibility, actions: actions, message: { EmptyView() })
     }
 
     /// An alert with `actions` and no message.

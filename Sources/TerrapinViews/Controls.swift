@@ -31,6 +31,19 @@ public struct Button<Label: View>: View {
     }
 }
 
+/// A button's parts, for the alerts and dialogs that lay their buttons out themselves.
+protocol ButtonParts {
+    var partsLabel: AnyView { get }
+    var partsAction: () -> Void { get }
+    var partsRole: ButtonRole? { get }
+}
+
+extension Button: ButtonParts {
+    var partsLabel: AnyView { AnyView(label) }
+    var partsAction: () -> Void { action }
+    var partsRole: ButtonRole? { role }
+}
+
 extension Button where Label == Text {
     public init(_ title: String, action: @escaping () -> Void) {
         self.init(action: action) { Text(title) }

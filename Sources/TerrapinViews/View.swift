@@ -123,22 +123,22 @@ public struct TupleView<each Content: View>: View, PrimitiveView {
 
 /// A view builder's elements one by one (the buttons of an alert's actions, say).
 protocol ViewElements {
-    var elements: [AnyView] { get }
+    var elements: [any View] { get }
 }
 
 extension TupleView: ViewElements {
-    var elements: [AnyView] {
-        var out: [AnyView] = []
-        for view in repeat each content { out.append(AnyView(view)) }
+    var elements: [any View] {
+        var out: [any View] = []
+        for view in repeat each content { out.append(view) }
         return out
     }
 }
 
 /// `view`'s elements: a tuple's, none for EmptyView, else the view itself.
-func viewElements<V: View>(_ view: V) -> [AnyView] {
+func viewElements<V: View>(_ view: V) -> [any View] {
     if let tuple = view as? ViewElements { return tuple.elements }
     if view is EmptyView { return [] }
-    return [AnyView(view)]
+    return [view]
 }
 
 public struct ConditionalContent<TrueContent: View, FalseContent: View>: View, PrimitiveView {

@@ -27,15 +27,41 @@ struct NewStyleAlert: View {
     var body: some View {
         Color.white.frame(width: 300, height: 200)
             .alert("Location unavailable", isPresented: $showing) {
-                Button("Settings", role: .destructive) { showing = false }
-                Button("OK") { showing = false }
+                Button("Settings", role: .destructive) {}
+                Button("OK") {}
             } message: {
                 Text("Turn on Location Services to see where you are.")
             }
     }
 }
 
+struct RouteDialog: View {
+    @State var showing = true
+    @State var chosen = "none"
+    var body: some View {
+        Text("Chosen: \(chosen)").frame(width: 320, height: 400).background(Color(red: 0.86, green: 0.91, blue: 0.96))
+            .confirmationDialog("Share the route", isPresented: $showing, titleVisibility: .visible) {
+                Button("Copy Link") { chosen = "link" }
+                Button("Export GPX") { chosen = "gpx" }
+                Button("Delete Route", role: .destructive) { chosen = "deleted" }
+            } message: {
+                Text("Ferry Building to Coit Tower, 2.1 km")
+            }
+    }
+}
+
 @Suite struct AlertTests {
+    @Test func aConfirmationDialogIsDrawnAtTheFootAndATapChoosesAndDismisses() throws {
+        Golden.check(try ViewRenderer.render(RouteDialog(), scale: 2), "views/alerts/confirmation-dialog")
+        let dialog = RouteDialog()
+        let layout = try ViewRenderer.layout(dialog)
+        #expect(layout.labels == ["Chosen: none", "Share the route", "Ferry Building to Coit Tower, 2.1 km", "Copy Link", "Export GPX", "Delete Route", "Cancel"], "\(layout)")
+        // "Export GPX" is the second row: anywhere across the row takes the tap.
+        let hit = try ViewRenderer.tap(dialog, at: Point(40, 400 - 8 - 57 - 8 - 57 - 0.5 - 28))
+        #expect(hit != nil, "\(layout)")
+        #expect(try ViewRenderer.layout(dialog).labels == ["Chosen: gpx"])
+    }
+
     @Test func aPresentedAlertIsDrawnOverTheView() throws {
         Golden.check(try ViewRenderer.render(AlertScreen(), scale: 2), "views/alerts/alert-two-buttons")
         Golden.check(try ViewRenderer.render(NewStyleAlert(), scale: 2), "views/alerts/alert-actions-message")
