@@ -1,6 +1,6 @@
 // The SwiftUI controls app code puts beside and inside map content, drawn as static pictures in
 // the system's light look (a still image has nothing to press): `Button` (its action runs on a
-// tap), `Label`, `Toggle`, `Slider`, `Picker` (menu and segmented styles). `.alert` is drawn
+// tap), `Label`, `Toggle`, `Slider`, `Picker` (menu and segmented styles), `List`. `.alert` is drawn
 // when presented (Alerts.swift); `.sheet` is accepted and not drawn.
 import TerrapinGeometry
 
@@ -269,4 +269,55 @@ extension View {
 
     /// Accepted; a sheet is a modal on top of the app, not part of a map image.
     public func sheet<Content: View>(isPresented: Binding<Bool>, @ViewBuilder content: () -> Content) -> Self { self }
+}
+
+/// SwiftUI's `List` as an iPhone draws a plain list: its rows one under another, each at least
+/// 44 pt high in body type with 16-pt margins, hairlines between them inset by 16 pt, on white.
+/// (A still has nothing to scroll: every row is drawn.) A `ForEach` inside gives a row for each
+/// element; other views are a row each.
+public struct List<Content: View>: View {
+    let content: Content
+
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+
+    public var body: some View {
+        let rows = listRows(content)
+        return VStack(spacing: 0) {
+            ForEach(0..<rows.count, id: \.self) { i in
+                AnyView(rows[i]).font(.body).frame(maxWidth: .infinity, minHeight: 44, alignment: .leading).padding(.horizontal, 16)
+                if i < rows.count - 1 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(height: 0.5).padding(.leading, 16) }
+            }
+        }
+        .background(Color.white)
+    }
+}
+
+extension List {
+    public init<Data: RandomAccessCollection, ID: Hashable, RowContent: View>(_ data: Data, id: KeyPath<Data.Element, ID>,
+                                                                               @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    where Content == ForEach<Data, ID, RowContent> {
+        content = ForEach(data, id: id, content: rowContent)
+    }
+
+    public init<Data: RandomAccessCollection, RowContent: View>(_ data: Data, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    where Data.Element: Identifiable, Content == ForEach<Data, Data.Element.ID, RowContent> {
+        content = ForEach(data, id: \.id, content: rowContent)
+    }
+}
+
+extension ForEach: ViewElements where Content: View {
+    var elements: [any View] { data.map { content($0) } }
+}
+
+/// A list's rows: the elements of its content, each `ForEach` (and tuple) among them opened up.
+func listRows<V: View>(_ view: V, depth: Int = 0) -> [any View] {
+    var rows: [any View] = []
+    for element in viewElements(view) {
+        if depth < 8, let inner = element as? ViewElements {
+            for e in inner.elements { rows += listRows(e, depth: depth + 1) }
+        } else {
+            rows.append(element)
+        }
+    }
+    return rows
 }

@@ -50,7 +50,35 @@ struct RouteDialog: View {
     }
 }
 
+struct Demo: Identifiable {
+    let id: Int
+    let name: String
+}
+
+struct DemoList: View {
+    let demos = [Demo(id: 1, name: "Basic map"), Demo(id: 2, name: "Markers"), Demo(id: 3, name: "Polylines")]
+    var body: some View {
+        VStack(spacing: 0) {
+            List(demos) { demo in Text(demo.name) }
+            List {
+                Text("Settings")
+                ForEach(["Camera", "Terrain"], id: \.self) { Text($0) }
+            }
+        }
+        .frame(width: 240)
+        .background(Color(white: 0.95))
+    }
+}
+
 @Suite struct AlertTests {
+    @Test func aListDrawsARowForEachElement() throws {
+        let layout = try ViewRenderer.layout(DemoList())
+        #expect(layout.labels == ["Basic map", "Markers", "Polylines", "Settings", "Camera", "Terrain"])
+        // Six rows of 44 pt with hairlines between the rows of each list.
+        #expect(layout.size.height == 6 * 44 + 4 * 0.5, "\(layout)")
+        Golden.check(try ViewRenderer.render(DemoList(), scale: 2), "views/controls/list")
+    }
+
     @Test func aConfirmationDialogIsDrawnAtTheFootAndATapChoosesAndDismisses() throws {
         Golden.check(try ViewRenderer.render(RouteDialog(), scale: 2), "views/alerts/confirmation-dialog")
         let dialog = RouteDialog()
