@@ -107,8 +107,7 @@ public final class RemoteXYZTiles: TileSource {
 
     public init(templates: [String], access: NetworkAccess, client: HTTPClient, path: String? = nil, info: TileSourceInfo? = nil) throws(TileError) {
         for t in templates {
-            guard t.contains("{x}"), t.contains("{y}") || t.contains("{-y}") || t.contains("{quadkey}") else {
-                if t.contains("{quadkey}") { continue }
+            guard t.contains("{quadkey}") || (t.contains("{x}") && (t.contains("{y}") || t.contains("{-y}"))) else {
                 throw .unsupported(path: URLText.redacted(t), what: "an XYZ template needs {z}, {x} and {y} (or {-y} for TMS rows, or {quadkey})")
             }
             do { _ = try URLText(t) } catch { throw .remote(error) }

@@ -33,6 +33,11 @@ public struct Alert {
         public static func cancel(_ label: Text, action: (() -> Void)? = {}) -> Button { Button(label: label, kind: .cancel, action: action) }
         public static func cancel(_ action: (() -> Void)? = {}) -> Button { Button(label: Text("Cancel"), kind: .cancel, action: action) }
         public static func destructive(_ label: Text, action: (() -> Void)? = {}) -> Button { Button(label: label, kind: .destructive, action: action) }
+
+        /// As a `Button` view, which alerts and dialogs lay out alike (`DialogAction`).
+        var view: TerrapinViews.Button<Text> {
+            TerrapinViews.Button(role: kind == .destructive ? .destructive : kind == .cancel ? .cancel : nil, action: action ?? {}) { label }
+        }
     }
 }
 
@@ -52,42 +57,12 @@ struct AlertCard<Actions: View, Message: View>: View {
                 }
                 .padding(.horizontal, 16).padding(.top, 19).padding(.bottom, 17)
                 .frame(maxWidth: .infinity)
-                Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(height: 0.5)
+                Rectangle().fill(Color.hairline).frame(height: 0.5)
                 actions.frame(maxWidth: .infinity, minHeight: 44)
             }
             .frame(width: 270)
             .foregroundStyle(Color.black)
             .background(Color(white: 0.95), in: RoundedRectangle(cornerRadius: 14))
-        }
-    }
-}
-
-/// One button of an `Alert`: its label in the accent blue (semibold to cancel, red to destroy).
-struct AlertButtonView: View {
-    let button: Alert.Button
-    let dismiss: () -> Void
-
-    var body: some View {
-        let color: Color = button.kind == .destructive ? .red : .blue
-        let label = button.label.font(.system(size: 17, weight: button.kind == .cancel ? .semibold : .regular)).foregroundStyle(color)
-        return label.frame(maxWidth: .infinity, minHeight: 44).contentShape(Rectangle()).onTapGesture {
-            button.action?()
-            dismiss()
-        }
-    }
-}
-
-/// The buttons of an `Alert`: one across, or two side by side with a hairline between.
-struct AlertButtons: View {
-    let buttons: [Alert.Button]
-    let dismiss: () -> Void
-
-    var body: some View {
-        HStack(spacing: 0) {
-            ForEach(0..<buttons.count, id: \.self) { i in
-                if i > 0 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(width: 0.5, height: 44) }
-                AlertButtonView(button: buttons[i], dismiss: dismiss)
-            }
         }
     }
 }
@@ -124,14 +99,14 @@ struct AlertActionRows: View {
         if items.count <= 2 {
             HStack(spacing: 0) {
                 ForEach(0..<items.count, id: \.self) { i in
-                    if i > 0 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(width: 0.5, height: 44) }
+                    if i > 0 { Rectangle().fill(Color.hairline).frame(width: 0.5, height: 44) }
                     DialogAction(element: items[i], size: 17, height: 44, dismiss: dismiss)
                 }
             }
         } else {
             VStack(spacing: 0) {
                 ForEach(0..<items.count, id: \.self) { i in
-                    if i > 0 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(height: 0.5) }
+                    if i > 0 { Rectangle().fill(Color.hairline).frame(height: 0.5) }
                     DialogAction(element: items[i], size: 17, height: 44, dismiss: dismiss)
                 }
             }
@@ -151,7 +126,6 @@ struct ConfirmationSheet<Message: View>: View {
     var body: some View {
         let cancel = items.firstIndex { ($0 as? ButtonParts)?.partsRole == .cancel }
         let rows = items.enumerated().filter { $0.offset != cancel }.map(\.element)
-        let hairline = Color(white: 0.24, opacity: 0.29)
         return ZStack(alignment: .bottom) {
             Color(white: 0, opacity: 0.2)
             VStack(spacing: 8) {
@@ -163,10 +137,10 @@ struct ConfirmationSheet<Message: View>: View {
                         }
                         .foregroundStyle(Color(red: 0.54, green: 0.54, blue: 0.56)).multilineTextAlignment(.center)
                         .padding(.horizontal, 16).padding(.vertical, 14).frame(maxWidth: .infinity)
-                        if !rows.isEmpty { Rectangle().fill(hairline).frame(height: 0.5) }
+                        if !rows.isEmpty { Rectangle().fill(Color.hairline).frame(height: 0.5) }
                     }
                     ForEach(0..<rows.count, id: \.self) { i in
-                        if i > 0 { Rectangle().fill(hairline).frame(height: 0.5) }
+                        if i > 0 { Rectangle().fill(Color.hairline).frame(height: 0.5) }
                         DialogAction(element: rows[i], size: 20, height: 57, dismiss: dismiss)
                     }
                 }
@@ -177,6 +151,11 @@ struct ConfirmationSheet<Message: View>: View {
             .padding(.horizontal, 8).padding(.bottom, 8)
         }
     }
+}
+
+extension Color {
+    /// iOS's separator between rows and buttons (#3C3C43 at 29 %, over white).
+    static let hairline = Color(white: 0.24, opacity: 0.29)
 }
 
 /// Whether a dialog's title is shown.
@@ -194,7 +173,7 @@ extension View {
         return overlay(Group {
             if isPresented.wrappedValue {
                 AlertCard(title: alert.title, message: alert.message,
-                          actions: AlertButtons(buttons: alert.buttons, dismiss: { isPresented.wrappedValue = false }))
+                          actions: AlertActionRows(items: alert.buttons.map(\.view), dismiss: { isPresented.wrappedValue = false }))
             }
         })
     }
@@ -207,7 +186,7 @@ extension View {
         return overlay(Group {
             if isPresented.wrappedValue {
                 if Actions.self == EmptyView.self {
-                    AlertCard(title: Text(title), message: message, actions: AlertButtons(buttons: [.default(Text("OK"))], dismiss: { isPresented.wrappedValue = false }))
+                    AlertCard(title: Text(title), message: message, actions: AlertActionRows(items: [Alert.Button.default(Text("OK")).view], dismiss: { isPresented.wrappedValue = false }))
                 } else {
                     AlertCard(title: Text(title), message: message, actions: AlertActionRows(items: viewElements(actions), dismiss: { isPresented.wrappedValue = false }))
                 }

@@ -285,7 +285,7 @@ public struct List<Content: View>: View {
         return VStack(spacing: 0) {
             ForEach(0..<rows.count, id: \.self) { i in
                 AnyView(rows[i]).font(.body).frame(maxWidth: .infinity, minHeight: 44, alignment: .leading).padding(.horizontal, 16)
-                if i < rows.count - 1 { Rectangle().fill(Color(white: 0.24, opacity: 0.29)).frame(height: 0.5).padding(.leading, 16) }
+                if i < rows.count - 1 { Rectangle().fill(Color.hairline).frame(height: 0.5).padding(.leading, 16) }
             }
         }
         .background(Color.white)

@@ -35,7 +35,7 @@ public struct Published<Value> {
     public var wrappedValue: Value {
         get { value }
         set {
-            if let a = value as? AnyHashable, let b = newValue as? AnyHashable, a == b { return }
+            if isSameValue(value, newValue) { return }
             value = newValue
             Transaction.changes?.count += 1
         }

@@ -2,6 +2,13 @@
 // created with the view value, so a handler that mutates it (a tap) is seen by the next render
 // of the same view value.
 
+/// Whether a state change sets the value it has (then it is no change: onAppear runs at every
+/// build, and would otherwise build the view again and again).
+func isSameValue<Value>(_ old: Value, _ new: Value) -> Bool {
+    if let a = old as? AnyHashable, let b = new as? AnyHashable { return a == b }
+    return false
+}
+
 @propertyWrapper
 public struct State<Value>: StateProperty {
     /// The value, and the one before its last change with when and how it changed (for
@@ -17,7 +24,7 @@ public struct State<Value>: StateProperty {
 
         func set(_ newValue: Value) {
             // Setting the value it has is no change (onAppear runs at every build).
-            if let a = value as? AnyHashable, let b = newValue as? AnyHashable, a == b { return }
+            if isSameValue(value, newValue) { return }
             previous = value
             value = newValue
             lastChange = (Transaction.time, Transaction.animation)
