@@ -139,3 +139,14 @@ if Context.environment["TERRAPIN_FUZZ"] != nil {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }
 }
+
+// `make` builds (TERRAPIN_OPTIMISE=1, in .build/opt) compile the modules and the command with -O
+// and the test targets without: the tests' own code does little work, and unoptimised it
+// compiles in about half the time (a cold `make test` build 3 min 42 s → 3 min 0 s on the
+// 2-core machine, the tests 4 s slower). `swift build` by hand stays unoptimised.
+if Context.environment["TERRAPIN_OPTIMISE"] != nil {
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        let isC = target.name.hasPrefix("C") && target.name.dropFirst().first?.isUppercase == true
+        if !isC { target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"])] }
+    }
+}
