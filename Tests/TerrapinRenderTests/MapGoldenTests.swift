@@ -16,32 +16,59 @@ func golden<V: View>(_ view: V, _ name: String, width: Double = 400, height: Dou
     }
 }
 
-/// A map golden, and the same map written out as a scene file and read back: it must render
-/// the same pixels (the DSL → JSON → render round trip).
-/// (Maps that cannot be written out, e.g. with animations, go through `golden(AnyView(map), …)`.)
-func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 300, filePath: StaticString = #filePath, line: UInt = #line) {
-    golden(AnyView(map), name, width: width, height: height, filePath: filePath, line: line)
+/// A map built with the DSL whose scene file is the fixture case `Fixtures/<name>.json`, drawn
+/// and compared with `<name>.png` by `FixtureCasesTests` like every case: here the map, written
+/// as a scene file (at scale 2, paths relative to the case's folder), must be that file's text,
+/// and read back it must write the same text. Record a new case with TERRAPIN_RECORD=missing.
+/// (That the DSL's map and its scene file draw the same pixels is `SceneFileRoundTripTests`'.)
+func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double = 300, filePath: StaticString = #filePath, line: UInt = #line) {
     let location = Testing.SourceLocation(fileID: "\(filePath)", filePath: "\(filePath)", line: Int(line), column: 1)
-    do {
-        // At scale 1, a quarter of the golden's pixels, to keep the suite fast.
-        let direct = try ViewRenderer.render(map.frame(width: width, height: height), scale: 1)
+    let path = Repository.fixture(name + ".json")
+    do throws(any Error) {
         var notes: [String] = []
-        let scene = try Scene(describing: map, output: OutputOptions(width: Int(width), height: Int(height), scale: 1), directory: examples, notes: &notes)
+        let scene = try Scene(describing: map, output: OutputOptions(width: Int(width), height: Int(height), scale: 2),
+                              directory: (path as NSString).deletingLastPathComponent, notes: &notes)
         let json = SceneEncoder.encode(scene)
-        let decoded = try SceneDecoder.decode(Array(json.utf8), path: "\(examples)/\(name.split(separator: "/").last ?? "map").json")
-        // Read back and written again, it is the same text.
+        assertSnapshot(of: json, as: Snapshotting(pathExtension: "json", diffing: .lines) { $0 }, snapshotPath: path, file: filePath, line: line)
+        let decoded = try SceneDecoder.decode(Array(json.utf8), path: path)
         #expect(SceneEncoder.encode(decoded) == json, "the scene file reads back as another scene", sourceLocation: location)
-        let viaJSON = try PreparedScene(decoded).render()
-        let same = viaJSON == direct
-        #expect(same, "\(name) written as JSON renders differently:\n\(json)", sourceLocation: location)
     } catch {
-        Issue.record("round trip failed: \(error)", sourceLocation: location)
+        Issue.record("\(name): \(error)", sourceLocation: location)
+    }
+}
+
+/// The DSL's map and the same map written out as a scene file and read back draw the same
+/// pixels (at scale 1, a quarter of the goldens' pixels).
+@Suite struct SceneFileRoundTripTests {
+    static var maps: [(String, Map)] { [
+        ("capsule label", Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.7484, longitude: -73.9857), heading: 30, tilt: 60, range: 1200), mode: .hybrid) {
+            Marker(position: LatLngAltitude(latitude: 40.7484, longitude: -73.9857, altitude: 100), altitudeMode: .relativeToGround) {
+                Text("Empire State Building").padding(.horizontal, 12).padding(.vertical, 6).background(Color.white).clipShape(Capsule())
+            }
+        }),
+        ("buildings and a roof label", Map(initialCamera: MapGoldenTests.blockCamera, mode: .roadmap) {
+            Marker(position: at(0, 0, 4), altitudeMode: .relativeToMesh) {
+                Text("Tower").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+            }
+            Marker(position: at(-45, -150)) { Pin(configuration: .init(backgroundColor: .blue, borderColor: .white)) }
+        }.buildings(MapGoldenTests.blockBuildings())),
+        ("standalone popover", MapGoldenTests.standalonePopover),
+    ] }
+
+    @Test(arguments: 0..<3)
+    func theDSLAndItsSceneFileDrawTheSame(_ index: Int) throws {
+        let (name, map) = Self.maps[index]
+        let direct = try ViewRenderer.render(map.frame(width: 400, height: 300), scale: 1)
+        var notes: [String] = []
+        let scene = try Scene(describing: map, output: OutputOptions(width: 400, height: 300, scale: 1), directory: examples, notes: &notes)
+        let decoded = try SceneDecoder.decode(Array(SceneEncoder.encode(scene).utf8), path: "\(examples)/map.json")
+        #expect(try PreparedScene(decoded).render() == direct, "\(name) written as JSON draws differently")
     }
 }
 
 @Suite struct MapGoldenTests {
     @Test func capsuleLabelAboveTheEmpireStateBuilding() {
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.7484, longitude: -73.9857), heading: 30, tilt: 60, range: 1200), mode: .hybrid) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.7484, longitude: -73.9857), heading: 30, tilt: 60, range: 1200), mode: .hybrid) {
             Marker(position: LatLngAltitude(latitude: 40.7484, longitude: -73.9857, altitude: 100), altitudeMode: .relativeToGround) {
                 Text("Empire State Building").padding(.horizontal, 12).padding(.vertical, 6).background(Color.white).clipShape(Capsule())
             }
@@ -49,7 +76,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     }
 
     @Test func bluePinWithWhiteBorder() {
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 37.7955, longitude: -122.3937), tilt: 45, range: 800), mode: .roadmap) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 37.7955, longitude: -122.3937), tilt: 45, range: 800), mode: .roadmap) {
             Marker(position: LatLngAltitude(latitude: 37.7955, longitude: -122.3937)) {
                 Pin(configuration: .init(backgroundColor: .blue, borderColor: .white))
             }
@@ -82,7 +109,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     }
 
     @Test func standalonePopover() {
-        golden(Self.standalonePopover, "markers/popover/standalone")
+        sceneCase(Self.standalonePopover, "markers/popover/standalone")
     }
 
     /// A block of buildings of several heights and an L-shaped one.
@@ -105,7 +132,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     /// The block, a capsule label standing on the tallest roof (relativeToMesh), a pin in front
     /// of the block and one hidden behind the tower.
     @Test func buildingBlock() throws {
-        golden(Map(initialCamera: Self.blockCamera, mode: .roadmap) {
+        sceneCase(Map(initialCamera: Self.blockCamera, mode: .roadmap) {
             Marker(position: at(0, 0, 4), altitudeMode: .relativeToMesh) {
                 Text("Tower").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
             }
@@ -120,7 +147,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
         var state: UInt32 = 11
         func next() -> Double { state = 1664525 &* state &+ 1013904223; return Double(state >> 8) / Double(1 << 24) }
         let places = (0..<60).map { i in (LatLngAltitude(latitude: 40.70 + next() * 0.09, longitude: -74.02 + next() * 0.07), i) }
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.745, longitude: -73.985), heading: 29, tilt: 50, range: 9000), mode: .roadmap) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.745, longitude: -73.985), heading: 29, tilt: 50, range: 9000), mode: .roadmap) {
             ForEach(0..<places.count) { k in
                 Marker(position: places[k].0, collisionBehavior: .optionalAndHidesLowerPriority, collisionPriority: k % 4) {
                     Text("Place \(k)").font(.caption).padding(.horizontal, 8).padding(.vertical, 4)
@@ -139,7 +166,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
 
     @Test func aRidgeHidesTheValleyPin() throws {
         let grid = try GridLoader.load(Self.terrain + "/jacksboro-fault-tn.asc")
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
             // In the valley behind the ridge: occluded, not drawn.
             Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
             Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
@@ -150,7 +177,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
 
     @Test func salishSeaWithWater() throws {
         let grid = try GridLoader.load(Self.terrain + "/salish-sea-topobathy-bc.asc")
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.3, longitude: -123.8), heading: 300, tilt: 55, range: 260_000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.3, longitude: -123.8), heading: 300, tilt: 55, range: 260_000), mode: .satellite) {
             Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) {
                 Text("Vancouver").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
             }
@@ -164,7 +191,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     /// and distance haze over the far terrain.
     @Test func skyAndHazeAtTilt80() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.2, altitude: 600), heading: 225, tilt: 80, range: 9000),
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.2, altitude: 600), heading: 225, tilt: 80, range: 9000),
                    mode: .satellite) {
             Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
                 Text("Pine Mountain").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
@@ -175,7 +202,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     /// Straight down over the Salish Sea, north up: relief, coast and bathymetry as a map.
     @Test func straightDownOverWater() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/salish-sea-topobathy-bc.asc")
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.0, longitude: -124.0), heading: 0, tilt: 0, range: 420_000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.0, longitude: -124.0), heading: 0, tilt: 0, range: 420_000), mode: .satellite) {
             Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) { Pin(configuration: .blue) }
         }.terrain(grid), "terrain/relief/salish-sea-straight-down", width: 400, height: 300)
     }
@@ -197,7 +224,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     /// optionals) takes the place of the "Tsawwassen" label under it; Victoria is off-screen.
     @Test func hybridPlaceNamesOverTheSalishSea() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/salish-sea-topobathy-bc.asc")
-        golden(Map(initialCamera: Self.camera, mode: .hybrid) {
+        sceneCase(Map(initialCamera: Self.camera, mode: .hybrid) {
             Marker(position: LatLngAltitude(latitude: 49.006, longitude: -123.132), collisionBehavior: .requiredAndHidesOptional) {
                 Text("Ferry").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
             }
@@ -209,7 +236,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     @Test func roadmapOverTheSalishSea() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/salish-sea-topobathy-bc.asc")
         let names: Set = ["Strait of Georgia", "Nanaimo", "Gibsons"]
-        golden(Map(initialCamera: Self.camera, mode: .roadmap) {
+        sceneCase(Map(initialCamera: Self.camera, mode: .roadmap) {
             Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) { Pin(configuration: .blue) }
         }.terrain(grid).basemapLabels(Self.labels.filter { names.contains($0.name) }), "terrain/labels/roadmap-salish-sea", width: 400, height: 300)
     }
@@ -218,7 +245,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
 @Suite struct OccludedStyleGoldenTests {
     @Test func dimmedOccludedMarkersAndLeaderLines() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
             // Hidden behind the ridge: drawn dimmed with this option.
             Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
             // 600 m above the ground: a leader line runs down to it.
@@ -232,7 +259,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
 @Suite struct Marker3DGoldenTests {
     @Test func stylesLabelsScalingAndExtrusion() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
             Marker3D(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467), label: "Pine Mountain")
             Marker3D(position: LatLngAltitude(latitude: 36.58, longitude: -84.29), label: "Trailhead", style: .pin(.green))
             Marker3D(position: LatLngAltitude(latitude: 36.56, longitude: -84.22, altitude: 400), altitudeMode: .relativeToGround, extruded: true,
@@ -255,7 +282,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     /// imagery by half its strength.
     @Test func drapedOverTheRidges() throws {
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.27, altitude: 500), heading: 20, tilt: 62, range: 16000),
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.27, altitude: 500), heading: 20, tilt: 62, range: 16000),
                    mode: .satellite) {
             Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) { Pin(configuration: .blue) }
             Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin() }
@@ -265,7 +292,7 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     /// Hybrid mode, no terrain: the chart on flat ground filtered smoothly into the distance,
     /// the plain ground beyond its edge, place names on top.
     @Test func hybridOnFlatGround() throws {
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.55, longitude: -84.25), heading: 0, tilt: 72, range: 9000), mode: .hybrid) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.55, longitude: -84.25), heading: 0, tilt: 72, range: 9000), mode: .hybrid) {
             Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) { Pin(configuration: .blue) }
         }.imagery(try Self.chart()).basemapLabels([
             BasemapLabel("Jacksboro", position: LatLngAltitude(latitude: 36.60, longitude: -84.20), importance: 2),
@@ -294,11 +321,11 @@ func golden(_ map: Map, _ name: String, width: Double = 400, height: Double = 30
     }
 
     /// t = 0: the initial camera, straight down from 40 km; both markers show.
-    @Test func start() throws { golden(try Self.map().time(0), "terrain/flight/jacksboro-t0", width: 400, height: 270) }
+    @Test func start() throws { sceneCase(try Self.map().time(0), "terrain/flight/jacksboro-t0", width: 400, height: 270) }
     /// t = 2: half-way (eased progress 0.5): tilt 32.5°, heading 15°, range 20 km (log mean).
-    @Test func middle() throws { golden(try Self.map().time(2), "terrain/flight/jacksboro-t2", width: 400, height: 270) }
+    @Test func middle() throws { sceneCase(try Self.map().time(2), "terrain/flight/jacksboro-t2", width: 400, height: 270) }
     /// t = 4: the end of the flight, low and oblique; the ridge now hides the valley pin.
-    @Test func end() throws { golden(try Self.map().time(4), "terrain/flight/jacksboro-t4", width: 400, height: 270) }
+    @Test func end() throws { sceneCase(try Self.map().time(4), "terrain/flight/jacksboro-t4", width: 400, height: 270) }
 }
 
 /// A marker that pulses (SwiftUI's idiom: `onAppear` flips a state that

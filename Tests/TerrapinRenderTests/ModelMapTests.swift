@@ -47,15 +47,15 @@ import TerrapinSnapshotTesting
     }
 
     @Test func theDuckOnTheTerrainFromThreeCameras() throws {
-        golden(try duckMap(camera(heading: 30, tilt: 68, range: 1100)), "models/duck/jacksboro-facing-the-camera", width: 400, height: 270)
-        golden(try duckMap(camera(heading: 300, tilt: 55, range: 1400)), "models/duck/jacksboro-from-the-side", width: 400, height: 270)
-        golden(try duckMap(camera(heading: 0, tilt: 0, range: 1600)), "models/duck/jacksboro-straight-down", width: 400, height: 270)
+        sceneCase(try duckMap(camera(heading: 30, tilt: 68, range: 1100)), "models/duck/jacksboro-facing-the-camera", width: 400, height: 270)
+        sceneCase(try duckMap(camera(heading: 300, tilt: 55, range: 1400)), "models/duck/jacksboro-from-the-side", width: 400, height: 270)
+        sceneCase(try duckMap(camera(heading: 0, tilt: 0, range: 1600)), "models/duck/jacksboro-straight-down", width: 400, height: 270)
     }
 
     /// Sunk 120 m into the slope: the hill cuts the body where it passes through the ground.
     @Test func aModelPartlyInsideAHill() throws {
-        golden(try duckMap(camera(heading: 30, tilt: 72, range: 1100), altitude: -120, mode: .relativeToGround),
-               "models/duck/jacksboro-half-inside-the-hill", width: 400, height: 270)
+        sceneCase(try duckMap(camera(heading: 30, tilt: 72, range: 1100), altitude: -120, mode: .relativeToGround),
+                  "models/duck/jacksboro-half-inside-the-hill", width: 400, height: 270)
     }
 
     /// In the valley behind Pine Mountain, seen low from the south over the ridge: hidden,
@@ -71,7 +71,7 @@ import TerrapinSnapshotTesting
         #expect(scene.models[0].hidden == .occluded)
         #expect(scene.models[1].hidden == nil)
         #expect(scene.displayList.contains("model 0 \"Duck.glb\": 12104 triangles: hidden (occluded)"), "\(scene.displayList)")
-        golden(map, "models/duck/jacksboro-behind-the-ridge", width: 400, height: 270)
+        sceneCase(map, "models/duck/jacksboro-behind-the-ridge", width: 400, height: 270)
     }
 
     /// The resolved box is the box of the model's vertices, transformed by hand (scale, heading

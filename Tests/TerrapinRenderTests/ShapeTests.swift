@@ -307,7 +307,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
             let t = Double(i) / 10
             return LatLngAltitude(latitude: 36.545 + 0.075 * t + 0.006 * sin(t * 9), longitude: -84.31 + 0.12 * t)
         }
-        golden(Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: tennessee, heading: 30, tilt: 60, range: 16000), mode: .satellite) {
             Polyline(path: route)
                 .stroke(Polyline.StrokeStyle(strokeColor: routeBlue, strokeWidth: 6, outerColor: .white, outerWidth: 0.2))
                 .contour(Polyline.ContourStyle(geodesic: false, drawOccludedSegments: true))
@@ -323,7 +323,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         let grid = try ShapeGeometryTests.grid()
         let area = [LatLngAltitude(latitude: 36.575, longitude: -84.275), LatLngAltitude(latitude: 36.572, longitude: -84.24),
                     LatLngAltitude(latitude: 36.6, longitude: -84.228), LatLngAltitude(latitude: 36.612, longitude: -84.262)]
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 600), heading: 330, tilt: 79, range: 6000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 600), heading: 330, tilt: 79, range: 6000), mode: .satellite) {
             Polygon(path: area)
                 .style(Polygon.StyleOptions(fillColor: UIColor.systemBlue.withAlphaComponent(0.5), strokeColor: .systemBlue, strokeWidth: 2))
         }.terrain(grid), "shapes/polygon/flood-draped-behind-ridge", width: 400, height: 270)
@@ -338,7 +338,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
             let t = Double(i) / 8
             return LatLngAltitude(latitude: 36.55 + 0.07 * t + 0.008 * sin(t * 7), longitude: -84.32 + 0.13 * t, altitude: 750 + 350 * sin(t * 3))
         }
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.585, longitude: -84.255, altitude: 600), heading: 345, tilt: 76, range: 9000), mode: .satellite) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.585, longitude: -84.255, altitude: 600), heading: 345, tilt: 76, range: 9000), mode: .satellite) {
             Polyline(path: path, altitudeMode: .absolute)
                 .stroke(Polyline.StrokeStyle(strokeColor: .systemRed, strokeWidth: 3))
                 .contour(Polyline.ContourStyle(extruded: true))
@@ -353,7 +353,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
     @Test func floodPolygonWithAHoleAndAnExtrudedBlock() throws {
         let outer = [at(-150, -90), at(120, -110), at(160, 60), at(-60, 110), at(-170, 40)]
         let island = [at(-30, -20), at(-20, 40), at(40, 30), at(30, -30)]
-        golden(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 0, longitude: 0), heading: 20, tilt: 50, range: 700), mode: .hybrid) {
+        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 0, longitude: 0), heading: 20, tilt: 50, range: 700), mode: .hybrid) {
             Polygon(path: outer, innerPaths: [island])
                 .style(Polygon.StyleOptions(fillColor: UIColor.systemBlue.withAlphaComponent(0.45), strokeColor: .systemBlue, strokeWidth: 2))
             Polygon(path: [at(60, -40, 40), at(100, -40, 40), at(100, -10, 40), at(60, -10, 40)], altitudeMode: .relativeToGround)

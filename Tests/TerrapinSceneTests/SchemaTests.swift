@@ -26,9 +26,19 @@ import TerrapinTestSupport
         #expect(validator.validate(try node(#"{"map": {"markers": [{"type": "marker3D", "position": {"latitude": 1, "longitude": 2}, "label": "a"}]}}"#)).isEmpty)
     }
 
+    /// Examples/, Fixtures/cli and every fixture case folder (one holding a CASES file).
+    static func sceneFolders() -> [String] {
+        var folders = ["Examples", "Fixtures/cli"]
+        let walker = FileManager.default.enumerator(atPath: Repository.fixtures)
+        while let path = walker?.nextObject() as? String {
+            if (path as NSString).lastPathComponent == "CASES" { folders.append("Fixtures/" + (path as NSString).deletingLastPathComponent) }
+        }
+        return folders.sorted()
+    }
+
     @Test func everyExampleAndFixtureSceneIsValid() throws {
         var checked = 0
-        for dir in ["Examples", "Fixtures/cli"] {
+        for dir in Self.sceneFolders() {
             for name in try FileManager.default.contentsOfDirectory(atPath: Self.repository + "/" + dir).sorted() where name.hasSuffix(".json") {
                 let path = Self.repository + "/" + dir + "/" + name
                 let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -43,7 +53,23 @@ import TerrapinTestSupport
                 checked += 1
             }
         }
-        #expect(checked >= 8)
+        #expect(checked >= 50)
+    }
+
+    /// The same files through an outside validator: Python's jsonschema (draft 2020-12), as
+    /// Debian packages it (`make setup` installs python3-jsonschema).
+    @Test func anOutsideValidatorAgrees() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.repository + "/Tools/validate-scenes.py"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains(", 0 not as they should be"), "\(output)")
     }
 
     /// Checks only the decoder can make (they need arithmetic or order the schema cannot express).
