@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck python3-jsonschema \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
+.PHONY: setup build test demo docs schema install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -47,6 +47,12 @@ install: setup
 # checks it is current, so run this after changing a command's help.
 docs: build
 	TERRAPIN=$(BUILD_DIR)/debug/terrapin Tools/cli-docs.sh
+
+# The scene format's JSON Schema and field reference, from the field tables
+# (Sources/TerrapinScene/SceneTables.swift); tests check both files are current.
+schema: build
+	$(BUILD_DIR)/debug/terrapin schema > schema/scene.schema.json
+	$(BUILD_DIR)/debug/terrapin schema --markdown > docs/scene-fields.md
 
 demo: build
 	@mkdir -p out

@@ -154,45 +154,8 @@ struct Reader {
 
     // MARK: - The scene
 
-    mutating func scene(_ root: JSONNode) -> Scene? {
-        guard let members = object(root, "$", allowed: ["$schema", "output", "time", "hosts", "map"]) else { return nil }
-        _ = string(members["$schema"], "$.$schema")
-        var scene = Scene()
-        if let output = members["output"] { scene.output = outputOptions(output, "$.output") }
-        if let t = number(members["time"], "$.time", in: 0...Scene.maxTime, unit: " of seconds") { scene.time = t }
-        if let hosts = array(members["hosts"], "$.hosts", max: Scene.maxHosts) {
-            scene.hosts = hosts.enumerated().compactMap { i, node in
-                guard let host = string(node, "$.hosts[\(i)]") else { return nil }
-                let allowed = host.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]*".unicodeScalars.contains($0)) }
-                guard !host.isEmpty, host.utf8.count <= 253, allowed else {
-                    report(node, "$.hosts[\(i)]", "expected a host name such as \"tiles.example.org\" (\".example.org\" for its subdomains too), found \"\(shown(host))\"")
-                    return nil
-                }
-                return host.lowercased()
-            }
-        }
-        if let map = members["map"] { scene.map = mapScene(map, "$.map") }
-        return scene
-    }
+    mutating func scene(_ root: JSONNode) -> Scene? { read(SceneTables.scene, root, "$") }
 
-    mutating func outputOptions(_ node: JSONNode, _ path: String) -> OutputOptions {
-        var options = OutputOptions()
-        guard let m = object(node, path, allowed: ["width", "height", "scale", "background", "compression", "layoutSize"]) else { return options }
-        let side = 1...Pixmap.Limits.maxDimension
-        options.width = integer(m["width"], path + ".width", in: side, default: options.width, unit: " of points")
-        options.height = integer(m["height"], path + ".height", in: side, default: options.height, unit: " of points")
-        options.scale = integer(m["scale"], path + ".scale", in: OutputOptions.scales, default: options.scale)
-        options.background = color(m["background"], path + ".background", default: options.background)
-        options.compression = choice(m["compression"], path + ".compression", default: options.compression)
-        if let l = m["layoutSize"], let o = object(l, path + ".layoutSize", allowed: ["width", "height"]) {
-            let lp = path + ".layoutSize"
-            if o["width"] == nil || o["height"] == nil { report(l, lp, "needs both \"width\" and \"height\" (points)") }
-            options.layoutSize = LayoutSize(width: integer(o["width"], lp + ".width", in: side, default: options.width, unit: " of points"),
-                                            height: integer(o["height"], lp + ".height", in: side, default: options.height, unit: " of points"))
-        }
-        if issues.isEmpty, let problem = options.sizeProblem { report(node, path, problem) }
-        return options
-    }
 }
 
 /// The candidate nearest to `word` by edit distance, if near enough to be a likely typo (the

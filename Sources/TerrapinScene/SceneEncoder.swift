@@ -9,19 +9,8 @@ import TerrapinViews
 
 public enum SceneEncoder {
     public static func encode(_ scene: Scene) -> String {
-        var root: [(String, JSONValue)] = []
-        let o = scene.output, d = OutputOptions()
-        var output: [(String, JSONValue)] = [("width", .number(Double(o.width))), ("height", .number(Double(o.height)))]
-        if o.scale != d.scale { output.append(("scale", .number(Double(o.scale)))) }
-        if o.background != d.background { output.append(("background", .string(hex(o.background)))) }
-        if o.compression != d.compression { output.append(("compression", .string(o.compression.rawValue))) }
-        if let l = o.layoutSize { output.append(("layoutSize", .object([("width", .number(Double(l.width))), ("height", .number(Double(l.height)))]))) }
-        root.append(("output", .object(output)))
-        if scene.time != 0 { root.append(("time", .number(scene.time))) }
-        if let hosts = scene.hosts { root.append(("hosts", .array(hosts.map { .string($0) }))) }
-        if let map = scene.map { root.append(("map", encode(map))) }
         var text = ""
-        JSONValue.object(root).write(to: &text, indent: 0)
+        SceneTables.scene.write(scene).write(to: &text, indent: 0)
         return text + "\n"
     }
 

@@ -9,33 +9,10 @@ extension Reader {
 
     mutating func position(_ node: JSONNode?, _ path: @autoclosure () -> String) -> LatLngAltitude? {
         guard let node else { return nil }
-        guard let m = object(node, path(), allowed: ["latitude", "longitude", "altitude"]) else { return nil }
-        if m["latitude"] == nil || m["longitude"] == nil {
-            report(node, path(), "a position needs \"latitude\" and \"longitude\" (degrees; \"altitude\" in metres is optional)")
-        }
-        // Every member is read even when one is wrong, so each problem is reported; the
-        // reported problems then reject the scene, whatever stands in for the wrong value.
-        let lat = number(m["latitude"], path() + ".latitude", in: -90...90, unit: " of degrees")
-        let lng = number(m["longitude"], path() + ".longitude", in: -180...180, unit: " of degrees")
-        let alt = number(m["altitude"], path() + ".altitude", in: -20_000...100_000_000, unit: " of metres") ?? 0
-        return LatLngAltitude(latitude: lat ?? 0, longitude: lng ?? 0, altitude: alt)
+        return read(SceneTables.position, node, path())
     }
 
-
-    mutating func camera(_ node: JSONNode, _ path: String) -> Camera? {
-        guard let m = object(node, path, allowed: ["center", "heading", "tilt", "roll", "range", "fieldOfView", "altitudeMode"]) else { return nil }
-        let center = position(m["center"], path + ".center")
-        if m["center"] == nil { report(node, path, "a camera needs a \"center\" position (leave \"camera\" out to fit the markers)") }
-        var camera = Camera(center: center ?? LatLngAltitude(latitude: 0, longitude: 0, altitude: 0))
-        if let h = number(m["heading"], path + ".heading", in: -360...360, unit: " of degrees") { camera.heading = h }
-        if let t = number(m["tilt"], path + ".tilt", in: 0...90, unit: " of degrees") { camera.tilt = t }
-        if let r = number(m["roll"], path + ".roll", in: -360...360, unit: " of degrees") { camera.roll = r }
-        if let r = number(m["range"], path + ".range", in: 1...63_170_000, unit: " of metres") { camera.range = r }
-        if let f = number(m["fieldOfView"], path + ".fieldOfView", in: 1...120, unit: " of degrees") { camera.fieldOfView = .degrees(f) }
-        camera.altitudeMode = choice(m["altitudeMode"], path + ".altitudeMode", default: camera.altitudeMode)
-        return Camera(center: camera.center, heading: camera.heading, tilt: camera.tilt, roll: camera.roll, range: camera.range,
-                      fieldOfView: camera.fieldOfView, altitudeMode: camera.altitudeMode)
-    }
+    mutating func camera(_ node: JSONNode, _ path: String) -> Camera? { read(SceneTables.camera, node, path) }
 
 
     static let maxFlights = 1_000
@@ -90,24 +67,9 @@ extension Reader {
 
 extension SceneEncoder {
 
-    static func position(_ p: LatLngAltitude) -> JSONValue {
-        var o: [(String, JSONValue)] = [("latitude", .number(p.latitude)), ("longitude", .number(p.longitude))]
-        if p.altitude != 0 { o.append(("altitude", .number(p.altitude))) }
-        return .object(o)
-    }
+    static func position(_ p: LatLngAltitude) -> JSONValue { SceneTables.position.write(p) }
 
-
-    static func camera(_ c: Camera) -> JSONValue {
-        let d = Camera(center: c.center)
-        var o: [(String, JSONValue)] = [("center", position(c.center))]
-        if c.heading != d.heading { o.append(("heading", .number(c.heading))) }
-        if c.tilt != d.tilt { o.append(("tilt", .number(c.tilt))) }
-        if c.roll != d.roll { o.append(("roll", .number(c.roll))) }
-        if c.range != d.range { o.append(("range", .number(c.range))) }
-        if c.fieldOfView != d.fieldOfView { o.append(("fieldOfView", .number(c.fieldOfView.degrees))) }
-        if c.altitudeMode != d.altitudeMode { o.append(("altitudeMode", .string(c.altitudeMode.rawValue))) }
-        return .object(o)
-    }
+    static func camera(_ c: Camera) -> JSONValue { SceneTables.camera.write(c) }
 }
 
 enum FlightType: String, CaseIterable { case to, around }

@@ -46,10 +46,8 @@ extension Reader {
         for (i, item) in (array(m["flights"], path + ".flights", max: Self.maxFlights) ?? []).enumerated() {
             if let flight = flight(item, path + ".flights[\(i)]") { map.flights.append(flight) }
         }
-        if let s = m["sun"], let sun = object(s, path + ".sun", allowed: ["azimuth", "altitude"]) {
-            let azimuth = sun["azimuth"] == nil ? 315 : number(sun["azimuth"], path + ".sun.azimuth", in: 0...360, unit: " of degrees")
-            let altitude = sun["altitude"] == nil ? 45 : number(sun["altitude"], path + ".sun.altitude", in: 0...90, unit: " of degrees")
-            if let azimuth, let altitude { map.sun = [azimuth, altitude] }
+        if let s = m["sun"], let sun = read(SceneTables.sun, s, path + ".sun") {
+            map.sun = [sun.azimuth, sun.altitude]
         }
         if let o = m["occludedMarkers"] {
             if case .string(let s) = o.value, s == "hidden" {
@@ -196,7 +194,7 @@ extension SceneEncoder {
         }
         if let a = map.attribution { m.append(("attribution", a.isEmpty ? .bool(false) : .string(a))) }
         if let l = map.locale { m.append(("locale", .string(l))) }
-        if let sun = map.sun { m.append(("sun", .object([("azimuth", .number(sun[0])), ("altitude", .number(sun[1]))]))) }
+        if let sun = map.sun { m.append(("sun", SceneTables.sun.write(SceneTables.Sun(azimuth: sun[0], altitude: sun[1])))) }
         if let opacity = map.dimmedOccludedOpacity { m.append(("occludedMarkers", .object([("dimmed", .number(opacity))]))) }
         if map.earth != .wgs84 { m.append(("earth", .string(map.earth.description))) }
         if !map.markers.isEmpty { m.append(("markers", .array(map.markers.map(marker)))) }

@@ -1,6 +1,9 @@
-// The JSON Schema (draft 2020-12) of scene files, printed by `terrapin schema`. The copy in
-// schema/scene.schema.json must equal this text (a test checks); edit both together.
+// The JSON Schema (draft 2020-12) of scene files, printed by `terrapin schema`: the objects
+// that are tables (SceneTables.swift) generate their definitions; the rest are still written
+// here by hand, in `handWritten`, until they become tables too. schema/scene.schema.json is
+// `make schema`'s copy of `json` (a test checks it is current).
 
+import TerrapinIO
 import TerrapinViews
 
 public enum SceneSchema {
@@ -11,43 +14,39 @@ public enum SceneSchema {
             .joined(separator: ",\n               ")
     }
 
-    public static let json = #"""
+    /// The schema: the root and definitions of the tables, then the hand-written definitions.
+    public static let json: String = {
+        guard case .object(let hand)? = try? JSONValue(JSONParser.parse(Array(handWritten.utf8))),
+              case .object(let handDefs)? = JSONValue.object(hand)["$defs"] else { fatalError("SceneSchema.handWritten is not a JSON object with $defs") }
+        guard case .object(let root) = SceneTables.scene.schema else { fatalError("the scene table's schema is not an object") }
+        let tables = SceneTables.all.filter { !$0.name.isEmpty }
+        let names = Set(tables.map(\.name))
+        precondition(handDefs.allSatisfy { !names.contains($0.0) }, "a definition is both a table and hand-written")
+        var top: [(String, JSONValue)] = [("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+                                         ("$id", .string("https://terrapin.invalid/schema/scene.schema.json")), ("title", .string("Terrapin scene"))]
+        top += root
+        top.append(("$defs", .object(tables.map { ($0.name, $0.schema) } + handDefs)))
+        return JSONValue.object(top).text
+    }()
+
+    /// A schema fragment written as JSON text (for a table's custom rows).
+    static func fragment(_ text: String) -> JSONValue {
+        guard let node = try? JSONParser.parse(Array(text.utf8)) else { fatalError("a schema fragment is not JSON: \(text)") }
+        return JSONValue(node)
+    }
+
+    /// The scene format's reference, as docs/scene-fields.md holds it.
+    public static var markdown: String {
+        "# Scene file fields\n\n"
+            + "Generated from the field tables (Sources/TerrapinScene/SceneTables.swift) by `terrapin schema --markdown` (`make schema`);\n"
+            + "do not edit. The objects not yet in a table are described by schema/scene.schema.json and [scene-format.md](scene-format.md).\n\n"
+            + SceneTables.all.map(\.markdown).joined(separator: "\n")
+    }
+
+    /// The definitions not yet tables.
+    static let handWritten = #"""
 {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://terrapin.invalid/schema/scene.schema.json",
-  "title": "Terrapin scene",
-  "description": "A Terrapin scene file: the output image and an optional map. Unknown keys are errors.",
-  "type": "object",
-  "additionalProperties": false,
-  "properties": {
-    "$schema": { "type": "string" },
-    "output": { "$ref": "#/$defs/output" },
-    "time": { "type": "number", "minimum": 0, "maximum": 86400, "description": "Seconds from the scene's start at which it is drawn (camera flights). Default 0." },
-    "hosts": { "type": "array", "maxItems": 64, "items": { "type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[A-Za-z0-9.:\\[\\]*-]+$" }, "description": "The hosts the scene's http(s) URLs may reach (\".example.org\" takes its subdomains too); the renderer's own list (--allow-host, serve's) still applies. Default: whatever the renderer allows." },
-    "map": { "$ref": "#/$defs/map" }
-  },
   "$defs": {
-    "output": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "width": { "type": "integer", "minimum": 1, "maximum": 16384, "description": "Width in points. Default 512." },
-        "height": { "type": "integer", "minimum": 1, "maximum": 16384, "description": "Height in points. Default 384." },
-        "scale": { "type": "integer", "minimum": 1, "maximum": 4, "description": "Pixels per point. Default 1." },
-        "background": { "type": "string", "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" },
-        "compression": { "enum": ["default", "fast", "small"] },
-        "layoutSize": {
-          "description": "Points the map is laid out at, drawn scaled to fit width x height (thumbnails of a larger scene). Taps are in these points.",
-          "type": "object",
-          "additionalProperties": false,
-          "required": ["width", "height"],
-          "properties": {
-            "width": { "type": "integer", "minimum": 1, "maximum": 16384 },
-            "height": { "type": "integer", "minimum": 1, "maximum": 16384 }
-          }
-        }
-      }
-    },
     "map": {
       "type": "object",
       "additionalProperties": false,
@@ -103,15 +102,7 @@ public enum SceneSchema {
           "description": "The language of the map's text (BCP 47, e.g. ja, zh-Hant, ko): picks the regional forms of Han characters in markers and popovers.",
           "type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,7}$"
         },
-        "sun": {
-          "description": "The light on terrain and buildings. Default azimuth 315, altitude 45.",
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "azimuth": { "type": "number", "minimum": 0, "maximum": 360, "description": "Degrees clockwise from north." },
-            "altitude": { "type": "number", "minimum": 0, "maximum": 90, "description": "Degrees above the horizon." }
-          }
-        },
+        "sun": { "$ref": "#/$defs/sun" },
         "earth": {
           "description": "The figure of the Earth: wgs84 (the default, as GPS and the SDK) or sphere (Web Mercator's, as web maps: a straight-down view then matches a web map of the same zoom pixel for pixel).",
           "enum": ["wgs84", "sphere"]
@@ -277,32 +268,8 @@ public enum SceneSchema {
         }
       }
     },
-    "position": {
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["latitude", "longitude"],
-      "properties": {
-        "latitude": { "type": "number", "minimum": -90, "maximum": 90 },
-        "longitude": { "type": "number", "minimum": -180, "maximum": 180 },
-        "altitude": { "type": "number", "minimum": -20000, "maximum": 100000000, "description": "Metres. Default 0." }
-      }
-    },
     "altitudeMode": { "enum": ["absolute", "clampToGround", "relativeToGround", "relativeToMesh"] },
     "collisionBehavior": { "enum": ["required", "requiredAndHidesOptional", "optionalAndHidesLowerPriority"] },
-    "camera": {
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["center"],
-      "properties": {
-        "center": { "$ref": "#/$defs/position" },
-        "heading": { "type": "number", "minimum": -360, "maximum": 360 },
-        "tilt": { "type": "number", "minimum": 0, "maximum": 90 },
-        "roll": { "type": "number", "minimum": -360, "maximum": 360 },
-        "range": { "type": "number", "minimum": 1, "maximum": 63170000 },
-        "fieldOfView": { "type": "number", "minimum": 1, "maximum": 120 },
-        "altitudeMode": { "$ref": "#/$defs/altitudeMode" }
-      }
-    },
     "terrain": {
       "description": "A height grid: a file, or inline samples (columns × rows metres, north row first; bounds are the cells' outer edges).",
       "type": "object",

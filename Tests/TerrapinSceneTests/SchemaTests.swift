@@ -17,6 +17,41 @@ import TerrapinTestSupport
         #expect(file == SceneSchema.json + "\n")
     }
 
+    @Test func theFieldReferenceIsWhatTheCLIPrints() throws {
+        let file = try String(contentsOfFile: Self.repository + "/docs/scene-fields.md", encoding: .utf8)
+        #expect(file == SceneSchema.markdown + "\n", "run make schema")
+    }
+
+    /// Adding a field is one row: a row added to the camera's table is read and checked by the
+    /// decoder (its range, a misspelling's "did you mean"), written by the encoder (left out at
+    /// its default), described by the schema and listed in the reference.
+    @Test func aNewRowAppearsInDecoderEncoderSchemaAndDocs() throws {
+        let camera = SceneTables.camera
+        let table = ObjectTable(name: camera.name, doc: camera.doc, initial: camera.initial, required: camera.required, requiredMessage: camera.requiredMessage,
+                                fields: camera.fields + [.number("spin", \.roll, in: -10...10, unit: "degrees", initial: camera.initial, doc: "A row added by a test.", since: "9.9.9")])
+        var reader = Reader()
+        let read = reader.read(table, try node(#"{"center": {"latitude": 1, "longitude": 2}, "spin": 5}"#), "$.map.camera")
+        #expect(reader.issues.isEmpty)
+        #expect(read?.roll == 5)
+        var outOfRange = Reader()
+        _ = outOfRange.read(table, try node(#"{"center": {"latitude": 1, "longitude": 2}, "spin": 50}"#), "$.map.camera")
+        #expect(outOfRange.issues.map(\.path) == ["$.map.camera.spin"])
+        #expect(outOfRange.issues.first?.message == "expected a number of degrees from -10 to 10, found 50")
+        var misspelt = Reader()
+        _ = misspelt.read(table, try node(#"{"center": {"latitude": 1, "longitude": 2}, "spni": 5}"#), "$.map.camera")
+        #expect(misspelt.issues.first?.message == "unknown key \"spni\"; did you mean \"spin\"?")
+        // Without the row, the same file is an unknown key.
+        var without = Reader()
+        _ = without.read(camera, try node(#"{"center": {"latitude": 1, "longitude": 2}, "spin": 5}"#), "$.map.camera")
+        #expect(without.issues.count == 1)
+
+        #expect(table.write(try #require(read)).text.contains("\"spin\": 5"))
+        #expect(!table.write(table.initial).text.contains("spin"))
+        #expect(table.schema["properties"]?["spin"] == .object([("type", .string("number")), ("minimum", .number(-10)), ("maximum", .number(10)),
+                                                                ("description", .string("A row added by a test. In degrees. Default 0."))]))
+        #expect(table.markdown.contains("| `spin` | number -10…10 | degrees | `0` | 9.9.9 | A row added by a test. |"), "\(table.markdown)")
+    }
+
     @Test func theValidatorCanFail() throws {
         #expect(validator.validate(try node(#"{"output": {"width": 10}}"#)).isEmpty)
         #expect(!validator.validate(try node(#"{"outptu": {}}"#)).isEmpty)
