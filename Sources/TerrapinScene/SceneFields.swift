@@ -150,13 +150,13 @@ extension Field where Model: Sendable {
 
     /// One of an enumeration's names.
     static func choice<T: RawRepresentable & CaseIterable & Equatable & Sendable>(_ key: String, _ keyPath: WritableKeyPath<Model, T> & Sendable, initial: Model,
-                                                                        doc: String, since: String = "0.1.0") -> Field where T.RawValue == String {
+                                                                        always: Bool = false, doc: String, since: String = "0.1.0") -> Field where T.RawValue == String {
         let d = initial[keyPath: keyPath]
         let names = T.allCases.map(\.rawValue)
         return Field(spec: FieldSpec(key: key, schema: .object([("enum", .array(names.map { .string($0) }))]),
                                      type: names.map { "\"\($0)\"" }.joined(separator: " | "), unit: nil, defaultText: "\"\(d.rawValue)\"", doc: doc, since: since),
                      read: { r, node, path, model in model[keyPath: keyPath] = r.choice(node, path, default: model[keyPath: keyPath]) },
-                     write: { $0[keyPath: keyPath] == d ? nil : .string($0[keyPath: keyPath].rawValue) })
+                     write: { !always && $0[keyPath: keyPath] == d ? nil : .string($0[keyPath: keyPath].rawValue) })
     }
 
     /// Anything else: its own reader and writer, with its schema fragment.

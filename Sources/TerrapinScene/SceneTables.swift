@@ -3,6 +3,8 @@
 import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
+import TerrapinTerrain
+import TerrapinTypography
 
 enum SceneTables {
     /// The schema's pattern for a colour written in hex.
@@ -20,14 +22,14 @@ enum SceneTables {
                  write: { .some(output.write($0.output)) }),
             .number("time", \.time, in: 0...Scene.maxTime, unit: "seconds", initial: Scene(),
                     doc: "When the scene is drawn, from its start (camera flights and animations)."),
-            .custom("hosts", schema: SceneSchema.fragment(#"{"type": "array", "maxItems": 64, "items": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[A-Za-z0-9.:\\[\\]*-]+$"}}"#),
+            .custom("hosts", schema: SceneSchema.fragment(##"{"type": "array", "maxItems": 64, "items": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[A-Za-z0-9.:\\[\\]*-]+$"}}"##),
                     type: "array of host names",
                     doc: "The hosts the scene's http(s) URLs may reach (\".example.org\" takes its subdomains too); the renderer's own list (--allow-host, serve's) still applies. Default: whatever the renderer allows.",
                     read: { r, node, path, scene in scene.hosts = r.hosts(node, path) },
                     write: { $0.hosts.map { .array($0.map { .string($0) }) } }),
             .ref("map", "map", doc: "The map: camera, terrain, imagery, basemap and content.",
-                 read: { r, node, path, scene in scene.map = r.mapScene(node, path) },
-                 write: { $0.map.map(SceneEncoder.encode) }),
+                 read: { r, node, path, scene in scene.map = r.read(map, node, path) },
+                 write: { $0.map.map(map.write) }),
         ])
 
     static let output = ObjectTable<OutputOptions>(
@@ -102,9 +104,109 @@ enum SceneTables {
             .number("altitude", \.altitude, in: 0...90, unit: "degrees", initial: Sun(), always: true, doc: "Above the horizon."),
         ])
 
+    /// A map's list of items: read one by one (an item that fails is left out, its problems
+    /// reported), written when not empty.
+    static func list<Item: Sendable>(_ key: String, _ keyPath: WritableKeyPath<MapScene, [Item]> & Sendable, max: Int, schema: String, doc: String,
+                                     read item: @escaping @Sendable (inout Reader, JSONNode, String) -> Item?,
+                                     write: @escaping @Sendable (Item) -> JSONValue) -> Field<MapScene> {
+        .custom(key, schema: SceneSchema.fragment(schema), type: "array (at most \(max))", doc: doc,
+                read: { r, node, path, map in
+                    for (i, element) in (r.array(node, path, max: max) ?? []).enumerated() {
+                        if let value = item(&r, element, "\(path)[\(i)]") { map[keyPath: keyPath].append(value) }
+                    }
+                },
+                write: { map in map[keyPath: keyPath].isEmpty ? nil : .array(map[keyPath: keyPath].map(write)) })
+    }
+
+    static let map = ObjectTable<MapScene>(
+        name: "map", doc: "The map: its mode, camera, ground (terrain, imagery, a vector basemap) and content.",
+        initial: MapScene(),
+        fields: [
+            .choice("mode", \.mode, initial: MapScene(), always: true, doc: "What the ground shows: imagery (satellite), a basemap over imagery (hybrid) or a basemap (roadmap)."),
+            .ref("camera", "camera", doc: "Where the map is seen from; left out, the camera fits the markers.",
+                 read: { r, node, path, map in map.camera = r.read(camera, node, path) }, write: { $0.camera.map(camera.write) }),
+            .custom("cameraRestriction", schema: SceneSchema.fragment(##"{"type": "object", "additionalProperties": false, "properties": {"range": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number", "minimum": 1, "maximum": 63170000}, "description": "[min, max] metres"}, "tilt": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number", "minimum": 0, "maximum": 90}, "description": "[min, max] degrees"}, "heading": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number", "minimum": 0, "maximum": 360}, "description": "[min, max] degrees"}, "bounds": {"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "number", "minimum": -180, "maximum": 180}, "description": "[west, south, east, north]: where the centre may be"}, "altitude": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number", "minimum": -11000, "maximum": 63170000}, "description": "[min, max] metres above sea level for the eye (the SDK's altitude restriction)"}}}"##),
+                    type: "{range, tilt, heading, bounds, altitude}",
+                    doc: "Limits the camera however it is set (initial, fitted, flown, panned): each given component is clamped.",
+                    read: { r, node, path, map in map.cameraRestriction = r.cameraRestriction(node, path) },
+                    write: { $0.cameraRestriction.map(SceneEncoder.cameraRestriction) }),
+            list("flights", \.flights, max: Reader.maxFlights, schema: ##"{"type": "array", "maxItems": 1000, "items": {"type": "object", "additionalProperties": false, "required": ["type", "camera"], "properties": {"type": {"enum": ["to", "around"]}, "camera": {"$ref": "#/$defs/camera"}, "duration": {"type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds. Default: chosen by where the flight goes (to: 1.5 s + 0.5 s per doubling of distance and range, at most 10 s; around: 12 s a round)."}, "start": {"type": "number", "minimum": 0, "maximum": 86400, "description": "Seconds from the scene's start. Default 0."}, "rounds": {"type": "number", "minimum": -1000, "maximum": 1000, "description": "Turns of an \"around\" flight. Default 1."}}}}"##,
+                 doc: "Camera flights, in order, evaluated at the scene's time: flyCameraTo (\"to\") and flyCameraAround (\"around\").",
+                 read: { r, node, path in r.flight(node, path) }, write: SceneEncoder.flight),
+            .ref("terrain", "terrain", doc: "Heights: a file, elevation tiles or inline samples.",
+                 read: { r, node, path, map in map.terrain = r.terrain(node, path) }, write: { $0.terrain.map(SceneEncoder.terrain) }),
+            .ref("imagery", "imagery", doc: "An image or raster tiles draped on the ground.",
+                 read: { r, node, path, map in map.imagery = r.imagery(node, path) }, write: { $0.imagery.map(SceneEncoder.imagery) }),
+            .ref("basemap", "basemap", doc: "A vector basemap drawn in roadmap and hybrid modes.",
+                 read: { r, node, path, map in map.basemap = r.read(basemap, node, path) }, write: { $0.basemap.map(basemap.write) }),
+            .custom("attribution", schema: SceneSchema.fragment(##"{"oneOf": [{"type": "string"}, {"const": false}, {"const": true}]}"##), type: "string or false",
+                    doc: "The text drawn small in the bottom-right corner; by default the tile sources' own attribution; false draws none.",
+                    read: { r, node, path, map in
+                        switch node.value {
+                        case .bool(false): map.attribution = ""
+                        case .bool(true): break
+                        case .string(let s): map.attribution = s
+                        default: r.report(node, path, "expected a string (the text drawn in the bottom-right corner), or false to draw none")
+                        }
+                    },
+                    write: { map in map.attribution.map { $0.isEmpty ? .bool(false) : .string($0) } }),
+            .custom("locale", schema: SceneSchema.fragment(##"{"type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,7}$"}"##), type: "BCP 47 tag",
+                    doc: "The language of the map's text (e.g. ja, zh-Hant, ko): picks the regional forms of Han characters in markers and popovers.",
+                    read: { r, node, path, map in map.locale = r.languageTag(node, path) }, write: { $0.locale.map { .string($0) } }),
+            .ref("sun", "sun", doc: "The light on terrain and buildings.",
+                 read: { r, node, path, map in if let s = r.read(sun, node, path) { map.sun = [s.azimuth, s.altitude] } },
+                 write: { $0.sun.map { sun.write(Sun(azimuth: $0[0], altitude: $0[1])) } }),
+            .custom("occludedMarkers", schema: SceneSchema.fragment(##"{"oneOf": [{"const": "hidden"}, {"type": "object", "additionalProperties": false, "required": ["dimmed"], "properties": {"dimmed": {"type": "number", "minimum": 0, "maximum": 1}}}]}"##),
+                    type: "\"hidden\" or {dimmed: opacity}", default: "\"hidden\"", doc: "Markers the ground hides: left out, or drawn at an opacity.",
+                    read: { r, node, path, map in
+                        if case .string(let s) = node.value, s == "hidden" {
+                            map.dimmedOccludedOpacity = nil
+                        } else if let d = r.object(node, path, allowed: ["dimmed"]) {
+                            map.dimmedOccludedOpacity = r.number(d["dimmed"], path + ".dimmed", in: 0...1)
+                        }
+                    },
+                    write: { map in map.dimmedOccludedOpacity.map { .object([("dimmed", .number($0))]) } }),
+            .custom("earth", schema: SceneSchema.fragment(##"{"enum": ["wgs84", "sphere"]}"##), type: "\"wgs84\" | \"sphere\"", default: "\"wgs84\"",
+                    doc: "The figure of the Earth: WGS84 (as GPS and the SDK) or Web Mercator's sphere (as web maps: a straight-down view then matches a web map of the same zoom pixel for pixel).",
+                    read: { r, node, path, map in map.earth = r.choice(node, path, default: EarthName.wgs84).ellipsoid },
+                    write: { $0.earth == .wgs84 ? nil : .string($0.earth.description) }),
+            list("markers", \.markers, max: Reader.maxMarkers, schema: ##"{"type": "array", "maxItems": 100000, "items": {"$ref": "#/$defs/anyMarker"}}"##,
+                 doc: "Markers (views or pins), Marker3Ds and standalone popovers.", read: { r, node, path in r.marker(node, path) }, write: SceneEncoder.marker),
+            list("polylines", \.polylines, max: Reader.maxShapes, schema: ##"{"type": "array", "maxItems": 10000, "items": {"$ref": "#/$defs/polyline"}}"##,
+                 doc: "Lines on or above the ground.", read: { r, node, path in r.polyline(node, path) }, write: SceneEncoder.polyline),
+            list("polygons", \.polygons, max: Reader.maxShapes, schema: ##"{"type": "array", "maxItems": 10000, "items": {"$ref": "#/$defs/polygon"}}"##,
+                 doc: "Areas on or above the ground, with holes.", read: { r, node, path in r.polygon(node, path) }, write: SceneEncoder.polygon),
+            list("geojson", \.geojson, max: 100, schema: ##"{"type": "array", "maxItems": 100, "items": {"type": "object", "additionalProperties": false, "required": ["file"], "properties": {"file": {"type": "string"}, "style": {"type": "object", "additionalProperties": false, "properties": {"stroke": {"$ref": "#/$defs/color"}, "stroke-width": {"type": "number", "minimum": 0, "maximum": 1000}, "stroke-opacity": {"type": "number", "minimum": 0, "maximum": 1}, "fill": {"$ref": "#/$defs/color"}, "fill-opacity": {"type": "number", "minimum": 0, "maximum": 1}, "marker-color": {"$ref": "#/$defs/color"}}}}}}"##,
+                 doc: "GeoJSON files (RFC 7946) drawn as polylines, polygons and markers, styled by their simplestyle-spec properties over these defaults.",
+                 read: { r, node, path in r.geojson(node, path) }, write: SceneEncoder.geojson),
+            list("models", \.models, max: Reader.maxModels, schema: ##"{"type": "array", "maxItems": 1000, "items": {"$ref": "#/$defs/model"}}"##,
+                 doc: "glTF 2.0 models.", read: { r, node, path in r.model(node, path) }, write: SceneEncoder.model),
+            list("buildings", \.buildings, max: BuiltGround.maxBuildings, schema: ##"{"type": "array", "maxItems": 10000, "items": {"$ref": "#/$defs/building"}}"##,
+                 doc: "Extruded footprints.", read: { r, node, path in r.building(node, path) }, write: SceneEncoder.building),
+            list("labels", \.labels, max: BasemapLabel.maxCount, schema: ##"{"type": "array", "maxItems": 10000, "items": {"type": "object", "additionalProperties": false, "required": ["name", "position"], "properties": {"name": {"type": "string", "maxLength": 10000}, "position": {"$ref": "#/$defs/position"}, "importance": {"type": "integer", "minimum": 0, "maximum": 3, "description": "0 small … 3 large. Default 1."}}}}"##,
+                 doc: "Basemap place names, shown in hybrid and roadmap modes; the lowest priority in collision.",
+                 read: { r, node, path in r.label(node, path) }, write: SceneEncoder.label),
+        ])
+
+    static let basemap = ObjectTable<BasemapSpec>(
+        name: "basemap", doc: "A vector basemap drawn in roadmap and hybrid modes: Mapbox Vector Tiles and a MapLibre style (default: the mode's built-in style, for whichever schema the tiles follow).",
+        initial: BasemapSpec(tiles: ""),
+        required: ["tiles"],
+        requiredMessage: "a basemap needs \"tiles\": a .pmtiles or .mbtiles archive (or an XYZ template) of vector tiles",
+        fields: [
+            .custom("tiles", schema: .object([("type", .string("string"))]), type: "file or URL",
+                    doc: "Vector tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.pbf; or an http(s) URL of a .pmtiles archive (read by ranges), an XYZ template or a TileJSON document.",
+                    read: { r, node, path, b in if let f = r.fileName(node, path) { b.tiles = f } }, write: { .string($0.tiles) }),
+            .custom("style", schema: .object([("type", .string("string"))]), type: "file, URL or built-in name",
+                    doc: "A MapLibre style JSON file (its vector source without a url reads \"tiles\"), or \"roadmap\" / \"hybrid\" for a built-in style.",
+                    read: { r, node, path, b in b.style = r.fileName(node, path) }, write: { $0.style.map { .string($0) } }),
+        ],
+        check: { _, _, _, _ in })
+
     static let all: [(name: String, schema: JSONValue, markdown: String)] = [
-        ("", scene.schema, scene.markdown), (output.name, output.schema, output.markdown), (position.name, position.schema, position.markdown),
-        (camera.name, camera.schema, camera.markdown), (sun.name, sun.schema, sun.markdown),
+        ("", scene.schema, scene.markdown), (output.name, output.schema, output.markdown), (map.name, map.schema, map.markdown),
+        (position.name, position.schema, position.markdown), (camera.name, camera.schema, camera.markdown), (basemap.name, basemap.schema, basemap.markdown),
+        (sun.name, sun.schema, sun.markdown),
     ]
 }
 
