@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "TerrapinNetTests", dependencies: ["TerrapinNet", "TerrapinIO", "TerrapinTiles", "Terrapin", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
         .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinGeometry", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG", "TerrapinRaster", "TerrapinIO"]),
+        .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG", "TerrapinRaster", "TerrapinIO", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinCodecsTests", dependencies: ["TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinDiff", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinCodecs", "TerrapinTerrain", "TerrapinGeo", "TerrapinPNG", "TerrapinIO", "CSQLite", "TerrapinRaster", "TerrapinTestSupport", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTerrain", "TerrapinGeo", "TerrapinTestSupport", "Terrapin3D"]),

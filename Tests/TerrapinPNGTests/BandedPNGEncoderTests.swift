@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TerrapinTestSupport
 import TerrapinRaster
 @testable import TerrapinPNG
 
@@ -175,16 +176,8 @@ import TerrapinRaster
                 paths.append(path)
             }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pngcheck"] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "pngcheck (install it with make setup): \(text)")
+        let (status, text) = try ExternalTool.run("pngcheck", paths)
+        #expect(status == 0, "pngcheck (install it with make setup): \(text)")
         #expect(text.components(separatedBy: "OK:").count - 1 == paths.count, "\(text)")
     }
 }
