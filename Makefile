@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck python3-jsonschema \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs schema install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
+.PHONY: setup build test demo docs schema rendertests install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -53,6 +53,13 @@ docs: build
 schema: build
 	$(BUILD_DIR)/debug/terrapin schema > schema/scene.schema.json
 	$(BUILD_DIR)/debug/terrapin schema --markdown > docs/scene-fields.md
+
+# MapLibre's render tests, every case of a suite rendered and scored by MapLibre's own rule
+# (Tools/rendertests.py says how): SUITE defaults to ../shared/rendertests/suite; ONLY=TEXT
+# keeps the cases whose id contains TEXT. Nothing from the suite enters the repository or CI.
+SUITE ?= ../shared/rendertests/suite
+rendertests: build
+	Tools/rendertests.py $(SUITE) $(if $(ONLY),--only $(ONLY))
 
 demo: build
 	@mkdir -p out

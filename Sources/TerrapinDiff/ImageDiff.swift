@@ -6,7 +6,8 @@
 // that differs only because an anti-aliased edge moved is reported separately and not
 // counted. Alpha: pixelmatch composites over white only, which makes transparent and opaque
 // white equal; Terrapin takes the larger distance of compositing over white and over black,
-// so any alpha change counts while fully transparent pixels of any colour stay equal.
+// so any alpha change counts while fully transparent pixels of any colour stay equal
+// (`overWhiteOnly` gives pixelmatch's own rule, as MapLibre's render tests score with it).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,12 +24,17 @@ public struct ImageDiffOptions: Equatable, Sendable {
     public var maxDifferentPixels: Int
     /// … or at most this fraction of all pixels, whichever allows more. Default 0.
     public var maxDifferentRatio: Double
+    /// Colours compared composited over white only, as pixelmatch compares them (transparent
+    /// and opaque white are then equal). Default false: over white and over black.
+    public var overWhiteOnly: Bool
 
-    public init(threshold: Double = 0.1, detectsAntialiasing: Bool = true, maxDifferentPixels: Int = 0, maxDifferentRatio: Double = 0) {
+    public init(threshold: Double = 0.1, detectsAntialiasing: Bool = true, maxDifferentPixels: Int = 0, maxDifferentRatio: Double = 0,
+                overWhiteOnly: Bool = false) {
         self.threshold = threshold
         self.detectsAntialiasing = detectsAntialiasing
         self.maxDifferentPixels = maxDifferentPixels
         self.maxDifferentRatio = maxDifferentRatio
+        self.overWhiteOnly = overWhiteOnly
     }
 
     /// Byte-exact comparison.
@@ -91,7 +97,7 @@ public enum ImageDiff {
         expected.data.withUnsafeBytes { e in
             actual.data.withUnsafeBytes { a in
                 let ep = e.bindMemory(to: UInt32.self).baseAddress!, ap = a.bindMemory(to: UInt32.self).baseAddress!
-                let images = Images(a: ep, b: ap, width: width, height: height)
+                let images = Images(a: ep, b: ap, width: width, height: height, overWhiteOnly: options.overWhiteOnly)
                 for i in 0..<total where ep[i] != ap[i] {
                     let delta = abs(images.distance(ep[i], ap[i]))
                     maxDistance = max(maxDistance, (delta / 35215).squareRoot())
@@ -150,6 +156,8 @@ struct Images {
     let b: UnsafePointer<UInt32>
     let width: Int
     let height: Int
+    /// pixelmatch's rule: over white only.
+    var overWhiteOnly = false
 
     @inline(__always) static func channels(_ p: UInt32) -> (Double, Double, Double, Double) {
         (Double(p & 0xFF), Double((p >> 8) & 0xFF), Double((p >> 16) & 0xFF), Double(p >> 24))
@@ -167,7 +175,7 @@ struct Images {
         // Premultiplied over black is the pixel itself; over white adds 255 − alpha.
         let w1 = 255 - a1, w2 = 255 - a2
         let overWhite = Self.delta(r1 + w1, g1 + w1, b1 + w1, r2 + w2, g2 + w2, b2 + w2, yOnly: yOnly)
-        if a1 == 255 && a2 == 255 { return overWhite }
+        if (a1 == 255 && a2 == 255) || overWhiteOnly { return overWhite }
         let overBlack = Self.delta(r1, g1, b1, r2, g2, b2, yOnly: yOnly)
         return abs(overBlack) > abs(overWhite) ? overBlack : overWhite
     }

@@ -8,7 +8,7 @@ extension CommandLineTool {
 
         Usage:
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [--strip STRIP.png] [--threshold T]
-                        [--exact] [--count-antialiasing] [--max-pixels N] [--max-ratio R] [--json]
+                        [--exact] [--count-antialiasing] [--over-white] [--max-pixels N] [--max-ratio R] [--json]
 
         Options:
           -o, --output PATH       write the diff image (changes red over a faded EXPECTED, anti-aliasing yellow)
@@ -16,6 +16,8 @@ extension CommandLineTool {
           --threshold T           per-pixel colour distance treated as equal, 0 to 1 (default 0.1, pixelmatch's)
           --exact                 byte-exact: threshold 0 and anti-aliasing counted
           --count-antialiasing    count pixels that differ only by anti-aliasing
+          --over-white            compare colours over white only, as pixelmatch does (transparent equals
+                                  white; default: the larger difference over white and over black)
           --max-pixels N          still match with up to N differing pixels (default 0)
           --max-ratio R           … or up to this fraction of all pixels (default 0)
           --json                  print the result as JSON on standard output
@@ -40,6 +42,7 @@ extension CommandLineTool {
             case "--threshold": options.threshold = try parser.number(for: argument, in: 0...1)
             case "--exact": options.threshold = 0; options.detectsAntialiasing = false
             case "--count-antialiasing": options.detectsAntialiasing = false
+            case "--over-white": options.overWhiteOnly = true
             case "--max-pixels": options.maxDifferentPixels = try parser.integer(for: argument, in: 0...Int(Int32.max))
             case "--max-ratio": options.maxDifferentRatio = try parser.number(for: argument, in: 0...1)
             case "--json": json = true

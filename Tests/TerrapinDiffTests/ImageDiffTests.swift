@@ -76,6 +76,19 @@ func drawn(_ width: Int = 40, _ height: Int = 30, _ body: (Canvas) -> Void) -> P
         #expect(!ImageDiff.compare(expected: white, actual: nearlyOpaque, options: .exact).matches)
     }
 
+    /// pixelmatch's rule (MapLibre's render tests): over white only, so transparent equals
+    /// white, while transparent still differs from black.
+    @Test func overWhiteOnlyIsPixelmatchsRule() {
+        let transparent = Pixmap(width: 1, height: 1)!
+        var white = transparent, black = transparent
+        white[0, 0] = PremultipliedRGBA8(red: 255, green: 255, blue: 255, alpha: 255)
+        black[0, 0] = PremultipliedRGBA8(red: 0, green: 0, blue: 0, alpha: 255)
+        let pixelmatch = ImageDiffOptions(overWhiteOnly: true)
+        #expect(ImageDiff.compare(expected: transparent, actual: white, options: pixelmatch).matches)
+        #expect(!ImageDiff.compare(expected: transparent, actual: black, options: pixelmatch).matches)
+        #expect(!ImageDiff.compare(expected: transparent, actual: white).matches)
+    }
+
     @Test func wholeImageTolerances() {
         let a = drawn { _ in }
         var b = a
