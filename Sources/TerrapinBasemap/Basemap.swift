@@ -21,6 +21,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// Drawn up to z18 (tiles beyond a source's deepest zoom magnify its vectors, not pixels).
     public let maxZoom = 18
     let vectorSources: [String: any TileSource]
+    /// GeoJSON sources, cut into vector tiles as they are drawn.
+    let geojsonSources: [String: GeoJSONSource]
     /// The style's sprite sheet, if it has a local one that reads.
     public let sprite: SpriteSheet?
     let rasterSources: [String: Imagery]
@@ -49,9 +51,31 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         name = style.file
         var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
         var dems: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)] = [:]
+        var geojson: [String: GeoJSONSource] = [:]
         var credits: [String] = [], missing: [String] = []
         func credit(_ text: String?) { if let text, !text.isEmpty, !credits.contains(text) { credits.append(text) } }
         for (key, source) in style.sources.sorted(by: { $0.key < $1.key }) {
+            if source.kind == .geojson, let data = source.data {
+                // One that cannot be read leaves its layers out, with a warning, as a missing
+                // archive does.
+                do {
+                    switch data {
+                    case .inline(let node):
+                        geojson[key] = try GeoJSONSource(node, name: "'\(key)'", maxZoom: source.maxZoom ?? 18, buffer: source.buffer, generateID: source.generateID)
+                    case .file(let path):
+                        let bytes: [UInt8]
+                        do { bytes = try files.read(path, limit: GeoJSONSource.maxBytes) } catch {
+                            throw BasemapError.geojson(source: "'\(key)'", path: "$", location: nil, message: error.description)
+                        }
+                        geojson[key] = try GeoJSONSource(bytes: bytes, name: "'\(key)' ('\(path)')", maxZoom: source.maxZoom ?? 18,
+                                                         buffer: source.buffer, generateID: source.generateID)
+                    }
+                    credit(source.attribution)
+                } catch {
+                    missing.append("\(error); its layers are not drawn")
+                }
+                continue
+            }
             let archive: any TileSource
             if let location = source.location { archive = try open(location) }
             else if let tiles, source.kind == .vector { archive = tiles }
@@ -98,9 +122,12 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 let box = archive.info.bounds ?? [-180, -85, 180, 85]
                 let size = (try? TileTerrain.tileSize(archive, box)) ?? 256
                 dems[key] = (archive, source.encoding == "terrarium" ? .terrarium : .terrainrgb, size)
+            case .geojson:
+                break
             }
         }
         vectorSources = vectors
+        geojsonSources = geojson
         rasterSources = rasters
         demSources = dems
         attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
@@ -133,7 +160,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
 
     /// The decoded vector tile of a source (small LRU: overzoomed tiles share their parent).
     func vectorTile(_ sourceName: String, _ id: TileID) -> VectorTile? {
-        guard let source = vectorSources[sourceName] else { return nil }
+        let source = vectorSources[sourceName], geojson = geojsonSources[sourceName]
+        guard source != nil || geojson != nil else { return nil }
         let key = "\(sourceName) \(id)"
         if let hit = decoded.withLock({ (d: inout DecodedTiles) -> VectorTile?? in
             d.tick += 1
@@ -142,7 +170,10 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             return .some(e.tile)
         }) { return hit }
         var tile: VectorTile?
-        do {
+        if let geojson {
+            tile = geojson.tile(id)
+        } else if let source {
+          do {
             if let bytes = try source.tile(id) {
                 tile = try VectorTile.decode(bytes, source: "\(id) of '\(source.path)'", limits: Self.limits)
             }
@@ -150,6 +181,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             // Not kept: a tile a server failed to send may come next time.
             note("\(error); the tile is drawn as missing")
             return nil
+          }
         }
         decoded.withLock { (d: inout DecodedTiles) in
             d.tick += 1
@@ -164,11 +196,26 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
 
     /// The zoom a source's data is read at for a view at `zoom`, and whether it has any.
     func dataZoom(_ sourceName: String, _ zoom: Int) -> Int? {
+        if let geojson = geojsonSources[sourceName] { return zoom >= 0 ? min(zoom, geojson.maxZoom) : nil }
         guard let source = vectorSources[sourceName] else { return nil }
         let info = source.info
         let lo = style.sources[sourceName]?.minZoom ?? info.minZoom, hi = style.sources[sourceName]?.maxZoom ?? info.maxZoom
         guard zoom >= lo else { return nil }
         return min(zoom, hi)
+    }
+
+    /// The deepest zoom a source's data is read at.
+    func maxDataZoom(_ sourceName: String) -> Int? {
+        if let geojson = geojsonSources[sourceName] { return geojson.maxZoom }
+        guard let source = vectorSources[sourceName] else { return nil }
+        return style.sources[sourceName]?.maxZoom ?? source.info.maxZoom
+    }
+
+    /// The layer of a data tile a style layer reads: its `source-layer`, or a GeoJSON source's
+    /// one layer whatever it names.
+    func dataLayer(_ tile: VectorTile, _ layer: BasemapStyle.Layer) -> VectorTile.Layer? {
+        if let source = layer.source, geojsonSources[source] != nil { return tile.layers.first }
+        return tile.layer(layer.sourceLayer ?? "")
     }
 
     // MARK: Property helpers

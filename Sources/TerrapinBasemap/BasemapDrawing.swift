@@ -26,7 +26,7 @@ extension Basemap {
             case .fill, .line, .fillExtrusion:
                 guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
                 let dataID = id.ancestor(id.z - dz)
-                guard let tile = vectorTile(sourceName, dataID), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
+                guard let tile = vectorTile(sourceName, dataID), let data = dataLayer(tile, layer) else { continue }
                 let d = id.z - dz
                 let scale = Double(tileSize) * Double(1 << d) / Double(data.extent)
                 let dx = Double((dataID.x << d) - id.x) * Double(tileSize), dy = Double((dataID.y << d) - id.y) * Double(tileSize)

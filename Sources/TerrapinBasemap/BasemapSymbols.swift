@@ -125,7 +125,7 @@ extension Basemap {
             // The tiles in MapLibre's placement order (its `isLessThan`): west to east, then
             // north to south, so labels of equal keys are placed in the same order.
             for id in Self.tiles(area, zoom: dz).sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
-                guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
+                guard let tile = vectorTile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
                 let extent = Double(data.extent)
                 // Screen pixels per tile unit at the view's zoom.
                 let pixels = Double(512 << max(0, Int(zoom) - dz)) / extent
@@ -536,10 +536,9 @@ extension Basemap {
         // Patterns lie on the world's pixels at the view's whole zoom (as the tiles draw them).
         let patternZoom = max(0, min(30, zoom.rounded(.down)))
         for layer in style.layers where layer.kind == .fillExtrusion && layer.shows(at: zoom) {
-            guard let sourceName = layer.source, let source = vectorSources[sourceName] else { continue }
-            let dz = style.sources[sourceName]?.maxZoom ?? source.info.maxZoom
+            guard let sourceName = layer.source, let dz = maxDataZoom(sourceName) else { continue }
             for id in Self.tiles(area, zoom: dz, limit: 36) {
-                guard let tile = vectorTile(sourceName, id), let data = tile.layer(layer.sourceLayer ?? "") else { continue }
+                guard let tile = vectorTile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
                 let extent = Int32(data.extent)
                 // `fill-extrusion-translate`: pixels at MapLibre's 512-pixel tile scale at
                 // `zoom`, moved on the map (as `fill-translate`), in this data tile's units.

@@ -1,5 +1,5 @@
 // The MapLibre Style Specification, the part Terrapin draws: sources (vector, raster,
-// raster-dem), layers background / fill / line / symbol / raster / fill-extrusion / hillshade,
+// raster-dem, geojson), layers background / fill / line / symbol / raster / fill-extrusion / hillshade,
 // filters, zoom ranges, visibility and the paint and layout properties the
 // common styles use. What else a style holds is warned about once and skipped, never fatal; a
 // style that is not one (not JSON, no layers, a layer without an id) is a `BasemapError.style`.
@@ -10,7 +10,9 @@ import TerrapinTerrainData
 
 public struct BasemapStyle: Sendable {
     public struct Source: Sendable, Equatable {
-        public enum Kind: String, Sendable { case vector, raster, rasterDEM = "raster-dem" }
+        public enum Kind: String, Sendable { case vector, raster, rasterDEM = "raster-dem", geojson }
+        /// A GeoJSON source's `data`: the object itself, or a file or URL naming it.
+        public enum Data: Sendable, Equatable { case inline(JSONNode), file(String) }
         public var kind: Kind
         /// A local archive path or XYZ template (`pmtiles://`, `mbtiles://` and `file://`
         /// stripped, relative to the style's folder); nil when the scene supplies the tiles.
@@ -23,6 +25,11 @@ public struct BasemapStyle: Sendable {
         public var remote: String?
         /// A raster-dem source's `encoding`: "mapbox" (Terrain-RGB, the default) or "terrarium".
         public var encoding: String = "mapbox"
+        /// A GeoJSON source's data, its tiles' buffer (512ths of a tile) and whether features
+        /// are numbered as their ids.
+        public var data: Data?
+        public var buffer = 128.0
+        public var generateID = false
     }
 
     public enum LayerKind: String, Sendable, CaseIterable {
@@ -108,6 +115,27 @@ public struct BasemapStyle: Sendable {
                 guard let t = member(fields, "type"), case .string(let type) = t.value else { throw failure(path + ".type", m.value, "a source needs a \"type\"") }
                 guard let kind = Source.Kind(rawValue: type) else {
                     warn("source '\(m.key)' is of type \"\(type)\", which Terrapin does not draw; its layers are skipped")
+                    continue
+                }
+                if kind == .geojson {
+                    var source = Source(kind: .geojson, location: nil, tileSize: 512, minZoom: nil, maxZoom: nil)
+                    switch member(fields, "data")?.value {
+                    case .object?: source.data = .inline(member(fields, "data")!)
+                    case .string(let d)?:
+                        let path = d.hasPrefix("file://") ? String(d.dropFirst(7)) : d
+                        source.data = .file(NetworkAccess.isURL(path) || path.hasPrefix("/") ? path : directory + "/" + path)
+                    default:
+                        warn("source '\(m.key)': a GeoJSON source needs \"data\" (a GeoJSON object, or a file or URL); its layers are not drawn")
+                        continue
+                    }
+                    if let z = member(fields, "maxzoom"), case .number(let v) = z.value, v >= 0, v <= 24 { source.maxZoom = Int(v) }
+                    if let b = member(fields, "buffer"), case .number(let v) = b.value, v >= 0, v <= 512 { source.buffer = v }
+                    if let g = member(fields, "generateId"), case .bool(let v) = g.value { source.generateID = v }
+                    if let a = member(fields, "attribution"), case .string(let text) = a.value { source.attribution = text }
+                    if let c = member(fields, "cluster"), case .bool(true) = c.value {
+                        warn("source '\(m.key)': clustering is not done; every point is drawn")
+                    }
+                    sources[m.key] = source
                     continue
                 }
                 var location: String?, remote: String?

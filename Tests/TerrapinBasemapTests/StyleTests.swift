@@ -180,7 +180,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
 
     @Test func unsupportedThingsAreWarnedOnceAndSkipped() throws {
         let json = """
-        {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}, "g": {"type": "geojson", "data": {}}},
+        {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}, "g": {"type": "video", "urls": []}},
          "sprite": "mapbox://sprites/mapbox/bright-v9", "layers": [
           {"id": "h", "type": "hillshade", "source": "s"},
           {"id": "f", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-gradient": "x", "line-color": "#00f"}},
@@ -196,7 +196,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.warnings.count == 8, "\(style.warnings)")
         #expect(style.warnings.contains("layer 'f': paint property \"line-gradient\" is not drawn by Terrapin; ignored"))
         #expect(style.warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
-        #expect(style.warnings.contains { $0.contains("geojson") })
+        #expect(style.warnings.contains { $0.contains("\"video\", which Terrapin does not draw") })
         #expect(style.warnings.contains { $0.contains("\"feature-state\" is not supported; the default is used") })
         #expect(style.warnings.contains { $0.contains("\"sprite\" is remote") })
         #expect(style.warnings.contains("layer 'h': hillshade layers need a raster-dem source; 's' is vector; not drawn"))

@@ -1,0 +1,340 @@
+// A style's GeoJSON source (`"type": "geojson"`): its features read once, then cut into vector
+// tiles as the drawing asks for them, the way MapLibre cuts them (geojson-vt): one layer, tiles
+// of extent 8192, a buffer of `buffer` 512ths of a tile on each side (default 128), coordinates
+// rounded to the tile's units; polygons clipped to the buffered box axis by axis
+// (Sutherland–Hodgman, as geojson-vt clips), lines cut where they leave it, points kept inside
+// it; rings rewound so that exteriors have positive area, as in Mapbox Vector Tiles. Layers
+// read it whatever their `source-layer`. Not done: geojson-vt's simplification (tolerance) —
+// every vertex is kept — and clustering (warned about).
+//
+// Hostile input: the file is read with a size limit and parsed with the JSON parser's depth
+// limit; features and positions are counted as they are read; a malformed object is an error
+// naming the source, the JSON path and line:column.
+import Foundation
+import TerrapinIO
+import TerrapinTiles
+
+public final class GeoJSONSource: Sendable {
+    public static let maxBytes = 64 << 20
+    public static let maxFeatures = 200_000
+    public static let maxPositions = 4_000_000
+    /// The extent of the tiles cut (MapLibre's EXTENT).
+    public static let extent = 8192
+    /// The one layer of each tile.
+    public static let layerName = "_geojsonTileLayer"
+
+    struct Feature: Sendable {
+        let type: GeometryType
+        /// Parts in world coordinates (Web Mercator, 0…1 east and south): a point run, a line
+        /// or a polygon's ring.
+        let parts: [[SIMD2<Double>]]
+        /// For polygons, how many rings each polygon has (its exterior first).
+        let rings: [Int]
+        let tags: [UInt32]
+        let id: UInt64?
+        let minX: Double, minY: Double, maxX: Double, maxY: Double
+    }
+
+    let features: [Feature]
+    let keys: [String]
+    let values: [StyleValue]
+    /// The deepest zoom cut (deeper views magnify its tiles). Default 18.
+    public let maxZoom: Int
+    /// 512ths of a tile drawn beyond each edge. Default 128.
+    let buffer: Double
+
+    /// The features of `data`, a GeoJSON object (FeatureCollection, Feature or geometry);
+    /// `name` names the source in messages.
+    public init(_ data: JSONNode, name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false) throws(BasemapError) {
+        var reader = Reader(name: name, generateID: generateID)
+        try reader.object(data, "$", properties: [])
+        features = reader.features
+        keys = reader.keys
+        values = reader.values
+        self.maxZoom = max(0, min(24, maxZoom))
+        self.buffer = max(0, min(512, buffer))
+    }
+
+    /// Reads GeoJSON text.
+    public convenience init(bytes: [UInt8], name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false) throws(BasemapError) {
+        let root: JSONNode
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw .geojson(source: name, path: "$", location: error.location, message: "\(error.message); GeoJSON is JSON (RFC 7946)")
+        }
+        try self.init(root, name: name, maxZoom: maxZoom, buffer: buffer, generateID: generateID)
+    }
+
+    /// The tile `id`: every feature reaching its buffered box, in its units.
+    public func tile(_ id: TileID) -> VectorTile {
+        let n = Double(1 << id.z), extent = Double(Self.extent)
+        let margin = buffer / 512
+        let lo = -margin * extent, hi = (1 + margin) * extent
+        // The buffered box in world units, to skip features by their box.
+        let wx0 = (Double(id.x) - margin) / n, wx1 = (Double(id.x) + 1 + margin) / n
+        let wy0 = (Double(id.y) - margin) / n, wy1 = (Double(id.y) + 1 + margin) / n
+        @inline(__always) func local(_ p: SIMD2<Double>) -> SIMD2<Double> {
+            SIMD2((p.x * n - Double(id.x)) * extent, (p.y * n - Double(id.y)) * extent)
+        }
+        var out: [VectorTile.Feature] = []
+        for f in features where f.maxX >= wx0 && f.minX <= wx1 && f.maxY >= wy0 && f.minY <= wy1 {
+            var coordinates: [Int32] = [], ends: [Int] = []
+            func append(_ points: [SIMD2<Double>]) {
+                for p in points { coordinates.append(Int32(p.x.rounded())); coordinates.append(Int32(p.y.rounded())) }
+                ends.append(coordinates.count / 2)
+            }
+            switch f.type {
+            case .point:
+                let inside = f.parts.flatMap { $0 }.map(local).filter { $0.x >= lo && $0.x <= hi && $0.y >= lo && $0.y <= hi }
+                if !inside.isEmpty { append(inside) }
+            case .lineString:
+                for part in f.parts {
+                    for piece in Self.clipLine(part.map(local), lo, hi) where piece.count >= 2 { append(Self.deduplicated(piece)) }
+                }
+            case .polygon:
+                var k = 0
+                for count in f.rings {
+                    for r in 0..<count {
+                        let ring = Self.deduplicated(Self.clipRing(f.parts[k + r].map(local), lo, hi))
+                        guard ring.count >= 3 else {
+                            if r == 0 { break } else { continue }
+                        }
+                        // Exteriors positive (clockwise with y down), holes negative.
+                        let area = Self.area(ring)
+                        append((r == 0) == (area > 0) ? ring : ring.reversed())
+                    }
+                    k += count
+                }
+            case .unknown:
+                break
+            }
+            guard !ends.isEmpty else { continue }
+            out.append(VectorTile.Feature(id: f.id, type: f.type, tags: f.tags, coordinates: coordinates, parts: ends))
+        }
+        let layer = VectorTile.Layer(name: Self.layerName, extent: Self.extent, keys: keys, values: values, features: out,
+                                     keyIndex: Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }))
+        return VectorTile(layers: [layer])
+    }
+
+    /// Twice the signed area by the surveyor's formula, as rounded to the tile's units.
+    static func area(_ ring: [SIMD2<Double>]) -> Double {
+        var sum = 0.0
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            sum += a.x.rounded() * b.y.rounded() - b.x.rounded() * a.y.rounded()
+        }
+        return sum
+    }
+
+    /// The points without runs that round to the same tile unit.
+    static func deduplicated(_ points: [SIMD2<Double>]) -> [SIMD2<Double>] {
+        var out: [SIMD2<Double>] = []
+        out.reserveCapacity(points.count)
+        for p in points {
+            if let last = out.last, last.x.rounded() == p.x.rounded(), last.y.rounded() == p.y.rounded() { continue }
+            out.append(p)
+        }
+        return out
+    }
+
+    /// A ring clipped to the square lo…hi on both axes (Sutherland–Hodgman).
+    static func clipRing(_ ring: [SIMD2<Double>], _ lo: Double, _ hi: Double) -> [SIMD2<Double>] {
+        var points = ring
+        if let first = points.first, let last = points.last, first == last, points.count > 1 { points.removeLast() }
+        for axis in 0..<2 {
+            for (bound, keepAbove) in [(lo, true), (hi, false)] {
+                guard !points.isEmpty else { return [] }
+                var out: [SIMD2<Double>] = []
+                out.reserveCapacity(points.count + 4)
+                @inline(__always) func inside(_ p: SIMD2<Double>) -> Bool { keepAbove ? p[axis] >= bound : p[axis] <= bound }
+                var previous = points[points.count - 1]
+                for p in points {
+                    let pIn = inside(p), prevIn = inside(previous)
+                    if pIn != prevIn {
+                        let t = (bound - previous[axis]) / (p[axis] - previous[axis])
+                        var cut = previous + (p - previous) * t
+                        cut[axis] = bound
+                        out.append(cut)
+                    }
+                    if pIn { out.append(p) }
+                    previous = p
+                }
+                points = out
+            }
+        }
+        return points
+    }
+
+    /// A line cut to the square lo…hi: the pieces of it inside (Liang–Barsky per segment).
+    static func clipLine(_ line: [SIMD2<Double>], _ lo: Double, _ hi: Double) -> [[SIMD2<Double>]] {
+        var pieces: [[SIMD2<Double>]] = [], current: [SIMD2<Double>] = []
+        for i in 1..<max(1, line.count) {
+            let a = line[i - 1], b = line[i], d = b - a
+            var t0 = 0.0, t1 = 1.0
+            var visible = true
+            for axis in 0..<2 {
+                for (p, q) in [(-d[axis], a[axis] - lo), (d[axis], hi - a[axis])] {
+                    if p == 0 {
+                        if q < 0 { visible = false }
+                    } else {
+                        let r = q / p
+                        if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                    }
+                }
+            }
+            guard visible, t0 <= t1 else {
+                if current.count >= 2 { pieces.append(current) }
+                current = []
+                continue
+            }
+            let start = a + d * t0, end = a + d * t1
+            if current.isEmpty || current.last! != start {
+                if current.count >= 2 { pieces.append(current) }
+                current = [start]
+            }
+            current.append(end)
+            if t1 < 1 {
+                pieces.append(current)
+                current = []
+            }
+        }
+        if current.count >= 2 { pieces.append(current) }
+        return pieces
+    }
+
+    /// GeoJSON's objects walked into features, properties into shared key and value tables.
+    struct Reader {
+        let name: String
+        let generateID: Bool
+        var features: [Feature] = []
+        var keys: [String] = [], values: [StyleValue] = []
+        var keyIndex: [String: UInt32] = [:], valueIndex: [StyleValue: UInt32] = [:]
+        var positions = 0
+
+        func fail(_ node: JSONNode, _ path: String, _ message: String) -> BasemapError {
+            .geojson(source: name, path: path, location: node.location, message: message)
+        }
+
+        func members(_ node: JSONNode) -> [String: JSONNode]? {
+            guard case .object(let m) = node.value else { return nil }
+            return Dictionary(m.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        mutating func object(_ node: JSONNode, _ path: String, properties: [UInt32], id: UInt64? = nil) throws(BasemapError) {
+            guard let m = members(node) else { throw fail(node, path, "expected a GeoJSON object, found \(node.typeDescription)") }
+            guard let typeNode = m["type"], case .string(let type) = typeNode.value else {
+                throw fail(node, path, "a GeoJSON object needs a \"type\" (FeatureCollection, Feature or a geometry)")
+            }
+            switch type {
+            case "FeatureCollection":
+                guard let list = m["features"], case .array(let items) = list.value else { throw fail(node, path, "a FeatureCollection needs a \"features\" array") }
+                for (i, item) in items.enumerated() { try object(item, path + ".features[\(i)]", properties: []) }
+            case "Feature":
+                var tags: [UInt32] = []
+                if let p = m["properties"], case .object(let list) = p.value {
+                    for member in list {
+                        guard let value = Self.value(member.value) else { continue }
+                        tags.append(index(key: member.key))
+                        tags.append(index(value: value))
+                    }
+                }
+                var featureID: UInt64?
+                if let i = m["id"], case .number(let v) = i.value, v >= 0, v == v.rounded(), v < 1e18 { featureID = UInt64(v) }
+                if generateID { featureID = UInt64(features.count) }
+                guard let geometry = m["geometry"], geometry.value != .null else { return }
+                try object(geometry, path + ".geometry", properties: tags, id: featureID)
+            case "GeometryCollection":
+                guard let list = m["geometries"], case .array(let items) = list.value else { throw fail(node, path, "a GeometryCollection needs a \"geometries\" array") }
+                for (i, item) in items.enumerated() { try object(item, path + ".geometries[\(i)]", properties: properties, id: id) }
+            case "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon":
+                guard let c = m["coordinates"] else { throw fail(node, path, "a \(type) needs \"coordinates\"") }
+                let cpath = path + ".coordinates"
+                var parts: [[SIMD2<Double>]] = [], rings: [Int] = []
+                let kind: GeometryType
+                switch type {
+                case "Point": kind = .point; parts = [[try position(c, cpath)]]
+                case "MultiPoint": kind = .point; parts = [try line(c, cpath, minimum: 0)]
+                case "LineString": kind = .lineString; parts = [try line(c, cpath, minimum: 2)]
+                case "MultiLineString":
+                    kind = .lineString
+                    for (i, l) in try array(c, cpath).enumerated() { parts.append(try line(l, cpath + "[\(i)]", minimum: 2)) }
+                case "Polygon":
+                    kind = .polygon
+                    let r = try polygon(c, cpath)
+                    parts = r; rings = [r.count]
+                default:
+                    kind = .polygon
+                    for (i, p) in try array(c, cpath).enumerated() {
+                        let r = try polygon(p, cpath + "[\(i)]")
+                        parts += r; rings.append(r.count)
+                    }
+                }
+                guard features.count < GeoJSONSource.maxFeatures else { throw fail(node, path, "more than \(GeoJSONSource.maxFeatures) features") }
+                let all = parts.flatMap { $0 }
+                guard !all.isEmpty else { return }
+                features.append(Feature(type: kind, parts: parts, rings: rings, tags: properties, id: id,
+                                        minX: all.map(\.x).min()!, minY: all.map(\.y).min()!, maxX: all.map(\.x).max()!, maxY: all.map(\.y).max()!))
+            default:
+                throw fail(typeNode, path + ".type", "\"\(type)\" is not a GeoJSON type")
+            }
+        }
+
+        mutating func index(key: String) -> UInt32 {
+            if let k = keyIndex[key] { return k }
+            keys.append(key)
+            keyIndex[key] = UInt32(keys.count - 1)
+            return UInt32(keys.count - 1)
+        }
+
+        mutating func index(value: StyleValue) -> UInt32 {
+            if let v = valueIndex[value] { return v }
+            values.append(value)
+            valueIndex[value] = UInt32(values.count - 1)
+            return UInt32(values.count - 1)
+        }
+
+        /// A property as styles read it: scalars as they are, arrays of scalars as arrays;
+        /// null and objects are left out.
+        static func value(_ node: JSONNode) -> StyleValue? {
+            switch node.value {
+            case .bool(let b): .bool(b)
+            case .number(let n): .number(n)
+            case .string(let s): .string(s)
+            case .array(let items): .array(items.compactMap(value))
+            case .null, .object: nil
+            }
+        }
+
+        func array(_ node: JSONNode, _ path: String) throws(BasemapError) -> [JSONNode] {
+            guard case .array(let items) = node.value else { throw fail(node, path, "expected an array, found \(node.typeDescription)") }
+            return items
+        }
+
+        /// [longitude, latitude] in world coordinates.
+        mutating func position(_ node: JSONNode, _ path: String) throws(BasemapError) -> SIMD2<Double> {
+            let items = try array(node, path)
+            guard items.count >= 2, case .number(let lon) = items[0].value, case .number(let lat) = items[1].value, lon.isFinite, lat.isFinite,
+                  abs(lat) <= 90, abs(lon) <= 540 else {
+                throw fail(node, path, "expected a position [longitude, latitude] in degrees")
+            }
+            positions += 1
+            guard positions <= GeoJSONSource.maxPositions else { throw fail(node, path, "more than \(GeoJSONSource.maxPositions) positions") }
+            let phi = min(85.0511287798, max(-85.0511287798, lat)) * .pi / 180
+            return SIMD2((lon + 180) / 360, 0.5 - log(tan(.pi / 4 + phi / 2)) / (2 * .pi))
+        }
+
+        mutating func line(_ node: JSONNode, _ path: String, minimum: Int) throws(BasemapError) -> [SIMD2<Double>] {
+            let items = try array(node, path)
+            guard items.count >= minimum else { throw fail(node, path, "expected at least \(minimum) positions, found \(items.count)") }
+            var out: [SIMD2<Double>] = []
+            out.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() { out.append(try position(item, path + "[\(i)]")) }
+            return out
+        }
+
+        mutating func polygon(_ node: JSONNode, _ path: String) throws(BasemapError) -> [[SIMD2<Double>]] {
+            var rings: [[SIMD2<Double>]] = []
+            for (i, r) in try array(node, path).enumerated() { rings.append(try line(r, path + "[\(i)]", minimum: 4)) }
+            return rings
+        }
+    }
+}

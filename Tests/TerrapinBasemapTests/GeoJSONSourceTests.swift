@@ -1,0 +1,100 @@
+// A style's GeoJSON sources: features cut into vector tiles as MapLibre cuts them (extent 8192,
+// a buffer of 128 512ths, coordinates rounded, exteriors positive), checked as numbers; a
+// malformed source named with its JSON path; a style drawing one (a golden, Fixtures/basemap/geojson).
+import Foundation
+import Testing
+import TerrapinIO
+import TerrapinRaster
+import TerrapinSnapshotTesting
+import TerrapinTiles
+@testable import TerrapinBasemap
+
+@Suite struct GeoJSONSourceTests {
+    func source(_ text: String, buffer: Double = 128) throws -> GeoJSONSource {
+        try GeoJSONSource(bytes: Array(text.utf8), name: "'test'", buffer: buffer)
+    }
+
+    /// The square ±10° at z0: corners at Web Mercator's x and y times 8192, rounded
+    /// ((lon + 180) / 360 · 8192; (½ − ln tan(45° + φ/2) / 2π) · 8192), the ring turned so its
+    /// area is positive (an exterior, as in MVT) although GeoJSON wrote it the other way.
+    @Test func aPolygonAtZoomZero() throws {
+        let s = try source(#"{"type": "Polygon", "coordinates": [[[-10, -10], [10, -10], [10, 10], [-10, 10], [-10, -10]]]}"#)
+        let tile = s.tile(TileID(z: 0, x: 0, y: 0))
+        let layer = try #require(tile.layer(GeoJSONSource.layerName))
+        #expect(layer.extent == 8192)
+        let f = try #require(layer.features.first)
+        #expect(f.type == .polygon)
+        #expect(f.parts == [4])
+        #expect(Array(f.coordinates) == [3868, 4325, 3868, 3867, 4324, 3867, 4324, 4325] || f.ringArea(0) > 0)
+        #expect(f.ringArea(0) > 0)
+        #expect(Set(stride(from: 0, to: 8, by: 2).map { [f.coordinates[$0], f.coordinates[$0 + 1]] }) == [[3868, 4325], [4324, 4325], [4324, 3867], [3868, 3867]])
+        #expect(f.polygons == [[0]])
+    }
+
+    /// A hole stays a hole (negative area) after the exterior is rewound.
+    @Test func holesAreNegative() throws {
+        let s = try source(#"{"type": "Polygon", "coordinates": [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]], [[-5, -5], [-5, 5], [5, 5], [5, -5], [-5, -5]]]}"#)
+        let f = try #require(s.tile(TileID(z: 0, x: 0, y: 0)).layers.first?.features.first)
+        #expect(f.ringArea(0) > 0 && f.ringArea(1) < 0)
+        #expect(f.polygons == [[0, 1]])
+    }
+
+    /// At z1, the tile west of the meridian sees the square cut at its buffered east edge:
+    /// 8192 + 128/512 · 8192 = 10240.
+    @Test func polygonsAreClippedToTheBufferedTile() throws {
+        let s = try source(#"{"type": "Polygon", "coordinates": [[[-10, -10], [100, -10], [100, 10], [-10, 10], [-10, -10]]]}"#)
+        let f = try #require(s.tile(TileID(z: 1, x: 0, y: 0)).layers.first?.features.first)
+        let xs = stride(from: 0, to: f.coordinates.count, by: 2).map { f.coordinates[$0] }
+        #expect(xs.max() == 10240)
+        #expect(xs.min() == Int32((170.0 / 360 * 2 * 8192).rounded()))
+        // Without a buffer the cut is at the tile's edge.
+        let tight = try source(#"{"type": "Polygon", "coordinates": [[[-10, -10], [100, -10], [100, 10], [-10, 10], [-10, -10]]]}"#, buffer: 0)
+        let g = try #require(tight.tile(TileID(z: 1, x: 0, y: 0)).layers.first?.features.first)
+        #expect(stride(from: 0, to: g.coordinates.count, by: 2).map { g.coordinates[$0] }.max() == 8192)
+    }
+
+    /// A line that leaves the buffered tile and comes back is two parts; a point outside it
+    /// is not in the tile.
+    @Test func linesAreCutAndPointsKeptInside() throws {
+        let s = try source(#"""
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"kind": "route", "lanes": 2}, "geometry": {"type": "LineString", "coordinates": [[-100, 0], [150, 0], [150, 60], [-100, 60]]}},
+              {"type": "Feature", "properties": {}, "geometry": {"type": "MultiPoint", "coordinates": [[-90, 0], [90, 0]]}}
+            ]}
+            """#)
+        let layer = try #require(s.tile(TileID(z: 1, x: 0, y: 0)).layers.first)
+        let line = try #require(layer.features.first { $0.type == .lineString })
+        #expect(line.parts.count == 2)
+        #expect(layer.property("kind", of: line) == .string("route"))
+        #expect(layer.property("lanes", of: line) == .number(2))
+        let points = try #require(layer.features.first { $0.type == .point })
+        #expect(points.parts == [1])
+        #expect(Array(points.coordinates) == [4096, 8192])
+    }
+
+    /// Hostile input: a malformed geometry is an error naming the source, the JSON path and
+    /// line:column.
+    @Test func malformedDataIsATypedError() {
+        do {
+            _ = try source(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [0, 95]]}}]}"#)
+            Issue.record("a latitude of 95 was read")
+        } catch {
+            #expect("\(error)" == "GeoJSON source 'test': $.features[0].geometry.coordinates[1] (line 1, column 123): expected a position [longitude, latitude] in degrees")
+        }
+        #expect(throws: BasemapError.self) { _ = try source(#"{"type": "Circle"}"#) }
+        #expect(throws: BasemapError.self) { _ = try source(#"[1, 2"#) }
+    }
+
+    /// A style with an inline GeoJSON source and one from a file: parsed, and drawn into a tile
+    /// (a fill with a hole and a line over a background).
+    @Test func aStyleDrawsItsGeoJSONSources() throws {
+        let folder = fixtures + "/basemap/geojson"
+        let style = try BasemapStyle.parse(try FileIO.read(folder + "/style.json", limit: 1 << 20), file: "style.json", directory: folder)
+        #expect(style.sources["harbour"]?.kind == .geojson)
+        #expect(style.sources["route"]?.data == .file(folder + "/route.geojson"))
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        #expect(basemap.warnings == [])
+        let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)))
+        assertSnapshot(of: image, as: .image, snapshotPath: "\(fixtures)/basemap/geojson/tile-14-8529-5974.png")
+    }
+}
