@@ -1,5 +1,5 @@
 // A basemap tile drawn: its style's layers in order — fills, lines (with patterns and
-// offsets), rasters — into a 512-pixel texture.
+// offsets), circles (BasemapCircles.swift), rasters — into a 512-pixel texture.
 import Foundation
 import TerrapinCodecs
 import TerrapinGeometry
@@ -23,14 +23,18 @@ extension Basemap {
                 let opacity = Self.number(layer, "background-opacity", context, default: 1)
                 canvas.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: Double(tileSize), height: Double(tileSize))), paint: Paint(color: Self.rgba(color, opacity)))
                 drewSomething = true
-            case .fill, .line, .fillExtrusion:
+            case .fill, .line, .fillExtrusion, .circle:
                 guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
                 let dataID = id.ancestor(id.z - dz)
                 guard let tile = vectorTile(sourceName, dataID), let data = dataLayer(tile, layer) else { continue }
                 let d = id.z - dz
                 let scale = Double(tileSize) * Double(1 << d) / Double(data.extent)
                 let dx = Double((dataID.x << d) - id.x) * Double(tileSize), dy = Double((dataID.y << d) - id.y) * Double(tileSize)
-                drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                if layer.kind == .circle {
+                    drewSomething = drawCircles(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                } else {
+                    drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                }
             case .raster:
                 guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
                 drawRaster(imagery, layer: layer, id: id, canvas: canvas)
@@ -40,7 +44,7 @@ extension Basemap {
                       let shade = hillshade(dem, layer: layer, id: id) else { continue }
                 canvas.drawImage(shade)
                 drewSomething = true
-            case .symbol, .circle, .heatmap, .sky:
+            case .symbol, .heatmap, .sky:
                 continue
             }
         }

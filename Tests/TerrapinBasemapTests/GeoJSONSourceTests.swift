@@ -97,4 +97,34 @@ import TerrapinTiles
         let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)))
         assertSnapshot(of: image, as: .image, snapshotPath: "\(fixtures)/basemap/geojson/tile-14-8529-5974.png")
     }
+
+    /// A circle layer: discs at points (and at a line's vertices), their radius, colour,
+    /// stroke and blur from the features, drawn in `circle-sort-key` order; one crossing the
+    /// tile's east edge is drawn from this tile's buffer.
+    @Test func circles() throws {
+        let folder = fixtures + "/basemap/geojson"
+        let style = try BasemapStyle.parse(try FileIO.read(folder + "/circles.json", limit: 1 << 20), file: "circles.json", directory: folder)
+        #expect(style.warnings == [])
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)))
+        assertSnapshot(of: image, as: .image, snapshotPath: "\(fixtures)/basemap/geojson/circles-14-8529-5974.png")
+    }
+
+    /// One disc's pixels as MapLibre's circle shader makes them: solid inside, one pixel of
+    /// anti-aliasing at the rim, the stroke's colour outside radius / (radius + stroke).
+    @Test func aDiscsPixels() throws {
+        let disc = try #require(Basemap.disc(x: 10, y: 10, radius: 6, stroke: 2, blur: 0, fill: RGBAColor(red: 1, green: 0, blue: 0),
+                                             ring: RGBAColor(red: 0, green: 0, blue: 1), within: 512))
+        #expect(disc.origin == (x: 2, y: 2))
+        #expect(disc.image.width == 16 && disc.image.height == 16)
+        // Pixel (i, j) of the image is centred on (2.5 + i, 2.5 + j).
+        let centre = disc.image[7, 7], rim = disc.image[14, 8], outside = disc.image[0, 0]
+        #expect(centre == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255))
+        // 6.52 px out: t = 0.815, past radius / (radius + stroke) = 0.75 by more than the blur.
+        #expect(rim == PremultipliedRGBA8(red: 0, green: 0, blue: 255, alpha: 255), "\(rim)")
+        #expect(outside.alpha == 0)
+        // 7.52 px out: t = 0.9396, the shader's smoothstep(0, −⅛, t − 1) = 0.475, 121 of 255.
+        let edge = disc.image[15, 8]
+        #expect(edge == PremultipliedRGBA8(red: 0, green: 0, blue: 121, alpha: 121), "\(edge)")
+    }
 }

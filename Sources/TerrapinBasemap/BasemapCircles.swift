@@ -1,0 +1,97 @@
+// `circle` layers drawn into a basemap tile as MapLibre's circle shader draws them: a disc at
+// every vertex of a feature (points, and lines' and polygons' vertices too), of
+// `circle-radius` pixels, ringed by `circle-stroke-width`, each pixel's colour from its distance
+// t to the centre in units of radius + stroke:
+//   opacity = smoothstep(0, −b, t − 1), stroke share = smoothstep(−b, 0, t − r / (r + s)),
+//   b = max(circle-blur, 1 / (r + s)) (one pixel of anti-aliasing),
+//   colour = opacity · mix(fill · fill opacity, stroke · stroke opacity, stroke share),
+// premultiplied, over what is there. A circle is drawn from every tile whose data holds its
+// point, the tile's buffer included, so one crossing a tile's edge is whole. The disc lies on
+// the map (`circle-pitch-alignment: map`); MapLibre's default, facing the viewer, is the same
+// seen straight down.
+import TerrapinRaster
+import TerrapinTiles
+
+extension Basemap {
+    /// One circle layer's features onto a tile (data coordinates times `t.0` plus `t.1`, `t.2`
+    /// are the tile's pixels). True if anything was drawn.
+    func drawCircles(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
+        let size = Double(tileSize)
+        var shift = (0.0, 0.0)
+        if case .array(let v)? = layer.property("circle-translate")?.evaluate(EvaluationContext(zoom: zoom)), v.count == 2,
+           let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
+            shift = (min(1024, max(-1024, x)) * size / 512, min(1024, max(-1024, y)) * size / 512)
+        }
+        // Features in their draw order: by `circle-sort-key` where there is one (ties keep
+        // the tile's order).
+        var order: [(key: Double, index: Int)] = []
+        for (i, feature) in data.features.enumerated() where feature.type != .unknown {
+            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+            order.append((Self.number(layer, "circle-sort-key", context, default: 0), i))
+        }
+        if layer.property("circle-sort-key") != nil { order.sort { ($0.key, $0.index) < ($1.key, $1.index) } }
+        var drew = false
+        for (_, i) in order {
+            let feature = data.features[i]
+            let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5))) * size / 512
+            let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0))) * size / 512
+            let blur = min(100, max(0, Self.number(layer, "circle-blur", c, default: 0)))
+            let fill = Self.rgba(Self.color(layer, "circle-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
+                                 min(1, max(0, Self.number(layer, "circle-opacity", c, default: 1))))
+            let ring = Self.rgba(Self.color(layer, "circle-stroke-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
+                                 min(1, max(0, Self.number(layer, "circle-stroke-opacity", c, default: 1))))
+            guard radius + stroke > 0, fill.alpha > 0 || (stroke > 0 && ring.alpha > 0) else { continue }
+            for part in feature.parts.indices {
+                let p = feature.part(part), base = p.startIndex
+                for k in 0..<(p.count / 2) {
+                    let x = Double(p[base + 2 * k]) * t.0 + t.1 + shift.0, y = Double(p[base + 2 * k + 1]) * t.0 + t.2 + shift.1
+                    if let disc = Self.disc(x: x, y: y, radius: radius, stroke: stroke, blur: blur, fill: fill, ring: ring, within: size) {
+                        canvas.composite(disc.image, atDevice: disc.origin)
+                        drew = true
+                    }
+                }
+            }
+        }
+        return drew
+    }
+
+    /// The pixels of one circle centred on (x, y), premultiplied, and where they go; nil when
+    /// none of it falls in the tile.
+    static func disc(x: Double, y: Double, radius: Double, stroke: Double, blur: Double, fill: RGBAColor, ring: RGBAColor,
+                     within size: Double) -> (image: Pixmap, origin: (x: Int, y: Int))? {
+        let outer = radius + stroke
+        guard x.isFinite, y.isFinite, x + outer > 0, y + outer > 0, x - outer < size, y - outer < size else { return nil }
+        let x0 = max(0, Int((x - outer).rounded(.down))), y0 = max(0, Int((y - outer).rounded(.down)))
+        let x1 = min(Int(size), Int((x + outer).rounded(.up))), y1 = min(Int(size), Int((y + outer).rounded(.up)))
+        guard x1 > x0, y1 > y0, var image = Pixmap(width: x1 - x0, height: y1 - y0) else { return nil }
+        let b = -max(blur, 1 / outer)
+        let inner = radius / outer
+        @inline(__always) func smoothstep(_ e0: Double, _ e1: Double, _ v: Double) -> Double {
+            let s = min(1, max(0, (v - e0) / (e1 - e0)))
+            return s * s * (3 - 2 * s)
+        }
+        // Premultiplied colours, as the shader mixes them.
+        let f = SIMD4<Double>(Double(fill.red * fill.alpha), Double(fill.green * fill.alpha), Double(fill.blue * fill.alpha), Double(fill.alpha))
+        let r = SIMD4<Double>(Double(ring.red * ring.alpha), Double(ring.green * ring.alpha), Double(ring.blue * ring.alpha), Double(ring.alpha))
+        var any = false
+        for py in y0..<y1 {
+            for px in x0..<x1 {
+                let dx = Double(px) + 0.5 - x, dy = Double(py) + 0.5 - y
+                let t = (dx * dx + dy * dy).squareRoot() / outer
+                let opacity = smoothstep(0, b, t - 1)
+                guard opacity > 0 else { continue }
+                let share = stroke < 0.01 ? 0 : smoothstep(b, 0, t - inner)
+                let c = (f + (r - f) * share) * opacity
+                @inline(__always) func byte(_ v: Double) -> UInt8 { UInt8(min(255, max(0, (v * 255).rounded()))) }
+                let a = byte(c.w)
+                guard a > 0 else { continue }
+                image[px - x0, py - y0] = PremultipliedRGBA8(red: min(a, byte(c.x)), green: min(a, byte(c.y)), blue: min(a, byte(c.z)), alpha: a)
+                any = true
+            }
+        }
+        guard any else { return nil }
+        return (image: image, origin: (x: x0, y: y0))
+    }
+}
