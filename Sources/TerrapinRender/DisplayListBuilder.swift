@@ -25,7 +25,10 @@ enum DisplayListBuilder {
         var items: [DisplayItem] = []
         let basemap = map.drawnBasemap
         let drape: GroundDrape? = basemap.map { .basemap($0.name) } ?? (map.mode != .roadmap && map.imagery != nil ? .imagery : nil)
-        items.append(DisplayItem(layer: .ground, content: .sky(MapPalette.sky)))
+        // A vector basemap's style decides the look, and MapLibre styles have no haze.
+        var sky = MapPalette.sky
+        sky.haze = basemap == nil
+        items.append(DisplayItem(layer: .ground, content: .sky(sky)))
         items.append(DisplayItem(layer: .ground, content: .flatGround(MapPalette.ground(map.mode), drape: drape)))
         if let terrain = map.terrain {
             items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows,

@@ -25,7 +25,7 @@ extension ResolvedScene {
             for item in inLayer {
                 var text: String
                 switch item.content {
-                case .sky(let c): text = "sky \(hex(c.horizon)) to \(hex(c.zenith))"
+                case .sky(let c): text = "sky \(hex(c.horizon)) to \(hex(c.zenith))" + (c.haze ? "" : ", no haze")
                 case .flatGround(let c, let drape): text = "flat ground \(hex(c))" + (drape.map { ", \($0) draped" } ?? "")
                 case .terrainMesh(let columns, let rows, let finer, let drape, let roadmap):
                     text = "terrain mesh \(columns)x\(rows)" + finer.map { " > \($0.x)x\($0.y)" }.joined()

@@ -19,9 +19,14 @@ import TerrapinIO
 public struct SkyColors: Sendable, Equatable {
     public var zenith: RGBAColor
     public var horizon: RGBAColor
-    public init(zenith: RGBAColor, horizon: RGBAColor) {
+    /// Whether the ground and what stands on it fade towards the horizon colour with distance
+    /// (aerial perspective). A vector basemap's style draws none: MapLibre has no fog unless a
+    /// style's `sky` asks for it.
+    public var haze: Bool
+    public init(zenith: RGBAColor, horizon: RGBAColor, haze: Bool = true) {
         self.zenith = zenith
         self.horizon = horizon
+        self.haze = haze
     }
 }
 
@@ -51,7 +56,8 @@ public struct GroundPass {
         self.x0 = x0
         self.y0 = y0
         self.sky = sky
-        hazeDistance = max(2_000, projection.camera.range * 6)
+        // No haze: a distance so great that 1 − e^(−d / it) is 0 for any distance drawn.
+        hazeDistance = sky.haze ? max(2_000, projection.camera.range * 6) : .greatestFiniteMagnitude
         frame = DepthFrame(width: x1 - x0, height: y1 - y0)
     }
 
