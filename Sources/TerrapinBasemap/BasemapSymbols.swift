@@ -43,8 +43,14 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var offset: (x: Double, y: Double)
     /// `text-anchor`: "center", "top", "bottom-left", …
     public var anchor: String
-    /// `text-allow-overlap`: placed whatever it overlaps.
+    /// `text-allow-overlap` (and `icon-allow-overlap` for its icon): placed whatever it
+    /// overlaps.
     public var allowOverlap = false
+    /// `text-ignore-placement` (and `icon-ignore-placement` for its icon): placed without
+    /// keeping its space from later labels.
+    public var ignorePlacement = false
+    /// `icon-opacity`.
+    public var iconOpacity = 1.0
     /// `icon-image` from the sprite: its pixels, drawn `iconScale` points per pixel, centred on
     /// the anchor.
     public var icon: Pixmap?
@@ -148,6 +154,13 @@ extension Basemap {
                     if let (pixels, ratio) = icon, direction == nil {
                         made.icon = pixels
                         made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
+                        made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", context, default: 1)))
+                        // Text and icon are placed together: each must be free to go where the
+                        // other's rule would stop it (an empty text follows its icon's).
+                        let iconOverlap = layer.property("icon-allow-overlap")?.evaluate(context).truthy ?? false
+                        let iconIgnore = layer.property("icon-ignore-placement")?.evaluate(context).truthy ?? false
+                        made.allowOverlap = iconOverlap && (text.isEmpty || made.allowOverlap)
+                        made.ignorePlacement = iconIgnore && (text.isEmpty || made.ignorePlacement)
                     }
                     out.append(made)
                 }
@@ -275,6 +288,7 @@ extension Basemap {
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
+        symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
         symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
         symbol.padding = min(64, max(0, Self.number(layer, "text-padding", c, default: 2)))
         symbol.haloBlur = min(10, max(0, Self.number(layer, "text-halo-blur", c, default: 0)))

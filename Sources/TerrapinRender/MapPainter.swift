@@ -352,7 +352,7 @@ public enum MapPainter {
         if let icon = style.icon, let anchor = label.anchor {
             let s = style.iconScale
             let placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s / 2, ty: anchor.y - Double(icon.height) * s / 2)
-            canvas.drawImage(icon, transform: placed)
+            canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
             // The text keeps its own place beside the icon (its anchor and offset).
             origin = label.textOrigin ?? origin
         }

@@ -243,7 +243,7 @@ public enum MapResolver {
             if labels[i].style?.allowOverlap != true, let other = Self.firstOverlap(boxes, among: .label, in: index) {
                 placed[i].hidden = .collidedWithLabel(other)
             } else {
-                for box in boxes { index.insert(box, id: i, as: .label) }
+                if labels[i].style?.ignorePlacement != true { for box in boxes { index.insert(box, id: i, as: .label) } }
                 // Placed beyond the view: it keeps its space but is not seen.
                 if placed[i].box.intersection(screen) == nil { placed[i].hidden = .offScreen }
             }

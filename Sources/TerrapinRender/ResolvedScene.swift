@@ -130,6 +130,7 @@ public struct LabelPaint {
     /// An icon centred on the anchor, drawn `iconScale` points per pixel.
     public var icon: Pixmap?
     public var iconScale: Double
+    public var iconOpacity: Double
 
     init(_ style: LabelStyle) {
         color = style.color
@@ -138,6 +139,7 @@ public struct LabelPaint {
         haloBlur = style.haloBlur
         icon = style.icon
         iconScale = style.iconScale
+        iconOpacity = style.iconOpacity
     }
 }
 

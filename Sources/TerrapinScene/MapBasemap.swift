@@ -172,6 +172,8 @@ extension DrawnBasemaps {
                                priority: s.priority, layer: s.layer, featureID: s.featureID)
         var allowing = style
         allowing.allowOverlap = s.allowOverlap
+        allowing.ignorePlacement = s.ignorePlacement
+        allowing.iconOpacity = s.iconOpacity
         allowing.icon = s.icon
         allowing.iconScale = s.iconScale
         allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }

@@ -337,6 +337,10 @@ public struct LabelStyle: Sendable, Equatable {
     public var priority: Double
     /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.
     public var allowOverlap = false
+    /// Keeps no space from later labels (`text-ignore-placement`): they may overlap it.
+    public var ignorePlacement = false
+    /// The icon's opacity (`icon-opacity`).
+    public var iconOpacity = 1.0
     /// An icon centred on the anchor (`icon-image` from the style's sprite), drawn
     /// `iconScale` points per pixel.
     public var icon: Pixmap?

@@ -127,4 +127,28 @@ import TerrapinTiles
         let edge = disc.image[15, 8]
         #expect(edge == PremultipliedRGBA8(red: 0, green: 0, blue: 121, alpha: 121), "\(edge)")
     }
+
+    /// Icons' placement rules: an icon alone follows `icon-allow-overlap` and
+    /// `icon-ignore-placement`; with text, both the text's rule and the icon's must allow it;
+    /// `icon-opacity` is carried to the painter.
+    @Test func iconPlacementRulesAndOpacity() throws {
+        func symbols(_ layout: String, paint: String = "{}") throws -> [BasemapSymbol] {
+            let json = """
+            {"version": 8, "sprite": "\(fixtures)/basemap/sprites/icons",
+             "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [7.42, 43.735]}}},
+             "layers": [{"id": "s", "type": "symbol", "source": "p", "layout": \(layout), "paint": \(paint)}]}
+            """
+            let style = try BasemapStyle.parse(Array(json.utf8), file: "icons.json", directory: "/")
+            let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+            #expect(basemap.warnings == [], "\(basemap.warnings)")
+            return basemap.symbols(area: [7.41, 43.73, 7.43, 43.74], zoom: 14)
+        }
+        let alone = try #require(try symbols(#"{"icon-image": "dot", "icon-allow-overlap": true, "icon-ignore-placement": true}"#,
+                                             paint: #"{"icon-opacity": 0.5}"#).first)
+        #expect(alone.icon != nil && alone.allowOverlap && alone.ignorePlacement && alone.iconOpacity == 0.5)
+        let withText = try #require(try symbols(#"{"icon-image": "dot", "text-field": "Port", "icon-allow-overlap": true, "icon-ignore-placement": true}"#).first)
+        #expect(!withText.allowOverlap && !withText.ignorePlacement && withText.iconOpacity == 1)
+        let both = try #require(try symbols(#"{"icon-image": "dot", "text-field": "Port", "icon-allow-overlap": true, "text-allow-overlap": true, "text-ignore-placement": true, "icon-ignore-placement": true}"#).first)
+        #expect(both.allowOverlap && both.ignorePlacement)
+    }
 }

@@ -167,6 +167,26 @@ private let textFixtures = Repository.fixture("text")
         #expect(padded[0].isShown && padded[1].hidden == .collidedWithLabel(0))
     }
 
+    /// `text-allow-overlap` places a label over an earlier one; `text-ignore-placement` keeps
+    /// no space for a label, so a later one overlapping it is placed too; with neither, the
+    /// later one is hidden.
+    @Test func allowOverlapAndIgnorePlacement() throws {
+        func resolved(first: (LabelStyle) -> LabelStyle = { $0 }, second: (LabelStyle) -> LabelStyle = { $0 }) -> [ResolvedLabel] {
+            var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+            let a = first(style)
+            style.priority = 1
+            return resolve([BasemapLabel("Abc", position: at(0, 0), style: a), BasemapLabel("Abc", position: at(4, 0), style: second(style))])
+        }
+        let allowing: (LabelStyle) -> LabelStyle = { var s = $0; s.allowOverlap = true; return s }
+        let ignoring: (LabelStyle) -> LabelStyle = { var s = $0; s.ignorePlacement = true; return s }
+        let plain = resolved(), overlapping = resolved(second: allowing), firstIgnored = resolved(first: ignoring), secondIgnored = resolved(second: ignoring)
+        #expect(plain[1].hidden == .collidedWithLabel(0))
+        #expect(overlapping.allSatisfy { $0.isShown })
+        #expect(firstIgnored.allSatisfy { $0.isShown })
+        // Ignoring placement does not let a label overlap what was placed before it.
+        #expect(secondIgnored[1].hidden == .collidedWithLabel(0))
+    }
+
     /// A style's labels are placed as MapLibre's are, anywhere they reach into the view or the
     /// 100 points round it: one across the edge shows (cut off); one just beyond is off-screen
     /// but keeps its space (a later one across the edge that overlaps it is hidden by it); one
