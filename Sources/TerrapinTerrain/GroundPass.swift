@@ -305,10 +305,14 @@ struct SkyCaster: Sendable {
         let lon = projection.frame.origin.longitude + q.x / max(1e-3, projection.frame.ellipsoid.metresPerDegree(atLatitude: lat).longitude)
         let texel = imagery.texel(latitude: lat, longitude: lon)
         // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
-        // stretched by 1 / cos(incidence), times image pixels per square metre.
+        // times the pixel's own solid angle off the view's axis, cos³ of its angle to it (a
+        // pixel at the frame's corner sees less of the sky than one at its centre), stretched
+        // by 1 / cos(incidence), times image pixels per square metre. (Without the cos³, the
+        // corners of a straight-down view read a zoom too coarse.)
         let incidence = max(1e-3, abs(dir.dot((q - centre).normalized)))
+        let axis = max(1e-3, dir.dot(projection.forward))
         let density = imagery.texelsPerMetre(latitude: lat)
-        let perPixel = (distance / focal) * (distance / focal) / incidence * density.x * density.y
+        let perPixel = (distance / focal) * (distance / focal) * (axis * axis * axis) / incidence * density.x * density.y
         return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
     }
 
