@@ -3,6 +3,7 @@ import Testing
 import TerrapinGeo
 import TerrapinPNG
 import TerrapinRaster
+import TerrapinGeometry
 @testable import Terrapin3D
 @testable import TerrapinImagery
 @testable import TerrapinTerrain
@@ -165,5 +166,31 @@ func gradientImage(_ width: Int, _ height: Int) -> Pixmap {
                              toDevice: (scale: 1, dx: 0, dy: 0), horizon: .zero, hazeDistance: .infinity, imagery: imagery, into: &frame)
         let reds = frame.pixels.map { Int($0 & 0xFF) }
         #expect(reds.allSatisfy { abs($0 - 127) <= 2 }, "reds from \(reds.min()!) to \(reds.max()!)")
+    }
+}
+
+/// The flat ground's level of detail per pixel: a straight-down view of Web Mercator imagery
+/// reads the same level at its corners as at its centre (a pixel's footprint is (d / f)²·cos³θ
+/// of its angle θ to the axis, and d grows as 1 / cos θ: the two cancel on flat ground), where
+/// leaving out the cos³ made the corners a level coarser.
+@Suite struct FlatGroundLevelTests {
+    @Test func cornersOfAStraightDownViewReadTheCentresLevel() throws {
+        // 87 m texels; from 300 km up a pixel at the centre covers about 13 of them across.
+        let imagery = try #require(Imagery(image: gradientImage(256, 256), west: -0.1, south: -0.1, east: 0.1, north: 0.1))
+        let camera = Camera(center: LatLngAltitude(latitude: 0, longitude: 0), range: 300_000, fieldOfView: .degrees(60))
+        let projection = Projection(camera: camera, width: 400, height: 300, ellipsoid: .sphere)
+        let caster = SkyCaster(projection: projection, rect: Rect(x: 0, y: 0, width: 400, height: 300), inverse: .identity, grid: nil,
+                               hazeDistance: 1e9, focal: projection.focalLength, sky: SkyColors(zenith: .white, horizon: .white),
+                               ground: .white, flatShade: 0)
+        func level(_ x: Double, _ y: Double) throws -> Double {
+            let ray = caster.cast(x, y)
+            let d = try #require(ray.distance)
+            let q = projection.eye + ray.dir * d
+            return caster.texelAt(q, along: ray.dir, distance: d, imagery).z
+        }
+        let centre = try level(200, 150), corner = try level(0.5, 0.5)
+        #expect(centre > 2.5)
+        // Within the Earth's curvature of each other (without the cos³: a level apart).
+        #expect(abs(corner - centre) < 0.1, "centre \(centre), corner \(corner)")
     }
 }
