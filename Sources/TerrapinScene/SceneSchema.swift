@@ -64,43 +64,6 @@ public enum SceneSchema {
         "color": { "type": "string", "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" }
       }
     },
-    "model": {
-      "description": "A glTF 2.0 or GLB model (the SDK's Model): +Y up, metres, its front (+Z) facing the heading.",
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["position", "file"],
-      "properties": {
-        "position": { "$ref": "#/$defs/position" },
-        "file": { "type": "string", "description": "A .glb or .gltf file, relative to the scene's folder." },
-        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
-        "zIndex": { "type": "integer", "minimum": -2147483648, "maximum": 2147483647 },
-        "scale": {
-          "description": "One factor, or one per model axis. Default 1.",
-          "oneOf": [
-            { "type": "number", "minimum": 0.000001, "maximum": 1000000 },
-            {
-              "type": "object",
-              "additionalProperties": false,
-              "properties": {
-                "x": { "type": "number", "minimum": -1000000, "maximum": 1000000 },
-                "y": { "type": "number", "minimum": -1000000, "maximum": 1000000 },
-                "z": { "type": "number", "minimum": -1000000, "maximum": 1000000 }
-              }
-            }
-          ]
-        },
-        "orientation": {
-          "description": "Degrees: heading clockwise from north, tilt lifting the front, roll lowering the right side; roll, then tilt, then heading.",
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "heading": { "type": "number", "minimum": -360, "maximum": 360 },
-            "tilt": { "type": "number", "minimum": -360, "maximum": 360 },
-            "roll": { "type": "number", "minimum": -360, "maximum": 360 }
-          }
-        }
-      }
-    },
     "path": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/position" } },
     "polyline": {
       "description": "A line on the map (the SDK's Polyline): \"path\" (at least 2 positions) or \"encodedPath\" (Google's encoded polyline).",
