@@ -1,5 +1,6 @@
 // Parts of the "map" member of a scene file, both ways, that are not yet field tables (the map
-// itself is one: SceneTables.map): buildings, labels, and the writers of its sections.
+// itself is one: SceneTables.map): labels, a building's rings, the writers of its sections;
+// and the building's table.
 import TerrapinIO
 import TerrapinGeo
 import TerrapinRaster
@@ -31,55 +32,42 @@ extension Reader {
     }
 
 
-    mutating func building(_ node: JSONNode, _ path: String) -> BuildingSpec? {
-        guard let m = object(node, path, allowed: ["footprint", "holes", "base", "roof", "color"]) else { return nil }
-        guard m["footprint"] != nil, m["roof"] != nil else {
-            report(node, path, "a building needs a \"footprint\" (at least 3 positions) and a \"roof\" height in metres")
-            return nil
-        }
-        let points = array(m["footprint"], path + ".footprint", max: Building.maxVertices) ?? []
+    mutating func building(_ node: JSONNode, _ path: String) -> BuildingSpec? { read(SceneTables.building, node, path) }
+
+    /// A building's footprint: at least 3 positions.
+    mutating func footprint(_ node: JSONNode, _ path: String) -> [LatLngAltitude]? {
+        let points = array(node, path, max: Building.maxVertices) ?? []
         var footprint: [LatLngAltitude] = []
-        for (i, p) in points.enumerated() { if let position = position(p, path + ".footprint[\(i)]") { footprint.append(position) } }
-        if footprint.count == points.count, footprint.count < 3 {
-            report(m["footprint"]!, path + ".footprint", "a footprint needs at least 3 positions, found \(footprint.count)")
-        }
-        // Courtyards: rings of at least 3 positions, all rings together within the vertices.
+        for (i, p) in points.enumerated() { if let position = position(p, path + "[\(i)]") { footprint.append(position) } }
+        guard footprint.count == points.count else { return nil }
+        if footprint.count < 3 { report(node, path, "a footprint needs at least 3 positions, found \(footprint.count)") }
+        return footprint
+    }
+
+    /// Courtyards: rings of at least 3 positions, all rings and the footprint's `vertices`
+    /// together within a building's vertices.
+    mutating func courtyards(_ node: JSONNode, _ path: String, vertices footprint: Int) -> [[LatLngAltitude]] {
         var holes: [[LatLngAltitude]] = []
-        var holesRead = true
-        let rings = array(m["holes"], path + ".holes", max: Building.maxVertices) ?? []
-        var vertices = points.count
+        let rings = array(node, path, max: Building.maxVertices) ?? []
+        var vertices = footprint
         for (r, ring) in rings.enumerated() {
-            let ringPath = path + ".holes[\(r)]"
+            let ringPath = path + "[\(r)]"
             let corners = array(ring, ringPath, max: Building.maxVertices) ?? []
             var hole: [LatLngAltitude] = []
             for (i, p) in corners.enumerated() { if let position = position(p, ringPath + "[\(i)]") { hole.append(position) } }
-            guard hole.count == corners.count else { holesRead = false; continue }
+            guard hole.count == corners.count else { continue }
             if hole.count < 3 {
                 report(ring, ringPath, "a courtyard needs at least 3 positions, found \(hole.count)")
-                holesRead = false
                 continue
             }
             vertices += hole.count
             if vertices > Building.maxVertices {
                 report(ring, ringPath, "a building's footprint and courtyards have at most \(Building.maxVertices) positions together, found \(vertices) by here")
-                holesRead = false
                 break
             }
             holes.append(hole)
         }
-        let roof = number(m["roof"], path + ".roof", in: 0.1...10_000, unit: " of metres")
-        let base = number(m["base"], path + ".base", in: 0...10_000, unit: " of metres") ?? 0
-        if let roof, base >= roof {
-            func metres(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
-            report(m["base"]!, path + ".base", "the base (\(metres(base)) m) must be below the roof (\(metres(roof)) m)")
-        }
-        let color = color(m["color"], path + ".color", default: BuildingSpec(footprint: [], roof: 1).color)
-        guard let roof, footprint.count == points.count, footprint.count >= 3, base < roof, holesRead else { return nil }
-        var spec = BuildingSpec(footprint: footprint, roof: roof)
-        spec.holes = holes
-        spec.base = base
-        spec.color = color
-        return spec
+        return holes
     }
 }
 
@@ -130,14 +118,7 @@ extension SceneEncoder {
         return .object(imagery)
     }
 
-    static func building(_ b: BuildingSpec) -> JSONValue {
-        var o: [(String, JSONValue)] = [("footprint", .array(b.footprint.map(position)))]
-        if !b.holes.isEmpty { o.append(("holes", .array(b.holes.map { .array($0.map(position)) }))) }
-        if b.base != 0 { o.append(("base", .number(b.base))) }
-        o.append(("roof", .number(b.roof)))
-        if b.color != BuildingSpec(footprint: [], roof: 1).color { o.append(("color", .string(hex(b.color)))) }
-        return .object(o)
-    }
+    static func building(_ b: BuildingSpec) -> JSONValue { SceneTables.building.write(b) }
 
     static func label(_ l: BasemapLabel) -> JSONValue {
         var o: [(String, JSONValue)] = [("name", .string(l.name)), ("position", position(l.position))]
@@ -150,4 +131,39 @@ extension SceneEncoder {
 enum EarthName: String, CaseIterable {
     case wgs84, sphere
     var ellipsoid: Ellipsoid { self == .sphere ? .sphere : .wgs84 }
+}
+
+extension SceneTables {
+    static let building = ObjectTable<BuildingSpec>(
+        name: "building", doc: "A footprint extruded from base to roof, in metres above the ground at its first vertex.",
+        initial: BuildingSpec(footprint: [], roof: 1),
+        required: ["footprint", "roof"],
+        requiredMessage: "a building needs a \"footprint\" (at least 3 positions) and a \"roof\" height in metres",
+        fields: [
+            .custom("footprint", schema: .object([("type", .string("array")), ("minItems", .number(3)), ("maxItems", .number(Double(Building.maxVertices))),
+                                                  ("items", .object([("$ref", .string("#/$defs/position"))]))]),
+                    type: "array of `position`", doc: "The outline, at least 3 positions.",
+                    read: { r, node, path, b in if let f = r.footprint(node, path) { b.footprint = f } },
+                    write: { .array($0.footprint.map(position.write)) }),
+            .custom("holes", schema: .object([("type", .string("array")), ("maxItems", .number(Double(Building.maxVertices))),
+                                              ("items", .object([("type", .string("array")), ("minItems", .number(3)), ("maxItems", .number(Double(Building.maxVertices))),
+                                                                 ("items", .object([("$ref", .string("#/$defs/position"))]))]))]),
+                    type: "array of rings", doc: "Courtyards: rings inside the footprint, open to the ground (all rings together at most 1,000 positions).",
+                    read: { r, node, path, b in b.holes = r.courtyards(node, path, vertices: b.footprint.count) },
+                    write: { b in b.holes.isEmpty ? nil : .array(b.holes.map { .array($0.map(position.write)) }) }),
+            .number("base", \.base, in: 0...10_000, unit: "metres", initial: BuildingSpec(footprint: [], roof: 1), doc: "Where the walls start, above the ground."),
+            .number("roof", \.roof, in: 0.1...10_000, unit: "metres", initial: BuildingSpec(footprint: [], roof: 1), always: true, doc: "The roof's height above the ground."),
+            .custom("color", schema: .object([("type", .string("string")), ("pattern", .string(hexColor))]), type: "colour (hex)", default: "\"#D6D0C6\"",
+                    doc: "The walls' and roof's colour, lit by the sun.",
+                    read: { r, node, path, b in b.color = r.color(node, path, default: b.color) },
+                    write: { $0.color == BuildingSpec(footprint: [], roof: 1).color ? nil : .string(SceneEncoder.hex($0.color)) }),
+        ],
+        check: { r, node, path, b in
+            // The base below the roof, when both were read.
+            guard case .object(let members) = node.value, let base = members.first(where: { $0.key == "base" })?.value,
+                  let roofNode = members.first(where: { $0.key == "roof" })?.value, case .number(let roof) = roofNode.value,
+                  case .number(let baseValue) = base.value, (0.1...10_000).contains(roof), (0...10_000).contains(baseValue), baseValue >= roof else { return }
+            func metres(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+            r.report(base, path + ".base", "the base (\(metres(baseValue)) m) must be below the roof (\(metres(roof)) m)")
+        })
 }

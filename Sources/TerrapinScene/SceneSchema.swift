@@ -47,23 +47,6 @@ public enum SceneSchema {
     static let handWritten = #"""
 {
   "$defs": {
-    "building": {
-      "description": "A footprint extruded from base to roof, in metres above the ground at its first vertex.",
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["footprint", "roof"],
-      "properties": {
-        "footprint": { "type": "array", "minItems": 3, "maxItems": 1000, "items": { "$ref": "#/$defs/position" } },
-        "holes": {
-          "description": "Courtyards: rings inside the footprint, open to the ground (all rings together at most 1,000 positions).",
-          "type": "array", "maxItems": 1000,
-          "items": { "type": "array", "minItems": 3, "maxItems": 1000, "items": { "$ref": "#/$defs/position" } }
-        },
-        "base": { "type": "number", "minimum": 0, "maximum": 10000 },
-        "roof": { "type": "number", "minimum": 0.1, "maximum": 10000 },
-        "color": { "type": "string", "pattern": "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$" }
-      }
-    },
     "path": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/position" } },
     "polyline": {
       "description": "A line on the map (the SDK's Polyline): \"path\" (at least 2 positions) or \"encodedPath\" (Google's encoded polyline).",

@@ -207,6 +207,7 @@ enum SceneTables {
         ("", scene.schema, scene.markdown), (output.name, output.schema, output.markdown), (map.name, map.schema, map.markdown),
         (position.name, position.schema, position.markdown), (camera.name, camera.schema, camera.markdown), (basemap.name, basemap.schema, basemap.markdown),
         (sun.name, sun.schema, sun.markdown), (model.name, model.schema, model.markdown), (orientation.name, orientation.schema, orientation.markdown),
+        (building.name, building.schema, building.markdown),
     ]
 }
 
