@@ -12,6 +12,7 @@
 // a `.custom` field: the hand-written reader and writer, with their schema fragment from
 // `SceneSchema.handWritten`; the tables grow over them one object at a time.
 import TerrapinIO
+import TerrapinViews
 
 /// What a field holds, as the schema and the docs describe it.
 struct FieldSpec: Sendable {
@@ -49,7 +50,7 @@ struct ObjectTable<Model: Sendable>: Sendable {
     var requiredMessage: String? = nil
     let fields: [Field<Model>]
     /// Checks the model once every field is read (what no one field can say).
-    var check: (@Sendable (inout Reader, JSONNode, String, Model) -> Void)? = nil
+    var check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)? = nil
 
     var keys: [String] { fields.map(\.spec.key) }
 
@@ -108,7 +109,7 @@ extension Reader {
         for f in table.fields {
             if let value = m[f.spec.key] { f.read(&self, value, path + "." + f.spec.key, &model) }
         }
-        table.check?(&self, node, path, model)
+        table.check?(&self, node, path, &model)
         return m
     }
 
@@ -157,6 +158,37 @@ extension Field where Model: Sendable {
                                      type: names.map { "\"\($0)\"" }.joined(separator: " | "), unit: nil, defaultText: "\"\(d.rawValue)\"", doc: doc, since: since),
                      read: { r, node, path, model in model[keyPath: keyPath] = r.choice(node, path, default: model[keyPath: keyPath]) },
                      write: { !always && $0[keyPath: keyPath] == d ? nil : .string($0[keyPath: keyPath].rawValue) })
+    }
+
+    /// true or false; written when not the initial model's.
+    static func bool(_ key: String, _ keyPath: WritableKeyPath<Model, Bool> & Sendable, initial: Model, doc: String, since: String = "0.1.0") -> Field {
+        let d = initial[keyPath: keyPath]
+        return Field(spec: FieldSpec(key: key, schema: .object([("type", .string("boolean"))]), type: "boolean", unit: nil,
+                                     defaultText: d ? "true" : "false", doc: doc, since: since),
+                     read: { r, node, path, model in if let b = r.bool(node, path) { model[keyPath: keyPath] = b } },
+                     write: { $0[keyPath: keyPath] == d ? nil : .bool($0[keyPath: keyPath]) })
+    }
+
+    /// A view colour: a name ("blue", "white"…) or hex; written when not the initial model's.
+    static func viewColor(_ key: String, _ keyPath: WritableKeyPath<Model, Color> & Sendable, initial: Model, default shown: String,
+                          doc: String, since: String = "0.1.0") -> Field {
+        let d = initial[keyPath: keyPath]
+        return Field(spec: FieldSpec(key: key, schema: .object([("$ref", .string("#/$defs/color"))]), type: "colour (name or hex)", unit: nil,
+                                     defaultText: shown, doc: doc, since: since),
+                     read: { r, node, path, model in if let c = r.viewColor(node, path) { model[keyPath: keyPath] = c } },
+                     write: { $0[keyPath: keyPath] == d ? nil : SceneEncoder.color($0[keyPath: keyPath]) })
+    }
+
+    /// A sub-object whose members are more of the same model's fields (`"stroke": {…}`):
+    /// read by its table into the model, written when any of its members is.
+    static func group(_ key: String, _ table: ObjectTable<Model>, doc: String, since: String = "0.1.0") -> Field {
+        Field(spec: FieldSpec(key: key, schema: .object([("$ref", .string("#/$defs/\(table.name)"))]), type: "`\(table.name)`", unit: nil,
+                              defaultText: nil, doc: doc, since: since),
+              read: { r, node, path, model in r.read(table, node, path, into: &model) },
+              write: { model in
+                  guard case .object(let members) = table.write(model), !members.isEmpty else { return nil }
+                  return .object(members)
+              })
     }
 
     /// Anything else: its own reader and writer, with its schema fragment.

@@ -105,49 +105,91 @@ extension Reader {
         return points
     }
 
-    mutating func polyline(_ node: JSONNode, _ path: String) -> PolylineSpec? {
-        guard let m = object(node, path, allowed: ["path", "encodedPath", "altitudeMode", "stroke", "contour"]) else { return nil }
-        // Every member is checked even when the path is bad, so all problems come out at once.
-        let points = shapePath(m, node, path, key: "path", minimum: 2, kind: "a polyline")
-        var spec = PolylineSpec(path: points ?? [])
-        spec.altitudeMode = choice(m["altitudeMode"], path + ".altitudeMode", default: spec.altitudeMode)
-        if let s = m["stroke"], let o = object(s, path + ".stroke", allowed: ["color", "width", "outerColor", "outerWidth"]) {
-            if let c = o["color"], let color = viewColor(c, path + ".stroke.color") { spec.strokeColor = color }
-            if let w = number(o["width"], path + ".stroke.width", in: 0...1000, unit: " of points") { spec.strokeWidth = w }
-            if let c = o["outerColor"], let color = viewColor(c, path + ".stroke.outerColor") { spec.outerColor = color }
-            if let w = number(o["outerWidth"], path + ".stroke.outerWidth", in: 0...1, unit: " (a fraction of the width)") { spec.outerWidth = w }
-        }
-        if let c = m["contour"], let o = object(c, path + ".contour", allowed: ["geodesic", "extruded", "drawOccludedSegments"]) {
-            if let b = bool(o["geodesic"], path + ".contour.geodesic") { spec.geodesic = b }
-            if let b = bool(o["extruded"], path + ".contour.extruded") { spec.extruded = b }
-            if let b = bool(o["drawOccludedSegments"], path + ".contour.drawOccludedSegments") { spec.drawOccludedSegments = b }
-        }
-        return points == nil ? nil : spec
-    }
+    mutating func polyline(_ node: JSONNode, _ path: String) -> PolylineSpec? { read(SceneTables.polyline, node, path) }
 
-    mutating func polygon(_ node: JSONNode, _ path: String) -> PolygonSpec? {
-        guard let m = object(node, path, allowed: ["path", "encodedPath", "innerPaths", "altitudeMode", "style"]) else { return nil }
-        let points = shapePath(m, node, path, key: "path", minimum: 3, kind: "a polygon")
-        var spec = PolygonSpec(path: points ?? [])
-        for (i, hole) in (array(m["innerPaths"], path + ".innerPaths", max: Self.maxShapes) ?? []).enumerated() {
-            let p = path + ".innerPaths[\(i)]"
+    mutating func polygon(_ node: JSONNode, _ path: String) -> PolygonSpec? { read(SceneTables.polygon, node, path) }
+
+    /// A polygon's holes: rings of at least 3 points.
+    mutating func innerPaths(_ node: JSONNode, _ path: String) -> [[LatLngAltitude]] {
+        var rings: [[LatLngAltitude]] = []
+        for (i, hole) in (array(node, path, max: Self.maxShapes) ?? []).enumerated() {
+            let p = path + "[\(i)]"
             guard let items = array(hole, p, max: Self.maxPathPoints) else { continue }
             let ring = items.enumerated().compactMap { position($0.element, p + "[\($0.offset)]") }
             guard ring.count == items.count else { continue }
             if ring.count < 3 { report(hole, p, "a hole needs at least 3 points, found \(ring.count)"); continue }
-            spec.innerPaths.append(ring)
+            rings.append(ring)
         }
-        spec.altitudeMode = choice(m["altitudeMode"], path + ".altitudeMode", default: spec.altitudeMode)
-        if let s = m["style"], let o = object(s, path + ".style", allowed: ["fillColor", "strokeColor", "strokeWidth", "extruded", "drawsOccludedSegments", "geodesic"]) {
-            if let c = o["fillColor"], let color = viewColor(c, path + ".style.fillColor") { spec.fillColor = color }
-            if let c = o["strokeColor"], let color = viewColor(c, path + ".style.strokeColor") { spec.strokeColor = color }
-            if let w = number(o["strokeWidth"], path + ".style.strokeWidth", in: 0...1000, unit: " of points") { spec.strokeWidth = w }
-            if let b = bool(o["extruded"], path + ".style.extruded") { spec.extruded = b }
-            if let b = bool(o["drawsOccludedSegments"], path + ".style.drawsOccludedSegments") { spec.drawsOccludedSegments = b }
-            if let b = bool(o["geodesic"], path + ".style.geodesic") { spec.geodesic = b }
-        }
-        return points == nil ? nil : spec
+        return rings
     }
+}
+
+extension SceneTables {
+    /// `"path"` and `"encodedPath"`: rows for the schema and the reference; both are read
+    /// together by the table's check (`Reader.shapePath`), and `"path"` is what is written.
+    static func pathRows<S: Sendable>(_ keyPath: WritableKeyPath<S, [LatLngAltitude]> & Sendable, minimum: Int) -> [Field<S>] {
+        [.custom("path", schema: .object([("$ref", .string("#/$defs/path"))]), type: "array of `position`",
+                 doc: "The points, at least \(minimum) (or an encodedPath).", read: { _, _, _, _ in }, write: { .array($0[keyPath: keyPath].map(position.write)) }),
+         .custom("encodedPath", schema: .object([("type", .string("string"))]), type: "string",
+                 doc: "The points as Google's encoded polyline, instead of a path.", read: { _, _, _, _ in }, write: { _ in nil })]
+    }
+
+    static let polyline = ObjectTable<PolylineSpec>(
+        name: "polyline", doc: "A line on the map (the SDK's Polyline).", initial: PolylineSpec(path: []),
+        fields: pathRows(\.path, minimum: 2) + [
+            .choice("altitudeMode", \.altitudeMode, initial: PolylineSpec(path: []), doc: "How the points' altitudes are measured."),
+            .group("stroke", polylineStroke, doc: "How the line is stroked."),
+            .group("contour", polylineContour, doc: "How the line follows the Earth."),
+        ],
+        check: { r, node, path, line in
+            guard case .object(let members) = node.value else { return }
+            let m = Members(list: members.filter { ["path", "encodedPath"].contains($0.key) })
+            if let points = r.shapePath(m, node, path, key: "path", minimum: 2, kind: "a polyline") { line.path = points }
+        })
+
+    static let polylineStroke = ObjectTable<PolylineSpec>(
+        name: "polylineStroke", doc: "A polyline's stroke: its colour and width, and a casing on each side.", initial: PolylineSpec(path: []),
+        fields: [
+            .viewColor("color", \.strokeColor, initial: PolylineSpec(path: []), default: "\"white\"", doc: "The line's colour."),
+            .number("width", \.strokeWidth, in: 0...1000, unit: "points", initial: PolylineSpec(path: []), doc: "The line's width."),
+            .viewColor("outerColor", \.outerColor, initial: PolylineSpec(path: []), default: "\"white\"", doc: "The casing's colour."),
+            .number("outerWidth", \.outerWidth, in: 0...1, initial: PolylineSpec(path: []), doc: "The casing on each side, a fraction of the width."),
+        ])
+
+    static let polylineContour = ObjectTable<PolylineSpec>(
+        name: "polylineContour", doc: "How a polyline follows the Earth.", initial: PolylineSpec(path: []),
+        fields: [
+            .bool("geodesic", \.geodesic, initial: PolylineSpec(path: []), doc: "Along great circles, not straight in latitude and longitude."),
+            .bool("extruded", \.extruded, initial: PolylineSpec(path: []), doc: "A curtain down to the ground."),
+            .bool("drawOccludedSegments", \.drawOccludedSegments, initial: PolylineSpec(path: []), doc: "Drawn where the ground hides it, dimmed."),
+        ])
+
+    static let polygon = ObjectTable<PolygonSpec>(
+        name: "polygon", doc: "An area on the map, with holes (the SDK's Polygon).", initial: PolygonSpec(path: []),
+        fields: pathRows(\.path, minimum: 3) + [
+            .custom("innerPaths", schema: .object([("type", .string("array")), ("maxItems", .number(Double(Reader.maxShapes))), ("items", .object([("$ref", .string("#/$defs/path"))]))]),
+                    type: "array of paths", doc: "Holes: rings of at least 3 points.",
+                    read: { r, node, path, p in p.innerPaths = r.innerPaths(node, path) },
+                    write: { p in p.innerPaths.isEmpty ? nil : .array(p.innerPaths.map { .array($0.map(position.write)) }) }),
+            .choice("altitudeMode", \.altitudeMode, initial: PolygonSpec(path: []), doc: "How the points' altitudes are measured."),
+            .group("style", polygonStyle, doc: "How the area is filled and outlined."),
+        ],
+        check: { r, node, path, area in
+            guard case .object(let members) = node.value else { return }
+            let m = Members(list: members.filter { ["path", "encodedPath"].contains($0.key) })
+            if let points = r.shapePath(m, node, path, key: "path", minimum: 3, kind: "a polygon") { area.path = points }
+        })
+
+    static let polygonStyle = ObjectTable<PolygonSpec>(
+        name: "polygonStyle", doc: "A polygon's fill and outline.", initial: PolygonSpec(path: []),
+        fields: [
+            .viewColor("fillColor", \.fillColor, initial: PolygonSpec(path: []), default: "\"white\"", doc: "The fill."),
+            .viewColor("strokeColor", \.strokeColor, initial: PolygonSpec(path: []), default: "\"clear\"", doc: "The outline."),
+            .number("strokeWidth", \.strokeWidth, in: 0...1000, unit: "points", initial: PolygonSpec(path: []), doc: "The outline's width."),
+            .bool("extruded", \.extruded, initial: PolygonSpec(path: []), doc: "A solid down to the ground."),
+            .bool("drawsOccludedSegments", \.drawsOccludedSegments, initial: PolygonSpec(path: []), doc: "Drawn where the ground hides it, dimmed."),
+            .bool("geodesic", \.geodesic, initial: PolygonSpec(path: []), doc: "Edges along great circles."),
+        ])
 }
 
 extension Reader {
@@ -184,37 +226,7 @@ extension SceneEncoder {
         return .object(o)
     }
 
-    static func polyline(_ s: PolylineSpec) -> JSONValue {
-        let d = PolylineSpec(path: [])
-        var o: [(String, JSONValue)] = [("path", .array(s.path.map(position)))]
-        if s.altitudeMode != d.altitudeMode { o.append(("altitudeMode", .string(s.altitudeMode.rawValue))) }
-        var stroke: [(String, JSONValue)] = []
-        if s.strokeColor != d.strokeColor { stroke.append(("color", color(s.strokeColor))) }
-        if s.strokeWidth != d.strokeWidth { stroke.append(("width", .number(s.strokeWidth))) }
-        if s.outerColor != d.outerColor { stroke.append(("outerColor", color(s.outerColor))) }
-        if s.outerWidth != d.outerWidth { stroke.append(("outerWidth", .number(s.outerWidth))) }
-        if !stroke.isEmpty { o.append(("stroke", .object(stroke))) }
-        var contour: [(String, JSONValue)] = []
-        if s.geodesic { contour.append(("geodesic", .bool(true))) }
-        if s.extruded { contour.append(("extruded", .bool(true))) }
-        if s.drawOccludedSegments { contour.append(("drawOccludedSegments", .bool(true))) }
-        if !contour.isEmpty { o.append(("contour", .object(contour))) }
-        return .object(o)
-    }
+    static func polyline(_ s: PolylineSpec) -> JSONValue { SceneTables.polyline.write(s) }
 
-    static func polygon(_ s: PolygonSpec) -> JSONValue {
-        let d = PolygonSpec(path: [])
-        var o: [(String, JSONValue)] = [("path", .array(s.path.map(position)))]
-        if !s.innerPaths.isEmpty { o.append(("innerPaths", .array(s.innerPaths.map { .array($0.map(position)) }))) }
-        if s.altitudeMode != d.altitudeMode { o.append(("altitudeMode", .string(s.altitudeMode.rawValue))) }
-        var style: [(String, JSONValue)] = []
-        if s.fillColor != d.fillColor { style.append(("fillColor", color(s.fillColor))) }
-        if s.strokeColor != d.strokeColor { style.append(("strokeColor", color(s.strokeColor))) }
-        if s.strokeWidth != d.strokeWidth { style.append(("strokeWidth", .number(s.strokeWidth))) }
-        if s.extruded { style.append(("extruded", .bool(true))) }
-        if s.drawsOccludedSegments { style.append(("drawsOccludedSegments", .bool(true))) }
-        if !s.geodesic { style.append(("geodesic", .bool(false))) }
-        if !style.isEmpty { o.append(("style", .object(style))) }
-        return .object(o)
-    }
+    static func polygon(_ s: PolygonSpec) -> JSONValue { SceneTables.polygon.write(s) }
 }

@@ -48,58 +48,6 @@ public enum SceneSchema {
 {
   "$defs": {
     "path": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/position" } },
-    "polyline": {
-      "description": "A line on the map (the SDK's Polyline): \"path\" (at least 2 positions) or \"encodedPath\" (Google's encoded polyline).",
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "path": { "$ref": "#/$defs/path" },
-        "encodedPath": { "type": "string" },
-        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
-        "stroke": {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "color": { "$ref": "#/$defs/color" },
-            "width": { "type": "number", "minimum": 0, "maximum": 1000, "description": "Points. Default 1." },
-            "outerColor": { "$ref": "#/$defs/color" },
-            "outerWidth": { "type": "number", "minimum": 0, "maximum": 1, "description": "The casing on each side, a fraction of the width. Default 0." }
-          }
-        },
-        "contour": {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "geodesic": { "type": "boolean" },
-            "extruded": { "type": "boolean" },
-            "drawOccludedSegments": { "type": "boolean" }
-          }
-        }
-      }
-    },
-    "polygon": {
-      "description": "An area on the map (the SDK's Polygon): \"path\" (at least 3 positions, closed implicitly) or \"encodedPath\", with holes.",
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "path": { "$ref": "#/$defs/path" },
-        "encodedPath": { "type": "string" },
-        "innerPaths": { "type": "array", "maxItems": 10000, "items": { "$ref": "#/$defs/path" } },
-        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
-        "style": {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "fillColor": { "$ref": "#/$defs/color" },
-            "strokeColor": { "$ref": "#/$defs/color" },
-            "strokeWidth": { "type": "number", "minimum": 0, "maximum": 1000 },
-            "extruded": { "type": "boolean" },
-            "drawsOccludedSegments": { "type": "boolean" },
-            "geodesic": { "type": "boolean", "description": "Default true." }
-          }
-        }
-      }
-    },
     "altitudeMode": { "enum": ["absolute", "clampToGround", "relativeToGround", "relativeToMesh"] },
     "collisionBehavior": { "enum": ["required", "requiredAndHidesOptional", "optionalAndHidesLowerPriority"] },
     "terrain": {

@@ -201,13 +201,16 @@ enum SceneTables {
                     doc: "A MapLibre style JSON file (its vector source without a url reads \"tiles\"), or \"roadmap\" / \"hybrid\" for a built-in style.",
                     read: { r, node, path, b in b.style = r.fileName(node, path) }, write: { $0.style.map { .string($0) } }),
         ],
-        check: { _, _, _, _ in })
+        check: nil)
 
     static let all: [(name: String, schema: JSONValue, markdown: String)] = [
         ("", scene.schema, scene.markdown), (output.name, output.schema, output.markdown), (map.name, map.schema, map.markdown),
         (position.name, position.schema, position.markdown), (camera.name, camera.schema, camera.markdown), (basemap.name, basemap.schema, basemap.markdown),
         (sun.name, sun.schema, sun.markdown), (model.name, model.schema, model.markdown), (orientation.name, orientation.schema, orientation.markdown),
         (building.name, building.schema, building.markdown),
+        (polyline.name, polyline.schema, polyline.markdown), (polylineStroke.name, polylineStroke.schema, polylineStroke.markdown),
+        (polylineContour.name, polylineContour.schema, polylineContour.markdown),
+        (polygon.name, polygon.schema, polygon.markdown), (polygonStyle.name, polygonStyle.schema, polygonStyle.markdown),
     ]
 }
 
