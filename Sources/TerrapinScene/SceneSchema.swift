@@ -38,7 +38,7 @@ public enum SceneSchema {
     /// The scene format's reference, as docs/scene-fields.md holds it.
     public static var markdown: String {
         "# Scene file fields\n\n"
-            + "Generated from the field tables (Sources/TerrapinScene/SceneTables.swift) by `terrapin schema --markdown` (`make schema`);\n"
+            + "Generated from the field tables (`SceneTables`, Sources/TerrapinScene) by `terrapin schema --markdown` (`make schema`);\n"
             + "do not edit. The objects not yet in a table are described by schema/scene.schema.json and [scene-format.md](scene-format.md).\n\n"
             + SceneTables.all.map(\.markdown).joined(separator: "\n")
     }
