@@ -32,6 +32,9 @@ extension Basemap {
         }
         if layer.property("circle-sort-key") != nil { order.sort { ($0.key, $0.index) < ($1.key, $1.index) } }
         var drew = false
+        // Hostile input: discs are drawn pixel by pixel, so a tile's circles share a budget
+        // of pixels (a disc at most a whole tile); past it the rest are left out, with a note.
+        var budget = Self.maxCirclePixels
         for (_, i) in order {
             let feature = data.features[i]
             let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
@@ -47,6 +50,12 @@ extension Basemap {
                 let p = feature.part(part), base = p.startIndex
                 for k in 0..<(p.count / 2) {
                     let x = Double(p[base + 2 * k]) * t.0 + t.1 + shift.0, y = Double(p[base + 2 * k + 1]) * t.0 + t.2 + shift.1
+                    let reach = 2 * (radius + stroke) + 2
+                    budget -= Int(min(size, reach) * min(size, reach))
+                    guard budget >= 0 else {
+                        note("layer '\(layer.id)': more circle pixels in one tile than \(Self.maxCirclePixels); the rest are not drawn")
+                        return drew
+                    }
                     if let disc = Self.disc(x: x, y: y, radius: radius, stroke: stroke, blur: blur, fill: fill, ring: ring, within: size) {
                         canvas.composite(disc.image, atDevice: disc.origin)
                         drew = true
@@ -56,6 +65,9 @@ extension Basemap {
         }
         return drew
     }
+
+    /// The most disc pixels one tile's circle layer draws (64 tiles' worth).
+    public static let maxCirclePixels = 64 * 512 * 512
 
     /// The pixels of one circle centred on (x, y), premultiplied, and where they go; nil when
     /// none of it falls in the tile.

@@ -51,6 +51,8 @@ import TerrapinTestSupport
         "stitched terrain from tiles": "tiles",
         "SQLite work per statement (MBTiles)": "tiles",
         "vector tile": "basemap",
+        "a style's GeoJSON source": "geojsonSource",
+        "circle layer pixels": "geojsonSource",
         "style file": "basemap",
         "basemap labels and buildings per view": "basemap",
         "HTTP request body (`terrapin serve`)": "serveRequests",
@@ -175,6 +177,22 @@ import TerrapinTestSupport
 
     /// Vector basemap limits: tiles over each count (layers, features, points, keys), a style
     /// file over 16 MiB or 10,000 layers, and a view's labels and buildings capped.
+    @Test func geojsonSource() throws {
+        #expect(GeoJSONSource.maxBytes == 64 << 20)
+        // 200,001 points: refused as they are read, with the path of the one too many.
+        let points = "{\"type\": \"MultiPoint\", \"coordinates\": [" + [String](repeating: "[0, 0]", count: 4_000_001).joined(separator: ",") + "]}"
+        #expect { try GeoJSONSource(bytes: Array(points.utf8), name: "'p'") } throws: { "\($0)".contains("more than 4000000 positions") }
+        let features = "{\"type\": \"FeatureCollection\", \"features\": [" + [String](repeating: "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [0, 0]}}", count: 200_001).joined(separator: ",") + "]}"
+        #expect { try GeoJSONSource(bytes: Array(features.utf8), name: "'f'") } throws: { "\($0)".contains("more than 200000 features") }
+        // A thousand tile-wide circles in one tile: 64 tiles' worth are drawn, then a warning.
+        let many = "{\"type\": \"MultiPoint\", \"coordinates\": [" + [String](repeating: "[0, 0]", count: 1_000).joined(separator: ",") + "]}"
+        let style = try BasemapStyle.parse(Array(("{\"version\": 8, \"sources\": {\"p\": {\"type\": \"geojson\", \"data\": " + many + "}}, "
+            + "\"layers\": [{\"id\": \"c\", \"type\": \"circle\", \"source\": \"p\", \"paint\": {\"circle-radius\": 400}}]}").utf8), file: "c.json", directory: "/")
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        _ = try basemap.draw(TileID(z: 0, x: 0, y: 0))
+        #expect(basemap.warnings.contains { $0.contains("more circle pixels in one tile than \(Basemap.maxCirclePixels)") }, "\(basemap.warnings)")
+    }
+
     @Test func basemap() throws {
         func varint(_ v: Int, _ out: inout [UInt8]) { var v = v; while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }; out.append(UInt8(v)) }
         func field(_ n: Int, _ payload: [UInt8], _ out: inout [UInt8]) { varint(n << 3 | 2, &out); varint(payload.count, &out); out += payload }
