@@ -106,8 +106,11 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 }
                 vectors[key] = archive
                 // A style written for another schema draws little or nothing of these tiles: say so.
+                // Only where the archive says where its data is, and from its deepest tile there:
+                // a shallow tile holds few layers, and a guess at where the data lies may find
+                // a tile that holds none of the style's, which is no evidence of a mismatch.
                 let wanted = Set(style.layers.filter { $0.source == key }.compactMap(\.sourceLayer))
-                if !wanted.isEmpty, let held = TileSchema.layerNames(archive) {
+                if !wanted.isEmpty, archive.info.bounds != nil, let held = TileSchema.layerNames(archive, deepestOnly: true) {
                     let reads = TileSchema.classify(wanted), holds = TileSchema.classify(held)
                     if wanted.isDisjoint(with: held) || (reads != nil && holds != nil && reads != holds) {
                         func list(_ names: Set<String>) -> String { names.sorted().prefix(4).joined(separator: ", ") + (names.count > 4 ? ", …" : "") }

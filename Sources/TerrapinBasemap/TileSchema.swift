@@ -35,12 +35,12 @@ public enum TileSchema: String, Sendable, CaseIterable {
     }
 
     /// The layer names of the first tile that reads at the centre of the archive's bounds
-    /// (deepest zoom first, then the shallowest), or nil.
-    public static func layerNames(_ source: any TileSource) -> Set<String>? {
+    /// (deepest zoom first, then the shallowest; `deepestOnly`, the deepest alone), or nil.
+    public static func layerNames(_ source: any TileSource, deepestOnly: Bool = false) -> Set<String>? {
         let info = source.info
         guard info.type == .mvt || info.type == .unknown else { return nil }
         let b = info.bounds ?? [-180, -85, 180, 85]
-        for zoom in Set([info.maxZoom, info.minZoom]).sorted(by: >) {
+        for zoom in Set(deepestOnly ? [info.maxZoom] : [info.maxZoom, info.minZoom]).sorted(by: >) {
             let id = TileID.containing(longitude: (b[0] + b[2]) / 2, latitude: (b[1] + b[3]) / 2, zoom: zoom)
             guard let bytes = (try? source.tile(id)) ?? nil,
                   let tile = try? VectorTile.decode(bytes, source: "\(id) of '\(source.path)'", limits: Basemap.limits), !tile.layers.isEmpty else { continue }

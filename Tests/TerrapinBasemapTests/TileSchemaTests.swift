@@ -1,4 +1,5 @@
 // Telling the three vector-tile schemas apart, and the built-in styles rewritten for each.
+import Foundation
 import Testing
 import TerrapinIO
 import TerrapinTiles
@@ -6,6 +7,21 @@ import TerrapinTestSupport
 @testable import TerrapinBasemap
 
 @Suite struct TileSchemaDetectionTests {
+    /// A folder of tiles says nothing of where its data is: a style reading a layer its one
+    /// sampled tile lacks is not warned about (that tile is no evidence), while an archive
+    /// whose metadata places its data still is (the schema tests below).
+    @Test func aFolderOfTilesWithoutMetadataIsNotWarnedAbout() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("terrapin-xyz-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tile = try FileIO.read(Repository.fixture("tiles/andorra-omt-14-8261-6050.mvt"), limit: 1 << 22)
+        for name in ["0-0-0", "14-8261-6050"] { try Data(tile).write(to: URL(fileURLWithPath: dir + "/\(name).mvt")) }
+        let json = #"{"version": 8, "sources": {"s": {"type": "vector", "tiles": ["\#(dir)/{z}-{x}-{y}.mvt"]}}, "layers": [{"id": "p", "type": "symbol", "source": "s", "source-layer": "poi_label"}]}"#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: dir)
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        #expect(!basemap.warnings.contains { $0.contains("the style reads layers") }, "\(basemap.warnings)")
+    }
+
     @Test func theArchivesSayWhichSchemaTheyAreIn() throws {
         let expected: [(String, TileSchema)] = [
             ("monaco-omt.pmtiles", .openmaptiles), ("andorra-omt.pmtiles", .openmaptiles), ("andorra-omt.mbtiles", .openmaptiles),
