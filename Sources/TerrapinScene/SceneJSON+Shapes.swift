@@ -134,6 +134,16 @@ extension SceneTables {
                  doc: "The points as Google's encoded polyline, instead of a path.", read: { _, _, _, _ in }, write: { _ in nil })]
     }
 
+    /// The table's check that reads `"path"` or `"encodedPath"` (`Reader.shapePath`).
+    static func readPath<S: Sendable>(_ keyPath: WritableKeyPath<S, [LatLngAltitude]> & Sendable, minimum: Int,
+                                      kind: String) -> @Sendable (inout Reader, JSONNode, String, inout S) -> Void {
+        { r, node, path, shape in
+            guard case .object(let members) = node.value else { return }
+            let m = Members(list: members.filter { ["path", "encodedPath"].contains($0.key) })
+            if let points = r.shapePath(m, node, path, key: "path", minimum: minimum, kind: kind) { shape[keyPath: keyPath] = points }
+        }
+    }
+
     static let polyline = ObjectTable<PolylineSpec>(
         name: "polyline", doc: "A line on the map (the SDK's Polyline).", initial: PolylineSpec(path: []),
         fields: pathRows(\.path, minimum: 2) + [
@@ -141,11 +151,7 @@ extension SceneTables {
             .group("stroke", polylineStroke, doc: "How the line is stroked."),
             .group("contour", polylineContour, doc: "How the line follows the Earth."),
         ],
-        check: { r, node, path, line in
-            guard case .object(let members) = node.value else { return }
-            let m = Members(list: members.filter { ["path", "encodedPath"].contains($0.key) })
-            if let points = r.shapePath(m, node, path, key: "path", minimum: 2, kind: "a polyline") { line.path = points }
-        })
+        check: readPath(\.path, minimum: 2, kind: "a polyline"))
 
     static let polylineStroke = ObjectTable<PolylineSpec>(
         name: "polylineStroke", doc: "A polyline's stroke: its colour and width, and a casing on each side.", initial: PolylineSpec(path: []),
@@ -174,11 +180,7 @@ extension SceneTables {
             .choice("altitudeMode", \.altitudeMode, initial: PolygonSpec(path: []), doc: "How the points' altitudes are measured."),
             .group("style", polygonStyle, doc: "How the area is filled and outlined."),
         ],
-        check: { r, node, path, area in
-            guard case .object(let members) = node.value else { return }
-            let m = Members(list: members.filter { ["path", "encodedPath"].contains($0.key) })
-            if let points = r.shapePath(m, node, path, key: "path", minimum: 3, kind: "a polygon") { area.path = points }
-        })
+        check: readPath(\.path, minimum: 3, kind: "a polygon"))
 
     static let polygonStyle = ObjectTable<PolygonSpec>(
         name: "polygonStyle", doc: "A polygon's fill and outline.", initial: PolygonSpec(path: []),
