@@ -23,7 +23,7 @@ extension Basemap {
                 let opacity = Self.number(layer, "background-opacity", context, default: 1)
                 canvas.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: Double(tileSize), height: Double(tileSize))), paint: Paint(color: Self.rgba(color, opacity)))
                 drewSomething = true
-            case .fill, .line, .fillExtrusion, .circle:
+            case .fill, .line, .fillExtrusion, .circle, .heatmap:
                 guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
                 let dataID = id.ancestor(id.z - dz)
                 guard let tile = vectorTile(sourceName, dataID), let data = dataLayer(tile, layer) else { continue }
@@ -32,6 +32,8 @@ extension Basemap {
                 let dx = Double((dataID.x << d) - id.x) * Double(tileSize), dy = Double((dataID.y << d) - id.y) * Double(tileSize)
                 if layer.kind == .circle {
                     drewSomething = drawCircles(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                } else if layer.kind == .heatmap {
+                    drewSomething = drawHeatmap(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 } else {
                     drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 }
@@ -44,7 +46,7 @@ extension Basemap {
                       let shade = hillshade(dem, layer: layer, id: id) else { continue }
                 canvas.drawImage(shade)
                 drewSomething = true
-            case .symbol, .heatmap, .sky:
+            case .symbol, .sky:
                 continue
             }
         }

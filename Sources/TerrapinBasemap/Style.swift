@@ -90,7 +90,8 @@ public struct BasemapStyle: Sendable {
         // circle-pitch-scale: the disc lies on the map, so it shrinks with distance as "map" says.
         .circle: ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                   "circle-pitch-scale", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity", "circle-sort-key"],
-        .heatmap: [], .sky: [],
+        .heatmap: ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"],
+        .sky: [],
     ]
     static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "fill-translate", "line-translate", "fill-extrusion-translate", "circle-translate"]
 
@@ -207,7 +208,7 @@ public struct BasemapStyle: Sendable {
             guard ids.insert(id).inserted else { throw failure(path + ".id", idNode, "layer id '\(id)' is used twice") }
             guard let typeNode = member(fields, "type"), case .string(let type) = typeNode.value else { throw failure(path + ".type", node, "layer '\(id)' needs a \"type\"") }
             guard let kind = LayerKind(rawValue: type) else { throw failure(path + ".type", typeNode, "layer '\(id)' has type \"\(type)\", which is not a MapLibre layer type") }
-            if [.heatmap, .sky].contains(kind) { warn("layer '\(id)': \(type) layers are not drawn; skipped") }
+            if kind == .sky { warn("layer '\(id)': \(type) layers are not drawn; skipped") }
             var source: String?, sourceLayer: String?
             if let s = member(fields, "source"), case .string(let v) = s.value { source = v }
             if let s = member(fields, "source-layer"), case .string(let v) = s.value { sourceLayer = v }
@@ -237,7 +238,7 @@ public struct BasemapStyle: Sendable {
                         continue
                     }
                     guard Self.supported[kind]?.contains(p.key) ?? false else {
-                        if ![.heatmap, .sky].contains(kind) { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
+                        if kind != .sky { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
                         continue
                     }
                     do { properties[p.key] = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key)) } catch {

@@ -29,7 +29,7 @@ public enum StyleExpressionParser {
 
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
-        return calls.contains(op) || ["literal", "get", "has", "id", "geometry-type", "zoom", "all", "any", "case", "match", "coalesce",
+        return calls.contains(op) || ["literal", "get", "has", "id", "geometry-type", "zoom", "heatmap-density", "all", "any", "case", "match", "coalesce",
                                       "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image"].contains(op)
     }
 
@@ -110,6 +110,7 @@ public enum StyleExpressionParser {
         case "id": return .id
         case "geometry-type": return .geometryType
         case "zoom": return .zoom
+        case "heatmap-density": return .heatmapDensity
         case "all": return .all(try args())
         case "any": return .any(try args())
         case "coalesce": return .coalesce(try args())

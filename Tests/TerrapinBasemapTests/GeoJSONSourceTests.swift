@@ -151,4 +151,40 @@ import TerrapinTiles
         let both = try #require(try symbols(#"{"icon-image": "dot", "text-field": "Port", "icon-allow-overlap": true, "text-allow-overlap": true, "text-ignore-placement": true, "icon-ignore-placement": true}"#).first)
         #expect(both.allowOverlap && both.ignorePlacement)
     }
+
+    /// A heatmap layer: points' kernels summed into a density, coloured by the default ramp.
+    @Test func heatmap() throws {
+        let folder = fixtures + "/basemap/geojson"
+        let style = try BasemapStyle.parse(try FileIO.read(folder + "/heatmap.json", limit: 1 << 20), file: "heatmap.json", directory: folder)
+        #expect(style.warnings == [])
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)))
+        assertSnapshot(of: image, as: .image, snapshotPath: "\(fixtures)/basemap/geojson/heatmap-14-8529-5974.png")
+    }
+
+    /// All 148 named colours of CSS, as MapLibre's parser knows them (the default heatmap
+    /// ramp names royalblue; with 38 names its low end was transparent).
+    @Test func cssNamedColours() throws {
+        #expect(CSSColor.named.count == 148 + 1)
+        #expect(CSSColor.parse("royalblue") == StyleColor(red: 65.0 / 255, green: 105.0 / 255, blue: 225.0 / 255))
+        #expect(CSSColor.parse("RebeccaPurple") == StyleColor(red: 0x66 / 255.0, green: 0x33 / 255.0, blue: 0x99 / 255.0))
+    }
+
+    /// MapLibre's default heatmap-color through its 256-step ramp: transparent at 0, lime at
+    /// ½ (between two ramp texels), red at 1 and beyond; opacity scales the premultiplied colour.
+    @Test func heatmapColours() throws {
+        let layer = BasemapStyle.Layer(id: "h", kind: .heatmap, source: nil, sourceLayer: nil, minZoom: 0, maxZoom: 24, filter: nil, visible: true, properties: [:])
+        let ramp = Basemap.heatmapRamp(layer, zoom: 10)
+        #expect(ramp[0] == SIMD4(0, 0, 0, 0))
+        #expect(ramp[255] == SIMD4(1, 0, 0, 1))
+        let canvas = try #require(Canvas(width: 2, height: 2))
+        #expect(Basemap.colourHeatmap(layer, [0, 0.5, 1, 3], size: 2, zoom: 10, opacity: 1, canvas: canvas))
+        let p = canvas.pixmap
+        #expect(p[0, 0].alpha == 0)
+        #expect(p[1, 0].green > 240 && p[1, 0].red < 15 && p[1, 0].alpha == 255, "\(p[1, 0])")
+        #expect(p[0, 1] == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255) && p[1, 1] == p[0, 1])
+        let faded = try #require(Canvas(width: 2, height: 2))
+        _ = Basemap.colourHeatmap(layer, [0, 0.5, 1, 3], size: 2, zoom: 10, opacity: 0.5, canvas: faded)
+        #expect(faded.pixmap[0, 1] == PremultipliedRGBA8(red: 128, green: 0, blue: 0, alpha: 128))
+    }
 }

@@ -52,7 +52,7 @@ import TerrapinTestSupport
         "SQLite work per statement (MBTiles)": "tiles",
         "vector tile": "basemap",
         "a style's GeoJSON source": "geojsonSource",
-        "circle layer pixels": "geojsonSource",
+        "circle and heatmap layer pixels": "geojsonSource",
         "style file": "basemap",
         "basemap labels and buildings per view": "basemap",
         "HTTP request body (`terrapin serve`)": "serveRequests",
@@ -191,6 +191,11 @@ import TerrapinTestSupport
         let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
         _ = try basemap.draw(TileID(z: 0, x: 0, y: 0))
         #expect(basemap.warnings.contains { $0.contains("more circle pixels in one tile than \(Basemap.maxCirclePixels)") }, "\(basemap.warnings)")
+        let heat = try BasemapStyle.parse(Array(("{\"version\": 8, \"sources\": {\"p\": {\"type\": \"geojson\", \"data\": " + many + "}}, "
+            + "\"layers\": [{\"id\": \"h\", \"type\": \"heatmap\", \"source\": \"p\", \"paint\": {\"heatmap-radius\": 400}}]}").utf8), file: "h.json", directory: "/")
+        let heatmap = try Basemap(style: heat, tiles: nil) { path in try TileSources.open(path) }
+        _ = try heatmap.draw(TileID(z: 0, x: 0, y: 0))
+        #expect(heatmap.warnings.contains { $0.contains("more heatmap pixels in one tile than \(Basemap.maxCirclePixels)") }, "\(heatmap.warnings)")
     }
 
     @Test func basemap() throws {
