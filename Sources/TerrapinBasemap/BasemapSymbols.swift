@@ -51,6 +51,10 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var ignorePlacement = false
     /// `icon-opacity`.
     public var iconOpacity = 1.0
+    /// `icon-rotate`: degrees clockwise.
+    public var iconRotate = 0.0
+    /// `text-translate`: pixels right and down the text is moved.
+    public var translate = (x: 0.0, y: 0.0)
     /// `icon-image` from the sprite: its pixels, drawn `iconScale` points per pixel, centred on
     /// the anchor.
     public var icon: Pixmap?
@@ -155,6 +159,7 @@ extension Basemap {
                         made.icon = pixels
                         made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
                         made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", context, default: 1)))
+                        made.iconRotate = Self.number(layer, "icon-rotate", context, default: 0).truncatingRemainder(dividingBy: 360)
                         // Text and icon are placed together: each must be free to go where the
                         // other's rule would stop it (an empty text follows its icon's).
                         let iconOverlap = layer.property("icon-allow-overlap")?.evaluate(context).truthy ?? false
@@ -289,6 +294,9 @@ extension Basemap {
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
+        if case .array(let t)? = layer.property("text-translate")?.evaluate(c), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
+            symbol.translate = (min(1024, max(-1024, x)), min(1024, max(-1024, y)))
+        }
         symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
         symbol.padding = min(64, max(0, Self.number(layer, "text-padding", c, default: 2)))
         symbol.haloBlur = min(10, max(0, Self.number(layer, "text-halo-blur", c, default: 0)))

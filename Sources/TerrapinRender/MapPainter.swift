@@ -351,7 +351,12 @@ public enum MapPainter {
         var origin = Point(label.box.minX, label.box.minY)
         if let icon = style.icon, let anchor = label.anchor {
             let s = style.iconScale
-            let placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s / 2, ty: anchor.y - Double(icon.height) * s / 2)
+            // Centred on the anchor, scaled, turned clockwise by `icon-rotate`.
+            var placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s / 2, ty: anchor.y - Double(icon.height) * s / 2)
+            if style.iconRotate != 0 {
+                placed = Transform.translation(-Double(icon.width) / 2, -Double(icon.height) / 2).concatenating(.scale(s))
+                    .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
+            }
             canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
             // The text keeps its own place beside the icon (its anchor and offset).
             origin = label.textOrigin ?? origin

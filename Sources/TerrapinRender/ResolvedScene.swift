@@ -131,6 +131,8 @@ public struct LabelPaint {
     public var icon: Pixmap?
     public var iconScale: Double
     public var iconOpacity: Double
+    /// Degrees clockwise.
+    public var iconRotate: Double
 
     init(_ style: LabelStyle) {
         color = style.color
@@ -140,6 +142,7 @@ public struct LabelPaint {
         icon = style.icon
         iconScale = style.iconScale
         iconOpacity = style.iconOpacity
+        iconRotate = style.iconRotate
     }
 }
 

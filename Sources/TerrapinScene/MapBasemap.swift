@@ -167,13 +167,14 @@ extension DrawnBasemaps {
             RGBAColor(red: Float(min(1, max(0, c.red))), green: Float(min(1, max(0, c.green))), blue: Float(min(1, max(0, c.blue))), alpha: Float(min(1, max(0, c.alpha))))
         }
         let style = LabelStyle(font: font(s.fonts, size: s.size), color: rgba(s.color), haloColor: rgba(s.haloColor), haloWidth: s.haloWidth,
-                               maxWidth: s.maxWidth * s.size, offset: Size(width: s.offset.x * s.size, height: s.offset.y * s.size),
+                               maxWidth: s.maxWidth * s.size, offset: Size(width: s.offset.x * s.size + s.translate.x, height: s.offset.y * s.size + s.translate.y),
                                anchor: s.anchor, along: s.along.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) },
                                priority: s.priority, layer: s.layer, featureID: s.featureID)
         var allowing = style
         allowing.allowOverlap = s.allowOverlap
         allowing.ignorePlacement = s.ignorePlacement
         allowing.iconOpacity = s.iconOpacity
+        allowing.iconRotate = s.iconRotate
         allowing.icon = s.icon
         allowing.iconScale = s.iconScale
         allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }

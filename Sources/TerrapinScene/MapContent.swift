@@ -341,6 +341,8 @@ public struct LabelStyle: Sendable, Equatable {
     public var ignorePlacement = false
     /// The icon's opacity (`icon-opacity`).
     public var iconOpacity = 1.0
+    /// Degrees clockwise the icon is turned about its centre (`icon-rotate`).
+    public var iconRotate = 0.0
     /// An icon centred on the anchor (`icon-image` from the style's sprite), drawn
     /// `iconScale` points per pixel.
     public var icon: Pixmap?

@@ -150,6 +150,9 @@ import TerrapinTiles
         #expect(!withText.allowOverlap && !withText.ignorePlacement && withText.iconOpacity == 1)
         let both = try #require(try symbols(#"{"icon-image": "dot", "text-field": "Port", "icon-allow-overlap": true, "text-allow-overlap": true, "text-ignore-placement": true, "icon-ignore-placement": true}"#).first)
         #expect(both.allowOverlap && both.ignorePlacement)
+        // icon-rotate (degrees clockwise, taken modulo 360) and text-translate (pixels).
+        let turned = try #require(try symbols(#"{"icon-image": "dot", "text-field": "Port", "icon-rotate": 450}"#, paint: #"{"text-translate": [5, -3]}"#).first)
+        #expect(turned.iconRotate == 90 && turned.translate == (x: 5, y: -3))
     }
 
     /// A heatmap layer: points' kernels summed into a density, coloured by the default ramp.
