@@ -77,7 +77,10 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 continue
             }
             let archive: any TileSource
-            if let location = source.location { archive = try open(location) }
+            if let location = source.location {
+                archive = source.repeated ? try RepeatedTile(location, files: files, minZoom: source.minZoom ?? 0, maxZoom: source.maxZoom ?? 22)
+                                          : try open(location)
+            }
             else if let tiles, source.kind == .vector { archive = tiles }
             else if source.kind == .raster, let imagery {
                 rasters[key] = imagery

@@ -30,6 +30,8 @@ public struct BasemapStyle: Sendable {
         public var data: Data?
         public var buffer = 128.0
         public var generateID = false
+        /// A `tiles` URL with no {z}, {x} or {y}: MapLibre asks for that one file for every tile.
+        public var repeated = false
     }
 
     public enum LayerKind: String, Sendable, CaseIterable {
@@ -143,10 +145,11 @@ public struct BasemapStyle: Sendable {
                     sources[m.key] = source
                     continue
                 }
-                var location: String?, remote: String?
+                var location: String?, remote: String?, repeated = false
                 if let u = member(fields, "url"), case .string(let url) = u.value { location = url }
                 if let t = member(fields, "tiles"), case .array(let list) = t.value, let first = list.first, case .string(let template) = first.value {
                     location = template
+                    repeated = !template.contains("{z}") && !template.contains("{x}") && !template.hasSuffix(".pmtiles") && !template.hasSuffix(".mbtiles")
                 }
                 if let l = location {
                     if l.hasPrefix("http://") || l.hasPrefix("https://") || l.hasPrefix("mapbox://") {
@@ -172,6 +175,7 @@ public struct BasemapStyle: Sendable {
                 if let a = member(fields, "attribution"), case .string(let text) = a.value { attribution = text }
                 sources[m.key] = Source(kind: kind, location: location, tileSize: tileSize, minZoom: int("minzoom"), maxZoom: int("maxzoom"),
                                         attribution: attribution, remote: remote)
+                sources[m.key]?.repeated = repeated && location != nil
                 if let e = member(fields, "encoding"), case .string(let encoding) = e.value {
                     if ["mapbox", "terrarium"].contains(encoding) { sources[m.key]?.encoding = encoding }
                     else { warn("source '\(m.key)': encoding \"\(encoding)\" is not known (mapbox or terrarium); mapbox is used") }

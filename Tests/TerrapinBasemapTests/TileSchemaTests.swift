@@ -10,6 +10,20 @@ import TerrapinTestSupport
     /// A folder of tiles says nothing of where its data is: a style reading a layer its one
     /// sampled tile lacks is not warned about (that tile is no evidence), while an archive
     /// whose metadata places its data still is (the schema tests below).
+    /// A `tiles` URL with no {z}, {x} or {y} is one file for every tile, as MapLibre asks for
+    /// it; within the source's zooms.
+    @Test func aTilesURLWithoutPlaceholdersRepeatsItsFile() throws {
+        let file = Repository.fixture("tiles/andorra-omt-14-8261-6050.mvt")
+        let json = #"{"version": 8, "sources": {"s": {"type": "vector", "tiles": ["\#(file)"], "maxzoom": 14}}, "layers": [{"id": "w", "type": "fill", "source": "s", "source-layer": "water"}]}"#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: "/")
+        #expect(style.sources["s"]?.repeated == true)
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        #expect(basemap.warnings == [])
+        let a = try #require(basemap.vectorTile("s", TileID(z: 3, x: 1, y: 2))), b = try #require(basemap.vectorTile("s", TileID(z: 14, x: 0, y: 0)))
+        #expect(a.layers.map(\.name) == b.layers.map(\.name) && a.layer("water") != nil)
+        #expect(basemap.vectorTile("s", TileID(z: 15, x: 0, y: 0)) == nil)
+    }
+
     @Test func aFolderOfTilesWithoutMetadataIsNotWarnedAbout() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("terrapin-xyz-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
