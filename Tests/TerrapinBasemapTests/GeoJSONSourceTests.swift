@@ -10,6 +10,19 @@ import TerrapinTiles
 @testable import TerrapinBasemap
 
 @Suite struct GeoJSONSourceTests {
+    /// The style Fixtures/basemap/geojson/NAME.json drawn into Monaco's tile 14/8529/5974, with
+    /// no warning, against its golden NAME-14-8529-5974.png (compared with MapLibre Native's
+    /// image of the same tile before it was committed).
+    func monacoTile(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let folder = fixtures + "/basemap/geojson"
+        let style = try BasemapStyle.parse(try FileIO.read(folder + "/\(name).json", limit: 1 << 20), file: "\(name).json", directory: folder)
+        #expect(style.warnings == [], sourceLocation: sourceLocation)
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        #expect(basemap.warnings == [], sourceLocation: sourceLocation)
+        let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)), sourceLocation: sourceLocation)
+        assertSnapshot(of: image, as: .image, snapshotPath: "\(folder)/\(name)-14-8529-5974.png")
+    }
+
     func source(_ text: String, buffer: Double = 128) throws -> GeoJSONSource {
         try GeoJSONSource(bytes: Array(text.utf8), name: "'test'", buffer: buffer)
     }
@@ -102,12 +115,7 @@ import TerrapinTiles
     /// stroke and blur from the features, drawn in `circle-sort-key` order; one crossing the
     /// tile's east edge is drawn from this tile's buffer.
     @Test func circles() throws {
-        let folder = fixtures + "/basemap/geojson"
-        let style = try BasemapStyle.parse(try FileIO.read(folder + "/circles.json", limit: 1 << 20), file: "circles.json", directory: folder)
-        #expect(style.warnings == [])
-        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
-        let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)))
-        assertSnapshot(of: image, as: .image, snapshotPath: "\(fixtures)/basemap/geojson/circles-14-8529-5974.png")
+        try monacoTile("circles")
     }
 
     /// One disc's pixels as MapLibre's circle shader makes them: solid inside, one pixel of
@@ -157,12 +165,7 @@ import TerrapinTiles
 
     /// A heatmap layer: points' kernels summed into a density, coloured by the default ramp.
     @Test func heatmap() throws {
-        let folder = fixtures + "/basemap/geojson"
-        let style = try BasemapStyle.parse(try FileIO.read(folder + "/heatmap.json", limit: 1 << 20), file: "heatmap.json", directory: folder)
-        #expect(style.warnings == [])
-        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
-        let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)))
-        assertSnapshot(of: image, as: .image, snapshotPath: "\(fixtures)/basemap/geojson/heatmap-14-8529-5974.png")
+        try monacoTile("heatmap")
     }
 
     /// All 148 named colours of CSS, as MapLibre's parser knows them (the default heatmap
