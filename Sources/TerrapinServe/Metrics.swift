@@ -57,6 +57,11 @@ final class Metrics: Sendable {
         let s = state.withLock { $0 }
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
+        /// A family of one unlabelled sample.
+        func single(_ name: String, _ type: String, _ help: String, _ value: Int) {
+            family(name, type, help)
+            out += "\(name) \(value)\n"
+        }
         func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
         func histogram(_ name: String, _ labels: String, _ h: Histogram) {
             let sep = labels.isEmpty ? "" : ","
@@ -75,45 +80,29 @@ final class Metrics: Sendable {
         for route in s.latency.keys.sorted() { histogram("terrapin_http_request_duration_seconds", "route=\"\(route)\"", s.latency[route]!) }
         family("terrapin_render_duration_seconds", "histogram", "Time a worker spent rendering and encoding one image.")
         histogram("terrapin_render_duration_seconds", "", s.render)
-        family("terrapin_cache_hits_total", "counter", "Images answered from the on-disk cache.")
-        out += "terrapin_cache_hits_total \(s.cacheHits)\n"
-        family("terrapin_cache_misses_total", "counter", "Images looked up in the on-disk cache and rendered.")
-        out += "terrapin_cache_misses_total \(s.cacheMisses)\n"
+        single("terrapin_cache_hits_total", "counter", "Images answered from the on-disk cache.", s.cacheHits)
+        single("terrapin_cache_misses_total", "counter", "Images looked up in the on-disk cache and rendered.", s.cacheMisses)
         if let cacheBytes {
-            family("terrapin_cache_bytes", "gauge", "Bytes in the on-disk cache (as this process last counted).")
-            out += "terrapin_cache_bytes \(cacheBytes)\n"
+            single("terrapin_cache_bytes", "gauge", "Bytes in the on-disk cache (as this process last counted).", cacheBytes)
         }
         family("terrapin_rejected_total", "counter", "Renders refused: saturated (503), timeout (503), budget (422).")
         for reason in ["budget", "saturated", "timeout"] { out += "terrapin_rejected_total{reason=\"\(reason)\"} \(s.rejected[reason] ?? 0)\n" }
-        family("terrapin_renders_stopped_total", "counter", "Renders stopped on a worker after their request timed out (503).")
-        out += "terrapin_renders_stopped_total \(s.stopped)\n"
-        family("terrapin_http_requests_in_flight", "gauge", "Requests being answered now.")
-        out += "terrapin_http_requests_in_flight \(s.inFlight)\n"
-        family("terrapin_renders_running", "gauge", "Renders on a worker now.")
-        out += "terrapin_renders_running \(load.running)\n"
-        family("terrapin_renders_queued", "gauge", "Renders waiting for a worker.")
-        out += "terrapin_renders_queued \(load.queued)\n"
-        family("terrapin_render_workers", "gauge", "Render worker threads.")
-        out += "terrapin_render_workers \(workers)\n"
-        family("terrapin_ready", "gauge", "1 when /readyz answers 200.")
-        out += "terrapin_ready \(ready ? 1 : 0)\n"
+        single("terrapin_renders_stopped_total", "counter", "Renders stopped on a worker after their request timed out (503).", s.stopped)
+        single("terrapin_http_requests_in_flight", "gauge", "Requests being answered now.", s.inFlight)
+        single("terrapin_renders_running", "gauge", "Renders on a worker now.", load.running)
+        single("terrapin_renders_queued", "gauge", "Renders waiting for a worker.", load.queued)
+        single("terrapin_render_workers", "gauge", "Render worker threads.", workers)
+        single("terrapin_ready", "gauge", "1 when /readyz answers 200.", ready ? 1 : 0)
         // Remote sources (tiles, styles, files read by URL), through the process's HTTP client.
         let downloads = HTTPClient.shared.counters
-        family("terrapin_downloads_total", "counter", "Transfers made for remote sources (each retry and redirect counts).")
-        out += "terrapin_downloads_total \(downloads.requests)\n"
-        family("terrapin_download_bytes_total", "counter", "Body bytes received for remote sources.")
-        out += "terrapin_download_bytes_total \(downloads.bytes)\n"
-        family("terrapin_download_cache_hits_total", "counter", "Remote reads answered by the download cache without a transfer.")
-        out += "terrapin_download_cache_hits_total \(downloads.cacheHits)\n"
-        family("terrapin_download_revalidations_total", "counter", "Download cache entries kept after the server answered 304.")
-        out += "terrapin_download_revalidations_total \(downloads.revalidated)\n"
-        family("terrapin_download_retries_total", "counter", "Transfers retried after a connection failure, a cut body, 5xx or 429.")
-        out += "terrapin_download_retries_total \(downloads.retries)\n"
+        single("terrapin_downloads_total", "counter", "Transfers made for remote sources (each retry and redirect counts).", downloads.requests)
+        single("terrapin_download_bytes_total", "counter", "Body bytes received for remote sources.", downloads.bytes)
+        single("terrapin_download_cache_hits_total", "counter", "Remote reads answered by the download cache without a transfer.", downloads.cacheHits)
+        single("terrapin_download_revalidations_total", "counter", "Download cache entries kept after the server answered 304.", downloads.revalidated)
+        single("terrapin_download_retries_total", "counter", "Transfers retried after a connection failure, a cut body, 5xx or 429.", downloads.retries)
         let memory = Self.memory()
-        family("process_resident_memory_bytes", "gauge", "Resident memory now.")
-        out += "process_resident_memory_bytes \(memory.resident)\n"
-        family("terrapin_process_peak_resident_memory_bytes", "gauge", "Largest resident memory since the process started.")
-        out += "terrapin_process_peak_resident_memory_bytes \(memory.peak)\n"
+        single("process_resident_memory_bytes", "gauge", "Resident memory now.", memory.resident)
+        single("terrapin_process_peak_resident_memory_bytes", "gauge", "Largest resident memory since the process started.", memory.peak)
         return out
     }
 
