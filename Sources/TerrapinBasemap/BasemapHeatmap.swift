@@ -37,7 +37,9 @@ extension Basemap {
             if let filter = layer.filter, !filter.evaluate(c).truthy { continue }
             let weight = max(0, Self.number(layer, "heatmap-weight", c, default: 1))
             let radius = min(512, max(1, Self.number(layer, "heatmap-radius", c, default: 30))) * Double(size) / 512
-            let peak = weight * intensity * Self.gaussCoefficient
+            // Bounded, so that a hostile weight or intensity (each finite, their product not)
+            // keeps the kernel's reach finite: past 10⁶ the density saturates the ramp anyway.
+            let peak = min(1e6, weight * intensity * Self.gaussCoefficient)
             guard peak > Self.heatmapZero else { continue }
             // The kernel's reach, in radii: where it falls to ZERO.
             let reach = (-2 * log(Self.heatmapZero / peak)).squareRoot() / 3 * radius

@@ -196,6 +196,10 @@ import TerrapinTestSupport
         let heatmap = try Basemap(style: heat, tiles: nil) { path in try TileSources.open(path) }
         _ = try heatmap.draw(TileID(z: 0, x: 0, y: 0))
         #expect(heatmap.warnings.contains { $0.contains("more heatmap pixels in one tile than \(Basemap.maxCirclePixels)") }, "\(heatmap.warnings)")
+        // A weight and an intensity whose product overflows: a bounded kernel, not a trap.
+        let huge = try BasemapStyle.parse(Array(("{\"version\": 8, \"sources\": {\"p\": {\"type\": \"geojson\", \"data\": {\"type\": \"Point\", \"coordinates\": [0, 0]}}}, "
+            + "\"layers\": [{\"id\": \"h\", \"type\": \"heatmap\", \"source\": \"p\", \"paint\": {\"heatmap-weight\": 1e300, \"heatmap-intensity\": 1e300}}]}").utf8), file: "w.json", directory: "/")
+        #expect(try Basemap(style: huge, tiles: nil) { path in try TileSources.open(path) }.draw(TileID(z: 0, x: 0, y: 0)) != nil)
     }
 
     @Test func basemap() throws {
