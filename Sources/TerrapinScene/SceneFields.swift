@@ -45,14 +45,26 @@ struct ObjectTable<Model: Sendable>: Sendable {
     let doc: String
     /// The model a read starts from, whose values are the defaults.
     let initial: Model
-    var required: [String] = []
+    let required: [String]
     /// Reported at the object when a required key is missing.
-    var requiredMessage: String? = nil
+    let requiredMessage: String?
     let fields: [Field<Model>]
     /// Checks the model once every field is read (what no one field can say).
-    var check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)? = nil
+    let check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)?
+    /// The fields' keys, made once: every object read checks its members against them.
+    let keys: [String]
 
-    var keys: [String] { fields.map(\.spec.key) }
+    init(name: String, doc: String, initial: Model, required: [String] = [], requiredMessage: String? = nil, fields: [Field<Model>],
+         check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)? = nil) {
+        self.name = name
+        self.doc = doc
+        self.initial = initial
+        self.required = required
+        self.requiredMessage = requiredMessage
+        self.fields = fields
+        self.check = check
+        keys = fields.map(\.spec.key)
+    }
 
     /// The members to write, in the table's order, defaults left out.
     func write(_ model: Model) -> JSONValue {
