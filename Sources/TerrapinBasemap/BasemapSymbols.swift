@@ -64,6 +64,9 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var priority: Double
     public var layer: String
     public var featureID: UInt64?
+    /// What the place is, from the feature's attributes (`class`, else `kind`, else
+    /// `subclass`: OpenMapTiles', Protomaps' and Shortbread's words), for its card.
+    public var kind: String?
 
     public static func == (a: BasemapSymbol, b: BasemapSymbol) -> Bool {
         a.text == b.text && a.latitude == b.latitude && a.longitude == b.longitude && a.along?.latitude == b.along?.latitude
@@ -292,6 +295,7 @@ extension Basemap {
             maxWidth: along != nil ? 0 : Self.number(layer, "text-max-width", c, default: 10),
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
+        symbol.kind = ["class", "kind", "subclass"].lazy.compactMap { c.property($0)?.string }.first
         symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
         if case .array(let t)? = layer.property("text-translate")?.evaluate(c), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {

@@ -9,7 +9,9 @@
 //   labels    basemap labels: they lie on the map, under every marker
 //   markers   leader lines, then each shown marker back to front (a Marker3D's label right
 //             after it); then the hidden ones, not drawn, with the reason
-//   popovers  bubbles, above everything
+//   popovers  bubbles, and the attribution
+//   controls  the map controls (`mapControls`), then an open place's card, above everything;
+//             they take taps first
 // How to add a kind of content: see docs/architecture.md, "Adding a kind of map content".
 import TerrapinGeo
 import TerrapinGeometry
@@ -21,7 +23,7 @@ import TerrapinTerrain
 import TerrapinViews
 
 public enum DisplayLayer: String, CaseIterable, Sendable {
-    case ground, threeD = "3d", overlays, occluded, labels, markers, popovers
+    case ground, threeD = "3d", overlays, occluded, labels, markers, popovers, controls
 
     /// The layer's place in `allCases`.
     var order: Int {
@@ -33,6 +35,7 @@ public enum DisplayLayer: String, CaseIterable, Sendable {
         case .labels: 4
         case .markers: 5
         case .popovers: 6
+        case .controls: 7
         }
     }
 }
@@ -60,6 +63,10 @@ public enum DisplayContent: Equatable, Sendable {
     case attribution(String)
     /// A polyline or polygon: index into `ResolvedScene.shapes`.
     case shape(Int)
+    /// A map control: index into `ResolvedScene.controls`.
+    case control(Int)
+    /// The open place's card (`ResolvedScene.placeCard`), by the place's id.
+    case placeCard(String)
 }
 
 /// Where an item takes taps.
@@ -76,6 +83,10 @@ public enum HitShape: Equatable, Sendable {
     case place(Rect, id: String)
     /// A model's triangles where they are drawn (the tap's ray meets one before the ground).
     case model
+    /// A map control's buttons.
+    case buttons
+    /// The place card: its close button closes it, the rest takes the tap and does nothing.
+    case card
 }
 
 public struct DisplayItem: Sendable {

@@ -96,6 +96,12 @@ enum DisplayListBuilder {
             let w = min(scene.width, layout.width + 6), h = layout.height + 2
             items.append(DisplayItem(layer: .popovers, content: .attribution(credit), box: Rect(x: scene.width - w, y: scene.height - h, width: w, height: h)))
         }
+        for (k, control) in scene.controls.enumerated() {
+            items.append(DisplayItem(layer: .controls, content: .control(k), box: control.frame, hit: .buttons))
+        }
+        if let card = scene.placeCard {
+            items.append(DisplayItem(layer: .controls, content: .placeCard(card.card.id), box: card.frame, hit: .card))
+        }
         return items
     }
 }

@@ -38,6 +38,13 @@ extension ResolvedScene {
                 case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
                 case .popover(_, let marker): text = "popover on marker \(marker)"
                 case .attribution(let credit): text = "attribution \"\(credit)\""
+                case .placeCard(let id):
+                    let card = placeCard!.card
+                    text = "place card \(id) \"\(card.name)\"" + (card.kind.map { " (\($0))" } ?? "") + ", close button \(rect(placeCard!.close))"
+                case .control(let k):
+                    let c = controls[k]
+                    text = "\(c.kind.name) control at \(c.position.rawValue): " + c.buttons.map { "\($0.glyph.rawValue) \(rect($0.frame))" }.joined(separator: ", ")
+                        + (c.kind == .compass ? ", needle turned \(f(-c.heading))°" : "")
                 case .shape(let k):
                     let shape = shapes[k]
                     let points = shape.geo.reduce(0) { $0 + $1.count }
@@ -56,6 +63,8 @@ extension ResolvedScene {
                 case .fill?: text += ", taps: fill"
                 case .place(_, let id)?: text += ", taps: place \(id)"
                 case .model?: text += ", taps: its triangles"
+                case .buttons?: text += ", taps: its buttons"
+                case .card?: text += ", taps: its close button"
                 case nil: break
                 }
                 lines.append("    " + text)

@@ -21,9 +21,13 @@ public struct MapHit {
         case model(Int)
         /// Nothing but the map: runs `Map.onTap`, closes auto-closing popovers.
         case map
-        /// A basemap place's label ("layer/feature id"): runs `onPlaceTap`, else `Map.onTap`
+        /// A basemap place's label ("layer/feature id"): runs `onPlaceTap`, then `Map.onTap`
         /// with `.place(id:)`.
         case place(id: String)
+        /// A map control's button, by the control's index in `ResolvedScene.controls`.
+        case control(Int, ControlGlyph)
+        /// The open place card; `close`: its close button.
+        case placeCard(close: Bool)
 
         public var description: String {
             switch self {
@@ -34,6 +38,8 @@ public struct MapHit {
             case .model(let i): "model \(i)"
             case .map: "the map"
             case .place(let id): "place \(id)"
+            case .control(let k, let glyph): "control \(k) button \(glyph.rawValue)"
+            case .placeCard(let close): close ? "the place card's close button" : "the place card"
             }
         }
     }
@@ -69,6 +75,17 @@ extension ResolvedScene {
         for item in items.reversed() where item.isDrawn {
             guard let hit = item.hit else { continue }
             switch (item.content, hit) {
+            case (.placeCard, .card):
+                guard let card = placeCard, card.frame.contains(point) else { continue }
+                let close = card.close.contains(point), state = content.placeCard
+                return MapHit(target: .placeCard(close: close), label: close ? "Close" : card.card.name,
+                              action: { if close { state.wrappedValue = nil } }, mayChangeState: close)
+            case (.control(let k), .buttons):
+                guard let button = controls[k].buttons.first(where: { $0.frame.contains(point) }) else { continue }
+                let binding = content.cameraBinding
+                let stepped = MapControlLayout.step(button.glyph, camera, width: width, height: height)
+                return MapHit(target: .control(k, button.glyph), label: "\(controls[k].kind.name) \(button.glyph.rawValue)",
+                              action: { binding?.wrappedValue = stepped }, mayChangeState: binding != nil)
             case (.popover(_, let marker), .bubble(let bubble)) where bubble.contains(point):
                 guard let popover = prepared[marker].markerPopover, let laidOut = prepared[marker].popover else { continue }
                 let inner = Point(point.x - bubble.minX - popover.style.padding, point.y - bubble.minY - popover.style.padding)
@@ -108,11 +125,17 @@ extension ResolvedScene {
                                      mayChangeState: action != nil || closesPopovers(except: nil)), point)
             case (.basemapLabel, .place(let box, let id)) where box.contains(point):
                 let placeTap = content.placeTapHandler, mapTap = content.tapHandler
-                guard placeTap != nil || mapTap != nil else { continue }
+                let cards = content.placeInformationEnabled, state = content.placeCard
+                guard placeTap != nil || mapTap != nil || cards else { continue }
                 let location = location(at: point)
-                return MapHit(target: .place(id: id), label: labels.first { $0.box == box }?.name, action: {
+                let label = labels.first { $0.box == box }
+                let card = PlaceCard(id: id, name: label?.name ?? id, kind: label?.style?.kind)
+                return MapHit(target: .place(id: id), label: label?.name, action: {
                     closePopovers(except: nil)
-                    if let placeTap { placeTap(id) } else if let location { mapTap?(MapTapInfo(location: location, content: .place(id: id))) }
+                    // The SDK's order: `onPlaceTap` decides the card, then `onTap` hears the place.
+                    let action = placeTap?(id) ?? .default
+                    if cards, action == .default { state.wrappedValue = card }
+                    if let location { mapTap?(MapTapInfo(location: location, content: .place(id: id))) }
                 }, mayChangeState: true, location: location)
             default: continue
             }

@@ -122,6 +122,10 @@ public enum MapPainter {
                     guard let box, let layout = content.attribution else { continue }
                     canvas.fill(PathBuilder.rect(box), paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.7)))
                     layout.draw(in: canvas, at: Point(box.maxX - 3 - layout.width, box.minY + 1), color: RGBAColor(RGBA8(hex: "#3C4043")!))
+                case .control(let k):
+                    drawControl(scene.controls[k], canvas: canvas)
+                case .placeCard:
+                    if let card = scene.placeCard { drawPlaceCard(card, canvas: canvas) }
                 case .sky, .flatGround, .terrainMesh, .buildings, .model:
                     continue
                 }

@@ -23,7 +23,12 @@ final class ResolvedContent {
     /// Tap handlers, captured at resolve: the map's, its places', and each polyline's, polygon's
     /// and model's in declaration order.
     let tapHandler: ((MapTapInfo) -> Void)?
-    let placeTapHandler: ((String) -> Void)?
+    let placeTapHandler: ((String) -> PlaceTapAction)?
+    /// The camera binding the map controls step (nil: the map's camera is not bound).
+    let cameraBinding: Binding<Camera>?
+    /// The map's open place card, and whether a tapped place opens one.
+    let placeCard: State<PlaceCard?>
+    let placeInformationEnabled: Bool
     let polylineTaps: [(() -> Void)?]
     let polygonTaps: [(() -> Void)?]
     let modelTaps: [(() -> Void)?]
@@ -39,6 +44,9 @@ final class ResolvedContent {
         sun = map.sun
         tapHandler = map.tapHandler
         placeTapHandler = map.placeTapHandler
+        cameraBinding = map.camera
+        placeCard = map.placeCard
+        placeInformationEnabled = map.placeInformationEnabled
         // One walk of the items (`Map.polylines` and its siblings each walk them again).
         var polylineTaps: [(() -> Void)?] = [], polygonTaps: [(() -> Void)?] = [], modelTaps: [(() -> Void)?] = []
         for item in map.items {

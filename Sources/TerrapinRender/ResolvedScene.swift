@@ -164,6 +164,10 @@ public struct ResolvedScene: CustomStringConvertible {
     public internal(set) var shapes: [ResolvedShape] = []
     /// 3D models, in declaration order.
     public internal(set) var models: [ResolvedModel] = []
+    /// The map controls, placed (`Map.mapControls`).
+    public internal(set) var controls: [ResolvedControl] = []
+    /// The open place card, placed (nil: none is open).
+    public internal(set) var placeCard: ResolvedPlaceCard? = nil
     /// The display list, in painting order (empty for a scene resolved for markers alone).
     public internal(set) var items: [DisplayItem] = []
     /// What the items draw: laid-out marker content, popovers, the ground's sources.

@@ -46,8 +46,15 @@ public struct Map {
     public var earth = Ellipsoid.wgs84
     /// `onTap`'s handler.
     public var tapHandler: ((MapTapInfo) -> Void)?
-    /// `onPlaceTap`'s handler.
-    public var placeTapHandler: ((String) -> Void)?
+    /// `onPlaceTap`'s handler: what to do with a tapped place's card.
+    public var placeTapHandler: ((String) -> PlaceTapAction)?
+    /// Whether a tapped place shows its card (`placeInformationEnabled`). Default true.
+    public var placeInformationEnabled = true
+    /// The place whose card is open: the map's own state (as the SDK keeps it), set by a tap on
+    /// a place, closed by the card's close button; it lives as long as the map view does.
+    public let placeCard = State<PlaceCard?>(wrappedValue: nil)
+    /// The controls declared with `mapControls`, one group per position.
+    public var controls: [MapControlGroup] = []
 
     public init(mode: MapMode, @MapContentBuilder content: () -> MapItems = { MapItems(items: []) }) {
         self.mode = mode
@@ -175,15 +182,19 @@ public struct Map {
     nonisolated(unsafe) public static var apiKey: String = ""
     /// A cloud map style. Accepted and unused (Terrapin draws `mode`).
     public func style(mapID: String) -> Map { self }
-    /// On-screen controls. Accepted and not drawn (a still image has nothing to press).
-    public func mapControls<Controls: View>(at position: Alignment = .topTrailing, margin: Double = 16, spacing: Double = 8,
-                                            @ViewBuilder _ controls: () -> Controls) -> Map { self }
-    /// Taps on basemap places: a vector basemap's labels, by "layer/feature id" (the style
-    /// layer's id and the vector tile feature's id, or the label's text when the tiles give
-    /// their features no ids).
-    public func onPlaceTap(_ action: @escaping (String) -> Void) -> Map { with { $0.placeTapHandler = action } }
-    /// Place information on tap. Accepted and unused.
-    public func placeInformationEnabled(_ enabled: Bool) -> Map { self }
+    /// Taps on basemap places (the SDK 1.0's, from GoogleMaps3DKit): a vector basemap's labels
+    /// and icons, by "layer/feature id" (the style layer's id and the vector tile feature's id,
+    /// or the label's text when the tiles give their features no ids). The handler's answer
+    /// says whether the place's card is drawn (`.default`) or not (`.none`); `Map.onTap` then
+    /// runs with `.place(id:)`.
+    public func onPlaceTap(_ action: @escaping (String) -> PlaceTapAction) -> Map { with { $0.placeTapHandler = action } }
+    /// The SDK 0.2's form, whose handler returns nothing: the card is shown.
+    @available(*, deprecated, message: "the SDK 1.0's handler returns a PlaceTapAction")
+    public func onPlaceTap(_ action: @escaping (String) -> Void) -> Map {
+        with { $0.placeTapHandler = { id in action(id); return .default } }
+    }
+    /// Whether a tapped place shows its card (default true); false shows none for any place.
+    public func placeInformationEnabled(_ enabled: Bool) -> Map { with { $0.placeInformationEnabled = enabled } }
 
     /// A copy with `change` made (every modifier is one).
     public func with(_ change: (inout Map) -> Void) -> Map {
@@ -221,14 +232,21 @@ public struct TriggeredFlight {
     public var completion: (() -> Void)?
 }
 
-/// The SDK's compass control: accepted inside `.mapControls { }`, not drawn.
-public struct CompassControl: View {
-    public init() {}
-    public var body: some View { EmptyView() }
+/// A basemap place, as its card shows it.
+public struct PlaceCard: Equatable, Hashable, Sendable {
+    /// "layer/feature id", as `onPlaceTap` hears it.
+    public var id: String
+    public var name: String
+    /// What it is, from the tile's attributes ("cafe", "village", …), or nil.
+    public var kind: String?
+    public init(id: String, name: String, kind: String? = nil) { self.id = id; self.name = name; self.kind = kind }
 }
 
-/// The SDK's zoom control: accepted inside `.mapControls { }`, not drawn.
-public struct ZoomControl: View {
-    public init() {}
-    public var body: some View { EmptyView() }
+/// What a tap on a place does with its card (`Map.onPlaceTap`'s answer).
+public enum PlaceTapAction: Equatable, Hashable, Sendable {
+    /// The place's card is drawn (the SDK's Places widget; Terrapin's is a sheet with the
+    /// place's name and kind, from the tile's attributes).
+    case `default`
+    /// No card.
+    case none
 }

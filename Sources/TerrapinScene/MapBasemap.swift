@@ -171,6 +171,7 @@ extension DrawnBasemaps {
                                anchor: s.anchor, along: s.along.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) },
                                priority: s.priority, layer: s.layer, featureID: s.featureID)
         var allowing = style
+        allowing.kind = s.kind
         allowing.allowOverlap = s.allowOverlap
         allowing.ignorePlacement = s.ignorePlacement
         allowing.iconOpacity = s.iconOpacity

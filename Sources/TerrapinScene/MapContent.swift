@@ -350,6 +350,8 @@ public struct LabelStyle: Sendable, Equatable {
     /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
     public var layer: String
     public var featureID: UInt64?
+    /// What the place is (the feature's `class`, `kind` or `subclass`), for its card.
+    public var kind: String?
 
     /// How the label is set: as MapLibre sets a style's labels — its glyph sheets' advances,
     /// no kerning, letter spacing, line height, and balanced lines within `maxWidth`.

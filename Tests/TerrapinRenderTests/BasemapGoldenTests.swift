@@ -134,7 +134,7 @@ import TerrapinSnapshotTesting
         let camera = Camera(center: LatLngAltitude(latitude: 43.7392, longitude: 7.4262), range: 1500)
         nonisolated(unsafe) var heard: [String] = []
         let map = try Map(initialCamera: camera, mode: .roadmap).basemap(tiles: "\(mapFixtures)/tiles/monaco-omt.pmtiles")
-            .onPlaceTap { heard.append($0) }
+            .onPlaceTap { heard.append($0); return .none }
         let scene = try MapResolver.resolve(map, width: 400, height: 300)
         let label = try #require(scene.labels.first { $0.name == "Monte-Carlo" && $0.isShown })
         let hit = try #require(scene.hitTest(Point(label.box.midX, label.box.midY)))

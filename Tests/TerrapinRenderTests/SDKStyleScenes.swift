@@ -116,7 +116,7 @@ private struct ControlsView: View {
             .style(PopoverStyle(padding: 12, backgroundColor: .white, borderRadius: 12, shadow: .default))
         }
         .style(mapID: "DEMO_MAP_ID")
-        .mapControls(at: .topTrailing, margin: 16, spacing: 8) { CompassControl(); ZoomControl() }
+        .mapControls(at: .trailing, margin: 16, spacing: 8) { CompassControl(); ZoomControl() }
         .placeInformationEnabled(true)
     }
 }

@@ -1,0 +1,171 @@
+// The SDK 1.0's map controls: laid out at their positions (as printed text), drawn (a golden),
+// and tapped (each button's step on the camera binding).
+import Foundation
+import Testing
+@testable import Terrapin
+@testable import TerrapinRender
+
+private let ferryBuilding = LatLngAltitude(latitude: 37.7955, longitude: -122.3937, altitude: 0)
+
+/// Every control, at all four positions, with spacers pushing the top row right and the bottom
+/// row apart; the map faces 30° east of north, so the compass's needle leans left.
+private struct AllControls: View {
+    @State var camera = Camera(center: ferryBuilding, heading: 30, tilt: 45, range: 2000)
+    var body: some View {
+        Map(camera: $camera, mode: .roadmap) {
+            Marker(position: ferryBuilding)
+        }
+        .mapControls(at: .trailing) { CompassControl(); ZoomControl() }
+        .mapControls(at: .top, margin: 12) { Spacer(); PanHorizontalControl() }
+        .mapControls(at: .bottom, spacing: 12) {
+            TiltControl(orientation: .horizontal)
+            Spacer()
+            RotateControl()
+        }
+        .mapControls(at: .leading) { PanVerticalControl() }
+    }
+}
+
+@Suite struct MapControlsTests {
+    func scene(_ map: Map, width: Double = 400, height: Double = 300) throws -> ResolvedScene {
+        try MapResolver.resolve(map, width: width, height: height)
+    }
+
+    func controlLines(_ scene: ResolvedScene) -> [String] {
+        scene.displayList.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.contains("control at") }
+    }
+
+    /// Stacked along their edge, `margin` from it and `spacing` apart: top to bottom at the
+    /// sides, left to right at the top and bottom; centred without a spacer, pushed by one.
+    @Test func placedAtTheirPositions() throws {
+        let map = try #require(try MapResolver.maps(in: AllControls().frame(width: 400, height: 300)).first)
+        #expect(controlLines(map.scene) == [
+            // Trailing: 40 + 8 + 80 = 128 pt, centred in 300: from y 86; 16 pt from the right.
+            "compass control at trailing: compass 344,86 40x40, needle turned -30°, box 344,86 40x40, taps: its buttons",
+            "zoom control at trailing: + 344,134 40x40, − 344,174 40x40, box 344,134 40x80, taps: its buttons",
+            // Top: the spacer takes the room left, so the control ends 12 pt from the right.
+            "pan horizontal control at top: ← 308,12 40x40, → 348,12 40x40, box 308,12 80x40, taps: its buttons",
+            // Bottom: 80 + 12 + spacer + 12 + 80 = 400 − 2 × 16.
+            "tilt control at bottom: tilt up 16,244 40x40, tilt down 56,244 40x40, box 16,244 80x40, taps: its buttons",
+            "rotate control at bottom: ↺ 304,244 40x40, ↻ 344,244 40x40, box 304,244 80x40, taps: its buttons",
+            // Leading, `.auto`: vertical; centred: (300 − 80) / 2.
+            "pan vertical control at leading: ↑ 16,110 40x40, ↓ 16,150 40x40, box 16,110 40x80, taps: its buttons",
+        ])
+        // Controls are the front layer: the list's last.
+        #expect(map.scene.items.last?.layer == .controls)
+    }
+
+    /// A second `mapControls` for a position replaces its controls; other positions keep theirs.
+    @Test func aSecondCallForAPositionReplacesIt() throws {
+        let map = Map(initialCamera: Camera(center: ferryBuilding, range: 2000), mode: .roadmap)
+            .mapControls(at: .trailing) { CompassControl() }
+            .mapControls(at: .leading) { ZoomControl(orientation: .horizontal) }
+            .mapControls(at: .trailing) {
+                for _ in 0..<2 { RotateControl() }
+                if Bool(truthy: false) { CompassControl() } else { TiltControl() }
+            }
+        #expect(map.controls.map(\.position) == [.leading, .trailing])
+        #expect(map.controls[1].controls == [.rotate(.auto), .rotate(.auto), .tilt(.auto)])
+        let lines = controlLines(try scene(map))
+        #expect(lines.count == 4)
+        // Horizontal at the leading edge: 80 wide, 40 high, centred vertically.
+        #expect(lines[0].hasPrefix("zoom control at leading: + 16,130 40x40, − 56,130 40x40"))
+    }
+
+    /// Each button steps the bound camera: range halved and doubled, tilt ±15°, heading ±45°,
+    /// the compass back to north, a pan a third of the view.
+    @Test func buttonsStepTheBoundCamera() throws {
+        let start = Camera(center: ferryBuilding, heading: 90, tilt: 30, range: 2000)
+        let view = AllControls(camera: start)
+        let size = ProposedSize(width: 400, height: 300)
+        func tap(_ x: Double, _ y: Double) throws -> Camera {
+            view.camera = start
+            let hit = try ViewRenderer.tap(view.frame(width: 400, height: 300), at: Point(x, y), proposal: size)
+            #expect(hit != nil)
+            return view.camera
+        }
+        #expect(try tap(364, 106).heading == 0)  // compass
+        #expect(try tap(364, 154).range == 1000)  // +
+        #expect(try tap(364, 194).range == 4000)  // −
+        #expect(try tap(36, 264).tilt == 45)  // tilt up
+        #expect(try tap(76, 264).tilt == 15)  // tilt down
+        #expect(try tap(324, 264).heading == 45)  // ↺
+        #expect(try tap(364, 264).heading == 135)  // ↻
+        // Facing east, "→" moves the centre south and "↑" east: a third of the view's width
+        // (2 × 2000 × tan 17.5° × 4/3 / 3 = 560.5 m, the field of view being 35°) and height (420.4 m).
+        let right = try tap(368, 32), up = try tap(36, 130)
+        #expect(right.center.latitude < ferryBuilding.latitude && abs(right.center.longitude - ferryBuilding.longitude) < 1e-9)
+        #expect(abs((ferryBuilding.latitude - right.center.latitude) * 111_195 - 560.5) < 1)
+        #expect(up.center.longitude > ferryBuilding.longitude && abs(up.center.latitude - ferryBuilding.latitude) < 1e-9)
+        #expect(abs((up.center.longitude - ferryBuilding.longitude) * 111_195 * cos(ferryBuilding.latitude * .pi / 180) - 420.4) < 1)
+    }
+
+    /// An unbound map's controls are drawn and take the tap, which changes nothing.
+    @Test func anUnboundMapTakesTheTapAndStays() throws {
+        let map = Map(initialCamera: Camera(center: ferryBuilding, range: 2000), mode: .roadmap).mapControls { ZoomControl() }
+        let scene = try scene(map)
+        let hit = try #require(scene.hitTest(Point(364, 130)))
+        #expect(hit.target == .control(0, .zoomIn) && hit.label == "zoom +" && !hit.mayChangeState)
+    }
+
+    @Test func drawn() { golden(AllControls(), "markers/controls/all-controls") }
+}
+
+private extension Bool {
+    init(truthy: Bool) { self = truthy }
+}
+
+/// A tapped basemap place opens its card (the SDK 1.0's Places widget, offline), unless
+/// `onPlaceTap` answers `.none` or place information is off; the card's close button closes it.
+@Suite struct PlaceCardTests {
+    static let camera = Camera(center: LatLngAltitude(latitude: 43.7392, longitude: 7.4262), range: 1500)
+
+    func map() throws -> Map {
+        try Map(initialCamera: Self.camera, mode: .roadmap).basemap(tiles: "\(mapFixtures)/tiles/monaco-omt.pmtiles")
+    }
+
+    func tapMonteCarlo(_ map: Map) throws -> ResolvedScene {
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        let label = try #require(scene.labels.first { $0.name == "Monte-Carlo" && $0.isShown })
+        try #require(scene.hitTest(Point(label.box.midX, label.box.midY))).action()
+        return try MapResolver.resolve(map, width: 400, height: 300)
+    }
+
+    @Test func aTappedPlaceOpensItsCard() throws {
+        nonisolated(unsafe) var order: [String] = []
+        let map = try map()
+            .onPlaceTap { id in order.append("place \(id)"); return .default }
+            .onTap { info in order.append("tap \(info.content)") }
+        let scene = try tapMonteCarlo(map)
+        let id = try #require(map.placeCard.wrappedValue?.id)
+        // onPlaceTap first, then onTap with the place.
+        // The kind is the tile's `class` (the style's "place-village" layer draws suburbs too).
+        #expect(order == ["place \(id)", "tap place(id: \"\(id)\")"])
+        #expect(map.placeCard.wrappedValue == PlaceCard(id: id, name: "Monte-Carlo", kind: "suburb"))
+        let line = try #require(scene.displayList.split(separator: "\n").first { $0.contains("place card") })
+        #expect(line.trimmingCharacters(in: .whitespaces)
+                == "place card \(id) \"Monte-Carlo\" (suburb), close button 352,233.1 28x28, box 8,221.1 384x70.9, taps: its close button")
+        // The close button closes it; a tap elsewhere on the card changes nothing.
+        let card = try #require(scene.placeCard)
+        let body = try #require(scene.hitTest(Point(card.frame.minX + 20, card.frame.midY)))
+        #expect(body.target == .placeCard(close: false) && !body.mayChangeState)
+        try #require(scene.hitTest(Point(card.close.midX, card.close.midY))).action()
+        #expect(map.placeCard.wrappedValue == nil)
+        #expect(try MapResolver.resolve(map, width: 400, height: 300).placeCard == nil)
+    }
+
+    @Test func noCardWhenAskedForNone() throws {
+        nonisolated(unsafe) var heard = 0
+        let declined = try map().onPlaceTap { _ in heard += 1; return PlaceTapAction.none }
+        #expect(try tapMonteCarlo(declined).placeCard == nil && heard == 1)
+        let off = try map().placeInformationEnabled(false).onPlaceTap { _ in heard += 1; return .default }
+        #expect(try tapMonteCarlo(off).placeCard == nil && heard == 2)
+    }
+
+    /// Drawn: the sheet at the map's foot, the place's name and kind, the close button.
+    @Test func drawn() throws {
+        let map = try map()
+        _ = try tapMonteCarlo(map)
+        golden(map, "markers/controls/place-card")
+    }
+}
