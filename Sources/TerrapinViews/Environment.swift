@@ -36,6 +36,8 @@ public struct EnvironmentValues {
     var appearance: AppearanceScope? = nil
     /// The models `.environmentObject(_:)` put here (Observation.swift).
     var objects: EnvironmentObjects? = nil
+    /// The body being built, whose stateful views keep their state across builds (Identity.swift).
+    var nestedStates: NestedStateScope? = nil
 
     public init() {}
 

@@ -52,13 +52,22 @@ public struct Published<Value> {
 /// A model a view makes once and keeps for the life of the view value (SwiftUI's `@StateObject`):
 /// made on first use, from the initial expression, and kept with the view like `@State`.
 @propertyWrapper
-public struct StateObject<ObjectType: ObservableObject> {
-    final class Box {
+public struct StateObject<ObjectType: ObservableObject>: PersistentProperty {
+    final class Box: PersistentBox {
         var object: ObjectType?
         let make: () -> ObjectType
+        var nested: NestedStates?
         init(_ make: @escaping () -> ObjectType) { self.make = make }
+
+        /// The model made at an earlier build is kept (a view made in a body makes it once).
+        func adopt(_ other: AnyObject) {
+            guard let other = other as? Box else { return }
+            object = other.object ?? object
+            nested = other.nested
+        }
     }
     let box: Box
+    var persistentBox: PersistentBox { box }
 
     public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) { box = Box(thunk) }
 

@@ -10,11 +10,12 @@ func isSameValue<Value>(_ old: Value, _ new: Value) -> Bool {
 }
 
 @propertyWrapper
-public struct State<Value>: StateProperty {
+public struct State<Value>: StateProperty, PersistentProperty {
     /// The value, and the one before its last change with when and how it changed (for
     /// animations, see Animation.swift).
-    final class Box: StateChangeRecord {
+    final class Box: StateChangeRecord, PersistentBox {
         var value: Value
+        var nested: NestedStates?
         var previous: Value?
         var lastChange: (time: Double, animation: Animation?)?
         var settledAfter: Double?
@@ -34,6 +35,17 @@ public struct State<Value>: StateProperty {
         }
 
         var previousValue: Any? { previous }
+
+        func adopt(_ other: AnyObject) {
+            guard let other = other as? Box else { return }
+            value = other.value
+            previous = other.previous
+            lastChange = other.lastChange
+            settledAfter = other.settledAfter
+            completedTriggers = other.completedTriggers
+            appeared = other.appeared
+            nested = other.nested
+        }
 
         func swapWithPrevious() {
             guard let p = previous else { return }
@@ -59,6 +71,7 @@ public struct State<Value>: StateProperty {
     }
 
     var changeRecord: StateChangeRecord { box }
+    var persistentBox: PersistentBox { box }
 }
 
 @propertyWrapper @dynamicMemberLookup

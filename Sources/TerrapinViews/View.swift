@@ -25,7 +25,11 @@ extension PrimitiveView {
 /// Builds the node for any view: primitives directly, others through their body.
 func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
     if let primitive = view as? any PrimitiveView { return try primitive.makeNode(environment) }
-    if let custom = view as? any CustomDrawingView { return CustomNode(drawing: try custom.makeDrawing(environment)) }
+    if let custom = view as? any CustomDrawingView {
+        // A drawing's own state (a map's open place card) lives with it as a view's does.
+        adoptState(persistentBoxes(view), of: V.self, environment)
+        return CustomNode(drawing: try custom.makeDrawing(environment))
+    }
     // The body reads `@EnvironmentObject`s from the models the environment holds.
     if let objects = environment.objects, EnvironmentObjects.current !== objects {
         return try EnvironmentObjects.$current.withValue(objects) { try makeAnimatedBody(view, environment) }
@@ -36,8 +40,12 @@ func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> No
 /// A custom view's body, at the environment's time: changes after that time have not happened
 /// yet; the latest one before it, if still animating, is built twice (see Animation.swift).
 func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
+    // Made in a body, the view takes the state it had at the last build (Identity.swift).
+    let boxes = persistentBoxes(view)
+    adoptState(boxes, of: V.self, environment)
+    let owner = boxes.first
     let all = stateRecords(view)
-    guard !all.isEmpty else { return try makeNode(view.body, environment) }
+    guard !all.isEmpty else { return try makeNode(view.body, environment.buildingBody(of: owner)) }
     // A stateful view keeps the triggers its body meets and its onAppear actions (Triggers.swift).
     var environment = environment
     var log: TriggerLog? = nil
@@ -51,17 +59,19 @@ func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) thro
     let future = records.filter { $0.lastChange!.time > t }
     future.forEach { $0.swapWithPrevious() }
     defer { future.forEach { $0.swapWithPrevious() } }
-    let node = try makeChangedBody(view, records.filter { $0.lastChange!.time <= t }, environment)
+    let node = try makeChangedBody(view, records.filter { $0.lastChange!.time <= t }, environment, owner: owner)
     if let log {
-        settleTriggers(log, records: records, time: t, environment: environment) { e in _ = try makeNode(view.body, e) }
+        settleTriggers(log, records: records, time: t, environment: environment) { e in _ = try makeNode(view.body, e.buildingBody(of: owner)) }
     }
     return node
 }
 
 /// The body of a view whose state changed at or before the time drawn (`past`): the latest
 /// change, if still animating, is built twice (see Animation.swift).
-private func makeChangedBody<V: View>(_ view: V, _ past: [StateChangeRecord], _ environment: EnvironmentValues) throws -> Node {
+private func makeChangedBody<V: View>(_ view: V, _ past: [StateChangeRecord], _ environment: EnvironmentValues,
+                                      owner: PersistentBox?) throws -> Node {
     let t = environment.time
+    let environment = environment.buildingBody(of: owner)
     // The latest change at or before t, and every state that changed with it.
     guard environment.animationPass == nil, let latest = past.map({ $0.lastChange!.time }).max() else {
         return try makeNode(view.body, environment)
@@ -75,10 +85,10 @@ private func makeChangedBody<V: View>(_ view: V, _ past: [StateChangeRecord], _ 
     var e = environment
     e.animationPass = pass
     changed.forEach { $0.swapWithPrevious() }
-    _ = try? makeNode(view.body, e)
+    _ = try? makeNode(view.body, e.buildingBody(of: owner))
     changed.forEach { $0.swapWithPrevious() }
     pass.recording = false
-    let node = try makeNode(view.body, e)
+    let node = try makeNode(view.body, e.buildingBody(of: owner))
     for record in changed { record.settledAfter = pass.settledAfter }
     return node
 }

@@ -126,9 +126,13 @@ public enum ViewRenderer {
         // build it again (a completion may set off another flight: a few times at most).
         var node: Node
         var builds = 0
+        // The root's own state lives in the root value; the state of views made in bodies under
+        // a root without any lives here, across this layout's builds (Identity.swift).
+        let root = RootStates()
         repeat {
             let counter = ChangeCounter()
-            node = try Transaction.$changes.withValue(counter) { try makeNode(view, environment) }
+            let e = environment.buildingBody(of: root)
+            node = try Transaction.$changes.withValue(counter) { try makeNode(view, e) }
             builds += 1
             if counter.count == 0 { break }
         } while builds < 8
