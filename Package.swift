@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Terrapin", targets: ["Terrapin"]),
         .library(name: "TerrapinSnapshotTesting", targets: ["TerrapinSnapshotTesting"]),
+        .library(name: "GoogleMaps3DKit", targets: ["GoogleMaps3DKit"]),
         .executable(name: "terrapin", targets: ["terrapin"]),
     ],
     targets: [
@@ -101,6 +102,8 @@ let package = Package(
         // What the test targets share: where Fixtures/ and Examples/ are, golden PNGs by name.
         .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinIO"]),
+        // The SDK 1.0's second module name, re-exporting Terrapin.
+        .target(name: "GoogleMaps3DKit", dependencies: ["Terrapin"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
         .target(name: "TerrapinServe", dependencies: ["Terrapin", "TerrapinBatch", "TerrapinIO", "TerrapinNet", "CTerrapinHTTP"]),
         .target(name: "TerrapinFuzzing", dependencies: ["Terrapin", "TerrapinServe"]),

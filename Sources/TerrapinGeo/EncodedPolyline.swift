@@ -3,16 +3,22 @@
 // zig-zag signed, in 5-bit chunks from the low end, each chunk + 63 as an ASCII character with
 // 0x20 set on all but the last.
 
-public enum PathDimensions: Sendable {
-    case latLng
-    case latLngAltitude
+/// What an encoded path holds per point (the SDK 1.0's `PathEncodingDimensions`): latitude and
+/// longitude (a routes API's `encodedPolyline`), or those and the altitude in centimetres.
+public enum PathEncodingDimensions: Int, Hashable, Sendable {
+    case latLng = 2
+    case latLngAltitude = 3
 }
+
+@available(*, deprecated, renamed: "PathEncodingDimensions")
+public typealias PathDimensions = PathEncodingDimensions
 
 extension Array where Element == LatLngAltitude {
     /// Decodes an encoded polyline; nil when the text is not one (a truncated value, a character
     /// outside '?'…'~', or a count of values that is not a whole number of points).
-    public init?(encodedPath: String, dimensions: PathDimensions = .latLng) {
-        let per = dimensions == .latLng ? 2 : 3
+    /// The SDK 1.0's default is `.latLngAltitude`; a routes API's polyline is `.latLng`.
+    public init?(encodedPath: String, dimensions: PathEncodingDimensions = .latLngAltitude) {
+        let per = dimensions.rawValue
         var values: [Int] = []
         var current = 0, shift = 0, open = false
         for byte in encodedPath.utf8 {
@@ -41,7 +47,7 @@ extension Array where Element == LatLngAltitude {
     }
 
     /// The encoded polyline of these points (rounded to 1e-5°, altitude to 1 cm).
-    public func encodedPath(dimensions: PathDimensions = .latLng) -> String {
+    public func encodedPath(dimensions: PathEncodingDimensions = .latLngAltitude) -> String {
         var out = ""
         var last = (0, 0, 0)
         func put(_ v: Int) {

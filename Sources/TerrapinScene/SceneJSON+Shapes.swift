@@ -81,7 +81,7 @@ extension Reader {
         if let encoded = m["encodedPath"] {
             guard m[key] == nil else { report(encoded, path + ".encodedPath", "give \"\(key)\" or \"encodedPath\", not both"); return nil }
             guard let text = string(encoded, path + ".encodedPath") else { return nil }
-            guard let points = [LatLngAltitude](encodedPath: text), points.count <= Self.maxPathPoints else {
+            guard let points = [LatLngAltitude](encodedPath: text, dimensions: .latLng), points.count <= Self.maxPathPoints else {
                 report(encoded, path + ".encodedPath", "not an encoded polyline (characters '?' to '~', each value ending in a character below '_'), or more than \(Self.maxPathPoints) points")
                 return nil
             }

@@ -207,7 +207,7 @@ public struct StaticMapRequest: Equatable, Sendable {
                 guard v == "true" || v == "false" else { throw StaticMapError(parameter: "path", message: "geodesic is true or false; found '\(v)'") }
                 path.geodesic = v == "true"
             case "enc":
-                guard let points = [LatLngAltitude](encodedPath: v), points.allSatisfy({ $0.isValid && abs($0.longitude) <= 180 }) else {
+                guard let points = [LatLngAltitude](encodedPath: v, dimensions: .latLng), points.allSatisfy({ $0.isValid && abs($0.longitude) <= 180 }) else {
                     throw StaticMapError(parameter: "path", message: "'enc:' is not an encoded polyline")
                 }
                 path.points += points

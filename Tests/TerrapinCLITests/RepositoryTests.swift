@@ -92,6 +92,71 @@ import TerrapinTestSupport
         #expect(wrong.contains("NoSuchType"), "the typecheck accepted a name that does not exist: \(wrong)")
     }
 
+    /// Code shaped like the SDK 1.0's sample app (its map controls, place taps and encoded-path
+    /// demos), with only the imports changed, typechecks outside the package: both module names
+    /// (`GoogleMaps3DKit` re-exports Terrapin), the controls' builder with `if` and `Spacer`,
+    /// `onPlaceTap` answering a `PlaceTapAction`, `MapTapInfo.Content`'s two cases, and
+    /// `PathEncodingDimensions`.
+    @Test func sdk10SampleShapedCodeCompilesOutsideThePackage() throws {
+        // (The second import is spliced in: the import scan above reads this file's lines.)
+        let kit = "import " + "GoogleMaps3DKit"
+        let source = """
+        import Terrapin
+        \(kit)
+
+        struct MapControlsDemo: View {
+          @State private var camera: Camera = Camera(center: .init(latitude: 37.7955, longitude: -122.3937, altitude: 0),
+                                                     heading: 20, tilt: 55, range: 1800, altitudeMode: .relativeToGround)
+          @State private var position: MapControlPosition = .trailing
+          @State private var orientation: MapControlOrientation = .auto
+          @State private var showCompass: Bool = true
+          @State private var showTilt: Bool = false
+          @State private var lastTappedPlaceID: String? = nil
+          @State private var placeInformationEnabled: Bool = true
+
+          var body: some View {
+            VStack(spacing: 0) {
+              Map(camera: $camera, mode: .hybrid)
+                .mapControls(at: position, margin: 16, spacing: 8) {
+                  if showCompass {
+                    CompassControl()
+                  }
+                  ZoomControl(orientation: orientation)
+                  if showTilt { TiltControl(orientation: orientation) } else { RotateControl(orientation: orientation) }
+                  PanHorizontalControl(orientation: orientation)
+                  PanVerticalControl(orientation: orientation)
+                }
+                .mapControls(at: .top) { Spacer(); CompassControl() }
+                .placeInformationEnabled(placeInformationEnabled)
+                .onPlaceTap { placeId in
+                  lastTappedPlaceID = placeId
+                  return placeId.hasPrefix("ChIJ") ? .default : .none
+                }
+                .onTap { info in
+                  switch info.content {
+                  case .map: print("map at", info.location)
+                  case .place(let id): print("place", id)
+                  }
+                }
+              Picker("Position", selection: $position) {
+                Text("Trailing").tag(MapControlPosition.trailing)
+                Text("Top").tag(MapControlPosition.top)
+              }
+              .pickerStyle(.segmented)
+            }
+          }
+        }
+
+        let route = [LatLngAltitude](encodedPath: "_p~iF~ps|U_ulLnnqC_mqNvxq`@", dimensions: .latLng) ?? []
+        let line = Polyline(path: route, altitudeMode: .relativeToMesh)
+        let text: String = route.encodedPath()
+        let dimensions: PathEncodingDimensions = .latLngAltitude
+        let action: PlaceTapAction = .none
+        """
+        let errors = try Self.typecheck(source)
+        #expect(errors.isEmpty, "SDK 1.0-shaped code does not compile:\n\(errors)")
+    }
+
     /// Typechecks `source` as a file of its own with the built modules (`<build>/Modules`), the
     /// C modules' maps and their libraries' headers (pkg-config); the compiler's errors, or "".
     static func typecheck(_ source: String) throws -> String {

@@ -188,16 +188,16 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
 @Suite struct EncodedPolylineTests {
     /// The format's documented example: (38.5, −120.2), (40.7, −120.95), (43.252, −126.453).
     @Test func decodesTheDocumentedExample() throws {
-        let path = try #require([LatLngAltitude](encodedPath: "_p~iF~ps|U_ulLnnqC_mqNvxq`@"))
+        let path = try #require([LatLngAltitude](encodedPath: "_p~iF~ps|U_ulLnnqC_mqNvxq`@", dimensions: .latLng))
         #expect(path.map(\.latitude) == [38.5, 40.7, 43.252])
         #expect(path.map(\.longitude) == [-120.2, -120.95, -126.453])
-        #expect(path.encodedPath() == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
+        #expect(path.encodedPath(dimensions: .latLng) == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
     }
 
     @Test func oneValueAndItsSign() throws {
         // −179.9832104 encodes as `` `~oia@ `` (the format's worked example, to 1e-5).
-        #expect([LatLngAltitude(latitude: 0, longitude: -179.98321)].encodedPath() == "?`~oia@")
-        #expect([LatLngAltitude](encodedPath: "??")?.first == LatLngAltitude(latitude: 0, longitude: 0))
+        #expect([LatLngAltitude(latitude: 0, longitude: -179.98321)].encodedPath(dimensions: .latLng) == "?`~oia@")
+        #expect([LatLngAltitude](encodedPath: "??", dimensions: .latLng)?.first == LatLngAltitude(latitude: 0, longitude: 0))
     }
 
     @Test func altitudesAsAThirdDimension() throws {
@@ -209,12 +209,23 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         #expect([LatLngAltitude](encodedPath: text, dimensions: .latLng)?.count == 3)
     }
 
+    /// The SDK 1.0's default is three dimensions; its raw values are the values per point.
+    @Test func theDefaultIsThreeDimensions() throws {
+        let points = [LatLngAltitude(latitude: 38.5, longitude: -120.2, altitude: 12.5)]
+        #expect(points.encodedPath() == points.encodedPath(dimensions: .latLngAltitude))
+        #expect([LatLngAltitude](encodedPath: points.encodedPath()) == points)
+        #expect(PathEncodingDimensions.latLng.rawValue == 2 && PathEncodingDimensions.latLngAltitude.rawValue == 3)
+        // Two values are one 2-D point and no whole 3-D one: read with the default, nil.
+        #expect([LatLngAltitude](encodedPath: "??", dimensions: .latLng)?.count == 1)
+        #expect([LatLngAltitude](encodedPath: "??") == nil)
+    }
+
     @Test func malformedTextIsNil() {
-        #expect([LatLngAltitude](encodedPath: "_p~iF~ps|U_ulL") == nil, "an odd count of values")
-        #expect([LatLngAltitude](encodedPath: "_p~iF~ps|") == nil, "a value cut off mid-way")
-        #expect([LatLngAltitude](encodedPath: "_p~iF ps|U") == nil, "a space is outside the alphabet")
-        #expect([LatLngAltitude](encodedPath: String(repeating: "~", count: 40)) == nil, "a value longer than 32 bits")
-        #expect([LatLngAltitude](encodedPath: "")?.isEmpty == true)
+        #expect([LatLngAltitude](encodedPath: "_p~iF~ps|U_ulL", dimensions: .latLng) == nil, "an odd count of values")
+        #expect([LatLngAltitude](encodedPath: "_p~iF~ps|", dimensions: .latLng) == nil, "a value cut off mid-way")
+        #expect([LatLngAltitude](encodedPath: "_p~iF ps|U", dimensions: .latLng) == nil, "a space is outside the alphabet")
+        #expect([LatLngAltitude](encodedPath: String(repeating: "~", count: 40), dimensions: .latLng) == nil, "a value longer than 32 bits")
+        #expect([LatLngAltitude](encodedPath: "", dimensions: .latLng)?.isEmpty == true)
     }
 }
 

@@ -68,7 +68,7 @@ private struct Marker3DPopover: View {
 }
 
 /// The SDK sample's route, from an encoded polyline, as a Directions API returns it.
-private let routePath = [LatLngAltitude](encodedPath: "wiweFvpcjVnAsSbBsSfEoPvGkM~H{JrIcGrIsD~HoFvG_D~C{@bBcB")!
+private let routePath = [LatLngAltitude](encodedPath: "wiweFvpcjVnAsSbBsSfEoPvGkM~H{JrIcGrIsD~HoFvG_D~C{@bBcB", dimensions: .latLng)!
 private struct RouteView: View {
     var body: some View {
         Map(initialCamera: Camera(center: LatLngAltitude(latitude: 37.8015, longitude: -122.4010, altitude: 0), heading: 0, tilt: 45, range: 2600), mode: .hybrid) {
