@@ -99,9 +99,28 @@ public struct Polygon: MapContent, MapContentTappable {
         self.altitudeMode = altitudeMode
     }
 
+    /// The SDK 1.0's form: an outer ring and holes as one geometry.
+    public init(geometry: PolygonGeometry, altitudeMode: AltitudeMode = .clampToGround) {
+        self.init(path: geometry.path, innerPaths: geometry.innerPaths, altitudeMode: altitudeMode)
+    }
+
+    /// The outer ring and the holes.
+    public var geometry: PolygonGeometry { PolygonGeometry(path: path, innerPaths: innerPaths) }
+
     public func style(_ options: StyleOptions) -> Polygon { var p = self; p.styleOptions = options; return p }
     public func onTap(_ action: @escaping () -> Void) -> Polygon { var p = self; p.tapAction = action; return p }
     public var items: [MapItem] { [.polygon(self)] }
+}
+
+/// A polygon's outline (the SDK 1.0's `PolygonGeometry`): the outer ring and optional holes,
+/// filled by the even-odd rule; an extruded polygon has walls on every ring.
+public struct PolygonGeometry: Equatable, Hashable, Sendable {
+    public var path: [LatLngAltitude]
+    public var innerPaths: [[LatLngAltitude]]
+    public init(path: [LatLngAltitude], innerPaths: [[LatLngAltitude]] = []) {
+        self.path = path
+        self.innerPaths = innerPaths
+    }
 }
 
 /// Where a tap on the map landed, for `Map.onTap`.

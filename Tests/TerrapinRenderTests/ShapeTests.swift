@@ -228,6 +228,18 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         }
     }
 
+    /// The SDK 1.0's `Polygon(geometry: PolygonGeometry(path:innerPaths:))` is the same polygon
+    /// as `Polygon(path:innerPaths:)`: the same rings resolved, the same pixels.
+    @Test func aPolygonGeometryIsThePathsPolygon() throws {
+        let outer = [at(-100, -100), at(100, -100), at(100, 100), at(-100, 100)]
+        let hole = [at(-40, -40), at(-40, 40), at(40, 40), at(40, -40)]
+        let polygon = Polygon(geometry: PolygonGeometry(path: outer, innerPaths: [hole]), altitudeMode: .clampToGround)
+        #expect(polygon.path == outer && polygon.innerPaths == [hole] && polygon.geometry == PolygonGeometry(path: outer, innerPaths: [hole]))
+        let map = Map(initialCamera: overhead, mode: .roadmap) { polygon.style(Polygon.StyleOptions(fillColor: .systemRed)) }
+        let a = try MapResolver.resolve(map, width: 400, height: 300), b = try MapResolver.resolve(squareWithHole(), width: 400, height: 300)
+        #expect(a.displayList == b.displayList && a.shapes[0].runs.count == 2)
+    }
+
     @Test func aPolygonsHoleIsNotFilledAndTakesNoTaps() throws {
         let scene = try MapResolver.resolve(squareWithHole(), width: 400, height: 300)
         let canvas = Canvas(width: 400, height: 300)!
