@@ -212,11 +212,6 @@ extension EnvironmentValues {
     }
 }
 
-/// The state boxes a view holds (its `@State` properties), found by reflection.
-protocol StateProperty {
-    var changeRecord: StateChangeRecord { get }
-}
-
 protocol StateChangeRecord: AnyObject {
     /// When the last change happened and in which `withAnimation`; nil if never changed.
     var lastChange: (time: Double, animation: Animation?)? { get }
@@ -234,8 +229,5 @@ protocol StateChangeRecord: AnyObject {
     var appeared: Set<Int> { get set }
 }
 
-func stateRecords<V>(_ view: V) -> [StateChangeRecord] {
-    Mirror(reflecting: view).children.compactMap { ($0.value as? StateProperty)?.changeRecord }
-}
 
 import TerrapinRaster

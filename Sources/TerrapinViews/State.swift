@@ -10,7 +10,7 @@ func isSameValue<Value>(_ old: Value, _ new: Value) -> Bool {
 }
 
 @propertyWrapper
-public struct State<Value>: StateProperty, PersistentProperty {
+public struct State<Value>: PersistentProperty {
     /// The value, and the one before its last change with when and how it changed (for
     /// animations, see Animation.swift).
     final class Box: StateChangeRecord, PersistentBox {
@@ -70,7 +70,6 @@ public struct State<Value>: StateProperty, PersistentProperty {
         return binding
     }
 
-    var changeRecord: StateChangeRecord { box }
     var persistentBox: PersistentBox { box }
 }
 

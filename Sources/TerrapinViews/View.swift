@@ -44,7 +44,8 @@ func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) thro
     let boxes = persistentBoxes(view)
     adoptState(boxes, of: V.self, environment)
     let owner = boxes.first
-    let all = stateRecords(view)
+    // Its `@State` boxes, from the same reflection, in declaration order.
+    let all = boxes.compactMap { $0 as? StateChangeRecord }
     guard !all.isEmpty else { return try makeNode(view.body, environment.buildingBody(of: owner)) }
     // A stateful view keeps the triggers its body meets and its onAppear actions (Triggers.swift).
     var environment = environment
