@@ -92,11 +92,13 @@ import TerrapinTestSupport
         #expect(wrong.contains("NoSuchType"), "the typecheck accepted a name that does not exist: \(wrong)")
     }
 
-    /// Code shaped like the SDK 1.0's sample app (its map controls, place taps and encoded-path
-    /// demos), with only the imports changed, typechecks outside the package: both module names
+    /// Code shaped like the SDK 1.0's sample app (its map controls, place taps, fly-along-route
+    /// and encoded-path demos), with only the imports changed, typechecks outside the package:
+    /// both module names
     /// (`GoogleMaps3DKit` re-exports Terrapin), the controls' builder with `if` and `Spacer`,
-    /// `onPlaceTap` answering a `PlaceTapAction`, `MapTapInfo.Content`'s two cases, and
-    /// `PathEncodingDimensions`.
+    /// `onPlaceTap` answering a `PlaceTapAction`, `MapTapInfo.Content`'s two cases, a data
+    /// loader and a keyframe flight of `CubicKeyframe<Camera>` built in a loop, Foundation's
+    /// names (`TimeInterval`) as SwiftUI's import brings them, and `PathEncodingDimensions`.
     @Test func sdk10SampleShapedCodeCompilesOutsideThePackage() throws {
         // (The second import is spliced in: the import scan above reads this file's lines.)
         let kit = "import " + "GoogleMaps3DKit"
@@ -144,6 +146,47 @@ import TerrapinTestSupport
               }
               .pickerStyle(.segmented)
             }
+          }
+        }
+
+        // The fly-along-route demo's shape: a data loader, keyframes built in a loop.
+        final class FlightDataLoader: ObservableObject {
+          @Published var flight: [Camera] = []
+          init() { flight = [Camera(center: .init(latitude: 47.263, longitude: 11.3704, altitude: 640.08), heading: 237, tilt: 80, range: 200)] }
+        }
+
+        struct FlyAlongRouteDemo: View {
+          @State private var camera: Camera = .init(center: .init(latitude: 47.263, longitude: 11.3704, altitude: 640.08),
+                                                    heading: 237, tilt: 80.0, roll: 0.0, range: 200)
+          @State private var flyToDuration: TimeInterval = 5
+          @State var animation: Bool = true
+          @StateObject var flightData: FlightDataLoader = FlightDataLoader()
+
+          var body: some View {
+            VStack {
+              Map(camera: $camera, mode: .hybrid)
+                .keyframeAnimator(
+                  initialValue: flightData.flight[0],
+                  trigger: animation,
+                  content: { view, value in
+                    Map(camera: .constant(value), mode: .hybrid)
+                  },
+                  keyframes: { _ in
+                    KeyframeTrack(content: {
+                      for i in 1...flightData.flight.count-1 {
+                        makeKeyFrame(flightData.flight[i])
+                      }
+                    })
+                  }
+                )
+              Button("Fly Along Route") {
+                animation.toggle()
+              }
+            }
+          }
+
+          func makeKeyFrame(_ camera: Camera) -> CubicKeyframe<Camera> {
+            return CubicKeyframe(camera, duration: flyToDuration)
           }
         }
 
