@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // Terrapin: a CPU renderer for 3D map scenes with SwiftUI-style markers.
 // This file is the only place that states module dependencies (see docs/architecture.md, "Modules").
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -97,8 +98,10 @@ let package = Package(
         .target(name: "TerrapinDiff", dependencies: ["TerrapinRaster", "TerrapinGeometry"]),
         .target(
             name: "Terrapin",
-            dependencies: ["TerrapinIO", "TerrapinNet", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinLoad", "TerrapinRender"]
+            dependencies: ["TerrapinMacros", "TerrapinIO", "TerrapinNet", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinBasemap", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinTerrain", "TerrapinModels", "TerrapinScene", "TerrapinLoad", "TerrapinRender"]
         ),
+        // `#Preview`'s compiler plugin (a host executable speaking the plugin protocol).
+        .macro(name: "TerrapinMacros"),
         // What the test targets share: where Fixtures/ and Examples/ are, golden PNGs by name.
         .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinIO"]),
@@ -127,6 +130,8 @@ let package = Package(
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinPNG", "TerrapinCodecs", "TerrapinTypography", "TerrapinIO", "TerrapinDiff", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting", "Terrapin", "TerrapinDiff"], exclude: ["__Snapshots__"]),
+        // The demo app written as an iOS map app (Examples/SampleApp), rendered and tapped.
+        .testTarget(name: "SampleAppTests", dependencies: ["Terrapin", "GoogleMaps3DKit", "TerrapinTestSupport"], path: "Examples/SampleApp"),
         .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing", "TerrapinTestSupport"]),

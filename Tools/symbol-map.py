@@ -229,6 +229,15 @@ TABLE = [
     ("sparkles", "o", "auto_awesome", None, "highlight attraction"),
     ("figure.dance", "o", "nightlife", None, "dance club nightlife"),
     ("photo.artframe", "o", "image", None, "art gallery picture frame exhibition"),
+    # App interface (the SDK sample app's buttons and lists)
+    ("hand.tap", "f", "touch_app", None, "tap touch press finger"),
+    ("mappin.and.ellipse", "o", "pin_drop", None, "pin location place marker drop"),
+    ("mappin.square", "f", "location_on", None, "pin location place marker"),
+    ("pin", "fc", "push_pin", None, "pin pushpin tack"),
+    ("chevron.right", "c", "chevron_right", None, "next forward disclosure"),
+    ("chevron.left", "c", "chevron_left", None, "back previous"),
+    ("chevron.up", "c", "expand_less", None, "up collapse"),
+    ("chevron.down", "c", "expand_more", None, "down expand"),
     # Religion (not SF Symbols names; Terrapin's, in SF Symbols' style)
     ("building.church", "fc", "church", None, "church chapel cathedral christian worship"),
     ("building.mosque", "fc", "mosque", None, "mosque muslim islamic worship"),

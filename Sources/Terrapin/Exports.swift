@@ -32,3 +32,27 @@
 @_exported import class Foundation.Bundle
 @_exported import class Foundation.JSONDecoder
 @_exported import class Foundation.JSONEncoder
+
+// And the C library's mathematics, which `import SwiftUI` brings with Foundation (a view that
+// turns a heading into a direction calls `sin` and `cos`).
+#if canImport(Glibc)
+@_exported import func Glibc.sin
+@_exported import func Glibc.cos
+@_exported import func Glibc.tan
+@_exported import func Glibc.asin
+@_exported import func Glibc.acos
+@_exported import func Glibc.atan
+@_exported import func Glibc.atan2
+@_exported import func Glibc.sqrt
+@_exported import func Glibc.pow
+@_exported import func Glibc.exp
+@_exported import func Glibc.log
+@_exported import func Glibc.log2
+@_exported import func Glibc.log10
+@_exported import func Glibc.floor
+@_exported import func Glibc.ceil
+@_exported import func Glibc.round
+@_exported import func Glibc.fabs
+@_exported import func Glibc.hypot
+@_exported import func Glibc.fmod
+#endif

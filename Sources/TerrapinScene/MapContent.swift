@@ -92,7 +92,10 @@ public struct Marker3D: MapContent {
         self.style = style
     }
 
-    public var items: [MapItem] {
+    public var items: [MapItem] { [.marker(marker)] }
+
+    /// The marker it draws: its style's content as a sprite, with the options kept.
+    public var marker: Marker {
         let content: AnyView
         let key: String?
         switch style {
@@ -109,7 +112,7 @@ public struct Marker3D: MapContent {
         m.popover = popover
         m.lightweight = LightweightOptions(extruded: extruded, drawsWhenOccluded: drawsWhenOccluded, sizePreserved: sizePreserved,
                                            label: label, spriteKey: key, style: style)
-        return [.marker(m)]
+        return m
     }
 }
 
@@ -476,4 +479,24 @@ public struct PopoverStyle {
     }
 
     public static var `default`: PopoverStyle { PopoverStyle() }
+}
+
+extension Marker: MapContentTappable {
+    /// Runs `action` when the marker's content is tapped (as the SDK's sample taps a `Marker`).
+    public func onTap(_ action: @escaping () -> Void) -> Marker {
+        var m = self
+        m.content = AnyView(content.onTapGesture(perform: action))
+        return m
+    }
+
+    /// The lightweight marker's options on `Marker`, as one revision of the SDK's sample writes
+    /// them (`Marker(position:…, label:, style: .pin(…))`): the same marker as `Marker3D`'s.
+    public typealias Style = Marker3D.Style
+
+    public init(position: LatLngAltitude, altitudeMode: AltitudeMode = .clampToGround, collisionBehavior: CollisionBehavior = .required,
+                extruded: Bool = false, drawsWhenOccluded: Bool = false, sizePreserved: Bool = false, zIndex: Int = 0,
+                label: String, style: Style) {
+        self = Marker3D(position: position, altitudeMode: altitudeMode, collisionBehavior: collisionBehavior, extruded: extruded,
+                        drawsWhenOccluded: drawsWhenOccluded, sizePreserved: sizePreserved, zIndex: zIndex, label: label, style: style).marker
+    }
 }

@@ -227,6 +227,8 @@ protocol StateChangeRecord: AnyObject {
     var completedTriggers: Set<Int> { get set }
     /// The `onAppear` actions (by their order in the view's build) that have run.
     var appeared: Set<Int> { get set }
+    /// The values `onChange(of:)` watchers (by their order in the view's build) saw last.
+    var watched: [Int: Any] { get set }
 }
 
 

@@ -26,9 +26,8 @@ public struct Button<Label: View>: View {
         self.role = role
     }
 
-    public var body: some View {
-        label.foregroundStyle(role == .destructive ? Color.red : Color.blue).contentShape(Rectangle()).onTapGesture(perform: action)
-    }
+    /// Drawn in the environment's `buttonStyle` and `tint` (AppViews.swift).
+    public var body: some View { StyledButton(label: AnyView(label), role: role, action: action) }
 }
 
 /// A button's parts, for the alerts and dialogs that lay their buttons out themselves.
@@ -83,7 +82,25 @@ public struct Toggle<Title: View>: View {
         title = label()
     }
 
-    public var body: some View {
+    public var body: some View { StyledToggle(title: AnyView(title), isOn: isOn) }
+}
+
+/// A toggle drawn in the environment's `toggleStyle`: a switch, or a button (prominent while on).
+struct StyledToggle: View, PrimitiveView {
+    let title: AnyView
+    let isOn: Binding<Bool>
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        if environment.toggleStyle == .button {
+            var e = environment
+            e.buttonStyle = isOn.wrappedValue ? .borderedProminent : .bordered
+            let isOn = self.isOn
+            return try TerrapinViews.makeNode(StyledButton(label: title, role: nil, action: { isOn.wrappedValue.toggle() }), e)
+        }
+        return try TerrapinViews.makeNode(switchBody, environment)
+    }
+
+    var switchBody: some View {
         let on = isOn.wrappedValue
         return HStack {
             title
@@ -106,6 +123,8 @@ extension Toggle where Title == Text {
 public struct Slider: View {
     let value: Binding<Double>
     let bounds: ClosedRange<Double>
+    /// The step the value moves in (`init(value:in:step:)`), or nil.
+    var step: Double?
 
     public init(value: Binding<Double>, in bounds: ClosedRange<Double> = 0...1) {
         self.value = value
@@ -131,7 +150,8 @@ public struct Slider: View {
 
     public var body: some View {
         let span = bounds.upperBound - bounds.lowerBound
-        let f = span > 0 ? max(0, min(1, (value.wrappedValue - bounds.lowerBound) / span)) : 0
+        let v = step.map { s in bounds.lowerBound + ((value.wrappedValue - bounds.lowerBound) / s).rounded() * s } ?? value.wrappedValue
+        let f = span > 0 ? max(0, min(1, (v - bounds.lowerBound) / span)) : 0
         return ZStack {
             Track(fraction: 1).fill(Color(hex: "#E9E9EB")!)
             Track(fraction: f).fill(Color.blue)

@@ -30,6 +30,10 @@ public struct EnvironmentValues {
     var triggerProbe: TriggerProbe? = nil
     /// How `Picker`s are drawn. Default `.menu`.
     var pickerStyle: PickerStyle.Kind = .menu
+    /// How `Button`s and `Toggle`s are drawn, and their accent colour (nil: the system blue).
+    var buttonStyle: ButtonStyle.Kind = .automatic
+    var toggleStyle: ToggleStyle.Kind = .automatic
+    var tint: Color? = nil
     /// Set while a `Picker`'s options are made: a `ForEach` tags each with its id.
     var tagsOptions = false
     /// The `onAppear` actions of the innermost stateful view being built.

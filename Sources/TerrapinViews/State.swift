@@ -21,6 +21,7 @@ public struct State<Value>: PersistentProperty {
         var settledAfter: Double?
         var completedTriggers: Set<Int> = []
         var appeared: Set<Int> = []
+        var watched: [Int: Any] = [:]
         init(_ value: Value) { self.value = value }
 
         func set(_ newValue: Value) {
@@ -44,6 +45,7 @@ public struct State<Value>: PersistentProperty {
             settledAfter = other.settledAfter
             completedTriggers = other.completedTriggers
             appeared = other.appeared
+            watched = other.watched
             nested = other.nested
         }
 

@@ -535,6 +535,27 @@ party.popper.fill	celebration	EA65	glyph	party celebration festival
 sparkles	auto_awesome	E65F	glyph	highlight attraction
 figure.dance	nightlife	EA62	glyph	dance club nightlife
 photo.artframe	image	E3F4	glyph	art gallery picture frame exhibition
+hand.tap	touch_app	E913	glyph	tap touch press finger
+hand.tap.fill	touch_app	E913	glyph	tap touch press finger
+mappin.and.ellipse	pin_drop	E55E	glyph	pin location place marker drop
+mappin.square	location_on	E0C8	glyph	pin location place marker
+mappin.square.fill	location_on	E0C8	glyph	pin location place marker
+pin	push_pin	F10D	glyph	pin pushpin tack
+pin.fill	push_pin	F10D	glyph	pin pushpin tack
+pin.circle	push_pin	F10D	ring	pin pushpin tack
+pin.circle.fill	push_pin	F10D	disc	pin pushpin tack
+chevron.right	chevron_right	E5CC	glyph	next forward disclosure
+chevron.right.circle	chevron_right	E5CC	ring	next forward disclosure
+chevron.right.circle.fill	chevron_right	E5CC	disc	next forward disclosure
+chevron.left	chevron_left	E5CB	glyph	back previous
+chevron.left.circle	chevron_left	E5CB	ring	back previous
+chevron.left.circle.fill	chevron_left	E5CB	disc	back previous
+chevron.up	expand_less	E5CE	glyph	up collapse
+chevron.up.circle	expand_less	E5CE	ring	up collapse
+chevron.up.circle.fill	expand_less	E5CE	disc	up collapse
+chevron.down	expand_more	E5CF	glyph	down expand
+chevron.down.circle	expand_more	E5CF	ring	down expand
+chevron.down.circle.fill	expand_more	E5CF	disc	down expand
 building.church	church	EAAE	glyph	church chapel cathedral christian worship
 building.church.fill	church	EAAE	glyph	church chapel cathedral christian worship
 building.church.circle	church	EAAE	ring	church chapel cathedral christian worship

@@ -57,6 +57,8 @@ final class TriggerProbe {
 final class AppearanceScope {
     let owner: StateChangeRecord
     var next = 0
+    /// The same count for `onChange` watchers.
+    var nextChange = 0
     init(owner: StateChangeRecord) { self.owner = owner }
 }
 

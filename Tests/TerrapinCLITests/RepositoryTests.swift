@@ -202,7 +202,7 @@ import TerrapinTestSupport
 
     /// Typechecks `source` as a file of its own with the built modules (`<build>/Modules`), the
     /// C modules' maps and their libraries' headers (pkg-config); the compiler's errors, or "".
-    static func typecheck(_ source: String) throws -> String {
+    static func typecheck(_ source: String, extraFiles: [String] = []) throws -> String {
         let build = Repository.buildDirectory
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("terrapin-outside-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -221,8 +221,27 @@ import TerrapinTestSupport
             .map { String(manifest[Range($0.range(at: 1), in: manifest)!]) }
         let flags = try Self.run(["pkg-config", "--cflags-only-I"] + Set(packages).sorted()).output
         for flag in flags.split(whereSeparator: { $0 == " " || $0 == "\n" }) { arguments += ["-Xcc", String(flag)] }
-        let result = try Self.run(arguments + [dir + "/main.swift"])
+        // `#Preview`'s compiler plugin, as SwiftPM passes it to a package that depends on Terrapin.
+        let plugin = build + "/TerrapinMacros-tool"
+        if FileManager.default.fileExists(atPath: plugin) { arguments += ["-load-plugin-executable", plugin + "#TerrapinMacros"] }
+        let files = [dir + "/main.swift"] + extraFiles
+        let result = try Self.run(arguments + (extraFiles.isEmpty ? [] : ["-parse-as-library"]) + files)
         return result.status == 0 ? "" : result.output
+    }
+
+    /// The demo app (Examples/SampleApp: an iOS map app's shape, written with only `import
+    /// Terrapin`, one `#Preview` a file) typechecks outside the package, as a user's app would;
+    /// SampleAppTests renders and taps it.
+    @Test func theDemoAppCompilesOutsideThePackage() throws {
+        let app = Repository.examples + "/SampleApp"
+        let files = try FileManager.default.contentsOfDirectory(atPath: app).filter { $0.hasSuffix(".swift") }.sorted().map { app + "/" + $0 }
+        #expect(files.count >= 7)
+        for file in files {
+            let imports = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("import ") }
+            #expect(Set(imports).isSubset(of: ["import Terrapin", "import GoogleMaps3DKit"]), "\(file) imports \(imports)")
+        }
+        let errors = try Self.typecheck("", extraFiles: files)
+        #expect(errors.isEmpty, "the demo app does not compile outside the package:\n\(errors)")
     }
 
     /// The container image installs what the binary loads: every library it names (its ELF
