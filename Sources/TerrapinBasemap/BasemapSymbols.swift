@@ -124,7 +124,12 @@ extension Basemap {
     /// expressions, `text-transform`); a feature repeated in neighbouring tiles' buffers is
     /// kept once. `measure` sets labels along lines to find their places (as MapLibre measures
     /// its shaped text); without it a label is taken as 0.6 em a character.
-    public func symbols(area: [Double], zoom: Double, measure: TextMeasure? = nil) -> [BasemapSymbol] {
+    /// `language` (an ISO 639 code, the map's locale's): a label that shows a name shows the
+    /// feature's `name:<language>` (OpenMapTiles', Protomaps') or `name_<language>`
+    /// (Shortbread's) where it has one, as MapLibre's localisation does (a text that shows no
+    /// name — a road's number — is left as it is).
+    public func symbols(area: [Double], zoom: Double, measure: TextMeasure? = nil, language: String? = nil) -> [BasemapSymbol] {
+        let localNames = language.map { ["name:" + $0, "name_" + $0] }
         var out: [BasemapSymbol] = []
         var textBudget = Self.maxViewScalars
         // Line labels' lengths as set, by text, fonts, size and letter spacing.
@@ -177,11 +182,18 @@ extension Basemap {
                 // labelled as one.
                 var alongLines: [String: [(feature: VectorTile.Feature, context: EvaluationContext, icon: (Pixmap, Double)?)]] = [:]
                 var texts: [String] = []
+                let localizes = localNames != nil && layer.property("text-field")?.readsName == true
                 for feature in data.features {
                     guard out.count < Self.maxLabels else { return out }
                     let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
                     if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
                     var text = Self.trimmed(layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? "")
+                    if localizes, let localNames, !text.isEmpty,
+                       let local = localNames.lazy.compactMap({ key -> String? in
+                           if case .string(let s)? = data.property(key, of: feature), !s.isEmpty { return s } else { return nil }
+                       }).first {
+                        text = Self.trimmed(local)
+                    }
                     // Label text is bounded one by one and over the view (4,000 labels of 10,000
                     // characters took 51 s and 1.8 GB to set).
                     let scalars = text.unicodeScalars.count

@@ -51,6 +51,24 @@ public enum StyleExpression: Sendable {
     indirect case letBinding([(String, StyleExpression)], StyleExpression)
     case variable(String)
 
+    /// Whether the expression reads a feature's name: a `get` of `name` or a `name:…`/`name_…`
+    /// key, or a "{name…}" token in a string (what a label in the map's language replaces).
+    public var readsName: Bool {
+        func nameKey(_ k: String) -> Bool { k == "name" || k.hasPrefix("name:") || k.hasPrefix("name_") }
+        switch self {
+        case .literal(let v): if case .string(let s) = v { return s.contains("{name") } else { return false }
+        case .get(let k), .has(let k): return nameKey(k)
+        case .id, .geometryType, .zoom, .heatmapDensity, .variable: return false
+        case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsName }
+        case .cases(let pairs, let otherwise): return otherwise.readsName || pairs.contains { $0.0.readsName || $0.1.readsName }
+        case .match(let input, let arms, let otherwise): return input.readsName || otherwise.readsName || arms.contains { $0.1.readsName }
+        case .interpolate(_, let input, let stops), .step(let input, _, let stops):
+            if case .step(_, let first, _) = self, first.readsName { return true }
+            return input.readsName || stops.contains { $0.1.readsName }
+        case .letBinding(let bindings, let body): return body.readsName || bindings.contains { $0.1.readsName }
+        }
+    }
+
     /// The longest string an expression makes (64 KiB): no label or image name comes near it.
     public static let maxStringBytes = 64 * 1024
 

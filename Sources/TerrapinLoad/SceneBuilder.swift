@@ -109,6 +109,8 @@ public struct SceneBuilder {
         localized.locale = spec.locale
         let markers = spec.markers.map(localized.marker)
         var map = spec.camera.map { Map(initialCamera: $0, mode: spec.mode) } ?? Map(mode: spec.mode)
+        // The map's language names its basemap's labels too ("fr-FR": `name:fr`).
+        map.labelLanguage = spec.locale.flatMap { $0.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } }
         map.items = spec.polygons.flatMap(\.polygon.items) + spec.polylines.flatMap(\.polyline.items) + markers.flatMap { $0 }
         for m in spec.models {
             // A model that cannot be read is an error of the scene (a Swift-built one is listed hidden).

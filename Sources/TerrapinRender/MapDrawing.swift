@@ -23,9 +23,12 @@ public final class MapDrawing: CustomDrawing {
     /// The drawing of `map` built in `environment`: its flights' triggers watched, each flight's
     /// end known (for its completion) once its trigger's change is.
     convenience init(map: Map, environment: EnvironmentValues) throws {
-        // Drawn at the view's time unless the map was given one (`.time(_:)`).
-        try self.init(map: map.time == 0 ? map.time(environment.time) : map)
-        triggers = map.triggeredFlights.map { environment.trigger($0.trigger) }
+        // Drawn at the view's time unless the map was given one (`.time(_:)`), its labels in
+        // the environment's language unless it has one (`.environment(\.locale, …)`).
+        var map = map.time == 0 ? map.time(environment.time) : map
+        if map.labelLanguage == nil, let language = environment.locale?.language.languageCode?.identifier { map.labelLanguage = language }
+        try self.init(map: map)
+        triggers = self.map.triggeredFlights.map { environment.trigger($0.trigger) }
         for (i, slot) in triggers.enumerated() {
             guard let slot else { continue }
             slot.completion = map.triggeredFlights[i].completion

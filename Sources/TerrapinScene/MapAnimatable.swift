@@ -56,3 +56,15 @@ extension Camera: Animatable {
         }
     }
 }
+
+extension LatLngAltitude: AdditiveArithmetic {
+    /// (0°, 0°, 0 m).
+    public static var zero: LatLngAltitude { LatLngAltitude(latitude: 0, longitude: 0, altitude: 0) }
+    /// Component by component, as the SDK 1.0's `LatLngAltitude` adds (an offset to a position).
+    public static func + (a: LatLngAltitude, b: LatLngAltitude) -> LatLngAltitude {
+        LatLngAltitude(latitude: a.latitude + b.latitude, longitude: a.longitude + b.longitude, altitude: a.altitude + b.altitude)
+    }
+    public static func - (a: LatLngAltitude, b: LatLngAltitude) -> LatLngAltitude {
+        LatLngAltitude(latitude: a.latitude - b.latitude, longitude: a.longitude - b.longitude, altitude: a.altitude - b.altitude)
+    }
+}

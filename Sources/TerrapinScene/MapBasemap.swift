@@ -156,10 +156,12 @@ extension Map {
 extension DrawnBasemaps {
     /// A basemap's labels for a camera and view height, as `BasemapLabel`s (kept per area and
     /// zoom: the thumbnails of a batch share them).
-    func labels(_ basemap: Basemap, camera: Camera, height: Double) -> [BasemapLabel] {
+    func labels(_ basemap: Basemap, camera: Camera, height: Double, language: String? = nil) -> [BasemapLabel] {
         let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
         let area = Map.basemapArea(camera, factor: 2.5).map { ($0 * 1e4).rounded() / 1e4 }
-        return cached(basemap, "labels \(area) \(zoom)", \.labels) { basemap.symbols(area: area, zoom: zoom, measure: Self.measure).map(Self.label) }
+        return cached(basemap, "labels \(area) \(zoom) \(language ?? "-")", \.labels) {
+            basemap.symbols(area: area, zoom: zoom, measure: Self.measure, language: language).map(Self.label)
+        }
     }
 
     static func label(_ s: BasemapSymbol) -> BasemapLabel {
@@ -222,8 +224,14 @@ extension Map {
     public func labels(for camera: Camera, height: Double) -> [BasemapLabel] {
         guard mode != .satellite else { return [] }
         guard let drawn = drawnBasemap else { return basemapLabels }
-        return basemapLabels + DrawnBasemaps.shared.labels(drawn, camera: camera, height: height)
+        return basemapLabels + DrawnBasemaps.shared.labels(drawn, camera: camera, height: height, language: labelLanguage)
     }
+
+    /// The map with its basemap's labels in `language` (an ISO 639 code: "fr", "ja", …) where
+    /// the tiles have names in it (`name:fr`), else as the style writes them. A map in a view
+    /// takes it from the SwiftUI environment's locale (`.environment(\.locale, …)`, as the SDK
+    /// localises its map) unless given one.
+    public func labelLanguage(_ language: String?) -> Map { with { $0.labelLanguage = language } }
 }
 
 extension Map {

@@ -151,7 +151,7 @@ enum SceneTables {
                     },
                     write: { map in map.attribution.map { $0.isEmpty ? .bool(false) : .string($0) } }),
             .custom("locale", schema: SceneSchema.fragment(##"{"type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,7}$"}"##), type: "BCP 47 tag",
-                    doc: "The language of the map's text (e.g. ja, zh-Hant, ko): picks the regional forms of Han characters in markers and popovers.",
+                    doc: "The language of the map's text (e.g. ja, zh-Hant, ko): picks the regional forms of Han characters in markers and popovers, and the basemap's label names (name:ja where the tiles have it).",
                     read: { r, node, path, map in map.locale = r.languageTag(node, path) }, write: { $0.locale.map { .string($0) } }),
             .ref("sun", "sun", doc: "The light on terrain and buildings.",
                  read: { r, node, path, map in if let s = r.read(sun, node, path) { map.sun = [s.azimuth, s.altitude] } },

@@ -88,3 +88,15 @@ private struct FlyAlongRoute: View {
         golden(view, "sdk/keyframes/fly-along-route-3s", width: 400, height: 340, time: 3)
     }
 }
+
+/// `LatLngAltitude` is `AdditiveArithmetic` and `Animatable` as in the SDK 1.0: an offset adds
+/// component by component, and a keyframe track moves a marker's position.
+@Test func positionsAddAndAnimate() {
+    let a = LatLngAltitude(latitude: 43.73, longitude: 7.42, altitude: 10), offset = LatLngAltitude(latitude: 0.01, longitude: -0.02, altitude: 5)
+    #expect(a + offset == LatLngAltitude(latitude: 43.74, longitude: 7.4, altitude: 15) || abs((a + offset).latitude - 43.74) < 1e-12)
+    #expect((a + offset) - offset == a || abs(((a + offset) - offset).longitude - 7.42) < 1e-12)
+    #expect(LatLngAltitude.zero == LatLngAltitude(latitude: 0, longitude: 0, altitude: 0))
+    let timeline = KeyframeTimeline(initialValue: a) { KeyframeTrack { LinearKeyframe(a + offset, duration: 2) } }
+    let half = timeline.value(time: 1)
+    #expect(abs(half.latitude - 43.735) < 1e-12 && abs(half.altitude - 12.5) < 1e-12)
+}

@@ -169,3 +169,42 @@ private extension Bool {
         golden(map, "markers/controls/place-card")
     }
 }
+
+/// The map's language names its basemap's labels (SDK 1.0 localisation: `.environment(\.locale,
+/// …)` on the map): a label that shows a name shows the tile's `name:<language>` where it has
+/// one; a view's environment and a scene file's `locale` set it.
+@Suite struct LabelLanguageTests {
+    static let camera = Camera(center: LatLngAltitude(latitude: 43.7392, longitude: 7.4262), range: 3000)
+
+    func names(_ map: Map) throws -> Set<String> {
+        Set(try MapResolver.resolve(map, width: 400, height: 300).labels.filter(\.isShown).map(\.name))
+    }
+
+    /// Protomaps' tiles name places in many languages (`name:ru`); Shortbread's in two
+    /// (`name_en`, `name_de`); the OpenMapTiles fixture only in Latin script.
+    func map(_ tiles: String = "monaco-protomaps") throws -> Map {
+        try Map(initialCamera: Self.camera, mode: .roadmap).basemap(tiles: "\(mapFixtures)/tiles/\(tiles).pmtiles")
+    }
+
+    @Test func labelsInTheMapsLanguage() throws {
+        let plain = try names(map())
+        let russian = try names(map().labelLanguage("ru"))
+        #expect(plain.contains("Monaco"))
+        #expect(russian.contains("Монако") && !russian.contains("Monaco"), "\(russian.sorted())")
+        // A language the tiles have no names in leaves the style's.
+        #expect(try names(map().labelLanguage("xx")) == plain)
+        // Shortbread's keys: the fountain's English name.
+        let shortbread = try #require(try map("monaco-shortbread").drawnBasemap)
+        let area = [7.40, 43.72, 7.44, 43.75]
+        let english = Set(shortbread.symbols(area: area, zoom: 16, language: "en").map(\.text))
+        let local = Set(shortbread.symbols(area: area, zoom: 16).map(\.text))
+        #expect(english.contains("Prince's Palace of Monaco") && local.contains("Palais Princier de Monaco"))
+        #expect(english.subtracting(local).count == 14, "\(english.subtracting(local).sorted())")
+    }
+
+    @Test func aViewsLocaleSetsIt() throws {
+        let view = try map().environment(\.locale, Locale(identifier: "ru-RU")).frame(width: 400, height: 300)
+        let scene = try #require(try MapResolver.maps(in: view).first).scene
+        #expect(scene.labels.contains { $0.isShown && $0.name == "Монако" })
+    }
+}

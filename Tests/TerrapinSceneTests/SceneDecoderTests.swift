@@ -194,6 +194,14 @@ import TerrapinRender
 
     /// "earth" reads, writes back (only when not the default), reaches the map and its ground,
     /// and a name it does not know is named with its path and the nearest known one.
+    /// A scene's `locale` is its basemap labels' language too: "ru-RU" reads `name:ru`.
+    @Test func theLocaleIsTheLabelsLanguage() throws {
+        let scene = try base.decode(#"{"map": {"locale": "ru-RU", "camera": {"center": {"latitude": 43.7, "longitude": 7.4}}}}"#)
+        #expect(try SceneBuilder(directory: ".").map(#require(scene.map)).labelLanguage == "ru")
+        let plain = try base.decode(#"{"map": {"camera": {"center": {"latitude": 43.7, "longitude": 7.4}}}}"#)
+        #expect(try SceneBuilder(directory: ".").map(#require(plain.map)).labelLanguage == nil)
+    }
+
     @Test func earthReadsWritesAndReachesTheGround() throws {
         let scene = try base.decode(#"{"map": {"earth": "sphere", "camera": {"center": {"latitude": 43.7, "longitude": 7.4}}}}"#)
         let spec = try #require(scene.map)
