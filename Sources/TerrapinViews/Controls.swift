@@ -197,7 +197,9 @@ public struct Picker<Title: View, SelectionValue: Hashable, Content: View>: View
         func selected(_ tags: [AnyHashable?]) -> Int? { tags.firstIndex { $0 == AnyHashable(selection.wrappedValue) } }
         switch environment.pickerStyle {
         case .segmented:
-            let plain = try options { $0.font = .footnote }, strong = try options { $0.font = .footnote; $0.fontWeight = .semibold }
+            // One line each, cut with an ellipsis when a segment is too narrow (as iOS does).
+            let plain = try options { $0.font = .footnote; $0.lineLimit = 1 }
+            let strong = try options { $0.font = .footnote; $0.fontWeight = .semibold; $0.lineLimit = 1 }
             let tags = plain.map { ($0 as? TagNode)?.tag }
             let chosen = selected(tags), choose = select(tags)
             let segments = tags.indices.map { i in

@@ -72,6 +72,26 @@ import TerrapinGeometry
         #expect(view.count == 1)
     }
 
+    /// A segmented picker's too-long labels stay on one line, cut with an ellipsis (they had
+    /// wrapped mid-word: "Trailin" over "g").
+    @Test func segmentLabelsStayOnOneLine() throws {
+        struct Narrow: View {
+            @State var choice = 0
+            var body: some View {
+                Picker("Position", selection: $choice) {
+                    Text("Trailing edge").tag(0)
+                    Text("Leading edge").tag(1)
+                    Text("Top").tag(2)
+                }
+                .pickerStyle(.segmented)
+                .frame(width: 180)
+            }
+        }
+        let frames = try ViewRenderer.layout(Narrow()).frames.filter { $0.name.hasPrefix("Text") }
+        #expect(frames.count == 3)
+        for f in frames { #expect(f.frame.height < 20, "\(f.name) takes \(f.frame.height) pt: more than one line") }
+    }
+
     /// Button styles and a tint, toggles as buttons, a slider with a step.
     @Test func buttonAndToggleStyles() {
         struct Styles: View {
