@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting", "Terrapin", "TerrapinDiff"], exclude: ["__Snapshots__"]),
         // The demo app written as an iOS map app (Examples/SampleApp), rendered and tapped.
-        .testTarget(name: "SampleAppTests", dependencies: ["Terrapin", "GoogleMaps3DKit", "TerrapinTestSupport"], path: "Examples/SampleApp"),
+        .testTarget(name: "SampleAppTests", dependencies: ["Terrapin", "GoogleMaps3DKit", "TerrapinTestSupport"], path: "Examples/SampleApp", exclude: ["App"]),
         .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing", "TerrapinTestSupport"]),

@@ -242,7 +242,7 @@ public enum Batch {
         do {
             let bytes: [UInt8]
             do { bytes = try FileIO.read(input.scene, limit: SceneDecoder.maxFileBytes) } catch { throw BatchError.usage("scene: \(error)") }
-            var scene: Scene
+            var scene: SceneFile
             do { scene = try SceneDecoder.decode(bytes, path: input.scene) } catch { throw BatchError.usage(error.description) }
             if let size {
                 if options.fit, scene.output.layoutSize == nil, (size.width, size.height) != (scene.output.width, scene.output.height) {
@@ -293,7 +293,7 @@ public enum Batch {
     /// output's size, scale, format, compression and quality, the scene's bytes, every file it
     /// reads (by content) and `extra` (what else a caller changed, e.g. a camera override; empty
     /// for batch). `terrapin batch` keeps it in each PNG; `terrapin serve` sends it as the ETag.
-    public static func inputHash(_ scene: Scene, bytes: [UInt8], files hashes: FileHashes, extra: String = "") -> String {
+    public static func inputHash(_ scene: SceneFile, bytes: [UInt8], files hashes: FileHashes, extra: String = "") -> String {
         var sha = SHA256()
         let layout = scene.output.layoutSize.map { " layout \($0.width)x\($0.height)" } ?? ""
         sha.update("terrapin \(TerrapinInfo.version)\n\(scene.output.width)x\(scene.output.height)@\(scene.output.scale) \(scene.output.format.kind.rawValue) \(scene.output.compression.rawValue) \(scene.output.format.quality ?? -1)\(layout)\n")

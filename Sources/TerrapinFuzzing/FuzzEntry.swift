@@ -149,7 +149,7 @@ public enum FuzzEntry {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (percentDecoded(kv[0]), kv.count > 1 ? percentDecoded(kv[1]) : "")
         }
-        guard let request = try? StaticMapRequest(arguments: arguments), var scene = try? request.scene(base: Scene(map: MapScene())) else { return false }
+        guard let request = try? StaticMapRequest(arguments: arguments), var scene = try? request.scene(base: SceneFile(map: MapScene())) else { return false }
         scene.output.width = sceneSize.width
         scene.output.height = sceneSize.height
         scene.output.scale = 1

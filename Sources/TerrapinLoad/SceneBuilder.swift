@@ -1,5 +1,5 @@
 // load: scene data → a `Map` and its views (the other direction, a `Map` → scene data, is
-// `Scene(describing:)` in TerrapinScene's MapDescription.swift). This module is the load stage
+// `SceneFile(describing:)` in TerrapinScene's MapDescription.swift). This module is the load stage
 // between decode (TerrapinScene, which reads the scene file only) and resolve (TerrapinRender,
 // which reads none); MapFiles.swift does the same for maps built in Swift (`MapLoader`).
 //

@@ -1,4 +1,4 @@
-// Scene → encoded image: the one path `terrapin render`, `frames`, `batch`, the snapshot
+// SceneFile → encoded image: the one path `terrapin render`, `frames`, `batch`, the snapshot
 // library and the bench take. The shared overrides (size, scale, camera, time, taps, format)
 // are applied in one place, then the scene is rendered and encoded in its format.
 //
@@ -43,7 +43,7 @@ public struct RenderOverrides: Sendable {
 
     /// `scene` with the overrides applied; throws for a size beyond the limits or camera
     /// overrides on a scene without a camera.
-    public func apply(to scene: Scene, path: String) throws(RenderError) -> Scene {
+    public func apply(to scene: SceneFile, path: String) throws(RenderError) -> SceneFile {
         var scene = scene
         if let size { scene.output.width = size.width; scene.output.height = size.height }
         if let scale { scene.output.scale = scale }
@@ -79,7 +79,7 @@ public enum SceneImage {
 
     /// Prepares `scene` (confined to `root`), runs the overrides' taps in order (`report`
     /// hears what each hit), renders it at the overrides' time and encodes it.
-    public static func render(_ scene: Scene, _ overrides: RenderOverrides = RenderOverrides(), root: String? = nil,
+    public static func render(_ scene: SceneFile, _ overrides: RenderOverrides = RenderOverrides(), root: String? = nil,
                               metadata: [(key: String, value: String)] = [],
                               report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
         let prepared = try prepare(scene, overrides, root: root, report: report)
@@ -91,7 +91,7 @@ public enum SceneImage {
 
     /// The scene built (confined to `root`) with the overrides' taps run in order; `report`
     /// hears what each hit.
-    public static func prepare(_ scene: Scene, _ overrides: RenderOverrides, root: String? = nil,
+    public static func prepare(_ scene: SceneFile, _ overrides: RenderOverrides, root: String? = nil,
                                report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> PreparedScene {
         let prepared = try PreparedScene(scene, root: root, network: overrides.network)
         for tap in overrides.taps { report(tap.point, try prepared.tap(at: tap.point, time: tap.time)) }

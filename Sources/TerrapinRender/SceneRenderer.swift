@@ -1,4 +1,4 @@
-// Scene → Pixmap: the background, then the map (terrain, markers, popovers) if the scene has one.
+// SceneFile → Pixmap: the background, then the map (terrain, markers, popovers) if the scene has one.
 import TerrapinBasemap
 import TerrapinCodecs
 import TerrapinGeometry
@@ -88,7 +88,7 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
 /// tap hit-tests it (no second layout), then drops it when the tap ran a handler or closed a
 /// popover (either may have changed state).
 public final class PreparedScene {
-    public let scene: Scene
+    public let scene: SceneFile
     public let map: Map?
     private var last: (time: Double, resolved: ResolvedScene)?
 
@@ -96,7 +96,7 @@ public final class PreparedScene {
     /// untrusted sources): no `..` or absolute path out, no symbolic link out — enforced on each
     /// open (FileAccess), so a file swapped after a check cannot lead out either.
     /// `network` says which hosts the scene's URLs may be read from (`root` is for files only).
-    public init(_ scene: Scene, root: String? = nil, network: NetworkAccess = .anyHost) throws(RenderError) {
+    public init(_ scene: SceneFile, root: String? = nil, network: NetworkAccess = .anyHost) throws(RenderError) {
         self.scene = scene
         if let spec = scene.map {
             var files: FileAccess
@@ -231,7 +231,7 @@ public final class PreparedScene {
 }
 
 public enum SceneRenderer {
-    public static func render(_ scene: Scene) throws(RenderError) -> Pixmap {
+    public static func render(_ scene: SceneFile) throws(RenderError) -> Pixmap {
         try PreparedScene(scene).render()
     }
 }

@@ -1,4 +1,4 @@
-// A Swift-built map as scene data: `Scene(describing:output:)` and `MapScene(describing:)`
+// A Swift-built map as scene data: `SceneFile(describing:output:)` and `MapScene(describing:)`
 // turn `Map { Marker … }` into the values a scene file holds, so `SceneEncoder` can write it
 // and reading it back renders the same pixels. Files are named as they were loaded (relative
 // to `directory` when they lie under it); a height grid made in memory is written inline.
@@ -8,7 +8,7 @@ import TerrapinRaster
 import TerrapinImagery
 import TerrapinViews
 
-extension Scene {
+extension SceneFile {
     /// The scene file of `map` drawn at `output`; paths are made relative to `directory`, where
     /// the file will be saved. `notes` lists what was left out (tap actions, content shapes).
     public init(describing map: Map, output: OutputOptions = OutputOptions(), directory: String = ".",

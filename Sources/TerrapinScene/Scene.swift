@@ -3,7 +3,7 @@
 import TerrapinIO
 import TerrapinRaster
 
-public struct Scene: Equatable, Sendable {
+public struct SceneFile: Equatable, Sendable {
     public var output: OutputOptions
     /// The map to draw over the background; nil draws the background alone.
     public var map: MapScene?

@@ -1,8 +1,8 @@
-// decode: JSON → Scene, reporting every problem with its JSON path and line:column.
+// decode: JSON → SceneFile, reporting every problem with its JSON path and line:column.
 // Unknown keys are errors (with "did you mean …"), so a misspelling never passes silently.
 //
 // Design contract
-// - Owns: the scene file's text → `Scene` (plain data: the map, camera, content and the files
+// - Owns: the scene file's text → `SceneFile` (plain data: the map, camera, content and the files
 //   it names, as written). Every problem is a `SceneIssue` (path, line:column, message) of one
 //   `SceneError.invalid`, all found in one pass, at most `maxIssues` listed.
 // - May not: read any file but the scene itself, resolve a path, decode an image, or decide
@@ -19,7 +19,7 @@ public enum SceneDecoder {
     public static let maxIssues = 50
 
     /// Reads a scene file; `-` reads standard input.
-    public static func load(path: String) throws(SceneError) -> Scene {
+    public static func load(path: String) throws(SceneError) -> SceneFile {
         let bytes: [UInt8]
         do {
             bytes = path == "-" ? try FileIO.readAll(fd: 0, path: "<stdin>", limit: maxFileBytes) : try FileIO.read(path, limit: maxFileBytes)
@@ -30,14 +30,14 @@ public enum SceneDecoder {
     }
 
     /// Decodes the bytes of the scene file at `path` (relative files resolve against its directory).
-    public static func decode(_ bytes: [UInt8], path: String) throws(SceneError) -> Scene {
+    public static func decode(_ bytes: [UInt8], path: String) throws(SceneError) -> SceneFile {
         var scene = try decode(bytes, file: path == "-" ? "<stdin>" : "'\(path)'")
         if path != "-", let slash = path.lastIndex(of: "/") { scene.directory = slash == path.startIndex ? "/" : String(path[..<slash]) }
         return scene
     }
 
     /// Decodes scene JSON. `file` names the source in messages.
-    public static func decode(_ bytes: [UInt8], file: String = "<memory>") throws(SceneError) -> Scene {
+    public static func decode(_ bytes: [UInt8], file: String = "<memory>") throws(SceneError) -> SceneFile {
         let root: JSONNode
         do { root = try JSONParser.parse(bytes) } catch {
             throw SceneError.syntax(file: file, location: error.location, message: error.message)
@@ -154,7 +154,7 @@ struct Reader {
 
     // MARK: - The scene
 
-    mutating func scene(_ root: JSONNode) -> Scene? { read(SceneTables.scene, root, "$") }
+    mutating func scene(_ root: JSONNode) -> SceneFile? { read(SceneTables.scene, root, "$") }
 
 }
 

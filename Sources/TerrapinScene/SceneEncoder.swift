@@ -1,4 +1,4 @@
-// Scene → JSON text: the format `SceneDecoder` reads, two-space indented, keys in the
+// SceneFile → JSON text: the format `SceneDecoder` reads, two-space indented, keys in the
 // schema's order, defaults left out, numbers in their shortest exact form (a Double read back
 // is the same Double), colours as names or hex. Same scene, same bytes.
 import TerrapinIO
@@ -8,7 +8,7 @@ import TerrapinTypography
 import TerrapinViews
 
 public enum SceneEncoder {
-    public static func encode(_ scene: Scene) -> String {
+    public static func encode(_ scene: SceneFile) -> String {
         var text = ""
         SceneTables.scene.write(scene).write(to: &text, indent: 0)
         return text + "\n"

@@ -56,8 +56,8 @@ extension Reader {
         }
         let type: FlightType = choice(m["type"], path + ".type", default: .to)
         let view = m["camera"].map { self.camera($0, path + ".camera") } ?? nil
-        let duration: Double?? = m["duration"] == nil ? .some(nil) : number(m["duration"], path + ".duration", in: 0.001...Scene.maxTime, unit: " of seconds").map { $0 }
-        let start = m["start"] == nil ? 0 : number(m["start"], path + ".start", in: 0...Scene.maxTime, unit: " of seconds")
+        let duration: Double?? = m["duration"] == nil ? .some(nil) : number(m["duration"], path + ".duration", in: 0.001...SceneFile.maxTime, unit: " of seconds").map { $0 }
+        let start = m["start"] == nil ? 0 : number(m["start"], path + ".start", in: 0...SceneFile.maxTime, unit: " of seconds")
         if type == .to, m["rounds"] != nil { report(m["rounds"], path + ".rounds", "\"rounds\" belongs to \"around\" flights") }
         let rounds = m["rounds"] == nil ? 1 : number(m["rounds"], path + ".rounds", in: -1000...1000)
         guard let view, let duration, let start, let rounds else { return nil }

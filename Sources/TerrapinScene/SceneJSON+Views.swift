@@ -38,9 +38,9 @@ extension Reader {
                         dampingFraction: number(m["dampingFraction"], path + ".dampingFraction", in: 0.01...10) ?? 0.825)
         } else {
             if m["response"] != nil || m["dampingFraction"] != nil { report(node, path, "\"response\" and \"dampingFraction\" belong to \"curve\": \"spring\"") }
-            a = curve.animation(duration: number(m["duration"], path + ".duration", in: 0.001...Scene.maxTime, unit: " of seconds") ?? 0.35)
+            a = curve.animation(duration: number(m["duration"], path + ".duration", in: 0.001...SceneFile.maxTime, unit: " of seconds") ?? 0.35)
         }
-        if let d = number(m["delay"], path + ".delay", in: 0...Scene.maxTime, unit: " of seconds") { a = a.delay(d) }
+        if let d = number(m["delay"], path + ".delay", in: 0...SceneFile.maxTime, unit: " of seconds") { a = a.delay(d) }
         if let s = number(m["speed"], path + ".speed", in: 0.01...100) { a = a.speed(s) }
         let autoreverses = bool(m["autoreverses"], path + ".autoreverses") ?? true
         if let r = m["repeat"] {

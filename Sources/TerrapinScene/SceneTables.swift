@@ -11,16 +11,16 @@ enum SceneTables {
     static let hexColor = "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"
 
     /// The file itself.
-    static let scene = ObjectTable<Scene>(
+    static let scene = ObjectTable<SceneFile>(
         name: "", doc: "A Terrapin scene file: the output image and an optional map. Unknown keys are errors.",
-        initial: Scene(),
+        initial: SceneFile(),
         fields: [
             .custom("$schema", schema: .object([("type", .string("string"))]), type: "string",
                     doc: "The schema's URL, for editors; not read.", read: { r, node, path, _ in _ = r.string(node, path) }, write: { _ in nil }),
             .ref("output", "output", doc: "The image: its size, scale, background and compression.",
                  read: { r, node, path, scene in _ = r.read(output, node, path, into: &scene.output) },
                  write: { .some(output.write($0.output)) }),
-            .number("time", \.time, in: 0...Scene.maxTime, unit: "seconds", initial: Scene(),
+            .number("time", \.time, in: 0...SceneFile.maxTime, unit: "seconds", initial: SceneFile(),
                     doc: "When the scene is drawn, from its start (camera flights and animations)."),
             .custom("hosts", schema: SceneSchema.fragment(##"{"type": "array", "maxItems": 64, "items": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": "^[A-Za-z0-9.:\\[\\]*-]+$"}}"##),
                     type: "array of host names",
@@ -225,7 +225,7 @@ extension Camera {
 extension Reader {
     /// `"hosts"`: host names the scene's URLs may reach.
     mutating func hosts(_ node: JSONNode, _ path: String) -> [String]? {
-        guard let hosts = array(node, path, max: Scene.maxHosts) else { return nil }
+        guard let hosts = array(node, path, max: SceneFile.maxHosts) else { return nil }
         return hosts.enumerated().compactMap { i, node in
             guard let host = string(node, "\(path)[\(i)]") else { return nil }
             let allowed = host.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]*".unicodeScalars.contains($0)) }

@@ -45,7 +45,7 @@ public final class RenderService: Sendable {
     let metrics = Metrics()
     let cache: RenderCache?
     /// The staticmap base scene and its bytes.
-    let staticBase: Scene
+    let staticBase: SceneFile
     private let flags = Locked((ready: false, draining: false))
 
     public init(_ options: ServeOptions) throws(ServeError) {
@@ -72,7 +72,7 @@ public final class RenderService: Sendable {
                 throw ServeError(description: "--staticmap: \(error)")
             }
         } else {
-            var base = Scene(map: MapScene(), directory: options.root)
+            var base = SceneFile(map: MapScene(), directory: options.root)
             base.map?.mode = .roadmap
             staticBase = base
         }
@@ -184,7 +184,7 @@ public final class RenderService: Sendable {
             return failure("render", Failure(status: 413, message: "the scene is larger than the server's limit of \(options.bodyLimit) bytes"))
         }
         guard !request.body.isEmpty else { return failure("render", Failure(status: 400, message: "POST /render needs a scene JSON body")) }
-        var scene: Scene
+        var scene: SceneFile
         do { scene = try SceneDecoder.decode(request.body, file: "<request body>") } catch { return failure("render", Failure(error)) }
         scene.directory = options.root
         return render("render", request, scene: scene, bytes: request.body, conditional: false)
@@ -207,7 +207,7 @@ public final class RenderService: Sendable {
             default: return failure("render_file", Failure(status: 500, message: "cannot read '\(name)'"))
             }
         }
-        var scene: Scene
+        var scene: SceneFile
         do { scene = try SceneDecoder.decode(bytes, file: "'\(name)'") } catch { return failure("render_file", Failure(error)) }
         if let slash = path.lastIndex(of: "/") { scene.directory = String(path[..<slash]) }
         return render("render_file", request, scene: scene, bytes: bytes, conditional: true)
@@ -218,7 +218,7 @@ public final class RenderService: Sendable {
         do { parsed = try StaticMapRequest(arguments: request.arguments) } catch {
             return failure("staticmap", Failure(status: 400, message: error.description, parameter: error.parameter))
         }
-        var scene: Scene
+        var scene: SceneFile
         do { scene = try parsed.scene(base: staticBase) } catch { return failure("staticmap", Failure(error)) }
         if let problem = scene.output.sizeProblem { return failure("staticmap", Failure(status: 400, message: "size: \(problem)", parameter: "size")) }
         if parsed.wantsScene {
@@ -234,7 +234,7 @@ public final class RenderService: Sendable {
     }
 
     /// Parses the render routes' query, applies it and renders.
-    func render(_ route: String, _ request: HTTPRequest, scene original: Scene, bytes: [UInt8], conditional: Bool) -> Answer {
+    func render(_ route: String, _ request: HTTPRequest, scene original: SceneFile, bytes: [UInt8], conditional: Bool) -> Answer {
         var overrides = RenderOverrides()
         var extra: [String] = []
         var formatGiven = false
@@ -252,7 +252,7 @@ public final class RenderService: Sendable {
                 case "heading": overrides.heading = try Self.number(key, value, in: -360...360); extra.append("heading=\(value)")
                 case "tilt": overrides.tilt = try Self.number(key, value, in: 0...90); extra.append("tilt=\(value)")
                 case "range": overrides.range = try Self.number(key, value, in: 1...63_170_000); extra.append("range=\(value)")
-                case "time": overrides.time = try Self.number(key, value, in: 0...Scene.maxTime); extra.append("time=\(value)")
+                case "time": overrides.time = try Self.number(key, value, in: 0...SceneFile.maxTime); extra.append("time=\(value)")
                 case "tap":
                     let (point, at) = value.contains("@") ? (String(value.split(separator: "@")[0]), value.split(separator: "@").dropFirst().first.map(String.init)) : (value, nil)
                     let xy = point.split(separator: ",")
@@ -284,7 +284,7 @@ public final class RenderService: Sendable {
         } catch {
             return failure(route, error)
         }
-        let scene: Scene
+        let scene: SceneFile
         do { scene = try overrides.apply(to: original, path: original.origin.file) } catch {
             return failure(route, Failure(error, query: overrides.size != nil || overrides.scale != nil || overrides.heading != nil || overrides.tilt != nil || overrides.range != nil))
         }
@@ -294,7 +294,7 @@ public final class RenderService: Sendable {
     }
 
     /// The ETag, then the cache, then a worker.
-    func render(_ route: String, _ request: HTTPRequest, scene: Scene, bytes: [UInt8], overrides: RenderOverrides, extra: String,
+    func render(_ route: String, _ request: HTTPRequest, scene: SceneFile, bytes: [UInt8], overrides: RenderOverrides, extra: String,
                 conditional: Bool, varyAccept: Bool) -> Answer {
         let start = Batch.monotonicNow()
         let hash = Batch.inputHash(scene, bytes: bytes, files: hashes, extra: extra)

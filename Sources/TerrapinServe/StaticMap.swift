@@ -305,7 +305,7 @@ public struct StaticMapRequest: Equatable, Sendable {
 
     /// The scene to render: `base` (the server's map) with this request's camera, size, scale,
     /// map type, format and overlays.
-    public func scene(base: Scene) throws(SceneError) -> Scene {
+    public func scene(base: SceneFile) throws(SceneError) -> SceneFile {
         let extra = try SceneDecoder.decode(Array(overlay.text.utf8), file: "<staticmap request>")
         var scene = base
         var map = scene.map ?? MapScene()

@@ -39,10 +39,10 @@ extension Snapshotting where Value == Pixmap, Format == Pixmap {
     }
 }
 
-extension Snapshotting where Value == Scene, Format == Pixmap {
+extension Snapshotting where Value == SceneFile, Format == Pixmap {
     /// A scene rendered by Terrapin; `size` (points) and `scale` override the scene's output.
     public static func scene(size: (width: Int, height: Int)? = nil, scale: Int? = nil, _ options: ImageDiffOptions = .exact) -> Snapshotting {
-        Snapshotting<Pixmap, Pixmap>.image(options).pullback { (scene: Scene) in
+        Snapshotting<Pixmap, Pixmap>.image(options).pullback { (scene: SceneFile) in
             var scene = scene
             if let size { scene.output.width = size.width; scene.output.height = size.height }
             if let scale { scene.output.scale = scale }
@@ -116,12 +116,12 @@ enum LineDiff {
     }
 }
 
-extension Snapshotting where Value == Scene, Format == String {
+extension Snapshotting where Value == SceneFile, Format == String {
     /// A scene's map resolved, as text: where each marker lands, shown or hidden and why, the
     /// draw order and popovers, then the display list layer by layer — the placement and
     /// collision a test usually means, compared as lines. `size` (points) overrides the scene's.
     public static func resolved(size: (width: Int, height: Int)? = nil) -> Snapshotting {
-        Snapshotting<String, String>.lines.pullback { (scene: Scene) in
+        Snapshotting<String, String>.lines.pullback { (scene: SceneFile) in
             var scene = scene
             if let size { scene.output.width = size.width; scene.output.height = size.height }
             guard let resolved = try PreparedScene(scene).resolve() else { return "no map\n" }
@@ -131,7 +131,7 @@ extension Snapshotting where Value == Scene, Format == String {
 }
 
 extension Snapshotting where Value == Map, Format == String {
-    /// A map resolved for `width` × `height` points, as text (see `Scene`'s `.resolved`).
+    /// A map resolved for `width` × `height` points, as text (see `SceneFile`'s `.resolved`).
     public static func resolved(width: Double = 512, height: Double = 384) -> Snapshotting {
         Snapshotting<String, String>.lines.pullback { (map: Map) in
             let resolved = try MapResolver.resolve(map, width: width, height: height)

@@ -56,8 +56,8 @@ struct ArgumentParser {
             throw CLIError.usage("\(option) expects X,Y in points, or X,Y@T for a tap at T seconds, e.g. 120,80@1.5; found '\(text)'", command: command)
         }
         guard parts.count == 2 else { return (Point(x, y), nil) }
-        guard let t = Double(parts[1]), t.isFinite, t >= 0, t <= Scene.maxTime else {
-            throw CLIError.usage("\(option): the time after @ must be seconds from 0 to \(Int(Scene.maxTime)); found '\(parts[1])'", command: command)
+        guard let t = Double(parts[1]), t.isFinite, t >= 0, t <= SceneFile.maxTime else {
+            throw CLIError.usage("\(option): the time after @ must be seconds from 0 to \(Int(SceneFile.maxTime)); found '\(parts[1])'", command: command)
         }
         return (Point(x, y), t)
     }
@@ -193,21 +193,21 @@ struct SceneOptions {
         case "--heading": overrides.heading = try parser.number(for: argument, in: -360...360)
         case "--tilt": overrides.tilt = try parser.number(for: argument, in: 0...90)
         case "--range": overrides.range = try parser.number(for: argument, in: 1...63_170_000)
-        case "--time": overrides.time = try parser.number(for: argument, in: 0...Scene.maxTime)
+        case "--time": overrides.time = try parser.number(for: argument, in: 0...SceneFile.maxTime)
         default: return false
         }
         return true
     }
 
     /// Loads the scene and applies the overrides.
-    func load(_ path: String) throws -> Scene {
-        let scene: Scene
+    func load(_ path: String) throws -> SceneFile {
+        let scene: SceneFile
         do { scene = try SceneDecoder.load(path: path) } catch { throw CLIError.input(error.description) }
         do { return try overrides.apply(to: scene, path: path) } catch { throw CLIError.input(error.description) }
     }
 
     /// The scene built, with every tap applied in order; `report` hears what each tap hit.
-    func prepare(_ scene: Scene, report: (Point, MapHit?) -> Void = { _, _ in }) throws -> PreparedScene {
+    func prepare(_ scene: SceneFile, report: (Point, MapHit?) -> Void = { _, _ in }) throws -> PreparedScene {
         do {
             return try SceneImage.prepare(scene, overrides, root: root, report: report)
         } catch {
@@ -217,7 +217,7 @@ struct SceneOptions {
     }
 
     /// The scene rendered (taps applied) and encoded in its format.
-    func encode(_ scene: Scene) throws -> EncodedImage {
+    func encode(_ scene: SceneFile) throws -> EncodedImage {
         do {
             return try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(TerrapinInfo.version)")])
         } catch {

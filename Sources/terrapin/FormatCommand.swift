@@ -24,7 +24,7 @@ extension CommandLineTool {
             return true
         }) else { return }
         let scenePath = try parser.single(positional)
-        let scene: Scene
+        let scene: SceneFile
         do { scene = try SceneDecoder.load(path: scenePath) } catch { throw CLIError.input(error.description) }
         try writeOutput(Array(SceneEncoder.encode(scene).utf8), to: outputPath ?? "-")
     }

@@ -14,7 +14,7 @@ extension CommandLineTool {
         "time" (or --time). Taps (--tap) happen before the first frame.
         Options:
           --fps N               frames per second, 1 to 120
-          --duration S          seconds to cover (at most \(Int(Scene.maxTime)); at most \(APNG.maxFrames) frames)
+          --duration S          seconds to cover (at most \(Int(SceneFile.maxTime)); at most \(APNG.maxFrames) frames)
           -o, --output DIR      write DIR/frame_00000.png, frame_00001.png, … (created if missing)
           --apng OUT.png        write one animated PNG that loops forever ('-' for standard output)
           --webp OUT.webp       write one animated WebP that loops forever (lossless; --quality N: lossy)
@@ -43,7 +43,7 @@ extension CommandLineTool {
             case "--apng": apngPath = try parser.value(for: argument)
             case "--webp": webpPath = try parser.value(for: argument)
             case "--fps": fps = try parser.integer(for: argument, in: 1...120)
-            case "--duration": duration = try parser.number(for: argument, in: 0.001...Scene.maxTime)
+            case "--duration": duration = try parser.number(for: argument, in: 0.001...SceneFile.maxTime)
             default: return false
             }
             return true

@@ -164,7 +164,7 @@ final class RemoteSourceTests: XCTestCase {
     }
 
     /// `scene`'s text with each local archive named by URL instead.
-    func remoteScene(_ example: String, _ replacements: [(String, String)]) throws -> Scene {
+    func remoteScene(_ example: String, _ replacements: [(String, String)]) throws -> SceneFile {
         var text = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
         for (from, to) in replacements {
             XCTAssertTrue(text.contains(from), from)
@@ -253,7 +253,7 @@ final class RemoteFilesTests: XCTestCase {
     /// A scene's own "hosts" narrows what the renderer allows: a host must be on both lists.
     func testASceneListsTheHostsItMayReach() throws {
         let server = try TestHTTPServer(root: Repository.fixture("tiles"))
-        func scene(_ hosts: String) throws -> Scene {
+        func scene(_ hosts: String) throws -> SceneFile {
             let text = #"{"hosts": \#(hosts), "output": {"width": 64, "height": 48}, "map": {"mode": "roadmap", "camera": {"center": {"latitude": 43.7384, "longitude": 7.4246}, "range": 1500}, "basemap": {"tiles": "\#(server.base)/monaco-omt.pmtiles"}}}"#
             return try SceneDecoder.decode(Array(text.utf8), path: "/tmp/scene.json")
         }

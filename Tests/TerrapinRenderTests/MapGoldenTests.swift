@@ -26,7 +26,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
     let path = Repository.fixture(name + ".json")
     do throws(any Error) {
         var notes: [String] = []
-        let scene = try Scene(describing: map, output: OutputOptions(width: Int(width), height: Int(height), scale: 2),
+        let scene = try SceneFile(describing: map, output: OutputOptions(width: Int(width), height: Int(height), scale: 2),
                               directory: (path as NSString).deletingLastPathComponent, notes: &notes)
         let json = SceneEncoder.encode(scene)
         assertSnapshot(of: json, as: Snapshotting(pathExtension: "json", diffing: .lines) { $0 }, snapshotPath: path, file: filePath, line: line)
@@ -60,7 +60,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
         let (name, map) = Self.maps[index]
         let direct = try ViewRenderer.render(map.frame(width: 400, height: 300), scale: 1)
         var notes: [String] = []
-        let scene = try Scene(describing: map, output: OutputOptions(width: 400, height: 300, scale: 1), directory: examples, notes: &notes)
+        let scene = try SceneFile(describing: map, output: OutputOptions(width: 400, height: 300, scale: 1), directory: examples, notes: &notes)
         let decoded = try SceneDecoder.decode(Array(SceneEncoder.encode(scene).utf8), path: "\(examples)/map.json")
         #expect(try PreparedScene(decoded).render() == direct, "\(name) written as JSON draws differently")
     }

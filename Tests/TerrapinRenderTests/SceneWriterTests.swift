@@ -32,7 +32,7 @@ import TerrapinSnapshotTesting
     @Test func theFerryExampleNotesItsTapAction() throws {
         let map = FerryBuildingExample().body as! Map
         var notes: [String] = []
-        let scene = try Scene(describing: map, output: OutputOptions(width: 400, height: 300, scale: 2), directory: examples, notes: &notes)
+        let scene = try SceneFile(describing: map, output: OutputOptions(width: 400, height: 300, scale: 2), directory: examples, notes: &notes)
         #expect(notes == ["a tap action (code cannot be written as data; scene files have \"onTap\": \"togglePopover\" on markers)"])
         let json = SceneEncoder.encode(scene)
         #expect(json.contains(#""text": "Ferry Building""#) && json.contains(#""systemName": "ferry.fill""#), "\(json)")
@@ -90,7 +90,7 @@ import TerrapinSnapshotTesting
         #expect(message(Group { Text("a"); Text("b") }).contains("2 views side by side"))
         // A map with imagery made in memory cannot name its file.
         let imagery = try #require(Imagery(image: Pixmap(width: 4, height: 4)!, west: 0, south: 0, east: 1, north: 1))
-        #expect(throws: ViewSpecError.self) { try Scene(describing: Map(mode: .satellite).imagery(imagery)) }
+        #expect(throws: ViewSpecError.self) { try SceneFile(describing: Map(mode: .satellite).imagery(imagery)) }
     }
 
     /// A height grid made in memory is written inline and reads back as the same grid.
@@ -100,7 +100,7 @@ import TerrapinSnapshotTesting
         let grid = try #require(HeightGrid(columns: 16, rows: 12, westCentre: 7.0005, southCentre: 46.0005, cellWidth: 0.001, cellHeight: 0.001, samples: samples))
         let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: 46.006, longitude: 7.008, altitude: 300), heading: 10, tilt: 50, range: 3000), mode: .satellite)
             .terrain(grid, exaggeration: 1.5)
-        let scene = try Scene(describing: map, output: OutputOptions(width: 160, height: 120))
+        let scene = try SceneFile(describing: map, output: OutputOptions(width: 160, height: 120))
         let json = SceneEncoder.encode(scene)
         #expect(json.contains(#""columns": 16"#) && json.contains(#""exaggeration": 1.5"#), "\(json)")
         let decoded = try SceneDecoder.decode(Array(json.utf8))
@@ -117,7 +117,7 @@ import TerrapinSnapshotTesting
         let map = FerryBuildingExample().body as! Map
         // (With absolute paths: tests run in parallel and must not change the directory.)
         var notes: [String] = []
-        let scene = try Scene(describing: map, output: OutputOptions(width: 400, height: 300, scale: 2),
+        let scene = try SceneFile(describing: map, output: OutputOptions(width: 400, height: 300, scale: 2),
                               directory: dir + "/scenes", notes: &notes)
         try FileIO.writeAtomically(Array(SceneEncoder.encode(scene).utf8), to: dir + "/scenes/ferry.json")
 

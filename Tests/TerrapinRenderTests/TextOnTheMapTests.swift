@@ -11,7 +11,7 @@ import TerrapinTestSupport
 private let textFixtures = Repository.fixture("text")
 
 @Suite struct TextOnTheMapTests {
-    func scene(_ json: String) throws -> Scene { try SceneDecoder.decode(Array(json.utf8), path: textFixtures + "/emoji/inline.json") }
+    func scene(_ json: String) throws -> SceneFile { try SceneDecoder.decode(Array(json.utf8), path: textFixtures + "/emoji/inline.json") }
 
     @Test func emojiInAPopoverALabelAndAMarkerAtOneAndThreeTimes() throws {
         for scale in [1, 3] {

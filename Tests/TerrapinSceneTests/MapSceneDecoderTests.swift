@@ -8,7 +8,7 @@ import TerrapinTestSupport
 
 /// The "map" member of scene files: what it reads, and what it says about what it cannot.
 @Suite struct MapSceneDecoderTests {
-    func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoding.decode(text) }
+    func decode(_ text: String) throws(SceneError) -> SceneFile { try SceneDecoding.decode(text) }
     func issues(_ text: String) -> [String] { SceneDecoding.issues(text) { "\($0.path): \($0.message)" } }
 
     /// A scene whose only marker has `marker` as its JSON (position added unless given).

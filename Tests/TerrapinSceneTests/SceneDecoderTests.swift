@@ -7,7 +7,7 @@ import TerrapinRender
 @testable import TerrapinScene
 
 @Suite struct SceneDecoderTests {
-    func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoding.decode(text) }
+    func decode(_ text: String) throws(SceneError) -> SceneFile { try SceneDecoding.decode(text) }
     func issues(_ text: String) -> [String] { SceneDecoding.issues(text) { $0.description } }
 
     @Test func defaultsAreDocumentedValues() throws {

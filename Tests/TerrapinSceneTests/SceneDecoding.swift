@@ -2,7 +2,7 @@
 import TerrapinScene
 
 enum SceneDecoding {
-    static func decode(_ text: String) throws(SceneError) -> Scene { try SceneDecoder.decode(Array(text.utf8), file: "'t.json'") }
+    static func decode(_ text: String) throws(SceneError) -> SceneFile { try SceneDecoder.decode(Array(text.utf8), file: "'t.json'") }
 
     /// The issues decoding `text` reports, each written by `line` (empty: it decodes); an error
     /// other than invalid content is one line, as it prints.

@@ -230,7 +230,7 @@ import TerrapinTestSupport
 /// A render whose request timed out is stopped, not finished for nobody on a worker.
 @Suite struct CancellationTests {
     /// 16 Mpx of tilted map (sky and flat ground cast per pixel): about a second optimised.
-    static func slower() throws -> Scene { try SceneDecoder.load(path: Repository.fixture("serve/slower.json")) }
+    static func slower() throws -> SceneFile { try SceneDecoder.load(path: Repository.fixture("serve/slower.json")) }
 
     @Test func aCancelledRenderStopsWithItsOwnError() throws {
         var overrides = RenderOverrides()

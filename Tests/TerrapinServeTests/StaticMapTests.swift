@@ -119,7 +119,7 @@ import Terrapin
               }
             }
             """)
-        let scene = try r.scene(base: Scene(map: MapScene()))
+        let scene = try r.scene(base: SceneFile(map: MapScene()))
         #expect(scene.map?.markers.count == 1 && scene.map?.polylines.count == 1 && scene.output.width == 100 && scene.output.height == 80)
         #expect(scene.map?.mode == .roadmap)
     }

@@ -170,7 +170,7 @@ final class Counter: @unchecked Sendable {
     }
 
     @Test func scenes() {
-        var scene = Scene()
+        var scene = SceneFile()
         scene.output = OutputOptions(width: 16, height: 8, scale: 2, background: RGBA8(hex: "#8AB4F8")!)
         assertSnapshot(of: scene, as: .scene(), named: "background", checksDeterminism: true)
         assertSnapshot(of: scene, as: .scene(size: (4, 4), scale: 1), named: "overridden")

@@ -92,6 +92,28 @@ private func tap<V: View>(_ view: V, _ point: Point, time: Double = 0) throws ->
     }
 }
 
+/// An app's entry run headless: its window's content drawn into the PNG named; a bad argument
+/// gives 2 and no file.
+private struct OneScreenApp: App {
+    var body: some Scene {
+        WindowGroup { Text("Hello, map").padding() }
+    }
+}
+
+@Suite struct AppEntryTests {
+    @Test func anAppDrawsItsWindow() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("terrapin-app-\(getpid()).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(OneScreenApp.run(arguments: ["--output", out, "--size", "200x100", "--scale", "1"]) == 0)
+        let png = try PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+        #expect(png.width == 200 && png.height == 100)
+        try FileManager.default.removeItem(atPath: out)
+        #expect(OneScreenApp.run(arguments: ["--output", out, "--size", "0x100"]) == 2)
+        #expect(OneScreenApp.run(arguments: ["--size", "200x100"]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
+
 private extension Rect {
     var center: Point { Point(midX, midY) }
 }
