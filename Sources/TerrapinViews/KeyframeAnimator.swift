@@ -90,3 +90,75 @@ final class LateNode: Node {
     override func children(in rect: Rect) -> [(Node, Rect)] { [(node, rect)] }
     override func baseline(in size: Size, last: Bool) -> Double? { node.baseline(in: size, last: last) }
 }
+
+/// A view stepped through phases (the `phaseAnimator` modifiers): from each phase to the next
+/// with `animation(next)` — the view built for both phases, its animatable values moved between
+/// them as a state change inside `withAnimation` moves them (Animation.swift) — and from the last
+/// back to the first. Looping from the scene's start, or once from when `trigger` changed (then
+/// resting at the first phase). A transition with no animation is a jump.
+public struct PhaseAnimator<Base: View, Phase: Equatable, Content: View>: View, PrimitiveView {
+    let base: Base
+    let phases: [Phase]
+    let trigger: (any Equatable)?
+    let content: (Base, Phase) -> Content
+    let animation: (Phase) -> Animation?
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        guard !phases.isEmpty else { return try TerrapinViews.makeNode(EmptyView(), environment) }
+        guard let trigger else { return try node(at: environment.time, looping: true, environment) }
+        func slot(_ value: some Equatable) -> TriggerSlot? { environment.trigger(value) }
+        let initial = try TerrapinViews.makeNode(content(base, phases[0]), environment)
+        guard let slot = slot(trigger) else { return initial }
+        let time = environment.time
+        var playing = environment
+        playing.nestedStates = nil
+        return LateNode(initial: initial) {
+            guard let start = slot.changedAt, time >= start else { return nil }
+            return try? node(at: time - start, looping: false, playing)
+        }
+    }
+
+    /// The seconds each move takes: into phase 1, 2, …, then back into phase 0.
+    var moves: [Double] {
+        (1...phases.count).map { k in animation(phases[k % phases.count]).map { $0.delay + $0.duration / $0.speed } ?? 0 }
+    }
+
+    /// The view `t` seconds into the phases.
+    func node(at t: Double, looping: Bool, _ environment: EnvironmentValues) throws -> Node {
+        let moves = self.moves, cycle = moves.reduce(0, +)
+        var u = t
+        if looping {
+            guard cycle > 0, cycle.isFinite else { return try TerrapinViews.makeNode(content(base, phases[0]), environment) }
+            u = t.truncatingRemainder(dividingBy: cycle)
+        }
+        var start = 0.0
+        for (k, d) in moves.enumerated() where d > 0 {
+            if u < start + d, let move = animation(phases[(k + 1) % phases.count]) {
+                // The first build records the phase moved from; the second moves to the next.
+                let pass = AnimationPass(changedAt: start, time: u, animation: move)
+                var e = environment
+                e.animationPass = pass
+                _ = try? TerrapinViews.makeNode(content(base, phases[k]), e)
+                pass.recording = false
+                return try TerrapinViews.makeNode(content(base, phases[(k + 1) % phases.count]), e)
+            }
+            start += d
+        }
+        return try TerrapinViews.makeNode(content(base, phases[0]), environment)
+    }
+}
+
+extension View {
+    /// Steps through `phases` over and over from the scene's start.
+    public func phaseAnimator<Phase: Equatable, C: View>(_ phases: some Sequence<Phase>, @ViewBuilder content: @escaping (Self, Phase) -> C,
+                                                         animation: @escaping (Phase) -> Animation? = { _ in .default }) -> PhaseAnimator<Self, Phase, C> {
+        PhaseAnimator(base: self, phases: Array(phases), trigger: nil, content: content, animation: animation)
+    }
+
+    /// Steps through `phases` once each time `trigger` changes, then rests at the first.
+    public func phaseAnimator<Phase: Equatable, C: View>(_ phases: some Sequence<Phase>, trigger: some Equatable,
+                                                         @ViewBuilder content: @escaping (Self, Phase) -> C,
+                                                         animation: @escaping (Phase) -> Animation? = { _ in .default }) -> PhaseAnimator<Self, Phase, C> {
+        PhaseAnimator(base: self, phases: Array(phases), trigger: trigger, content: content, animation: animation)
+    }
+}

@@ -92,3 +92,43 @@ private struct Values { var scale = 1.0; var offset = 0.0 }
         #expect(try ViewRenderer.layout(stopped, time: 0.5).labels == ["v 7"])
     }
 }
+
+/// `phaseAnimator`: the view moved from phase to phase by each phase's animation (the view's
+/// opacity, read as the grey of a black square over white), looping or once per trigger.
+@Suite struct PhaseAnimatorTests {
+    /// The grey a black square drawn at `opacity` leaves on white, at `time`.
+    func grey<V: View>(_ view: V, at time: Double) throws -> Int {
+        let pixmap = try ViewRenderer.render(view, scale: 1, background: .white, time: time)
+        return Int(pixmap[5, 5].red)
+    }
+
+    @Test func loopingThroughThePhases() throws {
+        let view = Rectangle().fill(Color.black).frame(width: 10, height: 10)
+            .phaseAnimator([0.0, 1.0]) { square, opacity in square.opacity(opacity) } animation: { _ in .linear(duration: 1) }
+        #expect(try grey(view, at: 0) == 255)        // phase 0: clear
+        #expect(abs(try grey(view, at: 0.5) - 128) <= 1)  // half-way to opaque
+        #expect(try grey(view, at: 1) == 0)          // phase 1: black, then back
+        #expect(abs(try grey(view, at: 1.25) - 64) <= 1)
+        #expect(abs(try grey(view, at: 2.5) - 128) <= 1, "the second loop is the first")
+    }
+
+    @Test func oncePerTrigger() throws {
+        struct Flash: View {
+            @State var flashes = 0
+            var body: some View {
+                Rectangle().fill(Color.black).frame(width: 10, height: 10)
+                    .phaseAnimator([0.0, 1.0], trigger: flashes) { square, opacity in square.opacity(opacity) } animation: { phase in
+                        phase == 1 ? .linear(duration: 1) : .linear(duration: 2)
+                    }
+                    .onTapGesture { flashes += 1 }
+            }
+        }
+        let view = Flash()
+        #expect(try grey(view, at: 5) == 255)
+        try ViewRenderer.tap(view, at: Point(5, 5), time: 10)
+        #expect(try grey(view, at: 9) == 255, "before the tap: the first phase")
+        #expect(abs(try grey(view, at: 10.5) - 128) <= 1)
+        #expect(abs(try grey(view, at: 12) - 128) <= 1, "back over 2 s, half-way")
+        #expect(try grey(view, at: 13.5) == 255, "done: the first phase")
+    }
+}
