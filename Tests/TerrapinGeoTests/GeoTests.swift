@@ -277,3 +277,15 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         #expect(worst.wgs84 > 0.45 && worst.wgs84 < 0.8, "\(worst)")
     }
 }
+
+/// CoreLocation's names for app code: a location's distance is the great circle on the mean
+/// sphere (one degree of longitude on the equator: 111,195.08 m; Paris to London 343.56 km, the haversine figure).
+@Test func coreLocationDistances() {
+    let a = CLLocation(latitude: 0, longitude: 0), b = CLLocation(latitude: 0, longitude: 1)
+    #expect(abs(a.distance(from: b) - 111_195.08) < 0.01)
+    let paris = CLLocation(latitude: 48.8566, longitude: 2.3522), london = CLLocation(latitude: 51.5074, longitude: -0.1278)
+    #expect(abs(paris.distance(from: london) - 343_557) < 5)
+    #expect(paris.distance(from: london) == london.distance(from: paris))
+    let point = LatLngAltitude(CLLocationCoordinate2D(latitude: 1, longitude: 2), altitude: 3)
+    #expect(point.coordinate == CLLocationCoordinate2D(latitude: 1, longitude: 2) && point.altitude == 3)
+}
