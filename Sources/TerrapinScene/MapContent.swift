@@ -50,15 +50,28 @@ public struct LightweightOptions {
 /// The lightweight marker of the SDK, for large counts: its style is rasterised once per
 /// distinct style and composited as a sprite, with an optional text label beneath.
 public struct Marker3D: MapContent {
-    /// (Indirect: every marker carries one, so it is a pointer, not the largest payload.)
-    public indirect enum Style {
-        /// The default pin.
-        case `default`
-        case pin(Pin.Configuration)
-        case image(Image)
-        case viewSnapshot(AnyView)
+    /// How the marker looks: a struct with static members, as in the SDK 1.0 (`.default`,
+    /// `.pin(_:)`, `.image(_:)`, `.viewSnapshot { … }`; 0.2 made it an enum, and call sites read
+    /// the same).
+    public struct Style {
+        /// (Indirect: every marker carries one, so it is a pointer, not the largest payload.)
+        public indirect enum Kind {
+            case `default`
+            case pin(Pin.Configuration)
+            case image(Image)
+            case viewSnapshot(AnyView)
+        }
+        public let kind: Kind
 
-        public static func viewSnapshot<V: View>(@ViewBuilder _ content: () -> V) -> Style { .viewSnapshot(AnyView(content())) }
+        /// The SDK's standard pin.
+        public static var `default`: Style { Style(kind: .default) }
+        /// A pin with your colours, scale and glyph.
+        public static func pin(_ configuration: Pin.Configuration) -> Style { Style(kind: .pin(configuration)) }
+        /// The image is the marker.
+        public static func image(_ image: Image) -> Style { Style(kind: .image(image)) }
+        /// The view hierarchy drawn into an image that is the marker.
+        public static func viewSnapshot<V: View>(@ViewBuilder _ content: () -> V) -> Style { Style(kind: .viewSnapshot(AnyView(content()))) }
+        public static func viewSnapshot(_ view: AnyView) -> Style { Style(kind: .viewSnapshot(view)) }
     }
 
     public var position: LatLngAltitude
@@ -98,7 +111,7 @@ public struct Marker3D: MapContent {
     public var marker: Marker {
         let content: AnyView
         let key: String?
-        switch style {
+        switch style.kind {
         case .default: content = AnyView(Pin()); key = "pin:default"
         case .pin(let c):
             content = AnyView(Pin(configuration: c))

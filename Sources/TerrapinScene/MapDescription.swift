@@ -113,7 +113,7 @@ extension MarkerSpec {
             drawsWhenOccluded = light.drawsWhenOccluded
             sizePreserved = light.sizePreserved
             label = light.label
-            switch light.style {
+            switch light.style.kind {
             case .default: style = .default
             case .pin(let c): style = .pin(try PinSpec(describing: c, notes: &notes))
             case .image(let image):

@@ -208,3 +208,19 @@ private extension Bool {
         #expect(scene.labels.contains { $0.isShown && $0.name == "Монако" })
     }
 }
+
+/// The camera's `altitudeMode` (SDK 1.0): its centre's altitude is above sea level, above the
+/// ground, or above the mesh (a roof), as the mode says.
+@Test func theCamerasAltitudeMode() throws {
+    let c = LatLngAltitude(latitude: 43.7384, longitude: 7.4246, altitude: 0)
+    let d = 0.0003
+    let roof = try #require(Building(footprint: [LatLngAltitude(latitude: c.latitude - d, longitude: c.longitude - d), LatLngAltitude(latitude: c.latitude - d, longitude: c.longitude + d),
+                                                  LatLngAltitude(latitude: c.latitude + d, longitude: c.longitude + d), LatLngAltitude(latitude: c.latitude + d, longitude: c.longitude - d)], roof: 40))
+    let ground = Map(mode: .roadmap).buildings([roof]).ground
+    func centre(_ mode: AltitudeMode) -> Double {
+        MapResolver.centerAltitude(Camera(center: LatLngAltitude(latitude: c.latitude, longitude: c.longitude, altitude: 15), range: 500, altitudeMode: mode), ground: ground)
+    }
+    #expect(abs(centre(.absolute) - 15) < 1e-9)
+    #expect(abs(centre(.relativeToGround) - 15) < 1e-6)
+    #expect(abs(centre(.relativeToMesh) - 55) < 1e-6)
+}
