@@ -119,36 +119,88 @@ public struct ScrollView<Content: View>: View {
     }
 }
 
-// MARK: - Navigation (drawn as the content)
+// MARK: - Navigation
 
-/// SwiftUI's navigation containers: their content from the top of the screen, with no bar (a
-/// still image of one screen).
+/// The screens a navigation container has pushed (a tap on a `NavigationLink` pushes its
+/// destination; the back button pops it).
+final class NavigationPath {
+    let push: (AnyView) -> Void
+    init(push: @escaping (AnyView) -> Void) { self.push = push }
+}
+
+/// A navigation container's screen: the top pushed view under a bar with a back button, or the
+/// root content, from the top of the screen. (No title is drawn: `.navigationTitle` is accepted.)
+struct NavigationScreen: View {
+    let root: AnyView
+    let stack: Binding<[AnyView]>
+
+    var body: some View {
+        let pushed = stack.wrappedValue
+        let push = NavigationPath { view in stack.wrappedValue.append(view) }
+        return Group {
+            if let top = pushed.last {
+                VStack(spacing: 0) {
+                    HStack(spacing: 4) {
+                        Image(systemName: "chevron.left").font(.body.bold())
+                        Text("Back")
+                    }
+                    .foregroundStyle(Color.blue)
+                    .padding(.horizontal, 12)
+                    .frame(maxWidth: .infinity, minHeight: 44, alignment: .leading)
+                    .contentShape(Rectangle())
+                    .onTapGesture { stack.wrappedValue.removeLast() }
+                    top
+                }
+            } else {
+                root
+            }
+        }
+        .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .top)
+        .environmentNavigation(push)
+    }
+}
+
+extension View {
+    func environmentNavigation(_ path: NavigationPath) -> ModifiedView<Self> {
+        modified(.unsupported("a navigation path"), environment: { $0.navigation = path })
+    }
+}
+
+/// SwiftUI's navigation containers: the root content, or the screen a link pushed under a back
+/// bar; the stack of pushed screens is the container's state.
 public struct NavigationView<Content: View>: View {
     let content: Content
+    @State var stack: [AnyView] = []
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
-    public var body: some View { content.frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .top) }
+    public var body: some View { NavigationScreen(root: AnyView(content), stack: $stack) }
 }
 
 public struct NavigationStack<Content: View>: View {
     let content: Content
+    @State var stack: [AnyView] = []
     public init(@ViewBuilder root: () -> Content) { content = root() }
-    public var body: some View { content.frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .top) }
+    public var body: some View { NavigationScreen(root: AnyView(content), stack: $stack) }
 }
 
-/// A row that would push `destination`: its label with a grey chevron at the trailing edge.
-public struct NavigationLink<Label: View, Destination: View>: View {
+/// A row that pushes `destination` when tapped (inside a navigation container): its label with
+/// a grey chevron at the trailing edge.
+public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveView {
     let label: Label
     let destination: Destination
     public init(destination: Destination, @ViewBuilder label: () -> Label) {
         self.destination = destination
         self.label = label()
     }
-    public var body: some View {
-        HStack {
+
+    func makeNode(_ environment: EnvironmentValues) throws -> Node {
+        let row = HStack {
             label
             Spacer()
             Image(systemName: "chevron.right").font(.footnote.bold()).foregroundStyle(Color(hex: "#C4C4C7")!)
         }
+        guard let path = environment.navigation else { return try TerrapinViews.makeNode(row, environment) }
+        let destination = AnyView(self.destination)
+        return try TerrapinViews.makeNode(row.contentShape(Rectangle()).onTapGesture { path.push(destination) }, environment)
     }
 }
 

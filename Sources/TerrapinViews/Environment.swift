@@ -34,6 +34,8 @@ public struct EnvironmentValues {
     var buttonStyle: ButtonStyle.Kind = .automatic
     var toggleStyle: ToggleStyle.Kind = .automatic
     var tint: Color? = nil
+    /// The navigation container around (`NavigationLink`s push onto it).
+    var navigation: NavigationPath? = nil
     /// Set while a `Picker`'s options are made: a `ForEach` tags each with its id.
     var tagsOptions = false
     /// The `onAppear` actions of the innermost stateful view being built.

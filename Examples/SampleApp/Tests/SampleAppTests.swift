@@ -33,6 +33,22 @@ private func tap<V: View>(_ view: V, _ point: Point, time: Double = 0) throws ->
 
     @Test func theDemoList() { render(DemoList(), "demo-list") }
 
+    /// A tap on a row pushes its demo under a back bar; "Back" pops it. (The test's root holds
+    /// state, as an app's scene does: a root with none keeps its children's state for one
+    /// layout only, and the pushed screen is the navigation view's state.)
+    @Test func navigatingTheList() throws {
+        struct Screen: View {
+            @State var launched = true
+            var body: some View { DemoList() }
+        }
+        let app = Screen()
+        try tap(app, try frame(of: "Map Controls", in: app).center)
+        #expect(try ViewRenderer.layout(app.frame(width: 390, height: 640), proposal: size).labels.contains("Back"))
+        render(app, "demo-list-pushed-controls")
+        try tap(app, try frame(of: "Back", in: app).center)
+        #expect(try frame(of: "Harbour Walk", in: app).minY < 300, "the list again")
+    }
+
     @Test func aBasicMap() { render(BasicMapDemo(), "basic-map") }
 
     /// The controls drawn where the picker says; a toggle turns the tilt control on; the zoom
