@@ -32,6 +32,10 @@
 @_exported import class Foundation.Bundle
 @_exported import class Foundation.JSONDecoder
 @_exported import class Foundation.JSONEncoder
+@_exported import class Foundation.JSONSerialization
+// (`URLSession` and `URLRequest` are not re-exported: on Linux they are FoundationNetworking's,
+// which would link a second libcurl into every program; a file that makes requests adds
+// `import FoundationNetworking`, as any Swift code on Linux does.)
 
 // And the C library's mathematics, which `import SwiftUI` brings with Foundation (a view that
 // turns a heading into a direction calls `sin` and `cos`).

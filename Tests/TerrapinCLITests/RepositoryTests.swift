@@ -195,6 +195,10 @@ import TerrapinTestSupport
         let text: String = route.encodedPath()
         let dimensions: PathEncodingDimensions = .latLngAltitude
         let action: PlaceTapAction = .none
+        // Foundation's names as `import SwiftUI` brings them (a routes API's answer decoded).
+        let answer = try? JSONSerialization.jsonObject(with: Data(#"{"routes": []}"#.utf8)) as? [String: Any]
+        let when: Date = Date(timeIntervalSince1970: 0)
+        let formatted = String(format: "%.1f", cos(0.0))
         """
         let errors = try Self.typecheck(source)
         #expect(errors.isEmpty, "SDK 1.0-shaped code does not compile:\n\(errors)")
