@@ -256,6 +256,20 @@ enum CLI {
         #expect(background.status == 0 && String(decoding: background.stdout, as: UTF8.self).hasPrefix("the scene has no map"))
     }
 
+    /// A tap on a basemap place in a scene file opens its card for the render that follows
+    /// (the SDK 1.0's place widget); a tap on the card's close button closes it again.
+    @Test func aTapOnAPlaceOpensItsCard() throws {
+        let scene = CLI.examples + "/monaco-web-map.json"
+        let result = try CLI.run(["inspect", scene, "--tap", "411,117"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        #expect(text.hasPrefix("tap 411,117: Monte-Carlo (place place-village/Monte-Carlo) at 43.7"), "\(text.prefix(200))")
+        #expect(text.contains("  controls:\n    place card place-village/Monte-Carlo \"Monte-Carlo\" (suburb), close button 480,413.1 28x28"), "\(text)")
+        let closed = try CLI.run(["inspect", scene, "--tap", "411,117", "--tap", "494,427"])
+        let afterClose = String(decoding: closed.stdout, as: UTF8.self)
+        #expect(afterClose.contains("tap 494,427: Close (the place card's close button)") && !afterClose.contains("place card place-village"), "\(afterClose)")
+    }
+
     @Test func theREADMEsBadMapErrorsAreWhatUsersSee() throws {
         let scene = CLI.fixtures + "/bad-map.json"
         let result = try CLI.run(["render", scene, "-o", NSTemporaryDirectory() + "never.png"])
