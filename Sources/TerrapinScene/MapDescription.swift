@@ -33,6 +33,14 @@ extension MapScene {
         if !map.triggeredFlights.isEmpty {
             notes.append("\(map.triggeredFlights.count) camera flight(s) started by a trigger: triggers are code, left out (scene files give flights a \"start\" time)")
         }
+        // What SDK 1.0 maps declare in code that scene files have no field for.
+        if !map.controls.isEmpty {
+            notes.append("map controls at \(map.controls.map(\.position.rawValue).joined(separator: ", ")): scene files have no controls, left out")
+        }
+        if map.placeTapHandler != nil { notes.append("the map's onPlaceTap handler is code, left out") }
+        if let language = map.labelLanguage {
+            notes.append("the basemap labels' language \"\(language)\" is left out (a scene's \"locale\" sets it, and the markers' text language too)")
+        }
         cameraRestriction = map.cameraRestriction
         attribution = map.attribution
         if let ground = map.terrain {

@@ -224,3 +224,19 @@ private extension Bool {
     #expect(abs(centre(.relativeToGround) - 15) < 1e-6)
     #expect(abs(centre(.relativeToMesh) - 55) < 1e-6)
 }
+
+/// Written as a scene file, a map's controls, place-tap handler and label language are named in
+/// the notes (scene files have no field for them), not dropped silently.
+@Test func sdk10PartsAScenefileLeavesOutAreNoted() throws {
+    let map = Map(initialCamera: Camera(center: LatLngAltitude(latitude: 43.73, longitude: 7.42), range: 2000), mode: .roadmap)
+        .mapControls(at: .trailing) { CompassControl() }
+        .onPlaceTap { _ in .none }
+        .labelLanguage("fr")
+    var notes: [String] = []
+    _ = try SceneFile(describing: map, output: OutputOptions(width: 400, height: 300), notes: &notes)
+    #expect(notes == [
+        "map controls at trailing: scene files have no controls, left out",
+        "the map's onPlaceTap handler is code, left out",
+        "the basemap labels' language \"fr\" is left out (a scene's \"locale\" sets it, and the markers' text language too)",
+    ])
+}
