@@ -51,6 +51,7 @@ extension ResolvedScene {
                     text = "\(shape.kind.rawValue) \(shape.index): \(points) points, \(shape.runs.count) \(shape.kind == .polygon ? "rings" : "runs")"
                         + (shape.hiddenRuns.isEmpty ? "" : ", \(shape.hiddenRuns.count) hidden")
                         + (shape.walls.isEmpty ? "" : ", \(shape.walls.count) walls")
+                        + (shape.style.pattern == .solid ? "" : ", \(shape.style.pattern.rawValue)")
                 }
                 if let h = item.hidden { text += item.isDrawn ? " (\(h), drawn)" : ": hidden (\(h))" }
                 if let b = item.box, !(item.content.isLeader) { text += ", box \(rect(b))" }

@@ -260,10 +260,11 @@ public enum MapPainter {
                 guard !runs.isEmpty, width > 0 else { return }
                 let p = path(runs, closed: false)
                 if outer > 0 {
-                    canvas.stroke(p, style: StrokeStyle(width: width * (1 + 2 * outer), cap: .round, join: .round),
+                    canvas.stroke(p, style: patterned(StrokeStyle(width: width * (1 + 2 * outer), cap: .round, join: .round), style.pattern, width: width),
                                   paint: Paint(shader: .solid(style.outerColor), opacity: opacity))
                 }
-                canvas.stroke(p, style: StrokeStyle(width: width, cap: .round, join: .round), paint: Paint(shader: .solid(style.strokeColor), opacity: opacity))
+                canvas.stroke(p, style: patterned(StrokeStyle(width: width, cap: .round, join: .round), style.pattern, width: width),
+                              paint: Paint(shader: .solid(style.strokeColor), opacity: opacity))
             }
             if style.drawsOccluded { stroke(hiddenRuns, opacity: 0.35) }
             stroke(runs, opacity: 1)
@@ -300,6 +301,29 @@ public enum MapPainter {
                 }
             }
         }
+    }
+
+    /// `base` broken by a polyline's pattern, measured in its line's width `w` (the casing's dots
+    /// and dashes lie under the line's): dots are dashes of almost no length with round caps,
+    /// w across, one every 2w; dashes are 3w on and 2w off with square ends.
+    static func patterned(_ base: StrokeStyle, _ pattern: LinePattern, width w: Double) -> StrokeStyle {
+        var s = base
+        switch pattern {
+        case .solid: break
+        case .dots:
+            s.cap = .round
+            s.dash = [w * 1e-3, w * (2 - 1e-3)]
+        case .dashes:
+            s.cap = .butt
+            s.dash = [3 * w, 2 * w]
+            // The casing's dash reaches past the line's by its own width on each end.
+            if base.width > w {
+                let grow = base.width - w
+                s.dash = [3 * w + grow, 2 * w - grow]
+                s.dashPhase = grow / 2
+            }
+        }
+        return s
     }
 
     /// A polygon draped on the ground, filled where the depth buffer shows its ground (see

@@ -49,6 +49,11 @@ public struct ResolvedShape {
     public internal(set) var hidden: HiddenReason? = nil
 }
 
+/// How a stroke is broken along its length (the painter's copy of `StrokePattern`).
+public enum LinePattern: String, Sendable {
+    case solid, dots, dashes
+}
+
 /// A shape's paint, resolved from the SDK's style options (widths made finite and
 /// non-negative), so the painter reads no map content.
 public struct ShapeStyle: Sendable {
@@ -58,6 +63,8 @@ public struct ShapeStyle: Sendable {
     /// A polyline's casing, as a fraction of its width on each side (0…1); 0 draws none.
     public var outerWidth = 0.0
     public var outerColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+    /// A polyline's pattern along its length.
+    public var pattern = LinePattern.solid
     public var fillColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
     /// Whether the parts the ground hides are drawn too (dimmed).
     public var drawsOccluded = false
@@ -71,6 +78,11 @@ public struct ShapeStyle: Sendable {
         strokeColor = stroke.strokeColor.rgba
         outerWidth = max(0, min(1, stroke.outerWidth.isFinite ? stroke.outerWidth : 0))
         outerColor = stroke.outerColor.rgba
+        pattern = switch stroke.strokePattern {
+        case .solid: .solid
+        case .dotted: .dots
+        case .dashed: .dashes
+        }
         drawsOccluded = line.contourStyle.drawOccludedSegments
         liesOnGround = line.altitudeMode == .clampToGround
     }

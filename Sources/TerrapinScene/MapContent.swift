@@ -174,6 +174,27 @@ final class PopoverStorage {
     init(_ popover: MarkerPopover) { self.popover = popover }
 }
 
+/// One of two pieces of map content, as the SDK's `MapContentBuilder.buildEither` returns for
+/// an `if`/`else`. Terrapin's builder gathers items into `MapItems` instead; this type is for
+/// code that names it (a helper returning `EitherMapContent<Marker3D, Polyline>`).
+public struct EitherMapContent<First: MapContent, Second: MapContent>: MapContent {
+    enum Storage {
+        case first(First)
+        case second(Second)
+    }
+    let storage: Storage
+
+    public init(first: First) { storage = .first(first) }
+    public init(second: Second) { storage = .second(second) }
+
+    public var items: [MapItem] {
+        switch storage {
+        case .first(let c): c.items
+        case .second(let c): c.items
+        }
+    }
+}
+
 /// Map content built by a builder.
 public struct MapItems: MapContent {
     public let items: [MapItem]

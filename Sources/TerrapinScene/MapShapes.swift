@@ -8,6 +8,16 @@ public protocol MapContentTappable {
     func onTap(_ action: @escaping () -> Void) -> Self
 }
 
+/// How a polyline's stroke is broken along its length. The SDK's reference lists `.solid` and
+/// `.dotted`; `.dashed` is Terrapin's. With the stroke's width w: dots are round, w across,
+/// one every 2w; dashes are 3w long with gaps of 2w, their ends square. The pattern restarts
+/// where the line comes out from behind the ground.
+public enum StrokePattern: String, Equatable, Hashable, Sendable, CaseIterable {
+    case solid
+    case dotted
+    case dashed
+}
+
 public struct Polyline: MapContent, MapContentTappable {
     public struct StrokeStyle {
         public var strokeColor: UIColor
@@ -17,12 +27,16 @@ public struct Polyline: MapContent, MapContentTappable {
         public var outerColor: UIColor
         /// The casing's width on each side, as a fraction (0…1) of `strokeWidth`. Default 0.
         public var outerWidth: Double
+        /// Solid, dotted or dashed (the casing follows the line's pattern). Default `.solid`.
+        public var strokePattern: StrokePattern
 
-        public init(strokeColor: UIColor = .white, strokeWidth: Double = 1.0, outerColor: UIColor = .white, outerWidth: Double = 0.0) {
+        public init(strokeColor: UIColor = .white, strokeWidth: Double = 1.0, outerColor: UIColor = .white, outerWidth: Double = 0.0,
+                    strokePattern: StrokePattern = .solid) {
             self.strokeColor = strokeColor
             self.strokeWidth = strokeWidth
             self.outerColor = outerColor
             self.outerWidth = outerWidth
+            self.strokePattern = strokePattern
         }
     }
 

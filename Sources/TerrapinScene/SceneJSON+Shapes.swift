@@ -1,6 +1,6 @@
 // Polylines and polygons in scene files, both ways:
 //   "polylines": [{"path": [{"latitude": …, "longitude": …}, …] or "encodedPath": "_p~iF~ps|U…",
-//                  "altitudeMode": …, "stroke": {"color", "width", "outerColor", "outerWidth"},
+//                  "altitudeMode": …, "stroke": {"color", "width", "outerColor", "outerWidth", "pattern"},
 //                  "contour": {"geodesic", "extruded", "drawOccludedSegments"}}]
 //   "polygons":  [{"path": […], "innerPaths": [[…], …], "altitudeMode": …,
 //                  "style": {"fillColor", "strokeColor", "strokeWidth", "extruded", "drawsOccludedSegments", "geodesic"}}]
@@ -13,6 +13,7 @@ public struct PolylineSpec: Equatable, Sendable {
     public var path: [LatLngAltitude]
     public var altitudeMode: AltitudeMode = .clampToGround
     public var strokeColor = Color.white, strokeWidth = 1.0, outerColor = Color.white, outerWidth = 0.0
+    public var strokePattern = StrokePattern.solid
     public var geodesic = false, extruded = false, drawOccludedSegments = false
 
     public init(path: [LatLngAltitude]) { self.path = path }
@@ -37,6 +38,7 @@ extension PolylineSpec {
         strokeWidth = p.strokeStyle.strokeWidth
         outerColor = Color(uiColor: p.strokeStyle.outerColor)
         outerWidth = p.strokeStyle.outerWidth
+        strokePattern = p.strokeStyle.strokePattern
         geodesic = p.contourStyle.geodesic
         extruded = p.contourStyle.extruded
         drawOccludedSegments = p.contourStyle.drawOccludedSegments
@@ -45,7 +47,8 @@ extension PolylineSpec {
     /// The polyline this data describes.
     public var polyline: Polyline {
         Polyline(path: path, altitudeMode: altitudeMode)
-            .stroke(Polyline.StrokeStyle(strokeColor: UIColor(strokeColor), strokeWidth: strokeWidth, outerColor: UIColor(outerColor), outerWidth: outerWidth))
+            .stroke(Polyline.StrokeStyle(strokeColor: UIColor(strokeColor), strokeWidth: strokeWidth, outerColor: UIColor(outerColor), outerWidth: outerWidth,
+                                           strokePattern: strokePattern))
             .contour(Polyline.ContourStyle(geodesic: geodesic, extruded: extruded, drawOccludedSegments: drawOccludedSegments))
     }
 }
@@ -160,6 +163,8 @@ extension SceneTables {
             .number("width", \.strokeWidth, in: 0...1000, unit: "points", initial: PolylineSpec(path: []), doc: "The line's width."),
             .viewColor("outerColor", \.outerColor, initial: PolylineSpec(path: []), default: "\"white\"", doc: "The casing's colour."),
             .number("outerWidth", \.outerWidth, in: 0...1, initial: PolylineSpec(path: []), doc: "The casing on each side, a fraction of the width."),
+            .choice("pattern", \.strokePattern, initial: PolylineSpec(path: []),
+                    doc: "Solid, dotted (round dots w across, every 2w) or dashed (3w on, 2w off)."),
         ])
 
     static let polylineContour = ObjectTable<PolylineSpec>(

@@ -299,6 +299,41 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
         #expect(horizon.location(at: Point(200, 260)) != nil)
     }
 
+    /// Dotted and dashed strokes, measured along a 10 pt line seen straight down (1 pt = 1 m):
+    /// dots 10 pt across, one every 20 pt; dashes 30 pt on, 20 off. The pattern is printed in
+    /// the display list, and a scene file writes and reads it back.
+    @Test(arguments: [(StrokePattern.dotted, 10.0, 20.0), (.dashed, 30.0, 50.0)])
+    func dottedAndDashedStrokesRepeatByTheWidth(_ pattern: StrokePattern, on: Double, period: Double) throws {
+        let map = Map(initialCamera: overhead, mode: .roadmap) {
+            Polyline(path: [at(-150, 0), at(150, 0)]).stroke(.init(strokeColor: .black, strokeWidth: 10, strokePattern: pattern))
+        }
+        let scene = try MapResolver.resolve(map, width: 400, height: 300)
+        #expect(scene.displayList.contains("polyline 0: 2 points, 1 runs, \(pattern == .dotted ? "dots" : "dashes")"), "\(scene.displayList)")
+        let canvas = Canvas(width: 400, height: 300)!
+        MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 400, height: 300), canvas: canvas, scale: 1)
+        // The row through the line's middle: where it is dark, as runs of (start, length).
+        var runs: [(start: Int, length: Int)] = []
+        for x in 0..<400 where canvas.pixmap[x, 150].red < 128 {
+            if let last = runs.last, last.start + last.length == x { runs[runs.count - 1].length += 1 } else { runs.append((x, 1)) }
+        }
+        let inner = runs.dropFirst().dropLast()   // the ends may be cut by where the line starts
+        #expect(runs.count >= Int(300 / period) - 1, "\(runs)")
+        for (a, b) in zip(inner, inner.dropFirst()) { #expect(abs(Double(b.start - a.start) - period) <= 1, "\(runs)") }
+        for r in inner { #expect(abs(Double(r.length) - on) <= 1.5, "\(runs)") }
+        // Solid is one run.
+        let solid = try MapResolver.resolve(Map(initialCamera: overhead, mode: .roadmap) {
+            Polyline(path: [at(-150, 0), at(150, 0)]).stroke(.init(strokeColor: .black, strokeWidth: 10))
+        }, width: 400, height: 300)
+        #expect(solid.displayList.contains("polyline 0: 2 points, 1 runs\n") || solid.displayList.contains("polyline 0: 2 points, 1 runs,"), "\(solid.displayList)")
+        // A scene file keeps the pattern; solid is its default and is left out.
+        var notes: [String] = []
+        let file = try SceneFile(describing: map, output: OutputOptions(width: 400, height: 300), directory: "/tmp", notes: &notes)
+        let json = SceneEncoder.encode(file)
+        #expect(json.contains("\"pattern\": \"\(pattern.rawValue)\""), "\(json)")
+        let back = try SceneDecoder.decode(Array(json.utf8), path: "walk.json")
+        #expect(SceneEncoder.encode(back) == json)
+    }
+
     @Test func badPathsAreHiddenWithTheReason() throws {
         let map = Map(initialCamera: overhead, mode: .roadmap) {
             Polyline(path: [at(0, 0)])
