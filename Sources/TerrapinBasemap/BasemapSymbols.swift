@@ -124,12 +124,28 @@ extension Basemap {
     /// expressions, `text-transform`); a feature repeated in neighbouring tiles' buffers is
     /// kept once. `measure` sets labels along lines to find their places (as MapLibre measures
     /// its shaped text); without it a label is taken as 0.6 em a character.
-    /// `language` (an ISO 639 code, the map's locale's): a label that shows a name shows the
+    /// `language` (a BCP 47 tag, the map's locale's): a label that shows a name shows the
     /// feature's `name:<language>` (OpenMapTiles', Protomaps') or `name_<language>`
-    /// (Shortbread's) where it has one, as MapLibre's localisation does (a text that shows no
+    /// (Shortbread's) where it has one (`localNameKeys`), as MapLibre's localisation does (a text that shows no
     /// name — a road's number — is left as it is).
+    /// The tile attributes that may hold a feature's name in `language` (a BCP 47 tag), most
+    /// specific first: with its script where it has one — written (`sr-Latn`), or Chinese's
+    /// from its region (`zh-TW` → `zh-Hant`, `zh-CN` → `zh-Hans`, as Protomaps' tiles key
+    /// them) — then the language alone; each as `name:xx` and `name_xx`.
+    public static func localNameKeys(_ language: String) -> [String] {
+        let parts = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let first = parts.first?.lowercased(), !first.isEmpty else { return [] }
+        var script = parts.dropFirst().first { $0.count == 4 && $0.allSatisfy(\.isLetter) }.map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+        if script == nil, first == "zh" {
+            let regions = Set(parts.dropFirst().map { $0.uppercased() })
+            script = regions.isDisjoint(with: ["TW", "HK", "MO"]) ? "Hans" : "Hant"
+        }
+        let tags = (script.map { [first + "-" + $0] } ?? []) + [first]
+        return tags.flatMap { ["name:" + $0, "name_" + $0] }
+    }
+
     public func symbols(area: [Double], zoom: Double, measure: TextMeasure? = nil, language: String? = nil) -> [BasemapSymbol] {
-        let localNames = language.map { ["name:" + $0, "name_" + $0] }
+        let localNames = language.map { Self.localNameKeys($0) }
         var out: [BasemapSymbol] = []
         var textBudget = Self.maxViewScalars
         // Line labels' lengths as set, by text, fonts, size and letter spacing.

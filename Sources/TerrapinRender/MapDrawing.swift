@@ -26,7 +26,9 @@ public final class MapDrawing: CustomDrawing {
         // Drawn at the view's time unless the map was given one (`.time(_:)`), its labels in
         // the environment's language unless it has one (`.environment(\.locale, …)`).
         var map = map.time == 0 ? map.time(environment.time) : map
-        if map.labelLanguage == nil, let language = environment.locale?.language.languageCode?.identifier { map.labelLanguage = language }
+        if map.labelLanguage == nil, let locale = environment.locale, locale.language.languageCode != nil {
+            map.labelLanguage = locale.identifier.replacingOccurrences(of: "_", with: "-")
+        }
         try self.init(map: map)
         triggers = self.map.triggeredFlights.map { environment.trigger($0.trigger) }
         for (i, slot) in triggers.enumerated() {

@@ -53,7 +53,7 @@ public struct Map {
     /// The place whose card is open: the map's own state (as the SDK keeps it), set by a tap on
     /// a place, closed by the card's close button; it lives as long as the map view does.
     public let placeCard = State<PlaceCard?>(wrappedValue: nil)
-    /// The language of the basemap's labels (ISO 639, "fr"), or nil for the style's own
+    /// The language of the basemap's labels (a BCP 47 tag, "fr", "zh-TW"), or nil for the style's own
     /// (`labelLanguage(_:)`; in a view, the environment's locale when not set).
     public var labelLanguage: String?
     /// The controls declared with `mapControls`, one group per position.

@@ -160,7 +160,12 @@ extension DrawnBasemaps {
         let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
         let area = Map.basemapArea(camera, factor: 2.5).map { ($0 * 1e4).rounded() / 1e4 }
         return cached(basemap, "labels \(area) \(zoom) \(language ?? "-")", \.labels) {
-            basemap.symbols(area: area, zoom: zoom, measure: Self.measure, language: language).map(Self.label)
+            basemap.symbols(area: area, zoom: zoom, measure: Self.measure, language: language).map {
+                var label = Self.label($0)
+                // The label language also picks Han forms and HarfBuzz's language.
+                label.style?.font.request.language = language
+                return label
+            }
         }
     }
 
@@ -227,8 +232,10 @@ extension Map {
         return basemapLabels + DrawnBasemaps.shared.labels(drawn, camera: camera, height: height, language: labelLanguage)
     }
 
-    /// The map with its basemap's labels in `language` (an ISO 639 code: "fr", "ja", …) where
-    /// the tiles have names in it (`name:fr`), else as the style writes them. A map in a view
+    /// The map with its basemap's labels in `language` (a BCP 47 tag: "fr", "ja", "zh-TW"…)
+    /// where the tiles have names in it (`name:fr`; `name:zh-Hant`, then `name:zh`), else as the
+    /// style writes them. The tag is also the labels' text language: it picks the forms of Han
+    /// characters (Japanese, Korean, Traditional or Simplified Chinese) and HarfBuzz's language. A map in a view
     /// takes it from the SwiftUI environment's locale (`.environment(\.locale, …)`, as the SDK
     /// localises its map) unless given one.
     public func labelLanguage(_ language: String?) -> Map { with { $0.labelLanguage = language } }

@@ -202,6 +202,32 @@ private extension Bool {
         #expect(english.subtracting(local).count == 14, "\(english.subtracting(local).sorted())")
     }
 
+    /// A tag's tile keys: its script first (Chinese's from its region, as Protomaps keys them),
+    /// then the language alone.
+    @Test func aTagsNameKeys() {
+        #expect(Basemap.localNameKeys("zh-TW") == ["name:zh-Hant", "name_zh-Hant", "name:zh", "name_zh"])
+        #expect(Basemap.localNameKeys("zh_CN") == ["name:zh-Hans", "name_zh-Hans", "name:zh", "name_zh"])
+        #expect(Basemap.localNameKeys("zh-Hant-HK").prefix(1) == ["name:zh-Hant"])
+        #expect(Basemap.localNameKeys("sr-latn-RS") == ["name:sr-Latn", "name_sr-Latn", "name:sr", "name_sr"])
+        #expect(Basemap.localNameKeys("ru-RU") == ["name:ru", "name_ru"])
+        #expect(Basemap.localNameKeys("") == [])
+    }
+
+    /// Chinese by region: Traditional in Taiwan, Simplified in China, each from the tiles' own
+    /// key; the tag is the labels' text language too, so Han characters take the Traditional
+    /// or Simplified Chinese face.
+    @Test func chineseByRegionAndItsHanForms() throws {
+        func label(_ tag: String) throws -> ResolvedLabel {
+            let labels = try MapResolver.resolve(map().labelLanguage(tag), width: 400, height: 300).labels
+            return try #require(labels.first { $0.isShown && $0.name.hasPrefix("摩") }, "\(labels.filter(\.isShown).map(\.name))")
+        }
+        let taiwan = try label("zh-TW"), china = try label("zh-CN")
+        #expect(taiwan.name == "摩納哥" && china.name == "摩纳哥")
+        #expect(taiwan.style?.font.request.language == "zh-TW" && china.style?.font.request.language == "zh-CN")
+        let face = { (tag: String) in FontLibrary.shared.fallback(for: "摩", weight: .regular, italic: false, language: tag)?.familyName }
+        #expect(face("zh-TW")?.hasSuffix("CJK TC") == true && face("zh-CN")?.hasSuffix("CJK SC") == true, "\(String(describing: face("zh-TW"))), \(String(describing: face("zh-CN")))")
+    }
+
     @Test func aViewsLocaleSetsIt() throws {
         let view = try map().environment(\.locale, Locale(identifier: "ru-RU")).frame(width: 400, height: 300)
         let scene = try #require(try MapResolver.maps(in: view).first).scene
@@ -239,4 +265,22 @@ private extension Bool {
         "the map's onPlaceTap handler is code, left out",
         "the basemap labels' language \"fr\" is left out (a scene's \"locale\" sets it, and the markers' text language too)",
     ])
+}
+
+/// `EitherMapContent` (SDK 1.0) holds one of two pieces of map content, and a map-content
+/// builder takes it as either: a helper that answers a route or a pin by a flag.
+@Test func eitherMapContentIsOneOfTwo() throws {
+    func stop(_ route: Bool) -> EitherMapContent<Polyline, Marker3D> {
+        route ? EitherMapContent(first: Polyline(path: [at(-50, 0), at(50, 0)])) : EitherMapContent(second: Marker3D(position: at(0, 40)))
+    }
+    let map = Map(initialCamera: overhead, mode: .roadmap) {
+        stop(true)
+        stop(false)
+    }
+    let scene = try MapResolver.resolve(map, width: 400, height: 300)
+    #expect(scene.shapes.count == 1 && scene.markers.count == 1, "\(scene.displayList)")
+    guard case .polyline = stop(true).items.first, case .marker = stop(false).items.first else {
+        Issue.record("the wrong side: \(stop(true).items), \(stop(false).items)")
+        return
+    }
 }
