@@ -64,6 +64,17 @@ extension Snapshotting where Value: View, Format == Pixmap {
     }
 }
 
+extension Snapshotting where Format == Pixmap {
+    /// A hosted view (`ViewHost`: the state under its root lasts from tap to tap) rendered at
+    /// its size for `size` points when given, else at its ideal size.
+    public static func image<Content: View>(size: (width: Double, height: Double)? = nil, scale: Int = 1, background: Color = .clear, time: Double = 0,
+                                            _ options: ImageDiffOptions = .exact) -> Snapshotting where Value == ViewHost<Content> {
+        Snapshotting<Pixmap, Pixmap>.image(options).pullback { (host: ViewHost<Content>) in
+            try host.render(proposal: size.map { ProposedSize(width: $0.width, height: $0.height) } ?? .unspecified, scale: scale, background: background, time: time)
+        }
+    }
+}
+
 extension Diffing where Format == String {
     /// UTF-8 text; a failure shows a line diff.
     public static var lines: Diffing {

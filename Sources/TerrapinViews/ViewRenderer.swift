@@ -120,6 +120,12 @@ public struct ViewTap: Equatable, Sendable, CustomStringConvertible {
 public enum ViewRenderer {
     /// Lays `view` out for `proposal` (unspecified: its ideal size). Throws for unknown fonts and symbols.
     public static func layout<V: View>(_ view: V, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewLayout {
+        try layout(view, proposal: proposal, time: time, root: RootStates())
+    }
+
+    /// `layout`, the states of views made under a stateless root kept in `root` (a layout's
+    /// own, or a `ViewHost`'s for as long as the host lives).
+    static func layout<V: View>(_ view: V, proposal: ProposedSize, time: Double, root: RootStates) throws -> ViewLayout {
         var environment = EnvironmentValues()
         environment.time = time
         // onAppear, or a trigger's completion, may change state while the view is built: then
@@ -127,8 +133,7 @@ public enum ViewRenderer {
         var node: Node
         var builds = 0
         // The root's own state lives in the root value; the state of views made in bodies under
-        // a root without any lives here, across this layout's builds (Identity.swift).
-        let root = RootStates()
+        // a root without any lives in `root`, across this layout's builds (Identity.swift).
         repeat {
             let counter = ChangeCounter()
             let e = environment.buildingBody(of: root)
@@ -143,8 +148,12 @@ public enum ViewRenderer {
     /// Renders `view` at its size for `proposal`, `scale` pixels per point, over `background`.
     public static func render<V: View>(_ view: V, proposal: ProposedSize = .unspecified, scale: Int = 1,
                                        background: Color = .clear, time: Double = 0) throws -> Pixmap {
+        try render(view, proposal: proposal, scale: scale, background: background, time: time, root: RootStates())
+    }
+
+    static func render<V: View>(_ view: V, proposal: ProposedSize, scale: Int, background: Color, time: Double, root: RootStates) throws -> Pixmap {
         guard (1...4).contains(scale) else { throw ViewError.invalidScale(scale) }
-        let laidOut = try layout(view, proposal: proposal, time: time)
+        let laidOut = try layout(view, proposal: proposal, time: time, root: root)
         let width = Int((laidOut.size.width * Double(scale)).rounded(.up)), height = Int((laidOut.size.height * Double(scale)).rounded(.up))
         guard let canvas = Canvas(width: max(1, width), height: max(1, height)) else {
             throw ViewError.tooLarge(width: laidOut.size.width, height: laidOut.size.height, scale: scale)
@@ -166,9 +175,50 @@ public enum ViewRenderer {
     /// seconds (the state changes it makes happen then). nil when nothing handles a tap there.
     @discardableResult
     public static func tap<V: View>(_ view: V, at point: Point, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewTap? {
-        let laidOut = try layout(view, proposal: proposal, time: time)
+        try tap(view, at: point, proposal: proposal, time: time, root: RootStates())
+    }
+
+    static func tap<V: View>(_ view: V, at point: Point, proposal: ProposedSize, time: Double, root: RootStates) throws -> ViewTap? {
+        let laidOut = try layout(view, proposal: proposal, time: time, root: root)
         guard let target = laidOut.node.hitTest(point, in: Rect(x: 0, y: 0, width: laidOut.size.width, height: laidOut.size.height)) else { return nil }
         Transaction.$time.withValue(time) { target.action() }
         return ViewTap(label: target.label)
+    }
+}
+
+/// A view held as an app's window holds its root: the state of every view made under it lives
+/// as long as the host, across its renders and taps, even when the root holds no state of its
+/// own (rendered alone, such a root keeps its descendants' state for one layout). The SwiftUI
+/// counterpart is the hosting controller, or `ImageRenderer` rendering the same content again.
+///
+///     let host = ViewHost(DemoList())            // DemoList has no @State; a screen inside has
+///     try host.tap(at: Point(120, 40))           // pushes a demo
+///     let png = try host.renderPNG(proposal: ProposedSize(width: 390, height: 844))
+public final class ViewHost<Content: View> {
+    public let content: Content
+    let root = RootStates()
+
+    public init(_ content: Content) { self.content = content }
+
+    /// `ViewRenderer.layout` of the content, its descendants' state kept by the host.
+    public func layout(proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewLayout {
+        try ViewRenderer.layout(content, proposal: proposal, time: time, root: root)
+    }
+
+    /// `ViewRenderer.render` of the content.
+    public func render(proposal: ProposedSize = .unspecified, scale: Int = 1, background: Color = .clear, time: Double = 0) throws -> Pixmap {
+        try ViewRenderer.render(content, proposal: proposal, scale: scale, background: background, time: time, root: root)
+    }
+
+    /// `render` encoded as PNG.
+    public func renderPNG(proposal: ProposedSize = .unspecified, scale: Int = 1, background: Color = .clear, time: Double = 0) throws -> [UInt8] {
+        try PNGEncoder.encode(render(proposal: proposal, scale: scale, background: background, time: time))
+    }
+
+    /// `ViewRenderer.tap` on the content: the state it changes lasts for the host's next
+    /// renders and taps.
+    @discardableResult
+    public func tap(at point: Point, proposal: ProposedSize = .unspecified, time: Double = 0) throws -> ViewTap? {
+        try ViewRenderer.tap(content, at: point, proposal: proposal, time: time, root: root)
     }
 }

@@ -213,3 +213,32 @@ final class Counter: @unchecked Sendable {
         assertSnapshot(of: Self.ferryMap(), as: .resolved(width: 240, height: 160), named: "ferry-map")
     }
 }
+
+/// A lamp that a tap turns on, inside a root that holds no state.
+private struct Lamp: View {
+    @State var on = false
+    var body: some View { (on ? Color.yellow : Color.gray).frame(width: 40, height: 40).onTapGesture { on.toggle() } }
+}
+
+private struct Room: View {
+    var body: some View { VStack { Lamp() } }
+}
+
+@Suite struct ViewHostSnapshotTests {
+    /// A hosted view is snapshotted as it is after the host's taps: the lamp stays on.
+    @Test func aHostedViewKeepsItsTaps() throws {
+        let box = Sandbox()
+        defer { box.remove() }
+        let host = ViewHost(Room())
+        func verify() -> SnapshotFailure? {
+            verifySnapshot(of: host, as: .image(), named: "room", record: .missing, snapshotDirectory: box.references,
+                           artifactsDirectory: box.artifacts, environment: [:], filePath: "/x/RoomTests.swift", testName: "testRoom()")
+        }
+        #expect(verify()?.message.hasPrefix("recorded a new reference snapshot") == true)
+        #expect(verify() == nil)
+        #expect(try host.tap(at: Point(20, 20)) != nil)
+        #expect(verify() != nil, "the lamp is on: not the recorded pixels")
+        let lit = try host.render()[20, 20]
+        #expect(lit.red > 200 && lit.green > 150 && lit.blue < 80, "\(lit)")
+    }
+}

@@ -57,6 +57,12 @@ private struct Starter: View {
     }
 }
 
+/// A root with no state of its own, a counter inside.
+private struct Bare: View {
+    let appeared = Tally()
+    var body: some View { VStack { Text("Demo"); Counter(appeared: appeared) } }
+}
+
 /// A root with no state of its own.
 private struct Plain: View {
     let appeared = Tally()
@@ -87,6 +93,24 @@ private struct Plain: View {
         #expect(labels.contains("taps 0"), "the second counter keeps its own state: \(labels)")
         // Each counter appeared once, however many builds there were.
         #expect(screen.appeared.count == 2)
+    }
+
+    /// A root with no state of its own, held by a `ViewHost`: its descendants' state lasts
+    /// from one tap or render to the next, and `onAppear` runs once for the host's life. The
+    /// same root rendered alone keeps it for one layout only.
+    @Test func aHostKeepsTheStateUnderAStatelessRoot() throws {
+        let host = ViewHost(Bare())
+        let first = try #require(try host.layout().frames.first { $0.name.contains("taps 0") })
+        for _ in 0..<2 { #expect(try host.tap(at: Point(first.frame.midX, first.frame.midY)) != nil) }
+        #expect(try host.layout().labels.contains("taps 2"))
+        _ = try host.render()
+        #expect(try host.layout().labels.contains("taps 2"))
+        #expect(host.content.appeared.count == 1)
+        // Alone: each call is a new layout, and the tap's change is gone by the next.
+        let bare = Bare()
+        try ViewRenderer.tap(bare, at: Point(first.frame.midX, first.frame.midY))
+        #expect(try ViewRenderer.layout(bare).labels.contains("taps 0"))
+        #expect(bare.appeared.count == 2)
     }
 
     @Test func aStateObjectInANestedViewIsMadeOnce() throws {

@@ -33,20 +33,21 @@ private func tap<V: View>(_ view: V, _ point: Point, time: Double = 0) throws ->
 
     @Test func theDemoList() { render(DemoList(), "demo-list") }
 
-    /// A tap on a row pushes its demo under a back bar; "Back" pops it. (The test's root holds
-    /// state, as an app's scene does: a root with none keeps its children's state for one
-    /// layout only, and the pushed screen is the navigation view's state.)
+    /// A tap on a row pushes its demo under a back bar; "Back" pops it. The list holds no state
+    /// of its own (the pushed screen is its navigation view's): a `ViewHost` holds it as an
+    /// app's window does, so the push lasts from tap to render to tap.
     @Test func navigatingTheList() throws {
-        struct Screen: View {
-            @State var launched = true
-            var body: some View { DemoList() }
-        }
-        let app = Screen()
-        try tap(app, try frame(of: "Map Controls", in: app).center)
-        #expect(try ViewRenderer.layout(app.frame(width: 390, height: 640), proposal: size).labels.contains("Back"))
-        render(app, "demo-list-pushed-controls")
-        try tap(app, try frame(of: "Back", in: app).center)
-        #expect(try frame(of: "Harbour Walk", in: app).minY < 300, "the list again")
+        let host = ViewHost(DemoList().frame(width: 390, height: 640))
+        func hosted(_ text: String) throws -> Rect { try #require(try host.layout(proposal: size).frames.first { $0.name.contains(text) }).frame }
+        try host.tap(at: try hosted("Map Controls").center, proposal: size)
+        #expect(try host.layout(proposal: size).labels.contains("Back"))
+        Golden.check(try host.render(proposal: size, background: .white), "sdk/sample-app/demo-list-pushed-controls")
+        try host.tap(at: try hosted("Back").center, proposal: size)
+        #expect(try hosted("Harbour Walk").minY < 300, "the list again")
+        // The same list rendered alone keeps the push for one layout only.
+        let list = DemoList()
+        try tap(list, try frame(of: "Map Controls", in: list).center)
+        #expect(try !ViewRenderer.layout(list.frame(width: 390, height: 640), proposal: size).labels.contains("Back"))
     }
 
     @Test func aBasicMap() { render(BasicMapDemo(), "basic-map") }
