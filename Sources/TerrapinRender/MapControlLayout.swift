@@ -95,10 +95,11 @@ enum MapControlLayout {
         }
     }
 
-    /// The camera after one press of `glyph` on a `width` × `height` view: range halved or
-    /// doubled, tilt ±15° (within 0…90), heading ±45° (compass: north), the centre moved a
-    /// third of the view across or along the heading.
-    static func step(_ glyph: ControlGlyph, _ camera: Camera, width: Double, height: Double) -> Camera {
+    /// The camera after one press of `glyph` on a `width` × `height` view seen through
+    /// `projection` (the camera's): range halved or doubled, tilt ±15° (within 0…90), heading
+    /// ±45° (compass: north), or the map panned a third of the view across or along it (the
+    /// content shifts by that many points at the centre, as auto-pan moves it: `MapResolver.pan`).
+    static func step(_ glyph: ControlGlyph, _ camera: Camera, width: Double, height: Double, projection: Projection) -> Camera {
         var c = camera
         switch glyph {
         case .compass: c.heading = 0
@@ -108,17 +109,11 @@ enum MapControlLayout {
         case .tiltDown: c.tilt = max(0, camera.tilt - 15)
         case .rotateLeft: c.heading = normalized(camera.heading - 45)
         case .rotateRight: c.heading = normalized(camera.heading + 45)
-        case .panLeft, .panRight, .panUp, .panDown:
-            // The view's height at the centre, in metres, and its width by the aspect.
-            let tall = 2 * camera.range * tan(camera.fieldOfView.degrees * Double.pi / 360)
-            let wide = height > 0 ? tall * width / height : tall
-            let (distance, bearing): (Double, Double) = switch glyph {
-            case .panLeft: (wide / 3, camera.heading - 90)
-            case .panRight: (wide / 3, camera.heading + 90)
-            case .panUp: (tall / 3, camera.heading)
-            default: (tall / 3, camera.heading + 180)
-            }
-            c.center = moved(camera.center, metres: distance, bearing: bearing)
+        // "→" looks further right: the content moves left.
+        case .panLeft: c = MapResolver.pan(camera, by: Point(width / 3, 0), projection: projection)
+        case .panRight: c = MapResolver.pan(camera, by: Point(-width / 3, 0), projection: projection)
+        case .panUp: c = MapResolver.pan(camera, by: Point(0, height / 3), projection: projection)
+        case .panDown: c = MapResolver.pan(camera, by: Point(0, -height / 3), projection: projection)
         }
         return c
     }
@@ -126,13 +121,5 @@ enum MapControlLayout {
     static func normalized(_ heading: Double) -> Double {
         let h = heading.truncatingRemainder(dividingBy: 360)
         return h < 0 ? h + 360 : h
-    }
-
-    /// `point` moved `metres` along `bearing` (degrees clockwise from north), on a local sphere.
-    static func moved(_ point: LatLngAltitude, metres: Double, bearing: Double) -> LatLngAltitude {
-        let r = 6_371_008.8, b = bearing * Double.pi / 180
-        let lat = point.latitude + metres * cos(b) / r * 180 / Double.pi
-        let lng = point.longitude + metres * sin(b) / (r * max(0.01, cos(point.latitude * Double.pi / 180))) * 180 / Double.pi
-        return LatLngAltitude(latitude: max(-85, min(85, lat)), longitude: lng > 180 ? lng - 360 : lng < -180 ? lng + 360 : lng, altitude: point.altitude)
     }
 }

@@ -83,7 +83,7 @@ extension ResolvedScene {
             case (.control(let k), .buttons):
                 guard let button = controls[k].buttons.first(where: { $0.frame.contains(point) }) else { continue }
                 let binding = content.cameraBinding
-                let stepped = MapControlLayout.step(button.glyph, camera, width: width, height: height)
+                let stepped = MapControlLayout.step(button.glyph, camera, width: width, height: height, projection: viewProjection(content))
                 return MapHit(target: .control(k, button.glyph), label: "\(controls[k].kind.name) \(button.glyph.rawValue)",
                               action: { binding?.wrappedValue = stepped }, mayChangeState: binding != nil)
             case (.popover(_, let marker), .bubble(let bubble)) where bubble.contains(point):

@@ -477,7 +477,11 @@ public enum MapResolver {
     /// Moves the camera's centre so the image content shifts by `shift` points (positive x:
     /// content moves right), measured on the ground at the centre.
     static func pan(_ camera: Camera, by shift: Point, width: Double, height: Double, ground: Ground) -> Camera {
-        let projection = Self.projection(camera, width: width, height: height, ground: ground)
+        pan(camera, by: shift, projection: Self.projection(camera, width: width, height: height, ground: ground))
+    }
+
+    /// `pan` with the camera's projection already built (a resolved scene's).
+    static func pan(_ camera: Camera, by shift: Point, projection: Projection) -> Camera {
         let scale = camera.range / projection.focalLength
         // Ground directions of screen right and screen up at the centre.
         let right = Vector3(projection.right.x, projection.right.y, 0).normalized

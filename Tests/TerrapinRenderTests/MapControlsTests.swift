@@ -91,13 +91,18 @@ private struct AllControls: View {
         #expect(try tap(76, 264).tilt == 15)  // tilt down
         #expect(try tap(324, 264).heading == 45)  // ↺
         #expect(try tap(364, 264).heading == 135)  // ↻
-        // Facing east, "→" moves the centre south and "↑" east: a third of the view's width
-        // (2 × 2000 × tan 17.5° × 4/3 / 3 = 560.5 m, the field of view being 35°) and height (420.4 m).
+        // Facing east, "→" moves the centre south and "↑" east, so that the content shifts a
+        // third of the view at the centre, as auto-pan shifts it: 133.3 pt × 4.204 m/pt = 560.5 m
+        // across (2000 m × tan 17.5° / 150 pt, the field of view being 35°), and along the
+        // ground tilted 30° away, 100 pt × 4.204 m/pt / cos 30° = 485.4 m.
         let right = try tap(368, 32), up = try tap(36, 130)
-        #expect(right.center.latitude < ferryBuilding.latitude && abs(right.center.longitude - ferryBuilding.longitude) < 1e-9)
-        #expect(abs((ferryBuilding.latitude - right.center.latitude) * 111_195 - 560.5) < 1)
-        #expect(up.center.longitude > ferryBuilding.longitude && abs(up.center.latitude - ferryBuilding.latitude) < 1e-9)
-        #expect(abs((up.center.longitude - ferryBuilding.longitude) * 111_195 * cos(ferryBuilding.latitude * .pi / 180) - 420.4) < 1)
+        let frame = LocalFrame(origin: ferryBuilding)
+        let across = frame.enu(right.center), along = frame.enu(up.center)
+        #expect(abs(across.y + 560.5) < 0.5 && abs(across.x) < 0.01, "\(across)")
+        #expect(abs(along.x - 485.4) < 0.5 && abs(along.y) < 0.01, "\(along)")
+        // The same pan as `MapResolver.pan` gives for that shift.
+        let scene = try MapResolver.resolve(Map(initialCamera: start, mode: .roadmap), width: 400, height: 300)
+        #expect(right.center == MapResolver.pan(start, by: Point(-400.0 / 3, 0), projection: try #require(scene.projection)).center)
     }
 
     /// An unbound map's controls are drawn and take the tap, which changes nothing.
