@@ -18,6 +18,8 @@
 @_exported import TerrapinTiles
 @_exported import TerrapinTypography
 @_exported import TerrapinViews
+// `@Observable` models, as `import SwiftUI` brings them (the toolchain's Observation module).
+@_exported import Observation
 
 // What `import SwiftUI` brings of Foundation, by name, for app code whose SwiftUI import became
 // `import Terrapin`: these names, and (as any import of Foundation does) Foundation's extensions

@@ -125,7 +125,12 @@ public struct ScrollView<Content: View>: View {
 /// destination; the back button pops it).
 final class NavigationPath {
     let push: (AnyView) -> Void
-    init(push: @escaping (AnyView) -> Void) { self.push = push }
+    /// Pops the top screen, if any (`@Environment(\.dismiss)`).
+    let pop: () -> Void
+    init(push: @escaping (AnyView) -> Void, pop: @escaping () -> Void = {}) {
+        self.push = push
+        self.pop = pop
+    }
 }
 
 /// A navigation container's screen: the top pushed view under a bar with a back button, or the
@@ -136,7 +141,8 @@ struct NavigationScreen: View {
 
     var body: some View {
         let pushed = stack.wrappedValue
-        let push = NavigationPath { view in stack.wrappedValue.append(view) }
+        let push = NavigationPath(push: { view in stack.wrappedValue.append(view) },
+                                  pop: { if !stack.wrappedValue.isEmpty { stack.wrappedValue.removeLast() } })
         return Group {
             if let top = pushed.last {
                 VStack(spacing: 0) {
@@ -192,6 +198,10 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
         self.label = label()
     }
 
+    public init(@ViewBuilder destination: () -> Destination, @ViewBuilder label: () -> Label) {
+        self.init(destination: destination(), label: label)
+    }
+
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
         let row = HStack {
             label
@@ -206,6 +216,7 @@ public struct NavigationLink<Label: View, Destination: View>: View, PrimitiveVie
 
 extension NavigationLink where Label == Text {
     public init(_ title: String, destination: Destination) { self.init(destination: destination) { Text(title) } }
+    public init(_ title: String, @ViewBuilder destination: () -> Destination) { self.init(destination: destination()) { Text(title) } }
 }
 
 /// How a navigation bar shows its title (accepted: no bar is drawn).

@@ -49,6 +49,19 @@ func persistentBoxes<V>(_ view: V) -> [PersistentBox] {
     Mirror(reflecting: view).children.compactMap { ($0.value as? PersistentProperty)?.persistentBox }
 }
 
+/// `persistentBoxes`, and the boxes of the view's `@Environment` properties, from one reflection.
+func reflectedProperties<V>(_ view: V) -> (boxes: [PersistentBox], readers: [EnvironmentBox]) {
+    var boxes: [PersistentBox] = [], readers: [EnvironmentBox] = []
+    for child in Mirror(reflecting: view).children {
+        if let p = child.value as? PersistentProperty {
+            boxes.append(p.persistentBox)
+        } else if let r = child.value as? EnvironmentReading {
+            readers.append(r.environmentBox)
+        }
+    }
+    return (boxes, readers)
+}
+
 /// Gives `boxes`, a stateful view's boxes met while a body is built (`environment`'s scope),
 /// the state the view at that place had at the last build, and keeps them for the next. A probe
 /// build (which runs no handler) takes the state and keeps nothing: the boxes kept are those of

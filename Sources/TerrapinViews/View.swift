@@ -40,8 +40,14 @@ func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> No
 /// A custom view's body, at the environment's time: changes after that time have not happened
 /// yet; the latest one before it, if still animating, is built twice (see Animation.swift).
 func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
-    // Made in a body, the view takes the state it had at the last build (Identity.swift).
-    let boxes = persistentBoxes(view)
+    // Made in a body, the view takes the state it had at the last build (Identity.swift); its
+    // `@Environment` properties read the environment it is built in (EnvironmentReader.swift).
+    let (boxes, readers) = reflectedProperties(view)
+    for reader in readers { reader.environment = environment }
+    return try makeAnimatedBody(view, boxes, environment)
+}
+
+private func makeAnimatedBody<V: View>(_ view: V, _ boxes: [PersistentBox], _ environment: EnvironmentValues) throws -> Node {
     adoptState(boxes, of: V.self, environment)
     let owner = boxes.first
     // Its `@State` boxes, from the same reflection, in declaration order.

@@ -190,6 +190,35 @@ import TerrapinTestSupport
           }
         }
 
+        // The Observation era: an `@Observable` model with only `import Terrapin`, read from the
+        // environment, bound with `@Bindable`; a pushed screen that dismisses itself.
+        @Observable final class Tour { var stop = 0; var name = "Harbour" }
+        struct TourControls: View {
+          @Bindable var tour: Tour
+          @Environment(\\.dismiss) private var dismiss
+          var body: some View {
+            VStack {
+              Slider(value: Binding(get: { Double(tour.stop) }, set: { tour.stop = Int($0) }), in: 0...5)
+              Toggle("Named", isOn: Binding(get: { !tour.name.isEmpty }, set: { tour.name = $0 ? "Harbour" : "" }))
+              Button("Done") { dismiss() }
+            }
+          }
+        }
+        struct TourScreen: View {
+          @State private var tour = Tour()
+          var body: some View {
+            NavigationStack {
+              TourMap()
+              NavigationLink("Controls") { TourControls(tour: tour) }
+            }
+            .environment(tour)
+          }
+        }
+        struct TourMap: View {
+          @Environment(Tour.self) private var tour
+          var body: some View { Map(mode: .roadmap).overlay(Text("\\(tour.name) \\(tour.stop)")) }
+        }
+
         let route = [LatLngAltitude](encodedPath: "_p~iF~ps|U_ulLnnqC_mqNvxq`@", dimensions: .latLng) ?? []
         let line = Polyline(path: route, altitudeMode: .relativeToMesh)
         let text: String = route.encodedPath()
