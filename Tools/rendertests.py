@@ -274,6 +274,9 @@ def main():
     parser.add_argument("--timeout", type=int, default=60)
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "rendertests"))
     args = parser.parse_args()
+    # Styles are written under --out and name the suite's assets: a relative suite path (make's
+    # default) would be read from there.
+    args.suite = os.path.abspath(args.suite)
     if not os.path.isdir(os.path.join(args.suite, "render", "tests")):
         sys.exit("rendertests: %s is not a render-test suite (no render/tests folder)" % args.suite)
     os.makedirs(args.out, exist_ok=True)

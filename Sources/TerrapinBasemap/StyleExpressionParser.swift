@@ -195,22 +195,63 @@ public enum StyleExpressionParser {
             throw fail(node, "a function object needs \"stops\": [[input, output], …]")
         }
         var pairs: [(StyleValue, JSONNode)] = []
+        // Zoom-and-property stops ([{"zoom": z, "value": v}, output]), grouped by zoom in order.
+        var byZoom: [(zoom: Double, pairs: [(StyleValue, JSONNode)])] = []
         for s in list {
             guard case .array(let pair) = s.value, pair.count == 2 else { throw fail(s, "a stop is [input, output]") }
-            if case .object = pair[0].value { throw fail(pair[0], "zoom-and-property functions ({\"zoom\", \"value\"} stops) are not supported") }
+            if case .object(let key) = pair[0].value {
+                guard property != nil else { throw fail(pair[0], "a {\"zoom\", \"value\"} stop needs the function's \"property\"") }
+                guard let z = key.first(where: { $0.key == "zoom" })?.value, case .number(let zoom) = z.value,
+                      let value = key.first(where: { $0.key == "value" })?.value else {
+                    throw fail(pair[0], "a zoom-and-property stop's input is {\"zoom\": number, \"value\": …}")
+                }
+                if let last = byZoom.last, last.zoom == zoom { byZoom[byZoom.count - 1].pairs.append((literal(value), pair[1])) } else {
+                    if let last = byZoom.last, zoom < last.zoom { throw fail(z, "stop zooms must not decrease") }
+                    byZoom.append((zoom, [(literal(value), pair[1])]))
+                }
+                continue
+            }
+            guard byZoom.isEmpty else { throw fail(pair[0], "a function's stops are all {\"zoom\", \"value\"} or none") }
             pairs.append((literal(pair[0]), pair[1]))
         }
+        func numericOutputs(_ pairs: [(StyleValue, JSONNode)]) -> Bool {
+            switch pairs[0].1.value {
+            case .number: true
+            case .string(let s): CSSColor.parse(s) != nil
+            default: false
+            }
+        }
+        if !byZoom.isEmpty {
+            // As MapLibre converts them: a property function at each zoom, and between zooms
+            // linear interpolation for a property that interpolates (numbers, colours), steps
+            // otherwise.
+            let explicit = member("type") == nil ? nil : type
+            var stops: [(Double, StyleExpression)] = []
+            for (zoom, pairs) in byZoom {
+                stops.append((zoom, try propertyFunction(node, explicit, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued)))
+            }
+            if numericOutputs(byZoom[0].pairs) && !arrayValued {
+                return .interpolate(base: 1, input: .zoom, stops: stops)
+            }
+            return .step(input: .zoom, first: stops[0].1, stops: Array(stops.dropFirst()))
+        }
+        return try propertyFunction(node, member("type") == nil ? nil : type, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued)
+    }
+
+    /// A function of one input (the zoom, or a feature's property) by its stops: `type` nil
+    /// takes exponential for numbers and colours, interval otherwise.
+    static func propertyFunction(_ node: JSONNode, _ type: String?, input: StyleExpression, fallback: StyleExpression, base: Double,
+                                 pairs: [(StyleValue, JSONNode)], arrayValued: Bool) throws(ExpressionError) -> StyleExpression {
         func output(_ n: JSONNode) -> StyleExpression { .literal(literal(n)) }
-        if member("type") == nil {
-            // Default: exponential for numbers and colours, interval otherwise.
+        let type: String = type ?? {
             let numeric: Bool
             switch pairs[0].1.value {
             case .number: numeric = true
             case .string(let s): numeric = CSSColor.parse(s) != nil
             default: numeric = false
             }
-            type = numeric && !arrayValued ? "exponential" : "interval"
-        }
+            return numeric && !arrayValued ? "exponential" : "interval"
+        }()
         switch type {
         case "categorical":
             return .match(input, pairs.map { ([$0.0], output($0.1)) }, otherwise: fallback)

@@ -96,6 +96,28 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(categorical.evaluate(road) == .number(5))
     }
 
+    /// Legacy zoom-and-property functions, as MapLibre converts them: a property function per
+    /// zoom, linear between zooms for numbers and colours, steps for other values.
+    @Test func zoomAndPropertyFunctions() throws {
+        func at(_ zoom: Double, _ e: StyleExpression) -> StyleValue {
+            var c = road
+            c.zoom = zoom
+            return e.evaluate(c)
+        }
+        // rank 3: at zoom 10 halfway from 2 to 6 (4), at zoom 14 from 10 to 14 (12); zoom 12: 8.
+        let width = try expr(#"{"property": "rank", "stops": [[{"zoom": 10, "value": 1}, 2], [{"zoom": 10, "value": 5}, 6], [{"zoom": 14, "value": 1}, 10], [{"zoom": 14, "value": 5}, 14]]}"#)
+        #expect(at(10, width) == .number(4) && at(12, width) == .number(8) && at(14, width) == .number(12) && at(18, width) == .number(12))
+        // Categorical per zoom, colours interpolated between zooms.
+        let colour = try expr(##"{"property": "class", "type": "categorical", "stops": [[{"zoom": 0, "value": "primary"}, "#000000"], [{"zoom": 10, "value": "primary"}, "#ffffff"]], "default": "#ff0000"}"##)
+        #expect(at(5, colour).color.map { abs($0.red - 0.5) < 1e-9 && abs($0.blue - 0.5) < 1e-9 } == true)
+        // Strings step between zooms.
+        let text = try expr(#"{"property": "class", "type": "categorical", "stops": [[{"zoom": 0, "value": "primary"}, "a"], [{"zoom": 12, "value": "primary"}, "b"]]}"#)
+        #expect(at(11.9, text) == .string("a") && at(12, text) == .string("b"))
+        // Mixed stops, or object stops without a property, are errors.
+        #expect(throws: (any Error).self) { try expr(#"{"property": "rank", "stops": [[{"zoom": 10, "value": 1}, 2], [12, 3]]}"#) }
+        #expect(throws: (any Error).self) { try expr(#"{"stops": [[{"zoom": 10, "value": 1}, 2]]}"#) }
+    }
+
     @Test func cssColours() {
         #expect(CSSColor.parse("#FDE293") == StyleColor(red: 253 / 255, green: 226 / 255, blue: 147 / 255))
         #expect(CSSColor.parse("#fff") == StyleColor(red: 1, green: 1, blue: 1))
