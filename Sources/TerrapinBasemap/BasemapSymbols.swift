@@ -59,6 +59,11 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// the anchor.
     public var icon: Pixmap?
     public var iconScale = 1.0
+    /// `icon-text-fit`: "none", "width", "height" or "both" — the icon stretched over the text's
+    /// box in those directions (centred on it in the others), `iconTextFitPadding` pixels
+    /// beyond it (top, right, bottom, left: `icon-text-fit-padding`).
+    public var iconTextFit = "none"
+    public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
     /// Placement order: lower first (the style's top-most symbol layer first, then
     /// `symbol-sort-key`, then the tiles' order, west to east and north to south, as MapLibre's).
     public var priority: Double
@@ -184,6 +189,12 @@ extension Basemap {
                         made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
                         made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", context, default: 1)))
                         made.iconRotate = Self.number(layer, "icon-rotate", context, default: 0).truncatingRemainder(dividingBy: 360)
+                        if !text.isEmpty, case .string(let fit)? = layer.property("icon-text-fit")?.evaluate(context), ["width", "height", "both"].contains(fit) {
+                            made.iconTextFit = fit
+                            if case .array(let pad)? = layer.property("icon-text-fit-padding")?.evaluate(context), pad.count == 4 {
+                                made.iconTextFitPadding = pad.map { min(1000, max(-1000, $0.number ?? 0)) }
+                            }
+                        }
                         // Text and icon are placed together: each must be free to go where the
                         // other's rule would stop it (an empty text follows its icon's).
                         let iconOverlap = layer.property("icon-allow-overlap")?.evaluate(context).truthy ?? false

@@ -381,7 +381,10 @@ public enum MapPainter {
             let s = style.iconScale
             // Centred on the anchor, scaled, turned clockwise by `icon-rotate`.
             var placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s / 2, ty: anchor.y - Double(icon.height) * s / 2)
-            if style.iconRotate != 0 {
+            if let fitted = label.iconBox {
+                // Stretched over the text (`icon-text-fit`).
+                placed = Transform(a: fitted.width / Double(icon.width), b: 0, c: 0, d: fitted.height / Double(icon.height), tx: fitted.minX, ty: fitted.minY)
+            } else if style.iconRotate != 0 {
                 placed = Transform.translation(-Double(icon.width) / 2, -Double(icon.height) / 2).concatenating(.scale(s))
                     .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
             }

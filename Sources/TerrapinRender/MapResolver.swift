@@ -178,6 +178,8 @@ public enum MapResolver {
         var placed: [(index: Int, box: Rect, layout: TextLayout?, anchor: ScreenPoint?, hidden: HiddenReason?, angle: Double)] = []
         // Labels set along a line's curve: their glyphs, and a box per glyph to collide.
         var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
+        // Icons stretched over their text (`icon-text-fit`): where each is drawn.
+        var fittedIcons: [Int: Rect] = [:]
         for (i, label) in labels.enumerated() {
             // A style's labels measure as MapLibre's (`LabelStyle.layoutOptions`).
             let options = label.style?.layoutOptions ?? TextLayoutOptions()
@@ -214,7 +216,13 @@ public enum MapResolver {
                 if let style = label.style, let icon = style.icon {
                     // The icon, centred on the anchor, joins the text's box.
                     let iw = Double(icon.width) * style.iconScale, ih = Double(icon.height) * style.iconScale
-                    box = box.union(Rect(x: anchor.x - iw / 2, y: anchor.y - ih / 2, width: iw, height: ih))
+                    if style.iconTextFit != "none", !label.name.isEmpty {
+                        let fitted = Self.fitIcon(width: iw, height: ih, to: box, fit: style.iconTextFit, padding: style.iconTextFitPadding)
+                        fittedIcons[i] = fitted
+                        box = box.union(fitted)
+                    } else {
+                        box = box.union(Rect(x: anchor.x - iw / 2, y: anchor.y - ih / 2, width: iw, height: ih))
+                    }
                 }
             }
             // A label along a line follows its curve, or is hidden where the line cannot carry it.
@@ -255,6 +263,7 @@ public enum MapResolver {
             var resolved = ResolvedLabel(index: p.index, name: labels[p.index].name, box: p.box, depth: p.anchor?.depth, hidden: p.hidden,
                                          layout: p.layout, angle: p.angle, style: style)
             resolved.glyphs = curves[p.index]?.glyphs ?? []
+            resolved.iconBox = fittedIcons[p.index]
             if let a = p.anchor {
                 resolved.anchor = Point(a.x, a.y)
                 if let style, style.icon != nil, let layout = p.layout {
@@ -264,6 +273,20 @@ public enum MapResolver {
             }
             return resolved
         }
+    }
+
+    /// An icon `width` × `height` points fitted to its label's text box `text` (`icon-text-fit`,
+    /// as MapLibre's `fitIconToText`): stretched over the box's width and/or height, `padding`
+    /// (top, right, bottom, left) points beyond it, and centred on the box in a direction it
+    /// is not stretched in.
+    static func fitIcon(width: Double, height: Double, to text: Rect, fit: String, padding: [Double]) -> Rect {
+        let pad = padding.count == 4 ? padding : [0, 0, 0, 0]
+        let fitWidth = fit == "width" || fit == "both", fitHeight = fit == "height" || fit == "both"
+        let left = fitWidth ? text.minX - pad[3] : text.midX - width / 2
+        let right = fitWidth ? text.maxX + pad[1] : left + width
+        let top = fitHeight ? text.minY - pad[0] : text.midY - height / 2
+        let bottom = fitHeight ? text.maxY + pad[2] : top + height
+        return Rect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
     /// How far beyond the view a style's labels are still placed (MapLibre's viewport padding).

@@ -115,6 +115,9 @@ public struct ResolvedLabel {
     /// The projected anchor, and where the text's top-left sits when an icon widens the box.
     public var anchor: Point? = nil
     public var textOrigin: Point? = nil
+    /// Where an icon fitted to the text (`icon-text-fit`) is drawn, stretched; nil: the icon at
+    /// its own size, centred on the anchor.
+    public var iconBox: Rect? = nil
     /// How a style's label is painted (nil: the scene's own label look).
     public var paint: LabelPaint? { style.map(LabelPaint.init) }
 }

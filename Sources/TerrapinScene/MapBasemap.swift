@@ -185,6 +185,8 @@ extension DrawnBasemaps {
         allowing.iconRotate = s.iconRotate
         allowing.icon = s.icon
         allowing.iconScale = s.iconScale
+        allowing.iconTextFit = s.iconTextFit
+        allowing.iconTextFitPadding = s.iconTextFitPadding
         allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }
         allowing.lineAnchor = s.lineAnchor
         allowing.haloBlur = s.haloBlur

@@ -384,6 +384,10 @@ public struct LabelStyle: Sendable, Equatable {
     /// `iconScale` points per pixel.
     public var icon: Pixmap?
     public var iconScale = 1.0
+    /// `icon-text-fit` ("none", "width", "height", "both") and its padding in points (top,
+    /// right, bottom, left): the icon stretched over the text's box.
+    public var iconTextFit = "none"
+    public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
     /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
     public var layer: String
     public var featureID: UInt64?

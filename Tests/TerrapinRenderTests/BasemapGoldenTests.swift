@@ -4,7 +4,9 @@
 // place before committing. Placement and collision are checked in the printed ResolvedScene.
 import Testing
 @testable import Terrapin
+@testable import TerrapinRender
 import TerrapinSnapshotTesting
+import TerrapinTestSupport
 
 @Suite struct BasemapGoldenTests {
     func prepared(_ name: String) throws -> PreparedScene {
@@ -184,4 +186,27 @@ import TerrapinSnapshotTesting
         let warnings = try #require(scene.map).warnings
         #expect(warnings.contains("layer 'poi': icon 'nope' is not in the sprite; drawn without it"))
     }
+}
+
+/// `icon-text-fit`, as MapLibre's `fitIconToText`: the icon stretched over the text's box plus
+/// its padding (top, right, bottom, left) where asked, centred on the text elsewhere.
+@Test func iconsFitTheirText() {
+    let text = Rect(x: 100, y: 50, width: 40, height: 20)
+    #expect(MapResolver.fitIcon(width: 16, height: 16, to: text, fit: "both", padding: [2, 4, 3, 5]) == Rect(x: 95, y: 48, width: 49, height: 25))
+    #expect(MapResolver.fitIcon(width: 16, height: 16, to: text, fit: "width", padding: [2, 4, 3, 5]) == Rect(x: 95, y: 52, width: 49, height: 16))
+    #expect(MapResolver.fitIcon(width: 16, height: 16, to: text, fit: "height", padding: [0, 0, 0, 0]) == Rect(x: 112, y: 50, width: 16, height: 20))
+    // Padding that would turn the box inside out leaves it empty.
+    #expect(MapResolver.fitIcon(width: 16, height: 16, to: text, fit: "both", padding: [-20, -30, -20, -30]).width == 0)
+}
+
+/// A style's `icon-text-fit` and its padding reach the resolved label: the icon's box is the
+/// text's, widened by the padding.
+@Test func aStylesFittedIconsReachTheLabels() throws {
+    let scene = try SceneDecoder.load(path: Repository.fixture("basemap/symbols/text-fit-icons.json"))
+    let resolved = try #require(try PreparedScene(scene).resolve())
+    let labels = Dictionary(resolved.labels.filter(\.isShown).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let a7 = try #require(labels["A7"]), n1 = try #require(labels["N1"])
+    let icon = try #require(a7.iconBox), text = try #require(a7.textOrigin)
+    #expect(abs(icon.minX - (text.x - 4)) < 1e-9 && abs(icon.minY - (text.y - 2)) < 1e-9, "\(icon) around text at \(text)")
+    #expect(n1.iconBox == nil)
 }
