@@ -300,10 +300,17 @@ extension Basemap {
                             measured[key] = .some(set)
                         }
                         let length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
+                        // `text-rotation-alignment: viewport`: each place along the line holds a
+                        // label set upright and level, as a point's is, with its icon (a road shield).
+                        let level = layer.property("text-rotation-alignment")?.evaluate(context).string == "viewport"
                         for line in Self.clip(merged, extent: extent) {
                             for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
                                                   overscaling: overscaling) {
                                 guard out.count < Self.maxLabels else { return out }
+                                if level {
+                                    emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: nil, line: nil)
+                                    continue
+                                }
                                 // Enough line each side for the text (at most a character's size per character).
                                 let window = Self.window(line, around: a, halfLength: Double(text.count) * size / pixels)
                                 emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: a.direction, line: window)

@@ -76,13 +76,14 @@ public struct BasemapStyle: Sendable {
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
                 "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern"],
-        // Labels are kept upright and face the viewer (keep-upright, the alignments); with no
+        // Labels and icons are kept upright and face the viewer (keep-upright, the alignments:
+        // a line's label follows it unless text-rotation-alignment is "viewport"); with no
         // icons drawn, text-optional and icon-optional change nothing.
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur", "text-opacity",
                   "text-transform", "text-max-width", "text-line-height", "text-anchor", "text-offset", "symbol-placement", "symbol-spacing", "text-max-angle", "text-letter-spacing", "text-padding", "text-justify", "symbol-sort-key",
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size", "text-ignore-placement", "icon-allow-overlap", "icon-ignore-placement",
-                  "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding"],
+                  "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",

@@ -210,3 +210,15 @@ import TerrapinTestSupport
     #expect(abs(icon.minX - (text.x - 4)) < 1e-9 && abs(icon.minY - (text.y - 2)) < 1e-9, "\(icon) around text at \(text)")
     #expect(n1.iconBox == nil)
 }
+
+/// Road shields: a line layer with `text-rotation-alignment: viewport` places level labels at
+/// its places along the line (not set along its curve), each on its icon fitted to the text.
+@Test func shieldsStandLevelAlongTheirRoads() throws {
+    let scene = try SceneDecoder.load(path: Repository.fixture("basemap/symbols/road-shields.json"))
+    let shown = try #require(try PreparedScene(scene).resolve()).labels.filter(\.isShown)
+    #expect(Set(shown.map(\.name)) == ["A8", "D6007"] && shown.count >= 4, "\(shown.map(\.name))")
+    for label in shown {
+        #expect(label.angle == 0 && label.glyphs.isEmpty, "\(label.name) is level")
+        #expect(label.iconBox != nil, "\(label.name) is on its shield")
+    }
+}
