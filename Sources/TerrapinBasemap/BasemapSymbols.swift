@@ -64,6 +64,8 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// beyond it (top, right, bottom, left: `icon-text-fit-padding`).
     public var iconTextFit = "none"
     public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
+    /// Which parts of the icon stretch when it is fitted (the sprite's `stretchX`, `stretchY`, `content`).
+    public var iconStretch: IconStretch?
     /// Placement order: lower first (the style's top-most symbol layer first, then
     /// `symbol-sort-key`, then the tiles' order, west to east and north to south, as MapLibre's).
     public var priority: Double
@@ -193,6 +195,9 @@ extension Basemap {
                             made.iconTextFit = fit
                             if case .array(let pad)? = layer.property("icon-text-fit-padding")?.evaluate(context), pad.count == 4 {
                                 made.iconTextFitPadding = pad.map { min(1000, max(-1000, $0.number ?? 0)) }
+                            }
+                            if let sheet = sprite, let image = layer.property("icon-image") {
+                                made.iconStretch = sheet.stretch(Self.text(image.evaluate(context), data, feature))
                             }
                         }
                         // Text and icon are placed together: each must be free to go where the

@@ -14,6 +14,8 @@ public struct SpriteSheet: Sendable {
     public struct Icon: Sendable, Equatable {
         public let x: Int, y: Int, width: Int, height: Int
         public let pixelRatio: Double
+        /// How the icon stretches when fitted to its text (`stretchX`, `stretchY`, `content`).
+        public var stretch: IconStretch? = nil
     }
     public let icons: [String: Icon]
     /// Cut-out icons, made once.
@@ -88,7 +90,8 @@ public struct SpriteSheet: Sendable {
                 throw .style(file: file, path: "$.\(m.key)", location: m.value.location,
                              message: "the icon's rectangle is not inside the \(image.width)x\(image.height) sprite image")
             }
-            let icon = Icon(x: Int(x), y: Int(y), width: Int(w), height: Int(h), pixelRatio: max(0.25, min(8, number("pixelRatio") ?? 1)))
+            var icon = Icon(x: Int(x), y: Int(y), width: Int(w), height: Int(h), pixelRatio: max(0.25, min(8, number("pixelRatio") ?? 1)))
+            icon.stretch = IconStretch(fields, width: Double(icon.width), height: Double(icon.height))
             icons[m.key] = icon
             let rect = [icon.x, icon.y, icon.width, icon.height]
             if let same = cut[rect] { pieces[m.key] = same; continue }
@@ -149,4 +152,53 @@ public struct SpriteSheet: Sendable {
         guard let piece = pieces[name], let icon = icons[name] else { return nil }
         return (piece, icon.pixelRatio)
     }
+}
+
+/// Which parts of a sprite icon stretch when `icon-text-fit` fits it to its text (the sprite
+/// JSON's `stretchX` and `stretchY`: ranges of the icon's pixels, the rest keeping its size;
+/// `content`: the box, in its pixels, that the text's box is fitted to). Ranges outside the
+/// icon, reversed or overlapping are left out; at most 64 a direction.
+public struct IconStretch: Sendable, Equatable {
+    public var x: [[Double]]
+    public var y: [[Double]]
+    /// Left, top, right, bottom.
+    public var content: [Double]?
+
+    public init(x: [[Double]] = [], y: [[Double]] = [], content: [Double]? = nil) {
+        self.x = x
+        self.y = y
+        self.content = content
+    }
+
+    /// From an icon's members in the sprite JSON; nil when it says none of the three.
+    init?(_ fields: [JSONMember], width: Double, height: Double) {
+        func numbers(_ node: JSONNode) -> [Double]? {
+            guard case .array(let items) = node.value else { return nil }
+            let values = items.compactMap { item -> Double? in if case .number(let v) = item.value, v.isFinite { v } else { nil } }
+            return values.count == items.count ? values : nil
+        }
+        func zones(_ key: String, _ size: Double) -> [[Double]] {
+            guard let node = fields.first(where: { $0.key == key })?.value, case .array(let items) = node.value else { return [] }
+            var out: [[Double]] = []
+            for item in items.prefix(64) {
+                guard let pair = numbers(item), pair.count == 2, pair[0] >= (out.last?[1] ?? 0), pair[0] < pair[1], pair[1] <= size else { continue }
+                out.append(pair)
+            }
+            return out
+        }
+        x = zones("stretchX", width)
+        y = zones("stretchY", height)
+        if let node = fields.first(where: { $0.key == "content" })?.value, let box = numbers(node), box.count == 4,
+           box[0] >= 0, box[1] >= 0, box[0] < box[2], box[1] < box[3], box[2] <= width, box[3] <= height {
+            content = box
+        } else {
+            content = nil
+        }
+        if x.isEmpty && y.isEmpty && content == nil { return nil }
+    }
+}
+
+extension SpriteSheet {
+    /// How an icon stretches, when its sprite entry says.
+    public func stretch(_ name: String) -> IconStretch? { icons[name]?.stretch }
 }

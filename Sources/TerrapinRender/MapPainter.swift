@@ -388,7 +388,19 @@ public enum MapPainter {
                 placed = Transform.translation(-Double(icon.width) / 2, -Double(icon.height) / 2).concatenating(.scale(s))
                     .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
             }
-            canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
+            if label.iconSlices.isEmpty {
+                canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
+            } else {
+                // In pieces: its fixed parts at their size, the stretchable ones stretched.
+                for slice in label.iconSlices {
+                    let sx = Int(slice.source.minX.rounded()), sy = Int(slice.source.minY.rounded())
+                    let sw = Int(slice.source.maxX.rounded()) - sx, sh = Int(slice.source.maxY.rounded()) - sy
+                    guard sw > 0, sh > 0, slice.target.width > 0, slice.target.height > 0, var piece = Pixmap(width: sw, height: sh) else { continue }
+                    for row in 0..<sh { for col in 0..<sw { piece[col, row] = icon[sx + col, sy + row] } }
+                    canvas.drawImage(piece, transform: Transform(a: slice.target.width / Double(sw), b: 0, c: 0, d: slice.target.height / Double(sh),
+                                                                 tx: slice.target.minX, ty: slice.target.minY), opacity: style.iconOpacity)
+                }
+            }
             // The text keeps its own place beside the icon (its anchor and offset).
             origin = label.textOrigin ?? origin
         }

@@ -20,6 +20,7 @@
 // optional shown before it. Optionals are considered by collisionPriority (nil = 0), then
 // zIndex, then lower on screen first, then declaration order — so the outcome is the same on
 // every run. One CollisionIndex (64-pt cells) holds the shown boxes, basemap labels' too.
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinLoad
@@ -180,6 +181,7 @@ public enum MapResolver {
         var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
         // Icons stretched over their text (`icon-text-fit`): where each is drawn.
         var fittedIcons: [Int: Rect] = [:]
+        var iconSlices: [Int: [IconSlice]] = [:]
         for (i, label) in labels.enumerated() {
             // A style's labels measure as MapLibre's (`LabelStyle.layoutOptions`).
             let options = label.style?.layoutOptions ?? TextLayoutOptions()
@@ -219,7 +221,12 @@ public enum MapResolver {
                     if style.iconTextFit != "none", !label.name.isEmpty {
                         let fitted = Self.fitIcon(width: iw, height: ih, to: box, fit: style.iconTextFit, padding: style.iconTextFitPadding)
                         fittedIcons[i] = fitted
-                        box = box.union(fitted)
+                        if let stretch = style.iconStretch,
+                           let slices = Self.iconSlices(width: Double(icon.width), height: Double(icon.height), scale: style.iconScale, stretch: stretch, box: fitted) {
+                            iconSlices[i] = slices
+                            fittedIcons[i] = slices.dropFirst().reduce(slices[0].target) { $0.union($1.target) }
+                        }
+                        box = box.union(fittedIcons[i]!)
                     } else {
                         box = box.union(Rect(x: anchor.x - iw / 2, y: anchor.y - ih / 2, width: iw, height: ih))
                     }
@@ -264,6 +271,7 @@ public enum MapResolver {
                                          layout: p.layout, angle: p.angle, style: style)
             resolved.glyphs = curves[p.index]?.glyphs ?? []
             resolved.iconBox = fittedIcons[p.index]
+            resolved.iconSlices = iconSlices[p.index] ?? []
             if let a = p.anchor {
                 resolved.anchor = Point(a.x, a.y)
                 if let style, style.icon != nil, let layout = p.layout {
@@ -287,6 +295,47 @@ public enum MapResolver {
         let top = fitHeight ? text.minY - pad[0] : text.midY - height / 2
         let bottom = fitHeight ? text.maxY + pad[2] : top + height
         return Rect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
+    }
+
+    /// The pieces an icon with stretchable parts is drawn in when fitted to its text, as
+    /// MapLibre's `getIconQuads` cuts it: along each direction the icon's pixels (`width` ×
+    /// `height`) are cut at its stretch zones; fixed parts keep their size (`scale` points a
+    /// pixel), stretched parts share what is left of `box`, and the sprite's `content` box
+    /// (when given) lands on `box` exactly, the parts outside it reaching beyond. Nil when the
+    /// content holds nothing that stretches.
+    static func iconSlices(width: Double, height: Double, scale k: Double, stretch: IconStretch, box: Rect) -> [IconSlice]? {
+        func cuts(_ n: Double, _ given: [[Double]], _ content: (Double, Double)?, origin: Double, length: Double) -> [(source: Double, target: Double)]? {
+            let zones = given.isEmpty ? [[0, n]] : given
+            let sw = zones.reduce(0) { $0 + $1[1] - $1[0] }, fw = n - sw
+            func within(_ a: Double, _ b: Double) -> Double { zones.reduce(0) { $0 + max(0, min(b, $1[1]) - max(a, $1[0])) } }
+            var sox = 0.0, scw = sw, fox = 0.0, fcw = fw
+            if let (c0, c1) = content {
+                sox = within(0, c0)
+                scw = within(c0, c1)
+                fox = c0 - sox
+                fcw = c1 - c0 - scw
+            }
+            guard scw > 0 else { return nil }
+            var list: [(f: Double, s: Double)] = [(0, 0)]
+            for zone in zones {
+                let last = list[list.count - 1]
+                list.append((zone[0] - last.s, last.s))
+                list.append((zone[0] - last.s, last.s + zone[1] - zone[0]))
+            }
+            list.append((fw, sw))
+            return list.map { c in (c.f + c.s, origin + (c.s - sox) / scw * length + (c.f - fox) * k - fcw * k * (c.s - sox) / scw) }
+        }
+        let c = stretch.content
+        guard let xs = cuts(width, stretch.x, c.map { ($0[0], $0[2]) }, origin: box.minX, length: box.width),
+              let ys = cuts(height, stretch.y, c.map { ($0[1], $0[3]) }, origin: box.minY, length: box.height) else { return nil }
+        var slices: [IconSlice] = []
+        for (x0, x1) in zip(xs, xs.dropFirst()) where x1.source > x0.source {
+            for (y0, y1) in zip(ys, ys.dropFirst()) where y1.source > y0.source {
+                slices.append(IconSlice(source: Rect(x: x0.source, y: y0.source, width: x1.source - x0.source, height: y1.source - y0.source),
+                                        target: Rect(x: x0.target, y: y0.target, width: x1.target - x0.target, height: y1.target - y0.target)))
+            }
+        }
+        return slices.isEmpty ? nil : slices
     }
 
     /// How far beyond the view a style's labels are still placed (MapLibre's viewport padding).

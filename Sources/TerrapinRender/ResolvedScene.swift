@@ -118,8 +118,16 @@ public struct ResolvedLabel {
     /// Where an icon fitted to the text (`icon-text-fit`) is drawn, stretched; nil: the icon at
     /// its own size, centred on the anchor.
     public var iconBox: Rect? = nil
+    /// An icon with stretchable parts, fitted: its pieces (empty: the icon drawn whole).
+    public var iconSlices: [IconSlice] = []
     /// How a style's label is painted (nil: the scene's own label look).
     public var paint: LabelPaint? { style.map(LabelPaint.init) }
+}
+
+/// A piece of an icon (`source`, in its pixels) and where it is drawn (`target`, in points).
+public struct IconSlice: Sendable, Equatable {
+    public let source: Rect
+    public let target: Rect
 }
 
 /// A style's label as the painter draws it: the text's colour, its halo, its icon.

@@ -187,6 +187,7 @@ extension DrawnBasemaps {
         allowing.iconScale = s.iconScale
         allowing.iconTextFit = s.iconTextFit
         allowing.iconTextFitPadding = s.iconTextFitPadding
+        allowing.iconStretch = s.iconStretch
         allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }
         allowing.lineAnchor = s.lineAnchor
         allowing.haloBlur = s.haloBlur

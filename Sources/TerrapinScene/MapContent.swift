@@ -1,6 +1,7 @@
 // The map content model, as in the Maps 3D SDK: `Marker`, `Marker3D`, `Popover` and the
 // @MapContentBuilder that collects them (`Map` itself is in Map.swift).
 // These are values; TerrapinRender resolves and draws them.
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
 import TerrapinTypography
@@ -388,6 +389,8 @@ public struct LabelStyle: Sendable, Equatable {
     /// right, bottom, left): the icon stretched over the text's box.
     public var iconTextFit = "none"
     public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
+    /// Which parts of the icon stretch when it is fitted (nil: all of it, evenly).
+    public var iconStretch: IconStretch?
     /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
     public var layer: String
     public var featureID: UInt64?

@@ -222,3 +222,32 @@ import TerrapinTestSupport
         #expect(label.iconBox != nil, "\(label.name) is on its shield")
     }
 }
+
+/// A sprite icon's stretch zones, as MapLibre cuts it: fixed parts keep their size, stretched
+/// parts take the rest of the fitted box, and a `content` box lands on the fitted box exactly.
+@Test func stretchableIconsAreCutAtTheirZones() throws {
+    // 20 × 10 pixels, x stretching over 5…15 and y over 2…8, fitted to 40 × 20 points.
+    let plain = try #require(MapResolver.iconSlices(width: 20, height: 10, scale: 1, stretch: IconStretch(x: [[5, 15]], y: [[2, 8]]),
+                                                    box: Rect(x: 0, y: 0, width: 40, height: 20)))
+    #expect(plain.count == 9)
+    #expect(Set(plain.map(\.target.minX)) == [0, 5, 35] && Set(plain.map(\.target.maxX)) == [5, 35, 40])
+    #expect(Set(plain.map(\.target.minY)) == [0, 2, 18] && Set(plain.map(\.target.maxY)) == [2, 18, 20])
+    #expect(plain.contains { $0.source == Rect(x: 5, y: 2, width: 10, height: 6) && $0.target == Rect(x: 5, y: 2, width: 30, height: 16) })
+    // With content [5, 2, 15, 8]: that box is the text's (30 × 16 at 10, 10), the rest beyond it.
+    let content = try #require(MapResolver.iconSlices(width: 20, height: 10, scale: 1, stretch: IconStretch(x: [[5, 15]], y: [[2, 8]], content: [5, 2, 15, 8]),
+                                                      box: Rect(x: 10, y: 10, width: 30, height: 16)))
+    #expect(content.contains { $0.source == Rect(x: 5, y: 2, width: 10, height: 6) && $0.target == Rect(x: 10, y: 10, width: 30, height: 16) })
+    #expect(content.map(\.target.minX).min() == 5 && content.map(\.target.maxX).max() == 45)
+    // Content with nothing to stretch in it: no pieces (the icon is stretched whole).
+    #expect(MapResolver.iconSlices(width: 20, height: 10, scale: 1, stretch: IconStretch(x: [[0, 4]], content: [5, 2, 15, 8]),
+                                   box: Rect(x: 0, y: 0, width: 40, height: 20)) == nil)
+}
+
+/// The sprite JSON's stretch members are read, and bad ones left out.
+@Test func spriteStretchZonesAreRead() throws {
+    let image = Pixmap(width: 20, height: 10)!
+    let json = #"{"box": {"x": 0, "y": 0, "width": 20, "height": 10, "pixelRatio": 1, "stretchX": [[5, 15], [14, 16], [18, 30]], "stretchY": [[2, 8]], "content": [5, 2, 15, 8]}, "plain": {"x": 0, "y": 0, "width": 20, "height": 10}}"#
+    let sheet = try SpriteSheet.parse(Array(json.utf8), image: image, file: "s.json")
+    #expect(sheet.stretch("box") == IconStretch(x: [[5, 15]], y: [[2, 8]], content: [5, 2, 15, 8]))
+    #expect(sheet.stretch("plain") == nil)
+}
