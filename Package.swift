@@ -143,7 +143,7 @@ let package = Package(
 // no `main` (libFuzzer brings it), so they exist only when `make fuzz` builds with
 // TERRAPIN_FUZZ=1 and -sanitize=fuzzer.
 if Context.environment["TERRAPIN_FUZZ"] != nil {
-    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles", "encoders", "net"] {
+    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles", "encoders", "net", "expression"] {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }
 }

@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-scene png grid text geojson raster tiles geotiff mvt style sprite staticmap gltf svg mbtiles encoders net}
+targets=${FUZZ_TARGETS:-scene png grid text geojson raster tiles geotiff mvt style sprite staticmap gltf svg mbtiles encoders net expression}
 jobs=${FUZZ_JOBS:-1}
 swift=${SWIFT:-swift}
 out=out/fuzz

@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles, encoders, net
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles, encoders, net, expression
 }
 
 public enum FuzzEntry {
@@ -51,6 +51,7 @@ public enum FuzzEntry {
         case .mbtiles: mbtiles(bytes)
         case .encoders: encoders(bytes)
         case .net: net(bytes)
+        case .expression: expression(bytes)
         }
     }
 
@@ -137,6 +138,28 @@ public enum FuzzEntry {
         guard let basemap = try? Basemap(style: style, tiles: MemoryTiles(MemoryTiles.handMade), open: { _ in throw FuzzError() }) else { return false }
         guard (try? basemap.draw(MemoryTiles.id)) != nil else { return false }
         _ = basemap.symbols(area: [1.5161, 42.5048, 1.5382, 42.5211], zoom: 14.5)
+        return true
+    }
+
+    /// A style expression made from the bytes by the specification's grammar
+    /// (`ExpressionGenerator`), parsed as a paint value, as an array-valued layout value and as
+    /// a filter, and each evaluated for every feature of the hand-made tile, and for none, at
+    /// zooms 0, 7.5, 14 and 24. True when some parse took it.
+    @discardableResult
+    public static func expression(_ bytes: [UInt8]) -> Bool {
+        var generator = ExpressionGenerator(bytes)
+        let text = generator.expression()
+        guard let node = try? JSONParser.parse(Array(text.utf8)) else { return false }
+        var parsed: [StyleExpression] = []
+        if let e = try? StyleExpressionParser.value(node) { parsed.append(e) }
+        if let e = try? StyleExpressionParser.value(node, arrayValued: true) { parsed.append(e) }
+        if let e = try? StyleExpressionParser.filter(node) { parsed.append(e) }
+        guard !parsed.isEmpty, let tile = try? VectorTile.decode(MemoryTiles.handMade, source: "fuzz.mvt") else { return !parsed.isEmpty }
+        for zoom in [0, 7.5, 14, 24] {
+            var contexts = [EvaluationContext(zoom: zoom)]
+            for layer in tile.layers { for feature in layer.features { contexts.append(EvaluationContext(zoom: zoom, layer: layer, feature: feature)) } }
+            for e in parsed { for c in contexts { _ = e.evaluate(c) } }
+        }
         return true
     }
 
