@@ -143,6 +143,12 @@ let package = Package(
 // no `main` (libFuzzer brings it), so they exist only when `make fuzz` builds with
 // TERRAPIN_FUZZ=1 and -sanitize=fuzzer.
 if Context.environment["TERRAPIN_FUZZ"] != nil {
+    // `#Preview`'s plugin is a host executable of its own: built with libFuzzer's flags it would
+    // lose its `main`, and fuzzing needs no previews (the macro is declared, never expanded).
+    package.targets.removeAll { $0.name == "TerrapinMacros" }
+    if let umbrella = package.targets.first(where: { $0.name == "Terrapin" }) {
+        umbrella.dependencies.removeAll { if case .byNameItem(name: "TerrapinMacros", _) = $0 { true } else { false } }
+    }
     for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles", "encoders", "net", "expression"] {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }

@@ -116,11 +116,13 @@ public enum StyleExpression: Sendable {
             for (stop, value) in stops { if x >= stop { chosen = value } else { break } }
             return chosen.evaluate(c, &scope)
         case .interpolate(let base, let input, let stops):
-            guard let x = input.evaluate(c, &scope).number, let firstStop = stops.first, let lastStop = stops.last else { return .null }
+            // A NaN input (["/", 0, 0]) is below no stop and above none: an evaluation error.
+            guard let x = input.evaluate(c, &scope).number, !x.isNaN, let firstStop = stops.first, let lastStop = stops.last else { return .null }
             if x <= firstStop.0 { return firstStop.1.evaluate(c, &scope) }
             if x >= lastStop.0 { return lastStop.1.evaluate(c, &scope) }
             var i = 0
             while i + 1 < stops.count, stops[i + 1].0 <= x { i += 1 }
+            guard i + 1 < stops.count else { return lastStop.1.evaluate(c, &scope) }
             let (x0, e0) = stops[i], (x1, e1) = stops[i + 1]
             let t = Self.interpolationFactor(base: base, x: x, x0: x0, x1: x1)
             return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t)

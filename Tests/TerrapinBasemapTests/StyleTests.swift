@@ -96,6 +96,15 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(categorical.evaluate(road) == .number(5))
     }
 
+    /// An interpolation whose input is NaN is an evaluation error (the property's default),
+    /// whatever its stops: with one stop it indexed past them (a fuzz finding).
+    @Test func aNaNInputToAnInterpolationIsAnError() throws {
+        let one = try expr(#"["interpolate", ["linear"], ["/", 0, 0], 3, 10]"#)
+        let two = try expr(#"["interpolate", ["linear"], ["sqrt", -1], 0, 1, 10, 2]"#)
+        #expect(one.evaluate(road) == .null && two.evaluate(road) == .null)
+        #expect(try expr(#"["interpolate", ["linear"], ["zoom"], 3, 10]"#).evaluate(road) == .number(10))
+    }
+
     /// Legacy zoom-and-property functions, as MapLibre converts them: a property function per
     /// zoom, linear between zooms for numbers and colours, steps for other values.
     @Test func zoomAndPropertyFunctions() throws {
