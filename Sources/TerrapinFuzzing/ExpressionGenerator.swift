@@ -5,7 +5,7 @@
 // property names, `let`/`var` scopes, `interpolate`/`step`/`match`/`case` with their stops, and
 // legacy functions with zoom, property and zoom-and-property stops. Byte-mutating fuzzers
 // seldom get past JSON syntax and the first operator; this one starts past them.
-import TerrapinIO
+
 
 struct ExpressionGenerator {
     private let bytes: [UInt8]

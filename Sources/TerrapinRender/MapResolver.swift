@@ -182,17 +182,39 @@ public enum MapResolver {
         // Icons stretched over their text (`icon-text-fit`): where each is drawn.
         var fittedIcons: [Int: Rect] = [:]
         var iconSlices: [Int: [IconSlice]] = [:]
-        for (i, label) in labels.enumerated() {
-            // A style's labels measure as MapLibre's (`LabelStyle.layoutOptions`).
-            let options = label.style?.layoutOptions ?? TextLayoutOptions()
-            let layout = try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: options)
-            guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .invalidPosition, 0)); continue }
+        // Styles scaled for their distance (see below), by label.
+        var scaledStyles: [Int: LabelStyle] = [:]
+        // The eye's distance from the view's centre along the view axis: labels facing the
+        // viewer are scaled by their own distance against it.
+        let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth
+        for (i, original) in labels.enumerated() {
+            var label = original
+            func measured() -> TextLayout? {
+                // A style's labels measure as MapLibre's (`LabelStyle.layoutOptions`).
+                try? TextLayout.make(label.name, font: label.style?.font ?? labelFont(label.importance), options: label.style?.layoutOptions ?? TextLayoutOptions())
+            }
+            guard label.position.isValid else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), measured(), nil, .invalidPosition, 0)); continue }
             let surface = Ellipsoid.Surface(label.position)
             let enu = projection.frame.enu(surface, height: ground.terrainHeight(at: label.position))
             // A style's labels are drawn at the ground, as MapLibre draws them, but tested for
             // occlusion from the mesh: a POI inside a building is not hidden by its own roof.
             let seen = label.style == nil ? enu : projection.frame.enu(surface, height: ground.meshHeight(at: label.position))
-            guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), layout, nil, .behindCamera, 0)); continue }
+            guard let anchor = projection.project(enu: enu) else { placed.append((i, Rect(x: 0, y: 0, width: 0, height: 0), measured(), nil, .behindCamera, 0)); continue }
+            // A style's label that faces the viewer (a point's, or a line's set level) is
+            // scaled as MapLibre scales it under pitch: by 0.5 + 0.5 × the centre's distance over
+            // its own (at most 4), smaller beyond the centre and larger before it. Labels set
+            // along a line's curve keep their size (MapLibre lays them flat on the map, which
+            // Terrapin does not yet).
+            if let style = label.style, style.line.count < 2, style.along == nil, let centreDepth, anchor.depth > 0 {
+                let k = min(4, max(0, 0.5 + 0.5 * centreDepth / anchor.depth))
+                // (Within half a percent — the sphere's fall-off under a straight-down view — it
+                // stays as set.)
+                if abs(k - 1) > 0.005 {
+                    label.style = style.scaled(by: k)
+                    scaledStyles[i] = label.style
+                }
+            }
+            let layout = measured()
             let w = layout?.width ?? 0, h = layout?.height ?? 0
             var angle = 0.0
             if let along = label.style?.along, along.isValid {
@@ -255,7 +277,7 @@ public enum MapResolver {
             // A curved label collides glyph by glyph (its bounding box would take the inside of
             // every bend).
             // `text-padding` widens what a label keeps free around itself.
-            let pad = labels[i].style?.padding ?? 0
+            let pad = (scaledStyles[i] ?? labels[i].style)?.padding ?? 0
             let boxes = (curves[i]?.boxes ?? [placed[i].box]).map { pad > 0 ? Rect(x: $0.minX - pad, y: $0.minY - pad, width: $0.width + 2 * pad, height: $0.height + 2 * pad) : $0 }
             if labels[i].style?.allowOverlap != true, let other = Self.firstOverlap(boxes, among: .label, in: index) {
                 placed[i].hidden = .collidedWithLabel(other)
@@ -266,7 +288,7 @@ public enum MapResolver {
             }
         }
         return placed.map { p -> ResolvedLabel in
-            let style = labels[p.index].style
+            let style = scaledStyles[p.index] ?? labels[p.index].style
             var resolved = ResolvedLabel(index: p.index, name: labels[p.index].name, box: p.box, depth: p.anchor?.depth, hidden: p.hidden,
                                          layout: p.layout, angle: p.angle, style: style)
             resolved.glyphs = curves[p.index]?.glyphs ?? []

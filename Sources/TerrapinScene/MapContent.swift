@@ -339,6 +339,21 @@ public struct BasemapLabel: Sendable, Equatable {
 
 /// A basemap label's look and placement, from its style's symbol layer.
 public struct LabelStyle: Sendable, Equatable {
+    /// The style at `k` times its size: the text, its wrap width, offset, letter spacing and
+    /// padding, the icon and its fit padding (MapLibre's perspective scaling of labels that
+    /// face the viewer; halos keep their width, as its shader keeps them).
+    public func scaled(by k: Double) -> LabelStyle {
+        var s = self
+        s.font.size *= k
+        s.maxWidth *= k
+        s.offset = Size(width: offset.width * k, height: offset.height * k)
+        s.letterSpacing *= k
+        s.padding *= k
+        s.iconScale *= k
+        s.iconTextFitPadding = iconTextFitPadding.map { $0 * k }
+        return s
+    }
+
     public var font: FontSpec
     public var color: RGBAColor
     public var haloColor: RGBAColor

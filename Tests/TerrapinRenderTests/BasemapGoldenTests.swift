@@ -251,3 +251,23 @@ import TerrapinTestSupport
     #expect(sheet.stretch("box") == IconStretch(x: [[5, 15]], y: [[2, 8]], content: [5, 2, 15, 8]))
     #expect(sheet.stretch("plain") == nil)
 }
+
+/// Under pitch, a style's labels that face the viewer are scaled as MapLibre scales them: by
+/// 0.5 + 0.5 × the centre's distance over their own, text and icon alike.
+@Test func labelsFacingTheViewerScaleWithDistance() throws {
+    let scene = try SceneDecoder.load(path: Repository.fixture("basemap/symbols/perspective-labels.json"))
+    let resolved = try #require(try PreparedScene(scene).resolve())
+    let centre = try #require(resolved.projection?.project(enu: Vector3(0, 0, 0))?.depth)
+    let shown = Dictionary(resolved.labels.filter(\.isShown).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    #expect(shown.count == 5, "\(shown.keys.sorted())")
+    for (name, label) in shown {
+        let depth = try #require(label.depth), style = try #require(label.style)
+        let k = 0.5 + 0.5 * centre / depth
+        let expected = abs(k - 1) > 0.005 ? 16 * k : 16
+        #expect(abs(style.font.size - expected) < 1e-9, "\(name): \(style.font.size) at \(depth) m, centre \(centre) m")
+        let centreStyle = try #require(shown["Centre"]?.style)
+        #expect(abs(style.iconScale / style.font.size - centreStyle.iconScale / centreStyle.font.size) < 1e-9, "\(name): the icon scales with the text")
+    }
+    let near = try #require(shown["Near"]?.style?.font.size), far = try #require(shown["Far"]?.style?.font.size)
+    #expect(near > 17 && far < 15, "near \(near), far \(far)")
+}
