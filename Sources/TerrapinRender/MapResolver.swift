@@ -327,7 +327,11 @@ public enum MapResolver {
     /// content holds nothing that stretches.
     static func iconSlices(width: Double, height: Double, scale k: Double, stretch: IconStretch, box: Rect) -> [IconSlice]? {
         func cuts(_ n: Double, _ given: [[Double]], _ content: (Double, Double)?, origin: Double, length: Double) -> [(source: Double, target: Double)]? {
-            let zones = given.isEmpty ? [[0, n]] : given
+            // Zones as the sprite reader keeps them (pairs inside the icon, in order, apart),
+            // whoever made the stretch.
+            var valid: [[Double]] = []
+            for z in given where z.count == 2 && z[0] >= (valid.last?[1] ?? 0) && z[0] < z[1] && z[1] <= n { valid.append(z) }
+            let zones = valid.isEmpty ? [[0, n]] : valid
             let sw = zones.reduce(0) { $0 + $1[1] - $1[0] }, fw = n - sw
             func within(_ a: Double, _ b: Double) -> Double { zones.reduce(0) { $0 + max(0, min(b, $1[1]) - max(a, $1[0])) } }
             var sox = 0.0, scw = sw, fox = 0.0, fcw = fw
@@ -347,7 +351,7 @@ public enum MapResolver {
             list.append((fw, sw))
             return list.map { c in (c.f + c.s, origin + (c.s - sox) / scw * length + (c.f - fox) * k - fcw * k * (c.s - sox) / scw) }
         }
-        let c = stretch.content
+        let c = stretch.content.flatMap { $0.count == 4 && $0[0] < $0[2] && $0[1] < $0[3] ? $0 : nil }
         guard let xs = cuts(width, stretch.x, c.map { ($0[0], $0[2]) }, origin: box.minX, length: box.width),
               let ys = cuts(height, stretch.y, c.map { ($0[1], $0[3]) }, origin: box.minY, length: box.height) else { return nil }
         var slices: [IconSlice] = []
