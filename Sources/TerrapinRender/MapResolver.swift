@@ -183,7 +183,9 @@ public enum MapResolver {
         var fittedIcons: [Int: Rect] = [:]
         var iconSlices: [Int: [IconSlice]] = [:]
         // Styles scaled for their distance (see below), by label.
-        var scaledStyles: [Int: LabelStyle] = [:]
+        var scaledStyles: [Int: LabelStyle] = [:], scales: [Int: Double] = [:]
+        // Labels turned half round to read upright.
+        var flipped: Set<Int> = []
         // The eye's distance from the view's centre along the view axis: labels facing the
         // viewer are scaled by their own distance against it.
         let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth
@@ -212,6 +214,7 @@ public enum MapResolver {
                 if abs(k - 1) > 0.005 {
                     label.style = style.scaled(by: k)
                     scaledStyles[i] = label.style
+                    scales[i] = k
                 }
             }
             let layout = measured()
@@ -221,12 +224,13 @@ public enum MapResolver {
                 let next = projection.frame.enu(Ellipsoid.Surface(along), height: ground.terrainHeight(at: along))
                 if let b = projection.project(enu: next), hypot(b.x - anchor.x, b.y - anchor.y) > 1e-6 {
                     angle = atan2(b.y - anchor.y, b.x - anchor.x)
-                    if angle > Double.pi / 2 { angle -= Double.pi } else if angle < -Double.pi / 2 { angle += Double.pi }
+                    if angle > Double.pi / 2 { angle -= Double.pi; flipped.insert(i) } else if angle < -Double.pi / 2 { angle += Double.pi; flipped.insert(i) }
                 }
             }
             var box: Rect
             if let style = label.style, style.line.count >= 2, let layout, let curve = Self.curve(layout, style, projection: projection, ground: ground) {
-                curves[i] = curve
+                curves[i] = (curve.glyphs, curve.boxes)
+                if curve.reversed { flipped.insert(i) } else { flipped.remove(i) }
                 box = curve.boxes.dropFirst().reduce(curve.boxes[0]) { $0.union($1) }
             } else if angle != 0 {
                 let c = abs(cos(angle)), s = abs(sin(angle))
@@ -294,6 +298,8 @@ public enum MapResolver {
             resolved.glyphs = curves[p.index]?.glyphs ?? []
             resolved.iconBox = fittedIcons[p.index]
             resolved.iconSlices = iconSlices[p.index] ?? []
+            resolved.scale = scales[p.index] ?? 1
+            resolved.flipped = flipped.contains(p.index)
             if let a = p.anchor {
                 resolved.anchor = Point(a.x, a.y)
                 if let style, style.icon != nil, let layout = p.layout {
@@ -377,7 +383,7 @@ public enum MapResolver {
     /// left to right: each glyph's centre and turn, and its box (the turned glyph's bounds).
     /// Nil when the line does not project, is too short for the text on screen, or bends more
     /// than the style's `maxAngle` (`text-max-angle`, 45° by default) between two glyphs.
-    static func curve(_ layout: TextLayout, _ style: LabelStyle, projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])? {
+    static func curve(_ layout: TextLayout, _ style: LabelStyle, projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], boxes: [Rect], reversed: Bool)? {
         guard layout.lines.count == 1, let line = layout.lines.first, !line.glyphs.isEmpty, style.lineAnchor < style.line.count else { return nil }
         var points: [Point] = []
         for p in style.line {
@@ -388,7 +394,8 @@ public enum MapResolver {
         var anchor = style.lineAnchor
         // Read left to right: the line taken the way it runs rightwards at the anchor.
         let a = points[max(0, anchor - 1)], b = points[min(points.count - 1, anchor + 1)]
-        if b.x < a.x {
+        let reversed = b.x < a.x
+        if reversed {
             points.reverse()
             anchor = points.count - 1 - anchor
         }
@@ -422,7 +429,7 @@ public enum MapResolver {
             let bw = w * cs + h * sn, bh = w * sn + h * cs
             boxes.append(Rect(x: c.x - bw / 2, y: c.y - bh / 2, width: bw, height: bh))
         }
-        return (glyphs, boxes)
+        return (glyphs, boxes, reversed)
     }
 
     /// `text-anchor` as the fraction of the text's width and height left of and above the anchor.

@@ -118,6 +118,11 @@ public struct ResolvedLabel {
     /// Where an icon fitted to the text (`icon-text-fit`) is drawn, stretched; nil: the icon at
     /// its own size, centred on the anchor.
     public var iconBox: Rect? = nil
+    /// How much a label that faces the viewer was scaled for its distance under pitch (1: as set).
+    public var scale = 1.0
+    /// Whether the label was turned half round to read upright (its line runs right to left on
+    /// screen).
+    public var flipped = false
     /// An icon with stretchable parts, fitted: its pieces (empty: the icon drawn whole).
     public var iconSlices: [IconSlice] = []
     /// How a style's label is painted (nil: the scene's own label look).
@@ -269,7 +274,9 @@ public struct ResolvedScene: CustomStringConvertible {
             let from = l.style.map { " [\($0.layer)]" } ?? ""
             let turned = !l.glyphs.isEmpty ? ", along its line's curve (\(l.glyphs.count) glyphs)" : l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
             lines.append("label \(l.index) \"\(l.name)\"\(from): " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
-                         + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))" + turned)
+                         + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))" + turned
+                         + (l.flipped ? ", flipped to read upright" : "")
+                         + (l.scale != 1 ? ", scaled ×\(f(l.scale)) for its distance" : ""))
         }
         if away > 0 { lines.append("\(away) basemap labels off-screen or behind the camera") }
         for p in popovers {

@@ -270,4 +270,7 @@ import TerrapinTestSupport
     }
     let near = try #require(shown["Near"]?.style?.font.size), far = try #require(shown["Far"]?.style?.font.size)
     #expect(near > 17 && far < 15, "near \(near), far \(far)")
+    // The display list says by how much.
+    let line = try #require(resolved.description.split(separator: "\n").first { $0.contains("\"Far\"") })
+    #expect(line.contains(", scaled ×0.") && line.hasSuffix("for its distance"), "\(line)")
 }
