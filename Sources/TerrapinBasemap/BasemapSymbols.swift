@@ -174,8 +174,9 @@ extension Basemap {
                 /// a line (whose points around it are `line`, the anchor at index `lineAnchor`).
                 func emit(_ context: EvaluationContext, _ feature: VectorTile.Feature, text: String, icon: (Pixmap, Double)?, ax: Double, ay: Double,
                           direction: (Double, Double)?, line: (points: [(Double, Double)], anchor: Int)?) {
-                    // Points in the buffer beyond the tile belong to its neighbour.
-                    if direction == nil, feature.type == .point, ax < 0 || ay < 0 || ax >= extent || ay >= extent { return }
+                    // Anchors in the buffer beyond the tile belong to its neighbour (a point's, a
+                    // line's first point, a polygon's centre), as MapLibre drops them.
+                    if direction == nil, ax < 0 || ay < 0 || ax >= extent || ay >= extent { return }
                     let g = Self.geographic(id, extent: data.extent, ax, ay)
                     let key = "\(layer.id)|\(text)|\(icon == nil ? "" : "icon")|\((g.latitude * 1e5).rounded())|\((g.longitude * 1e5).rounded())"
                     guard seen.insert(key).inserted else { return }
@@ -269,8 +270,12 @@ extension Basemap {
                                 emit(context, feature, text: text, icon: icon, ax: c.0, ay: c.1, direction: nil, line: nil)
                             }
                         default:
-                            if let m = Self.midpoint(Self.points(feature.part(0))) {
-                                emit(context, feature, text: text, icon: icon, ax: m.x, ay: m.y, direction: nil, line: nil)
+                            // A line's label at each of its parts' first points, as MapLibre
+                            // places point labels on lines (mapbox-gl-js#3808).
+                            for i in feature.parts.indices {
+                                let p = feature.part(i)
+                                guard p.count >= 2 else { continue }
+                                emit(context, feature, text: text, icon: icon, ax: Double(p[p.startIndex]), ay: Double(p[p.startIndex + 1]), direction: nil, line: nil)
                             }
                         }
                     } else if feature.type != .point, !text.isEmpty {
@@ -562,25 +567,6 @@ extension Basemap {
             k += 1
         }
         return (before.reversed() + [(m.x, m.y)] + after, before.count)
-    }
-
-    /// The point halfway along a line.
-    static func midpoint(_ line: [(Double, Double)]) -> LinePoint? {
-        guard line.count >= 2 else { return nil }
-        var total = 0.0
-        for k in 1..<line.count { total += hypot(line[k].0 - line[k - 1].0, line[k].1 - line[k - 1].1) }
-        guard total > 0 else { return nil }
-        var walked = 0.0
-        for k in 1..<line.count {
-            let (x0, y0) = line[k - 1], (x1, y1) = line[k]
-            let d = hypot(x1 - x0, y1 - y0)
-            if walked + d >= total / 2, d > 0 {
-                let t = (total / 2 - walked) / d
-                return LinePoint(x: x0 + (x1 - x0) * t, y: y0 + (y1 - y0) * t, direction: ((x1 - x0) / d * 16, (y1 - y0) / d * 16), segment: k)
-            }
-            walked += d
-        }
-        return nil
     }
 
     /// Buildings of the fill-extrusion layers shown at `zoom`, from the deepest tiles covering

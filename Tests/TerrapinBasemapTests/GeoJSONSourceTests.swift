@@ -163,6 +163,24 @@ import TerrapinTiles
         #expect(turned.iconRotate == 90 && turned.translate == (x: 5, y: -3))
     }
 
+    /// A point-placed label on a line stands at each of the line's parts' first points, as
+    /// MapLibre places it (mapbox-gl-js#3808), not halfway along; one in the buffer beyond the
+    /// tile is its neighbour's.
+    @Test func pointLabelsOnLinesStandAtTheirFirstPoints() throws {
+        let json = """
+        {"version": 8,
+         "sources": {"r": {"type": "geojson", "data": {"type": "MultiLineString", "coordinates": [[[7.415, 43.731], [7.425, 43.738]], [[7.418, 43.736], [7.421, 43.733]]]}}},
+         "layers": [{"id": "s", "type": "symbol", "source": "r", "layout": {"text-field": "Riu", "text-allow-overlap": true}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "rivers.json", directory: "/")
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        let symbols = basemap.symbols(area: [7.41, 43.73, 7.43, 43.74], zoom: 14)
+        #expect(symbols.count == 2, "\(symbols.map { ($0.latitude, $0.longitude) })")
+        for (lat, lng) in [(43.731, 7.415), (43.736, 7.418)] {
+            #expect(symbols.contains { abs($0.latitude - lat) < 1e-4 && abs($0.longitude - lng) < 1e-4 }, "\(lat), \(lng) in \(symbols.map { ($0.latitude, $0.longitude) })")
+        }
+    }
+
     /// A heatmap layer: points' kernels summed into a density, coloured by the default ramp.
     @Test func heatmap() throws {
         try monacoTile("heatmap")
