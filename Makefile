@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck python3-jsonschema \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs schema rendertests install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
+.PHONY: setup build test demo docs schema rendertests native-fidelity install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -60,6 +60,11 @@ schema: build
 SUITE ?= ../shared/rendertests/suite
 rendertests: build
 	Tools/rendertests.py $(SUITE) $(if $(ONLY),--only $(ONLY))
+
+# The built-in roadmap in the three tile schemas against MapLibre Native (../shared/bench/maplibre),
+# at z13 and z14 straight down and z14 tilted 60°: a Markdown table of the share of pixels that differ.
+native-fidelity: build
+	Tools/native-fidelity.py $(if $(ONLY),--only $(ONLY))
 
 demo: build
 	@mkdir -p out
