@@ -265,8 +265,11 @@ extension Basemap {
                                 emit(context, feature, text: text, icon: icon, ax: Double(p[p.startIndex]), ay: Double(p[p.startIndex + 1]), direction: nil, line: nil)
                             }
                         case .polygon:
-                            if let ring = feature.polygons.first?.first {
-                                let c = Self.centroid(feature.part(ring))
+                            // Each polygon's label at its pole of inaccessibility, to within 2
+                            // pixels (16 units of a 4096 tile), as MapLibre places it.
+                            for polygon in feature.polygons.prefix(Self.maxPolygonLabels) {
+                                let rings = polygon.map { Self.points(feature.part($0)) }
+                                let c = PoleOfInaccessibility.pole(rings, precision: 2 * extent / 512)
                                 emit(context, feature, text: text, icon: icon, ax: c.0, ay: c.1, direction: nil, line: nil)
                             }
                         default:
@@ -386,6 +389,8 @@ extension Basemap {
     /// Most characters one label may have (a place name is tens), and all a view's labels.
     public static let maxLabelScalars = 1_000
     public static let maxViewScalars = 200_000
+    /// Most polygons of one feature labelled (each at its pole of inaccessibility).
+    static let maxPolygonLabels = 64
 
     /// A label's text without the white space at its ends, newlines included, as MapLibre trims
     /// it: "{name:latin}\n{name:nonlatin}" with no second name is one line, not a line and an
@@ -395,13 +400,6 @@ extension Basemap {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !blank.contains($0) }), let last = scalars.lastIndex(where: { !blank.contains($0) }) else { return "" }
         return String(scalars[first...last])
-    }
-
-    static func centroid(_ p: ArraySlice<Int32>) -> (Double, Double) {
-        let n = p.count / 2, b = p.startIndex
-        var sx = 0.0, sy = 0.0
-        for k in 0..<n { sx += Double(p[b + 2 * k]); sy += Double(p[b + 2 * k + 1]) }
-        return (sx / Double(max(1, n)), sy / Double(max(1, n)))
     }
 
     /// A line part's points.

@@ -181,6 +181,27 @@ import TerrapinTiles
         }
     }
 
+    /// A polygon's point label stands at its pole of inaccessibility, as MapLibre's polylabel
+    /// finds it: inside an L (whose corners' mean is outside it), out of a square's hole, and
+    /// found with bounded work for a polygon of many thin spikes.
+    @Test func polygonLabelsStandAtTheirPoles() throws {
+        // An L: 0…100 × 0…20 and 0…20 × 0…100. Its widest place is the corner square.
+        let l: [[(Double, Double)]] = [[(0, 0), (100, 0), (100, 20), (20, 20), (20, 100), (0, 100), (0, 0)]]
+        let pole = PoleOfInaccessibility.pole(l, precision: 0.5)
+        #expect(PoleOfInaccessibility.distance(pole.0, pole.1, l) > 9.5, "\(pole)")
+        #expect(pole.0 < 20 && pole.1 < 20, "\(pole)")
+        // A square with a hole in its middle: the pole is in the ring around the hole.
+        let framed: [[(Double, Double)]] = [[(0, 0), (100, 0), (100, 100), (0, 100), (0, 0)], [(30, 30), (70, 30), (70, 70), (30, 70), (30, 30)]]
+        let ring = PoleOfInaccessibility.pole(framed, precision: 0.5)
+        #expect(PoleOfInaccessibility.distance(ring.0, ring.1, framed) > 14, "\(ring)")
+        // 20,000 spikes: bounded work.
+        var comb: [(Double, Double)] = [(0, 0)]
+        for k in 0..<20_000 { comb += [(Double(k) * 0.2, 1000), (Double(k) * 0.2 + 0.1, 0)] }
+        comb.append((0, 0))
+        let spiky = PoleOfInaccessibility.search([comb], precision: 16)
+        #expect(spiky.cells <= PoleOfInaccessibility.maxWork / comb.count + 4, "\(spiky.cells) cells for \(comb.count) points")
+    }
+
     /// A heatmap layer: points' kernels summed into a density, coloured by the default ramp.
     @Test func heatmap() throws {
         try monacoTile("heatmap")
