@@ -170,6 +170,17 @@ public struct IconStretch: Sendable, Equatable {
         self.content = content
     }
 
+    /// Most stretch zones read a direction.
+    static let maxZones = 64
+
+    /// The zones of `given` that are pairs inside `0…size`, in order and apart; the rest are
+    /// left out.
+    public static func zones(_ given: [[Double]], within size: Double) -> [[Double]] {
+        var out: [[Double]] = []
+        for z in given where z.count == 2 && z[0] >= (out.last?[1] ?? 0) && z[0] < z[1] && z[1] <= size { out.append(z) }
+        return out
+    }
+
     /// From an icon's members in the sprite JSON; nil when it says none of the three.
     init?(_ fields: [JSONMember], width: Double, height: Double) {
         func numbers(_ node: JSONNode) -> [Double]? {
@@ -179,12 +190,7 @@ public struct IconStretch: Sendable, Equatable {
         }
         func zones(_ key: String, _ size: Double) -> [[Double]] {
             guard let node = fields.first(where: { $0.key == key })?.value, case .array(let items) = node.value else { return [] }
-            var out: [[Double]] = []
-            for item in items.prefix(64) {
-                guard let pair = numbers(item), pair.count == 2, pair[0] >= (out.last?[1] ?? 0), pair[0] < pair[1], pair[1] <= size else { continue }
-                out.append(pair)
-            }
-            return out
+            return Self.zones(items.prefix(Self.maxZones).compactMap(numbers), within: size)
         }
         x = zones("stretchX", width)
         y = zones("stretchY", height)

@@ -214,13 +214,6 @@ public enum StyleExpressionParser {
             guard byZoom.isEmpty else { throw fail(pair[0], "a function's stops are all {\"zoom\", \"value\"} or none") }
             pairs.append((literal(pair[0]), pair[1]))
         }
-        func numericOutputs(_ pairs: [(StyleValue, JSONNode)]) -> Bool {
-            switch pairs[0].1.value {
-            case .number: true
-            case .string(let s): CSSColor.parse(s) != nil
-            default: false
-            }
-        }
         if !byZoom.isEmpty {
             // As MapLibre converts them: a property function at each zoom, and between zooms
             // linear interpolation for a property that interpolates (numbers, colours), steps
@@ -230,7 +223,7 @@ public enum StyleExpressionParser {
             for (zoom, pairs) in byZoom {
                 stops.append((zoom, try propertyFunction(node, explicit, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued)))
             }
-            if numericOutputs(byZoom[0].pairs) && !arrayValued {
+            if interpolates(byZoom[0].pairs, arrayValued: arrayValued) {
                 return .interpolate(base: 1, input: .zoom, stops: stops)
             }
             return .step(input: .zoom, first: stops[0].1, stops: Array(stops.dropFirst()))
@@ -238,20 +231,23 @@ public enum StyleExpressionParser {
         return try propertyFunction(node, member("type") == nil ? nil : type, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued)
     }
 
+    /// Whether stops whose first output is `pairs[0]`'s interpolate: numbers and colours do
+    /// (for a property that is not array-valued), other values step.
+    static func interpolates(_ pairs: [(StyleValue, JSONNode)], arrayValued: Bool) -> Bool {
+        guard !arrayValued, let first = pairs.first else { return false }
+        switch first.1.value {
+        case .number: return true
+        case .string(let s): return CSSColor.parse(s) != nil
+        default: return false
+        }
+    }
+
     /// A function of one input (the zoom, or a feature's property) by its stops: `type` nil
     /// takes exponential for numbers and colours, interval otherwise.
     static func propertyFunction(_ node: JSONNode, _ type: String?, input: StyleExpression, fallback: StyleExpression, base: Double,
                                  pairs: [(StyleValue, JSONNode)], arrayValued: Bool) throws(ExpressionError) -> StyleExpression {
         func output(_ n: JSONNode) -> StyleExpression { .literal(literal(n)) }
-        let type: String = type ?? {
-            let numeric: Bool
-            switch pairs[0].1.value {
-            case .number: numeric = true
-            case .string(let s): numeric = CSSColor.parse(s) != nil
-            default: numeric = false
-            }
-            return numeric && !arrayValued ? "exponential" : "interval"
-        }()
+        let type = type ?? (interpolates(pairs, arrayValued: arrayValued) ? "exponential" : "interval")
         switch type {
         case "categorical":
             return .match(input, pairs.map { ([$0.0], output($0.1)) }, otherwise: fallback)

@@ -245,14 +245,15 @@ public enum MapResolver {
                     // The icon, centred on the anchor, joins the text's box.
                     let iw = Double(icon.width) * style.iconScale, ih = Double(icon.height) * style.iconScale
                     if style.iconTextFit != "none", !label.name.isEmpty {
-                        let fitted = Self.fitIcon(width: iw, height: ih, to: box, fit: style.iconTextFit, padding: style.iconTextFitPadding)
-                        fittedIcons[i] = fitted
+                        var fitted = Self.fitIcon(width: iw, height: ih, to: box, fit: style.iconTextFit, padding: style.iconTextFitPadding)
                         if let stretch = style.iconStretch,
                            let slices = Self.iconSlices(width: Double(icon.width), height: Double(icon.height), scale: style.iconScale, stretch: stretch, box: fitted) {
+                            // Pieces beyond the content reach past the text's box.
                             iconSlices[i] = slices
-                            fittedIcons[i] = slices.dropFirst().reduce(slices[0].target) { $0.union($1.target) }
+                            fitted = slices.dropFirst().reduce(slices[0].target) { $0.union($1.target) }
                         }
-                        box = box.union(fittedIcons[i]!)
+                        fittedIcons[i] = fitted
+                        box = box.union(fitted)
                     } else {
                         box = box.union(Rect(x: anchor.x - iw / 2, y: anchor.y - ih / 2, width: iw, height: ih))
                     }
@@ -333,10 +334,8 @@ public enum MapResolver {
     /// content holds nothing that stretches.
     static func iconSlices(width: Double, height: Double, scale k: Double, stretch: IconStretch, box: Rect) -> [IconSlice]? {
         func cuts(_ n: Double, _ given: [[Double]], _ content: (Double, Double)?, origin: Double, length: Double) -> [(source: Double, target: Double)]? {
-            // Zones as the sprite reader keeps them (pairs inside the icon, in order, apart),
-            // whoever made the stretch.
-            var valid: [[Double]] = []
-            for z in given where z.count == 2 && z[0] >= (valid.last?[1] ?? 0) && z[0] < z[1] && z[1] <= n { valid.append(z) }
+            // Zones as the sprite reader keeps them, whoever made the stretch.
+            let valid = IconStretch.zones(given, within: n)
             let zones = valid.isEmpty ? [[0, n]] : valid
             let sw = zones.reduce(0) { $0 + $1[1] - $1[0] }, fw = n - sw
             func within(_ a: Double, _ b: Double) -> Double { zones.reduce(0) { $0 + max(0, min(b, $1[1]) - max(a, $1[0])) } }

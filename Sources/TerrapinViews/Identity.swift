@@ -46,7 +46,7 @@ final class NestedStateScope {
 
 /// The view's `@State` and `@StateObject` boxes, in declaration order.
 func persistentBoxes<V>(_ view: V) -> [PersistentBox] {
-    Mirror(reflecting: view).children.compactMap { ($0.value as? PersistentProperty)?.persistentBox }
+    reflectedProperties(view).boxes
 }
 
 /// `persistentBoxes`, and the boxes of the view's `@Environment` properties, from one reflection.
