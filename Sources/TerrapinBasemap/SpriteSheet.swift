@@ -157,7 +157,7 @@ public struct SpriteSheet: Sendable {
 /// Which parts of a sprite icon stretch when `icon-text-fit` fits it to its text (the sprite
 /// JSON's `stretchX` and `stretchY`: ranges of the icon's pixels, the rest keeping its size;
 /// `content`: the box, in its pixels, that the text's box is fitted to). Ranges outside the
-/// icon, reversed or overlapping are left out; at most 64 a direction.
+/// icon, reversed or overlapping are left out; at most `maxZones` a direction.
 public struct IconStretch: Sendable, Equatable {
     public var x: [[Double]]
     public var y: [[Double]]
@@ -170,14 +170,15 @@ public struct IconStretch: Sendable, Equatable {
         self.content = content
     }
 
-    /// Most stretch zones read a direction.
-    static let maxZones = 64
+    /// Most stretch zones kept a direction. Sprites use one to three; eight keep a fitted icon
+    /// to at most 17 × 17 pieces, each cut and drawn per label.
+    public static let maxZones = 8
 
-    /// The zones of `given` that are pairs inside `0…size`, in order and apart; the rest are
-    /// left out.
+    /// The zones of `given` that are pairs inside `0…size`, in order and apart, the first
+    /// `maxZones` of them; the rest are left out.
     public static func zones(_ given: [[Double]], within size: Double) -> [[Double]] {
         var out: [[Double]] = []
-        for z in given where z.count == 2 && z[0] >= (out.last?[1] ?? 0) && z[0] < z[1] && z[1] <= size { out.append(z) }
+        for z in given where out.count < maxZones && z.count == 2 && z[0] >= (out.last?[1] ?? 0) && z[0] < z[1] && z[1] <= size { out.append(z) }
         return out
     }
 
@@ -190,7 +191,7 @@ public struct IconStretch: Sendable, Equatable {
         }
         func zones(_ key: String, _ size: Double) -> [[Double]] {
             guard let node = fields.first(where: { $0.key == key })?.value, case .array(let items) = node.value else { return [] }
-            return Self.zones(items.prefix(Self.maxZones).compactMap(numbers), within: size)
+            return Self.zones(items.prefix(1_000).compactMap(numbers), within: size)
         }
         x = zones("stretchX", width)
         y = zones("stretchY", height)
