@@ -83,7 +83,7 @@ let package = Package(
         // Height data: grids and their loaders, elevation tiles, GeoTIFF (libtiff), PROJ.
         .target(name: "TerrapinTerrainData", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF", "CLibPROJ"]),
         // Imagery: images with bounds, raster tile archives and drawers, GeoTIFF imagery.
-        .target(name: "TerrapinImagery", dependencies: ["TerrapinTerrainData", "TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO"]),
+        .target(name: "TerrapinImagery", dependencies: ["TerrapinTerrainData", "Terrapin3D", "TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO"]),
         // 3D drawing shared by terrain, buildings, basemap extrusions and models: the depth frame.
         .target(name: "Terrapin3D", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinIO"]),
         // The ground drawn in 3D: grounds, the terrain mesh, buildings, the ground pass.
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinLoad", "TerrapinRender", "TerrapinRaster", "TerrapinViews", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinTestSupport", "Terrapin3D"]),
         .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting", "TerrapinRender", "TerrapinTerrain", "TerrapinScene", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinModelsTests", dependencies: ["TerrapinModels", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinDiff", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinModelsTests", dependencies: ["TerrapinModels", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D"]),
         .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
         .testTarget(name: "TerrapinTerrainTests", dependencies: ["TerrapinTerrain", "TerrapinCodecs", "TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinTiles", "TerrapinGeo", "TerrapinGeometry", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinPNG", "TerrapinCodecs", "TerrapinTypography", "TerrapinIO", "TerrapinDiff", "TerrapinTestSupport"]),

@@ -1,59 +1,33 @@
 // Images repeated over buildings' walls and roofs (`fill-extrusion-pattern`), mipmapped once.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinRaster
 
-/// An image for building patterns, premultiplied RGBA 0…255 row-major, with its box-filtered
-/// mipmaps (halving down to a texel), made once and shared by every building that shows it.
+/// An image for building patterns, with its mipmaps, made once and shared by every building
+/// that shows it: a `MipTexture` that repeats both ways, addressed in the image's pixels.
 public final class PatternImage: Sendable {
     public let width: Int, height: Int
-    /// Level 0 is the image.
-    @usableFromInline let levels: [(width: Int, height: Int, texels: [SIMD4<Float>])]
+    public let texture: MipTexture
 
-    /// Nil unless the texels fill `width` × `height` (at most 1,024 each way).
+    /// Nil unless the texels (premultiplied RGBA, 0…255, row-major; rounded to bytes) fill
+    /// `width` × `height` (at most 1,024 each way).
     public init?(width: Int, height: Int, texels: [SIMD4<Float>]) {
         guard (1...1024).contains(width), (1...1024).contains(height), texels.count == width * height else { return nil }
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for (i, t) in texels.enumerated() {
+            for c in 0..<4 { bytes[i * 4 + c] = UInt8(min(255, max(0, t[c].isFinite ? t[c] : 0)).rounded()) }
+        }
+        guard let image = Pixmap(width: width, height: height, premultipliedData: bytes) else { return nil }
         self.width = width
         self.height = height
-        var levels = [(width, height, texels)]
-        while let (w, h, t) = levels.last, w > 1 || h > 1 {
-            let nw = max(1, w / 2), nh = max(1, h / 2)
-            var next = [SIMD4<Float>](repeating: .zero, count: nw * nh)
-            for y in 0..<nh {
-                for x in 0..<nw {
-                    let x0 = min(w - 1, 2 * x), x1 = min(w - 1, 2 * x + 1), y0 = min(h - 1, 2 * y), y1 = min(h - 1, 2 * y + 1)
-                    next[y * nw + x] = (t[y0 * w + x0] + t[y0 * w + x1] + t[y1 * w + x0] + t[y1 * w + x1]) / 4
-                }
-            }
-            levels.append((nw, nh, next))
-        }
-        self.levels = levels
+        texture = MipTexture(image)
     }
 
-    /// Bilinear between texel centres of level `level`, repeating both ways; `u`, `v` in the
-    /// image's pixels (level 0).
-    @inlinable @inline(__always)
-    package func sample(_ u: Float, _ v: Float, level: Int) -> SIMD4<Float> {
-        let (w, h, texels) = levels[level]
-        let fu = u * Float(w) / Float(width) - 0.5, fv = v * Float(h) / Float(height) - 0.5
-        let iu = fu.rounded(.down), iv = fv.rounded(.down)
-        let su = fu - iu, sv = fv - iv
-        guard iu.magnitude < 1e9, iv.magnitude < 1e9 else { return texels[0] }
-        let x0 = (Int(iu) % w + w) % w, x1 = (x0 + 1) % w
-        let y0 = (Int(iv) % h + h) % h, y1 = (y0 + 1) % h
-        let top = texels[y0 * w + x0] * (1 - su) + texels[y0 * w + x1] * su
-        let bottom = texels[y1 * w + x0] * (1 - su) + texels[y1 * w + x1] * su
-        return top * (1 - sv) + bottom * sv
-    }
-
-    /// Trilinear: `lod` is log2 of image pixels per screen pixel (0 or less: the image itself).
+    /// The texture's trilinear sample at `u`, `v` in the image's pixels (level 0), `lod` log2
+    /// of image pixels per screen pixel; premultiplied RGBA 0…255.
     @inlinable @inline(__always)
     package func sample(_ u: Float, _ v: Float, lod: Float) -> SIMD4<Float> {
-        guard lod > 0 else { return sample(u, v, level: 0) }
-        let l = min(lod, Float(levels.count - 1))
-        let i = Int(l), f = l - Float(i)
-        let a = sample(u, v, level: i)
-        guard f > 1 / 64, i + 1 < levels.count else { return a }
-        return a + (sample(u, v, level: i + 1) - a) * f
+        texture.sample(SIMD2(u / Float(width), v / Float(height)), lod: lod) * 255
     }
 }
 

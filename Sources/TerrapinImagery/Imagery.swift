@@ -3,10 +3,10 @@
 // The bounds are the image's outer edges (pixel (0, 0) covers the north-west corner cell), as
 // for Terrarium grids. Rows run north to south either evenly in latitude (`.geographic`,
 // plate carrée) or evenly in Web Mercator y (`.webMercator`, the projection of XYZ map tiles).
-// West > east means the image crosses the antimeridian. Sampling is trilinear: bilinear within
-// a level of a mipmap pyramid (each level a 2×2 box average of the one above, of premultiplied
-// sRGB bytes), and linear between the two levels that bracket a pixel's footprint, so imagery
-// far finer than the screen neither shimmers nor aliases.
+// West > east means the image crosses the antimeridian. The image is a `MipTexture` (clamped at
+// its edges) and is sampled by its contract: trilinear, bilinear within a level of a mipmap
+// pyramid of premultiplied sRGB bytes and linear between the two levels that bracket a pixel's
+// footprint, so imagery far finer than the screen neither shimmers nor aliases.
 //
 // Imagery can also be a tile archive (`Imagery(tiles:)`, see TileImagery.swift): then its
 // pixels are the world's at the archive's deepest zoom, in Web Mercator, and each level of
@@ -18,6 +18,7 @@ import TerrapinIO
 import TerrapinTiles
 import TerrapinPNG
 import TerrapinRaster
+import Terrapin3D
 
 public struct Imagery: Sendable {
     /// Most pixels an image may have (checked before decoding): 32 Mi, e.g. 8192 × 4096;
@@ -47,19 +48,15 @@ public struct Imagery: Sendable {
     public let height: Int
 
     /// Bytes held, every level of the pyramid (for tiles: none; they live in `TileCache`).
-    public var byteCount: Int { levels.reduce(0) { $0 + $1.data.count } }
+    public var byteCount: Int { texture?.byteCount ?? 0 }
     /// The tile archive behind this imagery, if it is one.
     public let tiles: TileImagery?
     /// `tiles` unretained (kept alive by `tiles`): sampling through a strong reference retains
     /// and releases the shared object per sample, which threads drawing at once contend on.
     private let tilesReference: Unmanaged<TileImagery>?
 
-    struct Level: Sendable {
-        let width: Int, height: Int
-        /// Premultiplied RGBA8, row-major.
-        let data: [UInt8]
-    }
-    let levels: [Level]
+    /// The image and its mipmaps (nil for tiles).
+    let texture: MipTexture?
     /// Longitude span in degrees (east − west, plus 360 across the antimeridian).
     let span: Double
     /// Mercator y (or latitude, for `.geographic`) of the north and south edges.
@@ -82,7 +79,10 @@ public struct Imagery: Sendable {
         span = east > west ? east - west : east + 360 - west
         top = Self.y(north, projection)
         bottom = Self.y(south, projection)
-        self.levels = Self.pyramid(Level(width: image.width, height: image.height, data: image.data))
+        var texture = MipTexture(image)
+        texture.wrapS = .clamp
+        texture.wrapT = .clamp
+        self.texture = texture
         width = image.width
         height = image.height
         tiles = nil
@@ -102,16 +102,10 @@ public struct Imagery: Sendable {
         bottom = -top
         width = tiles.worldPixels
         height = tiles.worldPixels
-        levels = []
+        texture = nil
         self.tiles = tiles
         tilesReference = Unmanaged.passUnretained(tiles)
         source = tiles.path
-    }
-
-    static func pyramid(_ base: Level) -> [Level] {
-        var levels = [base]
-        while let last = levels.last, last.width > 1 || last.height > 1 { levels.append(Self.halved(last)) }
-        return levels
     }
 
     /// Reads a PNG, JPEG or WebP image with the given bounds.
@@ -176,12 +170,8 @@ public struct Imagery: Sendable {
     @inline(__always)
     public func sample(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
         if let tilesReference { return tilesReference._withUnsafeGuaranteedRef { $0.sample(x: x, y: y, level: level, reader: &reader) } }
-        guard x >= 0, y >= 0, x <= Double(width), y <= Double(height) else { return nil }
-        let l = min(max(level.isFinite ? level : 0, 0), Double(levels.count - 1))
-        let l0 = Int(l), f = Float(l - Double(l0))
-        let a = bilinear(levels[l0], x, y)
-        guard f > 0, l0 + 1 < levels.count else { return a }
-        return a + (bilinear(levels[l0 + 1], x, y) - a) * f
+        guard x >= 0, y >= 0, x <= Double(width), y <= Double(height), let texture else { return nil }
+        return texture.sample(SIMD2(Float(x / Double(width)), Float(y / Double(height))), lod: Float(level)) * 255
     }
 
     /// `sample(x:y:level:reader:)` at each of `count` positions (x, y, level) into `out`: the
@@ -196,47 +186,10 @@ public struct Imagery: Sendable {
         for i in 0..<count { out[i] = sample(x: positions[i].x, y: positions[i].y, level: positions[i].z, reader: &reader) }
     }
 
-    func bilinear(_ level: Level, _ x: Double, _ y: Double) -> SIMD4<Float> {
-        Self.bilinearLevel(level, x * Double(level.width) / Double(width), y * Double(level.height) / Double(height))
-    }
-
     /// The four bytes at `o` as floats.
     @inline(__always)
     static func rgba(_ d: UnsafePointer<UInt8>, _ o: Int) -> SIMD4<Float> {
         SIMD4<Float>(Float(d[o]), Float(d[o + 1]), Float(d[o + 2]), Float(d[o + 3]))
-    }
-
-    /// Bilinear in a level's own pixel coordinates (pixel centres at +0.5), clamped at its edges.
-    static func bilinearLevel(_ level: Level, _ x: Double, _ y: Double) -> SIMD4<Float> {
-        let fx = x - 0.5, fy = y - 0.5
-        let cx = min(max(fx, 0), Double(level.width - 1)), cy = min(max(fy, 0), Double(level.height - 1))
-        let x0 = Int(cx), y0 = Int(cy)
-        let x1 = min(x0 + 1, level.width - 1), y1 = min(y0 + 1, level.height - 1)
-        let tx = Float(cx - Double(x0)), ty = Float(cy - Double(y0))
-        return level.data.withUnsafeBufferPointer { d in
-            func px(_ x: Int, _ y: Int) -> SIMD4<Float> { rgba(d.baseAddress!, (y * level.width + x) * 4) }
-            let top = px(x0, y0) + (px(x1, y0) - px(x0, y0)) * tx
-            let bottom = px(x0, y1) + (px(x1, y1) - px(x0, y1)) * tx
-            return top + (bottom - top) * ty
-        }
-    }
-
-    /// The next mipmap level: each pixel the rounded mean of (up to) 2×2 above it.
-    static func halved(_ l: Level) -> Level {
-        let w = (l.width + 1) / 2, h = (l.height + 1) / 2
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        for y in 0..<h {
-            let ya = 2 * y, yb = min(2 * y + 1, l.height - 1)
-            for x in 0..<w {
-                let xa = 2 * x, xb = min(2 * x + 1, l.width - 1)
-                for c in 0..<4 {
-                    let sum = Int(l.data[(ya * l.width + xa) * 4 + c]) + Int(l.data[(ya * l.width + xb) * 4 + c])
-                        + Int(l.data[(yb * l.width + xa) * 4 + c]) + Int(l.data[(yb * l.width + xb) * 4 + c])
-                    out[(y * w + x) * 4 + c] = UInt8((sum + 2) / 4)
-                }
-            }
-        }
-        return Level(width: w, height: h, data: out)
     }
 }
 

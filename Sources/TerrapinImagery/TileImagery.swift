@@ -15,6 +15,7 @@ import TerrapinTerrainData
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
+import Terrapin3D
 import TerrapinTiles
 
 /// Tiles drawn on demand instead of read from an archive (a vector basemap drawn by its
@@ -330,37 +331,35 @@ public final class DecodedTile: @unchecked Sendable {
         let width: Int, height: Int
     }
     let views: UnsafeBufferPointer<LevelView>
-    private let pixels: UnsafeMutableBufferPointer<UInt8>
-    public var byteCount: Int { pixels.count }
+    /// The tile and its mipmaps (`MipTexture`'s pyramid; tiles are powers of two a side).
+    private let texture: MipTexture
+    public var byteCount: Int { texture.byteCount }
 
     init(image: Pixmap, size: Int) {
         let base = image.width == size && image.height == size ? image : Self.resized(image, to: size)
-        let levels = Imagery.pyramid(Imagery.Level(width: size, height: size, data: base.data))
-        let pixels = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: levels.reduce(0) { $0 + $1.data.count })
-        let views = UnsafeMutableBufferPointer<LevelView>.allocate(capacity: levels.count)
-        var offset = 0
-        for (i, level) in levels.enumerated() {
-            _ = UnsafeMutableBufferPointer(rebasing: pixels[offset..<(offset + level.data.count)]).initialize(from: level.data)
-            views.initializeElement(at: i, to: LevelView(base: UnsafePointer(pixels.baseAddress! + offset), width: level.width, height: level.height))
-            offset += level.data.count
+        let texture = MipTexture(base)
+        let views = UnsafeMutableBufferPointer<LevelView>.allocate(capacity: texture.levels.count)
+        for (i, level) in texture.levels.enumerated() {
+            let bytes = UnsafeRawPointer(texture.texels(level: i)).assumingMemoryBound(to: UInt8.self)
+            views.initializeElement(at: i, to: LevelView(base: bytes, width: level.width, height: level.height))
         }
-        self.pixels = pixels
+        self.texture = texture
         self.views = UnsafeBufferPointer(views)
     }
 
     deinit {
-        pixels.deallocate()
         views.deallocate()
     }
 
     /// Bilinear resampling to size × size (tiles of an archive whose sizes differ).
     static func resized(_ image: Pixmap, to size: Int) -> Pixmap {
-        let source = Imagery.Level(width: image.width, height: image.height, data: image.data)
+        var source = MipTexture(image)
+        source.wrapS = .clamp
+        source.wrapT = .clamp
         var out = [UInt8](repeating: 0, count: size * size * 4)
-        let sx = Double(image.width) / Double(size), sy = Double(image.height) / Double(size)
         for y in 0..<size {
             for x in 0..<size {
-                let c = Imagery.bilinearLevel(source, (Double(x) + 0.5) * sx, (Double(y) + 0.5) * sy)
+                let c = source.sample(SIMD2(Float((Double(x) + 0.5) / Double(size)), Float((Double(y) + 0.5) / Double(size))), lod: 0) * 255
                 for k in 0..<4 {
                     let v: Float = min(255, max(0, c[k].rounded()))
                     out[(y * size + x) * 4 + k] = UInt8(v)

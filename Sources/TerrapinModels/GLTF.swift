@@ -10,6 +10,7 @@ import TerrapinCodecs
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
+import Terrapin3D
 
 public enum GLTF {
     /// Extensions Terrapin implements (a file may require these).

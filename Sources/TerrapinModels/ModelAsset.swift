@@ -2,6 +2,11 @@
 // metres, front towards +Z), each primitive placed by one or more node transforms, its
 // materials reduced to what Terrapin draws, and its textures decoded with their mipmaps.
 import TerrapinRaster
+import Terrapin3D
+
+/// A model's texture: the one mip-chain texture of 3D drawing, with the glTF sampler's wrap and
+/// filter modes (`MipTexture`'s contract).
+public typealias ModelTexture = MipTexture
 
 /// One mesh primitive's triangles, as the file gives them (indices already expanded from strips
 /// and fans into a triangle list).

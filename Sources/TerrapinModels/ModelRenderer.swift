@@ -40,7 +40,7 @@ public enum ModelRenderer {
     /// triangle's corners are within 2^16 pixels of the screen (see `draw`).
     @inline(__always)
     static func floors(_ a: Float, _ b: Float) -> (Int, Int) {
-        let (cell, _) = Sampler.floorAndFraction(SIMD2(a, b))
+        let (cell, _) = TextureSampler.floorAndFraction(SIMD2(a, b))
         return (Int(cell.x), Int(cell.y))
     }
 
@@ -103,8 +103,8 @@ public enum ModelRenderer {
             let firstShader = shaders.count
             for m in model.asset.materials {
                 shaders.append(Shader(factor: m.baseColorFactor, emissive: m.emissiveFactor, alphaMode: m.alphaMode, cutoff: m.alphaCutoff, unlit: m.unlit,
-                                      base: m.baseColorTexture.map { Sampler(model.asset.textures[$0.texture]) },
-                                      emissiveTexture: m.emissiveTexture.map { Sampler(model.asset.textures[$0.texture]) }))
+                                      base: m.baseColorTexture.map { TextureSampler(model.asset.textures[$0.texture]) },
+                                      emissiveTexture: m.emissiveTexture.map { TextureSampler(model.asset.textures[$0.texture]) }))
             }
             for instance in model.asset.instances {
                 let prim = model.asset.primitives[instance.primitive]
@@ -241,8 +241,8 @@ public enum ModelRenderer {
         var alphaMode: AlphaMode
         var cutoff: Float
         var unlit: Bool
-        var base: Sampler?
-        var emissiveTexture: Sampler?
+        var base: TextureSampler?
+        var emissiveTexture: TextureSampler?
         /// Whether its triangles' pixels are shaded four at a time (`Shading.shade4`): an
         /// opaque material without an emissive colour.
         var shadesInFours: Bool { alphaMode == .opaque && emissive == .zero }

@@ -4,6 +4,7 @@
 // a time: one at a time, most of a shade's instructions moved a pixel's values between the lanes
 // of its vectors (its colour's channels, its three weights). Tested against the one-pixel shade
 // lane by lane (`shadingInFoursIsShadingOneByOne`).
+import Terrapin3D
 
 extension ModelRenderer.Shading {
     /// `Shading.pack(shade(…))` of four pixels of a triangle whose material `shadesInFours`,
@@ -55,67 +56,5 @@ extension ModelRenderer.Shading {
             return unsafeBitCast(bytes, to: SIMD4<UInt32>.self)
         }
         return byte(r) | byte(g) &<< 8 | byte(b) &<< 16 | 0xFF00_0000
-    }
-}
-
-extension FixedSampler {
-    /// `sample` at four coordinates (lane k: u and v of the k-th), by channel: red, green,
-    /// blue and alpha (premultiplied, 0…1).
-    @inline(__always)
-    func sample4(_ u: SIMD4<Float>, _ v: SIMD4<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        let x = a.sample4(u, v)
-        guard blend else { return x }
-        let y = b.sample4(u, v)
-        return (x.0 + (y.0 - x.0) * f, x.1 + (y.1 - x.1) * f, x.2 + (y.2 - x.2) * f, x.3 + (y.3 - x.3) * f)
-    }
-}
-
-extension SampledLevel {
-    /// `sample` at four coordinates, by channel: bilinear reads inside the level, of coordinates
-    /// far from any limit, four at once; where any of the four is not one, each by `sample`.
-    @inline(__always)
-    func sample4(_ u: SIMD4<Float>, _ v: SIMD4<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        let fu = u * size.x - 0.5, fv = v * size.y - 0.5
-        let c = Sampler.coordinateLimit, e = Sampler.exactFloorLimit
-        let within = (u .< c) .& (u .> -c) .& (v .< c) .& (v .> -c) .& (fu .< e) .& (fu .> -e) .& (fv .< e) .& (fv .> -e)
-        let (x0, tx) = Sampler.floorAndFraction(fu), (y0, ty) = Sampler.floorAndFraction(fv)
-        // Inside the level with the right and lower neighbours (compared unsigned: a negative
-        // index is huge).
-        let inside = within .& (unsafeBitCast(x0, to: SIMD4<UInt32>.self) .< UInt32(truncatingIfNeeded: width &- 1))
-            .& (unsafeBitCast(y0, to: SIMD4<UInt32>.self) .< UInt32(truncatingIfNeeded: height &- 1))
-        guard !nearest, all(inside) else { return general4(u, v) }
-        let w = width
-        let p0 = texels + (Int(y0[0]) &* w &+ Int(x0[0])), p1 = texels + (Int(y0[1]) &* w &+ Int(x0[1]))
-        let p2 = texels + (Int(y0[2]) &* w &+ Int(x0[2])), p3 = texels + (Int(y0[3]) &* w &+ Int(x0[3]))
-        // Each texel and its right neighbour in one load, two pixels' pairs in a vector, then
-        // the left texels and the right ones gathered by shuffles (four loads a row, not eight).
-        @inline(__always) func pair(_ p: UnsafeMutablePointer<UInt32>) -> SIMD2<UInt32> { UnsafeRawPointer(p).loadUnaligned(as: SIMD2<UInt32>.self) }
-        let top01 = SIMD4(lowHalf: pair(p0), highHalf: pair(p1)), top23 = SIMD4(lowHalf: pair(p2), highHalf: pair(p3))
-        let bottom01 = SIMD4(lowHalf: pair(p0 + w), highHalf: pair(p1 + w)), bottom23 = SIMD4(lowHalf: pair(p2 + w), highHalf: pair(p3 + w))
-        let ta = SIMD4(top01[0], top01[2], top23[0], top23[2]), tb = SIMD4(top01[1], top01[3], top23[1], top23[3])
-        let tc = SIMD4(bottom01[0], bottom01[2], bottom23[0], bottom23[2]), td = SIMD4(bottom01[1], bottom01[3], bottom23[1], bottom23[3])
-        return Self.bilinear4(ta, tb, tc, td, tx, ty)
-    }
-
-    /// `bilinear` of four pixels' texels (`a` top left … `d` bottom right, lane k pixel k), by
-    /// channel. (Out of line: inlined, the optimiser took its vectors apart lane by lane.)
-    @inline(never)
-    static func bilinear4(_ ta: SIMD4<UInt32>, _ tb: SIMD4<UInt32>, _ tc: SIMD4<UInt32>, _ td: SIMD4<UInt32>,
-                          _ tx: SIMD4<Float>, _ ty: SIMD4<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        @inline(__always) func channel(_ shift: UInt32) -> SIMD4<Float> {
-            @inline(__always) func unpack(_ t: SIMD4<UInt32>) -> SIMD4<Float> {
-                SIMD4<Float>(unsafeBitCast(t &>> shift & 0xFF, to: SIMD4<Int32>.self)) * (1 / 255)
-            }
-            let a = unpack(ta), b = unpack(tb), c = unpack(tc), d = unpack(td)
-            let top = a + (b - a) * tx, bottom = c + (d - c) * tx
-            return top + (bottom - top) * ty
-        }
-        return (channel(0), channel(8), channel(16), channel(24))
-    }
-
-    /// `sample` of each of four coordinates, by channel.
-    func general4(_ u: SIMD4<Float>, _ v: SIMD4<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        let s0 = sample(SIMD2(u[0], v[0])), s1 = sample(SIMD2(u[1], v[1])), s2 = sample(SIMD2(u[2], v[2])), s3 = sample(SIMD2(u[3], v[3]))
-        return (SIMD4(s0.x, s1.x, s2.x, s3.x), SIMD4(s0.y, s1.y, s2.y, s3.y), SIMD4(s0.z, s1.z, s2.z, s3.z), SIMD4(s0.w, s1.w, s2.w, s3.w))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TerrapinGeo
 import TerrapinGeometry
+import Terrapin3D
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinSnapshotTesting
@@ -159,18 +160,18 @@ enum ModelGolden {
     /// The sampler's floor without range tests is ⌊x⌋ and x − ⌊x⌋ exactly, for negative and
     /// positive coordinates, integers and their neighbours, up to its limit.
     @Test func samplerFloorsAsFloorDoes() {
-        var values: [Float] = [0, -0, 0.5, -0.5, 1, -1, Sampler.exactFloorLimit.nextDown, -Sampler.exactFloorLimit.nextDown]
+        var values: [Float] = [0, -0, 0.5, -0.5, 1, -1, TextureSampler.exactFloorLimit.nextDown, -TextureSampler.exactFloorLimit.nextDown]
         for k in stride(from: -3000, through: 3000, by: 1) {
             let x = Float(k) * 0.37
             values += [x, x.nextUp, x.nextDown, Float(k), Float(k).nextUp, Float(k).nextDown]
         }
         var x: Float = 1
-        while x < Sampler.exactFloorLimit { values += [x + 0.5, -x - 0.5, x.nextDown, -x.nextDown, -x.nextUp]; x *= 1.7 }
+        while x < TextureSampler.exactFloorLimit { values += [x + 0.5, -x - 0.5, x.nextDown, -x.nextDown, -x.nextUp]; x *= 1.7 }
         for (n, v) in values.enumerated() {
             let w = values[(n * 31 + 7) % values.count]
-            let (cell, fraction) = Sampler.floorAndFraction(SIMD2(v, w))
-            #expect(Int(cell.x) == Sampler.floor(v) && Int(cell.y) == Sampler.floor(w), "\(v), \(w)")
-            #expect(fraction.x == v - Float(Sampler.floor(v)) && fraction.y == w - Float(Sampler.floor(w)), "\(v), \(w)")
+            let (cell, fraction) = TextureSampler.floorAndFraction(SIMD2(v, w))
+            #expect(Int(cell.x) == TextureSampler.floor(v) && Int(cell.y) == TextureSampler.floor(w), "\(v), \(w)")
+            #expect(fraction.x == v - Float(TextureSampler.floor(v)) && fraction.y == w - Float(TextureSampler.floor(w)), "\(v), \(w)")
         }
     }
 
@@ -187,7 +188,7 @@ enum ModelGolden {
         for wrap in [ModelTexture.Wrap.repeat, .clamp, .mirror] {
             texture.wrapS = wrap
             texture.wrapT = wrap
-            let sampler = Sampler(texture)
+            let sampler = TextureSampler(texture)
             for nearest in [false, true] {
                 let level = sampler.level(0, nearest: nearest)
                 for (n, x) in far.enumerated() {
@@ -216,7 +217,7 @@ enum ModelGolden {
         for wrap in [ModelTexture.Wrap.repeat, .clamp, .mirror] {
             texture.wrapS = wrap
             texture.wrapT = wrap == .mirror ? .repeat : wrap
-            let sampler = Sampler(texture)
+            let sampler = TextureSampler(texture)
             for nearest in [false, true] {
                 let level = sampler.level(0, nearest: nearest)
                 for (n, u) in coordinates.enumerated() {
@@ -253,7 +254,7 @@ enum ModelGolden {
             texture.wrapT = variant == 2 ? .clamp : .repeat
             texture.magnifyNearest = variant == 5; texture.minifyNearest = variant == 5
             let shader = ModelRenderer.Shader(factor: SIMD4(0.9, 0.8, 1, 1), emissive: .zero, alphaMode: .opaque, cutoff: 0.5, unlit: variant == 3,
-                                              base: variant == 4 ? nil : Sampler(texture), emissiveTexture: nil)
+                                              base: variant == 4 ? nil : TextureSampler(texture), emissiveTexture: nil)
             for n in 0..<300 {
                 // Texture coordinates inside the level for most triangles, across its edges for some.
                 let inside = n % 4 != 0
