@@ -210,11 +210,10 @@ extension Basemap {
                     }
                     out.append(made)
                 }
-                // Line labels wait for the tile's other features of the same text: their lines
-                // are merged end to end first, as MapLibre does, so a street cut into pieces is
+                // Line labels wait for the tile's other features: lines of the same text are
+                // merged end to end first, as MapLibre does, so a street cut into pieces is
                 // labelled as one.
-                var alongLines: [String: [(feature: VectorTile.Feature, context: EvaluationContext, icon: (Pixmap, Double)?)]] = [:]
-                var texts: [String] = []
+                var alongLines: [(feature: VectorTile.Feature, context: EvaluationContext, icon: (Pixmap, Double)?, text: String)] = []
                 let localizes = localNames != nil && layer.property("text-field")?.readsName == true
                 for feature in data.features {
                     guard out.count < Self.maxLabels else { return out }
@@ -282,52 +281,51 @@ extension Basemap {
                             }
                         }
                     } else if feature.type != .point, !text.isEmpty {
-                        if alongLines[text] == nil { texts.append(text) }
-                        alongLines[text, default: []].append((feature, context, icon))
+                        alongLines.append((feature, context, icon, text))
                     }
                 }
                 // Along lines: every `symbol-spacing` pixels (250 by default) where the text fits.
                 let overscaling = Double(1 << max(0, Int(zoom) - dz))
-                for text in texts {
-                    let group = alongLines[text]!
-                    // Merged, then cut to the tile (MapLibre's clipLine), so a line from beyond the
-                    // tile starts on its edge. A merged line is its first piece's feature's (its
-                    // properties and id, as MapLibre keeps them).
-                    let pieces = group.indices.flatMap { g in group[g].feature.parts.indices.map { (Self.points(group[g].feature.part($0)), g) } }
-                    for (merged, owner) in Self.mergeLines(pieces) {
-                        let (feature, context, icon) = group[owner]
-                        // MapLibre finds a line label's places with its text at text-size's
-                        // value at z18 (its largest), its length as set (tile units).
-                        var largest = context
-                        largest.zoom = 18
-                        let size = min(64, max(1, Self.number(layer, "text-size", largest, default: 16)))
-                        let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
-                        let fonts = Self.fonts(layer, context)
-                        let letterSpacing = Self.number(layer, "text-letter-spacing", context, default: 0)
-                        // Measured once per text and look in this call (a street's pieces and
-                        // neighbouring tiles repeat it).
-                        let key = "\(text)\u{0}\(fonts)\u{0}\(size)\u{0}\(letterSpacing)"
-                        let set: Double?
-                        if let known = measured[key] { set = known } else {
-                            set = measure?(text, fonts, size, letterSpacing)
-                            measured[key] = .some(set)
-                        }
-                        let length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
-                        // `text-rotation-alignment: viewport`: each place along the line holds a
-                        // label set upright and level, as a point's is, with its icon (a road shield).
-                        let level = layer.property("text-rotation-alignment")?.evaluate(context).string == "viewport"
-                        for line in Self.clip(merged, extent: extent) {
-                            for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
-                                                  overscaling: overscaling) {
-                                guard out.count < Self.maxLabels else { return out }
-                                if level {
-                                    emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: nil, line: nil)
-                                    continue
-                                }
-                                // Enough line each side for the text (at most a character's size per character).
-                                let window = Self.window(line, around: a, halfLength: Double(text.count) * size / pixels)
-                                emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: a.direction, line: window)
+                // Merged as MapLibre Native's `mergeLines`, then each feature's lines cut to the
+                // tile (its `clipLines`), so a line from beyond the tile starts on its edge.
+                let merged = Self.mergeLines(features: alongLines.map { item in
+                    (item.text, item.feature.parts.indices.map { Self.points(item.feature.part($0)) })
+                })
+                for (k, lines) in merged.enumerated() {
+                    let (feature, context, icon, text) = alongLines[k]
+                    // MapLibre Native finds a line label's places with its text at text-size's
+                    // value at z18 where the size depends on the feature, and otherwise at the
+                    // tile's zoom (its layout evaluates zoom-only sizes at the tile's zoom before
+                    // it asks for z18); its length as set, in tile units.
+                    var sizing = context
+                    sizing.zoom = layer.property("text-size")?.readsFeature == true ? 18 : zoom.rounded(.down)
+                    let size = min(64, max(1, Self.number(layer, "text-size", sizing, default: 16)))
+                    let spacing = max(1, Self.number(layer, "symbol-spacing", context, default: 250)) / pixels
+                    let fonts = Self.fonts(layer, context)
+                    let letterSpacing = Self.number(layer, "text-letter-spacing", context, default: 0)
+                    // Measured once per text and look in this call (a street's pieces and
+                    // neighbouring tiles repeat it).
+                    let key = "\(text)\u{0}\(fonts)\u{0}\(size)\u{0}\(letterSpacing)"
+                    let set: Double?
+                    if let known = measured[key] { set = known } else {
+                        set = measure?(text, fonts, size, letterSpacing)
+                        measured[key] = .some(set)
+                    }
+                    let length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
+                    // `text-rotation-alignment: viewport`: each place along the line holds a
+                    // label set upright and level, as a point's is, with its icon (a road shield).
+                    let level = layer.property("text-rotation-alignment")?.evaluate(context).string == "viewport"
+                    for line in lines.flatMap({ Self.clip($0, extent: extent) }) {
+                        for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
+                                              overscaling: overscaling) {
+                            guard out.count < Self.maxLabels else { return out }
+                            if level {
+                                emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: nil, line: nil)
+                                continue
                             }
+                            // Enough line each side for the text (at most a character's size per character).
+                            let window = Self.window(line, around: a, halfLength: Double(text.count) * size / pixels)
+                            emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: a.direction, line: window)
                         }
                     }
                 }
@@ -416,41 +414,59 @@ extension Basemap {
         var segment: Int
     }
 
-    /// Lines of one text joined where one ends at another's start (MapLibre's `mergeLines`: a
-    /// line touching others at both ends joins all three), in the order they came.
+    /// Lines of one text merged end to end, as MapLibre Native's `mergeLines`: each line, in
+    /// order, joins a merged line ending where it starts or starting where it ends (or both,
+    /// bridging them). Lines of one point are dropped.
     static func mergeLines(_ parts: [[(Double, Double)]]) -> [[(Double, Double)]] {
-        mergeLines(parts.map { ($0, 0) }).map(\.0)
+        mergeLines(features: parts.map { ("", [$0]) }).flatMap { $0 }.filter { $0.count >= 2 }
     }
 
-    /// The same, each merged line with the owner of the first piece it was made from.
-    static func mergeLines(_ parts: [([(Double, Double)], Int)]) -> [([(Double, Double)], Int)] {
-        func key(_ p: (Double, Double)) -> SIMD2<Double> { SIMD2(p.0, p.1) }
-        var merged: [[(Double, Double)]?] = [], owners: [Int] = []
-        var starts: [SIMD2<Double>: Int] = [:], ends: [SIMD2<Double>: Int] = [:]
-        for (line, owner) in parts where line.count >= 2 {
-            let start = key(line[0]), end = key(line[line.count - 1])
-            if let i = ends[start], let j = starts[end], i != j {
-                // Between two lines: the one before, this one, then the one after.
-                merged[i]! += line.dropFirst() + merged[j]!.dropFirst()
-                ends[start] = nil; starts[end] = nil
-                ends[key(merged[j]!.last!)] = i
-                merged[j] = nil
-            } else if let i = ends[start] {
-                merged[i]! += line.dropFirst()
-                ends[start] = nil
-                ends[end] = i
-            } else if let j = starts[end] {
-                merged[j] = line + merged[j]!.dropFirst()
-                starts[end] = nil
-                starts[start] = j
+    /// MapLibre Native's `mergeLines` over a tile's line features (their text and lines, in
+    /// order): a feature's first line joins those of earlier features of the same text that
+    /// end where it starts or start where it ends; the feature whose line was taken keeps its
+    /// place and its other lines, its first one emptied. Each feature's lines, in order.
+    static func mergeLines(features: [(text: String, lines: [[(Double, Double)]])]) -> [[[(Double, Double)]]] {
+        struct Key: Hashable { let text: String; let x: Double, y: Double }
+        var out = features.map(\.lines)
+        var left: [Key: Int] = [:], right: [Key: Int] = [:]
+        for k in out.indices {
+            let text = features[k].text
+            guard let first = out[k].first, let a = first.first, let b = first.last else { continue }
+            let leftKey = Key(text: text, x: a.0, y: a.1), rightKey = Key(text: text, x: b.0, y: b.1)
+            /// Feature `k`'s first line (or `from`'s) appended to the merged line ending at its start.
+            func fromRight(_ from: Int) -> Int {
+                let i = right.removeValue(forKey: leftKey)!
+                right[rightKey] = i
+                out[i][0].removeLast()
+                out[i][0] += out[from][0]
+                out[from][0] = []
+                return i
+            }
+            /// Feature `k`'s first line put before the merged line starting at its end.
+            func fromLeft() -> Int {
+                let j = left.removeValue(forKey: rightKey)!
+                left[leftKey] = j
+                out[j][0] = out[k][0] + out[j][0].dropFirst()
+                out[k][0] = []
+                return j
+            }
+            if let i = right[leftKey], let j = left[rightKey], i != j {
+                // Between two lines: both ends joined, the three become the first's.
+                let j = fromLeft()
+                let i = fromRight(j)
+                left[leftKey] = nil
+                right[rightKey] = nil
+                if let end = out[i][0].last { right[Key(text: text, x: end.0, y: end.1)] = i }
+            } else if right[leftKey] != nil {
+                _ = fromRight(k)
+            } else if left[rightKey] != nil {
+                _ = fromLeft()
             } else {
-                merged.append(line)
-                owners.append(owner)
-                starts[start] = merged.count - 1
-                ends[end] = merged.count - 1
+                left[leftKey] = k
+                right[rightKey] = k
             }
         }
-        return merged.indices.compactMap { i in merged[i].map { ($0, owners[i]) } }
+        return out
     }
 
     /// A layer's `text-font` list (MapLibre's default, Noto Sans Regular, where it has none).

@@ -69,6 +69,23 @@ public enum StyleExpression: Sendable {
         }
     }
 
+    /// Whether the expression reads the feature — its properties, id or geometry — rather than
+    /// only the zoom (MapLibre's "feature-constant" test, negated).
+    public var readsFeature: Bool {
+        switch self {
+        case .literal, .zoom, .heatmapDensity, .variable: return false
+        case .get, .has, .id, .geometryType: return true
+        case .call(let op, let a):
+            return ["properties", "feature-state", "accumulated", "line-progress"].contains(op) || a.contains { $0.readsFeature }
+        case .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsFeature }
+        case .cases(let pairs, let otherwise): return otherwise.readsFeature || pairs.contains { $0.0.readsFeature || $0.1.readsFeature }
+        case .match(let input, let arms, let otherwise): return input.readsFeature || otherwise.readsFeature || arms.contains { $0.1.readsFeature }
+        case .interpolate(_, let input, let stops): return input.readsFeature || stops.contains { $0.1.readsFeature }
+        case .step(let input, let first, let stops): return input.readsFeature || first.readsFeature || stops.contains { $0.1.readsFeature }
+        case .letBinding(let bindings, let body): return body.readsFeature || bindings.contains { $0.1.readsFeature }
+        }
+    }
+
     /// The longest string an expression makes (64 KiB): no label or image name comes near it.
     public static let maxStringBytes = 64 * 1024
 

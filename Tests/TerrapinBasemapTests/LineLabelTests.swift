@@ -15,9 +15,11 @@ import TerrapinTiles
         #expect(reversed.count == 1 && reversed[0].map(\.0) == [0, 10, 20, 30])
         let bridged = Basemap.mergeLines([a, c, b])
         #expect(bridged.count == 1 && bridged[0].map(\.0) == [0, 10, 20, 30] && bridged[0].map(\.1) == [0, 0, 5, 5])
-        // A merged line keeps the owner of its first piece (its feature's properties and id).
-        let owned = Basemap.mergeLines([(a, 7), (d, 8), (b, 9)])
-        #expect(owned.map(\.1) == [7, 8] && owned[0].0.count == 3)
+        // As features (MapLibre Native's form): only each feature's first line is merged, into
+        // the earlier feature's; the feature it came from keeps its place and its other lines.
+        let features = Basemap.mergeLines(features: [("x", [a]), ("y", [b]), ("x", [b, d]), ("x", [c])])
+        #expect(features.map { $0.map(\.count) } == [[4], [2], [0, 2], [0]])
+        #expect(features[0][0].map(\.0) == [0, 10, 20, 30])
         // A one-point piece is dropped.
         #expect(Basemap.mergeLines([[(1.0, 1.0)]]).isEmpty)
     }
@@ -109,8 +111,9 @@ extension LineLabelTests {
 }
 
 extension LineLabelTests {
-    /// Line labels are measured as set, at `text-size`'s z18 value (MapLibre's largest): the
-    /// measure is asked at 13 points for a size of 10 at z13 rising to 13 at z16, with the
+    /// Line labels are measured as set, as MapLibre Native measures them to find their places:
+    /// a size that reads only the zoom at the tile's zoom — 12 points at z15 for a size of 10 at
+    /// z13 rising to 13 at z16 —, one that reads the feature at z18 (13). The measure gets the
     /// layer's fonts and letter spacing; a longer label (here twice as long) is placed
     /// differently and fits fewer lines; nothing measured falls back to 0.6 em a character.
     @Test func lineLabelsAreMeasuredAtTheirLargestSize() throws {
@@ -129,7 +132,14 @@ extension LineLabelTests {
             return Double(text.count) * size * 0.6
         }
         #expect(!asked.isEmpty)
-        #expect(asked.allSatisfy { $0.1 == ["Noto Sans Italic"] && $0.2 == 13 && $0.3 == 0.1 })
+        #expect(asked.allSatisfy { $0.1 == ["Noto Sans Italic"] && $0.2 == 12 && $0.3 == 0.1 })
+        // A size that reads the feature is measured at z18.
+        let driven = try BasemapStyle.parse(Array(json.replacingOccurrences(of: "13, 10, 16, 13", with: #"13, ["case", ["has", "name"], 10, 9], 16, 13"#).utf8),
+                                            file: "driven.json", directory: ".")
+        let drivenMap = try Basemap(style: driven, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+        nonisolated(unsafe) var drivenSizes: Set<Double> = []
+        _ = drivenMap.symbols(area: area, zoom: 15) { text, _, size, _ in drivenSizes.insert(size); return Double(text.count) * size * 0.6 }
+        #expect(drivenSizes == [13])
         // As measured at 0.6 em a character, the same places as without a measure.
         let estimated = basemap.symbols(area: area, zoom: 15)
         #expect(measured.map { "\($0.text) \($0.latitude) \($0.longitude)" } == estimated.map { "\($0.text) \($0.latitude) \($0.longitude)" })

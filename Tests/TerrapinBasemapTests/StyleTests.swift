@@ -278,3 +278,18 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         }
     }
 }
+
+extension StyleExpressionTests {
+    /// Whether an expression reads the feature (MapLibre's feature-constant test): the zoom
+    /// alone does not; a property, the id or the geometry anywhere inside does.
+    @Test func whatReadsTheFeature() throws {
+        for json in ["12", #"["interpolate", ["linear"], ["zoom"], 13, 10, 18, 13]"#, #"["step", ["zoom"], 1, 14, 2]"#,
+                     #"["let", "z", ["zoom"], ["*", ["var", "z"], 2]]"#] {
+            #expect(try !expr(json).readsFeature, "\(json)")
+        }
+        for json in [#"["get", "rank"]"#, #"["interpolate", ["linear"], ["zoom"], 13, ["case", ["has", "name"], 10, 9], 18, 13]"#,
+                     #"["match", ["geometry-type"], "Point", 1, 2]"#, #"["+", ["id"], 1]"#, #"["step", ["zoom"], ["get", "a"], 14, 2]"#] {
+            #expect(try expr(json).readsFeature, "\(json)")
+        }
+    }
+}
