@@ -21,6 +21,9 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var lineAnchor = 0
     /// `text-max-angle`: most a line label turns between neighbouring glyphs, degrees.
     public var maxAngle = 45.0
+    /// A line label whose glyphs lie flat on the map under pitch (`text-pitch-alignment` "map",
+    /// or "auto" while the text follows the line).
+    public var flat = false
     /// `text-padding`: pixels around the label's collision box (MapLibre's default 2).
     public var padding = 2.0
     /// `text-justify` of wrapped lines: "left", "center", "right" ("auto" resolved by the anchor).
@@ -186,6 +189,7 @@ extension Basemap {
                     if let line {
                         made.line = line.points.map { Self.geographic(id, extent: data.extent, $0.0, $0.1) }
                         made.lineAnchor = line.anchor
+                        made.flat = (layer.property("text-pitch-alignment")?.evaluate(context).string ?? "auto") != "viewport"
                     }
                     if let (pixels, ratio) = icon, direction == nil {
                         made.icon = pixels
@@ -315,9 +319,10 @@ extension Basemap {
                     // `text-rotation-alignment: viewport`: each place along the line holds a
                     // label set upright and level, as a point's is, with its icon (a road shield).
                     let level = layer.property("text-rotation-alignment")?.evaluate(context).string == "viewport"
+                    let maxAngle = Self.number(layer, "text-max-angle", context, default: 45) * Double.pi / 180
                     for line in lines.flatMap({ Self.clip($0, extent: extent) }) {
                         for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
-                                              overscaling: overscaling) {
+                                              overscaling: overscaling, window: 0.6 * size / pixels, maxAngle: maxAngle) {
                             guard out.count < Self.maxLabels else { return out }
                             if level {
                                 emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: nil, line: nil)
@@ -481,8 +486,11 @@ extension Basemap {
     /// edge — times `overscaling` (a tile drawn 2^k times its size keeps its parent's places),
     /// each inside the tile with the label's half length of line on both sides; failing all,
     /// the middle, if the label fits.
+    /// With a `window` (tile units), a place is kept only where the line turns by at most
+    /// `maxAngle` (radians) within any stretch of that length under the label (MapLibre's
+    /// `checkMaxAngle`, its window 0.6 em of the text).
     static func anchors(_ line: [(Double, Double)], spacing: Double, labelLength: Double, extraOffset: Double, extent: Double,
-                        overscaling: Double = 1) -> [LinePoint] {
+                        overscaling: Double = 1, window: Double = 0, maxAngle: Double = Double.pi) -> [LinePoint] {
         guard line.count >= 2 else { return [] }
         var spacing = spacing
         if spacing - labelLength < spacing / 4 { spacing = labelLength + spacing / 4 }
@@ -506,7 +514,8 @@ extension Basemap {
                     marked += spacing
                     let t = (marked - distance) / d
                     let x = a.0 + (b.0 - a.0) * t, y = a.1 + (b.1 - a.1) * t
-                    if x >= 0, x < extent, y >= 0, y < extent, marked - labelLength / 2 >= 0, marked + labelLength / 2 <= total {
+                    if x >= 0, x < extent, y >= 0, y < extent, marked - labelLength / 2 >= 0, marked + labelLength / 2 <= total,
+                       window <= 0 || Self.turnsWithin(line, at: (x, y), segment: k - 1, labelLength: labelLength, window: window, maxAngle: maxAngle) {
                         out.append(LinePoint(x: x, y: y, direction: ((b.0 - a.0) / d * 16, (b.1 - a.1) / d * 16), segment: k))
                     }
                     if middle { return out }
@@ -518,6 +527,43 @@ extension Basemap {
         let found = resample(offset, middle: false)
         if !found.isEmpty || continued { return found }
         return resample(total / 2, middle: true)
+    }
+
+    /// Whether a label of `labelLength` centred at `p` (on segment `segment`, from point
+    /// `segment` to the next) fits the line with its turns summed over any `window` of line at
+    /// most `maxAngle`, as MapLibre's `checkMaxAngle` decides (false where the line ends under it).
+    static func turnsWithin(_ line: [(Double, Double)], at p: (Double, Double), segment: Int, labelLength: Double, window: Double, maxAngle: Double) -> Bool {
+        guard labelLength > 0 else { return true }
+        func dist(_ a: (Double, Double), _ b: (Double, Double)) -> Double { hypot(b.0 - a.0, b.1 - a.1) }
+        func angle(_ a: (Double, Double), _ b: (Double, Double)) -> Double { atan2(a.1 - b.1, a.0 - b.0) }
+        // Back to the first segment the label lies on.
+        var index = segment + 1, distance = 0.0, q = p
+        while distance > -labelLength / 2 {
+            index -= 1
+            guard index >= 0 else { return false }
+            distance -= dist(line[index], q)
+            q = line[index]
+        }
+        distance += dist(line[index], line[index + 1])
+        index += 1
+        // Forward over the label's length, the turns at its corners summed over the window.
+        var corners: [(distance: Double, turn: Double)] = [], first = 0, recent = 0.0
+        while distance < labelLength / 2 {
+            guard index + 1 < line.count else { return false }
+            let prev = line[index - 1], current = line[index], next = line[index + 1]
+            var turn = angle(prev, current) - angle(current, next)
+            turn = abs((turn + 3 * Double.pi).truncatingRemainder(dividingBy: 2 * Double.pi) - Double.pi)
+            corners.append((distance, turn))
+            recent += turn
+            while distance - corners[first].distance > window {
+                recent -= corners[first].turn
+                first += 1
+            }
+            if recent > maxAngle { return false }
+            index += 1
+            distance += dist(current, next)
+        }
+        return true
     }
 
     /// A line cut to the tile's square [0, extent]²: the pieces inside it, each running from

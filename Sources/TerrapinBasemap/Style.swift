@@ -76,9 +76,10 @@ public struct BasemapStyle: Sendable {
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
                 "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern"],
-        // Labels and icons are kept upright and face the viewer (keep-upright, the alignments:
-        // a line's label follows it unless text-rotation-alignment is "viewport"); with no
-        // icons drawn, text-optional and icon-optional change nothing.
+        // Labels and icons are kept upright (keep-upright) and face the viewer, except that a
+        // line's label follows it unless text-rotation-alignment is "viewport", and lies flat on
+        // the map under pitch unless text-pitch-alignment is "viewport"; with no icons drawn,
+        // text-optional and icon-optional change nothing.
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur", "text-opacity",
                   "text-transform", "text-max-width", "text-line-height", "text-anchor", "text-offset", "symbol-placement", "symbol-spacing", "text-max-angle", "text-letter-spacing", "text-padding", "text-justify", "symbol-sort-key",
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",

@@ -418,8 +418,11 @@ public enum MapPainter {
                     let left = line.x + glyph.x
                     let right = g + 1 < line.glyphs.count ? line.x + line.glyphs[g + 1].x : line.x + line.width
                     let place = label.glyphs[g]
-                    canvas.transform = Transform.translation(-(left + right) / 2, -layout.height / 2)
-                        .concatenating(Transform.rotation(place.angle)).concatenating(Transform.translation(place.centre.x, place.centre.y)).concatenating(saved)
+                    // Upright, turned about its centre; or flat on the map, through its axes.
+                    let placing = g < label.glyphAxes.count
+                        ? Transform(a: label.glyphAxes[g].x.x, b: label.glyphAxes[g].x.y, c: label.glyphAxes[g].y.x, d: label.glyphAxes[g].y.y, tx: place.centre.x, ty: place.centre.y)
+                        : Transform.rotation(place.angle).concatenating(Transform.translation(place.centre.x, place.centre.y))
+                    canvas.transform = Transform.translation(-(left + right) / 2, -layout.height / 2).concatenating(placing).concatenating(saved)
                     if pass == 0 {
                         drawHalo(single, at: .zero, style: style, canvas: canvas)
                     } else {

@@ -179,6 +179,8 @@ public enum MapResolver {
         var placed: [(index: Int, box: Rect, layout: TextLayout?, anchor: ScreenPoint?, hidden: HiddenReason?, angle: Double)] = []
         // Labels set along a line's curve: their glyphs, and a box per glyph to collide.
         var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
+        // Those laid flat on the map: the screen images of each glyph's axes.
+        var glyphAxes: [Int: [(x: Point, y: Point)]] = [:]
         // Icons stretched over their text (`icon-text-fit`): where each is drawn.
         var fittedIcons: [Int: Rect] = [:]
         var iconSlices: [Int: [IconSlice]] = [:]
@@ -205,8 +207,7 @@ public enum MapResolver {
             // A style's label that faces the viewer (a point's, or a line's set level) is
             // scaled as MapLibre scales it under pitch: by 0.5 + 0.5 × the centre's distance over
             // its own (at most 4), smaller beyond the centre and larger before it. Labels set
-            // along a line's curve keep their size (MapLibre lays them flat on the map, which
-            // Terrapin does not yet).
+            // along a line's curve are sized where they are set (`flatCurve`).
             if let style = label.style, style.line.count < 2, style.along == nil, let centreDepth, anchor.depth > 0 {
                 let k = min(4, max(0, 0.5 + 0.5 * centreDepth / anchor.depth))
                 // (Within half a percent — the sphere's fall-off under a straight-down view — it
@@ -230,6 +231,7 @@ public enum MapResolver {
             var box: Rect
             if let style = label.style, style.line.count >= 2, let layout, let curve = Self.curve(layout, style, projection: projection, ground: ground) {
                 curves[i] = (curve.glyphs, curve.boxes)
+                if !curve.axes.isEmpty { glyphAxes[i] = curve.axes }
                 if curve.reversed { flipped.insert(i) } else { flipped.remove(i) }
                 box = curve.boxes.dropFirst().reduce(curve.boxes[0]) { $0.union($1) }
             } else if angle != 0 {
@@ -297,6 +299,7 @@ public enum MapResolver {
             var resolved = ResolvedLabel(index: p.index, name: labels[p.index].name, box: p.box, depth: p.anchor?.depth, hidden: p.hidden,
                                          layout: p.layout, angle: p.angle, style: style)
             resolved.glyphs = curves[p.index]?.glyphs ?? []
+            resolved.glyphAxes = glyphAxes[p.index] ?? []
             resolved.iconBox = fittedIcons[p.index]
             resolved.iconSlices = iconSlices[p.index] ?? []
             resolved.scale = scales[p.index] ?? 1
@@ -382,8 +385,9 @@ public enum MapResolver {
     /// left to right: each glyph's centre and turn, and its box (the turned glyph's bounds).
     /// Nil when the line does not project, is too short for the text on screen, or bends more
     /// than the style's `maxAngle` (`text-max-angle`, 45° by default) between two glyphs.
-    static func curve(_ layout: TextLayout, _ style: LabelStyle, projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], boxes: [Rect], reversed: Bool)? {
+    static func curve(_ layout: TextLayout, _ style: LabelStyle, projection: Projection, ground: Ground) -> CurvedText? {
         guard layout.lines.count == 1, let line = layout.lines.first, !line.glyphs.isEmpty, style.lineAnchor < style.line.count else { return nil }
+        if style.flat, projection.camera.tilt > 0.5 { return flatCurve(layout, style, projection: projection, ground: ground) }
         var points: [Point] = []
         for p in style.line {
             let enu = projection.frame.enu(Ellipsoid.Surface(p), height: ground.terrainHeight(at: p))
@@ -401,12 +405,7 @@ public enum MapResolver {
         var arc = [0.0]
         for k in 1..<points.count { arc.append(arc[k - 1] + hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y)) }
         func at(_ s: Double) -> Point? {
-            guard s >= 0, s <= arc[arc.count - 1] else { return nil }
-            var k = 1
-            while k < arc.count - 1, arc[k] < s { k += 1 }
-            let d = arc[k] - arc[k - 1]
-            let t = d > 0 ? (s - arc[k - 1]) / d : 0
-            return Point(points[k - 1].x + (points[k].x - points[k - 1].x) * t, points[k - 1].y + (points[k].y - points[k - 1].y) * t)
+            Self.point(at: s, of: points, arc: arc) { p, q, t in Point(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t) }
         }
         let start = arc[anchor] - layout.width / 2
         let h = layout.height
@@ -428,7 +427,103 @@ public enum MapResolver {
             let bw = w * cs + h * sn, bh = w * sn + h * cs
             boxes.append(Rect(x: c.x - bw / 2, y: c.y - bh / 2, width: bw, height: bh))
         }
-        return (glyphs, boxes, reversed)
+        return CurvedText(glyphs: glyphs, boxes: boxes, reversed: reversed)
+    }
+
+    /// The point `s` along a line whose points' distances from its start are `arc` (nil beyond
+    /// its ends), `mix` blending two neighbouring points.
+    static func point<P>(at s: Double, of points: [P], arc: [Double], mix: (P, P, Double) -> P) -> P? {
+        guard s >= 0, s <= arc[arc.count - 1] else { return nil }
+        var k = 1
+        while k < arc.count - 1, arc[k] < s { k += 1 }
+        let d = arc[k] - arc[k - 1]
+        return mix(points[k - 1], points[k], d > 0 ? (s - arc[k - 1]) / d : 0)
+    }
+
+    /// A label set along its line: each glyph's centre on screen and its turn, the screen images
+    /// of its x and y axes where it lies flat on the map (empty where it stands upright), a box
+    /// per glyph to collide, and whether the line was taken backwards to read left to right.
+    struct CurvedText {
+        var glyphs: [(centre: Point, angle: Double)]
+        var axes: [(x: Point, y: Point)] = []
+        var boxes: [Rect]
+        var reversed: Bool
+    }
+
+    /// A one-line label laid flat on the map along its line, as MapLibre lays line labels under
+    /// pitch (`text-pitch-alignment` "map", the default for them): its glyphs set along the line
+    /// on the ground, each drawn through the projection's local affine at its centre, so they
+    /// are foreshortened with the ground. Its size on the ground is MapLibre's for such text: the
+    /// view centre's metres per point, times 0.5 + 0.5 × the anchor's distance over the centre's
+    /// (on screen: 0.5 + 0.5 × the centre's distance over the anchor's, as labels facing the
+    /// viewer). Nil as `curve`, or where the text would stand edge-on.
+    static func flatCurve(_ layout: TextLayout, _ style: LabelStyle, projection: Projection, ground: Ground) -> CurvedText? {
+        var points: [Vector3] = []
+        for p in style.line {
+            guard p.isValid else { return nil }
+            points.append(projection.frame.enu(Ellipsoid.Surface(p), height: ground.terrainHeight(at: p)))
+        }
+        let anchor = style.lineAnchor
+        guard let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth, centreDepth > 0,
+              let anchorAt = projection.project(enu: points[anchor]), anchorAt.depth > 0,
+              let a = projection.project(enu: points[max(0, anchor - 1)]), let b = projection.project(enu: points[min(points.count - 1, anchor + 1)]) else { return nil }
+        let metres = centreDepth / projection.focalLength * min(4, 0.5 + 0.5 * anchorAt.depth / centreDepth)
+        // Read left to right, as MapLibre keeps such text upright: the line taken the way it
+        // runs rightwards on screen at the anchor, and the other way if the last glyph then
+        // lands left of the first.
+        let first = flatGlyphs(layout, style, points: points, anchor: anchor, reversed: b.x < a.x, metres: metres, projection: projection)
+        guard let first, let s = first.glyphs.first, let e = first.glyphs.last, e.centre.x < s.centre.x else { return first }
+        return flatGlyphs(layout, style, points: points, anchor: anchor, reversed: !(b.x < a.x), metres: metres, projection: projection) ?? first
+    }
+
+    /// `flatCurve`'s glyphs with the line taken one way (`reversed`: from its end), the text
+    /// `metres` a point on the ground.
+    static func flatGlyphs(_ layout: TextLayout, _ style: LabelStyle, points forward: [Vector3], anchor forwardAnchor: Int, reversed: Bool,
+                           metres: Double, projection: Projection) -> CurvedText? {
+        guard let line = layout.lines.first else { return nil }
+        let points = reversed ? forward.reversed() : forward
+        let anchor = reversed ? forward.count - 1 - forwardAnchor : forwardAnchor
+        var arc = [0.0]
+        for k in 1..<points.count { arc.append(arc[k - 1] + hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y)) }
+        func at(_ s: Double) -> Vector3? {
+            Self.point(at: s, of: points, arc: arc) { p, q, t in Vector3(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t, p.z + (q.z - p.z) * t) }
+        }
+        let start = arc[anchor] - layout.width / 2 * metres
+        let h = layout.height
+        var out = CurvedText(glyphs: [], boxes: [], reversed: reversed)
+        var lastTurn: Double?
+        for (g, glyph) in line.glyphs.enumerated() {
+            let left = line.x + glyph.x
+            let right = g + 1 < line.glyphs.count ? line.x + line.glyphs[g + 1].x : line.x + line.width
+            let w = max(0, right - left)
+            guard let c = at(start + (left + w / 2) * metres), let p = at(start + left * metres), let q = at(start + max(left + 1, right) * metres) else { return nil }
+            let dx = q.x - p.x, dy = q.y - p.y, len = hypot(dx, dy)
+            guard len > 0 else { return nil }
+            // The glyph's axes on the ground (metres a point): along the line, and across it.
+            let along = Vector3(dx / len * metres, dy / len * metres, (q.z - p.z) / len * metres)
+            let across = Vector3(dy / len * metres, -dx / len * metres, 0)
+            let turn = atan2(dy, dx)
+            if let lastTurn {
+                var bend = abs(turn - lastTurn)
+                if bend > Double.pi { bend = 2 * Double.pi - bend }
+                if bend > style.maxAngle * Double.pi / 180 { return nil }
+            }
+            lastTurn = turn
+            guard let sc = projection.project(enu: c), let sx = projection.project(enu: c + along), let sy = projection.project(enu: c + across) else { return nil }
+            let ax = Point(sx.x - sc.x, sx.y - sc.y)
+            var ay = Point(sy.x - sc.x, sy.y - sc.y)
+            // Across the line towards the bottom of the text (y down on screen, not mirrored).
+            let cross = ax.x * ay.y - ax.y * ay.x
+            if cross < 0 { ay = Point(-ay.x, -ay.y) }
+            // Edge-on (under a tenth of its upright area): not drawn flat.
+            guard abs(cross) > 0.1 * (ax.x * ax.x + ax.y * ax.y) else { return nil }
+            let centre = Point(sc.x, sc.y)
+            out.glyphs.append((centre, atan2(ax.y, ax.x)))
+            out.axes.append((ax, ay))
+            let hx = abs(ax.x) * w / 2 + abs(ay.x) * h / 2, hy = abs(ax.y) * w / 2 + abs(ay.y) * h / 2
+            out.boxes.append(Rect(x: centre.x - hx, y: centre.y - hy, width: 2 * hx, height: 2 * hy))
+        }
+        return out
     }
 
     /// `text-anchor` as the fraction of the text's width and height left of and above the anchor.

@@ -110,6 +110,9 @@ public struct ResolvedLabel {
     /// A label along a line's curve: each glyph's centre on screen and its turn (radians
     /// clockwise), in the order of its layout's glyphs; empty for labels drawn in one piece.
     public var glyphs: [(centre: Point, angle: Double)] = []
+    /// For a label laid flat on the map along its line: each glyph's x and y axes on screen
+    /// (points a text point), foreshortened with the ground; empty where the glyphs stand upright.
+    public var glyphAxes: [(x: Point, y: Point)] = []
     /// The style it is drawn with (nil: the scene's own label look).
     public var style: LabelStyle? = nil
     /// The projected anchor, and where the text's top-left sits when an icon widens the box.
@@ -272,7 +275,7 @@ public struct ResolvedScene: CustomStringConvertible {
             // A basemap's labels beyond the view are counted, not listed.
             if l.style != nil, l.hidden == .offScreen || l.hidden == .behindCamera { away += 1; continue }
             let from = l.style.map { " [\($0.layer)]" } ?? ""
-            let turned = !l.glyphs.isEmpty ? ", along its line's curve (\(l.glyphs.count) glyphs)" : l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
+            let turned = !l.glyphs.isEmpty ? ", along its line's curve (\(l.glyphs.count) glyphs\(l.glyphAxes.isEmpty ? "" : ", laid flat on the map"))" : l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
             lines.append("label \(l.index) \"\(l.name)\"\(from): " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
                          + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))" + turned
                          + (l.flipped ? ", flipped to read upright" : "")

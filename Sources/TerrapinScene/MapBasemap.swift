@@ -192,6 +192,7 @@ extension DrawnBasemaps {
         allowing.lineAnchor = s.lineAnchor
         allowing.haloBlur = s.haloBlur
         allowing.maxAngle = s.maxAngle
+        allowing.flat = s.flat
         allowing.padding = s.padding
         allowing.justify = s.justify
         allowing.lineHeight = s.lineHeight

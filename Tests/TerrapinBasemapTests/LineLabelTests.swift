@@ -56,18 +56,22 @@ extension LineLabelTests {
     /// Monaco's street names at z15: a tighter `symbol-spacing` gives more labels along the
     /// same streets (a label longer than the spacing still keeps a quarter of it to the next);
     /// the default (250) is what the property left out gives.
+    /// Monaco's street names at z15 by a one-layer style: line placement of `{name:latin}` at
+    /// 12 points, with `layout` (more layout members, each led by a comma) added.
+    static func monacoStreetNames(_ layout: String) throws -> [BasemapSymbol] {
+        let json = """
+        {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
+          {"id": "names", "type": "symbol", "source": "omt", "source-layer": "transportation_name",
+           "layout": {"symbol-placement": "line", "text-field": "{name:latin}", "text-size": 12\(layout)}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "names.json", directory: ".")
+        let basemap = try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+        #expect(basemap.warnings.isEmpty, "\(basemap.warnings)")
+        return basemap.symbols(area: [7.41, 43.725, 7.44, 43.75], zoom: 15)
+    }
+
     @Test func spacingSetsHowOftenAStreetIsNamed() throws {
-        func labels(_ spacing: String) throws -> [BasemapSymbol] {
-            let json = """
-            {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
-              {"id": "names", "type": "symbol", "source": "omt", "source-layer": "transportation_name",
-               "layout": {"symbol-placement": "line", "text-field": "{name:latin}", "text-size": 12\(spacing)}}]}
-            """
-            let style = try BasemapStyle.parse(Array(json.utf8), file: "spacing.json", directory: ".")
-            let basemap = try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
-            #expect(basemap.warnings.isEmpty, "\\(basemap.warnings)")
-            return basemap.symbols(area: [7.41, 43.725, 7.44, 43.75], zoom: 15)
-        }
+        let labels = Self.monacoStreetNames
         let plain = try labels(""), standard = try labels(#", "symbol-spacing": 250"#), tight = try labels(#", "symbol-spacing": 80"#)
         #expect(plain.count == standard.count)
         #expect(tight.count > standard.count, "\(tight.count) labels at 80 px, \(standard.count) at 250")
@@ -149,5 +153,46 @@ extension LineLabelTests {
         // A measure that cannot set the text (nil, NaN) leaves the estimate.
         let unset = basemap.symbols(area: area, zoom: 15) { _, _, _, _ in .nan }
         #expect(unset.map(\.latitude) == estimated.map(\.latitude))
+    }
+}
+
+extension LineLabelTests {
+    /// MapLibre's `checkMaxAngle`: a place is kept only where the line's turns under the label,
+    /// summed over any window of 0.6 em, stay within `text-max-angle`. A gentle zigzag passes, a
+    /// hairpin (a pier out and back) does not, and neither does a label running off the line.
+    @Test func sharpTurnsUnderALabelAreRefused() {
+        let straight = [(0.0, 0.0), (1000, 0)]
+        #expect(Basemap.turnsWithin(straight, at: (500, 0), segment: 0, labelLength: 400, window: 60, maxAngle: Double.pi / 4))
+        // Two 30° turns 200 apart: each window of 60 holds one…
+        let bends = [(0.0, 0.0), (200, 0), (373.2, 100), (573.2, 100)]
+        #expect(Basemap.turnsWithin(bends, at: (286.6, 50), segment: 1, labelLength: 500, window: 60, maxAngle: Double.pi / 4))
+        // …but a window of 250 holds both, 60° in all, over 45°.
+        #expect(!Basemap.turnsWithin(bends, at: (286.6, 50), segment: 1, labelLength: 500, window: 250, maxAngle: Double.pi / 4))
+        // A hairpin: out 300, across 10, back 300.
+        let hairpin = [(0.0, 0.0), (300, 0), (300, 10), (0, 10)]
+        #expect(!Basemap.turnsWithin(hairpin, at: (250, 0), segment: 0, labelLength: 200, window: 60, maxAngle: Double.pi / 4))
+        // Past the line's start or end under the label.
+        #expect(!Basemap.turnsWithin(straight, at: (100, 0), segment: 0, labelLength: 400, window: 60, maxAngle: Double.pi / 4))
+        #expect(!Basemap.turnsWithin(straight, at: (900, 0), segment: 0, labelLength: 400, window: 60, maxAngle: Double.pi / 4))
+        // In `anchors` (a spacing widened to 262.5 for the 200-long label): the place whose
+        // label would round the hairpin's end is refused with a window, kept without one.
+        let pier = [(100.0, 50.0), (400, 50), (400, 60), (100, 60)]
+        let checked = Basemap.anchors(pier, spacing: 250, labelLength: 200, extraOffset: 0, extent: 4096, window: 60, maxAngle: Double.pi / 4)
+        let unchecked = Basemap.anchors(pier, spacing: 250, labelLength: 200, extraOffset: 0, extent: 4096)
+        #expect(checked.map { "\($0.x),\($0.y)" } == ["200.0,50.0"])
+        #expect(unchecked.map { "\($0.x),\($0.y)" } == ["200.0,50.0", "347.5,60.0"])
+    }
+}
+
+extension LineLabelTests {
+    /// A line label lies flat on the map unless `text-pitch-alignment` is "viewport" ("auto",
+    /// the default, follows the text along its line); level labels (shields) never do.
+    @Test func pitchAlignmentSaysWhichLabelsLieFlat() throws {
+        let labels = Self.monacoStreetNames
+        let byDefault = try labels(""), map = try labels(#", "text-pitch-alignment": "map""#)
+        let viewport = try labels(#", "text-pitch-alignment": "viewport""#), level = try labels(#", "text-rotation-alignment": "viewport""#)
+        #expect(!byDefault.isEmpty && byDefault.allSatisfy(\.flat) && map.allSatisfy(\.flat))
+        #expect(!viewport.isEmpty && viewport.allSatisfy { !$0.flat })
+        #expect(!level.isEmpty && level.allSatisfy { !$0.flat })
     }
 }
