@@ -31,7 +31,8 @@ extension Map {
         return made
     }
 
-    /// A style file, or a built-in style by name ("roadmap", "hybrid").
+    /// A style file, or a built-in style by name (`BasemapStyle.builtinNames`; drawn for the
+    /// tiles' schema by `DrawnBasemaps`).
     static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(LoadError) -> BasemapStyle {
         if let builtin = BasemapStyle.builtin(file) { return builtin }
         let bytes: [UInt8]

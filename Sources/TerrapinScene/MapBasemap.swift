@@ -58,7 +58,10 @@ package final class DrawnBasemaps: @unchecked Sendable {
         if let hit = entries.withLock({ $0.first { $0.key == key }?.entry.basemap }) { return hit }
         // The built-in styles read whichever of the three schemas the tiles are in (a tile's
         // layer names tell), found once per drawn basemap, not per scene.
-        let style = spec.style ?? BasemapStyle.builtin(mode == .roadmap ? "roadmap" : "hybrid", schema: TileSchema.detect(spec.tiles) ?? .openmaptiles)!
+        // A built-in style, the mode's or one the scene names, is drawn for the tiles' schema.
+        let builtinName = spec.style.map(\.file).flatMap { BasemapStyle.builtinNames.contains($0) ? $0 : nil }
+        let style = spec.style.flatMap { builtinName == nil ? $0 : nil }
+            ?? BasemapStyle.builtin(builtinName ?? (mode == .roadmap ? "roadmap" : "hybrid"), schema: TileSchema.detect(spec.tiles) ?? .openmaptiles)!
         let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
         let drape = try made.makeDrape()
         var keep: [AnyObject] = [spec.tiles]

@@ -48,7 +48,8 @@ public struct MapScene: Equatable, Sendable {
 }
 
 /// A vector basemap: its tiles and, optionally, a MapLibre style file or a built-in style's
-/// name ("roadmap", "hybrid"); without one the mode's built-in style draws.
+/// name ("roadmap", "light", "dark", "hybrid"), drawn for the tiles' schema; without one the
+/// mode's built-in style draws.
 public struct BasemapSpec: Equatable, Sendable {
     public var tiles: String
     public var style: String?
@@ -180,7 +181,7 @@ extension MapScene {
         if let imagery { files.append(imagery.file) }
         if let basemap {
             files.append(basemap.tiles)
-            if let style = basemap.style, !["roadmap", "hybrid"].contains(style) { files.append(style) }
+            if let style = basemap.style, !BasemapStyle.builtinNames.contains(style) { files.append(style) }
         }
         files += geojson.map(\.file)
         func image(_ i: ImageSpec) { if let f = i.file { files.append(f) } }

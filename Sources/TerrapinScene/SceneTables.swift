@@ -198,7 +198,7 @@ enum SceneTables {
                     doc: "Vector tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.pbf; or an http(s) URL of a .pmtiles archive (read by ranges), an XYZ template or a TileJSON document.",
                     read: { r, node, path, b in if let f = r.fileName(node, path) { b.tiles = f } }, write: { .string($0.tiles) }),
             .custom("style", schema: .object([("type", .string("string"))]), type: "file, URL or built-in name",
-                    doc: "A MapLibre style JSON file (its vector source without a url reads \"tiles\"), or \"roadmap\" / \"hybrid\" for a built-in style.",
+                    doc: "A MapLibre style JSON file (its vector source without a url reads \"tiles\"), or a built-in style: \"roadmap\", \"light\", \"dark\" or \"hybrid\", drawn for the tiles' schema.",
                     read: { r, node, path, b in b.style = r.fileName(node, path) }, write: { $0.style.map { .string($0) } }),
         ],
         check: nil)

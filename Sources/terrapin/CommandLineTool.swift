@@ -31,7 +31,7 @@ enum CommandLineTool {
           terrapin format SCENE.json [-o OUT.json]
           terrapin frames SCENE.json --fps N --duration S (-o DIR | --apng OUT.png) [options]
           terrapin diff EXPECTED.png ACTUAL.png [-o DIFF.png] [options]
-          terrapin style roadmap|hybrid [--schema S] | --check STYLE.json
+          terrapin style roadmap|light|dark|hybrid [--schema S] | --check STYLE.json
           terrapin serve --root DIR [--port 8080] [options]
           terrapin --help | --version
           terrapin help COMMAND

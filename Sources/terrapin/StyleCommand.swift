@@ -4,14 +4,14 @@ import TerrapinIO
 
 extension CommandLineTool {
     static let styleHelp = """
-        terrapin style: print a built-in MapLibre style (roadmap, hybrid) to start a style of
-        your own from, for vector tiles in the OpenMapTiles schema or, with --schema, in the
-        Protomaps or Shortbread schema; or read a style file and list what Terrapin skips in it
-        (warnings), exit status 2 if it cannot be used. (A scene without a style of its own
-        uses the built-in one for whichever schema its tiles are in.)
+        terrapin style: print a built-in MapLibre style (roadmap, light, dark, hybrid) to start a
+        style of your own from, for vector tiles in the OpenMapTiles schema or, with --schema, in
+        the Protomaps or Shortbread schema; or read a style file and list what Terrapin skips in
+        it (warnings), exit status 2 if it cannot be used. (A scene without a style of its own,
+        or naming a built-in one, uses it for whichever schema its tiles are in.)
 
         Usage:
-          terrapin style roadmap|hybrid [--schema openmaptiles|protomaps|shortbread]
+          terrapin style roadmap|light|dark|hybrid [--schema openmaptiles|protomaps|shortbread]
           terrapin style --check STYLE.json
 
         Examples:

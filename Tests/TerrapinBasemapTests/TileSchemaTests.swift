@@ -87,6 +87,29 @@ import TerrapinTestSupport
         #expect(shortbread.contains(##""line-color": ["match", ["get", "kind"], "motorway", "#FAD06C", "#FDE293"]"##))
         #expect(shortbread.contains(#"{"id": "water", "type": "fill", "source": "openmaptiles", "source-layer": "ocean""#))
         #expect(shortbread.contains(#"{"id": "water-2", "type": "fill", "source": "openmaptiles", "source-layer": "water_polygons""#))
-        #expect(BasemapStyle.builtinJSON("roadmap", schema: .openmaptiles) == BasemapStyle.roadmapJSON)
+        #expect(BasemapStyle.builtinJSON("roadmap", schema: .openmaptiles) == BasemapStyle.templateStyle("roadmap"))
+    }
+
+    /// `light` and `dark` are the roadmap's layers in other colours: every colour named in the
+    /// template is filled in, each style parses without a warning for each schema, and the
+    /// three differ only in their colours and name.
+    @Test func lightAndDarkAreTheRoadmapRecoloured() throws {
+        let roadmap = try #require(BasemapStyle.templateStyle("roadmap"))
+        for name in ["light", "dark"] {
+            let json = try #require(BasemapStyle.templateStyle(name))
+            #expect(!json.contains("\"@"), "\(name)")
+            func shape(_ s: String) -> String {
+                s.replacingOccurrences(of: #"#[0-9A-F]{6}"#, with: "#", options: .regularExpression).replacingOccurrences(of: "Terrapin \(name)", with: "Terrapin roadmap")
+            }
+            #expect(shape(json) == shape(roadmap), "\(name)")
+            for schema in TileSchema.allCases {
+                let style = try #require(BasemapStyle.builtin(name, schema: schema), "\(name) \(schema)")
+                #expect(style.warnings.isEmpty, "\(name) \(schema): \(style.warnings)")
+                #expect(style.layers.map(\.id) == BasemapStyle.builtin("roadmap", schema: schema)?.layers.map(\.id))
+            }
+        }
+        // Each palette row names a colour the template uses.
+        for row in BasemapStyle.palette { #expect(BasemapStyle.roadmapTemplate.contains("\"@\(row.name)\""), "\(row.name)") }
+        #expect(BasemapStyle.templateStyle("hybrid") == nil)
     }
 }

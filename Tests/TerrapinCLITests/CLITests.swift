@@ -694,7 +694,7 @@ extension Array where Element == UInt8 {
         #expect(roadmap.status == 0)
         #expect(try BasemapStyle.parse(roadmap.stdout, file: "roadmap", directory: ".").warnings == [])
         let unknown = try CLI.run(["style", "topo"])
-        #expect(unknown.status == 2 && unknown.stderr.contains("roadmap, hybrid"))
+        #expect(unknown.status == 2 && unknown.stderr.contains("roadmap, hybrid, light, dark"))
         // For Protomaps and Shortbread tiles: the same design reading their layers.
         for schema in ["protomaps", "shortbread"] {
             let printed = try CLI.run(["style", "hybrid", "--schema", schema])
