@@ -6,8 +6,51 @@
 // Their vector source "openmaptiles" and raster source "imagery" have no location: the scene's
 // basemap tiles and imagery stand in. `terrapin style roadmap` prints them to start a style from.
 
+import TerrapinIO
+import TerrapinTiles
+
 extension BasemapStyle {
     public static let builtinNames = ["roadmap", "hybrid", "light", "dark"]
+
+    /// The built-in style `name` as it reads `tiles`: for the schema their layers follow, or,
+    /// for vector tiles of none of the three, `plain` over the layers they hold, with a warning
+    /// that says so (`hybrid` keeps its own: its imagery still draws). Nil for no such built-in.
+    public static func builtin(_ name: String, for tiles: any TileSource) -> BasemapStyle? {
+        guard builtinNames.contains(name) else { return nil }
+        let layers = TileSchema.layerNames(tiles)
+        if let schema = layers.flatMap(TileSchema.classify) { return builtin(name, schema: schema) }
+        guard name != "hybrid", let layers, !layers.isEmpty, var style = plain(layers: layers) else { return builtin(name) }
+        let shown = layers.sorted().prefix(6).joined(separator: ", ") + (layers.count > 6 ? ", …" : "")
+        style.warnings.append("'\(tiles.path)' holds vector tiles of none of the schemas the built-in styles read (OpenMapTiles, Protomaps, "
+                              + "Shortbread; its layers: \(shown)): drawn with a plain style, every polygon, line and name in greys; give a style for those tiles for a designed map")
+        return style
+    }
+
+    /// Most layers a plain style draws (a tile's first, by name).
+    static let plainLayerLimit = 64
+
+    /// A style for vector tiles whose schema no built-in style reads: for each of `layers` (at
+    /// most `plainLayerLimit`, by name), its polygons filled pale with an outline, its lines
+    /// grey, then the names (`name`) of its points and polygons, and of its lines along them.
+    public static func plain(layers: Set<String>) -> BasemapStyle? {
+        let names = layers.sorted().prefix(plainLayerLimit).map { ($0, JSONText.quoted($0)) }
+        func layer(_ id: String, _ type: String, _ source: String, _ filter: String, _ body: String) -> String {
+            ##"{"id": \##(JSONText.quoted(id)), "type": "\##(type)", "source": "tiles", "source-layer": \##(source), "filter": \##(filter), \##(body)}"##
+        }
+        var list = [##"{"id": "background", "type": "background", "paint": {"background-color": "#F4F3F0"}}"##]
+        list += names.map { layer("\($0.0) polygons", "fill", $0.1, ##"["==", "$type", "Polygon"]"##,
+                                  ##""paint": {"fill-color": "#E3E0D9", "fill-opacity": 0.7, "fill-outline-color": "#C9C4BA"}"##) }
+        list += names.map { layer("\($0.0) lines", "line", $0.1, ##"["==", "$type", "LineString"]"##,
+                                  ##""paint": {"line-color": "#A09C94", "line-width": ["interpolate", ["linear"], ["zoom"], 10, 0.5, 18, 3]}"##) }
+        let text = ##""text-field": ["get", "name"], "text-font": ["Noto Sans Regular"], "text-size": 11"##
+        let paint = ##""paint": {"text-color": "#5F6368", "text-halo-color": "#FFFFFF", "text-halo-width": 1.5}"##
+        list += names.map { layer("\($0.0) line names", "symbol", $0.1, ##"["all", ["==", "$type", "LineString"], ["has", "name"]]"##,
+                                  ##""layout": {"symbol-placement": "line", \##(text)}, \##(paint)"##) }
+        list += names.map { layer("\($0.0) names", "symbol", $0.1, ##"["all", ["!=", "$type", "LineString"], ["has", "name"]]"##,
+                                  ##""layout": {\##(text), "text-max-width": 8}, \##(paint)"##) }
+        let json = ##"{"version": 8, "name": "Terrapin plain", "sources": {"tiles": {"type": "vector"}}, "glyphs": "local", "layers": [\##(list.joined(separator: ",\n"))]}"##
+        return try? parse(Array(json.utf8), file: "plain", directory: ".")
+    }
 
     /// A built-in style by name, reading tiles of `schema` (see TileSchema.swift), or nil
     /// (each parsed once).

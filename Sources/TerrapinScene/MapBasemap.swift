@@ -61,7 +61,7 @@ package final class DrawnBasemaps: @unchecked Sendable {
         // A built-in style, the mode's or one the scene names, is drawn for the tiles' schema.
         let builtinName = spec.style.map(\.file).flatMap { BasemapStyle.builtinNames.contains($0) ? $0 : nil }
         let style = spec.style.flatMap { builtinName == nil ? $0 : nil }
-            ?? BasemapStyle.builtin(builtinName ?? (mode == .roadmap ? "roadmap" : "hybrid"), schema: TileSchema.detect(spec.tiles) ?? .openmaptiles)!
+            ?? BasemapStyle.builtin(builtinName ?? (mode == .roadmap ? "roadmap" : "hybrid"), for: spec.tiles)!
         let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
         let drape = try made.makeDrape()
         var keep: [AnyObject] = [spec.tiles]

@@ -4,6 +4,7 @@ import Testing
 import TerrapinIO
 import TerrapinTiles
 import TerrapinTestSupport
+import TerrapinSnapshotTesting
 @testable import TerrapinBasemap
 
 @Suite struct TileSchemaDetectionTests {
@@ -111,5 +112,78 @@ import TerrapinTestSupport
         // Each palette row names a colour the template uses.
         for row in BasemapStyle.palette { #expect(BasemapStyle.roadmapTemplate.contains("\"@\(row.name)\""), "\(row.name)") }
         #expect(BasemapStyle.templateStyle("hybrid") == nil)
+    }
+}
+
+/// One vector tile of an invented schema (layers "areas", "ways", "spots"), served for every
+/// tile id: a named square park, a named road across it, a named fountain.
+final class InventedSchemaTiles: TileSource, @unchecked Sendable {
+    let path = "invented.pmtiles"
+    let info = TileSourceInfo(type: .mvt, minZoom: 14, maxZoom: 14)
+    func tile(_ id: TileID) throws(TileError) -> [UInt8]? { Self.bytes }
+
+    static let bytes: [UInt8] = {
+        func zigzag(_ n: Int) -> UInt64 { UInt64(bitPattern: Int64((n << 1) ^ (n >> 63))) }
+        /// A layer of one feature named `name`: `type` 1 point, 2 line, 3 polygon, at `points`.
+        func layer(_ layerName: String, _ name: String, type: UInt64, _ points: [(Int, Int)]) -> [UInt8] {
+            var geometry: [UInt64] = [9, zigzag(points[0].0), zigzag(points[0].1)]
+            if points.count > 1 {
+                geometry.append(UInt64(2 | (points.count - 1) << 3))
+                for k in 1..<points.count { geometry += [zigzag(points[k].0 - points[k - 1].0), zigzag(points[k].1 - points[k - 1].1)] }
+            }
+            if type == 3 { geometry.append(15) }
+            var feature = ProtobufWriter()
+            feature.field(2, packed: [0, 0])
+            feature.field(3, varint: type)
+            feature.field(4, packed: geometry)
+            var value = ProtobufWriter()
+            value.field(1, string: name)
+            var l = ProtobufWriter()
+            l.field(15, varint: 2)
+            l.field(1, string: layerName)
+            l.field(2, message: feature.bytes)
+            l.field(3, string: "name")
+            l.field(4, message: value.bytes)
+            l.field(5, varint: 4096)
+            return l.bytes
+        }
+        var tile = ProtobufWriter()
+        // The square clockwise on screen (y down: an outer ring, of positive area), closed by the command.
+        tile.field(3, message: layer("areas", "Invented Park", type: 3, [(1000, 1000), (3000, 1000), (3000, 3000), (1000, 3000)]))
+        tile.field(3, message: layer("ways", "Long Invented Road", type: 2, [(200, 2000), (3900, 2100)]))
+        tile.field(3, message: layer("spots", "Fountain", type: 1, [(2000, 1400)]))
+        return tile.bytes
+    }()
+}
+
+extension TileSchemaDetectionTests {
+    /// Tiles of a schema none of the built-in styles reads draw a plain map, never an empty page:
+    /// every built-in but hybrid becomes a plain style over the layers the tiles hold, with a
+    /// warning naming them; its polygons, lines and names are all drawn.
+    @Test func anUnknownSchemaGetsAPlainStyle() throws {
+        let tiles = InventedSchemaTiles()
+        #expect(TileSchema.detect(tiles) == nil)
+        for name in ["roadmap", "light", "dark"] {
+            let style = try #require(BasemapStyle.builtin(name, for: tiles))
+            #expect(style.name == "Terrapin plain", "\(name)")
+            #expect(style.warnings.count == 1 && style.warnings[0].contains("none of the schemas") && style.warnings[0].contains("areas, spots, ways"), "\(style.warnings)")
+        }
+        #expect(BasemapStyle.builtin("hybrid", for: tiles)?.name == "Terrapin hybrid")
+        // Known schemas keep their built-ins.
+        let monaco = try TileSources.open(Repository.fixtures + "/tiles/monaco-protomaps.pmtiles")
+        #expect(BasemapStyle.builtin("dark", for: monaco)?.layers.map(\.id) == BasemapStyle.builtin("dark", schema: .protomaps)?.layers.map(\.id))
+        let style = try #require(BasemapStyle.builtin("roadmap", for: tiles))
+        let basemap = try Basemap(style: style, tiles: tiles) { _ in tiles }
+        // Drawn: the park's fill, the road's line (not only the background).
+        let id = TileID(z: 14, x: 8261, y: 6050)
+        let image = try #require(try basemap.draw(id))
+        let background = Array(image.data[0..<4])
+        let centre = (image.height / 2 * image.width + image.width / 2) * 4
+        #expect(Array(image.data[centre..<centre + 4]) != background, "the park is filled")
+        assertSnapshot(of: image, as: .image, snapshotPath: Repository.fixtures + "/basemap/goldens/tile-plain-invented-schema.png")
+        // Named: the park and the fountain as points, the road along its line.
+        let (lat, lon) = (TileID.latitude(worldY: (Double(id.y) + 0.5) / 16384), (Double(id.x) + 0.5) / 16384 * 360 - 180)
+        let names = Set(basemap.symbols(area: [lon - 0.01, lat - 0.01, lon + 0.01, lat + 0.01], zoom: 14.5).map(\.text))
+        #expect(names.isSuperset(of: ["Invented Park", "Fountain", "Long Invented Road"]), "\(names)")
     }
 }
