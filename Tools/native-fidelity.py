@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Terrapin's built-in basemap styles against MapLibre Native, in the three tile schemas.
+"""Terrapin's basemap against MapLibre Native, in the three tile schemas, built-in and published styles.
 
-For each case the built-in `roadmap` style for the tiles' schema (`terrapin style roadmap
---schema …`) is rendered by MapLibre Native (../shared/bench/maplibre/native.sh) and by Terrapin
-with the same tiles and view: 800×600, MapLibre's 36.87° field of view, the camera's range
-from MapLibre's zoom (78,271.52 · cos φ / 2^z metres per pixel times the focal length), the map
-on the sphere Web Mercator maps assume. `terrapin diff` (pixelmatch's threshold 0.1,
-anti-aliased pixels not counted) gives the share of pixels that differ. Writes
-out/native-fidelity/NAME-{native,terrapin,diff}.png and prints a Markdown table: Andorra and
-Monaco in OpenMapTiles, Monaco in Protomaps and Shortbread, each at z13 and z14 straight down
-and at z14 tilted 60°.
+Each case is a style and the tiles it reads, rendered by MapLibre Native
+(../shared/bench/maplibre/native.sh) and by Terrapin with the same tiles and view: 800×600,
+MapLibre's 36.87° field of view, the camera's range from MapLibre's zoom (78,271.52 · cos φ / 2^z
+metres per pixel times the focal length), the map on the sphere Web Mercator maps assume.
+The styles: Terrapin's built-ins for each schema (`terrapin style NAME --schema …`), the bench's
+example-style.json (OpenMapTiles), and the published styles in ../shared/data/styles/
+(VersaTiles Colorful and Neutrino over Shortbread, Protomaps light and dark over Protomaps).
+Both renderers get the same style file: its vector sources read the case's tiles, its sprite and
+glyph URLs left out (Native draws no icons without a local sprite; Terrapin sets text with the
+machine's fonts). Two figures a view: the share of pixels that differ (`terrapin diff`,
+pixelmatch's threshold 0.1, anti-aliasing not counted) and the mean |ΔRGB| over all pixels
+(0–255). Writes out/native-fidelity/NAME-{native,terrapin,diff}.png and prints a Markdown table,
+one row a case: at z13 and z14 straight down and at z14 tilted 60°.
 
     python3 Tools/native-fidelity.py [--terrapin .build/opt/debug/terrapin] [--only monaco]
 """
@@ -21,36 +25,63 @@ NATIVE = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "maplibre"
 OUT = os.path.join(ROOT, "out", "native-fidelity")
 FOV = 36.87
 SIZE = (800, 600)
-PLACES = [
-    # name, tiles under Fixtures/tiles, schema, centre
-    ("Andorra, OpenMapTiles", "andorra-omt", "openmaptiles", (42.5078, 1.5211)),
-    ("Monaco, OpenMapTiles", "monaco-omt", "openmaptiles", (43.7384, 7.4246)),
-    ("Monaco, Protomaps", "monaco-protomaps", "protomaps", (43.7384, 7.4246)),
-    ("Monaco, Shortbread", "monaco-shortbread", "shortbread", (43.7384, 7.4246)),
+STYLES = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "styles"))
+EXAMPLE = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "maplibre", "example-style.json"))
+ANDORRA, MONACO = (42.5078, 1.5211), (43.7384, 7.4246)
+CASES = [
+    # name, label, tiles under Fixtures/tiles, style (a built-in's name, or a file), centre
+    ("andorra-omt", "Andorra, OpenMapTiles, roadmap", "andorra-omt", "roadmap", ANDORRA),
+    ("monaco-omt", "Monaco, OpenMapTiles, roadmap", "monaco-omt", "roadmap", MONACO),
+    ("monaco-protomaps", "Monaco, Protomaps, roadmap", "monaco-protomaps", "roadmap", MONACO),
+    ("monaco-shortbread", "Monaco, Shortbread, roadmap", "monaco-shortbread", "roadmap", MONACO),
+    ("monaco-omt-light", "Monaco, OpenMapTiles, light", "monaco-omt", "light", MONACO),
+    ("monaco-protomaps-dark", "Monaco, Protomaps, dark", "monaco-protomaps", "dark", MONACO),
+    ("andorra-omt-example", "Andorra, OpenMapTiles, example-style", "andorra-omt", EXAMPLE, ANDORRA),
+    ("monaco-omt-example", "Monaco, OpenMapTiles, example-style", "monaco-omt", EXAMPLE, MONACO),
+    ("monaco-shortbread-colorful", "Monaco, Shortbread, VersaTiles Colorful", "monaco-shortbread", os.path.join(STYLES, "versatiles-colorful", "style.json"), MONACO),
+    ("monaco-shortbread-neutrino", "Monaco, Shortbread, VersaTiles Neutrino", "monaco-shortbread", os.path.join(STYLES, "versatiles-neutrino", "style.json"), MONACO),
+    ("monaco-protomaps-pm-light", "Monaco, Protomaps, Protomaps light", "monaco-protomaps", os.path.join(STYLES, "protomaps-light", "style.json"), MONACO),
+    ("monaco-protomaps-pm-dark", "Monaco, Protomaps, Protomaps dark", "monaco-protomaps", os.path.join(STYLES, "protomaps-dark", "style.json"), MONACO),
 ]
+SCHEMAS = {"andorra-omt": "openmaptiles", "monaco-omt": "openmaptiles", "monaco-protomaps": "protomaps", "monaco-shortbread": "shortbread"}
 VIEWS = [(13, 0), (14, 0), (14, 60)]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--terrapin", default=os.path.join(ROOT, ".build", "opt", "debug", "terrapin"))
-    parser.add_argument("--only", help="places whose tiles' name contains this text")
+    parser.add_argument("--only", help="cases whose name (e.g. monaco-protomaps-dark) contains this text")
     args = parser.parse_args()
     if not os.path.exists(NATIVE):
         sys.exit("native-fidelity: %s not found (MapLibre Native's script from the shared bench)" % NATIVE)
     os.makedirs(OUT, exist_ok=True)
     w, h = SIZE
     rows = []
-    for label, tiles, schema, (lat, lon) in PLACES:
-        if args.only and args.only not in tiles:
+    for case, label, tiles, style_ref, (lat, lon) in CASES:
+        if args.only and args.only not in case:
             continue
-        style = os.path.join(OUT, "roadmap-%s.json" % schema)
+        style = os.path.join(OUT, case + "-style.json")
+        if os.path.sep in style_ref:
+            if not os.path.exists(style_ref):
+                print("%s: %s not found; skipped" % (case, style_ref), file=sys.stderr)
+                continue
+            with open(style_ref) as f:
+                doc = json.load(f)
+        else:
+            doc = json.loads(subprocess.run([args.terrapin, "style", style_ref, "--schema", SCHEMAS[tiles]], check=True, capture_output=True, text=True).stdout)
+        # One file for both: vector sources read the case's tiles; no sprite or glyph URLs.
+        for source in doc.get("sources", {}).values():
+            if source.get("type") == "vector":
+                for key in ("url", "tiles"):
+                    source.pop(key, None)
+        for key in ("sprite", "glyphs"):
+            doc.pop(key, None)
         with open(style, "w") as f:
-            f.write(subprocess.run([args.terrapin, "style", "roadmap", "--schema", schema], check=True, capture_output=True, text=True).stdout)
+            json.dump(doc, f)
         archive = os.path.join(ROOT, "Fixtures", "tiles", tiles + ".pmtiles")
         cells = []
         for zoom, pitch in VIEWS:
-            name = "%s-z%d-p%d" % (tiles, zoom, pitch)
+            name = "%s-z%d-p%d" % (case, zoom, pitch)
             metres_per_point = 78271.52 * math.cos(math.radians(lat)) / 2 ** zoom
             focal = (h / 2) / math.tan(math.radians(FOV / 2))
             scene = {"output": {"width": w, "height": h},
@@ -69,12 +100,27 @@ def main():
             result = subprocess.run([args.terrapin, "diff", theirs, mine, "--json", "-o", os.path.join(OUT, name + "-diff.png")],
                                     capture_output=True, text=True)
             share = 100 * json.loads(result.stdout)["differingPixels"] / (w * h)
-            cells.append("%.2f %%" % share)
-            print("%s: %.2f %%" % (name, share), file=sys.stderr, flush=True)
+            delta = mean_delta(theirs, mine)
+            cells.append("%.2f %% · %.1f" % (share, delta))
+            print("%s: %.2f %%, mean |ΔRGB| %.2f" % (name, share, delta), file=sys.stderr, flush=True)
         rows.append("| %s | %s |" % (label, " | ".join(cells)))
-    print("| tiles | " + " | ".join("z%d pitch %d" % v for v in VIEWS) + " |")
+    print("| tiles, style | " + " | ".join("z%d pitch %d" % v for v in VIEWS) + " |")
     print("|---|" + "---|" * len(VIEWS))
     print("\n".join(rows))
+
+
+def mean_delta(a, b):
+    """The mean over all pixels of |ΔR|, |ΔG| and |ΔB| (0–255), both images over white."""
+    from PIL import Image
+    import numpy as np
+    def rgb(path):
+        image = Image.open(path).convert("RGBA")
+        white = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        return np.asarray(Image.alpha_composite(white, image).convert("RGB"), dtype=np.int16)
+    x, y = rgb(a), rgb(b)
+    if x.shape != y.shape:
+        return float("nan")
+    return float(np.abs(x - y).mean())
 
 
 if __name__ == "__main__":
