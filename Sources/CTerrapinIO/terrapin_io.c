@@ -116,6 +116,35 @@ static void cleanup_and_reraise(int number) {
     raise(number);
 }
 
+enum { MAX_CRASH_MESSAGE = 512 };
+static char crash_message[MAX_CRASH_MESSAGE];
+static size_t crash_message_length;
+
+static void report_crash(int number) {
+    // Async-signal-safe only: write, unlink, signal, raise. The signal's number in decimal.
+    char digits[4] = { (char)('0' + number / 10 % 10), (char)('0' + number % 10), ')', '\n' };
+    ssize_t unused = write(2, crash_message, crash_message_length);
+    unused = write(2, digits + (number < 10 ? 1 : 0), number < 10 ? 3 : 4);
+    (void)unused;
+    cleanup_and_reraise(number);
+}
+
+void tp_install_crash_handler(const char *message) {
+    size_t length = strlen(message);
+    if (length >= MAX_CRASH_MESSAGE) { length = MAX_CRASH_MESSAGE - 1; }
+    memcpy(crash_message, message, length);
+    crash_message_length = length;
+    int numbers[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = report_crash;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigaction(numbers[i], &action, NULL);
+    }
+}
+
 void tp_install_cleanup(void) {
     // Besides the stop requests: SIGPIPE (a closed reader), SIGXFSZ (a write past the file
     // size limit, `ulimit -f`) and SIGXCPU (past the CPU time limit, `ulimit -t`), which end

@@ -120,6 +120,15 @@ public enum FileIO {
     /// a command-line program).
     public static func removeTemporariesOnSignals() { Kernel.installCleanup() }
 
+    /// Unless `SWIFT_BACKTRACE` asks for the runtime's backtracer, a crash (SIGSEGV, SIGBUS,
+    /// SIGILL, SIGFPE, SIGTRAP, SIGABRT) writes `message` and the signal's number to stderr,
+    /// removes temporary files and ends the process at once. The backtracer it replaces could
+    /// keep stdout and stderr open after the crash, hanging a pipe or CI job reading them.
+    public static func reportCrashesPlainly(_ message: String) {
+        guard getenv("SWIFT_BACKTRACE") == nil else { return }
+        Kernel.installCrashHandler(message)
+    }
+
     /// Writes to what is there (a FIFO, device or socket), without replacing it.
     static func writeDirectly(_ bytes: [UInt8], to path: String) throws(FileError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)

@@ -18,4 +18,6 @@ enum Kernel {
     /// Installs the handler that unlinks registered temporary files on SIGINT, SIGTERM, SIGHUP,
     /// SIGPIPE, SIGXFSZ and SIGXCPU (a signal the process ignores stays ignored).
     static func installCleanup() { tp_install_cleanup() }
+    /// Installs the plain crash handler (see `FileIO.reportCrashesPlainly`).
+    static func installCrashHandler(_ message: String) { tp_install_crash_handler(message) }
 }

@@ -7,4 +7,7 @@ import TerrapinIO
 
 // A render, frames or format killed by a signal leaves no temporary file behind.
 FileIO.removeTemporariesOnSignals()
+// A crash ends the process at once, holding no pipe open (SWIFT_BACKTRACE=enable=yes: the
+// runtime's backtrace instead).
+FileIO.reportCrashesPlainly("terrapin: internal error, please report it with the input that caused it (signal ")
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

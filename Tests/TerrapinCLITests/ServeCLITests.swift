@@ -266,6 +266,16 @@ let slowScene = Array(try! Data(contentsOf: URL(fileURLWithPath: ServerProcess.f
         #expect(server.stderr.contains("terrapin serve: SIGTERM: finishing the requests in flight (") && server.stderr.contains("terrapin serve: stopped"), "\(server.stderr)")
     }
 
+    /// A crash ends the process at once with one plain line on stderr and the same signal,
+    /// and nothing keeps its stderr open after it: the pipe reaches its end (the runtime's
+    /// backtracer it replaces sometimes never exited, hanging whoever read the pipe).
+    @Test func aCrashEndsAtOnceAndReleasesItsPipes() throws {
+        let server = try ServerProcess(["--threads", "1"])
+        let status = server.stop(SIGSEGV)   // waits for the exit and for stderr's end
+        #expect(server.process.terminationReason == .uncaughtSignal && status == SIGSEGV, "\(server.process.terminationReason) \(status)")
+        #expect(server.stderr.hasSuffix("terrapin: internal error, please report it with the input that caused it (signal 11)\n"), "\(server.stderr)")
+    }
+
     @Test func usageErrors() throws {
         let noRoot = try CLI.run(["serve"])
         #expect(noRoot.status == 2 && noRoot.stderr.hasPrefix("error: no --root given"))

@@ -30,4 +30,11 @@ int tp_temporary_register(const char *path);
 void tp_temporary_unregister(int slot);
 void tp_install_cleanup(void);
 
+/// Replaces the Swift runtime's crash handling — its backtracer, which in 3 of 9 crashes seen
+/// never exited and kept the process's stdout and stderr open, so a pipe reading them hung —
+/// with a plain one: on SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP or SIGABRT, write `message`
+/// and the signal's number, then ")" and a newline, to stderr, unlink the registered temporary
+/// files, and die of the same signal. `message` is copied (at most 511 bytes).
+void tp_install_crash_handler(const char *message);
+
 #endif
