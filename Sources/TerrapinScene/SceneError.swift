@@ -7,6 +7,12 @@ public struct SceneIssue: Equatable, Sendable, CustomStringConvertible {
     public let location: SourceLocation?
     public let message: String
 
+    public init(path: String, location: SourceLocation?, message: String) {
+        self.path = path
+        self.location = location
+        self.message = message
+    }
+
     public var description: String {
         (location.map { "\($0), " } ?? "") + "\(path): \(message)"
     }

@@ -30,6 +30,7 @@ final class Metrics: Sendable {
         var cacheHits = 0, cacheMisses = 0, notModified = 0
         var rejected: [String: Int] = [:]          // reason → count
         var stopped = 0                            // renders stopped after their deadline
+        var workersLost: [String: Int] = [:]       // reason → worker processes replaced
         var inFlight = 0
     }
 
@@ -51,6 +52,7 @@ final class Metrics: Sendable {
     func cache(hit: Bool) { state.withLock { if hit { $0.cacheHits += 1 } else { $0.cacheMisses += 1 } } }
     func rejected(_ reason: String) { state.withLock { $0.rejected[reason, default: 0] += 1 } }
     func stopped() { state.withLock { $0.stopped += 1 } }
+    func workerLost(_ reason: String) { state.withLock { $0.workersLost[reason, default: 0] += 1 } }
 
     /// The exposition text; `load` is the render pool's now, `cacheBytes` the cache's size.
     func text(load: (running: Int, queued: Int), workers: Int, cacheBytes: Int?, ready: Bool) -> String {
@@ -92,6 +94,9 @@ final class Metrics: Sendable {
         single("terrapin_renders_running", "gauge", "Renders on a worker now.", load.running)
         single("terrapin_renders_queued", "gauge", "Renders waiting for a worker.", load.queued)
         single("terrapin_render_workers", "gauge", "Render worker threads.", workers)
+        family("terrapin_worker_processes_replaced_total", "counter",
+               "Render worker processes lost and replaced: died (a crash or its memory limit, 500), cpu (its CPU time limit, 503), stopped (at a deadline, 503), broken.")
+        for reason in ["broken", "cpu", "died", "stopped"] { out += "terrapin_worker_processes_replaced_total{reason=\"\(reason)\"} \(s.workersLost[reason] ?? 0)\n" }
         single("terrapin_ready", "gauge", "1 when /readyz answers 200.", ready ? 1 : 0)
         // Remote sources (tiles, styles, files read by URL), through the process's HTTP client.
         let downloads = HTTPClient.shared.counters

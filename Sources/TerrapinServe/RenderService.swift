@@ -27,6 +27,14 @@ public struct ServeOptions: Sendable {
     /// The hosts scenes' URLs may be read from: none unless the operator names them (`--allow-host`).
     public var network: NetworkAccess = .none
     public var log = LogFormat.text
+    /// The executable whose `serve-worker` command renders (`terrapin` itself): each render
+    /// thread then renders through a worker process of its own, under the limits below; nil
+    /// renders on the threads themselves (in this process).
+    public var workerExecutable: String?
+    /// A worker's address space (`--worker-memory`), bytes.
+    public var workerMemory = RenderWorker.defaultMemory
+    /// A request's CPU time in its worker (`--worker-cpu`), seconds; nil: twice the timeout.
+    public var workerCPU: Double?
 
     public enum LogFormat: String, Sendable, CaseIterable { case text, json, none }
 
@@ -42,6 +50,8 @@ public final class RenderService: Sendable {
     let files: FileAccess
     let hashes: FileHashes
     let pool: RenderPool
+    /// The worker processes (nil: renders run in this process).
+    let workers: WorkerSet?
     let metrics = Metrics()
     let cache: RenderCache?
     /// The staticmap base scene and its bytes.
@@ -77,11 +87,14 @@ public final class RenderService: Sendable {
             staticBase = base
         }
         pool = RenderPool(workers: options.threads, queueLimit: options.queue ?? options.threads * 4)
+        workers = options.workerExecutable.map { WorkerSet(executable: $0, memory: options.workerMemory, cpuSeconds: options.workerCPU ?? 2 * options.timeout) }
     }
 
     /// Loads fonts and the staticmap base scene's data by rendering them once, then answers
     /// /readyz with 200. Throws when the base scene cannot be rendered.
     public func warmUp() throws(ServeError) {
+        // The workers start (and warm their fonts) while this process warms its own.
+        try workers?.start(options.threads)
         let probe = ##"{"output": {"width": 96, "height": 48}, "map": {"camera": {"center": {"latitude": 0, "longitude": 0}, "range": 1000}, "markers": [{"position": {"latitude": 0, "longitude": 0}, "content": {"text": "Terrapin"}}]}}"##
         do {
             _ = try SceneImage.render(try SceneDecoder.decode(Array(probe.utf8), file: "the warm-up scene"))
@@ -321,16 +334,28 @@ public final class RenderService: Sendable {
         var overrides = overrides
         overrides.cancellation = stop
         overrides.network = options.network
-        let outcome = pool.run(timeout: remaining) { [overrides] () -> Result<EncodedImage, RenderError> in
+        let workers = self.workers, options = self.options
+        let deadline = start + options.timeout
+        let request = workers.map { _ in
+            WorkerRequest(label: scene.origin.file, directory: scene.directory, root: root, hosts: options.network.hosts,
+                          taps: overrides.taps.map { (x: $0.point.x, y: $0.point.y, time: $0.time) }, hash: hash,
+                          format: scene.output.format.kind, quality: scene.output.format.quality, scene: Array(SceneEncoder.encode(scene).utf8))
+        }
+        let outcome = pool.run(timeout: remaining) { [overrides] () -> Result<Rendered, Failure> in
             let began = Batch.monotonicNow()
             defer { metrics.rendered(seconds: Batch.monotonicNow() - began) }
+            if let workers, let request {
+                return Self.renderInWorker(request, workers: workers, deadline: deadline, stop: stop, metrics: metrics, options: options)
+            }
             do throws(RenderError) {
-                return .success(try SceneImage.render(scene, overrides, root: root, metadata: [
+                let image = try SceneImage.render(scene, overrides, root: root, metadata: [
                     (key: "Software", value: "Terrapin \(TerrapinInfo.version)"), (key: Batch.inputHashKey, value: hash),
-                ]))
+                ])
+                return .success(Rendered(bytes: image.bytes, warnings: image.warnings))
             } catch {
                 if case .cancelled = error { metrics.stopped() }
-                return .failure(error)
+                if case .overBudget = error { metrics.rejected("budget") }
+                return .failure(Failure(error, query: false))
             }
         }
         switch outcome {
@@ -343,14 +368,53 @@ public final class RenderService: Sendable {
             stop.cancel()
             metrics.rejected("timeout")
             return failure(route, Failure(status: 503, message: "the render did not finish within the server's limit of \(CLIFormat.seconds(options.timeout)) s"))
-        case .done(.failure(let error)):
-            if case .overBudget = error { metrics.rejected("budget") }
-            return failure(route, Failure(error, query: false))
+        case .done(.failure(let f)):
+            return failure(route, f)
         case .done(.success(let image)):
             cache?.store(hash, format.fileExtension, image.bytes)
             var all = headers + (cache != nil ? [("X-Terrapin-Cache", "miss")] : [])
             for warning in image.warnings.prefix(8) { all.append(("X-Terrapin-Warning", Self.headerSafe(warning))) }
             return Answer(route: route, response: HTTPResponse(status: 200, headers: all, body: image.bytes), cache: cache != nil ? "miss" : "-")
+        }
+    }
+
+    /// An image and what was drawn around.
+    struct Rendered: Sendable {
+        var bytes: [UInt8]
+        var warnings: [String]
+    }
+
+    /// A render through a worker process: its answer, or, where the worker died (a crash, its
+    /// memory) or was stopped (the deadline, its CPU time), a failure that says so; a worker that
+    /// did not come back is replaced when next taken, and counted.
+    static func renderInWorker(_ request: WorkerRequest, workers: WorkerSet, deadline: Double, stop: Cancellation,
+                               metrics: Metrics, options: ServeOptions) -> Result<Rendered, Failure> {
+        let worker: WorkerProcess
+        do { worker = try workers.take() } catch { return .failure(Failure(status: 500, message: error.description)) }
+        defer { workers.give(worker) }
+        switch worker.ask(request, deadline: deadline, stop: stop) {
+        case .success(.image(let bytes, let warnings)):
+            return .success(Rendered(bytes: bytes, warnings: warnings))
+        case .success(.failure(let f, let kind)):
+            if kind == "budget" { metrics.rejected("budget") }
+            if kind == "cancelled" { metrics.stopped() }
+            return .failure(f)
+        case .failure(.stopped):
+            metrics.stopped()
+            metrics.workerLost("stopped")
+            return .failure(Failure(status: 503, message: "the render did not finish within the server's limit of \(CLIFormat.seconds(options.timeout)) s"))
+        case .failure(.died(let status)):
+            let how = WorkerProcess.describe(status)
+            if WorkerProcess.signal(status) == SIGXCPU {
+                metrics.workerLost("cpu")
+                return .failure(Failure(status: 503, message: "the render used more than its \(CLIFormat.seconds(options.workerCPU ?? 2 * options.timeout)) s of CPU time and was stopped"))
+            }
+            metrics.workerLost("died")
+            return .failure(Failure(status: 500, message: "the render's worker process ended (\(how)): a crash, or more memory than its limit of "
+                                    + "\(options.workerMemory >> 20) MiB; it has been replaced, and no other request was affected"))
+        case .failure(.broken(let why)):
+            metrics.workerLost("broken")
+            return .failure(Failure(status: 500, message: "the render's worker process failed: \(why); it has been replaced"))
         }
     }
 

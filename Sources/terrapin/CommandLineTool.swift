@@ -52,6 +52,8 @@ enum CommandLineTool {
         """
 
     static func run(_ arguments: [String]) -> Int32 {
+        // The worker processes of `terrapin serve` (not a command for people: not in the help).
+        if arguments.first == "serve-worker" { return serveWorker(Array(arguments.dropFirst())) }
         do {
             try dispatch(arguments)
             return 0

@@ -32,6 +32,13 @@ extension CommandLineTool {
           --port N              TCP port (default 8080; 0 picks a free one, printed on standard error)
           --host ADDRESS        numeric address to listen on (default 0.0.0.0; 127.0.0.1 for this machine only)
           --threads N           render workers (default: the number of cores)
+          --isolation process|thread
+                                process (default): each worker renders in a process of its own, under
+                                --worker-memory and --worker-cpu; one that crashes or passes a limit
+                                answers its own request (500, or 503 for time) and is replaced.
+                                thread: renders in the server's process
+          --worker-memory BYTES address space of a worker process (default 3221225472)
+          --worker-cpu S        CPU seconds a render may use in its worker (default: twice --timeout)
           --queue N             renders that may wait for a worker (default 4 per worker); more get 503
           --timeout S           seconds a request may take, waiting included (default 30); later gets 503
           --max-body BYTES      largest POST body (default 4194304); larger gets 413
@@ -59,6 +66,7 @@ extension CommandLineTool {
         var port = 8080, host = "0.0.0.0", connections = 512
         var options = ServeOptions(root: "")
         var network = NetworkOptions()
+        var isolation = Isolation.process
         guard let positional = try parser.parse(help: serveHelp, { argument, parser in
             if try network.parse(argument, &parser) { return true }
             switch argument {
@@ -66,6 +74,9 @@ extension CommandLineTool {
             case "--port": port = try parser.integer(for: argument, in: 0...65535)
             case "--host": host = try parser.value(for: argument)
             case "--threads": options.threads = try parser.integer(for: argument, in: 1...256)
+            case "--isolation": isolation = try parser.choice(for: argument, Isolation.self)
+            case "--worker-memory": options.workerMemory = try parser.integer(for: argument, in: (64 << 20)...(1 << 44))
+            case "--worker-cpu": options.workerCPU = try parser.number(for: argument, in: 0.1...86_400)
             case "--queue": options.queue = try parser.integer(for: argument, in: 0...100_000)
             case "--timeout": options.timeout = try parser.number(for: argument, in: 0.1...3600)
             case "--max-body": options.bodyLimit = try parser.integer(for: argument, in: 1...SceneDecoder.maxFileBytes)
@@ -85,6 +96,13 @@ extension CommandLineTool {
         // Scenes come from clients: their URLs reach only the hosts the operator names.
         network.apply()
         options.network = network.access(otherwise: .none)
+        if isolation == .process {
+            // This executable, as the worker processes' (`terrapin serve-worker`).
+            var path = [CChar](repeating: 0, count: 4096)
+            let n = readlink("/proc/self/exe", &path, path.count - 1)
+            guard n > 0 else { throw CLIError.runtime("cannot find this executable (/proc/self/exe) to start render workers; use --isolation thread") }
+            options.workerExecutable = String(decoding: path[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
 
         // SIGTERM and SIGINT are taken by sigwait below, so every thread started from here on
         // (libmicrohttpd's, the render workers) has them blocked.
@@ -105,7 +123,8 @@ extension CommandLineTool {
         let server: HTTPServer
         do { server = try HTTPServer(configuration) { service.respond($0) } } catch { throw CLIError.runtime(error.description) }
         let shown = host.contains(":") ? "[\(host)]" : host
-        printNotice("terrapin serve: listening on http://\(shown):\(server.port)/ (root '\(options.root)', \(options.threads) render workers)")
+        printNotice("terrapin serve: listening on http://\(shown):\(server.port)/ (root '\(options.root)', \(options.threads) render workers"
+                    + (isolation == .process ? ", each a process of its own)" : ", in this process)"))
         do { try service.warmUp() } catch {
             server.stop()
             throw CLIError.input(error.description)
@@ -123,6 +142,26 @@ extension CommandLineTool {
         while server.active > 0 && Batch.monotonicNow() < deadline { usleep(10_000) }
         server.stop()
         printNotice("terrapin serve: stopped")
+    }
+
+    enum Isolation: String, CaseIterable { case process, thread }
+
+    /// `terrapin serve-worker --memory BYTES --cpu S` (started by `serve`, not by people): renders
+    /// the requests `serve` writes to its standard input, until it closes.
+    static func serveWorker(_ arguments: [String]) -> Int32 {
+        var memory = RenderWorker.defaultMemory, cpu = 60.0
+        var i = 0
+        while i + 1 < arguments.count {
+            switch arguments[i] {
+            case "--memory": memory = Int(arguments[i + 1]) ?? memory
+            case "--cpu": cpu = Double(arguments[i + 1]) ?? cpu
+            default: break
+            }
+            i += 2
+        }
+        // Its stderr is the server's log: say what a crash means there.
+        FileIO.reportCrashesPlainly("terrapin serve: a render worker ended (a crash, or more memory than --worker-memory); its request is answered 500 and the worker replaced (signal ")
+        return RenderWorker.run(memory: memory, cpuSeconds: cpu)
     }
 
     /// A line on standard error that is neither an error nor a warning.

@@ -266,6 +266,49 @@ let slowScene = Array(try! Data(contentsOf: URL(fileURLWithPath: ServerProcess.f
         #expect(server.stderr.contains("terrapin serve: SIGTERM: finishing the requests in flight (") && server.stderr.contains("terrapin serve: stopped"), "\(server.stderr)")
     }
 
+    /// Renders run in worker processes by default, and give the same bytes as renders in the
+    /// server's own process (`--isolation thread`).
+    @Test func workerProcessesRenderTheSameBytes() throws {
+        let isolated = try ServerProcess(["--threads", "1"]), threads = try ServerProcess(["--threads", "1", "--isolation", "thread"])
+        defer { _ = isolated.stop(SIGKILL); _ = threads.stop(SIGKILL) }
+        #expect(isolated.stderr.contains("1 render workers, each a process of its own") && threads.stderr.contains("1 render workers, in this process"))
+        for target in ["/render/serve/monaco.json?size=320x240&tap=160,120", "/staticmap?center=43.7384,7.4246&zoom=15&size=200x150&markers=43.7384,7.4246"] {
+            let a = try isolated.request("GET", target), b = try threads.request("GET", target)
+            #expect(a.status == 200 && b.status == 200 && a.body == b.body, "\(target): \(a.status) \(b.status)")
+        }
+        // A scene's errors come back from the worker as the server's JSON (422, path, line).
+        let bad = try isolated.request("POST", "/render", body: Array(#"{"output": {"width": 64, "height": 64}, "map": {"basemap": {"tiles": "nowhere.pmtiles"}}}"#.utf8))
+        #expect(bad.status == 422 && String(decoding: bad.body, as: UTF8.self).contains("\"path\": \"$.map.basemap.tiles\""), "\(String(decoding: bad.body, as: UTF8.self))")
+    }
+
+    /// A render whose worker dies (here past its address-space limit, as a bomb would) takes only
+    /// its own request with it: that request is answered 500 with JSON saying so, the worker is
+    /// replaced and counted, and the server goes on answering; past its CPU time a worker is
+    /// stopped and its request answered 503.
+    @Test func aWorkerThatDiesTakesOnlyItsRequest() throws {
+        let server = try ServerProcess(["--threads", "1", "--worker-memory", "200000000", "--worker-cpu", "0.1"])
+        defer { _ = server.stop(SIGKILL) }
+        let big = Array(#"{"output": {"width": 4096, "height": 4096}, "map": {"camera": {"center": {"latitude": 0, "longitude": 0}, "range": 1000, "tilt": 60}}}"#.utf8)
+        let died = try server.request("POST", "/render?compression=fast", body: big)
+        let text = String(decoding: died.body, as: UTF8.self)
+        #expect(died.status == 500 && text.contains("the render's worker process ended (signal") && text.contains("it has been replaced"), "\(died.status) \(text)")
+        #expect(try server.request("GET", "/healthz").status == 200)
+        let small = try server.request("GET", "/render/serve/red.json")
+        #expect(small.status == 200 && small.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let metrics = String(decoding: try server.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"terrapin_worker_processes_replaced_total{reason="died"} 1"#), "\(metrics)")
+        // CPU time: a 16 Mpx tilted render needs far more than the 0.1 s (a whole second, as
+        // the kernel counts it) it is given.
+        let timed = try ServerProcess(["--threads", "1", "--worker-cpu", "0.1"])
+        defer { _ = timed.stop(SIGKILL) }
+        let slower = Array(try Data(contentsOf: URL(fileURLWithPath: ServerProcess.fixtures + "/serve/slower.json")))
+        let stopped = try timed.request("POST", "/render?compression=fast", body: slower)
+        #expect(stopped.status == 503 && String(decoding: stopped.body, as: UTF8.self).contains("of CPU time"), "\(stopped.status)")
+        #expect(try timed.request("GET", "/render/serve/red.json").status == 200)
+        let counted = String(decoding: try timed.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(counted.contains(#"terrapin_worker_processes_replaced_total{reason="cpu"} 1"#), "\(counted)")
+    }
+
     /// A crash ends the process at once with one plain line on stderr and the same signal,
     /// and nothing keeps its stderr open after it: the pipe reaches its end (the runtime's
     /// backtracer it replaces sometimes never exited, hanging whoever read the pipe).
