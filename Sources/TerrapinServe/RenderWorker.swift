@@ -394,8 +394,13 @@ final class WorkerSet: Sendable {
         return try WorkerProcess(executable: executable, arguments: arguments)
     }
 
+    /// Takes back a worker; one that has ended is replaced at once, so the new one loads its
+    /// fonts while the request that lost the old one is answered.
     func give(_ worker: WorkerProcess) {
-        guard worker.alive else { return }
+        guard worker.alive else {
+            if let fresh = try? WorkerProcess(executable: executable, arguments: arguments) { idle.withLock { $0.append(fresh) } }
+            return
+        }
         idle.withLock { $0.append(worker) }
     }
 
