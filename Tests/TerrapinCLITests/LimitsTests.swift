@@ -59,6 +59,7 @@ import TerrapinTestSupport
         "HTTP query arguments": "serveRequests",
         "HTTP request line and headers": "serveRequests",
         "render time and queue (`terrapin serve`)": "serveRequests",
+        "a render's worker process (`terrapin serve`)": "ServeCLITests.aWorkerThatDiesTakesOnlyItsRequest",
         "SVG image": "svgImages",
         "SVG icon folder (a style's `sprite`)": "svgImages",
         "models per scene file": "models",
