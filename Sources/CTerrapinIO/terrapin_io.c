@@ -116,6 +116,8 @@ static void cleanup_and_reraise(int number) {
     raise(number);
 }
 
+static void install(const int *numbers, size_t count, void (*handler)(int), int flags, int keep_ignored);
+
 enum { MAX_CRASH_MESSAGE = 512 };
 static char crash_message[MAX_CRASH_MESSAGE];
 static size_t crash_message_length;
@@ -135,12 +137,19 @@ void tp_install_crash_handler(const char *message) {
     memcpy(crash_message, message, length);
     crash_message_length = length;
     int numbers[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT };
-    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-        struct sigaction action;
+    install(numbers, sizeof numbers / sizeof numbers[0], report_crash, SA_RESETHAND | SA_NODEFER, 0);
+}
+
+/// `handler` for each of `count` signals, with `flags`; a signal the process ignores stays
+/// ignored when `keep_ignored` (nohup's SIGHUP).
+static void install(const int *numbers, size_t count, void (*handler)(int), int flags, int keep_ignored) {
+    for (size_t i = 0; i < count; i++) {
+        struct sigaction action, old;
         memset(&action, 0, sizeof action);
-        action.sa_handler = report_crash;
+        action.sa_handler = handler;
+        action.sa_flags = flags;
         sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESETHAND | SA_NODEFER;
+        if (keep_ignored && sigaction(numbers[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) { continue; }
         sigaction(numbers[i], &action, NULL);
     }
 }
@@ -150,14 +159,5 @@ void tp_install_cleanup(void) {
     // size limit, `ulimit -f`) and SIGXCPU (past the CPU time limit, `ulimit -t`), which end
     // the process by default, mid-write as often as not.
     int numbers[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ, SIGXCPU };
-    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-        struct sigaction action;
-        memset(&action, 0, sizeof action);
-        action.sa_handler = cleanup_and_reraise;
-        sigemptyset(&action.sa_mask);
-        // Leave a signal the process ignores (nohup's SIGHUP) ignored.
-        struct sigaction old;
-        if (sigaction(numbers[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) { continue; }
-        sigaction(numbers[i], &action, NULL);
-    }
+    install(numbers, sizeof numbers / sizeof numbers[0], cleanup_and_reraise, 0, 1);
 }

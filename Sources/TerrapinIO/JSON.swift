@@ -6,10 +6,7 @@
 public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
     public let line: Int
     public let column: Int
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
+    public init(line: Int, column: Int) { (self.line, self.column) = (line, column) }
     public var description: String { "line \(line), column \(column)" }
 }
 
