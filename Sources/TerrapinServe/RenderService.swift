@@ -90,14 +90,16 @@ public final class RenderService: Sendable {
         workers = options.workerExecutable.map { WorkerSet(executable: $0, memory: options.workerMemory, cpuSeconds: options.workerCPU ?? 2 * options.timeout) }
     }
 
+    /// A small scene with a text marker: rendering it loads the fonts (here and in each worker).
+    static let warmUpScene = ##"{"output": {"width": 96, "height": 48}, "map": {"camera": {"center": {"latitude": 0, "longitude": 0}, "range": 1000}, "markers": [{"position": {"latitude": 0, "longitude": 0}, "content": {"text": "Terrapin"}}]}}"##
+
     /// Loads fonts and the staticmap base scene's data by rendering them once, then answers
     /// /readyz with 200. Throws when the base scene cannot be rendered.
     public func warmUp() throws(ServeError) {
         // The workers start (and warm their fonts) while this process warms its own.
         try workers?.start(options.threads)
-        let probe = ##"{"output": {"width": 96, "height": 48}, "map": {"camera": {"center": {"latitude": 0, "longitude": 0}, "range": 1000}, "markers": [{"position": {"latitude": 0, "longitude": 0}, "content": {"text": "Terrapin"}}]}}"##
         do {
-            _ = try SceneImage.render(try SceneDecoder.decode(Array(probe.utf8), file: "the warm-up scene"))
+            _ = try SceneImage.render(try SceneDecoder.decode(Array(Self.warmUpScene.utf8), file: "the warm-up scene"))
             if staticBase.map != nil {
                 var base = staticBase
                 base.output.width = 64

@@ -81,6 +81,8 @@ enum WorkerFrames {
     }
     static func string(_ node: JSONNode?) -> String? { if case .string(let s)? = node?.value { s } else { nil } }
     static func number(_ node: JSONNode?) -> Double? { if case .number(let n)? = node?.value { n } else { nil } }
+    /// A whole number that fits an Int (nil otherwise: no trap on a frame's nonsense).
+    static func integer(_ node: JSONNode?) -> Int? { number(node).flatMap { Int(exactly: $0) } }
     static func array(_ node: JSONNode?) -> [JSONNode]? { if case .array(let a)? = node?.value { a } else { nil } }
 }
 
@@ -100,7 +102,7 @@ extension WorkerRequest {
               let root = F.string(F.member(header, "root")), let hash = F.string(F.member(header, "hash")),
               let taps = F.array(F.member(header, "taps")), let format = F.string(F.member(header, "format")).flatMap(ImageFormat.Kind.init) else { return nil }
         self.format = format
-        quality = F.number(F.member(header, "quality")).map { Int($0) }
+        quality = F.integer(F.member(header, "quality"))
         self.label = label
         self.directory = directory
         self.root = root
@@ -139,12 +141,12 @@ extension WorkerAnswer {
             self = .image(bytes: payload, warnings: F.array(F.member(header, "warnings"))?.compactMap { F.string($0) } ?? [])
             return
         }
-        guard let status = F.number(F.member(header, "status")), let message = F.string(F.member(header, "message")) else { return nil }
+        guard let status = F.integer(F.member(header, "status")), (100...599).contains(status), let message = F.string(F.member(header, "message")) else { return nil }
         func location(_ node: JSONNode) -> SourceLocation? {
-            guard let line = F.number(F.member(node, "line")), let column = F.number(F.member(node, "column")) else { return nil }
-            return SourceLocation(line: Int(line), column: Int(column))
+            guard let line = F.integer(F.member(node, "line")), let column = F.integer(F.member(node, "column")) else { return nil }
+            return SourceLocation(line: line, column: column)
         }
-        var failure = RenderService.Failure(status: Int(status), message: message, parameter: F.string(F.member(header, "parameter")))
+        var failure = RenderService.Failure(status: status, message: message, parameter: F.string(F.member(header, "parameter")))
         failure.path = F.string(F.member(header, "path"))
         failure.location = location(header)
         failure.issues = (F.array(F.member(header, "issues")) ?? []).compactMap { node in
@@ -167,8 +169,7 @@ public enum RenderWorker {
     public static func run(memory: Int, cpuSeconds: Double) -> Int32 {
         var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
         setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-        let probe = ##"{"output": {"width": 96, "height": 48}, "map": {"camera": {"center": {"latitude": 0, "longitude": 0}, "range": 1000}, "markers": [{"position": {"latitude": 0, "longitude": 0}, "content": {"text": "Terrapin"}}]}}"##
-        _ = try? SceneImage.render(try SceneDecoder.decode(Array(probe.utf8), file: "the warm-up scene"))
+        _ = try? SceneImage.render(try SceneDecoder.decode(Array(RenderService.warmUpScene.utf8), file: "the warm-up scene"))
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -153,8 +153,9 @@ extension CommandLineTool {
         var i = 0
         while i + 1 < arguments.count {
             switch arguments[i] {
-            case "--memory": memory = Int(arguments[i + 1]) ?? memory
-            case "--cpu": cpu = Double(arguments[i + 1]) ?? cpu
+            // (Bounded as serve's own options are: a value out of range keeps the default.)
+            case "--memory": memory = Int(arguments[i + 1]).flatMap { (64 << 20)...(1 << 44) ~= $0 ? $0 : nil } ?? memory
+            case "--cpu": cpu = Double(arguments[i + 1]).flatMap { (0.1...86_400).contains($0) ? $0 : nil } ?? cpu
             default: break
             }
             i += 2
