@@ -4,8 +4,8 @@
 For each case: MapLibre renders the style and tiles (../shared/bench/maplibre/render.sh, one
 batch, headless Chromium), Terrapin renders the same style, tiles and view (pitch 0; MapLibre
 zoom z at latitude φ is 78,271.52 · cos φ / 2^z metres per pixel, so the camera range is that
-times the focal length in points; the map on `"earth": "sphere"`, the Earth Web Mercator maps assume,
-so that straight down the two draw the same pixels where the tiles put them), and `terrapin diff` (pixelmatch's threshold 0.1, anti-aliased
+times the focal length in points; the map on `"earth": "mercator"`, Web Mercator's plane, drawn
+at the output's resolution, so that straight down the two draw the same pixels where the tiles put them), and `terrapin diff` (pixelmatch's threshold 0.1, anti-aliased
 pixels not counted) reports the fraction of pixels that differ. Writes out/fidelity/NAME-*.png
 (maplibre, terrapin, diff, strip) and prints one line per case.
 
@@ -55,7 +55,7 @@ def scene(name, style, tiles, raster, centre, zoom, size):
     w, h = size
     metres_per_point = 78271.52 * math.cos(math.radians(lat)) / 2 ** zoom
     focal = (h / 2) / math.tan(math.radians(35 / 2))
-    m = {"mode": "hybrid" if raster else "roadmap", "earth": "sphere",
+    m = {"mode": "hybrid" if raster else "roadmap", "earth": "mercator",
          "camera": {"center": {"latitude": lat, "longitude": lon}, "heading": 0, "tilt": 0, "range": metres_per_point * focal},
          "basemap": {"tiles": os.path.join(FIX, tiles), "style": style},
          "attribution": False}

@@ -4,7 +4,8 @@
 Each case is a style and the tiles it reads, rendered by MapLibre Native
 (../shared/bench/maplibre/native.sh) and by Terrapin with the same tiles and view: 800×600,
 MapLibre's 36.87° field of view, the camera's range from MapLibre's zoom (78,271.52 · cos φ / 2^z
-metres per pixel times the focal length), the map on the sphere Web Mercator maps assume.
+metres per pixel times the focal length), the map on Web Mercator's plane (`"earth": "mercator"`,
+drawn at the output's resolution straight down, draped from tile textures at pitch 60).
 The styles: Terrapin's built-ins for each schema (`terrapin style NAME --schema …`), the bench's
 example-style.json (OpenMapTiles), and the published styles in ../shared/data/styles/
 (VersaTiles Colorful and Neutrino over Shortbread, Protomaps light and dark over Protomaps).
@@ -85,7 +86,7 @@ def main():
             metres_per_point = 78271.52 * math.cos(math.radians(lat)) / 2 ** zoom
             focal = (h / 2) / math.tan(math.radians(FOV / 2))
             scene = {"output": {"width": w, "height": h},
-                     "map": {"mode": "roadmap", "earth": "sphere", "attribution": False,
+                     "map": {"mode": "roadmap", "earth": "mercator", "attribution": False,
                              "camera": {"center": {"latitude": lat, "longitude": lon}, "tilt": pitch,
                                         "range": metres_per_point * focal, "fieldOfView": FOV},
                              "basemap": {"tiles": archive, "style": style}}}

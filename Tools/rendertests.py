@@ -163,7 +163,7 @@ def scene(style, test, style_path):
     ratio = test["pixelRatio"]
     return {"output": {"width": width, "height": height, "scale": int(ratio) if float(ratio).is_integer() and 1 <= ratio <= 4 else 1,
                        "background": "#00000000"},
-            "map": {"mode": "roadmap", "earth": "sphere", "camera": camera, "attribution": False,
+            "map": {"mode": "roadmap", "earth": "mercator", "camera": camera, "attribution": False,
                     "basemap": {"tiles": os.path.join(os.path.dirname(style_path), "none", "{z}", "{x}", "{y}.pbf"), "style": style_path}}}
 
 

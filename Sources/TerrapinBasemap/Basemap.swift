@@ -30,6 +30,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
     let decoded = Locked(DecodedTiles())
     let problems = Locked<[String]>([])
+    /// `drawsDirectly`, found once from the style.
+    let directlyDrawable: Bool
 
     /// What one tile may hold, and how many labels a view takes.
     public static let limits = VectorTile.Limits()
@@ -48,6 +50,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, files: FileAccess = .unrestricted,
                 open: (String) throws -> any TileSource) throws {
         self.style = style
+        directlyDrawable = Self.drawsDirectly(style)
         name = style.file
         var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
         var dems: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)] = [:]

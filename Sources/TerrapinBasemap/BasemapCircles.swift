@@ -14,13 +14,14 @@ import TerrapinTiles
 
 extension Basemap {
     /// One circle layer's features onto a tile (data coordinates times `t.0` plus `t.1`, `t.2`
-    /// are the tile's pixels). True if anything was drawn.
-    func drawCircles(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
-        let size = Double(tileSize)
+    /// are the tile's pixels; a style pixel is `unit` of them). True if anything was drawn.
+    func drawCircles(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double),
+                     unit: Double = 1) -> Bool {
+        let size = Double(max(canvas.width, canvas.height))
         var shift = (0.0, 0.0)
         if case .array(let v)? = layer.property("circle-translate")?.evaluate(EvaluationContext(zoom: zoom)), v.count == 2,
            let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
-            shift = (min(1024, max(-1024, x)) * size / 512, min(1024, max(-1024, y)) * size / 512)
+            shift = (min(1024, max(-1024, x)) * unit, min(1024, max(-1024, y)) * unit)
         }
         // Features in their draw order: by `circle-sort-key` where there is one (ties keep
         // the tile's order).
@@ -38,8 +39,8 @@ extension Basemap {
         for (_, i) in order {
             let feature = data.features[i]
             let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
-            let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5))) * size / 512
-            let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0))) * size / 512
+            let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5))) * unit
+            let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0))) * unit
             let blur = min(100, max(0, Self.number(layer, "circle-blur", c, default: 0)))
             let fill = Self.rgba(Self.color(layer, "circle-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
                                  min(1, max(0, Self.number(layer, "circle-opacity", c, default: 1))))

@@ -13,7 +13,36 @@ import TerrapinTiles
 extension Basemap {
     public func draw(_ id: TileID) throws -> Pixmap? {
         guard id.isValid, let canvas = Canvas(width: tileSize, height: tileSize) else { return nil }
-        let zoom = Double(id.z)
+        return draw(id, canvas: canvas, scale: 1, origin: (0, 0), unit: 1, zoom: Double(id.z)) ? canvas.pixmap : nil
+    }
+
+    /// Whether every layer this style draws on the ground can be drawn at an image's own
+    /// resolution (`draw(_:view:into:)`): backgrounds, fills, lines, extrusions' roofs and
+    /// circles, none patterned. Rasters, hillshading, heatmaps and patterns are drawn into
+    /// tiles' textures and draped.
+    public var drawsDirectly: Bool { directlyDrawable }
+
+    static func drawsDirectly(_ style: BasemapStyle) -> Bool {
+        style.layers.allSatisfy { layer in
+            switch layer.kind {
+            case .background, .symbol, .sky: true
+            case .fill, .line, .fillExtrusion, .circle:
+                !["fill-pattern", "line-pattern", "fill-extrusion-pattern", "line-gradient"].contains { layer.property($0) != nil }
+            case .raster, .hillshade, .heatmap: false
+            }
+        }
+    }
+
+    public func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool {
+        guard id.isValid, drawsDirectly, view.pixelsPerTile.isFinite, view.pixelsPerTile > 0, view.unit.isFinite, view.unit > 0,
+              view.zoom.isFinite, view.origin.x.isFinite, view.origin.y.isFinite else { return false }
+        return draw(id, canvas: canvas, scale: view.pixelsPerTile / Double(tileSize), origin: view.origin, unit: view.unit, zoom: view.zoom)
+    }
+
+    /// The style's layers for tile `id` onto `canvas`: the tile's pixel (x, y) is the canvas's
+    /// `origin` + `scale` · (x, y), a style pixel is `unit` of the canvas's, and the style is
+    /// evaluated at `zoom`. True if anything was drawn.
+    func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double) -> Bool {
         var drewSomething = false
         for layer in style.layers where layer.shows(at: zoom) {
             let context = EvaluationContext(zoom: zoom)
@@ -21,21 +50,21 @@ extension Basemap {
             case .background:
                 let color = Self.color(layer, "background-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "background-opacity", context, default: 1)
-                canvas.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: Double(tileSize), height: Double(tileSize))), paint: Paint(color: Self.rgba(color, opacity)))
+                canvas.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))), paint: Paint(color: Self.rgba(color, opacity)))
                 drewSomething = true
             case .fill, .line, .fillExtrusion, .circle, .heatmap:
                 guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
                 let dataID = id.ancestor(id.z - dz)
                 guard let tile = vectorTile(sourceName, dataID), let data = dataLayer(tile, layer) else { continue }
                 let d = id.z - dz
-                let scale = Double(tileSize) * Double(1 << d) / Double(data.extent)
-                let dx = Double((dataID.x << d) - id.x) * Double(tileSize), dy = Double((dataID.y << d) - id.y) * Double(tileSize)
+                let scale = k * Double(tileSize) * Double(1 << d) / Double(data.extent)
+                let dx = origin.0 + k * Double((dataID.x << d) - id.x) * Double(tileSize), dy = origin.1 + k * Double((dataID.y << d) - id.y) * Double(tileSize)
                 if layer.kind == .circle {
-                    drewSomething = drawCircles(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                    drewSomething = drawCircles(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 } else if layer.kind == .heatmap {
                     drewSomething = drawHeatmap(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 } else {
-                    drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                    drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 }
             case .raster:
                 guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
@@ -50,13 +79,15 @@ extension Basemap {
                 continue
             }
         }
-        return drewSomething ? canvas.pixmap : nil
+        return drewSomething
     }
 
     /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
-    /// offset are this tile's pixels. True if anything was drawn.
-    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
-        let size = Double(tileSize)
+    /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
+    /// drawn.
+    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double),
+                      unit: Double = 1) -> Bool {
+        let width = Double(canvas.width), height = Double(canvas.height)
         // `fill-translate` / `line-translate`: pixels at MapLibre's 512-pixel tile scale, moved
         // on the map (the translate anchor's "map"; "viewport" is the same for a map seen
         // north up, and is taken as "map" otherwise).
@@ -64,7 +95,7 @@ extension Basemap {
         let translate = layer.kind == .fill ? "fill-translate" : layer.kind == .line ? "line-translate" : nil
         if let translate, case .array(let v)? = layer.property(translate)?.evaluate(EvaluationContext(zoom: zoom)), v.count == 2,
            let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
-            shift = (min(1024, max(-1024, x)) * size / 512, min(1024, max(-1024, y)) * size / 512)
+            shift = (min(1024, max(-1024, x)) * unit, min(1024, max(-1024, y)) * unit)
         }
         let t = (t.0, t.1 + shift.0, t.2 + shift.1)
         // Features wholly outside this tile (an overzoomed parent's others) are skipped by box.
@@ -105,7 +136,7 @@ extension Basemap {
             if layer.kind == .line, case .string(let name)? = layer.property("line-pattern")?.evaluate(context), !name.isEmpty { linePattern = name }
             var lineParts: [[Point]] = []
             // `line-offset`: pixels of a 512-pixel tile to the right of the line's direction.
-            let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * size / 512 : 0
+            let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * unit : 0
             for part in feature.parts.indices {
                 let p = feature.part(part), base = p.startIndex
                 let count = p.count / 2
@@ -124,7 +155,7 @@ extension Basemap {
                     lineParts.append(points)
                 }
             }
-            guard maxX >= -margin, maxY >= -margin, minX <= size + margin, minY <= size + margin else { continue }
+            guard maxX >= -margin, maxY >= -margin, minX <= width + margin, minY <= height + margin else { continue }
             let path = b.build()
             /// Pattern `name` from the sprite, or nil with a warning (`property` names it; a
             /// feature whose image is missing is not drawn, as in MapLibre).
@@ -142,7 +173,7 @@ extension Basemap {
             /// The feature filled into pattern `name`'s mask. True if drawn.
             func fillPattern(_ name: String, _ property: String, _ what: String, opacity: Double) -> Bool {
                 guard let image = patternImage(name, property, what) else { return false }
-                if patterns[name] == nil, let mask = Canvas(width: tileSize, height: tileSize) {
+                if patterns[name] == nil, let mask = Canvas(width: canvas.width, height: canvas.height) {
                     patterns[name] = (mask, image)
                     patternOrder.append(name)
                 }
@@ -160,7 +191,7 @@ extension Basemap {
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
                 if layer.property("fill-outline-color") != nil {
                     let outline = Self.color(layer, "fill-outline-color", context, default: color)
-                    canvas.stroke(path, style: StrokeStyle(width: 1), paint: Paint(color: Self.rgba(outline, opacity)))
+                    canvas.stroke(path, style: StrokeStyle(width: unit), paint: Paint(color: Self.rgba(outline, opacity)))
                 }
             case .fillExtrusion:
                 // From straight above an extrusion shows its roof: its colour, flat.
@@ -176,7 +207,7 @@ extension Basemap {
                 let color = Self.color(layer, "line-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "line-opacity", context, default: 1)
                 // Widths beyond a tile's size draw nothing more but cost a huge outline.
-                let width = min(1024, Self.number(layer, "line-width", context, default: 1))
+                let width = min(1024, Self.number(layer, "line-width", context, default: 1)) * unit
                 guard width > 0, opacity > 0 else { continue }
                 var style = StrokeStyle(width: width)
                 style.cap = LineCap(rawValue: layer.property("line-cap")?.evaluate(context).string ?? "butt") ?? .butt
@@ -203,11 +234,11 @@ extension Basemap {
                     let pattern = dashes.compactMap(\.number).map { max(0, $0) * width }
                     if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
                 }
-                let gap = min(1024, Self.number(layer, "line-gap-width", context, default: 0))
+                let gap = min(1024, Self.number(layer, "line-gap-width", context, default: 0)) * unit
                 if gap > 0 {
                     // Two lines either side of the gap: the gap-wide line's stroke with its
                     // middle erased, on a scratch tile laid on the canvas once per layer.
-                    if scratch == nil { scratch = Canvas(width: tileSize, height: tileSize) }
+                    if scratch == nil { scratch = Canvas(width: canvas.width, height: canvas.height) }
                     guard let scratch else { continue }
                     var outer = style
                     outer.width = gap + 2 * width

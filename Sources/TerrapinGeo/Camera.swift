@@ -102,9 +102,11 @@ public struct Projection: Sendable {
     /// `centerAltitude` is the centre's height above the ellipsoid (the camera's altitude mode
     /// resolved by the caller). Near = range/1000 (at least 0.5 m); far = range + 2 × the distance
     /// to the horizon from the eye, so every visible point of the Earth is inside. `ellipsoid` is
-    /// the Earth the frame is on (the ground's: `Ground.ellipsoid`).
+    /// the Earth the frame is on (the ground's: `Ground.ellipsoid`); Web Mercator's plane is made
+    /// true to scale at the camera's centre, as a web map's is.
     public init(camera: Camera, width: Double, height: Double, centerAltitude: Double? = nil, ellipsoid: Ellipsoid = .wgs84) {
         let c = camera.restricted
+        let ellipsoid = ellipsoid.trueToScale(atLatitude: c.center.latitude)
         self.camera = c
         self.width = width
         self.height = height

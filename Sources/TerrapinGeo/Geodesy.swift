@@ -61,6 +61,12 @@ public struct LatLngAltitude: Equatable, Hashable, Sendable, CustomStringConvert
 /// them — on the sphere a degree of latitude is 0.16 % longer and a degree of longitude 0.16 %
 /// shorter than on WGS84 at mid-latitudes — so only the sphere makes a straight-down view the
 /// same as a web map's of the same zoom, pixel for pixel.
+///
+/// A third Earth is flat: `mercator`, Web Mercator's plane, on which a view is a web map's at any
+/// pitch and bearing (MapLibre's camera looks at such a plane). Its "ECEF" is the plane's metres,
+/// x east and y north (EPSG:3857's, times the cosine of the latitude it is true to scale at, so
+/// that a metre there is a metre), and z the altitude; every frame on it has the axes x, y, z.
+/// A projection made on it is true to scale at its camera's centre, as a web map's is.
 public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
     /// Equatorial radius, metres.
     public let a: Double
@@ -70,25 +76,58 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
     public let b: Double
     /// First eccentricity squared.
     public let e2: Double
+    /// For Web Mercator's plane, the cosine of the latitude it is true to scale at (its metres
+    /// are EPSG:3857's times it); nil for the ellipsoids.
+    public let planeScale: Double?
 
-    /// Only the two Earths below are made (every conversion assumes 0 ≤ f < 1 and a > 0).
-    init(a: Double, f: Double) {
+    /// Only the Earths below are made (every conversion assumes 0 ≤ f < 1 and a > 0).
+    init(a: Double, f: Double, planeScale: Double? = nil) {
         self.a = a
         self.f = f
         b = a * (1 - f)
         e2 = f * (2 - f)
+        self.planeScale = planeScale
     }
 
     public static let wgs84 = Ellipsoid(a: 6_378_137, f: 1 / 298.257223563)
     /// Web Mercator's sphere (EPSG:3857): WGS84's equatorial radius, no flattening.
     public static let sphere = Ellipsoid(a: 6_378_137, f: 0)
+    /// Web Mercator's plane (EPSG:3857 on the sphere's radius), true to scale at the equator
+    /// until a projection makes it true at its centre (`trueToScale(atLatitude:)`).
+    public static let mercator = Ellipsoid(a: 6_378_137, f: 0, planeScale: 1)
+    /// Web Mercator's latitude limit, ±85.0511° (the square world's edge): the plane's positions
+    /// are clamped to it.
+    public static let mercatorLatitudeLimit = 85.051128779806604
 
-    /// "wgs84" or "sphere" (scene files' names).
-    public var description: String { self == .sphere ? "sphere" : self == .wgs84 ? "wgs84" : "ellipsoid(a: \(a), f: \(f))" }
+    /// Whether this is Web Mercator's plane rather than an ellipsoid.
+    @inlinable public var isPlane: Bool { planeScale != nil }
 
-    /// Geodetic → ECEF (altitude taken as height above the ellipsoid).
+    /// The plane true to scale at `latitude` (a metre there is a metre); the ellipsoids as they are.
+    public func trueToScale(atLatitude latitude: Double) -> Ellipsoid {
+        guard isPlane, latitude.isFinite else { return self }
+        let phi = min(Self.mercatorLatitudeLimit, abs(latitude)) * Double.pi / 180
+        return Ellipsoid(a: a, f: 0, planeScale: cos(phi))
+    }
+
+    /// "wgs84", "sphere" or "mercator" (scene files' names).
+    public var description: String {
+        isPlane ? "mercator" : self == .sphere ? "sphere" : self == .wgs84 ? "wgs84" : "ellipsoid(a: \(a), f: \(f))"
+    }
+
+    /// The plane's y (metres north, before its scale) of a latitude in radians: a · atanh(sin φ),
+    /// the latitude clamped to Web Mercator's limit.
+    static func mercatorY(sinLatitude s: Double) -> Double {
+        let limit = 0.99627207622074994 // sin(85.0511…°)
+        let c = min(limit, max(-limit, s))
+        return 0.5 * log((1 + c) / (1 - c))
+    }
+
+    /// Geodetic → ECEF (altitude taken as height above the ellipsoid; on the plane, its metres).
     public func ecef(_ p: LatLngAltitude) -> Vector3 {
         let lat = p.latitude * Double.pi / 180, lon = p.longitude * Double.pi / 180
+        if let k = planeScale {
+            return Vector3(k * a * lon, k * a * Self.mercatorY(sinLatitude: sin(lat)), p.altitude)
+        }
         let sinLat = sin(lat), cosLat = cos(lat)
         let n = a / (1 - e2 * sinLat * sinLat).squareRoot()
         return Vector3((n + p.altitude) * cosLat * cos(lon), (n + p.altitude) * cosLat * sin(lon), (n * (1 - e2) + p.altitude) * sinLat)
@@ -96,7 +135,13 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
 
     /// The radii of curvature at `latitude` degrees: along the meridian (north–south) and in
     /// the prime vertical (east–west; the parallel's radius is it times the latitude's cosine).
+    /// (On the plane: the radii its metres imply, a degree of longitude being k · a · π/180 at
+    /// every latitude, a degree of latitude that over cos φ.)
     public func radii(atLatitude latitude: Double) -> (meridian: Double, primeVertical: Double) {
+        if let k = planeScale {
+            let c = max(1e-9, cos(latitude * Double.pi / 180))
+            return (k * a / c, k * a / c)
+        }
         let s = sin(latitude * Double.pi / 180)
         let w = 1 - e2 * s * s
         let n = a / w.squareRoot()
@@ -114,16 +159,20 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
     /// several cameras) convert to ECEF without sines and cosines. It holds no ellipsoid: each
     /// conversion names the one its frame is on.
     public struct Surface: Sendable {
-        let cosLatCosLon: Double, cosLatSinLon: Double, sinLat: Double
+        let cosLatCosLon: Double, cosLatSinLon: Double, sinLat: Double, lon: Double
         public init(_ p: LatLngAltitude) {
             let lat = p.latitude * Double.pi / 180, lon = p.longitude * Double.pi / 180
             let sinLat = sin(lat), cosLat = cos(lat)
             cosLatCosLon = cosLat * cos(lon)
             cosLatSinLon = cosLat * sin(lon)
             self.sinLat = sinLat
+            self.lon = lon
         }
         /// ECEF at `height` metres above `ellipsoid`; equal to `ellipsoid.ecef(_:)`.
         public func ecef(height: Double, on ellipsoid: Ellipsoid) -> Vector3 {
+            if let k = ellipsoid.planeScale {
+                return Vector3(k * ellipsoid.a * lon, k * ellipsoid.a * Ellipsoid.mercatorY(sinLatitude: sinLat), height)
+            }
             let e2 = ellipsoid.e2, n = ellipsoid.a / (1 - e2 * sinLat * sinLat).squareRoot()
             return Vector3((n + height) * cosLatCosLon, (n + height) * cosLatSinLon, (n * (1 - e2) + height) * sinLat)
         }
@@ -132,6 +181,10 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
     /// ECEF → geodetic, by Bowring's formula refined by Newton steps (sub-millimetre anywhere
     /// from the centre of the Earth to geostationary orbit).
     public func geodetic(_ v: Vector3) -> LatLngAltitude {
+        if let k = planeScale {
+            let lat = 2 * atan(exp(v.y / (k * a))) - Double.pi / 2
+            return LatLngAltitude(latitude: lat * 180 / Double.pi, longitude: v.x / (k * a) * 180 / Double.pi, altitude: v.z)
+        }
         let p = (v.x * v.x + v.y * v.y).squareRoot()
         let lon = atan2(v.y, v.x)
         guard p > 1e-9 else {
@@ -176,6 +229,11 @@ public struct LocalFrame: Equatable, Sendable {
         self.origin = origin
         self.ellipsoid = ellipsoid
         originECEF = ellipsoid.ecef(origin)
+        if ellipsoid.isPlane {
+            // The plane's axes are east, north and up everywhere.
+            (east, north, up) = (Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
+            return
+        }
         let lat = origin.latitude * Double.pi / 180, lon = origin.longitude * Double.pi / 180
         east = Vector3(-sin(lon), cos(lon), 0)
         north = Vector3(-sin(lat) * cos(lon), -sin(lat) * sin(lon), cos(lat))

@@ -33,10 +33,40 @@ public protocol TileDrawer: Sendable {
     /// Whether zooms are blended (trilinear, as for an archive's photographs) rather than read
     /// one zoom at a time (as MapLibre shows a drawn map). Default false.
     var blendsZooms: Bool { get }
+    /// Whether `draw(_:view:into:)` draws tiles at an image's own resolution. Default false.
+    var drawsDirectly: Bool { get }
+    /// Tile `id` drawn into `canvas` as `view` places it (see `TileView`); false where nothing
+    /// was drawn. Default: nothing.
+    func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool
 }
 
 extension TileDrawer {
     public var blendsZooms: Bool { false }
+    public var drawsDirectly: Bool { false }
+    public func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool { false }
+}
+
+/// Where a tile lies in an image drawn at its own resolution (a flat map seen straight down:
+/// `"earth": "mercator"`), rather than in a texture of its own: the tile's square is
+/// `pixelsPerTile` device pixels wide with its north-west corner at `origin` in the canvas
+/// (fractional), its style's pixels are `unit` device pixels (the output's scale), and its
+/// style is evaluated at `zoom` (the view's, fractional). The canvas holds just the pixels whose
+/// centres lie in the tile, as MapLibre's stencil gives each pixel to one tile, so tiles meet
+/// without seams.
+public struct TileView: Sendable, Equatable {
+    public var origin: (x: Double, y: Double)
+    public var pixelsPerTile: Double
+    public var unit: Double
+    public var zoom: Double
+    public init(origin: (x: Double, y: Double), pixelsPerTile: Double, unit: Double, zoom: Double) {
+        self.origin = origin
+        self.pixelsPerTile = pixelsPerTile
+        self.unit = unit
+        self.zoom = zoom
+    }
+    public static func == (a: TileView, b: TileView) -> Bool {
+        a.origin == b.origin && a.pixelsPerTile == b.pixelsPerTile && a.unit == b.unit && a.zoom == b.zoom
+    }
 }
 
 public final class TileImagery: Sendable {

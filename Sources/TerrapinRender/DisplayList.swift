@@ -108,11 +108,17 @@ public struct DisplayItem: Sendable {
 public enum GroundDrape: Equatable, Sendable, CustomStringConvertible {
     case imagery
     case basemap(String)
+    /// The basemap drawn tile by tile at the output's resolution, as a web map is, not draped:
+    /// a flat map seen straight down (`GroundPass.seesFlatMap`) whose style can be
+    /// (`TileDrawer.drawsDirectly`).
+    case flatBasemap(String)
     public var description: String {
         switch self {
-        case .imagery: "imagery"
+        case .imagery: "imagery draped"
         // A style file by its name alone: the printed list is the same wherever the files are.
-        case .basemap(let style): "basemap \(style.split(separator: "/").last.map(String.init) ?? style)"
+        case .basemap(let style): "basemap \(Self.name(style)) draped"
+        case .flatBasemap(let style): "basemap \(Self.name(style)) drawn at the output's resolution"
         }
     }
+    static func name(_ style: String) -> String { style.split(separator: "/").last.map(String.init) ?? style }
 }

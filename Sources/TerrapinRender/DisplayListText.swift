@@ -26,10 +26,10 @@ extension ResolvedScene {
                 var text: String
                 switch item.content {
                 case .sky(let c): text = "sky \(hex(c.horizon)) to \(hex(c.zenith))" + (c.haze ? "" : ", no haze")
-                case .flatGround(let c, let drape): text = "flat ground \(hex(c))" + (drape.map { ", \($0) draped" } ?? "")
+                case .flatGround(let c, let drape): text = "flat ground \(hex(c))" + (drape.map { ", \($0)" } ?? "")
                 case .terrainMesh(let columns, let rows, let finer, let drape, let roadmap):
                     text = "terrain mesh \(columns)x\(rows)" + finer.map { " > \($0.x)x\($0.y)" }.joined()
-                        + ", \(roadmap ? "roadmap" : "relief") colours" + (drape.map { ", \($0) draped" } ?? "")
+                        + ", \(roadmap ? "roadmap" : "relief") colours" + (drape.map { ", \($0)" } ?? "")
                 case .buildings(let count): text = "buildings: \(count)"
                 case .model(let k): text = "model \(models[k].index) \"\(models[k].name)\": \(models[k].triangles) triangles"
                 case .leader(let marker, let from, let to): text = "leader of marker \(marker) from \(f(from.x)),\(f(from.y)) to \(f(to.x)),\(f(to.y))"

@@ -163,6 +163,11 @@ public enum MapPainter {
             }
             switch item.content {
             case .flatGround(let color, let drape):
+                // A flat map seen straight down is drawn at the output's resolution, tile by
+                // tile, as a web map is; any other view drapes the tiles' textures.
+                // (Resolve chose it; too many tiles for one image, and the tiles are draped instead.)
+                if case .flatBasemap? = drape, let drawer = content.groundImagery?.tiles?.drawer,
+                   pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas) { continue }
                 pass.drawSkyAndFlatGround(ground: color, grid: content.terrain?.grid, imagery: drape != nil ? content.groundImagery : nil, style: style)
             case .terrainMesh(_, _, _, let drape, let roadmap):
                 guard let terrain = content.terrain else { continue }

@@ -372,6 +372,7 @@ enum ShapeResolver {
         let a = v.dot(v), b = m.dot(v), c = m.dot(m) - 1
         let disc = b * b - a * c
         var hit: Double? = disc > 0 ? (-b - disc.squareRoot()) / a : nil
+        if frame.ellipsoid.isPlane { hit = dir.z < 0 ? e.z / -dir.z : nil }
         if let h = hit, h <= 0 { hit = nil }
         func above(_ t: Double) -> Double {
             let p = frame.geodetic(enu: origin + dir * t)

@@ -42,7 +42,8 @@ public struct Map {
     /// How markers hidden by the ground are drawn. Default `.hidden`.
     public var occludedMarkers: OccludedMarkerStyle = .hidden
     /// The Earth positions are placed on (Terrapin's): `.wgs84` (the default, as the SDK) or
-    /// `.sphere`, Web Mercator's, on which a straight-down view matches a web map's pixel for pixel.
+    /// `.sphere`, Web Mercator's, on which a straight-down view matches a web map's pixel for pixel,
+    /// or `.mercator`, Web Mercator's flat plane, on which every view is a web map's (no terrain).
     public var earth = Ellipsoid.wgs84
     /// `onTap`'s handler.
     public var tapHandler: ((MapTapInfo) -> Void)?
@@ -209,7 +210,8 @@ public struct Map {
     /// What markers stand on: the terrain (or flat ground), with the buildings on it.
     public var ground: Ground {
         var bare: Ground = FlatGround(ellipsoid: earth)
-        if var terrain {
+        // (Terrain does not lie on Web Mercator's plane: scene files that ask for both are refused.)
+        if var terrain, !earth.isPlane {
             terrain.ellipsoid = earth
             bare = terrain
         }

@@ -129,8 +129,14 @@ extension SceneEncoder {
 
 /// The names scene files give the figures of the Earth.
 enum EarthName: String, CaseIterable {
-    case wgs84, sphere
-    var ellipsoid: Ellipsoid { self == .sphere ? .sphere : .wgs84 }
+    case wgs84, sphere, mercator
+    var ellipsoid: Ellipsoid {
+        switch self {
+        case .wgs84: .wgs84
+        case .sphere: .sphere
+        case .mercator: .mercator
+        }
+    }
 }
 
 extension SceneTables {

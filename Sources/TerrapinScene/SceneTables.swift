@@ -166,9 +166,14 @@ enum SceneTables {
                         }
                     },
                     write: { map in map.dimmedOccludedOpacity.map { .object([("dimmed", .number($0))]) } }),
-            .custom("earth", schema: SceneSchema.fragment(##"{"enum": ["wgs84", "sphere"]}"##), type: "\"wgs84\" | \"sphere\"", default: "\"wgs84\"",
-                    doc: "The figure of the Earth: WGS84 (as GPS and the SDK) or Web Mercator's sphere (as web maps: a straight-down view then matches a web map of the same zoom pixel for pixel).",
-                    read: { r, node, path, map in map.earth = r.choice(node, path, default: EarthName.wgs84).ellipsoid },
+            .custom("earth", schema: SceneSchema.fragment(##"{"enum": ["wgs84", "sphere", "mercator"]}"##), type: "\"wgs84\" | \"sphere\" | \"mercator\"", default: "\"wgs84\"",
+                    doc: "The figure of the Earth: WGS84 (as GPS and the SDK), Web Mercator's sphere (as web maps: a straight-down view then matches a web map of the same zoom pixel for pixel), or Web Mercator's flat plane (a web map's image at any pitch and bearing, its basemap drawn at the output's resolution; no terrain).",
+                    read: { r, node, path, map in
+                        map.earth = r.choice(node, path, default: EarthName.wgs84).ellipsoid
+                        if map.earth.isPlane, map.terrain != nil {
+                            r.report(node, path, "\"mercator\" is Web Mercator's flat plane, and terrain does not lie on it: use \"sphere\" (a web map's Earth, as a globe) or \"wgs84\" with \"terrain\", or leave \"terrain\" out")
+                        }
+                    },
                     write: { $0.earth == .wgs84 ? nil : .string($0.earth.description) }),
             list("markers", \.markers, max: Reader.maxMarkers, schema: ##"{"type": "array", "maxItems": 100000, "items": {"$ref": "#/$defs/anyMarker"}}"##,
                  doc: "Markers (views or pins), Marker3Ds and standalone popovers.", read: { r, node, path in r.marker(node, path) }, write: SceneEncoder.marker),

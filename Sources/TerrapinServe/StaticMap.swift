@@ -3,7 +3,9 @@
 // (center and zoom as Web Mercator zoom levels of 256-point tiles, seen straight down unless
 // Terrapin's `heading`/`tilt` say otherwise), the size, scale, map type and format, and adds
 // markers and paths. Without center or zoom the view fits every marker, path and `visible`
-// location, as Google's does.
+// location, as Google's does. The map lies on Web Mercator's plane (`"earth": "mercator"`), so
+// straight down it is a web map's image of the same zoom, unless the base scene says "sphere"
+// or has terrain.
 import Terrapin
 #if canImport(Glibc)
 import Glibc
@@ -312,6 +314,9 @@ public struct StaticMapRequest: Equatable, Sendable {
         map.mode = mode
         map.camera = camera
         map.flights = []
+        // A static map is a web map: drawn on Web Mercator's plane, at the output's resolution,
+        // unless the base scene names another Earth than the default or has terrain.
+        if map.earth == .wgs84, map.terrain == nil { map.earth = .mercator }
         map.markers += extra.map?.markers ?? []
         map.polylines += extra.map?.polylines ?? []
         map.polygons += extra.map?.polygons ?? []

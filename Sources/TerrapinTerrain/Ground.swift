@@ -29,7 +29,8 @@ extension Ground {
     }
 }
 
-/// Flat ground at sea level: the ellipsoid. Points beyond the horizon are hidden by the Earth.
+/// Flat ground at sea level: the ellipsoid (or Web Mercator's plane). Points beyond the horizon
+/// are hidden by the Earth.
 public struct FlatGround: Ground {
     public let ellipsoid: Ellipsoid
     public init(ellipsoid: Ellipsoid = .wgs84) { self.ellipsoid = ellipsoid }
@@ -43,6 +44,12 @@ public struct FlatGround: Ground {
         let d = point - eye
         let length = d.length
         guard length > 1 else { return false }
+        if frame.ellipsoid.isPlane {
+            // Web Mercator's plane hides what the segment passes under it to reach.
+            let e = frame.ecef(enu: eye).z, q = frame.ecef(enu: point).z
+            guard (e < 0) != (q < 0) else { return e < 0 && q < 0 }
+            return e / (e - q) < 1 - 1 / length
+        }
         let ia = 1 / frame.ellipsoid.a, ib = 1 / frame.ellipsoid.b
         let e = frame.ecef(enu: eye), q = frame.ecef(enu: point)
         let m = Vector3(e.x * ia, e.y * ia, e.z * ib)

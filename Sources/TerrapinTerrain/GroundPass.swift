@@ -10,6 +10,7 @@
 import Terrapin3D
 import TerrapinGeo
 import TerrapinImagery
+import TerrapinTiles
 import TerrapinTerrainData
 import TerrapinGeometry
 import TerrapinRaster
@@ -62,7 +63,7 @@ public struct GroundPass {
     }
 
     var horizon: SIMD3<Float> { SIMD3<Float>(sky.horizon.red, sky.horizon.green, sky.horizon.blue) * 255 }
-    var toDevice: (scale: Double, dx: Double, dy: Double) {
+    public var toDevice: (scale: Double, dx: Double, dy: Double) {
         (scale: transform.a, dx: transform.a * rect.minX + transform.tx - Double(x0), dy: transform.d * rect.minY + transform.ty - Double(y0))
     }
 
@@ -192,6 +193,71 @@ public struct GroundPass {
                           x0: x0, y0: y0, projection: projection)
     }
 
+    /// Whether a view is a flat map seen straight down: Web Mercator's plane, no tilt, north up,
+    /// no roll. Then a drawer that `drawsDirectly` draws the ground at the output's resolution
+    /// (`drawFlatMap`), as a web map does, instead of being draped from tile textures.
+    public static func seesFlatMap(_ projection: Projection) -> Bool {
+        let c = projection.camera
+        return projection.frame.ellipsoid.isPlane && c.tilt == 0 && c.roll == 0 && c.heading.truncatingRemainder(dividingBy: 360) == 0
+    }
+
+    /// Most tiles one flat map draws (a 4096² image at a zoom's start needs 81).
+    public static let maxFlatMapTiles = 1_024
+
+    /// The ground as a web map draws it, for a view that `seesFlatMap`: the flat ground's colour,
+    /// then `drawer`'s tiles at the zoom below the view's (MapLibre's choice for 512-pixel
+    /// tiles), each drawn straight onto `canvas` at its place, its style evaluated at the view's
+    /// own zoom; every device pixel is drawn by the one tile its centre lies in. Then the frame
+    /// takes the pixels back, so 3D content drawn next covers them. False (nothing drawn) when
+    /// the drawer cannot, or the view is not such a map.
+    public mutating func drawFlatMap(_ drawer: any TileDrawer, ground groundColor: RGBAColor, style: TerrainStyle, onto canvas: Canvas) -> Bool {
+        guard Self.seesFlatMap(projection), drawer.drawsDirectly, let k = projection.frame.ellipsoid.planeScale else { return false }
+        let groundZ = -projection.frame.origin.altitude
+        guard let s0 = projection.project(enu: Vector3(0, 0, groundZ)), let s1 = projection.project(enu: Vector3(1, 0, groundZ)) else { return false }
+        let device = toDevice
+        // Device pixels per metre of the plane at the ground, and per world (2π a k metres).
+        let perMetre = (s1.x - s0.x) * device.scale
+        let perWorld = perMetre * 2 * Double.pi * projection.frame.ellipsoid.a * k
+        let unit = device.scale
+        let zoom = log2(perWorld / unit / 512)
+        guard perWorld.isFinite, perWorld > 0, zoom.isFinite else { return false }
+        let z = min(drawer.maxZoom, max(drawer.minZoom, Int((zoom + 1e-6).rounded(.down))))
+        let tiles = Double(1 << z), perTile = perWorld / tiles
+        // The centre's place in the world (0…1 each way) and in the canvas.
+        let o = projection.frame.origin
+        let mx = (o.longitude + 180) / 360
+        let sinLat = sin(min(Ellipsoid.mercatorLatitudeLimit, max(-Ellipsoid.mercatorLatitudeLimit, o.latitude)) * Double.pi / 180)
+        let my = 0.5 - 0.25 * log((1 + sinLat) / (1 - sinLat)) / Double.pi
+        let cx = s0.x * device.scale + device.dx + Double(x0), cy = s0.y * device.scale + device.dy + Double(y0)
+        // Tile (column, row)'s north-west corner in the canvas.
+        func corner(_ tx: Int, _ ty: Int) -> (Double, Double) { (cx + (Double(tx) / tiles - mx) * perWorld, cy + (Double(ty) / tiles - my) * perWorld) }
+        let x1 = x0 + frame.width, y1 = y0 + frame.height
+        /// The tile column or row holding a canvas position (`w`: its world fraction), bounded.
+        func tile(_ w: Double) -> Int { min(1 << 24, max(-1 << 24, Int(saturating: (w * tiles).rounded(.down)))) }
+        let first = (tile((Double(x0) - cx) / perWorld + mx) - 1, tile((Double(y0) - cy) / perWorld + my) - 1)
+        let last = (tile((Double(x1) - cx) / perWorld + mx) + 1, tile((Double(y1) - cy) / perWorld + my) + 1)
+        let rows = max(0, min(last.1, 1 << z - 1)) - max(0, first.1) + 1, columns = last.0 - first.0 + 1
+        guard rows > 0, columns > 0, rows * columns <= Self.maxFlatMapTiles else { return false }
+        drawSkyAndFlatGround(ground: groundColor, grid: nil, imagery: nil, style: style)
+        composite(onto: canvas)
+        for ty in max(0, first.1)...min(last.1, 1 << z - 1) {
+            for tx in first.0...last.0 {
+                if let stopped, stopped() { return true }
+                let (left, top) = corner(tx, ty), (right, bottom) = corner(tx + 1, ty + 1)
+                // The pixels whose centres lie in the tile, within the frame.
+                let c0 = max(x0, Int(saturating: (left - 0.5).rounded(.up))), c1 = min(x1, Int(saturating: (right - 0.5).rounded(.up)))
+                let r0 = max(y0, Int(saturating: (top - 0.5).rounded(.up))), r1 = min(y1, Int(saturating: (bottom - 0.5).rounded(.up)))
+                guard c1 > c0, r1 > r0, let tile = Canvas(width: c1 - c0, height: r1 - r0) else { continue }
+                let wrapped = ((tx % (1 << z)) + (1 << z)) % (1 << z)
+                let view = TileView(origin: (left - Double(c0), top - Double(r0)), pixelsPerTile: perTile, unit: unit, zoom: zoom)
+                guard (try? drawer.draw(TileID(z: z, x: wrapped, y: ty), view: view, into: tile)) == true else { continue }
+                canvas.composite(tile.pixmap, atDevice: (c0, r0))
+            }
+        }
+        readBack(from: canvas)
+        return true
+    }
+
     /// Takes the frame's pixels back from `canvas` (what was drawn over the composited ground,
     /// such as shapes on the ground), so that 3D content drawn next covers them, depth-tested.
     public mutating func readBack(from canvas: Canvas) {
@@ -234,6 +300,8 @@ struct SkyCaster: Sendable {
     let ground: RGBAColor
     let flatShade: Float
     let centre: Vector3, m: Vector3, c: Double, up: Vector3
+    /// Web Mercator's plane (its ground at `groundZ` in the frame) rather than a sphere.
+    let plane: Bool, groundZ: Double
     let degLat: Double, degLon: Double
     let base255: SIMD3<Float>, horizon255: SIMD3<Float>
     /// The ground and horizon colours, 0…1 (w 0), for `groundPixel`.
@@ -254,7 +322,9 @@ struct SkyCaster: Sendable {
         centre = Vector3(0, 0, -r - projection.frame.origin.altitude)
         m = projection.eye - centre
         c = m.dot(m) - r * r
-        up = m.normalized
+        plane = projection.frame.ellipsoid.isPlane
+        groundZ = -projection.frame.origin.altitude
+        up = plane ? Vector3(0, 0, 1) : m.normalized
         (degLat, degLon) = projection.frame.ellipsoid.metresPerDegree(atLatitude: projection.frame.origin.latitude)
         base255 = SIMD3<Float>(ground.red, ground.green, ground.blue) * 255
         horizon255 = SIMD3<Float>(sky.horizon.red, sky.horizon.green, sky.horizon.blue) * 255
@@ -281,6 +351,18 @@ struct SkyCaster: Sendable {
         }
     }
 
+    /// The latitude and longitude of a ground point (on the plane exactly; on the sphere, from
+    /// the tangent plane's metres).
+    @inline(__always)
+    func latLon(_ q: Vector3) -> (Double, Double) {
+        if plane {
+            let p = projection.frame.geodetic(enu: q)
+            return (p.latitude, p.longitude)
+        }
+        let lat = projection.frame.origin.latitude + q.y / degLat
+        return (lat, projection.frame.origin.longitude + q.x / max(1e-3, projection.frame.ellipsoid.metresPerDegree(atLatitude: lat).longitude))
+    }
+
     func insideGrid(_ q: Vector3) -> Bool {
         guard let g = grid else { return false }
         let lat = projection.frame.origin.latitude + q.y / degLat, lon = projection.frame.origin.longitude + q.x / degLon
@@ -292,6 +374,12 @@ struct SkyCaster: Sendable {
     func cast(_ px: Double, _ py: Double) -> (dir: Vector3, distance: Double?, inside: Bool) {
         let p = inverse.apply(Point(px, py))
         let (_, dir) = projection.ray(x: p.x - rect.minX, y: p.y - rect.minY)
+        if plane {
+            guard dir.z < -1e-12 else { return (dir, nil, false) }
+            let distance = (projection.eye.z - groundZ) / -dir.z
+            guard distance < projection.far else { return (dir, nil, false) }
+            return (dir, distance, insideGrid(projection.eye + dir * distance))
+        }
         let b = m.dot(dir)
         let disc = b * b - c
         guard disc > 0, -b - disc.squareRoot() > 0 else { return (dir, nil, false) }
@@ -301,17 +389,23 @@ struct SkyCaster: Sendable {
 
     /// Where a ground point falls in the imagery: texel position and level of detail.
     func texelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
-        let lat = projection.frame.origin.latitude + q.y / degLat
-        let lon = projection.frame.origin.longitude + q.x / max(1e-3, projection.frame.ellipsoid.metresPerDegree(atLatitude: lat).longitude)
+        let (lat, lon) = latLon(q)
         let texel = imagery.texel(latitude: lat, longitude: lon)
         // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
         // times the pixel's own solid angle off the view's axis, cos³ of its angle to it (a
         // pixel at the frame's corner sees less of the sky than one at its centre), stretched
         // by 1 / cos(incidence), times image pixels per square metre. (Without the cos³, the
         // corners of a straight-down view read a zoom too coarse.)
-        let incidence = max(1e-3, abs(dir.dot((q - centre).normalized)))
+        let incidence = max(1e-3, abs(dir.dot(plane ? up : (q - centre).normalized)))
         let axis = max(1e-3, dir.dot(projection.forward))
-        let density = imagery.texelsPerMetre(latitude: lat)
+        var density = imagery.texelsPerMetre(latitude: lat)
+        if plane {
+            // The plane's metres are not the ground's: the image's pixels per metre of it,
+            // from the texels a metre east and a metre north.
+            let (latE, lonE) = latLon(q + Vector3(1, 0, 0)), (latN, lonN) = latLon(q + Vector3(0, 1, 0))
+            let east = imagery.texel(latitude: latE, longitude: lonE), north = imagery.texel(latitude: latN, longitude: lonN)
+            density = (abs(east.x - texel.x), abs(north.y - texel.y))
+        }
         let perPixel = (distance / focal) * (distance / focal) * (axis * axis * axis) / incidence * density.x * density.y
         return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
     }

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import TerrapinIO
 import TerrapinTiles
+import TerrapinRaster
+import TerrapinImagery
 import TerrapinTestSupport
 import TerrapinSnapshotTesting
 @testable import TerrapinBasemap
@@ -185,5 +187,35 @@ extension TileSchemaDetectionTests {
         let (lat, lon) = (TileID.latitude(worldY: (Double(id.y) + 0.5) / 16384), (Double(id.x) + 0.5) / 16384 * 360 - 180)
         let names = Set(basemap.symbols(area: [lon - 0.01, lat - 0.01, lon + 0.01, lat + 0.01], zoom: 14.5).map(\.text))
         #expect(names.isSuperset(of: ["Invented Park", "Fountain", "Long Invented Road"]), "\(names)")
+    }
+
+    /// A tile drawn straight into an image (a flat map at the output's resolution) is the tile
+    /// drawn into its texture when placed as the texture is: the same bytes. Moved half a pixel,
+    /// it differs; at twice the pixels with twice the unit, its park covers four times the pixels.
+    /// Styles with patterns or rasters are not drawn so (they are draped).
+    @Test func aTileDrawnStraightIntoAnImageIsItsTexture() throws {
+        let tiles = InventedSchemaTiles()
+        let style = try #require(BasemapStyle.builtin("roadmap", for: tiles))
+        let basemap = try Basemap(style: style, tiles: tiles) { _ in tiles }
+        #expect(basemap.drawsDirectly)
+        let id = TileID(z: 14, x: 8261, y: 6050)
+        let texture = try #require(try basemap.draw(id))
+        func direct(_ origin: (Double, Double), scale: Double) throws -> Pixmap {
+            let size = Int(512 * scale)
+            let canvas = try #require(Canvas(width: size, height: size))
+            let view = TileView(origin: origin, pixelsPerTile: 512 * scale, unit: scale, zoom: 14)
+            #expect(try basemap.draw(id, view: view, into: canvas))
+            return canvas.pixmap
+        }
+        #expect(try direct((0, 0), scale: 1).data == texture.data)
+        #expect(try direct((0.5, 0), scale: 1).data != texture.data)
+        func parkPixels(_ image: Pixmap) -> Int {
+            let park = Array(texture.data[(150 * 512 + 150) * 4..<(150 * 512 + 150) * 4 + 4])
+            return stride(from: 0, to: image.data.count, by: 4).filter { Array(image.data[$0..<$0 + 4]) == park }.count
+        }
+        let once = parkPixels(texture), twice = parkPixels(try direct((0, 0), scale: 2))
+        #expect(once > 10_000 && abs(Double(twice) / Double(once) - 4) < 0.1, "\(once) \(twice)")
+        let patterned = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "p", "type": "fill", "source": "s", "source-layer": "areas", "paint": {"fill-pattern": "dots"}}]}"#.utf8), file: "patterned.json", directory: ".")
+        #expect(!(try Basemap(style: patterned, tiles: tiles) { _ in tiles }).drawsDirectly)
     }
 }

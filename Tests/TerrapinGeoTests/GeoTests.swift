@@ -278,6 +278,74 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
     }
 }
 
+/// Web Mercator's plane (`"earth": "mercator"`): its metres are EPSG:3857's times the cosine of
+/// the latitude it is true to scale at, a projection makes it true at its centre, and a view of
+/// it at any tilt and heading is the pinhole view of a flat web map, worked out here on its own.
+@Suite struct MercatorPlaneTests {
+    @Test func thePlaneIsWebMercatorTrueToScaleAtItsCentre() {
+        let a = 6_378_137.0
+        let plane = Ellipsoid.mercator.trueToScale(atLatitude: 60)
+        #expect(plane.isPlane && plane.description == "mercator" && !Ellipsoid.sphere.isPlane)
+        #expect(abs(plane.planeScale! - 0.5) < 1e-12)
+        #expect(Ellipsoid.sphere.trueToScale(atLatitude: 60) == .sphere, "the ellipsoids stay as they are")
+        for p in [LatLngAltitude(latitude: 43.7384, longitude: 7.4246, altitude: 120), LatLngAltitude(latitude: -80, longitude: 170, altitude: 0)] {
+            let v = plane.ecef(p)
+            #expect(abs(v.x - 0.5 * a * p.longitude * Double.pi / 180) < 1e-6)
+            #expect(abs(v.y - 0.5 * a * log(tan(Double.pi / 4 + p.latitude * Double.pi / 360))) < 1e-6)
+            #expect(v.z == p.altitude)
+            let back = plane.geodetic(v)
+            #expect(abs(back.latitude - p.latitude) < 1e-10 && abs(back.longitude - p.longitude) < 1e-10 && back.altitude == p.altitude, "\(back)")
+            // A surface's trigonometry gives the same point.
+            let s = Ellipsoid.Surface(p).ecef(height: p.altitude, on: plane)
+            #expect((s - v).length < 1e-6)
+        }
+        // Beyond Web Mercator's limit, positions stay on its square world.
+        #expect(plane.ecef(LatLngAltitude(latitude: 90, longitude: 0)).y.isFinite)
+        // A metre east and north at the true latitude is a metre; a degree of longitude is the same everywhere.
+        let d = plane.metresPerDegree(atLatitude: 60)
+        #expect(abs(d.longitude - 0.5 * a * Double.pi / 180) < 1e-6 && abs(d.latitude - a * Double.pi / 180) < 1e-6, "\(d)")
+        // Frames on it have the plane's axes.
+        let frame = LocalFrame(origin: LatLngAltitude(latitude: 60, longitude: 10, altitude: 5), ellipsoid: plane)
+        #expect(frame.east == Vector3(1, 0, 0) && frame.north == Vector3(0, 1, 0) && frame.up == Vector3(0, 0, 1))
+        #expect(abs(frame.enu(LatLngAltitude(latitude: 60, longitude: 10, altitude: 15)).z - 10) < 1e-9)
+    }
+
+    /// Points at web-map pixel offsets from the centre, at a fractional zoom, land where a flat
+    /// map seen through MapLibre's pinhole camera (its distance, tilt and bearing) puts them: to a
+    /// thousandth of a pixel straight down at 1,000 pixels out, and tilted 60° and turned 30°.
+    @Test func everyViewOfThePlaneIsAWebMap() throws {
+        let lat0 = 51.5, lon0 = -0.12, zoom = 13.37, width = 1200.0, height = 900.0, fov = 36.87
+        let a = 6_378_137.0
+        let metresPerPixel = 2 * Double.pi * a * cos(lat0 * Double.pi / 180) / (512 * pow(2, zoom))
+        let focal = (height / 2) / tan(fov * Double.pi / 360)
+        let worldPixels = 512 * pow(2, zoom)
+        let mx0 = (lon0 + 180) / 360 * worldPixels
+        let my0 = (1 - log(tan(Double.pi / 4 + lat0 * Double.pi / 360)) / Double.pi) / 2 * worldPixels
+        func position(_ dx: Double, _ dy: Double) -> LatLngAltitude {
+            let mx = mx0 + dx, my = my0 + dy
+            let lat = atan(sinh(Double.pi * (1 - 2 * my / worldPixels))) * 180 / Double.pi
+            return LatLngAltitude(latitude: lat, longitude: mx / worldPixels * 360 - 180)
+        }
+        for (tilt, heading) in [(0.0, 0.0), (60.0, 30.0)] {
+            let camera = Camera(center: LatLngAltitude(latitude: lat0, longitude: lon0), heading: heading, tilt: tilt, range: metresPerPixel * focal,
+                                fieldOfView: .degrees(fov))
+            let projection = Projection(camera: camera, width: width, height: height, centerAltitude: 0, ellipsoid: .mercator)
+            var worst = 0.0
+            for (dx, dy) in [(1000.0, 0.0), (-700.0, 420.0), (0.0, -440.0), (350.0, -300.0), (-20.0, 10.0)] {
+                // The pinhole: the eye `focal` pixels from the centre, tilted and turned.
+                let h = heading * Double.pi / 180, t = tilt * Double.pi / 180
+                let along = dx * sin(h) - dy * cos(h), across = dx * cos(h) + dy * sin(h)
+                let depth = focal + along * sin(t)
+                guard depth > 1 else { continue }
+                let expected = (width / 2 + focal * across / depth, height / 2 - focal * along * cos(t) / depth)
+                let s = try #require(projection.project(position(dx, dy)))
+                worst = max(worst, abs(s.x - expected.0), abs(s.y - expected.1))
+            }
+            #expect(worst < 1e-3, "tilt \(tilt): \(worst) px")
+        }
+    }
+}
+
 /// CoreLocation's names for app code: a location's distance is the great circle on the mean
 /// sphere (one degree of longitude on the equator: 111,195.08 m; Paris to London 343.56 km, the haversine figure).
 @Test func coreLocationDistances() {

@@ -216,7 +216,24 @@ import TerrapinRender
         let plain = try base.decode(#"{"map": {"camera": {"center": {"latitude": 43.7, "longitude": 7.4}}}}"#)
         #expect(plain.map?.earth == .wgs84 && !SceneEncoder.encode(plain).contains("earth"))
         let wrong = base.issues(#"{"map": {"earth": "sphre"}}"#)
-        #expect(wrong == [#"line 1, column 19, $.map.earth: expected one of "wgs84", "sphere", found "sphre"; did you mean "sphere"?"#], "\(wrong)")
+        #expect(wrong == [#"line 1, column 19, $.map.earth: expected one of "wgs84", "sphere", "mercator", found "sphre"; did you mean "sphere"?"#], "\(wrong)")
+    }
+
+    /// "mercator" is Web Mercator's flat plane: it reads and writes back, reaches the ground, and
+    /// terrain, which does not lie on it, is refused with what to do, wherever the keys stand.
+    @Test func theMercatorPlaneReadsAndRefusesTerrain() throws {
+        let scene = try base.decode(#"{"map": {"earth": "mercator", "camera": {"center": {"latitude": 43.7, "longitude": 7.4}}}}"#)
+        let spec = try #require(scene.map)
+        #expect(spec.earth.isPlane)
+        let written = SceneEncoder.encode(scene)
+        let reread = try base.decode(written)
+        #expect(written.contains(#""earth": "mercator""#) && reread == scene)
+        #expect(try SceneBuilder(directory: ".").map(spec).ground.ellipsoid.isPlane)
+        for json in [#"{"map": {"earth": "mercator", "terrain": {"file": "hills.asc"}}}"#, #"{"map": {"terrain": {"file": "hills.asc"}, "earth": "mercator"}}"#] {
+            let issues = base.issues(json)
+            #expect(issues.count == 1 && issues[0].contains("$.map.earth: \"mercator\" is Web Mercator's flat plane, and terrain does not lie on it")
+                    && issues[0].contains("use \"sphere\""), "\(issues)")
+        }
     }
 
     @Test func badGeometryNamesTheShapeAndWhatToDo() {

@@ -122,5 +122,12 @@ import Terrapin
         let scene = try r.scene(base: SceneFile(map: MapScene()))
         #expect(scene.map?.markers.count == 1 && scene.map?.polylines.count == 1 && scene.output.width == 100 && scene.output.height == 80)
         #expect(scene.map?.mode == .roadmap)
+        // A static map is a web map, on Web Mercator's plane, unless its base names the sphere or has terrain.
+        #expect(scene.map?.earth.isPlane == true)
+        var sphere = MapScene()
+        sphere.earth = .sphere
+        #expect(try r.scene(base: SceneFile(map: sphere)).map?.earth == .sphere)
+        let hills = try SceneDecoder.decode(Array(#"{"map": {"terrain": {"file": "hills.asc"}}}"#.utf8))
+        #expect(try r.scene(base: hills).map?.earth == .wgs84)
     }
 }
