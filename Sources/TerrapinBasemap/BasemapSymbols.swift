@@ -161,6 +161,8 @@ extension Basemap {
         // Line labels' lengths as set, by text, fonts, size and letter spacing.
         var measured: [String: Double?] = [:]
         var seen: Set<String> = []
+        // Signed-distance icons coloured, by name and look.
+        var sdfIcons: [SDFKey: Pixmap] = [:]
         let symbolLayers = style.layers.filter { $0.kind == .symbol && $0.shows(at: zoom) }
         for (rank, layer) in symbolLayers.reversed().enumerated() {
             guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
@@ -249,6 +251,17 @@ extension Basemap {
                             if let sheet = sprite {
                                 icon = sheet.icon(name)
                                 if icon == nil { note("layer '\(layer.id)': icon '\(name)' is not in the sprite; drawn without it") }
+                                if let (field, ratio) = icon, sheet.isSDF(name) {
+                                    // A distance field, coloured as MapLibre's SDF shader colours it (once per look).
+                                    let look = SDFLook(color: Self.color(layer, "icon-color", context, default: StyleColor(red: 0, green: 0, blue: 0)),
+                                                       halo: Self.color(layer, "icon-halo-color", context, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0)),
+                                                       haloWidth: min(64, max(0, Self.number(layer, "icon-halo-width", context, default: 0))),
+                                                       haloBlur: min(64, max(0, Self.number(layer, "icon-halo-blur", context, default: 0))),
+                                                       size: min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))))
+                                    let key = SDFKey(name: name, look: look)
+                                    if sdfIcons[key] == nil { sdfIcons[key] = Self.sdfIcon(field, look) }
+                                    icon = sdfIcons[key].map { ($0, ratio) }
+                                }
                             } else {
                                 note("layer '\(layer.id)': icon-image needs a local sprite (the style's \"sprite\"); icons are not drawn")
                             }
@@ -744,6 +757,49 @@ extension Basemap {
                     }
                 }
             }
+        }
+        return out
+    }
+}
+
+/// How a signed-distance icon is coloured: `icon-color`, the halo's colour, width and blur
+/// (screen pixels), at `icon-size`.
+struct SDFLook: Hashable {
+    var color: StyleColor, halo: StyleColor, haloWidth: Double, haloBlur: Double, size: Double
+}
+
+struct SDFKey: Hashable {
+    var name: String, look: SDFLook
+}
+
+extension Basemap {
+    /// A signed-distance icon coloured as MapLibre's SDF shader colours it: each pixel's alpha
+    /// is a distance d (0…1, the edge at 0.75, 8 units a screen pixel at icon-size 1); the fill
+    /// is `icon-color` at smoothstep(0.75 − γ, 0.75 + γ, d), γ = 0.105 / size; under it the halo,
+    /// at smoothstep(b − γh, b + γh, d), b = (6 − halo width / size) / 8,
+    /// γh = (halo blur · 1.19 / 8 + 0.105) / size. Premultiplied, the fill over the halo.
+    static func sdfIcon(_ field: Pixmap, _ look: SDFLook) -> Pixmap {
+        var out = Pixmap(width: field.width, height: field.height)!
+        func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
+            let t = min(1, max(0, (x - e0) / max(1e-9, e1 - e0)))
+            return t * t * (3 - 2 * t)
+        }
+        let gamma = 0.105 / look.size
+        let haloOn = look.haloWidth > 0 && look.halo.alpha > 0
+        let haloBuffer = (6 - look.haloWidth / look.size) / 8, haloGamma = (look.haloBlur * 1.19 / 8 + 0.105) / look.size
+        func channel(_ c: StyleColor) -> (Double, Double, Double, Double) {
+            let a = min(1, max(0, c.alpha))
+            return (min(1, max(0, c.red)) * a, min(1, max(0, c.green)) * a, min(1, max(0, c.blue)) * a, a)
+        }
+        let fill = channel(look.color), halo = channel(look.halo)
+        for i in 0..<(field.width * field.height) {
+            let d = Double(field.data[i * 4 + 3]) / 255
+            let f = smoothstep(0.75 - gamma, 0.75 + gamma, d)
+            let h = haloOn ? smoothstep(haloBuffer - haloGamma, haloBuffer + haloGamma, d) : 0
+            let under = (halo.0 * h, halo.1 * h, halo.2 * h, halo.3 * h)
+            let top = (fill.0 * f, fill.1 * f, fill.2 * f, fill.3 * f)
+            let rgba = [top.0 + under.0 * (1 - top.3), top.1 + under.1 * (1 - top.3), top.2 + under.2 * (1 - top.3), top.3 + under.3 * (1 - top.3)]
+            for k in 0..<4 { out.data[i * 4 + k] = UInt8(min(255, max(0, (rgba[k] * 255).rounded()))) }
         }
         return out
     }

@@ -16,6 +16,9 @@ public struct SpriteSheet: Sendable {
         public let pixelRatio: Double
         /// How the icon stretches when fitted to its text (`stretchX`, `stretchY`, `content`).
         public var stretch: IconStretch? = nil
+        /// A signed distance field (`"sdf": true`): its alpha is the distance to the shape's edge,
+        /// and `icon-color` and the halo colour it (`Basemap.sdfIcon`).
+        public var sdf = false
     }
     public let icons: [String: Icon]
     /// Cut-out icons, made once.
@@ -92,6 +95,7 @@ public struct SpriteSheet: Sendable {
             }
             var icon = Icon(x: Int(x), y: Int(y), width: Int(w), height: Int(h), pixelRatio: max(0.25, min(8, number("pixelRatio") ?? 1)))
             icon.stretch = IconStretch(fields, width: Double(icon.width), height: Double(icon.height))
+            if case .bool(true)? = fields.first(where: { $0.key == "sdf" })?.value.value { icon.sdf = true }
             icons[m.key] = icon
             let rect = [icon.x, icon.y, icon.width, icon.height]
             if let same = cut[rect] { pieces[m.key] = same; continue }
@@ -208,4 +212,6 @@ public struct IconStretch: Sendable, Equatable {
 extension SpriteSheet {
     /// How an icon stretches, when its sprite entry says.
     public func stretch(_ name: String) -> IconStretch? { icons[name]?.stretch }
+    /// Whether icon `name` is a signed distance field.
+    public func isSDF(_ name: String) -> Bool { icons[name]?.sdf ?? false }
 }

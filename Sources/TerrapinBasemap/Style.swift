@@ -84,7 +84,8 @@ public struct BasemapStyle: Sendable {
                   "text-transform", "text-max-width", "text-line-height", "text-anchor", "text-offset", "symbol-placement", "symbol-spacing", "text-max-angle", "text-letter-spacing", "text-padding", "text-justify", "symbol-sort-key",
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size", "text-ignore-placement", "icon-allow-overlap", "icon-ignore-placement",
-                  "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment"],
+                  "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment",
+                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",

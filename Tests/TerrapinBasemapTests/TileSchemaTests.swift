@@ -219,3 +219,30 @@ extension TileSchemaDetectionTests {
         #expect(!(try Basemap(style: patterned, tiles: tiles) { _ in tiles }).drawsDirectly)
     }
 }
+
+/// Signed-distance sprite icons (`"sdf": true`) are coloured as MapLibre's SDF shader colours
+/// them: the fill is `icon-color` at smoothstep(0.75 ∓ 0.105 / size) of the distance, half on the
+/// edge; a halo of width w (blur b) lies under it from (6 − w / size) / 8.
+@Test func signedDistanceIconsAreColouredAsMapLibreColoursThem() throws {
+    // A field of distances 0, 64, …, 255 across; premultiplied black, as sprites ship them.
+    var field = Pixmap(width: 6, height: 1)!
+    let distances: [UInt8] = [0, 64, 128, 160, 191, 255]
+    for (i, d) in distances.enumerated() { field.data[i * 4 + 3] = d }
+    let sheet = try SpriteSheet.parse(Array(#"{"dot": {"x": 0, "y": 0, "width": 6, "height": 1, "sdf": true}, "plain": {"x": 0, "y": 0, "width": 6, "height": 1}}"#.utf8),
+                                      image: field, file: "s.json")
+    #expect(sheet.isSDF("dot") && !sheet.isSDF("plain"))
+    let red = StyleColor(red: 1, green: 0, blue: 0)
+    let plain = Basemap.sdfIcon(field, SDFLook(color: red, halo: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), haloWidth: 0, haloBlur: 0, size: 1))
+    func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double { let t = min(1, max(0, (x - e0) / (e1 - e0))); return t * t * (3 - 2 * t) }
+    for (i, d) in distances.enumerated() {
+        let expected = UInt8((smoothstep(0.645, 0.855, Double(d) / 255) * 255).rounded())
+        #expect(plain.data[i * 4] == expected && plain.data[i * 4 + 3] == expected && plain.data[i * 4 + 1] == 0, "\(d): \(Array(plain.data[i * 4..<i * 4 + 4]))")
+    }
+    #expect(plain.data[4 * 4 + 3] > 120 && plain.data[4 * 4 + 3] < 135, "the edge, 0.75, is half covered")
+    // A blue halo 2 pixels wide: under the fill, from 0.5 out; none beyond it.
+    let haloed = Basemap.sdfIcon(field, SDFLook(color: red, halo: StyleColor(red: 0, green: 0, blue: 1), haloWidth: 2, haloBlur: 0, size: 1))
+    #expect(haloed.data[0 * 4 + 3] == 0, "far outside: nothing")
+    let h = smoothstep(0.5 - 0.105, 0.5 + 0.105, 128.0 / 255)
+    #expect(abs(Double(haloed.data[2 * 4 + 2]) - h * 255) <= 1 && haloed.data[2 * 4] == 0, "\(Array(haloed.data[8..<12])): the halo alone at 0.5")
+    #expect(haloed.data[5 * 4] == 255 && haloed.data[5 * 4 + 2] == 0, "inside: the fill covers the halo")
+}
