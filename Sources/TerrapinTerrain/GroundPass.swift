@@ -377,7 +377,7 @@ struct SkyCaster: Sendable {
         if plane {
             guard dir.z < -1e-12 else { return (dir, nil, false) }
             let distance = (projection.eye.z - groundZ) / -dir.z
-            guard distance < projection.far else { return (dir, nil, false) }
+            guard distance > 0, distance < projection.far else { return (dir, nil, false) }
             return (dir, distance, insideGrid(projection.eye + dir * distance))
         }
         let b = m.dot(dir)
