@@ -162,7 +162,7 @@ extension Basemap {
         var measured: [String: Double?] = [:]
         var seen: Set<String> = []
         // Signed-distance icons coloured, by name and look.
-        var sdfIcons: [SDFKey: Pixmap] = [:]
+        var sdfIcons: [SDFKey: Pixmap] = [:], sdfPixels = 0
         let symbolLayers = style.layers.filter { $0.kind == .symbol && $0.shows(at: zoom) }
         for (rank, layer) in symbolLayers.reversed().enumerated() {
             guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
@@ -259,7 +259,16 @@ extension Basemap {
                                                        haloBlur: min(64, max(0, Self.number(layer, "icon-halo-blur", context, default: 0))),
                                                        size: min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))))
                                     let key = SDFKey(name: name, look: look)
-                                    if sdfIcons[key] == nil { sdfIcons[key] = Self.sdfIcon(field, look) }
+                                    if sdfIcons[key] == nil {
+                                        // Hostile input: a look per feature over a large field is
+                                        // bounded by the pixels coloured in one view.
+                                        sdfPixels += field.width * field.height
+                                        if sdfPixels <= Self.maxSDFPixels {
+                                            sdfIcons[key] = Self.sdfIcon(field, look)
+                                        } else {
+                                            note("layer '\(layer.id)': signed-distance icons coloured in more than \(Self.maxSDFPixels) pixels in one view; the rest are not drawn")
+                                        }
+                                    }
                                     icon = sdfIcons[key].map { ($0, ratio) }
                                 }
                             } else {
@@ -773,6 +782,9 @@ struct SDFKey: Hashable {
 }
 
 extension Basemap {
+    /// Most pixels of signed-distance icons one view colours (each look of each icon once).
+    public static let maxSDFPixels = 16 << 20
+
     /// A signed-distance icon coloured as MapLibre's SDF shader colours it: each pixel's alpha
     /// is a distance d (0…1, the edge at 0.75, 8 units a screen pixel at icon-size 1); the fill
     /// is `icon-color` at smoothstep(0.75 − γ, 0.75 + γ, d), γ = 0.105 / size; under it the halo,
