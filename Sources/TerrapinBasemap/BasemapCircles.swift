@@ -81,10 +81,6 @@ extension Basemap {
         guard x1 > x0, y1 > y0, var image = Pixmap(width: x1 - x0, height: y1 - y0) else { return nil }
         let b = -max(blur, 1 / outer)
         let inner = radius / outer
-        @inline(__always) func smoothstep(_ e0: Double, _ e1: Double, _ v: Double) -> Double {
-            let s = min(1, max(0, (v - e0) / (e1 - e0)))
-            return s * s * (3 - 2 * s)
-        }
         // Premultiplied colours, as the shader mixes them.
         let f = SIMD4<Double>(Double(fill.red * fill.alpha), Double(fill.green * fill.alpha), Double(fill.blue * fill.alpha), Double(fill.alpha))
         let r = SIMD4<Double>(Double(ring.red * ring.alpha), Double(ring.green * ring.alpha), Double(ring.blue * ring.alpha), Double(ring.alpha))
@@ -106,5 +102,15 @@ extension Basemap {
         }
         guard any else { return nil }
         return (image: image, origin: (x: x0, y: y0))
+    }
+}
+
+extension Basemap {
+    /// GLSL's smoothstep: 0 at `e0`, 1 at `e1` (either way round), cubic between. The circle and
+    /// signed-distance shaders' edge.
+    @inline(__always)
+    static func smoothstep(_ e0: Double, _ e1: Double, _ v: Double) -> Double {
+        let s = min(1, max(0, (v - e0) / (e1 - e0)))
+        return s * s * (3 - 2 * s)
     }
 }

@@ -792,26 +792,21 @@ extension Basemap {
     /// γh = (halo blur · 1.19 / 8 + 0.105) / size. Premultiplied, the fill over the halo.
     static func sdfIcon(_ field: Pixmap, _ look: SDFLook) -> Pixmap {
         var out = Pixmap(width: field.width, height: field.height)!
-        func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
-            let t = min(1, max(0, (x - e0) / max(1e-9, e1 - e0)))
-            return t * t * (3 - 2 * t)
-        }
         let gamma = 0.105 / look.size
         let haloOn = look.haloWidth > 0 && look.halo.alpha > 0
         let haloBuffer = (6 - look.haloWidth / look.size) / 8, haloGamma = (look.haloBlur * 1.19 / 8 + 0.105) / look.size
-        func channel(_ c: StyleColor) -> (Double, Double, Double, Double) {
+        /// A colour premultiplied, 0…1.
+        func premultiplied(_ c: StyleColor) -> SIMD4<Double> {
             let a = min(1, max(0, c.alpha))
-            return (min(1, max(0, c.red)) * a, min(1, max(0, c.green)) * a, min(1, max(0, c.blue)) * a, a)
+            return SIMD4(min(1, max(0, c.red)) * a, min(1, max(0, c.green)) * a, min(1, max(0, c.blue)) * a, a)
         }
-        let fill = channel(look.color), halo = channel(look.halo)
+        let fill = premultiplied(look.color), halo = premultiplied(look.halo)
         for i in 0..<(field.width * field.height) {
             let d = Double(field.data[i * 4 + 3]) / 255
-            let f = smoothstep(0.75 - gamma, 0.75 + gamma, d)
-            let h = haloOn ? smoothstep(haloBuffer - haloGamma, haloBuffer + haloGamma, d) : 0
-            let under = (halo.0 * h, halo.1 * h, halo.2 * h, halo.3 * h)
-            let top = (fill.0 * f, fill.1 * f, fill.2 * f, fill.3 * f)
-            let rgba = [top.0 + under.0 * (1 - top.3), top.1 + under.1 * (1 - top.3), top.2 + under.2 * (1 - top.3), top.3 + under.3 * (1 - top.3)]
-            for k in 0..<4 { out.data[i * 4 + k] = UInt8(min(255, max(0, (rgba[k] * 255).rounded()))) }
+            let top = fill * smoothstep(0.75 - gamma, 0.75 + gamma, d)
+            let under = haloOn ? halo * smoothstep(haloBuffer - haloGamma, haloBuffer + haloGamma, d) : .zero
+            let rgba = ((top + under * (1 - top.w)) * 255).rounded(.toNearestOrAwayFromZero)
+            for k in 0..<4 { out.data[i * 4 + k] = UInt8(min(255, max(0, rgba[k]))) }
         }
         return out
     }

@@ -53,7 +53,7 @@ extension TileDrawer {
 /// style is evaluated at `zoom` (the view's, fractional). The canvas holds just the pixels whose
 /// centres lie in the tile, as MapLibre's stencil gives each pixel to one tile, so tiles meet
 /// without seams.
-public struct TileView: Sendable, Equatable {
+public struct TileView: Sendable {
     public var origin: (x: Double, y: Double)
     public var pixelsPerTile: Double
     public var unit: Double
@@ -63,9 +63,6 @@ public struct TileView: Sendable, Equatable {
         self.pixelsPerTile = pixelsPerTile
         self.unit = unit
         self.zoom = zoom
-    }
-    public static func == (a: TileView, b: TileView) -> Bool {
-        a.origin == b.origin && a.pixelsPerTile == b.pixelsPerTile && a.unit == b.unit && a.zoom == b.zoom
     }
 }
 

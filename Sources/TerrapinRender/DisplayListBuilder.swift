@@ -32,11 +32,11 @@ enum DisplayListBuilder {
         // Resolve decides how the basemap reaches the ground: a flat map seen straight down is
         // drawn at the output's resolution, as a web map is; any other view drapes its tiles.
         var flatDrape = drape
-        if let basemap, basemap.drawsDirectly, map.terrain == nil, let projection = scene.projection, GroundPass.seesFlatMap(projection) {
+        if let basemap, basemap.drawsDirectly, let projection = scene.projection, GroundPass.seesFlatMap(projection) {
             flatDrape = .flatBasemap(basemap.name)
         }
         items.append(DisplayItem(layer: .ground, content: .flatGround(MapPalette.ground(map.mode), drape: flatDrape)))
-        if let terrain = map.terrain {
+        if let terrain = map.groundTerrain {
             items.append(DisplayItem(layer: .ground, content: .terrainMesh(columns: terrain.grid.columns, rows: terrain.grid.rows,
                                                                            finer: terrain.detail.map { SIMD2($0.columns, $0.rows) }, drape: drape,
                                                                            roadmap: map.mode == .roadmap && basemap == nil)))

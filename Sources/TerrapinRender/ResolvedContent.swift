@@ -39,7 +39,7 @@ final class ResolvedContent {
     init(map: Map, prepared: [PreparedMarker], ground: Ground, width: Double = .infinity) {
         self.prepared = prepared
         self.ground = ground
-        terrain = map.terrain
+        terrain = map.groundTerrain
         groundImagery = map.groundImagery
         sun = map.sun
         tapHandler = map.tapHandler

@@ -129,7 +129,7 @@ enum ShapeResolver {
     /// finest level) when the path or its extrusion's foot follows the ground, else only what
     /// great circles need.
     static func step(_ mode: AltitudeMode, extruded: Bool = false, map: Map) -> Double? {
-        guard mode != .absolute || extruded, let terrain = map.terrain else { return nil }
+        guard mode != .absolute || extruded, let terrain = map.groundTerrain else { return nil }
         let grid = terrain.detail.last ?? terrain.grid
         return max(1, min(grid.cellHeight * 111_132, grid.cellWidth * 111_320 * 0.7))
     }

@@ -207,11 +207,14 @@ public struct Map {
         return m
     }
 
+    /// The terrain the map is drawn with: `terrain`, except on Web Mercator's plane, which
+    /// terrain does not lie on (scene files that ask for both are refused).
+    public var groundTerrain: TerrainGround? { earth.isPlane ? nil : terrain }
+
     /// What markers stand on: the terrain (or flat ground), with the buildings on it.
     public var ground: Ground {
         var bare: Ground = FlatGround(ellipsoid: earth)
-        // (Terrain does not lie on Web Mercator's plane: scene files that ask for both are refused.)
-        if var terrain, !earth.isPlane {
+        if var terrain = groundTerrain {
             terrain.ellipsoid = earth
             bare = terrain
         }

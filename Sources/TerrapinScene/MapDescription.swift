@@ -43,7 +43,7 @@ extension MapScene {
         }
         cameraRestriction = map.cameraRestriction
         attribution = map.attribution
-        if let ground = map.terrain {
+        if let ground = map.groundTerrain {
             if let source = ground.grid.source {
                 terrain = TerrainSpec(file: file(source.file), bounds: source.bounds, exaggeration: ground.exaggeration)
                 if let encoding = source.tiles {

@@ -224,10 +224,7 @@ public struct GroundPass {
         let z = min(drawer.maxZoom, max(drawer.minZoom, Int((zoom + 1e-6).rounded(.down))))
         let tiles = Double(1 << z), perTile = perWorld / tiles
         // The centre's place in the world (0…1 each way) and in the canvas.
-        let o = projection.frame.origin
-        let mx = (o.longitude + 180) / 360
-        let sinLat = sin(min(Ellipsoid.mercatorLatitudeLimit, max(-Ellipsoid.mercatorLatitudeLimit, o.latitude)) * Double.pi / 180)
-        let my = 0.5 - 0.25 * log((1 + sinLat) / (1 - sinLat)) / Double.pi
+        let (mx, my) = TileID.world(longitude: projection.frame.origin.longitude, latitude: projection.frame.origin.latitude)
         let cx = s0.x * device.scale + device.dx + Double(x0), cy = s0.y * device.scale + device.dy + Double(y0)
         // Tile (column, row)'s north-west corner in the canvas.
         func corner(_ tx: Int, _ ty: Int) -> (Double, Double) { (cx + (Double(tx) / tiles - mx) * perWorld, cy + (Double(ty) / tiles - my) * perWorld) }

@@ -24,12 +24,20 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     public static func containing(longitude: Double, latitude: Double, zoom: Int) -> TileID {
         let n = Double(1 << zoom)
-        let phi: Double = min(max(latitude, -85.0511), 85.0511) * Double.pi / 180
-        let mercator: Double = log(tan(Double.pi / 4 + phi / 2))
-        let fx: Double = (longitude + 180) / 360 * n
-        let fy: Double = (1 - mercator / Double.pi) / 2 * n
+        let w = world(longitude: longitude, latitude: latitude)
+        let fx: Double = w.x * n
+        let fy: Double = w.y * n
         let x = Int(fx.rounded(.down)), y = Int(fy.rounded(.down))
         return TileID(z: zoom, x: min(max(x, 0), (1 << zoom) - 1), y: min(max(y, 0), (1 << zoom) - 1))
+    }
+
+    /// A position's place in the Web Mercator world, as fractions from its west edge and its
+    /// north edge (0…1; latitudes clamped to ±85.0511°): tile (x, y) of zoom z starts at
+    /// (x, y) / 2^z. The inverse of `latitude(worldY:)`.
+    public static func world(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
+        let phi: Double = min(max(latitude, -85.0511), 85.0511) * Double.pi / 180
+        let mercator: Double = log(tan(Double.pi / 4 + phi / 2))
+        return ((longitude + 180) / 360, (1 - mercator / Double.pi) / 2)
     }
 
     /// The latitude at `y`, a fraction of the Web Mercator world from its north edge (0) to its
