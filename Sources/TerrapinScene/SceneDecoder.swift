@@ -79,6 +79,8 @@ struct Reader {
     var references: [FileReference] = []
     /// Every font family the scene names.
     var fonts: [FileReference] = []
+    /// How deep in a view tree the reader is (a pin's glyph is one level below its pin).
+    var viewDepth = 0
 
     mutating func report(_ node: JSONNode?, _ path: String, _ message: String) {
         issues.append(SceneIssue(path: path, location: node?.location, message: message))

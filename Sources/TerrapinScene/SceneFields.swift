@@ -29,6 +29,16 @@ struct FieldSpec: Sendable {
     let since: String
 }
 
+/// Which members may go together, where an object has modes (terrain from a file, from tiles or
+/// inline): the schema's `oneOf`/`anyOf` of required sets, and the reference's sentence for it.
+/// The table's `check` enforces the same rules, with a message for each.
+struct Composition: Sendable {
+    /// "oneOf" or "anyOf".
+    let keyword: String
+    let cases: JSONValue
+    let text: String
+}
+
 /// One member of a scene object: how it is read into the model, and written from it.
 struct Field<Model>: Sendable {
     let spec: FieldSpec
@@ -53,14 +63,16 @@ struct ObjectTable<Model: Sendable>: Sendable {
     let check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)?
     /// The fields' keys, made once: every object read checks its members against them.
     let keys: [String]
+    let composition: Composition?
 
-    init(name: String, doc: String, initial: Model, required: [String] = [], requiredMessage: String? = nil, fields: [Field<Model>],
-         check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)? = nil) {
+    init(name: String, doc: String, initial: Model, required: [String] = [], requiredMessage: String? = nil, composition: Composition? = nil,
+         fields: [Field<Model>], check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)? = nil) {
         self.name = name
         self.doc = doc
         self.initial = initial
         self.required = required
         self.requiredMessage = requiredMessage
+        self.composition = composition
         self.fields = fields
         self.check = check
         keys = fields.map(\.spec.key)
@@ -78,6 +90,7 @@ struct ObjectTable<Model: Sendable>: Sendable {
         o.append(("type", .string("object")))
         o.append(("additionalProperties", .bool(false)))
         if !required.isEmpty { o.append(("required", .array(required.map { .string($0) }))) }
+        if let composition { o.append((composition.keyword, composition.cases)) }
         o.append(("properties", .object(fields.map { f in (f.spec.key, described(f.spec)) })))
         return .object(o)
     }
@@ -99,6 +112,7 @@ struct ObjectTable<Model: Sendable>: Sendable {
     var markdown: String {
         var text = "### `\(name.isEmpty ? "(scene file)" : name)`\n\n\(doc)\n\n"
         if !required.isEmpty { text += "Required: " + required.map { "`\($0)`" }.joined(separator: ", ") + ".\n\n" }
+        if let composition { text += composition.text + "\n\n" }
         text += "| key | type | unit | default | since | what |\n|---|---|---|---|---|---|\n"
         for f in fields {
             let s = f.spec
@@ -189,6 +203,22 @@ extension Field where Model: Sendable {
                                      defaultText: shown, doc: doc, since: since),
                      read: { r, node, path, model in if let c = r.viewColor(node, path) { model[keyPath: keyPath] = c } },
                      write: { $0[keyPath: keyPath] == d ? nil : SceneEncoder.color($0[keyPath: keyPath]) })
+    }
+
+    /// A view colour that may be absent (nil: the owner's own colour); written when present.
+    static func optionalViewColor(_ key: String, _ keyPath: WritableKeyPath<Model, Color?> & Sendable, doc: String, since: String = "0.1.0") -> Field {
+        Field(spec: FieldSpec(key: key, schema: .object([("$ref", .string("#/$defs/color"))]), type: "colour (name or hex)", unit: nil,
+                              defaultText: nil, doc: doc, since: since),
+              read: { r, node, path, model in model[keyPath: keyPath] = r.viewColor(node, path) },
+              write: { $0[keyPath: keyPath].map(SceneEncoder.color) })
+    }
+
+    /// The same field of a model held inside another (a standalone popover's popover fields on
+    /// its marker).
+    func lifted<Outer: Sendable>(_ keyPath: WritableKeyPath<Outer, Model> & Sendable) -> Field<Outer> {
+        let read = self.read, write = self.write
+        return Field<Outer>(spec: spec, read: { r, node, path, outer in read(&r, node, path, &outer[keyPath: keyPath]) },
+                            write: { write($0[keyPath: keyPath]) })
     }
 
     /// A sub-object whose members are more of the same model's fields (`"stroke": {…}`):

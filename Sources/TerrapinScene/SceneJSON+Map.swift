@@ -95,29 +95,6 @@ extension SceneEncoder {
         return .object(o)
     }
 
-    static func terrain(_ t: TerrainSpec) -> JSONValue {
-        var terrain: [(String, JSONValue)] = []
-        if let inline = t.inline {
-            terrain = [("columns", .number(Double(inline.columns))), ("rows", .number(Double(inline.rows))),
-                       ("bounds", .array(inline.bounds.map { .number($0) })), ("samples", .numbers(inline.samples.map { Double($0) }))]
-        } else {
-            terrain.append((t.tiles ? "tiles" : "file", .string(t.file)))
-            if t.tiles { terrain.append(("encoding", .string(t.encoding.rawValue))) }
-            if let b = t.bounds { terrain.append(("bounds", .array(b.map { .number($0) }))) }
-        }
-        if t.exaggeration != 1 { terrain.append(("exaggeration", .number(t.exaggeration))) }
-        return .object(terrain)
-    }
-
-    static func imagery(_ i: ImagerySpec) -> JSONValue {
-        var imagery: [(String, JSONValue)] = i.tiles ? [("tiles", .string(i.file))]
-            : i.bounds.isEmpty ? [("file", .string(i.file))]
-            : [("file", .string(i.file)), ("bounds", .array(i.bounds.map { .number($0) }))]
-        if i.projection != .geographic { imagery.append(("projection", .string(i.projection.rawValue))) }
-        if i.shading != 0 { imagery.append(("shading", .number(i.shading))) }
-        return .object(imagery)
-    }
-
     static func building(_ b: BuildingSpec) -> JSONValue { SceneTables.building.write(b) }
 
     static func label(_ l: BasemapLabel) -> JSONValue {

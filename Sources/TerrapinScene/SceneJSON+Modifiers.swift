@@ -128,11 +128,8 @@ extension Reader {
         case "scaledToFill": return flag() ? .aspectRatio(nil, .fill) : nil
         case "accessibilityLabel": return text(value, p).map { .accessibilityLabel($0) }
         case "animation":
-            guard let (a, m) = animation(value, p, allowed: Self.animationKeys + ["from"]) else { return nil }
-            guard let fromNode = m["from"], let items = array(fromNode, p + ".from", max: 16) else {
-                report(value, p, "an animation needs \"from\": the animatable modifiers' values when the view appears, e.g. [{\"opacity\": 0}]")
-                return nil
-            }
+            guard let a = read(SceneTables.appearAnimation, value, p), let animation = a.animation else { return nil }
+            let items = a.fromItems
             var from: [ModifierSpec] = []
             for (i, item) in items.enumerated() {
                 let q = p + ".from[\(i)]"
@@ -142,7 +139,7 @@ extension Reader {
                 }
                 if let f = modifier(item, q, depth: depth, index: 1, content: content) { from.append(f) }
             }
-            return .appearAnimation(a, from: from)
+            return .appearAnimation(animation, from: from)
         default: return nil
         }
     }
@@ -195,7 +192,11 @@ extension SceneEncoder {
             ("aspectRatio", .object((ratio.map { [("ratio", JSONValue.number($0))] } ?? []) + [("contentMode", .string(mode == .fit ? "fit" : "fill"))]))
         case .accessibilityLabel(let l): ("accessibilityLabel", .string(l))
         case .appearAnimation(let a, let from):
-            ("animation", .object(animation(a) + [("from", .array(from.map(modifier)))]))
+            ("animation", {
+                var members = AnimationMembers(a)
+                members.from = from
+                return SceneTables.appearAnimation.write(members)
+            }())
         }
         return .object([(key, value)])
     }

@@ -21,39 +21,7 @@ extension Reader {
                                 "scaleEffect", "rotationEffect", "resizable", "aspectRatio", "scaledToFit", "scaledToFill", "accessibilityLabel",
                                 "animation", "imageScale", "locale"]
 
-    static let animationKeys = ["curve", "duration", "response", "dampingFraction", "delay", "speed", "repeat", "autoreverses"]
-
     static let animatableModifiers = ["opacity", "scaleEffect", "offset", "rotationEffect", "foregroundStyle", "foregroundColor"]
-
-
-    /// An animation: `{"curve": "easeInOut", "duration": 1, "repeat": "forever", …}`; with
-    /// `extra`, also returns those members.
-    mutating func animation(_ node: JSONNode, _ path: String, allowed: [String]) -> (Animation, Members)? {
-        guard let m = object(node, path, allowed: allowed) else { return nil }
-        let curve: AnimationCurveName = choice(m["curve"], path + ".curve", default: .easeInOut)
-        var a: Animation
-        if curve == .spring {
-            if m["duration"] != nil { report(m["duration"], path + ".duration", "a spring has a \"response\" and a \"dampingFraction\", not a duration") }
-            a = .spring(response: number(m["response"], path + ".response", in: 0.01...60, unit: " of seconds") ?? 0.55,
-                        dampingFraction: number(m["dampingFraction"], path + ".dampingFraction", in: 0.01...10) ?? 0.825)
-        } else {
-            if m["response"] != nil || m["dampingFraction"] != nil { report(node, path, "\"response\" and \"dampingFraction\" belong to \"curve\": \"spring\"") }
-            a = curve.animation(duration: number(m["duration"], path + ".duration", in: 0.001...SceneFile.maxTime, unit: " of seconds") ?? 0.35)
-        }
-        if let d = number(m["delay"], path + ".delay", in: 0...SceneFile.maxTime, unit: " of seconds") { a = a.delay(d) }
-        if let s = number(m["speed"], path + ".speed", in: 0.01...100) { a = a.speed(s) }
-        let autoreverses = bool(m["autoreverses"], path + ".autoreverses") ?? true
-        if let r = m["repeat"] {
-            if case .string(let s) = r.value {
-                if s == "forever" { a = a.repeatForever(autoreverses: autoreverses) } else { report(r, path + ".repeat", "expected a count or \"forever\", found \"\(shown(s))\"") }
-            } else {
-                a = a.repeatCount(integer(r, path + ".repeat", in: 1...1_000_000, default: 1), autoreverses: autoreverses)
-            }
-        } else if m["autoreverses"] != nil {
-            report(m["autoreverses"], path + ".autoreverses", "\"autoreverses\" needs a \"repeat\"")
-        }
-        return (a, m)
-    }
 
 
     /// A view: one kind key (`{"text": "…"}`, `{"vstack": {…}}`, …) and optional ordered `"modifiers"`.
@@ -192,24 +160,6 @@ extension SceneEncoder {
         }
         if !v.modifiers.isEmpty { o.append(("modifiers", .array(v.modifiers.map(modifier)))) }
         return .object(o)
-    }
-
-
-    /// `{"curve", "duration" | "response" + "dampingFraction", "delay", "speed", "repeat", "autoreverses"}`.
-    static func animation(_ a: Animation) -> [(String, JSONValue)] {
-        var o: [(String, JSONValue)] = []
-        switch a.curve {
-        case .spring(let response, let damping):
-            o = [("curve", .string("spring")), ("response", .number(response)), ("dampingFraction", .number(damping))]
-        case .bezier(let x1, let y1, let x2, let y2):
-            let name = AnimationCurveName.allCases.first { $0.animation(duration: 1).curve == .bezier(x1, y1, x2, y2) }?.rawValue ?? "easeInOut"
-            o = [("curve", .string(name)), ("duration", .number(a.duration))]
-        }
-        if a.delay != 0 { o.append(("delay", .number(a.delay))) }
-        if a.speed != 1 { o.append(("speed", .number(a.speed))) }
-        if let r = a.repeats { o.append(("repeat", r == Int.max ? .string("forever") : .number(Double(r)))) }
-        if a.repeats != nil, !a.autoreverses { o.append(("autoreverses", .bool(false))) }
-        return o
     }
 
 

@@ -50,45 +50,6 @@ public enum SceneSchema {
     "path": { "type": "array", "maxItems": 100000, "items": { "$ref": "#/$defs/position" } },
     "altitudeMode": { "enum": ["absolute", "clampToGround", "relativeToGround", "relativeToMesh"] },
     "collisionBehavior": { "enum": ["required", "requiredAndHidesOptional", "optionalAndHidesLowerPriority"] },
-    "terrain": {
-      "description": "A height grid: a file, or inline samples (columns × rows metres, north row first; bounds are the cells' outer edges).",
-      "type": "object",
-      "additionalProperties": false,
-      "oneOf": [
-        { "required": ["file"] },
-        { "required": ["tiles"] },
-        { "required": ["columns", "rows", "bounds", "samples"] }
-      ],
-      "properties": {
-        "file": { "type": "string", "description": ".asc, .hgt, or a Terrarium .png (which needs bounds)" },
-        "tiles": { "type": "string", "description": "Elevation tiles: a .pmtiles or .mbtiles archive, or an XYZ template such as dem/{z}/{x}/{y}.png (or an http(s) URL of either, or of a TileJSON document), stitched around the camera." },
-        "encoding": { "enum": ["terrainrgb", "terrarium"], "description": "How tiles encode heights. Default terrainrgb (Mapbox Terrain-RGB)." },
-        "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
-                    "description": "[west, south, east, north] in degrees" },
-        "exaggeration": { "type": "number", "minimum": 0, "maximum": 100 },
-        "columns": { "type": "integer", "minimum": 2 },
-        "rows": { "type": "integer", "minimum": 2 },
-        "samples": { "type": "array", "items": { "type": "number", "minimum": -100000, "maximum": 100000 } }
-      }
-    },
-    "imagery": {
-      "description": "An image, or raster tiles, draped on the ground in satellite and hybrid modes; relief shows where it is absent or transparent.",
-      "type": "object",
-      "additionalProperties": false,
-      "anyOf": [
-        { "required": ["file", "bounds"] },
-        { "required": ["tiles"] },
-        { "required": ["file"], "properties": { "file": { "pattern": "\\.[tT][iI][fF][fF]?$" } } }
-      ],
-      "properties": {
-        "file": { "type": "string", "description": "A PNG, JPEG or WebP of at most 33,554,432 pixels (with bounds), or a GeoTIFF (.tif, .tiff: EPSG:4326 or EPSG:3857; bounds and projection from the file)." },
-        "tiles": { "type": "string", "description": "Raster tiles (PNG, JPEG or WebP): a .pmtiles or .mbtiles archive, or an XYZ template such as tiles/{z}/{x}/{y}.png ({-y} for TMS rows); or an http(s) URL of either, or of a TileJSON document." },
-        "bounds": { "type": "array", "minItems": 4, "maxItems": 4, "items": { "type": "number", "minimum": -180, "maximum": 180 },
-                    "description": "[west, south, east, north] in degrees: the image's outer edges; west > east crosses the antimeridian." },
-        "projection": { "enum": ["geographic", "webMercator"], "description": "How rows are spaced: evenly in latitude (default) or in Web Mercator y (XYZ tiles)." },
-        "shading": { "type": "number", "minimum": 0, "maximum": 1, "description": "How much the hillshade darkens the imagery. Default 0." }
-      }
-    },
     "anyMarker": {
       "type": "object",
       "required": ["position"],
@@ -100,103 +61,6 @@ public enum SceneSchema {
         "else": { "$ref": "#/$defs/marker" }
       }
     },
-    "marker": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "type": { "const": "marker" },
-        "position": { "$ref": "#/$defs/position" },
-        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
-        "collisionBehavior": { "$ref": "#/$defs/collisionBehavior" },
-        "collisionPriority": { "type": "integer", "minimum": -1000000, "maximum": 1000000 },
-        "zIndex": { "type": "integer", "minimum": -1000000, "maximum": 1000000 },
-        "anchor": { "type": "object", "additionalProperties": false,
-                    "properties": { "x": { "type": "number", "minimum": -10, "maximum": 10 }, "y": { "type": "number", "minimum": -10, "maximum": 10 } } },
-        "content": { "$ref": "#/$defs/view" },
-        "popover": { "$ref": "#/$defs/popover" },
-        "onTap": { "const": "togglePopover" }
-      },
-      "dependentRequired": { "onTap": ["popover"] }
-    },
-    "marker3D": {
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["type"],
-      "properties": {
-        "type": { "const": "marker3D" },
-        "position": { "$ref": "#/$defs/position" },
-        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
-        "collisionBehavior": { "$ref": "#/$defs/collisionBehavior" },
-        "zIndex": { "type": "integer", "minimum": -1000000, "maximum": 1000000 },
-        "extruded": { "type": "boolean" },
-        "drawsWhenOccluded": { "type": "boolean" },
-        "sizePreserved": { "type": "boolean" },
-        "label": { "type": "string", "maxLength": 10000 },
-        "style": {
-          "oneOf": [
-            { "const": "default" },
-            { "type": "object", "additionalProperties": false, "required": ["pin"], "properties": { "pin": { "$ref": "#/$defs/pin" } } },
-            { "type": "object", "additionalProperties": false, "required": ["image"], "properties": { "image": { "$ref": "#/$defs/image" } } },
-            { "type": "object", "additionalProperties": false, "required": ["view"], "properties": { "view": { "$ref": "#/$defs/view" } } }
-          ]
-        }
-      }
-    },
-    "popover": {
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["content"],
-      "properties": {
-        "isOpen": { "type": "boolean" },
-        "autoClose": { "type": "boolean" },
-        "autoPan": { "type": "boolean" },
-        "padding": { "type": "number", "minimum": 0, "maximum": 200 },
-        "backgroundColor": { "$ref": "#/$defs/color" },
-        "cornerRadius": { "type": "number", "minimum": 0, "maximum": 200 },
-        "animation": { "$ref": "#/$defs/animation", "description": "How the popover fades in when a tap opens it." },
-        "content": { "$ref": "#/$defs/view" }
-      }
-    },
-    "animation": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "curve": { "enum": ["linear", "easeIn", "easeOut", "easeInOut", "spring"], "description": "Default easeInOut." },
-        "duration": { "type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds (not for spring). Default 0.35." },
-        "response": { "type": "number", "minimum": 0.01, "maximum": 60, "description": "A spring's period in seconds. Default 0.55." },
-        "dampingFraction": { "type": "number", "minimum": 0.01, "maximum": 10, "description": "A spring's damping: below 1 it overshoots. Default 0.825." },
-        "delay": { "type": "number", "minimum": 0, "maximum": 86400 },
-        "speed": { "type": "number", "minimum": 0.01, "maximum": 100 },
-        "repeat": { "oneOf": [ { "type": "integer", "minimum": 1, "maximum": 1000000 }, { "const": "forever" } ] },
-        "autoreverses": { "type": "boolean", "description": "With repeat: every other run backwards. Default true." }
-      }
-    },
-    "standalonePopover": {
-      "description": "A popover at a position of its own (the SDK's Popover(positionAnchor:…)): its stem's tip on the position, moved by offset.",
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["type", "content"],
-      "properties": {
-        "type": { "const": "popover" },
-        "position": { "$ref": "#/$defs/position" },
-        "altitudeMode": { "$ref": "#/$defs/altitudeMode" },
-        "offset": {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "width": { "type": "number", "minimum": -10000, "maximum": 10000 },
-            "height": { "type": "number", "minimum": -10000, "maximum": 10000 }
-          }
-        },
-        "isOpen": { "type": "boolean" },
-        "autoClose": { "type": "boolean" },
-        "autoPan": { "type": "boolean" },
-        "padding": { "type": "number", "minimum": 0, "maximum": 200 },
-        "backgroundColor": { "$ref": "#/$defs/color" },
-        "cornerRadius": { "type": "number", "minimum": 0, "maximum": 200 },
-        "content": { "$ref": "#/$defs/view" }
-      }
-    },
     "color": {
       "type": "string",
       "anyOf": [
@@ -204,17 +68,6 @@ public enum SceneSchema {
         { "enum": ["black", "blue", "brown", "clear", "cyan", "gray", "green", "indigo", "mint", "orange", "pink", "primary",
                    "purple", "red", "secondary", "teal", "white", "yellow"] }
       ]
-    },
-    "pin": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "background": { "$ref": "#/$defs/color" },
-        "border": { "$ref": "#/$defs/color" },
-        "glyphColor": { "$ref": "#/$defs/color" },
-        "scale": { "type": "number", "minimum": 0.1, "maximum": 10 },
-        "glyph": { "$ref": "#/$defs/view" }
-      }
     },
     "image": {
       "type": "object",
@@ -361,23 +214,7 @@ public enum SceneSchema {
         "scaledToFit": { "type": "boolean" },
         "scaledToFill": { "type": "boolean" },
         "accessibilityLabel": { "type": "string", "maxLength": 10000 },
-        "animation": {
-          "description": "The animatable modifiers before it start from \"from\" when the view appears and animate to their own values.",
-          "type": "object",
-          "additionalProperties": false,
-          "required": ["from"],
-          "properties": {
-            "curve": { "enum": ["linear", "easeIn", "easeOut", "easeInOut", "spring"], "description": "Default easeInOut." },
-            "duration": { "type": "number", "minimum": 0.001, "maximum": 86400, "description": "Seconds (not for spring). Default 0.35." },
-            "response": { "type": "number", "minimum": 0.01, "maximum": 60, "description": "A spring's period in seconds. Default 0.55." },
-            "dampingFraction": { "type": "number", "minimum": 0.01, "maximum": 10, "description": "A spring's damping: below 1 it overshoots. Default 0.825." },
-            "delay": { "type": "number", "minimum": 0, "maximum": 86400 },
-            "speed": { "type": "number", "minimum": 0.01, "maximum": 100 },
-            "repeat": { "oneOf": [ { "type": "integer", "minimum": 1, "maximum": 1000000 }, { "const": "forever" } ] },
-            "autoreverses": { "type": "boolean", "description": "With repeat: every other run backwards. Default true." },
-            "from": { "type": "array", "maxItems": 16, "items": { "$ref": "#/$defs/modifier" } }
-          }
-        }
+        "animation": { "$ref": "#/$defs/appearAnimation" }
       }
     },
     "fontWeight": { "enum": ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"] }

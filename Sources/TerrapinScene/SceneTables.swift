@@ -134,9 +134,9 @@ enum SceneTables {
                  doc: "Camera flights, in order, evaluated at the scene's time: flyCameraTo (\"to\") and flyCameraAround (\"around\").",
                  read: { r, node, path in r.flight(node, path) }, write: SceneEncoder.flight),
             .ref("terrain", "terrain", doc: "Heights: a file, elevation tiles or inline samples.",
-                 read: { r, node, path, map in map.terrain = r.terrain(node, path) }, write: { $0.terrain.map(SceneEncoder.terrain) }),
+                 read: { r, node, path, map in map.terrain = r.read(terrain, node, path)?.spec }, write: { $0.terrain.map { terrain.write(TerrainMembers($0)) } }),
             .ref("imagery", "imagery", doc: "An image or raster tiles draped on the ground.",
-                 read: { r, node, path, map in map.imagery = r.imagery(node, path) }, write: { $0.imagery.map(SceneEncoder.imagery) }),
+                 read: { r, node, path, map in map.imagery = r.read(imagery, node, path)?.spec }, write: { $0.imagery.map { imagery.write(ImageryMembers($0)) } }),
             .ref("basemap", "basemap", doc: "A vector basemap drawn in roadmap and hybrid modes.",
                  read: { r, node, path, map in map.basemap = r.read(basemap, node, path) }, write: { $0.basemap.map(basemap.write) }),
             .custom("attribution", schema: SceneSchema.fragment(##"{"oneOf": [{"type": "string"}, {"const": false}, {"const": true}]}"##), type: "string or false",
@@ -210,12 +210,17 @@ enum SceneTables {
 
     static let all: [(name: String, schema: JSONValue, markdown: String)] = [
         ("", scene.schema, scene.markdown), (output.name, output.schema, output.markdown), (map.name, map.schema, map.markdown),
-        (position.name, position.schema, position.markdown), (camera.name, camera.schema, camera.markdown), (basemap.name, basemap.schema, basemap.markdown),
+        (position.name, position.schema, position.markdown), (camera.name, camera.schema, camera.markdown),
+        (terrain.name, terrain.schema, terrain.markdown), (imagery.name, imagery.schema, imagery.markdown), (basemap.name, basemap.schema, basemap.markdown),
         (sun.name, sun.schema, sun.markdown), (model.name, model.schema, model.markdown), (orientation.name, orientation.schema, orientation.markdown),
         (building.name, building.schema, building.markdown),
         (polyline.name, polyline.schema, polyline.markdown), (polylineStroke.name, polylineStroke.schema, polylineStroke.markdown),
         (polylineContour.name, polylineContour.schema, polylineContour.markdown),
         (polygon.name, polygon.schema, polygon.markdown), (polygonStyle.name, polygonStyle.schema, polygonStyle.markdown),
+        (marker.name, marker.schema, marker.markdown), (anchor.name, anchor.schema, anchor.markdown), (marker3D.name, marker3D.schema, marker3D.markdown),
+        (popover.name, popover.schema, popover.markdown), (standalonePopover.name, standalonePopover.schema, standalonePopover.markdown),
+        (pin.name, pin.schema, pin.markdown), (animation.name, animation.schema, animation.markdown),
+        (appearAnimation.name, appearAnimation.schema, appearAnimation.markdown),
     ]
 }
 
