@@ -81,6 +81,9 @@ struct Reader {
     var fonts: [FileReference] = []
     /// How deep in a view tree the reader is (a pin's glyph is one level below its pin).
     var viewDepth = 0
+    /// The modifier being read: its place among its view's modifiers, and the view's content.
+    var modifierIndex = 0
+    var modifiedContent = ViewSpec.Content.spacer(minLength: nil)
 
     mutating func report(_ node: JSONNode?, _ path: String, _ message: String) {
         issues.append(SceneIssue(path: path, location: node?.location, message: message))

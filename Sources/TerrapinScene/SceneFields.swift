@@ -8,9 +8,11 @@
 // Adding a field is one row. Defaults are the model's own (a table reads into, and compares
 // with, the model's default value), so they too are said once.
 //
-// Objects whose grammar is not yet a table (views, modifiers, markers, shapes…) sit in a row as
-// a `.custom` field: the hand-written reader and writer, with their schema fragment from
-// `SceneSchema.handWritten`; the tables grow over them one object at a time.
+// Every object of the format is a table, views and modifiers too: a view is a table of one row a
+// kind (exactly one present) plus its modifiers, and a modifier a table of one row a modifier
+// (exactly one key). A row whose value is not a scalar (a colour, a list, a one-of) is `.custom`:
+// its own reader and writer beside its schema fragment. Only shared value types (colours,
+// symbols, alignments…) remain in `SceneSchema.handWritten`.
 import TerrapinIO
 import TerrapinViews
 
@@ -33,10 +35,18 @@ struct FieldSpec: Sendable {
 /// inline): the schema's `oneOf`/`anyOf` of required sets, and the reference's sentence for it.
 /// The table's `check` enforces the same rules, with a message for each.
 struct Composition: Sendable {
-    /// "oneOf" or "anyOf".
-    let keyword: String
-    let cases: JSONValue
+    /// Members joined to the table's schema: `oneOf`, `anyOf`, `dependentRequired`, `minProperties`…
+    let schema: JSONValue
     let text: String
+
+    init(schema: JSONValue, text: String) {
+        self.schema = schema
+        self.text = text
+    }
+
+    init(keyword: String, cases: JSONValue, text: String) {
+        self.init(schema: .object([(keyword, cases)]), text: text)
+    }
 }
 
 /// One member of a scene object: how it is read into the model, and written from it.
@@ -90,7 +100,7 @@ struct ObjectTable<Model: Sendable>: Sendable {
         o.append(("type", .string("object")))
         o.append(("additionalProperties", .bool(false)))
         if !required.isEmpty { o.append(("required", .array(required.map { .string($0) }))) }
-        if let composition { o.append((composition.keyword, composition.cases)) }
+        if case .object(let members)? = composition?.schema { o += members }
         o.append(("properties", .object(fields.map { f in (f.spec.key, described(f.spec)) })))
         return .object(o)
     }

@@ -34,7 +34,7 @@ extension SceneTables {
                                                          doc: "What happens where it overlaps other markers.")
     static let zIndexRow = Field<MarkerSpec>.integer("zIndex", \.zIndex, in: -1_000_000...1_000_000, initial: noMarker, doc: "Draw order among markers.")
 
-    static let anchor = ObjectTable<UnitPoint>(
+    static let anchor: ObjectTable<UnitPoint> = ObjectTable<UnitPoint>(
         name: "anchor", doc: "The point of the marker's content on its position: x from the leading edge, y from the top, in units of its size.",
         initial: .bottom,
         fields: [
@@ -42,7 +42,7 @@ extension SceneTables {
             .number("y", \.y, in: -10...10, initial: .bottom, always: true, doc: "Down, 0 at the top, 1 at the bottom."),
         ])
 
-    static let marker = ObjectTable<MarkerSpec>(
+    static let marker: ObjectTable<MarkerSpec> = ObjectTable<MarkerSpec>(
         name: "marker", doc: "A marker (the SDK's Marker): a pin, or a view of its own, standing on the map.",
         initial: noMarker, required: ["position"], requiredMessage: "a marker needs a \"position\"",
         composition: Composition(keyword: "dependentRequired", cases: SceneSchema.fragment(##"{"onTap": ["popover"]}"##), text: "`onTap` needs a `popover`."),
@@ -78,7 +78,7 @@ extension SceneTables {
             }
         })
 
-    static let marker3D = ObjectTable<MarkerSpec>(
+    static let marker3D: ObjectTable<MarkerSpec> = ObjectTable<MarkerSpec>(
         name: "marker3D", doc: "A Marker3D: a pin, an image or a view standing at a position, optionally on a line down to the ground.",
         initial: noMarker, required: ["position"], requiredMessage: "a marker needs a \"position\"",
         fields: [typeRow(.marker3D, written: true)] + placeRows + [
@@ -115,7 +115,7 @@ extension SceneTables {
     static let popoverContentRow = Field<PopoverSpec>.ref("content", "view", doc: "What it shows.",
         read: { r, node, path, p in if let v = r.view(node, path, depth: 0) { p.content = v } }, write: { SceneEncoder.view($0.content) })
 
-    static let popover = ObjectTable<PopoverSpec>(
+    static let popover: ObjectTable<PopoverSpec> = ObjectTable<PopoverSpec>(
         name: "popover", doc: "A popover on a marker (the SDK's popover modifier): a bubble with a stem, over the marker.",
         initial: noPopover, required: ["content"], requiredMessage: "a popover needs \"content\" (a view)",
         fields: popoverRows + [
@@ -125,7 +125,7 @@ extension SceneTables {
         ])
 
     /// (No "animation": nothing in a scene file opens a standalone popover.)
-    static let standalonePopover = ObjectTable<MarkerSpec>(
+    static let standalonePopover: ObjectTable<MarkerSpec> = ObjectTable<MarkerSpec>(
         name: "standalonePopover", doc: "A popover at a position of its own (the SDK's Popover(positionAnchor:…)): its stem's tip on the position, moved by offset.",
         initial: noMarker, required: ["content"], requiredMessage: "a popover needs \"content\" (a view)",
         fields: [typeRow(.popover, written: true)] + placeRows + [
@@ -144,7 +144,7 @@ extension SceneTables {
             m.popover = m.standalonePopover
         })
 
-    static let pin = ObjectTable<PinSpec>(
+    static let pin: ObjectTable<PinSpec> = ObjectTable<PinSpec>(
         name: "pin", doc: "A pin (the SDK's PinConfiguration): a balloon with a glyph.", initial: PinSpec(),
         fields: [
             .optionalViewColor("background", \.background, doc: "The balloon's fill; default red."),
@@ -155,11 +155,11 @@ extension SceneTables {
                  read: { r, node, path, p in p.glyph = r.view(node, path, depth: r.viewDepth + 1) }, write: { $0.glyph.map(SceneEncoder.view) }),
         ])
 
-    static let animation = ObjectTable<AnimationMembers>(
+    static let animation: ObjectTable<AnimationMembers> = ObjectTable<AnimationMembers>(
         name: "animation", doc: "An animation: a curve and its timing, as SwiftUI's Animation.", initial: AnimationMembers(),
         fields: animationRows, check: { r, node, path, a in a.animation = r.animation(a, Members(node), node, path) })
 
-    static let appearAnimation = ObjectTable<AnimationMembers>(
+    static let appearAnimation: ObjectTable<AnimationMembers> = ObjectTable<AnimationMembers>(
         name: "appearAnimation", doc: "The animatable modifiers before it start from \"from\" when the view appears and animate to their own values.",
         initial: AnimationMembers(), required: ["from"],
         requiredMessage: "an animation needs \"from\": the animatable modifiers' values when the view appears, e.g. [{\"opacity\": 0}]",
@@ -310,23 +310,6 @@ extension Reader {
     }
 
 
-    mutating func image(_ node: JSONNode, _ path: String) -> ImageSpec? {
-        guard let m = object(node, path, allowed: ["systemName", "file"]) else { return nil }
-        guard (m["systemName"] == nil) != (m["file"] == nil) else {
-            report(node, path, "an image needs exactly one of \"systemName\" (a symbol) or \"file\" (a PNG, JPEG, WebP or SVG)")
-            return nil
-        }
-        if let n = m["systemName"] {
-            guard let name = string(n, path + ".systemName") else { return nil }
-            guard Image.hasSystemName(name) else {
-                let hint = Image.closestSystemNames(to: name, count: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
-                report(n, path + ".systemName", "unknown symbol \"\(name)\"" + hint)
-                return nil
-            }
-            return ImageSpec(systemName: name)
-        }
-        return fileName(m["file"], path + ".file").map { ImageSpec(file: $0) }
-    }
 }
 
 extension SceneEncoder {
@@ -341,8 +324,5 @@ extension SceneEncoder {
 
     static func pin(_ p: PinSpec) -> JSONValue { SceneTables.pin.write(p) }
 
-    static func image(_ i: ImageSpec) -> JSONValue {
-        if let name = i.systemName { return .object([("systemName", .string(name))]) }
-        return .object([("file", .string(i.file ?? ""))])
-    }
+    static func image(_ i: ImageSpec) -> JSONValue { SceneTables.image.write(i) }
 }

@@ -70,7 +70,7 @@ extension SceneTables {
                 write: { m in m[keyPath: keyPath].map { .array($0.map { .number($0) }) } })
     }
 
-    static let terrain = ObjectTable<TerrainMembers>(
+    static let terrain: ObjectTable<TerrainMembers> = ObjectTable<TerrainMembers>(
         name: "terrain",
         doc: "Heights: a file, elevation tiles stitched around the camera, or inline samples (columns × rows metres, north row first; bounds are the cells' outer edges).",
         initial: TerrainMembers(),
@@ -106,7 +106,7 @@ extension SceneTables {
         ],
         check: { r, node, path, t in t.spec = r.terrainMode(t, Members(node), node, path) })
 
-    static let imagery = ObjectTable<ImageryMembers>(
+    static let imagery: ObjectTable<ImageryMembers> = ObjectTable<ImageryMembers>(
         name: "imagery",
         doc: "An image, or raster tiles, draped on the ground in satellite and hybrid modes; relief shows where it is absent or transparent.",
         initial: ImageryMembers(),

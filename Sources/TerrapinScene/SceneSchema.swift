@@ -1,7 +1,7 @@
-// The JSON Schema (draft 2020-12) of scene files, printed by `terrapin schema`: the objects
-// that are tables (SceneTables.swift) generate their definitions; the rest are still written
-// here by hand, in `handWritten`, until they become tables too. schema/scene.schema.json is
-// `make schema`'s copy of `json` (a test checks it is current).
+// The JSON Schema (draft 2020-12) of scene files, printed by `terrapin schema`: every object is
+// a table (SceneTables.swift) and generates its definition; `handWritten` holds only the value
+// types they share (colours, symbols, alignments, lengths) and the marker entry's dispatch on
+// "type". schema/scene.schema.json is `make schema`'s copy of `json` (a test checks it is current).
 
 import TerrapinIO
 import TerrapinViews
@@ -39,11 +39,11 @@ public enum SceneSchema {
     public static var markdown: String {
         "# Scene file fields\n\n"
             + "Generated from the field tables (`SceneTables`, Sources/TerrapinScene) by `terrapin schema --markdown` (`make schema`);\n"
-            + "do not edit. The objects not yet in a table are described by schema/scene.schema.json and [scene-format.md](scene-format.md).\n\n"
+            + "do not edit. Every object of the format is here; the value types they share (colours, symbols, alignments) are in schema/scene.schema.json, and [scene-format.md](scene-format.md) walks through them.\n\n"
             + SceneTables.all.map(\.markdown).joined(separator: "\n")
     }
 
-    /// The definitions not yet tables.
+    /// The shared value types, and the marker entry's dispatch.
     static let handWritten = #"""
 {
   "$defs": {
@@ -69,154 +69,13 @@ public enum SceneSchema {
                    "purple", "red", "secondary", "teal", "white", "yellow"] }
       ]
     },
-    "image": {
-      "type": "object",
-      "additionalProperties": false,
-      "oneOf": [{ "required": ["systemName"] }, { "required": ["file"] }],
-      "properties": {
-        "systemName": { "$ref": "#/$defs/symbol" },
-        "file": { "type": "string" }
-      }
-    },
     "symbol": {
       "enum": [\#(symbolNames)]
     },
-    "shapeStyle": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "fill": { "$ref": "#/$defs/color" },
-        "stroke": { "$ref": "#/$defs/color" },
-        "lineWidth": { "type": "number", "minimum": 0, "maximum": 1000 }
-      }
-    },
-    "roundedRectangle": {
-      "type": "object",
-      "additionalProperties": false,
-      "required": ["cornerRadius"],
-      "properties": {
-        "cornerRadius": { "type": "number", "minimum": 0, "maximum": 10000 },
-        "fill": { "$ref": "#/$defs/color" },
-        "stroke": { "$ref": "#/$defs/color" },
-        "lineWidth": { "type": "number", "minimum": 0, "maximum": 1000 }
-      }
-    },
-    "children": { "type": "array", "maxItems": 1000, "items": { "$ref": "#/$defs/view" } },
-    "spacing": { "type": "number", "minimum": -1000, "maximum": 1000 },
     "alignment": { "enum": ["center", "leading", "trailing", "top", "bottom", "topLeading", "topTrailing", "bottomLeading", "bottomTrailing"] },
-    "view": {
-      "description": "Exactly one kind, and an optional ordered list of modifiers (order matters, as in SwiftUI).",
-      "type": "object",
-      "additionalProperties": false,
-      "oneOf": [
-        { "required": ["text"] }, { "required": ["image"] }, { "required": ["pin"] }, { "required": ["color"] },
-        { "required": ["rectangle"] }, { "required": ["capsule"] }, { "required": ["circle"] }, { "required": ["ellipse"] },
-        { "required": ["roundedRectangle"] }, { "required": ["spacer"] },
-        { "required": ["vstack"] }, { "required": ["hstack"] }, { "required": ["zstack"] }
-      ],
-      "properties": {
-        "text": { "type": "string", "maxLength": 10000 },
-        "image": { "$ref": "#/$defs/image" },
-        "pin": { "$ref": "#/$defs/pin" },
-        "color": { "$ref": "#/$defs/color" },
-        "rectangle": { "$ref": "#/$defs/shapeStyle" },
-        "capsule": { "$ref": "#/$defs/shapeStyle" },
-        "circle": { "$ref": "#/$defs/shapeStyle" },
-        "ellipse": { "$ref": "#/$defs/shapeStyle" },
-        "roundedRectangle": { "$ref": "#/$defs/roundedRectangle" },
-        "spacer": { "type": "object", "additionalProperties": false,
-                    "properties": { "minLength": { "type": "number", "minimum": 0, "maximum": 10000 } } },
-        "vstack": { "type": "object", "additionalProperties": false,
-                    "properties": { "alignment": { "enum": ["leading", "center", "trailing"] }, "spacing": { "$ref": "#/$defs/spacing" },
-                                    "children": { "$ref": "#/$defs/children" } } },
-        "hstack": { "type": "object", "additionalProperties": false,
-                    "properties": { "alignment": { "enum": ["top", "center", "bottom", "firstTextBaseline", "lastTextBaseline"] }, "spacing": { "$ref": "#/$defs/spacing" },
-                                    "children": { "$ref": "#/$defs/children" } } },
-        "zstack": { "type": "object", "additionalProperties": false,
-                    "properties": { "alignment": { "$ref": "#/$defs/alignment" }, "children": { "$ref": "#/$defs/children" } } },
-        "modifiers": { "type": "array", "maxItems": 64, "items": { "$ref": "#/$defs/modifier" } }
-      }
-    },
     "length": { "type": "number", "minimum": 0, "maximum": 10000 },
     "frameLength": { "oneOf": [{ "type": "number", "minimum": 0, "maximum": 100000 }, { "const": "infinity" }] },
     "shapeName": { "enum": ["rectangle", "capsule", "circle", "ellipse"] },
-    "modifier": {
-      "description": "One modifier: an object with exactly one key.",
-      "type": "object",
-      "minProperties": 1,
-      "maxProperties": 1,
-      "additionalProperties": false,
-      "properties": {
-        "font": {
-          "oneOf": [
-            { "enum": ["largeTitle", "title", "title2", "title3", "headline", "subheadline", "body", "callout", "footnote", "caption", "caption2"] },
-            { "type": "object", "additionalProperties": false,
-              "properties": {
-                "size": { "type": "number", "minimum": 1, "maximum": 500 },
-                "weight": { "$ref": "#/$defs/fontWeight" },
-                "design": { "enum": ["default", "serif", "rounded", "monospaced"] },
-                "family": { "type": "string" },
-                "italic": { "type": "boolean" } } }
-          ]
-        },
-        "fontWeight": { "$ref": "#/$defs/fontWeight" },
-        "bold": { "type": "boolean" },
-        "italic": { "type": "boolean" },
-        "foregroundStyle": { "$ref": "#/$defs/color" },
-        "foregroundColor": { "$ref": "#/$defs/color" },
-        "lineLimit": { "type": "integer", "minimum": 1, "maximum": 1000 },
-        "multilineTextAlignment": { "enum": ["leading", "center", "trailing"] },
-        "minimumScaleFactor": { "type": "number", "minimum": 0.01, "maximum": 1 },
-        "imageScale": { "enum": ["small", "medium", "large"] },
-        "locale": { "type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,7}$" },
-        "frame": { "type": "object", "additionalProperties": false,
-                   "properties": {
-                     "width": { "type": "number", "minimum": 0, "maximum": 100000 },
-                     "height": { "type": "number", "minimum": 0, "maximum": 100000 },
-                     "minWidth": { "type": "number", "minimum": 0, "maximum": 100000 },
-                     "minHeight": { "type": "number", "minimum": 0, "maximum": 100000 },
-                     "maxWidth": { "$ref": "#/$defs/frameLength" },
-                     "maxHeight": { "$ref": "#/$defs/frameLength" },
-                     "alignment": { "$ref": "#/$defs/alignment" } } },
-        "padding": {
-          "oneOf": [
-            { "$ref": "#/$defs/length" },
-            { "type": "object", "additionalProperties": false,
-              "properties": { "top": { "$ref": "#/$defs/length" }, "leading": { "$ref": "#/$defs/length" },
-                              "bottom": { "$ref": "#/$defs/length" }, "trailing": { "$ref": "#/$defs/length" },
-                              "horizontal": { "$ref": "#/$defs/length" }, "vertical": { "$ref": "#/$defs/length" } } }
-          ]
-        },
-        "fixedSize": { "type": "boolean" },
-        "offset": { "type": "object", "additionalProperties": false,
-                    "properties": { "x": { "type": "number", "minimum": -10000, "maximum": 10000 }, "y": { "type": "number", "minimum": -10000, "maximum": 10000 } } },
-        "background": { "oneOf": [{ "$ref": "#/$defs/color" }, { "$ref": "#/$defs/view" }] },
-        "overlay": { "oneOf": [{ "$ref": "#/$defs/color" }, { "$ref": "#/$defs/view" }] },
-        "clipShape": {
-          "oneOf": [
-            { "$ref": "#/$defs/shapeName" },
-            { "type": "object", "additionalProperties": false, "required": ["roundedRectangle"],
-              "properties": { "roundedRectangle": { "$ref": "#/$defs/roundedRectangle" } } }
-          ]
-        },
-        "cornerRadius": { "$ref": "#/$defs/length" },
-        "border": { "type": "object", "additionalProperties": false,
-                    "properties": { "color": { "$ref": "#/$defs/color" }, "width": { "type": "number", "minimum": 0, "maximum": 1000 } } },
-        "shadow": { "type": "object", "additionalProperties": false,
-                    "properties": { "color": { "$ref": "#/$defs/color" }, "radius": { "type": "number", "minimum": 0, "maximum": 500 },
-                                    "x": { "type": "number", "minimum": -1000, "maximum": 1000 }, "y": { "type": "number", "minimum": -1000, "maximum": 1000 } } },
-        "opacity": { "type": "number", "minimum": 0, "maximum": 1 },
-        "scaleEffect": { "type": "number", "minimum": 0, "maximum": 100 },
-        "rotationEffect": { "type": "number", "minimum": -3600, "maximum": 3600, "description": "Degrees." },
-        "resizable": { "type": "boolean", "description": "An image's first modifier." },
-        "aspectRatio": { "type": "object", "additionalProperties": false,
-                         "properties": { "ratio": { "type": "number", "minimum": 0.001, "maximum": 1000 }, "contentMode": { "enum": ["fit", "fill"] } } },
-        "scaledToFit": { "type": "boolean" },
-        "scaledToFill": { "type": "boolean" },
-        "accessibilityLabel": { "type": "string", "maxLength": 10000 },
-        "animation": { "$ref": "#/$defs/appearAnimation" }
-      }
-    },
     "fontWeight": { "enum": ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"] }
   }
 }

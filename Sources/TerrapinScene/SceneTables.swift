@@ -221,6 +221,10 @@ enum SceneTables {
         (popover.name, popover.schema, popover.markdown), (standalonePopover.name, standalonePopover.schema, standalonePopover.markdown),
         (pin.name, pin.schema, pin.markdown), (animation.name, animation.schema, animation.markdown),
         (appearAnimation.name, appearAnimation.schema, appearAnimation.markdown),
+        (view.name, view.schema, view.markdown), (image.name, image.schema, image.markdown), (shapeStyle.name, shapeStyle.schema, shapeStyle.markdown),
+        (roundedRectangle.name, roundedRectangle.schema, roundedRectangle.markdown), (spacer.name, spacer.schema, spacer.markdown),
+        (vstack.name, vstack.schema, vstack.markdown), (hstack.name, hstack.schema, hstack.markdown), (zstack.name, zstack.schema, zstack.markdown),
+        (modifier.name, modifier.schema, modifier.markdown),
     ]
 }
 
