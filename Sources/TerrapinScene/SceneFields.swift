@@ -71,8 +71,13 @@ struct ObjectTable<Model: Sendable>: Sendable {
     let fields: [Field<Model>]
     /// Checks the model once every field is read (what no one field can say).
     let check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)?
-    /// The fields' keys, made once: every object read checks its members against them.
+    /// The fields' keys, readers and writers, each list made once: every object read checks its
+    /// members against the keys, and reads and writes run over these lists (walking `fields`
+    /// would copy each row, strings and closures, per object: 60 % of `terrapin format`'s time
+    /// on 20,000 markers).
     let keys: [String]
+    let readers: [@Sendable (inout Reader, JSONNode, String, inout Model) -> Void]
+    let writers: [@Sendable (Model) -> JSONValue?]
     let composition: Composition?
 
     init(name: String, doc: String, initial: Model, required: [String] = [], requiredMessage: String? = nil, composition: Composition? = nil,
@@ -86,11 +91,17 @@ struct ObjectTable<Model: Sendable>: Sendable {
         self.fields = fields
         self.check = check
         keys = fields.map(\.spec.key)
+        readers = fields.map(\.read)
+        writers = fields.map(\.write)
     }
 
     /// The members to write, in the table's order, defaults left out.
     func write(_ model: Model) -> JSONValue {
-        .object(fields.compactMap { f in f.write(model).map { (f.spec.key, $0) } })
+        var members: [(String, JSONValue)] = []
+        for i in writers.indices {
+            if let value = writers[i](model) { members.append((keys[i], value)) }
+        }
+        return .object(members)
     }
 
     /// The object's JSON Schema.
@@ -142,8 +153,8 @@ extension Reader {
         if !table.required.isEmpty, table.required.contains(where: { m[$0] == nil }) {
             report(node, path, table.requiredMessage ?? "needs " + table.required.map { "\"\($0)\"" }.joined(separator: " and "))
         }
-        for f in table.fields {
-            if let value = m[f.spec.key] { f.read(&self, value, path + "." + f.spec.key, &model) }
+        for i in table.keys.indices {
+            if let value = m[table.keys[i]] { table.readers[i](&self, value, path + "." + table.keys[i], &model) }
         }
         table.check?(&self, node, path, &model)
         return m
