@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CBrotli", "CZstd", "CTerrapinSVG"]),
         // Remote sources: HTTP(S) through libcurl, the download cache, the host allow-list.
         .target(name: "TerrapinNet", dependencies: ["TerrapinIO", "CTerrapinCurl"]),
-        .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "TerrapinNet", "CSQLite", "CTerrapinSQLite"]),
+        .target(name: "TerrapinTiles", dependencies: ["TerrapinCodecs", "TerrapinIO", "TerrapinNet", "TerrapinGeo", "CSQLite", "CTerrapinSQLite"]),
         .target(
             name: "TerrapinTypography",
             dependencies: ["TerrapinRaster", "TerrapinGeometry", "TerrapinIO", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]

@@ -318,8 +318,8 @@ public final class GeoJSONSource: Sendable {
             }
             positions += 1
             guard positions <= GeoJSONSource.maxPositions else { throw fail(node, path, "more than \(GeoJSONSource.maxPositions) positions") }
-            let phi = min(85.0511287798, max(-85.0511287798, lat)) * .pi / 180
-            return SIMD2((lon + 180) / 360, 0.5 - log(tan(.pi / 4 + phi / 2)) / (2 * .pi))
+            let w = TileID.world(longitude: lon, latitude: lat)
+            return SIMD2(w.x, w.y)
         }
 
         mutating func line(_ node: JSONNode, _ path: String, minimum: Int) throws(BasemapError) -> [SIMD2<Double>] {

@@ -97,7 +97,7 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
     public static let mercator = Ellipsoid(a: 6_378_137, f: 0, planeScale: 1)
     /// Web Mercator's latitude limit, ±85.0511° (the square world's edge): the plane's positions
     /// are clamped to it.
-    public static let mercatorLatitudeLimit = 85.051128779806604
+    public static let mercatorLatitudeLimit = WebMercator.maxLatitude
 
     /// Whether this is Web Mercator's plane rather than an ellipsoid.
     @inlinable public var isPlane: Bool { planeScale != nil }
@@ -114,19 +114,11 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
         isPlane ? "mercator" : self == .sphere ? "sphere" : self == .wgs84 ? "wgs84" : "ellipsoid(a: \(a), f: \(f))"
     }
 
-    /// The plane's y (metres north, before its scale) of a latitude in radians: a · atanh(sin φ),
-    /// the latitude clamped to Web Mercator's limit.
-    static func mercatorY(sinLatitude s: Double) -> Double {
-        let limit = 0.99627207622074994 // sin(85.0511…°)
-        let c = min(limit, max(-limit, s))
-        return 0.5 * log((1 + c) / (1 - c))
-    }
-
     /// Geodetic → ECEF (altitude taken as height above the ellipsoid; on the plane, its metres).
     public func ecef(_ p: LatLngAltitude) -> Vector3 {
         let lat = p.latitude * Double.pi / 180, lon = p.longitude * Double.pi / 180
         if let k = planeScale {
-            return Vector3(k * a * lon, k * a * Self.mercatorY(sinLatitude: sin(lat)), p.altitude)
+            return Vector3(k * a * lon, k * a * WebMercator.y(sinLatitude: sin(lat)), p.altitude)
         }
         let sinLat = sin(lat), cosLat = cos(lat)
         let n = a / (1 - e2 * sinLat * sinLat).squareRoot()
@@ -171,7 +163,7 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
         /// ECEF at `height` metres above `ellipsoid`; equal to `ellipsoid.ecef(_:)`.
         public func ecef(height: Double, on ellipsoid: Ellipsoid) -> Vector3 {
             if let k = ellipsoid.planeScale {
-                return Vector3(k * ellipsoid.a * lon, k * ellipsoid.a * Ellipsoid.mercatorY(sinLatitude: sinLat), height)
+                return Vector3(k * ellipsoid.a * lon, k * ellipsoid.a * WebMercator.y(sinLatitude: sinLat), height)
             }
             let e2 = ellipsoid.e2, n = ellipsoid.a / (1 - e2 * sinLat * sinLat).squareRoot()
             return Vector3((n + height) * cosLatCosLon, (n + height) * cosLatSinLon, (n * (1 - e2) + height) * sinLat)

@@ -120,7 +120,7 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
         // The tile's extent in degrees: nothing to draw outside the image's bounds.
         let n = Double(1 << id.z)
         func longitude(_ x: Double) -> Double { x / n * 360 - 180 }
-        func latitude(_ y: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * y / n))) * 180 / Double.pi }
+        func latitude(_ y: Double) -> Double { WebMercator.latitude(worldY: y / n) }
         let b = info.bounds
         guard longitude(Double(id.x)) < b[2], longitude(Double(id.x + 1)) > b[0], latitude(Double(id.y)) > b[1], latitude(Double(id.y + 1)) < b[3] else { return nil }
         let size = tileSize
@@ -142,7 +142,7 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
                 let r = 6_378_137.0
                 for k in xs.indices {
                     xs[k] = xs[k] / r * 180 / Double.pi
-                    ys[k] = atan(sinh(ys[k] / r)) * 180 / Double.pi
+                    ys[k] = WebMercator.latitude(y: ys[k] / r)
                 }
             default:
                 guard let reprojection = s.reprojection else { return nil }
@@ -246,7 +246,7 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
         for j in nodes {
             for i in nodes {
                 lx.append(xs[j * size + i] / r * 180 / Double.pi)
-                ly.append(atan(sinh(ys[j * size + i] / r)) * 180 / Double.pi)
+                ly.append(WebMercator.latitude(y: ys[j * size + i] / r))
             }
         }
         reprojection.transform(&lx, &ly, forward: false)

@@ -128,7 +128,7 @@ public struct Imagery: Sendable {
     static func y(_ latitude: Double, _ projection: Projection) -> Double {
         switch projection {
         case .geographic: latitude
-        case .webMercator: log(tan(Double.pi / 4 + latitude * Double.pi / 360))
+        case .webMercator: WebMercator.y(latitude: latitude)
         }
     }
 

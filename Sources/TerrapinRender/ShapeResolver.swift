@@ -178,13 +178,13 @@ enum ShapeResolver {
                                   longitude: atan2(w.y, w.x) * 180 / Double.pi, altitude: altitude)
         }
         // Straight in Web Mercator: longitude linear (the shorter way round), y linear.
-        func mercatorY(_ lat: Double) -> Double { log(tan(Double.pi / 4 + max(-85.05, min(85.05, lat)) * Double.pi / 360)) }
+        func mercatorY(_ lat: Double) -> Double { WebMercator.y(latitude: min(max(lat, -WebMercator.maxLatitude), WebMercator.maxLatitude)) }
         var dl = b.longitude - a.longitude
         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
         let y = mercatorY(a.latitude) + (mercatorY(b.latitude) - mercatorY(a.latitude)) * t
         var lon = a.longitude + dl * t
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        return LatLngAltitude(latitude: (2 * atan(exp(y)) - Double.pi / 2) * 180 / Double.pi, longitude: lon, altitude: altitude)
+        return LatLngAltitude(latitude: WebMercator.latitude(y: y), longitude: lon, altitude: altitude)
     }
 
     /// A point's height above the ellipsoid by its altitude mode, and its ground height.

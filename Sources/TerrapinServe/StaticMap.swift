@@ -230,16 +230,13 @@ public struct StaticMapRequest: Equatable, Sendable {
     /// and room above for a pin); straight down unless heading and tilt say otherwise.
     public var camera: Camera {
         let points = fitted
-        func mercator(_ p: LatLngAltitude) -> (x: Double, y: Double) {
-            let s = sin(p.latitude * .pi / 180)
-            return ((p.longitude + 180) / 360, 0.5 - log((1 + s) / (1 - s)) / (4 * .pi))
-        }
+        func mercator(_ p: LatLngAltitude) -> (x: Double, y: Double) { WebMercator.world(longitude: p.longitude, latitude: p.latitude) }
         let projected = points.map(mercator)
         var focus = center
         if focus == nil {
             let xs = projected.map(\.x), ys = projected.map(\.y)
             let x = (xs.min()! + xs.max()!) / 2, y = (ys.min()! + ys.max()!) / 2
-            let latitude = atan(sinh(.pi * (1 - 2 * y))) * 180 / .pi
+            let latitude = WebMercator.latitude(worldY: y)
             focus = LatLngAltitude(latitude: latitude, longitude: x * 360 - 180)
         }
         var level = zoom

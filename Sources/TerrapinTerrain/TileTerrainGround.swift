@@ -138,8 +138,7 @@ extension TileTerrain {
         // Mosaic pixel coordinates (pixel centres at whole numbers) of each column and row.
         let xs = (0..<columns).map { i in (west + Double(i) * cellWidth + 180) / 360 * world - Double(a.x * tileSize) - 0.5 }
         let ys = (0..<rows).map { j -> Double in
-            let lat = (north - Double(j) * cellHeight) * Double.pi / 180
-            return (1 - log(tan(Double.pi / 4 + lat / 2)) / Double.pi) / 2 * world - Double(a.y * tileSize) - 0.5
+            WebMercator.world(longitude: 0, latitude: north - Double(j) * cellHeight).y * world - Double(a.y * tileSize) - 0.5
         }
         var samples = [Float](repeating: .nan, count: columns * rows)
         mosaic.withUnsafeBufferPointer { m in

@@ -6,6 +6,7 @@
 // CRS with an EPSG code (UTM…) is resampled onto longitude/latitude through PROJ (Reprojection),
 // and imagery in one is reprojected as it is drawn (GeoTIFFImagery.swift); a CRS PROJ does not
 // know is a typed error naming it.
+import TerrapinGeo
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
@@ -87,7 +88,7 @@ public enum GeoTIFF {
         } else if epsg != 4326 {
             let radius = 6_378_137.0
             func lon(_ x: Double) -> Double { x / radius * 180 / Double.pi }
-            func lat(_ y: Double) -> Double { atan(sinh(y / radius)) * 180 / Double.pi }
+            func lat(_ y: Double) -> Double { WebMercator.latitude(y: y / radius) }
             bounds = [lon(left), lat(bottom), lon(right), lat(top)]
         }
         guard bounds.allSatisfy(\.isFinite), bounds[0] < bounds[2], bounds[1] < bounds[3], bounds[0] >= -180.000001, bounds[2] <= 180.000001,

@@ -64,7 +64,7 @@ public struct HeightGrid: Sendable {
     /// (tiles, EPSG:3857 files), resampled to rows evenly spaced in latitude (linear in y
     /// between the two rows around each; a NaN neighbour gives way to the other).
     static func latitudeRows(mercator samples: [Float], columns: Int, rows: Int, north: Double, south: Double) -> [Float] {
-        func y(_ lat: Double) -> Double { log(tan(Double.pi / 4 + lat * Double.pi / 360)) }
+        func y(_ lat: Double) -> Double { WebMercator.y(latitude: lat) }
         let top = y(north), bottom = y(south), cellHeight = (north - south) / Double(rows)
         var out = [Float](repeating: .nan, count: columns * rows)
         for r in 0..<rows {

@@ -5,6 +5,7 @@
 // encoding removed; decoding them (PNG/JPEG/WebP, or vector tiles) is the caller's.
 import Foundation
 import TerrapinCodecs
+import TerrapinGeo
 import TerrapinIO
 import TerrapinNet
 
@@ -35,16 +36,12 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// north edge (0…1; latitudes clamped to ±85.0511°): tile (x, y) of zoom z starts at
     /// (x, y) / 2^z. The inverse of `latitude(worldY:)`.
     public static func world(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
-        let phi: Double = min(max(latitude, -85.0511), 85.0511) * Double.pi / 180
-        let mercator: Double = log(tan(Double.pi / 4 + phi / 2))
-        return ((longitude + 180) / 360, (1 - mercator / Double.pi) / 2)
+        WebMercator.world(longitude: longitude, latitude: latitude)
     }
 
     /// The latitude at `y`, a fraction of the Web Mercator world from its north edge (0) to its
     /// south edge (1): tile row r of zoom z is at y = r / 2^z.
-    public static func latitude(worldY y: Double) -> Double {
-        atan(sinh(Double.pi * (1 - 2 * y))) * 180 / Double.pi
-    }
+    public static func latitude(worldY y: Double) -> Double { WebMercator.latitude(worldY: y) }
 }
 
 public enum TileType: String, Sendable, CaseIterable {

@@ -357,3 +357,29 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
     let point = LatLngAltitude(CLLocationCoordinate2D(latitude: 1, longitude: 2), altitude: 3)
     #expect(point.coordinate == CLLocationCoordinate2D(latitude: 1, longitude: 2) && point.altitude == 3)
 }
+
+@Suite struct WebMercatorTests {
+    @Test func theWorldIsSquareAndItsEdgesAreTheLatitudeLimit() {
+        let north = WebMercator.world(longitude: -180, latitude: WebMercator.maxLatitude)
+        let south = WebMercator.world(longitude: 180, latitude: -WebMercator.maxLatitude)
+        #expect(north.x == 0 && abs(north.y) < 1e-12 && south.x == 1 && abs(south.y - 1) < 1e-12)
+        // Beyond the limit, positions are clamped to the world's edge.
+        #expect(WebMercator.world(longitude: 0, latitude: 90).y == north.y)
+        #expect(WebMercator.world(longitude: 7.4265, latitude: 0) == ((7.4265 + 180) / 360, 0.5))
+        #expect(abs(WebMercator.latitude(worldY: 0) - WebMercator.maxLatitude) < 1e-9)
+    }
+
+    @Test func itsFormsAgreeAndInvert() {
+        for latitude in stride(from: -85.0, through: 85.0, by: 2.5) {
+            let y = WebMercator.y(latitude: latitude)
+            #expect(abs(y - WebMercator.y(sinLatitude: sin(latitude * .pi / 180))) < 1e-12, "\(latitude)")
+            #expect(abs(WebMercator.latitude(y: y) - latitude) < 1e-12, "\(latitude)")
+            let w = WebMercator.world(longitude: 0, latitude: latitude)
+            #expect(abs(WebMercator.latitude(worldY: w.y) - latitude) < 1e-12, "\(latitude)")
+        }
+        // Known values: zoom 2's second row of tiles starts at 66.5132604431° N, and zoom 1's
+        // second at the equator.
+        #expect(abs(WebMercator.latitude(worldY: 0.25) - 66.51326044311186) < 1e-9)
+        #expect(abs(WebMercator.latitude(worldY: 0.5)) < 1e-12)
+    }
+}
