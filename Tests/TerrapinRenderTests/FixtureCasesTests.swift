@@ -1,6 +1,7 @@
 // Tests as data: every scene file in a Fixtures/ folder holding a CASES file is a case, walked
 // here — decoded, resolved (compared with <case>.txt, the printed display list, where there is
-// one) and rendered (compared with <case>.png). A new case is a file: write <case>.json, run
+// one) and rendered (compared with <case>.png). So is every example: Examples/<name>.json
+// renders as Fixtures/examples/<name>.png. A new case is a file: write <case>.json, run
 // `make test`, look at the recorded <case>.png. TERRAPIN_RECORD=failed re-records after an
 // intended change. Swift tests keep what only Swift can say (numbers, taps, the DSL).
 import Foundation
@@ -32,9 +33,28 @@ struct FixtureCase: CustomStringConvertible, Sendable {
     }()
 }
 
+/// An example scene (Examples/<name>.json), its golden Fixtures/examples/<name>.png.
+struct ExampleCase: CustomStringConvertible, Sendable {
+    let name: String
+    var description: String { name }
+
+    static let all: [ExampleCase] = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.examples)) ?? [])
+        .filter { $0.hasSuffix(".json") }.sorted().map { ExampleCase(name: String($0.dropLast(5))) }
+}
+
 @Suite struct FixtureCasesTests {
     @Test func casesAreFound() {
         #expect(FixtureCase.all.count >= 3, "\(FixtureCase.all)")
+    }
+
+    @Test func everyExampleIsACase() {
+        #expect(ExampleCase.all.count >= 26, "\(ExampleCase.all)")
+    }
+
+    /// What `make demo` draws, as it draws it.
+    @Test(arguments: ExampleCase.all)
+    func exampleRendersAsRecorded(_ c: ExampleCase) throws {
+        Golden.check(try PreparedScene(try SceneDecoder.load(path: Repository.examples + "/" + c.name + ".json")).render(), "examples/" + c.name)
     }
 
     @Test(arguments: FixtureCase.all)

@@ -194,8 +194,7 @@ let examples = Repository.examples
         #expect(resolved.markers.filter { if case .collided = $0.hidden { true } else { false } }.count == 21)
         #expect(resolved.markers.filter { $0.hidden == .occluded }.count == 2)
         #expect(resolved.popovers.map(\.markerIndex) == [50])
-        let pixmap = try prepared.render()
-        assertSnapshot(of: pixmap, as: .image, snapshotPath: "\(mapFixtures)/scenes/showcase.png")
+        // Its pixels: Fixtures/examples/showcase.png (FixtureCasesTests).
     }
 
     @Test func terrainPathsResolveAgainstTheSceneDirectory() throws {
