@@ -7,7 +7,11 @@ extension CommandLineTool {
         terrapin style: print a built-in MapLibre style (roadmap, light, dark, hybrid) to start a
         style of your own from, for vector tiles in the OpenMapTiles schema or, with --schema, in
         the Protomaps or Shortbread schema; or read a style file and list what Terrapin skips in
-        it (warnings), exit status 2 if it cannot be used. (A scene without a style of its own,
+        it (warnings), exit status 2 if it cannot be used. --check also evaluates every layer's
+        filter and properties at every half zoom of the layer's range, for features made from
+        the keys each reads and the values it compares them with, and warns of each filter that
+        is not true or false and each colour or number property that is not one somewhere
+        (MapLibre then hides the feature, or draws the default). (A scene without a style of its own,
         or naming a built-in one, uses it for whichever schema its tiles are in.)
 
         Usage:
@@ -44,7 +48,10 @@ extension CommandLineTool {
         do { bytes = try FileIO.read(name, limit: 16 * 1024 * 1024) } catch { throw CLIError.input(error.description) }
         let style: BasemapStyle
         do { style = try BasemapStyle.parse(bytes, file: name, directory: ".") } catch { throw CLIError.input(error.description) }
+        let domains = style.checkDomains()
         printOut("\(name): \(style.layers.count) layers drawn or read, \(style.sources.count) sources, \(style.warnings.count) warnings")
         for w in style.warnings { printOut("warning: \(w)") }
+        printOut("evaluated: \(domains.evaluations) expressions, every filter and property at every half zoom of its layer and for the features it can reach; \(domains.findings.count) failed")
+        for f in domains.findings { printOut("warning: \(f)") }
     }
 }

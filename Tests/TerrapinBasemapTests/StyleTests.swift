@@ -293,3 +293,48 @@ extension StyleExpressionTests {
         }
     }
 }
+
+@Suite struct StyleDomainCheckTests {
+    /// Each failure is found where it happens: an index out of range at every zoom, a match's
+    /// fallback for a class the style did not list, a filter that is not a boolean beyond z10;
+    /// what works is not reported.
+    @Test func expressionsAreEvaluatedOverWhatTheyCanReach() throws {
+        let json = ##"""
+        {"version": 8, "sources": {"s": {"type": "vector", "url": "x.pmtiles"}}, "layers": [
+         {"id": "a", "type": "symbol", "source": "s", "source-layer": "places",
+          "layout": {"symbol-sort-key": ["case", ["has", "sort_key"], ["get", "sort_key"], ["get", "min_zoom"]]}},
+         {"id": "b", "type": "line", "source": "s", "source-layer": "roads",
+          "paint": {"line-width": ["at", 1e20, ["literal", [1, 2]]], "line-color": ["match", ["get", "class"], "motorway", "#f00", "nope"],
+                    "line-opacity": ["interpolate", ["linear"], ["get", "rank"], 1, 0.2, 10, 1]}},
+         {"id": "c", "type": "fill", "source": "s", "source-layer": "water", "filter": ["step", ["zoom"], true, 10, "yes"]}
+        ]}
+        """##
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "check.json", directory: ".")
+        let check = style.checkDomains()
+        #expect(check.findings == [
+            #"layer "b" line-color: at zoom 0 for a feature (LineString, class: "(another value)"), evaluates to "nope", not a colour (MapLibre then draws the property's default)"#,
+            #"layer "b" line-width: at zoom 0, evaluates to null, not a number (MapLibre then draws the property's default)"#,
+            #"layer "c" filter: at zoom 10, evaluates to "yes", not true or false (MapLibre then hides the feature)"#,
+        ], "\(check.findings)")
+        #expect(check.evaluations > 49 * 4)
+    }
+
+    @Test func theBuiltInStylesCheckClean() throws {
+        for schema in TileSchema.allCases {
+            for name in BasemapStyle.builtinNames {
+                let style = try #require(BasemapStyle.builtin(name, schema: schema))
+                let check = style.checkDomains()
+                #expect(check.findings.isEmpty && check.evaluations > 1000, "\(name) \(schema): \(check.findings)")
+            }
+        }
+    }
+
+    @Test func aHugeStyleIsCheckedWithinItsBudget() throws {
+        let layers = (0..<50).map { #"{"id": "l\#($0)", "type": "line", "source": "s", "source-layer": "roads", "paint": {"line-width": ["interpolate", ["linear"], ["get", "rank"], 1, 1, 10, 2]}}"# }
+        let json = #"{"version": 8, "sources": {"s": {"type": "vector", "url": "x.pmtiles"}}, "layers": ["# + layers.joined(separator: ",") + "]}"
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "big.json", directory: ".")
+        let check = style.checkDomains(maxEvaluations: 1000)
+        #expect(check.evaluations <= 1000)
+        #expect(check.findings.last?.hasPrefix("the check stopped after") == true)
+    }
+}

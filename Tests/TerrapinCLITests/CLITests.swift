@@ -711,6 +711,13 @@ extension Array where Element == UInt8 {
         try Data(#"{"version": 8, "layers": [{"id": "a", "type": "fill"}, {"type": "line"}]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/bad.json"))
         let bad = try CLI.run(["style", "--check", dir + "/bad.json"])
         #expect(bad.status == 2 && bad.stderr.contains("$.layers[1].id") && bad.stderr.contains(":1:"), "\(bad.stderr)")
+        // Expressions are evaluated over what they reach: one that fails is a warning, not a refusal.
+        try Data(#"{"version": 8, "sources": {"s": {"type": "vector", "url": "x.pmtiles"}}, "layers": [{"id": "b", "type": "line", "source": "s", "source-layer": "roads", "paint": {"line-width": ["at", 1e20, ["literal", [1, 2]]]}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/fails.json"))
+        let fails = try CLI.run(["style", "--check", dir + "/fails.json"])
+        let out = String(decoding: fails.stdout, as: UTF8.self)
+        #expect(fails.status == 0 && out.contains("; 1 failed\n")
+                && out.contains("warning: layer \"b\" line-width: at zoom 0, evaluates to null, not a number (MapLibre then draws the property's default)"), "\(out)")
     }
 
     @Test func renderWritesTheImageAndWarnsOnStandardError() throws {
