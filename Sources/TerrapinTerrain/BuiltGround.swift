@@ -1,4 +1,5 @@
 // Terrain (or flat ground) with buildings on it: heights, line of sight and occlusion.
+import Foundation
 import Terrapin3D
 import TerrapinGeo
 import TerrapinImagery
@@ -14,6 +15,12 @@ public struct BuiltGround: Ground {
     /// Each building's rings (footprint, then courtyards) on the ellipsoid (the trigonometry
     /// done once; occlusion tests run per marker and building).
     let surfaces: [[[Ellipsoid.Surface]]]
+    /// Each footprint's bounds in degrees (south, west, north, east): a point outside them is
+    /// not in the building, without a copy of it or a walk round its rings.
+    let bounds: [(south: Double, west: Double, north: Double, east: Double)]
+    /// The prisms in the frame of the last view asked about (every label of a view asks in its
+    /// frame): computed once a view, not once a label and building.
+    let prisms = PrismCache()
 
     public static let maxBuildings = 10_000
 
@@ -22,6 +29,10 @@ public struct BuiltGround: Ground {
         self.buildings = buildings
         groundHeights = buildings.map { terrain.terrainHeight(at: $0.footprint[0]) }
         surfaces = buildings.map { $0.rings.map { $0.map { Ellipsoid.Surface(LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude)) } } }
+        bounds = buildings.map { b in
+            let lats = b.footprint.map(\.latitude), lons = b.footprint.map(\.longitude)
+            return (lats.min() ?? 0, lons.min() ?? 0, lats.max() ?? 0, lons.max() ?? 0)
+        }
     }
 
     public func terrainHeight(at p: LatLngAltitude) -> Double { terrain.terrainHeight(at: p) }
@@ -30,7 +41,11 @@ public struct BuiltGround: Ground {
     /// The highest roof over `p`, or the terrain's mesh.
     public func meshHeight(at p: LatLngAltitude) -> Double {
         var h = terrain.meshHeight(at: p)
-        for (i, b) in buildings.enumerated() where b.contains(p) { h = max(h, groundHeights[i] + b.roof) }
+        for i in buildings.indices {
+            let r = bounds[i]
+            guard p.latitude >= r.south, p.latitude <= r.north, p.longitude >= r.west, p.longitude <= r.east, buildings[i].contains(p) else { continue }
+            h = max(h, groundHeights[i] + buildings[i].roof)
+        }
         return h
     }
 
@@ -42,8 +57,42 @@ public struct BuiltGround: Ground {
         let length = d.length
         guard length > 1 else { return false }
         let end = eye + d * ((length - 1) / length)
-        for i in buildings.indices where Self.segment(from: eye, to: end, hits: prism(i, frame: frame)) { return true }
+        let minX = min(eye.x, end.x), maxX = max(eye.x, end.x), minY = min(eye.y, end.y), maxY = max(eye.y, end.y)
+        let minZ = min(eye.z, end.z), maxZ = max(eye.z, end.z)
+        for p in prisms.prisms(of: self, in: frame) {
+            // Only a prism whose box the segment's box meets can be hit (the test below is exact).
+            guard p.maxX >= minX, p.minX <= maxX, p.maxY >= minY, p.minY <= maxY, p.top >= minZ, p.bottom <= maxZ else { continue }
+            if Self.segment(from: eye, to: end, hits: (p.rings, p.bottom, p.top)) { return true }
+        }
         return false
+    }
+
+    /// A building's prism in a frame, with its box.
+    struct Prism: Sendable {
+        let rings: [[(Double, Double)]]
+        let bottom: Double, top: Double
+        let minX: Double, maxX: Double, minY: Double, maxY: Double
+    }
+
+    /// The prisms of the last frame asked for, shared by the copies of a ground.
+    final class PrismCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var frame: LocalFrame?
+        private var cached: [Prism] = []
+
+        func prisms(of ground: BuiltGround, in frame: LocalFrame) -> [Prism] {
+            lock.lock()
+            defer { lock.unlock() }
+            if self.frame == frame { return cached }
+            cached = ground.buildings.indices.map { i in
+                let p = ground.prism(i, frame: frame)
+                let xs = p.rings[0].map(\.0), ys = p.rings[0].map(\.1)
+                return Prism(rings: p.rings, bottom: p.bottom, top: p.top,
+                             minX: xs.min() ?? 0, maxX: xs.max() ?? 0, minY: ys.min() ?? 0, maxY: ys.max() ?? 0)
+            }
+            self.frame = frame
+            return cached
+        }
     }
 
     /// Building `i`'s rings (footprint, then courtyards) in frame ENU (x, y) and its base and
