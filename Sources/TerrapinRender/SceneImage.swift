@@ -79,12 +79,29 @@ public enum SceneImage {
 
     /// Prepares `scene` (confined to `root`), runs the overrides' taps in order (`report`
     /// hears what each hit), renders it at the overrides' time and encodes it.
+    /// `stage` hears each stage's time as it ends: "load" (every file read, taps run), "resolve"
+    /// (camera, placement, collision, the display list), "paint" and "encode" (`terrapin render
+    /// --timings`, `make bench-scenes`).
     public static func render(_ scene: SceneFile, _ overrides: RenderOverrides = RenderOverrides(), root: String? = nil,
                               metadata: [(key: String, value: String)] = [],
-                              report: (Point, MapHit?) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
+                              report: (Point, MapHit?) -> Void = { _, _ in },
+                              stage: (String, Duration) -> Void = { _, _ in }) throws(RenderError) -> EncodedImage {
+        let clock = ContinuousClock()
+        var start = clock.now
+        func lap(_ name: String) {
+            let now = clock.now
+            stage(name, now - start)
+            start = now
+        }
         let prepared = try prepare(scene, overrides, root: root, report: report)
+        lap("load")
+        // Resolved once: render reuses it.
+        _ = try prepared.resolve(at: nil)
+        lap("resolve")
         let pixmap = try prepared.render(at: nil, shapes: SpriteStore(), cancellation: overrides.cancellation)
+        lap("paint")
         var image = try encode(pixmap, format: scene.output.format, metadata: metadata)
+        lap("encode")
         image.warnings = prepared.warnings()
         return image
     }

@@ -173,6 +173,8 @@ struct SceneOptions {
     /// --strict: a render with warnings (a tile that could not be read or decoded, a style's
     /// unsupported property) is an error, and nothing is written.
     var strict = false
+    /// --timings: each stage's time on standard error.
+    var timings = false
 
     /// Consumes `argument` if it is a scene option.
     mutating func parse(_ argument: String, _ parser: inout ArgumentParser) throws -> Bool {
@@ -189,6 +191,7 @@ struct SceneOptions {
         case "--quality": overrides.quality = try parser.integer(for: argument, in: 0...100)
         case "--root": root = try parser.value(for: argument)
         case "--strict": strict = true
+        case "--timings": timings = true
         case "--tap": overrides.taps.append(try parser.timedPoint(for: argument))
         case "--heading": overrides.heading = try parser.number(for: argument, in: -360...360)
         case "--tilt": overrides.tilt = try parser.number(for: argument, in: 0...90)
@@ -202,7 +205,9 @@ struct SceneOptions {
     /// Loads the scene and applies the overrides.
     func load(_ path: String) throws -> SceneFile {
         let scene: SceneFile
+        let start = ContinuousClock.now
         do { scene = try SceneDecoder.load(path: path) } catch { throw CLIError.input(error.description) }
+        if timings { CommandLineTool.printNote("timing: \(path): decode \(Self.milliseconds(ContinuousClock.now - start)) ms") }
         do { return try overrides.apply(to: scene, path: path) } catch { throw CLIError.input(error.description) }
     }
 
@@ -216,10 +221,20 @@ struct SceneOptions {
         }
     }
 
+    /// A duration in milliseconds, to a tenth.
+    static func milliseconds(_ d: Duration) -> String {
+        let (s, atto) = d.components
+        return String((Double(s) * 10_000 + Double(atto) / 1e14).rounded() / 10)
+    }
+
     /// The scene rendered (taps applied) and encoded in its format.
     func encode(_ scene: SceneFile) throws -> EncodedImage {
         do {
-            return try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(TerrapinInfo.version)")])
+            var stages: [String] = []
+            let image = try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(TerrapinInfo.version)")],
+                                              stage: { name, time in if timings { stages.append("\(name) \(Self.milliseconds(time)) ms") } })
+            if timings { CommandLineTool.printNote("timing: " + stages.joined(separator: ", ")) }
+            return image
         } catch {
             if case .encoding = error { throw CLIError.runtime(error.description) }
             if case .environment = error { throw CLIError.runtime(error.description) }

@@ -73,6 +73,11 @@ enum CommandLineTool {
         _ = try? FileIO.writeAll(Array(text.utf8), fd: 2, name: "<stderr>")
     }
 
+    /// A line on standard error without the "error:" or "warning:" prefix (`--timings`).
+    static func printNote(_ message: String) {
+        _ = try? FileIO.writeAll(Array((message + "\n").utf8), fd: 2, name: "<stderr>")
+    }
+
     static func printWarning(_ message: String) {
         _ = try? FileIO.writeAll(Array("warning: \(message)\n".utf8), fd: 2, name: "<stderr>")
     }

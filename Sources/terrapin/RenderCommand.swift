@@ -34,6 +34,8 @@ extension CommandLineTool {
         \(NetworkOptions.help)
           --strict              a render with warnings (a tile that could not be read, a style property
                                 Terrapin does not draw) is an error: nothing is written, exit status 2
+          --timings             print each stage's time on standard error: decode, then load (every file
+                                read), resolve (camera, placement, collision), paint and encode
           -h, --help            show this help
 
         Examples:

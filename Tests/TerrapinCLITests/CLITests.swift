@@ -720,6 +720,17 @@ extension Array where Element == UInt8 {
                 && out.contains("warning: layer \"b\" line-width: at zoom 0, evaluates to null, not a number (MapLibre then draws the property's default)"), "\(out)")
     }
 
+    @Test func timingsNameEveryStage() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["render", CLI.examples + "/background.json", "-o", dir + "/out.png", "--timings"])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("timing: ") && lines[0].contains("background.json: decode ") && lines[0].hasSuffix(" ms"), "\(lines)")
+        let stages = lines.last?.dropFirst("timing: ".count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }
+        #expect(stages == ["load", "resolve", "paint", "encode"], "\(lines)")
+    }
+
     @Test func renderWritesTheImageAndWarnsOnStandardError() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
