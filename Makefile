@@ -4,7 +4,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libmicrohttpd-dev libcurl4-gnutls-dev librsvg2-dev libproj-dev libpng-dev zlib1g-dev libdeflate-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev libtiff-dev libbrotli-dev libzstd-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev pngcheck python3-jsonschema \
             fonts-dejavu-core fonts-noto-core fonts-ipafont-gothic fonts-noto-cjk fonts-noto-color-emoji fonts-material-design-icons-iconfont
 
-.PHONY: setup build test demo docs schema rendertests native-fidelity install bench bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
+.PHONY: setup build test demo docs schema rendertests native-fidelity install bench bench-scenes bench-serve bench-remote load-remote deploy-check stress sanitize fuzz image image-test clean
 
 # Installs the Debian packages that are missing (as root, or through sudo). A no-op when all
 # are present; runs apt-get update only when it must install.
@@ -96,6 +96,14 @@ bench: setup
 
 # Renders from tiles on an HTTP server (nginx on 127.0.0.1) against the same files: cold and warm
 # download cache, requests and bytes a render (Tools/bench-remote.sh).
+# Real scenes end to end (Tools/bench-scenes.py says how): every example and MapLibre's basemap
+# views, cold (fresh processes, stages and peak RSS) and warm (one process), on one core and on
+# all; NATIVE=1 also runs MapLibre Native (../shared/bench/maplibre/native.sh) view by view and
+# prints the ratios. ONLY=TEXT keeps the scenes whose name contains TEXT.
+bench-scenes: setup
+	$(SWIFT) build -c release --product terrapin
+	Tools/bench-scenes.py --terrapin .build/release/terrapin $(if $(NATIVE),--native) $(if $(ONLY),--only $(ONLY))
+
 bench-remote: setup
 	@command -v nginx >/dev/null || { echo "make bench-remote: installing nginx-light"; $(MAKE) --no-print-directory PACKAGES="nginx-light bc" setup; }
 	$(SWIFT) build -c release --product terrapin

@@ -61,35 +61,14 @@ def main():
     for case, label, tiles, style_ref, (lat, lon) in CASES:
         if args.only and args.only not in case:
             continue
-        style = os.path.join(OUT, case + "-style.json")
-        if os.path.sep in style_ref:
-            if not os.path.exists(style_ref):
-                print("%s: %s not found; skipped" % (case, style_ref), file=sys.stderr)
-                continue
-            with open(style_ref) as f:
-                doc = json.load(f)
-        else:
-            doc = json.loads(subprocess.run([args.terrapin, "style", style_ref, "--schema", SCHEMAS[tiles]], check=True, capture_output=True, text=True).stdout)
-        # One file for both: vector sources read the case's tiles; no sprite or glyph URLs.
-        for source in doc.get("sources", {}).values():
-            if source.get("type") == "vector":
-                for key in ("url", "tiles"):
-                    source.pop(key, None)
-        for key in ("sprite", "glyphs"):
-            doc.pop(key, None)
-        with open(style, "w") as f:
-            json.dump(doc, f)
+        style = prepare_style(case, style_ref, tiles, args.terrapin, OUT)
+        if style is None:
+            continue
         archive = os.path.join(ROOT, "Fixtures", "tiles", tiles + ".pmtiles")
         cells = []
         for zoom, pitch in VIEWS:
             name = "%s-z%d-p%d" % (case, zoom, pitch)
-            metres_per_point = 78271.52 * math.cos(math.radians(lat)) / 2 ** zoom
-            focal = (h / 2) / math.tan(math.radians(FOV / 2))
-            scene = {"output": {"width": w, "height": h},
-                     "map": {"mode": "roadmap", "earth": "mercator", "attribution": False,
-                             "camera": {"center": {"latitude": lat, "longitude": lon}, "tilt": pitch,
-                                        "range": metres_per_point * focal, "fieldOfView": FOV},
-                             "basemap": {"tiles": archive, "style": style}}}
+            scene = view_scene(lat, lon, zoom, pitch, (w, h), archive, style)
             path = os.path.join(OUT, name + ".json")
             with open(path, "w") as f:
                 json.dump(scene, f, indent=1)
@@ -108,6 +87,43 @@ def main():
     print("| tiles, style | " + " | ".join("z%d pitch %d" % v for v in VIEWS) + " |")
     print("|---|" + "---|" * len(VIEWS))
     print("\n".join(rows))
+
+
+def prepare_style(case, style_ref, tiles, terrapin, out):
+    """The case's style as one file both renderers read (out/CASE-style.json): its vector sources
+    read the case's tiles, without sprite or glyph URLs. `style_ref` is a built-in's name or a
+    file; None when the file is missing."""
+    style = os.path.join(out, case + "-style.json")
+    if os.path.sep in style_ref:
+        if not os.path.exists(style_ref):
+            print("%s: %s not found; skipped" % (case, style_ref), file=sys.stderr)
+            return None
+        with open(style_ref) as f:
+            doc = json.load(f)
+    else:
+        doc = json.loads(subprocess.run([terrapin, "style", style_ref, "--schema", SCHEMAS[tiles]], check=True, capture_output=True, text=True).stdout)
+    for source in doc.get("sources", {}).values():
+        if source.get("type") == "vector":
+            for key in ("url", "tiles"):
+                source.pop(key, None)
+    for key in ("sprite", "glyphs"):
+        doc.pop(key, None)
+    with open(style, "w") as f:
+        json.dump(doc, f)
+    return style
+
+
+def view_scene(lat, lon, zoom, pitch, size, archive, style):
+    """A Terrapin scene of MapLibre's view at `zoom` and `pitch`: Web Mercator's plane, MapLibre's
+    field of view, the range from the zoom's metres per pixel and the focal length."""
+    w, h = size
+    metres_per_point = 78271.52 * math.cos(math.radians(lat)) / 2 ** zoom
+    focal = (h / 2) / math.tan(math.radians(FOV / 2))
+    return {"output": {"width": w, "height": h},
+            "map": {"mode": "roadmap", "earth": "mercator", "attribution": False,
+                    "camera": {"center": {"latitude": lat, "longitude": lon}, "tilt": pitch,
+                               "range": metres_per_point * focal, "fieldOfView": FOV},
+                    "basemap": {"tiles": archive, "style": style}}}
 
 
 def mean_delta(a, b):
