@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 import Glibc
 import Testing
 import TerrapinCodecs
@@ -318,6 +319,35 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
             } }
             return Pixmap(width: 64, height: 64, premultipliedData: data)
         }
+    }
+
+    /// A drawer that counts its draws, slowly (so threads asking at once overlap).
+    final class CountingDrawer: TileDrawer, @unchecked Sendable {
+        let draws = Locked(0)
+        var name: String { "counting" }
+        var attribution: String? { nil }
+        var tileSize: Int { 64 }
+        var minZoom: Int { 1 }
+        var maxZoom: Int { 3 }
+        func draw(_ id: TileID) throws -> Pixmap? {
+            draws.withLock { $0 += 1 }
+            usleep(20_000)
+            return try PatternDrawer().draw(id)
+        }
+    }
+
+    /// Eight threads asking for the same tile at once: one draws it, the others wait for that
+    /// tile (the same object), and a second tile is drawn once too.
+    @Test func aTileAskedForByManyThreadsAtOnceIsDrawnOnce() throws {
+        let drawer = CountingDrawer()
+        let imagery = try TileImagery(drawer: drawer, cache: TileCache(byteLimit: 1 << 24))
+        let tiles = Locked([ObjectIdentifier?]())
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let tile = imagery.decodedTile(TileID(z: 2, x: i % 2, y: 0))
+            tiles.withLock { $0.append(tile.map(ObjectIdentifier.init)) }
+        }
+        #expect(drawer.draws.withLock { $0 } == 2)
+        #expect(Set(tiles.withLock { $0 }).count == 2 && !tiles.withLock { $0 }.contains(nil))
     }
 
     /// A run of positions gives what `sample` gives at each, bit for bit: runs along rows,
