@@ -149,7 +149,7 @@ if Context.environment["TERRAPIN_FUZZ"] != nil {
     if let umbrella = package.targets.first(where: { $0.name == "Terrapin" }) {
         umbrella.dependencies.removeAll { if case .byNameItem(name: "TerrapinMacros", _) = $0 { true } else { false } }
     }
-    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles", "encoders", "net", "expression"] {
+    for name in ["scene", "png", "grid", "text", "geojson", "raster", "tiles", "geotiff", "mvt", "style", "sprite", "staticmap", "gltf", "svg", "mbtiles", "encoders", "net", "expression", "worker"] {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["TerrapinFuzzing"], path: "Fuzz/\(name)"))
     }
 }

@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-scene png grid text geojson raster tiles geotiff mvt style sprite staticmap gltf svg mbtiles encoders net expression}
+targets=${FUZZ_TARGETS:-scene png grid text geojson raster tiles geotiff mvt style sprite staticmap gltf svg mbtiles encoders net expression worker}
 jobs=${FUZZ_JOBS:-1}
 swift=${SWIFT:-swift}
 out=out/fuzz
@@ -75,7 +75,7 @@ PY
   esac
 }
 
-maxlen() { case $1 in scene) echo 32768 ;; png) echo 16384 ;; grid) echo 4096 ;; text) echo 512 ;; staticmap) echo 8192 ;; gltf) echo 16384 ;; esac; }
+maxlen() { case $1 in scene) echo 32768 ;; png) echo 16384 ;; grid) echo 4096 ;; text) echo 512 ;; staticmap) echo 8192 ;; gltf) echo 16384 ;; worker) echo 16384 ;; *) echo 4096 ;; esac; }
 
 run() {  # run <target>: one fuzzing session, its statistics in out/fuzz/<target>.log
   local t=$1

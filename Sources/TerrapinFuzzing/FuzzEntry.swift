@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles, encoders, net, expression
+    case scene, png, grid, text, geojson, raster, tiles, geotiff, mvt, style, sprite, staticmap, gltf, svg, mbtiles, encoders, net, expression, worker
 }
 
 public enum FuzzEntry {
@@ -52,6 +52,7 @@ public enum FuzzEntry {
         case .encoders: encoders(bytes)
         case .net: net(bytes)
         case .expression: expression(bytes)
+        case .worker: WorkerProtocol.read(bytes)
         }
     }
 

@@ -419,3 +419,36 @@ final class WorkerSet: Sendable {
         for worker in all { worker.stop() }
     }
 }
+
+/// The worker protocol as a reader of hostile bytes (`make fuzz`'s `worker` target): a pipe's
+/// bytes read as the service and a worker read them.
+public enum WorkerProtocol {
+    /// Reads frames from the front of `bytes` until one is incomplete or refused, each decoded
+    /// as a request and as an answer; every frame that decodes is written again and must read
+    /// back as itself. True when at least one frame decoded as either.
+    public static func read(_ bytes: [UInt8]) -> Bool {
+        var buffer = bytes[...]
+        var decoded = false
+        // At most 64 frames an input (each at least 8 bytes; a pipe holds one at a time).
+        for _ in 0..<64 {
+            guard let (header, payload, used) = (try? WorkerFrames.parse(Array(buffer))) ?? nil else { break }
+            buffer = buffer.dropFirst(used)
+            if let request = WorkerRequest(header: header, payload: payload) {
+                decoded = true
+                guard let (h, p, _) = (try? WorkerFrames.parse(request.frame)) ?? nil, let again = WorkerRequest(header: h, payload: p) else {
+                    preconditionFailure("a request written again does not read back")
+                }
+                precondition(again.label == request.label && again.scene == request.scene && again.hash == request.hash
+                             && again.taps.count == request.taps.count && again.format == request.format && again.hosts == request.hosts,
+                             "a request written again reads back differently")
+            }
+            if let answer = WorkerAnswer(header: header, payload: payload) {
+                decoded = true
+                guard let (h, p, _) = (try? WorkerFrames.parse(answer.frame)) ?? nil, WorkerAnswer(header: h, payload: p) != nil else {
+                    preconditionFailure("an answer written again does not read back")
+                }
+            }
+        }
+        return decoded
+    }
+}
