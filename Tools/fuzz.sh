@@ -75,7 +75,7 @@ PY
   esac
 }
 
-maxlen() { case $1 in scene) echo 32768 ;; png) echo 16384 ;; grid) echo 4096 ;; text) echo 512 ;; staticmap) echo 8192 ;; gltf) echo 16384 ;; worker) echo 16384 ;; *) echo 4096 ;; esac; }
+maxlen() { case $1 in scene) echo 32768 ;; png) echo 16384 ;; grid) echo 4096 ;; text) echo 512 ;; staticmap) echo 8192 ;; gltf) echo 16384 ;; worker) echo 16384 ;; esac; }
 
 run() {  # run <target>: one fuzzing session, its statistics in out/fuzz/<target>.log
   local t=$1
