@@ -503,7 +503,14 @@ public final class TileCache: Sendable {
         state.withLock { (s: inout State) in (s.bytes, s.entries.count, s.hits, s.misses) }
     }
 
-    public func removeAll() { state.withLock { (s: inout State) in s = State() } }
+    /// Drops every tile; tiles being drawn stay claimed (their waiters are woken when drawn).
+    public func removeAll() {
+        state.withLock { (s: inout State) in
+            let drawing = s.drawing
+            s = State()
+            s.drawing = drawing
+        }
+    }
 }
 
 /// The tiles one drawing thread used last (a tiny most-recently-used list in front of the
