@@ -193,6 +193,10 @@ public enum StyleExpression: Sendable {
             let parts = v.map(\.text)
             return parts.reduce(0, { $0 + $1.utf8.count }) > Self.maxStringBytes ? .null : .string(parts.joined())
         case "to-string": return .string(v.first?.text ?? "")
+        // Whether the text renders legibly: always here (HarfBuzz shapes every script, FriBidi
+        // orders right-to-left text, fontconfig finds a font for it), as in MapLibre Native and
+        // in GL JS with its RTL plugin; a non-string is an evaluation error.
+        case "is-supported-script": return v.count == 1 && v[0].string != nil ? .bool(true) : .null
         case "to-number":
             for x in v {
                 if let d = x.number { return .number(d) }

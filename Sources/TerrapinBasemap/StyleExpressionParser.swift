@@ -13,6 +13,7 @@ public enum StyleExpressionParser {
         "==", "!=", "<", "<=", ">", ">=", "!", "in", "concat", "to-string", "to-number", "to-boolean", "to-color",
         "number", "string", "boolean", "upcase", "downcase", "length", "at", "+", "*", "-", "/", "%", "^",
         "min", "max", "round", "floor", "ceil", "abs", "sqrt", "ln", "log10", "rgb", "rgba", "array",
+        "is-supported-script",
     ]
 
     /// A property value: a literal, an expression, or a legacy function object. `arrayValued`

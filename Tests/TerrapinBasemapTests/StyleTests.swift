@@ -338,3 +338,19 @@ extension StyleExpressionTests {
         #expect(check.findings.last?.hasPrefix("the check stopped after") == true)
     }
 }
+
+@Suite struct SupportedScriptTests {
+    /// Every script renders legibly here (HarfBuzz, FriBidi), so a style that picks a name by
+    /// `is-supported-script` (Protomaps') picks the local one, as MapLibre Native does.
+    @Test func everyScriptIsSupported() throws {
+        let pick = try expr(#"["case", ["is-supported-script", ["get", "name"]], ["get", "name"], ["get", "name:en"]]"#)
+        let context = EvaluationContext(zoom: 10)
+        for text in ["Andorra la Vella", "القاهرة", "תל אביב", "नई दिल्ली", "東京", "Αθήνα"] {
+            #expect(try expr(#"["is-supported-script", "\#(text)"]"#).evaluate(context) == .bool(true), "\(text)")
+        }
+        #expect(try expr(#"["is-supported-script", 3]"#).evaluate(context) == .null)
+        #expect(pick.readsName)
+        let style = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "l", "type": "symbol", "source": "s", "source-layer": "places", "layout": {"text-field": ["case", ["is-supported-script", ["get", "name"]], ["get", "name"], ["get", "name:en"]]}}]}"#.utf8), file: "s.json", directory: ".")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+    }
+}
