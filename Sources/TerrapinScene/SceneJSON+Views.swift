@@ -140,7 +140,7 @@ extension SceneTables {
         name: "view", doc: "A SwiftUI-style view: exactly one kind, and an optional ordered list of modifiers (order matters, as in SwiftUI).",
         initial: ViewMembers(),
         composition: Composition(keyword: "oneOf", cases: .array(Reader.viewKinds.map { .object([("required", .array([.string($0)]))]) }),
-                                 text: "Exactly one of: " + Reader.viewKinds.map { "`\($0)`" }.joined(separator: ", ") + "; and `modifiers`."),
+                                 text: "Exactly one of: " + Reader.viewKinds.map { "`\($0)`" }.joined(separator: ", ") + "; with it, optionally, `modifiers`."),
         fields: [
             kindRow("text", .object([("type", .string("string")), ("maxLength", .number(Double(Reader.maxTextLength)))]), type: "string",
                     doc: "Text, shaped with HarfBuzz.", read: { r, node, path in r.text(node, path).map { .text($0) } },
