@@ -95,10 +95,7 @@ public enum SceneImage {
         }
         let prepared = try prepare(scene, overrides, root: root, report: report)
         lap("load")
-        // Resolved once: render reuses it.
-        _ = try prepared.resolve(at: nil)
-        lap("resolve")
-        let pixmap = try prepared.render(at: nil, shapes: SpriteStore(), cancellation: overrides.cancellation)
+        let pixmap = try prepared.render(at: nil, shapes: SpriteStore(), cancellation: overrides.cancellation, resolved: { lap("resolve") })
         lap("paint")
         var image = try encode(pixmap, format: scene.output.format, metadata: metadata)
         lap("encode")

@@ -203,8 +203,11 @@ public final class PreparedScene {
 
     /// `render(at:)` with the sprite store its markers' shapes share (nil: none); stopped with
     /// `RenderError.cancelled` soon after `cancellation` is cancelled (checked before and after
-    /// resolve, in the ground, between the items painted and after painting).
-    public func render(at time: Double?, shapes: SpriteStore?, cancellation: Cancellation? = nil) throws(RenderError) -> Pixmap {
+    /// resolve, in the ground, between the items painted and after painting). `resolved` is
+    /// called once the scene is resolved and within the work budget, before painting starts
+    /// (`terrapin render --timings` times the stages by it).
+    public func render(at time: Double?, shapes: SpriteStore?, cancellation: Cancellation? = nil,
+                       resolved resolvedStage: () -> Void = {}) throws(RenderError) -> Pixmap {
         if cancellation?.isCancelled == true { throw RenderError.cancelled }
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
@@ -215,6 +218,7 @@ public final class PreparedScene {
             let work = resolved.work(scale: output.drawingScale)
             if !(work.share <= 1) { throw RenderError.overBudget(work.largest) }
         }
+        resolvedStage()
         guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {
             throw RenderError.invalidSize("\(output.pixelWidth)x\(output.pixelHeight) pixels")
         }

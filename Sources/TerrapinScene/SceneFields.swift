@@ -226,6 +226,33 @@ extension Field where Model: Sendable {
                      write: { $0[keyPath: keyPath] == d ? nil : SceneEncoder.color($0[keyPath: keyPath]) })
     }
 
+    /// A number within `range` that may be absent (nil: the owner's default, `shown` in the
+    /// reference); written when present.
+    static func optionalNumber(_ key: String, _ keyPath: WritableKeyPath<Model, Double?> & Sendable, in range: ClosedRange<Double>, unit: String? = nil,
+                               default shown: String? = nil, doc: String, since: String = "0.1.0") -> Field {
+        Field(spec: FieldSpec(key: key, schema: .object([("type", .string("number")), ("minimum", .number(range.lowerBound)), ("maximum", .number(range.upperBound))]),
+                              type: "number \(JSONValue.number(range.lowerBound).text)…\(JSONValue.number(range.upperBound).text)", unit: unit,
+                              defaultText: shown, doc: doc, since: since),
+              read: { r, node, path, model in model[keyPath: keyPath] = r.number(node, path, in: range, unit: unit.map { " of \($0)" } ?? "") },
+              write: { $0[keyPath: keyPath].map { .number($0) } })
+    }
+
+    /// A whole number within `range` that may be absent; written when present.
+    static func optionalInteger(_ key: String, _ keyPath: WritableKeyPath<Model, Int?> & Sendable, in range: ClosedRange<Int>,
+                                doc: String, since: String = "0.1.0") -> Field {
+        Field(spec: FieldSpec(key: key, schema: .object([("type", .string("integer")), ("minimum", .number(Double(range.lowerBound))), ("maximum", .number(Double(range.upperBound)))]),
+                              type: "integer \(range.lowerBound)…\(range.upperBound)", unit: nil, defaultText: nil, doc: doc, since: since),
+              read: { r, node, path, model in model[keyPath: keyPath] = r.integer(node, path, in: range, default: 0) },
+              write: { $0[keyPath: keyPath].map { .number(Double($0)) } })
+    }
+
+    /// A file (or URL) the scene reads, that may be absent; written when present.
+    static func optionalFile(_ key: String, _ keyPath: WritableKeyPath<Model, String?> & Sendable, type: String = "file", doc: String, since: String = "0.1.0") -> Field {
+        Field(spec: FieldSpec(key: key, schema: .object([("type", .string("string"))]), type: type, unit: nil, defaultText: nil, doc: doc, since: since),
+              read: { r, node, path, model in model[keyPath: keyPath] = r.fileName(node, path) },
+              write: { $0[keyPath: keyPath].map { .string($0) } })
+    }
+
     /// A view colour that may be absent (nil: the owner's own colour); written when present.
     static func optionalViewColor(_ key: String, _ keyPath: WritableKeyPath<Model, Color?> & Sendable, doc: String, since: String = "0.1.0") -> Field {
         Field(spec: FieldSpec(key: key, schema: .object([("$ref", .string("#/$defs/color"))]), type: "colour (name or hex)", unit: nil,

@@ -48,10 +48,8 @@ extension SceneTables {
         composition: Composition(keyword: "dependentRequired", cases: SceneSchema.fragment(##"{"onTap": ["popover"]}"##), text: "`onTap` needs a `popover`."),
         fields: [typeRow(.marker, written: false)] + placeRows + [
             collisionRow,
-            .custom("collisionPriority", schema: .object([("type", .string("integer")), ("minimum", .number(-1_000_000)), ("maximum", .number(1_000_000))]),
-                    type: "integer -1000000…1000000", doc: "Among optional markers that collide, the higher is kept. Default: none.",
-                    read: { r, node, path, m in m.collisionPriority = r.integer(node, path, in: -1_000_000...1_000_000, default: 0) },
-                    write: { $0.collisionPriority.map { .number(Double($0)) } }),
+            .optionalInteger("collisionPriority", \.collisionPriority, in: -1_000_000...1_000_000,
+                             doc: "Among optional markers that collide, the higher is kept. Default: none."),
             zIndexRow,
             .ref("anchor", "anchor", doc: "The point of the content on the position; default the bottom centre.",
                  read: { r, node, path, m in if let a = r.read(anchor, node, path) { m.anchor = a } },
@@ -175,11 +173,11 @@ extension SceneTables {
         .custom("curve", schema: .object([("enum", .array(AnimationCurveName.allCases.map { .string($0.rawValue) }))]),
                 type: AnimationCurveName.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " | "), default: "\"easeInOut\"", doc: "The curve.",
                 read: { r, node, path, a in a.curve = r.choice(node, path, default: a.curve) }, write: { .string($0.curve.rawValue) }),
-        optionalNumber("duration", \.duration, in: 0.001...SceneFile.maxTime, unit: "seconds", default: "0.35", doc: "How long one run takes (not for spring)."),
-        optionalNumber("response", \.response, in: 0.01...60, unit: "seconds", default: "0.55", doc: "A spring's period."),
-        optionalNumber("dampingFraction", \.dampingFraction, in: 0.01...10, default: "0.825", doc: "A spring's damping: below 1 it overshoots."),
-        optionalNumber("delay", \.delay, in: 0...SceneFile.maxTime, unit: "seconds", default: "0", doc: "Before it starts."),
-        optionalNumber("speed", \.speed, in: 0.01...100, default: "1", doc: "Faster above 1."),
+        .optionalNumber("duration", \.duration, in: 0.001...SceneFile.maxTime, unit: "seconds", default: "0.35", doc: "How long one run takes (not for spring)."),
+        .optionalNumber("response", \.response, in: 0.01...60, unit: "seconds", default: "0.55", doc: "A spring's period."),
+        .optionalNumber("dampingFraction", \.dampingFraction, in: 0.01...10, default: "0.825", doc: "A spring's damping: below 1 it overshoots."),
+        .optionalNumber("delay", \.delay, in: 0...SceneFile.maxTime, unit: "seconds", default: "0", doc: "Before it starts."),
+        .optionalNumber("speed", \.speed, in: 0.01...100, default: "1", doc: "Faster above 1."),
         .custom("repeat", schema: SceneSchema.fragment(##"{"oneOf": [{"type": "integer", "minimum": 1, "maximum": 1000000}, {"const": "forever"}]}"##),
                 type: "integer 1…1000000 or \"forever\"", doc: "How many runs.",
                 read: { r, node, path, a in
@@ -194,14 +192,6 @@ extension SceneTables {
                 doc: "With repeat: every other run backwards.",
                 read: { r, node, path, a in a.autoreverses = r.bool(node, path) }, write: { $0.autoreverses.map { .bool($0) } }),
     ]
-
-    static func optionalNumber(_ key: String, _ keyPath: WritableKeyPath<AnimationMembers, Double?> & Sendable, in range: ClosedRange<Double>, unit: String? = nil,
-                               default shown: String, doc: String) -> Field<AnimationMembers> {
-        .custom(key, schema: .object([("type", .string("number")), ("minimum", .number(range.lowerBound)), ("maximum", .number(range.upperBound))]),
-                type: "number \(JSONValue.number(range.lowerBound).text)…\(JSONValue.number(range.upperBound).text)", unit: unit, default: shown, doc: doc,
-                read: { r, node, path, a in a[keyPath: keyPath] = r.number(node, path, in: range, unit: unit.map { " of \($0)" } ?? "") },
-                write: { $0[keyPath: keyPath].map { .number($0) } })
-    }
 }
 
 /// An animation as written: its members, before they make an `Animation`.

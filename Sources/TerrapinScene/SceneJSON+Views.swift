@@ -259,9 +259,7 @@ extension SceneTables {
         name: "roundedRectangle", doc: "A rounded rectangle's corners, fill and outline.", initial: ShapeMembers(),
         required: ["cornerRadius"], requiredMessage: "a rounded rectangle needs \"cornerRadius\"",
         fields: [
-            .custom("cornerRadius", schema: .object([("type", .string("number")), ("minimum", .number(0)), ("maximum", .number(10_000))]), type: "number 0…10000",
-                    unit: "points", doc: "The corners' radius.",
-                    read: { r, node, path, s in s.cornerRadius = r.number(node, path, in: 0...10_000) }, write: { $0.cornerRadius.map { .number($0) } }),
+            .optionalNumber("cornerRadius", \.cornerRadius, in: 0...10_000, doc: "The corners' radius, points."),
         ] + shapeRows)
 
     struct SpacerMembers: Sendable { var minLength: Double? }
@@ -269,14 +267,10 @@ extension SceneTables {
     static let spacer: ObjectTable<SpacerMembers> = ObjectTable<SpacerMembers>(
         name: "spacer", doc: "Space that grows along its stack.", initial: SpacerMembers(),
         fields: [
-            .custom("minLength", schema: .object([("type", .string("number")), ("minimum", .number(0)), ("maximum", .number(10_000))]), type: "number 0…10000",
-                    unit: "points", doc: "At least this long; default the stack's spacing.",
-                    read: { r, node, path, s in s.minLength = r.number(node, path, in: 0...10_000) }, write: { $0.minLength.map { .number($0) } }),
+            .optionalNumber("minLength", \.minLength, in: 0...10_000, doc: "At least this long, points; default the stack's spacing."),
         ])
 
-    static let spacingRow = Field<StackMembers>.custom("spacing", schema: .object([("type", .string("number")), ("minimum", .number(-1000)), ("maximum", .number(1000))]),
-        type: "number -1000…1000", unit: "points", doc: "Between children; default the system's.",
-        read: { r, node, path, s in s.spacing = r.number(node, path, in: -1000...1000) }, write: { $0.spacing.map { .number($0) } })
+    static let spacingRow = Field<StackMembers>.optionalNumber("spacing", \.spacing, in: -1000...1000, doc: "Between children, points; default the system's.")
 
     static let childrenRow = Field<StackMembers>.custom("children", schema: SceneSchema.fragment(##"{"type": "array", "maxItems": 1000, "items": {"$ref": "#/$defs/view"}}"##),
         type: "array of `view` (at most 1000)", doc: "The stack's views, in order.",

@@ -304,13 +304,18 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
     }
 
     /// Tiles drawn on demand, every texel different; z2 (1, 1) missing (its parent stands in).
+    /// With `draws`, each draw is counted and takes `pause` microseconds.
     struct PatternDrawer: TileDrawer {
+        var draws: Locked<Int>? = nil
+        var pause: UInt32 = 0
         var name: String { "pattern" }
         var attribution: String? { nil }
         var tileSize: Int { 64 }
         var minZoom: Int { 1 }
         var maxZoom: Int { 3 }
         func draw(_ id: TileID) throws -> Pixmap? {
+            draws?.withLock { $0 += 1 }
+            if pause > 0 { usleep(pause) }
             if id == TileID(z: 2, x: 1, y: 1) { return nil }
             var data = [UInt8](repeating: 255, count: 64 * 64 * 4)
             for y in 0..<64 { for x in 0..<64 {
@@ -321,32 +326,17 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         }
     }
 
-    /// A drawer that counts its draws, slowly (so threads asking at once overlap).
-    final class CountingDrawer: TileDrawer, @unchecked Sendable {
-        let draws = Locked(0)
-        var name: String { "counting" }
-        var attribution: String? { nil }
-        var tileSize: Int { 64 }
-        var minZoom: Int { 1 }
-        var maxZoom: Int { 3 }
-        func draw(_ id: TileID) throws -> Pixmap? {
-            draws.withLock { $0 += 1 }
-            usleep(20_000)
-            return try PatternDrawer().draw(id)
-        }
-    }
-
     /// Eight threads asking for the same tile at once: one draws it, the others wait for that
     /// tile (the same object), and a second tile is drawn once too.
     @Test func aTileAskedForByManyThreadsAtOnceIsDrawnOnce() throws {
-        let drawer = CountingDrawer()
+        let drawer = PatternDrawer(draws: Locked(0), pause: 20_000)
         let imagery = try TileImagery(drawer: drawer, cache: TileCache(byteLimit: 1 << 24))
         let tiles = Locked([ObjectIdentifier?]())
         DispatchQueue.concurrentPerform(iterations: 8) { i in
             let tile = imagery.decodedTile(TileID(z: 2, x: i % 2, y: 0))
             tiles.withLock { $0.append(tile.map(ObjectIdentifier.init)) }
         }
-        #expect(drawer.draws.withLock { $0 } == 2)
+        #expect(drawer.draws?.withLock { $0 } == 2)
         #expect(Set(tiles.withLock { $0 }).count == 2 && !tiles.withLock { $0 }.contains(nil))
     }
 
