@@ -19,19 +19,10 @@ work=$(mktemp -d)
 trap 'kill $(cat "$work/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
 tiles=$(pwd)/Fixtures/tiles
 portA=$((20000 + RANDOM % 10000)); portB=$((portA + 1))
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 256; }
-http {
-  access_log off;
-  log_format bench '\$status \$body_bytes_sent';
-  server { listen 127.0.0.1:$portA; root $tiles; access_log $work/a.log bench; }
-  server { listen 127.0.0.1:$portB; root $tiles; expires 1h; access_log $work/b.log bench; }
-}
-CONF
-nginx -c "$work/nginx.conf" -p "$work"
+. Tools/nginx.sh
+start_nginx "$work" 'access_log off;' \
+  "server { listen 127.0.0.1:$portA; root $tiles; access_log $work/a.log bench; }" \
+  "server { listen 127.0.0.1:$portB; root $tiles; expires 1h; access_log $work/b.log bench; }"
 scene() {  # $1: base URL or empty for the files
   local from='../Fixtures/tiles/'
   if [ -z "$1" ]; then sed "s|$from|$(pwd)/Fixtures/tiles/|g" Examples/andorra-roadmap-3d.json

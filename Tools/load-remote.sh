@@ -26,17 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 origin=$((21000 + RANDOM % 9000)); front=$((origin + 1))
-cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 512; }
-http {
-  log_format bench '\$status \$body_bytes_sent';
-  server { listen 127.0.0.1:$origin; root $(pwd)/Fixtures/tiles; access_log $work/origin.log bench; }
-}
-CONF
-nginx -c "$work/nginx.conf" -p "$work"
+. Tools/nginx.sh
+start_nginx "$work" "server { listen 127.0.0.1:$origin; root $(pwd)/Fixtures/tiles; access_log $work/origin.log bench; }"
 mkdir -p "$work/root"
 cat > "$work/root/base.json" <<JSON
 {"output": {"width": 400, "height": 300}, "map": {"mode": "roadmap", "basemap": {"tiles": "http://127.0.0.1:$origin/andorra-omt.pmtiles"}}}

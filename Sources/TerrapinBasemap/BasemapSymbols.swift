@@ -3,6 +3,7 @@
 import Foundation
 import TerrapinRaster
 import Terrapin3D
+import TerrapinGeometry
 import TerrapinImagery
 import TerrapinTerrainData
 import TerrapinTiles
@@ -342,7 +343,7 @@ extension Basemap {
                     // label set upright and level, as a point's is, with its icon (a road shield).
                     let level = layer.property("text-rotation-alignment")?.evaluate(context).string == "viewport"
                     let maxAngle = Self.number(layer, "text-max-angle", context, default: 45) * Double.pi / 180
-                    for line in lines.flatMap({ Self.clip($0, extent: extent) }) {
+                    for line in lines.flatMap({ clipLine($0.map { SIMD2($0.0, $0.1) }, 0, extent) }).map({ $0.map { ($0.x, $0.y) } }) {
                         for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
                                               overscaling: overscaling, window: 0.6 * size / pixels, maxAngle: maxAngle) {
                             guard out.count < Self.maxLabels else { return out }
@@ -586,45 +587,6 @@ extension Basemap {
             distance += dist(current, next)
         }
         return true
-    }
-
-    /// A line cut to the tile's square [0, extent]²: the pieces inside it, each running from
-    /// where it enters to where it leaves (a piece entering starts on the edge).
-    static func clip(_ line: [(Double, Double)], extent: Double) -> [[(Double, Double)]] {
-        var pieces: [[(Double, Double)]] = [], current: [(Double, Double)] = []
-        for k in 1..<max(1, line.count) {
-            let start = line[k - 1]
-            // Liang–Barsky: the part of the segment inside the square, as parameters t0…t1.
-            var t0 = 0.0, t1 = 1.0
-            let dx = line[k].0 - start.0, dy = line[k].1 - start.1
-            var inside = true
-            for (p, q) in [(-dx, start.0), (dx, extent - start.0), (-dy, start.1), (dy, extent - start.1)] {
-                if p == 0 {
-                    if q < 0 { inside = false }
-                } else {
-                    let r = q / p
-                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
-                }
-            }
-            guard inside, t0 <= t1 else {
-                if current.count >= 2 { pieces.append(current) }
-                current = []
-                continue
-            }
-            let enter = t0 > 0, leave = t1 < 1
-            let a = (start.0 + dx * t0, start.1 + dy * t0), b = (start.0 + dx * t1, start.1 + dy * t1)
-            if current.isEmpty || enter {
-                if current.count >= 2 { pieces.append(current) }
-                current = [a]
-            }
-            current.append(b)
-            if leave {
-                if current.count >= 2 { pieces.append(current) }
-                current = []
-            }
-        }
-        if current.count >= 2 { pieces.append(current) }
-        return pieces
     }
 
     /// The points of a line within `halfLength` (tile units, along the line) of the point `m`

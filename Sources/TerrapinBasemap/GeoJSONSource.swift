@@ -11,6 +11,7 @@
 // limit; features and positions are counted as they are read; a malformed object is an error
 // naming the source, the JSON path and line:column.
 import Foundation
+import TerrapinGeometry
 import TerrapinIO
 import TerrapinTiles
 
@@ -88,13 +89,13 @@ public final class GeoJSONSource: Sendable {
                 if !inside.isEmpty { append(inside) }
             case .lineString:
                 for part in f.parts {
-                    for piece in Self.clipLine(part.map(local), lo, hi) where piece.count >= 2 { append(Self.deduplicated(piece)) }
+                    for piece in clipLine(part.map(local), lo, hi) where piece.count >= 2 { append(Self.deduplicated(piece)) }
                 }
             case .polygon:
                 var k = 0
                 for count in f.rings {
                     for r in 0..<count {
-                        let ring = Self.deduplicated(Self.clipRing(f.parts[k + r].map(local), lo, hi))
+                        let ring = Self.deduplicated(clipRing(f.parts[k + r].map(local), lo, hi))
                         guard ring.count >= 3 else {
                             if r == 0 { break } else { continue }
                         }
@@ -134,71 +135,6 @@ public final class GeoJSONSource: Sendable {
             out.append(p)
         }
         return out
-    }
-
-    /// A ring clipped to the square lo…hi on both axes (Sutherland–Hodgman).
-    static func clipRing(_ ring: [SIMD2<Double>], _ lo: Double, _ hi: Double) -> [SIMD2<Double>] {
-        var points = ring
-        if let first = points.first, let last = points.last, first == last, points.count > 1 { points.removeLast() }
-        for axis in 0..<2 {
-            for (bound, keepAbove) in [(lo, true), (hi, false)] {
-                guard !points.isEmpty else { return [] }
-                var out: [SIMD2<Double>] = []
-                out.reserveCapacity(points.count + 4)
-                @inline(__always) func inside(_ p: SIMD2<Double>) -> Bool { keepAbove ? p[axis] >= bound : p[axis] <= bound }
-                var previous = points[points.count - 1]
-                for p in points {
-                    let pIn = inside(p), prevIn = inside(previous)
-                    if pIn != prevIn {
-                        let t = (bound - previous[axis]) / (p[axis] - previous[axis])
-                        var cut = previous + (p - previous) * t
-                        cut[axis] = bound
-                        out.append(cut)
-                    }
-                    if pIn { out.append(p) }
-                    previous = p
-                }
-                points = out
-            }
-        }
-        return points
-    }
-
-    /// A line cut to the square lo…hi: the pieces of it inside (Liang–Barsky per segment).
-    static func clipLine(_ line: [SIMD2<Double>], _ lo: Double, _ hi: Double) -> [[SIMD2<Double>]] {
-        var pieces: [[SIMD2<Double>]] = [], current: [SIMD2<Double>] = []
-        for i in 1..<max(1, line.count) {
-            let a = line[i - 1], b = line[i], d = b - a
-            var t0 = 0.0, t1 = 1.0
-            var visible = true
-            for axis in 0..<2 {
-                for (p, q) in [(-d[axis], a[axis] - lo), (d[axis], hi - a[axis])] {
-                    if p == 0 {
-                        if q < 0 { visible = false }
-                    } else {
-                        let r = q / p
-                        if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
-                    }
-                }
-            }
-            guard visible, t0 <= t1 else {
-                if current.count >= 2 { pieces.append(current) }
-                current = []
-                continue
-            }
-            let start = a + d * t0, end = a + d * t1
-            if current.isEmpty || current.last! != start {
-                if current.count >= 2 { pieces.append(current) }
-                current = [start]
-            }
-            current.append(end)
-            if t1 < 1 {
-                pieces.append(current)
-                current = []
-            }
-        }
-        if current.count >= 2 { pieces.append(current) }
-        return pieces
     }
 
     /// GeoJSON's objects walked into features, properties into shared key and value tables.

@@ -200,8 +200,8 @@ public struct VectorTile: Sendable {
         while let (field, wire) = try reader.next() {
             switch (field, wire) {
             case (1, 2): v = .string(try reader.string())
-            case (2, 5): v = .number(Double(Float(bitPattern: try reader.fixed32())))
-            case (3, 1): v = .number(Double(bitPattern: try reader.fixed64()))
+            case (2, 5): v = .number(Double(Float(bitPattern: try reader.fixed(UInt32.self))))
+            case (3, 1): v = .number(Double(bitPattern: try reader.fixed(UInt64.self)))
             case (4, 0): v = .number(Double(Int64(bitPattern: try reader.varint())))
             case (5, 0): v = .number(Double(try reader.varint()))
             case (6, 0):
@@ -326,19 +326,13 @@ struct ProtobufReader {
         return String(decoding: UnsafeBufferPointer(rebasing: buffer[s..<e]), as: UTF8.self)
     }
 
-    mutating func fixed32() throws(ProtobufError) -> UInt32 {
-        guard end - position >= 4 else { throw ProtobufError("a 4-byte field runs past the end of its message") }
-        var v: UInt32 = 0
-        for k in 0..<4 { v |= UInt32(buffer[position + k]) << (8 * k) }
-        position += 4
-        return v
-    }
-
-    mutating func fixed64() throws(ProtobufError) -> UInt64 {
-        guard end - position >= 8 else { throw ProtobufError("an 8-byte field runs past the end of its message") }
-        var v: UInt64 = 0
-        for k in 0..<8 { v |= UInt64(buffer[position + k]) << (8 * k) }
-        position += 8
+    /// A little-endian fixed-width field (wire types 5 and 1: `fixed32`, `fixed64`, `float`, `double`).
+    mutating func fixed<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(ProtobufError) -> T {
+        let size = T.bitWidth / 8
+        guard end - position >= size else { throw ProtobufError("\(size == 8 ? "an" : "a") \(size)-byte field runs past the end of its message") }
+        var v: T = 0
+        for k in 0..<size { v |= T(buffer[position + k]) << (8 * k) }
+        position += size
         return v
     }
 

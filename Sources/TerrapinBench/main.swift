@@ -75,102 +75,56 @@ func printTable(_ title: String, _ rows: [(String, Timing, String)]) {
 }
 
 print("Terrapin \(TerrapinInfo.version) benchmarks (\(buildKind); median of 7 runs after a warm-up, ms)\n")
-if only == "spec" {
-    print(try specBenchmarks(outputDirectory: "out/bench"))
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "spec-product" {
-    // S2 through the product path alone (for profiling).
-    let markers = try specMarkerList(count: 10_000, x0: 16, xr: 992, y0: 80, yr: 680)
-    let p = try specProductPath("S2", markers, terrain: SpecGrid().terrainImage(), outputDirectory: "out/bench", paintRuns: 30)
-    print("S2 product path: resolve \(format(p.resolve.median)) ms, paint \(format(p.paint.median)) ms (first \(format(p.firstPaint))), \(p.masks) masks, \(p.hits) reuses")
-    exit(0)
-}
-if only == "product" {
-    printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
-               try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "shapes" {
-    printTable("Polylines and polygons:", try shapeBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
-    exit(0)
-}
-if only == "taps" {
-    printTable("Taps on the product scene's 1,000-marker map:", try tapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
-    exit(0)
-}
-if only == "batch" {
-    print(try batchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "stress" {
-    try FileIO.makeDirectory("out/bench")
-    print(stressBenchmark())
-    exit(0)
-}
+let repository = FileIO.canonicalPath(".") ?? "."
+let productTitle = "Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):"
+let tapsTitle = "Taps on the product scene's 1,000-marker map:"
+let shapesTitle = "Polylines and polygons:"
+
+/// The parts of the suite that run alone (`TerrapinBench NAME`); `peak`: the part reports its
+/// peak memory when asked (`reportPeakMemoryIfAsked`).
+let parts: [(name: String, peak: Bool, run: () throws -> Void)] = [
+    ("spec", true, { print(try specBenchmarks(outputDirectory: "out/bench")) }),
+    ("spec-product", false, {
+        // S2 through the product path alone (for profiling).
+        let markers = try specMarkerList(count: 10_000, x0: 16, xr: 992, y0: 80, yr: 680)
+        let p = try specProductPath("S2", markers, terrain: SpecGrid().terrainImage(), outputDirectory: "out/bench", paintRuns: 30)
+        print("S2 product path: resolve \(format(p.resolve.median)) ms, paint \(format(p.paint.median)) ms (first \(format(p.firstPaint))), \(p.masks) masks, \(p.hits) reuses")
+    }),
+    ("product", true, { printTable(productTitle, try productSceneBenchmark(repository: repository)) }),
+    ("shapes", false, { printTable(shapesTitle, try shapeBenchmarks(repository: repository)) }),
+    ("taps", false, { printTable(tapsTitle, try tapBenchmarks(repository: repository)) }),
+    ("batch", true, { print(try batchBenchmark(repository: repository)) }),
+    ("stress", false, {
+        try FileIO.makeDirectory("out/bench")
+        print(stressBenchmark())
+    }),
+    ("basemap", true, { printTable("Vector basemap (roadmap, Andorra, release):", try basemapBenchmarks(repository: repository)) }),
+    ("basemap-batch", true, { print(try basemapBatchBenchmark(repository: repository)) }),
+    ("tile-batch", true, { print(try tileBatchBenchmark(repository: repository)) }),
+    ("tiles", true, {
+        printTable("Tile archives (1024x768, tilt 60):", try tileBenchmarks(repository: repository))
+        let s1 = try? PNGDecoder.decode(FileIO.read("out/bench/S1.png", limit: 1 << 26))
+        printTable("Encoding \(s1 == nil ? "the sample frame" : "S1") (1024x768):", try encodeBenchmarks(s1 ?? sampleFrame(), label: s1 == nil ? "sample frame" : "S1"))
+    }),
+    ("diff", true, { printTable("Snapshot diff (\(buildKind)):", diffBenchmarks()) }),
+    ("map", true, { printTable("Map:", try mapBenchmarks()) }),
+    ("text", true, { printTable("Text:", try textBenchmarks()) }),
+    ("terrain", true, { printTable("Terrain:", terrainBenchmarks()) }),
+    ("models", true, { printTable("3D models:", modelBenchmarks()) }),
+    ("memory", false, { print(peakMemoryBenchmarks()) }),
+    ("png", true, {
+        try pngEncodeBenchmarks(sampleFrame())
+        // The S1 map as `make bench` drew it, when it has run.
+        if let s1 = try? PNGDecoder.decode(file: "out/bench/S1.png") { try pngEncodeBenchmarks(s1, name: "S1 map (out/bench/S1.png)") }
+    }),
+]
 if only == "stress-case", CommandLine.arguments.count == 4, let index = Int(CommandLine.arguments[2]) {
     stressCase(index, report: CommandLine.arguments[3])
     exit(0)
 }
-if only == "basemap" {
-    printTable("Vector basemap (roadmap, Andorra, release):", try basemapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "basemap-batch" {
-    print(try basemapBatchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "tile-batch" {
-    print(try tileBatchBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "tiles" {
-    printTable("Tile archives (1024x768, tilt 60):", try tileBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
-    let s1 = try? PNGDecoder.decode(FileIO.read("out/bench/S1.png", limit: 1 << 26))
-    printTable("Encoding \(s1 == nil ? "the sample frame" : "S1") (1024x768):", try encodeBenchmarks(s1 ?? sampleFrame(), label: s1 == nil ? "sample frame" : "S1"))
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "diff" {
-    printTable("Snapshot diff (\(buildKind)):", diffBenchmarks())
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "map" {
-    printTable("Map:", try mapBenchmarks())
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "text" {
-    printTable("Text:", try textBenchmarks())
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "terrain" {
-    printTable("Terrain:", terrainBenchmarks())
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "models" {
-    printTable("3D models:", modelBenchmarks())
-    reportPeakMemoryIfAsked()
-    exit(0)
-}
-if only == "memory" {
-    print(peakMemoryBenchmarks())
-    exit(0)
-}
-if only == "png" {
-    try pngEncodeBenchmarks(sampleFrame())
-    // The S1 map as `make bench` drew it, when it has run.
-    if let s1 = try? PNGDecoder.decode(file: "out/bench/S1.png") { try pngEncodeBenchmarks(s1, name: "S1 map (out/bench/S1.png)") }
-    reportPeakMemoryIfAsked()
+if let only, let part = parts.first(where: { $0.name == only }) {
+    try part.run()
+    if part.peak { reportPeakMemoryIfAsked() }
     exit(0)
 }
 let spec = try specBenchmarks(outputDirectory: "out/bench")
@@ -184,21 +138,20 @@ printTable("Text:", try textBenchmarks())
 printTable("Map:", try mapBenchmarks())
 printTable("Terrain:", terrainBenchmarks())
 printTable("3D models:", modelBenchmarks())
-printTable("Product: terrapin render of a JSON scene (Tennessee grid, 1024x768, tilt 60, 1,000 capsule labels, collision):",
-           try productSceneBenchmark(repository: FileIO.canonicalPath(".") ?? "."))
-printTable("Taps on the product scene's 1,000-marker map:", try tapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
-printTable("Polylines and polygons:", try shapeBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
+printTable(productTitle, try productSceneBenchmark(repository: repository))
+printTable(tapsTitle, try tapBenchmarks(repository: repository))
+printTable(shapesTitle, try shapeBenchmarks(repository: repository))
 try pngEncodeBenchmarks(frame)
 let encoded = try PNGEncoder.encode(frame)
 let decode = try measure("decode") { _ = try PNGDecoder.decode(encoded) }
 print("\nPNG decode of the default-preset file: median \(format(decode.median)) ms (min \(format(decode.min)), max \(format(decode.max)))")
 record(section: "PNG decode", name: "default-preset file", decode, note: "")
 print("")
-printTable("Vector basemap (roadmap, Andorra):", try basemapBenchmarks(repository: FileIO.canonicalPath(".") ?? "."))
-let basemapBatchText = try basemapBatchBenchmark(repository: FileIO.canonicalPath(".") ?? ".")
+printTable("Vector basemap (roadmap, Andorra):", try basemapBenchmarks(repository: repository))
+let basemapBatchText = try basemapBatchBenchmark(repository: repository)
 print(basemapBatchText + "\n")
 recordText(section: "Basemap batch", basemapBatchText)
-let batchText = try batchBenchmark(repository: FileIO.canonicalPath(".") ?? ".")
+let batchText = try batchBenchmark(repository: repository)
 print(batchText)
 recordText(section: "Batch", batchText)
 print("")

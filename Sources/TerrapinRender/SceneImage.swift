@@ -115,29 +115,20 @@ public enum SceneImage {
     /// Encodes `pixmap` in `format`, with text metadata (PNG tEXt chunks, a JPEG COM segment, a
     /// WebP XMP chunk: `ImageText`).
     public static func encode(_ pixmap: Pixmap, format: ImageFormat, metadata: [(key: String, value: String)] = []) throws(RenderError) -> EncodedImage {
-        switch format.kind {
-        case .png:
-            let options = PNGEncodingOptions(compression: pngCompression(format.compression), text: metadata.map { PNGTextEntry(key: $0.key, value: $0.value) })
-            do {
-                return EncodedImage(bytes: try PNGEncoder.encode(pixmap, options: options), format: format, width: pixmap.width, height: pixmap.height)
-            } catch {
-                throw RenderError.encoding(error.description)
+        let bytes: [UInt8]
+        do {
+            switch format.kind {
+            case .png:
+                let options = PNGEncodingOptions(compression: pngCompression(format.compression), text: metadata.map { PNGTextEntry(key: $0.key, value: $0.value) })
+                bytes = try PNGEncoder.encode(pixmap, options: options)
+            case .jpeg: bytes = try ImageText.embed(metadata, inJPEG: try JPEGEncoder.encode(pixmap, quality: format.jpegQuality))
+            case .webp: bytes = try ImageText.embed(metadata, inWebP: try WebPEncoder.encode(pixmap, quality: format.quality))
             }
-        case .jpeg:
-            do {
-                let bytes = try ImageText.embed(metadata, inJPEG: try JPEGEncoder.encode(pixmap, quality: format.jpegQuality))
-                return EncodedImage(bytes: bytes, format: format, width: pixmap.width, height: pixmap.height)
-            } catch {
-                throw RenderError.encoding(error.description)
-            }
-        case .webp:
-            do {
-                let bytes = try ImageText.embed(metadata, inWebP: try WebPEncoder.encode(pixmap, quality: format.quality))
-                return EncodedImage(bytes: bytes, format: format, width: pixmap.width, height: pixmap.height)
-            } catch {
-                throw RenderError.encoding(error.description)
-            }
+        } catch {
+            // Each encoder's error describes itself (CustomStringConvertible).
+            throw RenderError.encoding(String(describing: error))
         }
+        return EncodedImage(bytes: bytes, format: format, width: pixmap.width, height: pixmap.height)
     }
 
     /// The text metadata of an image Terrapin wrote (nil when it is not one it can read).

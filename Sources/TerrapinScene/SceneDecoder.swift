@@ -124,13 +124,19 @@ struct Reader {
         return file
     }
 
-    mutating func string(_ node: JSONNode?, _ path: @autoclosure () -> String) -> String? {
+    /// `node`'s value where `extract` finds the kind a field wants in it; anything else is
+    /// reported as "expected `expected`, found …" (nil, with the report).
+    mutating func kind<T>(_ node: JSONNode?, _ path: @autoclosure () -> String, expected: String, _ extract: (JSONNode.Value) -> T?) -> T? {
         guard let node else { return nil }
-        guard case .string(let text) = node.value else {
-            report(node, path(), "expected a string, found \(node.typeDescription)")
+        guard let value = extract(node.value) else {
+            report(node, path(), "expected \(expected), found \(node.typeDescription)")
             return nil
         }
-        return text
+        return value
+    }
+
+    mutating func string(_ node: JSONNode?, _ path: @autoclosure () -> String) -> String? {
+        kind(node, path(), expected: "a string") { if case .string(let text) = $0 { text } else { nil } }
     }
 
     mutating func color(_ node: JSONNode?, _ path: @autoclosure () -> String, default value: RGBA8) -> RGBA8 {
@@ -222,21 +228,12 @@ extension Reader {
 
 
     mutating func bool(_ node: JSONNode?, _ path: @autoclosure () -> String) -> Bool? {
-        guard let node else { return nil }
-        guard case .bool(let b) = node.value else {
-            report(node, path(), "expected true or false, found \(node.typeDescription)")
-            return nil
-        }
-        return b
+        kind(node, path(), expected: "true or false") { if case .bool(let b) = $0 { b } else { nil } }
     }
 
 
     mutating func array(_ node: JSONNode?, _ path: @autoclosure () -> String, max: Int) -> [JSONNode]? {
-        guard let node else { return nil }
-        guard case .array(let items) = node.value else {
-            report(node, path(), "expected an array, found \(node.typeDescription)")
-            return nil
-        }
+        guard let node, let items = kind(node, path(), expected: "an array", { if case .array(let items) = $0 { items } else { nil } }) else { return nil }
         guard items.count <= max else {
             report(node, path(), "at most \(max) items are allowed, found \(items.count)")
             return nil

@@ -145,23 +145,22 @@ public struct StaticMapRequest: Equatable, Sendable {
                      opacity: Double(rgba & 0xFF) / 255)
     }
 
-    enum Item { case location(LatLngAltitude), descriptor(name: String, value: String) }
-
-    /// One '|'-separated part of a markers or path value: a location, or `name:value`.
-    static func item(_ part: String, parameter: String, expects: String) throws(StaticMapError) -> Item {
-        if let p = location(part) { return .location(p) }
-        guard let colon = part.firstIndex(of: ":") else { throw StaticMapError(parameter: parameter, message: "expects \(expects); found '\(part)'") }
-        return .descriptor(name: String(part[..<colon]), value: String(part[part.index(after: colon)...]))
+    /// Each '|'-separated part of a markers or path value, in order: a location to `location`,
+    /// `name:value` to `descriptor`; anything else is an error saying what `parameter` `expects`.
+    static func items(_ parts: [String], parameter: String, expects: String, location: (LatLngAltitude) -> Void,
+                      descriptor: (_ name: String, _ value: String) throws(StaticMapError) -> Void) throws(StaticMapError) {
+        for part in parts {
+            if let p = Self.location(part) { location(p); continue }
+            guard let colon = part.firstIndex(of: ":") else { throw StaticMapError(parameter: parameter, message: "expects \(expects); found '\(part)'") }
+            try descriptor(String(part[..<colon]), String(part[part.index(after: colon)...]))
+        }
     }
 
     static func markerGroup(_ value: String) throws(StaticMapError) -> MarkerGroup {
         var group = MarkerGroup()
-        for part in value.split(separator: "|", omittingEmptySubsequences: true).map(String.init) {
-            let (name, v): (String, String)
-            switch try item(part, parameter: "markers", expects: "style:value descriptors and LATITUDE,LONGITUDE locations separated by '|' (addresses are not looked up)") {
-            case .location(let p): group.locations.append(p); continue
-            case .descriptor(let n, let d): (name, v) = (n, d)
-            }
+        try items(value.split(separator: "|", omittingEmptySubsequences: true).map(String.init), parameter: "markers",
+                  expects: "style:value descriptors and LATITUDE,LONGITUDE locations separated by '|' (addresses are not looked up)",
+                  location: { group.locations.append($0) }) { (name, v) throws(StaticMapError) in
             switch name {
             case "color": group.color = try color(v, parameter: "markers")
             case "label":
@@ -193,12 +192,8 @@ public struct StaticMapRequest: Equatable, Sendable {
             if bar > rest.startIndex { parts.append(String(rest[..<bar])) }
             rest = bar == rest.endIndex ? "" : rest[rest.index(after: bar)...]
         }
-        for part in parts {
-            let (name, v): (String, String)
-            switch try item(part, parameter: "path", expects: "style:value descriptors, LATITUDE,LONGITUDE points and enc:POLYLINE separated by '|'") {
-            case .location(let p): path.points.append(p); continue
-            case .descriptor(let n, let d): (name, v) = (n, d)
-            }
+        try items(parts, parameter: "path", expects: "style:value descriptors, LATITUDE,LONGITUDE points and enc:POLYLINE separated by '|'",
+                  location: { path.points.append($0) }) { (name, v) throws(StaticMapError) in
             switch name {
             case "color": path.color = try color(v, parameter: "path")
             case "fillcolor": path.fillColor = try color(v, parameter: "path")

@@ -83,15 +83,9 @@ extension LineLabelTests {
 }
 
 extension LineLabelTests {
-    /// Lines are cut to the tile before their labels are placed, so one from beyond the tile
-    /// starts on its edge (and counts as continued); an overscaled tile keeps its parent's places.
+    /// An overscaled tile keeps its parent's places along a line (lines are cut to the tile
+    /// first: `clipLine`, TerrapinGeometry).
     @Test func linesAreCutToTheTile() {
-        let pieces = Basemap.clip([(-100.0, 100.0), (200, 100), (200, 5000), (300, 5000), (300, 200)], extent: 4096)
-        #expect(pieces.count == 2)
-        #expect(pieces[0].map(\.0) == [0, 200, 200] && pieces[0].map(\.1) == [100, 100, 4096])
-        #expect(pieces[1].map(\.0) == [300, 300] && pieces[1].map(\.1) == [4096, 200])
-        #expect(Basemap.clip([(5000.0, 5000.0), (6000, 6000)], extent: 4096).isEmpty)
-        #expect(Basemap.clip([(10.0, 10.0), (20, 20)], extent: 4096).map(\.count) == [2])
         // Coming in from the edge: half a spacing in, twice that in a tile drawn at twice its size.
         let edge = [(0.0, 10.0), (4000, 10)]
         #expect(Basemap.anchors(edge, spacing: 1000, labelLength: 200, extraOffset: 50, extent: 4096).first?.x == 500)

@@ -48,6 +48,13 @@ enum CLI {
         return CLIResult(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// The standard output of a run expected to succeed (a failure records its standard error).
+    static func output(_ arguments: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(arguments)
+        #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+        return String(decoding: result.stdout, as: UTF8.self)
+    }
+
     /// Whether these tests (and the binary built beside them) run under ThreadSanitizer.
     static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil
 
@@ -242,10 +249,7 @@ enum CLI {
     }
 
     @Test func inspectPrintsTheResolvedScene() throws {
-        let scene = CLI.examples + "/ferry-building-popover.json"
-        let result = try CLI.run(["inspect", scene, "--tap", "200,126"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let text = String(decoding: result.stdout, as: UTF8.self)
+        let text = try CLI.output(["inspect", CLI.examples + "/ferry-building-popover.json", "--tap", "200,126"])
         #expect(text.hasPrefix("tap 200,126: Marker 2 (marker 2) at 37.796944,-122.393037\nmap 400x300 camera center 37.7955,-122.3937 heading 20 tilt 55 range 1800\n"), "\(text)")
         #expect(text.contains("marker 0 \"Pier 7\": shown"))
         #expect(text.contains("popover on marker 2:"))
@@ -260,9 +264,7 @@ enum CLI {
     /// (the SDK 1.0's place widget); a tap on the card's close button closes it again.
     @Test func aTapOnAPlaceOpensItsCard() throws {
         let scene = CLI.examples + "/monaco-web-map.json"
-        let result = try CLI.run(["inspect", scene, "--tap", "411,117"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let text = String(decoding: result.stdout, as: UTF8.self)
+        let text = try CLI.output(["inspect", scene, "--tap", "411,117"])
         #expect(text.hasPrefix("tap 411,117: Monte-Carlo (place place-village/Monte-Carlo) at 43.7"), "\(text.prefix(200))")
         #expect(text.contains("  controls:\n    place card place-village/Monte-Carlo \"Monte-Carlo\" (suburb), close button 480,413.1 28x28"), "\(text)")
         let closed = try CLI.run(["inspect", scene, "--tap", "411,117", "--tap", "494,427"])

@@ -3,6 +3,7 @@ import Testing
 import TerrapinIO
 @testable import TerrapinPNG
 import TerrapinRaster
+import TerrapinTestSupport
 
 func randomPixmap(width: Int, height: Int, seed: UInt32, opaque: Bool) -> Pixmap {
     var rng = LCG(state: seed)
@@ -14,12 +15,6 @@ func randomPixmap(width: Int, height: Int, seed: UInt32, opaque: Bool) -> Pixmap
         }
     }
     return pixmap
-}
-
-func temporaryDirectory() -> String {
-    let path = NSTemporaryDirectory() + "terrapin-test-" + UUID().uuidString
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }
 
 @Suite struct PNGEncoderTests {
@@ -91,57 +86,57 @@ func temporaryDirectory() -> String {
     }
 
     @Test func writesFilesAtomically() throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/out.png"
-        let pixmap = randomPixmap(width: 9, height: 9, seed: 1, opaque: false)
-        try PNGEncoder.write(pixmap, to: path)
-        #expect(try PNGDecoder.decode(file: path) == pixmap)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.png"])
+        try withTemporaryDirectory("png") { directory in
+            let path = directory + "/out.png"
+            let pixmap = randomPixmap(width: 9, height: 9, seed: 1, opaque: false)
+            try PNGEncoder.write(pixmap, to: path)
+            #expect(try PNGDecoder.decode(file: path) == pixmap)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.png"])
+        }
     }
 
     @Test func aFailedWriteLeavesNoFile() throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let pixmap = Pixmap(width: 2, height: 2)!
-        // The target is a directory: the rename fails after the temporary file was written.
-        try FileManager.default.createDirectory(atPath: directory + "/taken.png", withIntermediateDirectories: false)
-        #expect(throws: PNGError.self) { try PNGEncoder.write(pixmap, to: directory + "/taken.png") }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["taken.png"])
-        // The directory does not exist.
-        do {
-            try PNGEncoder.write(pixmap, to: directory + "/missing/out.png")
-            Issue.record("wrote into a missing directory")
-        } catch {
-            #expect(error == .file(FileError(path: directory + "/missing/out.png", operation: "write", reason: .directoryMissing)))
-            #expect(error.description.contains("create it first"))
+        try withTemporaryDirectory("png") { directory in
+            let pixmap = Pixmap(width: 2, height: 2)!
+            // The target is a directory: the rename fails after the temporary file was written.
+            try FileManager.default.createDirectory(atPath: directory + "/taken.png", withIntermediateDirectories: false)
+            #expect(throws: PNGError.self) { try PNGEncoder.write(pixmap, to: directory + "/taken.png") }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["taken.png"])
+            // The directory does not exist.
+            do throws(PNGError) {
+                try PNGEncoder.write(pixmap, to: directory + "/missing/out.png")
+                Issue.record("wrote into a missing directory")
+            } catch {
+                #expect(error == .file(FileError(path: directory + "/missing/out.png", operation: "write", reason: .directoryMissing)))
+                #expect(error.description.contains("create it first"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["taken.png"])
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["taken.png"])
     }
 
     @Test func aFailedWriteKeepsTheOldFile() throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/keep.png"
-        let original = randomPixmap(width: 3, height: 3, seed: 2, opaque: true)
-        try PNGEncoder.write(original, to: path)
-        // A key libpng accepts but our validation rejects fails before touching the file.
-        #expect(throws: PNGError.self) {
-            try PNGEncoder.write(Pixmap(width: 4, height: 4)!, to: path, options: PNGEncodingOptions(text: [PNGTextEntry(key: "", value: "")]))
+        try withTemporaryDirectory("png") { directory in
+            let path = directory + "/keep.png"
+            let original = randomPixmap(width: 3, height: 3, seed: 2, opaque: true)
+            try PNGEncoder.write(original, to: path)
+            // A key libpng accepts but our validation rejects fails before touching the file.
+            #expect(throws: PNGError.self) {
+                try PNGEncoder.write(Pixmap(width: 4, height: 4)!, to: path, options: PNGEncodingOptions(text: [PNGTextEntry(key: "", value: "")]))
+            }
+            #expect(try PNGDecoder.decode(file: path) == original)
         }
-        #expect(try PNGDecoder.decode(file: path) == original)
     }
 
     @Test func readingMissingOrOversizedFilesGivesFileErrors() throws {
         #expect(throws: PNGError.file(FileError(path: "/nonexistent/x.png", operation: "read", reason: .notFound))) {
             try PNGDecoder.decode(file: "/nonexistent/x.png")
         }
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try PNGEncoder.write(Pixmap(width: 10, height: 10)!, to: directory + "/a.png")
-        #expect(throws: PNGError.self) { try PNGDecoder.decode(file: directory + "/a.png", limits: PNGDecodingLimits(maxFileBytes: 10)) }
-        #expect(throws: PNGError.file(FileError(path: directory, operation: "read", reason: .isDirectory))) {
-            try PNGDecoder.decode(file: directory)
+        try withTemporaryDirectory("png") { directory in
+            try PNGEncoder.write(Pixmap(width: 10, height: 10)!, to: directory + "/a.png")
+            #expect(throws: PNGError.self) { try PNGDecoder.decode(file: directory + "/a.png", limits: PNGDecodingLimits(maxFileBytes: 10)) }
+            #expect(throws: PNGError.file(FileError(path: directory, operation: "read", reason: .isDirectory))) {
+                try PNGDecoder.decode(file: directory)
+            }
         }
     }
 }

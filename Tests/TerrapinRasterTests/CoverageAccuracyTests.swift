@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 import TerrapinGeometry
+import TerrapinTestSupport
 @testable import TerrapinRaster
 
 struct CollectSink: CoverageSink {
@@ -85,6 +86,11 @@ func measure(_ path: Path, size: Int, exact: (Int, Int) -> Double) -> AccuracyRe
     return report
 }
 
+/// `measure` of a closed polygon on a 64-pixel square, against its exact pixel areas.
+func measurePolygon(_ corners: [Point]) -> AccuracyReport {
+    measure(polygon(corners), size: 64) { x, y in polygonPixelArea(corners, x: x, y: y) }
+}
+
 @Suite struct CoverageAccuracyTests {
     static let offsets: [(Double, Double)] = [(0, 0), (0.25, 0.5), (0.5, 0.125), (0.3, 0.7), (0.9, 0.1)]
 
@@ -145,10 +151,7 @@ func measure(_ path: Path, size: Int, exact: (Int, Int) -> Double) -> AccuracyRe
             let angle = degrees * Double.pi / 180
             let t = Transform.translation(-15, -6).concatenating(.rotation(angle)).concatenating(.translation(32 + dx, 32 + dy))
             let corners = [Point(0, 0), Point(30, 0), Point(30, 12), Point(0, 12)].map { t.apply($0) }
-            var b = PathBuilder()
-            b.move(to: corners[0]); for p in corners.dropFirst() { b.line(to: p) }; b.close()
-            let report = measure(b.build(), size: 64) { x, y in polygonPixelArea(corners, x: x, y: y) }
-            total.merge(report)
+            total.merge(measurePolygon(corners))
         }
         check(total, "rectangle rotated \(degrees)°")
     }
@@ -159,17 +162,11 @@ func measure(_ path: Path, size: Int, exact: (Int, Int) -> Double) -> AccuracyRe
             for tip in [0.05, 0.3, 0.9] {
                 // A long triangle whose width tapers from `tip`·… to nothing.
                 let poly = [Point(4 + dx, 10 + dy), Point(60 + dx, 40 + dy), Point(4 + dx, 10 + dy + tip)]
-                var b = PathBuilder()
-                b.move(to: poly[0]); b.line(to: poly[1]); b.line(to: poly[2]); b.close()
-                let report = measure(b.build(), size: 64) { x, y in polygonPixelArea(poly, x: x, y: y) }
-                total.merge(report)
+                total.merge(measurePolygon(poly))
             }
             // A hair-thin axis-aligned bar a tenth of a pixel high.
             let bar = [Point(3.3 + dx, 30.45 + dy), Point(50.8 + dx, 30.45 + dy), Point(50.8 + dx, 30.55 + dy), Point(3.3 + dx, 30.55 + dy)]
-            var b = PathBuilder()
-            b.move(to: bar[0]); for p in bar.dropFirst() { b.line(to: p) }; b.close()
-            let report = measure(b.build(), size: 64) { x, y in polygonPixelArea(bar, x: x, y: y) }
-            total.merge(report)
+            total.merge(measurePolygon(bar))
         }
         check(total, "slivers")
     }

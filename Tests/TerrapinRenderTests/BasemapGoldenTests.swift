@@ -156,6 +156,16 @@ import TerrapinTestSupport
         #expect(second.displayList.contains("taps: place \(id)"))
     }
 
+    /// The golden's scene, resolved, with its "Monte-Carlo" place label (expected shown) and
+    /// that label's icon.
+    func placeWithIcon(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (PreparedScene, ResolvedScene, ResolvedLabel, Pixmap) {
+        let scene = try golden(name)
+        let resolved = try #require(try scene.resolve(), sourceLocation: sourceLocation)
+        let place = try #require(resolved.labels.first { $0.name == "Monte-Carlo" && $0.style?.layer == "place" }, sourceLocation: sourceLocation)
+        #expect(place.isShown, sourceLocation: sourceLocation)
+        return (scene, resolved, place, try #require(place.style?.icon, sourceLocation: sourceLocation))
+    }
+
     /// Icons from a local sprite sheet (`sprite.json` + `sprite.png`, its @2x sheet preferred):
     /// the place's dot on its anchor with the name beside it (one box for both), POI icons by
     /// class; a name not in the sprite is drawn without an icon, with one warning.
@@ -163,11 +173,7 @@ import TerrapinTestSupport
     /// pixel ratio 2 (the cafe's 15-point icon is 30 pixels, drawn at half a point each); the
     /// folder's damaged SVG is left out with a warning naming it.
     @Test func iconsFromAFolderOfSVGFiles() throws {
-        let scene = try golden("monaco-svg-icons")
-        let resolved = try #require(try scene.resolve())
-        let place = try #require(resolved.labels.first { $0.name == "Monte-Carlo" && $0.style?.layer == "place" })
-        #expect(place.isShown)
-        let dot = try #require(place.style?.icon)
+        let (scene, resolved, place, dot) = try placeWithIcon("monaco-svg-icons")
         #expect(dot.width == 20 && place.style?.iconScale == 0.5)
         let cafe = try #require(resolved.labels.first { $0.style?.layer == "poi" && $0.style?.icon?.width == 30 })
         #expect(cafe.style?.iconScale == 0.5)
@@ -177,11 +183,7 @@ import TerrapinTestSupport
     }
 
     @Test func iconsFromALocalSprite() throws {
-        let scene = try golden("monaco-icons")
-        let resolved = try #require(try scene.resolve())
-        let place = try #require(resolved.labels.first { $0.name == "Monte-Carlo" && $0.style?.layer == "place" })
-        #expect(place.isShown)
-        let icon = try #require(place.style?.icon)
+        let (scene, _, place, icon) = try placeWithIcon("monaco-icons")
         // The @2x sheet: 32 pixels drawn at half a point each.
         #expect(icon.width == 32 && place.style?.iconScale == 0.5)
         let anchor = try #require(place.anchor)

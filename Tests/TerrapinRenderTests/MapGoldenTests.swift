@@ -39,6 +39,12 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
 
 /// The DSL's map and the same map written out as a scene file and read back draw the same
 /// pixels (at scale 1, a quarter of the goldens' pixels).
+
+/// The goldens' name label: caption text on a white capsule.
+func capsuleLabel(_ text: String) -> some View {
+    Text(text).font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+}
+
 @Suite struct SceneFileRoundTripTests {
     static var maps: [(String, Map)] { [
         ("capsule label", Map(initialCamera: Camera(center: LatLngAltitude(latitude: 40.7484, longitude: -73.9857), heading: 30, tilt: 60, range: 1200), mode: .hybrid) {
@@ -48,7 +54,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
         }),
         ("buildings and a roof label", Map(initialCamera: MapGoldenTests.blockCamera, mode: .roadmap) {
             Marker(position: at(0, 0, 4), altitudeMode: .relativeToMesh) {
-                Text("Tower").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("Tower")
             }
             Marker(position: at(-45, -150)) { Pin(configuration: .init(backgroundColor: .blue, borderColor: .white)) }
         }.buildings(MapGoldenTests.blockBuildings())),
@@ -134,7 +140,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
     @Test func buildingBlock() throws {
         sceneCase(Map(initialCamera: Self.blockCamera, mode: .roadmap) {
             Marker(position: at(0, 0, 4), altitudeMode: .relativeToMesh) {
-                Text("Tower").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("Tower")
             }
             Marker(position: at(-45, -150)) { Pin(configuration: .init(backgroundColor: .blue, borderColor: .white)) }
             Marker(position: at(0, 60)) { Pin() }
@@ -170,7 +176,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
             // In the valley behind the ridge: occluded, not drawn.
             Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
             Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
-                Text("Pine Mountain").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("Pine Mountain")
             }
         }.terrain(grid), "markers/occlusion/jacksboro-ridge-hides-valley-pin", width: 400, height: 270)
     }
@@ -179,7 +185,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
         let grid = try GridLoader.load(Self.terrain + "/salish-sea-topobathy-bc.asc")
         sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.3, longitude: -123.8), heading: 300, tilt: 55, range: 260_000), mode: .satellite) {
             Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) {
-                Text("Vancouver").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("Vancouver")
             }
             Marker(position: LatLngAltitude(latitude: 49.1095975266, longitude: -123.3166142249)) { Pin(configuration: .blue) }
         }.terrain(grid), "terrain/relief/salish-sea-water-and-land", width: 400, height: 270)
@@ -194,7 +200,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
         sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.2, altitude: 600), heading: 225, tilt: 80, range: 9000),
                    mode: .satellite) {
             Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
-                Text("Pine Mountain").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("Pine Mountain")
             }
         }.terrain(grid), "terrain/sky/jacksboro-tilt-80-heading-225", width: 400, height: 270)
     }
@@ -226,7 +232,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
         let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/salish-sea-topobathy-bc.asc")
         sceneCase(Map(initialCamera: Self.camera, mode: .hybrid) {
             Marker(position: LatLngAltitude(latitude: 49.006, longitude: -123.132), collisionBehavior: .requiredAndHidesOptional) {
-                Text("Ferry").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("Ferry")
             }
         }.terrain(grid).basemapLabels(Self.labels), "terrain/labels/hybrid-salish-sea", width: 400, height: 300)
     }
@@ -250,7 +256,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
             Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
             // 600 m above the ground: a leader line runs down to it.
             Marker(position: LatLngAltitude(latitude: 36.585, longitude: -84.27, altitude: 600), altitudeMode: .relativeToGround) {
-                Text("600 m up").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("600 m up")
             }
         }.terrain(grid).occludedMarkers(.dimmed(opacity: 0.4)), "markers/occlusion/dimmed-occluded-and-leader-line", width: 400, height: 270)
     }
@@ -311,7 +317,7 @@ func sceneCase(_ map: Map, _ name: String, width: Double = 400, height: Double =
         let low = Camera(center: centre, heading: 30, tilt: 65, range: 14000)
         return Map(initialCamera: Camera(center: centre, range: 40000), mode: .satellite) {
             Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
-                Text("Pine Mountain").font(.caption).padding(.horizontal, 8).padding(.vertical, 4).background(Color.white).clipShape(Capsule())
+                capsuleLabel("Pine Mountain")
             }
             Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
         }

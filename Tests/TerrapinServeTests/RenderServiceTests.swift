@@ -27,6 +27,14 @@ import TerrapinTestSupport
         return HTTPRequest(method: "GET", path: String(parts[0]), arguments: arguments, headers: headers)
     }
 
+    /// A response expected to be a PNG of `width`×`height`, decoded.
+    static func png(_ response: HTTPResponse, width: Int, height: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Pixmap {
+        #expect(response.status == 200 && response.header("Content-Type") == "image/png", sourceLocation: sourceLocation)
+        let pixmap = try PNGDecoder.decode(response.body)
+        #expect(pixmap.width == width && pixmap.height == height, sourceLocation: sourceLocation)
+        return pixmap
+    }
+
     static func json(_ response: HTTPResponse) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
     }
@@ -46,9 +54,7 @@ import TerrapinTestSupport
     @Test func rendersAFileBeneathTheRootWithOverrides() throws {
         let service = try Self.service()
         let response = service.respond(Self.get("/render/serve/red.json?size=8x6&scale=2"))
-        #expect(response.status == 200 && response.header("Content-Type") == "image/png")
-        let pixmap = try PNGDecoder.decode(response.body)
-        #expect(pixmap.width == 16 && pixmap.height == 12)
+        let pixmap = try Self.png(response, width: 16, height: 12)
         #expect(pixmap[0, 0] == PremultipliedRGBA8(red: 0xE5, green: 0x39, blue: 0x35, alpha: 255))
         let text = try PNGDecoder.info(response.body).text
         #expect(text.contains { $0.key == "Terrapin-Input-SHA256" && "\"\($0.value)\"" == response.header("ETag") })
@@ -151,9 +157,7 @@ import TerrapinTestSupport
     @Test func staticMapsDrawTheBaseSceneUnderTheirMarkers() throws {
         let service = try Self.service()
         let r = service.respond(Self.get("/staticmap?center=43.7384,7.4246&zoom=15&size=200x150&markers=color:blue|label:M|43.7384,7.4246"))
-        #expect(r.status == 200 && r.header("Content-Type") == "image/png")
-        let pixmap = try PNGDecoder.decode(r.body)
-        #expect(pixmap.width == 200 && pixmap.height == 150)
+        let pixmap = try Self.png(r, width: 200, height: 150)
         // Blue pin at the centre; the sea of the basemap east of it.
         let pin = pixmap[100, 62]
         #expect(pin.blue > 200 && pin.red < 60, "\(pin)")
