@@ -47,6 +47,15 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var offset: (x: Double, y: Double)
     /// `text-anchor`: "center", "top", "bottom-left", …
     public var anchor: String
+    /// `text-variable-anchor` (or `text-variable-anchor-offset`), for a point's label: the
+    /// anchors its text may take about the point, in the order they are tried, each with its
+    /// offset in ems (x right, y down) and the justification of its wrapped lines. Empty: the
+    /// text sits by `anchor` and `offset` alone.
+    public var variableAnchors: [(anchor: String, x: Double, y: Double, justify: String)] = []
+    /// Drawn, within its layer, from the top of the view down rather than by `symbol-sort-key`
+    /// (`symbol-z-order`: "viewport-y", or "auto" without a sort key, where the layer's symbols
+    /// may overlap: an allow-overlap or ignore-placement property is true).
+    public var sortsByY = false
     /// `text-allow-overlap` (and `icon-allow-overlap` for its icon): placed whatever it
     /// overlaps.
     public var allowOverlap = false
@@ -63,6 +72,10 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// the anchor.
     public var icon: Pixmap?
     public var iconScale = 1.0
+    /// `icon-anchor`: where the point sits on the icon ("center", "bottom", "top-left", …).
+    public var iconAnchor = "center"
+    /// `icon-offset` times `icon-size`: points right and down the icon is moved from its place.
+    public var iconOffset = (x: 0.0, y: 0.0)
     /// `icon-text-fit`: "none", "width", "height" or "both" — the icon stretched over the text's
     /// box in those directions (centred on it in the others), `iconTextFitPadding` pixels
     /// beyond it (top, right, bottom, left: `icon-text-fit-padding`).
@@ -199,6 +212,11 @@ extension Basemap {
                         made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
                         made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", context, default: 1)))
                         made.iconRotate = Self.number(layer, "icon-rotate", context, default: 0).truncatingRemainder(dividingBy: 360)
+                        if let anchor = layer.property("icon-anchor")?.evaluate(context).string, Self.textAnchors.contains(anchor) { made.iconAnchor = anchor }
+                        if case .array(let o)? = layer.property("icon-offset")?.evaluate(context), o.count == 2, let x = o[0].number, let y = o[1].number, x.isFinite, y.isFinite {
+                            let size = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1)))
+                            made.iconOffset = (min(1024, max(-1024, x)) * size, min(1024, max(-1024, y)) * size)
+                        }
                         if !text.isEmpty, case .string(let fit)? = layer.property("icon-text-fit")?.evaluate(context), ["width", "height", "both"].contains(fit) {
                             made.iconTextFit = fit
                             if case .array(let pad)? = layer.property("icon-text-fit-padding")?.evaluate(context), pad.count == 4 {
@@ -396,7 +414,63 @@ extension Basemap {
         case "auto": symbol.justify = symbol.anchor.hasSuffix("left") ? "left" : symbol.anchor.hasSuffix("right") ? "right" : "center"
         default: symbol.justify = "center"
         }
+        let zOrder = layer.property("symbol-z-order")?.evaluate(c).string ?? "auto"
+        let overlaps = ["text-allow-overlap", "icon-allow-overlap", "text-ignore-placement", "icon-ignore-placement"].contains { layer.property($0)?.evaluate(c).truthy == true }
+        symbol.sortsByY = overlaps && (zOrder == "viewport-y" || (zOrder == "auto" && layer.property("symbol-sort-key") == nil))
+        if along == nil, (layer.property("symbol-placement")?.evaluate(c).string ?? "point") == "point" {
+            symbol.variableAnchors = Self.variableAnchors(layer, c, textOffset: offset, justify: layer.property("text-justify")?.evaluate(c).string ?? "center")
+        }
         return symbol
+    }
+
+    /// The anchors on the tile's square MapLibre may put a point's text at
+    /// (`text-variable-anchor`'s and `text-variable-anchor-offset`'s words).
+    static let textAnchors: Set<String> = ["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]
+
+    /// MapLibre's `getTextVariableAnchorOffset` in ems: `text-variable-anchor-offset`'s anchors
+    /// with their offsets, else `text-variable-anchor`'s anchors each offset by
+    /// `text-radial-offset` (away from the point on the anchor's side, diagonally at corners;
+    /// a negative one is none) or else by `text-offset` (its sizes, signed by the side). Top
+    /// and bottom anchors move 7/24 em towards the point, MapLibre's stand-in for the distance
+    /// from the text's top to its baseline. `text-justify` "auto" justifies each anchor's lines
+    /// to its side. At most 9 anchors are kept (each distinct anchor once is all there is).
+    static func variableAnchors(_ layer: BasemapStyle.Layer, _ c: EvaluationContext, textOffset: (Double, Double),
+                                justify: String) -> [(anchor: String, x: Double, y: Double, justify: String)] {
+        let baseline = 7.0 / 24
+        func justification(_ anchor: String) -> String {
+            justify != "auto" ? justify : anchor.hasSuffix("left") ? "left" : anchor.hasSuffix("right") ? "right" : "center"
+        }
+        var out: [(anchor: String, x: Double, y: Double, justify: String)] = []
+        if case .array(let items)? = layer.property("text-variable-anchor-offset")?.evaluate(c) {
+            var k = 0
+            while k + 1 < items.count, out.count < 9 {
+                defer { k += 2 }
+                guard let a = items[k].string, textAnchors.contains(a), case .array(let o) = items[k + 1], o.count == 2,
+                      let x = o[0].number, let y = o[1].number, x.isFinite, y.isFinite else { continue }
+                let shift = a.hasPrefix("top") ? -baseline : a.hasPrefix("bottom") ? baseline : 0
+                out.append((a, min(64, max(-64, x)), min(64, max(-64, y)) + shift, justification(a)))
+            }
+            return out
+        }
+        guard case .array(let items)? = layer.property("text-variable-anchor")?.evaluate(c) else { return [] }
+        let radial = layer.property("text-radial-offset") == nil ? nil : min(64, max(0, number(layer, "text-radial-offset", c, default: 0)))
+        for item in items where out.count < 9 {
+            guard let a = item.string, textAnchors.contains(a) else { continue }
+            let top = a.hasPrefix("top"), bottom = a.hasPrefix("bottom"), left = a.hasSuffix("left"), right = a.hasSuffix("right")
+            var x = 0.0, y = 0.0
+            if let r = radial {
+                // The corners at r along the diagonal: r/√2 on each axis.
+                let corner = top != bottom && left != right, d = corner ? r / 2.squareRoot() : r
+                if top { y = d - baseline } else if bottom { y = -d + baseline }
+                if left { x = d } else if right { x = -d }
+            } else {
+                let ox = min(64, abs(textOffset.0)), oy = min(64, abs(textOffset.1))
+                if top { y = oy - baseline } else if bottom { y = -oy + baseline }
+                if left { x = ox } else if right { x = -ox }
+            }
+            out.append((a, x, y, justification(a)))
+        }
+        return out
     }
 
     /// `text-field`'s value as text: legacy "{token}" strings filled from the feature.

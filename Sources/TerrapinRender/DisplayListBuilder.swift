@@ -73,7 +73,7 @@ enum DisplayListBuilder {
                 items.append(DisplayItem(layer: .occluded, content: .marker(m.index), box: m.box, depth: m.anchor?.depth, hidden: .occluded, opacity: opacity))
             }
         }
-        for label in scene.labels {
+        for label in Self.labelDrawOrder(scene.labels).map({ scene.labels[$0] }) {
             // A style's labels are places, "layer/feature id" (the label's text where the tiles
             // give features no ids, as tilemaker's do not): taps on them reach `onPlaceTap`.
             let place = label.style.map { HitShape.place(label.box, id: "\($0.layer)/" + ($0.featureID.map { String($0) } ?? label.name)) }
@@ -109,5 +109,18 @@ enum DisplayListBuilder {
             items.append(DisplayItem(layer: .controls, content: .placeCard(card.card.id), box: card.frame, hit: .card))
         }
         return items
+    }
+
+    /// The order labels are drawn in, as MapLibre draws a style's: the scene's own labels first,
+    /// as given; then a style's, layer by layer from the bottom of the style up, and within a
+    /// layer by `symbol-sort-key`, or from the top of the view down where its symbols may
+    /// overlap (`LabelStyle.sortsByY`), then as placed.
+    static func labelDrawOrder(_ labels: [ResolvedLabel]) -> [Int] {
+        func key(_ i: Int) -> (Int, Double, Double, Int) {
+            guard let style = labels[i].style else { return (0, 0, 0, i) }
+            let rank = (style.priority / 1e6).rounded()
+            return (1, -rank, style.sortsByY ? (labels[i].anchor?.y ?? 0) : style.priority - rank * 1e6, i)
+        }
+        return labels.indices.sorted { key($0) < key($1) }
     }
 }

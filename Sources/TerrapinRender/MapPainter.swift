@@ -383,14 +383,15 @@ public enum MapPainter {
         defer { canvas.transform = saved }
         var origin = Point(label.box.minX, label.box.minY)
         if let icon = style.icon, let anchor = label.anchor {
-            let s = style.iconScale
-            // Centred on the anchor, scaled, turned clockwise by `icon-rotate`.
-            var placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s / 2, ty: anchor.y - Double(icon.height) * s / 2)
+            let s = style.iconScale, (fx, fy) = style.iconAnchor, shift = style.iconOffset
+            // Its `icon-anchor` on the anchor, moved by `icon-offset`, scaled, turned clockwise
+            // by `icon-rotate` about the anchor.
+            var placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s * fx + shift.width, ty: anchor.y - Double(icon.height) * s * fy + shift.height)
             if let fitted = label.iconBox {
                 // Stretched over the text (`icon-text-fit`).
                 placed = Transform(a: fitted.width / Double(icon.width), b: 0, c: 0, d: fitted.height / Double(icon.height), tx: fitted.minX, ty: fitted.minY)
             } else if style.iconRotate != 0 {
-                placed = Transform.translation(-Double(icon.width) / 2, -Double(icon.height) / 2).concatenating(.scale(s))
+                placed = Transform.translation(-Double(icon.width) * fx, -Double(icon.height) * fy).concatenating(.scale(s)).concatenating(.translation(shift.width, shift.height))
                     .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
             }
             if label.iconSlices.isEmpty {

@@ -188,6 +188,10 @@ public enum MapResolver {
         var scaledStyles: [Int: LabelStyle] = [:], scales: [Int: Double] = [:]
         // Labels turned half round to read upright.
         var flipped: Set<Int> = []
+        // Point labels with several places to try (`variableAnchors`), by label, and the text's
+        // box of the place each took.
+        var candidates: [Int: [PointPlacement]] = [:]
+        var textBoxes: [Int: Rect] = [:]
         // The eye's distance from the view's centre along the view axis: labels facing the
         // viewer are scaled by their own distance against it.
         let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth
@@ -238,28 +242,28 @@ public enum MapResolver {
                 let c = abs(cos(angle)), s = abs(sin(angle))
                 let bw = w * c + h * s, bh = w * s + h * c
                 box = Rect(x: anchor.x - bw / 2, y: anchor.y - bh / 2, width: bw, height: bh)
-            } else {
-                let (fx, fy) = Self.anchorFraction(label.style?.anchor ?? "center")
-                let offset = label.style?.offset ?? .zero
-                box = Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
-                if label.name.isEmpty { box = Rect(x: anchor.x, y: anchor.y, width: 0, height: 0) }
-                if let style = label.style, let icon = style.icon {
-                    // The icon, centred on the anchor, joins the text's box.
-                    let iw = Double(icon.width) * style.iconScale, ih = Double(icon.height) * style.iconScale
-                    if style.iconTextFit != "none", !label.name.isEmpty {
-                        var fitted = Self.fitIcon(width: iw, height: ih, to: box, fit: style.iconTextFit, padding: style.iconTextFitPadding)
-                        if let stretch = style.iconStretch,
-                           let slices = Self.iconSlices(width: Double(icon.width), height: Double(icon.height), scale: style.iconScale, stretch: stretch, box: fitted) {
-                            // Pieces beyond the content reach past the text's box.
-                            iconSlices[i] = slices
-                            fitted = slices.dropFirst().reduce(slices[0].target) { $0.union($1.target) }
-                        }
-                        fittedIcons[i] = fitted
-                        box = box.union(fitted)
-                    } else {
-                        box = box.union(Rect(x: anchor.x - iw / 2, y: anchor.y - ih / 2, width: iw, height: ih))
+            } else if let style = label.style, !style.variableAnchors.isEmpty {
+                // Each place the text may take, set with its justification (one layout each).
+                var layouts: [String: TextLayout?] = [:]
+                let list = style.variableAnchors.map { v -> PointPlacement in
+                    let set: TextLayout?
+                    if let known = layouts[v.justify] { set = known } else {
+                        var justified = style
+                        justified.justify = v.justify
+                        set = try? TextLayout.make(label.name, font: style.font, options: justified.layoutOptions)
+                        layouts[v.justify] = set
                     }
+                    return Self.pointPlacement(label.name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: v.offset)
                 }
+                candidates[i] = list
+                box = list[0].box
+                fittedIcons[i] = list[0].fittedIcon
+                iconSlices[i] = list[0].iconSlices
+            } else {
+                let p = Self.pointPlacement(label.name, label.style, layout: layout, at: anchor, textAnchor: label.style?.anchor ?? "center", offset: label.style?.offset ?? .zero)
+                box = p.box
+                fittedIcons[i] = p.fittedIcon
+                iconSlices[i] = p.iconSlices
             }
             // A label along a line follows its curve, or is hidden where the line cannot carry it.
             let unfit = (label.style?.line.count ?? 0) >= 2 && layout != nil && curves[i] == nil
@@ -268,10 +272,10 @@ public enum MapResolver {
             // A style's labels are placed as MapLibre places them: wherever they reach into the
             // view and the 100 points round it (its collision grid), so one at the edge is drawn
             // cut off, and one just beyond it is off-screen but still keeps its space clear.
-            else if label.style != nil, box.intersection(styleReach) == nil { hidden = .offScreen }
+            else if label.style != nil, (candidates[i]?.map(\.box) ?? [box]).allSatisfy({ $0.intersection(styleReach) == nil }) { hidden = .offScreen }
             else if label.style == nil, box.intersection(screen) == nil { hidden = .offScreen }
             else if ground.isOccluded(from: projection.eye, to: seen, in: projection.frame) { hidden = .occluded }
-            else if label.style?.allowOverlap != true, let marker = Self.firstOverlap(curves[i]?.boxes ?? [box], among: .marker, in: index) { hidden = .collided(with: marker) }
+            else if label.style?.allowOverlap != true, candidates[i] == nil, let marker = Self.firstOverlap(curves[i]?.boxes ?? [box], among: .marker, in: index) { hidden = .collided(with: marker) }
             placed.append((i, box, layout, anchor, hidden, angle))
         }
         let order = placed.indices.filter { placed[$0].hidden == nil }
@@ -285,7 +289,29 @@ public enum MapResolver {
             // every bend).
             // `text-padding` widens what a label keeps free around itself.
             let pad = (scaledStyles[i] ?? labels[i].style)?.padding ?? 0
-            let boxes = (curves[i]?.boxes ?? [placed[i].box]).map { pad > 0 ? Rect(x: $0.minX - pad, y: $0.minY - pad, width: $0.width + 2 * pad, height: $0.height + 2 * pad) : $0 }
+            func padded(_ boxes: [Rect]) -> [Rect] { boxes.map { pad > 0 ? Rect(x: $0.minX - pad, y: $0.minY - pad, width: $0.width + 2 * pad, height: $0.height + 2 * pad) : $0 } }
+            if let list = candidates[i] {
+                // The first place that collides with no label and no marker (the first, when it
+                // may overlap); hidden by what the first place met when none is free.
+                var taken: PointPlacement? = nil, first: HiddenReason? = nil
+                for place in list {
+                    if labels[i].style?.allowOverlap == true { taken = place; break }
+                    if let other = Self.firstOverlap(padded([place.box]), among: .label, in: index) { first = first ?? .collidedWithLabel(other); continue }
+                    if let marker = Self.firstOverlap([place.box], among: .marker, in: index) { first = first ?? .collided(with: marker); continue }
+                    taken = place
+                    break
+                }
+                guard let taken else { placed[i].hidden = first; continue }
+                placed[i].box = taken.box
+                placed[i].layout = taken.layout
+                fittedIcons[i] = taken.fittedIcon
+                iconSlices[i] = taken.iconSlices
+                textBoxes[i] = taken.text
+                if labels[i].style?.ignorePlacement != true { for box in padded([taken.box]) { index.insert(box, id: i, as: .label) } }
+                if taken.box.intersection(screen) == nil { placed[i].hidden = .offScreen }
+                continue
+            }
+            let boxes = padded(curves[i]?.boxes ?? [placed[i].box])
             if labels[i].style?.allowOverlap != true, let other = Self.firstOverlap(boxes, among: .label, in: index) {
                 placed[i].hidden = .collidedWithLabel(other)
             } else {
@@ -306,13 +332,55 @@ public enum MapResolver {
             resolved.flipped = flipped.contains(p.index)
             if let a = p.anchor {
                 resolved.anchor = Point(a.x, a.y)
-                if let style, style.icon != nil, let layout = p.layout {
+                if let text = textBoxes[p.index] {
+                    resolved.textOrigin = Point(text.minX, text.minY)
+                } else if let style, style.icon != nil, let layout = p.layout {
                     let (fx, fy) = Self.anchorFraction(style.anchor)
                     resolved.textOrigin = Point(a.x - layout.width * fx + style.offset.width, a.y - layout.height * fy + style.offset.height)
                 }
             }
             return resolved
         }
+    }
+
+    /// A point label set at one place about its anchor: its box (the text's, joined by its
+    /// icon's), the text's own box, its layout, and its icon when fitted to the text.
+    struct PointPlacement {
+        var box: Rect
+        var text: Rect
+        var layout: TextLayout?
+        var fittedIcon: Rect?
+        var iconSlices: [IconSlice]?
+    }
+
+    /// A point label's `name` set as `layout` with the point `anchor` at `textAnchor` on the text
+    /// ("top-left", …), moved by `offset` points; the style's icon (centred on the point, or
+    /// fitted to the text with `icon-text-fit`) joins its box.
+    static func pointPlacement(_ name: String, _ style: LabelStyle?, layout: TextLayout?, at anchor: ScreenPoint, textAnchor: String, offset: Size) -> PointPlacement {
+        let w = layout?.width ?? 0, h = layout?.height ?? 0
+        let (fx, fy) = Self.anchorFraction(textAnchor)
+        var text = Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
+        if name.isEmpty { text = Rect(x: anchor.x, y: anchor.y, width: 0, height: 0) }
+        var placement = PointPlacement(box: text, text: text, layout: layout)
+        guard let style, let icon = style.icon else { return placement }
+        // The icon, centred on the anchor, joins the text's box.
+        let iw = Double(icon.width) * style.iconScale, ih = Double(icon.height) * style.iconScale
+        if style.iconTextFit != "none", !name.isEmpty {
+            var fitted = Self.fitIcon(width: iw, height: ih, to: text, fit: style.iconTextFit, padding: style.iconTextFitPadding)
+            if let stretch = style.iconStretch,
+               let slices = Self.iconSlices(width: Double(icon.width), height: Double(icon.height), scale: style.iconScale, stretch: stretch, box: fitted) {
+                // Pieces beyond the content reach past the text's box.
+                placement.iconSlices = slices
+                fitted = slices.dropFirst().reduce(slices[0].target) { $0.union($1.target) }
+            }
+            placement.fittedIcon = fitted
+            placement.box = text.union(fitted)
+        } else {
+            // At its own size: its `icon-anchor` on the point, moved by `icon-offset`.
+            let (ix, iy) = Self.anchorFraction(style.iconAnchor)
+            placement.box = text.union(Rect(x: anchor.x - iw * ix + style.iconOffset.width, y: anchor.y - ih * iy + style.iconOffset.height, width: iw, height: ih))
+        }
+        return placement
     }
 
     /// An icon `width` × `height` points fitted to its label's text box `text` (`icon-text-fit`,

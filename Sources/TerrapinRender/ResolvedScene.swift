@@ -5,6 +5,7 @@ import TerrapinGeometry
 import TerrapinScene
 import TerrapinRaster
 import TerrapinTypography
+import TerrapinViews
 
 public enum HiddenReason: Equatable, Sendable, CustomStringConvertible {
     case collided(with: Int)
@@ -150,8 +151,12 @@ public struct LabelPaint {
     public var icon: Pixmap?
     public var iconScale: Double
     public var iconOpacity: Double
-    /// Degrees clockwise.
+    /// Degrees clockwise, about the anchor.
     public var iconRotate: Double
+    /// Where the anchor sits on the icon, as fractions of its width and height from its
+    /// top-left (`icon-anchor`), and points the icon is moved from there (`icon-offset`).
+    public var iconAnchor: (x: Double, y: Double)
+    public var iconOffset: Size
 
     init(_ style: LabelStyle) {
         color = style.color
@@ -162,6 +167,8 @@ public struct LabelPaint {
         iconScale = style.iconScale
         iconOpacity = style.iconOpacity
         iconRotate = style.iconRotate
+        iconAnchor = MapResolver.anchorFraction(style.iconAnchor)
+        iconOffset = style.iconOffset
     }
 }
 

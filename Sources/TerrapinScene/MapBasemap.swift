@@ -188,6 +188,9 @@ extension DrawnBasemaps {
         allowing.iconRotate = s.iconRotate
         allowing.icon = s.icon
         allowing.iconScale = s.iconScale
+        allowing.iconAnchor = s.iconAnchor
+        allowing.sortsByY = s.sortsByY
+        allowing.iconOffset = Size(width: s.iconOffset.x, height: s.iconOffset.y)
         allowing.iconTextFit = s.iconTextFit
         allowing.iconTextFitPadding = s.iconTextFitPadding
         allowing.iconStretch = s.iconStretch
@@ -200,6 +203,9 @@ extension DrawnBasemaps {
         allowing.justify = s.justify
         allowing.lineHeight = s.lineHeight
         allowing.letterSpacing = LabelStyle.letterSpacing(ems: s.letterSpacing, size: s.size)
+        allowing.variableAnchors = s.variableAnchors.map {
+            VariableAnchor(anchor: $0.anchor, offset: Size(width: $0.x * s.size + s.translate.x, height: $0.y * s.size + s.translate.y), justify: $0.justify)
+        }
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }
 

@@ -351,6 +351,8 @@ public struct LabelStyle: Sendable, Equatable {
         s.padding *= k
         s.iconScale *= k
         s.iconTextFitPadding = iconTextFitPadding.map { $0 * k }
+        s.iconOffset = Size(width: iconOffset.width * k, height: iconOffset.height * k)
+        s.variableAnchors = variableAnchors.map { VariableAnchor(anchor: $0.anchor, offset: Size(width: $0.offset.width * k, height: $0.offset.height * k), justify: $0.justify) }
         return s
     }
 
@@ -367,6 +369,10 @@ public struct LabelStyle: Sendable, Equatable {
     public var offset: Size
     /// Where the anchor sits on the text: "center", "top", "bottom-left", …
     public var anchor: String
+    /// A point's label that may sit on any of several sides of its point
+    /// (`text-variable-anchor`): the places tried in order, the first that collides with
+    /// nothing taken (the first, with `allowOverlap`). Empty: `anchor` and `offset` alone.
+    public var variableAnchors: [VariableAnchor] = []
     /// For labels along a line: a second point along it (the label turns with the line on
     /// screen, kept upright).
     public var along: LatLngAltitude?
@@ -390,8 +396,12 @@ public struct LabelStyle: Sendable, Equatable {
     /// Each line's height in ems, its glyphs centred in it (`text-line-height`); nil: the
     /// font's own line spacing. A style's labels get MapLibre's 1.2 unless it says otherwise.
     public var lineHeight: Double?
-    /// Placement order, lower first.
+    /// Placement order, lower first. A style's labels: the layer's rank from the top of the
+    /// style in millions, plus its `symbol-sort-key` (within ±100,000).
     public var priority: Double
+    /// Drawn, within its layer, from the top of the view down (`symbol-z-order`), rather than
+    /// in placement order.
+    public var sortsByY = false
     /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.
     public var allowOverlap = false
     /// Keeps no space from later labels (`text-ignore-placement`): they may overlap it.
@@ -404,6 +414,10 @@ public struct LabelStyle: Sendable, Equatable {
     /// `iconScale` points per pixel.
     public var icon: Pixmap?
     public var iconScale = 1.0
+    /// Where the anchor sits on the icon (`icon-anchor`: "center", "bottom", …), and points
+    /// right and down the icon is moved from there (`icon-offset` times `icon-size`).
+    public var iconAnchor = "center"
+    public var iconOffset = Size.zero
     /// `icon-text-fit` ("none", "width", "height", "both") and its padding in points (top,
     /// right, bottom, left): the icon stretched over the text's box.
     public var iconTextFit = "none"
@@ -457,6 +471,21 @@ public struct LabelStyle: Sendable, Equatable {
         self.priority = priority
         self.layer = layer
         self.featureID = featureID
+    }
+}
+
+/// One place a label's text may take about its point: where the point sits on the text
+/// ("top-left", …), the text's offset from there in points (x right, y down), and how its
+/// wrapped lines are justified ("left", "center", "right").
+public struct VariableAnchor: Sendable, Equatable {
+    public var anchor: String
+    public var offset: Size
+    public var justify: String
+
+    public init(anchor: String, offset: Size, justify: String) {
+        self.anchor = anchor
+        self.offset = offset
+        self.justify = justify
     }
 }
 

@@ -259,3 +259,72 @@ private let textFixtures = Repository.fixture("text")
         }
     }
 }
+
+/// `text-variable-anchor`: a point's label takes the first of its places that collides with
+/// nothing.
+@Suite struct VariableAnchorPlacementTests {
+    func resolve(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
+        let projection = Projection(camera: overhead, width: 400, height: 300)
+        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        return MapResolver.resolveLabels(labels, projection: projection, ground: FlatGround(), index: &index)
+    }
+
+    @Test func theFirstFreePlaceIsTaken() throws {
+        var first = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+        first.anchor = "left"
+        var second = first
+        second.priority = 1
+        // Tried on the right of its point (where the first label lies), then below it.
+        second.variableAnchors = [VariableAnchor(anchor: "left", offset: Size(width: 2, height: 0), justify: "left"),
+                                  VariableAnchor(anchor: "top", offset: Size(width: 0, height: 12), justify: "center")]
+        let labels = [BasemapLabel("Abcdef", position: at(0, 0), style: first), BasemapLabel("Xyz", position: at(0, 0), style: second)]
+        let resolved = resolve(labels)
+        #expect(resolved.allSatisfy { $0.isShown })
+        let point = try #require(resolved[1].anchor), layout = try TextLayout.make("Xyz", font: second.font, options: second.layoutOptions)
+        // Below the point, centred under it, 12 pt down (clear of the first label's box).
+        #expect(abs(resolved[1].box.midX - point.x) < 1e-9 && abs(resolved[1].box.minY - (point.y + 12)) < 1e-9)
+        #expect(abs(resolved[1].box.width - layout.width) < 1e-9)
+        // With only the taken place on offer, it is hidden by the first label.
+        second.variableAnchors.removeLast()
+        let crowded = resolve([labels[0], BasemapLabel("Xyz", position: at(0, 0), style: second)])
+        #expect(crowded[1].hidden == .collidedWithLabel(0))
+        // Allowed to overlap, it takes its first place.
+        second.allowOverlap = true
+        let overlapping = resolve([labels[0], BasemapLabel("Xyz", position: at(0, 0), style: second)])
+        #expect(overlapping[1].isShown && abs(overlapping[1].box.minX - (point.x + 2)) < 1e-9)
+    }
+}
+
+/// `icon-anchor` and `icon-offset`: the icon's box about its point.
+@Test func iconAnchorAndOffsetPlaceTheIcon() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    style.icon = Pixmap(width: 20, height: 10)
+    style.iconScale = 0.5
+    let point = ScreenPoint(x: 100, y: 50, depth: 10)
+    // Centred by default: 10 × 5 points about the point.
+    #expect(MapResolver.pointPlacement("", style, layout: nil, at: point, textAnchor: "center", offset: .zero).box == Rect(x: 95, y: 47.5, width: 10, height: 5))
+    // Standing on it, moved 3 right and 1 up.
+    style.iconAnchor = "bottom"
+    style.iconOffset = Size(width: 3, height: -1)
+    #expect(MapResolver.pointPlacement("", style, layout: nil, at: point, textAnchor: "center", offset: .zero).box == Rect(x: 98, y: 44, width: 10, height: 5))
+    style.iconAnchor = "top-left"
+    #expect(MapResolver.pointPlacement("", style, layout: nil, at: point, textAnchor: "center", offset: .zero).box == Rect(x: 103, y: 49, width: 10, height: 5))
+}
+
+/// Labels are drawn as MapLibre draws a style's: the bottom layer's first; within a layer by
+/// sort key, or from the top of the view down where the layer's symbols may overlap.
+@Test func labelsAreDrawnLayerByLayerFromTheBottomUp() {
+    let base = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    func label(_ i: Int, rank: Double, key: Double = 0, y: Double, byY: Bool = false, scene: Bool = false) -> ResolvedLabel {
+        var style = base
+        style.priority = rank * 1e6 + key
+        style.sortsByY = byY
+        var l = ResolvedLabel(index: i, name: "\(i)", box: Rect(x: 0, y: y, width: 1, height: 1), hidden: nil, layout: nil, style: scene ? nil : style)
+        l.anchor = Point(0, y)
+        return l
+    }
+    let labels = [label(0, rank: 0, key: 5, y: 10), label(1, rank: 0, key: -5, y: 20), label(2, rank: 1, y: 50, byY: true),
+                  label(3, rank: 1, y: 30, byY: true), label(4, rank: 0, y: 0, scene: true)]
+    // The scene's own label; the lower layer (rank 1) top of the view down; the upper by key.
+    #expect(DisplayListBuilder.labelDrawOrder(labels) == [4, 3, 2, 1, 0])
+}
