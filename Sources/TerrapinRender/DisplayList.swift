@@ -57,6 +57,9 @@ public enum DisplayContent: Equatable, Sendable {
     /// A Marker3D's text label, beneath its anchor.
     case markerLabel(Int)
     case basemapLabel(Int)
+    /// A style's label's icon: drawn with the other icons of its layer, under the layer's text,
+    /// as MapLibre draws a symbol layer's icons before its text.
+    case basemapIcon(Int)
     /// A popover: index into `ResolvedScene.popovers`, and the marker it is on (or anchored at).
     case popover(Int, marker: Int)
     /// The data's attribution, small in the bottom-right corner on a translucent white band.

@@ -73,12 +73,20 @@ enum DisplayListBuilder {
                 items.append(DisplayItem(layer: .occluded, content: .marker(m.index), box: m.box, depth: m.anchor?.depth, hidden: .occluded, opacity: opacity))
             }
         }
-        for label in Self.labelDrawOrder(scene.labels).map({ scene.labels[$0] }) {
-            // A style's labels are places, "layer/feature id" (the label's text where the tiles
-            // give features no ids, as tilemaker's do not): taps on them reach `onPlaceTap`.
-            let place = label.style.map { HitShape.place(label.box, id: "\($0.layer)/" + ($0.featureID.map { String($0) } ?? label.name)) }
-            items.append(DisplayItem(layer: .labels, content: .basemapLabel(label.index), box: label.box, depth: label.depth, hit: place,
-                                     hidden: label.hidden, isDrawn: label.isShown && label.layout != nil))
+        let order = Self.labelDrawOrder(scene.labels)
+        // A style layer's icons, then its text (the scene's own labels have no icons).
+        for group in Self.layerRuns(order, scene.labels) {
+            for label in group.map({ scene.labels[$0] }) where label.style?.icon != nil {
+                items.append(DisplayItem(layer: .labels, content: .basemapIcon(label.index), box: label.iconBox ?? label.box, depth: label.depth,
+                                         hidden: label.hidden, isDrawn: label.isShown && label.anchor != nil))
+            }
+            for label in group.map({ scene.labels[$0] }) {
+                // A style's labels are places, "layer/feature id" (the label's text where the tiles
+                // give features no ids, as tilemaker's do not): taps on them reach `onPlaceTap`.
+                let place = label.style.map { HitShape.place(label.box, id: "\($0.layer)/" + ($0.featureID.map { String($0) } ?? label.name)) }
+                items.append(DisplayItem(layer: .labels, content: .basemapLabel(label.index), box: label.box, depth: label.depth, hit: place,
+                                         hidden: label.hidden, isDrawn: label.isShown && label.layout != nil))
+            }
         }
         for i in scene.drawOrder { if let l = leader(scene.markers[i], .markers, opacity: 1) { items.append(l) } }
         for i in scene.drawOrder {
@@ -115,6 +123,18 @@ enum DisplayListBuilder {
     /// as given; then a style's, layer by layer from the bottom of the style up, and within a
     /// layer by `symbol-sort-key`, or from the top of the view down where its symbols may
     /// overlap (`LabelStyle.sortsByY`), then as placed.
+    /// `order` cut where the style layer changes (the scene's own labels are one run).
+    static func layerRuns(_ order: [Int], _ labels: [ResolvedLabel]) -> [ArraySlice<Int>] {
+        func layer(_ i: Int) -> Double? { labels[i].style.map { ($0.priority / 1e6).rounded() } }
+        var runs: [ArraySlice<Int>] = [], start = 0
+        for k in order.indices.dropFirst() where layer(order[k]) != layer(order[k - 1]) {
+            runs.append(order[start..<k])
+            start = k
+        }
+        if start < order.count { runs.append(order[start...]) }
+        return runs
+    }
+
     static func labelDrawOrder(_ labels: [ResolvedLabel]) -> [Int] {
         func key(_ i: Int) -> (Int, Double, Double, Int) {
             guard let style = labels[i].style else { return (0, 0, 0, i) }

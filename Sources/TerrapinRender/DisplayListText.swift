@@ -36,6 +36,7 @@ extension ResolvedScene {
                 case .marker(let i): text = "marker \(i) \"\(markers[i].label)\""
                 case .markerLabel(let i): text = "label of marker \(i)"
                 case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
+                case .basemapIcon(let i): text = "icon of label \(i)"
                 case .popover(_, let marker): text = "popover on marker \(marker)"
                 case .attribution(let credit): text = "attribution \"\(credit)\""
                 case .placeCard(let id):

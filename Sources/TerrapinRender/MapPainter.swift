@@ -106,6 +106,8 @@ public enum MapPainter {
                     }
                 case .markerLabel(let m):
                     if let label = content.prepared[m].labelLayout, let box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
+                case .basemapIcon(let i):
+                    if let style = scene.labels[i].paint { drawLabelIcon(scene.labels[i], style, canvas: canvas) }
                 case .basemapLabel(let i):
                     let label = scene.labels[i]
                     guard let layout = label.layout else { continue }
@@ -376,40 +378,44 @@ public enum MapPainter {
         text.draw(in: canvas, at: origin, color: RGBAColor(RGBA8(hex: "#202124")!))
     }
 
-    /// A style's label: its halo (the text drawn around itself in rings out to the halo width),
-    /// then the text, turned about its centre for labels along lines.
+    /// A style's label's icon: its `icon-anchor` on the label's anchor, moved by `icon-offset`,
+    /// turned by `icon-rotate` about the anchor; or stretched over the text (`icon-text-fit`),
+    /// whole or in pieces.
+    static func drawLabelIcon(_ label: ResolvedLabel, _ style: LabelPaint, canvas: Canvas) {
+        guard let icon = style.icon, let anchor = label.anchor else { return }
+        let s = style.iconScale, (fx, fy) = style.iconAnchor, shift = style.iconOffset
+        var placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s * fx + shift.width, ty: anchor.y - Double(icon.height) * s * fy + shift.height)
+        if let fitted = label.iconBox {
+            // Stretched over the text (`icon-text-fit`).
+            placed = Transform(a: fitted.width / Double(icon.width), b: 0, c: 0, d: fitted.height / Double(icon.height), tx: fitted.minX, ty: fitted.minY)
+        } else if style.iconRotate != 0 {
+            placed = Transform.translation(-Double(icon.width) * fx, -Double(icon.height) * fy).concatenating(.scale(s)).concatenating(.translation(shift.width, shift.height))
+                .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
+        }
+        if label.iconSlices.isEmpty {
+            canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
+            return
+        }
+        // In pieces: its fixed parts at their size, the stretchable ones stretched.
+        for slice in label.iconSlices {
+            let sx = Int(slice.source.minX.rounded()), sy = Int(slice.source.minY.rounded())
+            let sw = Int(slice.source.maxX.rounded()) - sx, sh = Int(slice.source.maxY.rounded()) - sy
+            guard sw > 0, sh > 0, slice.target.width > 0, slice.target.height > 0, var piece = Pixmap(width: sw, height: sh) else { continue }
+            for row in 0..<sh { for col in 0..<sw { piece[col, row] = icon[sx + col, sy + row] } }
+            canvas.drawImage(piece, transform: Transform(a: slice.target.width / Double(sw), b: 0, c: 0, d: slice.target.height / Double(sh),
+                                                         tx: slice.target.minX, ty: slice.target.minY), opacity: style.iconOpacity)
+        }
+    }
+
+    /// A style's label's text: its halo (the text drawn around itself in rings out to the halo
+    /// width), then the text, turned about its centre for labels along lines; beside its icon
+    /// (drawn before, with its layer's icons: `drawLabelIcon`) at its own place.
     static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelPaint, canvas: Canvas) {
         let saved = canvas.transform
         defer { canvas.transform = saved }
         var origin = Point(label.box.minX, label.box.minY)
-        if let icon = style.icon, let anchor = label.anchor {
-            let s = style.iconScale, (fx, fy) = style.iconAnchor, shift = style.iconOffset
-            // Its `icon-anchor` on the anchor, moved by `icon-offset`, scaled, turned clockwise
-            // by `icon-rotate` about the anchor.
-            var placed = Transform(a: s, b: 0, c: 0, d: s, tx: anchor.x - Double(icon.width) * s * fx + shift.width, ty: anchor.y - Double(icon.height) * s * fy + shift.height)
-            if let fitted = label.iconBox {
-                // Stretched over the text (`icon-text-fit`).
-                placed = Transform(a: fitted.width / Double(icon.width), b: 0, c: 0, d: fitted.height / Double(icon.height), tx: fitted.minX, ty: fitted.minY)
-            } else if style.iconRotate != 0 {
-                placed = Transform.translation(-Double(icon.width) * fx, -Double(icon.height) * fy).concatenating(.scale(s)).concatenating(.translation(shift.width, shift.height))
-                    .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
-            }
-            if label.iconSlices.isEmpty {
-                canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
-            } else {
-                // In pieces: its fixed parts at their size, the stretchable ones stretched.
-                for slice in label.iconSlices {
-                    let sx = Int(slice.source.minX.rounded()), sy = Int(slice.source.minY.rounded())
-                    let sw = Int(slice.source.maxX.rounded()) - sx, sh = Int(slice.source.maxY.rounded()) - sy
-                    guard sw > 0, sh > 0, slice.target.width > 0, slice.target.height > 0, var piece = Pixmap(width: sw, height: sh) else { continue }
-                    for row in 0..<sh { for col in 0..<sw { piece[col, row] = icon[sx + col, sy + row] } }
-                    canvas.drawImage(piece, transform: Transform(a: slice.target.width / Double(sw), b: 0, c: 0, d: slice.target.height / Double(sh),
-                                                                 tx: slice.target.minX, ty: slice.target.minY), opacity: style.iconOpacity)
-                }
-            }
-            // The text keeps its own place beside the icon (its anchor and offset).
-            origin = label.textOrigin ?? origin
-        }
+        // The text keeps its own place beside the icon (its anchor and offset).
+        if style.icon != nil, label.anchor != nil { origin = label.textOrigin ?? origin }
         if label.name.isEmpty { return }
         if !label.glyphs.isEmpty, let line = layout.lines.first, line.glyphs.count == label.glyphs.count {
             // Along a curve: each glyph on its own, turned about its centre, halo first
