@@ -24,7 +24,7 @@ extension Map {
         // A style that cannot be drawn (an archive it names is missing) fails here, not as a
         // blank map later.
         if made.mode != .satellite {
-            do { _ = try DrawnBasemaps.shared.basemap(made.basemap!, mode: made.mode, imagery: made.imagery) } catch let e as LoadError { throw e } catch {
+            do { _ = try DrawnBasemap.for(made.basemap!, mode: made.mode, imagery: made.imagery) } catch let e as LoadError { throw e } catch {
                 throw LoadError.basemap(String(describing: error))
             }
         }
@@ -32,7 +32,7 @@ extension Map {
     }
 
     /// A style file, or a built-in style by name (`BasemapStyle.builtinNames`; drawn for the
-    /// tiles' schema by `DrawnBasemaps`).
+    /// tiles' schema by `DrawnBasemap`).
     static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(LoadError) -> BasemapStyle {
         if let builtin = BasemapStyle.builtin(file) { return builtin }
         let bytes: [UInt8]

@@ -7,13 +7,15 @@
 // - Owns: every file a scene names — height grids, elevation and raster tiles, GeoTIFFs,
 //   imagery, basemap styles and sprites, glTF models, images — opened through the scene's
 //   `FileAccess` (confined beneath `--root` when given) and kept by `AssetCache.shared` (one
-//   budget for every kind; tile archives and drawn basemaps have caches of their own, below).
+//   budget for every kind, drawn basemaps among them; tiles drawn from archives are kept by
+//   `TileCache.shared`, below).
 // - May not: project, place, collide or draw; it hands resolve a `Map` of loaded values.
 // - Errors are `LoadError`s naming the file; a file that cannot be opened at all is found
 //   first by the preflight in `PreparedScene`, which names the scene's JSON path too.
-// - Not yet here: the archives and sprites a basemap style names are opened when the drawn
-//   basemap is first made (TerrapinScene's `DrawnBasemaps`, through the `open` closure and file
-//   rules this stage gives `MapBasemap`), and that preflight lives in TerrapinRender.
+// - The archives and sprites a basemap style names are opened here, when this stage first makes
+//   the drawn basemap (TerrapinScene's `DrawnBasemap`, kept in `AssetCache.shared`), through
+//   the `open` closure and file rules it gives `MapBasemap`. Not yet here: the preflight, which
+//   lives in TerrapinRender.
 import Foundation
 import TerrapinBasemap
 import TerrapinGeo
@@ -177,7 +179,7 @@ public struct SceneBuilder {
             map = map.basemap(MapBasemap(tiles: source, style: style, files: files, open: { file throws(LoadError) in try tileSource(file, files: files) }))
             // A style that cannot be drawn (a source it names is missing) is an error now, not a
             // blank map later.
-            do { _ = try DrawnBasemaps.shared.basemap(map.basemap!, mode: map.mode, imagery: map.imagery) } catch let e as LoadError { throw e } catch {
+            do { _ = try DrawnBasemap.for(map.basemap!, mode: map.mode, imagery: map.imagery) } catch let e as LoadError { throw e } catch {
                 throw LoadError.basemap(String(describing: error))
             }
         }

@@ -1,8 +1,8 @@
 // A vector basemap on a `Map`: the tiles and (optionally) a style. Which style draws depends on
 // the mode — `.roadmap` the built-in roadmap, `.hybrid` the built-in hybrid over the map's
 // imagery, `.satellite` none — unless the map names its own; the drawn `Basemap` is made once
-// per (tiles, style, mode, imagery) and kept, so every scene and batch thread sharing them
-// shares the drawn tiles in `TileCache.shared`.
+// per (tiles, style, mode, imagery) and kept in `AssetCache.shared` (`DrawnBasemap`), so every
+// scene and batch thread sharing them shares it and the drawn tiles in `TileCache.shared`.
 import Foundation
 import TerrapinBasemap
 import TerrapinGeo
@@ -36,56 +36,57 @@ public struct MapBasemap: @unchecked Sendable {
     }
 }
 
-/// Drawn basemaps, by what they draw (at most 16; the entries keep their keys' objects alive,
-/// so identifiers in the keys are not reused).
-package final class DrawnBasemaps: @unchecked Sendable {
-    package static let shared = DrawnBasemaps()
-    struct Entry {
-        let basemap: Basemap
-        /// The basemap's drape (it holds the basemap; the basemap does not hold it).
-        let drape: Imagery
-        let keep: [AnyObject]
-        var buildings: [String: [Building]]
-        var labels: [String: [BasemapLabel]] = [:]
-    }
-    let entries = Locked<[(key: String, entry: Entry)]>([])
+/// A basemap as drawn for a map: the `Basemap` made for its tiles, style, mode and imagery, the
+/// drape made with it, and per-view tables of its labels and buildings (the thumbnails of a
+/// batch share them). Kept in `AssetCache.shared` (`DrawnBasemap.for`), costed at
+/// `DrawnBasemap.cost`, so every scene and batch thread drawing the same basemap shares one,
+/// and its drawn tiles in `TileCache.shared`.
+package final class DrawnBasemap: @unchecked Sendable {
+    package let basemap: Basemap
+    /// The basemap's drape (it holds the basemap; the basemap does not hold it).
+    let drape: Imagery
+    /// What the cache key names by identity, kept alive with it so no identifier is reused.
+    let keep: [AnyObject]
+    let buildingTable = Locked<[String: [Building]]>([:])
+    let labelTable = Locked<[String: [BasemapLabel]]>([:])
 
-    package func basemap(_ spec: MapBasemap, mode: MapMode, imagery: Imagery?) throws -> Basemap? {
+    /// What one drawn basemap counts against the cache's budget: its style and tables, and what
+    /// it keeps open (its tiles are counted where they are drawn, in `TileCache`), so the 1 GiB
+    /// cache keeps at most 16 when it holds nothing else.
+    static let cost = 64 << 20
+
+    init(basemap: Basemap, drape: Imagery, keep: [AnyObject]) {
+        self.basemap = basemap
+        self.drape = drape
+        self.keep = keep
+    }
+
+    /// The drawn basemap of `spec` in `mode` over `imagery` (nil in `.satellite` mode), from the
+    /// cache or made: a built-in style (the mode's, or one the spec names) is drawn for the
+    /// tiles' schema, found once per drawn basemap.
+    package static func `for`(_ spec: MapBasemap, mode: MapMode, imagery: Imagery?) throws -> DrawnBasemap? {
         guard mode != .satellite else { return nil }
         let imageryKey = imagery.map { i in i.tiles.map { "tiles \(ObjectIdentifier($0))" } ?? "image \(i.source ?? "memory") \(i.west) \(i.north)" } ?? "none"
         // What the style names is read through the scene's files, so their rules are in the key.
         let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(spec.files.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey) \(spec.files)"
-        if let hit = entries.withLock({ $0.first { $0.key == key }?.entry.basemap }) { return hit }
-        // The built-in styles read whichever of the three schemas the tiles are in (a tile's
-        // layer names tell), found once per drawn basemap, not per scene.
-        // A built-in style, the mode's or one the scene names, is drawn for the tiles' schema.
-        let builtinName = spec.style.map(\.file).flatMap { BasemapStyle.builtinNames.contains($0) ? $0 : nil }
-        let style = spec.style.flatMap { builtinName == nil ? $0 : nil }
-            ?? BasemapStyle.builtin(builtinName ?? (mode == .roadmap ? "roadmap" : "hybrid"), for: spec.tiles)!
-        let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
-        let drape = try made.makeDrape()
-        var keep: [AnyObject] = [spec.tiles]
-        if let t = imagery?.tiles { keep.append(t) }
-        return entries.withLock { (list: inout [(key: String, entry: Entry)]) -> Basemap in
-            if let raced = list.first(where: { $0.key == key }) { return raced.entry.basemap }
-            list.append((key, Entry(basemap: made, drape: drape, keep: keep, buildings: [:])))
-            if list.count > 16 { list.removeFirst() }
-            return made
+        return try AssetCache.shared.value("drawn basemap", key: key, cost: { (_: DrawnBasemap) in cost }) { () throws -> DrawnBasemap in
+            let builtinName = spec.style.map(\.file).flatMap { BasemapStyle.builtinNames.contains($0) ? $0 : nil }
+            let style = spec.style.flatMap { builtinName == nil ? $0 : nil }
+                ?? BasemapStyle.builtin(builtinName ?? (mode == .roadmap ? "roadmap" : "hybrid"), for: spec.tiles)!
+            let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
+            var keep: [AnyObject] = [spec.tiles]
+            if let t = imagery?.tiles { keep.append(t) }
+            return DrawnBasemap(basemap: made, drape: try made.makeDrape(), keep: keep)
         }
     }
 
-    /// The drape made with `basemap` (nil if it has left the list).
-    func drape(_ basemap: Basemap) -> Imagery? {
-        entries.withLock { $0.first { $0.entry.basemap === basemap }?.entry.drape }
-    }
-
-    /// A basemap's extruded buildings around a camera, as `Building`s (kept per area; the
+    /// The basemap's extruded buildings around a camera, as `Building`s (kept per area; the
     /// layers' zoom ranges are judged for a 768-point-high view, as the ground is made before
     /// the view's size is known).
-    func buildings(_ basemap: Basemap, camera: Camera) -> [Building] {
+    func buildings(camera: Camera) -> [Building] {
         let zoom = Map.basemapZoom(camera, height: 768)
         let area = Map.basemapArea(camera, factor: 1.5)
-        return cached(basemap, "\(area) \(zoom.rounded(.down))", \.buildings) {
+        return Self.cached(buildingTable, "\(area) \(zoom.rounded(.down))") {
             basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
                 var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
                 var light = basemap.style.light
@@ -98,16 +99,14 @@ package final class DrawnBasemaps: @unchecked Sendable {
         }
     }
 
-    /// What `make` gives for `key` in one of a basemap's per-view tables (at most 32 keys, then
-    /// the table starts afresh); made outside the lock, kept only while the basemap is listed.
-    func cached<T>(_ basemap: Basemap, _ key: String, _ table: WritableKeyPath<Entry, [String: T]>, _ make: () -> T) -> T {
-        if let hit = entries.withLock({ $0.first { $0.entry.basemap === basemap }?.entry[keyPath: table][key] }) { return hit }
+    /// What `make` gives for `key` in one of the per-view tables (at most 32 keys, then the
+    /// table starts afresh); made outside the lock.
+    static func cached<T>(_ table: Locked<[String: T]>, _ key: String, _ make: () -> T) -> T {
+        if let hit = table.withLock({ $0[key] }) { return hit }
         let made = make()
-        entries.withLock { (list: inout [(key: String, entry: Entry)]) in
-            if let i = list.firstIndex(where: { $0.entry.basemap === basemap }) {
-                if list[i].entry[keyPath: table].count > 32 { list[i].entry[keyPath: table] = [:] }
-                list[i].entry[keyPath: table][key] = made
-            }
+        table.withLock { table in
+            if table.count > 32 { table = [:] }
+            table[key] = made
         }
         return made
     }
@@ -119,15 +118,18 @@ extension Map {
     public func basemap(_ basemap: MapBasemap) -> Map { with { $0.basemap = basemap } }
 
     /// The basemap this map draws (none in `.satellite` mode or without basemap tiles).
-    public var drawnBasemap: Basemap? {
+    public var drawnBasemap: Basemap? { drawn?.basemap }
+
+    /// The basemap as drawn for this map, with its drape and tables.
+    var drawn: DrawnBasemap? {
         guard let basemap else { return nil }
-        return try? DrawnBasemaps.shared.basemap(basemap, mode: mode, imagery: imagery)
+        return try? DrawnBasemap.for(basemap, mode: mode, imagery: imagery)
     }
 
     /// What the ground is textured with: the drawn basemap, else the imagery (not in
     /// `.roadmap`, which keeps its light palette).
     public var groundImagery: Imagery? {
-        if let drawn = drawnBasemap, let drape = DrawnBasemaps.shared.drape(drawn) { return drape }
+        if let drawn { return drawn.drape }
         return mode != .roadmap ? imagery : nil
     }
 
@@ -151,18 +153,18 @@ extension Map {
 
     /// The basemap's 3D buildings around the map's camera (none when the camera is fitted).
     var basemapBuildings: [Building] {
-        guard let drawn = drawnBasemap, let camera = initialCamera ?? self.camera?.wrappedValue else { return [] }
-        return DrawnBasemaps.shared.buildings(drawn, camera: camera)
+        guard let drawn, let camera = initialCamera ?? self.camera?.wrappedValue else { return [] }
+        return drawn.buildings(camera: camera)
     }
 }
 
-extension DrawnBasemaps {
-    /// A basemap's labels for a camera and view height, as `BasemapLabel`s (kept per area and
+extension DrawnBasemap {
+    /// The basemap's labels for a camera and view height, as `BasemapLabel`s (kept per area and
     /// zoom: the thumbnails of a batch share them).
-    func labels(_ basemap: Basemap, camera: Camera, height: Double, language: String? = nil) -> [BasemapLabel] {
+    func labels(camera: Camera, height: Double, language: String? = nil) -> [BasemapLabel] {
         let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
         let area = Map.basemapArea(camera, factor: 2.5).map { ($0 * 1e4).rounded() / 1e4 }
-        return cached(basemap, "labels \(area) \(zoom) \(language ?? "-")", \.labels) {
+        return Self.cached(labelTable, "labels \(area) \(zoom) \(language ?? "-")") {
             basemap.symbols(area: area, zoom: zoom, measure: Self.measure, language: language).map {
                 var label = Self.label($0)
                 // The label language also picks Han forms and HarfBuzz's language.
@@ -241,8 +243,8 @@ extension Map {
     /// `camera` over a view `height` points high.
     public func labels(for camera: Camera, height: Double) -> [BasemapLabel] {
         guard mode != .satellite else { return [] }
-        guard let drawn = drawnBasemap else { return basemapLabels }
-        return basemapLabels + DrawnBasemaps.shared.labels(drawn, camera: camera, height: height, language: labelLanguage)
+        guard let drawn else { return basemapLabels }
+        return basemapLabels + drawn.labels(camera: camera, height: height, language: labelLanguage)
     }
 
     /// The map with its basemap's labels in `language` (a BCP 47 tag: "fr", "ja", "zh-TW"…)
