@@ -90,6 +90,12 @@ let parts: [(name: String, peak: Bool, run: () throws -> Void)] = [
         let p = try specProductPath("S2", markers, terrain: SpecGrid().terrainImage(), outputDirectory: "out/bench", paintRuns: 30)
         print("S2 product path: resolve \(format(p.resolve.median)) ms, paint \(format(p.paint.median)) ms (first \(format(p.firstPaint))), \(p.masks) masks, \(p.hits) reuses")
     }),
+    ("spec-layout", false, {
+        // S2's 10,000 Marker views laid out 20 times (for profiling the layout stage).
+        let map = specMap(try specMarkerList(count: 10_000, x0: 16, xr: 992, y0: 80, yr: 680), width: 1024, height: 768)
+        let t = try measure("layout", runs: 20) { _ = try MapResolver.prepare(map) }
+        print("S2 layout: median \(format(t.median)) ms (min \(format(t.min)))")
+    }),
     ("product", true, { printTable(productTitle, try productSceneBenchmark(repository: repository)) }),
     ("shapes", false, { printTable(shapesTitle, try shapeBenchmarks(repository: repository)) }),
     ("taps", false, { printTable(tapsTitle, try tapBenchmarks(repository: repository)) }),

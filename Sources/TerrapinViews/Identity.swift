@@ -16,6 +16,7 @@
 // shows it), and through it the state of every view made below it. A root with no state of its
 // own keeps its descendants' state for one layout (its repeated builds), not from one call to the
 // next: give such a root a `@State`, or tap and render a view that holds one.
+import TerrapinIO
 
 /// A box of a view's state that the same view built again takes over.
 protocol PersistentBox: AnyObject {
@@ -50,17 +51,31 @@ func persistentBoxes<V>(_ view: V) -> [PersistentBox] {
 }
 
 /// `persistentBoxes`, and the boxes of the view's `@Environment` properties, from one reflection.
+/// A view type whose stored properties hold neither (found by reflecting its first instance; a
+/// property wrapper is a stored property's declared type, so every instance of the type has the
+/// same) is not reflected again: a reflection costs more than the rest of a small view's layout.
+/// A type with an optional stored property is always reflected (its wrapper may be nil in one
+/// instance and not in the next).
 func reflectedProperties<V>(_ view: V) -> (boxes: [PersistentBox], readers: [EnvironmentBox]) {
+    let type = ObjectIdentifier(Swift.type(of: view))
+    if plainViewTypes.withLock({ $0.contains(type) }) { return ([], []) }
     var boxes: [PersistentBox] = [], readers: [EnvironmentBox] = []
+    var optional = false
     for child in Mirror(reflecting: view).children {
         if let p = child.value as? PersistentProperty {
             boxes.append(p.persistentBox)
         } else if let r = child.value as? EnvironmentReading {
             readers.append(r.environmentBox)
+        } else if Mirror(reflecting: child.value).displayStyle == .optional {
+            optional = true
         }
     }
+    if boxes.isEmpty, readers.isEmpty, !optional { plainViewTypes.withLock { _ = $0.insert(type) } }
     return (boxes, readers)
 }
+
+/// View types known to hold no state and read no environment through their stored properties.
+private let plainViewTypes = Locked<Set<ObjectIdentifier>>([])
 
 /// Gives `boxes`, a stateful view's boxes met while a body is built (`environment`'s scope),
 /// the state the view at that place had at the last build, and keeps them for the next. A probe

@@ -13,8 +13,13 @@ public struct ModifiedView<Content: View>: View, PrimitiveView {
     let record: ModifierRecord
 
     func makeNode(_ env: EnvironmentValues) throws -> Node {
+        // The environment is copied only by a modifier that changes it.
+        guard let environment else {
+            let child = try TerrapinViews.makeNode(content, env)
+            return try wrap?(child, env) ?? child
+        }
         var e = env
-        environment?(&e)
+        environment(&e)
         let child = try TerrapinViews.makeNode(content, e)
         return try wrap?(child, e) ?? child
     }

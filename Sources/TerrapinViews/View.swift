@@ -20,15 +20,31 @@ protocol PrimitiveView: View where Body == Never {
 
 extension PrimitiveView {
     public var body: Never { fatalError("\(Self.self) is a primitive view; it has no body") }
+
+    /// `makeNode` of the view of this type at `pointer`, read where it is.
+    static func makeNode(at pointer: UnsafeRawPointer, _ environment: EnvironmentValues) throws -> Node {
+        try pointer.assumingMemoryBound(to: Self.self).pointee.makeNode(environment)
+    }
 }
 
-/// Builds the node for any view: primitives directly, others through their body.
+extension CustomDrawingView {
+    /// `makeDrawing` of the view of this type at `pointer`, read where it is.
+    static func makeDrawing(at pointer: UnsafeRawPointer, _ environment: EnvironmentValues) throws -> CustomDrawing {
+        try pointer.assumingMemoryBound(to: Self.self).pointee.makeDrawing(environment)
+    }
+}
+
+/// Builds the node for any view: primitives directly, others through their body. (What kind a
+/// view is, is asked of its type, not its value: casting the value to an existential copied
+/// the whole view tree beneath it, a third of a small view's layout.)
 func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
-    if let primitive = view as? any PrimitiveView { return try primitive.makeNode(environment) }
-    if let custom = view as? any CustomDrawingView {
+    if let primitive = V.self as? any PrimitiveView.Type {
+        return try withUnsafePointer(to: view) { try primitive.makeNode(at: UnsafeRawPointer($0), environment) }
+    }
+    if let custom = V.self as? any CustomDrawingView.Type {
         // A drawing's own state (a map's open place card) lives with it as a view's does.
         adoptState(persistentBoxes(view), of: V.self, environment)
-        return CustomNode(drawing: try custom.makeDrawing(environment))
+        return CustomNode(drawing: try withUnsafePointer(to: view) { try custom.makeDrawing(at: UnsafeRawPointer($0), environment) })
     }
     // The body reads `@EnvironmentObject`s from the models the environment holds.
     if let objects = environment.objects, EnvironmentObjects.current !== objects {
@@ -133,7 +149,9 @@ public struct TupleView<each Content: View>: View, PrimitiveView {
 
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
         var children: [Node] = []
-        for view in repeat each content { children += try makeChildren(view, environment) }
+        // Each element passed where it is (iterating the pack copied every element's tree).
+        func add<V: View>(_ view: V) throws { children += try makeChildren(view, environment) }
+        repeat try add(each content)
         return ListNode(children: children)
     }
 }

@@ -125,3 +125,31 @@ private struct Plain: View {
         #expect(screen.made.count == 1)
     }
 }
+
+/// A view type found to hold no state is not reflected again; one with `@State`, `@Environment`
+/// or an optional stored property is reflected every time.
+@Suite struct ReflectionCacheTests {
+    struct Plain: View {
+        let name: String
+        var body: some View { Text(name) }
+    }
+    struct Stateful: View {
+        @State var count = 0
+        @Environment(\.font) var font
+        var body: some View { Text("\(count)") }
+    }
+    struct MaybeStateful: View {
+        let inner: State<Int>?
+        var body: some View { Text("x") }
+    }
+
+    @Test func stateIsFoundInEveryInstance() {
+        #expect(reflectedProperties(Plain(name: "a")).boxes.isEmpty && reflectedProperties(Plain(name: "b")).readers.isEmpty)
+        for _ in 0..<2 {
+            let found = reflectedProperties(Stateful())
+            #expect(found.boxes.count == 1 && found.readers.count == 1)
+        }
+        #expect(reflectedProperties(MaybeStateful(inner: nil)).boxes.isEmpty)
+        #expect(reflectedProperties(MaybeStateful(inner: State(initialValue: 1))).boxes.count == 1)
+    }
+}
