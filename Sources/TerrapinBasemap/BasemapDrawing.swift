@@ -25,7 +25,8 @@ extension Basemap {
     static func drawsDirectly(_ style: BasemapStyle) -> Bool {
         style.layers.allSatisfy { layer in
             switch layer.kind {
-            case .background, .symbol, .sky: true
+            case .symbol, .sky: true
+            case .background: layer.property("background-pattern") == nil
             case .fill, .line, .fillExtrusion, .circle:
                 !["fill-pattern", "line-pattern", "fill-extrusion-pattern", "line-gradient"].contains { layer.property($0) != nil }
             case .raster, .hillshade, .heatmap: false
@@ -50,7 +51,25 @@ extension Basemap {
             case .background:
                 let color = Self.color(layer, "background-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "background-opacity", context, default: 1)
-                canvas.fill(PathBuilder.rect(Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))), paint: Paint(color: Self.rgba(color, opacity)))
+                let whole = PathBuilder.rect(Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)))
+                if case .string(let name)? = layer.property("background-pattern")?.evaluate(context), !name.isEmpty {
+                    // `background-pattern`: the sprite's image repeated over the tile from its
+                    // corner, as `fill-pattern` lays it (drawn into tiles' textures only).
+                    guard let sheet = sprite else {
+                        note("layer '\(layer.id)': background-pattern needs a local sprite (the style's \"sprite\"); the background is not drawn")
+                        continue
+                    }
+                    guard let (image, ratio) = sheet.icon(name) else {
+                        note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
+                        continue
+                    }
+                    guard let mask = Canvas(width: canvas.width, height: canvas.height) else { continue }
+                    mask.fill(whole, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
+                    if let laid = Self.pattern(image, ratio: ratio, through: mask.pixmap) { canvas.drawImage(laid) }
+                    drewSomething = true
+                    continue
+                }
+                canvas.fill(whole, paint: Paint(color: Self.rgba(color, opacity)))
                 drewSomething = true
             case .fill, .line, .fillExtrusion, .circle, .heatmap:
                 guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }

@@ -56,6 +56,8 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// (`symbol-z-order`: "viewport-y", or "auto" without a sort key, where the layer's symbols
     /// may overlap: an allow-overlap or ignore-placement property is true).
     public var sortsByY = false
+    /// `text-rotate` of a point's label: degrees clockwise the text turns about its point.
+    public var textRotate = 0.0
     /// `text-allow-overlap` (and `icon-allow-overlap` for its icon): placed whatever it
     /// overlaps.
     public var allowOverlap = false
@@ -419,6 +421,8 @@ extension Basemap {
         symbol.sortsByY = overlaps && (zOrder == "viewport-y" || (zOrder == "auto" && layer.property("symbol-sort-key") == nil))
         if along == nil, (layer.property("symbol-placement")?.evaluate(c).string ?? "point") == "point" {
             symbol.variableAnchors = Self.variableAnchors(layer, c, textOffset: offset, justify: layer.property("text-justify")?.evaluate(c).string ?? "center")
+            let rotate = Self.number(layer, "text-rotate", c, default: 0)
+            symbol.textRotate = rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0
         }
         return symbol
     }

@@ -70,7 +70,7 @@ public struct BasemapStyle: Sendable {
 
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
-        .background: ["background-color", "background-opacity"],
+        .background: ["background-color", "background-opacity", "background-pattern"],
         // fill-antialias: fills are always anti-aliased.
         .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern"],
         // line-round-limit: round joins are always round.
@@ -85,7 +85,7 @@ public struct BasemapStyle: Sendable {
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size", "text-ignore-placement", "icon-allow-overlap", "icon-ignore-placement",
                   "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment",
-                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order"],
+                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",

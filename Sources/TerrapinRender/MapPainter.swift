@@ -416,6 +416,11 @@ public enum MapPainter {
         var origin = Point(label.box.minX, label.box.minY)
         // The text keeps its own place beside the icon (its anchor and offset).
         if style.icon != nil, label.anchor != nil { origin = label.textOrigin ?? origin }
+        if label.textRotation != 0, let a = label.anchor, let text = label.textOrigin {
+            // Turned about its point (`text-rotate`).
+            canvas.transform = Transform.translation(-a.x, -a.y).concatenating(.rotation(label.textRotation)).concatenating(.translation(a.x, a.y)).concatenating(saved)
+            origin = text
+        }
         if label.name.isEmpty { return }
         if !label.glyphs.isEmpty, let line = layout.lines.first, line.glyphs.count == label.glyphs.count {
             // Along a curve: each glyph on its own, turned about its centre, halo first

@@ -253,15 +253,17 @@ public enum MapResolver {
                         set = try? TextLayout.make(label.name, font: style.font, options: justified.layoutOptions)
                         layouts[v.justify] = set
                     }
-                    return Self.pointPlacement(label.name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: v.offset)
+                    return Self.pointPlacement(label.name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: v.offset, rotate: style.textRotate)
                 }
                 candidates[i] = list
                 box = list[0].box
                 fittedIcons[i] = list[0].fittedIcon
                 iconSlices[i] = list[0].iconSlices
             } else {
-                let p = Self.pointPlacement(label.name, label.style, layout: layout, at: anchor, textAnchor: label.style?.anchor ?? "center", offset: label.style?.offset ?? .zero)
+                let p = Self.pointPlacement(label.name, label.style, layout: layout, at: anchor, textAnchor: label.style?.anchor ?? "center", offset: label.style?.offset ?? .zero,
+                                            rotate: label.style?.textRotate ?? 0)
                 box = p.box
+                if (label.style?.textRotate ?? 0) != 0 { textBoxes[i] = p.text }
                 fittedIcons[i] = p.fittedIcon
                 iconSlices[i] = p.iconSlices
             }
@@ -330,6 +332,7 @@ public enum MapResolver {
             resolved.iconSlices = iconSlices[p.index] ?? []
             resolved.scale = scales[p.index] ?? 1
             resolved.flipped = flipped.contains(p.index)
+            if let style, style.textRotate != 0, curves[p.index] == nil, p.angle == 0 { resolved.textRotation = style.textRotate * .pi / 180 }
             if let a = p.anchor {
                 resolved.anchor = Point(a.x, a.y)
                 if let text = textBoxes[p.index] {
@@ -356,12 +359,23 @@ public enum MapResolver {
     /// A point label's `name` set as `layout` with the point `anchor` at `textAnchor` on the text
     /// ("top-left", …), moved by `offset` points; the style's icon (centred on the point, or
     /// fitted to the text with `icon-text-fit`) joins its box.
-    static func pointPlacement(_ name: String, _ style: LabelStyle?, layout: TextLayout?, at anchor: ScreenPoint, textAnchor: String, offset: Size) -> PointPlacement {
+    static func pointPlacement(_ name: String, _ style: LabelStyle?, layout: TextLayout?, at anchor: ScreenPoint, textAnchor: String, offset: Size,
+                               rotate: Double = 0) -> PointPlacement {
         let w = layout?.width ?? 0, h = layout?.height ?? 0
         let (fx, fy) = Self.anchorFraction(textAnchor)
         var text = Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
         if name.isEmpty { text = Rect(x: anchor.x, y: anchor.y, width: 0, height: 0) }
         var placement = PointPlacement(box: text, text: text, layout: layout)
+        if rotate != 0, !name.isEmpty {
+            // Turned about the point (`text-rotate`): it collides by the turned box's bounds.
+            let r = rotate * .pi / 180, c = cos(r), s = sin(r)
+            let corners = [(text.minX, text.minY), (text.maxX, text.minY), (text.maxX, text.maxY), (text.minX, text.maxY)].map { p -> (Double, Double) in
+                let dx = p.0 - anchor.x, dy = p.1 - anchor.y
+                return (anchor.x + dx * c - dy * s, anchor.y + dx * s + dy * c)
+            }
+            let xs = corners.map(\.0), ys = corners.map(\.1)
+            placement.box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        }
         guard let style, let icon = style.icon else { return placement }
         // The icon, centred on the anchor, joins the text's box.
         let iw = Double(icon.width) * style.iconScale, ih = Double(icon.height) * style.iconScale
@@ -374,11 +388,11 @@ public enum MapResolver {
                 fitted = slices.dropFirst().reduce(slices[0].target) { $0.union($1.target) }
             }
             placement.fittedIcon = fitted
-            placement.box = text.union(fitted)
+            placement.box = placement.box.union(fitted)
         } else {
             // At its own size: its `icon-anchor` on the point, moved by `icon-offset`.
             let (ix, iy) = Self.anchorFraction(style.iconAnchor)
-            placement.box = text.union(Rect(x: anchor.x - iw * ix + style.iconOffset.width, y: anchor.y - ih * iy + style.iconOffset.height, width: iw, height: ih))
+            placement.box = placement.box.union(Rect(x: anchor.x - iw * ix + style.iconOffset.width, y: anchor.y - ih * iy + style.iconOffset.height, width: iw, height: ih))
         }
         return placement
     }

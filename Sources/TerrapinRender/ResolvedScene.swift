@@ -119,6 +119,8 @@ public struct ResolvedLabel {
     /// The projected anchor, and where the text's top-left sits when an icon widens the box.
     public var anchor: Point? = nil
     public var textOrigin: Point? = nil
+    /// Radians clockwise the text turns about `anchor` (`text-rotate`), drawn from `textOrigin`.
+    public var textRotation = 0.0
     /// Where an icon fitted to the text (`icon-text-fit`) is drawn, stretched; nil: the icon at
     /// its own size, centred on the anchor.
     public var iconBox: Rect? = nil

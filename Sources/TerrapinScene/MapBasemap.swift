@@ -192,6 +192,7 @@ extension DrawnBasemap {
         allowing.iconScale = s.iconScale
         allowing.iconAnchor = s.iconAnchor
         allowing.sortsByY = s.sortsByY
+        allowing.textRotate = s.textRotate
         allowing.iconOffset = Size(width: s.iconOffset.x, height: s.iconOffset.y)
         allowing.iconTextFit = s.iconTextFit
         allowing.iconTextFitPadding = s.iconTextFitPadding

@@ -373,6 +373,9 @@ public struct LabelStyle: Sendable, Equatable {
     /// (`text-variable-anchor`): the places tried in order, the first that collides with
     /// nothing taken (the first, with `allowOverlap`). Empty: `anchor` and `offset` alone.
     public var variableAnchors: [VariableAnchor] = []
+    /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
+    /// box is the turned text's bounding box.
+    public var textRotate = 0.0
     /// For labels along a line: a second point along it (the label turns with the line on
     /// screen, kept upright).
     public var along: LatLngAltitude?

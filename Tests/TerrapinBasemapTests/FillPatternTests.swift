@@ -49,3 +49,32 @@ import TerrapinTiles
         #expect(Array(tile.data[(470 * tile.width + 470) * 4..<(470 * tile.width + 470) * 4 + 4]) == [255, 255, 255, 255])
     }
 }
+
+/// `background-pattern`: the sprite image repeated over the whole tile from its corner; a
+/// missing sprite leaves the background undrawn, said once.
+@Test func backgroundPatternsTileTheBackground() throws {
+    func basemap(sprite: Bool) throws -> Basemap {
+        let json = """
+        {"version": 8, \(sprite ? #""sprite": "../sprites/icons","# : "")
+         "sources": {"omt": {"type": "vector"}}, "layers": [
+          {"id": "paper", "type": "background", "paint": {"background-color": "#FF0000", "background-pattern": "dot"}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "pattern.json", directory: Repository.fixtures + "/basemap/styles")
+        return try Basemap(style: style, tiles: try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")) { try TileSources.open($0) }
+    }
+    let id = TileID.containing(longitude: 7.4246, latitude: 43.7384, zoom: 14)
+    let patterned = try basemap(sprite: true)
+    #expect(!patterned.drawsDirectly, "patterns are drawn into tiles' textures")
+    let tile = try #require(try patterned.draw(id))
+    #expect(patterned.warnings.isEmpty, "\(patterned.warnings)")
+    func pixel(_ t: Pixmap, _ x: Int, _ y: Int) -> [UInt8] { Array(t.data[(y * t.width + x) * 4..<(y * t.width + x) * 4 + 4]) }
+    var colours = Set<[UInt8]>(), repeats = 0
+    for y in 0..<64 { for x in 0..<64 {
+        colours.insert(pixel(tile, x, y))
+        if pixel(tile, x, y) == pixel(tile, x + 16, y + 16) { repeats += 1 }
+    } }
+    #expect(repeats == 64 * 64 && colours.count > 1 && !colours.contains([255, 0, 0, 255]))
+    let plain = try basemap(sprite: false)
+    _ = try plain.draw(id)
+    #expect(plain.warnings == ["layer 'paper': background-pattern needs a local sprite (the style's \"sprite\"); the background is not drawn"])
+}

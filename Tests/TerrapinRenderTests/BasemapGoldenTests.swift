@@ -106,7 +106,7 @@ import TerrapinTestSupport
         // Labels (and what their layers skip) are made when the scene is resolved.
         _ = try scene.resolve()
         let warnings = try #require(scene.map).warnings
-        #expect(warnings.count == 8, "\(warnings)")
+        #expect(warnings.count == 7, "\(warnings)")
         #expect(warnings.contains("layer 'minor': paint property \"line-blur\" is not drawn by Terrapin; ignored"))
         #expect(warnings.contains("layer 'names': icon-image needs a local sprite (the style's \"sprite\"); icons are not drawn"))
         #expect(warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })

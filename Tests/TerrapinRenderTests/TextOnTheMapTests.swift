@@ -328,3 +328,17 @@ private let textFixtures = Repository.fixture("text")
     // The scene's own label; the lower layer (rank 1) top of the view down; the upper by key.
     #expect(DisplayListBuilder.labelDrawOrder(labels) == [4, 3, 2, 1, 0])
 }
+
+/// `text-rotate`: a point's text turned about its point collides by the turned box's bounds,
+/// and is drawn from its unturned origin, turned.
+@Test func rotatedTextCollidesByItsTurnedBounds() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0, anchor: "left")
+    let layout = try TextLayout.make("Abcdef", font: style.font, options: style.layoutOptions)
+    let point = ScreenPoint(x: 100, y: 50, depth: 10)
+    style.textRotate = 90
+    let placed = MapResolver.pointPlacement("Abcdef", style, layout: layout, at: point, textAnchor: "left", offset: .zero, rotate: 90)
+    // Left-anchored and turned a quarter clockwise: it hangs straight down from the point.
+    #expect(abs(placed.box.minY - 50) < 1e-9 && abs(placed.box.height - layout.width) < 1e-9 && abs(placed.box.width - layout.height) < 1e-9)
+    #expect(abs(placed.box.midX - 100) < 1e-9)
+    #expect(placed.text == Rect(x: 100, y: 50 - layout.height / 2, width: layout.width, height: layout.height))
+}
