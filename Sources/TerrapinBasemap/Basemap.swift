@@ -4,6 +4,8 @@
 // buildings are handed to the resolver, which places them in 3D.
 import Foundation
 import TerrapinCodecs
+import TerrapinPNG
+import TerrapinGeo
 import TerrapinGeometry
 import TerrapinIO
 import TerrapinRaster
@@ -26,6 +28,9 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// The style's sprite sheet, if it has a local one that reads.
     public let sprite: SpriteSheet?
     let rasterSources: [String: Imagery]
+    /// Image sources: each image and its corners (top left, top right, bottom right, bottom
+    /// left) in Web Mercator's unit square.
+    let imageSources: [String: (image: Pixmap, corners: [(x: Double, y: Double)])]
     /// raster-dem sources: the archive, its encoding and its tile size (found from a tile).
     let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
     let decoded = Locked(DecodedTiles())
@@ -57,6 +62,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         var geojson: [String: GeoJSONSource] = [:]
         var credits: [String] = [], missing: [String] = []
         func credit(_ text: String?) { if let text, !text.isEmpty, !credits.contains(text) { credits.append(text) } }
+        var images: [String: (image: Pixmap, corners: [(x: Double, y: Double)])] = [:]
         for (key, source) in style.sources.sorted(by: { $0.key < $1.key }) {
             if source.kind == .geojson, let data = source.data {
                 // One that cannot be read leaves its layers out, with a warning, as a missing
@@ -76,6 +82,19 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                     credit(source.attribution)
                 } catch {
                     missing.append("\(error); its layers are not drawn")
+                }
+                continue
+            }
+            if source.kind == .image {
+                // The image read whole (at most 4096² pixels: it is drawn into every tile it
+                // covers), or its layers left out with a warning.
+                do {
+                    guard let path = source.location else { continue }
+                    let image = try RasterImage.decode(file: path, limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096), files: files)
+                    images[key] = (image, source.corners.map { WebMercator.world(longitude: $0[0], latitude: $0[1]) })
+                    credit(source.attribution)
+                } catch {
+                    missing.append("source '\(key)': \(error); its layers are not drawn")
                 }
                 continue
             }
@@ -131,13 +150,14 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 let box = archive.info.bounds ?? [-180, -85, 180, 85]
                 let size = (try? TileTerrain.tileSize(archive, box)) ?? 256
                 dems[key] = (archive, source.encoding == "terrarium" ? .terrarium : .terrainrgb, size)
-            case .geojson:
+            case .geojson, .image:
                 break
             }
         }
         vectorSources = vectors
         geojsonSources = geojson
         rasterSources = rasters
+        imageSources = images
         demSources = dems
         attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
         // The sprite (its @2x sheet when there is one: icons are scaled down, not up).

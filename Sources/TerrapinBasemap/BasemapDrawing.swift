@@ -86,6 +86,11 @@ extension Basemap {
                     drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 }
             case .raster:
+                if let sourceName = layer.source, let source = imageSources[sourceName] {
+                    drawImageSource(source, layer: layer, id: id, canvas: canvas, scale: k, origin: origin, zoom: zoom)
+                    drewSomething = true
+                    continue
+                }
                 guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
                 drawRaster(imagery, layer: layer, id: id, canvas: canvas)
                 drewSomething = true
@@ -345,6 +350,7 @@ extension Basemap {
     /// each found once.
     func drawRaster(_ imagery: Imagery, layer: BasemapStyle.Layer, id: TileID, canvas: Canvas) {
         let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: Double(id.z)), default: 1))))
+        let colour = RasterColour(layer, zoom: Double(id.z))
         let n = Double(tileSize << id.z)
         func longitude(_ px: Double) -> Double { (Double(id.x * tileSize) + px) / n * 360 - 180 }
         func latitude(_ py: Double) -> Double { TileID.latitude(worldY: (Double(id.y * tileSize) + py) / n) }
@@ -358,7 +364,8 @@ extension Basemap {
         pixmap.data.withUnsafeMutableBufferPointer { d in
             for py in 0..<tileSize {
                 for px in 0..<tileSize {
-                    guard let c = imagery.sample(x: xs[px], y: ys[py], level: level, reader: &reader) else { continue }
+                    guard let sampled = imagery.sample(x: xs[px], y: ys[py], level: level, reader: &reader) else { continue }
+                    let c = colour.isIdentity ? sampled : colour.apply(sampled)
                     let o = (py * tileSize + px) * 4
                     let a = c * opacity
                     let keep = 1 - a.w / 255
@@ -367,5 +374,86 @@ extension Basemap {
             }
         }
         canvas.drawImage(pixmap, blendMode: .source)
+    }
+
+    /// An image source's image onto tile `id` (its pixel (x, y) at `origin` + `k` · (x, y)), as
+    /// MapLibre draws one: two triangles, top left–top right–bottom left and top right–bottom
+    /// left–bottom right, each mapped from the image by its own affine map (one map, for a
+    /// parallelogram), bilinear, at `raster-opacity`, their edges aliased as a GPU's are.
+    func drawImageSource(_ source: (image: Pixmap, corners: [(x: Double, y: Double)]), layer: BasemapStyle.Layer, id: TileID, canvas: Canvas,
+                         scale k: Double, origin: (Double, Double), zoom: Double) {
+        guard source.corners.count == 4 else { return }
+        let opacity = min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: zoom), default: 1)))
+        let n = Double(tileSize) * pow(2, Double(id.z))
+        let p = source.corners.map { Point(origin.0 + k * ($0.x * n - Double(id.x * tileSize)), origin.1 + k * ($0.y * n - Double(id.y * tileSize))) }
+        let (tl, tr, br, bl) = (p[0], p[1], p[2], p[3])
+        let w = Double(source.image.width), h = Double(source.image.height)
+        let first = Transform(a: (tr.x - tl.x) / w, b: (tr.y - tl.y) / w, c: (bl.x - tl.x) / h, d: (bl.y - tl.y) / h, tx: tl.x, ty: tl.y)
+        let u = Point((br.x - bl.x) / w, (br.y - bl.y) / w), v = Point((br.x - tr.x) / h, (br.y - tr.y) / h)
+        let second = Transform(a: u.x, b: u.y, c: v.x, d: v.y, tx: br.x - w * u.x - h * v.x, ty: br.y - w * u.y - h * v.y)
+        // With a colour change the image is drawn apart, changed, then laid on the tile.
+        let colour = RasterColour(layer, zoom: zoom)
+        guard let target = colour.isIdentity ? canvas : Canvas(width: canvas.width, height: canvas.height) else { return }
+        for (corners, map) in [([tl, tr, bl], first), ([tr, bl, br], second)] {
+            target.save()
+            var b = PathBuilder()
+            b.move(to: corners[0]); b.line(to: corners[1]); b.line(to: corners[2]); b.close()
+            target.clip(to: b.build(), antiAlias: false)
+            target.drawImage(source.image, transform: map, filter: .bilinear, opacity: colour.isIdentity ? opacity : 1)
+            target.restore()
+        }
+        guard target !== canvas else { return }
+        var changed = target.pixmap
+        for o in stride(from: 0, to: changed.data.count, by: 4) where changed.data[o + 3] > 0 {
+            let c = colour.apply(SIMD4(Float(changed.data[o]), Float(changed.data[o + 1]), Float(changed.data[o + 2]), Float(changed.data[o + 3])))
+            for k in 0..<4 { changed.data[o + k] = UInt8(min(255, max(0, c[k].rounded()))) }
+        }
+        canvas.drawImage(changed, opacity: opacity)
+    }
+}
+
+/// A raster layer's colour changes, as MapLibre's raster shader makes them, in its order:
+/// `raster-hue-rotate` (the colour turned about the grey axis), `raster-saturation`,
+/// `raster-contrast`, then `raster-brightness-min`/`-max` (the result mapped into that range).
+struct RasterColour {
+    let spin: SIMD3<Float>, saturation: Float, contrast: Float, low: Float, high: Float
+    let isIdentity: Bool
+
+    /// The layer's properties at `zoom`, each within its range.
+    init(_ layer: BasemapStyle.Layer, zoom: Double) {
+        let c = EvaluationContext(zoom: zoom)
+        func value(_ name: String, _ d: Double, _ range: ClosedRange<Double>) -> Double {
+            let v = Basemap.number(layer, name, c, default: d)
+            return v.isFinite ? min(range.upperBound, max(range.lowerBound, v)) : d
+        }
+        self.init(hueRotate: value("raster-hue-rotate", 0, -36_000...36_000), saturation: value("raster-saturation", 0, -1...1),
+                  contrast: value("raster-contrast", 0, -1...1), brightnessMin: value("raster-brightness-min", 0, 0...1),
+                  brightnessMax: value("raster-brightness-max", 1, 0...1))
+    }
+
+    /// Degrees, and the properties' values (saturation and contrast −1…1, brightness 0…1).
+    init(hueRotate: Double, saturation sat: Double, contrast con: Double, brightnessMin: Double, brightnessMax: Double) {
+        let angle = hueRotate * .pi / 180
+        let s = sin(angle), k = cos(angle), r3 = 3.0.squareRoot()
+        spin = SIMD3(Float((2 * k + 1) / 3), Float((-r3 * s - k + 1) / 3), Float((r3 * s - k + 1) / 3))
+        saturation = Float(sat > 0 ? 1 - 1 / (1.001 - sat) : -sat)
+        contrast = Float(con > 0 ? 1 / (1 - con) : 1 + con)
+        low = Float(brightnessMin)
+        high = Float(brightnessMax)
+        isIdentity = angle == 0 && sat == 0 && con == 0 && low == 0 && high == 1
+    }
+
+    /// `c`, premultiplied 0…255, changed (premultiplied 0…255).
+    func apply(_ c: SIMD4<Float>) -> SIMD4<Float> {
+        let a = c.w / 255
+        guard a > 0 else { return c }
+        var rgb = SIMD3(c.x, c.y, c.z) / (255 * a)
+        rgb = SIMD3((rgb * spin).sum(), (rgb * SIMD3(spin.z, spin.x, spin.y)).sum(), (rgb * SIMD3(spin.y, spin.z, spin.x)).sum())
+        let average = (rgb.x + rgb.y + rgb.z) / 3
+        rgb += (SIMD3(repeating: average) - rgb) * saturation
+        rgb = (rgb - 0.5) * contrast + 0.5
+        rgb = SIMD3(repeating: low) + (high - low) * rgb
+        rgb = rgb.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)) * (255 * a)
+        return SIMD4(rgb.x, rgb.y, rgb.z, c.w)
     }
 }

@@ -10,7 +10,7 @@ import TerrapinTerrainData
 
 public struct BasemapStyle: Sendable {
     public struct Source: Sendable, Equatable {
-        public enum Kind: String, Sendable { case vector, raster, rasterDEM = "raster-dem", geojson }
+        public enum Kind: String, Sendable { case vector, raster, rasterDEM = "raster-dem", geojson, image }
         /// A GeoJSON source's `data`: the object itself, or a file or URL naming it.
         public enum Data: Sendable, Equatable { case inline(JSONNode), file(String) }
         public var kind: Kind
@@ -32,6 +32,9 @@ public struct BasemapStyle: Sendable {
         public var generateID = false
         /// A `tiles` URL with no {z}, {x} or {y}: MapLibre asks for that one file for every tile.
         public var repeated = false
+        /// An image source's corners (top left, top right, bottom right, bottom left: longitude,
+        /// latitude); its image file is `location`.
+        public var corners: [[Double]] = []
     }
 
     public enum LayerKind: String, Sendable, CaseIterable {
@@ -87,7 +90,7 @@ public struct BasemapStyle: Sendable {
                   "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment",
                   "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate"],
         // raster-fade-duration: a still image has no fade.
-        .raster: ["raster-opacity", "raster-fade-duration"],
+        .raster: ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max", "raster-contrast", "raster-saturation", "raster-hue-rotate"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
                      "hillshade-highlight-color", "hillshade-accent-color"],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity",
@@ -125,6 +128,33 @@ public struct BasemapStyle: Sendable {
                 guard let t = member(fields, "type"), case .string(let type) = t.value else { throw failure(path + ".type", m.value, "a source needs a \"type\"") }
                 guard let kind = Source.Kind(rawValue: type) else {
                     warn("source '\(m.key)' is of type \"\(type)\", which Terrapin does not draw; its layers are skipped")
+                    continue
+                }
+                if kind == .image {
+                    // An image laid on the map by its four corners.
+                    guard let u = member(fields, "url"), case .string(let url) = u.value, !url.isEmpty,
+                          let c = member(fields, "coordinates"), case .array(let list) = c.value, list.count == 4 else {
+                        warn("source '\(m.key)': an image source needs a \"url\" and four \"coordinates\"; its layers are not drawn")
+                        continue
+                    }
+                    let corners = list.compactMap { node -> [Double]? in
+                        guard case .array(let pair) = node.value, pair.count == 2, case .number(let lon) = pair[0].value, case .number(let lat) = pair[1].value,
+                              lon.isFinite, lat.isFinite, abs(lon) <= 540, abs(lat) <= 85.051129 else { return nil }
+                        return [lon, lat]
+                    }
+                    guard corners.count == 4 else {
+                        warn("source '\(m.key)': an image source's \"coordinates\" are four [longitude, latitude] pairs within Web Mercator's latitudes; its layers are not drawn")
+                        continue
+                    }
+                    let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+                    guard !NetworkAccess.isURL(path) else {
+                        warn("source '\(m.key)': image \(String(url.prefix(200))) is remote, which an image source does not read; its layers are not drawn")
+                        continue
+                    }
+                    var source = Source(kind: .image, location: path.hasPrefix("/") ? path : directory + "/" + path, tileSize: 512, minZoom: nil, maxZoom: nil)
+                    source.corners = corners
+                    if let a = member(fields, "attribution"), case .string(let text) = a.value { source.attribution = text }
+                    sources[m.key] = source
                     continue
                 }
                 if kind == .geojson {
