@@ -30,6 +30,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     let rasterSources: [String: Imagery]
     /// Image sources: each image and its corners (top left, top right, bottom right, bottom
     /// left) in Web Mercator's unit square.
+    /// Most pixels a side of an image source's image (docs/limits.md).
+    public static let maxImageSourceSide = 4096
     let imageSources: [String: (image: Pixmap, corners: [(x: Double, y: Double)])]
     /// raster-dem sources: the archive, its encoding and its tile size (found from a tile).
     let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
@@ -86,11 +88,12 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 continue
             }
             if source.kind == .image {
-                // The image read whole (at most 4096² pixels: it is drawn into every tile it
-                // covers), or its layers left out with a warning.
+                // The image read whole (at most `maxImageSourceSide` pixels a side: it is drawn
+                // into every tile it covers), or its layers left out with a warning.
                 do {
                     guard let path = source.location else { continue }
-                    let image = try RasterImage.decode(file: path, limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096), files: files)
+                    let side = Self.maxImageSourceSide
+                    let image = try RasterImage.decode(file: path, limits: PNGDecodingLimits(maxWidth: side, maxHeight: side, maxPixels: side * side), files: files)
                     images[key] = (image, source.corners.map { WebMercator.world(longitude: $0[0], latitude: $0[1]) })
                     credit(source.attribution)
                 } catch {

@@ -51,6 +51,7 @@ import TerrapinTestSupport
         "stitched terrain from tiles": "tiles",
         "SQLite work per statement (MBTiles)": "tiles",
         "vector tile": "basemap",
+        "a style's image source": "imageSource",
         "a style's GeoJSON source": "geojsonSource",
         "circle and heatmap layer pixels": "geojsonSource",
         "style file": "basemap",
@@ -178,6 +179,19 @@ import TerrapinTestSupport
 
     /// Vector basemap limits: tiles over each count (layers, features, points, keys), a style
     /// file over 16 MiB or 10,000 layers, and a view's labels and buildings capped.
+    /// An image source's image one pixel wider than the limit: refused naming its file, its
+    /// layers left out with a warning.
+    @Test func imageSource() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let side = Basemap.maxImageSourceSide
+        try Data(try PNGEncoder.encode(Pixmap(width: side + 1, height: 1)!)).write(to: URL(fileURLWithPath: dir + "/wide.png"))
+        let style = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {"i": {"type": "image", "url": "wide.png", "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}}, "layers": [{"id": "i", "type": "raster", "source": "i"}]}"#.utf8),
+                                           file: "i.json", directory: dir)
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        #expect(basemap.warnings.contains { $0.hasPrefix("source 'i': ") && $0.contains("wide.png") && $0.contains("\(side)") }, "\(basemap.warnings)")
+    }
+
     @Test func geojsonSource() throws {
         #expect(GeoJSONSource.maxBytes == 64 << 20)
         // 200,001 points: refused as they are read, with the path of the one too many.
