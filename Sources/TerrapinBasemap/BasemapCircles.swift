@@ -15,7 +15,7 @@ import TerrapinTiles
 extension Basemap {
     /// One circle layer's features onto a tile (data coordinates times `t.0` plus `t.1`, `t.2`
     /// are the tile's pixels; a style pixel is `unit` of them). True if anything was drawn.
-    func drawCircles(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double),
+    func drawCircles(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, canvas: Canvas, transform t: (Double, Double, Double),
                      unit: Double = 1) -> Bool {
         let size = Double(max(canvas.width, canvas.height))
         var shift = (0.0, 0.0)
@@ -27,7 +27,7 @@ extension Basemap {
         // the tile's order).
         var order: [(key: Double, index: Int)] = []
         for (i, feature) in data.features.enumerated() where feature.type != .unknown {
-            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
             if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
             order.append((Self.number(layer, "circle-sort-key", context, default: 0), i))
         }
@@ -38,7 +38,7 @@ extension Basemap {
         var budget = Self.maxCirclePixels
         for (_, i) in order {
             let feature = data.features[i]
-            let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
             let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5))) * unit
             let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0))) * unit
             let blur = min(100, max(0, Self.number(layer, "circle-blur", c, default: 0)))

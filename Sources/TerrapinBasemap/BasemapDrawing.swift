@@ -79,11 +79,11 @@ extension Basemap {
                 let scale = k * Double(tileSize) * Double(1 << d) / Double(data.extent)
                 let dx = origin.0 + k * Double((dataID.x << d) - id.x) * Double(tileSize), dy = origin.1 + k * Double((dataID.y << d) - id.y) * Double(tileSize)
                 if layer.kind == .circle {
-                    drewSomething = drawCircles(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
+                    drewSomething = drawCircles(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 } else if layer.kind == .heatmap {
-                    drewSomething = drawHeatmap(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                    drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 } else {
-                    drewSomething = drawFeatures(layer, data, zoom: zoom, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
+                    drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 }
             case .raster:
                 if let sourceName = layer.source, let source = imageSources[sourceName] {
@@ -109,7 +109,7 @@ extension Basemap {
     /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
     /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
     /// drawn.
-    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double),
+    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, canvas: Canvas, transform t: (Double, Double, Double),
                       unit: Double = 1) -> Bool {
         let width = Double(canvas.width), height = Double(canvas.height)
         // `fill-translate` / `line-translate`: pixels at MapLibre's 512-pixel tile scale, moved
@@ -151,7 +151,7 @@ extension Basemap {
             case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
             default: continue
             }
-            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
             if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
             var b = PathBuilder()

@@ -23,7 +23,7 @@ extension Basemap {
 
     /// One heatmap layer's features onto a tile (data coordinates times `t.0` plus `t.1`,
     /// `t.2` are the tile's pixels). True if anything was drawn.
-    func drawHeatmap(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
+    func drawHeatmap(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
         let size = tileSize
         let zoomContext = EvaluationContext(zoom: zoom)
         let intensity = max(0, Self.number(layer, "heatmap-intensity", zoomContext, default: 1))
@@ -33,7 +33,7 @@ extension Basemap {
         var budget = Self.maxCirclePixels
         var any = false
         for feature in data.features where feature.type != .unknown {
-            let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+            let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
             if let filter = layer.filter, !filter.evaluate(c).truthy { continue }
             let weight = max(0, Self.number(layer, "heatmap-weight", c, default: 1))
             let radius = min(512, max(1, Self.number(layer, "heatmap-radius", c, default: 30))) * Double(size) / 512

@@ -244,7 +244,7 @@ extension Basemap {
                 let localizes = localNames != nil && layer.property("text-field")?.readsName == true
                 for feature in data.features {
                     guard out.count < Self.maxLabels else { return out }
-                    let context = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+                    let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
                     if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
                     var text = Self.trimmed(layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? "")
                     if localizes, let localNames, !text.isEmpty,
@@ -735,7 +735,7 @@ extension Basemap {
                 }
                 for feature in data.features where feature.type == .polygon {
                     guard out.count < Self.maxBuildings else { return out }
-                    let c = EvaluationContext(zoom: zoom, layer: data, feature: feature)
+                    let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
                     if let filter = layer.filter, !filter.evaluate(c).truthy { continue }
                     let roof = Self.number(layer, "fill-extrusion-height", c, default: 0)
                     let base = Self.number(layer, "fill-extrusion-base", c, default: 0)

@@ -2,7 +2,9 @@
 // ["==", "class", "river"], zoom functions with "stops"), parsed once into one tree and
 // evaluated per feature at a zoom.
 import Foundation
+import TerrapinGeometry
 import TerrapinIO
+import TerrapinTiles
 
 /// What an expression reads: the zoom and, for data-driven properties, the feature.
 public struct EvaluationContext {
@@ -11,11 +13,14 @@ public struct EvaluationContext {
     public var feature: VectorTile.Feature?
     /// `["heatmap-density"]`: a heatmap's density where `heatmap-color` is evaluated.
     public var heatmapDensity = 0.0
+    /// The tile the feature is in (what `within` places its geometry on the map by).
+    public var tile: TileID?
 
-    public init(zoom: Double, layer: VectorTile.Layer? = nil, feature: VectorTile.Feature? = nil) {
+    public init(zoom: Double, layer: VectorTile.Layer? = nil, feature: VectorTile.Feature? = nil, tile: TileID? = nil) {
         self.zoom = zoom
         self.layer = layer
         self.feature = feature
+        self.tile = tile
     }
 
     func property(_ key: String) -> StyleValue? {
@@ -39,6 +44,9 @@ public enum StyleExpression: Sendable {
     case geometryType
     case zoom
     case heatmapDensity
+    /// `["within", geojson]`: whether the feature (points or lines) lies inside the polygons
+    /// (each an outer ring and its holes, in Web Mercator's unit square).
+    case within([[[SIMD2<Double>]]])
     /// An operator over evaluated arguments (`==`, `+`, `concat`, `to-string`, …).
     indirect case call(String, [StyleExpression])
     indirect case all([StyleExpression]), any([StyleExpression])
@@ -58,7 +66,7 @@ public enum StyleExpression: Sendable {
         switch self {
         case .literal(let v): if case .string(let s) = v { return s.contains("{name") } else { return false }
         case .get(let k), .has(let k): return nameKey(k)
-        case .id, .geometryType, .zoom, .heatmapDensity, .variable: return false
+        case .id, .geometryType, .zoom, .heatmapDensity, .variable, .within: return false
         case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsName }
         case .cases(let pairs, let otherwise): return otherwise.readsName || pairs.contains { $0.0.readsName || $0.1.readsName }
         case .match(let input, let arms, let otherwise): return input.readsName || otherwise.readsName || arms.contains { $0.1.readsName }
@@ -74,7 +82,7 @@ public enum StyleExpression: Sendable {
     public var readsFeature: Bool {
         switch self {
         case .literal, .zoom, .heatmapDensity, .variable: return false
-        case .get, .has, .id, .geometryType: return true
+        case .get, .has, .id, .geometryType, .within: return true
         case .call(let op, let a):
             return ["properties", "feature-state", "accumulated", "line-progress"].contains(op) || a.contains { $0.readsFeature }
         case .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsFeature }
@@ -84,6 +92,34 @@ public enum StyleExpression: Sendable {
         case .step(let input, let first, let stops): return input.readsFeature || first.readsFeature || stops.contains { $0.1.readsFeature }
         case .letBinding(let bindings, let body): return body.readsFeature || bindings.contains { $0.1.readsFeature }
         }
+    }
+
+    /// `within`, as MapLibre answers it: a point feature when every point is strictly inside
+    /// one of the polygons; a line feature when every vertex is and no segment crosses a
+    /// polygon's edge; anything else (a polygon, a feature off any tile) false.
+    static func within(_ c: EvaluationContext, _ polygons: [[[SIMD2<Double>]]]) -> Bool {
+        guard let feature = c.feature, let tile = c.tile, let layer = c.layer, feature.type != .polygon, !feature.coordinates.isEmpty else { return false }
+        let n = Double(1 << min(30, tile.z)), extent = Double(max(1, layer.extent))
+        func world(_ k: Int) -> SIMD2<Double> {
+            SIMD2((Double(tile.x) + Double(feature.coordinates[2 * k]) / extent) / n, (Double(tile.y) + Double(feature.coordinates[2 * k + 1]) / extent) / n)
+        }
+        func inside(_ p: SIMD2<Double>) -> Bool { polygons.contains { EvenOdd.contains(p.x, p.y, rings: $0) { ($0.x, $0.y) } } }
+        func crosses(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
+            @inline(__always) func side(_ p: SIMD2<Double>, _ q: SIMD2<Double>, _ r: SIMD2<Double>) -> Double { (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x) }
+            for polygon in polygons { for ring in polygon where ring.count >= 2 {
+                for (p, q) in zip(ring, ring.dropFirst() + [ring[0]]) where side(a, b, p) * side(a, b, q) < 0 && side(p, q, a) * side(p, q, b) < 0 { return true }
+            } }
+            return false
+        }
+        let count = feature.coordinates.count / 2
+        guard (0..<count).allSatisfy({ inside(world($0)) }) else { return false }
+        guard feature.type == .lineString else { return true }
+        var start = 0
+        for end in feature.parts {
+            for k in start..<max(start, end - 1) where crosses(world(k), world(k + 1)) { return false }
+            start = end
+        }
+        return true
     }
 
     /// The longest string an expression makes (64 KiB): no label or image name comes near it.
@@ -105,6 +141,7 @@ public enum StyleExpression: Sendable {
         case .geometryType: return c.feature.map { .string($0.type.name) } ?? .null
         case .zoom: return .number(c.zoom)
         case .heatmapDensity: return .number(c.heatmapDensity)
+        case .within(let polygons): return .bool(Self.within(c, polygons))
         case .variable(let name): return scope.last { $0.0 == name }?.1 ?? .null
         case .letBinding(let bindings, let body):
             let n = scope.count

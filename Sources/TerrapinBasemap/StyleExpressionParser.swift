@@ -1,4 +1,5 @@
 // JSON → StyleExpression: expressions, legacy filters and legacy zoom/property functions.
+import TerrapinGeo
 import TerrapinIO
 
 /// Why an expression could not be read, and where.
@@ -112,6 +113,9 @@ public enum StyleExpressionParser {
         case "geometry-type": return .geometryType
         case "zoom": return .zoom
         case "heatmap-density": return .heatmapDensity
+        case "within":
+            try count(1...1)
+            return .within(try withinPolygons(a[0], node))
         case "all": return .all(try args())
         case "any": return .any(try args())
         case "coalesce": return .coalesce(try args())
@@ -168,6 +172,55 @@ public enum StyleExpressionParser {
             guard calls.contains(op) else { throw fail(node, "the expression operator \"\(op)\" is not supported") }
             return .call(op, try args())
         }
+    }
+
+    /// `within`'s GeoJSON: a Polygon or MultiPolygon, or a Feature or FeatureCollection of
+    /// them, as polygons of rings in Web Mercator's unit square. At most 10,000 positions.
+    static func withinPolygons(_ geojson: JSONNode, _ node: JSONNode) throws(ExpressionError) -> [[[SIMD2<Double>]]] {
+        var polygons: [[[SIMD2<Double>]]] = [], positions = 0
+        func member(_ fields: [JSONMember], _ key: String) -> JSONNode? { fields.first { $0.key == key }?.value }
+        func ring(_ n: JSONNode) throws(ExpressionError) -> [SIMD2<Double>] {
+            guard case .array(let points) = n.value else { throw fail(node, "\"within\" takes GeoJSON whose rings are arrays of positions") }
+            var out: [SIMD2<Double>] = []
+            for p in points {
+                positions += 1
+                guard positions <= 10_000 else { throw fail(node, "\"within\" takes at most 10000 positions") }
+                guard case .array(let xy) = p.value, xy.count >= 2, case .number(let lon) = xy[0].value, case .number(let lat) = xy[1].value,
+                      lon.isFinite, lat.isFinite else { throw fail(node, "\"within\" takes GeoJSON positions [longitude, latitude]") }
+                let w = WebMercator.world(longitude: lon, latitude: min(85.051129, max(-85.051129, lat)))
+                out.append(SIMD2(w.x, w.y))
+            }
+            return out
+        }
+        func polygon(_ n: JSONNode) throws(ExpressionError) -> [[SIMD2<Double>]] {
+            guard case .array(let rings) = n.value else { throw fail(node, "\"within\" takes a polygon's coordinates as an array of rings") }
+            var out: [[SIMD2<Double>]] = []
+            for r in rings { out.append(try ring(r)) }
+            return out
+        }
+        func geometry(_ n: JSONNode, depth: Int) throws(ExpressionError) {
+            guard depth < 4, case .object(let fields) = n.value, let t = member(fields, "type"), case .string(let type) = t.value else {
+                throw fail(node, "\"within\" takes a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection")
+            }
+            switch type {
+            case "Polygon":
+                guard let c = member(fields, "coordinates") else { throw fail(node, "\"within\": a Polygon needs \"coordinates\"") }
+                polygons.append(try polygon(c))
+            case "MultiPolygon":
+                guard let c = member(fields, "coordinates"), case .array(let list) = c.value else { throw fail(node, "\"within\": a MultiPolygon needs \"coordinates\"") }
+                for p in list { polygons.append(try polygon(p)) }
+            case "Feature":
+                guard let g = member(fields, "geometry") else { throw fail(node, "\"within\": a Feature needs a \"geometry\"") }
+                try geometry(g, depth: depth + 1)
+            case "FeatureCollection":
+                guard let f = member(fields, "features"), case .array(let list) = f.value else { throw fail(node, "\"within\": a FeatureCollection needs \"features\"") }
+                for feature in list { try geometry(feature, depth: depth + 1) }
+            default:
+                throw fail(node, "\"within\" takes a Polygon or MultiPolygon, not a \(type)")
+            }
+        }
+        try geometry(geojson, depth: 0)
+        return polygons
     }
 
     static func stops(_ a: [JSONNode], _ node: JSONNode) throws(ExpressionError) -> [(Double, StyleExpression)] {

@@ -226,7 +226,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.layers.map(\.id) == ["h", "f", "f2", "c"])
         #expect(style.warnings.count == 8, "\(style.warnings)")
         #expect(style.warnings.contains("layer 'f': paint property \"line-gradient\" is not drawn by Terrapin; ignored"))
-        #expect(style.warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
+        #expect(style.warnings.contains { $0.contains("\"within\" takes a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection; the layer is skipped") })
         #expect(style.warnings.contains { $0.contains("\"video\", which Terrapin does not draw") })
         #expect(style.warnings.contains { $0.contains("\"feature-state\" is not supported; the default is used") })
         #expect(style.warnings.contains { $0.contains("\"sprite\" is remote") })

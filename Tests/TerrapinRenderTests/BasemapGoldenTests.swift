@@ -109,7 +109,7 @@ import TerrapinTestSupport
         #expect(warnings.count == 7, "\(warnings)")
         #expect(warnings.contains("layer 'minor': paint property \"line-blur\" is not drawn by Terrapin; ignored"))
         #expect(warnings.contains("layer 'names': icon-image needs a local sprite (the style's \"sprite\"); icons are not drawn"))
-        #expect(warnings.contains { $0.contains("\"within\" is not supported; the layer is skipped") })
+        #expect(warnings.contains { $0.contains("\"within\": a Polygon needs \"coordinates\"; the layer is skipped") })
     }
 
     /// Markers hide the basemap labels they overlap when their collision behaviour says so;
