@@ -50,7 +50,7 @@ struct ExpressionGenerator {
         if depth >= Self.maxDepth || nodes >= Self.maxNodes { return leaf() }
         let d = depth + 1
         func args(_ n: Int) -> String { (0..<n).map { _ in expression(depth: d) }.joined(separator: ", ") }
-        switch pick(40) {
+        switch pick(41) {
         case 0, 1, 2: return leaf()
         case 3: return pick(4) == 0 ? "[\"get\", \(args(1))]" : "[\"get\", \"\(Self.properties[pick(Self.properties.count)])\"]"
         case 4: return "[\"has\", \"\(Self.properties[pick(Self.properties.count)])\"]"
@@ -107,7 +107,24 @@ struct ExpressionGenerator {
             // An operator that does not exist, or a known one at the wrong arity.
             return pick(2) == 0 ? "[\"no-such-op\", \(args(1))]" : "[\"at\", \(args(pick(4)))]"
         case 38: return "[\(args(pick(3)))]"
+        case 39: return within()
         default: return "[\"literal\", " + literal() + "]"
+        }
+    }
+
+    /// `within` and its GeoJSON: polygons whose positions are at the edges of their types,
+    /// rings too short or unclosed, the wrong geometry type, or no object at all.
+    private mutating func within() -> String {
+        let coordinate = ["0", "10", "-10", "180", "-180", "90", "1e308", "-1e308", "0.5", "\"x\""]
+        func ring() -> String { "[" + (0..<pick(6)).map { _ in "[\(coordinate[pick(coordinate.count)]), \(coordinate[pick(coordinate.count)])]" }.joined(separator: ", ") + "]" }
+        func polygon() -> String { "[" + (0..<pick(3)).map { _ in ring() }.joined(separator: ", ") + "]" }
+        switch pick(6) {
+        case 0: return "[\"within\", {\"type\": \"Polygon\", \"coordinates\": \(polygon())}]"
+        case 1: return "[\"within\", {\"type\": \"MultiPolygon\", \"coordinates\": [\(polygon()), \(polygon())]}]"
+        case 2: return "[\"within\", {\"type\": \"Feature\", \"geometry\": {\"type\": \"Polygon\", \"coordinates\": \(polygon())}}]"
+        case 3: return "[\"within\", {\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"LineString\", \"coordinates\": \(ring())}}]}]"
+        case 4: return "[\"within\", \(literal())]"
+        default: return "[\"within\"]"
         }
     }
 

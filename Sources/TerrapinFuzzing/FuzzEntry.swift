@@ -158,7 +158,7 @@ public enum FuzzEntry {
         guard !parsed.isEmpty, let tile = try? VectorTile.decode(MemoryTiles.handMade, source: "fuzz.mvt") else { return !parsed.isEmpty }
         for zoom in [0, 7.5, 14, 24] {
             var contexts = [EvaluationContext(zoom: zoom)]
-            for layer in tile.layers { for feature in layer.features { contexts.append(EvaluationContext(zoom: zoom, layer: layer, feature: feature)) } }
+            for layer in tile.layers { for feature in layer.features { contexts.append(EvaluationContext(zoom: zoom, layer: layer, feature: feature, tile: MemoryTiles.id)) } }
             for e in parsed { for c in contexts { _ = e.evaluate(c) } }
         }
         return true
