@@ -145,13 +145,16 @@ private let textFixtures = Repository.fixture("text")
     }
 }
 
+/// Style labels resolved straight down over a 400 × 300 view, nothing else in the collision index.
+func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
+    let projection = Projection(camera: overhead, width: 400, height: 300)
+    var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+    return MapResolver.resolveLabels(labels, projection: projection, ground: FlatGround(), index: &index)
+}
+
 /// `text-padding` and `text-justify` of a style's labels.
 @Suite struct LabelPaddingTests {
-    func resolve(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
-        let projection = Projection(camera: overhead, width: 400, height: 300)
-        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
-        return MapResolver.resolveLabels(labels, projection: projection, ground: FlatGround(), index: &index)
-    }
+    func resolve(_ labels: [BasemapLabel]) -> [ResolvedLabel] { resolveOverhead(labels) }
 
     /// Two labels whose boxes are 3 pt apart both show unpadded; padded by 2 pt each, they
     /// need 4, and the second (placed later) is hidden by the first.
@@ -263,11 +266,7 @@ private let textFixtures = Repository.fixture("text")
 /// `text-variable-anchor`: a point's label takes the first of its places that collides with
 /// nothing.
 @Suite struct VariableAnchorPlacementTests {
-    func resolve(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
-        let projection = Projection(camera: overhead, width: 400, height: 300)
-        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
-        return MapResolver.resolveLabels(labels, projection: projection, ground: FlatGround(), index: &index)
-    }
+    func resolve(_ labels: [BasemapLabel]) -> [ResolvedLabel] { resolveOverhead(labels) }
 
     @Test func theFirstFreePlaceIsTaken() throws {
         var first = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
