@@ -219,6 +219,10 @@ extension Basemap {
                             let size = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1)))
                             made.iconOffset = (min(1024, max(-1024, x)) * size, min(1024, max(-1024, y)) * size)
                         }
+                        // `icon-translate`: pixels the icon moves as placed (not scaled by its size).
+                        if case .array(let t)? = layer.property("icon-translate")?.evaluate(context), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
+                            made.iconOffset = (made.iconOffset.x + min(1024, max(-1024, x)), made.iconOffset.y + min(1024, max(-1024, y)))
+                        }
                         if !text.isEmpty, case .string(let fit)? = layer.property("icon-text-fit")?.evaluate(context), ["width", "height", "both"].contains(fit) {
                             made.iconTextFit = fit
                             if case .array(let pad)? = layer.property("icon-text-fit-padding")?.evaluate(context), pad.count == 4 {
