@@ -65,7 +65,7 @@ extension Basemap {
                     }
                     guard let mask = Canvas(width: canvas.width, height: canvas.height) else { continue }
                     mask.fill(whole, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
-                    if let laid = Self.pattern(image, ratio: ratio, through: mask.pixmap) { canvas.drawImage(laid) }
+                    if let laid = Self.pattern(image, ratio: ratio, through: mask.pixmap, origin: (id.x * tileSize, id.y * tileSize)) { canvas.drawImage(laid) }
                     drewSomething = true
                     continue
                 }
@@ -83,7 +83,7 @@ extension Basemap {
                 } else if layer.kind == .heatmap {
                     drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 } else {
-                    drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
+                    drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: (id.x * tileSize, id.y * tileSize), canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 }
             case .raster:
                 if let sourceName = layer.source, let source = imageSources[sourceName] {
@@ -109,7 +109,7 @@ extension Basemap {
     /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
     /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
     /// drawn.
-    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, canvas: Canvas, transform t: (Double, Double, Double),
+    func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, patternOrigin: (Int, Int) = (0, 0), canvas: Canvas, transform t: (Double, Double, Double),
                       unit: Double = 1) -> Bool {
         let width = Double(canvas.width), height = Double(canvas.height)
         // `fill-translate` / `line-translate`: pixels at MapLibre's 512-pixel tile scale, moved
@@ -132,7 +132,7 @@ extension Basemap {
         var patterns: [String: (canvas: Canvas, image: (Pixmap, Double))] = [:], patternOrder: [String] = []
         defer {
             for name in patternOrder {
-                guard let (mask, (image, ratio)) = patterns[name], let layer = Self.pattern(image, ratio: ratio, through: mask.pixmap) else { continue }
+                guard let (mask, (image, ratio)) = patterns[name], let layer = Self.pattern(image, ratio: ratio, through: mask.pixmap, origin: patternOrigin) else { continue }
                 canvas.drawImage(layer)
             }
         }
@@ -299,19 +299,21 @@ extension Basemap {
         return (w, h, cell)
     }
 
-    /// `image` (a sprite's, `ratio` image pixels a tile pixel) repeated from the tile's corner
-    /// — which is the world's pixel grid for patterns whose size divides the tile's, as sprite
-    /// patterns' do — through `mask`'s alpha: premultiplied, ready to lay on the tile. Each tile
-    /// pixel takes the mean of the image pixels under it.
-    static func pattern(_ image: Pixmap, ratio: Double, through mask: Pixmap) -> Pixmap? {
+    /// `image` (a sprite's, `ratio` image pixels a tile pixel) repeated over the world's pixel
+    /// grid — the tile's pixel (x, y) is the world's (`origin.0` + x, `origin.1` + y), so a
+    /// pattern whose size does not divide the tile's runs on unbroken across tiles, as
+    /// MapLibre's does — through `mask`'s alpha: premultiplied, ready to lay on the tile. Each
+    /// tile pixel takes the mean of the image pixels under it.
+    static func pattern(_ image: Pixmap, ratio: Double, through mask: Pixmap, origin: (Int, Int) = (0, 0)) -> Pixmap? {
         guard let (w, h, cell) = patternCell(image, ratio: ratio) else { return nil }
+        let ox = (origin.0 % w + w) % w, oy = (origin.1 % h + h) % h
         var out = [UInt8](repeating: 0, count: mask.width * mask.height * 4)
         for y in 0..<mask.height {
             for x in 0..<mask.width {
                 let o = (y * mask.width + x) * 4
                 let coverage = Float(mask.data[o + 3]) / 255
                 guard coverage > 0 else { continue }
-                let p = ((y % h) * w + x % w) * 4
+                let p = (((oy + y) % h) * w + (ox + x) % w) * 4
                 for c in 0..<4 { out[o + c] = UInt8(min(255, (cell[p + c] * coverage).rounded())) }
             }
         }

@@ -78,3 +78,19 @@ import TerrapinTiles
     _ = try plain.draw(id)
     #expect(plain.warnings == ["layer 'paper': background-pattern needs a local sprite (the style's \"sprite\"); the background is not drawn"])
 }
+
+/// A pattern whose size does not divide the tile's runs on over the world's pixel grid: the
+/// next tile starts where the last one stopped.
+@Test func unevenPatternsRunOnAcrossTiles() throws {
+    var image = try #require(Pixmap(width: 3, height: 1))
+    for x in 0..<3 { image.data[x * 4] = UInt8(50 * (x + 1)); image.data[x * 4 + 3] = 255 }
+    var mask = try #require(Pixmap(width: 4, height: 1))
+    for x in 0..<4 { mask.data[x * 4 + 3] = 255 }
+    func reds(_ origin: (Int, Int)) throws -> [UInt8] {
+        let laid = try #require(Basemap.pattern(image, ratio: 1, through: mask, origin: origin))
+        return (0..<4).map { laid.data[$0 * 4] }
+    }
+    #expect(try reds((0, 0)) == [50, 100, 150, 50])
+    #expect(try reds((4, 0)) == [100, 150, 50, 100])
+    #expect(try reds((-1, 0)) == [150, 50, 100, 150])
+}
