@@ -255,7 +255,10 @@ extension Basemap {
                     continue
                 }
                 if case .array(let dashes)? = layer.property("line-dasharray")?.evaluate(context) {
-                    let pattern = dashes.compactMap(\.number).map { max(0, $0) * width }
+                    // MapLibre lays dashes out on the tile at its whole zoom and scales the tile
+                    // to the view: at a fractional zoom they are 2^(its fraction) longer.
+                    let stretch = zoom.isFinite ? pow(2, zoom - zoom.rounded(.down)) : 1
+                    let pattern = dashes.compactMap(\.number).map { max(0, $0) * width * stretch }
                     if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
                 }
                 let gap = min(1024, Self.number(layer, "line-gap-width", context, default: 0)) * unit
