@@ -70,6 +70,9 @@ public struct BasemapStyle: Sendable {
     /// The root `light`, which lights the `fill-extrusion`s (MapLibre's default when absent;
     /// literal values are read, an expression is warned about and its default kept).
     public var light = ExtrusionLight.standard
+    /// The root `sky`'s `sky-color` and `horizon-color` (expressions of the zoom), where the
+    /// style gives them: the colours above the horizon, at the top and at the horizon.
+    public var sky: [String: StyleExpression] = [:]
 
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
@@ -294,8 +297,25 @@ public struct BasemapStyle: Sendable {
         var name: String?
         if let n = member(top, "name"), case .string(let v) = n.value { name = v }
         let light = member(top, "light").map { Self.light($0, warn: warn) } ?? .standard
+        var sky: [String: StyleExpression] = [:]
+        if let s = member(top, "sky") {
+            if case .object(let members) = s.value {
+                for m in members {
+                    guard m.key == "sky-color" || m.key == "horizon-color" else {
+                        warn("sky \"\(m.key)\" is not drawn by Terrapin; ignored")
+                        continue
+                    }
+                    do { sky[m.key] = try StyleExpressionParser.value(m.value) } catch {
+                        warn("sky \(m.key) at line \(error.location.line): \(error.message); the default is used")
+                    }
+                }
+            } else {
+                warn("\"sky\" is not an object; ignored")
+            }
+        }
         var style = BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file, sprite: sprite)
         style.light = light
+        style.sky = sky
         return style
     }
 

@@ -1,5 +1,6 @@
 // Resolve's last step: the display list built from the resolved markers, labels, shapes and
 // models, layer by layer in painting order (see DisplayList.swift for the layers).
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinModels
@@ -25,9 +26,20 @@ enum DisplayListBuilder {
         var items: [DisplayItem] = []
         let basemap = map.drawnBasemap
         let drape: GroundDrape? = basemap.map { .basemap($0.name) } ?? (map.mode != .roadmap && map.imagery != nil ? .imagery : nil)
-        // A vector basemap's style decides the look, and MapLibre styles have no haze.
+        // A vector basemap's style decides the look, and MapLibre styles have no haze; the
+        // style's `sky` gives the colours above the horizon (at the view's zoom).
         var sky = MapPalette.sky
         sky.haze = basemap == nil
+        if let basemap, !basemap.style.sky.isEmpty {
+            let context = EvaluationContext(zoom: Map.basemapZoom(scene.camera, height: scene.height))
+            func colour(_ key: String) -> RGBAColor? {
+                basemap.style.sky[key]?.evaluate(context).color.map { c in
+                    RGBAColor(red: Float(min(1, max(0, c.red))), green: Float(min(1, max(0, c.green))), blue: Float(min(1, max(0, c.blue))), alpha: 1)
+                }
+            }
+            sky.zenith = colour("sky-color") ?? sky.zenith
+            sky.horizon = colour("horizon-color") ?? sky.horizon
+        }
         items.append(DisplayItem(layer: .ground, content: .sky(sky)))
         // Resolve decides how the basemap reaches the ground: a flat map seen straight down is
         // drawn at the output's resolution, as a web map is; any other view drapes its tiles.

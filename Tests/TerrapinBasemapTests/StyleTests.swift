@@ -354,3 +354,13 @@ extension StyleExpressionTests {
         #expect(style.warnings.isEmpty, "\(style.warnings)")
     }
 }
+
+/// The root `sky`: its sky and horizon colours are read (expressions of the zoom); the blends
+/// and fog are warned about once each.
+@Test func theRootSkyGivesTheSkysColours() throws {
+    let json = ##"{"version": 8, "sources": {}, "layers": [], "sky": {"sky-color": "#199EF3", "horizon-color": ["interpolate", ["linear"], ["zoom"], 0, "#000000", 10, "#ffffff"], "fog-ground-blend": 1}}"##
+    let style = try BasemapStyle.parse(Array(json.utf8), file: "sky.json", directory: ".")
+    #expect(style.sky["sky-color"]?.evaluate(EvaluationContext(zoom: 3)).color == StyleColor(red: 0x19 / 255, green: 0x9E / 255, blue: 0xF3 / 255))
+    #expect(style.sky["horizon-color"]?.evaluate(EvaluationContext(zoom: 5)).color == StyleColor(red: 0.5, green: 0.5, blue: 0.5))
+    #expect(style.warnings == ["sky \"fog-ground-blend\" is not drawn by Terrapin; ignored"])
+}
