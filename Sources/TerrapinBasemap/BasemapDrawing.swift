@@ -256,8 +256,10 @@ extension Basemap {
                 }
                 if case .array(let dashes)? = layer.property("line-dasharray")?.evaluate(context) {
                     // MapLibre lays dashes out on the tile at its whole zoom and scales the tile
-                    // to the view: at a fractional zoom they are 2^(its fraction) longer.
-                    let stretch = zoom.isFinite ? pow(2, zoom - zoom.rounded(.down)) : 1
+                    // to the view: at a fractional zoom they are 2^(its fraction) longer. (A zoom
+                    // within 10⁻⁶ below a whole one, as a camera's range gives it, is that one.)
+                    let whole = (zoom + 1e-6).rounded(.down)
+                    let stretch = zoom.isFinite ? pow(2, max(0, zoom - whole)) : 1
                     let pattern = dashes.compactMap(\.number).map { max(0, $0) * width * stretch }
                     if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
                 }
