@@ -43,6 +43,14 @@ import TerrapinIO
         #expect(list.allSatisfy { $0.justify == "center" })
     }
 
+    /// At most nine anchors are kept, and offsets are held within ±64 ems.
+    @Test func anchorsAndOffsetsAreBounded() throws {
+        let many = try anchors(#"{"text-variable-anchor": ["top", "top", "top", "top", "top", "top", "top", "top", "top", "top", "top"], "text-radial-offset": 1e9}"#)
+        #expect(many.count == 9 && many.allSatisfy { $0.y == 64 - 7.0 / 24 })
+        let pairs = try anchors(#"{"text-variable-anchor-offset": ["left", [1e9, -1e9]]}"#)
+        #expect(pairs.count == 1 && pairs[0].x == 64 && pairs[0].y == -64)
+    }
+
     /// `text-variable-anchor-offset` gives each anchor its own offset (ems), top and bottom
     /// anchors shifted by the baseline; it wins over `text-variable-anchor`.
     @Test func anchorOffsetPairs() throws {

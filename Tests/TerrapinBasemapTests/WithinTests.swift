@@ -37,6 +37,12 @@ import TerrapinTiles
         #expect(u.evaluate(across) == .bool(false))
     }
 
+    /// A polygon of more than 10,000 positions is refused before its rings are kept.
+    @Test func tooManyPositionsAreRefused() {
+        let ring = (0..<10_001).map { k in "[\(Double(k % 100) / 10), \(Double(k / 100) / 10)]" }.joined(separator: ", ")
+        #expect { try expr("[\"within\", {\"type\": \"Polygon\", \"coordinates\": [[\(ring)]]}]") } throws: { "\($0)".contains("at most 10000 positions") }
+    }
+
     @Test func geoJSONItDoesNotTakeIsAnError() {
         #expect { try expr(#"["within", {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}]"#) } throws: { "\($0)".contains("not a LineString") }
         #expect { try expr(#"["within", "nowhere"]"#) } throws: { "\($0)".contains("GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection") }
