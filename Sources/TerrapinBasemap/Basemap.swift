@@ -28,10 +28,10 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// The style's sprite sheet, if it has a local one that reads.
     public let sprite: SpriteSheet?
     let rasterSources: [String: Imagery]
-    /// Image sources: each image and its corners (top left, top right, bottom right, bottom
-    /// left) in Web Mercator's unit square.
     /// Most pixels a side of an image source's image (docs/limits.md).
     public static let maxImageSourceSide = 4096
+    /// Image sources: each image and its corners (top left, top right, bottom right, bottom
+    /// left) in Web Mercator's unit square.
     let imageSources: [String: (image: Pixmap, corners: [(x: Double, y: Double)])]
     /// raster-dem sources: the archive, its encoding and its tile size (found from a tile).
     let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
@@ -261,7 +261,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         layer.property(name)?.evaluate(c).color ?? d
     }
 
-    static func rgba(_ c: StyleColor, _ opacity: Double) -> RGBAColor {
+    /// A style's colour at `opacity`, each channel held within 0…1.
+    public static func rgba(_ c: StyleColor, _ opacity: Double) -> RGBAColor {
         RGBAColor(red: Float(min(1, max(0, c.red))), green: Float(min(1, max(0, c.green))), blue: Float(min(1, max(0, c.blue))),
                   alpha: Float(min(1, max(0, c.alpha * opacity))))
     }

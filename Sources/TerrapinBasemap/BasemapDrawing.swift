@@ -53,17 +53,10 @@ extension Basemap {
                 let opacity = Self.number(layer, "background-opacity", context, default: 1)
                 let whole = PathBuilder.rect(Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)))
                 if case .string(let name)? = layer.property("background-pattern")?.evaluate(context), !name.isEmpty {
-                    // `background-pattern`: the sprite's image repeated over the tile from its
-                    // corner, as `fill-pattern` lays it (drawn into tiles' textures only).
-                    guard let sheet = sprite else {
-                        note("layer '\(layer.id)': background-pattern needs a local sprite (the style's \"sprite\"); the background is not drawn")
-                        continue
-                    }
-                    guard let (image, ratio) = sheet.icon(name) else {
-                        note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
-                        continue
-                    }
-                    guard let mask = Canvas(width: canvas.width, height: canvas.height) else { continue }
+                    // `background-pattern`: the sprite's image repeated over the world's pixel
+                    // grid, as `fill-pattern` lays it (drawn into tiles' textures only).
+                    guard let (image, ratio) = patternImage(name, layer: layer, property: "background-pattern", what: "the background is"),
+                          let mask = Canvas(width: canvas.width, height: canvas.height) else { continue }
                     mask.fill(whole, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
                     if let laid = Self.pattern(image, ratio: ratio, through: mask.pixmap, origin: (id.x * tileSize, id.y * tileSize)) { canvas.drawImage(laid) }
                     drewSomething = true
@@ -181,22 +174,9 @@ extension Basemap {
             }
             guard maxX >= -margin, maxY >= -margin, minX <= width + margin, minY <= height + margin else { continue }
             let path = b.build()
-            /// Pattern `name` from the sprite, or nil with a warning (`property` names it; a
-            /// feature whose image is missing is not drawn, as in MapLibre).
-            func patternImage(_ name: String, _ property: String, _ what: String) -> (Pixmap, Double)? {
-                guard let sheet = sprite else {
-                    note("layer '\(layer.id)': \(property) needs a local sprite (the style's \"sprite\"); \(what) are not drawn")
-                    return nil
-                }
-                guard let image = sheet.icon(name) else {
-                    note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
-                    return nil
-                }
-                return image
-            }
             /// The feature filled into pattern `name`'s mask. True if drawn.
             func fillPattern(_ name: String, _ property: String, _ what: String, opacity: Double) -> Bool {
-                guard let image = patternImage(name, property, what) else { return false }
+                guard let image = patternImage(name, layer: layer, property: property, what: what) else { return false }
                 if patterns[name] == nil, let mask = Canvas(width: canvas.width, height: canvas.height) {
                     patterns[name] = (mask, image)
                     patternOrder.append(name)
@@ -209,7 +189,7 @@ extension Basemap {
                 let color = Self.color(layer, "fill-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "fill-opacity", context, default: 1)
                 if case .string(let name)? = layer.property("fill-pattern")?.evaluate(context), !name.isEmpty {
-                    if fillPattern(name, "fill-pattern", "patterned fills", opacity: opacity) { drew = true }
+                    if fillPattern(name, "fill-pattern", "patterned fills are", opacity: opacity) { drew = true }
                     continue
                 }
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
@@ -223,7 +203,7 @@ extension Basemap {
                 let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
                 guard opacity > 0 else { continue }
                 if case .string(let name)? = layer.property("fill-extrusion-pattern")?.evaluate(context), !name.isEmpty {
-                    if fillPattern(name, "fill-extrusion-pattern", "patterned extrusions", opacity: opacity) { drew = true }
+                    if fillPattern(name, "fill-extrusion-pattern", "patterned extrusions are", opacity: opacity) { drew = true }
                     continue
                 }
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
@@ -240,7 +220,7 @@ extension Basemap {
                 if let name = linePattern {
                     // The pattern replaces the colour and the dashes (as the spec's "disabled
                     // by line-pattern" says); a feature whose image is missing is not drawn.
-                    guard let image = patternImage(name, "line-pattern", "patterned lines") else { continue }
+                    guard let image = patternImage(name, layer: layer, property: "line-pattern", what: "patterned lines are") else { continue }
                     if linePatterns[name] == nil, let pattern = LinePattern(tileSize: tileSize, image: image.0, ratio: image.1) {
                         linePatterns[name] = pattern
                         linePatternOrder.append(name)
@@ -283,6 +263,20 @@ extension Basemap {
             drew = true
         }
         return drew
+    }
+
+    /// Pattern `name` from the sprite, or nil with a warning naming the layer's `property`
+    /// (`what` is not drawn without a sprite; a missing image is not drawn, as in MapLibre).
+    func patternImage(_ name: String, layer: BasemapStyle.Layer, property: String, what: String) -> (Pixmap, Double)? {
+        guard let sheet = sprite else {
+            note("layer '\(layer.id)': \(property) needs a local sprite (the style's \"sprite\"); \(what) not drawn")
+            return nil
+        }
+        guard let image = sheet.icon(name) else {
+            note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
+            return nil
+        }
+        return image
     }
 
     /// A sprite image at tile scale: each tile pixel the mean of the `ratio` × `ratio` image

@@ -107,7 +107,12 @@ public enum StyleExpression: Sendable {
         func crosses(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
             @inline(__always) func side(_ p: SIMD2<Double>, _ q: SIMD2<Double>, _ r: SIMD2<Double>) -> Double { (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x) }
             for polygon in polygons { for ring in polygon where ring.count >= 2 {
-                for (p, q) in zip(ring, ring.dropFirst() + [ring[0]]) where side(a, b, p) * side(a, b, q) < 0 && side(p, q, a) * side(p, q, b) < 0 { return true }
+                // Each edge, the closing one too, read in place.
+                var p = ring[ring.count - 1]
+                for q in ring {
+                    if side(a, b, p) * side(a, b, q) < 0 && side(p, q, a) * side(p, q, b) < 0 { return true }
+                    p = q
+                }
             } }
             return false
         }

@@ -33,9 +33,7 @@ enum DisplayListBuilder {
         if let basemap, !basemap.style.sky.isEmpty {
             let context = EvaluationContext(zoom: Map.basemapZoom(scene.camera, height: scene.height))
             func colour(_ key: String) -> RGBAColor? {
-                basemap.style.sky[key]?.evaluate(context).color.map { c in
-                    RGBAColor(red: Float(min(1, max(0, c.red))), green: Float(min(1, max(0, c.green))), blue: Float(min(1, max(0, c.blue))), alpha: 1)
-                }
+                basemap.style.sky[key]?.evaluate(context).color.map { var c = Basemap.rgba($0, 1); c.alpha = 1; return c }
             }
             sky.zenith = colour("sky-color") ?? sky.zenith
             sky.horizon = colour("horizon-color") ?? sky.horizon
@@ -131,15 +129,14 @@ enum DisplayListBuilder {
         return items
     }
 
-    /// The order labels are drawn in, as MapLibre draws a style's: the scene's own labels first,
-    /// as given; then a style's, layer by layer from the bottom of the style up, and within a
-    /// layer by `symbol-sort-key`, or from the top of the view down where its symbols may
-    /// overlap (`LabelStyle.sortsByY`), then as placed.
+    /// A style label's layer, counted from the top of the style (its priority's millions:
+    /// `LabelStyle.priority`); nil for the scene's own labels.
+    static func styleLayer(_ label: ResolvedLabel) -> Double? { label.style.map { ($0.priority / 1e6).rounded() } }
+
     /// `order` cut where the style layer changes (the scene's own labels are one run).
     static func layerRuns(_ order: [Int], _ labels: [ResolvedLabel]) -> [ArraySlice<Int>] {
-        func layer(_ i: Int) -> Double? { labels[i].style.map { ($0.priority / 1e6).rounded() } }
         var runs: [ArraySlice<Int>] = [], start = 0
-        for k in order.indices.dropFirst() where layer(order[k]) != layer(order[k - 1]) {
+        for k in order.indices.dropFirst() where styleLayer(labels[order[k]]) != styleLayer(labels[order[k - 1]]) {
             runs.append(order[start..<k])
             start = k
         }
@@ -147,11 +144,14 @@ enum DisplayListBuilder {
         return runs
     }
 
+    /// The order labels are drawn in, as MapLibre draws a style's: the scene's own labels first,
+    /// as given; then a style's, layer by layer from the bottom of the style up, and within a
+    /// layer by `symbol-sort-key`, or from the top of the view down where its symbols may
+    /// overlap (`LabelStyle.sortsByY`), then as placed.
     static func labelDrawOrder(_ labels: [ResolvedLabel]) -> [Int] {
         func key(_ i: Int) -> (Int, Double, Double, Int) {
-            guard let style = labels[i].style else { return (0, 0, 0, i) }
-            let rank = (style.priority / 1e6).rounded()
-            return (1, -rank, style.sortsByY ? (labels[i].anchor?.y ?? 0) : style.priority - rank * 1e6, i)
+            guard let style = labels[i].style, let layer = styleLayer(labels[i]) else { return (0, 0, 0, i) }
+            return (1, -layer, style.sortsByY ? (labels[i].anchor?.y ?? 0) : style.priority - layer * 1e6, i)
         }
         return labels.indices.sorted { key($0) < key($1) }
     }

@@ -414,8 +414,9 @@ public enum MapPainter {
         let saved = canvas.transform
         defer { canvas.transform = saved }
         var origin = Point(label.box.minX, label.box.minY)
-        // The text keeps its own place beside the icon (its anchor and offset).
-        if style.icon != nil, label.anchor != nil { origin = label.textOrigin ?? origin }
+        // The text keeps its own place where resolve set one (beside an icon, at a variable
+        // anchor's place, or turned about its point).
+        origin = label.textOrigin ?? origin
         if label.textRotation != 0, let a = label.anchor, let text = label.textOrigin {
             // Turned about its point (`text-rotate`).
             canvas.transform = Transform.translation(-a.x, -a.y).concatenating(.rotation(label.textRotation)).concatenating(.translation(a.x, a.y)).concatenating(saved)

@@ -116,7 +116,8 @@ public struct ResolvedLabel {
     public var glyphAxes: [(x: Point, y: Point)] = []
     /// The style it is drawn with (nil: the scene's own label look).
     public var style: LabelStyle? = nil
-    /// The projected anchor, and where the text's top-left sits when an icon widens the box.
+    /// The projected anchor, and where the text's top-left sits when it is not the box's: beside
+    /// an icon, at a variable anchor's place, or turned about the anchor.
     public var anchor: Point? = nil
     public var textOrigin: Point? = nil
     /// Radians clockwise the text turns about `anchor` (`text-rotate`), drawn from `textOrigin`.

@@ -175,9 +175,7 @@ extension DrawnBasemap {
     }
 
     static func label(_ s: BasemapSymbol) -> BasemapLabel {
-        func rgba(_ c: StyleColor) -> RGBAColor {
-            RGBAColor(red: Float(min(1, max(0, c.red))), green: Float(min(1, max(0, c.green))), blue: Float(min(1, max(0, c.blue))), alpha: Float(min(1, max(0, c.alpha))))
-        }
+        func rgba(_ c: StyleColor) -> RGBAColor { Basemap.rgba(c, 1) }
         let style = LabelStyle(font: font(s.fonts, size: s.size), color: rgba(s.color), haloColor: rgba(s.haloColor), haloWidth: s.haloWidth,
                                maxWidth: s.maxWidth * s.size, offset: Size(width: s.offset.x * s.size + s.translate.x, height: s.offset.y * s.size + s.translate.y),
                                anchor: s.anchor, along: s.along.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) },

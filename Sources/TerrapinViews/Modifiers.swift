@@ -14,12 +14,14 @@ public struct ModifiedView<Content: View>: View, PrimitiveView {
 
     func makeNode(_ env: EnvironmentValues) throws -> Node {
         // The environment is copied only by a modifier that changes it.
-        guard let environment else {
-            let child = try TerrapinViews.makeNode(content, env)
-            return try wrap?(child, env) ?? child
-        }
+        guard let environment else { return try node(env) }
         var e = env
         environment(&e)
+        return try node(e)
+    }
+
+    /// The content's node in `e`, wrapped.
+    private func node(_ e: EnvironmentValues) throws -> Node {
         let child = try TerrapinViews.makeNode(content, e)
         return try wrap?(child, e) ?? child
     }
