@@ -444,7 +444,7 @@ public enum MapPainter {
                     if pass == 0 {
                         drawHalo(single, at: .zero, style: style, canvas: canvas)
                     } else {
-                        single.draw(in: canvas, at: .zero, color: style.color)
+                        single.drawDistanceField(in: canvas, at: .zero, color: style.color, pass: .fill)
                     }
                 }
             }
@@ -456,7 +456,7 @@ public enum MapPainter {
             origin = Point(-layout.width / 2, -layout.height / 2)
         }
         drawHalo(layout, at: origin, style: style, canvas: canvas)
-        layout.draw(in: canvas, at: origin, color: style.color)
+        layout.drawDistanceField(in: canvas, at: origin, color: style.color, pass: .fill)
     }
 
     /// A style's halo: the text drawn around itself in rings out to the halo width. With a
@@ -464,6 +464,8 @@ public enum MapPainter {
     /// fades over about the blur's width, as MapLibre's does), then filled in the halo's colour.
     static func drawHalo(_ layout: TextLayout, at origin: Point, style: LabelPaint, canvas: Canvas) {
         guard style.haloWidth > 0, style.haloColor.alpha > 0 else { return }
+        layout.drawDistanceField(in: canvas, at: origin, color: style.haloColor, pass: .halo(width: style.haloWidth, blur: style.haloBlur))
+        return
         let rings = style.haloWidth > 1 ? [style.haloWidth / 2, style.haloWidth] : [style.haloWidth]
         func stamp(_ target: Canvas, _ color: RGBAColor) {
             for r in rings {

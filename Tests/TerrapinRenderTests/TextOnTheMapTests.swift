@@ -235,12 +235,15 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
             }
             return (partial, lit, reach)
         }
+        // As MapLibre's: the blur widens the halo's threshold of each glyph's distance field, so
+        // its edge fades further out (within the glyph's field, 6 texels of 24 beyond it).
         let sharp = profile(try draw(blur: 0)), soft = profile(try draw(blur: 4))
         #expect(soft.partial > 2 * sharp.partial, "\(soft.partial) partly lit pixels against \(sharp.partial)")
-        #expect(soft.reach >= sharp.reach + 2, "the blurred halo reaches \(soft.reach), the sharp one \(sharp.reach)")
+        #expect(soft.reach >= sharp.reach + 1, "the blurred halo reaches \(soft.reach), the sharp one \(sharp.reach)")
         #expect(soft.lit > sharp.lit)
-        // A blur too small to see draws the sharp halo itself.
-        #expect(try draw(blur: 0.01).data == draw(blur: 0).data)
+        // A blur too small to see draws nearly the sharp halo.
+        let tiny = try draw(blur: 0.01), none = try draw(blur: 0)
+        #expect(zip(tiny.data, none.data).allSatisfy { abs(Int($0) - Int($1)) <= 4 })
     }
 
     /// Wrapped lines are aligned by `justify`: left-justified lines start at the box's left.

@@ -360,3 +360,84 @@ func layout(_ text: String, _ font: FontSpec = .system(size: 13), _ options: Tex
         #expect(own.height > set.height + 2, "the font's own spacing is wider: \(own.height)")
     }
 }
+
+extension MapLabelMetricsTests {
+    /// On glyph sheets a line's baseline is the face's ascender at 24 px, rounded up, less 17 px,
+    /// below the line's centre, scaled to the size: for Noto Sans (ascender 1069 of 1000 units:
+    /// 25.656 → 26 px) 9 px of 24, 4.125 pt at 11 pt. Centring ascent and descent would put it at
+    /// (25.656 − 6.312) / 2 = 9.67 px.
+    @Test func sheetBaselineIsTheRoundedAscenderLess17() throws {
+        var options = TextLayoutOptions(kerning: false)
+        options.glyphSheetAdvances = true
+        options.lineHeight = 1.2
+        let face = try FontLibrary.shared.face(for: Self.font.request)
+        let ascender = (Double(face.ascender) * 24 / Double(face.unitsPerEm)).rounded(.up)
+        let set = try layout("Monaco", Self.font, options)
+        let line = try #require(set.lines.first)
+        #expect(abs(line.baseline - (13.2 / 2 + (ascender - 17) * 11 / 24)) < 1e-9, "\(line.baseline), ascender \(ascender) px")
+        #expect(line.glyphs.allSatisfy { abs($0.y - line.baseline) < 1e-9 })
+        // Two lines: the second baseline one line height lower.
+        options.maxWidth = 45
+        let two = try layout("Monaco Ville", Self.font, options)
+        #expect(two.lines.count == 2, "\(two.lines.map(\.text))")
+        #expect(two.lines.count < 2 || abs(two.lines[1].baseline - two.lines[0].baseline - 13.2) < 1e-9)
+    }
+}
+
+/// Glyph distance fields as MapLibre's glyph sheets hold them, and text drawn from them.
+@Suite struct DistanceGlyphTests {
+    /// A 12 × 12 square at 24 units to the em (one unit a texel): its field is 18 × 18 with a
+    /// 3-texel border, the outline at 192, 32 levels a texel, 0 six texels out.
+    @Test func squareField() throws {
+        var square = PathBuilder()
+        square.move(to: Point(0, -12))
+        square.line(to: Point(12, -12))
+        square.line(to: Point(12, 0))
+        square.line(to: Point(0, 0))
+        square.close()
+        let field = try #require(DistanceGlyph.make(outline: square.build(), unitsPerEm: 24))
+        #expect((field.left, field.top, field.width, field.height) == (-3, -15, 18, 18))
+        func value(_ col: Int, _ row: Int) -> Int { Int(field.field[row * field.width + col]) }
+        // The texel centred 0.5 inside the left edge: 255 − (−16 + 64) = 207; 0.5 outside: 175.
+        #expect(value(3, 9) == 207 && value(2, 9) == 175, "\(value(3, 9)) \(value(2, 9))")
+        // 2.5 texels out: 255 − (80 + 64) = 111; the corner texel, √(2·2.5²) = 3.54 out: 255 − 177 = 78.
+        #expect(value(0, 9) == 111 && value(0, 0) == 78, "\(value(0, 9)) \(value(0, 0))")
+        // Deep inside (6 texels from every edge): clamped at 255.
+        #expect(value(9, 9) == 255)
+        // Bilinear: at a texel centre the texel itself; between two, their mean; beyond, 0.
+        #expect(abs(field.sample(3.5, 9.5) - 207.0 / 255) < 1e-12)
+        #expect(abs(field.sample(3.0, 9.5) - (175.0 + 207) / 2 / 255) < 1e-12)
+        #expect(field.sample(-2, 9.5) == 0)
+    }
+
+    /// Text drawn from fields: solid inside its glyphs, clear away from them, about half at the
+    /// outline, and its edge softer (more partly covered pixels) than exact-area coverage; a
+    /// halo rings the glyphs out to its width and leaves their insides nearly clear.
+    @Test func fillAndHalo() throws {
+        let font = FontSpec(FontRequest(family: "DejaVu Sans"), size: 24)
+        let text = try TextLayout.make("H", font: font)
+        func draw(_ body: (Canvas) -> Void) -> Pixmap {
+            let canvas = Canvas(width: 40, height: 40)!
+            canvas.clear(.black)
+            body(canvas)
+            return canvas.pixmap
+        }
+        let sdf = draw { text.drawDistanceField(in: $0, at: Point(8, 4), color: .white, pass: .fill) }
+        let exact = draw { text.draw(in: $0, at: Point(8, 4), color: .white) }
+        func partial(_ p: Pixmap) -> Int { (0..<40).reduce(0) { n, y in n + (0..<40).filter { x in (9...246).contains(Int(p[x, y].red)) }.count } }
+        func ink(_ p: Pixmap) -> Int { (0..<40).reduce(0) { n, y in n + (0..<40).reduce(0) { $0 + Int(p[$1, y].red) } } }
+        #expect(partial(sdf) > partial(exact), "\(partial(sdf)) partly covered against \(partial(exact))")
+        // The same ink within 4 %: the edges move, the glyph does not grow or shrink.
+        #expect(abs(Double(ink(sdf)) / Double(ink(exact)) - 1) < 0.04, "\(ink(sdf)) against \(ink(exact))")
+        // Full inside the stems, clear in the corners.
+        #expect(sdf[0, 0].red == 0 && sdf[39, 39].red == 0)
+        let solid = (0..<40).first { x in sdf[x, 20].red == 255 }
+        let inside = try #require(solid, "some pixel of the stem is fully covered")
+        let x = try #require((0..<40).first { x in exact[x, 20].red > 0 })
+        let halo = draw { text.drawDistanceField(in: $0, at: Point(8, 4), color: .white, pass: .halo(width: 2, blur: 0)) }
+        // Inside, only the halo's soft inner edge (the fill covers it): under a quarter.
+        #expect(halo[inside, 20].red < 64, "a halo leaves the glyph's inside nearly clear: \(halo[inside, 20].red)")
+        #expect(halo[x - 1, 20].red > 200, "and covers the pixels outside it: \(halo[x - 1, 20].red)")
+        #expect(halo[max(0, x - 5), 20].red < 40, "but not 5 pt: \(halo[max(0, x - 5), 20].red)")
+    }
+}
