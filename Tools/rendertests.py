@@ -8,7 +8,8 @@ SUITE is a copy of MapLibre GL JS's render-test suite laid out as ../shared/rend
 URLs, manifest.json optional). For each case this thin adapter
 - pre-applies the operations of `metadata.test` to the style (setPaintProperty,
   setLayoutProperty, setFilter, addLayer, removeLayer, addSource, setLayerZoomRange, setStyle,
-  setZoom, setCenter, setBearing, setPitch; waits need nothing; any other is named as a reason);
+  setZoom, setCenter, setBearing, setPitch; setFeatureState and removeFeatureState make the
+  scene's basemap "featureState"; waits need nothing; any other is named as a reason);
 - rewrites `local://X` to files under the suite's assets/;
 - converts MapLibre's camera (centre, zoom of 512-pixel tiles, bearing, pitch, the 36.87°
   vertical field of view) to a scene on Web Mercator's sphere, `roadmap` mode, transparent
@@ -86,8 +87,9 @@ def layer_index(style, layer_id):
     return None
 
 
-def apply_operations(style, operations, assets, reasons):
-    """Runs the operations on the style (and its camera) before rendering."""
+def apply_operations(style, operations, assets, reasons, states=None):
+    """Runs the operations on the style (and its camera) before rendering; setFeatureState's
+    states are appended to `states`, as the scene's basemap "featureState" entries."""
     for op in operations:
         name, args = op[0], op[1:]
         if name in ("wait", "idle", "sleep"):
@@ -141,6 +143,24 @@ def apply_operations(style, operations, assets, reasons):
                 style["bearing"] = args[0]
             elif name == "setPitch":
                 style["pitch"] = args[0]
+            elif name == "setFeatureState" and states is not None:
+                target = args[0]
+                entry = {"source": target["source"], "id": target["id"], "state": args[1]}
+                if target.get("sourceLayer"):
+                    entry["sourceLayer"] = target["sourceLayer"]
+                states.append(entry)
+            elif name == "removeFeatureState" and states is not None:
+                target, key = args[0], (args[1] if len(args) > 1 else None)
+
+                def matches(entry):
+                    return entry["source"] == target["source"] and \
+                        (not target.get("sourceLayer") or entry.get("sourceLayer") == target["sourceLayer"]) and \
+                        ("id" not in target or str(entry["id"]) == str(target["id"]))
+                for entry in states:
+                    if matches(entry) and key is not None:
+                        entry["state"] = {k: v for k, v in entry["state"].items() if k != key}
+                if key is None:
+                    states[:] = [e for e in states if not matches(e)]
             else:
                 reasons.add("operation " + name)
         except (IndexError, KeyError, TypeError, OSError, ValueError):
@@ -148,7 +168,7 @@ def apply_operations(style, operations, assets, reasons):
     return style
 
 
-def scene(style, test, style_path):
+def scene(style, test, style_path, states=()):
     """The scene that draws `style` as MapLibre's camera sees it."""
     lon, lat = (style.get("center") or [0, 0])[:2]
     zoom = style.get("zoom", 0)
@@ -164,7 +184,8 @@ def scene(style, test, style_path):
     return {"output": {"width": width, "height": height, "scale": int(ratio) if float(ratio).is_integer() and 1 <= ratio <= 4 else 1,
                        "background": "#00000000"},
             "map": {"mode": "roadmap", "earth": "mercator", "camera": camera, "attribution": False,
-                    "basemap": {"tiles": os.path.join(os.path.dirname(style_path), "none", "{z}", "{x}", "{y}.pbf"), "style": style_path}}}
+                    "basemap": dict({"tiles": os.path.join(os.path.dirname(style_path), "none", "{z}", "{x}", "{y}.pbf"), "style": style_path},
+                                    **({"featureState": list(states)} if states else {}))}}
 
 
 def warnings_as_reasons(stderr):
@@ -198,7 +219,8 @@ def run_case(case, args):
     test = dict(DEFAULTS, **((style.get("metadata") or {}).get("test") or {}))
     record.update(allowed=test["allowed"], threshold=test["threshold"])
     assets = os.path.join(args.suite, "assets")
-    style = apply_operations(style, test.get("operations", []), assets, reasons)
+    states = []
+    style = apply_operations(style, test.get("operations", []), assets, reasons, states)
     style = rewrite(style, assets, reasons)
     if not float(test["pixelRatio"]).is_integer():
         reasons.add("pixelRatio %s (Terrapin's scale is 1 to 4)" % test["pixelRatio"])
@@ -210,7 +232,7 @@ def run_case(case, args):
     os.makedirs(os.path.join(out, "none"), exist_ok=True)
     scene_path = os.path.join(out, "scene.json")
     with open(scene_path, "w") as f:
-        json.dump(scene(style, test, style_path), f, indent=1)
+        json.dump(scene(style, test, style_path, states), f, indent=1)
     actual = os.path.join(out, "actual.png")
     try:
         run = subprocess.run([args.terrapin, "render", scene_path, "-o", actual], capture_output=True, text=True,

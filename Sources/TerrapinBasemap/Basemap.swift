@@ -246,8 +246,15 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// The layer of a data tile a style layer reads: its `source-layer`, or a GeoJSON source's
     /// one layer whatever it names.
     func dataLayer(_ tile: VectorTile, _ layer: BasemapStyle.Layer) -> VectorTile.Layer? {
-        if let source = layer.source, geojsonSources[source] != nil { return tile.layers.first }
-        return tile.layer(layer.sourceLayer ?? "")
+        let geojson = layer.source.map { geojsonSources[$0] != nil } ?? false
+        guard var data = geojson ? tile.layers.first : tile.layer(layer.sourceLayer ?? "") else { return nil }
+        // What `feature-state` and `["id"]` read: the scene's states for this source layer, and
+        // the property standing for the id.
+        if let source = layer.source, let s = style.sources[source] {
+            data.promoteId = s.promoteId[geojson ? "" : (layer.sourceLayer ?? "")] ?? s.promoteId[""]
+            if !style.featureStates.isEmpty { data.states = style.featureStates.states(source: source, sourceLayer: geojson ? nil : layer.sourceLayer) }
+        }
+        return data
     }
 
     // MARK: Property helpers

@@ -175,6 +175,8 @@ public final class GeoJSONSource: Sendable {
                 }
                 var featureID: UInt64?
                 if let i = m["id"], case .number(let v) = i.value, v >= 0, v == v.rounded(), v < 1e18 { featureID = UInt64(v) }
+                // A string of digits is that number, as MapLibre reads a GeoJSON id.
+                if let i = m["id"], case .string(let s) = i.value, s.count <= 18, let v = UInt64(s) { featureID = v }
                 if generateID { featureID = UInt64(features.count) }
                 guard let geometry = m["geometry"], geometry.value != .null else { return }
                 try object(geometry, path + ".geometry", properties: tags, id: featureID)

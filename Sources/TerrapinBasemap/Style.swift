@@ -35,6 +35,9 @@ public struct BasemapStyle: Sendable {
         /// An image source's corners (top left, top right, bottom right, bottom left: longitude,
         /// latitude); its image file is `location`.
         public var corners: [[Double]] = []
+        /// `promoteId`: the property that stands for a feature's id (for `feature-state` and
+        /// `["id"]`), by source layer ("" for every layer).
+        public var promoteId: [String: String] = [:]
     }
 
     public enum LayerKind: String, Sendable, CaseIterable {
@@ -73,6 +76,20 @@ public struct BasemapStyle: Sendable {
     /// The root `sky`'s `sky-color` and `horizon-color` (expressions of the zoom), where the
     /// style gives them: the colours above the horizon, at the top and at the horizon.
     public var sky: [String: StyleExpression] = [:]
+    /// Features' states (`feature-state`), as the scene gives them (`featureState`).
+    public var featureStates = FeatureStates()
+
+    /// A source's `promoteId`: a property name for every layer, or one per source layer.
+    static func promoteId(_ node: JSONNode?) -> [String: String] {
+        switch node?.value {
+        case .string(let name)?: return ["": name]
+        case .object(let members)?:
+            var byLayer: [String: String] = [:]
+            for m in members.prefix(1000) { if case .string(let name) = m.value.value { byLayer[m.key] = name } }
+            return byLayer
+        default: return [:]
+        }
+    }
 
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
@@ -174,6 +191,7 @@ public struct BasemapStyle: Sendable {
                     if let z = member(fields, "maxzoom"), case .number(let v) = z.value, v >= 0, v <= 24 { source.maxZoom = Int(v) }
                     if let b = member(fields, "buffer"), case .number(let v) = b.value, v >= 0, v <= 512 { source.buffer = v }
                     if let g = member(fields, "generateId"), case .bool(let v) = g.value { source.generateID = v }
+                    source.promoteId = Self.promoteId(member(fields, "promoteId"))
                     if let a = member(fields, "attribution"), case .string(let text) = a.value { source.attribution = text }
                     if let c = member(fields, "cluster"), case .bool(true) = c.value {
                         warn("source '\(m.key)': clustering is not done; every point is drawn")
@@ -212,6 +230,7 @@ public struct BasemapStyle: Sendable {
                 sources[m.key] = Source(kind: kind, location: location, tileSize: tileSize, minZoom: int("minzoom"), maxZoom: int("maxzoom"),
                                         attribution: attribution, remote: remote)
                 sources[m.key]?.repeated = repeated && location != nil
+                sources[m.key]?.promoteId = Self.promoteId(member(fields, "promoteId"))
                 if let e = member(fields, "encoding"), case .string(let encoding) = e.value {
                     if ["mapbox", "terrarium"].contains(encoding) { sources[m.key]?.encoding = encoding }
                     else { warn("source '\(m.key)': encoding \"\(encoding)\" is not known (mapbox or terrarium); mapbox is used") }

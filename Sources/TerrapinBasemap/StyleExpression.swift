@@ -27,6 +27,16 @@ public struct EvaluationContext {
         guard let layer, let feature else { return nil }
         return layer.property(key, of: feature)
     }
+
+    /// The feature's state (`feature-state`): its layer's states under its id, the source's
+    /// `promoteId` property where the style names one.
+    var state: [String: StyleValue]? {
+        guard let layer, let states = layer.states, let feature else { return nil }
+        let id: StyleValue?
+        if let promoted = layer.promoteId { id = layer.property(promoted, of: feature) } else { id = feature.id.map { .number(Double($0)) } }
+        guard let id, let key = FeatureStates.key(id) else { return nil }
+        return states[key]
+    }
 }
 
 // Only the recursive cases are `indirect`: with every case boxed, Swift keeps the case number
@@ -142,7 +152,9 @@ public enum StyleExpression: Sendable {
         case .literal(let v): return v
         case .get(let k): return c.property(k) ?? .null
         case .has(let k): return .bool(c.property(k) != nil)
-        case .id: return c.feature?.id.map { .number(Double($0)) } ?? .null
+        case .id:
+            if let promoted = c.layer?.promoteId { return c.property(promoted) ?? .null }
+            return c.feature?.id.map { .number(Double($0)) } ?? .null
         case .geometryType: return c.feature.map { .string($0.type.name) } ?? .null
         case .zoom: return .number(c.zoom)
         case .heatmapDensity: return .number(c.heatmapDensity)
@@ -185,6 +197,9 @@ public enum StyleExpression: Sendable {
             let (x0, e0) = stops[i], (x1, e1) = stops[i + 1]
             let t = Self.interpolationFactor(base: base, x: x, x0: x0, x1: x1)
             return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t)
+        case .call("feature-state", let args):
+            guard case .string(let key)? = args.first?.evaluate(c, &scope) else { return .null }
+            return c.state?[key] ?? .null
         case .call(let op, let args):
             var values: [StyleValue] = []
             values.reserveCapacity(args.count)

@@ -31,11 +31,11 @@ public enum StyleExpressionParser {
 
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
-        return calls.contains(op) || ["literal", "get", "has", "id", "geometry-type", "zoom", "heatmap-density", "all", "any", "case", "match", "coalesce",
+        return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "all", "any", "case", "match", "coalesce",
                                       "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image"].contains(op)
     }
 
-    static func literal(_ node: JSONNode) -> StyleValue {
+    public static func literal(_ node: JSONNode) -> StyleValue {
         switch node.value {
         case .null: .null
         case .bool(let b): .bool(b)
@@ -110,6 +110,10 @@ public enum StyleExpressionParser {
             }
             return op == "get" ? .get(k) : .has(k)
         case "id": return .id
+        case "feature-state":
+            // `["feature-state", key]`: the feature's state (a scene's `featureState`), or null.
+            try count(1...1)
+            return .call("feature-state", [try expression(a[0])])
         case "geometry-type": return .geometryType
         case "zoom": return .zoom
         case "heatmap-density": return .heatmapDensity

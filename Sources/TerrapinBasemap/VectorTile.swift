@@ -62,6 +62,11 @@ public struct VectorTile: Sendable {
         public let values: [StyleValue]
         public let features: [Feature]
         let keyIndex: [String: Int]
+        /// Feature states by feature id (`FeatureStates.key`), attached where a style layer
+        /// reads this layer (`feature-state`); nil: none.
+        public var states: [String: [String: StyleValue]]? = nil
+        /// The property that stands for a feature's id (a source's `promoteId`); nil: the id.
+        public var promoteId: String? = nil
 
         /// The value of `key` for `feature`, or nil.
         public func property(_ key: String, of feature: Feature) -> StyleValue? {

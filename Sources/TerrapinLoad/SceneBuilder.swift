@@ -176,7 +176,9 @@ public struct SceneBuilder {
             var style: BasemapStyle?
             if let file = b.style { style = try Map.loadStyle(BasemapStyle.builtin(file) != nil ? file : path(file), files: files) }
             let files = files
-            map = map.basemap(MapBasemap(tiles: source, style: style, files: files, open: { file throws(LoadError) in try tileSource(file, files: files) }))
+            var basemap = MapBasemap(tiles: source, style: style, files: files, open: { file throws(LoadError) in try tileSource(file, files: files) })
+            basemap.featureStates = b.featureStates
+            map = map.basemap(basemap)
             // A style that cannot be drawn (a source it names is missing) is an error now, not a
             // blank map later.
             do { _ = try DrawnBasemap.for(map.basemap!, mode: map.mode, imagery: map.imagery) } catch let e as LoadError { throw e } catch {

@@ -23,6 +23,8 @@ public struct MapBasemap: @unchecked Sendable {
     let open: @Sendable (String) throws -> any TileSource
     /// How the style's sprite is read.
     let files: FileAccess
+    /// Features' states the style's `feature-state` reads.
+    public var featureStates = FeatureStates()
 
     public init(tiles: any TileSource, style: BasemapStyle? = nil) {
         self.init(tiles: tiles, style: style, files: .unrestricted, open: { path in try TileSources.open(path) })
@@ -68,11 +70,12 @@ package final class DrawnBasemap: @unchecked Sendable {
         guard mode != .satellite else { return nil }
         let imageryKey = imagery.map { i in i.tiles.map { "tiles \(ObjectIdentifier($0))" } ?? "image \(i.source ?? "memory") \(i.west) \(i.north)" } ?? "none"
         // What the style names is read through the scene's files, so their rules are in the key.
-        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(spec.files.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey) \(spec.files)"
+        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(spec.files.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey) \(spec.files) states \(spec.featureStates.digest)"
         return try AssetCache.shared.value("drawn basemap", key: key, cost: { (_: DrawnBasemap) in cost }) { () throws -> DrawnBasemap in
             let builtinName = spec.style.map(\.file).flatMap { BasemapStyle.builtinNames.contains($0) ? $0 : nil }
-            let style = spec.style.flatMap { builtinName == nil ? $0 : nil }
+            var style = spec.style.flatMap { builtinName == nil ? $0 : nil }
                 ?? BasemapStyle.builtin(builtinName ?? (mode == .roadmap ? "roadmap" : "hybrid"), for: spec.tiles)!
+            style.featureStates = spec.featureStates
             let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
             var keep: [AnyObject] = [spec.tiles]
             if let t = imagery?.tiles { keep.append(t) }

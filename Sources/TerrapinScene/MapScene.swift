@@ -53,6 +53,8 @@ public struct MapScene: Equatable, Sendable {
 public struct BasemapSpec: Equatable, Sendable {
     public var tiles: String
     public var style: String?
+    /// Features' states for the style's `feature-state` (MapLibre's `setFeatureState`).
+    public var featureStates = FeatureStates()
     public init(tiles: String, style: String? = nil) {
         self.tiles = tiles
         self.style = style

@@ -2,6 +2,7 @@
 // itself is one: SceneTables.map): labels, a building's rings, the writers of its sections;
 // and the building's table.
 import TerrapinIO
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinRaster
 import Terrapin3D
@@ -149,4 +150,63 @@ extension SceneTables {
             func metres(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
             r.report(base, path + ".base", "the base (\(metres(baseValue)) m) must be below the roof (\(metres(roof)) m)")
         })
+}
+
+extension Reader {
+    /// A basemap's `"featureState"`: `[{"source", "sourceLayer", "id", "state"}]`.
+    mutating func featureStates(_ node: JSONNode, _ path: String) -> FeatureStates {
+        var states = FeatureStates()
+        guard let items = array(node, path, max: FeatureStates.maxCount) else { return states }
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let o = object(item, p, allowed: ["source", "sourceLayer", "id", "state"]) else { continue }
+            guard let source = string(o["source"], p + ".source") else { continue }
+            let sourceLayer = o["sourceLayer"].flatMap { string($0, p + ".sourceLayer") }
+            let id: StyleValue
+            switch o["id"]?.value {
+            case .string(let s)?: id = .string(s)
+            case .number(let n)? where n.isFinite: id = .number(n)
+            default:
+                report(o["id"] ?? item, p + ".id", "expected a feature id: a string or a number")
+                continue
+            }
+            guard let s = o["state"], case .object(let members) = s.value else {
+                report(o["state"] ?? item, p + ".state", "expected an object of the feature's state, such as {\"hover\": true}")
+                continue
+            }
+            var state: [String: StyleValue] = [:]
+            for m in members { state[m.key] = StyleExpressionParser.literal(m.value) }
+            states.set(source: source, sourceLayer: sourceLayer, id: id, state: state)
+        }
+        return states
+    }
+}
+
+extension SceneEncoder {
+    static func featureStates(_ b: BasemapSpec) -> JSONValue? {
+        guard !b.featureStates.isEmpty else { return nil }
+        func value(_ v: StyleValue) -> JSONValue {
+            switch v {
+            case .null: .null
+            case .bool(let b): .bool(b)
+            case .number(let n): .number(n)
+            case .string(let s): .string(s)
+            case .color: .string(v.description)
+            case .array(let items): .array(items.map(value))
+            }
+        }
+        var items: [JSONValue] = []
+        for (source, layers) in b.featureStates.sources.sorted(by: { $0.key < $1.key }) {
+            for (layer, features) in layers.sorted(by: { $0.key < $1.key }) {
+                for (id, state) in features.sorted(by: { $0.key < $1.key }) {
+                    var o: [(String, JSONValue)] = [("source", .string(source))]
+                    if !layer.isEmpty { o.append(("sourceLayer", .string(layer))) }
+                    o.append(("id", .string(id)))
+                    o.append(("state", .object(state.sorted(by: { $0.key < $1.key }).map { ($0.key, value($0.value)) })))
+                    items.append(.object(o))
+                }
+            }
+        }
+        return .array(items)
+    }
 }

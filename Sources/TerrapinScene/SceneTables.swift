@@ -205,6 +205,10 @@ enum SceneTables {
             .custom("style", schema: .object([("type", .string("string"))]), type: "file, URL or built-in name",
                     doc: "A MapLibre style JSON file (its vector source without a url reads \"tiles\"), or a built-in style: \"roadmap\", \"light\", \"dark\" or \"hybrid\", drawn for the tiles' schema.",
                     read: { r, node, path, b in b.style = r.fileName(node, path) }, write: { $0.style.map { .string($0) } }),
+            .custom("featureState", schema: SceneSchema.fragment(##"{"type": "array", "maxItems": 100000, "items": {"type": "object", "additionalProperties": false, "required": ["source", "id", "state"], "properties": {"source": {"type": "string"}, "sourceLayer": {"type": "string"}, "id": {"type": ["string", "number"]}, "state": {"type": "object"}}}}"##),
+                    type: "array of {source, sourceLayer, id, state}",
+                    doc: "Features' states, read by the style's [\"feature-state\", key] expressions, as MapLibre's setFeatureState sets them: the source's name, the source layer (vector tiles), the feature's id (or its promoteId property's value) and the state's keys and values. Later entries for the same feature merge into earlier ones.",
+                    read: { r, node, path, b in b.featureStates = r.featureStates(node, path) }, write: SceneEncoder.featureStates),
         ],
         check: nil)
 

@@ -218,7 +218,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
           {"id": "f2", "type": "line", "source": "s", "source-layer": "water", "paint": {"line-gradient": "y"}},
           {"id": "odd", "type": "line", "source": "s", "source-layer": "x", "filter": ["within", {}]},
           {"id": "geo", "type": "line", "source": "g"},
-          {"id": "c", "type": "fill", "source": "s", "paint": {"fill-color": ["feature-state", "hover"]}}
+          {"id": "c", "type": "fill", "source": "s", "paint": {"fill-color": ["number-format", 1, {}]}}
         ]}
         """
         let style = try BasemapStyle.parse(Array(json.utf8), file: "odd.json", directory: "/styles")
@@ -228,7 +228,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.warnings.contains("layer 'f': paint property \"line-gradient\" is not drawn by Terrapin; ignored"))
         #expect(style.warnings.contains { $0.contains("\"within\" takes a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection; the layer is skipped") })
         #expect(style.warnings.contains { $0.contains("\"video\", which Terrapin does not draw") })
-        #expect(style.warnings.contains { $0.contains("\"feature-state\" is not supported; the default is used") })
+        #expect(style.warnings.contains { $0.contains("\"number-format\" is not supported; the default is used") })
         #expect(style.warnings.contains { $0.contains("\"sprite\" is remote") })
         #expect(style.warnings.contains("layer 'h': hillshade layers need a raster-dem source; 's' is vector; not drawn"))
         #expect(style.layers.last?.property("fill-color") == nil)

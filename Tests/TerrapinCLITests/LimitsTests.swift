@@ -52,6 +52,7 @@ import TerrapinTestSupport
         "SQLite work per statement (MBTiles)": "tiles",
         "vector tile": "basemap",
         "a style's image source": "imageSource",
+        "features' states (a basemap's `featureState`)": "featureStates",
         "a style's GeoJSON source": "geojsonSource",
         "circle and heatmap layer pixels": "geojsonSource",
         "style file": "basemap",
@@ -190,6 +191,16 @@ import TerrapinTestSupport
                                            file: "i.json", directory: dir)
         let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
         #expect(basemap.warnings.contains { $0.hasPrefix("source 'i': ") && $0.contains("wide.png") && $0.contains("\(side)") }, "\(basemap.warnings)")
+    }
+
+    /// One feature state more than the limit: the scene is refused, naming the member.
+    @Test func featureStates() throws {
+        let entry = #"{"source": "s", "id": 1, "state": {"a": 1}}"#
+        let json = #"{"output": {"width": 8, "height": 8}, "map": {"mode": "roadmap", "camera": {"center": {"latitude": 0, "longitude": 0}}, "basemap": {"tiles": "t.pmtiles", "featureState": ["#
+            + [String](repeating: entry, count: FeatureStates.maxCount + 1).joined(separator: ",") + "]}}}"
+        #expect { try SceneDecoder.decode(Array(json.utf8), file: "many.json") } throws: { e in
+            "\(e)".contains("$.map.basemap.featureState") && "\(e)".contains("at most \(FeatureStates.maxCount) items")
+        }
     }
 
     @Test func geojsonSource() throws {

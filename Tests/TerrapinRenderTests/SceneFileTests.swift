@@ -387,3 +387,29 @@ let examples = Repository.examples
         }
     }
 }
+
+/// A basemap's `featureState` in a scene file: read into the spec, written back the same, and a
+/// malformed entry named by its JSON path.
+@Suite struct FeatureStateSceneTests {
+    static let json = #"""
+        {"output": {"width": 64, "height": 64},
+         "map": {"mode": "roadmap", "camera": {"center": {"latitude": 43.7, "longitude": 7.4}},
+                 "basemap": {"tiles": "../Fixtures/tiles/monaco-omt.pmtiles",
+                             "featureState": [{"source": "openmaptiles", "sourceLayer": "poi", "id": 12, "state": {"hover": true}},
+                                              {"source": "g", "id": "a", "state": {"color": "red", "n": 2}},
+                                              {"source": "g", "id": "a", "state": {"n": 3}}]}}}
+        """#
+
+    @Test func readWrittenAndChecked() throws {
+        let scene = try SceneDecoder.decode(Array(Self.json.utf8))
+        let states = try #require(scene.map?.basemap?.featureStates)
+        #expect(states.count == 2, "the second entry for \"a\" merges into the first")
+        #expect(states.states(source: "openmaptiles", sourceLayer: "poi")?["12"] == ["hover": .bool(true)])
+        #expect(states.states(source: "g", sourceLayer: nil)?["a"] == ["color": .string("red"), "n": .number(3)])
+        #expect(try SceneDecoder.decode(Array(SceneEncoder.encode(scene).utf8)).map?.basemap?.featureStates == states)
+        let bad = Self.json.replacingOccurrences(of: #""id": "a", "state": {"n": 3}"#, with: #""id": true, "state": {"n": 3}"#)
+        #expect { try SceneDecoder.decode(Array(bad.utf8), file: "bad.json") } throws: { e in
+            "\(e)".contains("featureState[2].id") && "\(e)".contains("a string or a number") && "\(e)".contains("line 6")
+        }
+    }
+}
