@@ -253,7 +253,11 @@ public enum MapResolver {
                         set = try? TextLayout.make(label.name, font: style.font, options: justified.layoutOptions)
                         layouts[v.justify] = set
                     }
-                    return Self.pointPlacement(label.name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: v.offset, rotate: style.textRotate)
+                    // MapLibre moves the text by its collision box, `text-padding` included
+                    // (`calculateVariableLayoutShift`): the padding further from the point.
+                    let (fx, fy) = Self.anchorFraction(v.anchor)
+                    let offset = Size(width: v.offset.width - (fx - 0.5) * 2 * style.padding, height: v.offset.height - (fy - 0.5) * 2 * style.padding)
+                    return Self.pointPlacement(label.name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: offset, rotate: style.textRotate)
                 }
                 candidates[i] = list
                 box = list[0].box

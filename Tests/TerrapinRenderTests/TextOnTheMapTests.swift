@@ -294,6 +294,11 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
         second.allowOverlap = true
         let overlapping = resolve([labels[0], BasemapLabel("Xyz", position: at(0, 0), style: second)])
         #expect(overlapping[1].isShown && abs(overlapping[1].box.minX - (point.x + 2)) < 1e-9)
+        // MapLibre moves the text by its collision box, `text-padding` included: 3 pt of
+        // padding puts a left-anchored text 3 pt further right.
+        second.padding = 3
+        let padded = resolve([labels[0], BasemapLabel("Xyz", position: at(0, 0), style: second)])
+        #expect(padded[1].isShown && abs((padded[1].textOrigin?.x ?? padded[1].box.minX) - (point.x + 5)) < 1e-9, "\(padded[1].box) \(String(describing: padded[1].textOrigin))")
     }
 }
 
