@@ -396,14 +396,33 @@ public enum MapPainter {
             canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
             return
         }
-        // In pieces: its fixed parts at their size, the stretchable ones stretched.
+        // In pieces: its fixed parts at their size, the stretchable ones stretched. As a GPU
+        // draws MapLibre's quads: each piece's edges aliased (a pixel is the piece's whose
+        // centre it holds, so neighbours meet without a seam), sampled with its neighbours'
+        // pixels (one more all round; transparent beyond the icon, as the atlas's padding is).
         for slice in label.iconSlices {
             let sx = Int(slice.source.minX.rounded()), sy = Int(slice.source.minY.rounded())
             let sw = Int(slice.source.maxX.rounded()) - sx, sh = Int(slice.source.maxY.rounded()) - sy
-            guard sw > 0, sh > 0, slice.target.width > 0, slice.target.height > 0, var piece = Pixmap(width: sw, height: sh) else { continue }
-            for row in 0..<sh { for col in 0..<sw { piece[col, row] = icon[sx + col, sy + row] } }
-            canvas.drawImage(piece, transform: Transform(a: slice.target.width / Double(sw), b: 0, c: 0, d: slice.target.height / Double(sh),
-                                                         tx: slice.target.minX, ty: slice.target.minY), opacity: style.iconOpacity)
+            guard sw > 0, sh > 0, slice.target.width > 0, slice.target.height > 0, var piece = Pixmap(width: sw + 2, height: sh + 2) else { continue }
+            for row in -1...sh {
+                for col in -1...sw where (0..<icon.width).contains(sx + col) && (0..<icon.height).contains(sy + row) {
+                    piece[col + 1, row + 1] = icon[sx + col, sy + row]
+                }
+            }
+            let kx = slice.target.width / Double(sw), ky = slice.target.height / Double(sh)
+            canvas.save()
+            // The pixels whose centres the piece holds: its device box's edges moved to the
+            // pixel boundaries that rule gives (so every pixel belongs to exactly one piece).
+            let t = canvas.transform
+            var clip = slice.target
+            if t.b == 0, t.c == 0, let back = t.inverted {
+                let d = t.apply(slice.target)
+                func snap(_ v: Double) -> Double { (v - 0.5).rounded(.up) }
+                clip = back.apply(Rect(x: snap(d.minX), y: snap(d.minY), width: snap(d.maxX) - snap(d.minX), height: snap(d.maxY) - snap(d.minY)))
+            }
+            canvas.clip(to: PathBuilder.rect(clip), antiAlias: false)
+            canvas.drawImage(piece, transform: Transform(a: kx, b: 0, c: 0, d: ky, tx: slice.target.minX - kx, ty: slice.target.minY - ky), opacity: style.iconOpacity)
+            canvas.restore()
         }
     }
 

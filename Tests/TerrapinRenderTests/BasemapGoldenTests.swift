@@ -324,3 +324,37 @@ import TerrapinTestSupport
     // Straight down: upright (no axes).
     #expect(try lineLabels(tilt: 0).allSatisfy { $0.glyphAxes.isEmpty })
 }
+
+/// A stretched icon's pieces meet without a seam, as a GPU's quads do: fitted at fractional
+/// places, every pixel whose centre lies in the fitted box is the icon's colour, fully.
+@Test func stretchedIconPiecesMeetWithoutSeams() throws {
+    var icon = Pixmap(width: 20, height: 10)!
+    for y in 0..<10 { for x in 0..<20 { icon[x, y] = PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255) } }
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    style.icon = icon
+    style.iconScale = 1
+    let box = Rect(x: 3.3, y: 2.6, width: 40.5, height: 20.2)
+    let slices = try #require(MapResolver.iconSlices(width: 20, height: 10, scale: 1, stretch: IconStretch(x: [[5, 15]], y: [[2, 8]]), box: box))
+    var label = ResolvedLabel(index: 0, name: "", box: box, hidden: nil, layout: nil, style: style)
+    label.anchor = Point(box.midX, box.midY)
+    label.iconBox = box
+    label.iconSlices = slices
+    let canvas = try #require(Canvas(width: 50, height: 30))
+    MapPainter.drawLabelIcon(label, LabelPaint(style), canvas: canvas)
+    let drawn = canvas.pixmap
+    // Inside, at least half a pixel from the box's outer edge (nearer, a GPU's bilinear sample
+    // takes in the transparent padding round the icon, as here).
+    let inner = box.insetBy(dx: 1, dy: 1)
+    var inside = 0
+    for y in 0..<30 { for x in 0..<50 where inner.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+        inside += 1
+        #expect(drawn[x, y] == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255), "pixel \(x), \(y): \(drawn[x, y])")
+    } }
+    #expect(inside >= 38 * 18)
+    // Every pixel whose centre is in the box is drawn (no gap where pieces meet at a corner).
+    for y in 0..<30 { for x in 0..<50 where box.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+        #expect(drawn[x, y].alpha > 100, "pixel \(x), \(y): \(drawn[x, y])")
+    } }
+    // And nothing beyond the box (its edges aliased).
+    #expect(drawn[2, 1].alpha == 0 && drawn[44, 23].alpha == 0)
+}
