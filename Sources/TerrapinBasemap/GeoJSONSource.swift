@@ -247,15 +247,22 @@ public final class GeoJSONSource: Sendable {
             return items
         }
 
-        /// [longitude, latitude] in world coordinates.
+        /// [longitude, latitude] in world coordinates. A latitude beyond ±90° is taken as
+        /// MapLibre's geojson-vt takes it, through its sine (100° lies where 80° does), the world
+        /// clamped to its square.
         mutating func position(_ node: JSONNode, _ path: String) throws(BasemapError) -> SIMD2<Double> {
             let items = try array(node, path)
             guard items.count >= 2, case .number(let lon) = items[0].value, case .number(let lat) = items[1].value, lon.isFinite, lat.isFinite,
-                  abs(lat) <= 90, abs(lon) <= 540 else {
+                  abs(lat) <= 1e6, abs(lon) <= 540 else {
                 throw fail(node, path, "expected a position [longitude, latitude] in degrees")
             }
             positions += 1
             guard positions <= GeoJSONSource.maxPositions else { throw fail(node, path, "more than \(GeoJSONSource.maxPositions) positions") }
+            if abs(lat) > 90 {
+                let s = sin(lat * .pi / 180)
+                let y = 0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi
+                return SIMD2(TileID.world(longitude: lon, latitude: 0).x, y.isNaN ? 0.5 : min(1, max(0, y)))
+            }
             let w = TileID.world(longitude: lon, latitude: lat)
             return SIMD2(w.x, w.y)
         }

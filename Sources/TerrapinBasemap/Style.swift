@@ -58,7 +58,14 @@ public struct BasemapStyle: Sendable {
         public func property(_ name: String) -> StyleExpression? { properties[name] }
 
         /// Whether the layer draws at `zoom` (minzoom inclusive, maxzoom exclusive).
-        public func shows(at zoom: Double) -> Bool { visible && zoom >= minZoom && zoom < maxZoom }
+        /// Whether the layer is drawn at `zoom`: within [minzoom, maxzoom). A zoom within 10⁻⁶ of a
+        /// whole zoom is taken as it (a view's zoom comes from its camera's range, a few ulps off:
+        /// zoom 0 must not read as −10⁻¹⁰ and hide every layer starting at 0).
+        public func shows(at zoom: Double) -> Bool {
+            let whole = zoom.rounded()
+            let z = abs(zoom - whole) < 1e-6 ? whole : zoom
+            return visible && z >= minZoom && z < maxZoom
+        }
     }
 
     public var name: String?

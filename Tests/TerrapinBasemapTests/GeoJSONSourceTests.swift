@@ -85,12 +85,22 @@ import TerrapinTiles
         #expect(Array(points.coordinates) == [4096, 8192])
     }
 
+    /// A latitude beyond ±90° is read as geojson-vt reads it, through its sine: 100° lies where
+    /// 80° does, −100° where −80° does.
+    @Test func latitudesBeyondThePolesWrapAsGeojsonVtWrapsThem() throws {
+        func y(_ lat: Double) throws -> Int32 {
+            let s = try source(#"{"type": "Point", "coordinates": [0, \#(lat)]}"#)
+            return try #require(s.tile(TileID(z: 0, x: 0, y: 0)).layers.first?.features.first?.coordinates[1])
+        }
+        #expect(try y(100) == y(80) && y(-100) == y(-80) && y(80) < 4096)
+    }
+
     /// Hostile input: a malformed geometry is an error naming the source, the JSON path and
     /// line:column.
     @Test func malformedDataIsATypedError() {
         do {
-            _ = try source(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [0, 95]]}}]}"#)
-            Issue.record("a latitude of 95 was read")
+            _ = try source(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [0, "95"]]}}]}"#)
+            Issue.record("a latitude of \"95\" was read")
         } catch {
             #expect("\(error)" == "GeoJSON source 'test': $.features[0].geometry.coordinates[1] (line 1, column 123): expected a position [longitude, latitude] in degrees")
         }

@@ -364,3 +364,12 @@ extension StyleExpressionTests {
     #expect(style.sky["horizon-color"]?.evaluate(EvaluationContext(zoom: 5)).color == StyleColor(red: 0.5, green: 0.5, blue: 0.5))
     #expect(style.warnings == ["sky \"fog-ground-blend\" is not drawn by Terrapin; ignored"])
 }
+
+/// A view's zoom a few ulps off a whole zoom is that zoom: zoom 0 reached from a camera's range
+/// (−10⁻¹⁰) still shows layers starting at 0, and a zoom just under a layer's maxzoom hides it.
+@Test func zoomsWithinAMillionthOfAWholeZoomAreIt() throws {
+    let json = #"{"version": 8, "sources": {}, "layers": [{"id": "b", "type": "background", "minzoom": 0, "maxzoom": 3}]}"#
+    let layer = try #require(try BasemapStyle.parse(Array(json.utf8), file: "z.json", directory: "/").layers.first)
+    #expect(layer.shows(at: -1e-10) && layer.shows(at: 0) && layer.shows(at: 2.9))
+    #expect(!layer.shows(at: 3 - 1e-10) && !layer.shows(at: 3) && !layer.shows(at: -0.01))
+}
