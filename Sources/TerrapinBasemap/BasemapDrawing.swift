@@ -37,15 +37,35 @@ extension Basemap {
     public func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool {
         guard id.isValid, drawsDirectly, view.pixelsPerTile.isFinite, view.pixelsPerTile > 0, view.unit.isFinite, view.unit > 0,
               view.zoom.isFinite, view.origin.x.isFinite, view.origin.y.isFinite else { return false }
-        return draw(id, canvas: canvas, scale: view.pixelsPerTile / Double(tileSize), origin: view.origin, unit: view.unit, zoom: view.zoom)
+        return draw(id, canvas: canvas, scale: view.pixelsPerTile / Double(tileSize), origin: view.origin, unit: view.unit, zoom: view.zoom, layers: view.layers)
+    }
+
+    /// Where the style's layers after a symbol layer start runs that must be drawn over that
+    /// layer's labels, as MapLibre draws layers in style order: each run's range of layer
+    /// indices, up to the next symbol layer. Empty for styles whose symbol layers come last (the
+    /// usual case: the ground then draws whole, under every label).
+    public var layersOverLabels: [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var seenSymbol = false, start: Int? = nil
+        for (i, layer) in style.layers.enumerated() {
+            if layer.kind == .symbol {
+                if let s = start { runs.append(s..<i); start = nil }
+                seenSymbol = true
+            } else if seenSymbol, start == nil, layer.kind != .sky {
+                start = i
+            }
+        }
+        if let s = start { runs.append(s..<style.layers.count) }
+        return runs
     }
 
     /// The style's layers for tile `id` onto `canvas`: the tile's pixel (x, y) is the canvas's
     /// `origin` + `scale` · (x, y), a style pixel is `unit` of the canvas's, and the style is
     /// evaluated at `zoom`. True if anything was drawn.
-    func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double) -> Bool {
+    func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil) -> Bool {
         var drewSomething = false
-        for layer in style.layers where layer.shows(at: zoom) {
+        let range = layers.map { $0.clamped(to: 0..<style.layers.count) } ?? 0..<style.layers.count
+        for layer in style.layers[range] where layer.shows(at: zoom) {
             let context = EvaluationContext(zoom: zoom)
             switch layer.kind {
             case .background:

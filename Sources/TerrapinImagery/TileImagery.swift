@@ -60,6 +60,9 @@ public struct TileView: Sendable {
     public var pixelsPerTile: Double
     public var unit: Double
     public var zoom: Double
+    /// Which of the drawer's layers (its style's, by index) to draw; nil: all. A style's layers
+    /// above a symbol layer are drawn in a second pass, over that layer's labels.
+    public var layers: Range<Int>? = nil
     public init(origin: (x: Double, y: Double), pixelsPerTile: Double, unit: Double, zoom: Double) {
         self.origin = origin
         self.pixelsPerTile = pixelsPerTile

@@ -60,6 +60,10 @@ public enum DisplayContent: Equatable, Sendable {
     /// A style's label's icon: drawn with the other icons of its layer, under the layer's text,
     /// as MapLibre draws a symbol layer's icons before its text.
     case basemapIcon(Int)
+    /// A style's layers that lie over a symbol layer (`Basemap.layersOverLabels`), by index:
+    /// drawn over the labels of the style's lower symbol layers, as MapLibre draws layers in
+    /// style order (a flat map drawn at the output's resolution only; a drape holds them all).
+    case basemapLayers(Range<Int>)
     /// A popover: index into `ResolvedScene.popovers`, and the marker it is on (or anchored at).
     case popover(Int, marker: Int)
     /// The data's attribution, small in the bottom-right corner on a translucent white band.

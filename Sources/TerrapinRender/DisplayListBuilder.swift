@@ -84,8 +84,19 @@ enum DisplayListBuilder {
             }
         }
         let order = Self.labelDrawOrder(scene.labels)
+        // A flat map's style layers that lie over a symbol layer, drawn in style order among
+        // the labels (the ground draws the layers under the first of them).
+        var overLabels: [Range<Int>] = []
+        if case .flatBasemap? = flatDrape, let basemap { overLabels = basemap.layersOverLabels }
+        let layerIndex = Dictionary((basemap?.style.layers ?? []).enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         // A style layer's icons, then its text (the scene's own labels have no icons).
         for group in Self.layerRuns(order, scene.labels) {
+            if let first = group.first, let id = scene.labels[first].style?.layer, let index = layerIndex[id] {
+                while let next = overLabels.first, next.lowerBound < index {
+                    items.append(DisplayItem(layer: .labels, content: .basemapLayers(next)))
+                    overLabels.removeFirst()
+                }
+            }
             for label in group.map({ scene.labels[$0] }) where label.style?.icon != nil {
                 items.append(DisplayItem(layer: .labels, content: .basemapIcon(label.index), box: label.iconBox ?? label.box, depth: label.depth,
                                          hidden: label.hidden, isDrawn: label.isShown && label.anchor != nil))
@@ -98,6 +109,7 @@ enum DisplayListBuilder {
                                          hidden: label.hidden, isDrawn: label.isShown && label.layout != nil))
             }
         }
+        for layers in overLabels { items.append(DisplayItem(layer: .labels, content: .basemapLayers(layers))) }
         for i in scene.drawOrder { if let l = leader(scene.markers[i], .markers, opacity: 1) { items.append(l) } }
         for i in scene.drawOrder {
             let m = scene.markers[i]

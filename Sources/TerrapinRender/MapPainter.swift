@@ -128,6 +128,8 @@ public enum MapPainter {
                     drawControl(scene.controls[k], canvas: canvas)
                 case .placeCard:
                     if let card = scene.placeCard { drawPlaceCard(card, canvas: canvas) }
+                case .basemapLayers(let range):
+                    paintBasemapLayers(range, scene, content, in: rect, canvas: canvas, transform: saved)
                 case .sky, .flatGround, .terrainMesh, .buildings, .model:
                     continue
                 }
@@ -136,6 +138,25 @@ public enum MapPainter {
         if overlap { canvas.deferringComposites(paintItems) } else { paintItems() }
         canvas.transform = saved
         canvas.restore()
+    }
+
+    /// A flat map's style layers that lie over a symbol layer, drawn over what is there (the
+    /// labels below them), tile by tile as the ground drew the rest.
+    static func paintBasemapLayers(_ range: Range<Int>, _ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, transform: Transform) {
+        guard let projection = scene.projection, let drawer = content.groundImagery?.tiles?.drawer,
+              var pass = GroundPass(projection: projection, rect: rect, transform: transform, canvasWidth: canvas.width, canvasHeight: canvas.height, sky: MapPalette.sky)
+        else { return }
+        let saved = canvas.transform
+        canvas.transform = transform
+        _ = pass.drawFlatMapLayers(drawer, layers: range, onto: canvas)
+        canvas.transform = saved
+    }
+
+    /// The layers of a flat map's style the ground draws: those under the first that lies over a
+    /// symbol layer (drawn among the labels, `DisplayContent.basemapLayers`); nil: all.
+    static func groundLayers(_ scene: ResolvedScene) -> Range<Int>? {
+        for item in scene.items { if case .basemapLayers(let r) = item.content { return 0..<r.lowerBound } }
+        return nil
     }
 
     /// The ground and 3D layers, into one depth buffer, then onto the canvas; `onGround` paints
@@ -169,7 +190,7 @@ public enum MapPainter {
                 // tile, as a web map is; any other view drapes the tiles' textures.
                 // (Resolve chose it; too many tiles for one image, and the tiles are draped instead.)
                 if case .flatBasemap? = drape, let drawer = content.groundImagery?.tiles?.drawer,
-                   pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas) { continue }
+                   pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas, layers: groundLayers(scene)) { continue }
                 pass.drawSkyAndFlatGround(ground: color, grid: content.terrain?.grid, imagery: drape != nil ? content.groundImagery : nil, style: style)
             case .terrainMesh(_, _, _, let drape, let roadmap):
                 guard let terrain = content.terrain else { continue }

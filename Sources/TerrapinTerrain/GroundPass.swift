@@ -210,7 +210,26 @@ public struct GroundPass {
     /// own zoom; every device pixel is drawn by the one tile its centre lies in. Then the frame
     /// takes the pixels back, so 3D content drawn next covers them. False (nothing drawn) when
     /// the drawer cannot, or the view is not such a map.
-    public mutating func drawFlatMap(_ drawer: any TileDrawer, ground groundColor: RGBAColor, style: TerrainStyle, onto canvas: Canvas) -> Bool {
+    public mutating func drawFlatMap(_ drawer: any TileDrawer, ground groundColor: RGBAColor, style: TerrainStyle, onto canvas: Canvas,
+                                     layers: Range<Int>? = nil) -> Bool {
+        guard flatMapTiles(drawer, layers: layers, onto: canvas, before: { pass in
+            pass.drawSkyAndFlatGround(ground: groundColor, grid: nil, imagery: nil, style: style)
+            pass.composite(onto: canvas)
+        }) else { return false }
+        readBack(from: canvas)
+        return true
+    }
+
+    /// Some of `drawer`'s layers (`layers`) drawn straight onto `canvas` over what is there, as
+    /// `drawFlatMap` draws its tiles, without the ground: a style's layers above its labels.
+    /// False (nothing drawn) when the view is not a flat map the drawer can draw.
+    public mutating func drawFlatMapLayers(_ drawer: any TileDrawer, layers: Range<Int>, onto canvas: Canvas) -> Bool {
+        flatMapTiles(drawer, layers: layers, onto: canvas, before: { _ in })
+    }
+
+    /// The tiles of a flat map drawn onto `canvas`, each pixel by the one tile its centre lies in
+    /// (`before` runs once the view is known to be drawable).
+    private mutating func flatMapTiles(_ drawer: any TileDrawer, layers: Range<Int>?, onto canvas: Canvas, before: (inout GroundPass) -> Void) -> Bool {
         guard Self.seesFlatMap(projection), drawer.drawsDirectly, let k = projection.frame.ellipsoid.planeScale else { return false }
         let groundZ = -projection.frame.origin.altitude
         guard let s0 = projection.project(enu: Vector3(0, 0, groundZ)), let s1 = projection.project(enu: Vector3(1, 0, groundZ)) else { return false }
@@ -235,8 +254,7 @@ public struct GroundPass {
         let last = (tile((Double(x1) - cx) / perWorld + mx) + 1, tile((Double(y1) - cy) / perWorld + my) + 1)
         let rows = max(0, min(last.1, 1 << z - 1)) - max(0, first.1) + 1, columns = last.0 - first.0 + 1
         guard rows > 0, columns > 0, rows * columns <= Self.maxFlatMapTiles else { return false }
-        drawSkyAndFlatGround(ground: groundColor, grid: nil, imagery: nil, style: style)
-        composite(onto: canvas)
+        before(&self)
         for ty in max(0, first.1)...min(last.1, 1 << z - 1) {
             for tx in first.0...last.0 {
                 if let stopped, stopped() { return true }
@@ -246,12 +264,12 @@ public struct GroundPass {
                 let r0 = max(y0, Int(saturating: (top - 0.5).rounded(.up))), r1 = min(y1, Int(saturating: (bottom - 0.5).rounded(.up)))
                 guard c1 > c0, r1 > r0, let tile = Canvas(width: c1 - c0, height: r1 - r0) else { continue }
                 let wrapped = ((tx % (1 << z)) + (1 << z)) % (1 << z)
-                let view = TileView(origin: (left - Double(c0), top - Double(r0)), pixelsPerTile: perTile, unit: unit, zoom: zoom)
+                var view = TileView(origin: (left - Double(c0), top - Double(r0)), pixelsPerTile: perTile, unit: unit, zoom: zoom)
+                view.layers = layers
                 guard (try? drawer.draw(TileID(z: z, x: wrapped, y: ty), view: view, into: tile)) == true else { continue }
                 canvas.composite(tile.pixmap, atDevice: (c0, r0))
             }
         }
-        readBack(from: canvas)
         return true
     }
 

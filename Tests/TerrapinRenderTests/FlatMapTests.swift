@@ -29,3 +29,41 @@ import TerrapinTestSupport
         }
     }
 }
+
+/// MapLibre draws a style's layers in order: a fill listed after a symbol layer covers that
+/// layer's labels. Straight down on the plane Terrapin draws so too (the fill among the labels);
+/// a draped view holds every layer in the tiles' textures, under every label.
+@Suite struct LayersOverLabelsTests {
+    @Test func theLayerRunsAfterSymbolLayers() throws {
+        let json = #"{"version": 8, "sources": {"x": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}}, "layers": [{"id": "a", "type": "background"}, {"id": "s", "type": "symbol", "source": "x"}, {"id": "l", "type": "line", "source": "x"}, {"id": "c", "type": "circle", "source": "x"}, {"id": "t", "type": "symbol", "source": "x"}, {"id": "f", "type": "fill", "source": "x"}]}"#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "runs.json", directory: "/")
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        #expect(basemap.layersOverLabels == [2..<4, 5..<6])
+        let plain = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {"x": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}}, "layers": [{"id": "a", "type": "background"}, {"id": "s", "type": "symbol", "source": "x"}]}"#.utf8), file: "p.json", directory: "/")
+        #expect(try Basemap(style: plain, tiles: nil) { path in try TileSources.open(path) }.layersOverLabels.isEmpty)
+    }
+
+    func scene(tilt: Double) throws -> PreparedScene {
+        let json = #"""
+            {"output": {"width": 200, "height": 120},
+             "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
+                     "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87, "tilt": \#(tilt)},
+                     "basemap": {"tiles": "../../tiles/monaco-omt.pmtiles", "style": "../styles/over-labels.json"}}}
+            """#
+        return try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: Repository.fixtures + "/basemap/mercator/inline.json"))
+    }
+
+    @Test func aFillAfterASymbolLayerCoversItsLabels() throws {
+        let flat = try scene(tilt: 0)
+        let list = try #require(try flat.resolve()).displayList
+        #expect(list.contains("basemap layers 2…2 over the labels below"), "\(list)")
+        // Left of the centre the fill covers the text: no dark pixel; right of it the text shows.
+        let image = try flat.render()
+        func dark(_ columns: Range<Int>) -> Int { (40..<80).reduce(0) { n, y in n + columns.filter { image[$0, y].green < 100 && image[$0, y].red < 100 }.count } }
+        #expect(dark(62..<98) == 0 && dark(102..<160) > 50, "\(dark(62..<98)) dark pixels under the fill, \(dark(102..<160)) beside it")
+        #expect(image[80, 60] == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255))
+        // Draped (tilted), the fill is in the tiles' texture, under the label.
+        let tilted = try scene(tilt: 30)
+        #expect(!(try #require(try tilted.resolve()).displayList.contains("over the labels below")))
+    }
+}
