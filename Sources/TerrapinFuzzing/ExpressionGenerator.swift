@@ -95,7 +95,7 @@ struct ExpressionGenerator {
         case 28: return "[\"rgba\", \(args(4))]"
         case 29: return "[\"zoom\"]"
         case 30: return "[\"geometry-type\"]"
-        case 31: return "[\"id\"]"
+        case 31: return pick(2) == 0 ? "[\"id\"]" : "[\"feature-state\", \(pick(2) == 0 ? "\"\(Self.properties[pick(Self.properties.count)])\"" : args(1))]"
         case 32: return "[\"in\", \(args(2))]"
         case 33: return "[\"format\", \(args(1)), {}]"
         case 34:

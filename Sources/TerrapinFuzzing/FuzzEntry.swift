@@ -145,7 +145,8 @@ public enum FuzzEntry {
     /// A style expression made from the bytes by the specification's grammar
     /// (`ExpressionGenerator`), parsed as a paint value, as an array-valued layout value and as
     /// a filter, and each evaluated for every feature of the hand-made tile, and for none, at
-    /// zooms 0, 7.5, 14 and 24. True when some parse took it.
+    /// zooms 0, 7.5, 14 and 24, each feature with no state, a state of every kind of value under
+    /// its id, and its id promoted from a property. True when some parse took it.
     @discardableResult
     public static func expression(_ bytes: [UInt8]) -> Bool {
         var generator = ExpressionGenerator(bytes)
@@ -158,7 +159,22 @@ public enum FuzzEntry {
         guard !parsed.isEmpty, let tile = try? VectorTile.decode(MemoryTiles.handMade, source: "fuzz.mvt") else { return !parsed.isEmpty }
         for zoom in [0, 7.5, 14, 24] {
             var contexts = [EvaluationContext(zoom: zoom)]
-            for layer in tile.layers { for feature in layer.features { contexts.append(EvaluationContext(zoom: zoom, layer: layer, feature: feature, tile: MemoryTiles.id)) } }
+            for layer in tile.layers {
+                var stated = layer, promoted = layer
+                var states: [String: [String: StyleValue]] = [:]
+                for (k, feature) in layer.features.enumerated() {
+                    let state: [String: StyleValue] = ["name": .string("s\(k)"), "class": .number(Double(k)), "hover": .bool(k % 2 == 0),
+                                                       "rank": .array([.number(1), .null]), "kind": .null]
+                    if let id = feature.id, let key = FeatureStates.key(.number(Double(id))) { states[key] = state }
+                    states["s\(k)"] = state
+                }
+                stated.states = states
+                promoted.states = states
+                promoted.promoteId = "name"
+                for feature in layer.features {
+                    for l in [layer, stated, promoted] { contexts.append(EvaluationContext(zoom: zoom, layer: l, feature: feature, tile: MemoryTiles.id)) }
+                }
+            }
             for e in parsed { for c in contexts { _ = e.evaluate(c) } }
         }
         return true

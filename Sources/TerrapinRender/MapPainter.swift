@@ -447,7 +447,7 @@ public enum MapPainter {
         }
     }
 
-    /// A style's label's text: its halo (the text drawn around itself in rings out to the halo
+    /// A style's label's text: its halo (`drawHalo`: the distance fields' ring out to the halo
     /// width), then the text, turned about its centre for labels along lines; beside its icon
     /// (drawn before, with its layer's icons: `drawLabelIcon`) at its own place.
     static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelPaint, canvas: Canvas) {
@@ -499,41 +499,12 @@ public enum MapPainter {
         layout.drawDistanceField(in: canvas, at: origin, color: style.color, pass: .fill)
     }
 
-    /// A style's halo: the text drawn around itself in rings out to the halo width. With a
-    /// blur the halo is drawn as a mask, blurred (a Gaussian of σ = half the blur, so its edge
-    /// fades over about the blur's width, as MapLibre's does), then filled in the halo's colour.
+    /// A style's halo, as MapLibre's shader draws it: a second threshold of each glyph's distance
+    /// field, `text-halo-width` out from the outline, its edge widened by `text-halo-blur`, the
+    /// glyph's inside left clear (see `TextLayout.drawDistanceField`).
     static func drawHalo(_ layout: TextLayout, at origin: Point, style: LabelPaint, canvas: Canvas) {
         guard style.haloWidth > 0, style.haloColor.alpha > 0 else { return }
         layout.drawDistanceField(in: canvas, at: origin, color: style.haloColor, pass: .halo(width: style.haloWidth, blur: style.haloBlur))
-        return
-        let rings = style.haloWidth > 1 ? [style.haloWidth / 2, style.haloWidth] : [style.haloWidth]
-        func stamp(_ target: Canvas, _ color: RGBAColor) {
-            for r in rings {
-                for k in 0..<8 {
-                    let a = Double(k) * Double.pi / 4
-                    layout.draw(in: target, at: Point(origin.x + r * cos(a), origin.y + r * sin(a)), color: color, colorGlyphs: .silhouette)
-                }
-            }
-        }
-        let t = canvas.transform
-        let scale = (abs(t.a * t.d - t.b * t.c)).squareRoot()
-        let sigma = style.haloBlur / 2 * scale
-        guard sigma >= 0.05, sigma.isFinite else {
-            stamp(canvas, style.haloColor)
-            return
-        }
-        // The halo's device box, with room for the blur's tail (3σ).
-        let reach = style.haloWidth + 2
-        let box = t.apply(Rect(x: origin.x - reach, y: origin.y - reach, width: layout.width + 2 * reach, height: layout.height + 2 * reach))
-        let margin = (3 * sigma).rounded(.up) + 1
-        let x0 = max(0, (box.minX - margin).rounded(.down)), y0 = max(0, (box.minY - margin).rounded(.down))
-        let x1 = min(Double(canvas.width), (box.maxX + margin).rounded(.up)), y1 = min(Double(canvas.height), (box.maxY + margin).rounded(.up))
-        guard x0 < x1, y0 < y1, let layer = Canvas(width: Int(x1 - x0), height: Int(y1 - y0)) else { return }
-        layer.transform = t.concatenating(.translation(-x0, -y0))
-        stamp(layer, .white)
-        var mask = layer.pixmap.alphaMask
-        Blur.gaussian(&mask, width: layer.width, height: layer.height, sigma: sigma)
-        canvas.fillMask(mask, width: layer.width, at: (Int(x0), Int(y0)), color: style.haloColor)
     }
 
     /// A leader line from the ground to a lifted marker's anchor: 1 pt of #3C4043 with a white
