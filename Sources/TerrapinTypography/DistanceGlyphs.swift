@@ -37,11 +37,14 @@ public struct DistanceGlyph: Sendable {
     public static let cutoff = 0.25
     /// Largest field side in texels; a glyph wider or taller at 24 px is drawn from its mask.
     public static let maxSide = 512
+    /// Most texel × outline segment distance tests for one field (about 40 ms); a glyph whose
+    /// outline needs more (a hostile font's thousands of segments) is drawn from its mask.
+    public static let maxWork = 20_000_000
 
     static let empty = DistanceGlyph(left: 0, top: 0, width: 0, height: 0, field: [])
 
     /// The field of `outline` (font units, y down) at `emPixels`, `unitsPerEm` units to the em.
-    /// Nil when the glyph is too large for a field (`maxSide`).
+    /// Nil when the glyph is too large for a field (`maxSide`) or too costly (`maxWork`).
     static func make(outline: Path, unitsPerEm: Int) -> DistanceGlyph? {
         var polylines = Polylines()
         outline.flatten(transform: .scale(emPixels / Double(max(1, unitsPerEm))), tolerance: 1.0 / 32, into: &polylines)
@@ -62,6 +65,7 @@ public struct DistanceGlyph: Sendable {
                 previous = p
             }
         }
+        guard width * height * segments.count <= maxWork else { return nil }
         var field = [UInt8](repeating: 0, count: width * height)
         // Beyond this distance every texel is 0 outside (and 255 inside is never that deep).
         let reach = radius * (1 - cutoff)

@@ -40,6 +40,7 @@ import TerrapinTestSupport
         "font file": "fonts",
         "glyph bitmap": "fonts",
         "glyph cache": "fonts",
+        "glyph distance field (a style's labels)": "DistanceGlyphTests.costlyGlyphsGetNoField",
         "height grid samples": "heightGrids",
         "imagery pixels": "imagery",
         "scene time and flight durations": "time",

@@ -410,6 +410,22 @@ extension MapLabelMetricsTests {
         #expect(field.sample(-2, 9.5) == 0)
     }
 
+    /// Hostile fonts: a glyph too large at 24 px, or whose outline has too many segments for
+    /// its texels, gets no field (it is drawn from its exact mask instead).
+    @Test func costlyGlyphsGetNoField() throws {
+        var huge = PathBuilder()
+        huge.addRect(Rect(x: 0, y: -600, width: 600, height: 600))
+        #expect(DistanceGlyph.make(outline: huge.build(), unitsPerEm: 24) == nil)
+        // A 20 × 20 texel square drawn with 100,000 segments: 676 texels × 100,000 > 20,000,000.
+        var jagged = PathBuilder()
+        jagged.move(to: Point(0, 0))
+        for k in 1...100_000 { jagged.line(to: Point(20 * Double(k) / 100_000, k % 2 == 0 ? 0 : -0.01)) }
+        jagged.line(to: Point(20, -20))
+        jagged.line(to: Point(0, -20))
+        jagged.close()
+        #expect(DistanceGlyph.make(outline: jagged.build(), unitsPerEm: 24) == nil)
+    }
+
     /// Text drawn from fields: solid inside its glyphs, clear away from them, about half at the
     /// outline, and its edge softer (more partly covered pixels) than exact-area coverage; a
     /// halo rings the glyphs out to its width and leaves their insides nearly clear.
