@@ -72,14 +72,14 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 do {
                     switch data {
                     case .inline(let node):
-                        geojson[key] = try GeoJSONSource(node, name: "'\(key)'", maxZoom: source.maxZoom ?? 18, buffer: source.buffer, generateID: source.generateID)
+                        geojson[key] = try GeoJSONSource(node, name: "'\(key)'", maxZoom: source.maxZoom ?? 18, buffer: source.buffer, generateID: source.generateID, lineMetrics: source.lineMetrics)
                     case .file(let path):
                         let bytes: [UInt8]
                         do { bytes = try files.read(path, limit: GeoJSONSource.maxBytes) } catch {
                             throw BasemapError.geojson(source: "'\(key)'", path: "$", location: nil, message: error.description)
                         }
                         geojson[key] = try GeoJSONSource(bytes: bytes, name: "'\(key)' ('\(path)')", maxZoom: source.maxZoom ?? 18,
-                                                         buffer: source.buffer, generateID: source.generateID)
+                                                         buffer: source.buffer, generateID: source.generateID, lineMetrics: source.lineMetrics)
                     }
                     credit(source.attribution)
                 } catch {

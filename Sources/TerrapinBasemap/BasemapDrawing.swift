@@ -158,6 +158,45 @@ extension Basemap {
                 if let layer = linePatterns[name]?.image() { canvas.drawImage(layer) }
             }
         }
+        // `line-gradient`: the layer's lines stroked into one mask while each pixel learns how
+        // far along its line it lies, then coloured from the gradient's ramp once.
+        var lineGradient: LinePattern?
+        if layer.kind == .line, let expression = layer.property("line-gradient") {
+            var isStep = false
+            if case .step = expression { isStep = true }
+            // MapLibre's ramp: 256 texels a piece; for a step, enough for the longest line at
+            // 1024 pixels a tile (times the overzoom to z22 at the source's deepest zoom), a power
+            // of two, at most 16384.
+            var resolution = 256
+            if isStep {
+                var longest = 0.0
+                for feature in data.features where feature.type == .lineString {
+                    for part in feature.parts.indices {
+                        let p = feature.part(part), base = p.startIndex
+                        var length = 0.0
+                        for k in stride(from: 2, to: p.count, by: 2) {
+                            let dx = Double(p[base + k] - p[base + k - 2]), dy = Double(p[base + k + 1] - p[base + k - 1])
+                            length += (dx * dx + dy * dy).squareRoot()
+                        }
+                        longest = max(longest, length)
+                    }
+                }
+                let overzoom = tile.flatMap { t in layer.source.flatMap { maxDataZoom($0) }.map { t.z >= $0 ? pow(2, Double(max(0, 22 - t.z))) : 1 } } ?? 1
+                let coverage = min(1_048_576.0, longest / Double(max(1, data.extent)) * 1024 * overzoom)
+                var power = 256
+                while Double(power) < coverage, power < 16384 { power *= 2 }
+                resolution = power
+            }
+            let zoomNow = zoom
+            lineGradient = LinePattern(tileSize: tileSize, gradient: { progress in
+                var c = EvaluationContext(zoom: zoomNow)
+                c.lineProgress = progress
+                guard let colour = expression.evaluate(c).color else { return .zero }
+                func unit(_ v: Double) -> Float { Float(min(1, max(0, v))) }
+                return SIMD4(unit(colour.red), unit(colour.green), unit(colour.blue), unit(colour.alpha))
+            }, resolution: resolution, nearest: isStep)
+        }
+        defer { if let layer = lineGradient?.image() { canvas.drawImage(layer) } }
         var featureNumber: Int32 = 0
         for feature in data.features {
             switch (layer.kind, feature.type) {
@@ -171,6 +210,7 @@ extension Basemap {
             // A patterned line's parts as points (the pattern runs along them).
             var linePattern: String?
             if layer.kind == .line, case .string(let name)? = layer.property("line-pattern")?.evaluate(context), !name.isEmpty { linePattern = name }
+            let keepsParts = linePattern != nil || lineGradient != nil
             var lineParts: [[Point]] = []
             // `line-offset`: pixels of a 512-pixel tile to the right of the line's direction.
             let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * unit : 0
@@ -186,7 +226,7 @@ extension Basemap {
                     if k == 0 { b.move(to: point) } else { b.line(to: point) }
                 }
                 if feature.type == .polygon { b.close() }
-                if linePattern != nil {
+                if keepsParts {
                     var points = moved ?? (0..<count).map(at)
                     if feature.type == .polygon, let first = points.first { points.append(first) }
                     lineParts.append(points)
@@ -237,6 +277,21 @@ extension Basemap {
                 style.cap = LineCap(rawValue: layer.property("line-cap")?.evaluate(context).string ?? "butt") ?? .butt
                 style.join = LineJoin(rawValue: layer.property("line-join")?.evaluate(context).string ?? "miter") ?? .miter
                 style.miterLimit = Self.number(layer, "line-miter-limit", context, default: 2)
+                if let gradient = lineGradient {
+                    // The gradient replaces the colour; it runs along lines whose source knows
+                    // their lengths (a GeoJSON source's `lineMetrics`), as MapLibre's does.
+                    guard let clips = feature.lineClips else {
+                        note("layer '\(layer.id)': line-gradient needs a GeoJSON source with \"lineMetrics\": true; its lines are not drawn")
+                        continue
+                    }
+                    featureNumber += 1
+                    guard gradient.add(lineParts, path: path, style: style, opacity: opacity, feature: featureNumber, progress: clips) else {
+                        note("layer '\(layer.id)': line-gradient visits more than \(LinePattern.visitsPerPixel) × a tile's pixels in a tile; the rest of its lines there are not drawn")
+                        continue
+                    }
+                    drew = true
+                    continue
+                }
                 if let name = linePattern {
                     // The pattern replaces the colour and the dashes (as the spec's "disabled
                     // by line-pattern" says); a feature whose image is missing is not drawn.

@@ -43,10 +43,12 @@ public final class GeoJSONSource: Sendable {
     public let maxZoom: Int
     /// 512ths of a tile drawn beyond each edge. Default 128.
     let buffer: Double
+    /// Whether lines carry where their pieces lie along them (`lineMetrics`, for `line-gradient`).
+    let lineMetrics: Bool
 
     /// The features of `data`, a GeoJSON object (FeatureCollection, Feature or geometry);
     /// `name` names the source in messages.
-    public init(_ data: JSONNode, name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false) throws(BasemapError) {
+    public init(_ data: JSONNode, name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false, lineMetrics: Bool = false) throws(BasemapError) {
         var reader = Reader(name: name, generateID: generateID)
         try reader.object(data, "$", properties: [])
         features = reader.features
@@ -54,15 +56,16 @@ public final class GeoJSONSource: Sendable {
         values = reader.values
         self.maxZoom = max(0, min(24, maxZoom))
         self.buffer = max(0, min(512, buffer))
+        self.lineMetrics = lineMetrics
     }
 
     /// Reads GeoJSON text.
-    public convenience init(bytes: [UInt8], name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false) throws(BasemapError) {
+    public convenience init(bytes: [UInt8], name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false, lineMetrics: Bool = false) throws(BasemapError) {
         let root: JSONNode
         do { root = try JSONParser.parse(bytes) } catch {
             throw .geojson(source: name, path: "$", location: error.location, message: "\(error.message); GeoJSON is JSON (RFC 7946)")
         }
-        try self.init(root, name: name, maxZoom: maxZoom, buffer: buffer, generateID: generateID)
+        try self.init(root, name: name, maxZoom: maxZoom, buffer: buffer, generateID: generateID, lineMetrics: lineMetrics)
     }
 
     /// The tile `id`: every feature reaching its buffered box, in its units.
@@ -78,7 +81,7 @@ public final class GeoJSONSource: Sendable {
         }
         var out: [VectorTile.Feature] = []
         for f in features where f.maxX >= wx0 && f.minX <= wx1 && f.maxY >= wy0 && f.minY <= wy1 {
-            var coordinates: [Int32] = [], ends: [Int] = []
+            var coordinates: [Int32] = [], ends: [Int] = [], clips: [SIMD2<Double>] = []
             func append(_ points: [SIMD2<Double>]) {
                 for p in points { coordinates.append(Int32(p.x.rounded())); coordinates.append(Int32(p.y.rounded())) }
                 ends.append(coordinates.count / 2)
@@ -89,7 +92,14 @@ public final class GeoJSONSource: Sendable {
                 if !inside.isEmpty { append(inside) }
             case .lineString:
                 for part in f.parts {
-                    for piece in clipLine(part.map(local), lo, hi) where piece.count >= 2 { append(Self.deduplicated(piece)) }
+                    let points = part.map(local)
+                    var metrics = lineMetrics ? LineMetrics(points) : nil
+                    for piece in clipLine(points, lo, hi) where piece.count >= 2 {
+                        append(Self.deduplicated(piece))
+                        // Where the piece starts and ends along the whole line (geojson-vt's
+                        // clip start and end), found walking forward: pieces come in order.
+                        if metrics != nil { clips.append(metrics!.span(piece)) }
+                    }
                 }
             case .polygon:
                 var k = 0
@@ -109,11 +119,62 @@ public final class GeoJSONSource: Sendable {
                 break
             }
             guard !ends.isEmpty else { continue }
-            out.append(VectorTile.Feature(id: f.id, type: f.type, tags: f.tags, coordinates: coordinates, parts: ends))
+            var made = VectorTile.Feature(id: f.id, type: f.type, tags: f.tags, coordinates: coordinates, parts: ends)
+            if lineMetrics, f.type == .lineString, clips.count == ends.count { made.lineClips = clips }
+            out.append(made)
         }
         let layer = VectorTile.Layer(name: Self.layerName, extent: Self.extent, keys: keys, values: values, features: out,
                                      keyIndex: Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }))
         return VectorTile(layers: [layer])
+    }
+
+    /// A line's length so far at each point, to find where its clipped pieces lie along it.
+    struct LineMetrics {
+        let points: [SIMD2<Double>]
+        /// Length up to each point; the last is the whole line's.
+        let cumulative: [Double]
+        /// The segment the last piece ended on (pieces are found walking forward).
+        var segment = 0
+
+        init(_ points: [SIMD2<Double>]) {
+            self.points = points
+            var sum = 0.0, c = [0.0]
+            for i in points.indices.dropFirst() {
+                let d = points[i] - points[i - 1]
+                sum += (d.x * d.x + d.y * d.y).squareRoot()
+                c.append(sum)
+            }
+            cumulative = c
+        }
+
+        /// Where `p` lies along the line, from the segment `segment` on: the nearest point of
+        /// the first few segments that hold it (a clipped piece's ends lie on the line).
+        mutating func along(_ p: SIMD2<Double>) -> Double {
+            guard points.count >= 2 else { return 0 }
+            var best = (distance: Double.infinity, along: 0.0, segment: segment)
+            var i = segment
+            while i < points.count - 1 {
+                let a = points[i], b = points[i + 1], e = b - a
+                let length2 = e.x * e.x + e.y * e.y
+                let t = length2 > 0 ? min(1, max(0, ((p - a) * e).sum() / length2)) : 0
+                let q = a + e * t, d = ((p - q) * (p - q)).sum()
+                if d < best.distance { best = (d, cumulative[i] + t * length2.squareRoot(), i) }
+                // On this segment (to rounding): the first that holds it.
+                if d < 1e-9 { break }
+                i += 1
+            }
+            segment = best.segment
+            return best.along
+        }
+
+        /// A piece's start and end along the line, as fractions of its length.
+        mutating func span(_ piece: [SIMD2<Double>]) -> SIMD2<Double> {
+            let total = cumulative.last ?? 0
+            guard total > 0, let first = piece.first, let last = piece.last else { return SIMD2(0, 1) }
+            let start = along(first)
+            let end = along(last)
+            return SIMD2(start / total, end / total)
+        }
     }
 
     /// Twice the signed area by the surveyor's formula, as rounded to the tile's units.

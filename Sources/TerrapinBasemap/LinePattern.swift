@@ -9,6 +9,13 @@
 // anti-aliasing as every line), while each pixel near them learns its place along and across
 // the nearest segment of the latest feature over it; the pattern is then sampled (bilinear,
 // repeating along, clamped across) through the mask once.
+//
+// `line-gradient` goes the same way: each pixel learns how far along its piece of line it lies,
+// and takes the gradient's colour from a ramp of `resolution` texels made for that piece, as
+// MapLibre's gradient texture holds one row per piece: texel i is the gradient at
+// start + (end − start) · i / (resolution − 1), the piece's start and end along its whole line
+// coming from the source's line metrics; read linearly between texels, or at the nearest for a
+// `step` expression; not premultiplied, times the coverage, as its line-gradient shader does.
 import TerrapinGeometry
 import TerrapinRaster
 
@@ -25,12 +32,40 @@ final class LinePattern {
     /// times the tile).
     private(set) var budget: Int
     static let visitsPerPixel = 64
+    /// A gradient instead of a pattern: its colour (0…1, not premultiplied) at a place along the
+    /// line, its ramps' texels, and whether they are read at the nearest.
+    let gradient: ((Double) -> SIMD4<Float>)?
+    let resolution: Int
+    let nearest: Bool
+    /// The pieces' starts and ends along their lines, in the order added (a pixel's `v` is its
+    /// piece's index here).
+    private var spans: [SIMD2<Double>] = []
+
+    /// A gradient along lines: `colour` at each place (0…1) along a line, read through ramps of
+    /// `resolution` texels.
+    init?(tileSize: Int, gradient colour: @escaping (Double) -> SIMD4<Float>, resolution: Int, nearest: Bool) {
+        guard resolution >= 2, let mask = Canvas(width: tileSize, height: tileSize) else { return nil }
+        size = tileSize
+        cell = (1, 1, [0, 0, 0, 0])
+        self.mask = mask
+        gradient = colour
+        self.resolution = resolution
+        self.nearest = nearest
+        u = [Float](repeating: 0, count: tileSize * tileSize)
+        v = u
+        distance = u
+        owner = [Int32](repeating: 0, count: tileSize * tileSize)
+        budget = Self.visitsPerPixel * tileSize * tileSize
+    }
 
     init?(tileSize: Int, image: Pixmap, ratio: Double) {
         guard let cell = Basemap.patternCell(image, ratio: ratio), let mask = Canvas(width: tileSize, height: tileSize) else { return nil }
         size = tileSize
         self.cell = cell
         self.mask = mask
+        gradient = nil
+        resolution = 0
+        nearest = false
         u = [Float](repeating: 0, count: tileSize * tileSize)
         v = u
         distance = u
@@ -40,8 +75,9 @@ final class LinePattern {
 
     /// One feature: `path` (its parts, `parts` as points, in tile pixels) stroked with `style`
     /// at `opacity`; `feature` numbers it (from 1, increasing: a later feature's pixels win).
-    /// False, with nothing drawn, once the visits are spent.
-    func add(_ parts: [[Point]], path: Path, style: StrokeStyle, opacity: Double, feature: Int32) -> Bool {
+    /// For a gradient, `progress` gives each part's start and end along its whole line (nil:
+    /// each part is a whole line, 0 to 1). False, with nothing drawn, once the visits are spent.
+    func add(_ parts: [[Point]], path: Path, style: StrokeStyle, opacity: Double, feature: Int32, progress: [SIMD2<Double>]? = nil) -> Bool {
         guard budget > 0 else { return false }
         mask.stroke(path, style: style, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
         let half = style.width / 2
@@ -49,8 +85,13 @@ final class LinePattern {
         let across = half > 0 ? min(half, (ph + 2) / 2) / half : 1
         // Every pixel the stroke can reach: miter joins and square caps reach past the width.
         let reach = half * max(1, style.join == .miter ? style.miterLimit : 1, style.cap == .square ? 2.squareRoot() : 1) + 1.5
-        for part in parts where part.count >= 2 {
+        for (index, part) in parts.enumerated() where part.count >= 2 {
             var along = 0.0
+            // A gradient's mapping from the part's length to its place along the whole line.
+            var partLength = 0.0
+            if gradient != nil { for i in 0..<(part.count - 1) { let ex = part[i + 1].x - part[i].x, ey = part[i + 1].y - part[i].y; partLength += (ex * ex + ey * ey).squareRoot() } }
+            if gradient != nil { spans.append(progress.flatMap { index < $0.count ? $0[index] : nil } ?? SIMD2(0, 1)) }
+            let piece = Float(spans.count - 1)
             for i in 0..<(part.count - 1) {
                 let a = part[i], b = part[i + 1]
                 let dx = b.x - a.x, dy = b.y - a.y, length = (dx * dx + dy * dy).squareRoot()
@@ -83,6 +124,11 @@ final class LinePattern {
                         owner[k] = feature
                         distance[k] = Float(d)
                         let s = along + min(length, max(0, t))
+                        if gradient != nil {
+                            u[k] = Float(partLength > 0 ? s / partLength : 0)
+                            v[k] = piece
+                            continue
+                        }
                         u[k] = Float(s - (s / pw).rounded(.down) * pw)
                         v[k] = Float(ph / 2 + n * across)
                     }
@@ -95,6 +141,44 @@ final class LinePattern {
     /// The pattern through the mask: premultiplied, ready to lay on the tile.
     func image() -> Pixmap? {
         let coverage = mask.pixmap
+        if let colourAt = gradient {
+            var out = [UInt8](repeating: 0, count: size * size * 4)
+            // Each piece's ramp texels, made as pixels ask for them.
+            var texels: [SIMD2<Int>: SIMD4<Float>] = [:]
+            let n = resolution
+            func texel(_ piece: Int, _ i: Int) -> SIMD4<Float> {
+                let key = SIMD2(piece, i)
+                if let known = texels[key] { return known }
+                let span = spans[piece]
+                let made = colourAt(span.x + (span.y - span.x) * Double(i) / Double(n - 1))
+                texels[key] = made
+                return made
+            }
+            for k in 0..<(size * size) where owner[k] != 0 {
+                let alpha = Float(coverage.data[k * 4 + 3]) / 255
+                guard alpha > 0 else { continue }
+                let piece = Int(v[k])
+                guard spans.indices.contains(piece) else { continue }
+                // The piece's ramp, its texels' centres at (i + ½) / n of its width, as a GPU
+                // samples it.
+                let x = Double(min(1, max(0, u[k]))) * Double(n) - 0.5
+                let colour: SIMD4<Float>
+                if nearest {
+                    colour = texel(piece, min(n - 1, max(0, Int((x + 0.5).rounded(.down)))))
+                } else {
+                    let i0 = min(n - 1, max(0, Int(x.rounded(.down)))), i1 = min(n - 1, i0 + 1)
+                    let f = Float(min(1, max(0, x - Double(i0))))
+                    let c0 = texel(piece, i0), c1 = texel(piece, i1)
+                    colour = c0 + (c1 - c0) * f
+                }
+                // MapLibre multiplies the ramp's (unpremultiplied) colour by the coverage.
+                for c in 0..<4 { out[k * 4 + c] = UInt8(min(255, max(0, (colour[c] * alpha * 255).rounded()))) }
+                // Kept a valid premultiplied pixel: no channel above alpha.
+                let a = out[k * 4 + 3]
+                for c in 0..<3 where out[k * 4 + c] > a { out[k * 4 + c] = a }
+            }
+            return Pixmap(width: size, height: size, premultipliedData: out)
+        }
         let w = cell.width, h = cell.height
         var out = [UInt8](repeating: 0, count: size * size * 4)
         cell.texels.withUnsafeBufferPointer { texels in

@@ -30,6 +30,8 @@ public struct BasemapStyle: Sendable {
         public var data: Data?
         public var buffer = 128.0
         public var generateID = false
+        /// `lineMetrics`: the source's lines know how far along each point is (`line-gradient`).
+        public var lineMetrics = false
         /// A `tiles` URL with no {z}, {x} or {y}: MapLibre asks for that one file for every tile.
         public var repeated = false
         /// An image source's corners (top left, top right, bottom right, bottom left: longitude,
@@ -105,7 +107,7 @@ public struct BasemapStyle: Sendable {
         .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern"],
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
-                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern"],
+                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern", "line-gradient"],
         // Labels and icons are kept upright (keep-upright) and face the viewer, except that a
         // line's label follows it unless text-rotation-alignment is "viewport", and lies flat on
         // the map under pitch unless text-pitch-alignment is "viewport"; with no icons drawn,
@@ -199,6 +201,7 @@ public struct BasemapStyle: Sendable {
                     if let b = member(fields, "buffer"), case .number(let v) = b.value, v >= 0, v <= 512 { source.buffer = v }
                     if let g = member(fields, "generateId"), case .bool(let v) = g.value { source.generateID = v }
                     source.promoteId = Self.promoteId(member(fields, "promoteId"))
+                    if let m = member(fields, "lineMetrics"), case .bool(let v) = m.value { source.lineMetrics = v }
                     if let a = member(fields, "attribution"), case .string(let text) = a.value { source.attribution = text }
                     if let c = member(fields, "cluster"), case .bool(true) = c.value {
                         warn("source '\(m.key)': clustering is not done; every point is drawn")

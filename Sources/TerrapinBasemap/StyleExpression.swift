@@ -15,6 +15,8 @@ public struct EvaluationContext {
     public var heatmapDensity = 0.0
     /// The tile the feature is in (what `within` places its geometry on the map by).
     public var tile: TileID?
+    /// `["line-progress"]`: how far along its line (0…1) `line-gradient` is evaluated.
+    public var lineProgress = 0.0
 
     public init(zoom: Double, layer: VectorTile.Layer? = nil, feature: VectorTile.Feature? = nil, tile: TileID? = nil) {
         self.zoom = zoom
@@ -197,6 +199,8 @@ public enum StyleExpression: Sendable {
             let (x0, e0) = stops[i], (x1, e1) = stops[i + 1]
             let t = Self.interpolationFactor(base: base, x: x, x0: x0, x1: x1)
             return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t)
+        case .call("line-progress", _):
+            return .number(c.lineProgress)
         case .call("feature-state", let args):
             guard case .string(let key)? = args.first?.evaluate(c, &scope) else { return .null }
             return c.state?[key] ?? .null

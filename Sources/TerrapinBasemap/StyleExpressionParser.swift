@@ -31,7 +31,7 @@ public enum StyleExpressionParser {
 
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
-        return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "all", "any", "case", "match", "coalesce",
+        return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "line-progress", "all", "any", "case", "match", "coalesce",
                                       "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image"].contains(op)
     }
 
@@ -117,6 +117,7 @@ public enum StyleExpressionParser {
         case "geometry-type": return .geometryType
         case "zoom": return .zoom
         case "heatmap-density": return .heatmapDensity
+        case "line-progress": return .call("line-progress", [])
         case "within":
             try count(1...1)
             return .within(try withinPolygons(a[0], node))

@@ -89,6 +89,9 @@ public struct VectorTile: Sendable {
         public let coordinates: [Int32]
         /// Where each part (a point run, a line, a ring) ends in `coordinates`, in points.
         public let parts: [Int]
+        /// For a GeoJSON source's lines with `lineMetrics`: where each part starts and ends along
+        /// its whole line, as fractions of the line's length (geojson-vt's clip start and end).
+        public var lineClips: [SIMD2<Double>]? = nil
 
         /// The points of part `i` (empty when there is no such part: a feature may have no
         /// geometry at all).

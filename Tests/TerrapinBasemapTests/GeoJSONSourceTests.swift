@@ -243,3 +243,45 @@ import TerrapinTiles
         #expect(faded.pixmap[0, 1] == PremultipliedRGBA8(red: 128, green: 0, blue: 0, alpha: 128))
     }
 }
+
+/// `lineMetrics`: each clipped piece of a line knows where it starts and ends along the whole
+/// line (geojson-vt's clip start and end), and `line-gradient` colours it by that place.
+@Suite struct LineGradientTests {
+    /// A short line (10° W to 10° E) lies whole in each z1 tile's buffered box (its buffer is
+    /// 45°): both pieces run from 0 to 1. A longer one (60° W to 60° E) at z3, where tile 3
+    /// spans 45° W to 0° and its buffer 11.25° more each side, is cut to 56.25° W…11.25° E:
+    /// (60 − 56.25) / 120 to (60 + 11.25) / 120 of the line.
+    @Test func piecesKnowWhereTheyLieAlongTheLine() throws {
+        let s = try GeoJSONSource(bytes: Array(#"{"type": "LineString", "coordinates": [[-10, 0], [10, 0]]}"#.utf8), name: "'g'", lineMetrics: true)
+        let west = try #require(s.tile(TileID(z: 1, x: 0, y: 0)).layers.first?.features.first?.lineClips?.first)
+        let east = try #require(s.tile(TileID(z: 1, x: 1, y: 0)).layers.first?.features.first?.lineClips?.first)
+        #expect(abs(west.x) < 1e-9 && abs(west.y - 1) < 1e-9 && abs(east.x) < 1e-9 && abs(east.y - 1) < 1e-9, "\(west) \(east)")
+        let long = try GeoJSONSource(bytes: Array(#"{"type": "LineString", "coordinates": [[-60, 0], [60, 0]]}"#.utf8), name: "'g'", lineMetrics: true)
+        let piece = try #require(long.tile(TileID(z: 3, x: 3, y: 3)).layers.first?.features.first?.lineClips?.first)
+        #expect(abs(piece.x - (60 - 56.25) / 120) < 1e-6 && abs(piece.y - (60 + 11.25) / 120) < 1e-6, "\(piece)")
+        // Without lineMetrics, no clips.
+        let plain = try GeoJSONSource(bytes: Array(#"{"type": "LineString", "coordinates": [[-60, 0], [60, 0]]}"#.utf8), name: "'g'")
+        #expect(plain.tile(TileID(z: 3, x: 3, y: 3)).layers.first?.features.first?.lineClips == nil)
+    }
+
+    /// A line across Monaco's tile 14/8529/5974 from red to blue: red at its start, blue at
+    /// its end, between them in the middle; `["line-progress"]` reads the place.
+    @Test func aGradientRunsFromStartToEnd() throws {
+        let w = (8529.0 / 16384) * 360 - 180, e = (8530.0 / 16384) * 360 - 180
+        let lat = atan(sinh(Double.pi * (1 - 2 * 5974.5 / 16384))) * 180 / Double.pi
+        let text = ##"{"version": 8, "sources": {"g": {"type": "geojson", "lineMetrics": true, "data": {"type": "LineString", "coordinates": [[W, LAT], [E, LAT]]}}}, "layers": [{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 20, "line-gradient": ["interpolate", ["linear"], ["line-progress"], 0, "#ff0000", 1, "#0000ff"]}}]}"##
+            .replacingOccurrences(of: "W", with: "\(w + 0.001)").replacingOccurrences(of: "E", with: "\(e - 0.001)").replacingOccurrences(of: "LAT", with: "\(lat)")
+        let style = try BasemapStyle.parse(Array(text.utf8), file: "gradient.json", directory: "/")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        let image = try #require(try basemap.draw(TileID(z: 14, x: 8529, y: 5974)))
+        let y = image.height / 2
+        let start = image[40, y], middle = image[image.width / 2, y], end = image[image.width - 40, y]
+        #expect(start.red > 230 && start.blue < 25, "\(start)")
+        #expect(end.blue > 230 && end.red < 25, "\(end)")
+        #expect(abs(Int(middle.red) - 128) < 12 && abs(Int(middle.blue) - 128) < 12, "\(middle)")
+        // Away from the line, nothing.
+        #expect(image[image.width / 2, 10].alpha == 0)
+        #expect(try expr(#"["line-progress"]"#).evaluate({ var c = EvaluationContext(zoom: 0); c.lineProgress = 0.25; return c }()) == .number(0.25))
+    }
+}
