@@ -167,8 +167,9 @@ extension TextLayout {
     /// Draws the text with its box's top-left at `origin` (user space of `canvas`, any affine
     /// transform) from distance fields, as MapLibre draws a style's labels: `.fill` is the
     /// text, `.halo` the ring around it (the text's inside left clear, as MapLibre leaves it,
-    /// so a translucent text does not show its halo through). Colour glyphs (emoji) draw as
-    /// `draw` draws them in the fill pass and as their silhouette's box in neither.
+    /// so a translucent text does not show its halo through). Colour glyphs (emoji), and glyphs
+    /// too large or costly for a field, are drawn as `draw` draws them, in the fill pass only
+    /// (they get no halo).
     public func drawDistanceField(in canvas: Canvas, at origin: Point, color: RGBAColor, pass: DistanceTextPass,
                                   fields: DistanceGlyphCache = .shared) {
         let t = canvas.transform
@@ -189,23 +190,17 @@ extension TextLayout {
         }
         let clip = canvas.clipBounds
         let k = fontScale
+        /// A glyph without a field, drawn as `draw` draws it (in the fill pass).
+        func drawExactly(_ g: LaidOutGlyph) {
+            guard case .fill = pass else { return }
+            var one = self
+            one.lines = [TextLine(text: "", width: 0, x: 0, baseline: 0, ascent: 0, descent: 0, isTruncated: false, glyphs: [g])]
+            one.draw(in: canvas, at: origin, color: color)
+        }
         for line in lines {
             for g in line.glyphs {
-                if g.face.hasColorBitmaps {
-                    if case .fill = pass {
-                        var one = self
-                        one.lines = [TextLine(text: "", width: 0, x: 0, baseline: 0, ascent: 0, descent: 0, isTruncated: false, glyphs: [g])]
-                        one.draw(in: canvas, at: origin, color: color)
-                    }
-                    continue
-                }
-                guard let field = fields.field(face: g.face, glyph: g.glyph) else {
-                    // Too large for a field: drawn as an exact mask (fill only).
-                    if case .fill = pass {
-                        var one = self
-                        one.lines = [TextLine(text: "", width: 0, x: 0, baseline: 0, ascent: 0, descent: 0, isTruncated: false, glyphs: [g])]
-                        one.draw(in: canvas, at: origin, color: color)
-                    }
+                guard !g.face.hasColorBitmaps, let field = fields.field(face: g.face, glyph: g.glyph) else {
+                    drawExactly(g)
                     continue
                 }
                 guard field.width > 0 else { continue }
