@@ -74,7 +74,11 @@ def rewrite(style, assets, reasons):
             source["data"] = local(source["data"], assets)
         if "url" in source and isinstance(source["url"], str) and source["url"].startswith("mapbox://"):
             reasons.add("a mapbox:// URL")
-    if "sprite" in style:
+    if isinstance(style.get("sprite"), list):
+        for entry in style["sprite"]:
+            if isinstance(entry, dict) and "url" in entry:
+                entry["url"] = local(entry["url"], assets)
+    elif "sprite" in style:
         style["sprite"] = local(style["sprite"], assets)
     style.pop("glyphs", None)
     return style

@@ -169,6 +169,14 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             do { sheet = try SpriteSheet.load(base, retina: true, files: files) } catch { missing.append("\(error); icons are not drawn") }
             missing += sheet?.warnings ?? []
         }
+        // A sprite array's other sheets, their icons named "id:name".
+        for (id, base) in style.extraSprites {
+            do {
+                let extra = try SpriteSheet.load(base, retina: true, files: files)
+                missing += extra.warnings
+                sheet = (sheet ?? SpriteSheet(icons: [:], pieces: [:])).adding(extra, prefix: id + ":")
+            } catch { missing.append("\(error); sprite '\(id)''s icons are not drawn") }
+        }
         sprite = sheet
         problems.withLock { $0 = missing }
     }

@@ -151,6 +151,19 @@ public struct SpriteSheet: Sendable {
         return sheet
     }
 
+    /// This sheet with `other`'s icons added, each named `prefix` + its name (a sprite array's
+    /// sheet "id": "id:name"); at most `maxIcons` in all, the first kept.
+    func adding(_ other: SpriteSheet, prefix: String) -> SpriteSheet {
+        var icons = self.icons, pieces = self.pieces
+        for name in other.icons.keys.sorted() where icons.count < Self.maxIcons {
+            icons[prefix + name] = other.icons[name]
+            pieces[prefix + name] = other.pieces[name]
+        }
+        var merged = SpriteSheet(icons: icons, pieces: pieces)
+        merged.warnings = warnings
+        return merged
+    }
+
     /// An icon's pixels and its pixel ratio, or nil.
     public func icon(_ name: String) -> (Pixmap, Double)? {
         guard let piece = pieces[name], let icon = icons[name] else { return nil }

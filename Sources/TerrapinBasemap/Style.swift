@@ -79,6 +79,9 @@ public struct BasemapStyle: Sendable {
     public var file: String
     /// The sprite sheet's local base path (`…/sprite` for `sprite.json` and `sprite.png`).
     public var sprite: String?
+    /// A `sprite` array's other sheets (local base paths), by id: their icons are named
+    /// "id:name" (the "default" sheet is `sprite`, its icons unprefixed).
+    public var extraSprites: [(id: String, path: String)] = []
     /// The root `light`, which lights the `fill-extrusion`s (MapLibre's default when absent;
     /// literal values are read, an expression is warned about and its default kept).
     public var light = ExtrusionLight.standard
@@ -248,10 +251,32 @@ public struct BasemapStyle: Sendable {
             }
         }
         var sprite: String?
+        var extraSprites: [(id: String, path: String)] = []
+        // `sprite` as an array of {id, url}: the "default" sheet is the sprite, the others
+        // local sheets whose icons are named "id:name".
+        if let s = member(top, "sprite"), case .array(let items) = s.value {
+            for item in items.prefix(16) {
+                guard case .object(let f) = item.value, let i = member(f, "id"), case .string(let id) = i.value,
+                      let u = member(f, "url"), case .string(let url) = u.value, !id.isEmpty else {
+                    warn("a \"sprite\" entry needs an \"id\" and a \"url\"; it is left out")
+                    continue
+                }
+                if id == "default" {
+                    sprite = NetworkAccess.isURL(url) ? url : (url.hasPrefix("file://") ? String(url.dropFirst(7)) : url)
+                    if let p = sprite, !NetworkAccess.isURL(p), !p.hasPrefix("/") { sprite = directory + "/" + p }
+                } else if url.contains("://"), !url.hasPrefix("file://") {
+                    warn("sprite '\(id)' is remote (\(url)), which only the default sprite may be; its icons are not drawn")
+                } else {
+                    let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+                    extraSprites.append((id, path.hasPrefix("/") ? path : directory + "/" + path))
+                }
+            }
+        }
         for key in ["sprite", "glyphs"] {
             guard let s = member(top, key) else { continue }
+            if key == "sprite", case .array = s.value { continue }
             guard case .string(let url) = s.value else {
-                warn("\"\(key)\" is not a string (several sprites are not supported); \(key == "glyphs" ? "labels use the local fonts" : "icons are not drawn")")
+                warn("\"\(key)\" is not a string; \(key == "glyphs" ? "labels use the local fonts" : "icons are not drawn")")
                 continue
             }
             if key == "sprite", NetworkAccess.isURL(url) {
@@ -343,6 +368,7 @@ public struct BasemapStyle: Sendable {
             }
         }
         var style = BasemapStyle(name: name, sources: sources, layers: layers, warnings: warnings, file: file, sprite: sprite)
+        style.extraSprites = extraSprites
         style.light = light
         style.sky = sky
         return style

@@ -414,37 +414,46 @@ public enum MapPainter {
                 .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
         }
         if label.iconSlices.isEmpty {
+            // (Whole icons keep anti-aliased edges: drawn as quads, as the pieces are, two
+            // render-test cases more failed than passed.)
             canvas.drawImage(icon, transform: placed, opacity: style.iconOpacity)
             return
         }
-        // In pieces: its fixed parts at their size, the stretchable ones stretched. As a GPU
-        // draws MapLibre's quads: each piece's edges aliased (a pixel is the piece's whose
-        // centre it holds, so neighbours meet without a seam), sampled with its neighbours'
-        // pixels (one more all round; transparent beyond the icon, as the atlas's padding is).
+        // In pieces: its fixed parts at their size, the stretchable ones stretched.
         for slice in label.iconSlices {
             let sx = Int(slice.source.minX.rounded()), sy = Int(slice.source.minY.rounded())
             let sw = Int(slice.source.maxX.rounded()) - sx, sh = Int(slice.source.maxY.rounded()) - sy
-            guard sw > 0, sh > 0, slice.target.width > 0, slice.target.height > 0, var piece = Pixmap(width: sw + 2, height: sh + 2) else { continue }
-            for row in -1...sh {
-                for col in -1...sw where (0..<icon.width).contains(sx + col) && (0..<icon.height).contains(sy + row) {
-                    piece[col + 1, row + 1] = icon[sx + col, sy + row]
-                }
-            }
-            let kx = slice.target.width / Double(sw), ky = slice.target.height / Double(sh)
-            canvas.save()
-            // The pixels whose centres the piece holds: its device box's edges moved to the
-            // pixel boundaries that rule gives (so every pixel belongs to exactly one piece).
-            let t = canvas.transform
-            var clip = slice.target
-            if t.b == 0, t.c == 0, let back = t.inverted {
-                let d = t.apply(slice.target)
-                func snap(_ v: Double) -> Double { (v - 0.5).rounded(.up) }
-                clip = back.apply(Rect(x: snap(d.minX), y: snap(d.minY), width: snap(d.maxX) - snap(d.minX), height: snap(d.maxY) - snap(d.minY)))
-            }
-            canvas.clip(to: PathBuilder.rect(clip), antiAlias: false)
-            canvas.drawImage(piece, transform: Transform(a: kx, b: 0, c: 0, d: ky, tx: slice.target.minX - kx, ty: slice.target.minY - ky), opacity: style.iconOpacity)
-            canvas.restore()
+            drawQuad(icon, source: (sx, sy, sw, sh), target: slice.target, opacity: style.iconOpacity, canvas: canvas)
         }
+    }
+
+    /// Pixels `source` (x, y, width, height) of `image` drawn onto `target` as a GPU draws
+    /// MapLibre's icon quads: the quad's edges aliased (a pixel is the quad's whose centre it
+    /// holds, so a stretched icon's pieces meet without a seam), sampled bilinearly with the neighbouring pixels (one more all
+    /// round; transparent beyond the image, as the icon atlas's padding is).
+    static func drawQuad(_ image: Pixmap, source: (x: Int, y: Int, width: Int, height: Int), target: Rect, opacity: Double, canvas: Canvas) {
+        let (sx, sy, sw, sh) = source
+        guard sw > 0, sh > 0, target.width > 0, target.height > 0, var piece = Pixmap(width: sw + 2, height: sh + 2) else { return }
+        for row in -1...sh {
+            for col in -1...sw where (0..<image.width).contains(sx + col) && (0..<image.height).contains(sy + row) {
+                piece[col + 1, row + 1] = image[sx + col, sy + row]
+            }
+        }
+        let kx = target.width / Double(sw), ky = target.height / Double(sh)
+        canvas.save()
+        defer { canvas.restore() }
+        // The pixels whose centres the quad holds: its device box's edges moved to the pixel
+        // boundaries that rule gives.
+        let t = canvas.transform
+        var clip = target
+        if t.b == 0, t.c == 0, let back = t.inverted {
+            let d = t.apply(target)
+            func snap(_ v: Double) -> Double { (v - 0.5).rounded(.up) }
+            clip = back.apply(Rect(x: snap(d.minX), y: snap(d.minY), width: snap(d.maxX) - snap(d.minX), height: snap(d.maxY) - snap(d.minY)))
+        }
+        guard clip.width > 0, clip.height > 0 else { return }
+        canvas.clip(to: PathBuilder.rect(clip), antiAlias: false)
+        canvas.drawImage(piece, transform: Transform(a: kx, b: 0, c: 0, d: ky, tx: target.minX - kx, ty: target.minY - ky), opacity: opacity)
     }
 
     /// A style's label's text: its halo (`drawHalo`: the distance fields' ring out to the halo

@@ -1,6 +1,7 @@
 // Style expressions, legacy filters and functions, and the style format's warnings and errors.
 import Testing
 import TerrapinIO
+import TerrapinTiles
 @testable import TerrapinBasemap
 
 func expr(_ json: String) throws -> StyleExpression {
@@ -372,4 +373,20 @@ extension StyleExpressionTests {
     let layer = try #require(try BasemapStyle.parse(Array(json.utf8), file: "z.json", directory: "/").layers.first)
     #expect(layer.shows(at: -1e-10) && layer.shows(at: 0) && layer.shows(at: 2.9))
     #expect(!layer.shows(at: 3 - 1e-10) && !layer.shows(at: 3) && !layer.shows(at: -0.01))
+}
+
+/// `sprite` as an array of {id, url}: the "default" sheet's icons keep their names, another
+/// sheet's are named "id:name"; a remote sheet other than the default is warned about.
+@Test func spriteArraysNameOtherSheetsIcons() throws {
+    let folder = fixtures + "/basemap/sprites"
+    let json = #"{"version": 8, "sources": {}, "layers": [], "sprite": [{"id": "default", "url": "icons"}, {"id": "more", "url": "icons"}, {"id": "far", "url": "https://example.com/sprite"}, {"url": "nameless"}]}"#
+    let style = try BasemapStyle.parse(Array(json.utf8), file: "sprites.json", directory: folder)
+    #expect(style.sprite == folder + "/icons")
+    #expect(style.extraSprites.map(\.id) == ["more"] && style.extraSprites.first?.path == folder + "/icons")
+    #expect(style.warnings.contains { $0.contains("sprite 'far' is remote") } && style.warnings.contains { $0.contains("needs an \"id\" and a \"url\"") }, "\(style.warnings)")
+    let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+    let sheet = try #require(basemap.sprite)
+    let name = try #require(sheet.icons.keys.filter { !$0.contains(":") }.sorted().first)
+    #expect(sheet.icon(name) != nil && sheet.icon("more:" + name) != nil && sheet.icon("far:" + name) == nil)
+    #expect(sheet.icon("more:" + name)?.0.data == sheet.icon(name)?.0.data)
 }
