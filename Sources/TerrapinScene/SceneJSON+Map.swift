@@ -160,7 +160,11 @@ extension Reader {
         for (i, item) in items.enumerated() {
             let p = "\(path)[\(i)]"
             guard let o = object(item, p, allowed: ["source", "sourceLayer", "id", "state"]) else { continue }
-            guard let source = string(o["source"], p + ".source") else { continue }
+            guard let sourceNode = o["source"] else {
+                report(item, p, "a feature state needs \"source\" (the style's source), \"id\" and \"state\"")
+                continue
+            }
+            guard let source = string(sourceNode, p + ".source") else { continue }
             let sourceLayer = o["sourceLayer"].flatMap { string($0, p + ".sourceLayer") }
             let id: StyleValue
             switch o["id"]?.value {

@@ -411,5 +411,9 @@ let examples = Repository.examples
         #expect { try SceneDecoder.decode(Array(bad.utf8), file: "bad.json") } throws: { e in
             "\(e)".contains("featureState[2].id") && "\(e)".contains("a string or a number") && "\(e)".contains("line 6")
         }
+        let sourceless = Self.json.replacingOccurrences(of: #"{"source": "g", "id": "a", "state": {"n": 3}}"#, with: #"{"id": "a", "state": {"n": 3}}"#)
+        #expect { try SceneDecoder.decode(Array(sourceless.utf8), file: "bad.json") } throws: { e in
+            "\(e)".contains("featureState[2]") && "\(e)".contains("needs \"source\"")
+        }
     }
 }
