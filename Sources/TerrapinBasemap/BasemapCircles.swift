@@ -9,6 +9,7 @@
 // point, the tile's buffer included, so one crossing a tile's edge is whole. The disc lies on
 // the map (`circle-pitch-alignment: map`); MapLibre's default, facing the viewer, is the same
 // seen straight down.
+import TerrapinGeometry
 import TerrapinRaster
 import TerrapinTiles
 
@@ -105,12 +106,3 @@ extension Basemap {
     }
 }
 
-extension Basemap {
-    /// GLSL's smoothstep: 0 at `e0`, 1 at `e1` (either way round), cubic between. The circle and
-    /// signed-distance shaders' edge.
-    @inline(__always)
-    static func smoothstep(_ e0: Double, _ e1: Double, _ v: Double) -> Double {
-        let s = min(1, max(0, (v - e0) / (e1 - e0)))
-        return s * s * (3 - 2 * s)
-    }
-}

@@ -160,42 +160,7 @@ extension Basemap {
         }
         // `line-gradient`: the layer's lines stroked into one mask while each pixel learns how
         // far along its line it lies, then coloured from the gradient's ramp once.
-        var lineGradient: LinePattern?
-        if layer.kind == .line, let expression = layer.property("line-gradient") {
-            var isStep = false
-            if case .step = expression { isStep = true }
-            // MapLibre's ramp: 256 texels a piece; for a step, enough for the longest line at
-            // 1024 pixels a tile (times the overzoom to z22 at the source's deepest zoom), a power
-            // of two, at most 16384.
-            var resolution = 256
-            if isStep {
-                var longest = 0.0
-                for feature in data.features where feature.type == .lineString {
-                    for part in feature.parts.indices {
-                        let p = feature.part(part), base = p.startIndex
-                        var length = 0.0
-                        for k in stride(from: 2, to: p.count, by: 2) {
-                            let dx = Double(p[base + k] - p[base + k - 2]), dy = Double(p[base + k + 1] - p[base + k - 1])
-                            length += (dx * dx + dy * dy).squareRoot()
-                        }
-                        longest = max(longest, length)
-                    }
-                }
-                let overzoom = tile.flatMap { t in layer.source.flatMap { maxDataZoom($0) }.map { t.z >= $0 ? pow(2, Double(max(0, 22 - t.z))) : 1 } } ?? 1
-                let coverage = min(1_048_576.0, longest / Double(max(1, data.extent)) * 1024 * overzoom)
-                var power = 256
-                while Double(power) < coverage, power < 16384 { power *= 2 }
-                resolution = power
-            }
-            let zoomNow = zoom
-            lineGradient = LinePattern(tileSize: tileSize, gradient: { progress in
-                var c = EvaluationContext(zoom: zoomNow)
-                c.lineProgress = progress
-                guard let colour = expression.evaluate(c).color else { return .zero }
-                func unit(_ v: Double) -> Float { Float(min(1, max(0, v))) }
-                return SIMD4(unit(colour.red), unit(colour.green), unit(colour.blue), unit(colour.alpha))
-            }, resolution: resolution, nearest: isStep)
-        }
+        let lineGradient = layer.kind == .line ? makeLineGradient(layer, data, zoom: zoom, tile: tile) : nil
         defer { if let layer = lineGradient?.image() { canvas.drawImage(layer) } }
         var featureNumber: Int32 = 0
         for feature in data.features {
@@ -338,6 +303,41 @@ extension Basemap {
             drew = true
         }
         return drew
+    }
+
+    /// A line layer's `line-gradient`, ready to take its lines: MapLibre's ramp per piece of line
+    /// is 256 texels read linearly; for a `step`, enough texels read at the nearest for the
+    /// tile's longest line at 1,024 pixels a tile (times the overzoom to z22 at the source's
+    /// deepest zoom), a power of two, at most 16,384. Nil without a gradient.
+    func makeLineGradient(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID?) -> LinePattern? {
+        guard let expression = layer.property("line-gradient") else { return nil }
+        var isStep = false
+        if case .step = expression { isStep = true }
+        var resolution = 256
+        if isStep {
+            var longest = 0.0
+            for feature in data.features where feature.type == .lineString {
+                for part in feature.parts.indices {
+                    let p = feature.part(part), base = p.startIndex
+                    var length = 0.0
+                    for k in stride(from: 2, to: p.count, by: 2) {
+                        let dx = Double(p[base + k] - p[base + k - 2]), dy = Double(p[base + k + 1] - p[base + k - 1])
+                        length += (dx * dx + dy * dy).squareRoot()
+                    }
+                    longest = max(longest, length)
+                }
+            }
+            let overzoom = tile.flatMap { t in layer.source.flatMap { maxDataZoom($0) }.map { t.z >= $0 ? pow(2, Double(max(0, 22 - t.z))) : 1 } } ?? 1
+            let coverage = min(1_048_576.0, longest / Double(max(1, data.extent)) * 1024 * overzoom)
+            while Double(resolution) < coverage, resolution < 16384 { resolution *= 2 }
+        }
+        return LinePattern(tileSize: tileSize, gradient: { progress in
+            var c = EvaluationContext(zoom: zoom)
+            c.lineProgress = progress
+            guard let colour = expression.evaluate(c).color else { return .zero }
+            func unit(_ v: Double) -> Float { Float(min(1, max(0, v))) }
+            return SIMD4(unit(colour.red), unit(colour.green), unit(colour.blue), unit(colour.alpha))
+        }, resolution: resolution, nearest: isStep)
     }
 
     /// Pattern `name` from the sprite, or nil with a warning naming the layer's `property`

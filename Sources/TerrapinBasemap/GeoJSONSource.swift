@@ -98,7 +98,7 @@ public final class GeoJSONSource: Sendable {
                         append(Self.deduplicated(piece))
                         // Where the piece starts and ends along the whole line (geojson-vt's
                         // clip start and end), found walking forward: pieces come in order.
-                        if metrics != nil { clips.append(metrics!.span(piece)) }
+                        if let span = metrics?.span(piece) { clips.append(span) }
                     }
                 }
             case .polygon:

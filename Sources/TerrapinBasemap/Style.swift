@@ -150,6 +150,11 @@ public struct BasemapStyle: Sendable {
         var warnings: [String] = []
         var warned: Set<String> = []
         func warn(_ text: String) { if warned.insert(text).inserted { warnings.append(text) } }
+        /// A local URL or path as a file path: `file://` dropped, relative to the style's folder.
+        func localPath(_ url: String) -> String {
+            let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+            return path.hasPrefix("/") ? path : directory + "/" + path
+        }
 
         var sources: [String: Source] = [:]
         if let s = member(top, "sources") {
@@ -178,12 +183,11 @@ public struct BasemapStyle: Sendable {
                         warn("source '\(m.key)': an image source's \"coordinates\" are four [longitude, latitude] pairs within Web Mercator's latitudes; its layers are not drawn")
                         continue
                     }
-                    let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
-                    guard !NetworkAccess.isURL(path) else {
+                    guard !NetworkAccess.isURL(url) else {
                         warn("source '\(m.key)': image \(String(url.prefix(200))) is remote, which an image source does not read; its layers are not drawn")
                         continue
                     }
-                    var source = Source(kind: .image, location: path.hasPrefix("/") ? path : directory + "/" + path, tileSize: 512, minZoom: nil, maxZoom: nil)
+                    var source = Source(kind: .image, location: localPath(url), tileSize: 512, minZoom: nil, maxZoom: nil)
                     source.corners = corners
                     if let a = member(fields, "attribution"), case .string(let text) = a.value { source.attribution = text }
                     sources[m.key] = source
@@ -194,8 +198,7 @@ public struct BasemapStyle: Sendable {
                     switch member(fields, "data")?.value {
                     case .object?: source.data = .inline(member(fields, "data")!)
                     case .string(let d)?:
-                        let path = d.hasPrefix("file://") ? String(d.dropFirst(7)) : d
-                        source.data = .file(NetworkAccess.isURL(path) || path.hasPrefix("/") ? path : directory + "/" + path)
+                        source.data = .file(NetworkAccess.isURL(d) ? d : localPath(d))
                     default:
                         warn("source '\(m.key)': a GeoJSON source needs \"data\" (a GeoJSON object, or a file or URL); its layers are not drawn")
                         continue
@@ -250,43 +253,43 @@ public struct BasemapStyle: Sendable {
                 }
             }
         }
+        // `sprite`: one sheet's URL, or an array of {id, url}: the "default" sheet is the sprite
+        // (remote or local), the others local sheets whose icons are named "id:name".
         var sprite: String?
         var extraSprites: [(id: String, path: String)] = []
-        // `sprite` as an array of {id, url}: the "default" sheet is the sprite, the others
-        // local sheets whose icons are named "id:name".
-        if let s = member(top, "sprite"), case .array(let items) = s.value {
+        var sheets: [(id: String, url: String)] = []
+        switch member(top, "sprite")?.value {
+        case nil: break
+        case .string(let url)?: sheets = [("default", url)]
+        case .array(let items)?:
             for item in items.prefix(16) {
                 guard case .object(let f) = item.value, let i = member(f, "id"), case .string(let id) = i.value,
                       let u = member(f, "url"), case .string(let url) = u.value, !id.isEmpty else {
                     warn("a \"sprite\" entry needs an \"id\" and a \"url\"; it is left out")
                     continue
                 }
-                if id == "default" {
-                    sprite = NetworkAccess.isURL(url) ? url : (url.hasPrefix("file://") ? String(url.dropFirst(7)) : url)
-                    if let p = sprite, !NetworkAccess.isURL(p), !p.hasPrefix("/") { sprite = directory + "/" + p }
-                } else if url.contains("://"), !url.hasPrefix("file://") {
-                    warn("sprite '\(id)' is remote (\(url)), which only the default sprite may be; its icons are not drawn")
-                } else {
-                    let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
-                    extraSprites.append((id, path.hasPrefix("/") ? path : directory + "/" + path))
-                }
+                sheets.append((id, url))
             }
+        default: warn("\"sprite\" is not a string; icons are not drawn")
         }
-        for key in ["sprite", "glyphs"] {
-            guard let s = member(top, key) else { continue }
-            if key == "sprite", case .array = s.value { continue }
-            guard case .string(let url) = s.value else {
-                warn("\"\(key)\" is not a string; \(key == "glyphs" ? "labels use the local fonts" : "icons are not drawn")")
-                continue
-            }
-            if key == "sprite", NetworkAccess.isURL(url) {
+        for (id, url) in sheets {
+            if id == "default", NetworkAccess.isURL(url) {
                 // Read from the server by the load stage (the hosts the render allows).
                 sprite = url
             } else if url.contains("://"), !url.hasPrefix("file://") {
-                warn("\"\(key)\" is remote (\(url)): \(key == "glyphs" ? "labels use the local fonts fontconfig finds" : "icons are not drawn")")
-            } else if key == "sprite" {
-                let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
-                sprite = path.hasPrefix("/") ? path : directory + "/" + path
+                warn(id == "default" ? "\"sprite\" is remote (\(url)): icons are not drawn"
+                                     : "sprite '\(id)' is remote (\(url)), which only the default sprite may be; its icons are not drawn")
+            } else if id == "default" {
+                sprite = localPath(url)
+            } else {
+                extraSprites.append((id, localPath(url)))
+            }
+        }
+        if let g = member(top, "glyphs") {
+            if case .string(let url) = g.value {
+                if url.contains("://"), !url.hasPrefix("file://") { warn("\"glyphs\" is remote (\(url)): labels use the local fonts fontconfig finds") }
+            } else {
+                warn("\"glyphs\" is not a string; labels use the local fonts")
             }
         }
         guard let l = member(top, "layers"), case .array(let layerNodes) = l.value else {

@@ -30,13 +30,16 @@ public struct EvaluationContext {
         return layer.property(key, of: feature)
     }
 
-    /// The feature's state (`feature-state`): its layer's states under its id, the source's
-    /// `promoteId` property where the style names one.
+    /// The feature's id as a style sees it (`["id"]`): the source's `promoteId` property where
+    /// the style names one, else the feature's own id.
+    var featureID: StyleValue? {
+        if let layer, let promoted = layer.promoteId { return feature.flatMap { layer.property(promoted, of: $0) } }
+        return feature?.id.map { .number(Double($0)) }
+    }
+
+    /// The feature's state (`feature-state`): its layer's states under its id.
     var state: [String: StyleValue]? {
-        guard let layer, let states = layer.states, let feature else { return nil }
-        let id: StyleValue?
-        if let promoted = layer.promoteId { id = layer.property(promoted, of: feature) } else { id = feature.id.map { .number(Double($0)) } }
-        guard let id, let key = FeatureStates.key(id) else { return nil }
+        guard let states = layer?.states, let id = featureID, let key = FeatureStates.key(id) else { return nil }
         return states[key]
     }
 }
@@ -154,9 +157,7 @@ public enum StyleExpression: Sendable {
         case .literal(let v): return v
         case .get(let k): return c.property(k) ?? .null
         case .has(let k): return .bool(c.property(k) != nil)
-        case .id:
-            if let promoted = c.layer?.promoteId { return c.property(promoted) ?? .null }
-            return c.feature?.id.map { .number(Double($0)) } ?? .null
+        case .id: return c.featureID ?? .null
         case .geometryType: return c.feature.map { .string($0.type.name) } ?? .null
         case .zoom: return .number(c.zoom)
         case .heatmapDensity: return .number(c.heatmapDensity)

@@ -372,13 +372,8 @@ public enum MapResolver {
         var placement = PointPlacement(box: text, text: text, layout: layout)
         if rotate != 0, !name.isEmpty {
             // Turned about the point (`text-rotate`): it collides by the turned box's bounds.
-            let r = rotate * .pi / 180, c = cos(r), s = sin(r)
-            let corners = [(text.minX, text.minY), (text.maxX, text.minY), (text.maxX, text.maxY), (text.minX, text.maxY)].map { p -> (Double, Double) in
-                let dx = p.0 - anchor.x, dy = p.1 - anchor.y
-                return (anchor.x + dx * c - dy * s, anchor.y + dx * s + dy * c)
-            }
-            let xs = corners.map(\.0), ys = corners.map(\.1)
-            placement.box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            let turn = Transform.translation(-anchor.x, -anchor.y).concatenating(.rotation(rotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))
+            placement.box = turn.apply(text)
         }
         guard let style, let icon = style.icon else { return placement }
         // The icon, centred on the anchor, joins the text's box.

@@ -173,7 +173,7 @@ extension TextLayout {
     public func drawDistanceField(in canvas: Canvas, at origin: Point, color: RGBAColor, pass: DistanceTextPass,
                                   fields: DistanceGlyphCache = .shared) {
         let t = canvas.transform
-        let det = t.a * t.d - t.b * t.c
+        let det = t.determinant
         guard det != 0, det.isFinite, fontSize > 0, color.alpha > 0 else { return }
         // MapLibre's gamma: 0.105 over the text's device size in ems of 24 px.
         let deviceScale = abs(det).squareRoot()
@@ -233,11 +233,4 @@ extension TextLayout {
             }
         }
     }
-}
-
-/// GLSL's smoothstep.
-@inline(__always)
-func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
-    let t = min(1, max(0, (x - e0) / (e1 - e0)))
-    return t * t * (3 - 2 * t)
 }
