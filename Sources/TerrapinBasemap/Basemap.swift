@@ -30,6 +30,21 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     let rasterSources: [String: Imagery]
     /// Most pixels a side of an image source's image (docs/limits.md).
     public static let maxImageSourceSide = 4096
+
+    /// An image source's corners (world units, 0…1) where MapLibre puts them: in the smallest
+    /// tile around their centre that holds their extent, at 1/8192 of that tile (its vertices
+    /// are whole tile units), so that the quad's edges cover the same pixel centres.
+    static func snappedCorners(_ corners: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] {
+        guard let minX = corners.map(\.x).min(), let maxX = corners.map(\.x).max(),
+              let minY = corners.map(\.y).min(), let maxY = corners.map(\.y).max() else { return corners }
+        let extent = max(maxX - minX, maxY - minY)
+        guard extent > 0, extent.isFinite else { return corners }
+        let zoom = min(24, max(0, floor(-log2(extent))))
+        let n = pow(2, zoom)
+        let tx = floor((minX + maxX) / 2 * n), ty = floor((minY + maxY) / 2 * n)
+        func round(_ v: Double) -> Double { (v * 8192 + 0.5).rounded(.down) / 8192 }  // as JavaScript's Math.round
+        return corners.map { c in (x: (tx + round(c.x * n - tx)) / n, y: (ty + round(c.y * n - ty)) / n) }
+    }
     /// Image sources: each image and its corners (top left, top right, bottom right, bottom
     /// left) in Web Mercator's unit square.
     let imageSources: [String: (image: Pixmap, corners: [(x: Double, y: Double)])]
@@ -94,7 +109,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                     guard let path = source.location else { continue }
                     let side = Self.maxImageSourceSide
                     let image = try RasterImage.decode(file: path, limits: PNGDecodingLimits(maxWidth: side, maxHeight: side, maxPixels: side * side), files: files)
-                    images[key] = (image, source.corners.map { WebMercator.world(longitude: $0[0], latitude: $0[1]) })
+                    images[key] = (image, Self.snappedCorners(source.corners.map { WebMercator.world(longitude: $0[0], latitude: $0[1]) }))
                     credit(source.attribution)
                 } catch {
                     missing.append("source '\(key)': \(error); its layers are not drawn")

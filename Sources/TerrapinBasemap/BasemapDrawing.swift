@@ -17,9 +17,9 @@ extension Basemap {
     }
 
     /// Whether every layer this style draws on the ground can be drawn at an image's own
-    /// resolution (`draw(_:view:into:)`): backgrounds, fills, lines, extrusions' roofs and
-    /// circles, none patterned. Rasters, hillshading, heatmaps and patterns are drawn into
-    /// tiles' textures and draped.
+    /// resolution (`draw(_:view:into:)`): backgrounds, fills, lines, extrusions' roofs,
+    /// circles and rasters (tiles and images), none patterned. Hillshading, heatmaps and
+    /// patterns are drawn into tiles' textures and draped.
     public var drawsDirectly: Bool { directlyDrawable }
 
     static func drawsDirectly(_ style: BasemapStyle) -> Bool {
@@ -29,7 +29,8 @@ extension Basemap {
             case .background: layer.property("background-pattern") == nil
             case .fill, .line, .fillExtrusion, .circle:
                 !["fill-pattern", "line-pattern", "fill-extrusion-pattern", "line-gradient"].contains { layer.property($0) != nil }
-            case .raster, .hillshade, .heatmap: false
+            case .raster: true
+            case .hillshade, .heatmap: false
             }
         }
     }
@@ -37,7 +38,8 @@ extension Basemap {
     public func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool {
         guard id.isValid, drawsDirectly, view.pixelsPerTile.isFinite, view.pixelsPerTile > 0, view.unit.isFinite, view.unit > 0,
               view.zoom.isFinite, view.origin.x.isFinite, view.origin.y.isFinite else { return false }
-        return draw(id, canvas: canvas, scale: view.pixelsPerTile / Double(tileSize), origin: view.origin, unit: view.unit, zoom: view.zoom, layers: view.layers)
+        return draw(id, canvas: canvas, scale: view.pixelsPerTile / Double(tileSize), origin: view.origin, unit: view.unit, zoom: view.zoom, layers: view.layers,
+                    rasterAlignment: view.rasterAlignment)
     }
 
     /// Where the style's layers after a symbol layer start runs that must be drawn over that
@@ -62,8 +64,11 @@ extension Basemap {
     /// The style's layers for tile `id` onto `canvas`: the tile's pixel (x, y) is the canvas's
     /// `origin` + `scale` · (x, y), a style pixel is `unit` of the canvas's, and the style is
     /// evaluated at `zoom`. True if anything was drawn.
-    func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil) -> Bool {
+    func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil,
+              rasterAlignment: (x: Double, y: Double) = (0, 0)) -> Bool {
         var drewSomething = false
+        // Raster layers' tiles moved onto the image's pixel grid (`TileView.rasterAlignment`).
+        let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
         let range = layers.map { $0.clamped(to: 0..<style.layers.count) } ?? 0..<style.layers.count
         for layer in style.layers[range] where layer.shows(at: zoom) {
             let context = EvaluationContext(zoom: zoom)
@@ -100,12 +105,12 @@ extension Basemap {
                 }
             case .raster:
                 if let sourceName = layer.source, let source = imageSources[sourceName] {
-                    drawImageSource(source, layer: layer, id: id, canvas: canvas, scale: k, origin: origin, zoom: zoom)
+                    drawImageSource(source, layer: layer, id: id, canvas: canvas, scale: k, origin: aligned, zoom: zoom)
                     drewSomething = true
                     continue
                 }
                 guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
-                drawRaster(imagery, layer: layer, id: id, canvas: canvas)
+                drawRaster(imagery, layer: layer, id: id, canvas: canvas, scale: k, origin: aligned, zoom: zoom)
                 drewSomething = true
             case .hillshade:
                 guard let sourceName = layer.source, let dem = demSources[sourceName],
@@ -421,28 +426,32 @@ extension Basemap {
         return out
     }
 
-    /// A raster source's imagery under the tile, at the resolution of this zoom. Both kinds of
-    /// imagery are Web Mercator or geographic, so a column's texel x and a row's texel y are
-    /// each found once.
-    func drawRaster(_ imagery: Imagery, layer: BasemapStyle.Layer, id: TileID, canvas: Canvas) {
-        let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: Double(id.z)), default: 1))))
-        let colour = RasterColour(layer, zoom: Double(id.z))
+    /// A raster source's imagery under the tile, onto `canvas` where the tile's pixel (x, y) is
+    /// at `origin` + `k` · (x, y), each canvas pixel sampled at its centre at the resolution of
+    /// the canvas, the style evaluated at `zoom`. Both kinds of imagery are Web Mercator or
+    /// geographic, so a column's texel x and a row's texel y are each found once.
+    func drawRaster(_ imagery: Imagery, layer: BasemapStyle.Layer, id: TileID, canvas: Canvas, scale k: Double = 1, origin: (Double, Double) = (0, 0),
+                    zoom: Double) {
+        let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: zoom), default: 1))))
+        let colour = RasterColour(layer, zoom: zoom)
+        let width = canvas.width, height = canvas.height
+        guard width > 1, height > 1, k > 0, k.isFinite else { return }
         let n = Double(tileSize << id.z)
         func longitude(_ px: Double) -> Double { (Double(id.x * tileSize) + px) / n * 360 - 180 }
         func latitude(_ py: Double) -> Double { TileID.latitude(worldY: (Double(id.y * tileSize) + py) / n) }
         let lat0 = latitude(Double(tileSize) / 2), lon0 = longitude(Double(tileSize) / 2)
-        let xs = (0..<tileSize).map { imagery.texel(latitude: lat0, longitude: longitude(Double($0) + 0.5)).x }
-        let ys = (0..<tileSize).map { imagery.texel(latitude: latitude(Double($0) + 0.5), longitude: lon0).y }
-        let perPixel = max(abs(xs[tileSize - 1] - xs[0]), abs(ys[tileSize - 1] - ys[0])) / Double(tileSize - 1)
+        let xs = (0..<width).map { imagery.texel(latitude: lat0, longitude: longitude((Double($0) + 0.5 - origin.0) / k)).x }
+        let ys = (0..<height).map { imagery.texel(latitude: latitude((Double($0) + 0.5 - origin.1) / k), longitude: lon0).y }
+        let perPixel = max(abs(xs[width - 1] - xs[0]) / Double(width - 1), abs(ys[height - 1] - ys[0]) / Double(height - 1))
         let level = max(0, log2(max(perPixel, 1e-9)))
         var reader = ImageryReader()
         var pixmap = canvas.pixmap
         pixmap.data.withUnsafeMutableBufferPointer { d in
-            for py in 0..<tileSize {
-                for px in 0..<tileSize {
+            for py in 0..<height {
+                for px in 0..<width {
                     guard let sampled = imagery.sample(x: xs[px], y: ys[py], level: level, reader: &reader) else { continue }
                     let c = colour.isIdentity ? sampled : colour.apply(sampled)
-                    let o = (py * tileSize + px) * 4
+                    let o = (py * width + px) * 4
                     let a = c * opacity
                     let keep = 1 - a.w / 255
                     for k in 0..<4 { d[o + k] = UInt8(min(255, max(0, (a[k] + Float(d[o + k]) * keep).rounded()))) }
@@ -475,7 +484,7 @@ extension Basemap {
             var b = PathBuilder()
             b.move(to: corners[0]); b.line(to: corners[1]); b.line(to: corners[2]); b.close()
             target.clip(to: b.build(), antiAlias: false)
-            target.drawImage(source.image, transform: map, filter: .bilinear, opacity: colour.isIdentity ? opacity : 1)
+            target.drawImage(source.image, transform: map, filter: .bilinear, opacity: colour.isIdentity ? opacity : 1, antiAlias: false)
             target.restore()
         }
         guard target !== canvas else { return }

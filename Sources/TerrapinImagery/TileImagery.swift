@@ -63,6 +63,10 @@ public struct TileView: Sendable {
     /// Which of the drawer's layers (its style's, by index) to draw; nil: all. A style's layers
     /// above a symbol layer are drawn in a second pass, over that layer's labels.
     public var layers: Range<Int>? = nil
+    /// Device pixels a raster layer's tiles are moved by (each way at most half a style pixel),
+    /// so that whole pixels of the world at the view's zoom land on whole pixels of the image,
+    /// as MapLibre aligns raster tiles ("crisp" imagery at whole zooms). Default none.
+    public var rasterAlignment: (x: Double, y: Double) = (0, 0)
     public init(origin: (x: Double, y: Double), pixelsPerTile: Double, unit: Double, zoom: Double) {
         self.origin = origin
         self.pixelsPerTile = pixelsPerTile

@@ -387,11 +387,12 @@ public final class Canvas {
     // MARK: - Images
 
     /// Draws `image` with `imageTransform` mapping image pixels to user space (identity: the
-    /// image's top-left at the user-space origin, one pixel per unit). Edges are anti-aliased.
+    /// image's top-left at the user-space origin, one pixel per unit). Edges are anti-aliased
+    /// unless `antiAlias` is false (then a pixel is drawn when at least half of it is covered).
     /// `reduction`: the image's `areaAverage` by `reductionFactor` of this draw, when the caller
     /// keeps one (else it is made here when needed).
     public func drawImage(_ image: Pixmap, transform imageTransform: Transform = .identity, filter: ImageFilter = .smooth,
-                          opacity: Double = 1, blendMode: BlendMode = .sourceOver, reduction: Pixmap? = nil) {
+                          opacity: Double = 1, blendMode: BlendMode = .sourceOver, reduction: Pixmap? = nil, antiAlias: Bool = true) {
         let toDevice = imageTransform.concatenating(transform)
         guard toDevice.inverted != nil else { return }
         if toDevice.a == 1, toDevice.b == 0, toDevice.c == 0, toDevice.d == 1,
@@ -420,7 +421,7 @@ public final class Canvas {
             let sampler = ImageSampler(pixels: raw.bindMemory(to: UInt32.self).baseAddress!, width: source.width, height: source.height,
                                        inverse: inverse, bilinear: filter != .nearest)
             blit(source: .image(sampler), mode: blendMode, coverageScale: opacity8) { sink, clipRect in
-                rasterizer.fill(outline, rule: .nonZero, clip: clipRect, into: &sink)
+                rasterizer.fill(outline, rule: .nonZero, clip: clipRect, antiAlias: antiAlias, into: &sink)
             }
         }
     }

@@ -248,6 +248,16 @@ public struct GroundPass {
         // Tile (column, row)'s north-west corner in the canvas.
         func corner(_ tx: Int, _ ty: Int) -> (Double, Double) { (cx + (Double(tx) / tiles - mx) * perWorld, cy + (Double(ty) / tiles - my) * perWorld) }
         let x1 = x0 + frame.width, y1 = y0 + frame.height
+        // MapLibre's aligned matrix for raster tiles: the world moved by less than half a style
+        // pixel so that whole world pixels (at the view's zoom, in style pixels) fall on whole
+        // pixels of the image.
+        func alignment(_ world: Double, _ centre: Double) -> Double {
+            let e = world * perWorld / unit - centre / unit
+            var d = e - e.rounded(.down)
+            if d > 0.5 { d -= 1 }
+            return d * unit
+        }
+        let rasterAlignment = (x: alignment(mx, cx), y: alignment(my, cy))
         /// The tile column or row holding a canvas position (`w`: its world fraction), bounded.
         func tile(_ w: Double) -> Int { min(1 << 24, max(-1 << 24, Int(saturating: (w * tiles).rounded(.down)))) }
         let first = (tile((Double(x0) - cx) / perWorld + mx) - 1, tile((Double(y0) - cy) / perWorld + my) - 1)
@@ -266,6 +276,7 @@ public struct GroundPass {
                 let wrapped = ((tx % (1 << z)) + (1 << z)) % (1 << z)
                 var view = TileView(origin: (left - Double(c0), top - Double(r0)), pixelsPerTile: perTile, unit: unit, zoom: zoom)
                 view.layers = layers
+                view.rasterAlignment = rasterAlignment
                 guard (try? drawer.draw(TileID(z: z, x: wrapped, y: ty), view: view, into: tile)) == true else { continue }
                 canvas.composite(tile.pixmap, atDevice: (c0, r0))
             }

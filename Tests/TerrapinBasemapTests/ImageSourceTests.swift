@@ -1,6 +1,8 @@
 // `image` sources (an image laid on the map by its four corners) and the raster layer's colour
 // changes (`raster-hue-rotate`, `-saturation`, `-contrast`, `-brightness-min`/`-max`).
 import Testing
+import TerrapinCodecs
+import TerrapinImagery
 import TerrapinIO
 import TerrapinRaster
 import TerrapinTestSupport
@@ -38,6 +40,52 @@ import TerrapinTiles
         #expect(remote.warnings.contains { $0.contains("is remote") })
         let missing = try basemap(#"{"type": "image", "url": "nowhere.png", "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#)
         #expect(missing.warnings.contains { $0.hasPrefix("source 'picture': ") && $0.contains("nowhere.png") && $0.hasSuffix("its layers are not drawn") })
+    }
+
+    /// An image's corners lie where MapLibre's vertices put them: on 1/8192 of the smallest
+    /// tile around their centre that holds them (here a z3 tile: extent under 1/8 of the world).
+    @Test func imageCornersSnapToTheirTilesGrid() {
+        let corners: [(x: Double, y: Double)] = [(0.3001, 0.4002), (0.3999, 0.4002), (0.3999, 0.4998), (0.3001, 0.4998)]
+        let snapped = Basemap.snappedCorners(corners)
+        for (c, s) in zip(corners, snapped) {
+            // Tile units of z3 tile (2, 3): whole 1/8192ths, within half of one of the corner.
+            let u = (s.x * 8 - 2) * 8192, v = (s.y * 8 - 3) * 8192
+            #expect(u == u.rounded() && v == v.rounded(), "\(s)")
+            #expect(abs(s.x - c.x) <= 0.5 / 8192 / 8 && abs(s.y - c.y) <= 0.5 / 8192 / 8)
+        }
+        #expect(Basemap.snappedCorners([]).isEmpty)
+    }
+
+    /// A raster source drawn at an image's own resolution (a flat map straight down): at a
+    /// whole zoom, moved by the view's `rasterAlignment` onto the pixel grid, each pixel is one
+    /// texel of the source's tile exactly, whatever fraction of a pixel the tile lies at, as
+    /// MapLibre aligns raster tiles; without the alignment the same tile is resampled.
+    @Test func rasterTilesAlignToThePixelGrid() throws {
+        let map = try basemap(#"{"type": "raster", "url": "pmtiles://../../tiles/stamen-toner-z0-3.pmtiles", "tileSize": 256}"#)
+        #expect(map.warnings.isEmpty, "\(map.warnings)")
+        #expect(map.drawsDirectly)
+        // Tile z1 (1, 0) at zoom 1: four 256-pixel z2 tiles, one texel to a pixel.
+        func draw(origin: (Double, Double), alignment: (Double, Double)) throws -> Pixmap {
+            let canvas = try #require(Canvas(width: 256, height: 256))
+            var view = TileView(origin: origin, pixelsPerTile: 512, unit: 1, zoom: 1)
+            view.rasterAlignment = (x: alignment.0, y: alignment.1)
+            #expect(try map.draw(TileID(z: 1, x: 1, y: 0), view: view, into: canvas))
+            return canvas.pixmap
+        }
+        let whole = try draw(origin: (-100, -40), alignment: (0, 0))
+        let aligned = try draw(origin: (-100.3, -39.6), alignment: (0.3, -0.4))
+        let drifting = try draw(origin: (-100.3, -39.6), alignment: (0, 0))
+        #expect(aligned.data == whole.data)
+        let differing = stride(from: 0, to: whole.data.count, by: 4).filter { whole.data[$0] != drifting.data[$0] }.count
+        #expect(differing > 1_000, "a tile a fraction of a pixel off is resampled: \(differing) pixels differ")
+        // The source's own texels: the z2 tile (2, 0)'s, from its column 100 and row 40 on.
+        let archive = try TileSources.open(Repository.fixtures + "/tiles/stamen-toner-z0-3.pmtiles")
+        let texels = try RasterImage.decode(try #require(try archive.tile(TileID(z: 2, x: 2, y: 0))))
+        let sameAsSource = (0..<100).allSatisfy { i in
+            let (x, y) = (i * 7 % 150, i * 13 % 200)
+            return (0..<4).allSatisfy { whole.data[(y * 256 + x) * 4 + $0] == texels.data[((y + 40) * 256 + x + 100) * 4 + $0] }
+        }
+        #expect(sameAsSource)
     }
 
     /// MapLibre's raster shader: hue turned about the grey axis, then saturation, contrast and

@@ -28,6 +28,37 @@ import TerrapinTestSupport
             #expect(colours.count == 1, "scale \(scale), heading \(heading), tilt \(tilt): \(colours.sorted { $0.value > $1.value }.prefix(4))")
         }
     }
+
+    /// A raster layer's tiles land on whole pixels, as MapLibre aligns them: at zoom 2 (the
+    /// source's 256-pixel z3 tiles one texel to a pixel) a centre a tenth or four tenths of a
+    /// pixel east of a whole world pixel draws the same image as the whole pixel, and seven
+    /// tenths draws it one pixel further west, column for column.
+    @Test func rasterTilesLandOnWholePixels() throws {
+        func image(worldX: Double) throws -> Pixmap {
+            let longitude = worldX / 2048 * 360 - 180
+            // Zoom 2 at 80° north: metres per pixel times the focal length (1.5 heights).
+            let range = 2 * Double.pi * 6378137 / 512 * cos(80 * Double.pi / 180) / 4 * 48
+            return try render(#"""
+                {"output": {"width": 64, "height": 32},
+                 "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
+                         "camera": {"center": {"latitude": 80, "longitude": \#(longitude)}, "range": \#(range),
+                                    "fieldOfView": 36.86989764584402},
+                         "basemap": {"tiles": "../../tiles/monaco-omt.pmtiles", "style": "../styles/toner-raster.json"}}}
+                """#)
+        }
+        let whole = try image(worldX: 1100), tenth = try image(worldX: 1100.1), fourTenths = try image(worldX: 1100.4), next = try image(worldX: 1100.7)
+        #expect(tenth.data == whole.data && fourTenths.data == whole.data)
+        func column(_ p: Pixmap, _ x: Int) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for y in 0..<p.height {
+                let o = (y * p.width + x) * 4
+                bytes += p.data[o..<o + 4]
+            }
+            return bytes
+        }
+        #expect((0..<63).allSatisfy { column(next, $0) == column(whole, $0 + 1) })
+        #expect(column(whole, 0) != column(whole, 1) || column(whole, 20) != column(whole, 21), "the view holds detail to compare")
+    }
 }
 
 /// MapLibre draws a style's layers in order: a fill listed after a symbol layer covers that
