@@ -29,8 +29,8 @@ extension Basemap {
             case .background: layer.property("background-pattern") == nil
             case .fill, .line, .fillExtrusion, .circle:
                 !["fill-pattern", "line-pattern", "fill-extrusion-pattern", "line-gradient"].contains { layer.property($0) != nil }
-            case .raster: true
-            case .hillshade, .heatmap: false
+            case .raster, .hillshade: true
+            case .heatmap: false
             }
         }
     }
@@ -115,7 +115,7 @@ extension Basemap {
             case .hillshade:
                 guard let sourceName = layer.source, let dem = demSources[sourceName],
                       let shade = hillshade(dem, layer: layer, id: id) else { continue }
-                canvas.drawImage(shade)
+                canvas.drawImage(shade, transform: Transform(a: k, b: 0, c: 0, d: k, tx: aligned.0, ty: aligned.1), filter: .bilinear)
                 drewSomething = true
             case .symbol, .sky:
                 continue

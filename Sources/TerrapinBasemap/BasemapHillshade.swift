@@ -22,7 +22,11 @@ extension Basemap {
     func hillshade(_ dem: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int), layer: BasemapStyle.Layer, id: TileID) -> Pixmap? {
         let context = EvaluationContext(zoom: Double(id.z))
         let info = dem.source.info
-        let dz = Self.demZoom(tile: id.z, tileSize: tileSize, demTileSize: dem.tileSize, minZoom: info.minZoom, maxZoom: info.maxZoom)
+        // The style's zooms for the source where it gives them (deeper tiles are not read:
+        // its deepest is overzoomed, as MapLibre overzooms it), else the archive's.
+        let styled = layer.source.flatMap { style.sources[$0] }
+        let dz = Self.demZoom(tile: id.z, tileSize: tileSize, demTileSize: dem.tileSize, minZoom: max(info.minZoom, styled?.minZoom ?? 0),
+                              maxZoom: min(info.maxZoom, styled?.maxZoom ?? info.maxZoom))
         // This tile's pixels in DEM pixels of zoom dz: scale and origin, with a pixel's border.
         let scale = Double(dem.tileSize) * pow(2, Double(dz - id.z)) / Double(tileSize)
         let x0 = Double(id.x * tileSize) * scale, y0 = Double(id.y * tileSize) * scale

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TerrapinTestSupport
+import TerrapinImagery
+import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinTiles
@@ -66,7 +68,23 @@ import TerrapinTiles
             let value = Double(tile.data[p]) / Double(tile.data[p + 3])
             if value > 0.7 { light += 1 } else if value < 0.3 { dark += 1 }
         }
-        #expect(light > 10_000 && dark > 10_000, "\\(light) light, \\(dark) dark pixels")
+        #expect(light > 10_000 && dark > 10_000, "\(light) light, \(dark) dark pixels")
+        // Drawn at an image's resolution (a flat map straight down), moved onto the pixel grid
+        // as raster tiles are: at a whole zoom each pixel is the tile's own, a fraction of a
+        // pixel off or not.
+        #expect(basemap.drawsDirectly)
+        let canvas = try #require(Canvas(width: 200, height: 100))
+        var view = TileView(origin: (-120.3, -200.6), pixelsPerTile: 512, unit: 1, zoom: 12)
+        view.rasterAlignment = (x: 0.3, y: -0.4)
+        #expect(try basemap.draw(id, view: view, into: canvas))
+        let flat = canvas.pixmap
+        var differing = 0
+        for y in 0..<100 {
+            for x in 0..<200 where flat.data[(y * 200 + x) * 4..<(y * 200 + x) * 4 + 4] != tile.data[((y + 201) * 512 + x + 120) * 4..<((y + 201) * 512 + x + 120) * 4 + 4] {
+                differing += 1
+            }
+        }
+        #expect(differing == 0)
     }
 
     /// A synthetic Terrain-RGB archive of one zoom (256-pixel tiles): heights rising `step`
@@ -118,6 +136,31 @@ import TerrapinTiles
         }
         // Lit: the west-facing ramp is light, well away from black.
         #expect(tile.data[(256 * 512 + 200) * 4 + 3] > 60)
+    }
+
+    /// A style's `maxzoom` for a DEM source is its deepest zoom read, whatever the archive holds:
+    /// past it the DEM is overzoomed (MapLibre's `hillshade-maxzoom/overzoom`), not read from
+    /// deeper tiles. Without it the archive's own zooms decide.
+    @Test func theStylesMaxZoomIsTheDeepestRead() throws {
+        final class Recording: TileSource, @unchecked Sendable {
+            let path = "ramp"
+            let info = TileSourceInfo(type: .png, minZoom: 8, maxZoom: 14)
+            let ramp: RampDEM
+            let zooms = Locked<Set<Int>>([])
+            init() throws { ramp = try RampDEM(step: 30, zoom: 8, bounds: nil) }
+            func tile(_ id: TileID) throws(TileError) -> [UInt8]? { zooms.withLock { _ = $0.insert(id.z) }; return ramp.png }
+        }
+        for (maxZoom, read) in [(", \"maxzoom\": 10", 10), ("", 13)] {
+            let dem = try Recording()
+            let json = """
+            {"version": 8, "sources": {"dem": {"type": "raster-dem", "url": "pmtiles://r.pmtiles", "tileSize": 256\(maxZoom)}},
+             "layers": [{"id": "hills", "type": "hillshade", "source": "dem"}]}
+            """
+            let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "hills.json", directory: "/styles"), tiles: nil) { _ in dem }
+            _ = try basemap.draw(TileID(z: 12, x: 2100, y: 1500))
+            // (The archive's shallowest tile is read once, for its tiles' size.)
+            #expect(dem.zooms.withLock { $0.max() } == read, "maxzoom '\(maxZoom)'")
+        }
     }
 
     /// Pixels over DEM tiles outside the archive's bounds are not shaded (MapLibre reads no
