@@ -18,8 +18,8 @@ extension Basemap {
 
     /// Whether every layer this style draws on the ground can be drawn at an image's own
     /// resolution (`draw(_:view:into:)`): backgrounds, fills, lines, extrusions' roofs,
-    /// circles and rasters (tiles and images), none patterned. Hillshading, heatmaps and
-    /// patterns are drawn into tiles' textures and draped.
+    /// circles, heatmaps, hillshading and rasters (tiles and images), none patterned. Patterns
+    /// and line gradients are drawn into tiles' textures and draped.
     public var drawsDirectly: Bool { directlyDrawable }
 
     static func drawsDirectly(_ style: BasemapStyle) -> Bool {
@@ -29,8 +29,7 @@ extension Basemap {
             case .background: layer.property("background-pattern") == nil
             case .fill, .line, .fillExtrusion, .circle:
                 !["fill-pattern", "line-pattern", "fill-extrusion-pattern", "line-gradient"].contains { layer.property($0) != nil }
-            case .raster, .hillshade: true
-            case .heatmap: false
+            case .raster, .hillshade, .heatmap: true
             }
         }
     }
@@ -39,7 +38,7 @@ extension Basemap {
         guard id.isValid, drawsDirectly, view.pixelsPerTile.isFinite, view.pixelsPerTile > 0, view.unit.isFinite, view.unit > 0,
               view.zoom.isFinite, view.origin.x.isFinite, view.origin.y.isFinite else { return false }
         return draw(id, canvas: canvas, scale: view.pixelsPerTile / Double(tileSize), origin: view.origin, unit: view.unit, zoom: view.zoom, layers: view.layers,
-                    rasterAlignment: view.rasterAlignment)
+                    rasterAlignment: view.rasterAlignment, frame: view.frame ?? (0, 0, Double(canvas.width), Double(canvas.height)))
     }
 
     /// Where the style's layers after a symbol layer start runs that must be drawn over that
@@ -65,7 +64,7 @@ extension Basemap {
     /// `origin` + `scale` · (x, y), a style pixel is `unit` of the canvas's, and the style is
     /// evaluated at `zoom`. True if anything was drawn.
     func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil,
-              rasterAlignment: (x: Double, y: Double) = (0, 0)) -> Bool {
+              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil) -> Bool {
         var drewSomething = false
         // Raster layers' tiles moved onto the image's pixel grid (`TileView.rasterAlignment`).
         let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
@@ -89,6 +88,8 @@ extension Basemap {
                 }
                 canvas.fill(whole, paint: Paint(color: Self.rgba(color, opacity)))
                 drewSomething = true
+            case .heatmap where frame != nil:
+                drewSomething = drawHeatmap(layer, id: id, zoom: zoom, canvas: canvas, scale: k, origin: origin, unit: unit, frame: frame!) || drewSomething
             case .fill, .line, .fillExtrusion, .circle, .heatmap:
                 guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
                 let dataID = id.ancestor(id.z - dz)

@@ -67,6 +67,9 @@ public struct TileView: Sendable {
     /// so that whole pixels of the world at the view's zoom land on whole pixels of the image,
     /// as MapLibre aligns raster tiles ("crisp" imagery at whole zooms). Default none.
     public var rasterAlignment: (x: Double, y: Double) = (0, 0)
+    /// The whole image's device rectangle in the canvas's coordinates (a heatmap's density is
+    /// taken over the image, as MapLibre takes it, not tile by tile); nil: the canvas's.
+    public var frame: (x0: Double, y0: Double, x1: Double, y1: Double)? = nil
     public init(origin: (x: Double, y: Double), pixelsPerTile: Double, unit: Double, zoom: Double) {
         self.origin = origin
         self.pixelsPerTile = pixelsPerTile

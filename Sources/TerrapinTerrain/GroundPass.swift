@@ -277,6 +277,7 @@ public struct GroundPass {
                 var view = TileView(origin: (left - Double(c0), top - Double(r0)), pixelsPerTile: perTile, unit: unit, zoom: zoom)
                 view.layers = layers
                 view.rasterAlignment = rasterAlignment
+                view.frame = (Double(x0 - c0), Double(y0 - r0), Double(x1 - c0), Double(y1 - r0))
                 guard (try? drawer.draw(TileID(z: z, x: wrapped, y: ty), view: view, into: tile)) == true else { continue }
                 canvas.composite(tile.pixmap, atDevice: (c0, r0))
             }

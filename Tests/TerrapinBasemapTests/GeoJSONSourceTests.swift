@@ -3,6 +3,7 @@
 // malformed source named with its JSON path; a style drawing one (a golden, Fixtures/basemap/geojson).
 import Foundation
 import Testing
+import TerrapinImagery
 import TerrapinIO
 import TerrapinRaster
 import TerrapinSnapshotTesting
@@ -233,14 +234,54 @@ import TerrapinTiles
         #expect(ramp[0] == SIMD4(0, 0, 0, 0))
         #expect(ramp[255] == SIMD4(1, 0, 0, 1))
         let canvas = try #require(Canvas(width: 2, height: 2))
-        #expect(Basemap.colourHeatmap(layer, [0, 0.5, 1, 3], size: 2, zoom: 10, opacity: 1, canvas: canvas))
+        let values: [Float] = [0, 0.5, 1, 3]
+        #expect(Basemap.colourHeatmap(layer, width: 2, height: 2, zoom: 10, opacity: 1, canvas: canvas) { values[$1 * 2 + $0] })
         let p = canvas.pixmap
         #expect(p[0, 0].alpha == 0)
         #expect(p[1, 0].green > 240 && p[1, 0].red < 15 && p[1, 0].alpha == 255, "\(p[1, 0])")
         #expect(p[0, 1] == PremultipliedRGBA8(red: 255, green: 0, blue: 0, alpha: 255) && p[1, 1] == p[0, 1])
         let faded = try #require(Canvas(width: 2, height: 2))
-        _ = Basemap.colourHeatmap(layer, [0, 0.5, 1, 3], size: 2, zoom: 10, opacity: 0.5, canvas: faded)
+        _ = Basemap.colourHeatmap(layer, width: 2, height: 2, zoom: 10, opacity: 0.5, canvas: faded) { values[$1 * 2 + $0] }
         #expect(faded.pixmap[0, 1] == PremultipliedRGBA8(red: 128, green: 0, blue: 0, alpha: 128))
+    }
+
+    /// On a flat map straight down a heatmap is one density over the image, as MapLibre's
+    /// quarter-size texture holds it: a point just west of a tile's edge warms the tile east
+    /// of it (the kernels of its neighbours' points reach it), the two tiles meet without a
+    /// seam, and at the image's edge the texture's first texel is read clamped (pixels 0 and
+    /// 1 alike). A canvas one pixel wide is drawn too.
+    @Test func aFlatMapsHeatmapIsOneDensity() throws {
+        // A point 10 pixels west of the z1 tiles' meridian (at zoom 1, 512-pixel tiles).
+        let json = """
+        {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [-3.515625, 0.5]}}},
+         "layers": [{"id": "h", "type": "heatmap", "source": "p", "paint": {"heatmap-radius": 20, "heatmap-intensity": 3}}]}
+        """
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "h.json", directory: "/styles"), tiles: nil) { try TileSources.open($0) }
+        #expect(basemap.drawsDirectly)
+        // The image: 200 × 100 pixels, the meridian at x = 100; the west tile's canvas holds
+        // x < 100, the east tile's x ≥ 100, both rows 0..<100 (the point on row 49).
+        func draw(_ x: Int, width: Int, origin: Double) throws -> Pixmap {
+            let canvas = try #require(Canvas(width: width, height: 100))
+            var view = TileView(origin: (origin, -461), pixelsPerTile: 512, unit: 1, zoom: 1)
+            view.frame = (Double(-x), 0, Double(200 - x), 100)
+            _ = try basemap.draw(TileID(z: 1, x: origin < 0 ? 0 : 1, y: 0), view: view, into: canvas)
+            return canvas.pixmap
+        }
+        let west = try draw(0, width: 100, origin: -412), east = try draw(100, width: 100, origin: 0)
+        // The east tile is warm near its western edge, from the west tile's point.
+        #expect(east[0, 50].alpha > 100, "\(east[0, 50])")
+        // No seam: the step across the meridian is no larger than the steps beside it.
+        func level(_ p: PremultipliedRGBA8) -> Int { Int(p.alpha) }
+        let across = abs(level(west[99, 50]) - level(east[0, 50]))
+        let beside = max(abs(level(west[98, 50]) - level(west[99, 50])), abs(level(east[0, 50]) - level(east[1, 50])))
+        #expect(across <= beside + 2, "\(across) across, \(beside) beside")
+        // At the image's west edge (the point 2 pixels in): the first texel, clamped, for
+        // pixels 0 and 1.
+        let edge = try draw(0, width: 100, origin: -500)
+        #expect(edge[0, 50] == edge[1, 50] && edge[0, 50].alpha > 0)
+        // A sliver of a canvas, one pixel wide, at the frame's east edge.
+        let sliver = try draw(199, width: 1, origin: -313)
+        #expect(sliver.width == 1)
     }
 }
 
