@@ -69,8 +69,8 @@ func specProductPath(_ name: String, _ markers: [SpecMarker], terrain: Pixmap, o
     let map = specMap(markers, width: 1024, height: 768)
     let prepare = try measure("prepare", runs: paintRuns > 7 ? 0 : 7) { _ = try MapResolver.prepare(map) }
     let prepared = try MapResolver.prepare(map)
-    var scene = MapResolver.resolve(map, prepared, width: 1024, height: 768, ground: map.ground)
-    let resolve = measure("resolve") { scene = MapResolver.resolve(map, prepared, width: 1024, height: 768, ground: map.ground) }
+    var scene = MapResolver.resolve(map, prepared, width: 1024, height: 768, ground: map.ground(height: 768))
+    let resolve = measure("resolve") { scene = MapResolver.resolve(map, prepared, width: 1024, height: 768, ground: map.ground(height: 768)) }
     let canvas = Canvas(width: 1024, height: 768)!
     var store = SpriteStore()
     var samples: [Double] = []
@@ -112,7 +112,7 @@ func specProductThumbnails(_ markers: [SpecMarker], grid: SpecGrid, outputDirect
             canvas.clear(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
             let col = 64 * (t % 8), row = 64 + 48 * (t / 8)
             canvas.drawImage(image, transform: Transform.translation(Double(-col), Double(-row)).concatenating(.scale(4)), filter: .bilinear)
-            let scene = MapResolver.resolve(map, ready, width: 256, height: 192, ground: map.ground)
+            let scene = MapResolver.resolve(map, ready, width: 256, height: 192, ground: map.ground(height: 192))
             MapPainter.paint(scene, in: Rect(x: 0, y: 0, width: 256, height: 192), canvas: canvas, scale: 1, shapes: SpriteStore(), layers: [.markers])
             let png = (try? SceneImage.encode(canvas.pixmap, format: .png()).bytes) ?? []
             sizes.withLock { $0 += png.count }

@@ -51,7 +51,7 @@ enum DisplayListBuilder {
                                                                            finer: terrain.detail.map { SIMD2($0.columns, $0.rows) }, drape: drape,
                                                                            roadmap: map.mode == .roadmap && basemap == nil)))
         }
-        if let built = map.ground as? BuiltGround {
+        if let built = scene.content?.ground as? BuiltGround {
             items.append(DisplayItem(layer: .threeD, content: .buildings(count: built.buildings.count)))
         }
         for (k, m) in scene.models.enumerated() {

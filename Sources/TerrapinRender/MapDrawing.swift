@@ -48,7 +48,7 @@ public final class MapDrawing: CustomDrawing {
         // The time line's flights come first in `flown.flights`, then the started triggered ones.
         let k = map.flights.count + triggers[..<i].filter { $0?.changedAt != nil }.count
         let size = cache.map { Size(width: $0.0, height: $0.1) } ?? sizeThatFits(.unspecified)
-        let base = MapResolver.baseCamera(map, prepared, width: size.width, height: size.height, ground: map.ground)
+        let base = MapResolver.baseCamera(map, prepared, width: size.width, height: size.height, ground: map.ground(height: size.height))
         let flight = flown.flights[k]
         return start + flight.duration(from: CameraFlight.camera(at: start, initial: base, flights: flown.flights))
     }
@@ -65,7 +65,7 @@ public final class MapDrawing: CustomDrawing {
     /// The scene resolved for a map of `width` × `height` points (once per size).
     func resolved(_ width: Double, _ height: Double) -> ResolvedScene {
         if let (w, h, scene) = cache, w == width, h == height { return scene }
-        let scene = MapResolver.resolve(flown, prepared, width: width, height: height, ground: map.ground)
+        let scene = MapResolver.resolve(flown, prepared, width: width, height: height, ground: map.ground(height: height))
         cache = (width, height, scene)
         return scene
     }

@@ -124,7 +124,7 @@ public enum MapResolver {
     /// (`MapLoader.load`: the models it names by URL).
     public static func resolve(_ map: Map, width: Double, height: Double) throws -> ResolvedScene {
         let map = MapLoader.load(map)
-        return resolve(map, try prepare(map), width: width, height: height, ground: map.ground)
+        return resolve(map, try prepare(map), width: width, height: height, ground: map.ground(height: height))
     }
 
     /// The camera (bound, initial or fitted), then auto-pan until every auto-panning popover

@@ -211,14 +211,20 @@ public struct Map {
     /// terrain does not lie on (scene files that ask for both are refused).
     public var groundTerrain: TerrainGround? { earth.isPlane ? nil : terrain }
 
-    /// What markers stand on: the terrain (or flat ground), with the buildings on it.
-    public var ground: Ground {
+    /// What markers stand on: the terrain (or flat ground), with the buildings on it, for a
+    /// view 768 points high (the basemap's extrusions are made at the camera's zoom for the
+    /// view's height: `ground(height:)`).
+    public var ground: Ground { ground(height: 768) }
+
+    /// What markers stand on in a view `height` points high: the terrain (or flat ground), with
+    /// the buildings on it (the basemap's evaluated at the view's zoom).
+    public func ground(height: Double) -> Ground {
         var bare: Ground = FlatGround(ellipsoid: earth)
         if var terrain = groundTerrain {
             terrain.ellipsoid = earth
             bare = terrain
         }
-        let all = buildings + basemapBuildings
+        let all = buildings + basemapBuildings(height: height)
         return all.isEmpty ? bare : BuiltGround(terrain: bare, buildings: Array(all.prefix(BuiltGround.maxBuildings)))
     }
 

@@ -83,13 +83,13 @@ package final class DrawnBasemap: @unchecked Sendable {
         }
     }
 
-    /// The basemap's extruded buildings around a camera, as `Building`s (kept per area; the
-    /// layers' zoom ranges are judged for a 768-point-high view, as the ground is made before
-    /// the view's size is known).
-    func buildings(camera: Camera) -> [Building] {
-        let zoom = Map.basemapZoom(camera, height: 768)
+    /// The basemap's extruded buildings around a camera, as `Building`s, their style evaluated
+    /// at the camera's zoom for a view `height` points high (kept per area and eighth of a
+    /// zoom: the thumbnails of a batch share them).
+    func buildings(camera: Camera, height: Double) -> [Building] {
+        let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
         let area = Map.basemapArea(camera, factor: 1.5)
-        return Self.cached(buildingTable, "\(area) \(zoom.rounded(.down))") {
+        return Self.cached(buildingTable, "\(area) \(zoom)") {
             basemap.buildings(area: area, zoom: zoom).prefix(BuiltGround.maxBuildings).compactMap { b -> Building? in
                 var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
                 var light = basemap.style.light
@@ -154,10 +154,11 @@ extension Map {
         return [camera.center.longitude - dLon, max(-85, lat - dLat), camera.center.longitude + dLon, min(85, lat + dLat)]
     }
 
-    /// The basemap's 3D buildings around the map's camera (none when the camera is fitted).
-    var basemapBuildings: [Building] {
+    /// The basemap's 3D buildings around the map's camera for a view `height` points high
+    /// (none when the camera is fitted).
+    func basemapBuildings(height: Double) -> [Building] {
         guard let drawn, let camera = initialCamera ?? self.camera?.wrappedValue else { return [] }
-        return drawn.buildings(camera: camera)
+        return drawn.buildings(camera: camera, height: height)
     }
 }
 
