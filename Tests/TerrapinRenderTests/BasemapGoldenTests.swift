@@ -65,6 +65,18 @@ import TerrapinTestSupport
         #expect(built.buildings.allSatisfy { $0.extrusionLight == .standard })
     }
 
+    /// The basemap's extrusions follow the view's zoom, which its height decides: at 1.3 km a
+    /// view 300 points high is zoom 14.3 (the built-in style's buildings, from zoom 15, lie
+    /// flat), one 768 high zoom 15.7 (they stand).
+    @Test func extrusionsFollowTheViewsZoom() throws {
+        var scene = try SceneDecoder.load(path: "\(mapFixtures)/basemap/monaco-roadmap-tilt55.json")
+        scene.map?.camera?.range = 1300
+        let map = try #require(try PreparedScene(scene).map)
+        #expect(!(map.ground(height: 300) is BuiltGround))
+        let tall = try #require(map.ground(height: 768) as? BuiltGround)
+        #expect(tall.buildings.count > 1000)
+    }
+
     @Test func monacoHybridRoadsOverFlatGround() throws {
         _ = try golden("monaco-hybrid-tilt55")
     }
