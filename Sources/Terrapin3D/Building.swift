@@ -38,6 +38,10 @@ public struct Building: Sendable, Equatable {
     public var extrusionLight: ExtrusionLight?
     /// An image on the walls and roof instead of `color` (a basemap's `fill-extrusion-pattern`).
     public var pattern: BuildingPattern?
+    /// Below 1, the building is drawn with the others of its opacity as one layer (hiding each
+    /// other, seen through as a whole), laid over the view at this opacity, as MapLibre draws
+    /// a `fill-extrusion` layer's `fill-extrusion-opacity`. 0…1, default 1.
+    public var opacity: Double = 1
 
     /// Nil unless there are 3…1,000 valid vertices and 0 ≤ base < roof ≤ 10,000 m.
     public init?(footprint: [LatLngAltitude], base: Double = 0, roof: Double, color: SIMD3<Double> = SIMD3(214, 208, 198)) {

@@ -229,10 +229,12 @@ extension Basemap {
                     canvas.stroke(path, style: StrokeStyle(width: unit), paint: Paint(color: Self.rgba(outline, opacity)))
                 }
             case .fillExtrusion:
-                // From straight above an extrusion shows its roof: its colour, flat.
+                // From straight above an extrusion shows its roof: its colour, flat. (Where the
+                // view stands it in 3D an opaque building hides this; a translucent one would
+                // show it through, so translucent layers are drawn in 3D only.)
                 let color = Self.color(layer, "fill-extrusion-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
-                guard opacity > 0 else { continue }
+                guard opacity >= 1 else { continue }
                 if case .string(let name)? = layer.property("fill-extrusion-pattern")?.evaluate(context), !name.isEmpty {
                     if fillPattern(name, "fill-extrusion-pattern", "patterned extrusions are", opacity: opacity) { drew = true }
                     continue

@@ -113,6 +113,9 @@ public struct BasemapBuilding: Sendable {
     public var pattern: BuildingPattern?
     /// `fill-extrusion-vertical-gradient`: walls darker towards the ground (default true).
     public var verticalGradient = true
+    /// `fill-extrusion-opacity` (the layer's, at the view's zoom): its buildings drawn whole,
+    /// then laid over the view at this opacity. Default 1.
+    public var opacity = 1.0
 }
 
 extension Basemap {
@@ -725,7 +728,9 @@ extension Basemap {
         // Patterns lie on the world's pixels at the view's whole zoom (as the tiles draw them).
         let patternZoom = max(0, min(30, zoom.rounded(.down)))
         for layer in style.layers where layer.kind == .fillExtrusion && layer.shows(at: zoom) {
-            guard let sourceName = layer.source, let dz = maxDataZoom(sourceName) else { continue }
+            // A layer-wide opacity, as MapLibre composites the layer (0: nothing is drawn).
+            let opacity = min(1, max(0, Self.number(layer, "fill-extrusion-opacity", EvaluationContext(zoom: zoom), default: 1)))
+            guard opacity > 0, let sourceName = layer.source, let dz = maxDataZoom(sourceName) else { continue }
             for id in Self.tiles(area, zoom: dz, limit: 36) {
                 guard let tile = vectorTile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
                 let extent = Int32(data.extent)
@@ -778,6 +783,7 @@ extension Basemap {
                         var building = BasemapBuilding(footprint: geographic(rings[0]), base: base, roof: roof,
                                                        color: SIMD3(color.red * 255, color.green * 255, color.blue * 255), featureID: feature.id)
                         building.holes = rings.dropFirst().map(geographic)
+                        building.opacity = opacity
                         if case .bool(false)? = layer.property("fill-extrusion-vertical-gradient")?.evaluate(c) { building.verticalGradient = false }
                         if let patternImage {
                             // The corners in world pixels at the pattern's zoom, moved by whole

@@ -272,7 +272,7 @@ extension BasemapStyle {
     {"id": "imagery", "type": "raster", "source": "imagery"},
     {"id": "building-3d", "type": "fill-extrusion", "source": "openmaptiles", "source-layer": "building", "minzoom": 15,
      "paint": {"fill-extrusion-color": "#D9D4CC", "fill-extrusion-height": ["coalesce", ["get", "render_height"], 6],
-               "fill-extrusion-base": ["coalesce", ["get", "render_min_height"], 0], "fill-extrusion-opacity": 0}},
+               "fill-extrusion-base": ["coalesce", ["get", "render_min_height"], 0]}},
     {"id": "road-minor", "type": "line", "source": "openmaptiles", "source-layer": "transportation", "minzoom": 13,
      "filter": ["all", ["in", "class", "minor", "service", "tertiary", "secondary"], ["!=", "brunnel", "tunnel"]],
      "layout": {"line-cap": "round", "line-join": "round"},

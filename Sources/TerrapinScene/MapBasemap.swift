@@ -97,6 +97,7 @@ package final class DrawnBasemap: @unchecked Sendable {
                 building?.extrusionLight = light
                 building?.holes = b.holes.map { $0.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) } }
                 building?.pattern = b.pattern
+                building?.opacity = b.opacity
                 return building
             }
         }

@@ -10,12 +10,46 @@ public enum BuildingRenderer {
     /// by the sun (Lambert, 45 % ambient) and the roof from above, or a style's buildings by its
     /// `ExtrusionLight`; hazed with distance like the terrain. Triangles with a corner behind the
     /// eye are skipped.
+    /// Buildings with an `opacity` under 1 are drawn by opacity, in the order each first
+    /// appears: each group whole into a layer of its own (against the frame's depth), then laid
+    /// over the frame at its opacity, leaving the frame's depth as it was. Returns the
+    /// triangles drawn.
     @discardableResult
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), into frame: inout DepthFrame) -> Int {
+        func opacity(_ b: Building) -> Double { b.opacity.isNaN ? 1 : min(1, max(0, b.opacity)) }
+        var count = draw(ground, ground.buildings.indices.filter { opacity(ground.buildings[$0]) >= 1 }, projection: projection, toDevice: toDevice,
+                         horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
+        var groups: [Double] = []
+        for b in ground.buildings where opacity(b) < 1 && opacity(b) > 0 && !groups.contains(opacity(b)) { groups.append(opacity(b)) }
+        for group in groups {
+            var layer = DepthFrame(width: frame.width, height: frame.height)
+            layer.depth = frame.depth
+            count += draw(ground, ground.buildings.indices.filter { opacity(ground.buildings[$0]) == group }, projection: projection, toDevice: toDevice,
+                          horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
+            // Premultiplied, source over, the layer times the group's opacity.
+            let k = UInt32((group * 256).rounded())
+            for i in layer.pixels.indices where layer.pixels[i] != 0 {
+                let top = layer.pixels[i], under = frame.pixels[i]
+                let keep = 256 - ((top >> 24) * k + 128) / 256
+                var out: UInt32 = 0
+                for shift in stride(from: 0, to: 32, by: 8) {
+                    let t = (top >> UInt32(shift)) & 0xFF, u = (under >> UInt32(shift)) & 0xFF
+                    out |= min(255, (t * k + u * keep + 128) / 256) << UInt32(shift)
+                }
+                frame.pixels[i] = out
+            }
+        }
+        return count
+    }
+
+    /// The buildings at `indices`, drawn into `frame` opaque.
+    static func draw(_ ground: BuiltGround, _ indices: [Int], projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
+                     horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, into frame: inout DepthFrame) -> Int {
         var count = 0
         let light = style.light
-        for (i, b) in ground.buildings.enumerated() {
+        for i in indices {
+            let b = ground.buildings[i]
             let prism = ground.prism(i, frame: projection.frame)
             // The footprint counter-clockwise in plan and the courtyards clockwise, so each
             // wall's outward normal (away from the building) is (dy, −dx); `order` keeps each

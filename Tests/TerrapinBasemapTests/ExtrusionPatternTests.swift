@@ -106,4 +106,38 @@ import TerrapinTiles
         let p = plain.pixels[120 * 200 + 100]
         #expect(abs(Int(p & 0xFF) - Int(p >> 16 & 0xFF)) < 8, "grey, not red or blue: \(String(p, radix: 16))")
     }
+
+    /// `fill-extrusion-opacity`: a translucent layer's buildings hide each other (a tower in
+    /// front of another, seen from the side, shows its own wall, not both) and the whole is
+    /// laid over the view at the opacity: the frame's white behind shows through by half, and
+    /// the frame's depth is left as it was. Opaque buildings are drawn as before.
+    @Test func translucentLayersAreSeenThroughAsAWhole() throws {
+        let side = 0.0002
+        func tower(_ north: Double, opacity: Double) throws -> Building {
+            let footprint = [(north, 0.0), (north, side), (north + side, side), (north + side, 0.0)].map { LatLngAltitude(latitude: $0.0, longitude: $0.1) }
+            var b = try #require(Building(footprint: footprint, roof: 20, color: SIMD3(0, 0, 200)))
+            b.opacity = opacity
+            return b
+        }
+        // Looking north at two towers one behind the other, level with their middles.
+        let camera = Camera(center: LatLngAltitude(latitude: 0, longitude: side / 2, altitude: 10), heading: 0, tilt: 88, range: 120)
+        func draw(_ buildings: [Building]) -> DepthFrame {
+            var frame = DepthFrame(width: 200, height: 200)
+            frame.pixels = [UInt32](repeating: 0xFFFF_FFFF, count: 200 * 200)
+            BuildingRenderer.draw(BuiltGround(terrain: FlatGround(), buildings: buildings), projection: Projection(camera: camera, width: 200, height: 200, centerAltitude: 10),
+                                  toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(255, 255, 255), hazeDistance: .infinity, into: &frame)
+            return frame
+        }
+        let centre = 120 * 200 + 100
+        let opaque = draw([try tower(0, opacity: 1), try tower(2 * side, opacity: 1)])
+        let one = draw([try tower(0, opacity: 0.5)])
+        let two = draw([try tower(0, opacity: 0.5), try tower(2 * side, opacity: 0.5)])
+        // Half the opaque wall's blue over white, and the same with a second tower behind.
+        let wall = opaque.pixels[centre], seen = one.pixels[centre]
+        #expect(Int(seen & 0xFF) > 100 && Int(seen & 0xFF) < 160, "\(String(seen, radix: 16))")
+        #expect(abs(Int(seen >> 16 & 0xFF) - (Int(wall >> 16 & 0xFF) + 255 + 1) / 2) <= 1, "\(String(seen, radix: 16)) over \(String(wall, radix: 16))")
+        #expect(two.pixels[centre] == seen)
+        // The frame's depth: untouched by the translucent layer, set by the opaque one.
+        #expect(!one.depth[centre].isFinite && opaque.depth[centre].isFinite)
+    }
 }
