@@ -91,7 +91,7 @@ def layer_index(style, layer_id):
     return None
 
 
-def apply_operations(style, operations, assets, reasons, states=None):
+def apply_operations(style, operations, assets, reasons, states=None, images=None):
     """Runs the operations on the style (and its camera) before rendering; setFeatureState's
     states are appended to `states`, as the scene's basemap "featureState" entries."""
     for op in operations:
@@ -147,6 +147,24 @@ def apply_operations(style, operations, assets, reasons, states=None):
                 style["bearing"] = args[0]
             elif name == "setPitch":
                 style["pitch"] = args[0]
+            elif name == "addImage" and images is not None:
+                # The scene's basemap "images" (MapLibre's addImage), its file under the assets.
+                path = os.path.join(assets, args[1][2:] if args[1].startswith("./") else args[1])
+                if not os.path.isfile(path):
+                    reasons.add("operation addImage (its image is not in the suite)")
+                    continue
+                options = args[2] if len(args) > 2 and isinstance(args[2], dict) else {}
+                image = {"file": path}
+                if options.get("pixelRatio", 1) != 1:
+                    image["pixelRatio"] = options["pixelRatio"]
+                if options.get("sdf"):
+                    image["sdf"] = True
+                for key in ("stretchX", "stretchY", "content"):
+                    if key in options:
+                        reasons.add("operation addImage (%s)" % key)
+                images[args[0]] = image
+            elif name == "removeImage" and images is not None:
+                images.pop(args[0], None)
             elif name == "setFeatureState" and states is not None:
                 target = args[0]
                 entry = {"source": target["source"], "id": target["id"], "state": args[1]}
@@ -172,7 +190,7 @@ def apply_operations(style, operations, assets, reasons, states=None):
     return style
 
 
-def scene(style, test, style_path, states=()):
+def scene(style, test, style_path, states=(), images=None):
     """The scene that draws `style` as MapLibre's camera sees it."""
     lon, lat = (style.get("center") or [0, 0])[:2]
     zoom = style.get("zoom", 0)
@@ -189,7 +207,8 @@ def scene(style, test, style_path, states=()):
                        "background": "#00000000"},
             "map": {"mode": "roadmap", "earth": "mercator", "camera": camera, "attribution": False,
                     "basemap": dict({"tiles": os.path.join(os.path.dirname(style_path), "none", "{z}", "{x}", "{y}.pbf"), "style": style_path},
-                                    **({"featureState": list(states)} if states else {}))}}
+                                    **({"featureState": list(states)} if states else {}),
+                                    **({"images": images} if images else {}))}}
 
 
 def warnings_as_reasons(stderr):
@@ -223,8 +242,8 @@ def run_case(case, args):
     test = dict(DEFAULTS, **((style.get("metadata") or {}).get("test") or {}))
     record.update(allowed=test["allowed"], threshold=test["threshold"])
     assets = os.path.join(args.suite, "assets")
-    states = []
-    style = apply_operations(style, test.get("operations", []), assets, reasons, states)
+    states, images = [], {}
+    style = apply_operations(style, test.get("operations", []), assets, reasons, states, images)
     style = rewrite(style, assets, reasons)
     if not float(test["pixelRatio"]).is_integer():
         reasons.add("pixelRatio %s (Terrapin's scale is 1 to 4)" % test["pixelRatio"])
@@ -236,7 +255,7 @@ def run_case(case, args):
     os.makedirs(os.path.join(out, "none"), exist_ok=True)
     scene_path = os.path.join(out, "scene.json")
     with open(scene_path, "w") as f:
-        json.dump(scene(style, test, style_path, states), f, indent=1)
+        json.dump(scene(style, test, style_path, states, images), f, indent=1)
     actual = os.path.join(out, "actual.png")
     try:
         run = subprocess.run([args.terrapin, "render", scene_path, "-o", actual], capture_output=True, text=True,

@@ -192,6 +192,16 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 sheet = (sheet ?? SpriteSheet(icons: [:], pieces: [:])).adding(extra, prefix: id + ":")
             } catch { missing.append("\(error); sprite '\(id)''s icons are not drawn") }
         }
+        // Images the scene adds (`addImage`), each replacing the sprite's of its name.
+        for added in style.addedImages {
+            let side = SpriteSheet.maxAddedImageSide
+            do {
+                let image = try RasterImage.decode(file: added.file, limits: PNGDecodingLimits(maxWidth: side, maxHeight: side, maxPixels: side * side), files: files)
+                sheet = (sheet ?? SpriteSheet(icons: [:], pieces: [:])).adding(image, name: added.name, pixelRatio: added.pixelRatio, sdf: added.sdf)
+            } catch {
+                missing.append("image '\(added.name)': \(error); it is not added")
+            }
+        }
         sprite = sheet
         problems.withLock { $0 = missing }
     }

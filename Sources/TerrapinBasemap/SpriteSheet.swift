@@ -164,6 +164,23 @@ public struct SpriteSheet: Sendable {
         return merged
     }
 
+    /// Largest side of an added image (`AddedImage`), in pixels.
+    public static let maxAddedImageSide = 2048
+
+    /// This sheet with `image` added as icon `name` (replacing one of that name), as MapLibre's
+    /// `addImage` adds it.
+    func adding(_ image: Pixmap, name: String, pixelRatio: Double, sdf: Bool) -> SpriteSheet {
+        var icons = self.icons, pieces = self.pieces
+        var icon = Icon(x: 0, y: 0, width: image.width, height: image.height, pixelRatio: max(0.25, min(8, pixelRatio.isFinite ? pixelRatio : 1)))
+        icon.sdf = sdf
+        guard icons[name] != nil || icons.count < Self.maxIcons else { return self }
+        icons[name] = icon
+        pieces[name] = image
+        var merged = SpriteSheet(icons: icons, pieces: pieces)
+        merged.warnings = warnings
+        return merged
+    }
+
     /// An icon's pixels and its pixel ratio, or nil.
     public func icon(_ name: String) -> (Pixmap, Double)? {
         guard let piece = pieces[name], let icon = icons[name] else { return nil }

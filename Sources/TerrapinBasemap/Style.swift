@@ -90,6 +90,9 @@ public struct BasemapStyle: Sendable {
     public var sky: [String: StyleExpression] = [:]
     /// Features' states (`feature-state`), as the scene gives them (`featureState`).
     public var featureStates = FeatureStates()
+    /// Images added to the sprite by the scene (`images`), as MapLibre's `addImage` adds
+    /// them: each named icon (or pattern) replaces the sprite's own of that name.
+    public var addedImages: [AddedImage] = []
 
     /// A source's `promoteId`: a property name for every layer, or one per source layer.
     static func promoteId(_ node: JSONNode?) -> [String: String] {
@@ -398,5 +401,21 @@ public struct BasemapStyle: Sendable {
             }
         }
         return light
+    }
+}
+
+/// An image added to a style's sprite (MapLibre's `map.addImage`): its name, its PNG, JPEG or
+/// WebP file, its pixel ratio (image pixels per style pixel, 0.25…8) and whether it is a signed
+/// distance field (coloured by `icon-color`).
+public struct AddedImage: Sendable, Equatable {
+    public var name: String
+    public var file: String
+    public var pixelRatio: Double
+    public var sdf: Bool
+    public init(name: String, file: String, pixelRatio: Double = 1, sdf: Bool = false) {
+        self.name = name
+        self.file = file
+        self.pixelRatio = pixelRatio
+        self.sdf = sdf
     }
 }

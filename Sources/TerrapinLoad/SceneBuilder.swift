@@ -178,6 +178,7 @@ public struct SceneBuilder {
             let files = files
             var basemap = MapBasemap(tiles: source, style: style, files: files, open: { file throws(LoadError) in try tileSource(file, files: files) })
             basemap.featureStates = b.featureStates
+            basemap.images = b.images.map { var image = $0; image.file = path($0.file); return image }
             map = map.basemap(basemap)
             // A style that cannot be drawn (a source it names is missing) is an error now, not a
             // blank map later.

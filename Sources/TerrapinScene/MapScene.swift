@@ -55,6 +55,8 @@ public struct BasemapSpec: Equatable, Sendable {
     public var style: String?
     /// Features' states for the style's `feature-state` (MapLibre's `setFeatureState`).
     public var featureStates = FeatureStates()
+    /// Images added to the style's sprite (MapLibre's `addImage`), in order.
+    public var images: [AddedImage] = []
     public init(tiles: String, style: String? = nil) {
         self.tiles = tiles
         self.style = style

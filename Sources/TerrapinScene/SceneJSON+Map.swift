@@ -186,7 +186,43 @@ extension Reader {
     }
 }
 
+extension Reader {
+    /// A basemap's `"images"`: `{name: {"file", "pixelRatio", "sdf"}}`, in the order written.
+    mutating func addedImages(_ node: JSONNode, _ path: String) -> [AddedImage] {
+        guard case .object(let members) = node.value else {
+            report(node, path, "expected an object of images by name, such as {\"marker\": {\"file\": \"marker.png\"}}")
+            return []
+        }
+        var images: [AddedImage] = []
+        for m in members.prefix(1_000) {
+            let p = "\(path).\(m.key)"
+            guard let o = object(m.value, p, allowed: ["file", "pixelRatio", "sdf"]) else { continue }
+            guard let file = fileName(o["file"], p + ".file") else {
+                if o["file"] == nil { report(m.value, p, "an image needs \"file\": a PNG, JPEG or WebP file") }
+                continue
+            }
+            var image = AddedImage(name: m.key, file: file)
+            if let ratio = o["pixelRatio"] { image.pixelRatio = number(ratio, p + ".pixelRatio", in: 0.25...8) ?? 1 }
+            if let sdf = o["sdf"] { image.sdf = bool(sdf, p + ".sdf") ?? false }
+            images.removeAll { $0.name == m.key }
+            images.append(image)
+        }
+        if members.count > 1_000 { report(node, path, "at most 1,000 images; the rest are left out") }
+        return images
+    }
+}
+
 extension SceneEncoder {
+    static func addedImages(_ b: BasemapSpec) -> JSONValue? {
+        guard !b.images.isEmpty else { return nil }
+        return .object(b.images.map { image in
+            var o: [(String, JSONValue)] = [("file", .string(image.file))]
+            if image.pixelRatio != 1 { o.append(("pixelRatio", .number(image.pixelRatio))) }
+            if image.sdf { o.append(("sdf", .bool(true))) }
+            return (image.name, .object(o))
+        })
+    }
+
     static func featureStates(_ b: BasemapSpec) -> JSONValue? {
         guard !b.featureStates.isEmpty else { return nil }
         func value(_ v: StyleValue) -> JSONValue {

@@ -209,6 +209,10 @@ enum SceneTables {
                     type: "array of {source, sourceLayer, id, state}",
                     doc: "Features' states, read by the style's [\"feature-state\", key] expressions, as MapLibre's setFeatureState sets them: the source's name, the source layer (vector tiles), the feature's id (or its promoteId property's value) and the state's keys and values. Later entries for the same feature merge into earlier ones.",
                     read: { r, node, path, b in b.featureStates = r.featureStates(node, path) }, write: SceneEncoder.featureStates),
+            .custom("images", schema: SceneSchema.fragment(##"{"type": "object", "maxProperties": 1000, "additionalProperties": {"type": "object", "additionalProperties": false, "required": ["file"], "properties": {"file": {"type": "string"}, "pixelRatio": {"type": "number", "minimum": 0.25, "maximum": 8}, "sdf": {"type": "boolean"}}}}"##),
+                    type: "object of name → {file, pixelRatio, sdf}",
+                    doc: "Images added to the style's sprite, as MapLibre's addImage adds them: each name an icon or pattern the style's icon-image, fill-pattern, line-pattern or background-pattern can name (replacing the sprite's own of that name), from a PNG, JPEG or WebP file of at most 2048² pixels, at its pixel ratio (image pixels per style pixel, 0.25 to 8, default 1), a signed distance field coloured by icon-color when sdf is true.",
+                    read: { r, node, path, b in b.images = r.addedImages(node, path) }, write: SceneEncoder.addedImages),
         ],
         check: nil)
 

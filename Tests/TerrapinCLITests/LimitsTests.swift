@@ -54,6 +54,7 @@ import TerrapinTestSupport
         "vector tile": "basemap",
         "a style's image source": "imageSource",
         "features' states (a basemap's `featureState`)": "featureStates",
+        "images a scene adds to its style (a basemap's `images`)": "addedImages",
         "a style's GeoJSON source": "geojsonSource",
         "circle and heatmap layer pixels": "geojsonSource",
         "style file": "basemap",
@@ -201,6 +202,25 @@ import TerrapinTestSupport
             + [String](repeating: entry, count: FeatureStates.maxCount + 1).joined(separator: ",") + "]}}}"
         #expect { try SceneDecoder.decode(Array(json.utf8), file: "many.json") } throws: { e in
             "\(e)".contains("$.map.basemap.featureState") && "\(e)".contains("at most \(FeatureStates.maxCount) items")
+        }
+    }
+
+    /// An added image one pixel wider than the limit is left out, said with its file; one
+    /// image more than the limit is an error naming the member.
+    @Test func addedImages() throws {
+        let side = SpriteSheet.maxAddedImageSide
+        #expect(side == 2048)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("terrapin-limits-added").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data(try PNGEncoder.encode(Pixmap(width: side + 1, height: 1)!)).write(to: URL(fileURLWithPath: dir + "/wide.png"))
+        var style = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {}, "layers": []}"#.utf8), file: "a.json", directory: dir)
+        style.addedImages = [AddedImage(name: "wide", file: dir + "/wide.png")]
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        #expect(basemap.warnings.contains { $0.hasPrefix("image 'wide': ") && $0.contains("wide.png") && $0.contains("\(side)") }, "\(basemap.warnings)")
+        let images = (0...1_000).map { #""i\#($0)": {"file": "i.png"}"# }.joined(separator: ",")
+        let json = #"{"output": {"width": 8, "height": 8}, "map": {"mode": "roadmap", "camera": {"center": {"latitude": 0, "longitude": 0}}, "basemap": {"tiles": "t.pmtiles", "images": {"# + images + "}}}}"
+        #expect { try SceneDecoder.decode(Array(json.utf8), file: "many.json") } throws: { e in
+            "\(e)".contains("$.map.basemap.images") && "\(e)".contains("at most 1,000 images")
         }
     }
 
