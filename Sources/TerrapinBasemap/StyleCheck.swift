@@ -156,7 +156,7 @@ extension BasemapStyle {
             if case .call(_, let args) = x { for a in args { input(a) } }
         }
         switch e {
-        case .interpolate(_, let i, let stops): input(i); for (_, v) in stops { numericInputs(v, &keys) }
+        case .interpolate(_, let i, let stops, _): input(i); for (_, v) in stops { numericInputs(v, &keys) }
         case .step(let i, let first, let stops): input(i); numericInputs(first, &keys); for (_, v) in stops { numericInputs(v, &keys) }
         case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): for x in a { numericInputs(x, &keys) }
         case .cases(let pairs, let otherwise): for (c, v) in pairs { numericInputs(c, &keys); numericInputs(v, &keys) }; numericInputs(otherwise, &keys)
@@ -192,7 +192,7 @@ extension BasemapStyle {
             if case .get(let k) = input { for (labels, _) in arms { for l in labels { note(k, l) } } }
             for (_, v) in arms { collect(v, &keys, &literals) }
             collect(otherwise, &keys, &literals)
-        case .interpolate(_, let input, let stops):
+        case .interpolate(_, let input, let stops, _):
             collect(input, &keys, &literals)
             for (_, v) in stops { collect(v, &keys, &literals) }
         case .step(let input, let first, let stops):

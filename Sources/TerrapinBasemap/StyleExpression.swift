@@ -69,7 +69,8 @@ public enum StyleExpression: Sendable {
     indirect case match(StyleExpression, [([StyleValue], StyleExpression)], otherwise: StyleExpression)
     indirect case coalesce([StyleExpression])
     /// `base` 1 is linear; other bases exponential.
-    indirect case interpolate(base: Double, input: StyleExpression, stops: [(Double, StyleExpression)])
+    /// Numbers, colours (in `space`) and arrays of numbers between stops.
+    indirect case interpolate(base: Double, input: StyleExpression, stops: [(Double, StyleExpression)], space: ColourSpace)
     indirect case step(input: StyleExpression, first: StyleExpression, stops: [(Double, StyleExpression)])
     indirect case letBinding([(String, StyleExpression)], StyleExpression)
     case variable(String)
@@ -85,7 +86,7 @@ public enum StyleExpression: Sendable {
         case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsName }
         case .cases(let pairs, let otherwise): return otherwise.readsName || pairs.contains { $0.0.readsName || $0.1.readsName }
         case .match(let input, let arms, let otherwise): return input.readsName || otherwise.readsName || arms.contains { $0.1.readsName }
-        case .interpolate(_, let input, let stops), .step(let input, _, let stops):
+        case .interpolate(_, let input, let stops, _), .step(let input, _, let stops):
             if case .step(_, let first, _) = self, first.readsName { return true }
             return input.readsName || stops.contains { $0.1.readsName }
         case .letBinding(let bindings, let body): return body.readsName || bindings.contains { $0.1.readsName }
@@ -103,7 +104,7 @@ public enum StyleExpression: Sendable {
         case .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsFeature }
         case .cases(let pairs, let otherwise): return otherwise.readsFeature || pairs.contains { $0.0.readsFeature || $0.1.readsFeature }
         case .match(let input, let arms, let otherwise): return input.readsFeature || otherwise.readsFeature || arms.contains { $0.1.readsFeature }
-        case .interpolate(_, let input, let stops): return input.readsFeature || stops.contains { $0.1.readsFeature }
+        case .interpolate(_, let input, let stops, _): return input.readsFeature || stops.contains { $0.1.readsFeature }
         case .step(let input, let first, let stops): return input.readsFeature || first.readsFeature || stops.contains { $0.1.readsFeature }
         case .letBinding(let bindings, let body): return body.readsFeature || bindings.contains { $0.1.readsFeature }
         }
@@ -189,7 +190,7 @@ public enum StyleExpression: Sendable {
             var chosen = first
             for (stop, value) in stops { if x >= stop { chosen = value } else { break } }
             return chosen.evaluate(c, &scope)
-        case .interpolate(let base, let input, let stops):
+        case .interpolate(let base, let input, let stops, let space):
             // A NaN input (["/", 0, 0]) is below no stop and above none: an evaluation error.
             guard let x = input.evaluate(c, &scope).number, !x.isNaN, let firstStop = stops.first, let lastStop = stops.last else { return .null }
             if x <= firstStop.0 { return firstStop.1.evaluate(c, &scope) }
@@ -199,7 +200,7 @@ public enum StyleExpression: Sendable {
             guard i + 1 < stops.count else { return lastStop.1.evaluate(c, &scope) }
             let (x0, e0) = stops[i], (x1, e1) = stops[i + 1]
             let t = Self.interpolationFactor(base: base, x: x, x0: x0, x1: x1)
-            return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t)
+            return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t, space: space)
         case .call("line-progress", _):
             return .number(c.lineProgress)
         case .call("feature-state", let args):
@@ -341,16 +342,13 @@ extension StyleValue {
         }
     }
 
-    static func interpolate(_ a: StyleValue, _ b: StyleValue, _ t: Double) -> StyleValue {
+    static func interpolate(_ a: StyleValue, _ b: StyleValue, _ t: Double, space: ColourSpace = .rgb) -> StyleValue {
         switch (a, b) {
         case (.number(let x), .number(let y)): return .number(x + (y - x) * t)
         case (.array(let x), .array(let y)) where x.count == y.count:
             return .array(zip(x, y).map { interpolate($0, $1, t) })
         default:
-            if let x = a.color, let y = b.color {
-                return .color(StyleColor(red: x.red + (y.red - x.red) * t, green: x.green + (y.green - x.green) * t,
-                                         blue: x.blue + (y.blue - x.blue) * t, alpha: x.alpha + (y.alpha - x.alpha) * t))
-            }
+            if let x = a.color, let y = b.color { return .color(space.interpolate(x, y, t)) }
             return t < 0.5 ? a : b
         }
     }

@@ -150,7 +150,8 @@ public enum StyleExpressionParser {
                 base = b
             default: throw fail(a[0], "interpolation \"\(name)\" is not linear, exponential or cubic-bezier")
             }
-            return .interpolate(base: base, input: try expression(a[1]), stops: try stops(Array(a[2...]), node))
+            let space: ColourSpace = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
+            return .interpolate(base: base, input: try expression(a[1]), stops: try stops(Array(a[2...]), node), space: space)
         case "step":
             guard a.count >= 2, a.count % 2 == 0 else { throw fail(node, "\"step\" takes an input, a first output and stop, output pairs") }
             return .step(input: try expression(a[0]), first: try expression(a[1]), stops: try stops(Array(a[2...]), node))
@@ -248,6 +249,14 @@ public enum StyleExpressionParser {
         let fallback: StyleExpression = member("default").map { .literal(literal($0)) } ?? .literal(.null)
         var type = "exponential"
         if let t = member("type") { guard case .string(let s) = t.value else { throw fail(t, "\"type\" is a string") }; type = s }
+        // `"colorSpace"`: where colours are interpolated ("rgb", "lab" or "hcl").
+        var space = ColourSpace.rgb
+        if let s = member("colorSpace") {
+            guard case .string(let name) = s.value, let known = ["rgb": ColourSpace.rgb, "lab": .lab, "hcl": .hcl][name] else {
+                throw fail(s, "\"colorSpace\" is \"rgb\", \"lab\" or \"hcl\"")
+            }
+            space = known
+        }
         let input: StyleExpression = property.map { .get($0) } ?? .zoom
         if type == "identity" { return property.map { .coalesce([.get($0), fallback]) } ?? fallback }
         guard let stopsNode = member("stops"), case .array(let list) = stopsNode.value, !list.isEmpty else {
@@ -280,14 +289,15 @@ public enum StyleExpressionParser {
             let explicit = member("type") == nil ? nil : type
             var stops: [(Double, StyleExpression)] = []
             for (zoom, pairs) in byZoom {
-                stops.append((zoom, try propertyFunction(node, explicit, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued)))
+                stops.append((zoom, try propertyFunction(node, explicit, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued, space: space)))
             }
             if interpolates(byZoom[0].pairs, arrayValued: arrayValued) {
-                return .interpolate(base: 1, input: .zoom, stops: stops)
+                return .interpolate(base: 1, input: .zoom, stops: stops, space: space)
             }
             return .step(input: .zoom, first: stops[0].1, stops: Array(stops.dropFirst()))
         }
-        return try propertyFunction(node, member("type") == nil ? nil : type, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued)
+        return try propertyFunction(node, member("type") == nil ? nil : type, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued,
+                                    space: space)
     }
 
     /// Whether stops whose first output is `pairs[0]`'s interpolate: numbers and colours do
@@ -304,7 +314,7 @@ public enum StyleExpressionParser {
     /// A function of one input (the zoom, or a feature's property) by its stops: `type` nil
     /// takes exponential for numbers and colours, interval otherwise.
     static func propertyFunction(_ node: JSONNode, _ type: String?, input: StyleExpression, fallback: StyleExpression, base: Double,
-                                 pairs: [(StyleValue, JSONNode)], arrayValued: Bool) throws(ExpressionError) -> StyleExpression {
+                                 pairs: [(StyleValue, JSONNode)], arrayValued: Bool, space: ColourSpace = .rgb) throws(ExpressionError) -> StyleExpression {
         func output(_ n: JSONNode) -> StyleExpression { .literal(literal(n)) }
         let type = type ?? (interpolates(pairs, arrayValued: arrayValued) ? "exponential" : "interval")
         switch type {
@@ -320,7 +330,7 @@ public enum StyleExpressionParser {
             if type == "interval" {
                 return .step(input: input, first: stops[0].1, stops: Array(stops.dropFirst()))
             }
-            return .interpolate(base: base, input: input, stops: stops)
+            return .interpolate(base: base, input: input, stops: stops, space: space)
         default:
             throw fail(node, "function type \"\(type)\" is not exponential, interval, categorical or identity")
         }
