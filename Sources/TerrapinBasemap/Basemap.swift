@@ -69,7 +69,9 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// vector source without a location of its own (the built-in styles' "openmaptiles"), and
     /// `imagery` for every such raster source (the hybrid style's "imagery"); the sprite is read
     /// through `files`.
-    public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, files: FileAccess = .unrestricted,
+    /// `retinaSprite`: the style's @2x sprite sheet where there is one (icons scaled down, not
+    /// up), else its 1x sheet (an image of one pixel a point, as MapLibre picks it).
+    public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, files: FileAccess = .unrestricted, retinaSprite: Bool = true,
                 open: (String) throws -> any TileSource) throws {
         self.style = style
         directlyDrawable = Self.drawsDirectly(style)
@@ -178,16 +180,16 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         imageSources = images
         demSources = dems
         attribution = credits.isEmpty ? nil : credits.joined(separator: " ")
-        // The sprite (its @2x sheet when there is one: icons are scaled down, not up).
+        // The sprite (its @2x sheet when there is one and `retinaSprite`).
         var sheet: SpriteSheet?
         if let base = style.sprite {
-            do { sheet = try SpriteSheet.load(base, retina: true, files: files) } catch { missing.append("\(error); icons are not drawn") }
+            do { sheet = try SpriteSheet.load(base, retina: retinaSprite, files: files) } catch { missing.append("\(error); icons are not drawn") }
             missing += sheet?.warnings ?? []
         }
         // A sprite array's other sheets, their icons named "id:name".
         for (id, base) in style.extraSprites {
             do {
-                let extra = try SpriteSheet.load(base, retina: true, files: files)
+                let extra = try SpriteSheet.load(base, retina: retinaSprite, files: files)
                 missing += extra.warnings
                 sheet = (sheet ?? SpriteSheet(icons: [:], pieces: [:])).adding(extra, prefix: id + ":")
             } catch { missing.append("\(error); sprite '\(id)''s icons are not drawn") }

@@ -95,6 +95,10 @@ public struct SceneBuilder {
     public let files: FileAccess
     /// The map's language (MapScene.locale), set on every view the builder makes for it.
     var locale: String? = nil
+    /// Device pixels per point of the image the map is drawn into, when known: a basemap's
+    /// sprite is its 1x sheet at 1, as MapLibre picks it by the pixel ratio; nil (a map whose
+    /// output is not known yet) or 2 and more: its @2x sheet where there is one.
+    public var pixelRatio: Int? = nil
 
     public init(directory: String, files: FileAccess = .unrestricted) {
         self.directory = directory
@@ -179,6 +183,7 @@ public struct SceneBuilder {
             var basemap = MapBasemap(tiles: source, style: style, files: files, open: { file throws(LoadError) in try tileSource(file, files: files) })
             basemap.featureStates = b.featureStates
             basemap.images = b.images.map { var image = $0; image.file = path($0.file); return image }
+            basemap.retinaSprite = (pixelRatio ?? 2) > 1
             map = map.basemap(basemap)
             // A style that cannot be drawn (a source it names is missing) is an error now, not a
             // blank map later.

@@ -106,7 +106,8 @@ public final class PreparedScene {
                 files = .unrestricted
             }
             files = files.with(network: network.narrowed(toScene: scene.hosts), remote: HTTPClient.shared)
-            let builder = SceneBuilder(directory: scene.directory, files: files)
+            var builder = SceneBuilder(directory: scene.directory, files: files)
+            builder.pixelRatio = scene.output.scale
             // Each named file opened once up front, so a missing, unreadable or confined one is
             // reported with where the scene names it, before any work; the view images' sizes
             // (from their PNG headers) are added up against the decode budget.

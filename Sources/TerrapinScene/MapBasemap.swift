@@ -27,6 +27,10 @@ public struct MapBasemap: @unchecked Sendable {
     public var featureStates = FeatureStates()
     /// Images added to the style's sprite (`addImage`).
     public var images: [AddedImage] = []
+    /// Whether the style's @2x sprite sheet is read where there is one (an image of 2 or more
+    /// pixels a point, or one whose scale is not known), else its 1x sheet, as MapLibre picks
+    /// the sheet by the pixel ratio. Default true.
+    public var retinaSprite = true
 
     public init(tiles: any TileSource, style: BasemapStyle? = nil) {
         self.init(tiles: tiles, style: style, files: .unrestricted, open: { path in try TileSources.open(path) })
@@ -72,14 +76,14 @@ package final class DrawnBasemap: @unchecked Sendable {
         guard mode != .satellite else { return nil }
         let imageryKey = imagery.map { i in i.tiles.map { "tiles \(ObjectIdentifier($0))" } ?? "image \(i.source ?? "memory") \(i.west) \(i.north)" } ?? "none"
         // What the style names is read through the scene's files, so their rules are in the key.
-        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(spec.files.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey) \(spec.files) states \(spec.featureStates.digest) images \(spec.images.map { "\($0.name)=\(spec.files.identity($0.file) ?? $0.file)@\($0.pixelRatio)\($0.sdf ? " sdf" : "")" })"
+        let key = "\(ObjectIdentifier(spec.tiles)) \(spec.style.map { "style \(spec.files.identity($0.file) ?? $0.file) \($0.layers.count)" } ?? "builtin") \(mode) \(imageryKey) \(spec.files) states \(spec.featureStates.digest) retina \(spec.retinaSprite) images \(spec.images.map { "\($0.name)=\(spec.files.identity($0.file) ?? $0.file)@\($0.pixelRatio)\($0.sdf ? " sdf" : "")" })"
         return try AssetCache.shared.value("drawn basemap", key: key, cost: { (_: DrawnBasemap) in cost }) { () throws -> DrawnBasemap in
             let builtinName = spec.style.map(\.file).flatMap { BasemapStyle.builtinNames.contains($0) ? $0 : nil }
             var style = spec.style.flatMap { builtinName == nil ? $0 : nil }
                 ?? BasemapStyle.builtin(builtinName ?? (mode == .roadmap ? "roadmap" : "hybrid"), for: spec.tiles)!
             style.featureStates = spec.featureStates
             style.addedImages = spec.images
-            let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, open: spec.open)
+            let made = try Basemap(style: style, tiles: spec.tiles, imagery: imagery, files: spec.files, retinaSprite: spec.retinaSprite, open: spec.open)
             var keep: [AnyObject] = [spec.tiles]
             if let t = imagery?.tiles { keep.append(t) }
             return DrawnBasemap(basemap: made, drape: try made.makeDrape(), keep: keep)

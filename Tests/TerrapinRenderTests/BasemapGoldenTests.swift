@@ -182,7 +182,8 @@ import TerrapinTestSupport
         return (scene, resolved, place, try #require(place.style?.icon, sourceLocation: sourceLocation))
     }
 
-    /// Icons from a local sprite sheet (`sprite.json` + `sprite.png`, its @2x sheet preferred):
+    /// Icons from a local sprite sheet (`sprite.json` + `sprite.png`; its @2x sheet for an
+    /// image of 2 or more pixels a point, the 1x sheet at 1, as MapLibre picks them):
     /// the place's dot on its anchor with the name beside it (one box for both), POI icons by
     /// class; a name not in the sprite is drawn without an icon, with one warning.
     /// The same style with `"sprite"` naming a folder of SVG icons: each drawn by librsvg at
@@ -200,8 +201,13 @@ import TerrapinTestSupport
 
     @Test func iconsFromALocalSprite() throws {
         let (scene, _, place, icon) = try placeWithIcon("monaco-icons")
-        // The @2x sheet: 32 pixels drawn at half a point each.
-        #expect(icon.width == 32 && place.style?.iconScale == 0.5)
+        // The image is one pixel a point: the 1x sheet, 16 pixels drawn at a point each.
+        #expect(icon.width == 16 && place.style?.iconScale == 1)
+        // Two pixels a point: the @2x sheet, 32 pixels drawn at half a point each.
+        var retina = try SceneDecoder.load(path: "\(mapFixtures)/basemap/monaco-icons.json")
+        retina.output.scale = 2
+        let sharp = try #require(try PreparedScene(retina).resolve()?.labels.first { $0.name == "Monte-Carlo" && $0.style?.layer == "place" })
+        #expect(sharp.style?.icon?.width == 32 && sharp.style?.iconScale == 0.5)
         let anchor = try #require(place.anchor)
         #expect(place.box.minX <= anchor.x - 8 && place.box.maxX > anchor.x + 20)
         let warnings = try #require(scene.map).warnings
