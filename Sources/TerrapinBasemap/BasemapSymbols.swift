@@ -119,6 +119,17 @@ public struct BasemapBuilding: Sendable {
 }
 
 extension Basemap {
+    /// Whether a layer's text or icon (`kind`) is placed whatever it overlaps: its
+    /// `text-overlap`/`icon-overlap` where given ("always"; "cooperative", which MapLibre lets
+    /// overlap other symbols that are not "never", is taken as "always"; "never"), else its
+    /// `text-allow-overlap`/`icon-allow-overlap`, as MapLibre lets the first override the second.
+    static func allowsOverlap(_ layer: BasemapStyle.Layer, _ kind: String, _ c: EvaluationContext) -> Bool {
+        if let mode = layer.property(kind + "-overlap")?.evaluate(c).string { return mode == "always" || mode == "cooperative" }
+        return layer.property(kind + "-allow-overlap")?.evaluate(c).truthy ?? false
+    }
+}
+
+extension Basemap {
     /// The tiles at `zoom` covering [west, south, east, north] (at most `limit`, nearest the
     /// centre first).
     static func tiles(_ area: [Double], zoom: Int, limit: Int = 64) -> [TileID] {
@@ -237,7 +248,7 @@ extension Basemap {
                         }
                         // Text and icon are placed together: each must be free to go where the
                         // other's rule would stop it (an empty text follows its icon's).
-                        let iconOverlap = layer.property("icon-allow-overlap")?.evaluate(context).truthy ?? false
+                        let iconOverlap = Self.allowsOverlap(layer, "icon", context)
                         let iconIgnore = layer.property("icon-ignore-placement")?.evaluate(context).truthy ?? false
                         made.allowOverlap = iconOverlap && (text.isEmpty || made.allowOverlap)
                         made.ignorePlacement = iconIgnore && (text.isEmpty || made.ignorePlacement)
@@ -408,7 +419,7 @@ extension Basemap {
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.kind = ["class", "kind", "subclass"].lazy.compactMap { c.property($0)?.string }.first
-        symbol.allowOverlap = layer.property("text-allow-overlap")?.evaluate(c).truthy ?? false
+        symbol.allowOverlap = Self.allowsOverlap(layer, "text", c)
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
         if case .array(let t)? = layer.property("text-translate")?.evaluate(c), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
             symbol.translate = (min(1024, max(-1024, x)), min(1024, max(-1024, y)))
@@ -424,7 +435,8 @@ extension Basemap {
         default: symbol.justify = "center"
         }
         let zOrder = layer.property("symbol-z-order")?.evaluate(c).string ?? "auto"
-        let overlaps = ["text-allow-overlap", "icon-allow-overlap", "text-ignore-placement", "icon-ignore-placement"].contains { layer.property($0)?.evaluate(c).truthy == true }
+        let overlaps = Self.allowsOverlap(layer, "text", c) || Self.allowsOverlap(layer, "icon", c)
+            || ["text-ignore-placement", "icon-ignore-placement"].contains { layer.property($0)?.evaluate(c).truthy == true }
         symbol.sortsByY = overlaps && (zOrder == "viewport-y" || (zOrder == "auto" && layer.property("symbol-sort-key") == nil))
         if along == nil, (layer.property("symbol-placement")?.evaluate(c).string ?? "point") == "point" {
             symbol.variableAnchors = Self.variableAnchors(layer, c, textOffset: offset, justify: layer.property("text-justify")?.evaluate(c).string ?? "center")

@@ -1,5 +1,6 @@
-// Colours interpolated in the space a style asks for (`interpolate-hcl`, `interpolate-lab`, a
-// function's "colorSpace"), checked against MapLibre's own images of the same stops.
+// Style properties read as MapLibre reads them: colours interpolated in the space a style asks
+// for (`interpolate-hcl`, `interpolate-lab`, a function's "colorSpace"), checked against
+// MapLibre's own images of the same stops; `text-overlap` and `icon-overlap`.
 import Testing
 import TerrapinIO
 @testable import TerrapinBasemap
@@ -36,5 +37,28 @@ import TerrapinIO
         #expect(white == black && white == [22, 73, 22, 128], "\(white)")
         let grey = try bytes(#"["interpolate-hcl", ["linear"], ["zoom"], 0, "rgb(128, 128, 128)", 10, "rgb(255, 0, 0)"]"#)
         #expect(grey[0] > grey[1] && grey[0] > grey[2], "reddish, not a hue from nowhere: \(grey)")
+    }
+}
+
+/// `text-overlap` and `icon-overlap` (MapLibre's newer form of the allow-overlap properties)
+/// win over `text-allow-overlap`/`icon-allow-overlap`: "always" and "cooperative" place a
+/// symbol whatever it overlaps, "never" does not; without them the old properties decide.
+@Suite struct OverlapModeTests {
+    func allows(_ layout: String, _ kind: String) throws -> Bool {
+        let json = #"{"version": 8, "sources": {"t": {"type": "vector", "tiles": ["x/{z}/{x}/{y}.pbf"]}}, "layers": [{"id": "s", "type": "symbol", "source": "t", "source-layer": "poi", "layout": LAYOUT}]}"#
+            .replacingOccurrences(of: "LAYOUT", with: layout)
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "o.json", directory: "/")
+        #expect(!style.warnings.contains { $0.contains("overlap") }, "\(style.warnings)")
+        let layer = try #require(style.layers.first)
+        return Basemap.allowsOverlap(layer, kind, EvaluationContext(zoom: 10))
+    }
+
+    @Test func overlapModesOverrideAllowOverlap() throws {
+        #expect(try allows(#"{"text-overlap": "always"}"#, "text"))
+        #expect(try allows(#"{"icon-overlap": "cooperative"}"#, "icon"))
+        #expect(try !allows(#"{"text-overlap": "never", "text-allow-overlap": true}"#, "text"))
+        #expect(try allows(#"{"text-allow-overlap": true}"#, "text"))
+        #expect(try !allows(#"{"icon-allow-overlap": true}"#, "text"))
+        #expect(try !allows(#"{}"#, "icon"))
     }
 }
