@@ -283,12 +283,16 @@ extension Basemap {
                     continue
                 }
                 if case .array(let dashes)? = layer.property("line-dasharray")?.evaluate(context) {
-                    // MapLibre lays dashes out on the tile at its whole zoom and scales the tile
-                    // to the view: at a fractional zoom they are 2^(its fraction) longer. (A zoom
-                    // within 10⁻⁶ below a whole one, as a camera's range gives it, is that one.)
+                    // MapLibre lays dashes out on the tile at its whole zoom, in line widths of
+                    // that zoom (its "floorwidth"), and scales the tile to the view: at a
+                    // fractional zoom they are 2^(its fraction) longer. (A zoom within 10⁻⁶ below
+                    // a whole one, as a camera's range gives it, is that one.)
                     let whole = (zoom + 1e-6).rounded(.down)
                     let stretch = zoom.isFinite ? pow(2, max(0, zoom - whole)) : 1
-                    let pattern = dashes.compactMap(\.number).map { max(0, $0) * width * stretch }
+                    var atWhole = context
+                    atWhole.zoom = whole
+                    let floorWidth = zoom.isFinite ? min(1024, max(0, Self.number(layer, "line-width", atWhole, default: 1))) * unit : width
+                    let pattern = dashes.compactMap(\.number).map { max(0, $0) * floorWidth * stretch }
                     if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
                 }
                 let gap = min(1024, Self.number(layer, "line-gap-width", context, default: 0)) * unit

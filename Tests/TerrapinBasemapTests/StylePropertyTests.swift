@@ -2,7 +2,10 @@
 // for (`interpolate-hcl`, `interpolate-lab`, a function's "colorSpace"), checked against
 // MapLibre's own images of the same stops; `text-overlap` and `icon-overlap`.
 import Testing
+import TerrapinImagery
 import TerrapinIO
+import TerrapinRaster
+import TerrapinTiles
 @testable import TerrapinBasemap
 
 @Suite struct ColourSpaceTests {
@@ -60,5 +63,31 @@ import TerrapinIO
         #expect(try allows(#"{"text-allow-overlap": true}"#, "text"))
         #expect(try !allows(#"{"icon-allow-overlap": true}"#, "text"))
         #expect(try !allows(#"{}"#, "icon"))
+    }
+}
+
+/// `line-dasharray` in widths of the line at the view's whole zoom (MapLibre's "floorwidth"),
+/// scaled with the tile to the view: at zoom 0.5 a line 8 wide at zoom 0 and 16 at zoom 1
+/// (12 at 0.5) is dashed [1, 1] in dashes of 8 · 2^0.5 ≈ 11.3 pixels, not 12 · 2^0.5 ≈ 17.
+@Suite struct DashLengthTests {
+    @Test func dashesAreInTheWholeZoomsWidths() throws {
+        let json = """
+        {"version": 8, "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-170, 0], [170, 0]]}}},
+         "layers": [{"id": "l", "type": "line", "source": "l", "paint": {"line-color": "black", "line-dasharray": [1, 1], "line-width": {"stops": [[0, 8], [1, 16]]}}}]}
+        """
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "d.json", directory: "/"), tiles: nil) { try TileSources.open($0) }
+        let side = Int((512 * 2.0.squareRoot()).rounded())
+        let canvas = try #require(Canvas(width: side, height: side))
+        #expect(try basemap.draw(TileID(z: 0, x: 0, y: 0), view: TileView(origin: (0, 0), pixelsPerTile: 512 * 2.0.squareRoot(), unit: 1, zoom: 0.5), into: canvas))
+        // Runs of ink along the equator's row, the first and last (cut by the ends) left out.
+        let image = canvas.pixmap, row = side / 2
+        var runs: [Int] = [], run = 0
+        for x in 0..<side {
+            if image[x, row].alpha > 128 { run += 1 } else if run > 0 { runs.append(run); run = 0 }
+        }
+        let inner = runs.dropFirst().dropLast()
+        #expect(inner.count > 10)
+        let mean = Double(inner.reduce(0, +)) / Double(max(1, inner.count))
+        #expect(abs(mean - 8 * 2.0.squareRoot()) < 1.5, "\(mean) pixels a dash: \(runs)")
     }
 }
