@@ -147,6 +147,9 @@ def apply_operations(style, operations, assets, reasons, states=None, images=Non
                 style["bearing"] = args[0]
             elif name == "setPitch":
                 style["pitch"] = args[0]
+            elif name == "setVerticalFieldOfView":
+                # The camera's field of view, kept apart from the style (the scene's camera).
+                style["_fieldOfView"] = float(args[0])
             elif name == "addImage" and images is not None:
                 # The scene's basemap "images" (MapLibre's addImage), its file under the assets.
                 path = os.path.join(assets, args[1][2:] if args[1].startswith("./") else args[1])
@@ -190,7 +193,7 @@ def apply_operations(style, operations, assets, reasons, states=None, images=Non
     return style
 
 
-def scene(style, test, style_path, states=(), images=None):
+def scene(style, test, style_path, states=(), images=None, fov=None):
     """The scene that draws `style` as MapLibre's camera sees it."""
     lon, lat = (style.get("center") or [0, 0])[:2]
     zoom = style.get("zoom", 0)
@@ -198,10 +201,11 @@ def scene(style, test, style_path, states=(), images=None):
     # Metres per CSS pixel at the centre on Web Mercator's sphere, times the focal length in
     # points: the eye's distance from the centre.
     metres_per_point = 2 * math.pi * 6378137 / 512 * math.cos(math.radians(lat)) / 2 ** zoom
-    focal = (height / 2) / math.tan(math.radians(FOV / 2))
+    fov = fov or FOV
+    focal = (height / 2) / math.tan(math.radians(fov / 2))
     camera = {"center": {"latitude": max(-85.05, min(85.05, lat)), "longitude": ((lon + 180) % 360) - 180},
               "heading": style.get("bearing", 0) % 360, "tilt": min(90, max(0, style.get("pitch", 0))),
-              "range": max(1, metres_per_point * focal), "fieldOfView": FOV}
+              "range": max(1, metres_per_point * focal), "fieldOfView": fov}
     ratio = test["pixelRatio"]
     return {"output": {"width": width, "height": height, "scale": int(ratio) if float(ratio).is_integer() and 1 <= ratio <= 4 else 1,
                        "background": "#00000000"},
@@ -244,6 +248,7 @@ def run_case(case, args):
     assets = os.path.join(args.suite, "assets")
     states, images = [], {}
     style = apply_operations(style, test.get("operations", []), assets, reasons, states, images)
+    fov = style.pop("_fieldOfView", None)
     style = rewrite(style, assets, reasons)
     if not float(test["pixelRatio"]).is_integer():
         reasons.add("pixelRatio %s (Terrapin's scale is 1 to 4)" % test["pixelRatio"])
@@ -255,7 +260,7 @@ def run_case(case, args):
     os.makedirs(os.path.join(out, "none"), exist_ok=True)
     scene_path = os.path.join(out, "scene.json")
     with open(scene_path, "w") as f:
-        json.dump(scene(style, test, style_path, states, images), f, indent=1)
+        json.dump(scene(style, test, style_path, states, images, fov), f, indent=1)
     actual = os.path.join(out, "actual.png")
     try:
         run = subprocess.run([args.terrapin, "render", scene_path, "-o", actual], capture_output=True, text=True,
