@@ -26,7 +26,7 @@ a table per reason for failing (Terrapin's warnings, an operation not applied, a
 the worst case of each group; writes OUT/results.jsonl and, for each case that does not pass,
 OUT/<case>/actual.png, diff.png and strip.png. Nothing from the suite enters the repository.
 """
-import argparse, concurrent.futures, glob, json, math, os, re, shutil, subprocess, sys, tempfile
+import argparse, atexit, concurrent.futures, glob, json, math, os, re, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -52,6 +52,17 @@ def local(url, assets):
     return url
 
 
+EMPTY = []
+
+
+def assets_empty():
+    """A folder of empty folders (made once per run, removed at exit)."""
+    if not EMPTY:
+        EMPTY.append(tempfile.mkdtemp(prefix="rendertests-204-"))
+        atexit.register(shutil.rmtree, EMPTY[0], True)
+    return EMPTY[0]
+
+
 def rewrite(style, assets, reasons):
     for name, source in (style.get("sources") or {}).items():
         if not isinstance(source, dict):
@@ -70,6 +81,13 @@ def rewrite(style, assets, reasons):
                 source["url"] = url
         if "tiles" in source:
             source["tiles"] = [local(t, assets) for t in source["tiles"]]
+            # A folder the suite does not hold stands for a server answering 204 (no content)
+            # for every tile, as MapLibre's test server does: an empty folder.
+            for i, t in enumerate(source["tiles"]):
+                if isinstance(t, str) and t.startswith(assets) and "{z}" in t and not os.path.isdir(os.path.dirname(t)):
+                    empty = os.path.join(assets_empty(), os.path.basename(os.path.dirname(t)))
+                    os.makedirs(empty, exist_ok=True)
+                    source["tiles"][i] = os.path.join(empty, os.path.basename(t))
         if "data" in source:
             source["data"] = local(source["data"], assets)
         if "url" in source and isinstance(source["url"], str) and source["url"].startswith("mapbox://"):
