@@ -46,9 +46,11 @@ def cases(suite, only):
 
 
 def local(url, assets):
-    """`local://X` → assets/X (other URLs unchanged)."""
-    if isinstance(url, str) and url.startswith("local://"):
-        return os.path.join(assets, url[len("local://"):])
+    """`local://X`, and `http://localhost:2900/X` (the suite's test server, as TileJSON
+    documents name it), → assets/X (other URLs unchanged)."""
+    for prefix in ("local://", "http://localhost:2900/"):
+        if isinstance(url, str) and url.startswith(prefix):
+            return os.path.join(assets, url[len(prefix):])
     return url
 
 
@@ -76,7 +78,7 @@ def rewrite(style, assets, reasons):
                 del source["url"]
                 for key in ("tiles", "minzoom", "maxzoom", "bounds", "attribution", "tileSize", "encoding"):
                     if key in tilejson and key not in source:
-                        source[key] = tilejson[key]
+                        source[key] = [local(t, assets) for t in tilejson[key]] if key == "tiles" else tilejson[key]
             else:
                 source["url"] = url
         if "tiles" in source:

@@ -229,6 +229,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     func vectorTile(_ sourceName: String, _ id: TileID) -> VectorTile? {
         let source = vectorSources[sourceName], geojson = geojsonSources[sourceName]
         guard source != nil || geojson != nil else { return nil }
+        if let bounds = style.sources[sourceName]?.bounds, !Self.tile(id, touches: bounds) { return nil }
         let key = "\(sourceName) \(id)"
         if let hit = decoded.withLock({ (d: inout DecodedTiles) -> VectorTile?? in
             d.tick += 1
@@ -259,6 +260,19 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             }
         }
         return tile
+    }
+
+    /// Whether tile `id` lies within `bounds` [west, south, east, north], as MapLibre's
+    /// `TileBounds.contains` judges it: the tile columns and rows the box spans at the tile's
+    /// zoom, its west and north edges rounded down, its east and south edges up.
+    static func tile(_ id: TileID, touches bounds: [Double]) -> Bool {
+        guard bounds.count == 4 else { return true }
+        let n = Double(1 << id.z)
+        let (west, north) = TileID.world(longitude: bounds[0], latitude: bounds[3])
+        let (east, south) = TileID.world(longitude: bounds[2], latitude: bounds[1])
+        let minX = (west * n).rounded(.down), maxX = (east * n).rounded(.up)
+        let minY = (north * n).rounded(.down), maxY = (south * n).rounded(.up)
+        return Double(id.x) >= minX && Double(id.x) < maxX && Double(id.y) >= minY && Double(id.y) < maxY
     }
 
     /// The zoom a source's data is read at for a view at `zoom`, and whether it has any.

@@ -34,6 +34,9 @@ public struct BasemapStyle: Sendable {
         public var lineMetrics = false
         /// A `tiles` URL with no {z}, {x} or {y}: MapLibre asks for that one file for every tile.
         public var repeated = false
+        /// `bounds` [west, south, east, north]: tiles wholly outside are not read, as MapLibre
+        /// requests none there. Nil: the whole world.
+        public var bounds: [Double]?
         /// An image source's corners (top left, top right, bottom right, bottom left: longitude,
         /// latitude); its image file is `location`.
         public var corners: [[Double]] = []
@@ -250,6 +253,14 @@ public struct BasemapStyle: Sendable {
                                         attribution: attribution, remote: remote)
                 sources[m.key]?.repeated = repeated && location != nil
                 sources[m.key]?.promoteId = Self.promoteId(member(fields, "promoteId"))
+                if let b = member(fields, "bounds"), case .array(let items) = b.value {
+                    let values = items.compactMap { item -> Double? in if case .number(let v) = item.value, v.isFinite { v } else { nil } }
+                    if values.count == 4, values[0] < values[2], values[1] < values[3] {
+                        sources[m.key]?.bounds = [max(-180, values[0]), max(-90, values[1]), min(180, values[2]), min(90, values[3])]
+                    } else {
+                        warn("source '\(m.key)': bounds are [west, south, east, north] in degrees; they are ignored")
+                    }
+                }
                 if let e = member(fields, "encoding"), case .string(let encoding) = e.value {
                     if ["mapbox", "terrarium"].contains(encoding) { sources[m.key]?.encoding = encoding }
                     else { warn("source '\(m.key)': encoding \"\(encoding)\" is not known (mapbox or terrarium); mapbox is used") }

@@ -5,6 +5,7 @@ import Testing
 import TerrapinImagery
 import TerrapinIO
 import TerrapinRaster
+import TerrapinTestSupport
 import TerrapinTiles
 @testable import TerrapinBasemap
 
@@ -89,5 +90,33 @@ import TerrapinTiles
         #expect(inner.count > 10)
         let mean = Double(inner.reduce(0, +)) / Double(max(1, inner.count))
         #expect(abs(mean - 8 * 2.0.squareRoot()) < 1.5, "\(mean) pixels a dash: \(runs)")
+    }
+}
+
+/// A source's `bounds`: tiles outside them are not read, as MapLibre's `TileBounds` judges it
+/// (the box's west and north edges rounded down to tiles, its east and south edges up).
+@Suite struct SourceBoundsTests {
+    @Test func tilesOutsideTheBoundsAreNotRead() throws {
+        // Berlin's box at z14: column 8802 (x 8802.05…8803.00), rows 5374 and 5375 (y 5374.46…5375.02).
+        let berlin = [13.4043671, 52.4959407, 13.425247606101294, 52.5033795378269]
+        #expect(Basemap.tile(TileID(z: 14, x: 8802, y: 5374), touches: berlin) && Basemap.tile(TileID(z: 14, x: 8802, y: 5375), touches: berlin))
+        #expect(!Basemap.tile(TileID(z: 14, x: 8801, y: 5374), touches: berlin) && !Basemap.tile(TileID(z: 14, x: 8803, y: 5374), touches: berlin))
+        #expect(!Basemap.tile(TileID(z: 14, x: 8802, y: 5373), touches: berlin))
+        #expect(Basemap.tile(TileID(z: 0, x: 0, y: 0), touches: berlin))
+        #expect(!Basemap.tile(TileID(z: 14, x: 8802, y: 5380), touches: berlin))
+        // Monaco's water: drawn where the bounds hold the tile, not where they leave it out.
+        func drawn(_ bounds: String) throws -> Bool {
+            let json = """
+            {"version": 8, "sources": {"m": {"type": "vector", "url": "pmtiles://../../tiles/monaco-omt.pmtiles"\(bounds)}},
+             "layers": [{"id": "w", "type": "fill", "source": "m", "source-layer": "water", "paint": {"fill-color": "blue"}}]}
+            """
+            let style = try BasemapStyle.parse(Array(json.utf8), file: "b.json", directory: Repository.fixtures + "/basemap/styles")
+            #expect(style.warnings.isEmpty, "\(style.warnings)")
+            let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
+            return try basemap.draw(TileID(z: 14, x: 8529, y: 5974)) != nil
+        }
+        #expect(try drawn(""))
+        #expect(try drawn(#", "bounds": [7.3, 43.6, 7.5, 43.8]"#))
+        #expect(try !drawn(#", "bounds": [40, 40, 50, 50]"#))
     }
 }
