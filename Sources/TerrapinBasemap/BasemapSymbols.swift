@@ -208,7 +208,7 @@ extension Basemap {
                 /// One label: at tile position (ax, ay), turned along `direction` when it follows
                 /// a line (whose points around it are `line`, the anchor at index `lineAnchor`).
                 func emit(_ context: EvaluationContext, _ feature: VectorTile.Feature, text: String, icon: (Pixmap, Double)?, ax: Double, ay: Double,
-                          direction: (Double, Double)?, line: (points: [(Double, Double)], anchor: Int)?) {
+                          direction: (Double, Double)?, line: (points: [(Double, Double)], anchor: Int)?, iconTurn: Double = 0) {
                     // Anchors in the buffer beyond the tile belong to its neighbour (a point's, a
                     // line's first point, a polygon's centre), as MapLibre drops them.
                     if direction == nil, ax < 0 || ay < 0 || ax >= extent || ay >= extent { return }
@@ -227,7 +227,7 @@ extension Basemap {
                         made.icon = pixels
                         made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
                         made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", context, default: 1)))
-                        made.iconRotate = Self.number(layer, "icon-rotate", context, default: 0).truncatingRemainder(dividingBy: 360)
+                        made.iconRotate = (Self.number(layer, "icon-rotate", context, default: 0) + iconTurn).truncatingRemainder(dividingBy: 360)
                         if let anchor = layer.property("icon-anchor")?.evaluate(context).string, Self.textAnchors.contains(anchor) { made.iconAnchor = anchor }
                         if case .array(let o)? = layer.property("icon-offset")?.evaluate(context), o.count == 2, let x = o[0].number, let y = o[1].number, x.isFinite, y.isFinite {
                             let size = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1)))
@@ -345,7 +345,7 @@ extension Basemap {
                                 emit(context, feature, text: text, icon: icon, ax: Double(p[p.startIndex]), ay: Double(p[p.startIndex + 1]), direction: nil, line: nil)
                             }
                         }
-                    } else if feature.type != .point, !text.isEmpty {
+                    } else if feature.type != .point {
                         alongLines.append((feature, context, icon, text))
                     }
                 }
@@ -376,7 +376,13 @@ extension Basemap {
                         set = measure?(text, fonts, size, letterSpacing)
                         measured[key] = .some(set)
                     }
-                    let length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
+                    var length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
+                    // An icon without text: the icon's length, as MapLibre's anchors take the
+                    // longer of the text's and the icon's boxes.
+                    let iconOnly = text.isEmpty && icon != nil
+                    if iconOnly, let (image, ratio) = icon {
+                        length = Double(image.width) / ratio * min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / pixels
+                    }
                     // `text-rotation-alignment: viewport`: each place along the line holds a
                     // label set upright and level, as a point's is, with its icon (a road shield).
                     let level = layer.property("text-rotation-alignment")?.evaluate(context).string == "viewport"
@@ -385,6 +391,14 @@ extension Basemap {
                         for a in Self.anchors(line, spacing: spacing, labelLength: length, extraOffset: 2 * size / pixels, extent: extent,
                                               overscaling: overscaling, window: 0.6 * size / pixels, maxAngle: maxAngle) {
                             guard out.count < Self.maxLabels else { return out }
+                            if iconOnly {
+                                // The icon at the place, turned with the line unless it is
+                                // aligned to the viewport (icon-rotation-alignment).
+                                let turnsWithLine = (layer.property("icon-rotation-alignment")?.evaluate(context).string ?? "auto") != "viewport"
+                                let turn = turnsWithLine ? atan2(a.direction.1, a.direction.0) * 180 / Double.pi : 0
+                                emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: nil, line: nil, iconTurn: turn)
+                                continue
+                            }
                             if level {
                                 emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: nil, line: nil)
                                 continue

@@ -120,3 +120,30 @@ import TerrapinTiles
         #expect(try !drawn(#", "bounds": [40, 40, 50, 50]"#))
     }
 }
+
+/// A symbol layer with an icon and no text along lines (OSM Bright's one-way arrows): the icon
+/// at each place along the line, turned with it (`icon-rotation-alignment` "auto" or "map"),
+/// upright when aligned to the viewport.
+@Suite struct IconsAlongLinesTests {
+    func icons(_ alignment: String) throws -> [BasemapSymbol] {
+        let json = """
+        {"version": 8, "sprite": "../sprites/icons",
+         "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[7.40, 43.73], [7.44, 43.75]]}}},
+         "layers": [{"id": "arrows", "type": "symbol", "source": "l",
+                     "layout": {"symbol-placement": "line", "symbol-spacing": 100, "icon-image": "dot", "icon-rotation-alignment": "\(alignment)"}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "a.json", directory: Repository.fixtures + "/basemap/styles")
+        let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
+        #expect(basemap.warnings.isEmpty, "\(basemap.warnings)")
+        return basemap.symbols(area: [7.39, 43.72, 7.45, 43.76], zoom: 14)
+    }
+
+    @Test func iconsFollowTheLine() throws {
+        let turned = try icons("map")
+        #expect(turned.count > 5 && turned.allSatisfy { $0.icon != nil && $0.text.isEmpty }, "\(turned.count)")
+        // The line climbs to the north-east: about 30° above east on the map, so the icons turn
+        // by about −30° (screen y down).
+        #expect(turned.allSatisfy { abs($0.iconRotate + 30) < 6 }, "\(turned.map(\.iconRotate))")
+        #expect(try icons("viewport").allSatisfy { $0.iconRotate == 0 })
+    }
+}
