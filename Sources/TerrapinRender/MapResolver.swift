@@ -222,6 +222,12 @@ public enum MapResolver {
                     scales[i] = k
                 }
             }
+            // A point's text set along the map's axes turns with the camera's heading.
+            if var style = label.style, style.rotatesWithMap, style.line.count < 2, style.along == nil, projection.camera.heading != 0 {
+                style.textRotate = (style.textRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360)
+                label.style = style
+                scaledStyles[i] = style
+            }
             let layout = measured()
             let w = layout?.width ?? 0, h = layout?.height ?? 0
             var angle = 0.0

@@ -203,6 +203,7 @@ extension DrawnBasemap {
         allowing.iconAnchor = s.iconAnchor
         allowing.sortsByY = s.sortsByY
         allowing.textRotate = s.textRotate
+        allowing.rotatesWithMap = s.rotatesWithMap
         allowing.iconOffset = Size(width: s.iconOffset.x, height: s.iconOffset.y)
         allowing.iconTextFit = s.iconTextFit
         allowing.iconTextFitPadding = s.iconTextFitPadding

@@ -376,6 +376,9 @@ public struct LabelStyle: Sendable, Equatable {
     /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
     /// box is the turned text's bounding box.
     public var textRotate = 0.0
+    /// A point's text turns with the map (`text-rotation-alignment: map`): by the camera's
+    /// heading as well as `textRotate`. Default false (it stays level on the screen).
+    public var rotatesWithMap = false
     /// For labels along a line: a second point along it (the label turns with the line on
     /// screen, kept upright).
     public var along: LatLngAltitude?

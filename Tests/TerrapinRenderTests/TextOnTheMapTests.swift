@@ -349,3 +349,27 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     #expect(abs(placed.box.midX - 100) < 1e-9)
     #expect(placed.text == Rect(x: 100, y: 50 - layout.height / 2, width: layout.width, height: layout.height))
 }
+
+/// `text-rotation-alignment: map` on a point's text: it turns with the map (by the camera's
+/// heading, on top of `text-rotate`); level on the screen when it is not so aligned.
+@Test func pointTextAlignedToTheMapTurnsWithIt() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    style.rotatesWithMap = true
+    var turned = overhead
+    turned.heading = 90
+    func rotation(_ style: LabelStyle, camera: Camera) throws -> Double {
+        let projection = Projection(camera: camera, width: 400, height: 300)
+        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        let resolved = MapResolver.resolveLabels([BasemapLabel("Abc", position: LatLngAltitude(latitude: 0, longitude: 0), style: style)],
+                                                 projection: projection, ground: FlatGround(), index: &index)
+        let label = try #require(resolved.first)
+        #expect(label.isShown)
+        return label.textRotation
+    }
+    // Heading 90: the map's east points up the screen, and so does the text (−90°).
+    #expect(abs(try rotation(style, camera: turned) + Double.pi / 2) < 1e-9)
+    #expect(try rotation(style, camera: overhead) == 0)
+    var level = style
+    level.rotatesWithMap = false
+    #expect(try rotation(level, camera: turned) == 0)
+}
