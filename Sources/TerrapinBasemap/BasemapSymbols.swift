@@ -775,8 +775,9 @@ extension Basemap {
                     guard out.count < Self.maxBuildings else { return out }
                     let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
                     if let filter = layer.filter, !filter.evaluate(c).truthy { continue }
-                    let roof = Self.number(layer, "fill-extrusion-height", c, default: 0)
-                    let base = Self.number(layer, "fill-extrusion-base", c, default: 0)
+                    // Below the ground is at the ground, as MapLibre's shader clamps both.
+                    let roof = max(0, Self.number(layer, "fill-extrusion-height", c, default: 0))
+                    let base = max(0, Self.number(layer, "fill-extrusion-base", c, default: 0))
                     guard roof > base, roof < 2000 else { continue }
                     let color = Self.color(layer, "fill-extrusion-color", c, default: StyleColor(red: 0, green: 0, blue: 0))
                     var patternImage: PatternImage?

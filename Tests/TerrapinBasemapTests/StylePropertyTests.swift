@@ -147,3 +147,22 @@ import TerrapinTiles
         #expect(try icons("viewport").allSatisfy { $0.iconRotate == 0 })
     }
 }
+
+/// Extrusions below the ground are at the ground, as MapLibre's shader clamps base and height:
+/// a base of −10 m stands from the ground; a height below zero makes no building.
+@Suite struct ExtrusionClampTests {
+    @Test func negativeBasesAndHeightsAreAtTheGround() throws {
+        func buildings(base: Double, height: Double) throws -> [BasemapBuilding] {
+            let json = """
+            {"version": 8, "sources": {"b": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[7.420, 43.730], [7.421, 43.730], [7.421, 43.731], [7.420, 43.731], [7.420, 43.730]]]}}},
+             "layers": [{"id": "x", "type": "fill-extrusion", "source": "b", "paint": {"fill-extrusion-base": \(base), "fill-extrusion-height": \(height)}}]}
+            """
+            let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "x.json", directory: "/"), tiles: nil) { try TileSources.open($0) }
+            return basemap.buildings(area: [7.41, 43.72, 7.43, 43.74], zoom: 16)
+        }
+        let standing = try buildings(base: -10, height: 20)
+        // (The footprint straddles two tiles: each holds it.)
+        #expect(!standing.isEmpty && standing.allSatisfy { $0.base == 0 && $0.roof == 20 }, "\(standing.map { ($0.base, $0.roof) })")
+        #expect(try buildings(base: 0, height: -5).isEmpty)
+    }
+}
