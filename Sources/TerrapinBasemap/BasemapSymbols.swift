@@ -58,8 +58,10 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var sortsByY = false
     /// `text-rotate` of a point's label: degrees clockwise the text turns about its point.
     public var textRotate = 0.0
-    /// A point label's text turns with the map (`text-rotation-alignment: map`).
+    /// A point label's text turns with the map (`text-rotation-alignment: map`), and its icon
+    /// (`icon-rotation-alignment: map`).
     public var rotatesWithMap = false
+    public var iconRotatesWithMap = false
     /// `text-allow-overlap` (and `icon-allow-overlap` for its icon): placed whatever it
     /// overlaps.
     public var allowOverlap = false
@@ -459,6 +461,7 @@ extension Basemap {
             let rotate = Self.number(layer, "text-rotate", c, default: 0)
             symbol.textRotate = rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0
             symbol.rotatesWithMap = layer.property("text-rotation-alignment")?.evaluate(c).string == "map"
+            symbol.iconRotatesWithMap = layer.property("icon-rotation-alignment")?.evaluate(c).string == "map"
         }
         return symbol
     }

@@ -222,9 +222,11 @@ public enum MapResolver {
                     scales[i] = k
                 }
             }
-            // A point's text set along the map's axes turns with the camera's heading.
-            if var style = label.style, style.rotatesWithMap, style.line.count < 2, style.along == nil, projection.camera.heading != 0 {
-                style.textRotate = (style.textRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360)
+            // A point's text (or icon) set along the map's axes turns with the camera's heading.
+            if var style = label.style, style.rotatesWithMap || style.iconRotatesWithMap, style.line.count < 2, style.along == nil,
+               projection.camera.heading != 0 {
+                if style.rotatesWithMap { style.textRotate = (style.textRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360) }
+                if style.iconRotatesWithMap { style.iconRotate = (style.iconRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360) }
                 label.style = style
                 scaledStyles[i] = style
             }

@@ -204,6 +204,7 @@ extension DrawnBasemap {
         allowing.sortsByY = s.sortsByY
         allowing.textRotate = s.textRotate
         allowing.rotatesWithMap = s.rotatesWithMap
+        allowing.iconRotatesWithMap = s.iconRotatesWithMap
         allowing.iconOffset = Size(width: s.iconOffset.x, height: s.iconOffset.y)
         allowing.iconTextFit = s.iconTextFit
         allowing.iconTextFitPadding = s.iconTextFitPadding

@@ -379,6 +379,9 @@ public struct LabelStyle: Sendable, Equatable {
     /// A point's text turns with the map (`text-rotation-alignment: map`): by the camera's
     /// heading as well as `textRotate`. Default false (it stays level on the screen).
     public var rotatesWithMap = false
+    /// A point's icon turns with the map (`icon-rotation-alignment: map`): by the camera's
+    /// heading as well as `iconRotate`. Default false.
+    public var iconRotatesWithMap = false
     /// For labels along a line: a second point along it (the label turns with the line on
     /// screen, kept upright).
     public var along: LatLngAltitude?

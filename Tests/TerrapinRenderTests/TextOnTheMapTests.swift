@@ -351,7 +351,8 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
 }
 
 /// `text-rotation-alignment: map` on a point's text: it turns with the map (by the camera's
-/// heading, on top of `text-rotate`); level on the screen when it is not so aligned.
+/// heading, on top of `text-rotate`); level on the screen when it is not so aligned. Likewise
+/// `icon-rotation-alignment: map` on its icon.
 @Test func pointTextAlignedToTheMapTurnsWithIt() throws {
     var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
     style.rotatesWithMap = true
@@ -372,4 +373,13 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     var level = style
     level.rotatesWithMap = false
     #expect(try rotation(level, camera: turned) == 0)
+    // An icon aligned to the map (`icon-rotation-alignment: map`) turns with it the same way.
+    var icon = level
+    icon.iconRotatesWithMap = true
+    icon.iconRotate = 10
+    let projection = Projection(camera: turned, width: 400, height: 300)
+    var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+    let resolved = MapResolver.resolveLabels([BasemapLabel("Abc", position: LatLngAltitude(latitude: 0, longitude: 0), style: icon)],
+                                             projection: projection, ground: FlatGround(), index: &index)
+    #expect(resolved.first?.style?.iconRotate == -80)
 }
