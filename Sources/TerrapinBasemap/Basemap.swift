@@ -194,11 +194,19 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 sheet = (sheet ?? SpriteSheet(icons: [:], pieces: [:])).adding(extra, prefix: id + ":")
             } catch { missing.append("\(error); sprite '\(id)''s icons are not drawn") }
         }
-        // Images the scene adds (`addImage`), each replacing the sprite's of its name.
+        // Images the scene adds (`addImage`), each replacing the sprite's of its name; their
+        // pixels bounded together before each is decoded (a thousand large images would not fit).
+        var addedPixels = SpriteSheet.maxAddedImagePixels
         for added in style.addedImages {
             let side = SpriteSheet.maxAddedImageSide
             do {
-                let image = try RasterImage.decode(file: added.file, limits: PNGDecodingLimits(maxWidth: side, maxHeight: side, maxPixels: side * side), files: files)
+                guard addedPixels > 0 else {
+                    missing.append("image '\(added.name)': the scene's images hold more than \(SpriteSheet.maxAddedImagePixels) pixels in all; it is not added")
+                    continue
+                }
+                let image = try RasterImage.decode(file: added.file, limits: PNGDecodingLimits(maxWidth: side, maxHeight: side, maxPixels: min(side * side, addedPixels)),
+                                                   files: files)
+                addedPixels -= image.width * image.height
                 sheet = (sheet ?? SpriteSheet(icons: [:], pieces: [:])).adding(image, name: added.name, pixelRatio: added.pixelRatio, sdf: added.sdf)
             } catch {
                 missing.append("image '\(added.name)': \(error); it is not added")

@@ -89,7 +89,8 @@ extension Basemap {
                 canvas.fill(whole, paint: Paint(color: Self.rgba(color, opacity)))
                 drewSomething = true
             case .heatmap where frame != nil:
-                drewSomething = drawHeatmap(layer, id: id, zoom: zoom, canvas: canvas, scale: k, origin: origin, unit: unit, frame: frame!) || drewSomething
+                guard let frame else { continue }
+                drewSomething = drawHeatmap(layer, id: id, zoom: zoom, canvas: canvas, scale: k, origin: origin, unit: unit, frame: frame) || drewSomething
             case .fill, .line, .fillExtrusion, .circle, .heatmap:
                 guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
                 let dataID = id.ancestor(id.z - dz)
@@ -442,14 +443,17 @@ extension Basemap {
         let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: zoom), default: 1))))
         let colour = RasterColour(layer, zoom: zoom)
         let width = canvas.width, height = canvas.height
-        guard width > 1, height > 1, k > 0, k.isFinite else { return }
+        guard width > 0, height > 0, k > 0, k.isFinite else { return }
         let n = Double(tileSize << id.z)
         func longitude(_ px: Double) -> Double { (Double(id.x * tileSize) + px) / n * 360 - 180 }
         func latitude(_ py: Double) -> Double { TileID.latitude(worldY: (Double(id.y * tileSize) + py) / n) }
         let lat0 = latitude(Double(tileSize) / 2), lon0 = longitude(Double(tileSize) / 2)
-        let xs = (0..<width).map { imagery.texel(latitude: lat0, longitude: longitude((Double($0) + 0.5 - origin.0) / k)).x }
-        let ys = (0..<height).map { imagery.texel(latitude: latitude((Double($0) + 0.5 - origin.1) / k), longitude: lon0).y }
-        let perPixel = max(abs(xs[width - 1] - xs[0]) / Double(width - 1), abs(ys[height - 1] - ys[0]) / Double(height - 1))
+        func texelX(_ px: Double) -> Double { imagery.texel(latitude: lat0, longitude: longitude((px + 0.5 - origin.0) / k)).x }
+        func texelY(_ py: Double) -> Double { imagery.texel(latitude: latitude((py + 0.5 - origin.1) / k), longitude: lon0).y }
+        let xs = (0..<width).map { texelX(Double($0)) }, ys = (0..<height).map { texelY(Double($0)) }
+        // Texels a pixel, over the canvas (a sliver of one pixel measures over two).
+        let spanX = max(1, width - 1), spanY = max(1, height - 1)
+        let perPixel = max(abs(texelX(Double(spanX)) - xs[0]) / Double(spanX), abs(texelY(Double(spanY)) - ys[0]) / Double(spanY))
         let level = max(0, log2(max(perPixel, 1e-9)))
         var reader = ImageryReader()
         var pixmap = canvas.pixmap

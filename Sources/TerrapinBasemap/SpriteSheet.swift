@@ -164,8 +164,10 @@ public struct SpriteSheet: Sendable {
         return merged
     }
 
-    /// Largest side of an added image (`AddedImage`), in pixels.
+    /// Largest side of an added image (`AddedImage`), in pixels, and most pixels of all of a
+    /// style's added images together (64 MiB decoded).
     public static let maxAddedImageSide = 2048
+    public static let maxAddedImagePixels = 16 << 20
 
     /// This sheet with `image` added as icon `name` (replacing one of that name), as MapLibre's
     /// `addImage` adds it.

@@ -12,8 +12,9 @@ public enum BuildingRenderer {
     /// eye are skipped.
     /// Buildings with an `opacity` under 1 are drawn by opacity, in the order each first
     /// appears: each group whole into a layer of its own (against the frame's depth), then laid
-    /// over the frame at its opacity, leaving the frame's depth as it was. Returns the
-    /// triangles drawn.
+    /// over the frame at its opacity, leaving the frame's depth as it was. At most
+    /// `maxTranslucentLayers` groups (each costs a frame's pixels twice): a building of a further
+    /// opacity joins the group nearest it. Returns the triangles drawn.
     @discardableResult
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), into frame: inout DepthFrame) -> Int {
@@ -21,14 +22,21 @@ public enum BuildingRenderer {
         var count = draw(ground, ground.buildings.indices.filter { opacity(ground.buildings[$0]) >= 1 }, projection: projection, toDevice: toDevice,
                          horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
         var groups: [Double] = []
-        for b in ground.buildings where opacity(b) < 1 && opacity(b) > 0 && !groups.contains(opacity(b)) { groups.append(opacity(b)) }
-        for group in groups {
+        for b in ground.buildings where opacity(b) < 1 && opacity(b) > 0 && !groups.contains(opacity(b)) && groups.count < maxTranslucentLayers {
+            groups.append(opacity(b))
+        }
+        func group(_ b: Building) -> Double? {
+            let o = opacity(b)
+            guard o < 1, o > 0 else { return nil }
+            return groups.contains(o) ? o : groups.min { abs($0 - o) < abs($1 - o) }
+        }
+        for g in groups {
             var layer = DepthFrame(width: frame.width, height: frame.height)
             layer.depth = frame.depth
-            count += draw(ground, ground.buildings.indices.filter { opacity(ground.buildings[$0]) == group }, projection: projection, toDevice: toDevice,
+            count += draw(ground, ground.buildings.indices.filter { group(ground.buildings[$0]) == g }, projection: projection, toDevice: toDevice,
                           horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
             // Premultiplied, source over, the layer times the group's opacity.
-            let k = UInt32((group * 256).rounded())
+            let k = UInt32((g * 256).rounded())
             for i in layer.pixels.indices where layer.pixels[i] != 0 {
                 let top = layer.pixels[i], under = frame.pixels[i]
                 let keep = 256 - ((top >> 24) * k + 128) / 256
@@ -42,6 +50,9 @@ public enum BuildingRenderer {
         }
         return count
     }
+
+    /// Most translucent building layers drawn apart (`draw`).
+    public static let maxTranslucentLayers = 16
 
     /// The buildings at `indices`, drawn into `frame` opaque.
     static func draw(_ ground: BuiltGround, _ indices: [Int], projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),

@@ -139,5 +139,10 @@ import TerrapinTiles
         #expect(two.pixels[centre] == seen)
         // The frame's depth: untouched by the translucent layer, set by the opaque one.
         #expect(!one.depth[centre].isFinite && opaque.depth[centre].isFinite)
+        // More opacities than translucent layers drawn apart: every building is still drawn
+        // (the later ones with the group nearest their opacity), a bounded number of passes.
+        let many = try (0..<(BuildingRenderer.maxTranslucentLayers + 4)).map { try tower(0, opacity: 0.3 + 0.01 * Double($0)) }
+        #expect(draw(many).pixels[centre] != 0xFFFF_FFFF)
+        #expect(draw([try tower(0, opacity: 0.99)] + many).pixels[centre] != 0xFFFF_FFFF)
     }
 }
