@@ -311,11 +311,44 @@ extension Basemap {
                     drew = true
                     continue
                 }
+                let blur = min(1024, Self.number(layer, "line-blur", context, default: 0)) * unit
+                if blur > 0 {
+                    strokeBlurred(path, style: style, blur: blur, colour: color, opacity: opacity, on: canvas)
+                    drew = true
+                    continue
+                }
                 canvas.stroke(path, style: style, paint: Paint(color: Self.rgba(color, opacity)))
             }
             drew = true
         }
         return drew
+    }
+
+    /// Strokes beyond which a blurred line's ramp is not divided further.
+    static let maxBlurSteps = 48
+
+    /// A line with `line-blur` (`blur` in canvas pixels), as MapLibre's line shader draws it: at a
+    /// distance d from the line its alpha is clamp((w/2 + ½ − d) / (blur + 1), 0, 1) — the usual
+    /// one-pixel edge widened inward by the blur. Drawn as nested strokes, widest first, whose
+    /// edges are spread evenly over that ramp (half a pixel apart, at most `maxBlurSteps`),
+    /// each composited so that where k of n cover a pixel the line's alpha there is k/n of its
+    /// opacity: one feature's strokes never add up past it, features blend over each other.
+    func strokeBlurred(_ path: Path, style: StrokeStyle, blur: Double, colour: StyleColor, opacity: Double, on canvas: Canvas) {
+        let outset = style.width / 2 + 0.5, ramp = blur + 1
+        let steps = min(Self.maxBlurSteps, max(1, Int((2 * ramp).rounded(.up))))
+        var reached = 0.0
+        for i in 0..<steps {
+            let edge = outset - ramp * (Double(i) + 0.5) / Double(steps)
+            guard edge > 0 else { break }
+            let target = opacity * Double(i + 1) / Double(steps)
+            // Over what is there: 1 − (1 − a)(1 − reached) = target.
+            let alpha = reached < 1 ? 1 - (1 - target) / (1 - reached) : 0
+            reached = target
+            guard alpha > 0 else { continue }
+            var nested = style
+            nested.width = 2 * edge
+            canvas.stroke(path, style: nested, paint: Paint(color: Self.rgba(colour, alpha)))
+        }
     }
 
     /// A line layer's `line-gradient`, ready to take its lines: MapLibre's ramp per piece of line

@@ -116,7 +116,7 @@ public struct BasemapStyle: Sendable {
         .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern"],
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
-                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern", "line-gradient"],
+                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern", "line-gradient", "line-blur"],
         // Labels and icons are kept upright (keep-upright) and face the viewer, except that a
         // line's label follows it unless text-rotation-alignment is "viewport", and lies flat on
         // the map under pitch unless text-pitch-alignment is "viewport"; with no icons drawn,

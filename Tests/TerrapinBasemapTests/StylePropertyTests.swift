@@ -166,3 +166,30 @@ import TerrapinTiles
         #expect(try buildings(base: 0, height: -5).isEmpty)
     }
 }
+
+/// `line-blur`: MapLibre's line shader fades a line's edge over the blur plus a pixel, inward
+/// from half its width plus half a pixel: alpha clamp((w/2 + ½ − d) / (blur + 1), 0, 1).
+@Suite struct LineBlurTests {
+    func profile(blur: Double) throws -> [Int] {
+        let json = """
+        {"version": 8, "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-170, 0], [170, 0]]}}},
+         "layers": [{"id": "l", "type": "line", "source": "l", "paint": {"line-color": "black", "line-width": 10, "line-blur": \(blur)}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "b.json", directory: "/")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+        let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
+        let image = try #require(try basemap.draw(TileID(z: 0, x: 0, y: 0)))
+        // The equator runs along y = 256: row 256 + k is k + ½ from it.
+        return (0..<8).map { Int(image[256, 256 + $0].alpha) }
+    }
+
+    @Test func theEdgeFadesOverTheBlur() throws {
+        let blurred = try profile(blur: 4)
+        for (k, alpha) in blurred.enumerated() {
+            let expected = min(1, max(0, (5.5 - (Double(k) + 0.5)) / 5)) * 255
+            #expect(abs(Double(alpha) - expected) <= 16, "row \(k): \(alpha), expected \(expected): \(blurred)")
+        }
+        // Without a blur the line is solid to its edge, then a one-pixel ramp.
+        #expect(try profile(blur: 0) == [255, 255, 255, 255, 255, 0, 0, 0])
+    }
+}
