@@ -219,9 +219,20 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// The basemap as imagery to drape: its tiles drawn as the ground needs them and kept in
     /// the shared tile cache under the new imagery's serial, so keep the result and reuse it
     /// (each call makes a new one, whose tiles are drawn afresh).
-    public func makeDrape() throws -> Imagery {
+    ///
+    /// `unit`: device pixels a style pixel (the output's scale). A drape's texel is a device
+    /// pixel, so at two pixels a point the ground reads tiles a zoom deeper than a 1x image
+    /// would; each shows the vector data of the zoom the view's own tiles would have there, as
+    /// MapLibre draws at that pixel ratio. `zoom`: the view's zoom, at which MapLibre evaluates
+    /// the style for every tile, near or far: tile z is drawn with the style at `zoom`, its
+    /// lines, patterns and offsets 2^(z − `zoom`) texels a style pixel — a far, shallower tile's
+    /// lines thinner by its distance, as under MapLibre's perspective. Nil: each tile drawn as
+    /// the style at its own zoom (less log2(`unit`)), `unit` texels a style pixel.
+    public func makeDrape(unit: Double = 1, zoom: Double? = nil) throws -> Imagery {
+        let scaled = unit.isFinite && unit > 0 && (unit != 1 || zoom != nil)
+        let drawer: any TileDrawer = scaled ? ScaledDrape(basemap: self, unit: unit, zoom: zoom.flatMap { $0.isFinite ? $0 : nil }) : self
         // Hillshade darkens and lightens it on slopes (as on a 3D web map), not on flat ground.
-        var made = Imagery(tiles: try TileImagery(drawer: self), shading: 0.6)
+        var made = Imagery(tiles: try TileImagery(drawer: drawer), shading: 0.6)
         made.shadesRelativeToFlat = true
         return made
     }
@@ -332,3 +343,30 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     }
 }
 
+/// A basemap's tiles for a drape at `unit` device pixels a style pixel and the view's `zoom`
+/// (`Basemap.makeDrape`). Drawn directly (flat maps straight down) as the basemap draws.
+struct ScaledDrape: TileDrawer {
+    let basemap: Basemap
+    let unit: Double
+    let zoom: Double?
+    var name: String { basemap.name }
+    var attribution: String? { basemap.attribution }
+    var tileSize: Int { basemap.tileSize }
+    var minZoom: Int { basemap.minZoom }
+    var maxZoom: Int { basemap.maxZoom + max(0, Int(log2(unit).rounded(.up))) }
+    var drawsDirectly: Bool { basemap.drawsDirectly }
+
+    func draw(_ id: TileID) throws -> Pixmap? {
+        guard id.isValid, let canvas = Canvas(width: tileSize, height: tileSize) else { return nil }
+        let z = Double(id.z)
+        // Texels a style pixel: at the view's zoom 2^(z − zoom) (`unit` where the view reads
+        // this tile at its own resolution); at most 64, at least 1/1024.
+        let texels = zoom.map { min(64, max(1.0 / 1024, pow(2, z - $0))) } ?? unit
+        return basemap.draw(id, canvas: canvas, scale: 1, origin: (0, 0), unit: texels, zoom: zoom ?? z - log2(unit),
+                            dataShift: max(0, Int(log2(unit).rounded()))) ? canvas.pixmap : nil
+    }
+
+    func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool {
+        try basemap.draw(id, view: view, into: canvas)
+    }
+}

@@ -63,8 +63,10 @@ extension Basemap {
     /// The style's layers for tile `id` onto `canvas`: the tile's pixel (x, y) is the canvas's
     /// `origin` + `scale` · (x, y), a style pixel is `unit` of the canvas's, and the style is
     /// evaluated at `zoom`. True if anything was drawn.
+    /// `dataShift`: zooms shallower than the tile's its vector data is read at (a drape's tile at
+    /// two pixels a style pixel shows the data of the zoom above, as the view's own tiles do).
     func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil,
-              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil) -> Bool {
+              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0) -> Bool {
         var drewSomething = false
         // Raster layers' tiles moved onto the image's pixel grid (`TileView.rasterAlignment`).
         let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
@@ -82,7 +84,7 @@ extension Basemap {
                     guard let (image, ratio) = patternImage(name, layer: layer, property: "background-pattern", what: "the background is"),
                           let mask = Canvas(width: canvas.width, height: canvas.height) else { continue }
                     mask.fill(whole, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
-                    if let laid = Self.pattern(image, ratio: ratio, through: mask.pixmap, origin: (id.x * tileSize, id.y * tileSize)) { canvas.drawImage(laid) }
+                    if let laid = Self.pattern(image, ratio: ratio / Self.patternUnit(unit, zoom: zoom), through: mask.pixmap, origin: (id.x * tileSize, id.y * tileSize)) { canvas.drawImage(laid) }
                     drewSomething = true
                     continue
                 }
@@ -92,7 +94,7 @@ extension Basemap {
                 guard let frame else { continue }
                 drewSomething = drawHeatmap(layer, id: id, zoom: zoom, canvas: canvas, scale: k, origin: origin, unit: unit, frame: frame) || drewSomething
             case .fill, .line, .fillExtrusion, .circle, .heatmap:
-                guard let sourceName = layer.source, let dz = dataZoom(sourceName, id.z) else { continue }
+                guard let sourceName = layer.source, let dz = dataZoom(sourceName, max(0, id.z - dataShift)) else { continue }
                 let dataID = id.ancestor(id.z - dz)
                 guard let tile = vectorTile(sourceName, dataID), let data = dataLayer(tile, layer) else { continue }
                 let d = id.z - dz
@@ -132,6 +134,7 @@ extension Basemap {
     func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, patternOrigin: (Int, Int) = (0, 0), canvas: Canvas, transform t: (Double, Double, Double),
                       unit: Double = 1) -> Bool {
         let width = Double(canvas.width), height = Double(canvas.height)
+        let patternUnit = Self.patternUnit(unit, zoom: zoom)
         // `fill-translate` / `line-translate`: pixels at MapLibre's 512-pixel tile scale, moved
         // on the map (the translate anchor's "map"; "viewport" is the same for a map seen
         // north up, and is taken as "map" otherwise).
@@ -152,7 +155,7 @@ extension Basemap {
         var patterns: [String: (canvas: Canvas, image: (Pixmap, Double))] = [:], patternOrder: [String] = []
         defer {
             for name in patternOrder {
-                guard let (mask, (image, ratio)) = patterns[name], let layer = Self.pattern(image, ratio: ratio, through: mask.pixmap, origin: patternOrigin) else { continue }
+                guard let (mask, (image, ratio)) = patterns[name], let layer = Self.pattern(image, ratio: ratio / patternUnit, through: mask.pixmap, origin: patternOrigin) else { continue }
                 canvas.drawImage(layer)
             }
         }
@@ -270,7 +273,7 @@ extension Basemap {
                     // The pattern replaces the colour and the dashes (as the spec's "disabled
                     // by line-pattern" says); a feature whose image is missing is not drawn.
                     guard let image = patternImage(name, layer: layer, property: "line-pattern", what: "patterned lines are") else { continue }
-                    if linePatterns[name] == nil, let pattern = LinePattern(tileSize: tileSize, image: image.0, ratio: image.1) {
+                    if linePatterns[name] == nil, let pattern = LinePattern(tileSize: tileSize, image: image.0, ratio: image.1 / patternUnit) {
                         linePatterns[name] = pattern
                         linePatternOrder.append(name)
                     }
@@ -322,6 +325,15 @@ extension Basemap {
             drew = true
         }
         return drew
+    }
+
+    /// A pattern's texels a style pixel where a style pixel is `unit` of the canvas's at `zoom`:
+    /// MapLibre lays patterns at their size on the tile at the view's whole zoom and scales the
+    /// tile to the view (as dashes), so at a fractional zoom they are 2^(its fraction) larger
+    /// than a line's pixel. (A zoom within 10⁻⁶ below a whole one is that one.)
+    static func patternUnit(_ unit: Double, zoom: Double) -> Double {
+        guard zoom.isFinite else { return unit }
+        return unit * pow(2, max(0, zoom - (zoom + 1e-6).rounded(.down)))
     }
 
     /// Strokes beyond which a blurred line's ramp is not divided further.
@@ -400,9 +412,34 @@ extension Basemap {
         return image
     }
 
-    /// A sprite image at tile scale: each tile pixel the mean of the `ratio` × `ratio` image
-    /// pixels under it, premultiplied, 0…255 (nil for an image smaller than a tile pixel).
+    /// A sprite image at tile scale, premultiplied, 0…255 (nil for an image smaller than a tile
+    /// pixel): where `ratio` image pixels make a tile pixel (rounded to a whole number, at least
+    /// one), each tile pixel the mean of the `ratio` × `ratio` image pixels under it; where a
+    /// tile pixel is a whole fraction of an image pixel (a 1x image on a tile drawn at two
+    /// pixels a style pixel: `ratio` ½), the image magnified bilinearly, wrapping at its edges
+    /// as MapLibre pads a pattern in its atlas for linear filtering.
     static func patternCell(_ image: Pixmap, ratio: Double) -> (width: Int, height: Int, texels: [Float])? {
+        guard ratio.isFinite, ratio > 0 else { return nil }
+        if ratio < 0.75 {
+            let m = min(8, Int((1 / ratio).rounded()))
+            let iw = image.width, ih = image.height, w = iw * m, h = ih * m
+            guard iw > 0, ih > 0 else { return nil }
+            var cell = [Float](repeating: 0, count: w * h * 4)
+            for y in 0..<h {
+                let fy = (Double(y) + 0.5) / Double(m) - 0.5, y0 = Int(fy.rounded(.down)), ty = Float(fy - Double(y0))
+                let ya = (y0 % ih + ih) % ih, yb = (ya + 1) % ih
+                for x in 0..<w {
+                    let fx = (Double(x) + 0.5) / Double(m) - 0.5, x0 = Int(fx.rounded(.down)), tx = Float(fx - Double(x0))
+                    let xa = (x0 % iw + iw) % iw, xb = (xa + 1) % iw
+                    for c in 0..<4 {
+                        func at(_ px: Int, _ py: Int) -> Float { Float(image.data[(py * iw + px) * 4 + c]) }
+                        let top = at(xa, ya) * (1 - tx) + at(xb, ya) * tx, bottom = at(xa, yb) * (1 - tx) + at(xb, yb) * tx
+                        cell[(y * w + x) * 4 + c] = top * (1 - ty) + bottom * ty
+                    }
+                }
+            }
+            return (w, h, cell)
+        }
         let k = max(1, Int(ratio.rounded()))
         let w = image.width / k, h = image.height / k
         guard w > 0, h > 0 else { return nil }

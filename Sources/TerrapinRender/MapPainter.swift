@@ -143,7 +143,7 @@ public enum MapPainter {
     /// A flat map's style layers that lie over a symbol layer, drawn over what is there (the
     /// labels below them), tile by tile as the ground drew the rest.
     static func paintBasemapLayers(_ range: Range<Int>, _ scene: ResolvedScene, _ content: ResolvedContent, in rect: Rect, canvas: Canvas, transform: Transform) {
-        guard let projection = scene.projection, let drawer = content.groundImagery?.tiles?.drawer,
+        guard let projection = scene.projection, let drawer = content.groundImagery(transform.a)?.tiles?.drawer,
               var pass = GroundPass(projection: projection, rect: rect, transform: transform, canvasWidth: canvas.width, canvasHeight: canvas.height, sky: MapPalette.sky)
         else { return }
         let saved = canvas.transform
@@ -175,6 +175,8 @@ public enum MapPainter {
         style.sunAltitude = content.sun.altitude
         var models: [PlacedModel] = []
         var groundDone = false
+        // The drape's tiles drawn for the image's pixels a point.
+        let groundImagery = content.groundImagery(canvas.transform.a)
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
             if cancellation?.isCancelled == true { return nil }
             if item.layer == .threeD, !groundDone, groundShapes {
@@ -189,14 +191,14 @@ public enum MapPainter {
                 // A flat map seen straight down is drawn at the output's resolution, tile by
                 // tile, as a web map is; any other view drapes the tiles' textures.
                 // (Resolve chose it; too many tiles for one image, and the tiles are draped instead.)
-                if case .flatBasemap? = drape, let drawer = content.groundImagery?.tiles?.drawer,
+                if case .flatBasemap? = drape, let drawer = groundImagery?.tiles?.drawer,
                    pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas, layers: groundLayers(scene)) { continue }
-                pass.drawSkyAndFlatGround(ground: color, grid: content.terrain?.grid, imagery: drape != nil ? content.groundImagery : nil, style: style)
+                pass.drawSkyAndFlatGround(ground: color, grid: content.terrain?.grid, imagery: drape != nil ? groundImagery : nil, style: style)
             case .terrainMesh(_, _, _, let drape, let roadmap):
                 guard let terrain = content.terrain else { continue }
                 var meshStyle = style
                 if roadmap { meshStyle.palette = .roadmap }
-                pass.drawTerrain(terrain, style: meshStyle, imagery: drape != nil ? content.groundImagery : nil)
+                pass.drawTerrain(terrain, style: meshStyle, imagery: drape != nil ? groundImagery : nil)
             case .buildings:
                 if let built = content.ground as? BuiltGround { pass.drawBuildings(built, style: style) }
             case .model(let k):

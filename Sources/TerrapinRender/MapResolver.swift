@@ -157,7 +157,7 @@ public enum MapResolver {
         scene.projection = projection
         scene.shapes = ShapeResolver.resolve(map, projection: projection, ground: ground)
         scene.models = ModelResolver.resolve(map, projection: projection, ground: ground)
-        scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground, width: width)
+        scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground, width: width, zoom: Map.basemapZoom(scene.camera, height: height))
         scene.controls = MapControlLayout.place(map.controls, width: width, height: height, heading: scene.camera.heading)
         scene.placeCard = map.placeCard.wrappedValue.flatMap { ResolvedPlaceCard.place($0, width: width, height: height) }
         scene.items = DisplayListBuilder.items(scene, prepared, map: map)

@@ -18,7 +18,9 @@ final class ResolvedContent {
     let ground: Ground
     /// The ground's sources: the height grids, the imagery or basemap draped on them, the sun.
     let terrain: TerrainGround?
-    let groundImagery: Imagery?
+    /// The ground's texture for an image of so many device pixels a point, drawn for the
+    /// view's zoom.
+    let groundImagery: (Double) -> Imagery?
     let sun: (azimuth: Double, altitude: Double)
     /// Tap handlers, captured at resolve: the map's, its places', and each polyline's, polygon's
     /// and model's in declaration order.
@@ -36,11 +38,12 @@ final class ResolvedContent {
     let attribution: TextLayout?
     /// `width`: the map's width in points; a credit wider than it wraps onto more lines, right
     /// aligned (at most three; the rest is cut at the left).
-    init(map: Map, prepared: [PreparedMarker], ground: Ground, width: Double = .infinity) {
+    /// `zoom`: the view's MapLibre zoom, at which the basemap's style is evaluated on the ground.
+    init(map: Map, prepared: [PreparedMarker], ground: Ground, width: Double = .infinity, zoom: Double? = nil) {
         self.prepared = prepared
         self.ground = ground
         terrain = map.groundTerrain
-        groundImagery = map.groundImagery
+        groundImagery = { [map] unit in map.groundImagery(unit: unit, zoom: zoom) }
         sun = map.sun
         tapHandler = map.tapHandler
         placeTapHandler = map.placeTapHandler

@@ -55,6 +55,8 @@ package final class DrawnBasemap: @unchecked Sendable {
     let drape: Imagery
     /// What the cache key names by identity, kept alive with it so no identifier is reused.
     let keep: [AnyObject]
+    /// Drapes for views, by device pixels a point and the view's zoom (in eighths).
+    let scaledDrapes = Locked<[SIMD2<Double>: Imagery]>([:])
     let buildingTable = Locked<[String: [Building]]>([:])
     let labelTable = Locked<[String: [BasemapLabel]]>([:])
 
@@ -87,6 +89,25 @@ package final class DrawnBasemap: @unchecked Sendable {
             var keep: [AnyObject] = [spec.tiles]
             if let t = imagery?.tiles { keep.append(t) }
             return DrawnBasemap(basemap: made, drape: try made.makeDrape(), keep: keep)
+        }
+    }
+
+    /// The drape for a view at `zoom` (nil: each tile drawn at its own zoom) in an image of
+    /// `unit` device pixels a point (`Basemap.makeDrape(unit:zoom:)`), made once per unit (a
+    /// sixty-fourth apart, 1/16…16) and eighth of a zoom — as the labels and buildings are
+    /// kept — at most 8 kept.
+    func drape(unit: Double, zoom: Double?) -> Imagery {
+        let u = unit.isFinite ? min(16, max(1.0 / 16, (unit * 64).rounded() / 64)) : 1
+        let z = zoom.flatMap { $0.isFinite ? min(24, max(0, ($0 * 8).rounded() / 8)) : nil }
+        if u == 1, z == nil { return drape }
+        let key = SIMD2(u, z ?? -1)
+        if let made = scaledDrapes.withLock({ $0[key] }) { return made }
+        guard let made = try? basemap.makeDrape(unit: u, zoom: z) else { return drape }
+        return scaledDrapes.withLock { drapes in
+            if let first = drapes[key] { return first }
+            if drapes.count >= 8 { drapes = [:] }
+            drapes[key] = made
+            return made
         }
     }
 
@@ -139,8 +160,13 @@ extension Map {
 
     /// What the ground is textured with: the drawn basemap, else the imagery (not in
     /// `.roadmap`, which keeps its light palette).
-    public var groundImagery: Imagery? {
-        if let drawn { return drawn.drape }
+    public var groundImagery: Imagery? { groundImagery(unit: 1, zoom: nil) }
+
+    /// The ground's texture for a view at `zoom` (MapLibre's, `basemapZoom`) in an image of
+    /// `unit` device pixels a point: the drawn basemap's tiles drawn for that view (see
+    /// `Basemap.makeDrape(unit:zoom:)`), else the imagery.
+    public func groundImagery(unit: Double, zoom: Double?) -> Imagery? {
+        if let drawn { return drawn.drape(unit: unit, zoom: zoom) }
         return mode != .roadmap ? imagery : nil
     }
 

@@ -193,3 +193,34 @@ import TerrapinTiles
         #expect(try profile(blur: 0) == [255, 255, 255, 255, 255, 0, 0, 0])
     }
 }
+
+/// A drape's tiles drawn for the view, as MapLibre draws the view's own tiles: the style at the
+/// view's zoom on every tile, a line `2^(tile's zoom − view's zoom)` texels a style pixel (so
+/// at two pixels a point the tile a zoom deeper than the view holds its lines at twice their
+/// width, and a far, shallower tile at a fraction of it); patterns at their size on the view's
+/// whole zoom, scaled with the tile.
+@Suite struct DrapeScaleTests {
+    func lineWidth(unit: Double, zoom: Double?) throws -> Int {
+        let json = """
+        {"version": 8, "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-170, 0], [170, 0]]}}},
+         "layers": [{"id": "l", "type": "line", "source": "l", "paint": {"line-color": "black", "line-width": 4}}]}
+        """
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "d.json", directory: "/"), tiles: nil) { try TileSources.open($0) }
+        let drawer = try #require(try basemap.makeDrape(unit: unit, zoom: zoom).tiles?.drawer)
+        // Tile 1/0/0: the equator is its bottom edge; count the rows of ink above it.
+        let image = try #require(try drawer.draw(TileID(z: 1, x: 0, y: 0)))
+        return (0..<image.height).filter { image[256, $0].alpha > 128 }.count
+    }
+
+    @Test func linesKeepTheirWidthAtTheViewsZoom() throws {
+        // Half of a line 4 wide lies above the equator: 2 texels at its own zoom.
+        #expect(try lineWidth(unit: 1, zoom: nil) == 2)
+        // Two pixels a point: the view at zoom 0 reads zoom 1's tile, 8 texels wide.
+        #expect(try lineWidth(unit: 2, zoom: 0) == 4)
+        #expect(try lineWidth(unit: 2, zoom: nil) == 4)
+        // A view at zoom 2 sees tile 1 far off: its line 2^−1 × 4 = 2 texels wide.
+        #expect(try lineWidth(unit: 1, zoom: 2) == 1)
+        #expect(Basemap.patternUnit(1, zoom: 14.5) == 2.0.squareRoot())
+        #expect(Basemap.patternUnit(2, zoom: 14) == 2 && Basemap.patternUnit(1, zoom: 15 - 1e-9) == 1)
+    }
+}
