@@ -65,8 +65,11 @@ extension Basemap {
     /// evaluated at `zoom`. True if anything was drawn.
     /// `dataShift`: zooms shallower than the tile's its vector data is read at (a drape's tile at
     /// two pixels a style pixel shows the data of the zoom above, as the view's own tiles do).
+    /// `floatingRoofs`: whether an extrusion whose base is above the ground shows its roof on
+    /// the ground (seen straight down it does; a drape under 3D buildings leaves it out, as the
+    /// building stands apart from the ground there).
     func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil,
-              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0) -> Bool {
+              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0, floatingRoofs: Bool = true) -> Bool {
         var drewSomething = false
         // Raster layers' tiles moved onto the image's pixel grid (`TileView.rasterAlignment`).
         let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
@@ -105,7 +108,8 @@ extension Basemap {
                 } else if layer.kind == .heatmap {
                     drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 } else {
-                    drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: (id.x * tileSize, id.y * tileSize), canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
+                    drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: (id.x * tileSize, id.y * tileSize), canvas: canvas, transform: (scale, dx, dy), unit: unit,
+                                                 floatingRoofs: floatingRoofs) || drewSomething
                 }
             case .raster:
                 if let sourceName = layer.source, let source = imageSources[sourceName] {
@@ -132,14 +136,15 @@ extension Basemap {
     /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
     /// drawn.
     func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, patternOrigin: (Int, Int) = (0, 0), canvas: Canvas, transform t: (Double, Double, Double),
-                      unit: Double = 1) -> Bool {
+                      unit: Double = 1, floatingRoofs: Bool = true) -> Bool {
         let width = Double(canvas.width), height = Double(canvas.height)
         let patternUnit = Self.patternUnit(unit, zoom: zoom)
-        // `fill-translate` / `line-translate`: pixels at MapLibre's 512-pixel tile scale, moved
-        // on the map (the translate anchor's "map"; "viewport" is the same for a map seen
-        // north up, and is taken as "map" otherwise).
+        // `fill-translate` / `line-translate` / `fill-extrusion-translate` (its roof seen from
+        // above): pixels at MapLibre's 512-pixel tile scale, moved on the map (the translate
+        // anchor's "map"; "viewport" is the same for a map seen north up, and is taken as "map"
+        // otherwise).
         var shift = (0.0, 0.0)
-        let translate = layer.kind == .fill ? "fill-translate" : layer.kind == .line ? "line-translate" : nil
+        let translate = layer.kind == .fill ? "fill-translate" : layer.kind == .line ? "line-translate" : layer.kind == .fillExtrusion ? "fill-extrusion-translate" : nil
         if let translate, case .array(let v)? = layer.property(translate)?.evaluate(EvaluationContext(zoom: zoom)), v.count == 2,
            let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
             shift = (min(1024, max(-1024, x)) * unit, min(1024, max(-1024, y)) * unit)
@@ -227,7 +232,11 @@ extension Basemap {
                     if fillPattern(name, "fill-pattern", "patterned fills are", opacity: opacity) { drew = true }
                     continue
                 }
-                canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
+                // `fill-antialias: false`: MapLibre's fill alone, its pixels in or out (with
+                // true, the default, an anti-aliased outline goes round it).
+                var paint = Paint(color: Self.rgba(color, opacity))
+                if case .bool(false)? = layer.property("fill-antialias")?.evaluate(context) { paint.antiAlias = false }
+                canvas.fill(path, paint: paint)
                 if layer.property("fill-outline-color") != nil {
                     let outline = Self.color(layer, "fill-outline-color", context, default: color)
                     canvas.stroke(path, style: StrokeStyle(width: unit), paint: Paint(color: Self.rgba(outline, opacity)))
@@ -239,6 +248,7 @@ extension Basemap {
                 let color = Self.color(layer, "fill-extrusion-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
                 let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
                 guard opacity >= 1 else { continue }
+                if !floatingRoofs, Self.number(layer, "fill-extrusion-base", context, default: 0) > 0 { continue }
                 if case .string(let name)? = layer.property("fill-extrusion-pattern")?.evaluate(context), !name.isEmpty {
                     if fillPattern(name, "fill-extrusion-pattern", "patterned extrusions are", opacity: opacity) { drew = true }
                     continue

@@ -112,7 +112,6 @@ public struct BasemapStyle: Sendable {
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
         .background: ["background-color", "background-opacity", "background-pattern"],
-        // fill-antialias: fills are always anti-aliased.
         .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern"],
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",

@@ -388,7 +388,7 @@ public final class Canvas {
 
     /// Draws `image` with `imageTransform` mapping image pixels to user space (identity: the
     /// image's top-left at the user-space origin, one pixel per unit). Edges are anti-aliased
-    /// unless `antiAlias` is false (then a pixel is drawn when at least half of it is covered).
+    /// unless `antiAlias` is false (then a pixel is drawn when its centre is inside).
     /// `reduction`: the image's `areaAverage` by `reductionFactor` of this draw, when the caller
     /// keeps one (else it is made here when needed).
     public func drawImage(_ image: Pixmap, transform imageTransform: Transform = .identity, filter: ImageFilter = .smooth,

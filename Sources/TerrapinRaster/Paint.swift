@@ -62,7 +62,7 @@ public struct Paint: Equatable, Sendable {
     public var opacity: Double
     /// Default `.sourceOver`.
     public var blendMode: BlendMode
-    /// Default true; false sets a pixel when at least half of it is covered.
+    /// Default true; false sets a pixel when its centre is inside (as a GPU fills a triangle).
     public var antiAlias: Bool
 
     public init(shader: Shader = .solid(.black), opacity: Double = 1, blendMode: BlendMode = .sourceOver, antiAlias: Bool = true) {

@@ -49,9 +49,13 @@ public final class Rasterizer {
     public init() {}
 
     /// Fills `polylines` (device space; every contour is closed implicitly) within `clip`.
-    /// With `antiAlias` false, a pixel is set when at least half of it is covered.
+    /// With `antiAlias` false, a pixel is set when its centre is inside, as a GPU samples it.
     public func fill<Sink: CoverageSink>(_ polylines: Polylines, rule: FillRule, clip: IntRect, antiAlias: Bool = true, into sink: inout Sink) {
         guard let box = Self.pixelBox(polylines)?.intersection(clip), !box.isEmpty else { return }
+        if !antiAlias {
+            fillCentres(polylines, rule: rule, box: box, into: &sink)
+            return
+        }
         let width = box.width, height = box.height, stride = width + 2
         if cells.count < stride * height { cells = [Float](repeating: 0, count: stride * height) }
         if row.count < width { row = [UInt8](repeating: 0, count: width) }
@@ -86,6 +90,72 @@ public final class Rasterizer {
                     cellsRow[width + 1] = 0
                     if any { sink.blit(y: box.y0 + y, x: box.x0, coverage: coverage) }
                 }
+            }
+        }
+    }
+
+    /// An aliased fill: each row's centre line crossed by the edges (an edge holds the rows whose
+    /// centre y + ½ lies in [its top, its bottom)), the crossings sorted along the row, and the
+    /// pixels whose centres x + ½ lie in [a crossing, the next) set where the winding there is
+    /// inside by `rule` — the rule by which a GPU fills a triangle's pixels, so shapes meet
+    /// without gaps or double pixels. Non-finite points draw nothing.
+    private func fillCentres<Sink: CoverageSink>(_ polylines: Polylines, rule: FillRule, box: IntRect, into sink: inout Sink) {
+        // Edges by the first row they hold.
+        var edges: [(x0: Double, y0: Double, slope: Double, bottom: Double, winding: Int)] = []
+        var firstRow: [Int] = []
+        for contour in polylines.contours {
+            let r = contour.range
+            guard r.count >= 2 else { continue }
+            var previous = polylines.points[r.last!]
+            for i in r {
+                let p = polylines.points[i]
+                defer { previous = p }
+                guard p.x.isFinite, p.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return }
+                guard p.y != previous.y else { continue }
+                let (a, b, winding) = p.y > previous.y ? (previous, p, 1) : (p, previous, -1)
+                let row = Int((a.y - 0.5).rounded(.up))
+                guard row < box.y1, b.y > Double(box.y0) + 0.5 else { continue }
+                edges.append((a.x, a.y, (b.x - a.x) / (b.y - a.y), b.y, winding))
+                firstRow.append(max(box.y0, row))
+            }
+        }
+        guard !edges.isEmpty else { return }
+        let order = edges.indices.sorted { firstRow[$0] < firstRow[$1] }
+        let width = box.width
+        if row.count < width { row = [UInt8](repeating: 0, count: width) }
+        var next = 0
+        var active: [Int] = []
+        var crossings: [(x: Double, winding: Int)] = []
+        row.withUnsafeMutableBufferPointer { rowBuffer in
+            let coverage = UnsafeMutableBufferPointer(rebasing: rowBuffer[0..<width])
+            for y in box.y0..<box.y1 {
+                let centre = Double(y) + 0.5
+                while next < order.count, firstRow[order[next]] <= y { active.append(order[next]); next += 1 }
+                active.removeAll { edges[$0].bottom <= centre }
+                if active.isEmpty {
+                    if next >= order.count { break }
+                    continue
+                }
+                crossings.removeAll(keepingCapacity: true)
+                for e in active where edges[e].y0 <= centre {
+                    crossings.append((edges[e].x0 + (centre - edges[e].y0) * edges[e].slope, edges[e].winding))
+                }
+                crossings.sort { $0.x < $1.x }
+                for i in 0..<width { coverage[i] = 0 }
+                var winding = 0, any = false
+                for k in 0..<crossings.count {
+                    winding += crossings[k].winding
+                    let inside = rule == .nonZero ? winding != 0 : winding & 1 != 0
+                    guard inside, k + 1 < crossings.count else { continue }
+                    // Pixels whose centres lie in [this crossing, the next).
+                    let from = max(box.x0, Int(max(-1e9, min(1e9, crossings[k].x - 0.5)).rounded(.up)))
+                    let to = min(box.x1, Int(max(-1e9, min(1e9, crossings[k + 1].x - 0.5)).rounded(.up)))
+                    if from < to {
+                        for x in from..<to { coverage[x - box.x0] = 255 }
+                        any = true
+                    }
+                }
+                if any { sink.blit(y: y, x: box.x0, coverage: coverage) }
             }
         }
     }
