@@ -207,3 +207,32 @@ func measurePolygon(_ corners: [Point]) -> AccuracyReport {
         #expect(values[5 * 8] == 0)
     }
 }
+
+/// An aliased fill sets the pixels whose centres lie inside, as a GPU fills a triangle: a
+/// corner covering a quarter of a pixel whose centre it holds sets it; two shapes sharing an
+/// edge set each pixel once.
+@Suite struct AliasedFillTests {
+    func aliased(_ points: [Point], width: Int = 6, height: Int = 6, rule: FillRule = .nonZero) -> [UInt8] {
+        var b = PathBuilder()
+        b.move(to: points[0])
+        for p in points.dropFirst() { b.line(to: p) }
+        b.close()
+        var sink = CollectSink(width: width, values: [UInt8](repeating: 0, count: width * height))
+        Rasterizer().fill(b.build().flattened(), rule: rule, clip: IntRect(x0: 0, y0: 0, x1: width, y1: height), antiAlias: false, into: &sink)
+        return sink.values
+    }
+
+    @Test func pixelsAreInByTheirCentres() {
+        // A square from 1.5 to 3.5 holds the centres of pixels 1…2 (1.5 and 2.5; 3.5 is its
+        // open bottom and right edge), though it covers only a quarter of pixel (1, 1).
+        let square = aliased([Point(1.5, 1.5), Point(3.5, 1.5), Point(3.5, 3.5), Point(1.5, 3.5)])
+        let set = (0..<36).filter { square[$0] == 255 }.map { ($0 % 6, $0 / 6) }
+        #expect(set.map { "\($0.0),\($0.1)" } == ["1,1", "2,1", "1,2", "2,2"])
+        // A square from 1.6 to 3.4 covers 40 % of pixels 1 and 3 each way but holds one centre.
+        let narrower = aliased([Point(1.6, 1.6), Point(3.4, 1.6), Point(3.4, 3.4), Point(1.6, 3.4)])
+        #expect((0..<36).filter { narrower[$0] == 255 } == [2 * 6 + 2])
+        // Two triangles sharing a diagonal: every pixel of the square once, none twice.
+        let a = aliased([Point(0, 0), Point(6, 0), Point(0, 6)]), b = aliased([Point(6, 0), Point(6, 6), Point(0, 6)])
+        #expect((0..<36).allSatisfy { Int(a[$0]) + Int(b[$0]) == 255 })
+    }
+}
