@@ -226,8 +226,9 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// MapLibre draws at that pixel ratio. `zoom`: the view's zoom, at which MapLibre evaluates
     /// the style for every tile, near or far: tile z is drawn with the style at `zoom`, its
     /// lines, patterns and offsets 2^(z − `zoom`) texels a style pixel — a far, shallower tile's
-    /// lines thinner by its distance, as under MapLibre's perspective. Nil: each tile drawn as
-    /// the style at its own zoom (less log2(`unit`)), `unit` texels a style pixel.
+    /// lines thinner by its distance, as under MapLibre's perspective; circles facing the viewer
+    /// are left to the view (`viewportCircles`). Nil: each tile drawn as the style at its own
+    /// zoom (less log2(`unit`)), `unit` texels a style pixel.
     public func makeDrape(unit: Double = 1, zoom: Double? = nil) throws -> Imagery {
         let scaled = unit.isFinite && unit > 0 && (unit != 1 || zoom != nil)
         let drawer: any TileDrawer = scaled ? ScaledDrape(basemap: self, unit: unit, zoom: zoom.flatMap { $0.isFinite ? $0 : nil }) : self
@@ -363,7 +364,7 @@ struct ScaledDrape: TileDrawer {
         // this tile at its own resolution); at most 64, at least 1/1024.
         let texels = zoom.map { min(64, max(1.0 / 1024, pow(2, z - $0))) } ?? unit
         return basemap.draw(id, canvas: canvas, scale: 1, origin: (0, 0), unit: texels, zoom: zoom ?? z - log2(unit),
-                            dataShift: max(0, Int(log2(unit).rounded())), floatingRoofs: zoom == nil) ? canvas.pixmap : nil
+                            dataShift: max(0, Int(log2(unit).rounded())), floatingRoofs: zoom == nil, viewportCircles: zoom == nil) ? canvas.pixmap : nil
     }
 
     func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool {

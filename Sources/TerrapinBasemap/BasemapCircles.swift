@@ -6,9 +6,13 @@
 //   b = max(circle-blur, 1 / (r + s)) (one pixel of anti-aliasing),
 //   colour = opacity · mix(fill · fill opacity, stroke · stroke opacity, stroke share),
 // premultiplied, over what is there. A circle is drawn from every tile whose data holds its
-// point, the tile's buffer included, so one crossing a tile's edge is whole. The disc lies on
-// the map (`circle-pitch-alignment: map`); MapLibre's default, facing the viewer, is the same
-// seen straight down.
+// point, the tile's buffer included, so one crossing a tile's edge is whole. In a tile the disc
+// lies on the map (`circle-pitch-alignment: map`); MapLibre's default, facing the viewer
+// ("viewport"), is the same seen straight down. Where the view drapes the tiles (pitched, or on
+// the sphere), circles facing the viewer are left out of the tiles and listed instead
+// (`viewportCircles`), to be drawn round in the image over the ground (`drawCircle`), their
+// radius scaled as MapLibre's `circle-pitch-scale` says: "map" (the default) by the view
+// centre's distance over the circle's, "viewport" not at all.
 import TerrapinGeometry
 import TerrapinRaster
 import TerrapinTiles
@@ -68,6 +72,90 @@ extension Basemap {
         return drew
     }
 
+    /// Whether a circle layer faces the viewer (`circle-pitch-alignment` "viewport", the default).
+    static func facesViewer(_ layer: BasemapStyle.Layer) -> Bool {
+        layer.kind == .circle && (layer.property("circle-pitch-alignment")?.evaluate(EvaluationContext(zoom: 0)).string ?? "viewport") == "viewport"
+    }
+
+    /// Whether any of the style's circle layers faces the viewer.
+    public var hasViewportCircles: Bool { style.layers.contains { Self.facesViewer($0) } }
+
+    /// The most circles `viewportCircles` lists.
+    public static let maxViewportCircles = 20_000
+    /// The most disc pixels drawn over a view's image, in images' worth.
+    public static let maxCircleImages = 64
+
+    /// The circles of the layers that face the viewer around `area` ([west, south, east, north])
+    /// at `zoom`, in the order MapLibre draws them: by layer, then tile (west to east, north to
+    /// south), then `circle-sort-key` and the tile's order; each at every vertex of its feature,
+    /// from the tile that holds it (its buffer's copies left to its neighbours). At most
+    /// `maxViewportCircles`, with a note past it.
+    public func viewportCircles(area: [Double], zoom: Double) -> [BasemapCircle] {
+        guard area.count == 4, zoom.isFinite else { return [] }
+        var out: [BasemapCircle] = []
+        for (layerIndex, layer) in style.layers.enumerated() where Self.facesViewer(layer) && layer.shows(at: zoom) {
+            guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
+            let context0 = EvaluationContext(zoom: zoom)
+            var shift = (x: 0.0, y: 0.0)
+            if case .array(let v)? = layer.property("circle-translate")?.evaluate(context0), v.count == 2, let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
+                shift = (min(1024, max(-1024, x)), min(1024, max(-1024, y)))
+            }
+            let scalesWithMap = (layer.property("circle-pitch-scale")?.evaluate(context0).string ?? "map") == "map"
+            let translatesWithMap = (layer.property("circle-translate-anchor")?.evaluate(context0).string ?? "map") == "map"
+            for id in Self.tiles(area, zoom: dz).sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
+                guard let tile = vectorTile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
+                var order: [(key: Double, index: Int)] = []
+                for (i, feature) in data.features.enumerated() where feature.type != .unknown {
+                    let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
+                    if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+                    order.append((Self.number(layer, "circle-sort-key", context, default: 0), i))
+                }
+                if layer.property("circle-sort-key") != nil { order.sort { ($0.key, $0.index) < ($1.key, $1.index) } }
+                let extent = Double(data.extent)
+                for (_, i) in order {
+                    let feature = data.features[i]
+                    let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
+                    let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5)))
+                    let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0)))
+                    let blur = min(100, max(0, Self.number(layer, "circle-blur", c, default: 0)))
+                    let fill = Self.rgba(Self.color(layer, "circle-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
+                                         min(1, max(0, Self.number(layer, "circle-opacity", c, default: 1))))
+                    let ring = Self.rgba(Self.color(layer, "circle-stroke-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
+                                         min(1, max(0, Self.number(layer, "circle-stroke-opacity", c, default: 1))))
+                    guard radius + stroke > 0, fill.alpha > 0 || (stroke > 0 && ring.alpha > 0) else { continue }
+                    for part in feature.parts.indices {
+                        let p = feature.part(part), base = p.startIndex
+                        for k in 0..<(p.count / 2) {
+                            let x = Double(p[base + 2 * k]), y = Double(p[base + 2 * k + 1])
+                            // The buffer's copies belong to the neighbouring tiles.
+                            guard x >= 0, y >= 0, x < extent, y < extent else { continue }
+                            guard out.count < Self.maxViewportCircles else {
+                                note("more than \(Self.maxViewportCircles) circles facing the viewer in view; the rest are not drawn")
+                                return out
+                            }
+                            let g = Self.geographic(id, extent: data.extent, x, y)
+                            out.append(BasemapCircle(latitude: g.latitude, longitude: g.longitude, layer: layerIndex, radius: radius, stroke: stroke, blur: blur,
+                                                     fill: fill, ring: ring, translate: shift, translatesWithMap: translatesWithMap, scalesWithMap: scalesWithMap))
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `circle` onto `canvas` centred on the device point (`x`, `y`), a style pixel `scale`
+    /// device pixels there (the output's scale, times the perspective's where it scales with
+    /// the map), moved by its translate as on the screen, as the tiles draw their discs.
+    public static func drawCircle(_ circle: BasemapCircle, x: Double, y: Double, scale: Double, on canvas: Canvas) {
+        guard scale.isFinite, scale > 0 else { return }
+        let cx = x + circle.translate.x * scale, cy = y + circle.translate.y * scale
+        if let disc = disc(x: cx, y: cy, radius: circle.radius * scale, stroke: circle.stroke * scale, blur: circle.blur, fill: circle.fill, ring: circle.ring,
+                           within: Double(max(canvas.width, canvas.height))) {
+            canvas.composite(disc.image, atDevice: disc.origin)
+        }
+    }
+
     /// The most disc pixels one tile's circle layer draws (64 tiles' worth).
     public static let maxCirclePixels = 64 * 512 * 512
 
@@ -106,3 +194,21 @@ extension Basemap {
     }
 }
 
+/// A circle of a style layer that faces the viewer (`Basemap.viewportCircles`): where it stands,
+/// its layer (index in the style), its look in style pixels, and whether it scales with the map
+/// under pitch (`circle-pitch-scale` "map").
+public struct BasemapCircle: Sendable {
+    public var latitude: Double
+    public var longitude: Double
+    public var layer: Int
+    public var radius: Double
+    public var stroke: Double
+    public var blur: Double
+    public var fill: RGBAColor
+    public var ring: RGBAColor
+    /// `circle-translate`, style pixels: on the map (east, south) where `translatesWithMap`
+    /// (`circle-translate-anchor` "map", the default), else on the screen.
+    public var translate: (x: Double, y: Double)
+    public var translatesWithMap: Bool
+    public var scalesWithMap: Bool
+}

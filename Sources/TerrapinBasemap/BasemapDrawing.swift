@@ -67,9 +67,11 @@ extension Basemap {
     /// two pixels a style pixel shows the data of the zoom above, as the view's own tiles do).
     /// `floatingRoofs`: whether an extrusion whose base is above the ground shows its roof on
     /// the ground (seen straight down it does; a drape under 3D buildings leaves it out, as the
-    /// building stands apart from the ground there).
+    /// building stands apart from the ground there). `viewportCircles`: whether circle layers
+    /// facing the viewer are drawn (a view's drape leaves them to be drawn round over it).
     func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil,
-              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0, floatingRoofs: Bool = true) -> Bool {
+              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0, floatingRoofs: Bool = true,
+              viewportCircles: Bool = true) -> Bool {
         var drewSomething = false
         // Raster layers' tiles moved onto the image's pixel grid (`TileView.rasterAlignment`).
         let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
@@ -104,6 +106,7 @@ extension Basemap {
                 let scale = k * Double(tileSize) * Double(1 << d) / Double(data.extent)
                 let dx = origin.0 + k * Double((dataID.x << d) - id.x) * Double(tileSize), dy = origin.1 + k * Double((dataID.y << d) - id.y) * Double(tileSize)
                 if layer.kind == .circle {
+                    if !viewportCircles, Self.facesViewer(layer) { continue }
                     drewSomething = drawCircles(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 } else if layer.kind == .heatmap {
                     drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething

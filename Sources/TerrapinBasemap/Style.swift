@@ -132,9 +132,8 @@ public struct BasemapStyle: Sendable {
                      "hillshade-highlight-color", "hillshade-accent-color"],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-height", "fill-extrusion-base", "fill-extrusion-opacity",
                          "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-pattern", "fill-extrusion-vertical-gradient"],
-        // circle-pitch-scale: the disc lies on the map, so it shrinks with distance as "map" says.
         .circle: ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
-                  "circle-pitch-scale", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity", "circle-sort-key"],
+                  "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity", "circle-sort-key"],
         .heatmap: ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"],
         .sky: [],
     ]

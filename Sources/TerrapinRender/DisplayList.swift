@@ -68,6 +68,9 @@ public enum DisplayContent: Equatable, Sendable {
     case popover(Int, marker: Int)
     /// The data's attribution, small in the bottom-right corner on a translucent white band.
     case attribution(String)
+    /// The basemap's circles facing the viewer (`ResolvedScene.circles`), drawn round over a
+    /// draped ground, under the scene's own shapes.
+    case basemapCircles(count: Int)
     /// A polyline or polygon: index into `ResolvedScene.shapes`.
     case shape(Int)
     /// A map control: index into `ResolvedScene.controls`.

@@ -63,6 +63,9 @@ enum DisplayListBuilder {
             return DisplayItem(layer: layer, content: .leader(marker: m.index, from: Point(g.x, g.y), to: Point(a.x, a.y)),
                                box: Rect(x: min(g.x, a.x), y: min(g.y, a.y), width: abs(a.x - g.x), height: abs(a.y - g.y)), opacity: opacity)
         }
+        if !scene.circles.isEmpty {
+            items.append(DisplayItem(layer: .overlays, content: .basemapCircles(count: scene.circles.count)))
+        }
         // Fills under lines: polygons first, then polylines, each in declaration order.
         let shapeOrder = scene.shapes.indices.sorted { (scene.shapes[$0].kind == .polyline ? 1 : 0, $0) < (scene.shapes[$1].kind == .polyline ? 1 : 0, $1) }
         for k in shapeOrder {

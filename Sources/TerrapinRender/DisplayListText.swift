@@ -38,6 +38,7 @@ extension ResolvedScene {
                 case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
                 case .basemapIcon(let i): text = "icon of label \(i)"
                 case .basemapLayers(let r): text = "basemap layers \(r.lowerBound)…\(r.upperBound - 1) over the labels below"
+                case .basemapCircles(let n): text = "basemap circles facing the viewer ×\(n)"
                 case .popover(_, let marker): text = "popover on marker \(marker)"
                 case .attribution(let credit): text = "attribution \"\(credit)\""
                 case .placeCard(let id):

@@ -9,6 +9,7 @@
 // - Ground and 3D content go through `GroundPass` (one depth frame); everything above it is
 //   drawn on the canvas in display-list order.
 // - May not: decide what shows, where, or in what style; read files; or change state.
+import TerrapinBasemap
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinIO
@@ -118,6 +119,17 @@ public enum MapPainter {
                     }
                 case .popover(let k, _):
                     drawPopover(scene.popovers[k], content, canvas: canvas, scale: scale)
+                case .basemapCircles:
+                    // Device pixels from the canvas's transform (points → pixels, no turn).
+                    let t = canvas.transform
+                    // Discs are drawn pixel by pixel: at most 64 images' worth in all.
+                    var budget = Double(Basemap.maxCircleImages) * Double(canvas.width) * Double(canvas.height)
+                    for c in scene.circles {
+                        let reach = 2 * (c.circle.radius + c.circle.stroke) * t.a * c.scale + 2
+                        budget -= min(Double(canvas.width), reach) * min(Double(canvas.height), reach)
+                        guard budget >= 0 else { break }
+                        Basemap.drawCircle(c.circle, x: t.a * c.at.x + t.tx, y: t.d * c.at.y + t.ty, scale: t.a * c.scale, on: canvas)
+                    }
                 case .shape(let k):
                     paintShape(scene.shapes[k], content, canvas: canvas, depth: depth)
                 case .attribution:

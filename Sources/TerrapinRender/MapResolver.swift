@@ -155,6 +155,7 @@ public enum MapResolver {
         }
         let projection = Self.projection(scene.camera, width: width, height: height, ground: ground)
         scene.projection = projection
+        scene.circles = resolveCircles(map, projection: projection, ground: ground)
         scene.shapes = ShapeResolver.resolve(map, projection: projection, ground: ground)
         scene.models = ModelResolver.resolve(map, projection: projection, ground: ground)
         scene.content = ResolvedContent(map: map, prepared: prepared, ground: ground, width: width, zoom: Map.basemapZoom(scene.camera, height: height))
@@ -627,6 +628,34 @@ public enum MapResolver {
 
     static func centerAltitude(_ camera: Camera, ground: Ground) -> Double {
         ground.altitude(of: camera.center, mode: camera.altitudeMode)
+    }
+
+    /// The basemap's circles that face the viewer, placed where the view drapes the basemap (a
+    /// flat map seen straight down draws them in its tiles): each on the ground, culled off the
+    /// view, scaled by the view centre's distance over its own where it scales with the map
+    /// (MapLibre's `camera_to_center_distance / w`, within 1/64…64).
+    static func resolveCircles(_ map: Map, projection: Projection, ground: Ground) -> [ResolvedCircle] {
+        guard let basemap = map.drawnBasemap, basemap.hasViewportCircles,
+              !(basemap.drawsDirectly && GroundPass.seesFlatMap(projection)),
+              let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth, centreDepth > 0 else { return [] }
+        var out: [ResolvedCircle] = []
+        // A translate on the map turns with it: east and south as the camera's heading shows them.
+        let heading = projection.camera.heading * Double.pi / 180
+        for var circle in map.basemapCircles(for: projection.camera, height: projection.height) {
+            if circle.translatesWithMap {
+                let (x, y) = circle.translate
+                circle.translate = (x * cos(heading) + y * sin(heading), -x * sin(heading) + y * cos(heading))
+                circle.translatesWithMap = false
+            }
+            let position = LatLngAltitude(latitude: circle.latitude, longitude: circle.longitude)
+            let enu = projection.frame.enu(Ellipsoid.Surface(position), height: ground.terrainHeight(at: position))
+            guard let at = projection.project(enu: enu), at.depth > 0 else { continue }
+            let scale = circle.scalesWithMap ? min(64, max(1.0 / 64, centreDepth / at.depth)) : 1
+            let reach = (circle.radius + circle.stroke + abs(circle.translate.x) + abs(circle.translate.y)) * scale + 2
+            guard at.x + reach > 0, at.y + reach > 0, at.x - reach < projection.width, at.y - reach < projection.height else { continue }
+            out.append(ResolvedCircle(circle: circle, at: Point(at.x, at.y), scale: scale))
+        }
+        return out
     }
 
     /// `camera`'s projection over `ground`: its centre's altitude resolved on the ground, its

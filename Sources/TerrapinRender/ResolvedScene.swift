@@ -2,6 +2,7 @@
 // stable text (numbers in points, to 0.1).
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinBasemap
 import TerrapinScene
 import TerrapinRaster
 import TerrapinTypography
@@ -175,6 +176,14 @@ public struct LabelPaint {
     }
 }
 
+/// A style's circle facing the viewer, placed: its centre in points and the points a style
+/// pixel is there (`circle-pitch-scale` "map": the view centre's distance over its own).
+public struct ResolvedCircle: Sendable {
+    public let circle: BasemapCircle
+    public let at: Point
+    public let scale: Double
+}
+
 /// The hand-off from resolve to draw: where everything lands, why what is hidden is hidden, and
 /// the display list — the layers in painting order, each item with its screen box, depth, hit
 /// shape and reason when hidden (`items`, printed by `displayList`). Drawing walks `items` and
@@ -189,6 +198,9 @@ public struct ResolvedScene: CustomStringConvertible {
     public internal(set) var popovers: [ResolvedPopover]
     /// Basemap labels (hybrid and roadmap modes), in declaration order.
     public internal(set) var labels: [ResolvedLabel] = []
+    /// The basemap's circles that face the viewer, where a draped view draws them round over
+    /// the ground (a flat map drawn at the output's resolution draws them in its tiles).
+    public internal(set) var circles: [ResolvedCircle] = []
     /// Polylines and polygons, in declaration order.
     public internal(set) var shapes: [ResolvedShape] = []
     /// 3D models, in declaration order.

@@ -59,6 +59,7 @@ package final class DrawnBasemap: @unchecked Sendable {
     let scaledDrapes = Locked<[SIMD2<Double>: Imagery]>([:])
     let buildingTable = Locked<[String: [Building]]>([:])
     let labelTable = Locked<[String: [BasemapLabel]]>([:])
+    let circleTable = Locked<[String: [BasemapCircle]]>([:])
 
     /// What one drawn basemap counts against the cache's budget: its style and tables, and what
     /// it keeps open (its tiles are counted where they are drawn, in `TileCache`), so the 1 GiB
@@ -278,6 +279,16 @@ extension DrawnBasemap {
 }
 
 extension Map {
+    /// The basemap's circles that face the viewer (`Basemap.viewportCircles`) around `camera`
+    /// over a view `height` points high, at its zoom (kept per area and eighth of a zoom, as the
+    /// labels are); none without a basemap or with no such circle layer.
+    public func basemapCircles(for camera: Camera, height: Double) -> [BasemapCircle] {
+        guard mode != .satellite, let drawn, drawn.basemap.hasViewportCircles else { return [] }
+        let zoom = (Map.basemapZoom(camera, height: height) * 8).rounded() / 8
+        let area = Map.basemapArea(camera, factor: 2.5).map { ($0 * 1e4).rounded() / 1e4 }
+        return DrawnBasemap.cached(drawn.circleTable, "circles \(area) \(zoom)") { drawn.basemap.viewportCircles(area: area, zoom: zoom) }
+    }
+
     /// The labels drawn: the map's own, then in `.roadmap` and `.hybrid` its basemap's, for
     /// `camera` over a view `height` points high.
     public func labels(for camera: Camera, height: Double) -> [BasemapLabel] {

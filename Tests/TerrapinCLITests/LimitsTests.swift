@@ -57,6 +57,7 @@ import TerrapinTestSupport
         "images a scene adds to its style (a basemap's `images`)": "addedImages",
         "a style's GeoJSON source": "geojsonSource",
         "circle and heatmap layer pixels": "geojsonSource",
+        "circles facing the viewer": "geojsonSource",
         "style file": "basemap",
         "basemap labels and buildings per view": "basemap",
         "HTTP request body (`terrapin serve`)": "serveRequests",
@@ -243,6 +244,13 @@ import TerrapinTestSupport
         let heatmap = try Basemap(style: heat, tiles: nil) { path in try TileSources.open(path) }
         _ = try heatmap.draw(TileID(z: 0, x: 0, y: 0))
         #expect(heatmap.warnings.contains { $0.contains("more heatmap pixels in one tile than \(Basemap.maxCirclePixels)") }, "\(heatmap.warnings)")
+        // 20,001 circles facing the viewer: 20,000 listed, then a warning.
+        let spread = "{\"type\": \"MultiPoint\", \"coordinates\": [" + (0..<20_001).map { "[\(-170 + Double($0 % 200) * 1.7), \(-80 + Double($0 / 200) * 1.6)]" }.joined(separator: ",") + "]}"
+        let facing = try Basemap(style: try BasemapStyle.parse(Array(("{\"version\": 8, \"sources\": {\"p\": {\"type\": \"geojson\", \"data\": " + spread + "}}, "
+            + "\"layers\": [{\"id\": \"c\", \"type\": \"circle\", \"source\": \"p\"}]}").utf8), file: "v.json", directory: "/"), tiles: nil) { path in try TileSources.open(path) }
+        #expect(facing.viewportCircles(area: [-180, -85, 180, 85], zoom: 0).count == Basemap.maxViewportCircles)
+        #expect(facing.warnings.contains { $0.contains("more than \(Basemap.maxViewportCircles) circles facing the viewer") }, "\(facing.warnings)")
+        #expect(Basemap.maxCircleImages == 64)
         // A weight and an intensity whose product overflows: a bounded kernel, not a trap.
         let huge = try BasemapStyle.parse(Array(("{\"version\": 8, \"sources\": {\"p\": {\"type\": \"geojson\", \"data\": {\"type\": \"Point\", \"coordinates\": [0, 0]}}}, "
             + "\"layers\": [{\"id\": \"h\", \"type\": \"heatmap\", \"source\": \"p\", \"paint\": {\"heatmap-weight\": 1e300, \"heatmap-intensity\": 1e300}}]}").utf8), file: "w.json", directory: "/")

@@ -98,3 +98,61 @@ import TerrapinTestSupport
         #expect(!(try #require(try tilted.resolve()).displayList.contains("over the labels below")))
     }
 }
+
+/// Circles facing the viewer (`circle-pitch-alignment` "viewport", MapLibre's default) under
+/// pitch: drawn round over the draped ground, scaled by the view centre's distance over their
+/// own (`circle-pitch-scale` "map"); map-aligned ones stay in the drape; straight down they are
+/// drawn in the tiles.
+@Suite struct ViewportCircleTests {
+    func scene(tilt: Double, alignment: String = "viewport", _ body: (PreparedScene) throws -> Void) throws {
+        try withTemporaryDirectory("circles") { dir in
+            let style = #"""
+                {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "MultiPoint", "coordinates": [[7.4263, 43.7390], [7.4263, 43.7410]]}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                            {"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": 10, "circle-color": "red", "circle-pitch-alignment": "\#(alignment)"}}]}
+                """#
+            try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+            let json = #"""
+                {"output": {"width": 200, "height": 160},
+                 "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
+                         "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87, "tilt": \#(tilt)},
+                         "basemap": {"tiles": "\#(Repository.fixtures)/tiles/monaco-omt.pmtiles", "style": "\#(dir)/style.json"}}}
+                """#
+            try body(try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: dir + "/scene.json")))
+        }
+    }
+
+    @Test func circlesFaceTheViewerUnderPitch() throws {
+        try scene(tilt: 60) { prepared in
+            let resolved = try #require(try prepared.resolve())
+            #expect(resolved.circles.count == 2 && resolved.displayList.contains("basemap circles facing the viewer ×2"), "\(resolved.displayList)")
+            // The centre's circle at its own size, the one beyond it smaller.
+            let near = try #require(resolved.circles.first { abs($0.circle.latitude - 43.7390) < 1e-4 })
+            let far = try #require(resolved.circles.first { abs($0.circle.latitude - 43.7410) < 1e-4 })
+            #expect(abs(near.scale - 1) < 0.01 && far.scale < 0.9 && far.at.y < near.at.y, "\(near.scale) \(far.scale)")
+            // Round on the screen: as wide as it is high (a disc lying on the map would be a
+            // third as high under pitch 60).
+            let image = try prepared.render()
+            func red(_ x: Int, _ y: Int) -> Bool { image[x, y].red > 200 && image[x, y].green < 80 }
+            let cx = Int(near.at.x), cy = Int(near.at.y)
+            // The run of red through the centre each way.
+            func run(_ step: (Int) -> (Int, Int)) -> Int {
+                var n = 0
+                for sign in [-1, 1] {
+                    var k = sign == 1 ? 0 : 1
+                    while k < 40, case let (x, y) = step(sign * k), x >= 0, y >= 0, x < 200, y < 160, red(x, y) { n += 1; k += 1 }
+                }
+                return n
+            }
+            let across = run { (cx + $0, cy) }, down = run { (cx, cy + $0) }
+            #expect(across >= 18 && abs(across - down) <= 2, "\(across) × \(down)")
+        }
+        // Aligned to the map, the disc stays in the drape; straight down, in the tiles.
+        for (tilt, alignment) in [(60.0, "map"), (0, "viewport")] {
+            try scene(tilt: tilt, alignment: alignment) { prepared in
+                let resolved = try #require(try prepared.resolve())
+                #expect(resolved.circles.isEmpty, "tilt \(tilt), \(alignment)")
+            }
+        }
+    }
+}
