@@ -19,8 +19,26 @@ public enum BuildingRenderer {
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), into frame: inout DepthFrame) -> Int {
         func opacity(_ b: Building) -> Double { b.opacity.isNaN ? 1 : min(1, max(0, b.opacity)) }
-        var count = draw(ground, ground.buildings.indices.filter { opacity(ground.buildings[$0]) >= 1 }, projection: projection, toDevice: toDevice,
+        let opaque = ground.buildings.indices.filter { opacity(ground.buildings[$0]) >= 1 }
+        var count = draw(ground, opaque.filter { ground.buildings[$0].pattern == nil }, projection: projection, toDevice: toDevice,
                          horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
+        // Patterned buildings: their images' transparent texels show the ground behind, not
+        // their own far walls, as MapLibre draws a patterned layer — depth first, then colour
+        // where each pixel's nearest surface is — into a layer laid over the frame.
+        let patterned = opaque.filter { ground.buildings[$0].pattern != nil }
+        if !patterned.isEmpty {
+            var layer = DepthFrame(width: frame.width, height: frame.height)
+            layer.depth = frame.depth
+            _ = draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
+            let nearest = layer.depth
+            // The second pass draws where a surface is the nearest (within a millionth).
+            for i in layer.depth.indices { layer.depth[i] = nearest[i] * (1 + 1e-6); layer.pixels[i] = 0 }
+            count += draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
+            for i in layer.pixels.indices {
+                frame.depth[i] = min(frame.depth[i], nearest[i])
+                if layer.pixels[i] != 0 { frame.pixels[i] = DepthRaster.over(layer.pixels[i], frame.pixels[i]) }
+            }
+        }
         var groups: [Double] = []
         for b in ground.buildings where opacity(b) < 1 && opacity(b) > 0 && !groups.contains(opacity(b)) && groups.count < maxTranslucentLayers {
             groups.append(opacity(b))
@@ -104,14 +122,17 @@ public enum BuildingRenderer {
             let pack = { (c: SIMD3<Float>) -> UInt32 in
                 UInt32(min(255, max(0, c.x))) | UInt32(min(255, max(0, c.y))) << 8 | UInt32(min(255, max(0, c.z))) << 16 | 0xFF00_0000
             }
-            /// The pattern's shade at pattern coordinates (over the building's colour where it is
-            /// transparent), times the light's `factor`, hazed.
+            /// The pattern's shade at pattern coordinates, times the light's `factor`, hazed,
+            /// premultiplied: where the image is transparent what lies behind shows through (as
+            /// MapLibre's pattern shader leaves the extrusion's colour out), over what the frame
+            /// holds there.
             func patterned(_ pattern: BuildingPattern, _ factor: SIMD3<Float>, depth: Double, lod: Float) -> (SIMD2<Float>) -> UInt32 {
                 let haze = haze(depth)
                 return { uv in
                     let t = pattern.image.sample(uv.x, uv.y, lod: lod)
-                    let rgb = (SIMD3(t.x, t.y, t.z) + own * (1 - t.w / 255)) * factor
-                    return pack(rgb * (1 - haze) + horizon * haze)
+                    let a = min(255, max(0, t.w))
+                    let rgb = SIMD3(t.x, t.y, t.z) * factor * (1 - haze) + horizon * haze * (a / 255)
+                    return UInt32(min(a, max(0, rgb.x))) | UInt32(min(a, max(0, rgb.y))) << 8 | UInt32(min(a, max(0, rgb.z))) << 16 | UInt32(a) << 24
                 }
             }
             // Walls, of the footprint and round the courtyards.
