@@ -74,6 +74,13 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var iconRotate = 0.0
     /// `text-translate`: pixels right and down the text is moved.
     public var translate = (x: 0.0, y: 0.0)
+    /// Whether `translate` is on the map (`text-translate-anchor` "map", the default: east and
+    /// south, turning with the map), else on the screen.
+    public var translatesWithMap = true
+    /// `icon-translate` (part of `iconOffset`), and whether it is on the map
+    /// (`icon-translate-anchor` "map", the default).
+    public var iconTranslate = (x: 0.0, y: 0.0)
+    public var iconTranslatesWithMap = true
     /// `icon-image` from the sprite: its pixels, drawn `iconScale` points per pixel, centred on
     /// the anchor.
     public var icon: Pixmap?
@@ -239,7 +246,9 @@ extension Basemap {
                         }
                         // `icon-translate`: pixels the icon moves as placed (not scaled by its size).
                         if case .array(let t)? = layer.property("icon-translate")?.evaluate(context), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
-                            made.iconOffset = (made.iconOffset.x + min(1024, max(-1024, x)), made.iconOffset.y + min(1024, max(-1024, y)))
+                            made.iconTranslate = (min(1024, max(-1024, x)), min(1024, max(-1024, y)))
+                            made.iconOffset = (made.iconOffset.x + made.iconTranslate.x, made.iconOffset.y + made.iconTranslate.y)
+                            made.iconTranslatesWithMap = (layer.property("icon-translate-anchor")?.evaluate(context).string ?? "map") == "map"
                         }
                         if !text.isEmpty, case .string(let fit)? = layer.property("icon-text-fit")?.evaluate(context), ["width", "height", "both"].contains(fit) {
                             made.iconTextFit = fit
@@ -441,6 +450,7 @@ extension Basemap {
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
         if case .array(let t)? = layer.property("text-translate")?.evaluate(c), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
             symbol.translate = (min(1024, max(-1024, x)), min(1024, max(-1024, y)))
+            symbol.translatesWithMap = (layer.property("text-translate-anchor")?.evaluate(c).string ?? "map") == "map"
         }
         symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
         symbol.padding = min(64, max(0, Self.number(layer, "text-padding", c, default: 2)))

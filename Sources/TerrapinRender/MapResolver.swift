@@ -223,11 +223,22 @@ public enum MapResolver {
                     scales[i] = k
                 }
             }
-            // A point's text (or icon) set along the map's axes turns with the camera's heading.
-            if var style = label.style, style.rotatesWithMap || style.iconRotatesWithMap, style.line.count < 2, style.along == nil,
-               projection.camera.heading != 0 {
+            // A point's text (or icon) set along the map's axes turns with the camera's heading,
+            // and so do translates on the map (east and south as the heading shows them).
+            if var style = label.style, style.rotatesWithMap || style.iconRotatesWithMap || style.mapTranslate != .zero || style.iconMapTranslate != .zero,
+               style.line.count < 2, style.along == nil, projection.camera.heading != 0 {
                 if style.rotatesWithMap { style.textRotate = (style.textRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360) }
                 if style.iconRotatesWithMap { style.iconRotate = (style.iconRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360) }
+                let h = projection.camera.heading * Double.pi / 180
+                func turned(_ t: Size) -> Size {
+                    Size(width: t.width * cos(h) + t.height * sin(h) - t.width, height: -t.width * sin(h) + t.height * cos(h) - t.height)
+                }
+                let text = turned(style.mapTranslate), icon = turned(style.iconMapTranslate)
+                style.offset = Size(width: style.offset.width + text.width, height: style.offset.height + text.height)
+                for k in style.variableAnchors.indices {
+                    style.variableAnchors[k].offset = Size(width: style.variableAnchors[k].offset.width + text.width, height: style.variableAnchors[k].offset.height + text.height)
+                }
+                style.iconOffset = Size(width: style.iconOffset.width + icon.width, height: style.iconOffset.height + icon.height)
                 label.style = style
                 scaledStyles[i] = style
             }

@@ -232,6 +232,8 @@ extension DrawnBasemap {
         allowing.textRotate = s.textRotate
         allowing.rotatesWithMap = s.rotatesWithMap
         allowing.iconRotatesWithMap = s.iconRotatesWithMap
+        if s.translatesWithMap { allowing.mapTranslate = Size(width: s.translate.x, height: s.translate.y) }
+        if s.iconTranslatesWithMap { allowing.iconMapTranslate = Size(width: s.iconTranslate.x, height: s.iconTranslate.y) }
         allowing.iconOffset = Size(width: s.iconOffset.x, height: s.iconOffset.y)
         allowing.iconTextFit = s.iconTextFit
         allowing.iconTextFitPadding = s.iconTextFitPadding

@@ -352,6 +352,8 @@ public struct LabelStyle: Sendable, Equatable {
         s.iconScale *= k
         s.iconTextFitPadding = iconTextFitPadding.map { $0 * k }
         s.iconOffset = Size(width: iconOffset.width * k, height: iconOffset.height * k)
+        s.mapTranslate = Size(width: mapTranslate.width * k, height: mapTranslate.height * k)
+        s.iconMapTranslate = Size(width: iconMapTranslate.width * k, height: iconMapTranslate.height * k)
         s.variableAnchors = variableAnchors.map { VariableAnchor(anchor: $0.anchor, offset: Size(width: $0.offset.width * k, height: $0.offset.height * k), justify: $0.justify) }
         return s
     }
@@ -427,6 +429,12 @@ public struct LabelStyle: Sendable, Equatable {
     /// right and down the icon is moved from there (`icon-offset` times `icon-size`).
     public var iconAnchor = "center"
     public var iconOffset = Size.zero
+    /// The part of `offset` (and of each variable anchor's) that lies on the map (a style's
+    /// `text-translate` with its anchor "map"): east and south as seen north up, turned with
+    /// the camera's heading when resolved; and the part of `iconOffset` likewise
+    /// (`icon-translate`).
+    public var mapTranslate = Size.zero
+    public var iconMapTranslate = Size.zero
     /// `icon-text-fit` ("none", "width", "height", "both") and its padding in points (top,
     /// right, bottom, left): the icon stretched over the text's box.
     public var iconTextFit = "none"

@@ -156,3 +156,34 @@ import TerrapinTestSupport
         }
     }
 }
+
+/// `text-translate` on the map (`text-translate-anchor` "map", the default) turns with the
+/// camera's heading, as MapLibre's does; on the screen ("viewport") it does not.
+@Suite struct MapTranslateTests {
+    func labelBox(anchor: String, heading: Double) throws -> Rect {
+        try withTemporaryDirectory("translate") { dir in
+            let style = #"""
+                {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [7.4263, 43.7390]}}},
+                 "layers": [{"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": "A", "text-allow-overlap": true},
+                             "paint": {"text-translate": [20, 0], "text-translate-anchor": "\#(anchor)"}}]}
+                """#
+            try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+            let json = #"""
+                {"output": {"width": 200, "height": 160},
+                 "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
+                         "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87, "heading": \#(heading)},
+                         "basemap": {"tiles": "\#(Repository.fixtures)/tiles/monaco-omt.pmtiles", "style": "\#(dir)/style.json"}}}
+                """#
+            let resolved = try #require(try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: dir + "/scene.json")).resolve())
+            return try #require(resolved.labels.first { $0.name == "A" }).box
+        }
+    }
+
+    @Test func aTranslateOnTheMapTurnsWithIt() throws {
+        let north = try labelBox(anchor: "map", heading: 0), east = try labelBox(anchor: "map", heading: 90)
+        let screen = try labelBox(anchor: "viewport", heading: 90)
+        // Heading east, the map's east is up the screen: 20 points up, not right.
+        #expect(abs(east.midX - (north.midX - 20)) < 0.5 && abs(east.midY - (north.midY - 20)) < 0.5, "\(north) \(east)")
+        #expect(abs(screen.midX - north.midX) < 0.5 && abs(screen.midY - north.midY) < 0.5, "\(north) \(screen)")
+    }
+}

@@ -1,5 +1,6 @@
 import Testing
 @testable import Terrapin3D
+@testable import TerrapinTerrain
 
 /// A style's buildings lit as MapLibre GL lights `fill-extrusion`s. The roof and the shaded wall
 /// of #E9E6E1 are the bytes MapLibre GL JS 5.24 draws straight down over Monaco (240, 237, 232
@@ -57,5 +58,18 @@ import Testing
         #expect(abs(Double(roof.x) - (0.5 + 0.5 * 1.15 * 3.0.squareRoot() / 2)) < 1e-6, "\(roof)")
         let away = light.patternFactor(normal: SIMD3(0.5, 3.0.squareRoot() / 2, 0), towards: towards, wall: (false, 0, 20))
         #expect(abs(Double(away.x) - 0.5 * 0.84) < 1e-6, "\(away)")
+    }
+}
+
+/// A patterned building's translucent texel lies over what the frame holds (premultiplied
+/// source over), as MapLibre blends a pattern's transparent texels over the map below.
+@Suite struct TranslucentTexelTests {
+    @Test func texelsLieOverTheFrame() {
+        // Half-transparent white (premultiplied 128, 128, 128, 128) over opaque blue.
+        let over = DepthRaster.over(0x8080_8080, 0xFFFF_0000)
+        #expect(over & 0xFF == 128 && (over >> 8) & 0xFF == 128 && (over >> 16) & 0xFF == 255 && over >> 24 == 255, "\(String(over, radix: 16))")
+        // A transparent texel leaves the frame as it was; an opaque one replaces it.
+        #expect(DepthRaster.over(0, 0xFF12_3456) == 0xFF12_3456)
+        #expect(DepthRaster.over(0xFF00_00FF, 0xFF12_3456) == 0xFF00_00FF)
     }
 }
