@@ -86,6 +86,8 @@ public enum MapPainter {
         // ones are walked (the same bytes; see `Canvas.deferringComposites`).
         let overlap = deferComposites ?? (Cores.online > 1 && scene.items.count >= Self.overlapThreshold)
         func paintItems() {
+            // Items before this one have had their label halos drawn.
+            var halosDrawnUntil = 0, haloFirst = false
             // Items are read in place: a copy of an item (or of a prepared marker) retains every
             // reference it holds, per marker.
             for i in scene.items.indices {
@@ -109,11 +111,32 @@ public enum MapPainter {
                     if let label = content.prepared[m].labelLayout, let box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
                 case .basemapIcon(let i):
                     if let style = scene.labels[i].paint { drawLabelIcon(scene.labels[i], style, canvas: canvas) }
-                case .basemapLabel(let i):
-                    let label = scene.labels[i]
+                case .basemapLabel(let l):
+                    let label = scene.labels[l]
                     guard let layout = label.layout else { continue }
                     if let style = label.paint {
-                        drawStyledLabel(layout, label, style, canvas: canvas)
+                        // A run of a layer's labels: every halo first, then every text, as
+                        // MapLibre draws a symbol layer's halos before its glyphs (a label's
+                        // halo never covers an overlapping neighbour's text) — unless the
+                        // layer sorts its symbols by key (their priorities differ), which
+                        // MapLibre draws one key at a time, halo then text.
+                        if halosDrawnUntil <= i {
+                            var k = i
+                            while k < scene.items.count, case .basemapLabel = scene.items[k].content { k += 1 }
+                            let run = (i..<k).compactMap { j -> Int? in if case .basemapLabel(let m) = scene.items[j].content { m } else { nil } }
+                            let priorities = Set(run.map { scene.labels[$0].style?.priority ?? 0 })
+                            if priorities.count <= 1 {
+                                for j in i..<k where scene.items[j].isDrawn {
+                                    guard case .basemapLabel(let m) = scene.items[j].content, let layout = scene.labels[m].layout, let paint = scene.labels[m].paint else { continue }
+                                    drawStyledLabel(layout, scene.labels[m], paint, canvas: canvas, pass: .halo)
+                                }
+                                haloFirst = true
+                            } else {
+                                haloFirst = false
+                            }
+                            halosDrawnUntil = k
+                        }
+                        drawStyledLabel(layout, label, style, canvas: canvas, pass: haloFirst ? .fill : .both)
                     } else {
                         drawHaloText(layout, at: Point(label.box.minX, label.box.minY), canvas: canvas)
                     }
@@ -473,7 +496,10 @@ public enum MapPainter {
     /// A style's label's text: its halo (`drawHalo`: the distance fields' ring out to the halo
     /// width), then the text, turned about its centre for labels along lines; beside its icon
     /// (drawn before, with its layer's icons: `drawLabelIcon`) at its own place.
-    static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelPaint, canvas: Canvas) {
+    /// Which of a style label's passes to draw.
+    enum LabelPass { case halo, fill, both }
+
+    static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelPaint, canvas: Canvas, pass only: LabelPass = .both) {
         let saved = canvas.transform
         defer { canvas.transform = saved }
         var origin = Point(label.box.minX, label.box.minY)
@@ -491,7 +517,8 @@ public enum MapPainter {
             // (all the halos, then all the glyphs, so a halo never covers a neighbour).
             var single = layout
             for pass in 0..<2 {
-                if pass == 0, !(style.haloWidth > 0 && style.haloColor.alpha > 0) { continue }
+                if pass == 0, !(style.haloWidth > 0 && style.haloColor.alpha > 0) || only == .fill { continue }
+                if pass == 1, only == .halo { continue }
                 for (g, glyph) in line.glyphs.enumerated() {
                     var one = line
                     one.glyphs = [glyph]
@@ -518,8 +545,8 @@ public enum MapPainter {
             canvas.transform = Transform.rotation(label.angle).concatenating(Transform.translation(cx, cy)).concatenating(saved)
             origin = Point(-layout.width / 2, -layout.height / 2)
         }
-        drawHalo(layout, at: origin, style: style, canvas: canvas)
-        layout.drawDistanceField(in: canvas, at: origin, color: style.color, pass: .fill)
+        if only != .fill { drawHalo(layout, at: origin, style: style, canvas: canvas) }
+        if only != .halo { layout.drawDistanceField(in: canvas, at: origin, color: style.color, pass: .fill) }
     }
 
     /// A style's halo, as MapLibre's shader draws it: a second threshold of each glyph's distance

@@ -187,3 +187,36 @@ import TerrapinTestSupport
         #expect(abs(screen.midX - north.midX) < 0.5 && abs(screen.midY - north.midY) < 0.5, "\(north) \(screen)")
     }
 }
+
+/// A symbol layer's halos are drawn before its texts, as MapLibre draws them: where two labels
+/// overlap, neither's halo covers the other's glyphs.
+@Suite struct HaloOrderTests {
+    @Test func halosGoUnderEveryText() throws {
+        try withTemporaryDirectory("halos") { dir in
+            let style = #"""
+                {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+                    {"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.42620, 43.7390]}, "properties": {}},
+                    {"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.42641, 43.7390]}, "properties": {}}]}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                            {"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": "I", "text-size": 32, "text-allow-overlap": true},
+                             "paint": {"text-color": "blue", "text-halo-color": "yellow", "text-halo-width": 6}}]}
+                """#
+            try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+            let json = #"""
+                {"output": {"width": 200, "height": 160},
+                 "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
+                         "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87},
+                         "basemap": {"tiles": "\#(Repository.fixtures)/tiles/monaco-omt.pmtiles", "style": "\#(dir)/style.json"}}}
+                """#
+            let prepared = try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: dir + "/scene.json"))
+            let labels = try #require(try prepared.resolve()).labels.filter { $0.name == "I" && $0.isShown }
+            #expect(labels.count == 2)
+            let image = try prepared.render()
+            // Each glyph's middle is blue: the other's halo, a few pixels away, lies under it.
+            for label in labels {
+                let pixel = image[Int(label.box.midX), Int(label.box.midY)]
+                #expect(pixel.blue > 200 && pixel.red < 60, "\(label.box): \(pixel)")
+            }
+        }
+    }
+}
