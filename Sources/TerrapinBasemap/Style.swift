@@ -137,6 +137,9 @@ public struct BasemapStyle: Sendable {
         .heatmap: ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"],
         .sky: [],
     ]
+    /// Array-valued properties the spec interpolates (the rest step: dashes, fonts, anchors).
+    static let interpolatedArrays: Set<String> = ["text-offset", "icon-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate",
+                                                  "circle-translate", "text-translate", "icon-translate"]
     static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "text-variable-anchor-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate", "circle-translate", "text-translate", "icon-translate"]
 
     /// Reads a style. `file` names it in messages; sources' relative paths resolve from
@@ -350,7 +353,7 @@ public struct BasemapStyle: Sendable {
                         if kind != .sky { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
                         continue
                     }
-                    do { properties[p.key] = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key)) } catch {
+                    do { properties[p.key] = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key), interpolatesArrays: interpolatedArrays.contains(p.key)) } catch {
                         warn("layer '\(id)': \(p.key) at line \(error.location.line): \(error.message); the default is used")
                     }
                 }

@@ -18,10 +18,12 @@ public enum StyleExpressionParser {
     ]
 
     /// A property value: a literal, an expression, or a legacy function object. `arrayValued`
-    /// properties (`line-dasharray`, `text-font`, `text-offset`…) take literal arrays.
-    public static func value(_ node: JSONNode, arrayValued: Bool = false) throws(ExpressionError) -> StyleExpression {
+    /// properties (`line-dasharray`, `text-font`, `text-offset`…) take literal arrays;
+    /// `interpolatesArrays`: their legacy functions interpolate arrays of numbers (`text-offset`,
+    /// `icon-offset`, the translates: the spec's interpolated arrays), not step.
+    public static func value(_ node: JSONNode, arrayValued: Bool = false, interpolatesArrays: Bool = false) throws(ExpressionError) -> StyleExpression {
         switch node.value {
-        case .object(let members): return try legacyFunction(node, members, arrayValued: arrayValued)
+        case .object(let members): return try legacyFunction(node, members, arrayValued: arrayValued, interpolatesArrays: interpolatesArrays)
         case .array(let items):
             if arrayValued, !isOperator(items.first) { return .literal(literal(node)) }
             return try expression(node)
@@ -240,7 +242,7 @@ public enum StyleExpressionParser {
     }
 
     /// {"stops": [[zoom, value], …], "base": b, "type": …, "property": key, "default": v}.
-    static func legacyFunction(_ node: JSONNode, _ members: [JSONMember], arrayValued: Bool) throws(ExpressionError) -> StyleExpression {
+    static func legacyFunction(_ node: JSONNode, _ members: [JSONMember], arrayValued: Bool, interpolatesArrays: Bool = false) throws(ExpressionError) -> StyleExpression {
         func member(_ k: String) -> JSONNode? { members.first { $0.key == k }?.value }
         var base = 1.0
         if let b = member("base") { guard case .number(let n) = b.value, n > 0 else { throw fail(b, "\"base\" is a positive number") }; base = n }
@@ -289,24 +291,27 @@ public enum StyleExpressionParser {
             let explicit = member("type") == nil ? nil : type
             var stops: [(Double, StyleExpression)] = []
             for (zoom, pairs) in byZoom {
-                stops.append((zoom, try propertyFunction(node, explicit, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued, space: space)))
+                stops.append((zoom, try propertyFunction(node, explicit, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued,
+                                                         interpolatesArrays: interpolatesArrays, space: space)))
             }
-            if interpolates(byZoom[0].pairs, arrayValued: arrayValued) {
+            if interpolates(byZoom[0].pairs, arrayValued: arrayValued, interpolatesArrays: interpolatesArrays) {
                 return .interpolate(base: 1, input: .zoom, stops: stops, space: space)
             }
             return .step(input: .zoom, first: stops[0].1, stops: Array(stops.dropFirst()))
         }
         return try propertyFunction(node, member("type") == nil ? nil : type, input: input, fallback: fallback, base: base, pairs: pairs, arrayValued: arrayValued,
-                                    space: space)
+                                    interpolatesArrays: interpolatesArrays, space: space)
     }
 
     /// Whether stops whose first output is `pairs[0]`'s interpolate: numbers and colours do
-    /// (for a property that is not array-valued), other values step.
-    static func interpolates(_ pairs: [(StyleValue, JSONNode)], arrayValued: Bool) -> Bool {
-        guard !arrayValued, let first = pairs.first else { return false }
+    /// (for a property that is not array-valued), arrays of numbers where `interpolatesArrays`,
+    /// other values step.
+    static func interpolates(_ pairs: [(StyleValue, JSONNode)], arrayValued: Bool, interpolatesArrays: Bool = false) -> Bool {
+        guard let first = pairs.first else { return false }
         switch first.1.value {
-        case .number: return true
-        case .string(let s): return CSSColor.parse(s) != nil
+        case .number: return !arrayValued
+        case .string(let s): return !arrayValued && CSSColor.parse(s) != nil
+        case .array(let items): return interpolatesArrays && items.allSatisfy { if case .number = $0.value { true } else { false } }
         default: return false
         }
     }
@@ -314,9 +319,9 @@ public enum StyleExpressionParser {
     /// A function of one input (the zoom, or a feature's property) by its stops: `type` nil
     /// takes exponential for numbers and colours, interval otherwise.
     static func propertyFunction(_ node: JSONNode, _ type: String?, input: StyleExpression, fallback: StyleExpression, base: Double,
-                                 pairs: [(StyleValue, JSONNode)], arrayValued: Bool, space: ColourSpace = .rgb) throws(ExpressionError) -> StyleExpression {
+                                 pairs: [(StyleValue, JSONNode)], arrayValued: Bool, interpolatesArrays: Bool = false, space: ColourSpace = .rgb) throws(ExpressionError) -> StyleExpression {
         func output(_ n: JSONNode) -> StyleExpression { .literal(literal(n)) }
-        let type = type ?? (interpolates(pairs, arrayValued: arrayValued) ? "exponential" : "interval")
+        let type = type ?? (interpolates(pairs, arrayValued: arrayValued, interpolatesArrays: interpolatesArrays) ? "exponential" : "interval")
         switch type {
         case "categorical":
             return .match(input, pairs.map { ([$0.0], output($0.1)) }, otherwise: fallback)

@@ -224,3 +224,21 @@ import TerrapinTiles
         #expect(Basemap.patternUnit(2, zoom: 14) == 2 && Basemap.patternUnit(1, zoom: 15 - 1e-9) == 1)
     }
 }
+
+/// Legacy functions of array-valued properties: the spec's interpolated arrays (`icon-offset`,
+/// `text-offset`, the translates) interpolate between stops, element by element; the others
+/// (`line-dasharray`) step.
+@Suite struct ArrayFunctionTests {
+    @Test func offsetsInterpolateAndDashesStep() throws {
+        let json = """
+        {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}},
+         "layers": [{"id": "s", "type": "symbol", "source": "p", "layout": {"icon-offset": {"stops": [[0, [0, 0]], [10, [10, 20]]]},
+                     "text-offset": {"property": "rank", "stops": [[0, [0, 10]], [50, [20, 10]]]}}},
+                    {"id": "l", "type": "line", "source": "p", "paint": {"line-dasharray": {"stops": [[0, [1, 1]], [10, [3, 3]]]}}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "a.json", directory: "/")
+        let symbol = try #require(style.layers.first { $0.id == "s" }), line = try #require(style.layers.first { $0.id == "l" })
+        #expect(symbol.property("icon-offset")?.evaluate(EvaluationContext(zoom: 5)) == .array([.number(5), .number(10)]))
+        #expect(line.property("line-dasharray")?.evaluate(EvaluationContext(zoom: 5)) == .array([.number(1), .number(1)]))
+    }
+}
