@@ -364,7 +364,8 @@ struct ScaledDrape: TileDrawer {
         // this tile at its own resolution); at most 64, at least 1/1024.
         let texels = zoom.map { min(64, max(1.0 / 1024, pow(2, z - $0))) } ?? unit
         return basemap.draw(id, canvas: canvas, scale: 1, origin: (0, 0), unit: texels, zoom: zoom ?? z - log2(unit),
-                            dataShift: max(0, Int(log2(unit).rounded())), floatingRoofs: zoom == nil, viewportCircles: zoom == nil) ? canvas.pixmap : nil
+                            dataShift: max(0, Int(log2(unit).rounded())), floatingRoofs: zoom == nil, viewportCircles: zoom == nil,
+                            viewDataZoom: zoom.map { Int(($0 + 1e-6).rounded(.down)) }) ? canvas.pixmap : nil
     }
 
     func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool {
