@@ -28,30 +28,14 @@ extension Basemap {
            let x = v[0].number, let y = v[1].number, x.isFinite, y.isFinite {
             shift = (min(1024, max(-1024, x)) * unit, min(1024, max(-1024, y)) * unit)
         }
-        // Features in their draw order: by `circle-sort-key` where there is one (ties keep
-        // the tile's order).
-        var order: [(key: Double, index: Int)] = []
-        for (i, feature) in data.features.enumerated() where feature.type != .unknown {
-            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
-            if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
-            order.append((Self.number(layer, "circle-sort-key", context, default: 0), i))
-        }
-        if layer.property("circle-sort-key") != nil { order.sort { ($0.key, $0.index) < ($1.key, $1.index) } }
         var drew = false
         // Hostile input: discs are drawn pixel by pixel, so a tile's circles share a budget
         // of pixels (a disc at most a whole tile); past it the rest are left out, with a note.
         var budget = Self.maxCirclePixels
-        for (_, i) in order {
+        for i in circleOrder(layer, data, zoom: zoom, tile: tile) {
             let feature = data.features[i]
-            let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
-            let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5))) * unit
-            let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0))) * unit
-            let blur = min(100, max(0, Self.number(layer, "circle-blur", c, default: 0)))
-            let fill = Self.rgba(Self.color(layer, "circle-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
-                                 min(1, max(0, Self.number(layer, "circle-opacity", c, default: 1))))
-            let ring = Self.rgba(Self.color(layer, "circle-stroke-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
-                                 min(1, max(0, Self.number(layer, "circle-stroke-opacity", c, default: 1))))
-            guard radius + stroke > 0, fill.alpha > 0 || (stroke > 0 && ring.alpha > 0) else { continue }
+            guard let look = circleLook(layer, EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)) else { continue }
+            let radius = look.radius * unit, stroke = look.stroke * unit, blur = look.blur, fill = look.fill, ring = look.ring
             for part in feature.parts.indices {
                 let p = feature.part(part), base = p.startIndex
                 for k in 0..<(p.count / 2) {
@@ -70,6 +54,32 @@ extension Basemap {
             }
         }
         return drew
+    }
+
+    /// A circle layer's features of `data` in their draw order: those its filter keeps, by
+    /// `circle-sort-key` where there is one (ties keep the tile's order).
+    func circleOrder(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID?) -> [Int] {
+        var order: [(key: Double, index: Int)] = []
+        for (i, feature) in data.features.enumerated() where feature.type != .unknown {
+            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
+            if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+            order.append((Self.number(layer, "circle-sort-key", context, default: 0), i))
+        }
+        if layer.property("circle-sort-key") != nil { order.sort { ($0.key, $0.index) < ($1.key, $1.index) } }
+        return order.map(\.index)
+    }
+
+    /// A feature's circle in style pixels, or nil where nothing of it shows.
+    func circleLook(_ layer: BasemapStyle.Layer, _ c: EvaluationContext) -> (radius: Double, stroke: Double, blur: Double, fill: RGBAColor, ring: RGBAColor)? {
+        let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5)))
+        let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0)))
+        let blur = min(100, max(0, Self.number(layer, "circle-blur", c, default: 0)))
+        let fill = Self.rgba(Self.color(layer, "circle-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
+                             min(1, max(0, Self.number(layer, "circle-opacity", c, default: 1))))
+        let ring = Self.rgba(Self.color(layer, "circle-stroke-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
+                             min(1, max(0, Self.number(layer, "circle-stroke-opacity", c, default: 1))))
+        guard radius + stroke > 0, fill.alpha > 0 || (stroke > 0 && ring.alpha > 0) else { return nil }
+        return (radius, stroke, blur, fill, ring)
     }
 
     /// Whether a circle layer faces the viewer (`circle-pitch-alignment` "viewport", the default).
@@ -104,25 +114,10 @@ extension Basemap {
             let translatesWithMap = (layer.property("circle-translate-anchor")?.evaluate(context0).string ?? "map") == "map"
             for id in Self.tiles(area, zoom: dz).sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
                 guard let tile = vectorTile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
-                var order: [(key: Double, index: Int)] = []
-                for (i, feature) in data.features.enumerated() where feature.type != .unknown {
-                    let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
-                    if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
-                    order.append((Self.number(layer, "circle-sort-key", context, default: 0), i))
-                }
-                if layer.property("circle-sort-key") != nil { order.sort { ($0.key, $0.index) < ($1.key, $1.index) } }
                 let extent = Double(data.extent)
-                for (_, i) in order {
+                for i in circleOrder(layer, data, zoom: zoom, tile: id) {
                     let feature = data.features[i]
-                    let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
-                    let radius = min(512, max(0, Self.number(layer, "circle-radius", c, default: 5)))
-                    let stroke = min(512, max(0, Self.number(layer, "circle-stroke-width", c, default: 0)))
-                    let blur = min(100, max(0, Self.number(layer, "circle-blur", c, default: 0)))
-                    let fill = Self.rgba(Self.color(layer, "circle-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
-                                         min(1, max(0, Self.number(layer, "circle-opacity", c, default: 1))))
-                    let ring = Self.rgba(Self.color(layer, "circle-stroke-color", c, default: StyleColor(red: 0, green: 0, blue: 0)),
-                                         min(1, max(0, Self.number(layer, "circle-stroke-opacity", c, default: 1))))
-                    guard radius + stroke > 0, fill.alpha > 0 || (stroke > 0 && ring.alpha > 0) else { continue }
+                    guard let look = circleLook(layer, EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)) else { continue }
                     for part in feature.parts.indices {
                         let p = feature.part(part), base = p.startIndex
                         for k in 0..<(p.count / 2) {
@@ -134,8 +129,8 @@ extension Basemap {
                                 return out
                             }
                             let g = Self.geographic(id, extent: data.extent, x, y)
-                            out.append(BasemapCircle(latitude: g.latitude, longitude: g.longitude, layer: layerIndex, radius: radius, stroke: stroke, blur: blur,
-                                                     fill: fill, ring: ring, translate: shift, translatesWithMap: translatesWithMap, scalesWithMap: scalesWithMap))
+                            out.append(BasemapCircle(latitude: g.latitude, longitude: g.longitude, layer: layerIndex, radius: look.radius, stroke: look.stroke, blur: look.blur,
+                                                     fill: look.fill, ring: look.ring, translate: shift, translatesWithMap: translatesWithMap, scalesWithMap: scalesWithMap))
                         }
                     }
                 }

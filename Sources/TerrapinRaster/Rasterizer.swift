@@ -64,15 +64,9 @@ public final class Rasterizer {
         let w = Double(width), h = Double(height)
         cells.withUnsafeMutableBufferPointer { cellBuffer in
             let a = cellBuffer.baseAddress!
-            for contour in polylines.contours {
-                let r = contour.range
-                guard r.count >= 2 else { continue }
-                var previous = polylines.points[r.last!]
-                for i in r {
-                    let p = polylines.points[i]
-                    Self.edge(a, stride: stride, width: w, height: h, previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
-                    previous = p
-                }
+            Self.forEachEdge(polylines) { previous, p in
+                Self.edge(a, stride: stride, width: w, height: h, previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
+                return true
             }
             row.withUnsafeMutableBufferPointer { rowBuffer in
                 let coverage = UnsafeMutableBufferPointer(rebasing: rowBuffer[0..<width])
@@ -103,23 +97,18 @@ public final class Rasterizer {
         // Edges by the first row they hold.
         var edges: [(x0: Double, y0: Double, slope: Double, bottom: Double, winding: Int)] = []
         var firstRow: [Int] = []
-        for contour in polylines.contours {
-            let r = contour.range
-            guard r.count >= 2 else { continue }
-            var previous = polylines.points[r.last!]
-            for i in r {
-                let p = polylines.points[i]
-                defer { previous = p }
-                guard p.x.isFinite, p.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return }
-                guard p.y != previous.y else { continue }
-                let (a, b, winding) = p.y > previous.y ? (previous, p, 1) : (p, previous, -1)
-                let row = Int((a.y - 0.5).rounded(.up))
-                guard row < box.y1, b.y > Double(box.y0) + 0.5 else { continue }
-                edges.append((a.x, a.y, (b.x - a.x) / (b.y - a.y), b.y, winding))
-                firstRow.append(max(box.y0, row))
-            }
+        var finite = true
+        Self.forEachEdge(polylines) { previous, p in
+            guard p.x.isFinite, p.y.isFinite, previous.x.isFinite, previous.y.isFinite else { finite = false; return false }
+            guard p.y != previous.y else { return true }
+            let (a, b, winding) = p.y > previous.y ? (previous, p, 1) : (p, previous, -1)
+            let row = Int((a.y - 0.5).rounded(.up))
+            guard row < box.y1, b.y > Double(box.y0) + 0.5 else { return true }
+            edges.append((a.x, a.y, (b.x - a.x) / (b.y - a.y), b.y, winding))
+            firstRow.append(max(box.y0, row))
+            return true
         }
-        guard !edges.isEmpty else { return }
+        guard finite, !edges.isEmpty else { return }
         let order = edges.indices.sorted { firstRow[$0] < firstRow[$1] }
         let width = box.width
         if row.count < width { row = [UInt8](repeating: 0, count: width) }
@@ -156,6 +145,22 @@ public final class Rasterizer {
                     }
                 }
                 if any { sink.blit(y: y, x: box.x0, coverage: coverage) }
+            }
+        }
+    }
+
+    /// Every edge of the polylines' contours (each closed implicitly), in order, until `body`
+    /// returns false.
+    @inline(__always)
+    static func forEachEdge(_ polylines: Polylines, _ body: (Point, Point) -> Bool) {
+        for contour in polylines.contours {
+            let r = contour.range
+            guard r.count >= 2 else { continue }
+            var previous = polylines.points[r.last!]
+            for i in r {
+                let p = polylines.points[i]
+                guard body(previous, p) else { return }
+                previous = p
             }
         }
     }

@@ -105,21 +105,12 @@ import TerrapinTestSupport
 /// drawn in the tiles.
 @Suite struct ViewportCircleTests {
     func scene(tilt: Double, alignment: String = "viewport", _ body: (PreparedScene) throws -> Void) throws {
-        try withTemporaryDirectory("circles") { dir in
-            let style = #"""
-                {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "MultiPoint", "coordinates": [[7.4263, 43.7390], [7.4263, 43.7410]]}}},
-                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
-                            {"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": 10, "circle-color": "red", "circle-pitch-alignment": "\#(alignment)"}}]}
-                """#
-            try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
-            let json = #"""
-                {"output": {"width": 200, "height": 160},
-                 "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
-                         "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87, "tilt": \#(tilt)},
-                         "basemap": {"tiles": "\#(Repository.fixtures)/tiles/monaco-omt.pmtiles", "style": "\#(dir)/style.json"}}}
-                """#
-            try body(try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: dir + "/scene.json")))
-        }
+        let style = #"""
+            {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "MultiPoint", "coordinates": [[7.4263, 43.7390], [7.4263, 43.7410]]}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                        {"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": 10, "circle-color": "red", "circle-pitch-alignment": "\#(alignment)"}}]}
+            """#
+        try styledScene(style, camera: "\"tilt\": \(tilt)", body)
     }
 
     @Test func circlesFaceTheViewerUnderPitch() throws {
@@ -161,20 +152,13 @@ import TerrapinTestSupport
 /// camera's heading, as MapLibre's does; on the screen ("viewport") it does not.
 @Suite struct MapTranslateTests {
     func labelBox(anchor: String, heading: Double) throws -> Rect {
-        try withTemporaryDirectory("translate") { dir in
-            let style = #"""
-                {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [7.4263, 43.7390]}}},
-                 "layers": [{"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": "A", "text-allow-overlap": true},
-                             "paint": {"text-translate": [20, 0], "text-translate-anchor": "\#(anchor)"}}]}
-                """#
-            try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
-            let json = #"""
-                {"output": {"width": 200, "height": 160},
-                 "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
-                         "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87, "heading": \#(heading)},
-                         "basemap": {"tiles": "\#(Repository.fixtures)/tiles/monaco-omt.pmtiles", "style": "\#(dir)/style.json"}}}
-                """#
-            let resolved = try #require(try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: dir + "/scene.json")).resolve())
+        let style = #"""
+            {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [7.4263, 43.7390]}}},
+             "layers": [{"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": "A", "text-allow-overlap": true},
+                         "paint": {"text-translate": [20, 0], "text-translate-anchor": "\#(anchor)"}}]}
+            """#
+        return try styledScene(style, camera: "\"heading\": \(heading)") { prepared in
+            let resolved = try #require(try prepared.resolve())
             return try #require(resolved.labels.first { $0.name == "A" }).box
         }
     }
@@ -192,23 +176,15 @@ import TerrapinTestSupport
 /// overlap, neither's halo covers the other's glyphs.
 @Suite struct HaloOrderTests {
     @Test func halosGoUnderEveryText() throws {
-        try withTemporaryDirectory("halos") { dir in
-            let style = #"""
-                {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
-                    {"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.42620, 43.7390]}, "properties": {}},
-                    {"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.42641, 43.7390]}, "properties": {}}]}}},
-                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
-                            {"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": "I", "text-size": 32, "text-allow-overlap": true},
-                             "paint": {"text-color": "blue", "text-halo-color": "yellow", "text-halo-width": 6}}]}
-                """#
-            try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
-            let json = #"""
-                {"output": {"width": 200, "height": 160},
-                 "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
-                         "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87},
-                         "basemap": {"tiles": "\#(Repository.fixtures)/tiles/monaco-omt.pmtiles", "style": "\#(dir)/style.json"}}}
-                """#
-            let prepared = try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: dir + "/scene.json"))
+        let style = #"""
+            {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+                {"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.42620, 43.7390]}, "properties": {}},
+                {"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.42641, 43.7390]}, "properties": {}}]}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                        {"id": "t", "type": "symbol", "source": "p", "layout": {"text-field": "I", "text-size": 32, "text-allow-overlap": true},
+                         "paint": {"text-color": "blue", "text-halo-color": "yellow", "text-halo-width": 6}}]}
+            """#
+        try styledScene(style) { prepared in
             let labels = try #require(try prepared.resolve()).labels.filter { $0.name == "I" && $0.isShown }
             #expect(labels.count == 2)
             let image = try prepared.render()
@@ -218,5 +194,20 @@ import TerrapinTestSupport
                 #expect(pixel.blue > 200 && pixel.red < 60, "\(label.box): \(pixel)")
             }
         }
+    }
+}
+
+/// A 200 × 160 Web Mercator view over Monaco's centre (range 830 m, MapLibre's field of view)
+/// with `camera`'s extra fields (`"tilt": 60`…), drawn by `style` (a style's JSON), prepared.
+func styledScene<R>(_ style: String, camera: String = "", _ body: (PreparedScene) throws -> R) throws -> R {
+    try withTemporaryDirectory("styled") { dir in
+        try Data(style.utf8).write(to: URL(fileURLWithPath: dir + "/style.json"))
+        let json = #"""
+            {"output": {"width": 200, "height": 160},
+             "map": {"mode": "roadmap", "earth": "mercator", "attribution": false,
+                     "camera": {"center": {"latitude": 43.7390, "longitude": 7.4263}, "range": 830, "fieldOfView": 36.87\#(camera.isEmpty ? "" : ", " + camera)},
+                     "basemap": {"tiles": "\#(Repository.fixtures)/tiles/monaco-omt.pmtiles", "style": "\#(dir)/style.json"}}}
+            """#
+        return try body(try PreparedScene(try SceneDecoder.decode(Array(json.utf8), path: dir + "/scene.json")))
     }
 }
