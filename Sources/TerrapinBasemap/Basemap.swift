@@ -363,9 +363,27 @@ struct ScaledDrape: TileDrawer {
         // Texels a style pixel: at the view's zoom 2^(z − zoom) (`unit` where the view reads
         // this tile at its own resolution); at most 64, at least 1/1024.
         let texels = zoom.map { min(64, max(1.0 / 1024, pow(2, z - $0))) } ?? unit
-        return basemap.draw(id, canvas: canvas, scale: 1, origin: (0, 0), unit: texels, zoom: zoom ?? z - log2(unit),
-                            dataShift: max(0, Int(log2(unit).rounded())), floatingRoofs: zoom == nil, viewportCircles: zoom == nil,
-                            viewDataZoom: zoom.map { Int(($0 + 1e-6).rounded(.down)) }) ? canvas.pixmap : nil
+        let shift = max(0, Int(log2(unit).rounded()))
+        func draw(_ tile: TileID, into canvas: Canvas, scale: Double) -> Bool {
+            basemap.draw(tile, canvas: canvas, scale: scale, origin: (0, 0), unit: texels, zoom: zoom ?? z - log2(unit),
+                         dataShift: shift, floatingRoofs: zoom == nil, viewportCircles: zoom == nil)
+        }
+        // A far tile shallower than the view's data zoom reads the data a zoom deeper, as
+        // MapLibre reads one zoom of data all over a pitched view: its four children, each
+        // drawn at half scale in its own quarter. (Two zooms deeper cost 1.3–1.9× the paint of
+        // a pitch-60 view for 0.1 % of pixels nearer MapLibre Native.)
+        if let zoom, Int((zoom + 1e-6).rounded(.down)) > id.z - shift, id.z < 30 {
+            var drew = false
+            let half = tileSize / 2
+            for quarter in 0..<4 {
+                let child = TileID(z: id.z + 1, x: id.x * 2 + quarter % 2, y: id.y * 2 + quarter / 2)
+                guard let part = Canvas(width: half, height: half), draw(child, into: part, scale: 0.5) else { continue }
+                canvas.composite(part.pixmap, atDevice: (quarter % 2 * half, quarter / 2 * half))
+                drew = true
+            }
+            return drew ? canvas.pixmap : nil
+        }
+        return draw(id, into: canvas, scale: 1) ? canvas.pixmap : nil
     }
 
     func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool {

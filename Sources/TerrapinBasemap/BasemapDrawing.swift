@@ -69,10 +69,9 @@ extension Basemap {
     /// the ground (seen straight down it does; a drape under 3D buildings leaves it out, as the
     /// building stands apart from the ground there). `viewportCircles`: whether circle layers
     /// facing the viewer are drawn (a view's drape leaves them to be drawn round over it).
-    /// `viewDataZoom`: the view's own data zoom, which a shallower tile of its drape reads.
     func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil,
               rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0, floatingRoofs: Bool = true,
-              viewportCircles: Bool = true, viewDataZoom: Int? = nil) -> Bool {
+              viewportCircles: Bool = true) -> Bool {
         var drewSomething = false
         // Raster layers' tiles moved onto the image's pixel grid (`TileView.rasterAlignment`).
         let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
@@ -90,7 +89,7 @@ extension Basemap {
                     guard let (image, ratio) = patternImage(name, layer: layer, property: "background-pattern", what: "the background is"),
                           let mask = Canvas(width: canvas.width, height: canvas.height) else { continue }
                     mask.fill(whole, paint: Paint(color: RGBAColor(red: 1, green: 1, blue: 1, alpha: Float(min(1, max(0, opacity))))))
-                    if let laid = Self.pattern(image, ratio: ratio / Self.patternUnit(unit, zoom: zoom), through: mask.pixmap, origin: (id.x * tileSize, id.y * tileSize)) { canvas.drawImage(laid) }
+                    if let laid = Self.pattern(image, ratio: ratio / Self.patternUnit(unit, zoom: zoom), through: mask.pixmap, origin: Self.patternOrigin(id, tileSize: tileSize, scale: k)) { canvas.drawImage(laid) }
                     drewSomething = true
                     continue
                 }
@@ -100,38 +99,20 @@ extension Basemap {
                 guard let frame else { continue }
                 drewSomething = drawHeatmap(layer, id: id, zoom: zoom, canvas: canvas, scale: k, origin: origin, unit: unit, frame: frame) || drewSomething
             case .fill, .line, .fillExtrusion, .circle, .heatmap:
-                guard let sourceName = layer.source, var dz = dataZoom(sourceName, max(0, id.z - dataShift)) else { continue }
+                guard let sourceName = layer.source, let dz = dataZoom(sourceName, max(0, id.z - dataShift)) else { continue }
                 if layer.kind == .circle, !viewportCircles, Self.facesViewer(layer) { continue }
-                // A view's far, shallower tile reads the view's own data zoom (at most one zoom
-                // deeper than the tile: its four children's data, each within its own square; two
-                // zooms cost twice the paint of a pitch-60 view for 0.1 % of pixels nearer Native),
-                // as MapLibre reads one zoom of data all over a pitched view.
-                if let viewData = viewDataZoom, let deepest = maxDataZoom(sourceName) { dz = max(dz, min(viewData, deepest, id.z + 1)) }
-                let children = max(0, dz - id.z)
-                var dataIDs = [id.ancestor(id.z - min(dz, id.z))]
-                if children > 0 {
-                    let n = 1 << children
-                    dataIDs = (0..<(n * n)).map { TileID(z: dz, x: (id.x << children) + $0 % n, y: (id.y << children) + $0 / n) }
-                }
-                for dataID in dataIDs {
-                    guard let tile = vectorTile(sourceName, dataID), let data = dataLayer(tile, layer) else { continue }
-                    // The data tile's square in the canvas: `side` wide, its corner at (dx, dy).
-                    let f = pow(2, Double(id.z - dataID.z)), side = k * Double(tileSize) * f
-                    let dx = origin.0 + k * (Double(dataID.x) * f - Double(id.x)) * Double(tileSize), dy = origin.1 + k * (Double(dataID.y) * f - Double(id.y)) * Double(tileSize)
-                    let scale = side / Double(data.extent)
-                    if children > 0 {
-                        canvas.save()
-                        canvas.clip(to: PathBuilder.rect(Rect(x: dx, y: dy, width: side, height: side)), antiAlias: false)
-                    }
-                    defer { if children > 0 { canvas.restore() } }
-                    if layer.kind == .circle {
-                        drewSomething = drawCircles(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
-                    } else if layer.kind == .heatmap {
-                        drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
-                    } else {
-                        drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: (id.x * tileSize, id.y * tileSize), canvas: canvas, transform: (scale, dx, dy),
-                                                     unit: unit, floatingRoofs: floatingRoofs) || drewSomething
-                    }
+                let dataID = id.ancestor(id.z - dz)
+                guard let tile = vectorTile(sourceName, dataID), let data = dataLayer(tile, layer) else { continue }
+                let d = id.z - dz
+                let scale = k * Double(tileSize) * Double(1 << d) / Double(data.extent)
+                let dx = origin.0 + k * Double((dataID.x << d) - id.x) * Double(tileSize), dy = origin.1 + k * Double((dataID.y << d) - id.y) * Double(tileSize)
+                if layer.kind == .circle {
+                    drewSomething = drawCircles(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
+                } else if layer.kind == .heatmap {
+                    drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                } else {
+                    drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: Self.patternOrigin(id, tileSize: tileSize, scale: k), canvas: canvas, transform: (scale, dx, dy), unit: unit,
+                                                 floatingRoofs: floatingRoofs) || drewSomething
                 }
             case .raster:
                 if let sourceName = layer.source, let source = imageSources[sourceName] {
@@ -366,6 +347,12 @@ extension Basemap {
     static func patternUnit(_ unit: Double, zoom: Double) -> Double {
         guard zoom.isFinite else { return unit }
         return unit * pow(2, max(0, zoom - (zoom + 1e-6).rounded(.down)))
+    }
+
+    /// The world's pixel at a tile's corner where the tile is drawn `scale` canvas pixels a
+    /// tile pixel (half, for a far drape tile's quarter): where its patterns start.
+    static func patternOrigin(_ id: TileID, tileSize: Int, scale: Double) -> (Int, Int) {
+        (Int((Double(id.x) * Double(tileSize) * scale).rounded()), Int((Double(id.y) * Double(tileSize) * scale).rounded()))
     }
 
     /// Strokes beyond which a blurred line's ramp is not divided further.
