@@ -356,7 +356,7 @@ extension Basemap {
     }
 
     /// Strokes beyond which a blurred line's ramp is not divided further.
-    static let maxBlurSteps = 48
+    static let maxBlurSteps = 24
 
     /// A line with `line-blur` (`blur` in canvas pixels), as MapLibre's line shader draws it: at a
     /// distance d from the line its alpha is clamp((w/2 + ½ − d) / (blur + 1), 0, 1) — the usual
