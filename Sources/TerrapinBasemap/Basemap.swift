@@ -245,6 +245,11 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         problems.withLock { list in if list.count < 16, !list.contains(message) { list.append(message) } }
     }
 
+    /// The deepest zoom any vector or GeoJSON source's data is read at (0 without one).
+    var deepestDataZoom: Int {
+        (Array(vectorSources.keys) + Array(geojsonSources.keys)).compactMap { maxDataZoom($0) }.max() ?? 0
+    }
+
     /// The decoded vector tile of a source (small LRU: overzoomed tiles share their parent).
     func vectorTile(_ sourceName: String, _ id: TileID) -> VectorTile? {
         let source = vectorSources[sourceName], geojson = geojsonSources[sourceName]
@@ -372,7 +377,8 @@ struct ScaledDrape: TileDrawer {
         // MapLibre reads one zoom of data all over a pitched view: its four children, each
         // drawn at half scale in its own quarter. (Two zooms deeper cost 1.3–1.9× the paint of
         // a pitch-60 view for 0.1 % of pixels nearer MapLibre Native.)
-        if let zoom, Int((zoom + 1e-6).rounded(.down)) > id.z - shift, id.z < 30 {
+        // (Not past the sources' deepest data: there the quarters would all read one tile.)
+        if let zoom, Int((zoom + 1e-6).rounded(.down)) > id.z - shift, id.z - shift < basemap.deepestDataZoom, id.z < 30 {
             var drew = false
             let half = tileSize / 2
             for quarter in 0..<4 {
