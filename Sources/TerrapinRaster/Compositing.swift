@@ -79,3 +79,11 @@ enum Pixel {
         }
     }
 }
+
+extension PremultipliedRGBA8 {
+    /// Packed premultiplied pixels (red in the low byte, alpha in the high one, as `Canvas` and
+    /// the depth frame hold them): `top` source-over `bottom`, with the canvas's own rounding.
+    public static func over(_ top: UInt32, _ bottom: UInt32) -> UInt32 {
+        Pixel.blend(top, into: bottom, coverage: 255, mode: .sourceOver)
+    }
+}

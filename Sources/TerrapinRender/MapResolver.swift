@@ -229,9 +229,9 @@ public enum MapResolver {
                style.line.count < 2, style.along == nil, projection.camera.heading != 0 {
                 if style.rotatesWithMap { style.textRotate = (style.textRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360) }
                 if style.iconRotatesWithMap { style.iconRotate = (style.iconRotate - projection.camera.heading).truncatingRemainder(dividingBy: 360) }
-                let h = projection.camera.heading * Double.pi / 180
                 func turned(_ t: Size) -> Size {
-                    Size(width: t.width * cos(h) + t.height * sin(h) - t.width, height: -t.width * sin(h) + t.height * cos(h) - t.height)
+                    let r = Self.onScreen(mapOffset: (t.width, t.height), heading: projection.camera.heading)
+                    return Size(width: r.x - t.width, height: r.y - t.height)
                 }
                 let text = turned(style.mapTranslate), icon = turned(style.iconMapTranslate)
                 style.offset = Size(width: style.offset.width + text.width, height: style.offset.height + text.height)
@@ -641,6 +641,13 @@ public enum MapResolver {
         ground.altitude(of: camera.center, mode: camera.altitudeMode)
     }
 
+    /// An offset on the map (x east, y south, as seen north up) as the screen shows it under
+    /// the camera's `heading` (degrees clockwise): a translate anchored to the map turns with it.
+    static func onScreen(mapOffset t: (x: Double, y: Double), heading: Double) -> (x: Double, y: Double) {
+        let h = heading * Double.pi / 180
+        return (t.x * cos(h) + t.y * sin(h), -t.x * sin(h) + t.y * cos(h))
+    }
+
     /// The basemap's circles that face the viewer, placed where the view drapes the basemap (a
     /// flat map seen straight down draws them in its tiles): each on the ground, culled off the
     /// view, scaled by the view centre's distance over its own where it scales with the map
@@ -650,12 +657,9 @@ public enum MapResolver {
               !(basemap.drawsDirectly && GroundPass.seesFlatMap(projection)),
               let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth, centreDepth > 0 else { return [] }
         var out: [ResolvedCircle] = []
-        // A translate on the map turns with it: east and south as the camera's heading shows them.
-        let heading = projection.camera.heading * Double.pi / 180
         for var circle in map.basemapCircles(for: projection.camera, height: projection.height) {
             if circle.translatesWithMap {
-                let (x, y) = circle.translate
-                circle.translate = (x * cos(heading) + y * sin(heading), -x * sin(heading) + y * cos(heading))
+                circle.translate = Self.onScreen(mapOffset: circle.translate, heading: projection.camera.heading)
                 circle.translatesWithMap = false
             }
             let position = LatLngAltitude(latitude: circle.latitude, longitude: circle.longitude)

@@ -4,6 +4,7 @@ import TerrapinGeo
 import TerrapinImagery
 import TerrapinTerrainData
 import TerrapinGeometry
+import TerrapinRaster
 
 public enum BuildingRenderer {
     /// Draws the buildings into `frame` (device pixels; `toDevice` as for the terrain): walls lit
@@ -36,7 +37,7 @@ public enum BuildingRenderer {
             count += draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
             for i in layer.pixels.indices {
                 frame.depth[i] = min(frame.depth[i], nearest[i])
-                if layer.pixels[i] != 0 { frame.pixels[i] = DepthRaster.over(layer.pixels[i], frame.pixels[i]) }
+                if layer.pixels[i] != 0 { frame.pixels[i] = PremultipliedRGBA8.over(layer.pixels[i], frame.pixels[i]) }
             }
         }
         var groups: [Double] = []

@@ -250,18 +250,6 @@ struct DepthRaster {
         }
     }
 
-    /// Premultiplied `top` (packed RGBA, alpha in the high byte) over `bottom`.
-    @inline(__always)
-    static func over(_ top: UInt32, _ bottom: UInt32) -> UInt32 {
-        let keep = 255 - (top >> 24)
-        var out: UInt32 = 0
-        for shift: UInt32 in [0, 8, 16, 24] {
-            let c = (top >> shift) & 0xFF, b = (bottom >> shift) & 0xFF
-            out |= min(255, c + (b * keep + 127) / 255) << shift
-        }
-        return out
-    }
-
     /// One covered pixel `i` with barycentric weights `w`: depth-tested (1/z interpolated, the
     /// nearest wins), then shaded from the attributes (perspective-correct or screen-linear).
     @inline(__always)
@@ -275,7 +263,7 @@ struct DepthRaster {
             let k = 1 / iz
             let value = shade(c0 * Float(w0 * iz0 * k) + c1 * Float(w1 * iz1 * k) + c2 * Float(w2 * iz2 * k))
             // A translucent texel (a building pattern's) lies over what the frame holds there.
-            pixels[i] = value >> 24 == 0xFF ? value : Self.over(value, pixels[i])
+            pixels[i] = value >> 24 == 0xFF ? value : PremultipliedRGBA8.over(value, pixels[i])
         } else {
             pixels[i] = shade(c0 * Float(w0) + c1 * Float(w1) + c2 * Float(w2))
         }

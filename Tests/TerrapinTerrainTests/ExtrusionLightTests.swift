@@ -1,6 +1,7 @@
 import Testing
 @testable import Terrapin3D
 @testable import TerrapinTerrain
+import TerrapinRaster
 
 /// A style's buildings lit as MapLibre GL lights `fill-extrusion`s. The roof and the shaded wall
 /// of #E9E6E1 are the bytes MapLibre GL JS 5.24 draws straight down over Monaco (240, 237, 232
@@ -66,10 +67,10 @@ import Testing
 @Suite struct TranslucentTexelTests {
     @Test func texelsLieOverTheFrame() {
         // Half-transparent white (premultiplied 128, 128, 128, 128) over opaque blue.
-        let over = DepthRaster.over(0x8080_8080, 0xFFFF_0000)
+        let over = PremultipliedRGBA8.over(0x8080_8080, 0xFFFF_0000)
         #expect(over & 0xFF == 128 && (over >> 8) & 0xFF == 128 && (over >> 16) & 0xFF == 255 && over >> 24 == 255, "\(String(over, radix: 16))")
         // A transparent texel leaves the frame as it was; an opaque one replaces it.
-        #expect(DepthRaster.over(0, 0xFF12_3456) == 0xFF12_3456)
-        #expect(DepthRaster.over(0xFF00_00FF, 0xFF12_3456) == 0xFF00_00FF)
+        #expect(PremultipliedRGBA8.over(0, 0xFF12_3456) == 0xFF12_3456)
+        #expect(PremultipliedRGBA8.over(0xFF00_00FF, 0xFF12_3456) == 0xFF00_00FF)
     }
 }
