@@ -231,7 +231,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// zoom (less log2(`unit`)), `unit` texels a style pixel.
     public func makeDrape(unit: Double = 1, zoom: Double? = nil) throws -> Imagery {
         let scaled = unit.isFinite && unit > 0 && (unit != 1 || zoom != nil)
-        let drawer: any TileDrawer = scaled ? ScaledDrape(basemap: self, unit: unit, zoom: zoom.flatMap { $0.isFinite ? $0 : nil }) : self
+        let drawer: any TileDrawer = scaled ? ScaledDrape(basemap: self, unit: min(64, unit), zoom: zoom.flatMap { $0.isFinite ? min(30, max(0, $0)) : nil }) : self
         // Hillshade darkens and lightens it on slopes (as on a 3D web map), not on flat ground.
         var made = Imagery(tiles: try TileImagery(drawer: drawer), shading: 0.6)
         made.shadesRelativeToFlat = true

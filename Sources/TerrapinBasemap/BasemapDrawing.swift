@@ -352,7 +352,9 @@ extension Basemap {
     /// The world's pixel at a tile's corner where the tile is drawn `scale` canvas pixels a
     /// tile pixel (half, for a far drape tile's quarter): where its patterns start.
     static func patternOrigin(_ id: TileID, tileSize: Int, scale: Double) -> (Int, Int) {
-        (Int((Double(id.x) * Double(tileSize) * scale).rounded()), Int((Double(id.y) * Double(tileSize) * scale).rounded()))
+        // (Clamped: a hostile view's scale must not trap the conversion; patterns wrap anyway.)
+        func whole(_ v: Double) -> Int { v.isFinite ? Int(max(-1e15, min(1e15, v)).rounded()) : 0 }
+        return (whole(Double(id.x) * Double(tileSize) * scale), whole(Double(id.y) * Double(tileSize) * scale))
     }
 
     /// Strokes beyond which a blurred line's ramp is not divided further.

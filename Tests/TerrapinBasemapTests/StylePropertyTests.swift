@@ -242,3 +242,20 @@ import TerrapinTiles
         #expect(line.property("line-dasharray")?.evaluate(EvaluationContext(zoom: 5)) == .array([.number(1), .number(1)]))
     }
 }
+
+/// Hostile drape parameters are bounded, not trapped on: a zoom far past any map's and a
+/// pixel ratio in the thousands still draw (or decline to draw) a tile.
+@Suite struct DrapeBoundsTests {
+    @Test func hugeZoomsAndRatiosAreBounded() throws {
+        let json = """
+        {"version": 8, "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-170, 0], [170, 0]]}}},
+         "layers": [{"id": "l", "type": "line", "source": "l", "paint": {"line-color": "black"}}]}
+        """
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "d.json", directory: "/"), tiles: nil) { try TileSources.open($0) }
+        for (unit, zoom) in [(1.0, 1e20), (4096.0, 3.0), (1.0, -1e20)] {
+            let drawer = try #require(try basemap.makeDrape(unit: unit, zoom: zoom).tiles?.drawer)
+            _ = try drawer.draw(TileID(z: 1, x: 0, y: 0))
+        }
+        #expect(Basemap.patternOrigin(TileID(z: 1, x: 1, y: 1), tileSize: 512, scale: 1e300) == (1_000_000_000_000_000, 1_000_000_000_000_000))
+    }
+}
