@@ -52,6 +52,9 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// offset in ems (x right, y down) and the justification of its wrapped lines. Empty: the
     /// text sits by `anchor` and `offset` alone.
     public var variableAnchors: [(anchor: String, x: Double, y: Double, justify: String)] = []
+    /// `text-writing-mode` of a point's label: the ways its text is tried, in order
+    /// ("horizontal", "vertical"); empty: horizontal only.
+    public var writingModes: [String] = []
     /// Drawn, within its layer, from the top of the view down rather than by `symbol-sort-key`
     /// (`symbol-z-order`: "viewport-y", or "auto" without a sort key, where the layer's symbols
     /// may overlap: an allow-overlap or ignore-placement property is true).
@@ -468,6 +471,11 @@ extension Basemap {
         symbol.sortsByY = overlaps && (zOrder == "viewport-y" || (zOrder == "auto" && layer.property("symbol-sort-key") == nil))
         if along == nil, (layer.property("symbol-placement")?.evaluate(c).string ?? "point") == "point" {
             symbol.variableAnchors = Self.variableAnchors(layer, c, textOffset: offset, justify: layer.property("text-justify")?.evaluate(c).string ?? "center")
+            if case .array(let modes)? = layer.property("text-writing-mode")?.evaluate(c) {
+                for mode in modes.prefix(2) {
+                    if let m = mode.string, m == "horizontal" || m == "vertical", !symbol.writingModes.contains(m) { symbol.writingModes.append(m) }
+                }
+            }
             let rotate = Self.number(layer, "text-rotate", c, default: 0)
             symbol.textRotate = rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0
             symbol.rotatesWithMap = layer.property("text-rotation-alignment")?.evaluate(c).string == "map"

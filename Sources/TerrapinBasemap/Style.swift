@@ -125,7 +125,7 @@ public struct BasemapStyle: Sendable {
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size", "text-ignore-placement", "icon-allow-overlap", "icon-ignore-placement",
                   "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment",
-                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap"],
+                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap", "text-writing-mode"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max", "raster-contrast", "raster-saturation", "raster-hue-rotate"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
@@ -140,7 +140,7 @@ public struct BasemapStyle: Sendable {
     /// Array-valued properties the spec interpolates (the rest step: dashes, fonts, anchors).
     static let interpolatedArrays: Set<String> = ["text-offset", "icon-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate",
                                                   "circle-translate", "text-translate", "icon-translate"]
-    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "text-variable-anchor-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate", "circle-translate", "text-translate", "icon-translate"]
+    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "text-variable-anchor-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate", "circle-translate", "text-translate", "icon-translate", "text-writing-mode"]
 
     /// Reads a style. `file` names it in messages; sources' relative paths resolve from
     /// `directory`.

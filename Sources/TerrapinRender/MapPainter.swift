@@ -512,29 +512,44 @@ public enum MapPainter {
             origin = text
         }
         if label.name.isEmpty { return }
-        if !label.glyphs.isEmpty, let line = layout.lines.first, line.glyphs.count == label.glyphs.count {
-            // Along a curve: each glyph on its own, turned about its centre, halo first
-            // (all the halos, then all the glyphs, so a halo never covers a neighbour).
+        // Glyph by glyph: along a curve (one line, each glyph's middle on the layout's middle
+        // line set at its place), or in columns (any lines, each glyph's own point given).
+        let byGlyph = !label.glyphs.isEmpty && (label.glyphOrigins.isEmpty
+            ? layout.lines.count == 1 && layout.lines[0].glyphs.count == label.glyphs.count
+            : label.glyphOrigins.count == label.glyphs.count && layout.glyphCount == label.glyphs.count)
+        if byGlyph {
+            // Each glyph on its own, turned about its place, halo first (all the halos, then
+            // all the glyphs, so a halo never covers a neighbour).
             var single = layout
             for pass in 0..<2 {
                 if pass == 0, !(style.haloWidth > 0 && style.haloColor.alpha > 0) || only == .fill { continue }
                 if pass == 1, only == .halo { continue }
-                for (g, glyph) in line.glyphs.enumerated() {
-                    var one = line
-                    one.glyphs = [glyph]
-                    single.lines = [one]
-                    let left = line.x + glyph.x
-                    let right = g + 1 < line.glyphs.count ? line.x + line.glyphs[g + 1].x : line.x + line.width
-                    let place = label.glyphs[g]
-                    // Upright, turned about its centre; or flat on the map, through its axes.
-                    let placing = g < label.glyphAxes.count
-                        ? Transform(a: label.glyphAxes[g].x.x, b: label.glyphAxes[g].x.y, c: label.glyphAxes[g].y.x, d: label.glyphAxes[g].y.y, tx: place.centre.x, ty: place.centre.y)
-                        : Transform.rotation(place.angle).concatenating(Transform.translation(place.centre.x, place.centre.y))
-                    canvas.transform = Transform.translation(-(left + right) / 2, -layout.height / 2).concatenating(placing).concatenating(saved)
-                    if pass == 0 {
-                        drawHalo(single, at: .zero, style: style, canvas: canvas)
-                    } else {
-                        single.drawDistanceField(in: canvas, at: .zero, color: style.color, pass: .fill)
+                var g = 0
+                for line in layout.lines {
+                    for (j, glyph) in line.glyphs.enumerated() {
+                        defer { g += 1 }
+                        var one = line
+                        one.glyphs = [glyph]
+                        single.lines = [one]
+                        let origin: Point
+                        if label.glyphOrigins.isEmpty {
+                            let left = line.x + glyph.x
+                            let right = j + 1 < line.glyphs.count ? line.x + line.glyphs[j + 1].x : line.x + line.width
+                            origin = Point((left + right) / 2, layout.height / 2)
+                        } else {
+                            origin = label.glyphOrigins[g]
+                        }
+                        let place = label.glyphs[g]
+                        // Upright, turned about its centre; or flat on the map, through its axes.
+                        let placing = g < label.glyphAxes.count
+                            ? Transform(a: label.glyphAxes[g].x.x, b: label.glyphAxes[g].x.y, c: label.glyphAxes[g].y.x, d: label.glyphAxes[g].y.y, tx: place.centre.x, ty: place.centre.y)
+                            : Transform.rotation(place.angle).concatenating(Transform.translation(place.centre.x, place.centre.y))
+                        canvas.transform = Transform.translation(-origin.x, -origin.y).concatenating(placing).concatenating(saved)
+                        if pass == 0 {
+                            drawHalo(single, at: .zero, style: style, canvas: canvas)
+                        } else {
+                            single.drawDistanceField(in: canvas, at: .zero, color: style.color, pass: .fill)
+                        }
                     }
                 }
             }

@@ -193,6 +193,8 @@ public enum MapResolver {
         // box of the place each took.
         var candidates: [Int: [PointPlacement]] = [:]
         var textBoxes: [Int: Rect] = [:]
+        // Point labels set vertically: each glyph's place, and the layout point set there.
+        var columns: [Int: (glyphs: [(centre: Point, angle: Double)], origins: [Point])] = [:]
         // The eye's distance from the view's centre along the view axis: labels facing the
         // viewer are scaled by their own distance against it.
         let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth
@@ -262,23 +264,15 @@ public enum MapResolver {
                 let c = abs(cos(angle)), s = abs(sin(angle))
                 let bw = w * c + h * s, bh = w * s + h * c
                 box = Rect(x: anchor.x - bw / 2, y: anchor.y - bh / 2, width: bw, height: bh)
-            } else if let style = label.style, !style.variableAnchors.isEmpty {
-                // Each place the text may take, set with its justification (one layout each).
-                var layouts: [String: TextLayout?] = [:]
-                let list = style.variableAnchors.map { v -> PointPlacement in
-                    let set: TextLayout?
-                    if let known = layouts[v.justify] { set = known } else {
-                        var justified = style
-                        justified.justify = v.justify
-                        set = try? TextLayout.make(label.name, font: style.font, options: justified.layoutOptions)
-                        layouts[v.justify] = set
-                    }
-                    // MapLibre moves the text by its collision box, `text-padding` included
-                    // (`calculateVariableLayoutShift`): the padding further from the point.
-                    let (fx, fy) = Self.anchorFraction(v.anchor)
-                    let offset = Size(width: v.offset.width - (fx - 0.5) * 2 * style.padding, height: v.offset.height - (fy - 0.5) * 2 * style.padding)
-                    return Self.pointPlacement(label.name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: offset, rotate: style.textRotate)
+            } else if let style = label.style, !style.variableAnchors.isEmpty || (style.writingModes.contains(.vertical) && VerticalText.allowsVertical(label.name)) {
+                // Each place the text may take (a variable anchor's, or its vertical setting's),
+                // in the order they are tried.
+                var list: [PointPlacement] = []
+                for mode in style.writingModes.isEmpty ? [.horizontal] : style.writingModes {
+                    list += mode == .vertical ? Self.verticalPlacements(label.name, style, at: anchor)
+                        : Self.horizontalPlacements(label.name, style, layout: layout, at: anchor)
                 }
+                if list.isEmpty { list = Self.horizontalPlacements(label.name, style, layout: layout, at: anchor) }
                 candidates[i] = list
                 box = list[0].box
                 fittedIcons[i] = list[0].fittedIcon
@@ -333,6 +327,7 @@ public enum MapResolver {
                 fittedIcons[i] = taken.fittedIcon
                 iconSlices[i] = taken.iconSlices
                 textBoxes[i] = taken.text
+                if !taken.glyphs.isEmpty { columns[i] = (taken.glyphs, taken.origins) }
                 if labels[i].style?.ignorePlacement != true { for box in padded([taken.box]) { index.insert(box, id: i, as: .label) } }
                 if taken.box.intersection(screen) == nil { placed[i].hidden = .offScreen }
                 continue
@@ -350,7 +345,8 @@ public enum MapResolver {
             let style = scaledStyles[p.index] ?? labels[p.index].style
             var resolved = ResolvedLabel(index: p.index, name: labels[p.index].name, box: p.box, depth: p.anchor?.depth, hidden: p.hidden,
                                          layout: p.layout, angle: p.angle, style: style)
-            resolved.glyphs = curves[p.index]?.glyphs ?? []
+            resolved.glyphs = curves[p.index]?.glyphs ?? columns[p.index]?.glyphs ?? []
+            resolved.glyphOrigins = columns[p.index]?.origins ?? []
             resolved.glyphAxes = glyphAxes[p.index] ?? []
             resolved.iconBox = fittedIcons[p.index]
             resolved.iconSlices = iconSlices[p.index] ?? []
@@ -378,16 +374,68 @@ public enum MapResolver {
         var layout: TextLayout?
         var fittedIcon: Rect?
         var iconSlices: [IconSlice]?
+        /// Set vertically (`VerticalText`): each glyph's place on screen and turn, and the
+        /// point of the layout set there; empty for text set in lines.
+        var glyphs: [(centre: Point, angle: Double)] = []
+        var origins: [Point] = []
+    }
+
+    /// A point label's places in lines: one per variable anchor (`text-variable-anchor`), each
+    /// set with its justification, or its one place by `anchor` and `offset`.
+    static func horizontalPlacements(_ name: String, _ style: LabelStyle, layout: TextLayout?, at anchor: ScreenPoint) -> [PointPlacement] {
+        guard !style.variableAnchors.isEmpty else {
+            return [pointPlacement(name, style, layout: layout, at: anchor, textAnchor: style.anchor, offset: style.offset, rotate: style.textRotate)]
+        }
+        var layouts: [String: TextLayout?] = [:]
+        return style.variableAnchors.map { v -> PointPlacement in
+            let set: TextLayout?
+            if let known = layouts[v.justify] { set = known } else {
+                var justified = style
+                justified.justify = v.justify
+                set = try? TextLayout.make(name, font: style.font, options: justified.layoutOptions)
+                layouts[v.justify] = set
+            }
+            return pointPlacement(name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: variableOffset(v, style), rotate: style.textRotate)
+        }
+    }
+
+    /// MapLibre moves a variable anchor's text by its collision box, `text-padding` included
+    /// (`calculateVariableLayoutShift`): the padding further from the point.
+    static func variableOffset(_ v: VariableAnchor, _ style: LabelStyle) -> Size {
+        let (fx, fy) = anchorFraction(v.anchor)
+        return Size(width: v.offset.width - (fx - 0.5) * 2 * style.padding, height: v.offset.height - (fy - 0.5) * 2 * style.padding)
+    }
+
+    /// A point label's places in columns (`text-writing-mode` "vertical"): set by `anchor` and
+    /// `offset` turned with the text, as MapLibre shapes it; with variable anchors, set about
+    /// its anchor and moved to each by the columns' box. None when nothing in the text stands
+    /// upright in a column.
+    static func verticalPlacements(_ name: String, _ style: LabelStyle, at anchor: ScreenPoint) -> [PointPlacement] {
+        let (fx, fy) = anchorFraction(style.anchor)
+        let moved = style.variableAnchors.isEmpty ? style.offset : .zero
+        guard let set = VerticalText.make(name, font: style.font, options: style.layoutOptions, anchor: fx, fy, offset: (moved.width, moved.height)) else { return [] }
+        func place(_ shift: Size) -> PointPlacement {
+            let text = Rect(x: anchor.x + set.box.minX + shift.width, y: anchor.y + set.box.minY + shift.height, width: set.box.width, height: set.box.height)
+            var p = pointPlacement(name, style, layout: set.layout, at: anchor, textAnchor: style.anchor, offset: .zero, textBox: text)
+            p.glyphs = set.glyphs.map { (Point(anchor.x + $0.centre.x + shift.width, anchor.y + $0.centre.y + shift.height), $0.angle) }
+            p.origins = set.origins
+            return p
+        }
+        guard !style.variableAnchors.isEmpty else { return [place(.zero)] }
+        return style.variableAnchors.map { v in
+            let (vx, vy) = anchorFraction(v.anchor), offset = variableOffset(v, style)
+            return place(Size(width: -(vx - 0.5) * set.box.width + offset.width, height: -(vy - 0.5) * set.box.height + offset.height))
+        }
     }
 
     /// A point label's `name` set as `layout` with the point `anchor` at `textAnchor` on the text
     /// ("top-left", …), moved by `offset` points; the style's icon (centred on the point, or
     /// fitted to the text with `icon-text-fit`) joins its box.
     static func pointPlacement(_ name: String, _ style: LabelStyle?, layout: TextLayout?, at anchor: ScreenPoint, textAnchor: String, offset: Size,
-                               rotate: Double = 0) -> PointPlacement {
+                               rotate: Double = 0, textBox: Rect? = nil) -> PointPlacement {
         let w = layout?.width ?? 0, h = layout?.height ?? 0
         let (fx, fy) = Self.anchorFraction(textAnchor)
-        var text = Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
+        var text = textBox ?? Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
         if name.isEmpty { text = Rect(x: anchor.x, y: anchor.y, width: 0, height: 0) }
         var placement = PointPlacement(box: text, text: text, layout: layout)
         if rotate != 0, !name.isEmpty {

@@ -112,6 +112,9 @@ public struct ResolvedLabel {
     /// A label along a line's curve: each glyph's centre on screen and its turn (radians
     /// clockwise), in the order of its layout's glyphs; empty for labels drawn in one piece.
     public var glyphs: [(centre: Point, angle: Double)] = []
+    /// For a label set vertically: the point of each glyph's layout (over every line) that lands
+    /// on its `glyphs` centre; empty: the middle of its advance on the layout's middle line.
+    public var glyphOrigins: [Point] = []
     /// For a label laid flat on the map along its line: each glyph's x and y axes on screen
     /// (points a text point), foreshortened with the ground; empty where the glyphs stand upright.
     public var glyphAxes: [(x: Point, y: Point)] = []

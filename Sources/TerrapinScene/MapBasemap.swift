@@ -250,6 +250,7 @@ extension DrawnBasemap {
         allowing.variableAnchors = s.variableAnchors.map {
             VariableAnchor(anchor: $0.anchor, offset: Size(width: $0.x * s.size + s.translate.x, height: $0.y * s.size + s.translate.y), justify: $0.justify)
         }
+        allowing.writingModes = s.writingModes.compactMap(LabelWritingMode.init(rawValue:))
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }
 

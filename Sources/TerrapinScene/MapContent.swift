@@ -338,6 +338,9 @@ public struct BasemapLabel: Sendable, Equatable {
 }
 
 /// A basemap label's look and placement, from its style's symbol layer.
+/// How a label's text runs: in a line, or in columns read top to bottom (right to left).
+public enum LabelWritingMode: String, Sendable, Equatable { case horizontal, vertical }
+
 public struct LabelStyle: Sendable, Equatable {
     /// The style at `k` times its size: the text, its wrap width, offset, letter spacing and
     /// padding, the icon and its fit padding (MapLibre's perspective scaling of labels that
@@ -375,6 +378,10 @@ public struct LabelStyle: Sendable, Equatable {
     /// (`text-variable-anchor`): the places tried in order, the first that collides with
     /// nothing taken (the first, with `allowOverlap`). Empty: `anchor` and `offset` alone.
     public var variableAnchors: [VariableAnchor] = []
+    /// A point label's text set vertically too (`text-writing-mode`): the ways tried, in order,
+    /// the first whose place is free taken. Vertical applies to text with a character that
+    /// stands upright in columns (CJK, kana, Hangul, …); empty: horizontal only.
+    public var writingModes: [LabelWritingMode] = []
     /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
     /// box is the turned text's bounding box.
     public var textRotate = 0.0

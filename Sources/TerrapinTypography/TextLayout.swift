@@ -64,6 +64,24 @@ public struct LaidOutGlyph: Sendable {
     public let glyph: UInt32
     public let x: Double
     public let y: Double
+    /// The first code point of the glyph's cluster (what vertical text sets upright or
+    /// sideways by), and the glyph's advance in points, letter spacing not included.
+    public var codePoint: UInt32 = 0
+    public var advance = 0.0
+
+    public init(face: FontFace, glyph: UInt32, x: Double, y: Double, codePoint: UInt32 = 0, advance: Double = 0) {
+        self.face = face
+        self.glyph = glyph
+        self.x = x
+        self.y = y
+        self.codePoint = codePoint
+        self.advance = advance
+    }
+
+    /// The glyph moved to (`x`, `y`).
+    func moved(x: Double, y: Double) -> LaidOutGlyph {
+        LaidOutGlyph(face: face, glyph: glyph, x: x, y: y, codePoint: codePoint, advance: advance)
+    }
 }
 
 public struct TextLine: Sendable {
@@ -359,9 +377,9 @@ struct LineBuilder {
             if options.glyphSheetAdvances, options.lineHeight != nil {
                 // Each glyph on its own face's sheet baseline (fallback faces differ).
                 let centre = lines[i].baseline - sheetBaseline(primary)
-                lines[i].glyphs = lines[i].glyphs.map { LaidOutGlyph(face: $0.face, glyph: $0.glyph, x: $0.x + x, y: centre + sheetBaseline($0.face) + $0.y) }
+                lines[i].glyphs = lines[i].glyphs.map { $0.moved(x: $0.x + x, y: centre + sheetBaseline($0.face) + $0.y) }
             } else {
-                lines[i].glyphs = lines[i].glyphs.map { LaidOutGlyph(face: $0.face, glyph: $0.glyph, x: $0.x + x, y: lines[i].baseline + $0.y) }
+                lines[i].glyphs = lines[i].glyphs.map { $0.moved(x: $0.x + x, y: lines[i].baseline + $0.y) }
             }
         }
         return Result(lines: lines, width: width, height: top, size: size, fits: fits)
@@ -451,6 +469,8 @@ struct LineBuilder {
             }
         }
         func whitespace(_ c: UInt32) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+        // Breaks between ideographs cost more where the text suggests its own (zero-width spaces).
+        let suggested = scalars.contains("\u{200B}")
         func badness(_ width: Double, penalty: Double, last: Bool) -> Double {
             let ragged = (width - target) * (width - target)
             if last { return width < target ? ragged / 2 : ragged * 2 }
@@ -472,10 +492,14 @@ struct LineBuilder {
         for i in 0..<n {
             let c = scalars[i].value
             if !whitespace(c) { x += m.prefix[i + 1] - m.prefix[i] }
-            guard i < n - 1, breakable(c) else { continue }
-            guard breaks.count < 256 else { return nil }
+            guard i < n - 1 else { continue }
             let next = scalars[i + 1].value
+            // After a break character or an ideograph, or before "(" (not as the last but one).
+            let ideographic = LineBreaks.allowsIdeographicBreak(c)
+            guard breakable(c) || ideographic || (i != n - 2 && next == 0x28) else { continue }
+            guard breaks.count < 256 else { return nil }
             let penalty: Double = (c == 0x28 || c == 0xFF08 ? 50 : 0) + (next == 0x29 || next == 0xFF09 ? 50 : 0)
+                + (ideographic && suggested ? 150 : 0)
             breaks.append(evaluate(i + 1, x, penalty: penalty, last: false))
         }
         var chosen: [Int] = []
@@ -503,8 +527,10 @@ struct LineBuilder {
             ascent = max(ascent, Double(run.face.ascender) * s)
             descent = max(descent, -Double(run.face.descender) * s)
             for g in runGlyphs {
-                glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s, y: -Double(g.yOffset) * s))
-                pen += advance(g.advance, run.face, s) + options.tracking
+                let width = advance(g.advance, run.face, s)
+                glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s, y: -Double(g.yOffset) * s,
+                                           codePoint: paragraph.scalars.indices.contains(g.cluster) ? paragraph.scalars[g.cluster].value : 0, advance: width))
+                pen += width + options.tracking
             }
         }
         // The width excludes trailing spaces (logically trailing).
@@ -515,7 +541,7 @@ struct LineBuilder {
             // Rule L1 puts trailing spaces at the paragraph's end, which in a right-to-left
             // paragraph is the visual left: move them out of the line's box.
             let trailing = m.prefix[range.upperBound] - m.prefix[end]
-            if trailing > 0 { glyphs = glyphs.map { LaidOutGlyph(face: $0.face, glyph: $0.glyph, x: $0.x - trailing, y: $0.y) } }
+            if trailing > 0 { glyphs = glyphs.map { $0.moved(x: $0.x - trailing, y: $0.y) } }
         }
         let text = String(String.UnicodeScalarView(paragraph.scalars[range]))
         return TextLine(text: text, width: width, x: 0, baseline: 0, ascent: ascent, descent: descent, isTruncated: truncated, glyphs: glyphs)
@@ -545,6 +571,23 @@ struct LineBuilder {
 
 /// Where lines may break (before the given code point index).
 public enum LineBreaks {
+    /// Whether a line may break after `c` as between ideographs (MapLibre's
+    /// `charAllowsIdeographicBreaking`: CJK punctuation, compatibility and vertical forms,
+    /// fullwidth forms, and the scripts written without spaces: Han, kana, Bopomofo, Yi,
+    /// Tangut, Nüshu, Khitan).
+    public static func allowsIdeographicBreak(_ c: UInt32) -> Bool {
+        guard c >= 0x2E80 else { return false }
+        switch c {
+        case 0xFE30...0xFE4F, 0x3300...0x33FF, 0x31C0...0x31EF, 0x3000...0x303F, 0x3200...0x32FF, 0xFF00...0xFFEF, 0x2FF0...0x2FFF, 0xFE10...0xFE1F:
+            return true
+        case 0x2E80...0x2FDF, 0x3040...0x30FF, 0x3100...0x312F, 0x31A0...0x31BF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xF900...0xFAFF, 0x16FE0...0x16FFF, 0x17000...0x18D08, 0x1AFF0...0x1B2FF, 0x1F200...0x1F2FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
     static func isCJK(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0x3000...0x303F, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x20000...0x2FFFF, 0x31F0...0x31FF: true
