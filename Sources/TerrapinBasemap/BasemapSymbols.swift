@@ -228,7 +228,10 @@ extension Basemap {
                     if direction == nil, ax < 0 || ay < 0 || ax >= extent || ay >= extent { return }
                     let g = Self.geographic(id, extent: data.extent, ax, ay)
                     let key = "\(layer.id)|\(text)|\(icon == nil ? "" : "icon")|\((g.latitude * 1e5).rounded())|\((g.longitude * 1e5).rounded())"
-                    guard seen.insert(key).inserted else { return }
+                    // A line's or polygon's label met again at one place (its feature repeated in
+                    // a neighbour's buffer) is kept once. Points are not: a tile drops those in its
+                    // buffer, and MapLibre places several features at one point as separate symbols.
+                    guard feature.type == .point || seen.insert(key).inserted else { return }
                     var along: (latitude: Double, longitude: Double)?
                     if let (dx, dy) = direction { along = Self.geographic(id, extent: data.extent, ax + dx, ay + dy) }
                     var made = symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id)
