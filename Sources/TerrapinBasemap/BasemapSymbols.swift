@@ -52,6 +52,9 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// offset in ems (x right, y down) and the justification of its wrapped lines. Empty: the
     /// text sits by `anchor` and `offset` alone.
     public var variableAnchors: [(anchor: String, x: Double, y: Double, justify: String)] = []
+    /// Sections of the text with their own `text-color` (a `format` text-field's), as code point
+    /// ranges of `text`, faded by `text-opacity`; the rest is drawn in `color`.
+    public var sections: [(start: Int, end: Int, color: StyleColor)] = []
     /// `text-writing-mode` of a point's label: the ways its text is tried, in order
     /// ("horizontal", "vertical"); empty: horizontal only.
     public var writingModes: [String] = []
@@ -452,6 +455,7 @@ extension Basemap {
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.kind = ["class", "kind", "subclass"].lazy.compactMap { c.property($0)?.string }.first
+        symbol.sections = Self.sections(layer.property("text-field"), c, text: text).map { ($0.start, $0.end, faded($0.color)) }
         symbol.allowOverlap = Self.allowsOverlap(layer, "text", c)
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
         if case .array(let t)? = layer.property("text-translate")?.evaluate(c), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
@@ -535,6 +539,27 @@ extension Basemap {
             out.append((a, x, y, justification(a)))
         }
         return out
+    }
+
+    /// The sections of a `format` text-field that set their own `text-color`, as code point
+    /// ranges of the label's `text` (the sections joined, blanks cut from both ends). None when
+    /// the text is not theirs (a localized name) or the field is not a `format` at its top.
+    static func sections(_ field: StyleExpression?, _ c: EvaluationContext, text: String) -> [(start: Int, end: Int, color: StyleColor)] {
+        guard case .call("format", let parts)? = field, parts.count >= 2 else { return [] }
+        var out: [(start: Int, end: Int, color: StyleColor)] = [], joined = "", offset = 0
+        for k in stride(from: 0, to: parts.count - 1, by: 2) {
+            let piece = parts[k].evaluate(c).text
+            let n = piece.unicodeScalars.count
+            if let color = parts[k + 1].evaluate(c).color { out.append((offset, offset + n, color)) }
+            joined += piece
+            offset += n
+            guard offset <= maxLabelScalars * 4 else { return [] }
+        }
+        let length = text.unicodeScalars.count
+        guard !out.isEmpty, trimmed(joined).unicodeScalars.count == length else { return [] }
+        let blank: Set<Unicode.Scalar> = ["\t", "\n", "\u{0B}", "\u{0C}", "\r", " "]
+        let lead = joined.unicodeScalars.prefix { blank.contains($0) }.count
+        return out.map { (max(0, $0.start - lead), min(length, $0.end - lead), $0.color) }.filter { $0.start < $0.end }
     }
 
     /// `text-field`'s value as text: legacy "{token}" strings filled from the feature.

@@ -226,12 +226,29 @@ public enum StyleExpression: Sendable {
     static func apply(_ op: String, _ v: [StyleValue]) -> StyleValue {
         func n(_ i: Int) -> Double? { i < v.count ? v[i].number : nil }
         switch op {
-        case "==": return .bool(v.count >= 2 && v[0].matches(v[1]))
-        case "!=": return .bool(!(v.count >= 2 && v[0].matches(v[1])))
+        case "==", "!=":
+            if v.count == 3 {
+                // Strings compared by a collator (its third argument).
+                guard case .collator(let collator) = v[2], let a = v[0].string, let b = v[1].string else { return .null }
+                return .bool((collator.order(a, b) == 0) == (op == "=="))
+            }
+            let equal = v.count >= 2 && v[0].matches(v[1])
+            return .bool(op == "==" ? equal : !equal)
+        case "collator":
+            guard v.count == 3, case .bool(let caseSensitive) = v[0], case .bool(let diacriticSensitive) = v[1] else { return .null }
+            return .collator(StyleCollator(caseSensitive: caseSensitive, diacriticSensitive: diacriticSensitive, locale: v[2].string))
+        // The locale a collator was given ("und", the root locale, without one); it compares in
+        // the root locale's order whatever it is.
+        case "resolved-locale":
+            guard v.count == 1, case .collator(let collator) = v[0] else { return .null }
+            return .string(collator.locale ?? "und")
         case "<", "<=", ">", ">=":
             guard v.count >= 2 else { return .bool(false) }
             let order: Int
-            if let a = v[0].number, let b = v[1].number { order = a < b ? -1 : (a > b ? 1 : 0) }
+            if v.count == 3 {
+                guard case .collator(let collator) = v[2], let a = v[0].string, let b = v[1].string else { return .null }
+                order = collator.order(a, b)
+            } else if let a = v[0].number, let b = v[1].number { order = a < b ? -1 : (a > b ? 1 : 0) }
             else if let a = v[0].string, let b = v[1].string { order = a < b ? -1 : (a > b ? 1 : 0) }
             else { return .bool(false) }
             switch op {
@@ -304,7 +321,9 @@ public enum StyleExpression: Sendable {
             guard let r = n(0), let g = n(1), let b = n(2) else { return .null }
             return .color(StyleColor(red: r / 255, green: g / 255, blue: b / 255, alpha: n(3) ?? 1))
         case "array": return v.first ?? .null
-        case "format": return .string(v.compactMap { if case .string = $0 { $0.text } else { nil } }.joined())
+        case "format":
+            // Sections' texts (even places; their colours between them), joined as `concat` joins.
+            return apply("concat", stride(from: 0, to: v.count, by: 2).map { v[$0] })
         default: return .null
         }
     }

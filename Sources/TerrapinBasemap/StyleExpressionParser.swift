@@ -14,7 +14,7 @@ public enum StyleExpressionParser {
         "==", "!=", "<", "<=", ">", ">=", "!", "in", "concat", "to-string", "to-number", "to-boolean", "to-color",
         "number", "string", "boolean", "upcase", "downcase", "length", "at", "+", "*", "-", "/", "%", "^",
         "min", "max", "round", "floor", "ceil", "abs", "sqrt", "ln", "log10", "rgb", "rgba", "array",
-        "is-supported-script",
+        "is-supported-script", "resolved-locale",
     ]
 
     /// A property value: a literal, an expression, or a legacy function object. `arrayValued`
@@ -34,7 +34,7 @@ public enum StyleExpressionParser {
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
         return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "line-progress", "all", "any", "case", "match", "coalesce",
-                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image"].contains(op)
+                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator"].contains(op)
     }
 
     public static func literal(_ node: JSONNode) -> StyleValue {
@@ -169,10 +169,29 @@ public enum StyleExpressionParser {
             guard a.count == 1, case .string(let name) = a[0].value else { throw fail(node, "\"var\" takes a name") }
             return .variable(name)
         case "format":
-            // Text sections with their options: the texts are joined (per-section fonts are not drawn).
+            // Text sections, each with its `text-color` (null without one): they evaluate to
+            // the texts joined; the labels read each section's colour (`formatSections`).
+            // Per-section fonts and scales are not drawn.
             var parts: [StyleExpression] = []
-            for x in a { if case .object = x.value { continue }; parts.append(try expression(x)) }
-            return .call("concat", parts)
+            for x in a {
+                if case .object(let options) = x.value {
+                    guard !parts.isEmpty, parts.count % 2 == 1 else { continue }
+                    if let colour = options.first(where: { $0.key == "text-color" }) { parts.append(try expression(colour.value)) } else { parts.append(.literal(.null)) }
+                    continue
+                }
+                if parts.count % 2 == 1 { parts.append(.literal(.null)) }
+                parts.append(try expression(x))
+            }
+            if parts.count % 2 == 1 { parts.append(.literal(.null)) }
+            return .call("format", parts)
+        case "collator":
+            // Its options as three arguments: case-sensitive, diacritic-sensitive, locale.
+            guard a.count == 1, case .object(let options) = a[0].value else { throw fail(node, "\"collator\" takes one object of options") }
+            func option(_ key: String, _ fallback: StyleValue) throws(ExpressionError) -> StyleExpression {
+                if let member = options.first(where: { $0.key == key }) { return try expression(member.value) }
+                return .literal(fallback)
+            }
+            return .call("collator", [try option("case-sensitive", .bool(false)), try option("diacritic-sensitive", .bool(false)), try option("locale", .null)])
         case "image":
             try count(1...1)
             return try expression(a[0])

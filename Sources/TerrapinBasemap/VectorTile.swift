@@ -6,6 +6,7 @@
 // having positive area by the surveyor's formula in tile coordinates (y down) and the interior
 // rings after it negative. Every count and length is checked against the bytes left and the
 // limits before anything is allocated; malformed input is a `BasemapError.tile`.
+import Foundation
 
 /// A property value of a feature (and the values style expressions compute with).
 public enum StyleValue: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -15,9 +16,13 @@ public enum StyleValue: Equatable, Hashable, Sendable, CustomStringConvertible {
     case string(String)
     case color(StyleColor)
     case array([StyleValue])
+    /// `collator`'s value: how `==`, `!=`, `<`, … given it as their third argument compare
+    /// strings.
+    case collator(StyleCollator)
 
     public var description: String {
         switch self {
+        case .collator(let c): "collator(case \(c.caseSensitive), diacritics \(c.diacriticSensitive))"
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
         case .number(let n): StyleValue.format(n)
@@ -35,6 +40,39 @@ public enum StyleValue: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     public var number: Double? { if case .number(let n) = self { n } else { nil } }
     public var string: String? { if case .string(let s) = self { s } else { nil } }
+}
+
+/// A string comparison (`collator`), in the order of Unicode's collation for the root locale
+/// at three levels: base letters first (case and diacritics aside), then diacritics when they
+/// count (a < â), then case when it counts (lower before upper: a < A). Latin-script text
+/// sorts as ICU sorts it; other scripts by code point at the first level. `locale` is kept
+/// for `resolved-locale`.
+public struct StyleCollator: Equatable, Hashable, Sendable {
+    public var caseSensitive = false
+    public var diacriticSensitive = false
+    public var locale: String?
+
+    /// -1, 0 or 1 as `a` sorts before, with or after `b`.
+    func order(_ a: String, _ b: String) -> Int {
+        // Canonical decomposition: a diacritic becomes a combining mark after its letter.
+        let x = Array(a.decomposedStringWithCanonicalMapping.unicodeScalars), y = Array(b.decomposedStringWithCanonicalMapping.unicodeScalars)
+        func isMark(_ s: Unicode.Scalar) -> Bool { s.properties.generalCategory == .nonspacingMark }
+        func lower(_ s: Unicode.Scalar) -> UInt32 { s.properties.lowercaseMapping.unicodeScalars.first?.value ?? s.value }
+        func compare(_ p: [UInt32], _ q: [UInt32]) -> Int { p == q ? 0 : (p.lexicographicallyPrecedes(q) ? -1 : 1) }
+        // Base letters, without case.
+        let primary = compare(x.filter { !isMark($0) }.map(lower), y.filter { !isMark($0) }.map(lower))
+        if primary != 0 { return primary }
+        if diacriticSensitive {
+            let secondary = compare(x.map(lower), y.map(lower))
+            if secondary != 0 { return secondary }
+        }
+        if caseSensitive {
+            // Lower case first: each letter's case in turn.
+            func cases(_ s: [Unicode.Scalar]) -> [UInt32] { s.filter { !isMark($0) }.map { $0.properties.isUppercase ? 1 : 0 } }
+            return compare(cases(x), cases(y))
+        }
+        return 0
+    }
 }
 
 /// A straight-alpha colour, components 0…1.

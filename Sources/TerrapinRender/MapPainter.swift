@@ -548,7 +548,7 @@ public enum MapPainter {
                         if pass == 0 {
                             drawHalo(single, at: .zero, style: style, canvas: canvas)
                         } else {
-                            single.drawDistanceField(in: canvas, at: .zero, color: style.color, pass: .fill)
+                            single.drawDistanceField(in: canvas, at: .zero, color: style.color(ofCluster: glyph.cluster), pass: .fill)
                         }
                     }
                 }
@@ -561,7 +561,17 @@ public enum MapPainter {
             origin = Point(-layout.width / 2, -layout.height / 2)
         }
         if only != .fill { drawHalo(layout, at: origin, style: style, canvas: canvas) }
-        if only != .halo { layout.drawDistanceField(in: canvas, at: origin, color: style.color, pass: .fill) }
+        guard only != .halo else { return }
+        if style.sections.isEmpty {
+            layout.drawDistanceField(in: canvas, at: origin, color: style.color, pass: .fill)
+        } else {
+            // Each colour's glyphs in turn (a `format` text-field's sections).
+            var colours: [RGBAColor] = [style.color]
+            for s in style.sections where !colours.contains(s.color) { colours.append(s.color) }
+            for colour in colours {
+                layout.keeping { style.color(ofCluster: $0.cluster) == colour }.drawDistanceField(in: canvas, at: origin, color: colour, pass: .fill)
+            }
+        }
     }
 
     /// A style's halo, as MapLibre's shader draws it: a second threshold of each glyph's distance

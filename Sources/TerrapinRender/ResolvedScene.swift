@@ -164,8 +164,16 @@ public struct LabelPaint {
     /// top-left (`icon-anchor`), and points the icon is moved from there (`icon-offset`).
     public var iconAnchor: (x: Double, y: Double)
     public var iconOffset: Size
+    /// Parts of the text in their own colour, by code point.
+    public var sections: [TextSection]
+
+    /// The fill colour of the glyph of code point `cluster`.
+    func color(ofCluster cluster: Int) -> RGBAColor {
+        sections.last { $0.start <= cluster && cluster < $0.end }?.color ?? color
+    }
 
     init(_ style: LabelStyle) {
+        sections = style.sections
         color = style.color
         haloColor = style.haloColor
         haloWidth = style.haloWidth

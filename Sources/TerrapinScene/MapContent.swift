@@ -338,6 +338,18 @@ public struct BasemapLabel: Sendable, Equatable {
 }
 
 /// A basemap label's look and placement, from its style's symbol layer.
+/// Code points `start..<end` of a label's text, drawn in `color`.
+public struct TextSection: Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+    public var color: RGBAColor
+    public init(start: Int, end: Int, color: RGBAColor) {
+        self.start = start
+        self.end = end
+        self.color = color
+    }
+}
+
 /// How a label's text runs: in a line, or in columns read top to bottom (right to left).
 public enum LabelWritingMode: String, Sendable, Equatable { case horizontal, vertical }
 
@@ -382,6 +394,9 @@ public struct LabelStyle: Sendable, Equatable {
     /// the first whose place is free taken. Vertical applies to text with a character that
     /// stands upright in columns (CJK, kana, Hangul, …); empty: horizontal only.
     public var writingModes: [LabelWritingMode] = []
+    /// Parts of the text drawn in their own colour (a style's `format` sections with a
+    /// `text-color`), by code point; the rest is drawn in `color`.
+    public var sections: [TextSection] = []
     /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
     /// box is the turned text's bounding box.
     public var textRotate = 0.0

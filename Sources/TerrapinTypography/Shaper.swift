@@ -42,6 +42,8 @@ public struct ShapedParagraph: Sendable {
     public var missing: [Character]
     /// Grapheme cluster boundaries as code point indices (0 and scalars.count included).
     public var graphemeBoundaries: [Int]
+    /// Code points before the paragraph in the text it was cut from (line breaks included).
+    public var offset = 0
 }
 
 public enum Shaper {

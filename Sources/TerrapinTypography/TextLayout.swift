@@ -65,22 +65,25 @@ public struct LaidOutGlyph: Sendable {
     public let x: Double
     public let y: Double
     /// The first code point of the glyph's cluster (what vertical text sets upright or
-    /// sideways by), and the glyph's advance in points, letter spacing not included.
+    /// sideways by), its index among the text's code points (what a section's colour is
+    /// found by), and the glyph's advance in points, letter spacing not included.
     public var codePoint: UInt32 = 0
+    public var cluster = 0
     public var advance = 0.0
 
-    public init(face: FontFace, glyph: UInt32, x: Double, y: Double, codePoint: UInt32 = 0, advance: Double = 0) {
+    public init(face: FontFace, glyph: UInt32, x: Double, y: Double, codePoint: UInt32 = 0, cluster: Int = 0, advance: Double = 0) {
         self.face = face
         self.glyph = glyph
         self.x = x
         self.y = y
         self.codePoint = codePoint
+        self.cluster = cluster
         self.advance = advance
     }
 
     /// The glyph moved to (`x`, `y`).
     func moved(x: Double, y: Double) -> LaidOutGlyph {
-        LaidOutGlyph(face: face, glyph: glyph, x: x, y: y, codePoint: codePoint, advance: advance)
+        LaidOutGlyph(face: face, glyph: glyph, x: x, y: y, codePoint: codePoint, cluster: cluster, advance: advance)
     }
 }
 
@@ -122,6 +125,13 @@ public struct TextLayout: Sendable {
     /// Glyphs drawn, on every line.
     public var glyphCount: Int { lines.reduce(0) { $0 + $1.glyphs.count } }
 
+    /// The layout with only the glyphs `include` keeps (a section of the text drawn in its own colour).
+    public func keeping(_ include: (LaidOutGlyph) -> Bool) -> TextLayout {
+        var copy = self
+        for i in copy.lines.indices { copy.lines[i].glyphs = copy.lines[i].glyphs.filter(include) }
+        return copy
+    }
+
     /// A layout with no lines.
     public static func empty(fontSize: Double) -> TextLayout {
         TextLayout(lines: [], width: 0, height: 0, fontSize: fontSize, missingCharacters: [])
@@ -132,7 +142,9 @@ public struct TextLayout: Sendable {
                             library: FontLibrary = .shared) throws(TypographyError) -> TextLayout {
         let primary = try library.face(for: font.request)
         let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
-            Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction, kerning: options.kerning)
+            var shaped = Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction, kerning: options.kerning)
+            shaped.offset = text.unicodeScalars.distance(from: text.startIndex, to: $0.startIndex)
+            return shaped
         }
         let missing = paragraphs.flatMap(\.missing)
         let factor = min(1, max(0.01, options.minimumScaleFactor.isFinite ? options.minimumScaleFactor : 1))
@@ -529,7 +541,8 @@ struct LineBuilder {
             for g in runGlyphs {
                 let width = advance(g.advance, run.face, s)
                 glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s, y: -Double(g.yOffset) * s,
-                                           codePoint: paragraph.scalars.indices.contains(g.cluster) ? paragraph.scalars[g.cluster].value : 0, advance: width))
+                                           codePoint: paragraph.scalars.indices.contains(g.cluster) ? paragraph.scalars[g.cluster].value : 0,
+                                           cluster: paragraph.offset + g.cluster, advance: width))
                 pen += width + options.tracking
             }
         }

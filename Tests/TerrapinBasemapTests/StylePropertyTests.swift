@@ -259,3 +259,54 @@ import TerrapinTiles
         #expect(Basemap.patternOrigin(TileID(z: 1, x: 1, y: 1), tileSize: 512, scale: 1e300) == (1_000_000_000_000_000, 1_000_000_000_000_000))
     }
 }
+
+/// `collator` and the comparisons that take one, as MapLibre's render test `collator/default`
+/// answers them (ICU's root collation: base letters, then diacritics, then case, lower first).
+@Suite struct CollatorTests {
+    func compare(_ op: String, _ a: String, _ b: String, caseSensitive: Bool, diacritics: Bool) throws -> StyleValue {
+        let json = #"["\#(op)", "\#(a)", "\#(b)", ["collator", {"case-sensitive": \#(caseSensitive), "diacritic-sensitive": \#(diacritics), "locale": "en"}]]"#
+        return try StyleExpressionParser.value(JSONParser.parse(Array(json.utf8))).evaluate(EvaluationContext(zoom: 0))
+    }
+
+    @Test func comparisonsFollowTheCollatorsLevels() throws {
+        // (op, a, b, case-sensitive, diacritic-sensitive, answer): the render test's nine cells.
+        let cells: [(String, String, String, Bool, Bool, Bool)] = [
+            ("<", "a", "ä", true, false, false), ("!=", "a", "Â", false, false, false), ("<", "a", "ä", true, true, true),
+            (">", "a", "ä", true, true, false), ("==", "a", "Â", false, false, true), ("<", "a", "ä", false, true, true),
+            (">=", "a", "ä", true, true, false), ("<=", "a", "Â", true, false, true), ("<=", "a", "A", true, true, true),
+        ]
+        for (op, a, b, c, d, answer) in cells {
+            #expect(try compare(op, a, b, caseSensitive: c, diacritics: d) == .bool(answer), "\(a) \(op) \(b) case \(c) diacritics \(d)")
+        }
+        // Base letters decide first, whatever the case: "B" after "a".
+        #expect(try compare("<", "a", "B", caseSensitive: true, diacritics: true) == .bool(true))
+        // Without a collator, strings compare by code point ("A" before "a").
+        let plain = try StyleExpressionParser.value(JSONParser.parse(Array(#"["<", "a", "A"]"#.utf8))).evaluate(EvaluationContext(zoom: 0))
+        #expect(plain == .bool(false))
+    }
+
+    @Test func resolvedLocaleAndMalformedCollators() throws {
+        let locale = try StyleExpressionParser.value(JSONParser.parse(Array(#"["resolved-locale", ["collator", {"locale": "fr"}]]"#.utf8)))
+        #expect(locale.evaluate(EvaluationContext(zoom: 0)) == .string("fr"))
+        #expect(throws: ExpressionError.self) { try StyleExpressionParser.value(JSONParser.parse(Array(#"["collator", "en"]"#.utf8))) }
+        // A third argument that is no collator: an evaluation error (null).
+        let wrong = try StyleExpressionParser.value(JSONParser.parse(Array(#"["==", "a", "a", 3]"#.utf8)))
+        #expect(wrong.evaluate(EvaluationContext(zoom: 0)) == .null)
+    }
+}
+
+/// A `format` text-field's sections with their own `text-color`: the text joined, and each
+/// coloured section's code points (after the blanks cut from the label's start).
+@Suite struct FormatSectionTests {
+    @Test func sectionsKeepTheirColours() throws {
+        let json = #"["format", " Blue", {"text-color": "blue"}, "\n", {}, "Red", {"text-color": ["get", "c"]}]"#
+        let field = try StyleExpressionParser.value(JSONParser.parse(Array(json.utf8)))
+        let c = EvaluationContext(zoom: 0)
+        #expect(field.evaluate(c) == .string(" Blue\nRed"))
+        let sections = Basemap.sections(field, c, text: "Blue\nRed")
+        // "Blue" at 0..<4 in blue; "Red"'s colour is null (no feature): not a section.
+        #expect(sections.count == 1 && sections[0].start == 0 && sections[0].end == 4 && sections[0].color == StyleColor(red: 0, green: 0, blue: 1))
+        // Not the label's text (a localized name of another length): no sections.
+        #expect(Basemap.sections(field, c, text: "Bleu et rouge").isEmpty)
+    }
+}
