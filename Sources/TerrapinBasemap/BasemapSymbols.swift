@@ -214,6 +214,7 @@ extension Basemap {
         for (rank, layer) in symbolLayers.reversed().enumerated() {
             guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
             let context0 = EvaluationContext(zoom: zoom)
+            let layoutZoom = (zoom + 1e-6).rounded(.down)
             let placement = layer.property("symbol-placement")?.evaluate(context0).string ?? "point"
             // The tiles in MapLibre's placement order (its `isLessThan`): west to east, then
             // north to south, so labels of equal keys are placed in the same order.
@@ -237,7 +238,9 @@ extension Basemap {
                     guard feature.type == .point || seen.insert(key).inserted else { return }
                     var along: (latitude: Double, longitude: Double)?
                     if let (dx, dy) = direction { along = Self.geographic(id, extent: data.extent, ax + dx, ay + dy) }
-                    var made = symbol(layer, context, text: text, at: g, along: along, rank: rank, id: feature.id)
+                    var view = context
+                    view.zoom = zoom
+                    var made = symbol(layer, context, view: view, text: text, at: g, along: along, rank: rank, id: feature.id)
                     if let line {
                         made.line = line.points.map { Self.geographic(id, extent: data.extent, $0.0, $0.1) }
                         made.lineAnchor = line.anchor
@@ -245,16 +248,16 @@ extension Basemap {
                     }
                     if let (pixels, ratio) = icon, direction == nil {
                         made.icon = pixels
-                        made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))) / ratio
-                        made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", context, default: 1)))
+                        made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", view, default: 1))) / ratio
+                        made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", view, default: 1)))
                         made.iconRotate = (Self.number(layer, "icon-rotate", context, default: 0) + iconTurn).truncatingRemainder(dividingBy: 360)
                         if let anchor = layer.property("icon-anchor")?.evaluate(context).string, Self.textAnchors.contains(anchor) { made.iconAnchor = anchor }
                         if case .array(let o)? = layer.property("icon-offset")?.evaluate(context), o.count == 2, let x = o[0].number, let y = o[1].number, x.isFinite, y.isFinite {
-                            let size = min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1)))
+                            let size = min(8, max(0.05, Self.number(layer, "icon-size", view, default: 1)))
                             made.iconOffset = (min(1024, max(-1024, x)) * size, min(1024, max(-1024, y)) * size)
                         }
                         // `icon-translate`: pixels the icon moves as placed (not scaled by its size).
-                        if case .array(let t)? = layer.property("icon-translate")?.evaluate(context), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
+                        if case .array(let t)? = layer.property("icon-translate")?.evaluate(view), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
                             made.iconTranslate = (min(1024, max(-1024, x)), min(1024, max(-1024, y)))
                             made.iconOffset = (made.iconOffset.x + made.iconTranslate.x, made.iconOffset.y + made.iconTranslate.y)
                             made.iconTranslatesWithMap = (layer.property("icon-translate-anchor")?.evaluate(context).string ?? "map") == "map"
@@ -284,7 +287,11 @@ extension Basemap {
                 let localizes = localNames != nil && layer.property("text-field")?.readsName == true
                 for feature in data.features {
                     guard out.count < Self.maxLabels else { return out }
-                    let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
+                    // Layout properties and the filter at the tile's zoom, as MapLibre lays a tile
+                    // out (the view's whole zoom); sizes and paint at the view's (`view`).
+                    let context = EvaluationContext(zoom: layoutZoom, layer: data, feature: feature, tile: id)
+                    var view = context
+                    view.zoom = zoom
                     if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
                     var text = Self.trimmed(layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? "")
                     if localizes, let localNames, !text.isEmpty,
@@ -314,11 +321,11 @@ extension Basemap {
                                 if icon == nil { note("layer '\(layer.id)': icon '\(name)' is not in the sprite; drawn without it") }
                                 if let (field, ratio) = icon, sheet.isSDF(name) {
                                     // A distance field, coloured as MapLibre's SDF shader colours it (once per look).
-                                    let look = SDFLook(color: Self.color(layer, "icon-color", context, default: StyleColor(red: 0, green: 0, blue: 0)),
-                                                       halo: Self.color(layer, "icon-halo-color", context, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0)),
-                                                       haloWidth: min(64, max(0, Self.number(layer, "icon-halo-width", context, default: 0))),
-                                                       haloBlur: min(64, max(0, Self.number(layer, "icon-halo-blur", context, default: 0))),
-                                                       size: min(8, max(0.05, Self.number(layer, "icon-size", context, default: 1))))
+                                    let look = SDFLook(color: Self.color(layer, "icon-color", view, default: StyleColor(red: 0, green: 0, blue: 0)),
+                                                       halo: Self.color(layer, "icon-halo-color", view, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0)),
+                                                       haloWidth: min(64, max(0, Self.number(layer, "icon-halo-width", view, default: 0))),
+                                                       haloBlur: min(64, max(0, Self.number(layer, "icon-halo-blur", view, default: 0))),
+                                                       size: min(8, max(0.05, Self.number(layer, "icon-size", view, default: 1))))
                                     let key = SDFKey(name: name, look: look)
                                     if sdfIcons[key] == nil {
                                         // Hostile input: a look per feature over a large field is
@@ -436,35 +443,37 @@ extension Basemap {
         return out
     }
 
-    func symbol(_ layer: BasemapStyle.Layer, _ c: EvaluationContext, text: String, at g: (latitude: Double, longitude: Double),
+    /// One label's symbol: its layout properties read at the tile's zoom (`c`), its size and
+    /// paint at the view's (`view`).
+    func symbol(_ layer: BasemapStyle.Layer, _ c: EvaluationContext, view: EvaluationContext, text: String, at g: (latitude: Double, longitude: Double),
                 along: (latitude: Double, longitude: Double)?, rank: Int, id: UInt64?) -> BasemapSymbol {
         let fonts = Self.fonts(layer, c)
         var offset = (0.0, 0.0)
         if case .array(let o)? = layer.property("text-offset")?.evaluate(c), o.count == 2 { offset = (o[0].number ?? 0, o[1].number ?? 0) }
         let sortKey = Self.number(layer, "symbol-sort-key", c, default: 0)
-        let opacity = min(1, max(0, Self.number(layer, "text-opacity", c, default: 1)))
+        let opacity = min(1, max(0, Self.number(layer, "text-opacity", view, default: 1)))
         func faded(_ color: StyleColor) -> StyleColor { var c = color; c.alpha *= opacity; return c }
         var symbol = BasemapSymbol(
             text: text, latitude: g.latitude, longitude: g.longitude, along: along,
-            size: min(64, max(1, Self.number(layer, "text-size", c, default: 16))),
-            color: faded(Self.color(layer, "text-color", c, default: StyleColor(red: 0, green: 0, blue: 0))),
-            haloColor: faded(Self.color(layer, "text-halo-color", c, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0))),
-            haloWidth: min(10, max(0, Self.number(layer, "text-halo-width", c, default: 0))),
+            size: min(64, max(1, Self.number(layer, "text-size", view, default: 16))),
+            color: faded(Self.color(layer, "text-color", view, default: StyleColor(red: 0, green: 0, blue: 0))),
+            haloColor: faded(Self.color(layer, "text-halo-color", view, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0))),
+            haloWidth: min(10, max(0, Self.number(layer, "text-halo-width", view, default: 0))),
             fonts: fonts, letterSpacing: Self.number(layer, "text-letter-spacing", c, default: 0),
             maxWidth: along != nil ? 0 : Self.number(layer, "text-max-width", c, default: 10),
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.kind = ["class", "kind", "subclass"].lazy.compactMap { c.property($0)?.string }.first
-        symbol.sections = Self.sections(layer.property("text-field"), c, text: text).map { ($0.start, $0.end, faded($0.color)) }
+        symbol.sections = Self.sections(layer.property("text-field"), view, text: text).map { ($0.start, $0.end, faded($0.color)) }
         symbol.allowOverlap = Self.allowsOverlap(layer, "text", c)
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
-        if case .array(let t)? = layer.property("text-translate")?.evaluate(c), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
+        if case .array(let t)? = layer.property("text-translate")?.evaluate(view), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
             symbol.translate = (min(1024, max(-1024, x)), min(1024, max(-1024, y)))
             symbol.translatesWithMap = (layer.property("text-translate-anchor")?.evaluate(c).string ?? "map") == "map"
         }
         symbol.maxAngle = min(180, max(0, Self.number(layer, "text-max-angle", c, default: 45)))
         symbol.padding = min(64, max(0, Self.number(layer, "text-padding", c, default: 2)))
-        symbol.haloBlur = min(10, max(0, Self.number(layer, "text-halo-blur", c, default: 0)))
+        symbol.haloBlur = min(10, max(0, Self.number(layer, "text-halo-blur", view, default: 0)))
         symbol.lineHeight = min(10, max(0.1, Self.number(layer, "text-line-height", c, default: 1.2)))
         switch layer.property("text-justify")?.evaluate(c).string ?? "center" {
         case "left": symbol.justify = "left"

@@ -1,7 +1,9 @@
 // `text-variable-anchor`, `text-radial-offset` and `text-variable-anchor-offset`: the places a
-// point's text may take, as MapLibre's `getTextVariableAnchorOffset` gives them.
+// point's text may take, as MapLibre's `getTextVariableAnchorOffset` gives them; layout properties
+// read at the tile's zoom.
 import Testing
 import TerrapinIO
+import TerrapinTiles
 @testable import TerrapinBasemap
 
 @Suite struct VariableAnchorTests {
@@ -58,5 +60,25 @@ import TerrapinIO
         #expect(list.map(\.anchor) == ["top", "left", "bottom"])
         #expect(list[0].y == 1 - 7.0 / 24 && list[1].x == 2 && list[1].y == -1 && list[2].y == -1 + 7.0 / 24)
         #expect(try anchors(#"{"text-anchor": "top"}"#).isEmpty)
+    }
+}
+
+/// A symbol layer's layout properties are read at the tile's zoom, as MapLibre lays a tile out
+/// (the view's whole zoom), and its sizes and paint at the view's own zoom.
+@Suite struct LayoutZoomTests {
+    @Test func layoutAtTheTilesZoomPaintAtTheViews() throws {
+        let json = #"""
+            {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [7.4263, 43.7390]}}},
+             "layers": [{"id": "s", "type": "symbol", "source": "p",
+                         "layout": {"text-field": "A", "text-max-width": {"stops": [[14, 1], [15, 21]]}, "text-size": {"stops": [[14, 10], [15, 20]]}},
+                         "paint": {"text-halo-width": {"stops": [[14, 0], [15, 4]]}}}]}
+            """#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: ".")
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        let symbol = try #require(basemap.symbols(area: [7.42, 43.73, 7.43, 43.75], zoom: 14.5).first)
+        // text-max-width at z14 (1 em), not half way to z15's (11 ems).
+        #expect(symbol.maxWidth == 1)
+        // text-size and the halo at 14.5: half way.
+        #expect(abs(symbol.size - 15) < 1e-9 && abs(symbol.haloWidth - 2) < 1e-9, "\(symbol.size) \(symbol.haloWidth)")
     }
 }
