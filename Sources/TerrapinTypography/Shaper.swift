@@ -79,12 +79,22 @@ public enum Shaper {
         while start < scalars.count {
             var end = start + 1
             while end < scalars.count && levels[end] == levels[start] && scripts[end] == scripts[start] && faces[end] === faces[start] { end += 1 }
-            runs.append(ShapedRun(face: faces[start], range: start..<end, level: levels[start],
-                                  glyphs: shapeRun(scalars, start..<end, face: faces[start], script: scripts[start], rightToLeft: levels[start] % 2 == 1,
-                                                   kerning: kerning, language: language)))
+            var glyphs = shapeRun(scalars, start..<end, face: faces[start], script: scripts[start], rightToLeft: levels[start] % 2 == 1,
+                                  kerning: kerning, language: language)
+            // Control characters other than blanks (U+001C, …) have no glyph: not a .notdef box,
+            // and no advance (as MapLibre, whose glyph sheets hold none, sets them).
+            if scalars[start..<end].contains(where: isInvisibleControl) {
+                glyphs.removeAll { scalars.indices.contains($0.cluster) && isInvisibleControl(scalars[$0.cluster]) }
+            }
+            runs.append(ShapedRun(face: faces[start], range: start..<end, level: levels[start], glyphs: glyphs))
             start = end
         }
         return ShapedParagraph(scalars: scalars, runs: runs, paragraphLevel: paragraphLevel, missing: missing, graphemeBoundaries: boundaries)
+    }
+
+    /// A control character that is not a blank (tab, line feed, …): drawn as nothing.
+    static func isInvisibleControl(_ s: Unicode.Scalar) -> Bool {
+        s.properties.generalCategory == .control && !s.properties.isWhitespace
     }
 
     /// Joiners and selectors need no glyph of their own for a font to cover a cluster.

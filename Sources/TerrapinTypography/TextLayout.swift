@@ -429,6 +429,24 @@ struct LineBuilder {
     /// Line ranges of one paragraph, and whether a word had to be broken. Each break
     /// opportunity and grapheme boundary is looked at a bounded number of times: linear time.
     func wrap(_ m: Measured) -> (ranges: [Range<Int>], brokeAWord: Bool) {
+        let (ranges, broke) = wrapWithin(m)
+        // A line also ends after a bidi paragraph separator (U+001C…U+001E), as MapLibre's
+        // bidi step adds those breaks to the ones its wrapping chose.
+        let separators = m.paragraph.scalars.indices.filter { (0x1C...0x1E).contains(m.paragraph.scalars[$0].value) }
+        guard !separators.isEmpty else { return (ranges, broke) }
+        var out: [Range<Int>] = []
+        for range in ranges {
+            var start = range.lowerBound
+            for s in separators where range.contains(s) && s + 1 < range.upperBound {
+                out.append(start..<(s + 1))
+                start = s + 1
+            }
+            out.append(start..<range.upperBound)
+        }
+        return (out, broke)
+    }
+
+    func wrapWithin(_ m: Measured) -> (ranges: [Range<Int>], brokeAWord: Bool) {
         let paragraph = m.paragraph
         let n = paragraph.scalars.count
         guard n > 0 else { return ([0..<0], false) }

@@ -457,3 +457,25 @@ extension MapLabelMetricsTests {
         #expect(halo[max(0, x - 5), 20].red < 40, "but not 5 pt: \(halo[max(0, x - 5), 20].red)")
     }
 }
+
+/// Control characters and bidi paragraph separators in labels, as MapLibre sets them.
+@Suite struct ControlCharacterTests {
+    @Test func controlsDrawNothingAndTakeNoSpace() throws {
+        var unkerned = TextLayoutOptions()
+        unkerned.kerning = false
+        let plain = try layout("Maktabat", .system(size: 13), unkerned), with = try layout("Makt\u{1}abat\u{7}", .system(size: 13), unkerned)
+        // No glyph (no .notdef box) and no advance for U+0001 or U+0007.
+        #expect(with.glyphCount == plain.glyphCount)
+        #expect(abs(with.width - plain.width) < 1e-9, "\(with.width) \(plain.width) \(with.lines.count)")
+        #expect(with.missingCharacters.isEmpty)
+    }
+
+    @Test func paragraphSeparatorsEndLines() throws {
+        // A line ends after U+001C whether or not the text wraps; the wrap's own breaks stay.
+        #expect(try layout("Maktabat\u{1C} al-Iskandar").lines.count == 2)
+        #expect(try layout("Maktab\u{1C}").lines.count == 1)
+        var options = TextLayoutOptions()
+        options.maxWidth = 1000
+        #expect(try layout("one\u{1D}two", .system(size: 13), options).lines.map { $0.text } == ["one\u{1D}", "two"])
+    }
+}
