@@ -199,11 +199,19 @@ public struct IconStretch: Sendable, Equatable {
     public var y: [[Double]]
     /// Left, top, right, bottom.
     public var content: [Double]?
+    /// How the fitted icon follows its text across and down (the sprite's `textFitWidth` and
+    /// `textFitHeight`): "stretchOrShrink" (the default: the text's box exactly),
+    /// "stretchOnly" (never narrower than the content's proportions allow) or "proportional"
+    /// (the content's proportions kept).
+    public var textFitWidth = "stretchOrShrink"
+    public var textFitHeight = "stretchOrShrink"
 
-    public init(x: [[Double]] = [], y: [[Double]] = [], content: [Double]? = nil) {
+    public init(x: [[Double]] = [], y: [[Double]] = [], content: [Double]? = nil, textFitWidth: String = "stretchOrShrink", textFitHeight: String = "stretchOrShrink") {
         self.x = x
         self.y = y
         self.content = content
+        self.textFitWidth = textFitWidth
+        self.textFitHeight = textFitHeight
     }
 
     /// Most stretch zones kept a direction. Sprites use one to three; eight keep a fitted icon
@@ -237,7 +245,12 @@ public struct IconStretch: Sendable, Equatable {
         } else {
             content = nil
         }
-        if x.isEmpty && y.isEmpty && content == nil { return nil }
+        for (key, value) in [("textFitWidth", \IconStretch.textFitWidth), ("textFitHeight", \IconStretch.textFitHeight)] {
+            if case .string(let fit)? = fields.first(where: { $0.key == key })?.value.value, ["stretchOrShrink", "stretchOnly", "proportional"].contains(fit) {
+                self[keyPath: value] = fit
+            }
+        }
+        if x.isEmpty && y.isEmpty && content == nil && textFitWidth == "stretchOrShrink" && textFitHeight == "stretchOrShrink" { return nil }
     }
 }
 

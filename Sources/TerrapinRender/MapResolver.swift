@@ -416,7 +416,7 @@ public enum MapResolver {
         guard let set = VerticalText.make(name, font: style.font, options: style.layoutOptions, anchor: fx, fy, offset: (moved.width, moved.height)) else { return [] }
         func place(_ shift: Size) -> PointPlacement {
             let text = Rect(x: anchor.x + set.box.minX + shift.width, y: anchor.y + set.box.minY + shift.height, width: set.box.width, height: set.box.height)
-            var p = pointPlacement(name, style, layout: set.layout, at: anchor, textAnchor: style.anchor, offset: .zero, textBox: text)
+            var p = pointPlacement(name, style, layout: set.layout, at: anchor, textAnchor: style.anchor, offset: .zero, textBox: text, vertical: true)
             p.glyphs = set.glyphs.map { (Point(anchor.x + $0.centre.x + shift.width, anchor.y + $0.centre.y + shift.height), $0.angle) }
             p.origins = set.origins
             return p
@@ -432,7 +432,7 @@ public enum MapResolver {
     /// ("top-left", …), moved by `offset` points; the style's icon (centred on the point, or
     /// fitted to the text with `icon-text-fit`) joins its box.
     static func pointPlacement(_ name: String, _ style: LabelStyle?, layout: TextLayout?, at anchor: ScreenPoint, textAnchor: String, offset: Size,
-                               rotate: Double = 0, textBox: Rect? = nil) -> PointPlacement {
+                               rotate: Double = 0, textBox: Rect? = nil, vertical: Bool = false) -> PointPlacement {
         let w = layout?.width ?? 0, h = layout?.height ?? 0
         let (fx, fy) = Self.anchorFraction(textAnchor)
         var text = textBox ?? Rect(x: anchor.x - w * fx + offset.width, y: anchor.y - h * fy + offset.height, width: w, height: h)
@@ -448,6 +448,17 @@ public enum MapResolver {
         let iw = Double(icon.width) * style.iconScale, ih = Double(icon.height) * style.iconScale
         if style.iconTextFit != "none", !name.isEmpty {
             var fitted = Self.fitIcon(width: iw, height: ih, to: text, fit: style.iconTextFit, padding: style.iconTextFitPadding)
+            if let stretch = style.iconStretch {
+                let a = Point(anchor.x, anchor.y)
+                if vertical {
+                    // Fitted as MapLibre fits it to columns: before their quarter turn.
+                    let turned = Rect(x: a.x + fitted.minY - a.y, y: a.y - (fitted.maxX - a.x), width: fitted.height, height: fitted.width)
+                    let fit = Self.applyTextFit(turned, about: a, stretch: stretch, width: Double(icon.width), height: Double(icon.height))
+                    fitted = Rect(x: a.x - (fit.maxY - a.y), y: a.y + (fit.minX - a.x), width: fit.height, height: fit.width)
+                } else {
+                    fitted = Self.applyTextFit(fitted, about: a, stretch: stretch, width: Double(icon.width), height: Double(icon.height))
+                }
+            }
             if let stretch = style.iconStretch,
                let slices = Self.iconSlices(width: Double(icon.width), height: Double(icon.height), scale: style.iconScale, stretch: stretch, box: fitted) {
                 // Pieces beyond the content reach past the text's box.
@@ -476,6 +487,33 @@ public enum MapResolver {
         let top = fitHeight ? text.minY - pad[0] : text.midY - height / 2
         let bottom = fitHeight ? text.maxY + pad[2] : top + height
         return Rect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
+    }
+
+    /// A fitted icon's box `fitted` kept to its content's proportions where the sprite asks
+    /// (`textFitWidth`, `textFitHeight` "proportional" or "stretchOnly"), as MapLibre's
+    /// `applyTextFit`: the other side pushed out (whole pixels, rounded up) about the label's
+    /// anchor `about`; "stretchOrShrink" on both sides leaves it as fitted. The icon's pixels
+    /// are `width` × `height` (its content box, when given, sets the proportions).
+    static func applyTextFit(_ fitted: Rect, about: Point, stretch: IconStretch, width: Double, height: Double) -> Rect {
+        let content = stretch.content.flatMap { $0.count == 4 ? $0 : nil } ?? [0, 0, width, height]
+        let contentWidth = content[2] - content[0], contentHeight = content[3] - content[1]
+        guard contentWidth > 0, contentHeight > 0, fitted.width > 0, fitted.height > 0 else { return fitted }
+        var left = fitted.minX - about.x, top = fitted.minY - about.y, w = fitted.width, h = fitted.height
+        let aspect = contentWidth / contentHeight
+        if stretch.textFitHeight == "proportional" {
+            if (stretch.textFitWidth == "stretchOnly" && w / h < aspect) || stretch.textFitWidth == "proportional" {
+                let wider = (h * aspect).rounded(.up)
+                left *= wider / w
+                w = wider
+            }
+        } else if stretch.textFitWidth == "proportional" {
+            if stretch.textFitHeight == "stretchOnly" && w / h > aspect {
+                let taller = (w / aspect).rounded(.up)
+                top *= taller / h
+                h = taller
+            }
+        }
+        return Rect(x: about.x + left, y: about.y + top, width: w, height: h)
     }
 
     /// The pieces an icon with stretchable parts is drawn in when fitted to its text, as

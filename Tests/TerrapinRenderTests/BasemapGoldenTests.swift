@@ -226,6 +226,27 @@ import TerrapinTestSupport
     #expect(MapResolver.fitIcon(width: 16, height: 16, to: text, fit: "both", padding: [-20, -30, -20, -30]).width == 0)
 }
 
+/// The sprite's `textFitWidth` and `textFitHeight`, as MapLibre's `applyTextFit`: a
+/// proportional side pushed out to the content's proportions (whole pixels, up) about the
+/// label's anchor; "stretchOnly" only where the fitted box is narrower than the content.
+@Test func iconsKeepTheirContentsProportionsWhereTheSpriteAsks() throws {
+    let fitted = Rect(x: 80, y: 40, width: 40, height: 20), anchor = Point(100, 50)
+    func fit(_ w: String, _ h: String) -> Rect {
+        MapResolver.applyTextFit(fitted, about: anchor, stretch: IconStretch(content: [0, 0, 10, 10], textFitWidth: w, textFitHeight: h), width: 10, height: 10)
+    }
+    #expect(fit("stretchOrShrink", "stretchOrShrink") == fitted)
+    // Proportional height: the width follows the height (20 × 1), centred on the anchor.
+    #expect(fit("proportional", "proportional") == Rect(x: 90, y: 40, width: 20, height: 20))
+    #expect(fit("stretchOrShrink", "proportional") == fitted)
+    // Proportional width, stretch-only height: the height grows to the width (40).
+    #expect(fit("proportional", "stretchOnly") == Rect(x: 80, y: 30, width: 40, height: 40))
+    let json = #"{"pill": {"x": 0, "y": 0, "width": 20, "height": 10, "pixelRatio": 1, "textFitWidth": "stretchOnly", "textFitHeight": "proportional"}, "odd": {"x": 0, "y": 0, "width": 20, "height": 10, "textFitWidth": "sideways"}}"#
+    let sheet = try SpriteSheet.parse(Array(json.utf8), image: Pixmap(width: 20, height: 10)!, file: "s.json")
+    #expect(sheet.stretch("pill") == IconStretch(textFitWidth: "stretchOnly", textFitHeight: "proportional"))
+    // An unknown word is left out (and with it the whole stretch, having nothing else).
+    #expect(sheet.stretch("odd") == nil)
+}
+
 /// A style's `icon-text-fit` and its padding reach the resolved label: the icon's box is the
 /// text's, widened by the padding.
 @Test func aStylesFittedIconsReachTheLabels() throws {
