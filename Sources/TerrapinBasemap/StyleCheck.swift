@@ -162,7 +162,7 @@ extension BasemapStyle {
         case .cases(let pairs, let otherwise): for (c, v) in pairs { numericInputs(c, &keys); numericInputs(v, &keys) }; numericInputs(otherwise, &keys)
         case .match(let i, let arms, let otherwise): numericInputs(i, &keys); for (_, v) in arms { numericInputs(v, &keys) }; numericInputs(otherwise, &keys)
         case .letBinding(let b, let body): for (_, v) in b { numericInputs(v, &keys) }; numericInputs(body, &keys)
-        case .literal, .get, .has, .id, .geometryType, .zoom, .heatmapDensity, .variable, .within: break
+        case .literal, .get, .has, .id, .geometryType, .zoom, .heatmapDensity, .variable, .within, .distance: break
         }
     }
 
@@ -175,7 +175,7 @@ extension BasemapStyle {
         }
         switch e {
         case .get(let k), .has(let k): key(k)
-        case .literal, .id, .geometryType, .zoom, .heatmapDensity, .variable, .within: break
+        case .literal, .id, .geometryType, .zoom, .heatmapDensity, .variable, .within, .distance: break
         case .call(_, let args):
             // A key compared with literals (==, !=, <, in, inList…): the literals are its probes.
             let gets = args.compactMap { if case .get(let k) = $0 { k } else { nil } }

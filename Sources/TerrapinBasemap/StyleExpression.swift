@@ -62,6 +62,8 @@ public enum StyleExpression: Sendable {
     /// `["within", geojson]`: whether the feature (points or lines) lies inside the polygons
     /// (each an outer ring and its holes, in Web Mercator's unit square).
     case within([[[SIMD2<Double>]]])
+    /// `["distance", geojson]`: metres from the feature to the geometry.
+    case distance(DistanceTarget)
     /// An operator over evaluated arguments (`==`, `+`, `concat`, `to-string`, …).
     indirect case call(String, [StyleExpression])
     indirect case all([StyleExpression]), any([StyleExpression])
@@ -82,7 +84,7 @@ public enum StyleExpression: Sendable {
         switch self {
         case .literal(let v): if case .string(let s) = v { return s.contains("{name") } else { return false }
         case .get(let k), .has(let k): return nameKey(k)
-        case .id, .geometryType, .zoom, .heatmapDensity, .variable, .within: return false
+        case .id, .geometryType, .zoom, .heatmapDensity, .variable, .within, .distance: return false
         case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsName }
         case .cases(let pairs, let otherwise): return otherwise.readsName || pairs.contains { $0.0.readsName || $0.1.readsName }
         case .match(let input, let arms, let otherwise): return input.readsName || otherwise.readsName || arms.contains { $0.1.readsName }
@@ -98,7 +100,7 @@ public enum StyleExpression: Sendable {
     public var readsFeature: Bool {
         switch self {
         case .literal, .zoom, .heatmapDensity, .variable: return false
-        case .get, .has, .id, .geometryType, .within: return true
+        case .get, .has, .id, .geometryType, .within, .distance: return true
         case .call(let op, let a):
             return ["properties", "feature-state", "accumulated", "line-progress"].contains(op) || a.contains { $0.readsFeature }
         case .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsFeature }
@@ -143,6 +145,25 @@ public enum StyleExpression: Sendable {
         return true
     }
 
+    /// `number-format`'s text for `x`: fraction digits within 0…20 (the minimum raised to no
+    /// more than the maximum), a currency as an ISO 4217 code of three letters.
+    static func numberFormat(_ x: Double, locale: String?, currency: String?, minDigits: Double?, maxDigits: Double?) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = Locale(identifier: locale.flatMap { $0.count <= 64 ? $0 : nil } ?? "en-US")
+        if let currency, currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            formatter.numberStyle = .currency
+            formatter.currencyCode = currency.uppercased()
+        } else {
+            formatter.numberStyle = .decimal
+            formatter.minimumFractionDigits = 0
+            formatter.maximumFractionDigits = 3
+        }
+        func digits(_ d: Double?) -> Int? { d.flatMap { $0.isFinite ? Int(min(20, max(0, $0.rounded()))) : nil } }
+        if let low = digits(minDigits) { formatter.minimumFractionDigits = low; formatter.maximumFractionDigits = max(low, formatter.maximumFractionDigits) }
+        if let high = digits(maxDigits) { formatter.maximumFractionDigits = high; formatter.minimumFractionDigits = min(high, formatter.minimumFractionDigits) }
+        return formatter.string(from: NSNumber(value: x)) ?? StyleValue.format(x)
+    }
+
     /// The longest string an expression makes (64 KiB): no label or image name comes near it.
     public static let maxStringBytes = 64 * 1024
 
@@ -163,6 +184,7 @@ public enum StyleExpression: Sendable {
         case .zoom: return .number(c.zoom)
         case .heatmapDensity: return .number(c.heatmapDensity)
         case .within(let polygons): return .bool(Self.within(c, polygons))
+        case .distance(let target): return target.distance(c).map { .number($0) } ?? .null
         case .variable(let name): return scope.last { $0.0 == name }?.1 ?? .null
         case .letBinding(let bindings, let body):
             let n = scope.count
@@ -234,6 +256,11 @@ public enum StyleExpression: Sendable {
             }
             let equal = v.count >= 2 && v[0].matches(v[1])
             return .bool(op == "==" ? equal : !equal)
+        case "number-format":
+            // As `Intl.NumberFormat` writes it: the locale's digits and grouping ("en-US"
+            // without one), a currency's code and places, 0 to 3 fraction digits by default.
+            guard v.count == 5, let x = v[0].number, x.isFinite else { return .null }
+            return .string(Self.numberFormat(x, locale: v[1].string, currency: v[2].string, minDigits: v[3].number, maxDigits: v[4].number))
         case "collator":
             guard v.count == 3, case .bool(let caseSensitive) = v[0], case .bool(let diacriticSensitive) = v[1] else { return .null }
             return .collator(StyleCollator(caseSensitive: caseSensitive, diacriticSensitive: diacriticSensitive, locale: v[2].string))

@@ -34,7 +34,7 @@ public enum StyleExpressionParser {
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
         return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "line-progress", "all", "any", "case", "match", "coalesce",
-                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator"].contains(op)
+                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator", "within", "distance", "number-format"].contains(op)
     }
 
     public static func literal(_ node: JSONNode) -> StyleValue {
@@ -123,6 +123,18 @@ public enum StyleExpressionParser {
         case "within":
             try count(1...1)
             return .within(try withinPolygons(a[0], node))
+        case "distance":
+            try count(1...1)
+            return .distance(try DistanceTarget.parse(a[0], node))
+        case "number-format":
+            // The number and its options as arguments: locale, currency, min and max fraction digits.
+            guard a.count == 2, case .object(let options) = a[1].value else { throw fail(node, "\"number-format\" takes a number and an object of options") }
+            func option(_ key: String) throws(ExpressionError) -> StyleExpression {
+                if let member = options.first(where: { $0.key == key }) { return try expression(member.value) }
+                return .literal(.null)
+            }
+            return .call("number-format", [try expression(a[0]), try option("locale"), try option("currency"),
+                                           try option("min-fraction-digits"), try option("max-fraction-digits")])
         case "all": return .all(try args())
         case "any": return .any(try args())
         case "coalesce": return .coalesce(try args())

@@ -48,3 +48,50 @@ import TerrapinTiles
         #expect { try expr(#"["within", "nowhere"]"#) } throws: { "\($0)".contains("GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection") }
     }
 }
+
+/// `["distance", geojson]` in metres, on the cheap ruler: zero inside or on the geometry,
+/// the nearest edge's distance elsewhere; and `number-format`, as `Intl.NumberFormat` writes.
+@Suite struct DistanceTests {
+    func context(_ type: GeometryType, _ coordinates: [Int32], parts: [Int]? = nil) -> EvaluationContext {
+        // Tile 15/16384/16383: its south-west corner is (0, 0), about 1,223 m a side.
+        let f = VectorTile.Feature(id: 1, type: type, tags: [], coordinates: coordinates, parts: parts ?? [coordinates.count / 2])
+        let layer = VectorTile.Layer(name: "t", extent: 4096, keys: [], values: [], features: [f], keyIndex: [:])
+        return EvaluationContext(zoom: 15, layer: layer, feature: f, tile: TileID(z: 15, x: 16384, y: 16383))
+    }
+    /// The tile units of (longitude, latitude) in degrees near (0, 0).
+    func units(_ lon: Double, _ lat: Double) -> [Int32] {
+        [Int32((lon / 360 * 32768 * 4096).rounded()), Int32((4096 - lat / 360 * 32768 * 4096).rounded())]
+    }
+
+    @Test func metresToPolygonsLinesAndPoints() throws {
+        let square = try expr(#"["distance", {"type": "Polygon", "coordinates": [[[0, 0], [0, 0.001], [0.001, 0.001], [0.001, 0], [0, 0]]]}]"#)
+        // Inside: 0. Above its top edge by 0.0002° of latitude: 22.1 m (the render test's 22.147).
+        #expect(square.evaluate(context(.point, units(0.0005, 0.0005))) == .number(0))
+        let above = try #require(square.evaluate(context(.point, units(0.0005, 0.0012))).number)
+        #expect(abs(above - 22.1) < 0.3, "\(above)")
+        // A point to a point: 0.001° of longitude at the equator, 111.3 m.
+        let point = try expr(#"["distance", {"type": "Point", "coordinates": [0.001, 0.0005]}]"#)
+        let d = try #require(point.evaluate(context(.point, units(0, 0.0005))).number)
+        #expect(abs(d - 111.3) < 0.5, "\(d)")
+        // A line crossing the square: 0.
+        let line = context(.lineString, units(-0.001, 0.0005) + units(0.002, 0.0005))
+        #expect(square.evaluate(line) == .number(0))
+        // Without a feature on a tile: an evaluation error.
+        #expect(square.evaluate(EvaluationContext(zoom: 15)) == .null)
+    }
+
+    @Test func malformedTargetsAreErrors() {
+        #expect { try expr(#"["distance", {"type": "Circle", "coordinates": [0, 0]}]"#) } throws: { "\($0)".contains("not a Circle") }
+        #expect { try expr(#"["distance", {"type": "Point", "coordinates": [0, 95]}]"#) } throws: { "\($0)".contains("[longitude, latitude]") }
+    }
+
+    @Test func numberFormat() throws {
+        func text(_ json: String) throws -> StyleValue { try expr(json).evaluate(EvaluationContext(zoom: 0)) }
+        #expect(try text(#"["number-format", 22.14726, {"max-fraction-digits": 3}]"#) == .string("22.147"))
+        #expect(try text(#"["number-format", 1234.5, {}]"#) == .string("1,234.5"))
+        #expect(try text(#"["number-format", 1234.5, {"locale": "de-DE", "min-fraction-digits": 2}]"#) == .string("1.234,50"))
+        #expect(try text(#"["number-format", 3, {"currency": "USD"}]"#) == .string("$3.00"))
+        #expect(try text(#"["number-format", "three", {}]"#) == .null)
+        #expect { try expr(#"["number-format", 3]"#) } throws: { "\($0)".contains("number-format") }
+    }
+}
