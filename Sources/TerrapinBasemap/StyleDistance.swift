@@ -14,7 +14,7 @@ public struct DistanceTarget: Sendable {
     /// Most positions a target may hold, and most vertex pairs one evaluation compares (a
     /// feature of a million vertices against a long line would otherwise take seconds a label).
     static let maxPositions = 10_000
-    static let maxPairs = 20_000_000
+    static let maxPairs = 1_000_000
 
     /// From GeoJSON: a Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon,
     /// GeometryCollection, Feature or FeatureCollection.

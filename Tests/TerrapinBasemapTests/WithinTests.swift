@@ -80,6 +80,17 @@ import TerrapinTiles
         #expect(square.evaluate(EvaluationContext(zoom: 15)) == .null)
     }
 
+    /// Past a million vertex pairs an evaluation gives up (the property takes its default)
+    /// rather than spend seconds on one feature.
+    @Test func tooManyPairsAreAnEvaluationError() throws {
+        let line = (0..<1_001).map { "[\(Double($0) / 100_000), 0.01]" }.joined(separator: ", ")
+        let target = try expr(#"["distance", {"type": "LineString", "coordinates": [\#(line)]}]"#)
+        let long = context(.lineString, (0..<1_000).flatMap { units(Double($0) / 1_000_000, 0.0005) })
+        #expect(target.evaluate(long) == .null)
+        let short = context(.lineString, units(0, 0.0005) + units(0.001, 0.0005))
+        #expect(target.evaluate(short).number != nil)
+    }
+
     @Test func malformedTargetsAreErrors() {
         #expect { try expr(#"["distance", {"type": "Circle", "coordinates": [0, 0]}]"#) } throws: { "\($0)".contains("not a Circle") }
         #expect { try expr(#"["distance", {"type": "Point", "coordinates": [0, 95]}]"#) } throws: { "\($0)".contains("[longitude, latitude]") }

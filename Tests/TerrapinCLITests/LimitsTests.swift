@@ -43,6 +43,7 @@ import TerrapinTestSupport
         "glyph distance field (a style's labels)": "DistanceGlyphTests.costlyGlyphsGetNoField",
         "height grid samples": "heightGrids",
         "imagery pixels": "imagery",
+        "`within` and `distance` in a style": "DistanceTests.tooManyPairsAreAnEvaluationError",
         "scene time and flight durations": "time",
         "camera flights per scene file": "time",
         "frames per animation": "time",
