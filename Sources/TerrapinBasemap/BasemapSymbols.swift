@@ -100,6 +100,10 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// beyond it (top, right, bottom, left: `icon-text-fit-padding`).
     public var iconTextFit = "none"
     public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
+    /// A point's text and icon placed each by its own rules, as MapLibre places them (nil
+    /// without both): the icon's overlap and placement rules, `icon-padding`, and whether either
+    /// may show without the other (`text-optional`, `icon-optional`).
+    public var iconRules: IconRules?
     /// Which parts of the icon stretch when it is fitted (the sprite's `stretchX`, `stretchY`, `content`).
     public var iconStretch: IconStretch?
     /// Placement order: lower first (the style's top-most symbol layer first, then
@@ -115,6 +119,18 @@ public struct BasemapSymbol: Sendable, Equatable {
         a.text == b.text && a.latitude == b.latitude && a.longitude == b.longitude && a.along?.latitude == b.along?.latitude
             && a.along?.longitude == b.along?.longitude && a.size == b.size && a.layer == b.layer && a.priority == b.priority
     }
+}
+
+/// How a point label's icon collides apart from its text (MapLibre's separate boxes).
+public struct IconRules: Sendable, Equatable {
+    public var textAllowOverlap = false, textIgnorePlacement = false
+    public var iconAllowOverlap = false, iconIgnorePlacement = false
+    /// Pixels round the icon's box (`icon-padding`, MapLibre's default 2).
+    public var iconPadding = 2.0
+    /// The text may show without its icon (`icon-optional`), the icon without its text
+    /// (`text-optional`).
+    public var textOptional = false, iconOptional = false
+    public init() {}
 }
 
 /// A building of a fill-extrusion layer: its exterior ring (latitude, longitude), base and
@@ -140,6 +156,16 @@ extension Basemap {
     /// `text-overlap`/`icon-overlap` where given ("always"; "cooperative", which MapLibre lets
     /// overlap other symbols that are not "never", is taken as "always"; "never"), else its
     /// `text-allow-overlap`/`icon-allow-overlap`, as MapLibre lets the first override the second.
+    /// `icon-padding`: a number, or (the spec's newer padding type) one to four, of which the
+    /// largest is kept (the box is padded evenly).
+    static func iconPadding(_ layer: BasemapStyle.Layer, _ c: EvaluationContext) -> Double {
+        switch layer.property("icon-padding")?.evaluate(c) {
+        case .number(let n)?: return n.isFinite ? n : 2
+        case .array(let items)?: return items.compactMap(\.number).filter(\.isFinite).max() ?? 2
+        default: return 2
+        }
+    }
+
     static func allowsOverlap(_ layer: BasemapStyle.Layer, _ kind: String, _ c: EvaluationContext) -> Bool {
         if let mode = layer.property(kind + "-overlap")?.evaluate(c).string { return mode == "always" || mode == "cooperative" }
         return layer.property(kind + "-allow-overlap")?.evaluate(c).truthy ?? false
@@ -275,6 +301,18 @@ extension Basemap {
                         // other's rule would stop it (an empty text follows its icon's).
                         let iconOverlap = Self.allowsOverlap(layer, "icon", context)
                         let iconIgnore = layer.property("icon-ignore-placement")?.evaluate(context).truthy ?? false
+                        if !text.isEmpty, direction == nil {
+                            // A point's text and icon: each its own box, as MapLibre places them.
+                            var rules = IconRules()
+                            rules.textAllowOverlap = made.allowOverlap
+                            rules.textIgnorePlacement = made.ignorePlacement
+                            rules.iconAllowOverlap = iconOverlap
+                            rules.iconIgnorePlacement = iconIgnore
+                            rules.iconPadding = min(64, max(0, Self.iconPadding(layer, context)))
+                            rules.textOptional = layer.property("text-optional")?.evaluate(context).truthy ?? false
+                            rules.iconOptional = layer.property("icon-optional")?.evaluate(context).truthy ?? false
+                            made.iconRules = rules
+                        }
                         made.allowOverlap = iconOverlap && (text.isEmpty || made.allowOverlap)
                         made.ignorePlacement = iconIgnore && (text.isEmpty || made.ignorePlacement)
                     }

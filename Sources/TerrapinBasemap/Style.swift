@@ -118,14 +118,15 @@ public struct BasemapStyle: Sendable {
                 "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern", "line-gradient", "line-blur"],
         // Labels and icons are kept upright (keep-upright) and face the viewer, except that a
         // line's label follows it unless text-rotation-alignment is "viewport", and lies flat on
-        // the map under pitch unless text-pitch-alignment is "viewport"; with no icons drawn,
-        // text-optional and icon-optional change nothing.
+        // the map under pitch unless text-pitch-alignment is "viewport"; a point's text and icon
+        // collide each by its own box (text-padding, icon-padding), either showing alone where
+        // text-optional or icon-optional allows.
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur", "text-opacity",
                   "text-transform", "text-max-width", "text-line-height", "text-anchor", "text-offset", "symbol-placement", "symbol-spacing", "text-max-angle", "text-letter-spacing", "text-padding", "text-justify", "symbol-sort-key",
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size", "text-ignore-placement", "icon-allow-overlap", "icon-ignore-placement",
                   "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment",
-                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap", "text-writing-mode"],
+                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap", "text-writing-mode", "icon-padding"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max", "raster-contrast", "raster-saturation", "raster-hue-rotate"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
@@ -140,7 +141,7 @@ public struct BasemapStyle: Sendable {
     /// Array-valued properties the spec interpolates (the rest step: dashes, fonts, anchors).
     static let interpolatedArrays: Set<String> = ["text-offset", "icon-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate",
                                                   "circle-translate", "text-translate", "icon-translate"]
-    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "text-offset", "icon-offset", "text-variable-anchor", "text-variable-anchor-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate", "circle-translate", "text-translate", "icon-translate", "text-writing-mode"]
+    static let arrayValued: Set<String> = ["line-dasharray", "text-font", "icon-padding", "text-offset", "icon-offset", "text-variable-anchor", "text-variable-anchor-offset", "icon-text-fit-padding", "fill-translate", "line-translate", "fill-extrusion-translate", "circle-translate", "text-translate", "icon-translate", "text-writing-mode"]
 
     /// Reads a style. `file` names it in messages; sources' relative paths resolve from
     /// `directory`.

@@ -110,7 +110,7 @@ public enum MapPainter {
                 case .markerLabel(let m):
                     if let label = content.prepared[m].labelLayout, let box { drawHaloText(label, at: Point(box.minX, box.minY), canvas: canvas) }
                 case .basemapIcon(let i):
-                    if let style = scene.labels[i].paint { drawLabelIcon(scene.labels[i], style, canvas: canvas) }
+                    if scene.labels[i].showsIcon, let style = scene.labels[i].paint { drawLabelIcon(scene.labels[i], style, canvas: canvas) }
                 case .basemapLabel(let l):
                     let label = scene.labels[l]
                     guard let layout = label.layout else { continue }
@@ -500,6 +500,7 @@ public enum MapPainter {
     enum LabelPass { case halo, fill, both }
 
     static func drawStyledLabel(_ layout: TextLayout, _ label: ResolvedLabel, _ style: LabelPaint, canvas: Canvas, pass only: LabelPass = .both) {
+        guard label.showsText else { return }
         let saved = canvas.transform
         defer { canvas.transform = saved }
         var origin = Point(label.box.minX, label.box.minY)

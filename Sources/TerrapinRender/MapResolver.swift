@@ -193,6 +193,10 @@ public enum MapResolver {
         // box of the place each took.
         var candidates: [Int: [PointPlacement]] = [:]
         var textBoxes: [Int: Rect] = [:]
+        // Point labels whose text and icon collide apart (`iconRules`): their boxes, and which
+        // of the two shows where only one does.
+        var separate: [Int: (text: Rect, icon: Rect)] = [:]
+        var partial: [Int: (text: Bool, icon: Bool)] = [:]
         // Point labels set vertically: each glyph's place, and the layout point set there.
         var columns: [Int: (glyphs: [(centre: Point, angle: Double)], origins: [Point])] = [:]
         // The eye's distance from the view's centre along the view axis: labels facing the
@@ -281,6 +285,7 @@ public enum MapResolver {
                 let p = Self.pointPlacement(label.name, label.style, layout: layout, at: anchor, textAnchor: label.style?.anchor ?? "center", offset: label.style?.offset ?? .zero,
                                             rotate: label.style?.textRotate ?? 0)
                 box = p.box
+                if let icon = p.icon, label.style?.iconRules != nil { separate[i] = (p.text, icon) }
                 if (label.style?.textRotate ?? 0) != 0 { textBoxes[i] = p.text }
                 fittedIcons[i] = p.fittedIcon
                 iconSlices[i] = p.iconSlices
@@ -310,18 +315,72 @@ public enum MapResolver {
             // `text-padding` widens what a label keeps free around itself.
             let pad = (scaledStyles[i] ?? labels[i].style)?.padding ?? 0
             func padded(_ boxes: [Rect]) -> [Rect] { boxes.map { pad > 0 ? Rect(x: $0.minX - pad, y: $0.minY - pad, width: $0.width + 2 * pad, height: $0.height + 2 * pad) : $0 } }
+            // A point's text and icon each by its own box and rules (`iconRules`): which show.
+            let rules = curves[i] == nil ? (scaledStyles[i] ?? labels[i].style)?.iconRules : nil
+            func parts(_ text: Rect, _ icon: Rect) -> (text: Bool, icon: Bool, reason: HiddenReason?) {
+                guard let rules else { return (true, true, nil) }
+                var reason: HiddenReason? = nil
+                func free(_ box: Rect, padding: Double, overlaps: Bool) -> Bool {
+                    if overlaps { return true }
+                    let p = Rect(x: box.minX - padding, y: box.minY - padding, width: box.width + 2 * padding, height: box.height + 2 * padding)
+                    if let other = index.firstOverlap(p, among: .label) { reason = reason ?? .collidedWithLabel(other); return false }
+                    if let marker = index.firstOverlap(box, among: .marker) { reason = reason ?? .collided(with: marker); return false }
+                    return true
+                }
+                let t = free(text, padding: pad, overlaps: rules.textAllowOverlap), c = free(icon, padding: rules.iconPadding, overlaps: rules.iconAllowOverlap)
+                // As MapLibre: each needs the other unless it is optional.
+                switch (rules.textOptional, rules.iconOptional) {
+                case (false, false): return (t && c, t && c, reason)
+                case (false, true): return (t, c && t, reason)
+                case (true, false): return (t && c, c, reason)
+                case (true, true): return (t, c, reason)
+                }
+            }
+            func insertParts(_ text: Rect, _ icon: Rect, _ shown: (text: Bool, icon: Bool, reason: HiddenReason?)) {
+                guard let rules else { return }
+                if shown.text && !rules.textIgnorePlacement { index.insert(padded([text])[0], id: i, as: .label) }
+                if shown.icon && !rules.iconIgnorePlacement {
+                    let q = rules.iconPadding
+                    index.insert(Rect(x: icon.minX - q, y: icon.minY - q, width: icon.width + 2 * q, height: icon.height + 2 * q), id: i, as: .label)
+                }
+                if !shown.text || !shown.icon { partial[i] = (shown.text, shown.icon) }
+            }
             if let list = candidates[i] {
                 // The first place that collides with no label and no marker (the first, when it
-                // may overlap); hidden by what the first place met when none is free.
+                // may overlap); hidden by what the first place met when none is free. With its
+                // own rules, the first place where the text shows (else the first place, where
+                // an optional icon may show alone).
                 var taken: PointPlacement? = nil, first: HiddenReason? = nil
+                var shown: (text: Bool, icon: Bool, reason: HiddenReason?)? = nil
                 for place in list {
+                    if rules != nil, let icon = place.icon {
+                        let s = parts(place.text, icon)
+                        if s.text { taken = place; shown = s; break }
+                        first = first ?? s.reason
+                        continue
+                    }
                     if labels[i].style?.allowOverlap == true { taken = place; break }
                     if let other = Self.firstOverlap(padded([place.box]), among: .label, in: index) { first = first ?? .collidedWithLabel(other); continue }
                     if let marker = Self.firstOverlap([place.box], among: .marker, in: index) { first = first ?? .collided(with: marker); continue }
                     taken = place
                     break
                 }
+                if taken == nil, rules != nil, let place = list.first, let icon = place.icon {
+                    let s = parts(place.text, icon)
+                    if s.icon { taken = place; shown = s }
+                }
                 guard let taken else { placed[i].hidden = first; continue }
+                if let shown, let icon = taken.icon {
+                    insertParts(taken.text, icon, shown)
+                    placed[i].box = taken.box
+                    placed[i].layout = taken.layout
+                    fittedIcons[i] = taken.fittedIcon
+                    iconSlices[i] = taken.iconSlices
+                    textBoxes[i] = taken.text
+                    if !taken.glyphs.isEmpty { columns[i] = (taken.glyphs, taken.origins) }
+                    if taken.box.intersection(screen) == nil { placed[i].hidden = .offScreen }
+                    continue
+                }
                 placed[i].box = taken.box
                 placed[i].layout = taken.layout
                 fittedIcons[i] = taken.fittedIcon
@@ -330,6 +389,13 @@ public enum MapResolver {
                 if !taken.glyphs.isEmpty { columns[i] = (taken.glyphs, taken.origins) }
                 if labels[i].style?.ignorePlacement != true { for box in padded([taken.box]) { index.insert(box, id: i, as: .label) } }
                 if taken.box.intersection(screen) == nil { placed[i].hidden = .offScreen }
+                continue
+            }
+            if rules != nil, let (text, icon) = separate[i] {
+                let shown = parts(text, icon)
+                guard shown.text || shown.icon else { placed[i].hidden = shown.reason; continue }
+                insertParts(text, icon, shown)
+                if placed[i].box.intersection(screen) == nil { placed[i].hidden = .offScreen }
                 continue
             }
             let boxes = padded(curves[i]?.boxes ?? [placed[i].box])
@@ -347,6 +413,7 @@ public enum MapResolver {
                                          layout: p.layout, angle: p.angle, style: style)
             resolved.glyphs = curves[p.index]?.glyphs ?? columns[p.index]?.glyphs ?? []
             resolved.glyphOrigins = columns[p.index]?.origins ?? []
+            if let shown = partial[p.index] { resolved.showsText = shown.text; resolved.showsIcon = shown.icon }
             resolved.glyphAxes = glyphAxes[p.index] ?? []
             resolved.iconBox = fittedIcons[p.index]
             resolved.iconSlices = iconSlices[p.index] ?? []
@@ -378,6 +445,8 @@ public enum MapResolver {
         /// point of the layout set there; empty for text set in lines.
         var glyphs: [(centre: Point, angle: Double)] = []
         var origins: [Point] = []
+        /// The icon's own box (fitted, or at its size), before it joins the text's in `box`.
+        var icon: Rect?
     }
 
     /// A point label's places in lines: one per variable anchor (`text-variable-anchor`), each
@@ -466,11 +535,14 @@ public enum MapResolver {
                 fitted = slices.dropFirst().reduce(slices[0].target) { $0.union($1.target) }
             }
             placement.fittedIcon = fitted
+            placement.icon = fitted
             placement.box = placement.box.union(fitted)
         } else {
             // At its own size: its `icon-anchor` on the point, moved by `icon-offset`.
             let (ix, iy) = Self.anchorFraction(style.iconAnchor)
-            placement.box = placement.box.union(Rect(x: anchor.x - iw * ix + style.iconOffset.width, y: anchor.y - ih * iy + style.iconOffset.height, width: iw, height: ih))
+            let own = Rect(x: anchor.x - iw * ix + style.iconOffset.width, y: anchor.y - ih * iy + style.iconOffset.height, width: iw, height: ih)
+            placement.icon = own
+            placement.box = placement.box.union(own)
         }
         return placement
     }

@@ -115,6 +115,10 @@ public struct ResolvedLabel {
     /// For a label set vertically: the point of each glyph's layout (over every line) that lands
     /// on its `glyphs` centre; empty: the middle of its advance on the layout's middle line.
     public var glyphOrigins: [Point] = []
+    /// Whether its text and its icon show: a point label's may show one without the other
+    /// (`text-optional`, `icon-optional`) where the other's place is taken.
+    public var showsText = true
+    public var showsIcon = true
     /// For a label laid flat on the map along its line: each glyph's x and y axes on screen
     /// (points a text point), foreshortened with the ground; empty where the glyphs stand upright.
     public var glyphAxes: [(x: Point, y: Point)] = []

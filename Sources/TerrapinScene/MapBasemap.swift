@@ -251,6 +251,7 @@ extension DrawnBasemap {
             VariableAnchor(anchor: $0.anchor, offset: Size(width: $0.x * s.size + s.translate.x, height: $0.y * s.size + s.translate.y), justify: $0.justify)
         }
         allowing.writingModes = s.writingModes.compactMap(LabelWritingMode.init(rawValue:))
+        allowing.iconRules = s.icon == nil ? nil : s.iconRules
         allowing.sections = s.sections.map { TextSection(start: $0.start, end: $0.end, color: rgba($0.color)) }
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }

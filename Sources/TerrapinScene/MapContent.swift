@@ -461,6 +461,9 @@ public struct LabelStyle: Sendable, Equatable {
     /// right, bottom, left): the icon stretched over the text's box.
     public var iconTextFit = "none"
     public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
+    /// A point's text and icon placed each by its own rules and box (nil: placed together,
+    /// by `allowOverlap`, `ignorePlacement` and `padding`).
+    public var iconRules: IconRules?
     /// Which parts of the icon stretch when it is fitted (nil: all of it, evenly).
     public var iconStretch: IconStretch?
     /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
