@@ -181,7 +181,15 @@ extension Basemap {
         let lineGradient = layer.kind == .line ? makeLineGradient(layer, data, zoom: zoom, tile: tile) : nil
         defer { if let layer = lineGradient?.image() { canvas.drawImage(layer) } }
         var featureNumber: Int32 = 0
-        for feature in data.features {
+        // `fill-sort-key` and `line-sort-key`: the tile's features drawn by ascending key (ties
+        // in the tile's order), as MapLibre sorts a layer's features in each tile.
+        var order = Array(data.features.indices)
+        if let key = layer.kind == .fill ? layer.property("fill-sort-key") : layer.kind == .line ? layer.property("line-sort-key") : nil {
+            let keys = data.features.map { key.evaluate(EvaluationContext(zoom: zoom, layer: data, feature: $0, tile: tile)).number ?? 0 }
+            order.sort { (keys[$0], $0) < (keys[$1], $1) }
+        }
+        for index in order {
+            let feature = data.features[index]
             switch (layer.kind, feature.type) {
             case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
             default: continue

@@ -112,10 +112,10 @@ public struct BasemapStyle: Sendable {
     /// Properties drawn, by layer kind; the rest are warned about.
     static let supported: [LayerKind: Set<String>] = [
         .background: ["background-color", "background-opacity", "background-pattern"],
-        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern"],
+        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor", "fill-pattern", "fill-sort-key"],
         // line-round-limit: round joins are always round.
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join", "line-miter-limit",
-                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern", "line-gradient", "line-blur"],
+                "line-round-limit", "line-gap-width", "line-translate", "line-translate-anchor", "line-offset", "line-pattern", "line-gradient", "line-blur", "line-sort-key"],
         // Labels and icons are kept upright (keep-upright) and face the viewer, except that a
         // line's label follows it unless text-rotation-alignment is "viewport", and lies flat on
         // the map under pitch unless text-pitch-alignment is "viewport"; a point's text and icon

@@ -326,3 +326,29 @@ import TerrapinTiles
         #expect(try expr(#"["line-progress"]"#).evaluate({ var c = EvaluationContext(zoom: 0); c.lineProgress = 0.25; return c }()) == .number(0.25))
     }
 }
+
+/// `fill-sort-key` and `line-sort-key`: a layer's features drawn by ascending key, ties in their
+/// order, as MapLibre draws each tile's.
+@Suite struct SortKeyTests {
+    func centre(_ layer: String) throws -> PremultipliedRGBA8 {
+        let square = #"{"type": "Polygon", "coordinates": [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]]}"#
+        let json = #"""
+            {"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+                {"type": "Feature", "properties": {"c": "red", "k": 2}, "geometry": \#(square)},
+                {"type": "Feature", "properties": {"c": "blue", "k": 1}, "geometry": \#(square)}]}}},
+             "layers": [\#(layer)]}
+            """#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: ".")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        let image = try #require(try basemap.draw(TileID(z: 0, x: 0, y: 0)))
+        return image[image.width / 2, image.height / 2]
+    }
+
+    @Test func featuresDrawnByTheirKey() throws {
+        // In data order the blue square is drawn last; by key the red one (key 2) is.
+        #expect(try centre(#"{"id": "f", "type": "fill", "source": "s", "paint": {"fill-color": ["get", "c"]}}"#).blue > 200)
+        #expect(try centre(#"{"id": "f", "type": "fill", "source": "s", "layout": {"fill-sort-key": ["get", "k"]}, "paint": {"fill-color": ["get", "c"]}}"#).red > 200)
+        #expect(try centre(#"{"id": "l", "type": "line", "source": "s", "layout": {"line-sort-key": ["get", "k"]}, "paint": {"line-color": ["get", "c"], "line-width": 400}}"#).red > 200)
+    }
+}

@@ -215,8 +215,8 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}, "g": {"type": "video", "urls": []}},
          "sprite": "mapbox://sprites/mapbox/bright-v9", "layers": [
           {"id": "h", "type": "hillshade", "source": "s"},
-          {"id": "f", "type": "line", "source": "s", "source-layer": "water", "layout": {"line-sort-key": 1}, "paint": {"line-color": "#00f"}},
-          {"id": "f2", "type": "line", "source": "s", "source-layer": "water", "layout": {"line-sort-key": 2}},
+          {"id": "f", "type": "line", "source": "s", "source-layer": "water", "layout": {"line-sort-key": 1}, "paint": {"line-color": "#00f", "line-color-transition": {"duration": 300}}},
+          {"id": "f2", "type": "line", "source": "s", "source-layer": "water", "layout": {"line-sort-key": 2}, "paint": {"line-color-transition": {"duration": 300}}},
           {"id": "odd", "type": "line", "source": "s", "source-layer": "x", "filter": ["within", {}]},
           {"id": "geo", "type": "line", "source": "g"},
           {"id": "c", "type": "fill", "source": "s", "paint": {"fill-color": ["index-of", "a", "abc"]}}
@@ -226,7 +226,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.sources["s"]?.location == "/styles/a.pmtiles")
         #expect(style.layers.map(\.id) == ["h", "f", "f2", "c"])
         #expect(style.warnings.count == 8, "\(style.warnings)")
-        #expect(style.warnings.contains("layer 'f': layout property \"line-sort-key\" is not drawn by Terrapin; ignored"))
+        #expect(style.warnings.contains("layer 'f': paint property \"line-color-transition\" is not drawn by Terrapin; ignored"))
         #expect(style.warnings.contains { $0.contains("\"within\" takes a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection; the layer is skipped") })
         #expect(style.warnings.contains { $0.contains("\"video\", which Terrapin does not draw") })
         #expect(style.warnings.contains { $0.contains("\"index-of\" is not supported; the default is used") })
