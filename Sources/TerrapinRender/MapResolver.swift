@@ -370,24 +370,17 @@ public enum MapResolver {
                     if s.icon { taken = place; shown = s }
                 }
                 guard let taken else { placed[i].hidden = first; continue }
-                if let shown, let icon = taken.icon {
-                    insertParts(taken.text, icon, shown)
-                    placed[i].box = taken.box
-                    placed[i].layout = taken.layout
-                    fittedIcons[i] = taken.fittedIcon
-                    iconSlices[i] = taken.iconSlices
-                    textBoxes[i] = taken.text
-                    if !taken.glyphs.isEmpty { columns[i] = (taken.glyphs, taken.origins) }
-                    if taken.box.intersection(screen) == nil { placed[i].hidden = .offScreen }
-                    continue
-                }
                 placed[i].box = taken.box
                 placed[i].layout = taken.layout
                 fittedIcons[i] = taken.fittedIcon
                 iconSlices[i] = taken.iconSlices
                 textBoxes[i] = taken.text
                 if !taken.glyphs.isEmpty { columns[i] = (taken.glyphs, taken.origins) }
-                if labels[i].style?.ignorePlacement != true { for box in padded([taken.box]) { index.insert(box, id: i, as: .label) } }
+                if let shown, let icon = taken.icon {
+                    insertParts(taken.text, icon, shown)
+                } else if labels[i].style?.ignorePlacement != true {
+                    for box in padded([taken.box]) { index.insert(box, id: i, as: .label) }
+                }
                 if taken.box.intersection(screen) == nil { placed[i].hidden = .offScreen }
                 continue
             }

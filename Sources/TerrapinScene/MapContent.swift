@@ -337,7 +337,6 @@ public struct BasemapLabel: Sendable, Equatable {
     public static let maxCount = 10_000
 }
 
-/// A basemap label's look and placement, from its style's symbol layer.
 /// Code points `start..<end` of a label's text, drawn in `color`.
 public struct TextSection: Sendable, Equatable {
     public var start: Int
@@ -353,6 +352,7 @@ public struct TextSection: Sendable, Equatable {
 /// How a label's text runs: in a line, or in columns read top to bottom (right to left).
 public enum LabelWritingMode: String, Sendable, Equatable { case horizontal, vertical }
 
+/// A basemap label's look and placement, from its style's symbol layer.
 public struct LabelStyle: Sendable, Equatable {
     /// The style at `k` times its size: the text, its wrap width, offset, letter spacing and
     /// padding, the icon and its fit padding (MapLibre's perspective scaling of labels that
@@ -364,6 +364,7 @@ public struct LabelStyle: Sendable, Equatable {
         s.offset = Size(width: offset.width * k, height: offset.height * k)
         s.letterSpacing *= k
         s.padding *= k
+        s.iconRules?.iconPadding *= k
         s.iconScale *= k
         s.iconTextFitPadding = iconTextFitPadding.map { $0 * k }
         s.iconOffset = Size(width: iconOffset.width * k, height: iconOffset.height * k)
