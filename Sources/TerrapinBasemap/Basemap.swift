@@ -89,14 +89,16 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
                 do {
                     switch data {
                     case .inline(let node):
-                        geojson[key] = try GeoJSONSource(node, name: "'\(key)'", maxZoom: source.maxZoom ?? 18, buffer: source.buffer, generateID: source.generateID, lineMetrics: source.lineMetrics)
+                        geojson[key] = try GeoJSONSource(node, name: "'\(key)'", maxZoom: source.maxZoom ?? 18, buffer: source.buffer, generateID: source.generateID,
+                                                         lineMetrics: source.lineMetrics, filter: source.filter?.expression, cluster: source.cluster)
                     case .file(let path):
                         let bytes: [UInt8]
                         do { bytes = try files.read(path, limit: GeoJSONSource.maxBytes) } catch {
                             throw BasemapError.geojson(source: "'\(key)'", path: "$", location: nil, message: error.description)
                         }
                         geojson[key] = try GeoJSONSource(bytes: bytes, name: "'\(key)' ('\(path)')", maxZoom: source.maxZoom ?? 18,
-                                                         buffer: source.buffer, generateID: source.generateID, lineMetrics: source.lineMetrics)
+                                                         buffer: source.buffer, generateID: source.generateID, lineMetrics: source.lineMetrics,
+                                                         filter: source.filter?.expression, cluster: source.cluster)
                     }
                     credit(source.attribution)
                 } catch {

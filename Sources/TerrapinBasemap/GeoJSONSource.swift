@@ -5,7 +5,7 @@
 // (Sutherland–Hodgman, as geojson-vt clips), lines cut where they leave it, points kept inside
 // it; rings rewound so that exteriors have positive area, as in Mapbox Vector Tiles. Layers
 // read it whatever their `source-layer`. Not done: geojson-vt's simplification (tolerance) —
-// every vertex is kept — and clustering (warned about).
+// every vertex is kept. Clustered sources: see GeoJSONCluster.swift.
 //
 // Hostile input: the file is read with a size limit and parsed with the JSON parser's depth
 // limit; features and positions are counted as they are read; a malformed object is an error
@@ -39,6 +39,10 @@ public final class GeoJSONSource: Sendable {
     let features: [Feature]
     let keys: [String]
     let values: [StyleValue]
+    /// Clustered (`"cluster": true`): each zoom's points and clusters (zooms 0…`clusterMaxZoom`
+    /// + 1), with each one's tags; empty when the source is not clustered.
+    let clusterLevels: [[ClusterPoint]]
+    let clusterTags: [[[UInt32]]]
     /// The deepest zoom cut (deeper views magnify its tiles). Default 18.
     public let maxZoom: Int
     /// 512ths of a tile drawn beyond each edge. Default 128.
@@ -48,9 +52,49 @@ public final class GeoJSONSource: Sendable {
 
     /// The features of `data`, a GeoJSON object (FeatureCollection, Feature or geometry);
     /// `name` names the source in messages.
-    public init(_ data: JSONNode, name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false, lineMetrics: Bool = false) throws(BasemapError) {
+    public init(_ data: JSONNode, name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false, lineMetrics: Bool = false,
+                filter: StyleExpression? = nil, cluster: ClusterOptions? = nil) throws(BasemapError) {
         var reader = Reader(name: name, generateID: generateID)
         try reader.object(data, "$", properties: [])
+        // The source's `filter`, over each feature's properties before it is tiled or clustered.
+        func context(_ f: Feature, _ reader: Reader) -> EvaluationContext {
+            let feature = VectorTile.Feature(id: f.id, type: f.type, tags: f.tags, coordinates: [], parts: [])
+            return EvaluationContext(zoom: 0, layer: VectorTile.Layer(name: Self.layerName, extent: Self.extent, keys: reader.keys, values: reader.values,
+                                                                      features: [], keyIndex: reader.keyIndex.mapValues(Int.init)), feature: feature)
+        }
+        if let filter { reader.features = reader.features.filter { filter.evaluate(context($0, reader)).truthy } }
+        var levels: [[ClusterPoint]] = [], levelTags: [[[UInt32]]] = []
+        if let cluster {
+            // Only points cluster, one entry a position.
+            var points: [(x: Double, y: Double, feature: Int, properties: [StyleValue])] = []
+            for (i, f) in reader.features.enumerated() where f.type == .point {
+                let c = context(f, reader)
+                let mapped = cluster.properties.map { $0.map.evaluate(c) }
+                for p in f.parts.flatMap({ $0 }) { points.append((p.x, p.y, i, mapped)) }
+            }
+            let deepest = max(0, min(24, cluster.maxZoom ?? (maxZoom - 1)))
+            levels = Self.clusterLevels(points, options: cluster, maxZoom: deepest)
+            let clusterKey = reader.index(key: "cluster"), idKey = reader.index(key: "cluster_id")
+            let countKey = reader.index(key: "point_count"), abbreviatedKey = reader.index(key: "point_count_abbreviated")
+            let yes = reader.index(value: .bool(true))
+            let propertyKeys = cluster.properties.map { reader.index(key: $0.name) }
+            for level in levels {
+                var tags: [[UInt32]] = []
+                tags.reserveCapacity(level.count)
+                for p in level {
+                    if p.feature >= 0 { tags.append(reader.features[p.feature].tags); continue }
+                    var t: [UInt32] = [clusterKey, yes, idKey, reader.index(value: .number(Double(p.id))),
+                                       countKey, reader.index(value: .number(Double(p.count))), abbreviatedKey, reader.index(value: Self.abbreviated(p.count))]
+                    for (k, key) in propertyKeys.enumerated() where p.properties[k] != .null {
+                        t += [key, reader.index(value: p.properties[k])]
+                    }
+                    tags.append(t)
+                }
+                levelTags.append(tags)
+            }
+        }
+        clusterLevels = levels
+        clusterTags = levelTags
         features = reader.features
         keys = reader.keys
         values = reader.values
@@ -60,12 +104,13 @@ public final class GeoJSONSource: Sendable {
     }
 
     /// Reads GeoJSON text.
-    public convenience init(bytes: [UInt8], name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false, lineMetrics: Bool = false) throws(BasemapError) {
+    public convenience init(bytes: [UInt8], name: String, maxZoom: Int = 18, buffer: Double = 128, generateID: Bool = false, lineMetrics: Bool = false,
+                            filter: StyleExpression? = nil, cluster: ClusterOptions? = nil) throws(BasemapError) {
         let root: JSONNode
         do { root = try JSONParser.parse(bytes) } catch {
             throw .geojson(source: name, path: "$", location: error.location, message: "\(error.message); GeoJSON is JSON (RFC 7946)")
         }
-        try self.init(root, name: name, maxZoom: maxZoom, buffer: buffer, generateID: generateID, lineMetrics: lineMetrics)
+        try self.init(root, name: name, maxZoom: maxZoom, buffer: buffer, generateID: generateID, lineMetrics: lineMetrics, filter: filter, cluster: cluster)
     }
 
     /// The tile `id`: every feature reaching its buffered box, in its units.
@@ -80,7 +125,16 @@ public final class GeoJSONSource: Sendable {
             SIMD2((p.x * n - Double(id.x)) * extent, (p.y * n - Double(id.y)) * extent)
         }
         var out: [VectorTile.Feature] = []
-        for f in features where f.maxX >= wx0 && f.minX <= wx1 && f.maxY >= wy0 && f.minY <= wy1 {
+        if !clusterLevels.isEmpty {
+            // Clustered: the zoom's points and clusters, each inside the buffered box.
+            let z = min(id.z, clusterLevels.count - 1)
+            for (k, p) in clusterLevels[z].enumerated() where p.x >= wx0 && p.x <= wx1 && p.y >= wy0 && p.y <= wy1 {
+                let q = local(SIMD2(p.x, p.y))
+                let featureID = p.feature >= 0 ? features[p.feature].id : UInt64(p.id)
+                out.append(VectorTile.Feature(id: featureID, type: .point, tags: clusterTags[z][k], coordinates: [Int32(q.x.rounded()), Int32(q.y.rounded())], parts: [1]))
+            }
+        }
+        for f in features where clusterLevels.isEmpty && f.maxX >= wx0 && f.minX <= wx1 && f.maxY >= wy0 && f.minY <= wy1 {
             var coordinates: [Int32] = [], ends: [Int] = [], clips: [SIMD2<Double>] = []
             func append(_ points: [SIMD2<Double>]) {
                 for p in points { coordinates.append(Int32(p.x.rounded())); coordinates.append(Int32(p.y.rounded())) }

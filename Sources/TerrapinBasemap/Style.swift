@@ -43,6 +43,16 @@ public struct BasemapStyle: Sendable {
         /// `promoteId`: the property that stands for a feature's id (for `feature-state` and
         /// `["id"]`), by source layer ("" for every layer).
         public var promoteId: [String: String] = [:]
+        /// A GeoJSON source's clustering (`cluster`: true) and `filter`.
+        public var cluster: ClusterOptions?
+        public var filter: SourceFilter?
+    }
+
+    /// A GeoJSON source's `filter`: the expression, and its JSON (what two sources compare by).
+    public struct SourceFilter: Sendable, Equatable {
+        public let expression: StyleExpression
+        public let json: String
+        public static func == (a: SourceFilter, b: SourceFilter) -> Bool { a.json == b.json }
     }
 
     public enum LayerKind: String, Sendable, CaseIterable {
@@ -218,7 +228,26 @@ public struct BasemapStyle: Sendable {
                     if let m = member(fields, "lineMetrics"), case .bool(let v) = m.value { source.lineMetrics = v }
                     if let a = member(fields, "attribution"), case .string(let text) = a.value { source.attribution = text }
                     if let c = member(fields, "cluster"), case .bool(true) = c.value {
-                        warn("source '\(m.key)': clustering is not done; every point is drawn")
+                        var options = ClusterOptions()
+                        if let r = member(fields, "clusterRadius"), case .number(let v) = r.value, v >= 0, v <= 10_000 { options.radius = v }
+                        if let z = member(fields, "clusterMaxZoom"), case .number(let v) = z.value, v >= 0, v <= 24 { options.maxZoom = Int(v) }
+                        if let n = member(fields, "clusterMinPoints"), case .number(let v) = n.value, v >= 2, v <= 1e9 { options.minPoints = Int(v) }
+                        if let list = member(fields, "clusterProperties"), case .object(let entries) = list.value {
+                            for entry in entries.prefix(64) {
+                                guard case .array(let pair) = entry.value.value, pair.count == 2, case .string(let op) = pair[0].value,
+                                      ["+", "*", "max", "min", "all", "any"].contains(op), let map = try? StyleExpressionParser.value(pair[1]) else {
+                                    warn("source '\(m.key)': cluster property '\(entry.key)' is not [operator, expression] with one of +, *, max, min, all, any; left out")
+                                    continue
+                                }
+                                options.properties.append(ClusterOptions.Property(name: entry.key, map: map, reduce: op))
+                            }
+                        }
+                        source.cluster = options
+                    }
+                    if let f = member(fields, "filter") {
+                        do { source.filter = SourceFilter(expression: try StyleExpressionParser.value(f), json: "\(f.value)") } catch {
+                            warn("source '\(m.key)': its filter: \(error.message); every feature is kept")
+                        }
                     }
                     sources[m.key] = source
                     continue

@@ -352,3 +352,65 @@ import TerrapinTiles
         #expect(try centre(#"{"id": "l", "type": "line", "source": "s", "layout": {"line-sort-key": ["get", "k"]}, "paint": {"line-color": ["get", "c"], "line-width": 400}}"#).red > 200)
     }
 }
+
+/// A clustered GeoJSON source (`"cluster": true`), as supercluster makes its clusters: points
+/// within `clusterRadius` pixels gathered at their weighted centre, with `point_count`,
+/// `point_count_abbreviated`, `cluster_id` and reduced `clusterProperties`; and a source's
+/// `filter`.
+@Suite struct ClusterTests {
+    func source(_ options: String, points: [(Double, Double, Int)]) throws -> GeoJSONSource {
+        let features = points.map { #"{"type": "Feature", "properties": {"rank": \#($0.2)}, "geometry": {"type": "Point", "coordinates": [\#($0.0), \#($0.1)]}}"# }
+        let json = #"{"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\#(features.joined(separator: ","))]}\#(options)}}, "layers": []}"#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: ".")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+        let s = try #require(style.sources["s"])
+        guard case .inline(let node)? = s.data else { throw BasemapError.geojson(source: "s", path: "$", location: nil, message: "no data") }
+        return try GeoJSONSource(node, name: "'s'", maxZoom: s.maxZoom ?? 18, filter: s.filter?.expression, cluster: s.cluster)
+    }
+
+    /// Each feature of the tile: its properties by name, and its position in tile units.
+    func features(_ source: GeoJSONSource, _ id: TileID) -> [(properties: [String: StyleValue], x: Int32, y: Int32)] {
+        guard let layer = source.tile(id).layers.first else { return [] }
+        return layer.features.map { f in
+            var properties: [String: StyleValue] = [:]
+            for k in stride(from: 0, to: f.tags.count - 1, by: 2) { properties[layer.keys[Int(f.tags[k])]] = layer.values[Int(f.tags[k + 1])] }
+            return (properties, f.coordinates[0], f.coordinates[1])
+        }
+    }
+
+    @Test func nearbyPointsClusterAtLowZooms() throws {
+        // Three points a few kilometres apart near (0, 0), one far away.
+        let s = try source(#", "cluster": true, "clusterRadius": 50, "clusterProperties": {"sum": ["+", ["get", "rank"]], "top": ["max", ["get", "rank"]]}"#,
+                           points: [(0, 0, 1), (0.02, 0, 2), (0, 0.02, 3), (60, 30, 4)])
+        let z0 = features(s, TileID(z: 0, x: 0, y: 0))
+        let clusters = z0.filter { $0.properties["cluster"] == .bool(true) }
+        #expect(z0.count == 2 && clusters.count == 1, "\(z0)")
+        let c = try #require(clusters.first)
+        #expect(c.properties["point_count"] == .number(3) && c.properties["point_count_abbreviated"] == .number(3))
+        #expect(c.properties["sum"] == .number(6) && c.properties["top"] == .number(3))
+        #expect(c.properties["cluster_id"]?.number != nil)
+        // At the weighted centre: (0.0067°, 0.0067°) is 4096 + 0.6 units at z0.
+        #expect(abs(Int(c.x) - 4096) <= 1 && abs(Int(c.y) - 4096) <= 1, "\(c.x) \(c.y)")
+        // Past clusterMaxZoom (17) every point on its own, with its own properties.
+        let deep = features(s, TileID(z: 18, x: 131072, y: 131071))
+        #expect(deep.allSatisfy { $0.properties["cluster"] == nil })
+    }
+
+    @Test func minimumPointsAndAbbreviations() throws {
+        let s = try source(#", "cluster": true, "clusterMinPoints": 4"#, points: [(0, 0, 1), (0.02, 0, 2), (0, 0.02, 3)])
+        #expect(features(s, TileID(z: 0, x: 0, y: 0)).allSatisfy { $0.properties["cluster"] == nil })
+        #expect(GeoJSONSource.abbreviated(1234) == .string("1.2k") && GeoJSONSource.abbreviated(1000) == .string("1k") && GeoJSONSource.abbreviated(15_600) == .string("16k"))
+    }
+
+    @Test func aSourceFilterKeepsSomeFeatures() throws {
+        let s = try source(#", "filter": [">", ["get", "rank"], 2]"#, points: [(0, 0, 1), (10, 0, 2), (20, 0, 3), (30, 0, 4)])
+        #expect(features(s, TileID(z: 0, x: 0, y: 0)).map { $0.properties["rank"] } == [.number(3), .number(4)])
+    }
+
+    @Test func unknownClusterReductionsAreLeftOutWithAWarning() throws {
+        let json = #"{"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}, "cluster": true, "clusterProperties": {"odd": [["+", ["accumulated"], 1], 1]}}}, "layers": []}"#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: ".")
+        #expect(style.warnings.contains { $0.contains("cluster property 'odd'") })
+        #expect(style.sources["s"]?.cluster?.properties.isEmpty == true)
+    }
+}
