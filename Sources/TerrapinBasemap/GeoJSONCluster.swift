@@ -43,7 +43,15 @@ extension GeoJSONSource {
 
     /// Each zoom's points and clusters, zooms 0…`maxZoom + 1` (the last: the input points),
     /// from `points` (the source's point features, one entry a position).
+    /// A zoom where nothing gathers shares the zoom above's storage (`sameAsAbove[z]`), so
+    /// the deep zooms of a sparse source cost one copy of its points, not one a zoom.
     static func clusterLevels(_ points: [(x: Double, y: Double, feature: Int, properties: [StyleValue])], options: ClusterOptions, maxZoom: Int) -> [[ClusterPoint]] {
+        clusterLevelsSharing(points, options: options, maxZoom: maxZoom).levels
+    }
+
+    static func clusterLevelsSharing(_ points: [(x: Double, y: Double, feature: Int, properties: [StyleValue])], options: ClusterOptions,
+                                     maxZoom: Int) -> (levels: [[ClusterPoint]], sameAsAbove: [Bool]) {
+        var sameAsAbove = [Bool](repeating: false, count: maxZoom + 2)
         var levels = [[ClusterPoint]](repeating: [], count: maxZoom + 2)
         var current = points.enumerated().map { ClusterPoint(x: $1.x, y: $1.y, count: 1, feature: $1.feature, id: $0, properties: $1.properties) }
         levels[maxZoom + 1] = current
@@ -96,10 +104,16 @@ extension GeoJSONSource {
                 }
             }
             for k in next.indices { next[k].taken = Int.max }
-            levels[z] = next
-            current = next
+            if next.count == current.count, zip(next, current).allSatisfy({ $0.id == $1.id }) {
+                // Nothing gathered and nothing moved: the zoom above's points, shared.
+                levels[z] = levels[z + 1]
+                sameAsAbove[z] = true
+            } else {
+                levels[z] = next
+            }
+            current = levels[z]
         }
-        return levels
+        return (levels, sameAsAbove)
     }
 
     /// A cluster property's reduction, as MapLibre's expression `[op, ["accumulated"], ["get", name]]`.

@@ -73,12 +73,15 @@ public final class GeoJSONSource: Sendable {
                 for p in f.parts.flatMap({ $0 }) { points.append((p.x, p.y, i, mapped)) }
             }
             let deepest = max(0, min(24, cluster.maxZoom ?? (maxZoom - 1)))
-            levels = Self.clusterLevels(points, options: cluster, maxZoom: deepest)
+            let made = Self.clusterLevelsSharing(points, options: cluster, maxZoom: deepest)
+            levels = made.levels
             let clusterKey = reader.index(key: "cluster"), idKey = reader.index(key: "cluster_id")
             let countKey = reader.index(key: "point_count"), abbreviatedKey = reader.index(key: "point_count_abbreviated")
             let yes = reader.index(value: .bool(true))
             let propertyKeys = cluster.properties.map { reader.index(key: $0.name) }
-            for level in levels {
+            for (z, level) in levels.enumerated().reversed() {
+                // (A zoom that shares the one above's points shares its tags.)
+                if made.sameAsAbove[z], let above = levelTags.first { levelTags.insert(above, at: 0); continue }
                 var tags: [[UInt32]] = []
                 tags.reserveCapacity(level.count)
                 for p in level {
@@ -90,7 +93,7 @@ public final class GeoJSONSource: Sendable {
                     }
                     tags.append(t)
                 }
-                levelTags.append(tags)
+                levelTags.insert(tags, at: 0)
             }
         }
         clusterLevels = levels

@@ -396,6 +396,18 @@ import TerrapinTiles
         #expect(deep.allSatisfy { $0.properties["cluster"] == nil })
     }
 
+    /// Zooms where nothing gathers share the zoom above's points (a sparse source's deep
+    /// zooms cost one copy of it).
+    @Test func zoomsWithoutClustersShareStorage() {
+        let points = (0..<4).map { (x: Double($0) / 4 + 0.1, y: 0.5, feature: $0, properties: [StyleValue]()) }
+        let made = GeoJSONSource.clusterLevelsSharing(points, options: ClusterOptions(), maxZoom: 17)
+        // A quarter of the world apart: together only at zoom 0 (50 px of 512 is a tenth).
+        #expect(made.levels[0].count == 4 && made.sameAsAbove[1...17].allSatisfy { $0 })
+        let close = (0..<2).map { (x: 0.5 + Double($0) * 1e-7, y: 0.5, feature: $0, properties: [StyleValue]()) }
+        let together = GeoJSONSource.clusterLevelsSharing(close, options: ClusterOptions(), maxZoom: 17)
+        #expect(together.levels[17].count == 1 && together.levels[18].count == 2 && !together.sameAsAbove[17])
+    }
+
     @Test func minimumPointsAndAbbreviations() throws {
         let s = try source(#", "cluster": true, "clusterMinPoints": 4"#, points: [(0, 0, 1), (0.02, 0, 2), (0, 0.02, 3)])
         #expect(features(s, TileID(z: 0, x: 0, y: 0)).allSatisfy { $0.properties["cluster"] == nil })
