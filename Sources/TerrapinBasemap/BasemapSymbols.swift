@@ -597,7 +597,8 @@ extension Basemap {
         for k in stride(from: 0, to: parts.count - 1, by: 2) {
             let piece = parts[k].evaluate(c).text
             let n = piece.unicodeScalars.count
-            if let color = parts[k + 1].evaluate(c).color { out.append((offset, offset + n, color)) }
+            // (At most 64 coloured sections: each is a pass over the label's glyphs when drawn.)
+            if out.count < 64, let color = parts[k + 1].evaluate(c).color { out.append((offset, offset + n, color)) }
             joined += piece
             offset += n
             guard offset <= maxLabelScalars * 4 else { return [] }

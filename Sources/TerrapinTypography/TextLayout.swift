@@ -141,9 +141,14 @@ public struct TextLayout: Sendable {
     public static func make(_ text: String, font: FontSpec, options: TextLayoutOptions = TextLayoutOptions(),
                             library: FontLibrary = .shared) throws(TypographyError) -> TextLayout {
         let primary = try library.face(for: font.request)
+        // Each paragraph's code point offset in the text, counted on from the one before (linear
+        // in the text, however many paragraphs it holds).
+        var offset = 0, last = text.startIndex
         let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
             var shaped = Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction, kerning: options.kerning)
-            shaped.offset = text.unicodeScalars.distance(from: text.startIndex, to: $0.startIndex)
+            offset += text.unicodeScalars.distance(from: last, to: $0.startIndex)
+            last = $0.startIndex
+            shaped.offset = offset
             return shaped
         }
         let missing = paragraphs.flatMap(\.missing)
@@ -434,12 +439,15 @@ struct LineBuilder {
         // bidi step adds those breaks to the ones its wrapping chose.
         let separators = m.paragraph.scalars.indices.filter { (0x1C...0x1E).contains(m.paragraph.scalars[$0].value) }
         guard !separators.isEmpty else { return (ranges, broke) }
-        var out: [Range<Int>] = []
+        // (Both lists ascend: one walk through the separators, linear in the text.)
+        var out: [Range<Int>] = [], k = 0
         for range in ranges {
             var start = range.lowerBound
-            for s in separators where range.contains(s) && s + 1 < range.upperBound {
-                out.append(start..<(s + 1))
-                start = s + 1
+            while k < separators.count, separators[k] < range.lowerBound { k += 1 }
+            while k < separators.count, separators[k] + 1 < range.upperBound {
+                out.append(start..<(separators[k] + 1))
+                start = separators[k] + 1
+                k += 1
             }
             out.append(start..<range.upperBound)
         }

@@ -309,4 +309,11 @@ import TerrapinTiles
         // Not the label's text (a localized name of another length): no sections.
         #expect(Basemap.sections(field, c, text: "Bleu et rouge").isEmpty)
     }
+
+    /// A label's coloured sections are bounded: each is a pass over its glyphs when drawn.
+    @Test func atMost64ColouredSections() throws {
+        let parts = (0..<100).map { _ in #""x", {"text-color": "red"}"# }.joined(separator: ", ")
+        let field = try StyleExpressionParser.value(JSONParser.parse(Array("[\"format\", \(parts)]".utf8)))
+        #expect(Basemap.sections(field, EvaluationContext(zoom: 0), text: String(repeating: "x", count: 100)).count == 64)
+    }
 }

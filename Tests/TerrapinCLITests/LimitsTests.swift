@@ -44,6 +44,7 @@ import TerrapinTestSupport
         "height grid samples": "heightGrids",
         "imagery pixels": "imagery",
         "`within` and `distance` in a style": "DistanceTests.tooManyPairsAreAnEvaluationError",
+        "a label's coloured `format` sections": "FormatSectionTests.atMost64ColouredSections",
         "scene time and flight durations": "time",
         "camera flights per scene file": "time",
         "frames per animation": "time",

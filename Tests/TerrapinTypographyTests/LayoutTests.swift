@@ -477,5 +477,21 @@ extension MapLabelMetricsTests {
         var options = TextLayoutOptions()
         options.maxWidth = 1000
         #expect(try layout("one\u{1D}two", .system(size: 13), options).lines.map { $0.text } == ["one\u{1D}", "two"])
+        // Many separators in a wrapped text: each ends its line, found in one walk.
+        options.maxWidth = 20
+        let many = try layout(String(repeating: "ab\u{1C}", count: 5_000), .system(size: 13), options)
+        #expect(many.lines.count == 5_000 && many.lines.allSatisfy { $0.text == "ab\u{1C}" })
+    }
+}
+
+/// Each glyph knows its code point's index in the whole text, across paragraphs (what a
+/// formatted section's colour is found by), in time linear in the text.
+@Suite struct GlyphClusterTests {
+    @Test func clustersCountAcrossParagraphs() throws {
+        let set = try layout("ab\r\ncd\ne")
+        #expect(set.lines.flatMap { $0.glyphs.map(\.cluster) } == [0, 1, 4, 5, 7])
+        // 20,000 paragraphs lay out without a quadratic count of their offsets.
+        let many = try layout(String(repeating: "x\n", count: 20_000))
+        #expect(many.lines.count == 20_001 && many.lines[19_999].glyphs.first?.cluster == 39_998)
     }
 }
