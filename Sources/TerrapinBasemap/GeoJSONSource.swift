@@ -57,18 +57,19 @@ public final class GeoJSONSource: Sendable {
         var reader = Reader(name: name, generateID: generateID)
         try reader.object(data, "$", properties: [])
         // The source's `filter`, over each feature's properties before it is tiled or clustered.
-        func context(_ f: Feature, _ reader: Reader) -> EvaluationContext {
-            let feature = VectorTile.Feature(id: f.id, type: f.type, tags: f.tags, coordinates: [], parts: [])
-            return EvaluationContext(zoom: 0, layer: VectorTile.Layer(name: Self.layerName, extent: Self.extent, keys: reader.keys, values: reader.values,
-                                                                      features: [], keyIndex: reader.keyIndex.mapValues(Int.init)), feature: feature)
+        // (One layer of the read properties for every feature's evaluation.)
+        let properties = VectorTile.Layer(name: Self.layerName, extent: Self.extent, keys: reader.keys, values: reader.values,
+                                          features: [], keyIndex: reader.keyIndex.mapValues(Int.init))
+        func context(_ f: Feature) -> EvaluationContext {
+            EvaluationContext(zoom: 0, layer: properties, feature: VectorTile.Feature(id: f.id, type: f.type, tags: f.tags, coordinates: [], parts: []))
         }
-        if let filter { reader.features = reader.features.filter { filter.evaluate(context($0, reader)).truthy } }
+        if let filter { reader.features = reader.features.filter { filter.evaluate(context($0)).truthy } }
         var levels: [[ClusterPoint]] = [], levelTags: [[[UInt32]]] = []
         if let cluster {
             // Only points cluster, one entry a position.
             var points: [(x: Double, y: Double, feature: Int, properties: [StyleValue])] = []
             for (i, f) in reader.features.enumerated() where f.type == .point {
-                let c = context(f, reader)
+                let c = context(f)
                 let mapped = cluster.properties.map { $0.map.evaluate(c) }
                 for p in f.parts.flatMap({ $0 }) { points.append((p.x, p.y, i, mapped)) }
             }

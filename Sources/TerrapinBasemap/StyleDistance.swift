@@ -2,6 +2,7 @@
 // it — on a cheap ruler (the WGS84 ellipsoid's local scale at the feature's latitude, exact to a
 // few parts in a thousand within a city), zero where the two touch, cross or one holds the other.
 import Foundation
+import TerrapinGeo
 import TerrapinGeometry
 import TerrapinIO
 
@@ -78,39 +79,34 @@ public struct DistanceTarget: Sendable {
     /// the comparison would pass `maxPairs`.
     func distance(_ c: EvaluationContext) -> Double? {
         guard let feature = c.feature, let tile = c.tile, let layer = c.layer, !feature.coordinates.isEmpty else { return nil }
-        let n = Double(1 << min(30, tile.z)), extent = Double(max(1, layer.extent))
-        func degrees(_ k: Int) -> SIMD2<Double> {
-            let x = (Double(tile.x) + Double(feature.coordinates[2 * k]) / extent) / n, y = (Double(tile.y) + Double(feature.coordinates[2 * k + 1]) / extent) / n
-            return SIMD2(x * 360 - 180, atan(sinh(Double.pi * (1 - 2 * y))) * 180 / Double.pi)
-        }
         // The feature's parts, in degrees.
-        var parts: [[SIMD2<Double>]] = [], start = 0
-        for end in feature.parts where end > start && end * 2 <= feature.coordinates.count {
-            parts.append((start..<end).map(degrees))
-            start = end
+        func part(_ i: Int) -> [SIMD2<Double>] {
+            let p = feature.part(i), base = p.startIndex
+            return (0..<(p.count / 2)).map { k in
+                let g = Basemap.geographic(tile, extent: layer.extent, Double(p[base + 2 * k]), Double(p[base + 2 * k + 1]))
+                return SIMD2(g.longitude, g.latitude)
+            }
         }
-        guard let origin = parts.first?.first else { return nil }
+        let parts = feature.parts.indices.map(part)
+        guard let origin = parts.first(where: { !$0.isEmpty })?.first else { return nil }
         let targetCount = points.count + lines.reduce(0) { $0 + $1.count } + polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
         guard parts.reduce(0, { $0 + $1.count }) * max(1, targetCount) <= Self.maxPairs else { return nil }
-        // The cheap ruler at the feature's latitude: metres a degree east and north.
-        let ruler = Self.ruler(latitude: origin.y)
+        // The cheap ruler at the feature's latitude: the ellipsoid's metres a degree there.
+        let ruler = Ellipsoid.wgs84.metresPerDegree(atLatitude: origin.y)
         func plane(_ p: SIMD2<Double>) -> SIMD2<Double> {
             var dx = p.x - origin.x
             dx -= 360 * (dx / 360).rounded()
-            return SIMD2(dx * ruler.x, (p.y - origin.y) * ruler.y)
+            return SIMD2(dx * ruler.longitude, (p.y - origin.y) * ruler.latitude)
         }
-        let mine = Shapes(parts.map { $0.map(plane) }, kind: feature.type)
+        let planar = parts.map { $0.map(plane) }
+        var mine = Shapes(points: [], lines: [], polygons: [])
+        switch feature.type {
+        case .point: mine.points = planar.flatMap { $0 }
+        case .lineString: mine.lines = planar
+        default: mine.polygons = feature.polygons.map { $0.map { planar[$0] } }
+        }
         let theirs = Shapes(points: points.map(plane), lines: lines.map { $0.map(plane) }, polygons: polygons.map { $0.map { $0.map(plane) } })
         return Shapes.distance(mine, theirs)
-    }
-
-    /// Metres a degree of longitude and of latitude at `latitude` on the WGS84 ellipsoid
-    /// (the cheap ruler's factors).
-    static func ruler(latitude: Double) -> SIMD2<Double> {
-        let re = 6_378_137.0, f = 1 / 298.257223563, e2 = f * (2 - f)
-        let m = Double.pi / 180 * re, coslat = cos(latitude * Double.pi / 180)
-        let w2 = 1 / (1 - e2 * (1 - coslat * coslat)), w = w2.squareRoot()
-        return SIMD2(m * w * coslat, m * w * w2 * (1 - e2))
     }
 
     /// Points, lines and polygons on a plane (metres).
@@ -118,28 +114,6 @@ public struct DistanceTarget: Sendable {
         var points: [SIMD2<Double>] = []
         var lines: [[SIMD2<Double>]] = []
         var polygons: [[[SIMD2<Double>]]] = []
-
-        init(points: [SIMD2<Double>], lines: [[SIMD2<Double>]], polygons: [[[SIMD2<Double>]]]) {
-            self.points = points
-            self.lines = lines
-            self.polygons = polygons
-        }
-
-        /// A feature's parts as its kind reads them (a polygon's rings, an outer ring starting
-        /// each polygon, as classified by winding).
-        init(_ parts: [[SIMD2<Double>]], kind: GeometryType) {
-            switch kind {
-            case .point: points = parts.flatMap { $0 }
-            case .lineString: lines = parts
-            default:
-                for ring in parts {
-                    var area = 0.0
-                    for (a, b) in zip(ring, ring.dropFirst() + ring.prefix(1)) { area += a.x * b.y - b.x * a.y }
-                    // Tile rings: exteriors clockwise on screen (y down), so negative here (y up).
-                    if area < 0 || polygons.isEmpty { polygons.append([ring]) } else { polygons[polygons.count - 1].append(ring) }
-                }
-            }
-        }
 
         /// Every segment: lines' and rings' (closed).
         var segments: [(SIMD2<Double>, SIMD2<Double>)] {

@@ -314,7 +314,7 @@ public enum MapResolver {
             // every bend).
             // `text-padding` widens what a label keeps free around itself.
             let pad = (scaledStyles[i] ?? labels[i].style)?.padding ?? 0
-            func padded(_ boxes: [Rect]) -> [Rect] { boxes.map { pad > 0 ? Rect(x: $0.minX - pad, y: $0.minY - pad, width: $0.width + 2 * pad, height: $0.height + 2 * pad) : $0 } }
+            func padded(_ boxes: [Rect]) -> [Rect] { boxes.map { pad > 0 ? $0.insetBy(dx: -pad, dy: -pad) : $0 } }
             // A point's text and icon each by its own box and rules (`iconRules`): which show.
             let rules = curves[i] == nil ? (scaledStyles[i] ?? labels[i].style)?.iconRules : nil
             func parts(_ text: Rect, _ icon: Rect) -> (text: Bool, icon: Bool, reason: HiddenReason?) {
@@ -322,8 +322,7 @@ public enum MapResolver {
                 var reason: HiddenReason? = nil
                 func free(_ box: Rect, padding: Double, overlaps: Bool) -> Bool {
                     if overlaps { return true }
-                    let p = Rect(x: box.minX - padding, y: box.minY - padding, width: box.width + 2 * padding, height: box.height + 2 * padding)
-                    if let other = index.firstOverlap(p, among: .label) { reason = reason ?? .collidedWithLabel(other); return false }
+                    if let other = index.firstOverlap(box.insetBy(dx: -padding, dy: -padding), among: .label) { reason = reason ?? .collidedWithLabel(other); return false }
                     if let marker = index.firstOverlap(box, among: .marker) { reason = reason ?? .collided(with: marker); return false }
                     return true
                 }
@@ -339,10 +338,7 @@ public enum MapResolver {
             func insertParts(_ text: Rect, _ icon: Rect, _ shown: (text: Bool, icon: Bool, reason: HiddenReason?)) {
                 guard let rules else { return }
                 if shown.text && !rules.textIgnorePlacement { index.insert(padded([text])[0], id: i, as: .label) }
-                if shown.icon && !rules.iconIgnorePlacement {
-                    let q = rules.iconPadding
-                    index.insert(Rect(x: icon.minX - q, y: icon.minY - q, width: icon.width + 2 * q, height: icon.height + 2 * q), id: i, as: .label)
-                }
+                if shown.icon && !rules.iconIgnorePlacement { index.insert(icon.insetBy(dx: -rules.iconPadding, dy: -rules.iconPadding), id: i, as: .label) }
                 if !shown.text || !shown.icon { partial[i] = (shown.text, shown.icon) }
             }
             if let list = candidates[i] {
