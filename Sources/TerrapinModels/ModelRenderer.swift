@@ -181,8 +181,11 @@ public enum ModelRenderer {
                     // Facing, in camera space (the eye is at the origin): first, as about half the
                     // triangles of a closed model face away.
                     let c0 = camera[i0], c1 = camera[i1], c2 = camera[i2]
+                    // The camera axes (right, up, forward) are left-handed, so the cross product of
+                    // the edges in them is minus the face's normal (counter-clockwise seen from
+                    // outside, as glTF winds front faces): e2 × e1 is the normal itself.
                     let e1 = c1 - c0, e2 = c2 - c0
-                    var face = SIMD3<Float>(e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x)
+                    var face = SIMD3<Float>(e2.y * e1.z - e2.z * e1.y, e2.z * e1.x - e2.x * e1.z, e2.x * e1.y - e2.y * e1.x)
                     if mirrored { face = -face }
                     let toward = (face * c0).sum()
                     var side: Float = 1

@@ -319,10 +319,11 @@ enum ModelGolden {
     /// A square standing upright (x right, y up), facing the model's front (+Z), with UVs.
     func quad(_ material: ModelMaterial, texture: ModelTexture?) -> ModelAsset {
         let p: [SIMD3<Float>] = [SIMD3(-0.5, 0, 0), SIMD3(0.5, 0, 0), SIMD3(0.5, 1, 0), SIMD3(-0.5, 1, 0)]
-        let uv: [SIMD2<Float>] = [SIMD2(1, 1), SIMD2(0, 1), SIMD2(0, 0), SIMD2(1, 0)]
+        let uv: [SIMD2<Float>] = [SIMD2(0, 1), SIMD2(1, 1), SIMD2(1, 0), SIMD2(0, 0)]
         let n = [SIMD3<Float>](repeating: SIMD3(0, 0, 1), count: 4)
-        // Counter-clockwise seen from +Z: glTF's −X is on the viewer's right.
-        return ModelAsset(name: "quad", primitives: [ModelPrimitive(positions: p, normals: n, uvs: uv, indices: [1, 0, 2, 0, 3, 2])!],
+        // Counter-clockwise seen from +Z, where a viewer facing the model's front has its +X on
+        // the right (glTF's "−X is right" is the model's own right): (p1 − p0) × (p2 − p0) is +Z.
+        return ModelAsset(name: "quad", primitives: [ModelPrimitive(positions: p, normals: n, uvs: uv, indices: [0, 1, 2, 0, 2, 3])!],
                           materials: [material], textures: texture.map { [$0] } ?? [])!
     }
 
@@ -390,6 +391,26 @@ enum ModelGolden {
         #expect(drawn(single, heading: 20, scale: Vector3D(x: -6, y: 6, z: 6)) == 0)
     }
 
+    /// A closed, opaque model looks the same single- or double-sided: its back faces lie behind
+    /// its front ones either way. (Regression: the facing test took the camera's left-handed
+    /// axes for right-handed ones, so single-sided models were drawn inside out, and
+    /// double-sided ones with normals were lit from the side away from the sun.) Its top, facing
+    /// the sun at 45°, is brighter than its north-east face, which turns from it.
+    @Test func aClosedModelLooksTheSameSingleOrDoubleSided() throws {
+        let single = try GLTF.decode(GLBBuilder.cube(), name: "cube.glb")
+        let double = try GLTF.decode(GLBBuilder.cube(material: #"{"doubleSided":true,"pbrMetallicRoughness":{"baseColorFactor":[0.9,0.3,0.2,1]}}"#), name: "cube.glb")
+        func draw(_ asset: ModelAsset) -> Pixmap {
+            drawModels([(asset, Vector3D(6), Orientation3D(), SIMD3(0, 0, 3))], camera: Camera(center: LatLngAltitude(latitude: 36.5, longitude: -84.2, altitude: 4), heading: 0, tilt: 40, range: 40), width: 160, height: 120)
+        }
+        let a = draw(single), b = draw(double)
+        #expect(a.data == b.data)
+        // Straight through the middle of the view: the top face above the lower (south) face.
+        let column = (0..<120).map { a[80, $0] }.filter { Int($0.red) > 2 * Int($0.green) }
+        #expect(column.count > 20, "the cube is in view")
+        let top = column.first!, south = column.last!
+        #expect(Int(top.red) > Int(south.red) + 20, "the top (\(top)) is lit above the south face (\(south))")
+    }
+
     /// A smooth surface's triangles that share an edge share a pixel's shade along it: drawn
     /// from shared vertices, the pixels differ from drawing every triangle from its own copies
     /// of them (no joins: each shades every pixel it reaches) only on inner edges, and there by
@@ -411,7 +432,8 @@ enum ModelGolden {
         for j in 0..<UInt32(n) {
             for i in 0..<UInt32(n) {
                 let a = j * UInt32(n + 1) + i, b = a + 1, c = a + UInt32(n + 1), d = c + 1
-                indices += [b, a, c, b, c, d]
+                // Counter-clockwise seen from +Z, the side the normals point to.
+                indices += [a, b, c, b, d, c]
             }
         }
         var material = ModelMaterial()
