@@ -1,5 +1,6 @@
 // make bench: prints figures, asserts nothing. Run in release.
 import Terrapin
+import TerrapinFuzzing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -126,6 +127,19 @@ let parts: [(name: String, peak: Bool, run: () throws -> Void)] = [
 ]
 if only == "stress-case", CommandLine.arguments.count == 4, let index = Int(CommandLine.arguments[2]) {
     stressCase(index, report: CommandLine.arguments[3])
+    exit(0)
+}
+// `TerrapinBench stress-files NAME DIR [small]`: a hostile case's scene.json and files, to render by hand.
+if only == "stress-files", CommandLine.arguments.count >= 4 {
+    guard let c = HostileScenes.named(CommandLine.arguments[2], full: CommandLine.arguments.count < 5) else {
+        print("no hostile case '\(CommandLine.arguments[2])'; the cases: \(HostileScenes.names.joined(separator: ", "))")
+        exit(2)
+    }
+    let dir = CommandLine.arguments[3]
+    try FileIO.makeDirectory(dir)
+    try FileIO.writeAtomically(c.scene, to: dir + "/scene.json")
+    for f in c.makeFiles() { try FileIO.writeAtomically(f.bytes, to: dir + "/" + f.name) }
+    print("\(c.name): \(c.summary) → \(dir)/scene.json")
     exit(0)
 }
 if let only, let part = parts.first(where: { $0.name == only }) {

@@ -29,7 +29,7 @@ public enum HostileScenes {
 
     /// The cases' names, in order.
     public static let names = ["nested-layers", "shared-large-image", "many-large-images", "long-key", "long-wrapped-labels", "large-shadows", "popovers", "buildings", "deep-views",
-                                "screen-polygons", "screen-polylines", "screen-roofs"]
+                                "screen-polygons", "screen-polylines", "screen-roofs"] + HostileScenes.inputNames
 
     /// Every case, at full size (`full`) or small enough for `make test`.
     public static func all(full: Bool) -> [HostileScene] { names.compactMap { named($0, full: full) } }
@@ -49,7 +49,7 @@ public enum HostileScenes {
         case "screen-polygons", "screen-polylines", "screen-roofs":
             HostileScene(name: name, summary: "\(full ? 4_000 : 3) \(name.dropFirst(7)) each covering most of the view, \(full ? 4096 : 64)²",
                          scene: covering(String(name.dropFirst(7)), count: full ? 4_000 : 3, side: full ? 4096 : 64))
-        default: nil
+        default: input(name, full)
         }
     }
 

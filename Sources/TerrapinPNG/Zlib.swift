@@ -50,21 +50,40 @@ package enum Zlib {
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return .failure(.start) }
         defer { inflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: size)
-        var status: Int32 = Z_OK
+        let status = finish(&stream, bytes, into: &out, CZlib.inflate)
+        guard status == Z_STREAM_END else {
+            return .failure(.corrupt(status == Z_BUF_ERROR ? "it is longer than declared, or ends early" : "status \(status)"))
+        }
+        out.removeLast(Int(stream.avail_out))
+        return .success(out)
+    }
+
+    /// `bytes` as one gzip stream at the highest compression (for writing test and stress
+    /// archives); nil if zlib cannot start.
+    package static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        // 15 window bits, +16: a gzip header and trailer.
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 32)
+        let status = finish(&stream, bytes, into: &out, deflate)
+        guard status == Z_STREAM_END else { return nil }
+        out.removeLast(Int(stream.avail_out))
+        return out
+    }
+
+    /// Runs `step` (inflate or deflate) once with `Z_FINISH` over all of `bytes` into `out`.
+    private static func finish(_ stream: inout z_stream, _ bytes: [UInt8], into out: inout [UInt8],
+                               _ step: (UnsafeMutablePointer<z_stream>?, Int32) -> Int32) -> Int32 {
         bytes.withUnsafeBufferPointer { input in
             out.withUnsafeMutableBufferPointer { o in
                 stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
                 stream.avail_in = UInt32(input.count)
                 stream.next_out = o.baseAddress
                 stream.avail_out = UInt32(o.count)
-                status = CZlib.inflate(&stream, Z_FINISH)
+                return step(&stream, Z_FINISH)
             }
         }
-        guard status == Z_STREAM_END else {
-            return .failure(.corrupt(status == Z_BUF_ERROR ? "it is longer than declared, or ends early" : "status \(status)"))
-        }
-        out.removeLast(Int(stream.avail_out))
-        return .success(out)
     }
 
     /// The Adler-32 of A followed by B, from A's checksum, B's and B's length.

@@ -21,6 +21,11 @@ public final class MBTiles: TileSource {
     /// tile read takes hundreds, a scan of a million tiles a few million.
     public static let maxStepsPerStatement = 100_000_000
 
+    /// The most bytes the `metadata` table's names and values may hold together (its `json`
+    /// row, the vector layers and their statistics, is the large one: a few hundred KiB for a
+    /// planet).
+    public static let maxMetadataBytes = 16 << 20
+
     final class Connection: @unchecked Sendable {
         let handle: OpaquePointer
         let select: OpaquePointer
@@ -59,6 +64,10 @@ public final class MBTiles: TileSource {
             return .database(path: path, message: "\(context): \(m)")
         }
         let work = tp_sqlite_bound_work(handle, max(1000, stepsPerStatement) / 1000)
+        // No string or blob larger than a tile may have, made or read: a view computing a
+        // gigabyte (`zeroblob(9e8)`, a `replace` over a huge `hex`) fails inside SQLite instead
+        // of being allocated.
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Int32(TileSources.maxTileBytes))
         func close() {
             tp_sqlite_free_work(handle, work)
             sqlite3_close_v2(handle)
@@ -68,16 +77,29 @@ public final class MBTiles: TileSource {
         if sqlite3_prepare_v2(handle, "SELECT name, value FROM metadata LIMIT 1000", -1, &statement, nil) == SQLITE_OK, let statement {
             tp_sqlite_reset_work(work)
             var step = sqlite3_step(statement)
+            // Its names and values together at most `maxMetadataBytes`.
+            var bytes = 0
             while step == SQLITE_ROW {
+                bytes += Int(sqlite3_column_bytes(statement, 0)) + Int(sqlite3_column_bytes(statement, 1))
+                if bytes > Self.maxMetadataBytes {
+                    sqlite3_finalize(statement)
+                    close()
+                    throw .database(path: path, message: "its metadata is larger than \(Self.maxMetadataBytes) bytes; give one whose `metadata` holds names and short values")
+                }
                 if let name = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) {
                     metadata[String(cString: name)] = String(cString: value)
                 }
                 step = sqlite3_step(statement)
             }
+            let message = String(cString: sqlite3_errmsg(handle))
             sqlite3_finalize(statement)
             if step == SQLITE_INTERRUPT {
                 close()
                 throw .database(path: path, message: Self.tooMuchWork("reading its metadata", stepsPerStatement))
+            }
+            if step != SQLITE_DONE {
+                close()
+                throw .database(path: path, message: "reading its metadata: \(message)")
             }
         }
         var select: OpaquePointer?
@@ -144,5 +166,25 @@ public final class MBTiles: TileSource {
             }
         }
         return out
+    }
+}
+
+extension MBTiles {
+    /// Makes a new SQLite database at `path` by running `script` (tables, views, rows; blobs as
+    /// `X'…'` literals), for tests and stress cases that need an archive of a given shape. Nil
+    /// when it worked, else SQLite's message.
+    package static func create(_ path: String, script: String) -> String? {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let handle else {
+            sqlite3_close_v2(handle)
+            return "cannot create \(path)"
+        }
+        defer { sqlite3_close_v2(handle) }
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, script, nil, nil, &message) == SQLITE_OK else {
+            defer { sqlite3_free(message) }
+            return message.map { String(cString: $0) } ?? "the script failed"
+        }
+        return nil
     }
 }

@@ -49,6 +49,8 @@ public final class PMTiles: TileSource {
     }
 
     static let maxDirectoryBytes = 64 * 1024 * 1024
+    /// The most bytes the metadata may have, stored or inflated (a planet's is a few hundred KiB).
+    public static let maxMetadataBytes = 16 << 20
     static let maxLeafDepth = 4
     static let maxCachedLeaves = 256
 
@@ -69,8 +71,11 @@ public final class PMTiles: TileSource {
         root = try Self.directory(file, header: header, offset: header.rootOffset, length: header.rootLength, path: path)
         var metadata = "{}"
         if header.metadataLength > 0 {
+            guard header.metadataLength <= Self.maxMetadataBytes else {
+                throw .corrupt(path: path, what: "its metadata is \(header.metadataLength) bytes, more than \(Self.maxMetadataBytes)")
+            }
             let raw = try file.read(offset: header.metadataOffset, count: header.metadataLength)
-            let text = try Self.decompress(raw, header.internalCompression, path: path, what: "metadata")
+            let text = try Self.decompress(raw, header.internalCompression, path: path, what: "metadata", limit: Self.maxMetadataBytes)
             metadata = String(decoding: text, as: UTF8.self)
         }
         self.metadata = metadata

@@ -64,8 +64,20 @@ public struct TileSourceInfo: Equatable, Sendable {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.bounds = bounds
-        self.attribution = attribution.map(Self.plainText)
+        self.attribution = attribution.map(Self.attributionText)
         self.name = name
+    }
+
+    /// The most characters of an archive's attribution kept (a line of credits is well under
+    /// it; an archive whose metadata holds megabytes there would cost minutes to lay out).
+    public static let maxAttributionCharacters = 1_000
+
+    /// An attribution as plain text (`plainText`), from at most the first 64 KiB of its HTML and
+    /// at most `maxAttributionCharacters` long (an ellipsis ends one cut short).
+    static func attributionText(_ html: String) -> String {
+        let head = html.utf8.count > 65_536 ? String(decoding: html.utf8.prefix(65_536), as: UTF8.self) : html
+        let text = plainText(head)
+        return text.count > maxAttributionCharacters ? text.prefix(maxAttributionCharacters - 1) + "…" : text
     }
 
     /// HTML as the text it shows: tags removed, the common entities decoded, spaces collapsed.

@@ -409,3 +409,43 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         #expect(ElevationEncoding.terrarium.height(131, 232, 128) == 1000.5)
     }
 }
+
+/// What an archive's metadata and views may cost: values SQLite would have to make or read
+/// beyond a tile's 16 MiB, metadata beyond 16 MiB, and an attribution beyond 1,000 characters.
+@Suite struct ArchiveMetadataLimitTests {
+    func archive(_ script: String) throws -> String {
+        let path = "/tmp/terrapin-tiles-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mbtiles"
+        #expect(MBTiles.create(path, script: script) == nil)
+        return path
+    }
+
+    @Test func sqliteMakesNoValueLargerThanATile() throws {
+        // A metadata view computing a 20 MiB attribution: refused, naming SQLite's reason.
+        let view = try archive("CREATE VIEW metadata AS SELECT 'attribution' AS name, replace(hex(zeroblob(10485760)), '0', 'a') AS value;"
+                               + "CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob);")
+        defer { unlink(view) }
+        #expect { _ = try MBTiles(view) } throws: { "\($0)".contains("reading its metadata") && "\($0)".contains("too big") }
+        // Every tile a zeroblob of 900 MB: the read fails inside SQLite, nothing allocated.
+        let blobs = try archive("CREATE TABLE metadata (name text, value text); INSERT INTO metadata VALUES ('format', 'png');"
+                                + "CREATE VIEW tiles AS SELECT 0 AS zoom_level, 0 AS tile_column, 0 AS tile_row, zeroblob(900000000) AS tile_data;")
+        defer { unlink(blobs) }
+        let source = try MBTiles(blobs)
+        #expect { _ = try source.tile(TileID(z: 0, x: 0, y: 0)) } throws: { "\($0)".contains("too big") }
+        // Two metadata rows of 9 MiB: over 16 MiB together.
+        let rows = try archive("CREATE TABLE metadata (name text, value text); INSERT INTO metadata VALUES ('a', zeroblob(9437184)), ('b', zeroblob(9437184));"
+                               + "CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob);")
+        defer { unlink(rows) }
+        #expect { _ = try MBTiles(rows) } throws: { "\($0)".contains("its metadata is larger than 16777216 bytes") }
+    }
+
+    @Test func attributionsAreCutShortAndMetadataBounded() throws {
+        let long = TileSourceInfo(type: .png, minZoom: 0, maxZoom: 1, attribution: "<a href='x'>&copy; Someone</a> " + String(repeating: "credit ", count: 1_000_000))
+        #expect(long.attribution?.count == 1_000 && long.attribution?.hasPrefix("© Someone credit") == true && long.attribution?.hasSuffix("…") == true)
+        #expect(TileSourceInfo(type: .png, minZoom: 0, maxZoom: 1, attribution: "<b>© OpenMapTiles</b>").attribution == "© OpenMapTiles")
+        // PMTiles metadata inflating past 16 MiB: refused before it is parsed.
+        let big = pmtiles([(TileID(z: 0, x: 0, y: 0), [1, 2, 3])], metadata: #"{"attribution": ""# + String(repeating: "a", count: (16 << 20) + 1) + #""}"#)
+        let path = try write(big, "big-metadata.pmtiles")
+        defer { unlink(path) }
+        #expect { _ = try PMTiles(path) } throws: { "\($0)".contains("more than 16777216") }
+    }
+}
