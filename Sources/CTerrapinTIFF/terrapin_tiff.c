@@ -194,6 +194,14 @@ int tp_tiff_read_rgba_region(tp_tiff_reader *reader, int directory, uint32_t x, 
         snprintf(reader->message, sizeof reader->message, "the rectangle %u,%u %ux%u is outside the %ux%u image", x, y, width, height, w, h);
         return 0;
     }
+    // A block the file leaves out (offset and byte count 0: GDAL's sparse files) is
+    // transparent, as GDAL reads it, rather than an error. (The region is one block here.)
+    uint32_t block = TIFFIsTiled(tif) ? TIFFComputeTile(tif, x, y, 0, 0) : TIFFComputeStrip(tif, y, 0);
+    uint32_t blocks = TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+    if (block < blocks && TIFFGetStrileByteCount(tif, block) == 0 && TIFFGetStrileOffset(tif, block) == 0) {
+        memset(dst, 0, (size_t)width * height * 4);
+        return 1;
+    }
     char why[1024] = {0};
     TIFFRGBAImage image;
     if (!TIFFRGBAImageOK(tif, why) || !TIFFRGBAImageBegin(&image, tif, 1, why)) {

@@ -73,6 +73,8 @@ extension Basemap {
               rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0, floatingRoofs: Bool = true,
               viewportCircles: Bool = true) -> Bool {
         var drewSomething = false
+        // The pixels the tile's fills, lines and roofs may cover, all layers together.
+        var coverage = Double(Self.coverageVisitsPerPixel) * Double(canvas.width) * Double(canvas.height)
         // Raster layers' tiles moved onto the image's pixel grid (`TileView.rasterAlignment`).
         let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
         let range = layers.map { $0.clamped(to: 0..<style.layers.count) } ?? 0..<style.layers.count
@@ -112,7 +114,7 @@ extension Basemap {
                     drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 } else {
                     drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: Self.patternOrigin(id, tileSize: tileSize, scale: k), canvas: canvas, transform: (scale, dx, dy), unit: unit,
-                                                 floatingRoofs: floatingRoofs) || drewSomething
+                                                 floatingRoofs: floatingRoofs, coverage: &coverage) || drewSomething
                 }
             case .raster:
                 if let sourceName = layer.source, let source = imageSources[sourceName] {
@@ -135,11 +137,19 @@ extension Basemap {
         return drewSomething
     }
 
+    /// How many times a tile's fills, lines and flat roofs may cover each of its pixels, all its
+    /// layers together (each feature's cost its area, or its length times its width): a real
+    /// style covers a busy city tile a few times over; a small hostile tile of 199,000
+    /// tile-covering polygons, or a style of 10,000 layers, would cover it for minutes.
+    static let coverageVisitsPerPixel = 64
+    /// What a vertex of a fill or line costs beyond the pixels it covers, in pixels.
+    static let vertexCost = 4.0
+
     /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
     /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
     /// drawn.
     func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, patternOrigin: (Int, Int) = (0, 0), canvas: Canvas, transform t: (Double, Double, Double),
-                      unit: Double = 1, floatingRoofs: Bool = true) -> Bool {
+                      unit: Double = 1, floatingRoofs: Bool = true, coverage: inout Double) -> Bool {
         let width = Double(canvas.width), height = Double(canvas.height)
         let patternUnit = Self.patternUnit(unit, zoom: zoom)
         // `fill-translate` / `line-translate` / `fill-extrusion-translate` (its roof seen from
@@ -194,6 +204,10 @@ extension Basemap {
             case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
             default: continue
             }
+            guard coverage > 0 else {
+                note("layer '\(layer.id)': a tile's fills, lines and roofs would cover its pixels more than \(Self.coverageVisitsPerPixel) times; the rest of them there are not drawn")
+                break
+            }
             let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
             if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
@@ -205,17 +219,41 @@ extension Basemap {
             var lineParts: [[Point]] = []
             // `line-offset`: pixels of a 512-pixel tile to the right of the line's direction.
             let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * unit : 0
-            for part in feature.parts.indices {
+            // What drawing it costs, in canvas pixels: a line its length times its width (both
+            // sides of a gap), a fill its area and outline, each at most its box within the
+            // canvas; and every vertex `vertexCost` more (a join, an edge), so a line of millions
+            // of tiny segments costs what it takes. A segment wholly beyond one side of the canvas
+            // is free. Counted as the path is built: a feature that would spend more than the
+            // tile has left is dropped, with the rest of the layer's there, before it is drawn.
+            let reach = layer.kind == .line
+                ? (min(1024, Self.number(layer, "line-width", context, default: 1)) + 2 * min(1024, max(0, Self.number(layer, "line-gap-width", context, default: 0)))) * unit + 2
+                : 2 * unit
+            var twiceArea = 0.0, length = 0.0, vertices = 0.0
+            var overspent = false
+            parts: for part in feature.parts.indices {
                 let p = feature.part(part), base = p.startIndex
                 let count = p.count / 2
                 func at(_ k: Int) -> Point { Point(Double(p[base + 2 * k]) * t.0 + t.1, Double(p[base + 2 * k + 1]) * t.0 + t.2) }
                 // (An array of the points only for an offset line: most parts are read in place.)
                 let moved = offset != 0 ? Self.offset((0..<count).map(at), by: offset, closed: feature.type == .polygon) : nil
+                var first = Point(0, 0), last = Point(0, 0)
+                @inline(__always) func segment(_ a: Point, _ b: Point) {
+                    twiceArea += a.x * b.y - b.x * a.y
+                    guard max(a.x, b.x) >= -reach, min(a.x, b.x) <= width + reach, max(a.y, b.y) >= -reach, min(a.y, b.y) <= height + reach else { return }
+                    length += ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+                }
                 for k in 0..<count {
                     let point = moved?[k] ?? at(k)
                     minX = min(minX, point.x); maxX = max(maxX, point.x); minY = min(minY, point.y); maxY = max(maxY, point.y)
-                    if k == 0 { b.move(to: point) } else { b.line(to: point) }
+                    vertices += 1
+                    if k == 0 { b.move(to: point); first = point } else {
+                        b.line(to: point)
+                        segment(last, point)
+                        if (layer.kind == .line ? length * reach : 0) + vertices * Self.vertexCost > coverage { overspent = true; break parts }
+                    }
+                    last = point
                 }
+                if feature.type == .polygon, count > 0 { segment(last, first) }
                 if feature.type == .polygon { b.close() }
                 if keepsParts {
                     var points = moved ?? (0..<count).map(at)
@@ -223,7 +261,14 @@ extension Basemap {
                     lineParts.append(points)
                 }
             }
+            if overspent {
+                coverage = 0
+                note("layer '\(layer.id)': a tile's fills, lines and roofs would cover its pixels more than \(Self.coverageVisitsPerPixel) times; the rest of them there are not drawn")
+                break
+            }
             guard maxX >= -margin, maxY >= -margin, minX <= width + margin, minY <= height + margin else { continue }
+            let box = max(0, min(width, maxX + reach) - max(0, minX - reach)) * max(0, min(height, maxY + reach) - max(0, minY - reach))
+            coverage -= max(1, min(box, layer.kind == .line ? length * reach : abs(twiceArea) / 2 + length * 2 * unit)) + vertices * Self.vertexCost
             let path = b.build()
             /// The feature filled into pattern `name`'s mask. True if drawn.
             func fillPattern(_ name: String, _ property: String, _ what: String, opacity: Double) -> Bool {
@@ -438,8 +483,16 @@ extension Basemap {
             note("layer '\(layer.id)': pattern '\(name)' is not in the sprite; not drawn")
             return nil
         }
+        guard max(image.0.width, image.0.height) <= Self.maxPatternSide else {
+            note("layer '\(layer.id)': pattern '\(name)' is over \(Self.maxPatternSide) pixels a side; \(what) not drawn")
+            return nil
+        }
         return image
     }
+
+    /// The largest side of a pattern's image, and of its cell at tile scale (a pattern repeats:
+    /// a larger one is a picture, and laying it out would cost its whole size on every tile).
+    static let maxPatternSide = 1024
 
     /// A sprite image at tile scale, premultiplied, 0…255 (nil for an image smaller than a tile
     /// pixel): where `ratio` image pixels make a tile pixel (rounded to a whole number, at least
@@ -449,10 +502,13 @@ extension Basemap {
     /// as MapLibre pads a pattern in its atlas for linear filtering.
     static func patternCell(_ image: Pixmap, ratio: Double) -> (width: Int, height: Int, texels: [Float])? {
         guard ratio.isFinite, ratio > 0 else { return nil }
+        guard max(image.width, image.height) <= maxPatternSide else { return nil }
         if ratio < 0.75 {
-            let m = min(8, Int((1 / ratio).rounded()))
-            let iw = image.width, ih = image.height, w = iw * m, h = ih * m
+            let iw = image.width, ih = image.height
             guard iw > 0, ih > 0 else { return nil }
+            // Magnified at most 8 times, and to at most `maxPatternSide` a side.
+            let m = max(1, min(8, Int((1 / ratio).rounded()), maxPatternSide / max(iw, ih)))
+            let w = iw * m, h = ih * m
             var cell = [Float](repeating: 0, count: w * h * 4)
             for y in 0..<h {
                 let fy = (Double(y) + 0.5) / Double(m) - 0.5, y0 = Int(fy.rounded(.down)), ty = Float(fy - Double(y0))

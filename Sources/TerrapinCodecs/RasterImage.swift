@@ -47,3 +47,51 @@ public enum RasterImage {
         }
     }
 }
+
+extension RasterImage {
+    /// The size a PNG, JPEG or WebP file's header declares, from its first bytes (a JPEG's
+    /// frame header follows its metadata segments: 128 KiB of head finds it past any EXIF), or
+    /// nil. Nothing is decoded: a render adds up what its images would decode to before it
+    /// decodes one.
+    public static func declaredSize(_ head: [UInt8]) -> (width: Int, height: Int)? {
+        func u16be(_ i: Int) -> Int { Int(head[i]) << 8 | Int(head[i + 1]) }
+        func u24le(_ i: Int) -> Int { Int(head[i]) | Int(head[i + 1]) << 8 | Int(head[i + 2]) << 16 }
+        switch RasterFormat.sniff(head) {
+        case .png:
+            return PNGDecoder.declaredSize(head)
+        case .jpeg:
+            var at = 2
+            while at + 4 <= head.count {
+                guard head[at] == 0xFF else { return nil }
+                let marker = head[at + 1]
+                if marker == 0xFF { at += 1; continue }   // fill byte
+                if marker == 0x01 || (0xD0...0xD9).contains(marker) { at += 2; continue }
+                let length = u16be(at + 2)
+                // A frame header: SOF0–SOF15 but DHT (C4), JPG (C8) and DAC (CC).
+                if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                    guard at + 9 <= head.count else { return nil }
+                    return (u16be(at + 7), u16be(at + 5))
+                }
+                if marker == 0xDA { return nil }   // image data before any frame header
+                guard length >= 2 else { return nil }
+                at += 2 + length
+            }
+            return nil
+        case .webp:
+            guard head.count >= 30 else { return nil }
+            switch String(decoding: head[12..<16], as: UTF8.self) {
+            case "VP8X": return (u24le(24) + 1, u24le(27) + 1)
+            case "VP8L":
+                guard head[20] == 0x2F else { return nil }
+                let bits = UInt32(head[21]) | UInt32(head[22]) << 8 | UInt32(head[23]) << 16 | UInt32(head[24]) << 24
+                return (Int(bits & 0x3FFF) + 1, Int(bits >> 14 & 0x3FFF) + 1)
+            case "VP8 ":
+                guard head[23] == 0x9D, head[24] == 0x01, head[25] == 0x2A else { return nil }
+                return (Int(head[26]) | Int(head[27] & 0x3F) << 8, Int(head[28]) | Int(head[29] & 0x3F) << 8)
+            default: return nil
+            }
+        case nil:
+            return nil
+        }
+    }
+}

@@ -17,13 +17,19 @@ public struct SVGLimits: Sendable, Equatable {
     public var maxSide: Int
     /// Most pixels of one rasterisation. Default 4096 × 4096.
     public var maxPixels: Int
+    /// Most pixels all a rasterisation's filtered elements may cover together (each element
+    /// drawn through a filter — a blur, a morphology — is a pass over its region, and librsvg's
+    /// blurs cost what their radius asks). Default 16,777,216: a document using filters is
+    /// rasterised at most at 16 Mi pixels divided by its filtered elements, and scaled up.
+    public var maxFilterPixels: Int
     /// Largest own size (width and height, else the viewBox) of a document, in points.
     public static let maxDocumentSide = 16_384.0
 
-    public init(maxFileBytes: Int = 4 << 20, maxSide: Int = 4096, maxPixels: Int = 4096 * 4096) {
+    public init(maxFileBytes: Int = 4 << 20, maxSide: Int = 4096, maxPixels: Int = 4096 * 4096, maxFilterPixels: Int = 4096 * 4096) {
         self.maxFileBytes = maxFileBytes
         self.maxSide = maxSide
         self.maxPixels = maxPixels
+        self.maxFilterPixels = maxFilterPixels
     }
 
     public static let `default` = SVGLimits()
@@ -35,6 +41,9 @@ public final class SVGDocument: @unchecked Sendable {
     public let height: Double
     public let source: String
     public let limits: SVGLimits
+    /// How many elements name a filter (`filter="…"` or `filter: …` in a style) in a document
+    /// that defines one: each is a pass of its own when drawn.
+    public let filterUses: Int
     private let handle: OpaquePointer
     /// librsvg handles are not for concurrent use: one rasterisation at a time.
     private let lock = Locked(())
@@ -77,6 +86,18 @@ public final class SVGDocument: @unchecked Sendable {
         handle = opened
         width = w
         height = h
+        filterUses = Self.count("<filter", in: bytes) == 0 ? 0 : Self.count("filter=", in: bytes) + Self.count("filter:", in: bytes)
+    }
+
+    /// Occurrences of `word` in `bytes` (a linear scan).
+    static func count(_ word: String, in bytes: [UInt8]) -> Int {
+        let w = Array(word.utf8)
+        guard let first = w.first, bytes.count >= w.count else { return 0 }
+        var n = 0, i = 0
+        while i <= bytes.count - w.count {
+            if bytes[i] == first, bytes[i..<(i + w.count)].elementsEqual(w) { n += 1; i += w.count } else { i += 1 }
+        }
+        return n
     }
 
     /// Reads and parses a file (through `files`, so `--root` confines it).
@@ -88,9 +109,11 @@ public final class SVGDocument: @unchecked Sendable {
 
     deinit { tp_svg_close(handle) }
 
-    /// The largest size within the limits with the proportions of `width` × `height`.
+    /// The largest size within the limits with the proportions of `width` × `height` (for a
+    /// document with filters, its filtered elements' passes within `maxFilterPixels`).
     public func fitted(width: Int, height: Int) -> (width: Int, height: Int) {
-        let side = Double(limits.maxSide), area = Double(limits.maxPixels)
+        let side = Double(limits.maxSide)
+        let area = Double(filterUses > 0 ? min(limits.maxPixels, max(64 * 64, limits.maxFilterPixels / filterUses)) : limits.maxPixels)
         let w = Double(max(1, width)), h = Double(max(1, height))
         let k = min(1, side / w, side / h, (area / (w * h)).squareRoot())
         return (max(1, min(limits.maxSide, Int((w * k).rounded(.down)))), max(1, min(limits.maxSide, Int((h * k).rounded(.down)))))

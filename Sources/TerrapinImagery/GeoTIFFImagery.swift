@@ -32,6 +32,10 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
     public let minZoom: Int, maxZoom: Int
     /// Zooms are blended (trilinear), as for an archive of photographs.
     public var blendsZooms: Bool { true }
+    /// Drawn at most 4 times smaller than its coarsest level (the full image, or its smallest
+    /// overview): farther out every tile of `minZoom` would be drawn to make the view, each
+    /// decoding the blocks under it — the whole image, for a file without overviews.
+    public var shallowestZoom: Int { minZoom - 2 }
     public let info: GeoTIFF.Info
 
     /// A level: its image (IFD) index, size, block size, and pixel size in the file's CRS units.

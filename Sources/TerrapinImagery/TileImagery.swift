@@ -37,6 +37,11 @@ public protocol TileDrawer: Sendable {
     var blendsZooms: Bool { get }
     /// Whether `draw(_:view:into:)` draws tiles at an image's own resolution. Default false.
     var drawsDirectly: Bool { get }
+    /// The shallowest zoom it is drawn at, at most `minZoom`: a view farther out leaves it
+    /// undrawn, with a warning (a GeoTIFF without overviews, seen whole, would decode every
+    /// block of its full image for every tile of its shallowest zoom). Default `Int.min`: no
+    /// limit (zooms below 0 are a world smaller than a tile).
+    var shallowestZoom: Int { get }
     /// Tile `id` drawn into `canvas` as `view` places it (see `TileView`); false where nothing
     /// was drawn. Default: nothing.
     func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool
@@ -45,6 +50,7 @@ public protocol TileDrawer: Sendable {
 extension TileDrawer {
     public var blendsZooms: Bool { false }
     public var drawsDirectly: Bool { false }
+    public var shallowestZoom: Int { .min }
     public func draw(_ id: TileID, view: TileView, into canvas: Canvas) throws -> Bool { false }
 }
 
@@ -101,6 +107,14 @@ public final class TileImagery: Sendable {
     /// What went wrong reading tiles (first few): a damaged tile is drawn from its parent.
     let problems = Locked<[String]>([])
 
+    /// How many decoded tiles a reader keeps at hand: 16, fewer for tiles so large that 16
+    /// would hold more than 64 MiB (each drawing thread has a reader, and holds its tiles
+    /// beyond the shared cache's limit), at least 3.
+    var readerCapacity: Int { max(3, min(ImageryReader.capacity, (64 << 20) / max(1, tileSize * tileSize * 16 / 3))) }
+
+    /// Zooms below this are not read (`TileDrawer.shallowestZoom`; `Int.min`, none, for an archive).
+    public let shallowestZoom: Int
+
     /// Tiles beyond this zoom are not read (2^24 tiles across: 2 cm pixels).
     public static let maxZoomRead = TileID.maxZoomRead
 
@@ -121,6 +135,7 @@ public final class TileImagery: Sendable {
         serial = Self.serials.withLock { (n: inout UInt64) -> UInt64 in n += 1; return n }
         minZoom = info.minZoom
         maxZoom = max(info.minZoom, min(info.maxZoom, Self.maxZoomRead))
+        shallowestZoom = .min
         // The tile size from a tile near the bounds' centre at the shallowest zoom.
         var size = 256
         let b = info.bounds ?? [-180, -85, 180, 85]
@@ -150,6 +165,7 @@ public final class TileImagery: Sendable {
         serial = Self.serials.withLock { (n: inout UInt64) -> UInt64 in n += 1; return n }
         minZoom = max(0, drawer.minZoom)
         maxZoom = max(minZoom, min(drawer.maxZoom, Self.maxZoomRead))
+        shallowestZoom = min(minZoom, drawer.shallowestZoom)
         tileSize = size
         worldPixels = size << maxZoom
     }
@@ -223,6 +239,7 @@ public final class TileImagery: Sendable {
         /// tile looked up only when the position leaves the last one; anything else there.
         @inline(__always)
         mutating func bilinear(_ imagery: TileImagery, zoom: Int, x: Double, y: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+            if zoom < imagery.shallowestZoom { return imagery.bilinear(zoom: zoom, x: x, y: y, reader: &reader) }
             if zoom != self.zoom {
                 self.zoom = zoom
                 tz = max(zoom, imagery.minZoom); mip = tz - zoom
@@ -258,6 +275,14 @@ public final class TileImagery: Sendable {
     /// below `minZoom` the shallowest tiles' mip level `minZoom − zoom`); falls back a zoom at
     /// a time where a tile is missing. Nil where no zoom has the tile.
     func bilinear(zoom start: Int, x startX: Double, y startY: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+        guard start >= shallowestZoom else {
+            if !reader.farOut {
+                reader.farOut = true
+                let message = "'\(path)' is not drawn below zoom \(shallowestZoom), 4 times smaller than its coarsest image: add overviews (gdaladdo) to see it from farther out"
+                problems.withLock { list in if list.count < 8, !list.contains(message) { list.append(message) } }
+            }
+            return nil
+        }
         var zoom = start, x = startX, y = startY
         while true {
             let tz = max(zoom, minZoom), mip = tz - zoom
@@ -538,6 +563,8 @@ public struct ImageryReader {
     /// The imagery the entries belong to (its serial): a reader handed another imagery starts
     /// afresh rather than mixing tiles of the same number.
     private var owner: UInt64 = 0
+    /// A position below an imagery's shallowest zoom was asked for (noted once a reader).
+    var farOut = false
     static let capacity = 16
 
     public init() {}
@@ -563,13 +590,14 @@ public struct ImageryReader {
         }
         let tile = imagery.decodedTile(id)
         let slot: Int
-        if ids.count < Self.capacity {
+        let capacity = imagery.readerCapacity
+        if ids.count < capacity {
             slot = ids.count
             ids.append(id)
             tiles.append(tile)
             views.append(tile?.views)
         } else {
-            repeat { next = (next + 1) % Self.capacity } while next == last || next == previous
+            repeat { next = (next + 1) % capacity } while next == last || next == previous
             slot = next
             ids[slot] = id
             tiles[slot] = tile

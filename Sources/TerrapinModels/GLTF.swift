@@ -44,7 +44,11 @@ struct GLTFReader {
     let source: String
     let limits: ModelLimits
     let external: ((String, Int) throws(ModelError) -> [UInt8])?
-    var warnings: [String] = []
+    /// At most `maxWarnings` lines, then one that counts the rest (a file may list 200,000
+    /// extensions or primitives, each worth a line).
+    private(set) var warnings: [String] = []
+    var unsaid = 0
+    static let maxWarnings = 32
     var json: [String: JSONNode] = [:]
     var buffers: [[UInt8]] = []
     var glbChunk: [UInt8]?
@@ -180,6 +184,13 @@ struct GLTFReader {
         return jsonChunk
     }
 
+    mutating func warn(_ line: String) {
+        if warnings.count < Self.maxWarnings { warnings.append(line) } else { unsaid += 1 }
+    }
+
+    /// The warnings, the last of them counting those left unsaid.
+    var allWarnings: [String] { unsaid == 0 ? warnings : warnings + ["\(unsaid) more warnings like these"] }
+
     mutating func checkAssetAndExtensions() throws(ModelError) {
         guard let asset = json["asset"] else { throw fail(nil, "asset", "is required (a glTF file states its version there)") }
         let a = try object(asset, "asset")
@@ -194,11 +205,11 @@ struct GLTFReader {
         for (i, node) in try list("extensionsUsed").enumerated() {
             let name = try string(node, "extensionsUsed[\(i)]") ?? ""
             if !GLTF.supportedExtensions.contains(name) {
-                warnings.append(GLTF.ignoredExtensions.contains(name) ? "\(name) is not drawn (the model is drawn without it)"
+                warn(GLTF.ignoredExtensions.contains(name) ? "\(name) is not drawn (the model is drawn without it)"
                                                                     : "extension \(name) is not implemented and was ignored")
             }
         }
-        if !(try list("animations")).isEmpty { warnings.append("animations are not played: the model is drawn in its rest pose") }
+        if !(try list("animations")).isEmpty { warn("animations are not played: the model is drawn in its rest pose") }
     }
 
     // MARK: Buffers
@@ -514,7 +525,7 @@ struct GLTFReader {
             let n = try object(nodes[i], p)
             let local = try transform(n, p)
             let global = parentTransform * local
-            if n["skin"] != nil, !warnedSkin { warnings.append("skins are not applied: skinned meshes are drawn in their bind pose"); warnedSkin = true }
+            if n["skin"] != nil, !warnedSkin { warn("skins are not applied: skinned meshes are drawn in their bind pose"); warnedSkin = true }
             if let m = n["mesh"] {
                 let meshes = try list("meshes")
                 let mi = try index(m, p + ".mesh", count: meshes.count, of: "meshes")
@@ -543,7 +554,7 @@ struct GLTFReader {
               asset.boundsMin.z.isFinite, asset.boundsMax.z.isFinite else {
             throw ModelError.malformed(source: source, at: "nodes", detail: "positions or transforms are not finite numbers")
         }
-        asset.warnings = warnings
+        asset.warnings = allWarnings
         return asset
     }
 
@@ -574,14 +585,14 @@ struct GLTFReader {
             let prim = try object(primNode, pp)
             let mode = try int(prim["mode"], pp + ".mode", range: 0...6, default: 4)
             guard mode >= 4 else {
-                warnings.append("\(pp): points and lines are not drawn")
+                warn("\(pp): points and lines are not drawn")
                 continue
             }
-            if prim["targets"] != nil { warnings.append("\(pp): morph targets are not applied (drawn with the base shape)") }
+            if prim["targets"] != nil { warn("\(pp): morph targets are not applied (drawn with the base shape)") }
             guard let attrs = prim["attributes"] else { throw fail(primNode, pp, "needs \"attributes\"") }
             let at = try object(attrs, pp + ".attributes")
             let accessorCount = try list("accessors").count
-            guard let positionNode = at["POSITION"] else { warnings.append("\(pp): no POSITION, not drawn"); continue }
+            guard let positionNode = at["POSITION"] else { warn("\(pp): no POSITION, not drawn"); continue }
             let (pos, _) = try floats(try index(positionNode, pp + ".attributes.POSITION", count: accessorCount, of: "accessors"), pp + ".attributes.POSITION", allowed: [3])
             let vertexCount = pos.count / 3
             guard vertexCount <= limits.maxVertices else { throw ModelError.tooLarge(source: source, what: "vertices in \(pp)", count: vertexCount, limit: limits.maxVertices) }
@@ -735,7 +746,7 @@ struct GLTFReader {
             if let webp = e["EXT_texture_webp"] { source = try object(webp, p + ".extensions.EXT_texture_webp")["source"] ?? source }
         }
         guard let source else {
-            warnings.append("\(p) has no image Terrapin reads (a KHR_texture_basisu texture?): drawn untextured")
+            warn("\(p) has no image Terrapin reads (a KHR_texture_basisu texture?): drawn untextured")
             return nil
         }
         let ii = try index(source, p + ".source", count: images.count, of: "images")

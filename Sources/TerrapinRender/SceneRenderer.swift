@@ -110,7 +110,7 @@ public final class PreparedScene {
             builder.pixelRatio = scene.output.scale
             // Each named file opened once up front, so a missing, unreadable or confined one is
             // reported with where the scene names it, before any work; the view images' sizes
-            // (from their PNG headers) are added up against the decode budget.
+            // (from their PNG, JPEG or WebP headers) are added up against the decode budget.
             var imageBytes: [String: Int] = [:]
             // (URLs are read by the load stage, whose errors name them.)
             for reference in scene.origin.references where (BasemapStyle.builtin(reference.file) == nil || !reference.path.hasSuffix(".style"))
@@ -119,7 +119,7 @@ public final class PreparedScene {
                 do throws(FileError) {
                     if full.contains("{z}") { _ = try files.openDirectory(XYZTiles.folder(of: full)) } else {
                         let file = try files.open(full)
-                        if reference.path.hasSuffix(".image.file") { imageBytes[file.identity] = Self.decodedPNGBytes(file) }
+                        if reference.path.hasSuffix(".image.file") { imageBytes[file.identity] = Self.decodedImageBytes(file) }
                     }
                 } catch {
                     throw RenderError.file(scene: scene.origin.file, reference: reference, error: error)
@@ -188,9 +188,9 @@ public final class PreparedScene {
     public static let imageDecodeBudget = 512 * 1024 * 1024
 
     /// Width × height × 4 from a PNG's header (0 when it is not a PNG: decoding reports that).
-    static func decodedPNGBytes(_ file: OpenFile) -> Int {
-        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, 24)),
-              let (width, height) = PNGDecoder.declaredSize(head),
+    static func decodedImageBytes(_ file: OpenFile) -> Int {
+        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, 128 * 1024)),
+              let (width, height) = RasterImage.declaredSize(head),
               // One beyond the image limits fails decoding with its own, more precise error.
               Pixmap.Limits.allows(width: width, height: height) else { return 0 }
         return width * height * 4

@@ -18,7 +18,7 @@ public struct WorkEstimate: Sendable, Equatable, CustomStringConvertible {
     public var fillPixels = 0.0
     /// Pixels the depth-tested rasteriser tests for buildings (the scene's and a style's
     /// extrusions): walls' and roofs' boxes cut to the canvas (`BuildingRenderer.estimatedPixels`);
-    /// for models twice their box and 30 a triangle.
+    /// for models twice each instance's box and 30 a triangle.
     public var meshPixels = 0.0
     /// Glyphs drawn: marker content, popovers, Marker3D labels and basemap labels (each halo
     /// copy counted), the attribution.
@@ -103,9 +103,12 @@ extension ResolvedScene {
             let projection = viewProjection(content)
             estimate.meshPixels = BuildingRenderer.estimatedPixels(built, projection: projection, scale: scale, width: Int(canvasWidth.rounded(.up)), height: Int(canvasHeight.rounded(.up)))
         }
-        // Models: the multisampled rasteriser tests each pixel of a model's box (counted twice:
-        // sixteen samples a pixel, vectorised), and each triangle costs a set-up and a vertex.
-        for m in models where m.hidden == nil { estimate.meshPixels += 2 * pixels(m.box) + 30 * Double(m.triangles) }
+        // Models: the multisampled rasteriser tests each pixel of each instance's box (counted
+        // twice: sixteen samples a pixel, vectorised; instances over one another each count, as
+        // each is drawn), and each triangle costs a set-up and a vertex.
+        for m in models where m.hidden == nil {
+            estimate.meshPixels += 2 * m.instanceBoxes.reduce(0) { $0 + pixels($1) } + 30 * Double(m.triangles)
+        }
         estimate.fillPixels = fill
         // Glyphs: shown and dimmed markers' content and labels, open popovers, shown basemap
         // labels (a plain label's halo is 8 more copies; a style's halo 8 a ring), the credit.

@@ -74,6 +74,10 @@ import TerrapinTestSupport
         "hillshade layer": "linePlacesAndHillshade",
         "labels along one line": "linePlacesAndHillshade",
         "line pattern": "linePlacesAndHillshade",
+        "fills, lines and roofs per tile": "basemapCoverage",
+        "GeoTIFF imagery seen from afar": "geotiffOverviews",
+        "a style's pattern image": "patternImages",
+        "an archive's attribution": "ArchiveMetadataLimitTests.attributionsAreCutShortAndMetadataBounded",
         "downloads": "downloads",
         "download time": "downloads",
         "download cache": "downloads",
@@ -154,6 +158,72 @@ import TerrapinTestSupport
         let basemap = try Basemap(style: try BasemapStyle.parse(Array(json.utf8), file: "hills.json", directory: "/styles"), tiles: nil) { _ in dem }
         #expect(try basemap.draw(TileID(z: 3, x: 1, y: 1)) != nil)
         #expect(try basemap.draw(TileID(z: 3, x: 3, y: 3)) == nil)
+    }
+
+    /// Fills, lines and roofs per tile: 64 coverings of each tile pixel, all layers together.
+    /// Sixty translucent tile-covering squares draw whole and quietly; a hundred stop at the
+    /// limit with a warning (the 65th and later are not drawn); a line of 100,000 vertices
+    /// zigzagging across the tile is dropped before its path is built.
+    @Test func basemapCoverage() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func draw(_ layer: VectorTileLayer, _ paint: String) throws -> (Pixmap?, [String]) {
+            let tile = VectorTileLayer.tile([layer])
+            let path = dir + "/t\(layer.features.count)-\(layer.name).pmtiles"
+            try FileIO.writeAtomically(PMTilesWriter.archive([PMTilesWriter.Entry(tile: TileID(z: 0, x: 0, y: 0), offset: 0, length: tile.count)], data: tile,
+                                                             tileType: 1, minZoom: 0, maxZoom: 0), to: path)
+            let style = #"{"version": 8, "sources": {"t": {"type": "vector"}}, "layers": [{"id": "f", "type": "\#(layer.name == "p" ? "fill" : "line")", "source": "t", "source-layer": "\#(layer.name)", "paint": \#(paint)}]}"#
+            let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s.json", directory: dir), tiles: try TileSources.open(path)) { p in try TileSources.open(p) }
+            return (try basemap.draw(TileID(z: 0, x: 0, y: 0)), basemap.warnings)
+        }
+        var squares = VectorTileLayer(name: "p")
+        let ring = VectorTileLayer.path(from: -64, -64, steps: [(4224, 0), (0, 4224), (-4224, 0)], closed: true)
+        squares.features = [VectorTileLayer.Feature](repeating: VectorTileLayer.Feature(kind: .polygon, geometry: ring), count: 60)
+        let (sixty, quiet) = try draw(squares, #"{"fill-color": "rgba(0, 0, 0, 0.02)"}"#)
+        #expect(quiet.isEmpty, "\(quiet)")
+        squares.features += [VectorTileLayer.Feature](repeating: squares.features[0], count: 40)
+        let (hundred, warned) = try draw(squares, #"{"fill-color": "rgba(0, 0, 0, 0.02)"}"#)
+        #expect(warned.contains { $0.contains("layer 'f': a tile's fills, lines and roofs would cover its pixels more than 64 times") }, "\(warned)")
+        // Four more squares than sixty were drawn: a little darker, not forty squares darker.
+        let a = try #require(sixty)[100, 100].alpha, b = try #require(hundred)[100, 100].alpha
+        #expect(b > a && b < a + 12, "\(a) → \(b)")
+        var line = VectorTileLayer(name: "l")
+        line.features = [VectorTileLayer.Feature(kind: .line, geometry: VectorTileLayer.path(from: 100, 100, steps: (0..<99_999).map { $0 % 2 == 0 ? (3000, 1) : (-3000, -1) }, closed: false))]
+        let (_, dropped) = try draw(line, #"{"line-width": 2}"#)
+        #expect(dropped.contains { $0.contains("layer 'f': a tile's fills") }, "\(dropped)")
+    }
+
+    /// A pattern's image is at most 1,024 pixels a side: a 1025-pixel one is not laid (it would
+    /// be averaged into a cell the size of the image on every tile), with a warning.
+    @Test func patternImages() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileIO.writeAtomically(try PNGEncoder.encode(Pixmap(width: 1027, height: 2)!), to: dir + "/sprite.png")
+        try FileIO.writeAtomically(Array(#"{"wide": {"x": 0, "y": 0, "width": 1025, "height": 2, "pixelRatio": 1}, "small": {"x": 1025, "y": 0, "width": 2, "height": 2, "pixelRatio": 1}}"#.utf8), to: dir + "/sprite.json")
+        for (name, refused) in [("wide", true), ("small", false)] {
+            let style = #"{"version": 8, "sprite": "sprite", "sources": {}, "layers": [{"id": "b", "type": "background", "paint": {"background-pattern": "\#(name)"}}]}"#
+            let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s.json", directory: dir), tiles: nil) { p in try TileSources.open(p) }
+            _ = try basemap.draw(TileID(z: 0, x: 0, y: 0))
+            #expect(basemap.warnings.contains { $0.contains("pattern '\(name)' is over 1024 pixels a side") } == refused, "\(basemap.warnings)")
+        }
+    }
+
+    /// A GeoTIFF is drawn at most 4 times smaller than its coarsest image: a sparse 6000² file
+    /// without overviews (its blocks absent, read as transparent, not as errors) is drawn from
+    /// 2 km and left out of a view from 2,000 km, with a warning naming the file and the remedy.
+    @Test func geotiffOverviews() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileIO.writeAtomically(SparseGeoTIFF.make(side: 6000, epsg: 4326, origin: (1.0, 43.0), pixel: 0.6 / 6000), to: dir + "/g.tif")
+        let tiles = try GeoTIFFTiles(dir + "/g.tif")
+        #expect(tiles.shallowestZoom == tiles.minZoom - 2 && tiles.minZoom == tiles.maxZoom && tiles.minZoom > 10)
+        #expect(try tiles.draw(TileID.containing(longitude: 1.3, latitude: 42.7, zoom: tiles.maxZoom)) == nil)
+        for (range, warned) in [(2_000, false), (2_000_000, true)] {
+            let scene = #"{"output": {"width": 64, "height": 64}, "map": {"mode": "satellite", "camera": {"center": {"latitude": 42.7, "longitude": 1.3}, "range": \#(range)}, "imagery": {"file": "g.tif"}}}"#
+            try Data(scene.utf8).write(to: URL(fileURLWithPath: dir + "/scene.json"))
+            let result = try CLI.run(["render", dir + "/scene.json", "-o", dir + "/out.png"])
+            #expect(result.status == 0 && result.stderr.contains("is not drawn below zoom \(tiles.shallowestZoom), 4 times smaller than its coarsest image: add overviews") == warned, "\(result.stderr)")
+        }
     }
 
     /// `terrapin serve`: a body over --max-body (declared, and sent without a declared length),

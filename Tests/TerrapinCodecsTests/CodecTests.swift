@@ -142,3 +142,37 @@ func gradient(alpha: Bool = false) -> Pixmap {
         #expect(throws: CodecError.self) { try Inflate.decompress(Array(gz.prefix(30)), limit: 1 << 20) }
     }
 }
+
+/// The sizes image headers declare, read without decoding (a render adds up what its images
+/// would decode to before decoding one).
+@Suite struct DeclaredSizeTests {
+    @Test func pngJPEGAndWebPHeadersDeclareTheirSizes() throws {
+        var image = Pixmap(width: 37, height: 23)!
+        image.fill(PremultipliedRGBA8(red: 10, green: 200, blue: 30, alpha: 255))
+        for bytes in [try PNGEncoder.encode(image), try JPEGEncoder.encode(image), try WebPEncoder.encode(image, quality: 80), try WebPEncoder.encode(image)] {
+            #expect(RasterImage.declaredSize(bytes).map { [$0.width, $0.height] } == [37, 23], "\(bytes.prefix(16))")
+        }
+        // A JPEG's frame header after an APP1 segment of 60,000 bytes (an EXIF block).
+        let jpeg = try JPEGEncoder.encode(image)
+        let app1 = [0xFF, 0xE1, UInt8(60_002 >> 8), UInt8(60_002 & 0xFF)] + [UInt8](repeating: 0, count: 60_000)
+        #expect(RasterImage.declaredSize(Array(jpeg[0..<2]) + app1 + Array(jpeg[2...])).map { [$0.width, $0.height] } == [37, 23])
+        // Headers alone: a JPEG frame of 8192² and a lossless WebP of 8192², no pixels.
+        let sof: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, 0x20, 0, 0x20, 0, 1, 1, 0x11, 0]
+        #expect(RasterImage.declaredSize(sof).map { [$0.width, $0.height] } == [8192, 8192])
+        #expect(RasterImage.declaredSize(HostileHeaders.webp8192).map { [$0.width, $0.height] } == [8192, 8192])
+        // Truncated, damaged or unknown: nil, never a trap.
+        for bad in [Array(jpeg.prefix(5)), [0xFF, 0xD8, 0xFF, 0xDA, 0, 2], [0xFF, 0xD8, 0xFF, 0xE0, 0, 1], Array("RIFF0000WEBPVP8 ".utf8), [1, 2, 3]] as [[UInt8]] {
+            #expect(RasterImage.declaredSize(bad) == nil)
+        }
+    }
+}
+
+enum HostileHeaders {
+    /// A lossless WebP's first 25 bytes declaring 8192 × 8192 (width − 1 and height − 1 in 14
+    /// bits each after the 0x2F signature).
+    static let webp8192: [UInt8] = {
+        let bits: UInt32 = 8191 | 8191 << 14
+        return Array("RIFF".utf8) + [17, 0, 0, 0] + Array("WEBPVP8L".utf8) + [5, 0, 0, 0, 0x2F]
+            + [UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24)] + [0, 0, 0, 0, 0]
+    }()
+}

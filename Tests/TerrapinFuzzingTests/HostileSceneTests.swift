@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import Terrapin
 import TerrapinFuzzing
+import TerrapinTestSupport
 
 @Suite struct HostileSceneTests {
     @Test(arguments: HostileScenes.all(full: false).map(\.name))
@@ -34,16 +35,39 @@ import TerrapinFuzzing
     @Test func manyLargeImagesAreRefusedBeforeOneIsDecoded() throws {
         // Twelve 8192² PNGs would decode to 3 GiB: refused from their headers alone (so the
         // files here are only headers).
-        let c = try #require(HostileScenes.named("many-large-images", full: true))
-        let dir = NSTemporaryDirectory() + "terrapin-hostile-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0x20, 0, 0, 0, 0x20, 0, 8, 6, 0, 0, 0]
-        for i in 0..<12 { try Data(header).write(to: URL(fileURLWithPath: dir + "/zeros-\(i).png")) }
-        let scene = try SceneDecoder.decode(c.scene, path: dir + "/scene.json")
-        #expect { _ = try PreparedScene(scene, root: dir) } throws: { error in
-            guard case RenderError.overBudget(let message) = error else { return false }
-            return message.contains("12 images would decode to 3072 MiB")
+        try refused("many-large-images", files: (0..<12).map { ("zeros-\($0).png", header) }, "12 images would decode to 3072 MiB", prepareOnly: true)
+    }
+
+    @Test func largeJPEGAndWebPImagesAreRefusedFromTheirHeaders() throws {
+        // Eight 8192² JPEG and WebP markers would decode to 2 GiB: counted from their headers
+        // as PNG ones are (the files here are headers only: nothing is decoded).
+        let sof: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, 0x20, 0, 0x20, 0, 1, 1, 0x11, 0]
+        let bits: UInt32 = 8191 | 8191 << 14
+        let vp8l = Array("RIFF".utf8) + [17, 0, 0, 0] + Array("WEBPVP8L".utf8) + [5, 0, 0, 0, 0x2F]
+            + [UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24)] + [0, 0, 0, 0, 0]
+        try refused("large-coded-images", files: (0..<8).map { i in ("i\(i).\(i < 4 ? "jpg" : "webp")", (i < 4 ? sof : vp8l) + [UInt8(i)]) },
+                    "8 images would decode to 2048 MiB", prepareOnly: true)
+    }
+
+    @Test func modelInstancesCountEachTheyDraw() throws {
+        // 10,000 nodes instancing one view-sized mesh: each instance's box counts (the model's
+        // one box hid the overdraw), so the scene is refused before a triangle is drawn.
+        let c = try #require(HostileScenes.named("gltf-instances", full: true))
+        try refused("gltf-instances", files: c.makeFiles().map { ($0.name, $0.bytes) }, "its buildings and models would test", prepareOnly: false)
+    }
+
+    /// Case `name` at full size with `files` beside it, refused by a budget (`message`): when
+    /// it is prepared (the decode budget, before an image is decoded), or rendered.
+    func refused(_ name: String, files: [(String, [UInt8])], _ message: String, prepareOnly: Bool) throws {
+        let c = try #require(HostileScenes.named(name, full: true))
+        try withTemporaryDirectory("hostile") { dir in
+            for (file, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + file)) }
+            let scene = try SceneDecoder.decode(c.scene, path: dir + "/scene.json")
+            #expect { if prepareOnly { _ = try PreparedScene(scene, root: dir) } else { _ = try SceneImage.render(scene, root: dir) } } throws: { error in
+                guard case RenderError.overBudget(let m) = error else { return false }
+                return m.contains(message)
+            }
         }
     }
 

@@ -126,6 +126,14 @@ let modelFixtures = Repository.fixture("models")
         return b.glb(rest(p))
     }
 
+    /// A file listing 200,000 extensions it uses: 32 warning lines and one counting the rest
+    /// (a line each was 200,000 lines, and quadratic where warnings are gathered).
+    @Test func extensionWarningsAreCounted() throws {
+        let used = (0..<200_000).map { #""X_e\#($0)""# }.joined(separator: ",")
+        let model = try GLTF.decode(triangle { p in #""extensionsUsed":[\#(used)],"nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":\#(p)}}]}]"# }, name: "m.glb")
+        #expect(model.warnings.count == 33 && model.warnings.last == "199968 more warnings like these", "\(model.warnings.suffix(2))")
+    }
+
     @Test func requiredExtensionsTerrapinLacksAreNamed() {
         for name in ["KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_texture_basisu"] {
             let e = error(triangle { p in #""extensionsRequired":["\#(name)"],"nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":\#(p)}}]}]"# })

@@ -53,6 +53,18 @@ import TerrapinTypography
         } catch { Issue.record("\(error)") }
     }
 
+    /// A document whose elements draw through filters is rasterised within 16 Mi filtered
+    /// pixels: twenty blurred stripes at 4000² are drawn at 915² and scaled up (librsvg's blurs
+    /// cost their radius, which grows with the size); without filters the usual limits hold.
+    @Test func filteredSVGsAreRasterisedWithinTheirFilterBudget() throws {
+        let stripes = (0..<20).map { #"<rect x="\#($0 * 5)" width="5" height="100" fill="red" filter="url(#b)"/>"# }.joined()
+        let blurred = try SVGDocument(Array((#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><filter id="b"><feGaussianBlur stdDeviation="30"/></filter>"# + stripes + "</svg>").utf8))
+        #expect(blurred.filterUses == 20)
+        #expect(blurred.fitted(width: 4000, height: 4000) == (915, 915))
+        let plain = try SVGDocument(Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="5" height="100" fill="red"/></svg>"#.utf8))
+        #expect(plain.filterUses == 0 && plain.fitted(width: 4000, height: 4000) == (4000, 4000))
+    }
+
     @Test func symbolsScaleWithTheFontAndImageScale() throws {
         func side(_ v: some View) throws -> Double { try ViewRenderer.layout(v).size.width }
         #expect(try side(Image(systemName: "wifi")) == 17 * 1.2)
