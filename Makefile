@@ -128,11 +128,13 @@ load-remote: setup
 	Tools/load-remote.sh
 
 # terrapin serve under wrk (127.0.0.1 only, 30 s at 8 connections) against the example scenes,
-# then terrapin batch on the same scenes: requests/s, p50/p99, peak RSS and the ratio of the two.
+# then terrapin batch on the same scenes: requests/s, p50/p99, peak RSS and the ratio of the two;
+# SERVE_HOSTILE=1 runs the load again with make stress's hostile scenes sent alongside.
 bench-serve: setup
 	@command -v wrk >/dev/null || { echo "make bench-serve: installing wrk"; $(MAKE) --no-print-directory PACKAGES=wrk setup; }
 	$(SWIFT) build -c release --product terrapin
-	Tools/bench-serve.sh
+	@if [ -n "$(SERVE_HOSTILE)" ]; then $(SWIFT) build -c release --product TerrapinBench; fi
+	SERVE_HOSTILE=$(SERVE_HOSTILE) Tools/bench-serve.sh
 
 # Every hostile scene (HostileScenes) at full size, each alone in a process pinned to one core:
 # its time and peak memory against the promise in docs/limits.md (figures, not assertions).

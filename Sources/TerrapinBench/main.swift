@@ -129,7 +129,12 @@ if only == "stress-case", CommandLine.arguments.count == 4, let index = Int(Comm
     stressCase(index, report: CommandLine.arguments[3])
     exit(0)
 }
-// `TerrapinBench stress-files NAME DIR [small]`: a hostile case's scene.json and files, to render by hand.
+// `TerrapinBench stress-files NAME DIR [small]`: a hostile case's scene.json and files, to render
+// by hand; `stress-files list`: the cases' names.
+if only == "stress-files", CommandLine.arguments.count == 3, CommandLine.arguments[2] == "list" {
+    print(HostileScenes.names.joined(separator: "\n"))
+    exit(0)
+}
 if only == "stress-files", CommandLine.arguments.count >= 4 {
     guard let c = HostileScenes.named(CommandLine.arguments[2], full: CommandLine.arguments.count < 5) else {
         print("no hostile case '\(CommandLine.arguments[2])'; the cases: \(HostileScenes.names.joined(separator: ", "))")

@@ -107,11 +107,6 @@ public final class TileImagery: Sendable {
     /// What went wrong reading tiles (first few): a damaged tile is drawn from its parent.
     let problems = Locked<[String]>([])
 
-    /// How many decoded tiles a reader keeps at hand: 16, fewer for tiles so large that 16
-    /// would hold more than 64 MiB (each drawing thread has a reader, and holds its tiles
-    /// beyond the shared cache's limit), at least 3.
-    var readerCapacity: Int { max(3, min(ImageryReader.capacity, (64 << 20) / max(1, tileSize * tileSize * 16 / 3))) }
-
     /// Zooms below this are not read (`TileDrawer.shallowestZoom`; `Int.min`, none, for an archive).
     public let shallowestZoom: Int
 
@@ -590,14 +585,13 @@ public struct ImageryReader {
         }
         let tile = imagery.decodedTile(id)
         let slot: Int
-        let capacity = imagery.readerCapacity
-        if ids.count < capacity {
+        if ids.count < Self.capacity {
             slot = ids.count
             ids.append(id)
             tiles.append(tile)
             views.append(tile?.views)
         } else {
-            repeat { next = (next + 1) % capacity } while next == last || next == previous
+            repeat { next = (next + 1) % Self.capacity } while next == last || next == previous
             slot = next
             ids[slot] = id
             tiles[slot] = tile
