@@ -93,7 +93,13 @@ public enum FuzzEntry {
         // The text metadata readers batch uses to resume (walked by declared lengths).
         _ = ImageText.read(jpeg: bytes)
         _ = ImageText.read(webp: bytes)
+        // The size the header declares (what a render's decode budget counts) is the size the
+        // decoder makes.
+        let declared = RasterImage.declaredSize(Array(bytes.prefix(128 * 1024)))
         guard let image = try? RasterImage.decode(bytes, limits: pngLimits) else { return false }
+        if let declared, declared != (image.width, image.height) {
+            preconditionFailure("the header declares \(declared), the decoder made \(image.width)x\(image.height)")
+        }
         return Imagery(image: image, west: 0, south: 0, east: 1, north: 1)?.sample(x: 0.5, y: 0.5, level: 1) != nil
     }
 
