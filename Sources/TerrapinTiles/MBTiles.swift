@@ -21,6 +21,12 @@ public final class MBTiles: TileSource {
     /// tile read takes hundreds, a scan of a million tiles a few million.
     public static let maxStepsPerStatement = 100_000_000
 
+    /// SQLite steps all of an archive's statements may take together, counted in the steps of
+    /// long statements only (SQLite looks every 1,000 steps: an indexed read never gets there):
+    /// a view that stays under the budget of each read, but does heavy work on every one, is
+    /// stopped after about five seconds of it, however many tiles a view reads.
+    public static let maxStepsInAll = 500_000_000
+
     /// The most bytes the `metadata` table's names and values may hold together (its `json`
     /// row, the vector layers and their statistics, is the large one: a few hundred KiB for a
     /// planet).
@@ -44,8 +50,13 @@ public final class MBTiles: TileSource {
     /// The budget every statement of this archive has (`maxStepsPerStatement` unless given).
     public let stepsPerStatement: Int
 
-    public init(_ path: String, files: FileAccess = .unrestricted, stepsPerStatement: Int = MBTiles.maxStepsPerStatement) throws(TileError) {
+    /// The budget all its statements have together (`maxStepsInAll` unless given).
+    public let stepsInAll: Int
+
+    public init(_ path: String, files: FileAccess = .unrestricted, stepsPerStatement: Int = MBTiles.maxStepsPerStatement,
+                stepsInAll: Int = MBTiles.maxStepsInAll) throws(TileError) {
         self.stepsPerStatement = max(1000, stepsPerStatement)
+        self.stepsInAll = max(1000, stepsInAll)
         // Opened first: SQLite would block opening a FIFO and happily create a missing file.
         // Confined, SQLite opens the very file that open found (its descriptor's /proc link), so
         // a path swapped in between cannot lead it elsewhere.
@@ -63,7 +74,7 @@ public final class MBTiles: TileSource {
             let m = String(cString: sqlite3_errmsg(handle))
             return .database(path: path, message: "\(context): \(m)")
         }
-        let work = tp_sqlite_bound_work(handle, max(1000, stepsPerStatement) / 1000)
+        let work = tp_sqlite_bound_work(handle, max(1000, stepsPerStatement) / 1000, max(1000, stepsInAll) / 1000)
         // No string or blob larger than a tile may have, made or read: a view computing a
         // gigabyte (`zeroblob(9e8)`, a `replace` over a huge `hex`) fails inside SQLite instead
         // of being allocated.
@@ -130,7 +141,9 @@ public final class MBTiles: TileSource {
         guard id.isValid else { return nil }
         let row = (1 << id.z) - 1 - id.y
         let raw = try db.withLock { (c) throws(TileError) -> [UInt8]? in
-            if c.exhausted { throw .database(path: path, message: Self.tooMuchWork("an earlier read", stepsPerStatement)) }
+            if c.exhausted {
+                throw .database(path: path, message: tp_sqlite_total_spent(c.work) != 0 ? Self.tooMuchWorkInAll(stepsInAll) : Self.tooMuchWork("an earlier read", stepsPerStatement))
+            }
             sqlite3_reset(c.select)
             tp_sqlite_reset_work(c.work)
             sqlite3_bind_int(c.select, 1, Int32(id.z))
@@ -140,7 +153,7 @@ public final class MBTiles: TileSource {
             if step == SQLITE_DONE { return nil }
             if step == SQLITE_INTERRUPT {
                 c.exhausted = true
-                throw .database(path: path, message: Self.tooMuchWork("reading tile \(id)", stepsPerStatement))
+                throw .database(path: path, message: tp_sqlite_total_spent(c.work) != 0 ? Self.tooMuchWorkInAll(stepsInAll) : Self.tooMuchWork("reading tile \(id)", stepsPerStatement))
             }
             guard step == SQLITE_ROW else { throw .database(path: path, message: "reading tile \(id): \(String(cString: sqlite3_errmsg(c.handle)))") }
             let count = Int(sqlite3_column_bytes(c.select, 0))
@@ -150,6 +163,10 @@ public final class MBTiles: TileSource {
         }
         guard let raw else { return nil }
         return try TileSources.ungzipped(raw, source: "tile \(id) of '\(path)'")
+    }
+
+    static func tooMuchWorkInAll(_ steps: Int) -> String {
+        "its reads took more than \(steps) SQLite steps in all (does `tiles` do heavy work on every read?); give an archive of plain tables"
     }
 
     static func tooMuchWork(_ what: String, _ steps: Int) -> String {

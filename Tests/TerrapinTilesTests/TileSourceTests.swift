@@ -438,6 +438,23 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         #expect { _ = try MBTiles(rows) } throws: { "\($0)".contains("its metadata is larger than 16777216 bytes") }
     }
 
+    /// A `tiles` view doing heavy work on every read, each within the statement's budget: the
+    /// archive's reads stop once they have spent its budget in all (here 3 M steps; 500 M by
+    /// default), and every later read fails at once, naming it.
+    @Test func heavyViewsSpendTheArchivesBudgetInAll() throws {
+        let path = try archive("CREATE TABLE metadata (name text, value text); INSERT INTO metadata VALUES ('format', 'png');"
+                               + "CREATE TABLE plain (zoom_level integer, tile_column integer, tile_row integer, tile_data blob);"
+                               + "INSERT INTO plain VALUES (0, 0, 0, X'00');"
+                               + "CREATE VIEW tiles AS SELECT * FROM plain WHERE (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 30000) SELECT count(*) FROM c) > 0;")
+        defer { unlink(path) }
+        let source = try MBTiles(path, stepsPerStatement: 1_000_000, stepsInAll: 3_000_000)
+        var read = 0
+        for _ in 0..<20 { if (try? source.tile(TileID(z: 0, x: 0, y: 0))) != nil { read += 1 } }
+        #expect(read > 2 && read < 10, "\(read) reads of about 510,000 steps each")
+        #expect { _ = try source.tile(TileID(z: 0, x: 0, y: 0)) } throws: { "\($0)".contains("its reads took more than 3000000 SQLite steps in all") }
+        #expect(MBTiles.maxStepsInAll == 500_000_000)
+    }
+
     @Test func attributionsAreCutShortAndMetadataBounded() throws {
         let long = TileSourceInfo(type: .png, minZoom: 0, maxZoom: 1, attribution: "<a href='x'>&copy; Someone</a> " + String(repeating: "credit ", count: 1_000_000))
         #expect(long.attribution?.count == 1_000 && long.attribution?.hasPrefix("© Someone credit") == true && long.attribution?.hasSuffix("…") == true)

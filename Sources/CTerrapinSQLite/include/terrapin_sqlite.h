@@ -11,8 +11,13 @@
 
 typedef struct tp_sqlite_work tp_sqlite_work;
 
-/// Installs a budget of `thousands` × 1000 VM steps a statement on `db`; NULL when out of memory.
-tp_sqlite_work *tp_sqlite_bound_work(sqlite3 *db, long thousands);
+/// Installs a budget of `thousands` × 1000 VM steps a statement, and `total_thousands` × 1000
+/// for all of `db`'s statements together, on `db`; NULL when out of memory. (SQLite calls the
+/// handler every 1000 steps of a statement: a short statement, such as an indexed read, never
+/// spends from either.)
+tp_sqlite_work *tp_sqlite_bound_work(sqlite3 *db, long thousands, long total_thousands);
+/// Whether the connection's total budget is spent.
+int tp_sqlite_total_spent(const tp_sqlite_work *work);
 /// Gives the next statement the whole budget again.
 void tp_sqlite_reset_work(tp_sqlite_work *work);
 /// Removes the handler from `db` (before it is closed) and frees the budget.
