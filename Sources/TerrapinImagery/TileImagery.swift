@@ -104,6 +104,12 @@ public final class TileImagery: Sendable {
     /// address can be, once it is freed).
     let serial: UInt64
     static let serials = Locked<UInt64>(0)
+    /// Tiles decoded lately, by their bytes: an archive stores once a tile many numbers share
+    /// (PMTiles' runs and shared offsets: open sea, or 85 entries on one hostile 4096² PNG),
+    /// and one decode serves every number with those bytes while the cache or a reader still
+    /// holds it (held weakly: this keeps no tile alive).
+    let recent = Locked(RecentDecodes())
+
     /// What went wrong reading tiles (first few): a damaged tile is drawn from its parent.
     let problems = Locked<[String]>([])
 
@@ -374,9 +380,16 @@ public final class TileImagery: Sendable {
             if let drawer {
                 if let image = try drawer.draw(id) { tile = DecodedTile(image: image, size: tileSize) }
             } else if let source, let bytes = try source.tile(id) {
-                let image = try RasterImage.decode(bytes, source: "tile \(id) of '\(path)'",
-                                                   limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096))
-                tile = DecodedTile(image: image, size: tileSize)
+                let content = ContentKey(bytes)
+                if let same = recent.withLock({ $0.tiles[content]?.tile }) {
+                    tile = same
+                } else {
+                    let image = try RasterImage.decode(bytes, source: "tile \(id) of '\(path)'",
+                                                       limits: PNGDecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4096 * 4096))
+                    let made = DecodedTile(image: image, size: tileSize)
+                    recent.withLock { $0.keep(made, as: content) }
+                    tile = made
+                }
             }
         } catch {
             let message = String(describing: error)
@@ -387,6 +400,32 @@ public final class TileImagery: Sendable {
         }
         if claimed { cache.finish(key, TileCache.Entry(tile: tile)) } else { cache.insert(key, TileCache.Entry(tile: tile)) }
         return tile
+    }
+}
+
+/// A tile's bytes, by their length and hash (the process's seeded SipHash).
+struct ContentKey: Hashable {
+    let count: Int, hash: Int
+    init(_ bytes: [UInt8]) {
+        var h = Hasher()
+        bytes.withUnsafeBytes { h.combine(bytes: $0) }
+        count = bytes.count
+        hash = h.finalize()
+    }
+}
+
+/// The last `capacity` tiles an imagery decoded, by their bytes (first kept, first dropped),
+/// held weakly.
+struct RecentDecodes {
+    struct Weak { weak var tile: DecodedTile? }
+    static let capacity = 64
+    var tiles: [ContentKey: Weak] = [:]
+    var order: [ContentKey] = []
+    mutating func keep(_ tile: DecodedTile, as key: ContentKey) {
+        if tiles[key] != nil { tiles[key] = Weak(tile: tile); return }
+        if order.count >= Self.capacity { tiles[order.removeFirst()] = nil }
+        tiles[key] = Weak(tile: tile)
+        order.append(key)
     }
 }
 

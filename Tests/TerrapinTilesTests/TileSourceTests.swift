@@ -466,3 +466,19 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         #expect { _ = try PMTiles(path) } throws: { "\($0)".contains("more than 16777216") }
     }
 }
+
+@Suite struct SharedDecodeTests {
+    /// Tiles with the same bytes (an archive's shared or repeated tiles: open sea) are decoded
+    /// once while one of them is held: each number gets the same decoded tile.
+    @Test func tilesWithTheSameBytesShareOneDecode() throws {
+        let sea = try tile(20, 60, 200), land = try tile(90, 140, 60)
+        let archive = pmtiles([(TileID(z: 1, x: 0, y: 0), sea), (TileID(z: 1, x: 1, y: 0), land), (TileID(z: 1, x: 0, y: 1), sea), (TileID(z: 1, x: 1, y: 1), sea)])
+        let path = try write(archive, "shared-decode.pmtiles")
+        defer { unlink(path) }
+        let imagery = try TileImagery(source: try TileSources.open(path), cache: TileCache(byteLimit: 64 << 20))
+        let a = try #require(imagery.decodedTile(TileID(z: 1, x: 0, y: 0)))
+        let b = try #require(imagery.decodedTile(TileID(z: 1, x: 0, y: 1))), c = try #require(imagery.decodedTile(TileID(z: 1, x: 1, y: 1)))
+        let other = try #require(imagery.decodedTile(TileID(z: 1, x: 1, y: 0)))
+        #expect(a === b && b === c && a !== other)
+    }
+}
