@@ -277,8 +277,8 @@ public final class TileImagery: Sendable {
     /// a time where a tile is missing. Nil where no zoom has the tile.
     func bilinear(zoom start: Int, x startX: Double, y startY: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
         guard start >= shallowestZoom else {
-            if !reader.farOut {
-                reader.farOut = true
+            if reader.farOut != serial {
+                reader.farOut = serial
                 let message = "'\(path)' is not drawn below zoom \(shallowestZoom), 4 times smaller than its coarsest image: add overviews (gdaladdo) to see it from farther out"
                 problems.withLock { list in if list.count < 8, !list.contains(message) { list.append(message) } }
             }
@@ -597,8 +597,9 @@ public struct ImageryReader {
     /// The imagery the entries belong to (its serial): a reader handed another imagery starts
     /// afresh rather than mixing tiles of the same number.
     private var owner: UInt64 = 0
-    /// A position below an imagery's shallowest zoom was asked for (noted once a reader).
-    var farOut = false
+    /// The imagery (its serial) a position below whose shallowest zoom was last asked for: noted
+    /// once a reader and imagery.
+    var farOut: UInt64 = 0
     static let capacity = 16
 
     public init() {}
