@@ -89,15 +89,6 @@ public struct PlacedModel: Sendable {
                        origin.z + l[6] * p.x + l[7] * p.y + l[8] * p.z)
     }
 
-    /// Every drawn vertex's position in the frame's ENU, instance by instance.
-    public func forEachVertex(_ body: (Vector3) -> Void) {
-        for instance in asset.instances {
-            for v in asset.primitives[instance.primitive].positions {
-                body(enu(instance.transform.apply(SIMD3(Double(v.x), Double(v.y), Double(v.z)))))
-            }
-        }
-    }
-
     /// The nearest distance along the ray (unit `direction`) at which it meets a triangle the
     /// model draws (back faces of single-sided materials excluded), or nil.
     public func intersect(origin o: Vector3, direction d: Vector3) -> Double? {
