@@ -8,12 +8,13 @@ import Terrapin
 public struct VectorTileLayer {
     public enum Kind: UInt32 { case point = 1, line = 2, polygon = 3 }
     public struct Feature {
+        public var id: UInt64?
         public var kind: Kind
         /// Key index, value index pairs.
         public var tags: [UInt32]
-        /// Command-encoded geometry (see `moveTo`, `lineTo`, `close`).
+        /// Command-encoded geometry (`command`, `zigzag`, `path`).
         public var geometry: [UInt32]
-        public init(kind: Kind, tags: [UInt32] = [], geometry: [UInt32]) { self.kind = kind; self.tags = tags; self.geometry = geometry }
+        public init(id: UInt64? = nil, kind: Kind, tags: [UInt32] = [], geometry: [UInt32]) { self.id = id; self.kind = kind; self.tags = tags; self.geometry = geometry }
     }
     public var name: String
     public var keys: [String] = []
@@ -39,6 +40,7 @@ public struct VectorTileLayer {
         Protobuf.field(1, string: name, &out)
         for f in features {
             var body: [UInt8] = []
+            if let id = f.id { Protobuf.key(1, 0, &body); Protobuf.varint(id, &body) }
             if !f.tags.isEmpty { Protobuf.field(2, packed: f.tags, &body) }
             Protobuf.key(3, 0, &body); Protobuf.varint(UInt64(f.kind.rawValue), &body)
             Protobuf.field(4, packed: f.geometry, &body)
@@ -55,10 +57,16 @@ public struct VectorTileLayer {
         return out
     }
 
-    /// A tile of these layers, gzip-compressed as archives store them.
-    public static func tile(_ layers: [VectorTileLayer]) -> [UInt8] {
+    /// A tile of these layers, as protobuf bytes.
+    public static func encode(_ layers: [VectorTileLayer]) -> [UInt8] {
         var out: [UInt8] = []
         for l in layers { Protobuf.field(3, bytes: l.encoded(), &out) }
+        return out
+    }
+
+    /// A tile of these layers, gzip-compressed as archives store them.
+    public static func tile(_ layers: [VectorTileLayer]) -> [UInt8] {
+        let out = encode(layers)
         return Zlib.gzip(out) ?? out
     }
 }

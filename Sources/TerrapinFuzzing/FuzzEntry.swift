@@ -428,28 +428,17 @@ final class MemoryTiles: TileSource, @unchecked Sendable {
     /// Layers "water" (a square with a square hole), "transportation" (a line, class primary)
     /// and "place" (a point named "Fuzz", class town), extent 4096.
     static let handMade: [UInt8] = {
-        func varint(_ v: UInt64, _ out: inout [UInt8]) { var v = v; while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }; out.append(UInt8(v)) }
-        func field(_ n: Int, _ payload: [UInt8], _ out: inout [UInt8]) { varint(UInt64(n << 3 | 2), &out); varint(UInt64(payload.count), &out); out += payload }
-        func packed(_ values: [UInt64]) -> [UInt8] { var o: [UInt8] = []; for v in values { varint(v, &o) }; return o }
-        func layer(_ name: String, type: UInt64, geometry: [UInt64], keys: [String], values: [String]) -> [UInt8] {
-            var l: [UInt8] = []
-            varint(15 << 3, &l); varint(2, &l)
-            field(1, Array(name.utf8), &l)
-            var f: [UInt8] = []
-            varint(1 << 3, &f); varint(1, &f)
-            field(2, packed((0..<UInt64(keys.count)).flatMap { [$0, $0] }), &f)
-            varint(3 << 3, &f); varint(type, &f)
-            field(4, packed(geometry), &f)
-            field(2, f, &l)
-            for k in keys { field(3, Array(k.utf8), &l) }
-            for v in values { var value: [UInt8] = []; field(1, Array(v.utf8), &value); field(4, value, &l) }
+        func layer(_ name: String, _ kind: VectorTileLayer.Kind, _ geometry: [UInt32], keys: [String], values: [String]) -> VectorTileLayer {
+            var l = VectorTileLayer(name: name)
+            l.keys = keys
+            l.values = values
+            l.features = [VectorTileLayer.Feature(id: 1, kind: kind, tags: (0..<UInt32(keys.count)).flatMap { [$0, $0] }, geometry: geometry)]
             return l
         }
-        var tile: [UInt8] = []
-        field(3, layer("water", type: 3, geometry: [9, 400, 400, 26, 6000, 0, 0, 6000, 5999, 0, 15, 9, 2000, 3999, 26, 0, 2000, 2000, 0, 0, 1999, 15],
-                       keys: ["class"], values: ["lake"]), &tile)
-        field(3, layer("transportation", type: 2, geometry: [9, 200, 4000, 18, 3000, 100, 3000, 2000], keys: ["class", "name:latin"], values: ["primary", "Carrer"]), &tile)
-        field(3, layer("place", type: 1, geometry: [9, 4000, 4000], keys: ["class", "name:latin"], values: ["town", "Fuzz"]), &tile)
-        return tile
+        return VectorTileLayer.encode([
+            layer("water", .polygon, [9, 400, 400, 26, 6000, 0, 0, 6000, 5999, 0, 15, 9, 2000, 3999, 26, 0, 2000, 2000, 0, 0, 1999, 15], keys: ["class"], values: ["lake"]),
+            layer("transportation", .line, [9, 200, 4000, 18, 3000, 100, 3000, 2000], keys: ["class", "name:latin"], values: ["primary", "Carrer"]),
+            layer("place", .point, [9, 4000, 4000], keys: ["class", "name:latin"], values: ["town", "Fuzz"]),
+        ])
     }()
 }
