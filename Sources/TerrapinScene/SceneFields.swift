@@ -63,8 +63,11 @@ struct ObjectTable<Model: Sendable>: Sendable {
     /// The name of its definition in the schema's `$defs` ("" for the file's root).
     let name: String
     let doc: String
-    /// The model a read starts from, whose values are the defaults.
-    let initial: Model
+    /// The model a read starts from, whose values are the defaults: made anew for each read, so
+    /// no process-long table holds a model (an indirect enum's box in a model is reached through a
+    /// pointer with tag bits set, which LeakSanitizer cannot follow: it called such tables leaks).
+    var initial: Model { makeInitial() }
+    private let makeInitial: @Sendable () -> Model
     let required: [String]
     /// Reported at the object when a required key is missing.
     let requiredMessage: String?
@@ -80,11 +83,11 @@ struct ObjectTable<Model: Sendable>: Sendable {
     let writers: [@Sendable (Model) -> JSONValue?]
     let composition: Composition?
 
-    init(name: String, doc: String, initial: Model, required: [String] = [], requiredMessage: String? = nil, composition: Composition? = nil,
+    init(name: String, doc: String, initial: @autoclosure @escaping @Sendable () -> Model, required: [String] = [], requiredMessage: String? = nil, composition: Composition? = nil,
          fields: [Field<Model>], check: (@Sendable (inout Reader, JSONNode, String, inout Model) -> Void)? = nil) {
         self.name = name
         self.doc = doc
-        self.initial = initial
+        makeInitial = initial
         self.required = required
         self.requiredMessage = requiredMessage
         self.composition = composition

@@ -15,7 +15,8 @@ extension MarkerSpec {
 
 extension SceneTables {
     static let noMarker = MarkerSpec(position: LatLngAltitude(latitude: 0, longitude: 0, altitude: 0))
-    static let noPopover = PopoverSpec(content: ViewSpec(.spacer(minLength: nil)))
+    /// Made when used, not kept (see `ObjectTable.initial`).
+    static var noPopover: PopoverSpec { PopoverSpec(content: ViewSpec(.spacer(minLength: nil))) }
 
     /// A marker entry's `type`: read first, by `Reader.marker`, to pick the table.
     static func typeRow(_ kind: MarkerSpec.Kind, written: Bool) -> Field<MarkerSpec> {

@@ -51,10 +51,11 @@ extension SceneTables {
                 read: { r, node, path, m in m.modifier = read(&r, node, path) }, write: { $0.modifier.flatMap(write) })
     }
 
-    /// A modifier that is true or absent (`{"bold": true}`).
-    static func flagRow(_ key: String, _ modifier: ModifierSpec, doc: String, written: Bool = true) -> Field<ModifierMembers> {
+    /// A modifier that is true or absent (`{"bold": true}`). The modifier is made when used, not
+    /// kept in the table (see `ObjectTable.initial`).
+    static func flagRow(_ key: String, _ modifier: @autoclosure @escaping @Sendable () -> ModifierSpec, doc: String, written: Bool = true) -> Field<ModifierMembers> {
         modifierRow(key, ##"{"type": "boolean"}"##, type: "true", doc: doc,
-                    read: { r, node, path in r.bool(node, path) == true ? modifier : nil }, write: { written && $0 == modifier ? .bool(true) : nil })
+                    read: { r, node, path in r.bool(node, path) == true ? modifier() : nil }, write: { written && $0 == modifier() ? .bool(true) : nil })
     }
 
     static let modifier: ObjectTable<ModifierMembers> = ObjectTable<ModifierMembers>(

@@ -158,6 +158,9 @@ extension WorkerAnswer {
 }
 
 public enum RenderWorker {
+    /// Whether this process runs under AddressSanitizer (its runtime's entry point is linked in).
+    static let underAddressSanitizer = dlsym(nil, "__asan_init") != nil
+
     /// Address space a worker may map (`--worker-memory`): 3 GiB, room for the renderer's
     /// promise of a 1 GiB peak and for the runtime's and allocator's reservations.
     public static let defaultMemory = 3 << 30
@@ -167,8 +170,13 @@ public enum RenderWorker {
     /// each under `cpuSeconds` of CPU time more, and writes its answer to standard output.
     /// Returns (an exit status) when standard input ends.
     public static func run(memory: Int, cpuSeconds: Double) -> Int32 {
-        var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
-        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+        // Built with AddressSanitizer (`make sanitize`), the worker maps terabytes for the
+        // sanitizer's shadow memory, so an address-space limit would stop it at its first
+        // allocation: then only the CPU limit holds.
+        if !underAddressSanitizer {
+            var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+        }
         _ = try? SceneImage.render(try SceneDecoder.decode(Array(RenderService.warmUpScene.utf8), file: "the warm-up scene"))
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -141,6 +141,8 @@ struct NavigationScreen: View {
 
     var body: some View {
         let pushed = stack.wrappedValue
+        // The path goes into the pushed screens' environment, which the stack keeps.
+        let stack = self.stack.holdingStateWeakly(fallback: [])
         let push = NavigationPath(push: { view in stack.wrappedValue.append(view) },
                                   pop: { if !stack.wrappedValue.isEmpty { stack.wrappedValue.removeLast() } })
         return Group {

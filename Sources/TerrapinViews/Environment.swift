@@ -47,6 +47,20 @@ public struct EnvironmentValues {
 
     public init() {}
 
+    /// What a view's `@Environment` properties keep of the environment it was built in: all a
+    /// reader can see, without what only the build uses (its state scopes, triggers and animation
+    /// pass). Those hold the boxes of the views around it, and a view kept in one of them (a
+    /// pushed screen in its navigation stack's state) would keep them alive for ever.
+    var keptForHandlers: EnvironmentValues {
+        var kept = self
+        kept.animationPass = nil
+        kept.triggerLog = nil
+        kept.triggerProbe = nil
+        kept.appearance = nil
+        kept.nestedStates = nil
+        return kept
+    }
+
     var resolvedFont: FontSpec {
         var spec = (font ?? .body).spec
         if let fontWeight { spec.request.weight = fontWeight }

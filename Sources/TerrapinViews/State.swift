@@ -89,6 +89,17 @@ public struct Binding<Value> {
 
     public static func constant(_ value: Value) -> Binding { Binding(get: { value }, set: { _ in }) }
 
+    /// The same binding, holding its `@State`'s box weakly, for closures the state's own value
+    /// keeps: a navigation stack's pushed screens keep, in their environment, the closures that
+    /// push and pop them, and held strongly the box and its screens would keep each other alive
+    /// (LeakSanitizer found the cycle). Once the box is gone it reads `fallback` and writes
+    /// nothing, and it has no `lastChange` (that would hold the box). A binding not made from a
+    /// `@State` is returned as it is.
+    func holdingStateWeakly(fallback: Value) -> Binding {
+        guard let box = record as? State<Value>.Box else { return self }
+        return Binding(get: { [weak box] in box?.value ?? fallback }, set: { [weak box] in box?.set($0) })
+    }
+
     public var wrappedValue: Value {
         get { getter() }
         nonmutating set { setter(newValue) }

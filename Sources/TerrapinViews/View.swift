@@ -59,7 +59,10 @@ func makeAnimatedBody<V: View>(_ view: V, _ environment: EnvironmentValues) thro
     // Made in a body, the view takes the state it had at the last build (Identity.swift); its
     // `@Environment` properties read the environment it is built in (EnvironmentReader.swift).
     let (boxes, readers) = reflectedProperties(view)
-    for reader in readers { reader.environment = environment }
+    if !readers.isEmpty {
+        let kept = environment.keptForHandlers
+        for reader in readers { reader.environment = kept }
+    }
     return try makeAnimatedBody(view, boxes, environment)
 }
 

@@ -113,7 +113,36 @@ struct DetailList: View {
     var body: some View { NavigationStack { NavigationLink("Open detail") { Detail() } } }
 }
 
+/// A pushed screen holding an object, to see when it is freed.
+final class PushedToken {}
+struct TokenDetail: View {
+    @Environment(\.dismiss) var dismiss
+    let token: PushedToken
+    var body: some View { Text("Close detail").onTapGesture { dismiss() } }
+}
+struct TokenList: View {
+    @State var unused = 0
+    let token: PushedToken
+    var body: some View { NavigationStack { NavigationLink("Open detail") { TokenDetail(token: token) } } }
+}
+
 extension ObservationTests {
+    /// The pushed screen's `@Environment` keeps the closure that pops it, and the stack's state
+    /// keeps the screen: neither may keep the other alive once the view is gone (LeakSanitizer
+    /// found the cycle under `make sanitize`).
+    @Test func aPushedScreenIsFreedWithItsStack() throws {
+        weak var freed: PushedToken?
+        try {
+            let token = PushedToken()
+            freed = token
+            let list = TokenList(token: token)
+            let open = try #require(try ViewRenderer.layout(list).frames.first { $0.name.contains("Open detail") }).frame
+            try ViewRenderer.tap(list, at: Point(open.midX, open.midY))
+            #expect(try ViewRenderer.layout(list).labels.contains("Close detail"))
+        }()
+        #expect(freed == nil)
+    }
+
     @Test func anObservableModelThroughTheEnvironmentAndBindable() throws {
         let screen = TripScreen()
         func summary() throws -> String? { try ViewRenderer.layout(screen).labels.first { $0.contains("stops") } }
