@@ -10,9 +10,11 @@
 // - Retries: connection failures, 5xx and 429 are tried `retries` more times, waiting
 //   `retryDelay` and then twice as long each time (Retry-After, when given, up to 5 s). Timeouts
 //   and 4xx are not retried.
-// - A host that could not be reached after the retries is not tried again for 10 s: requests to
-//   it fail at once (so a render with a dead tile server costs one request's retries, not every
-//   tile's). Any answer from it ends that.
+// - A host that could not be reached after the retries, whose transfer timed out or stalled, or
+//   that still answered 429 or 503 after them, is not tried again for 10 s: requests to it fail
+//   at once, quoting why (so a render with a dead, overloaded or dripping tile server costs one
+//   request's retries or timeout, not every tile's: tiles are read one after another). Any
+//   other answer from it ends that.
 // - Redirects: up to 5, followed here (301, 302, 303, 307, 308), each host checked.
 // - Requests carry `User-Agent: Terrapin/<version>` and the headers of TERRAPIN_HTTP_HEADERS
 //   (one "Name: value" per line; for API keys, so they never sit in a scene).
@@ -86,8 +88,9 @@ public final class HTTPClient: Sendable {
     private let handles = Locked<[UnsafeMutableRawPointer]>([])
     private let busy = Locked<[String: Int]>([:])
     private let counts = Locked(Counters())
-    /// Hosts that could not be reached, and until when (monotonic seconds) they are not tried.
-    private let unreachable = Locked<[String: Double]>([:])
+    /// Hosts that failed (see the policy above): until when (monotonic seconds) they are not
+    /// tried, and how they failed.
+    private let unreachable = Locked<[String: (until: Double, why: String)]>([:])
     static let unreachablePause = 10.0
 
     public init(_ configuration: Configuration) {
@@ -214,16 +217,30 @@ public final class HTTPClient: Sendable {
     /// One GET over the network: retries, redirects and the per-host limit.
     func fetch(_ url: String, range: ClosedRange<Int>?, extraHeaders: [String], access: NetworkAccess, maxBytes: Int) throws(NetError) -> Response {
         let host = try URLText(url).host
-        if let until = unreachable.withLock({ $0[host] }), Self.monotonic() < until {
-            throw .connection(url: URLText.redacted(url), message: "\(host) could not be reached a moment ago; it is tried again \(Int(Self.unreachablePause)) s after that", attempts: 0)
+        if let paused = unreachable.withLock({ $0[host] }), Self.monotonic() < paused.until {
+            throw .connection(url: URLText.redacted(url), message: "\(host) \(paused.why) a moment ago; it is tried again \(Int(Self.unreachablePause)) s after that", attempts: 0)
         }
         do {
             let response = try fetchTrying(url, range: range, extraHeaders: extraHeaders, access: access, maxBytes: maxBytes)
             unreachable.withLock { _ = $0.removeValue(forKey: host) }
             return response
         } catch {
-            if case .connection = error { unreachable.withLock { $0[host] = Self.monotonic() + Self.unreachablePause } }
+            if let why = Self.pausesHost(error) {
+                unreachable.withLock { $0[host] = (Self.monotonic() + Self.unreachablePause, why) }
+            }
             throw error
+        }
+    }
+
+    /// How a failure that pauses its host is quoted to the requests it then refuses; nil for a
+    /// failure of one URL alone (a 404, a 500 for one tile, a body too large).
+    static func pausesHost(_ error: NetError) -> String? {
+        switch error {
+        case .connection(_, let message, _): "could not be reached (\(message))"
+        case .timedOut(_, let message): "did not answer in time (\(message))"
+        case .status(_, let code, let attempts) where code == 429 || code == 503:
+            "answered HTTP \(code)\(attempts > 1 ? " \(attempts) times" : "")"
+        default: nil
         }
     }
 

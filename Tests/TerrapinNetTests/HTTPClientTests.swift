@@ -133,9 +133,46 @@ final class HTTPClientTests: XCTestCase {
         // The host is not tried again for a while: the next request fails at once.
         XCTAssertThrowsError(try http.get(url, access: .anyHost, maxBytes: 1000)) { error in
             guard case .connection(_, let message, 0) = error as? NetError else { return XCTFail("\(error)") }
-            XCTAssertTrue(message.contains("could not be reached a moment ago"), message)
+            XCTAssertTrue(message.contains("could not be reached (") && message.contains("a moment ago"), message)
         }
         XCTAssertEqual(http.counters.requests, 2)
+    }
+
+    /// A host that drips its answers or stays overloaded costs one request's time, not every
+    /// tile's (tiles are read one after another: a server answering 503 with Retry-After to
+    /// every request held a render for over 10 minutes). A failure of one URL pauses nothing.
+    func testAHostThatTimesOutOrStaysOverloadedIsPaused() throws {
+        let server = try TestHTTPServer(root: folder)
+        server.setFault(.slowBody(interval: 0.2), for: "/hundred.bin")
+        let slow = client(timeout: 1)
+        XCTAssertThrowsError(try slow.get(server.base + "/hundred.bin", access: .anyHost, maxBytes: 1000)) { error in
+            guard case .timedOut = error as? NetError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try slow.get(server.base + "/hello.txt", access: .anyHost, maxBytes: 1000)) { error in
+            guard case .connection(_, let message, 0) = error as? NetError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.hasPrefix("127.0.0.1 did not answer in time (") && message.contains("a moment ago; it is tried again 10 s after that"), message)
+        }
+        XCTAssertEqual(server.log.map(\.path), ["/hundred.bin"])
+
+        server.clearLog()
+        server.setFault(nil, for: "/hundred.bin")
+        server.setFault(.status(503, times: 2), for: "/hello.txt")
+        let busy = client(retries: 1)
+        XCTAssertThrowsError(try busy.get(server.base + "/hello.txt", access: .anyHost, maxBytes: 1000)) { error in
+            guard case .status(_, 503, 2) = error as? NetError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try busy.get(server.base + "/hundred.bin", access: .anyHost, maxBytes: 1000)) { error in
+            guard case .connection(_, let message, 0) = error as? NetError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.hasPrefix("127.0.0.1 answered HTTP 503 2 times a moment ago"), message)
+        }
+        XCTAssertEqual(server.log.count, 2)
+
+        server.setFault(.status(500, times: 2), for: "/hello.txt")
+        let failing = client(retries: 1)
+        XCTAssertThrowsError(try failing.get(server.base + "/hello.txt", access: .anyHost, maxBytes: 1000)) { error in
+            guard case .status(_, 500, 2) = error as? NetError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try failing.get(server.base + "/hundred.bin", access: .anyHost, maxBytes: 1000).status, 200, "a 500 is one URL's failure")
     }
 
     func testRedirectsAreFollowedAndEachHostChecked() throws {
