@@ -89,7 +89,7 @@ let package = Package(
         // The ground drawn in 3D: grounds, the terrain mesh, buildings, the ground pass.
         .target(name: "TerrapinTerrain", dependencies: ["TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTiles", "TerrapinIO"]),
         .target(name: "TerrapinModels", dependencies: ["TerrapinIO", "TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinGeo", "Terrapin3D"]),
-        .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinPNG"]),
+        .target(name: "TerrapinBasemap", dependencies: ["TerrapinIO", "TerrapinNet", "TerrapinTiles", "TerrapinCodecs", "TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinTerrainData", "TerrapinImagery", "Terrapin3D", "TerrapinPNG"]),
         .target(name: "TerrapinViews", dependencies: ["TerrapinTypography", "TerrapinPNG", "TerrapinCodecs", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
         .target(name: "TerrapinScene", dependencies: ["TerrapinIO", "TerrapinGeometry", "TerrapinTiles", "TerrapinBasemap", "TerrapinRaster", "TerrapinTypography", "TerrapinViews", "TerrapinGeo", "TerrapinTerrain", "TerrapinModels", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
         // The load stage: every file a scene or a Swift-built map names, read once through AssetCache.

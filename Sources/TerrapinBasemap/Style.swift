@@ -4,6 +4,7 @@
 // common styles use. What else a style holds is warned about once and skipped, never fatal; a
 // style that is not one (not JSON, no layers, a layer without an id) is a `BasemapError.style`.
 import TerrapinIO
+import TerrapinNet
 import Terrapin3D
 import TerrapinImagery
 import TerrapinTerrainData
@@ -168,8 +169,20 @@ public struct BasemapStyle: Sendable {
         var warnings: [String] = []
         var warned: Set<String> = []
         func warn(_ text: String) { if warned.insert(text).inserted { warnings.append(text) } }
-        /// A local URL or path as a file path: `file://` dropped, relative to the style's folder.
-        func localPath(_ url: String) -> String {
+        /// A style read from a server names nothing on this machine: its paths, absolute ones
+        /// too, are on its server (as a browser resolves them), and `file://` is refused.
+        let fromServer = NetworkAccess.isURL(directory)
+        let serverFolder = fromServer ? try? URLText(directory + "/") : nil
+        /// A local URL or path as a file path: `file://` dropped, relative to the style's folder;
+        /// for a style from a server, a URL on its server (nil for `file://`, with a warning).
+        func localPath(_ url: String) -> String? {
+            if fromServer {
+                guard !url.hasPrefix("file://"), let serverFolder else {
+                    warn("'\(String(url.prefix(200)))' names a file on this machine, which a style read from a server may not; it is left out")
+                    return nil
+                }
+                return serverFolder.resolving(url)
+            }
             let path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
             return path.hasPrefix("/") ? path : directory + "/" + path
         }
@@ -205,7 +218,8 @@ public struct BasemapStyle: Sendable {
                         warn("source '\(m.key)': image \(String(url.prefix(200))) is remote, which an image source does not read; its layers are not drawn")
                         continue
                     }
-                    var source = Source(kind: .image, location: localPath(url), tileSize: 512, minZoom: nil, maxZoom: nil)
+                    guard let file = localPath(url) else { continue }
+                    var source = Source(kind: .image, location: file, tileSize: 512, minZoom: nil, maxZoom: nil)
                     source.corners = corners
                     if let a = member(fields, "attribution"), case .string(let text) = a.value { source.attribution = text }
                     sources[m.key] = source
@@ -216,7 +230,8 @@ public struct BasemapStyle: Sendable {
                     switch member(fields, "data")?.value {
                     case .object?: source.data = .inline(member(fields, "data")!)
                     case .string(let d)?:
-                        source.data = .file(NetworkAccess.isURL(d) ? d : localPath(d))
+                        guard let file = NetworkAccess.isURL(d) ? d : localPath(d) else { continue }
+                        source.data = .file(file)
                     default:
                         warn("source '\(m.key)': a GeoJSON source needs \"data\" (a GeoJSON object, or a file or URL); its layers are not drawn")
                         continue
@@ -264,12 +279,16 @@ public struct BasemapStyle: Sendable {
                         remote = l
                         location = nil
                     } else {
-                        for prefix in ["pmtiles://", "mbtiles://", "file://"] where l.hasPrefix(prefix) { location = String(l.dropFirst(prefix.count)) }
+                        for prefix in ["pmtiles://", "mbtiles://"] where l.hasPrefix(prefix) { location = String(l.dropFirst(prefix.count)) }
                         if let p = location, NetworkAccess.isURL(p) {
                             // pmtiles://https://…: a remote archive.
                             remote = p
                             location = nil
-                        } else if let p = location, !p.hasPrefix("/") { location = directory + "/" + p }
+                        } else if let p = location {
+                            // (A style from a server: its archive on the server, drawn as a local one is.)
+                            guard let file = localPath(p) else { continue }
+                            location = file
+                        }
                     }
                 }
                 func int(_ key: String) -> Int? {
@@ -324,10 +343,8 @@ public struct BasemapStyle: Sendable {
             } else if url.contains("://"), !url.hasPrefix("file://") {
                 warn(id == "default" ? "\"sprite\" is remote (\(url)): icons are not drawn"
                                      : "sprite '\(id)' is remote (\(url)), which only the default sprite may be; its icons are not drawn")
-            } else if id == "default" {
-                sprite = localPath(url)
-            } else {
-                extraSprites.append((id, localPath(url)))
+            } else if let path = localPath(url) {
+                if id == "default" { sprite = path } else { extraSprites.append((id, path)) }
             }
         }
         if let g = member(top, "glyphs") {

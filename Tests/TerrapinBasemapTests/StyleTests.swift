@@ -390,3 +390,30 @@ extension StyleExpressionTests {
     #expect(sheet.icon(name) != nil && sheet.icon("more:" + name) != nil && sheet.icon("far:" + name) == nil)
     #expect(sheet.icon("more:" + name)?.0.data == sheet.icon(name)?.0.data)
 }
+
+/// A style read from a server names nothing on this machine: its absolute paths are on its
+/// server, as a browser resolves them, and `file://` is left out with a warning (a served style
+/// could otherwise draw a file of the machine rendering it into the image).
+@Test func aStyleFromAServerNamesNothingOnThisMachine() throws {
+    let json = #"""
+    {"version": 8, "sprite": "/etc/passwd",
+     "sources": {"abs": {"type": "vector", "url": "pmtiles:///srv/local.pmtiles"},
+                 "rel": {"type": "vector", "url": "pmtiles://tiles/x.pmtiles"},
+                 "file": {"type": "vector", "url": "file:///srv/local.pmtiles"},
+                 "geo": {"type": "geojson", "data": "file:///srv/secret.geojson"},
+                 "near": {"type": "geojson", "data": "/data/points.geojson"}},
+     "layers": [{"id": "bg", "type": "background"}]}
+    """#
+    let remote = try BasemapStyle.parse(Array(json.utf8), file: "https://maps.example.org/styles/a.json", directory: "https://maps.example.org/styles")
+    #expect(remote.sprite == "https://maps.example.org/etc/passwd")
+    #expect(remote.sources["abs"]?.location == "https://maps.example.org/srv/local.pmtiles")
+    #expect(remote.sources["rel"]?.location == "https://maps.example.org/styles/tiles/x.pmtiles")
+    #expect(remote.sources["file"] == nil && remote.sources["geo"] == nil)
+    if case .file(let near)? = remote.sources["near"]?.data { #expect(near == "https://maps.example.org/data/points.geojson") } else { Issue.record("near") }
+    #expect(remote.warnings.filter { $0.contains("names a file on this machine, which a style read from a server may not") }.count == 2, "\(remote.warnings)")
+    // The same style from a folder: its paths are files.
+    let local = try BasemapStyle.parse(Array(json.utf8), file: "a.json", directory: "/styles")
+    #expect(local.sprite == "/etc/passwd")
+    #expect(local.sources["abs"]?.location == "/srv/local.pmtiles" && local.sources["file"]?.location == "/srv/local.pmtiles")
+    #expect(local.sources["rel"]?.location == "/styles/tiles/x.pmtiles")
+}
