@@ -158,8 +158,9 @@ extension WorkerAnswer {
 }
 
 public enum RenderWorker {
-    /// Whether this process runs under AddressSanitizer (its runtime's entry point is linked in).
-    static let underAddressSanitizer = dlsym(nil, "__asan_init") != nil
+    /// Whether this process runs under AddressSanitizer or ThreadSanitizer (the runtime's entry
+    /// point is linked in).
+    static let underSanitizer = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
 
     /// Address space a worker may map (`--worker-memory`): 3 GiB, room for the renderer's
     /// promise of a 1 GiB peak and for the runtime's and allocator's reservations.
@@ -170,10 +171,10 @@ public enum RenderWorker {
     /// each under `cpuSeconds` of CPU time more, and writes its answer to standard output.
     /// Returns (an exit status) when standard input ends.
     public static func run(memory: Int, cpuSeconds: Double) -> Int32 {
-        // Built with AddressSanitizer (`make sanitize`), the worker maps terabytes for the
-        // sanitizer's shadow memory, so an address-space limit would stop it at its first
-        // allocation: then only the CPU limit holds.
-        if !underAddressSanitizer {
+        // Built with AddressSanitizer or ThreadSanitizer (`make sanitize`), the worker maps
+        // terabytes for the sanitizer's shadow memory, so an address-space limit would stop it
+        // at its first allocation: then only the CPU limit holds.
+        if !underSanitizer {
             var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
             setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
         }

@@ -286,9 +286,10 @@ let slowScene = Array(try! Data(contentsOf: URL(fileURLWithPath: ServerProcess.f
     /// replaced and counted, and the server goes on answering; past its CPU time a worker is
     /// stopped and its request answered 503.
     @Test func aWorkerThatDiesTakesOnlyItsRequest() throws {
-        // Under AddressSanitizer (`make sanitize`) workers run without the address-space limit
-        // (the sanitizer's shadow memory is larger than any), so only the CPU limit is tried.
-        if dlsym(nil, "__asan_init") == nil { try aWorkerOverItsMemoryIsReplaced() }
+        // Under AddressSanitizer or ThreadSanitizer (`make sanitize`) workers run without the
+        // address-space limit (the sanitizer's shadow memory is larger than any), so only the
+        // CPU limit is tried.
+        if dlsym(nil, "__asan_init") == nil && dlsym(nil, "__tsan_init") == nil { try aWorkerOverItsMemoryIsReplaced() }
         // CPU time: a 16 Mpx tilted render needs far more than the 0.1 s (a whole second, as
         // the kernel counts it) it is given.
         let timed = try ServerProcess(["--threads", "1", "--worker-cpu", "0.1"])
