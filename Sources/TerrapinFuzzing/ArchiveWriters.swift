@@ -90,37 +90,81 @@ enum Protobuf {
     }
 }
 
-/// A PMTiles v3 archive with one root directory.
+/// PMTiles v3 archives: for stress cases (entries that share bytes, gzipped directories) and for
+/// the reader's tests (leaf directories, stored directories).
 public enum PMTilesWriter {
     public struct Entry {
         public var tile: TileID, offset: Int, length: Int, runLength = 1
         public init(tile: TileID, offset: Int, length: Int, runLength: Int = 1) { self.tile = tile; self.offset = offset; self.length = length; self.runLength = runLength }
     }
 
-    /// `entries` (sorted here by tile id) address `data`; `metadata` is stored gzipped.
-    /// Tile type 1 is MVT (tiles gzipped), 2 PNG.
-    public static func archive(_ entries: [Entry], data: [UInt8], metadata: String = "{}", tileType: UInt8, minZoom: Int, maxZoom: Int) -> [UInt8] {
+    /// `entries` (sorted here by tile id) address `data`. The directory is split into leaves of
+    /// `leafSize` entries when given. `compressed`: directories and metadata gzipped, and MVT
+    /// tiles (tile type 1) declared gzipped (the caller gives them so); else all stored.
+    public static func archive(_ entries: [Entry], data: [UInt8], metadata: String = "{}", tileType: UInt8, minZoom: Int, maxZoom: Int,
+                               leafSize: Int? = nil, compressed: Bool = true) -> [UInt8] {
         let sorted = entries.map { (PMTiles.tileID($0.tile), $0) }.sorted { $0.0 < $1.0 }
-        var root: [UInt8] = []
-        Protobuf.varint(UInt64(sorted.count), &root)
-        var last: UInt64 = 0
-        for (id, _) in sorted { Protobuf.varint(id - last, &root); last = id }
-        for (_, e) in sorted { Protobuf.varint(UInt64(e.runLength), &root) }
-        for (_, e) in sorted { Protobuf.varint(UInt64(e.length), &root) }
-        for (_, e) in sorted { Protobuf.varint(UInt64(e.offset) + 1, &root) }
-        root = Zlib.gzip(root) ?? root
-        let meta = Zlib.gzip(Array(metadata.utf8)) ?? []
+        func directory(_ list: ArraySlice<(UInt64, Entry)>) -> [UInt8] {
+            var out: [UInt8] = []
+            Protobuf.varint(UInt64(list.count), &out)
+            var last: UInt64 = 0
+            for (id, _) in list { Protobuf.varint(id - last, &out); last = id }
+            for (_, e) in list { Protobuf.varint(UInt64(e.runLength), &out) }
+            for (_, e) in list { Protobuf.varint(UInt64(e.length), &out) }
+            var previous: Entry?
+            for (_, e) in list {
+                // 0: right after the entry before (the format's short form), else offset + 1.
+                if let p = previous, e.offset == p.offset + p.length { Protobuf.varint(0, &out) } else { Protobuf.varint(UInt64(e.offset) + 1, &out) }
+                previous = e
+            }
+            return compressed ? Zlib.gzip(out) ?? out : out
+        }
+        var root: [UInt8], leaves: [UInt8] = []
+        if let leafSize {
+            var pointers: [(UInt64, Entry)] = []
+            for start in stride(from: 0, to: sorted.count, by: max(1, leafSize)) {
+                let chunk = sorted[start..<min(sorted.count, start + max(1, leafSize))]
+                let bytes = directory(chunk)
+                pointers.append((chunk.first!.0, Entry(tile: chunk.first!.1.tile, offset: leaves.count, length: bytes.count, runLength: 0)))
+                leaves += bytes
+            }
+            root = directory(pointers[...])
+        } else {
+            root = directory(sorted[...])
+        }
+        let meta = compressed ? Zlib.gzip(Array(metadata.utf8)) ?? [] : Array(metadata.utf8)
         var header = Array("PMTiles".utf8) + [3]
         func u64(_ v: Int) { for i in 0..<8 { header.append(UInt8((UInt64(v) >> (8 * UInt64(i))) & 0xFF)) } }
-        let metaOffset = 127 + root.count, dataOffset = metaOffset + meta.count
-        u64(127); u64(root.count); u64(metaOffset); u64(meta.count); u64(dataOffset + data.count); u64(0); u64(dataOffset); u64(data.count)
-        u64(sorted.count); u64(sorted.count); u64(Set(sorted.map(\.1.offset)).count)
-        // Not clustered; directories and metadata gzipped, tiles gzipped (MVT) or stored (images).
-        header += [0, 2, tileType == 1 ? 2 : 1, tileType, UInt8(minZoom), UInt8(maxZoom)]
+        let metaOffset = 127 + root.count, leafOffset = metaOffset + meta.count, dataOffset = leafOffset + leaves.count
+        u64(127); u64(root.count); u64(metaOffset); u64(meta.count); u64(leafOffset); u64(leaves.count); u64(dataOffset); u64(data.count)
+        u64(sorted.reduce(0) { $0 + $1.1.runLength }); u64(sorted.count); u64(Set(sorted.map(\.1.offset)).count)
+        // Clustered when the tiles lie in the data in their order, each after the one before.
+        let clustered = sorted.first.map { $0.1.offset == 0 } ?? true && zip(sorted, sorted.dropFirst()).allSatisfy { $1.1.offset == $0.1.offset + $0.1.length }
+        header += [clustered ? 1 : 0, compressed ? 2 : 1, compressed && tileType == 1 ? 2 : 1, tileType, UInt8(minZoom), UInt8(maxZoom)]
         func i32(_ v: Double) { let n = UInt32(bitPattern: Int32(v * 10_000_000)); for i in 0..<4 { header.append(UInt8((n >> (8 * UInt32(i))) & 0xFF)) } }
         i32(-180); i32(-85); i32(180); i32(85)
         header.append(UInt8(minZoom)); i32(0); i32(0)
-        return header + root + meta + data
+        return header + root + meta + leaves + data
+    }
+
+    /// An archive of `tiles`, each stored once in tile order (identical neighbours merged into
+    /// runs), directories and metadata stored unless `compressed`.
+    public static func tiles(_ tiles: [(TileID, [UInt8])], leafSize: Int? = nil, tileType: UInt8 = 2, metadata: String = "{}", compressed: Bool = false) -> [UInt8] {
+        var data: [UInt8] = []
+        var entries: [Entry] = []
+        for (id, bytes) in tiles.sorted(by: { PMTiles.tileID($0.0) < PMTiles.tileID($1.0) }) {
+            if var last = entries.last, PMTiles.tileID(last.tile) + UInt64(last.runLength) == PMTiles.tileID(id),
+               Array(data[last.offset..<(last.offset + last.length)]) == bytes {
+                last.runLength += 1
+                entries[entries.count - 1] = last
+                continue
+            }
+            entries.append(Entry(tile: id, offset: data.count, length: bytes.count))
+            data += bytes
+        }
+        let zooms = tiles.map(\.0.z)
+        return archive(entries, data: data, metadata: metadata, tileType: tileType, minZoom: zooms.min() ?? 0, maxZoom: zooms.max() ?? 0,
+                       leafSize: leafSize, compressed: compressed)
     }
 
     /// An archive whose one tile, `bytes`, is addressed by every tile of zooms `zooms`.

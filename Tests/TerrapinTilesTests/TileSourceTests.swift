@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import Testing
 import TerrapinCodecs
+import TerrapinFuzzing
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
@@ -13,66 +14,10 @@ import TerrapinTestSupport
 
 let fixtures = Repository.fixture("tiles") + "/"
 
-/// A PMTiles v3 writer for tests: uncompressed directories, tiles stored as given; with
-/// `leafSize`, the root holds leaf pointers to directories of that many entries.
+/// A PMTiles v3 archive for these tests (`PMTilesWriter.tiles`): stored directories, tiles as
+/// given; with `leafSize`, the root holds leaf pointers to directories of that many entries.
 func pmtiles(_ tiles: [(TileID, [UInt8])], leafSize: Int? = nil, tileType: UInt8 = 2, metadata: String = "{}") -> [UInt8] {
-    func varint(_ v: UInt64, _ out: inout [UInt8]) {
-        var v = v
-        while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
-        out.append(UInt8(v))
-    }
-    func directory(_ entries: [PMTiles.Entry]) -> [UInt8] {
-        var out: [UInt8] = []
-        varint(UInt64(entries.count), &out)
-        var last: UInt64 = 0
-        for e in entries { varint(e.tileID - last, &out); last = e.tileID }
-        for e in entries { varint(UInt64(e.runLength), &out) }
-        for e in entries { varint(UInt64(e.length), &out) }
-        for (i, e) in entries.enumerated() {
-            if i > 0, e.offset == entries[i - 1].offset + entries[i - 1].length { varint(0, &out) } else { varint(UInt64(e.offset) + 1, &out) }
-        }
-        return out
-    }
-    // Tile data, identical neighbours merged into runs.
-    var data: [UInt8] = []
-    var entries: [PMTiles.Entry] = []
-    for (id, bytes) in tiles.sorted(by: { PMTiles.tileID($0.0) < PMTiles.tileID($1.0) }) {
-        let tid = PMTiles.tileID(id)
-        if var last = entries.last, last.tileID + UInt64(last.runLength) == tid,
-           Array(data[last.offset..<(last.offset + last.length)]) == bytes {
-            last.runLength += 1
-            entries[entries.count - 1] = last
-            continue
-        }
-        entries.append(PMTiles.Entry(tileID: tid, offset: data.count, length: bytes.count, runLength: 1))
-        data += bytes
-    }
-    var root: [UInt8], leaves: [UInt8] = []
-    if let leafSize {
-        var pointers: [PMTiles.Entry] = []
-        for start in stride(from: 0, to: entries.count, by: leafSize) {
-            let chunk = Array(entries[start..<min(entries.count, start + leafSize)])
-            let bytes = directory(chunk)
-            pointers.append(PMTiles.Entry(tileID: chunk[0].tileID, offset: leaves.count, length: bytes.count, runLength: 0))
-            leaves += bytes
-        }
-        root = directory(pointers)
-    } else {
-        root = directory(entries)
-    }
-    let meta = Array(metadata.utf8)
-    var header = Array("PMTiles".utf8) + [3]
-    func u64(_ v: Int) { for i in 0..<8 { header.append(UInt8((UInt64(v) >> (8 * UInt64(i))) & 0xFF)) } }
-    let rootOffset = 127, metaOffset = rootOffset + root.count, leafOffset = metaOffset + meta.count, dataOffset = leafOffset + leaves.count
-    u64(rootOffset); u64(root.count); u64(metaOffset); u64(meta.count); u64(leafOffset); u64(leaves.count); u64(dataOffset); u64(data.count)
-    u64(tiles.count); u64(entries.count); u64(entries.count)
-    let zooms = tiles.map(\.0.z)
-    header += [1, 1, 1, tileType, UInt8(zooms.min() ?? 0), UInt8(zooms.max() ?? 0)]
-    func i32(_ v: Double) { let n = UInt32(bitPattern: Int32(v * 10_000_000)); for i in 0..<4 { header.append(UInt8((n >> (8 * UInt32(i))) & 0xFF)) } }
-    i32(-180); i32(-85); i32(180); i32(85)
-    header.append(0); i32(0); i32(0)
-    precondition(header.count == 127)
-    return header + root + meta + leaves + data
+    PMTilesWriter.tiles(tiles, leafSize: leafSize, tileType: tileType, metadata: metadata)
 }
 
 func write(_ bytes: [UInt8], _ name: String) throws -> String {
