@@ -114,7 +114,7 @@ let package = Package(
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinFuzzing"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO", "CTerrapinIO"]),
-        .testTarget(name: "TerrapinNetTests", dependencies: ["TerrapinNet", "TerrapinIO", "TerrapinTiles", "Terrapin", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinNetTests", dependencies: ["TerrapinNet", "TerrapinIO", "TerrapinPNG", "TerrapinTiles", "Terrapin", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
         .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG", "TerrapinRaster", "TerrapinIO", "TerrapinTestSupport"]),

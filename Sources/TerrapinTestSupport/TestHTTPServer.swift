@@ -23,6 +23,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         case hangUp
         /// Answer 204 No Content.
         case noContent
+        /// Send the file's bytes as they are, declared as encoded (`Content-Encoding: gzip`, a
+        /// gzip file: the client sees what it inflates to).
+        case contentEncoding(String)
     }
 
     public struct Logged: Sendable, Equatable {
@@ -179,6 +182,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         case .truncate(let n):
             _ = send(fd, status: status, headers: extra, body: Array(body.prefix(n)), declared: body.count)
             return false
+        case .contentEncoding(let coding):
+            extra["Content-Encoding"] = coding
+            return send(fd, status: status, headers: extra, body: body)
         case .slowBody(let interval):
             guard writeAll(fd, head(status, extra, length: body.count)) else { return false }
             for byte in body {

@@ -4,6 +4,7 @@
 import XCTest
 import TerrapinIO
 import TerrapinTestSupport
+import TerrapinPNG
 @testable import TerrapinNet
 
 final class HTTPClientTests: XCTestCase {
@@ -100,6 +101,21 @@ final class HTTPClientTests: XCTestCase {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         XCTAssertLessThan(seconds, 4, "a timed-out transfer is not retried")
+    }
+
+    /// A compressed body is held to the limit as it inflates, not as it was sent: 4 MiB of
+    /// zeros sent as 4 KiB of gzip are refused under a 1 MiB limit (a 1 GiB gzip bomb was, in the
+    /// red-team pass, after 16 MiB), and read whole under an 8 MiB one.
+    func testACompressedBodyIsLimitedAsItInflates() throws {
+        try FileIO.writeAtomically(try XCTUnwrap(Zlib.gzip([UInt8](repeating: 0, count: 4 << 20))), to: folder + "/zeros.gz")
+        let server = try TestHTTPServer(root: folder)
+        server.setFault(.contentEncoding("gzip"), for: "/zeros.gz")
+        XCTAssertThrowsError(try client().get(server.base + "/zeros.gz", access: .anyHost, maxBytes: 1 << 20)) { error in
+            guard case .tooLarge(_, 1 << 20) = error as? NetError else { return XCTFail("\(error)") }
+        }
+        let whole = try client().get(server.base + "/zeros.gz", access: .anyHost, maxBytes: 8 << 20)
+        XCTAssertEqual(whole.body.count, 4 << 20)
+        XCTAssertTrue(whole.body.allSatisfy { $0 == 0 })
     }
 
     func testTruncatedBody() throws {
