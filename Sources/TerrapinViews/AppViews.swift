@@ -156,7 +156,7 @@ struct NavigationScreen: View {
                     .padding(.horizontal, 12)
                     .frame(maxWidth: .infinity, minHeight: 44, alignment: .leading)
                     .contentShape(Rectangle())
-                    .onTapGesture { stack.wrappedValue.removeLast() }
+                    .onTapGesture { push.pop() }
                     top
                 }
             } else {
