@@ -49,6 +49,9 @@ public enum RasterImage {
 }
 
 extension RasterImage {
+    /// How much of a file's head `declaredSize` needs.
+    public static let declaredSizeHead = 128 * 1024
+
     /// The size a PNG, JPEG or WebP file's header declares, from its first bytes (a JPEG's
     /// frame header follows its metadata segments: 128 KiB of head finds it past any EXIF), or
     /// nil. Nothing is decoded: a render adds up what its images would decode to before it

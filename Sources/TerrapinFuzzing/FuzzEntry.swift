@@ -95,7 +95,7 @@ public enum FuzzEntry {
         _ = ImageText.read(webp: bytes)
         // The size the header declares (what a render's decode budget counts) is the size the
         // decoder makes.
-        let declared = RasterImage.declaredSize(Array(bytes.prefix(128 * 1024)))
+        let declared = RasterImage.declaredSize(Array(bytes.prefix(RasterImage.declaredSizeHead)))
         guard let image = try? RasterImage.decode(bytes, limits: pngLimits) else { return false }
         if let declared, declared != (image.width, image.height) {
             preconditionFailure("the header declares \(declared), the decoder made \(image.width)x\(image.height)")

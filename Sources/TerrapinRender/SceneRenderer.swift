@@ -119,6 +119,7 @@ public final class PreparedScene {
                 do throws(FileError) {
                     if full.contains("{z}") { _ = try files.openDirectory(XYZTiles.folder(of: full)) } else {
                         let file = try files.open(full)
+                        // (Each file's header read once: 5,000 markers may name one image.)
                         if reference.path.hasSuffix(".image.file"), imageBytes[file.identity] == nil { imageBytes[file.identity] = Self.decodedImageBytes(file) }
                     }
                 } catch {
@@ -189,8 +190,7 @@ public final class PreparedScene {
 
     /// Width × height × 4 from a PNG's header (0 when it is not a PNG: decoding reports that).
     static func decodedImageBytes(_ file: OpenFile) -> Int {
-        // (Read once a file: 5,000 markers may name one image.)
-        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, 128 * 1024)),
+        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, RasterImage.declaredSizeHead)),
               let (width, height) = RasterImage.declaredSize(head),
               // One beyond the image limits fails decoding with its own, more precise error.
               Pixmap.Limits.allows(width: width, height: height) else { return 0 }

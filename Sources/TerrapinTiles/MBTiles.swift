@@ -142,7 +142,7 @@ public final class MBTiles: TileSource {
         let row = (1 << id.z) - 1 - id.y
         let raw = try db.withLock { (c) throws(TileError) -> [UInt8]? in
             if c.exhausted {
-                throw .database(path: path, message: tp_sqlite_total_spent(c.work) != 0 ? Self.tooMuchWorkInAll(stepsInAll) : Self.tooMuchWork("an earlier read", stepsPerStatement))
+                throw .database(path: path, message: exhaustion("an earlier read", c.work))
             }
             sqlite3_reset(c.select)
             tp_sqlite_reset_work(c.work)
@@ -153,7 +153,7 @@ public final class MBTiles: TileSource {
             if step == SQLITE_DONE { return nil }
             if step == SQLITE_INTERRUPT {
                 c.exhausted = true
-                throw .database(path: path, message: tp_sqlite_total_spent(c.work) != 0 ? Self.tooMuchWorkInAll(stepsInAll) : Self.tooMuchWork("reading tile \(id)", stepsPerStatement))
+                throw .database(path: path, message: exhaustion("reading tile \(id)", c.work))
             }
             guard step == SQLITE_ROW else { throw .database(path: path, message: "reading tile \(id): \(String(cString: sqlite3_errmsg(c.handle)))") }
             let count = Int(sqlite3_column_bytes(c.select, 0))
@@ -163,6 +163,11 @@ public final class MBTiles: TileSource {
         }
         guard let raw else { return nil }
         return try TileSources.ungzipped(raw, source: "tile \(id) of '\(path)'")
+    }
+
+    /// Why a read was stopped: the archive's budget in all spent, or `what`'s own.
+    func exhaustion(_ what: String, _ work: OpaquePointer?) -> String {
+        tp_sqlite_total_spent(work) != 0 ? Self.tooMuchWorkInAll(stepsInAll) : Self.tooMuchWork(what, stepsPerStatement)
     }
 
     static func tooMuchWorkInAll(_ steps: Int) -> String {
