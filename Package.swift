@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinFuzzing", "TerrapinCodecs", "TerrapinTerrain", "TerrapinGeo", "TerrapinPNG", "TerrapinIO", "CSQLite", "TerrapinRaster", "TerrapinTestSupport", "TerrapinImagery", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTerrain", "TerrapinGeo", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinCodecs"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinLoad", "TerrapinRender", "TerrapinRaster", "TerrapinViews", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinTestSupport", "Terrapin3D", "TerrapinBasemap"]),
-        .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting", "TerrapinRender", "TerrapinTerrain", "TerrapinScene", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
+        .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting", "TerrapinRender", "TerrapinTerrain", "TerrapinScene", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData", "TerrapinIO"]),
         .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinModelsTests", dependencies: ["TerrapinModels", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D"]),
         .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing", "Terrapin", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing", "Terrapin", "TerrapinTestSupport", "TerrapinIO"]),
     ]
 )
 

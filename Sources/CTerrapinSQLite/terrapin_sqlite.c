@@ -25,6 +25,10 @@ tp_sqlite_work *tp_sqlite_bound_work(sqlite3 *db, long thousands, long total_tho
     return work;
 }
 
+long tp_sqlite_used(const tp_sqlite_work *work) {
+    return work == NULL ? 0 : work->budget - work->left;
+}
+
 void tp_sqlite_reset_work(tp_sqlite_work *work) {
     if (work != NULL) work->left = work->budget;
 }

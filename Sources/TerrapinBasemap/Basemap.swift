@@ -270,6 +270,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         } else if let source {
           do {
             if let bytes = try source.tile(id) {
+                // Its inflated bytes charged to the render's work budget before it is decoded.
+                guard WorkMeter.spend(.decodedBytes, Double(bytes.count), on: "tile \(id) of '\(source.path)'") else { return nil }
                 tile = try VectorTile.decode(bytes, source: "\(id) of '\(source.path)'", limits: Self.limits)
             }
         } catch {

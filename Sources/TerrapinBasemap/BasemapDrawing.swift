@@ -79,6 +79,8 @@ extension Basemap {
         let aligned = (origin.0 + rasterAlignment.x, origin.1 + rasterAlignment.y)
         let range = layers.map { $0.clamped(to: 0..<style.layers.count) } ?? 0..<style.layers.count
         for layer in style.layers[range] where layer.shows(at: zoom) {
+            // The render's work budget spent: nothing more is drawn (the render is refused).
+            if WorkMeter.isExhausted { break }
             let context = EvaluationContext(zoom: zoom)
             switch layer.kind {
             case .background:
@@ -113,8 +115,13 @@ extension Basemap {
                 } else if layer.kind == .heatmap {
                     drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
                 } else {
+                    let before = coverage
                     drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: Self.patternOrigin(id, tileSize: tileSize, scale: k), canvas: canvas, transform: (scale, dx, dy), unit: unit,
                                                  floatingRoofs: floatingRoofs, coverage: &coverage) || drewSomething
+                    // What the layer's features cost here, as the tile's coverage counts it, charged
+                    // to the render's work budget too: the tile's limit bounds one tile, the
+                    // budget all of them.
+                    WorkMeter.spend(.stylePixels, max(0, before - coverage), on: "layer '\(layer.id)' of the style in tile \(id)")
                 }
             case .raster:
                 if let sourceName = layer.source, let source = imageSources[sourceName] {

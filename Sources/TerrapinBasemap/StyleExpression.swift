@@ -297,8 +297,12 @@ public enum StyleExpression: Sendable {
             // Bounded: `let` bindings each concatenating the one before double a string per
             // step (a 3 KB style reached 20 GB); past the limit it is an evaluation error, and
             // the property falls back as for any other.
+            // Strings of 1 KiB or more are charged to the render's work budget (shorter ones,
+            // a label's worth, cost less than the charge would).
             let parts = v.map(\.text)
-            return parts.reduce(0, { $0 + $1.utf8.count }) > Self.maxStringBytes ? .null : .string(parts.joined())
+            let bytes = parts.reduce(0, { $0 + $1.utf8.count })
+            guard bytes <= Self.maxStringBytes, bytes < 1024 || WorkMeter.spend(.stringBytes, Double(bytes), on: "a style expression's concat") else { return .null }
+            return .string(parts.joined())
         case "to-string": return .string(v.first?.text ?? "")
         // Whether the text renders legibly: always here (HarfBuzz shapes every script, FriBidi
         // orders right-to-left text, fontconfig finds a font for it), as in MapLibre Native and

@@ -45,6 +45,9 @@ public enum RasterImage {
             throw .tooLarge(source: source, width: width, height: height,
                             limit: "at most \(limits.maxWidth)x\(limits.maxHeight) and \(limits.maxPixels) pixels")
         }
+        guard WorkMeter.spend(.decodedBytes, Double(width * height * 4), on: source) else {
+            throw .tooLarge(source: source, width: width, height: height, limit: WorkMeter.noRoom)
+        }
     }
 }
 

@@ -216,6 +216,10 @@ public final class GeoTIFFTiles: TileDrawer, @unchecked Sendable {
         guard bw > 0, bh > 0, bw <= Self.maxBlockPixels / bh else {
             throw TerrainError.imagery(file: name, message: "its blocks are \(level.blockWidth)x\(level.blockHeight) pixels, more than \(Self.maxBlockPixels) each; write it with smaller tiles (gdal_translate -co TILED=YES)")
         }
+        // Each block decoded is charged to the render's work budget (a cached one is not).
+        guard WorkMeter.spend(.decodedBytes, Double(bw * bh * 4), on: "a block of '\(name)'") else {
+            throw TerrainError.imagery(file: name, message: "decoding its blocks would pass \(WorkMeter.noRoom)")
+        }
         var pixels = [UInt8](repeating: 0, count: bw * bh * 4)
         let ok = pixels.withUnsafeMutableBufferPointer {
             s.reader.readRGBA(directory: level.directory, x: key.x * level.blockWidth, y: key.y * level.blockHeight, width: bw, height: bh, into: $0.baseAddress)
@@ -287,6 +291,9 @@ extension GeoTIFF {
         return try withReader(path, files: files) { (reader, info) throws(TerrainError) in
             guard info.width * info.height <= Imagery.maxPixels, var pixmap = Pixmap(width: info.width, height: info.height) else {
                 throw TerrainError.imagery(file: path, message: "it is \(info.width)x\(info.height) pixels, more than \(Imagery.maxPixels)")
+            }
+            guard WorkMeter.spend(.decodedBytes, Double(info.width * info.height * 4), on: "'\(path)'") else {
+                throw TerrainError.imagery(file: path, message: "decoding it would pass \(WorkMeter.noRoom)")
             }
             let ok = pixmap.data.withUnsafeMutableBufferPointer { reader.readRGBA(into: $0.baseAddress) }
             guard ok else { throw TerrainError.imagery(file: path, message: reader.message) }

@@ -20,6 +20,7 @@
 // in the caches (at most 1 MiB for a 1024-pixel-wide band: the columns its triangles reach).
 import TerrapinGeo
 import Terrapin3D
+import TerrapinIO
 
 public enum ModelRenderer {
     static let ambient: Float = 0.45
@@ -86,6 +87,7 @@ public enum ModelRenderer {
         let near = Float(projection.near)
         let width = frame.width, height = frame.height
         var shaders: [Shader] = []
+        var tested = 0.0
         // Every vertex and triangle reserved at once: growing by doubling copied megabytes and
         // faulted in fresh pages at each step.
         var vertexCount = 0, triangleCount = 0
@@ -206,6 +208,9 @@ public enum ModelRenderer {
                     }
                     let area = abs((s1.x - s0.x) * (s2.y - s0.y) - (s2.x - s0.x) * (s1.y - s0.y))
                     guard area > 0 else { continue }
+                    // What rasterising it costs: its box on the screen (each band scans its
+                    // triangles within their boxes; triangles over one another each count).
+                    tested += Double(min(maxX, Float(width)) - max(minX, 0) + 1) * Double(min(maxY, Float(height)) - max(minY, 0) + 1)
                     func lod(_ texture: ModelTexture?, _ a: SIMD2<Float>, _ b: SIMD2<Float>, _ c: SIMD2<Float>) -> Float {
                         guard let texture else { return 0 }
                         let texels = abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) * Float(texture.width) * Float(texture.height)
@@ -230,6 +235,9 @@ public enum ModelRenderer {
         let order = blended.indices.sorted { (blended[$0].key, $1) > (blended[$1].key, $0) }
         triangles += order.map { blended[$0].triangle }
         guard !triangles.isEmpty else { return 0 }
+        // Charged to the render's work budget before a pixel is tested: past it, no model is drawn
+        // (and the render is refused).
+        guard WorkMeter.spend(.modelPixels, tested + 30 * Double(triangles.count), on: "its \(models.count) model\(models.count == 1 ? "" : "s") (\(triangles.count) triangles in view)") else { return 0 }
         // The samplers point into the models' textures: the models live until the draw is done.
         withExtendedLifetime(models) {
             Raster.with(&frame, vertices: vertices, triangles: triangles, shaders: shaders, horizon: horizon / 255) { $0.run(opaqueCount: opaqueCount) }

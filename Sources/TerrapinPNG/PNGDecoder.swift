@@ -60,6 +60,9 @@ public enum PNGDecoder {
             throw PNGError.tooLarge(source: source, width: width, height: height,
                                     limit: "at most \(limits.maxWidth)x\(limits.maxHeight) and \(limits.maxPixels) pixels")
         }
+        guard WorkMeter.spend(.decodedBytes, Double(width * height * 4), on: source) else {
+            throw PNGError.tooLarge(source: source, width: width, height: height, limit: WorkMeter.noRoom)
+        }
         var pixmap = try LibPNG.decode(bytes, source: source)
         premultiplyInPlace(&pixmap.data)
         return pixmap

@@ -71,6 +71,8 @@ public struct EncodedImage: Sendable {
     public let width: Int, height: Int
     /// What was drawn around (a style's unsupported properties, damaged tiles), each once.
     public internal(set) var warnings: [String] = []
+    /// What the render spent of its work budget (`WorkMeter`'s description; `--timings`).
+    public internal(set) var work = ""
 }
 
 public enum SceneImage {
@@ -100,6 +102,7 @@ public enum SceneImage {
         var image = try encode(pixmap, format: scene.output.format, metadata: metadata)
         lap("encode")
         image.warnings = prepared.warnings()
+        image.work = prepared.lastMeter?.description ?? ""
         return image
     }
 

@@ -27,7 +27,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case overrides(String)
     /// The machine lacks what rendering needs (no fonts installed): not the scene's fault.
     case environment(String)
-    /// The scene asks for more work than one render may do (see `PreparedScene.layerPixelBudget`).
+    /// The scene asks for more work than one render may do: its work budget (`WorkMeter`) ran out,
+    /// or the drawing forecast alone (`WorkEstimate`) is over it.
     case overBudget(String)
     /// The image could not be encoded.
     case encoding(String)
@@ -91,13 +92,21 @@ public final class PreparedScene {
     public let scene: SceneFile
     public let map: Map?
     private var last: (time: Double, resolved: ResolvedScene)?
+    /// What loading the scene spent of the work budget: each render's meter starts from it.
+    public let loadMeter: WorkMeter
+    /// The meter of the last render (what it spent, load included), for `--timings` and tests.
+    public private(set) var lastMeter: WorkMeter?
 
     /// With `root`, every file the scene reads must lie beneath that directory (for scenes from
     /// untrusted sources): no `..` or absolute path out, no symbolic link out — enforced on each
     /// open (FileAccess), so a file swapped after a check cannot lead out either.
     /// `network` says which hosts the scene's URLs may be read from (`root` is for files only).
-    public init(_ scene: SceneFile, root: String? = nil, network: NetworkAccess = .anyHost) throws(RenderError) {
+    /// `budget` scales the work budget every stage draws from (`WorkMeter`; 1, the standard one,
+    /// unless a test wants it small).
+    public init(_ scene: SceneFile, root: String? = nil, network: NetworkAccess = .anyHost, budget: Double = 1) throws(RenderError) {
         self.scene = scene
+        let meter = WorkMeter(scale: budget)
+        loadMeter = meter
         if let spec = scene.map {
             var files: FileAccess
             if let root {
@@ -138,7 +147,11 @@ public final class PreparedScene {
                     throw RenderError.font(scene: scene.origin.file, reference: font, error: error)
                 }
             }
-            do { map = try builder.map(spec).time(scene.time) } catch { throw RenderError.load(error) }
+            // The load stage draws from the render's work budget as it decodes (images of every
+            // format, tiles, archives' directories and metadata, GeoTIFF blocks, SQLite reads).
+            let loaded = WorkMeter.$current.withValue(meter) { Result { () throws(LoadError) in try builder.map(spec).time(scene.time) } }
+            if let refusal = meter.refusal { throw RenderError.overBudget(refusal) }
+            do { map = try loaded.get() } catch { throw RenderError.load(error) }
         } else {
             map = nil
         }
@@ -208,17 +221,38 @@ public final class PreparedScene {
     /// resolve, in the ground, between the items painted and after painting). `resolved` is
     /// called once the scene is resolved and within the work budget, before painting starts
     /// (`terrapin render --timings` times the stages by it).
+    ///
+    /// Every stage draws from one work budget (`WorkMeter`): the meter starts with what loading
+    /// spent, resolve's drawing forecast is charged before the image is allocated, and painting
+    /// charges what it draws as it goes (a style's fills and lines, tiles decoded, models, images);
+    /// when it runs out the render stops at its next check and throws `RenderError.overBudget`
+    /// naming the input that spent last and the kind of work that spent most.
     public func render(at time: Double?, shapes: SpriteStore?, cancellation: Cancellation? = nil,
                        resolved resolvedStage: () -> Void = {}) throws(RenderError) -> Pixmap {
-        if cancellation?.isCancelled == true { throw RenderError.cancelled }
+        let stop = Cancellation(following: cancellation)
+        let meter = WorkMeter(scale: loadMeter.scale, continuing: loadMeter, stop: stop)
+        let result = WorkMeter.$current.withValue(meter) {
+            Result { () throws(RenderError) in try render(at: time, shapes: shapes, stop: stop, meter: meter, resolved: resolvedStage) }
+        }
+        lastMeter = meter
+        if let refusal = meter.refusal { throw RenderError.overBudget(refusal) }
+        return try result.get()
+    }
+
+    private func render(at time: Double?, shapes: SpriteStore?, stop cancellation: Cancellation, meter: WorkMeter,
+                        resolved resolvedStage: () -> Void) throws(RenderError) -> Pixmap {
+        if cancellation.isCancelled { throw RenderError.cancelled }
         let output = scene.output
         if let problem = output.sizeProblem { throw RenderError.invalidSize(problem) }
         // Resolved and checked against the work budget before the image is even allocated.
         let resolved = try resolve(at: time)
-        if cancellation?.isCancelled == true { throw RenderError.cancelled }
+        if cancellation.isCancelled { throw RenderError.cancelled }
         if let resolved {
             let work = resolved.work(scale: output.drawingScale)
+            // Alone over its limits: refused naming the largest kind; else charged to the meter
+            // with what the load spent (the two together may still be too much).
             if !(work.share <= 1) { throw RenderError.overBudget(work.largest) }
+            guard meter.spend(.forecast, work.share, on: "the drawing forecast") else { throw RenderError.cancelled }
         }
         resolvedStage()
         guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {
@@ -231,7 +265,7 @@ public final class PreparedScene {
         canvas.transform = .scale(output.drawingScale)
         MapPainter.paint(resolved, in: Rect(x: 0, y: 0, width: layout.width, height: layout.height), canvas: canvas,
                          scale: output.drawingScale, shapes: shapes, layers: Set(DisplayLayer.allCases), deferComposites: nil, cancellation: cancellation)
-        if cancellation?.isCancelled == true { throw RenderError.cancelled }
+        if cancellation.isCancelled { throw RenderError.cancelled }
         return canvas.pixmap
     }
 }

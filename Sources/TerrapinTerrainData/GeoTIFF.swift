@@ -110,6 +110,9 @@ public enum GeoTIFF {
             guard info.width * info.height <= HeightGrid.maxSamples else {
                 throw TerrainError.tooLarge(file: path, columns: Double(info.width), rows: Double(info.height))
             }
+            guard WorkMeter.spend(.decodedBytes, Double(info.width * info.height * 4), on: "'\(path)'") else {
+                throw TerrainError.image("'\(path)': reading its samples would pass \(WorkMeter.noRoom)")
+            }
             var samples = [Float](repeating: 0, count: info.width * info.height)
             let ok = samples.withUnsafeMutableBufferPointer { reader.readSamples(into: $0.baseAddress) }
             guard ok else { throw TerrainError.image("'\(path)': " + reader.message) }

@@ -150,6 +150,12 @@ public final class MBTiles: TileSource {
             sqlite3_bind_int(c.select, 2, Int32(id.x))
             sqlite3_bind_int(c.select, 3, Int32(row))
             let step = sqlite3_step(c.select)
+            // A long read's steps charged to the render's work budget (an indexed read takes
+            // fewer than SQLite counts).
+            let used = tp_sqlite_used(c.work)
+            if used > 0, !WorkMeter.spend(.databaseSteps, Double(used) * 1000, on: "reading tile \(id) of '\(path)'") {
+                throw .database(path: path, message: "reading tile \(id) would pass \(WorkMeter.noRoom)")
+            }
             if step == SQLITE_DONE { return nil }
             if step == SQLITE_INTERRUPT {
                 c.exhausted = true

@@ -76,6 +76,7 @@ public final class PMTiles: TileSource {
             }
             let raw = try file.read(offset: header.metadataOffset, count: header.metadataLength)
             let text = try Self.decompress(raw, header.internalCompression, path: path, what: "metadata", limit: Self.maxMetadataBytes)
+            try Self.charge(text.count, "the metadata of '\(path)'", path: path)
             metadata = String(decoding: text, as: UTF8.self)
         }
         self.metadata = metadata
@@ -240,7 +241,16 @@ public final class PMTiles: TileSource {
         guard length <= maxDirectoryBytes else { throw .corrupt(path: path, what: "a directory of \(length) bytes") }
         let raw = try file.read(offset: offset, count: length)
         let bytes = try decompress(raw, header.internalCompression, path: path, what: "directories")
+        try charge(bytes.count, "a directory of '\(path)'", path: path)
         return try parseDirectory(bytes, path: path)
+    }
+
+    /// Inflated metadata and directories, charged to the render's work budget (an archive opened
+    /// by an earlier render in the process, or a directory it cached, is not charged again).
+    static func charge(_ bytes: Int, _ what: @autoclosure () -> String, path: String) throws(TileError) {
+        guard WorkMeter.spend(.decodedBytes, Double(bytes), on: what()) else {
+            throw .corrupt(path: path, what: "reading it would pass \(WorkMeter.noRoom)")
+        }
     }
 
     /// Gzip, brotli or zstd, inflated within `limit`.

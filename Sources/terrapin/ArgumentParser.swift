@@ -233,7 +233,7 @@ struct SceneOptions {
             var stages: [String] = []
             let image = try SceneImage.render(scene, overrides, root: root, metadata: [(key: "Software", value: "Terrapin \(TerrapinInfo.version)")],
                                               stage: { name, time in if timings { stages.append("\(name) \(Self.milliseconds(time)) ms") } })
-            if timings { CommandLineTool.printNote("timing: " + stages.joined(separator: ", ")) }
+            if timings { CommandLineTool.printNote("timing: " + stages.joined(separator: ", ") + (image.work.isEmpty ? "" : "; \(image.work)")) }
             return image
         } catch {
             if case .encoding = error { throw CLIError.runtime(error.description) }

@@ -35,7 +35,8 @@ extension CommandLineTool {
           --strict              a render with warnings (a tile that could not be read, a style property
                                 Terrapin does not draw) is an error: nothing is written, exit status 2
           --timings             print each stage's time on standard error: decode, then load (every file
-                                read), resolve (camera, placement, collision), paint and encode
+                                read), resolve (camera, placement, collision), paint and encode, and
+                                the share of the work budget the render spent, by kind
           -h, --help            show this help
 
         Examples:

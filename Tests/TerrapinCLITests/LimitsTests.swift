@@ -36,6 +36,7 @@ import TerrapinTestSupport
         "offscreen layers (`opacity`, `shadow`)": "hostileWork",
         "decoded images": "hostileWork",
         "work per render": "workBudget",
+        "work budget per render": "WorkBudgetTests.workThatAddsUpPastTheBudgetIsRefused",
         "did-you-mean": "hostileWork",
         "font file": "fonts",
         "glyph bitmap": "fonts",

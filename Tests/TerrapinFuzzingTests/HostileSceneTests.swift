@@ -3,6 +3,7 @@
 // `make stress`'s figures, not asserted here.
 import Foundation
 import Testing
+import TerrapinIO
 import Terrapin
 import TerrapinFuzzing
 import TerrapinTestSupport
@@ -55,6 +56,32 @@ import TerrapinTestSupport
         // one box hid the overdraw), so the scene is refused before a triangle is drawn.
         let c = try #require(HostileScenes.named("gltf-instances", full: true))
         try refused("gltf-instances", files: c.makeFiles().map { ($0.name, $0.bytes) }, "its buildings and models would test", prepareOnly: false)
+    }
+
+    /// Images decoded while the scene is built and drawn are charged to the same work budget as
+    /// the drawing: under a budget smaller than what the render spends, the small case of three
+    /// 512² PNGs is refused, naming the decoded bytes; with room it is drawn.
+    @Test func decodedImagesSpendFromTheRendersBudget() throws {
+        let c = try #require(HostileScenes.named("many-large-images", full: false))
+        /// The case rendered from fresh copies of its files (so no earlier render's decodes are
+        /// cached), under `budget`: its meter, or the error.
+        func render(budget: Double) throws -> Result<WorkMeter, RenderError> {
+            try withTemporaryDirectory("budget") { dir in
+                for file in c.makeFiles() { try Data(file.bytes).write(to: URL(fileURLWithPath: dir + "/" + file.name)) }
+                let scene = try SceneDecoder.decode(c.scene, path: dir + "/scene.json")
+                let prepared: PreparedScene
+                do { prepared = try PreparedScene(scene, root: dir, budget: budget); _ = try prepared.render() } catch let error as RenderError { return .failure(error) }
+                return .success(try #require(prepared.lastMeter))
+            }
+        }
+        let meter = try render(budget: 1).get()
+        // Three 512² images decoded, 1 MiB each.
+        #expect(meter.share(of: .decodedBytes) * WorkMeter.Kind.decodedBytes.limit >= 3 * 512 * 512 * 4)
+        guard case .failure(.overBudget(let message)) = try render(budget: meter.share / 2) else {
+            Issue.record("not refused under half the budget it needs"); return
+        }
+        #expect(message.hasPrefix("the render's work budget ran out at "))
+        #expect(message.contains("decoded bytes"))
     }
 
     /// Case `name` at full size with `files` beside it, refused by a budget (`message`): when

@@ -18,6 +18,8 @@ typedef struct tp_sqlite_work tp_sqlite_work;
 tp_sqlite_work *tp_sqlite_bound_work(sqlite3 *db, long thousands, long total_thousands);
 /// Whether the connection's total budget is spent.
 int tp_sqlite_total_spent(const tp_sqlite_work *work);
+/// Thousands of steps the current statement has taken, as the handler counted them.
+long tp_sqlite_used(const tp_sqlite_work *work);
 /// Gives the next statement the whole budget again.
 void tp_sqlite_reset_work(tp_sqlite_work *work);
 /// Removes the handler from `db` (before it is closed) and frees the budget.
