@@ -225,6 +225,10 @@ struct GLTFReader {
             guard total <= limits.maxBufferBytes else { throw ModelError.tooLarge(source: source, what: "bytes of buffers", count: total, limit: limits.maxBufferBytes) }
             declared.append(length)
         }
+        // Charged to the render's work budget as declared, before one is read.
+        guard WorkMeter.spend(.decodedBytes, Double(total), on: "the buffers of \(source)") else {
+            throw ModelError.malformed(source: source, at: "buffers", detail: "its \(total) bytes would pass \(WorkMeter.noRoom)")
+        }
         for (i, node) in list.enumerated() {
             let b = try object(node, "buffers[\(i)]")
             let path = "buffers[\(i)]"

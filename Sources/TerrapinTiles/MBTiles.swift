@@ -112,6 +112,13 @@ public final class MBTiles: TileSource {
                 close()
                 throw .database(path: path, message: "reading its metadata: \(message)")
             }
+            // Its bytes and steps charged to the render's work budget.
+            let used = Double(tp_sqlite_used(work)) * 1000
+            guard WorkMeter.spend(.decodedBytes, Double(bytes), on: "the metadata of '\(path)'"),
+                  used == 0 || WorkMeter.spend(.databaseSteps, used, on: "the metadata of '\(path)'") else {
+                close()
+                throw .database(path: path, message: "reading its metadata would pass \(WorkMeter.noRoom)")
+            }
         }
         var select: OpaquePointer?
         guard sqlite3_prepare_v2(handle, "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3",
