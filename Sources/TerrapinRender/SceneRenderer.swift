@@ -1,5 +1,4 @@
 // SceneFile → Pixmap: the background, then the map (terrain, markers, popovers) if the scene has one.
-import TerrapinBasemap
 import TerrapinCodecs
 import TerrapinGeometry
 import TerrapinIO
@@ -8,7 +7,6 @@ import TerrapinNet
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinScene
-import TerrapinTiles
 import TerrapinTypography
 import TerrapinViews
 
@@ -117,34 +115,14 @@ public final class PreparedScene {
             files = files.with(network: network.narrowed(toScene: scene.hosts), remote: HTTPClient.shared)
             var builder = SceneBuilder(directory: scene.directory, files: files)
             builder.pixelRatio = scene.output.scale
-            // Each named file opened once up front, so a missing, unreadable or confined one is
-            // reported with where the scene names it, before any work; the view images' sizes
-            // (from their PNG, JPEG or WebP headers) are added up against the decode budget.
-            var imageBytes: [String: Int] = [:]
-            // (URLs are read by the load stage, whose errors name them.)
-            for reference in scene.origin.references where (BasemapStyle.builtin(reference.file) == nil || !reference.path.hasSuffix(".style"))
-                && !NetworkAccess.isURL(reference.file) {
-                let full = builder.path(reference.file)
-                do throws(FileError) {
-                    if full.contains("{z}") { _ = try files.openDirectory(XYZTiles.folder(of: full)) } else {
-                        let file = try files.open(full)
-                        // (Each file's header read once: 5,000 markers may name one image.)
-                        if reference.path.hasSuffix(".image.file"), imageBytes[file.identity] == nil { imageBytes[file.identity] = Self.decodedImageBytes(file) }
-                    }
-                } catch {
-                    throw RenderError.file(scene: scene.origin.file, reference: reference, error: error)
-                }
-            }
-            let decoded = imageBytes.values.reduce(0, +)
-            if decoded > Self.imageDecodeBudget {
-                throw RenderError.overBudget("its \(imageBytes.count) images would decode to \(decoded / (1024 * 1024)) MiB, more than the "
-                    + "\(Self.imageDecodeBudget / (1024 * 1024)) MiB one render may hold; use fewer or smaller images")
-            }
-            // Likewise each font family it names.
-            for font in scene.origin.fonts {
-                do throws(TypographyError) { _ = try FontLibrary.shared.face(for: FontRequest(family: font.file)) } catch {
-                    if error == .noFonts { throw RenderError.environment(error.description) }
-                    throw RenderError.font(scene: scene.origin.file, reference: font, error: error)
+            // The load stage's preflight: every named file opened, the images' headers added up,
+            // the fonts looked up, before anything is decoded.
+            do throws(PreflightError) { try Preflight.check(scene, builder: builder) } catch {
+                switch error {
+                case .file(let reference, let error): throw RenderError.file(scene: scene.origin.file, reference: reference, error: error)
+                case .font(let reference, let error): throw RenderError.font(scene: scene.origin.file, reference: reference, error: error)
+                case .noFonts(let error): throw RenderError.environment(error.description)
+                case .imagesOverBudget(let problem): throw RenderError.overBudget(problem)
                 }
             }
             // The load stage draws from the render's work budget as it decodes (images of every
@@ -196,18 +174,6 @@ public final class PreparedScene {
         }
         last = (t, resolved)
         return resolved
-    }
-
-    /// The most decoded image bytes (distinct files, 4 bytes a pixel) one render may hold: 512 MiB.
-    public static let imageDecodeBudget = 512 * 1024 * 1024
-
-    /// Width × height × 4 from a PNG's header (0 when it is not a PNG: decoding reports that).
-    static func decodedImageBytes(_ file: OpenFile) -> Int {
-        guard let head = try? RandomAccessFile(file).read(offset: 0, count: min(file.size, RasterImage.declaredSizeHead)),
-              let (width, height) = RasterImage.declaredSize(head),
-              // One beyond the image limits fails decoding with its own, more precise error.
-              Pixmap.Limits.allows(width: width, height: height) else { return 0 }
-        return width * height * 4
     }
 
     /// The scene at its own time, or at `time` seconds (for frames of a flight): the
