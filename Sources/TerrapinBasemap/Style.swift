@@ -400,7 +400,11 @@ public struct BasemapStyle: Sendable {
                         if kind != .sky { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
                         continue
                     }
-                    do { properties[p.key] = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key), interpolatesArrays: interpolatedArrays.contains(p.key)) } catch {
+                    do {
+                        let value = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key), interpolatesArrays: interpolatedArrays.contains(p.key))
+                        // A colour's CSS text parsed once here, not at every feature it colours.
+                        properties[p.key] = p.key.hasSuffix("-color") ? value.withColourOutputs : value
+                    } catch {
                         warn("layer '\(id)': \(p.key) at line \(error.location.line): \(error.message); the default is used")
                     }
                 }

@@ -77,6 +77,25 @@ public enum StyleExpression: Sendable {
     indirect case letBinding([(String, StyleExpression)], StyleExpression)
     case variable(String)
 
+    /// The expression with each string it can give as its value (a literal, or the outputs of
+    /// `case`, `match`, `coalesce`, `step`, `interpolate` and `let`, recursively) that is a CSS
+    /// colour replaced by that colour: for a colour property, whose value is read as a colour
+    /// anyway, so the text is parsed once, at load, instead of for every feature drawn. Inputs,
+    /// conditions and `match` labels are left as they are (a "red" there is compared as text).
+    public var withColourOutputs: StyleExpression {
+        switch self {
+        case .literal(.string(let s)): if let c = CSSColor.parse(s) { return .literal(.color(c)) } else { return self }
+        case .cases(let pairs, let otherwise): return .cases(pairs.map { ($0.0, $0.1.withColourOutputs) }, otherwise: otherwise.withColourOutputs)
+        case .match(let input, let arms, let otherwise): return .match(input, arms.map { ($0.0, $0.1.withColourOutputs) }, otherwise: otherwise.withColourOutputs)
+        case .coalesce(let parts): return .coalesce(parts.map(\.withColourOutputs))
+        case .step(let input, let first, let stops): return .step(input: input, first: first.withColourOutputs, stops: stops.map { ($0.0, $0.1.withColourOutputs) })
+        case .interpolate(let base, let input, let stops, let space):
+            return .interpolate(base: base, input: input, stops: stops.map { ($0.0, $0.1.withColourOutputs) }, space: space)
+        case .letBinding(let bindings, let body): return .letBinding(bindings, body.withColourOutputs)
+        default: return self
+        }
+    }
+
     /// Whether the expression reads a feature's name: a `get` of `name` or a `name:…`/`name_…`
     /// key, or a "{name…}" token in a string (what a label in the map's language replaces).
     public var readsName: Bool {

@@ -317,3 +317,35 @@ import TerrapinTiles
         #expect(Basemap.sections(field, EvaluationContext(zoom: 0), text: String(repeating: "x", count: 100)).count == 64)
     }
 }
+
+/// A colour property's CSS texts are parsed once, when the style is read: the outputs of its
+/// expression become colours, while inputs, conditions and `match` labels stay text, and every
+/// feature gets the colour it got before.
+@Suite struct ColourOutputTests {
+    @Test func outputsBecomeColoursAndEveryFeatureGetsTheSameColour() throws {
+        let json = """
+            ["case", ["==", ["get", "colour"], "red"], "#ff0000",
+             ["match", ["get", "class"], "red", "rgba(0, 0, 255, 0.5)", "park", ["step", ["zoom"], "green", 10, "hsl(120, 100%, 25%)"], ["coalesce", ["get", "fill"], "#123"]]]
+            """
+        let plain = try StyleExpressionParser.value(JSONParser.parse(Array(json.utf8)))
+        let parsed = plain.withColourOutputs
+        // The literal outputs are colours now; the compared "red" and the match label "red" are not.
+        guard case .cases(let pairs, let otherwise) = parsed, case .literal(.color) = pairs[0].1,
+              case .call("==", let operands) = pairs[0].0, case .literal(.string("red")) = operands[1],
+              case .match(_, let arms, let fallback) = otherwise, case .string("red") = arms[0].0[0], case .literal(.color) = arms[0].1,
+              case .step(_, let first, let stops) = arms[1].1, case .literal(.color) = first, case .literal(.color) = stops[0].1,
+              case .coalesce(let parts) = fallback, case .get = parts[0], case .literal(.color) = parts[1] else {
+            Issue.record("not converted as expected: \(parsed)"); return
+        }
+        let features = [feature([("colour", .string("red"))]), feature([("class", .string("red"))]), feature([("class", .string("park"))]),
+                        feature([("fill", .string("#abcdef"))]), feature([("fill", .number(3))]), feature([])]
+        for f in features {
+            for zoom in [5.0, 12] {
+                var context = f
+                context.zoom = zoom
+                let a = plain.evaluate(context).color, b = parsed.evaluate(context).color
+                #expect(a == b, "\(a.map(\.description) ?? "nil") against \(b.map(\.description) ?? "nil")")
+            }
+        }
+    }
+}
