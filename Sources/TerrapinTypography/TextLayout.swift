@@ -9,6 +9,7 @@
 // bisection to 1 %). Lines align within the widest line (leading = the paragraph's start
 // side, so right for right-to-left paragraphs).
 import TerrapinGeometry
+import TerrapinIO
 import TerrapinRaster
 
 public enum TextAlignment: String, Sendable, CaseIterable { case leading, center, trailing }
@@ -138,8 +139,19 @@ public struct TextLayout: Sendable {
     }
 
     /// Lays out `text`. Throws only when the requested font family is not installed.
+    /// With the shared font library, layouts are kept (`LayoutCache`): a label or view text laid
+    /// out again in the same process — the next frame, thumbnail or request — is not shaped again.
     public static func make(_ text: String, font: FontSpec, options: TextLayoutOptions = TextLayoutOptions(),
                             library: FontLibrary = .shared) throws(TypographyError) -> TextLayout {
+        guard library === FontLibrary.shared else { return try layOut(text, font: font, options: options, library: library) }
+        let key = LayoutCache.Key(text: text, font: font, options: options)
+        if let kept = LayoutCache.shared.layout(for: key) { return kept }
+        let layout = try layOut(text, font: font, options: options, library: library)
+        LayoutCache.shared.keep(layout, for: key)
+        return layout
+    }
+
+    static func layOut(_ text: String, font: FontSpec, options: TextLayoutOptions, library: FontLibrary) throws(TypographyError) -> TextLayout {
         let primary = try library.face(for: font.request)
         // Each paragraph's code point offset in the text, counted on from the one before (linear
         // in the text, however many paragraphs it holds).
@@ -655,4 +667,49 @@ public enum LineBreaks {
         }
         return result
     }
+}
+
+/// Layouts of the shared font library kept by text, font and options: laying out is a pure
+/// function of them (the fonts installed do not change while a process runs), so a kept layout is
+/// the one `TextLayout.make` would make again. At most `byteLimit` bytes (estimated: each glyph,
+/// line and character), forgotten whole past it.
+final class LayoutCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let text: String
+        let font: FontSpec
+        let maxWidth: Double?, lineLimit: Int?, alignment: TextAlignment, minimumScaleFactor: Double, direction: BaseDirection
+        let kerning: Bool, tracking: Double, balanced: Bool, glyphSheetAdvances: Bool, lineHeight: Double?
+
+        init(text: String, font: FontSpec, options o: TextLayoutOptions) {
+            self.text = text
+            self.font = font
+            (maxWidth, lineLimit, alignment, minimumScaleFactor, direction) = (o.maxWidth, o.lineLimit, o.alignment, o.minimumScaleFactor, o.direction)
+            (kerning, tracking, balanced, glyphSheetAdvances, lineHeight) = (o.kerning, o.tracking, o.balanced, o.glyphSheetAdvances, o.lineHeight)
+        }
+    }
+
+    static let shared = LayoutCache(byteLimit: 8 << 20)
+
+    let byteLimit: Int
+    private let state = Locked((layouts: [Key: TextLayout](), bytes: 0))
+
+    init(byteLimit: Int) { self.byteLimit = byteLimit }
+
+    func layout(for key: Key) -> TextLayout? { state.withLock { $0.layouts[key] } }
+
+    func keep(_ layout: TextLayout, for key: Key) {
+        let bytes = Self.bytes(layout, key)
+        guard bytes <= byteLimit / 4 else { return }
+        state.withLock { s in
+            if s.bytes + bytes > byteLimit { s = ([:], 0) }
+            if s.layouts.updateValue(layout, forKey: key) == nil { s.bytes += bytes }
+        }
+    }
+
+    /// What a kept layout holds, about: its glyphs, its lines, its texts.
+    static func bytes(_ layout: TextLayout, _ key: Key) -> Int {
+        layout.lines.reduce(key.text.utf8.count + 160) { $0 + 120 + $1.text.utf8.count + $1.glyphs.count * MemoryLayout<LaidOutGlyph>.stride }
+    }
+
+    var count: Int { state.withLock { $0.layouts.count } }
 }

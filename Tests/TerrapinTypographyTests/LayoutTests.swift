@@ -495,3 +495,47 @@ extension MapLabelMetricsTests {
         #expect(many.lines.count == 20_001 && many.lines[19_999].glyphs.first?.cluster == 39_998)
     }
 }
+
+/// Layouts are kept by text, font and every option: a text laid out again is the kept layout,
+/// and any option that changes the layout (the base direction too, which `==` leaves out) keys
+/// another; the cache forgets everything when it would pass its bytes.
+@Suite struct LayoutCacheTests {
+    static func glyphs(_ l: TextLayout) -> [String] {
+        l.lines.flatMap { line in line.glyphs.map { "\($0.glyph)@\($0.x),\($0.y)" } } + ["\(l.width)x\(l.height)@\(l.fontSize)"]
+    }
+
+    @Test func aTextLaidOutAgainIsTheSameLayoutAndEachOptionKeysItsOwn() throws {
+        let text = "Layout cache \(UUID().uuidString) Port Hercule"
+        let fresh = try TextLayout.layOut(text, font: .system(size: 13), options: TextLayoutOptions(maxWidth: 80), library: .shared)
+        let first = try layout(text, .system(size: 13), TextLayoutOptions(maxWidth: 80))
+        #expect(LayoutCache.shared.layout(for: LayoutCache.Key(text: text, font: .system(size: 13), options: TextLayoutOptions(maxWidth: 80))) != nil)
+        let again = try layout(text, .system(size: 13), TextLayoutOptions(maxWidth: 80))
+        #expect(Self.glyphs(first) == Self.glyphs(fresh))
+        #expect(Self.glyphs(again) == Self.glyphs(fresh))
+        // Another width, size or direction is another layout, laid out anew.
+        #expect(Self.glyphs(try layout(text, .system(size: 13), TextLayoutOptions(maxWidth: 200))) != Self.glyphs(fresh))
+        #expect(Self.glyphs(try layout(text, .system(size: 15), TextLayoutOptions(maxWidth: 80))) != Self.glyphs(fresh))
+        // The direction is part of the key, though `TextLayoutOptions.==` leaves it out.
+        var rightToLeft = TextLayoutOptions(maxWidth: 80)
+        rightToLeft.direction = .rightToLeft
+        #expect(LayoutCache.Key(text: text, font: .system(size: 13), options: rightToLeft) != LayoutCache.Key(text: text, font: .system(size: 13), options: TextLayoutOptions(maxWidth: 80)))
+    }
+
+    @Test func theCacheForgetsEverythingPastItsBytes() throws {
+        let cache = LayoutCache(byteLimit: 64 * 1024)
+        let one = try TextLayout.layOut("Monaco-Ville", font: .system(size: 13), options: TextLayoutOptions(), library: .shared)
+        var kept = 0
+        for i in 0..<2_000 {
+            cache.keep(one, for: LayoutCache.Key(text: "Monaco-Ville \(i)", font: .system(size: 13), options: TextLayoutOptions()))
+            kept = max(kept, cache.count)
+        }
+        // It filled up to about its limit, then started over (so it never held all 2,000).
+        #expect(kept > 50 && kept < 2_000)
+        #expect(cache.count <= kept)
+        // A layout over a quarter of the limit is not kept at all.
+        let long = try TextLayout.layOut(String(repeating: "Monaco ", count: 600), font: .system(size: 13), options: TextLayoutOptions(), library: .shared)
+        let before = cache.count
+        cache.keep(long, for: LayoutCache.Key(text: "long", font: .system(size: 13), options: TextLayoutOptions()))
+        #expect(cache.count == before)
+    }
+}
