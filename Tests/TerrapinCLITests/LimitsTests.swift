@@ -547,7 +547,7 @@ import TerrapinTestSupport
 
     /// A file of `size` bytes that takes no disk space (the limits are checked on the size).
     func sparse(_ path: String, size: Int) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: UInt64(size))
         try handle.close()
