@@ -2,7 +2,7 @@
 // Algorithm, UAX #9), and the visual reordering of a line's runs (rule L2).
 import CFriBidi
 
-public enum BaseDirection: Hashable, Sendable {
+public enum BaseDirection: Sendable {
     /// From the first strong character (rules P2–P3); left-to-right when there is none.
     case auto
     case leftToRight

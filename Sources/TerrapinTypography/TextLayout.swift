@@ -14,7 +14,7 @@ import TerrapinRaster
 
 public enum TextAlignment: String, Sendable, CaseIterable { case leading, center, trailing }
 
-public struct TextLayoutOptions: Equatable, Sendable {
+public struct TextLayoutOptions: Hashable, Sendable {
     /// Widest line in points; nil: no wrapping. Default nil.
     public var maxWidth: Double?
     /// Most lines; nil: no limit. Default nil.
@@ -51,11 +51,6 @@ public struct TextLayoutOptions: Equatable, Sendable {
         self.alignment = alignment
         self.minimumScaleFactor = minimumScaleFactor
         self.direction = direction
-    }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.maxWidth == b.maxWidth && a.lineLimit == b.lineLimit && a.alignment == b.alignment && a.minimumScaleFactor == b.minimumScaleFactor && a.kerning == b.kerning && a.tracking == b.tracking
-            && a.balanced == b.balanced && a.glyphSheetAdvances == b.glyphSheetAdvances && a.lineHeight == b.lineHeight
     }
 }
 
@@ -677,15 +672,7 @@ final class LayoutCache: Sendable {
     struct Key: Hashable, Sendable {
         let text: String
         let font: FontSpec
-        let maxWidth: Double?, lineLimit: Int?, alignment: TextAlignment, minimumScaleFactor: Double, direction: BaseDirection
-        let kerning: Bool, tracking: Double, balanced: Bool, glyphSheetAdvances: Bool, lineHeight: Double?
-
-        init(text: String, font: FontSpec, options o: TextLayoutOptions) {
-            self.text = text
-            self.font = font
-            (maxWidth, lineLimit, alignment, minimumScaleFactor, direction) = (o.maxWidth, o.lineLimit, o.alignment, o.minimumScaleFactor, o.direction)
-            (kerning, tracking, balanced, glyphSheetAdvances, lineHeight) = (o.kerning, o.tracking, o.balanced, o.glyphSheetAdvances, o.lineHeight)
-        }
+        let options: TextLayoutOptions
     }
 
     static let shared = LayoutCache(byteLimit: 8 << 20)

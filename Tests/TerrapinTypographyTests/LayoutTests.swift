@@ -497,8 +497,7 @@ extension MapLabelMetricsTests {
 }
 
 /// Layouts are kept by text, font and every option: a text laid out again is the kept layout,
-/// and any option that changes the layout (the base direction too, which `==` leaves out) keys
-/// another; the cache forgets everything when it would pass its bytes.
+/// and any option that changes the layout (the base direction too) keys another; the cache forgets everything when it would pass its bytes.
 @Suite struct LayoutCacheTests {
     static func glyphs(_ l: TextLayout) -> [String] {
         l.lines.flatMap { line in line.glyphs.map { "\($0.glyph)@\($0.x),\($0.y)" } } + ["\(l.width)x\(l.height)@\(l.fontSize)"]
@@ -515,7 +514,7 @@ extension MapLabelMetricsTests {
         // Another width, size or direction is another layout, laid out anew.
         #expect(Self.glyphs(try layout(text, .system(size: 13), TextLayoutOptions(maxWidth: 200))) != Self.glyphs(fresh))
         #expect(Self.glyphs(try layout(text, .system(size: 15), TextLayoutOptions(maxWidth: 80))) != Self.glyphs(fresh))
-        // The direction is part of the key, though `TextLayoutOptions.==` leaves it out.
+        // The direction is part of the key.
         var rightToLeft = TextLayoutOptions(maxWidth: 80)
         rightToLeft.direction = .rightToLeft
         #expect(LayoutCache.Key(text: text, font: .system(size: 13), options: rightToLeft) != LayoutCache.Key(text: text, font: .system(size: 13), options: TextLayoutOptions(maxWidth: 80)))
