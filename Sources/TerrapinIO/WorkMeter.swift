@@ -144,30 +144,42 @@ public final class WorkMeter: Sendable, CustomStringConvertible {
         let (spent, exhaustion) = state.withLock { ($0.spent, $0.exhaustion) }
         guard let exhaustion else { return nil }
         let largest = Kind.allCases.max { spent[$0.rawValue] < spent[$1.rawValue] } ?? exhaustion.kind
-        let parts = Kind.allCases.filter { spent[$0.rawValue] > 0 }.map { "\($0) \(Self.percent(spent[$0.rawValue]))" }
-        return "the render's work budget ran out at \(exhaustion.input): \(parts.joined(separator: ", ")) of it spent "
+        return "the render's work budget ran out at \(exhaustion.input): \(Self.parts(spent)) of it spent "
             + "(the largest: \(largest)\(largest == .forecast ? "" : ", whose limit alone is \(Self.limitText(largest, scale: scale))")); \(largest.advice)"
     }
 
     /// The shares spent, e.g. "4 % of the work budget (decoded bytes 1 %, style pixels 3 %)".
     public var description: String {
         let spent = state.withLock { $0.spent }
-        let parts = Kind.allCases.filter { spent[$0.rawValue] > 0 }.map { "\($0) \(Self.percent(spent[$0.rawValue]))" }
-        return "\(Self.percent(spent.reduce(0, +))) of the work budget" + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
+        let parts = Self.parts(spent)
+        return "\(Self.percent(spent.reduce(0, +))) of the work budget" + (parts.isEmpty ? "" : " (\(parts))")
+    }
+
+    /// The kinds spent on, with their shares: "decoded bytes 1 %, style pixels 3 %".
+    static func parts(_ spent: [Double]) -> String {
+        Kind.allCases.filter { spent[$0.rawValue] > 0 }.map { "\($0) \(percent(spent[$0.rawValue]))" }.joined(separator: ", ")
     }
 
     /// A share as a percentage: whole above 10 %, to a tenth below ("0.4 %"), "<0.1 %" below that.
     static func percent(_ share: Double) -> String {
         let p = share * 100
-        if p >= 10 || p == 0 || !p.isFinite { return p.isFinite ? "\(Int(p.rounded())) %" : "\(p) %" }
+        guard p.isFinite else { return "\(p) %" }
+        if p >= 10 || p == 0 { return "\(Int(min(p, 1e15).rounded())) %" }
         return p >= 0.1 ? "\((p * 10).rounded() / 10) %" : "<0.1 %"
     }
 
     static func limitText(_ kind: Kind, scale: Double) -> String {
         let n = kind.limit * scale
         switch kind {
-        case .decodedBytes, .stringBytes: return n >= 1_073_741_824 ? "\(Int(n / 1_073_741_824)) GiB" : "\(Int(n / 1_048_576)) MiB"
-        default: return n >= 1e9 ? "\(Double(Int(n / 1e8)) / 10) G" : n >= 1e6 ? "\(Double(Int(n / 1e5)) / 10) M" : "\(Int(n))"
+        case .decodedBytes, .stringBytes:
+            return n >= 1_073_741_824 ? "\(count(n / 1_073_741_824)) GiB" : "\(count(n / 1_048_576)) MiB"
+        default: return count(n)
         }
+    }
+
+    /// An amount of work in words: "5.0 G", "12.3 M", "7680", "unbounded" (not finite).
+    public static func count(_ n: Double) -> String {
+        guard n.isFinite else { return "unbounded" }
+        return n >= 1e9 ? "\(Double(Int(min(n, 1e24) / 1e8)) / 10) G" : n >= 1e6 ? "\(Double(Int(n / 1e5)) / 10) M" : "\(Int(max(-1e15, n)))"
     }
 }

@@ -218,7 +218,7 @@ public final class PreparedScene {
             // Alone over its limits: refused naming the largest kind; else charged to the meter
             // with what the load spent (the two together may still be too much).
             if !(work.share <= 1) { throw RenderError.overBudget(work.largest) }
-            guard meter.spend(.forecast, work.share, on: "the drawing forecast") else { throw RenderError.cancelled }
+            guard meter.spend(.forecast, work.share, on: "the drawing forecast") else { throw RenderError.overBudget(meter.refusal ?? work.largest) }
         }
         resolvedStage()
         guard let canvas = Canvas(width: output.pixelWidth, height: output.pixelHeight) else {

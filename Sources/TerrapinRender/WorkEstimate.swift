@@ -3,6 +3,7 @@
 // allocated, so a scene that asks for too much is refused while refusing is cheap.
 import TerrapinGeo
 import TerrapinGeometry
+import TerrapinIO
 import TerrapinScene
 import TerrapinTerrain
 
@@ -53,9 +54,7 @@ public struct WorkEstimate: Sendable, Equatable, CustomStringConvertible {
         "layer pixels \(Self.count(layerPixels)), fill pixels \(Self.count(fillPixels)), mesh pixels \(Self.count(meshPixels)), glyphs \(glyphs): \(Int((share * 100).rounded())) % of the budget"
     }
 
-    static func count(_ n: Double) -> String {
-        n >= 1e9 ? "\(Double(Int(n / 1e8)) / 10) G" : n >= 1e6 ? "\(Double(Int(n / 1e5)) / 10) M" : n.isFinite ? "\(Int(n))" : "unbounded"
-    }
+    static func count(_ n: Double) -> String { WorkMeter.count(n) }
 }
 
 extension ResolvedScene {

@@ -31,6 +31,12 @@ import TerrapinIO
         meter.spend(.decodedBytes, 1_073_741_824 * 0.0004, on: "a tile")
         #expect(meter.description == "0.4 % of the work budget (decoded bytes <0.1 %, style pixels 0.4 %)")
         #expect(WorkMeter().description == "0 % of the work budget")
+        // Amounts in words, none of them a trap however large.
+        #expect(WorkMeter.count(5e9) == "5.0 G" && WorkMeter.count(12_345_678) == "12.3 M" && WorkMeter.count(7680) == "7680")
+        #expect(WorkMeter.count(.infinity) == "unbounded" && WorkMeter.count(1e300).hasSuffix(" G"))
+        let huge = WorkMeter(scale: 1e-300)
+        huge.spend(.stylePixels, 1e10, on: "a layer")
+        #expect(huge.description.hasSuffix("% of the work budget (style pixels 1000000000000000 %)"))
     }
 
     /// Non-finite or NaN amounts exhaust the meter rather than poisoning it; zero and negative
