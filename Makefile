@@ -65,7 +65,7 @@ rendertests: build
 # The built-in roadmap in the three tile schemas against MapLibre Native (../shared/bench/maplibre),
 # at z13 and z14 straight down and z14 tilted 60°: a Markdown table of the share of pixels that differ.
 native-fidelity: build
-	Tools/native-fidelity.py $(if $(ONLY),--only $(ONLY))
+	Tools/native-fidelity.py $(if $(ONLY),--only $(ONLY)) $(foreach s,$(STYLES),--style $(s))
 
 demo: build
 	@mkdir -p out

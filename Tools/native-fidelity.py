@@ -17,6 +17,11 @@ pixelmatch's threshold 0.1, anti-aliasing not counted) and the mean |ΔRGB| over
 one row a case: at z13 and z14 straight down and at z14 tilted 60°.
 
     python3 Tools/native-fidelity.py [--terrapin .build/opt/debug/terrapin] [--only monaco]
+        [--style NAME=STYLE.json ...]
+
+`--style` adds a style of your own over the OpenMapTiles archives of Andorra and Monaco (cases
+NAME-andorra and NAME-monaco), e.g. OSM Bright, Positron or MapTiler Basic from their
+repositories: styles that are not in ../shared and so not among the cases above.
 """
 import argparse, json, math, os, subprocess, sys
 
@@ -52,13 +57,23 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--terrapin", default=os.path.join(ROOT, ".build", "opt", "debug", "terrapin"))
     parser.add_argument("--only", help="cases whose name (e.g. monaco-protomaps-dark) contains this text")
+    parser.add_argument("--style", action="append", default=[], metavar="NAME=STYLE.json",
+                        help="also a style of your own over the OpenMapTiles tiles of Andorra and Monaco")
     args = parser.parse_args()
+    cases = list(CASES)
+    for item in args.style:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not os.path.isfile(path):
+            sys.exit("native-fidelity: --style takes NAME=STYLE.json with an existing file, not %r" % item)
+        path = os.path.abspath(path)
+        cases.append((name + "-andorra", "Andorra, OpenMapTiles, " + name, "andorra-omt", path, ANDORRA))
+        cases.append((name + "-monaco", "Monaco, OpenMapTiles, " + name, "monaco-omt", path, MONACO))
     if not os.path.exists(NATIVE):
         sys.exit("native-fidelity: %s not found (MapLibre Native's script from the shared bench)" % NATIVE)
     os.makedirs(OUT, exist_ok=True)
     w, h = SIZE
     rows = []
-    for case, label, tiles, style_ref, (lat, lon) in CASES:
+    for case, label, tiles, style_ref, (lat, lon) in cases:
         if args.only and args.only not in case:
             continue
         style = prepare_style(case, style_ref, tiles, args.terrapin, OUT)

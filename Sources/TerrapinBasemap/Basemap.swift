@@ -372,7 +372,11 @@ struct ScaledDrape: TileDrawer {
         // Texels a style pixel: at the view's zoom 2^(z − zoom) (`unit` where the view reads
         // this tile at its own resolution); at most 64, at least 1/1024.
         let texels = zoom.map { min(64, max(1.0 / 1024, pow(2, z - $0))) } ?? unit
-        let shift = max(0, Int(log2(unit).rounded()))
+        // A tile deeper than the view's zoom reads the view's data, drawn finer: a view reads
+        // deeper tiles where its pixels would otherwise magnify the view's, for sharpness, not
+        // for the next zoom's roads and paths, which MapLibre does not show it.
+        let base = max(0, Int(log2(unit).rounded()))
+        let shift = zoom.map { max(base, id.z - Int(($0 + 1e-6).rounded(.down))) } ?? base
         func draw(_ tile: TileID, into canvas: Canvas, scale: Double) -> Bool {
             basemap.draw(tile, canvas: canvas, scale: scale, origin: (0, 0), unit: texels, zoom: zoom ?? z - log2(unit),
                          dataShift: shift, floatingRoofs: zoom == nil, viewportCircles: zoom == nil)

@@ -51,6 +51,9 @@ public struct Imagery: Sendable {
     public var byteCount: Int { texture?.byteCount ?? 0 }
     /// The tile archive behind this imagery, if it is one.
     public let tiles: TileImagery?
+    /// Whether its tiles are read one zoom at a time, as MapLibre shows a drawn map (a style's
+    /// drape), rather than blended between zooms as photographs are.
+    public var readsOneZoom: Bool { tiles?.isDrawn ?? false }
     /// `tiles` unretained (kept alive by `tiles`): sampling through a strong reference retains
     /// and releases the shared object per sample, which threads drawing at once contend on.
     private let tilesReference: Unmanaged<TileImagery>?

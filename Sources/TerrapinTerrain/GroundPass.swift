@@ -422,8 +422,11 @@ struct SkyCaster: Sendable {
         // times the pixel's own solid angle off the view's axis, cos³ of its angle to it (a
         // pixel at the frame's corner sees less of the sky than one at its centre), stretched
         // by 1 / cos(incidence), times image pixels per square metre. (Without the cos³, the
-        // corners of a straight-down view read a zoom too coarse.)
-        let incidence = max(1e-3, abs(dir.dot(plane ? up : (q - centre).normalized)))
+        // corners of a straight-down view read a zoom too coarse.) A drawn map's tiles leave the
+        // stretch out: MapLibre chooses a tile's zoom from its distance alone, so the centre of a
+        // tilted view reads the view's own zoom (with the stretch, a view at 60° read the zoom
+        // above it there, its roads and buildings magnified and soft).
+        let incidence = imagery.readsOneZoom ? 1 : max(1e-3, abs(dir.dot(plane ? up : (q - centre).normalized)))
         let axis = max(1e-3, dir.dot(projection.forward))
         var density = imagery.texelsPerMetre(latitude: lat)
         if plane {

@@ -142,6 +142,7 @@ public enum TerrainRenderer {
             let shading = Float(imagery.shading)
             let relative = imagery.shadesRelativeToFlat
             let imagery = self.imagery, origin = self.origin, horizon = self.horizon, flatLight = self.flatLight
+            let oneZoom = imagery.readsOneZoom
             let ramp = TerrainStyle.rampTable
             var reader = self.reader
             defer { self.reader = reader }
@@ -178,7 +179,13 @@ public enum TerrainRenderer {
                     let ta = texel[i], tb = texel[j], tc = texel[k]
                     let texelArea = abs(Double((tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y)))
                     // Image pixels per screen pixel is the square root of the area ratio: level log2 of it.
-                    let level = screenArea > 0 ? Float(max(0, 0.5 * log2(texelArea / screenArea))) : 0
+                    // A drawn map's tiles are read at the finer axis of the footprint (its stretch
+                    // along a slanted view left out, as the flat ground's `texelAt` does).
+                    var level: Float = 0
+                    if screenArea > 0 {
+                        let ratio = texelArea / screenArea
+                        level = Float(max(0, 0.5 * log2(oneZoom ? TerrainRenderer.finerAxisSquared(ta, tb, tc, screen: a, b, c, ratio: ratio) : ratio)))
+                    }
                     return raster.meshTriangle(i, j, k, points: points, screen: screen, vertex(i, level: level), vertex(j, level: level),
                                                vertex(k, level: level), perspective: true, cullNegative: cullNegative, shade: pixel)
                 }
@@ -202,6 +209,24 @@ public enum TerrainRenderer {
     /// The ground's colour before haze from interpolated (elevation, hillshade, ·). `ramp` is
     /// `TerrainStyle.rampTable`, fetched once by the caller rather than per pixel.
     @inline(__always)
+    /// Image pixels per screen pixel along the finer axis of a triangle's footprint, squared:
+    /// the smaller singular value of the map from screen to image positions (texels `ta`, `tb`,
+    /// `tc` at screen corners `a`, `b`, `c`; `ratio` the texel area over the screen area, the
+    /// map's determinant). A slanted view stretches the footprint along one axis only.
+    static func finerAxisSquared(_ ta: SIMD2<Float>, _ tb: SIMD2<Float>, _ tc: SIMD2<Float>,
+                                 screen a: (Double, Double, Double), _ b: (Double, Double, Double), _ c: (Double, Double, Double),
+                                 ratio: Double) -> Double {
+        let e1 = (b.0 - a.0, b.1 - a.1), e2 = (c.0 - a.0, c.1 - a.1)
+        let det = e1.0 * e2.1 - e2.0 * e1.1
+        guard det != 0 else { return ratio }
+        let f1 = SIMD2<Double>(tb - ta), f2 = SIMD2<Double>(tc - ta)
+        let column1 = (f1 * e2.1 - f2 * e1.1) / det, column2 = (f2 * e1.0 - f1 * e2.0) / det
+        let frobenius = (column1 * column1).sum() + (column2 * column2).sum()
+        let root = max(0, frobenius * frobenius - 4 * ratio * ratio).squareRoot()
+        let smaller = (frobenius - root) / 2
+        return smaller.isFinite && smaller > 0 ? min(smaller, ratio) : ratio
+    }
+
     static func relief(_ a: SIMD3<Float>, _ palette: TerrainStyle.Palette, ramp t: [SIMD3<Float>]) -> SIMD3<Float> {
         let e = Double(a.x)
         var rgb: SIMD3<Float>

@@ -4,6 +4,7 @@ import TerrapinGeo
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinGeometry
+import TerrapinTiles
 @testable import Terrapin3D
 @testable import TerrapinImagery
 @testable import TerrapinTerrain
@@ -233,5 +234,51 @@ private func same(_ a: SIMD4<Float>?, _ b: SIMD4<Float>) -> Bool {
         #expect(centre > 2.5)
         // Within the Earth's curvature of each other (without the cos³: a level apart).
         #expect(abs(corner - centre) < 0.1, "centre \(centre), corner \(corner)")
+    }
+
+    /// A drawn map (one zoom at a time, as a style's drape) on Web Mercator's plane seen at 60°:
+    /// the centre's level is the straight-down view's at the same distance, the footprint's
+    /// stretch along the slanted ray left out (with it, half a level coarser, which read the zoom
+    /// above the view's there); photographs keep the stretch, blended between zooms.
+    @Test func aTiltedViewOfADrawnMapReadsTheViewsZoomAtItsCentre() throws {
+        let drawn = Imagery(tiles: try TileImagery(drawer: PlainDrawer(), cache: TileCache(byteLimit: 1 << 20)))
+        #expect(drawn.readsOneZoom)
+        let photo = try #require(Imagery(image: gradientImage(256, 256), west: -0.1, south: -0.1, east: 0.1, north: 0.1, projection: .webMercator))
+        #expect(!photo.readsOneZoom)
+        func centreLevel(tilt: Double, _ imagery: Imagery) throws -> Double {
+            let camera = Camera(center: LatLngAltitude(latitude: 0, longitude: 0), tilt: tilt, range: 300_000, fieldOfView: .degrees(36.87))
+            let projection = Projection(camera: camera, width: 400, height: 300, ellipsoid: .mercator)
+            let caster = SkyCaster(projection: projection, rect: Rect(x: 0, y: 0, width: 400, height: 300), inverse: .identity, grid: nil,
+                                   hazeDistance: 1e9, focal: projection.focalLength, sky: SkyColors(zenith: .white, horizon: .white),
+                                   ground: .white, flatShade: 0)
+            let ray = caster.cast(200, 150)
+            let d = try #require(ray.distance)
+            return caster.texelAt(projection.eye + ray.dir * d, along: ray.dir, distance: d, imagery).z
+        }
+        let down = try centreLevel(tilt: 0, drawn), tilted = try centreLevel(tilt: 60, drawn)
+        #expect(abs(tilted - down) < 0.01, "straight down \(down), at 60° \(tilted)")
+        // cos 60° = 1/2: the stretched footprint is twice the area, half a level.
+        let photoDown = try centreLevel(tilt: 0, photo), photoTilted = try centreLevel(tilt: 60, photo)
+        #expect(abs(photoTilted - photoDown - 0.5) < 0.01, "straight down \(photoDown), at 60° \(photoTilted)")
+    }
+
+    /// Drawn tiles are read at the finer of the two levels around a pixel's, unless the coarser
+    /// is within 0.01: every screen pixel gets a texel or more (up to 2 × 2), and a view at a
+    /// whole zoom gets that zoom despite the per-pixel estimate's rounding.
+    @Test func drawnTilesAreReadAtTheFinerLevel() {
+        let cases: [(Double, Int)] = [(0, 0), (0.5, 0), (0.98, 0), (0.995, 1), (1, 1), (2.999, 3), (3.001, 3), (3.5, 3), (3.995, 4), (40, 30)]
+        for (level, expected) in cases {
+            #expect(TileImagery.drawnLevel(level, deepest: 30) == expected, "level \(level)")
+        }
+    }
+
+    /// A drawn map: every tile one flat colour.
+    struct PlainDrawer: TileDrawer {
+        var name: String { "plain" }
+        var attribution: String? { nil }
+        var tileSize: Int { 256 }
+        var minZoom: Int { 0 }
+        var maxZoom: Int { 18 }
+        func draw(_ id: TileID) throws -> Pixmap? { Pixmap(width: 256, height: 256) }
     }
 }
