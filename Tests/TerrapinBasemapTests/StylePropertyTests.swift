@@ -223,6 +223,22 @@ import TerrapinTiles
         #expect(Basemap.patternUnit(1, zoom: 14.5) == 2.0.squareRoot())
         #expect(Basemap.patternUnit(2, zoom: 14) == 2 && Basemap.patternUnit(1, zoom: 15 - 1e-9) == 1)
     }
+
+    /// A tile deeper than the view's zoom (read where the view's own would be magnified) holds
+    /// the view's data drawn finer, never the next zoom's: Andorra's z14 tile for a view at z13
+    /// is its z13 data at two texels a style pixel, pixel for pixel what a drape at two pixels a
+    /// point draws there. (Read from z14's data, as it was, the two differ: z14 has roads and paths z13 leaves out.)
+    @Test func aTileDeeperThanTheViewHoldsTheViewsData() throws {
+        let style = #"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "w", "type": "line", "source": "s", "source-layer": "transportation", "paint": {"line-color": "black", "line-width": 1}}]}"#
+        let basemap = try Basemap(style: try BasemapStyle.parse(Array(style.utf8), file: "s", directory: "."),
+                                  tiles: try TileSources.open(Repository.fixtures + "/tiles/andorra-omt.pmtiles")) { try TileSources.open($0) }
+        let tile = TileID(z: 14, x: 8261, y: 6050)
+        let viewDrawer = try #require(try basemap.makeDrape(unit: 1, zoom: 13).tiles?.drawer)
+        let finerDrawer = try #require(try basemap.makeDrape(unit: 2, zoom: nil).tiles?.drawer)
+        let forView = try #require(try viewDrawer.draw(tile)), finer = try #require(try finerDrawer.draw(tile))
+        let differing = zip(forView.data, finer.data).filter { $0 != $1 }.count + abs(forView.data.count - finer.data.count)
+        #expect(differing == 0, "\(differing) bytes differ")
+    }
 }
 
 /// Legacy functions of array-valued properties: the spec's interpolated arrays (`icon-offset`,
