@@ -379,7 +379,7 @@ struct ScaledDrape: TileDrawer {
         let shift = zoom.map { max(base, id.z - Int(($0 + 1e-6).rounded(.down))) } ?? base
         func draw(_ tile: TileID, into canvas: Canvas, scale: Double) -> Bool {
             basemap.draw(tile, canvas: canvas, scale: scale, origin: (0, 0), unit: texels, zoom: zoom ?? z - log2(unit),
-                         dataShift: shift, floatingRoofs: zoom == nil, viewportCircles: zoom == nil)
+                         dataShift: shift, sourceShift: shift - base, floatingRoofs: zoom == nil, viewportCircles: zoom == nil)
         }
         // A far tile shallower than the view's data zoom reads the data a zoom deeper, as
         // MapLibre reads one zoom of data all over a pitched view: its four children, each

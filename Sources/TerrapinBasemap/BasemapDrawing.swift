@@ -65,13 +65,15 @@ extension Basemap {
     /// evaluated at `zoom`. True if anything was drawn.
     /// `dataShift`: zooms shallower than the tile's its vector data is read at (a drape's tile at
     /// two pixels a style pixel shows the data of the zoom above, as the view's own tiles do).
+    /// `sourceShift`: zooms shallower than the tile's its raster and DEM sources are read at (a
+    /// drape's tile deeper than the view's zoom, drawn finer for sharpness, reads the view's).
     /// `floatingRoofs`: whether an extrusion whose base is above the ground shows its roof on
     /// the ground (seen straight down it does; a drape under 3D buildings leaves it out, as the
     /// building stands apart from the ground there). `viewportCircles`: whether circle layers
     /// facing the viewer are drawn (a view's drape leaves them to be drawn round over it).
     func draw(_ id: TileID, canvas: Canvas, scale k: Double, origin: (Double, Double), unit: Double, zoom: Double, layers: Range<Int>? = nil,
-              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0, floatingRoofs: Bool = true,
-              viewportCircles: Bool = true) -> Bool {
+              rasterAlignment: (x: Double, y: Double) = (0, 0), frame: HeatmapFrame? = nil, dataShift: Int = 0, sourceShift: Int = 0,
+              floatingRoofs: Bool = true, viewportCircles: Bool = true) -> Bool {
         var drewSomething = false
         // The pixels the tile's fills, lines and roofs may cover, all layers together.
         var coverage = Double(Self.coverageVisitsPerPixel) * Double(canvas.width) * Double(canvas.height)
@@ -113,7 +115,7 @@ extension Basemap {
                 if layer.kind == .circle {
                     drewSomething = drawCircles(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 } else if layer.kind == .heatmap {
-                    drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy)) || drewSomething
+                    drewSomething = drawHeatmap(layer, data, zoom: zoom, tile: dataID, canvas: canvas, transform: (scale, dx, dy), unit: unit) || drewSomething
                 } else {
                     let before = coverage
                     drewSomething = drawFeatures(layer, data, zoom: zoom, tile: dataID, patternOrigin: Self.patternOrigin(id, tileSize: tileSize, scale: k), canvas: canvas, transform: (scale, dx, dy), unit: unit,
@@ -130,12 +132,16 @@ extension Basemap {
                     continue
                 }
                 guard let sourceName = layer.source, let imagery = rasterSources[sourceName] else { continue }
-                drawRaster(imagery, layer: layer, id: id, canvas: canvas, scale: k, origin: aligned, zoom: zoom)
+                drawRaster(imagery, layer: layer, id: id, canvas: canvas, scale: k, origin: aligned, zoom: zoom, levelBias: Double(max(0, sourceShift)))
                 drewSomething = true
             case .hillshade:
+                // Shaded at the tile `sourceShift` zooms up, its part of it magnified onto this one.
+                let up = min(max(0, sourceShift), id.z), shaded = id.ancestor(up)
                 guard let sourceName = layer.source, let dem = demSources[sourceName],
-                      let shade = hillshade(dem, layer: layer, id: id) else { continue }
-                canvas.drawImage(shade, transform: Transform(a: k, b: 0, c: 0, d: k, tx: aligned.0, ty: aligned.1), filter: .bilinear)
+                      let shade = hillshade(dem, layer: layer, id: shaded) else { continue }
+                let m = k * Double(1 << up), side = k * Double(tileSize)
+                let tx = aligned.0 - side * Double(id.x - shaded.x << up), ty = aligned.1 - side * Double(id.y - shaded.y << up)
+                canvas.drawImage(shade, transform: Transform(a: m, b: 0, c: 0, d: m, tx: tx, ty: ty), filter: .bilinear)
                 drewSomething = true
             case .symbol, .sky:
                 continue
@@ -601,7 +607,7 @@ extension Basemap {
     /// the canvas, the style evaluated at `zoom`. Both kinds of imagery are Web Mercator or
     /// geographic, so a column's texel x and a row's texel y are each found once.
     func drawRaster(_ imagery: Imagery, layer: BasemapStyle.Layer, id: TileID, canvas: Canvas, scale k: Double = 1, origin: (Double, Double) = (0, 0),
-                    zoom: Double) {
+                    zoom: Double, levelBias: Double = 0) {
         let opacity = Float(min(1, max(0, Self.number(layer, "raster-opacity", EvaluationContext(zoom: zoom), default: 1))))
         let colour = RasterColour(layer, zoom: zoom)
         let width = canvas.width, height = canvas.height
@@ -616,7 +622,7 @@ extension Basemap {
         // Texels a pixel, over the canvas (a sliver of one pixel measures over two).
         let spanX = max(1, width - 1), spanY = max(1, height - 1)
         let perPixel = max(abs(texelX(Double(spanX)) - xs[0]) / Double(spanX), abs(texelY(Double(spanY)) - ys[0]) / Double(spanY))
-        let level = max(0, log2(max(perPixel, 1e-9)))
+        let level = max(0, log2(max(perPixel, 1e-9)) + levelBias)
         var reader = ImageryReader()
         var pixmap = canvas.pixmap
         pixmap.data.withUnsafeMutableBufferPointer { d in

@@ -108,7 +108,8 @@ extension Basemap {
 
     /// One heatmap layer's features onto a tile's texture (data coordinates times `t.0` plus
     /// `t.1`, `t.2` are the tile's pixels). True if anything was drawn.
-    func drawHeatmap(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, canvas: Canvas, transform t: (Double, Double, Double)) -> Bool {
+    func drawHeatmap(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, canvas: Canvas, transform t: (Double, Double, Double),
+                     unit: Double = 1) -> Bool {
         let size = tileSize
         let zoomContext = EvaluationContext(zoom: zoom)
         let intensity = max(0, Self.number(layer, "heatmap-intensity", zoomContext, default: 1))
@@ -116,7 +117,9 @@ extension Basemap {
         guard intensity > 0, opacity > 0 else { return false }
         var grid = HeatmapGrid(width: size, height: size)
         var budget = Self.maxCirclePixels, any = false
-        _ = addHeatmapKernels(layer, data, zoom: zoom, tile: tile, transform: t, pixelsPerStylePixel: Double(size) / 512, inside: false,
+        // The radius in this canvas's pixels: `unit` of them a style pixel (a drape's tile drawn
+        // for the view: finer or coarser than the view's own).
+        _ = addHeatmapKernels(layer, data, zoom: zoom, tile: tile, transform: t, pixelsPerStylePixel: Double(size) / 512 * unit, inside: false,
                               into: &grid, budget: &budget, any: &any)
         guard any else { return false }
         return Self.colourHeatmap(layer, width: size, height: size, zoom: zoom, opacity: opacity, canvas: canvas) { grid.density[$1 * size + $0] }

@@ -263,10 +263,11 @@ private func same(_ a: SIMD4<Float>?, _ b: SIMD4<Float>) -> Bool {
     }
 
     /// Drawn tiles are read at the finer of the two levels around a pixel's, unless the coarser
-    /// is within 0.01: every screen pixel gets a texel or more (up to 2 × 2), and a view at a
-    /// whole zoom gets that zoom despite the per-pixel estimate's rounding.
+    /// is within 0.1: every screen pixel gets a texel or more (up to 2 × 2), and a view at a
+    /// whole zoom gets that zoom despite the per-pixel estimate's spread (the sphere's
+    /// curvature across a wide view, the corners' cos³).
     @Test func drawnTilesAreReadAtTheFinerLevel() {
-        let cases: [(Double, Int)] = [(0, 0), (0.5, 0), (0.98, 0), (0.995, 1), (1, 1), (2.999, 3), (3.001, 3), (3.5, 3), (3.995, 4), (40, 30)]
+        let cases: [(Double, Int)] = [(0, 0), (0.5, 0), (0.85, 0), (0.95, 1), (1, 1), (2.95, 3), (3.05, 3), (3.5, 3), (3.95, 4), (40, 30)]
         for (level, expected) in cases {
             #expect(TileImagery.drawnLevel(level, deepest: 30) == expected, "level \(level)")
         }
