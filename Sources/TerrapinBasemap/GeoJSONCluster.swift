@@ -16,14 +16,17 @@ public struct ClusterOptions: Sendable, Equatable {
     /// The deepest zoom clustered (`clusterMaxZoom`; default the source's maxzoom − 1).
     public var maxZoom: Int?
     public var minPoints = 2
-    /// `clusterProperties`: name, map expression and reduce operator ("+", "*", "max", "min",
-    /// "all", "any").
+    /// `clusterProperties`: name, map expression and reducer: an operator ("+", "*", "max",
+    /// "min", "all", "any"), or an expression of `["accumulated"]` (the value so far) and
+    /// `["get", name]` (the next point's or cluster's).
     public var properties: [Property] = []
     public struct Property: Sendable, Equatable {
         public var name: String
         public var map: StyleExpression
         public var reduce: String
-        public static func == (a: Property, b: Property) -> Bool { a.name == b.name && a.reduce == b.reduce }
+        /// The reducer as an expression (`reduce` is then ""), e.g. `["+", ["accumulated"], ["get", "sum"]]`.
+        public var reducer: StyleExpression? = nil
+        public static func == (a: Property, b: Property) -> Bool { a.name == b.name && a.reduce == b.reduce && (a.reducer == nil) == (b.reducer == nil) }
     }
     public init() {}
 }
@@ -89,7 +92,7 @@ extension GeoJSONSource {
                         let q = current[j]
                         wx += q.x * Double(q.count)
                         wy += q.y * Double(q.count)
-                        for k in options.properties.indices { properties[k] = reduce(options.properties[k].reduce, properties[k], q.properties[k]) }
+                        for k in options.properties.indices { properties[k] = reduce(options.properties[k], properties[k], q.properties[k]) }
                     }
                     next.append(ClusterPoint(x: wx / Double(count), y: wy / Double(count), count: count, feature: -1,
                                              id: (i << 5) + (z + 1) + total, properties: properties))
@@ -116,7 +119,21 @@ extension GeoJSONSource {
         return (levels, sameAsAbove)
     }
 
-    /// A cluster property's reduction, as MapLibre's expression `[op, ["accumulated"], ["get", name]]`.
+    /// A cluster property's reduction of `a` (accumulated) and `b` (the next): its reducer
+    /// expression evaluated with `["accumulated"]` = `a` and `["get", name]` = `b`, or its
+    /// operator, as MapLibre's expression `[op, ["accumulated"], ["get", name]]`.
+    static func reduce(_ property: ClusterOptions.Property, _ a: StyleValue, _ b: StyleValue) -> StyleValue {
+        if let reducer = property.reducer {
+            let layer = VectorTile.Layer(name: "cluster", extent: 4096, keys: [property.name], values: [b], features: [], keyIndex: [property.name: 0])
+            let feature = VectorTile.Feature(id: nil, type: .point, tags: [0, 0], coordinates: [0, 0], parts: [1])
+            var c = EvaluationContext(zoom: 0, layer: layer, feature: feature)
+            c.accumulated = a
+            return reducer.evaluate(c)
+        }
+        return reduce(property.reduce, a, b)
+    }
+
+    /// `reduce` with one of the six operators.
     static func reduce(_ op: String, _ a: StyleValue, _ b: StyleValue) -> StyleValue {
         switch op {
         case "+": return .number((a.number ?? 0) + (b.number ?? 0))

@@ -249,12 +249,18 @@ public struct BasemapStyle: Sendable {
                         if let n = member(fields, "clusterMinPoints"), case .number(let v) = n.value, v >= 2, v <= 1e9 { options.minPoints = Int(v) }
                         if let list = member(fields, "clusterProperties"), case .object(let entries) = list.value {
                             for entry in entries.prefix(64) {
-                                guard case .array(let pair) = entry.value.value, pair.count == 2, case .string(let op) = pair[0].value,
-                                      ["+", "*", "max", "min", "all", "any"].contains(op), let map = try? StyleExpressionParser.value(pair[1]) else {
-                                    warn("source '\(m.key)': cluster property '\(entry.key)' is not [operator, expression] with one of +, *, max, min, all, any; left out")
+                                guard case .array(let pair) = entry.value.value, pair.count == 2, let map = try? StyleExpressionParser.value(pair[1]) else {
+                                    warn("source '\(m.key)': cluster property '\(entry.key)' is not [reducer, expression]; left out")
                                     continue
                                 }
-                                options.properties.append(ClusterOptions.Property(name: entry.key, map: map, reduce: op))
+                                if case .string(let op) = pair[0].value, ["+", "*", "max", "min", "all", "any"].contains(op) {
+                                    options.properties.append(ClusterOptions.Property(name: entry.key, map: map, reduce: op))
+                                } else if case .array(let r) = pair[0].value, StyleExpressionParser.isOperator(r.first), let reducer = try? StyleExpressionParser.value(pair[0]) {
+                                    // A reducer of ["accumulated"] and ["get", name], e.g. ["+", ["accumulated"], ["get", "sum"]].
+                                    options.properties.append(ClusterOptions.Property(name: entry.key, map: map, reduce: "", reducer: reducer))
+                                } else {
+                                    warn("source '\(m.key)': cluster property '\(entry.key)': its reducer is neither one of +, *, max, min, all, any nor an expression of [\"accumulated\"] and [\"get\", name]; left out")
+                                }
                             }
                         }
                         source.cluster = options

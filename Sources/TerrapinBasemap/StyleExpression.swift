@@ -17,6 +17,8 @@ public struct EvaluationContext {
     public var tile: TileID?
     /// `["line-progress"]`: how far along its line (0…1) `line-gradient` is evaluated.
     public var lineProgress = 0.0
+    /// `["accumulated"]`: a cluster property's value so far, where its reducer is evaluated.
+    public var accumulated: StyleValue = .null
 
     public init(zoom: Double, layer: VectorTile.Layer? = nil, feature: VectorTile.Feature? = nil, tile: TileID? = nil) {
         self.zoom = zoom
@@ -244,6 +246,8 @@ public enum StyleExpression: Sendable {
             return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t, space: space)
         case .call("line-progress", _):
             return .number(c.lineProgress)
+        case .call("accumulated", _):
+            return c.accumulated
         case .call("feature-state", let args):
             guard case .string(let key)? = args.first?.evaluate(c, &scope) else { return .null }
             return c.state?[key] ?? .null

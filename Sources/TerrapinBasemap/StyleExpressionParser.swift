@@ -33,7 +33,7 @@ public enum StyleExpressionParser {
 
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
-        return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "line-progress", "all", "any", "case", "match", "coalesce",
+        return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "line-progress", "accumulated", "all", "any", "case", "match", "coalesce",
                                       "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator", "within", "distance", "number-format"].contains(op)
     }
 
@@ -120,6 +120,8 @@ public enum StyleExpressionParser {
         case "zoom": return .zoom
         case "heatmap-density": return .heatmapDensity
         case "line-progress": return .call("line-progress", [])
+        // `["accumulated"]`: a cluster property's value so far, in its `clusterProperties` reducer.
+        case "accumulated": return .call("accumulated", [])
         case "within":
             try count(1...1)
             return .within(try withinPolygons(a[0], node))

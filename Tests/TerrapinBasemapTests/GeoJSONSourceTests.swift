@@ -419,10 +419,22 @@ import TerrapinTiles
         #expect(features(s, TileID(z: 0, x: 0, y: 0)).map { $0.properties["rank"] } == [.number(3), .number(4)])
     }
 
+    /// A reducer written as an expression of `["accumulated"]` and `["get", name]`, as the
+    /// spec allows besides the operators: here a sum of squares and a running text.
+    @Test func reducersWrittenAsExpressions() throws {
+        let s = try source(#", "cluster": true, "clusterRadius": 50, "clusterProperties": {"squares": [["+", ["accumulated"], ["get", "squares"]], ["*", ["get", "rank"], ["get", "rank"]]], "names": [["concat", ["accumulated"], "-", ["get", "names"]], ["to-string", ["get", "rank"]]]}"#,
+                           points: [(0, 0, 1), (0.02, 0, 2), (0, 0.02, 3), (60, 30, 4)])
+        let c = try #require(features(s, TileID(z: 0, x: 0, y: 0)).first { $0.properties["cluster"] == .bool(true) })
+        // 1 + 4 + 9; the points in the order they are gathered.
+        #expect(c.properties["squares"] == .number(14))
+        #expect(c.properties["names"] == .string("1-2-3"), "\(String(describing: c.properties["names"]))")
+    }
+
     @Test func unknownClusterReductionsAreLeftOutWithAWarning() throws {
-        let json = #"{"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}, "cluster": true, "clusterProperties": {"odd": [["+", ["accumulated"], 1], 1]}}}, "layers": []}"#
+        let json = #"{"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}, "cluster": true, "clusterProperties": {"odd": ["median", 1], "bad": [["nonsense", 1], 1], "good": [["+", ["accumulated"], 1], 1]}}}, "layers": []}"#
         let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: ".")
         #expect(style.warnings.contains { $0.contains("cluster property 'odd'") })
-        #expect(style.sources["s"]?.cluster?.properties.isEmpty == true)
+        #expect(style.warnings.contains { $0.contains("cluster property 'bad'") })
+        #expect(style.sources["s"]?.cluster?.properties.map(\.name) == ["good"])
     }
 }
