@@ -43,16 +43,18 @@ struct ImageSampler {
         let wx = UInt32(max(0, min(256, ((u - fu) * 256).rounded()))), wy = UInt32(max(0, min(256, ((v - fv) * 256).rounded())))
         let xa = max(0, min(width - 1, x0)), xb = max(0, min(width - 1, x0 + 1))
         let ya = max(0, min(height - 1, y0)), yb = max(0, min(height - 1, y0 + 1))
-        let top = lerp(pixels[ya * width + xa], pixels[ya * width + xb], wx)
-        let bottom = lerp(pixels[yb * width + xa], pixels[yb * width + xb], wx)
-        return lerp(top, bottom, wy)
+        let top = Self.lerp(pixels[ya * width + xa], pixels[ya * width + xb], wx)
+        let bottom = Self.lerp(pixels[yb * width + xa], pixels[yb * width + xb], wx)
+        return Self.lerp(top, bottom, wy)
     }
 
-    /// a + (b − a)·w/256 per channel, w in 0...256, rounded.
-    @inline(__always) func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
-        let iw = 256 - w
-        let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8) & 0x00FF_00FF
-        let ag = ((((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080)) & 0xFF00_FF00
+    /// a + (b − a)·w/256 per channel, w in 0...256, rounded. (Two channels at a time, each in
+    /// 16 bits of a word; the constants typed, as the type checker took a second over them.)
+    @inline(__always) static func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+        let low: UInt32 = 0x00FF_00FF, high: UInt32 = 0xFF00_FF00, half: UInt32 = 0x0080_0080
+        let iw: UInt32 = 256 - w
+        let rb: UInt32 = (((a & low) &* iw &+ (b & low) &* w &+ half) >> 8) & low
+        let ag: UInt32 = (((a >> 8) & low) &* iw &+ ((b >> 8) & low) &* w &+ half) & high
         return rb | ag
     }
 }

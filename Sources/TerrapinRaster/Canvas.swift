@@ -458,12 +458,6 @@ public final class Canvas {
         let columns = taps(sampler.width, inverse.a, inverse.tx, region.x0..<region.x1)
         let rows = taps(sampler.height, inverse.d, inverse.ty, region.y0..<region.y1)
         let width = self.width
-        @inline(__always) func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
-            let iw = 256 - w
-            let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8) & 0x00FF_00FF
-            let ag = ((((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080)) & 0xFF00_FF00
-            return rb | ag
-        }
         source.data.withUnsafeBytes { sourceRaw in
             let src = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
             drawable.data.withUnsafeMutableBytes { raw in
@@ -474,7 +468,7 @@ public final class Canvas {
                     for (c, col) in columns.enumerated() {
                         let s: UInt32
                         if bilinear {
-                            s = lerp(lerp(ra[col.0], ra[col.1], col.2), lerp(rb[col.0], rb[col.1], col.2), row.2)
+                            s = ImageSampler.lerp(ImageSampler.lerp(ra[col.0], ra[col.1], col.2), ImageSampler.lerp(rb[col.0], rb[col.1], col.2), row.2)
                         } else {
                             s = ra[col.0]
                         }

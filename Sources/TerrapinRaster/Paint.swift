@@ -105,7 +105,7 @@ struct GradientTable {
             func ch(_ v: Float) -> Float { min(1, max(0, v.isFinite ? v : 0)) }
             return SIMD4(ch(c.red) * a, ch(c.green) * a, ch(c.blue) * a, a)
         }
-        entries = (0..<256).map { i in
+        entries = (0..<256).map { (i: Int) -> UInt32 in
             let t = Double(i) / 255
             var colour: SIMD4<Float>
             if t <= sorted[0].offset {
@@ -120,7 +120,8 @@ struct GradientTable {
                 let f = Float(span > 0 ? (t - a.offset) / span : 1)
                 colour = premultiplied(a.color) * (1 - f) + premultiplied(b.color) * f
             }
-            let bytes = (colour * 255 + 0.5).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+            let lowest = SIMD4<Float>(repeating: 0), highest = SIMD4<Float>(repeating: 255)
+            let bytes: SIMD4<Float> = (colour * 255 + 0.5).clamped(lowerBound: lowest, upperBound: highest)
             let alpha = UInt8(bytes.w)
             return Pixel.pack(PremultipliedRGBA8(red: min(UInt8(bytes.x), alpha), green: min(UInt8(bytes.y), alpha),
                                                  blue: min(UInt8(bytes.z), alpha), alpha: alpha))

@@ -192,8 +192,12 @@ extension SceneTables {
                         write: { m in
                             guard case .shadow(let c, let radius, let x, let y) = m else { return nil }
                             // The reader's defaults (SwiftUI's black at 33 %, radius 4, no offset) are left out.
-                            return .object((c == Color(white: 0, opacity: 0.33) ? [] : [("color", SceneEncoder.color(c))]) + (radius == 4 ? [] : [("radius", .number(radius))])
-                                + (x == 0 ? [] : [("x", .number(x))]) + (y == 0 ? [] : [("y", .number(y))]))
+                            var fields: [(String, JSONValue)] = []
+                            if c != Color(white: 0, opacity: 0.33) { fields.append(("color", SceneEncoder.color(c))) }
+                            if radius != 4 { fields.append(("radius", .number(radius))) }
+                            if x != 0 { fields.append(("x", .number(x))) }
+                            if y != 0 { fields.append(("y", .number(y))) }
+                            return .object(fields)
                         }),
             modifierRow("opacity", ##"{"type": "number", "minimum": 0, "maximum": 1}"##, type: "number 0…1", doc: "The view's opacity.",
                         read: { r, value, p in r.number(value, p, in: 0...1).map { .opacity($0) } },

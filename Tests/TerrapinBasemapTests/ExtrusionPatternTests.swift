@@ -135,7 +135,8 @@ import TerrapinTiles
         // Half the opaque wall's blue over white, and the same with a second tower behind.
         let wall = opaque.pixels[centre], seen = one.pixels[centre]
         #expect(Int(seen & 0xFF) > 100 && Int(seen & 0xFF) < 160, "\(String(seen, radix: 16))")
-        #expect(abs(Int(seen >> 16 & 0xFF) - (Int(wall >> 16 & 0xFF) + 255 + 1) / 2) <= 1, "\(String(seen, radix: 16)) over \(String(wall, radix: 16))")
+        let seenBlue: Int = Int(seen >> 16 & 0xFF), halfway: Int = (Int(wall >> 16 & 0xFF) + 256) / 2
+        #expect(abs(seenBlue - halfway) <= 1, "\(String(seen, radix: 16)) over \(String(wall, radix: 16))")
         #expect(two.pixels[centre] == seen)
         // The frame's depth: untouched by the translucent layer, set by the opaque one.
         #expect(!one.depth[centre].isFinite && opaque.depth[centre].isFinite)

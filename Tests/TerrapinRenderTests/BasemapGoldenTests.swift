@@ -301,7 +301,7 @@ import TerrapinTestSupport
     #expect(sheet.stretch("box") == IconStretch(x: [[5, 15]], y: [[2, 8]], content: [5, 2, 15, 8]))
     #expect(sheet.stretch("plain") == nil)
     // At most `maxZones` a direction, whoever makes the stretch (pieces are cut per label).
-    let many = (0..<40).map { [Double($0) * 2, Double($0) * 2 + 1] }
+    let many: [[Double]] = (0..<40).map { (k: Int) -> [Double] in [Double(k) * 2, Double(k) * 2 + 1] }
     #expect(IconStretch.zones(many, within: 100).count == IconStretch.maxZones)
     let slices = try #require(MapResolver.iconSlices(width: 100, height: 100, scale: 1, stretch: IconStretch(x: many, y: many), box: Rect(x: 0, y: 0, width: 300, height: 300)))
     #expect(slices.count <= (2 * IconStretch.maxZones + 1) * (2 * IconStretch.maxZones + 1))

@@ -29,7 +29,8 @@ private let textFixtures = Repository.fixture("text")
         // The summit icon's disc is #1A73E8: at 3× it covers about 9 times the pixels of 1×.
         func bluePixels(_ scale: Int) throws -> Int {
             let p = try PreparedScene(try scene(#"{"output": {"width": 100, "height": 80, "scale": \#(scale)}, "map": {"camera": {"center": {"latitude": 0, "longitude": 0}, "range": 500}, "markers": [{"type": "marker3D", "position": {"latitude": 0, "longitude": 0}, "style": {"image": {"file": "../../views/svg/summit.svg"}}}]}}"#)).render()
-            return stride(from: 0, to: p.data.count, by: 4).filter { p.data[$0] == 0x1A && p.data[$0 + 1] == 0x73 && p.data[$0 + 2] == 0xE8 }.count
+            let data: [UInt8] = p.data
+            return stride(from: 0, to: data.count, by: 4).filter { (o: Int) -> Bool in data[o] == 0x1A && data[o + 1] == 0x73 && data[o + 2] == 0xE8 }.count
         }
         let one = try bluePixels(1), three = try bluePixels(3)
         #expect(one > 150 && Double(three) / Double(one) > 8)
@@ -41,7 +42,9 @@ private let textFixtures = Repository.fixture("text")
         #expect(resolved.labels.map(\.isShown) == [true] && resolved.warnings.isEmpty, "\(resolved.warnings)")
         // The volcano's reds are drawn, not a box in the label colour.
         let p = try prepared.render()
-        #expect(stride(from: 0, to: p.data.count, by: 4).contains { p.data[$0] > 180 && p.data[$0 + 1] < 110 && p.data[$0 + 2] < 110 })
+        let data: [UInt8] = p.data
+        let red = stride(from: 0, to: data.count, by: 4).contains { (o: Int) -> Bool in data[o] > 180 && data[o + 1] < 110 && data[o + 2] < 110 }
+        #expect(red)
     }
 
     @Test func theMapsLocaleChangesHanForms() throws {

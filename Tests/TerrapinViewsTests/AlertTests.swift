@@ -75,7 +75,8 @@ struct DemoList: View {
         let layout = try ViewRenderer.layout(DemoList())
         #expect(layout.labels == ["Basic map", "Markers", "Polylines", "Settings", "Camera", "Terrain"])
         // Six rows of 44 pt with hairlines between the rows of each list.
-        #expect(layout.size.height == 6 * 44 + 4 * 0.5, "\(layout)")
+        let rows: Double = 6 * 44 + 4 * 0.5
+        #expect(layout.size.height == rows, "\(layout)")
         Golden.check(try ViewRenderer.render(DemoList(), scale: 2), "views/controls/list")
     }
 
