@@ -210,13 +210,12 @@ public final class TileImagery: Sendable {
         let deepest = Double(maxZoom + tileSize.trailingZeroBitCount)
         let l: Double = min(max(level.isFinite ? level : 0, 0), deepest)
         if isDrawn {
-            // Drawn tiles are read one zoom at a time: the finer of the two levels around the
-            // pixel's, unless the coarser is within 0.1 (the level is estimated per pixel and
-            // spreads across a view: a view at a whole zoom must get that zoom). Every screen pixel then has a texel or
-            // more (up to 2 × 2), as a web map draws its lines at the screen's resolution: the
-            // coarser, magnified, softened a pitched or fractional-zoom view's roads and
-            // buildings against MapLibre's (whose map at zoom z is the tiles of ⌊z⌋, drawn
-            // through, not resampled).
+            // Drawn tiles are read one zoom at a time: the level nearest the pixel's (a texel
+            // at most √2 of a pixel either way). The coarser unless within 0.3 of the finer, as
+            // they were read before, magnified a pitched view's roads and buildings and softened
+            // them against MapLibre's, which draws its map through, not resampled; always the
+            // finer (a texel or more a pixel) was sharper still but drew up to twice the tiles
+            // for a far, tilted view.
             // (The ceiling and floor by truncation, `l` being ≥ 0: libm's are calls per sample;
             // scaling by an exact power of two's reciprocal is the same as dividing by it.)
             let single = Self.drawnLevel(l, deepest: deepest)
@@ -330,11 +329,11 @@ public final class TileImagery: Sendable {
     }
 
     /// The zoom step below the finest that drawn tiles are read at for level `l` (0…`deepest`):
-    /// the finer level unless the coarser is within 0.1 (see `read`). (The ceiling by
+    /// the nearest level (see `read`). (The ceiling by
     /// truncation, `l` being ≥ 0: libm's is a call per sample.)
     @inline(__always)
     static func drawnLevel(_ l: Double, deepest: Double) -> Int {
-        let t = l - 0.9, truncated = Int(t)
+        let t = l - 0.5, truncated = Int(t)
         return min(Int(deepest), Double(truncated) < t ? truncated + 1 : truncated)
     }
 

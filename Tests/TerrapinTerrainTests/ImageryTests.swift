@@ -262,12 +262,12 @@ private func same(_ a: SIMD4<Float>?, _ b: SIMD4<Float>) -> Bool {
         #expect(abs(photoTilted - photoDown - 0.5) < 0.01, "straight down \(photoDown), at 60° \(photoTilted)")
     }
 
-    /// Drawn tiles are read at the finer of the two levels around a pixel's, unless the coarser
-    /// is within 0.1: every screen pixel gets a texel or more (up to 2 × 2), and a view at a
-    /// whole zoom gets that zoom despite the per-pixel estimate's spread (the sphere's
-    /// curvature across a wide view, the corners' cos³).
-    @Test func drawnTilesAreReadAtTheFinerLevel() {
-        let cases: [(Double, Int)] = [(0, 0), (0.5, 0), (0.85, 0), (0.95, 1), (1, 1), (2.95, 3), (3.05, 3), (3.5, 3), (3.95, 4), (40, 30)]
+    /// Drawn tiles are read at the level nearest a pixel's: a texel at most √2 of a pixel either
+    /// way, and a view at a whole zoom gets that zoom despite the per-pixel estimate's spread
+    /// (the sphere's curvature across a wide view, the corners' cos³). (It read the coarser
+    /// unless within 0.3 of the finer: 0.5 read the coarser.)
+    @Test func drawnTilesAreReadAtTheNearestLevel() {
+        let cases: [(Double, Int)] = [(0, 0), (0.3, 0), (0.5, 0), (0.55, 1), (1, 1), (2.6, 3), (3.05, 3), (3.45, 3), (3.55, 4), (40, 30)]
         for (level, expected) in cases {
             #expect(TileImagery.drawnLevel(level, deepest: 30) == expected, "level \(level)")
         }
