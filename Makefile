@@ -62,8 +62,10 @@ SUITE ?= ../shared/rendertests/suite
 rendertests: build
 	Tools/rendertests.py $(SUITE) $(if $(ONLY),--only $(ONLY))
 
-# The built-in roadmap in the three tile schemas against MapLibre Native (../shared/bench/maplibre),
-# at z13 and z14 straight down and z14 tilted 60°: a Markdown table of the share of pixels that differ.
+# The built-in, bench and published styles in the three tile schemas against MapLibre Native
+# (../shared/bench/maplibre), at z13 and z14 straight down and z14 tilted 60°: a Markdown table of
+# the share of pixels that differ and the mean |ΔRGB|. STYLES="NAME=FILE …" adds styles of your own
+# over the OpenMapTiles archives (OSM Bright, Positron, MapTiler Basic: docs/map-data.md).
 native-fidelity: build
 	Tools/native-fidelity.py $(if $(ONLY),--only $(ONLY)) $(foreach s,$(STYLES),--style $(s))
 

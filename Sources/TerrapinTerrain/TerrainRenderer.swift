@@ -206,9 +206,6 @@ public enum TerrainRenderer {
         }
     }
 
-    /// The ground's colour before haze from interpolated (elevation, hillshade, ·). `ramp` is
-    /// `TerrainStyle.rampTable`, fetched once by the caller rather than per pixel.
-    @inline(__always)
     /// Image pixels per screen pixel along the finer axis of a triangle's footprint, squared:
     /// the smaller singular value of the map from screen to image positions (texels `ta`, `tb`,
     /// `tc` at screen corners `a`, `b`, `c`; `ratio` the texel area over the screen area, the
@@ -227,6 +224,9 @@ public enum TerrainRenderer {
         return smaller.isFinite && smaller > 0 ? min(smaller, ratio) : ratio
     }
 
+    /// The ground's colour before haze from interpolated (elevation, hillshade, ·). `ramp` is
+    /// `TerrainStyle.rampTable`, fetched once by the caller rather than per pixel.
+    @inline(__always)
     static func relief(_ a: SIMD3<Float>, _ palette: TerrainStyle.Palette, ramp t: [SIMD3<Float>]) -> SIMD3<Float> {
         let e = Double(a.x)
         var rgb: SIMD3<Float>

@@ -273,6 +273,21 @@ private func same(_ a: SIMD4<Float>?, _ b: SIMD4<Float>) -> Bool {
         }
     }
 
+    /// A terrain triangle's footprint: the finer axis of its screen-to-texel map, squared (a
+    /// view slanted along y stretches texels twice along y: the finer axis is x's, 1 texel a
+    /// pixel, where the area's square root said √2).
+    @Test func aTrianglesFinerAxis() {
+        let stretched = TerrainRenderer.finerAxisSquared(SIMD2(0, 0), SIMD2(1, 0), SIMD2(0, 2), screen: (0, 0, 1), (1, 0, 1), (0, 1, 1), ratio: 2)
+        #expect(abs(stretched - 1) < 1e-9)
+        // Turned 30° on the screen and scaled 3× evenly: both axes 3, squared 9.
+        let c = cos(Double.pi / 6), s = sin(Double.pi / 6)
+        let turned = TerrainRenderer.finerAxisSquared(SIMD2(0, 0), SIMD2(Float(3 * c), Float(3 * s)), SIMD2(Float(-3 * s), Float(3 * c)),
+                                                      screen: (0, 0, 1), (1, 0, 1), (0, 1, 1), ratio: 9)
+        #expect(abs(turned - 9) < 1e-4)
+        // A degenerate screen triangle keeps the area's answer.
+        #expect(TerrainRenderer.finerAxisSquared(SIMD2(0, 0), SIMD2(1, 0), SIMD2(0, 1), screen: (0, 0, 1), (1, 1, 1), (2, 2, 1), ratio: 5) == 5)
+    }
+
     /// A drawn map: every tile one flat colour.
     struct PlainDrawer: TileDrawer {
         var name: String { "plain" }
