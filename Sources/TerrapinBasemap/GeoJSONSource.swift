@@ -19,6 +19,9 @@ public final class GeoJSONSource: Sendable {
     public static let maxBytes = 64 << 20
     public static let maxFeatures = 200_000
     public static let maxPositions = 4_000_000
+    /// Most evaluations clustering may spend on `clusterProperties` reducers written as
+    /// expressions (points × zooms × such properties, the most it could take; about a second).
+    public static let maxReducerEvaluations = 20_000_000
     /// The extent of the tiles cut (MapLibre's EXTENT).
     public static let extent = 8192
     /// The one layer of each tile.
@@ -74,6 +77,14 @@ public final class GeoJSONSource: Sendable {
                 for p in f.parts.flatMap({ $0 }) { points.append((p.x, p.y, i, mapped)) }
             }
             let deepest = max(0, min(24, cluster.maxZoom ?? (maxZoom - 1)))
+            // A reducer written as an expression is evaluated at every merge, each zoom: bounded
+            // before clustering by the most it could take (every point merged at every zoom).
+            let expressions = cluster.properties.filter { $0.reducer != nil }.count
+            let most = Double(points.count) * Double(deepest + 1) * Double(expressions)
+            guard most <= Double(Self.maxReducerEvaluations) else {
+                throw BasemapError.geojson(source: name, path: "$", location: nil,
+                                           message: "clustering \(points.count) points over \(deepest + 1) zooms with \(expressions) clusterProperties reducer expressions could take \(Int(most)) evaluations, more than \(Self.maxReducerEvaluations); use the operators (+, *, max, min, all, any), fewer points or a lower clusterMaxZoom")
+            }
             let made = Self.clusterLevelsSharing(points, options: cluster, maxZoom: deepest)
             levels = made.levels
             let clusterKey = reader.index(key: "cluster"), idKey = reader.index(key: "cluster_id")

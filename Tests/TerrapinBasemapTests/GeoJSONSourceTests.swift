@@ -433,6 +433,24 @@ import TerrapinTiles
         #expect(c.properties["names"] == .string("1-2-3"), "\(String(describing: c.properties["names"]))")
     }
 
+    /// Reducer expressions run at every merge: a source that could take more than
+    /// `maxReducerEvaluations` of them is refused before clustering, naming the source.
+    @Test func reducerExpressionsAreBounded() throws {
+        let many = (0..<13_000).map { (Double($0 % 130) * 0.001, Double($0 / 130) * 0.001, $0) }
+        let reducer = #"[["+", ["accumulated"], ["get", "s"]], 1]"#
+        let props = (0..<64).map { "\"p\($0)\": \(reducer)" }.joined(separator: ", ")
+        #expect(throws: BasemapError.self) {
+            _ = try source(#", "cluster": true, "clusterMaxZoom": 24, "clusterProperties": {"# + props + "}", points: many)
+        }
+        do {
+            _ = try source(#", "cluster": true, "clusterMaxZoom": 24, "clusterProperties": {"# + props + "}", points: many)
+        } catch {
+            #expect("\(error)".contains("reducer expressions"), "\(error)")
+        }
+        // The same with an operator: no bound but the source's own.
+        _ = try source(#", "cluster": true, "clusterMaxZoom": 24, "clusterProperties": {"s": ["+", 1]}"#, points: many)
+    }
+
     @Test func unknownClusterReductionsAreLeftOutWithAWarning() throws {
         let json = #"{"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}, "cluster": true, "clusterProperties": {"odd": ["median", 1], "bad": [["nonsense", 1], 1], "good": [["+", ["accumulated"], 1], 1]}}}, "layers": []}"#
         let style = try BasemapStyle.parse(Array(json.utf8), file: "s.json", directory: ".")
