@@ -161,6 +161,24 @@ extension Basemap {
     /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
     /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
     /// drawn.
+    /// Whether `feature`'s box (its data coordinates times `t.0` plus `t.1`, `t.2`) lies wholly
+    /// beyond `margin` past one side of a `width` × `height` canvas: the test `drawFeatures`
+    /// makes of a built path, made first from the coordinates alone.
+    static func whollyOutside(_ feature: VectorTile.Feature, _ t: (Double, Double, Double), width: Double, height: Double, margin: Double) -> Bool {
+        let c = feature.coordinates
+        guard c.count >= 2 else { return false }
+        var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
+        var k = 0
+        while k + 1 < c.count {
+            minX = min(minX, c[k]); maxX = max(maxX, c[k]); minY = min(minY, c[k + 1]); maxY = max(maxY, c[k + 1])
+            k += 2
+        }
+        // The transform scales by t.0 > 0: the box's corners map to the mapped box's.
+        guard t.0 > 0 else { return false }
+        let x0 = Double(minX) * t.0 + t.1, x1 = Double(maxX) * t.0 + t.1, y0 = Double(minY) * t.0 + t.2, y1 = Double(maxY) * t.0 + t.2
+        return !(x1 >= -margin && y1 >= -margin && x0 <= width + margin && y0 <= height + margin)
+    }
+
     func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, patternOrigin: (Int, Int) = (0, 0), canvas: Canvas, transform t: (Double, Double, Double),
                       unit: Double = 1, floatingRoofs: Bool = true, coverage: inout Double) -> Bool {
         let width = Double(canvas.width), height = Double(canvas.height)
@@ -203,6 +221,7 @@ extension Basemap {
         // far along its line it lies, then coloured from the gradient's ramp once.
         let lineGradient = layer.kind == .line ? makeLineGradient(layer, data, zoom: zoom, tile: tile) : nil
         defer { if let layer = lineGradient?.image() { canvas.drawImage(layer) } }
+        let hasOffset = layer.kind == .line && layer.property("line-offset") != nil
         var featureNumber: Int32 = 0
         // `fill-sort-key` and `line-sort-key`: the tile's features drawn by ascending key (ties
         // in the tile's order), as MapLibre sorts a layer's features in each tile.
@@ -221,6 +240,11 @@ extension Basemap {
                 note("layer '\(layer.id)': a tile's fills, lines and roofs would cover its pixels more than \(Self.coverageVisitsPerPixel) times; the rest of them there are not drawn")
                 break
             }
+            // Wholly beyond the canvas (and its margin): skipped before its filter and properties
+            // are evaluated — a drape's tile finer than its data reads the parent's features,
+            // most of them in the other quarters. (As the box test after the path, which it
+            // anticipates; a layer with `line-offset` moves points first and waits for that one.)
+            if !hasOffset, Self.whollyOutside(feature, t, width: width, height: height, margin: margin) { continue }
             let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
             if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
