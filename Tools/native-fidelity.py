@@ -34,26 +34,35 @@ SIZE = (800, 600)
 STYLES = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "styles"))
 EXAMPLE = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "maplibre", "example-style.json"))
 ANDORRA, MONACO = (42.5078, 1.5211), (43.7384, 7.4246)
-CASES = [
-    # name, label, tiles under Fixtures/tiles, style (a built-in's name, or a file), centre
-    ("andorra-omt", "Andorra, OpenMapTiles, roadmap", "andorra-omt", "roadmap", ANDORRA),
-    ("monaco-omt", "Monaco, OpenMapTiles, roadmap", "monaco-omt", "roadmap", MONACO),
-    ("monaco-protomaps", "Monaco, Protomaps, roadmap", "monaco-protomaps", "roadmap", MONACO),
-    ("monaco-shortbread", "Monaco, Shortbread, roadmap", "monaco-shortbread", "roadmap", MONACO),
-    ("monaco-omt-light", "Monaco, OpenMapTiles, light", "monaco-omt", "light", MONACO),
-    ("monaco-protomaps-dark", "Monaco, Protomaps, dark", "monaco-protomaps", "dark", MONACO),
-    ("andorra-omt-light", "Andorra, OpenMapTiles, light", "andorra-omt", "light", ANDORRA),
-    ("andorra-omt-dark", "Andorra, OpenMapTiles, dark", "andorra-omt", "dark", ANDORRA),
-    ("monaco-omt-dark", "Monaco, OpenMapTiles, dark", "monaco-omt", "dark", MONACO),
-    ("monaco-protomaps-light", "Monaco, Protomaps, light", "monaco-protomaps", "light", MONACO),
-    ("monaco-shortbread-light", "Monaco, Shortbread, light", "monaco-shortbread", "light", MONACO),
-    ("monaco-shortbread-dark", "Monaco, Shortbread, dark", "monaco-shortbread", "dark", MONACO),
-    ("andorra-omt-example", "Andorra, OpenMapTiles, example-style", "andorra-omt", EXAMPLE, ANDORRA),
-    ("monaco-omt-example", "Monaco, OpenMapTiles, example-style", "monaco-omt", EXAMPLE, MONACO),
-    ("monaco-shortbread-colorful", "Monaco, Shortbread, VersaTiles Colorful", "monaco-shortbread", os.path.join(STYLES, "versatiles-colorful", "style.json"), MONACO),
-    ("monaco-shortbread-neutrino", "Monaco, Shortbread, VersaTiles Neutrino", "monaco-shortbread", os.path.join(STYLES, "versatiles-neutrino", "style.json"), MONACO),
-    ("monaco-protomaps-pm-light", "Monaco, Protomaps, Protomaps light", "monaco-protomaps", os.path.join(STYLES, "protomaps-light", "style.json"), MONACO),
-    ("monaco-protomaps-pm-dark", "Monaco, Protomaps, Protomaps dark", "monaco-protomaps", os.path.join(STYLES, "protomaps-dark", "style.json"), MONACO),
+# Each archive under Fixtures/tiles: its place's name, its schema's name, its centre.
+ARCHIVES = {"andorra-omt": ("Andorra", "OpenMapTiles", ANDORRA), "monaco-omt": ("Monaco", "OpenMapTiles", MONACO),
+            "monaco-protomaps": ("Monaco", "Protomaps", MONACO), "monaco-shortbread": ("Monaco", "Shortbread", MONACO)}
+
+
+def make_case(tiles, style_ref, style_label, suffix, name=None):
+    """A case: name (the archive's, then `suffix`, unless given), label, tiles, style (a
+    built-in's name or a file) and centre."""
+    place, schema, centre = ARCHIVES[tiles]
+    return (name or tiles + suffix, "%s, %s, %s" % (place, schema, style_label), tiles, style_ref, centre)
+
+
+def builtin(tiles, style):
+    return make_case(tiles, style, style, "" if style == "roadmap" else "-" + style)
+
+
+def published(tiles, folder, label, suffix):
+    return make_case(tiles, os.path.join(STYLES, folder, "style.json"), label, suffix)
+
+
+CASES = [builtin(t, "roadmap") for t in ["andorra-omt", "monaco-omt", "monaco-protomaps", "monaco-shortbread"]] + [
+    builtin("monaco-omt", "light"), builtin("monaco-protomaps", "dark"),
+    builtin("andorra-omt", "light"), builtin("andorra-omt", "dark"), builtin("monaco-omt", "dark"),
+    builtin("monaco-protomaps", "light"), builtin("monaco-shortbread", "light"), builtin("monaco-shortbread", "dark"),
+    make_case("andorra-omt", EXAMPLE, "example-style", "-example"), make_case("monaco-omt", EXAMPLE, "example-style", "-example"),
+    published("monaco-shortbread", "versatiles-colorful", "VersaTiles Colorful", "-colorful"),
+    published("monaco-shortbread", "versatiles-neutrino", "VersaTiles Neutrino", "-neutrino"),
+    published("monaco-protomaps", "protomaps-light", "Protomaps light", "-pm-light"),
+    published("monaco-protomaps", "protomaps-dark", "Protomaps dark", "-pm-dark"),
 ]
 SCHEMAS = {"andorra-omt": "openmaptiles", "monaco-omt": "openmaptiles", "monaco-protomaps": "protomaps", "monaco-shortbread": "shortbread"}
 VIEWS = [(13, 0), (14, 0), (14, 60)]
@@ -72,8 +81,7 @@ def main():
         if not sep or not name or not os.path.isfile(path):
             sys.exit("native-fidelity: --style takes NAME=STYLE.json with an existing file, not %r" % item)
         path = os.path.abspath(path)
-        cases.append((name + "-andorra", "Andorra, OpenMapTiles, " + name, "andorra-omt", path, ANDORRA))
-        cases.append((name + "-monaco", "Monaco, OpenMapTiles, " + name, "monaco-omt", path, MONACO))
+        cases += [make_case(tiles, path, name, "", name=name + "-" + ARCHIVES[tiles][0].lower()) for tiles in ["andorra-omt", "monaco-omt"]]
     if not os.path.exists(NATIVE):
         sys.exit("native-fidelity: %s not found (MapLibre Native's script from the shared bench)" % NATIVE)
     os.makedirs(OUT, exist_ok=True)
