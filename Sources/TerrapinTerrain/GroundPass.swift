@@ -107,6 +107,13 @@ public struct GroundPass {
         // A pixel's place within its cell, k / step, as Double and Float: looked up, not divided.
         let fractions = (0..<step).map { Double($0) / Double(step) }, fractionsF = fractions.map { Float($0) }
         let stopped = self.stopped
+        // A plane without haze, imagery or grid (the ground under a flat web map): every ground
+        // pixel is the plain ground colour (1 − e^(−d / ∞) is exactly 0), so only its depth is
+        // cast; the colour is packed once, by the same arithmetic as `SkyCaster.pixel`.
+        let plainGround: UInt32? = caster.plane && !lattice && hazeDistance == .greatestFiniteMagnitude ? {
+            let c8 = mix(groundColor, sky.horizon, 0).rgba8
+            return UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
+        }() : nil
         frame.inBands(max(1, min(bands, height))) { raster in
             var reader = ImageryReader()
             // A cell row's imagery positions and texels.
@@ -156,6 +163,19 @@ public struct GroundPass {
                             px = cellEnd
                             continue
                         }
+                    }
+                    if let plainGround {
+                        for x in px..<cellEnd {
+                            let index = line + (x - x0)
+                            if let depth = caster.planeDepth(Double(x) + 0.5, Double(py) + 0.5) {
+                                raster.depth[index] = depth
+                                raster.pixels[index] = plainGround
+                            } else {
+                                raster.pixels[index] = caster.pixel(Double(x) + 0.5, Double(py) + 0.5, imagery: nil, reader: &reader).0
+                            }
+                        }
+                        px = cellEnd
+                        continue
                     }
                     for x in px..<cellEnd {
                         let index = line + (x - x0)
@@ -412,6 +432,18 @@ struct SkyCaster: Sendable {
         guard disc > 0, -b - disc.squareRoot() > 0 else { return (dir, nil, false) }
         let distance = -b - disc.squareRoot()
         return (dir, distance, insideGrid(projection.eye + dir * distance))
+    }
+
+    /// On a plane without a grid: the view depth of the ground a pixel's ray meets (`cast`'s
+    /// and `pixel`'s arithmetic), or nil where it meets none (sky).
+    @inline(__always)
+    func planeDepth(_ px: Double, _ py: Double) -> Float? {
+        let p = inverse.apply(Point(px, py))
+        let (_, dir) = projection.ray(x: p.x - rect.minX, y: p.y - rect.minY)
+        guard dir.z < -1e-12 else { return nil }
+        let distance = (projection.eye.z - groundZ) / -dir.z
+        guard distance > 0, distance < projection.far else { return nil }
+        return Float(distance * dir.dot(projection.forward))
     }
 
     /// Where a ground point falls in the imagery: texel position and level of detail.
