@@ -225,13 +225,14 @@ extension Basemap {
         var featureNumber: Int32 = 0
         // `fill-sort-key` and `line-sort-key`: the tile's features drawn by ascending key (ties
         // in the tile's order), as MapLibre sorts a layer's features in each tile.
-        var order = Array(data.features.indices)
+        let features = data.features
+        var order = Array(features.indices)
         if let key = layer.kind == .fill ? layer.property("fill-sort-key") : layer.kind == .line ? layer.property("line-sort-key") : nil {
-            let keys = data.features.map { key.evaluate(EvaluationContext(zoom: zoom, layer: data, feature: $0, tile: tile)).number ?? 0 }
+            let keys = features.map { key.evaluate(EvaluationContext(zoom: zoom, layer: data, feature: $0, tile: tile)).number ?? 0 }
             order.sort { (keys[$0], $0) < (keys[$1], $1) }
         }
         for index in order {
-            let feature = data.features[index]
+            let feature = features[index]
             switch (layer.kind, feature.type) {
             case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
             default: continue

@@ -94,24 +94,46 @@ public enum GeometryType: Int, Sendable {
 
 public struct VectorTile: Sendable {
     public struct Layer: Sendable {
-        public let name: String
-        public let extent: Int
-        public let keys: [String]
-        public let values: [StyleValue]
-        public let features: [Feature]
-        let keyIndex: [String: Int]
+        /// The decoded layer, shared by every copy: a layer is copied into each feature's
+        /// evaluation context, and one reference costs a sixth of the six tables' retains.
+        final class Tables: Sendable {
+            let name: String
+            let extent: Int
+            let keys: [String]
+            let values: [StyleValue]
+            let features: [Feature]
+            let keyIndex: [String: Int]
+            init(name: String, extent: Int, keys: [String], values: [StyleValue], features: [Feature], keyIndex: [String: Int]) {
+                self.name = name; self.extent = extent; self.keys = keys; self.values = values; self.features = features; self.keyIndex = keyIndex
+            }
+        }
+        let tables: Tables
+        public var name: String { tables.name }
+        public var extent: Int { tables.extent }
+        public var keys: [String] { tables.keys }
+        public var values: [StyleValue] { tables.values }
+        public var features: [Feature] { tables.features }
+        var keyIndex: [String: Int] { tables.keyIndex }
         /// Feature states by feature id (`FeatureStates.key`), attached where a style layer
         /// reads this layer (`feature-state`); nil: none.
         public var states: [String: [String: StyleValue]]? = nil
         /// The property that stands for a feature's id (a source's `promoteId`); nil: the id.
         public var promoteId: String? = nil
 
+        init(name: String, extent: Int, keys: [String], values: [StyleValue], features: [Feature], keyIndex: [String: Int],
+             states: [String: [String: StyleValue]]? = nil, promoteId: String? = nil) {
+            tables = Tables(name: name, extent: extent, keys: keys, values: values, features: features, keyIndex: keyIndex)
+            self.states = states
+            self.promoteId = promoteId
+        }
+
         /// The value of `key` for `feature`, or nil.
         public func property(_ key: String, of feature: Feature) -> StyleValue? {
-            guard let k = keyIndex[key] else { return nil }
+            let tables = self.tables
+            guard let k = tables.keyIndex[key] else { return nil }
             var i = 0
             while i + 1 < feature.tags.count {
-                if Int(feature.tags[i]) == k { return values[Int(feature.tags[i + 1])] }
+                if Int(feature.tags[i]) == k { return tables.values[Int(feature.tags[i + 1])] }
                 i += 2
             }
             return nil
