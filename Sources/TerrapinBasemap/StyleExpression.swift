@@ -244,14 +244,18 @@ public enum StyleExpression: Sendable {
             let (x0, e0) = stops[i], (x1, e1) = stops[i + 1]
             let t = Self.interpolationFactor(base: base, x: x, x0: x0, x1: x1)
             return StyleValue.interpolate(e0.evaluate(c, &scope), e1.evaluate(c, &scope), t, space: space)
-        case .call("line-progress", _):
-            return .number(c.lineProgress)
-        case .call("accumulated", _):
-            return c.accumulated
-        case .call("feature-state", let args):
-            guard case .string(let key)? = args.first?.evaluate(c, &scope) else { return .null }
-            return c.state?[key] ?? .null
         case .call(let op, let args):
+            // The operators that read the context rather than their arguments, found by their
+            // names' lengths first (a string compare that fails costs a call; most calls are
+            // none of these three).
+            switch op.utf8.count {
+            case 11 where op == "accumulated": return c.accumulated
+            case 13 where op == "line-progress": return .number(c.lineProgress)
+            case 13 where op == "feature-state":
+                guard case .string(let key)? = args.first?.evaluate(c, &scope) else { return .null }
+                return c.state?[key] ?? .null
+            default: break
+            }
             var values: [StyleValue] = []
             values.reserveCapacity(args.count)
             for a in args { values.append(a.evaluate(c, &scope)) }
@@ -279,6 +283,16 @@ public enum StyleExpression: Sendable {
             }
             let equal = v.count >= 2 && v[0].matches(v[1])
             return .bool(op == "==" ? equal : !equal)
+        // (Filters' operators first: a Swift `switch` over strings tries its cases in order.)
+        case "!": return .bool(!(v.first?.truthy ?? false))
+        case "in":
+            guard v.count >= 2 else { return .bool(false) }
+            if case .array(let a) = v[1] { return .bool(a.contains { $0.matches(v[0]) }) }
+            if case .string(let s) = v[1], let needle = v[0].string { return .bool(s.contains(needle)) }
+            return .bool(false)
+        case "inList":
+            guard let first = v.first else { return .bool(false) }
+            return .bool(v.dropFirst().contains { $0.matches(first) })
         case "number-format":
             // As `Intl.NumberFormat` writes it: the locale's digits and grouping ("en-US"
             // without one), a currency's code and places, 0 to 3 fraction digits by default.
@@ -307,15 +321,6 @@ public enum StyleExpression: Sendable {
             case ">": return .bool(order > 0)
             default: return .bool(order >= 0)
             }
-        case "!": return .bool(!(v.first?.truthy ?? false))
-        case "in":
-            guard v.count >= 2 else { return .bool(false) }
-            if case .array(let a) = v[1] { return .bool(a.contains { $0.matches(v[0]) }) }
-            if case .string(let s) = v[1], let needle = v[0].string { return .bool(s.contains(needle)) }
-            return .bool(false)
-        case "inList":
-            guard let first = v.first else { return .bool(false) }
-            return .bool(v.dropFirst().contains { $0.matches(first) })
         case "concat":
             // Bounded: `let` bindings each concatenating the one before double a string per
             // step (a 3 KB style reached 20 GB); past the limit it is an evaluation error, and

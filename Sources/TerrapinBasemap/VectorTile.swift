@@ -310,6 +310,10 @@ public struct VectorTile: Sendable {
         // Geometry: at most one point per command integer pair, so the bytes bound the count.
         var g = ProtobufReader(reader.buffer, geometry.0, geometry.1)
         var coordinates: [Int32] = []
+        // Each coordinate takes a byte at least: the geometry's bytes bound them, and small
+        // deltas (a byte each, the usual case) come close to it. (Grown by appending, the array
+        // was copied about log2(n) times a feature.)
+        coordinates.reserveCapacity(min(geometry.1 - geometry.0, 2 * budget.points))
         var parts: [Int] = []
         var x: Int64 = 0, y: Int64 = 0
         var points = 0
@@ -359,7 +363,17 @@ struct ProtobufReader {
         self.end = end
     }
 
+    @inline(__always)
     mutating func varint() throws(ProtobufError) -> UInt64 {
+        // One byte, the usual case (small deltas, tags and commands), read inline.
+        if position < end, buffer[position] < 0x80 {
+            position += 1
+            return UInt64(buffer[position - 1])
+        }
+        return try longVarint()
+    }
+
+    mutating func longVarint() throws(ProtobufError) -> UInt64 {
         var result: UInt64 = 0, shift: UInt64 = 0
         while true {
             guard position < end else { throw ProtobufError("a varint runs past the end of its message") }
