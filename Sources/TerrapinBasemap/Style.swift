@@ -131,13 +131,16 @@ public struct BasemapStyle: Sendable {
         // line's label follows it unless text-rotation-alignment is "viewport", and lies flat on
         // the map under pitch unless text-pitch-alignment is "viewport"; a point's text and icon
         // collide each by its own box (text-padding, icon-padding), either showing alone where
-        // text-optional or icon-optional allows.
+        // text-optional or icon-optional allows. symbol-avoid-edges: MapLibre applies it only
+        // where it renders one tile at a time (Native's tile mode); a whole view collides its
+        // labels across tiles, as MapLibre's static and continuous maps do, and it changes
+        // nothing there.
         .symbol: ["text-field", "text-font", "text-size", "text-color", "text-halo-color", "text-halo-width", "text-halo-blur", "text-opacity",
                   "text-transform", "text-max-width", "text-line-height", "text-anchor", "text-offset", "symbol-placement", "symbol-spacing", "text-max-angle", "text-letter-spacing", "text-padding", "text-justify", "symbol-sort-key",
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size", "text-ignore-placement", "icon-allow-overlap", "icon-ignore-placement",
                   "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment",
-                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap", "text-writing-mode", "icon-padding"],
+                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap", "text-writing-mode", "icon-padding", "symbol-avoid-edges"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max", "raster-contrast", "raster-saturation", "raster-hue-rotate"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",

@@ -365,3 +365,30 @@ import TerrapinTiles
         }
     }
 }
+
+/// `symbol-avoid-edges`: MapLibre applies it only when rendering one tile at a time (Native's
+/// tile mode); a whole view's labels collide across tiles, as MapLibre's static and continuous
+/// maps place them, so the property is taken without a warning and changes no label.
+@Suite struct SymbolAvoidEdgesTests {
+    func symbols(_ avoid: Bool?) throws -> (symbols: [BasemapSymbol], warnings: [String]) {
+        let layout = avoid.map { #", "symbol-avoid-edges": \#($0)"# } ?? ""
+        let json = """
+        {"version": 8,
+         "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [7.4213, 43.7384]}},
+                     "l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[7.40, 43.73], [7.44, 43.75]]}}},
+         "layers": [{"id": "names", "type": "symbol", "source": "p", "layout": {"text-field": "Monaco"\(layout)}},
+                    {"id": "street", "type": "symbol", "source": "l", "layout": {"text-field": "Avenue", "symbol-placement": "line"\(layout)}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "a.json", directory: Repository.fixtures + "/basemap/styles")
+        let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
+        return (basemap.symbols(area: [7.39, 43.72, 7.45, 43.76], zoom: 14.6), style.warnings + basemap.warnings)
+    }
+
+    @Test func itIsTakenAndChangesNoLabel() throws {
+        let plain = try symbols(nil), avoiding = try symbols(true), not = try symbols(false)
+        #expect(plain.warnings.isEmpty && avoiding.warnings.isEmpty && not.warnings.isEmpty, "\(avoiding.warnings)")
+        #expect(plain.symbols.count >= 2)
+        #expect(avoiding.symbols == plain.symbols && not.symbols == plain.symbols)
+        #expect(avoiding.symbols.map(\.line.count) == plain.symbols.map(\.line.count))
+    }
+}
