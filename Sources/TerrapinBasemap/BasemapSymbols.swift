@@ -78,6 +78,10 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var iconOpacity = 1.0
     /// `icon-rotate`: degrees clockwise.
     public var iconRotate = 0.0
+    /// `icon-keep-upright` on an icon turned with its line: the line's direction at the icon
+    /// (degrees clockwise from east on the map), by which the icon is turned half round where
+    /// the line runs leftwards on screen; nil otherwise.
+    public var iconLineTurn: Double?
     /// `text-translate`: pixels right and down the text is moved.
     public var translate = (x: 0.0, y: 0.0)
     /// Whether `translate` is on the map (`text-translate-anchor` "map", the default: east and
@@ -252,7 +256,7 @@ extension Basemap {
                 /// One label: at tile position (ax, ay), turned along `direction` when it follows
                 /// a line (whose points around it are `line`, the anchor at index `lineAnchor`).
                 func emit(_ context: EvaluationContext, _ feature: VectorTile.Feature, text: String, icon: (Pixmap, Double)?, ax: Double, ay: Double,
-                          direction: (Double, Double)?, line: (points: [(Double, Double)], anchor: Int)?, iconTurn: Double = 0) {
+                          direction: (Double, Double)?, line: (points: [(Double, Double)], anchor: Int)?, iconTurn: Double? = nil) {
                     // Anchors in the buffer beyond the tile belong to its neighbour (a point's, a
                     // line's first point, a polygon's centre), as MapLibre drops them.
                     if direction == nil, ax < 0 || ay < 0 || ax >= extent || ay >= extent { return }
@@ -276,7 +280,14 @@ extension Basemap {
                         made.icon = pixels
                         made.iconScale = min(8, max(0.05, Self.number(layer, "icon-size", view, default: 1))) / ratio
                         made.iconOpacity = min(1, max(0, Self.number(layer, "icon-opacity", view, default: 1)))
-                        made.iconRotate = (Self.number(layer, "icon-rotate", context, default: 0) + iconTurn).truncatingRemainder(dividingBy: 360)
+                        made.iconRotate = (Self.number(layer, "icon-rotate", context, default: 0) + (iconTurn ?? 0)).truncatingRemainder(dividingBy: 360)
+                        if let iconTurn {
+                            // Turned with its line, on the map: it turns with the map's heading,
+                            // and `icon-keep-upright` turns it half round where the line runs
+                            // leftwards on screen.
+                            made.iconRotatesWithMap = true
+                            if layer.property("icon-keep-upright")?.evaluate(context).truthy == true { made.iconLineTurn = iconTurn }
+                        }
                         if let anchor = layer.property("icon-anchor")?.evaluate(context).string, Self.textAnchors.contains(anchor) { made.iconAnchor = anchor }
                         if case .array(let o)? = layer.property("icon-offset")?.evaluate(context), o.count == 2, let x = o[0].number, let y = o[1].number, x.isFinite, y.isFinite {
                             let size = min(8, max(0.05, Self.number(layer, "icon-size", view, default: 1)))
@@ -462,7 +473,7 @@ extension Basemap {
                                 // The icon at the place, turned with the line unless it is
                                 // aligned to the viewport (icon-rotation-alignment).
                                 let turnsWithLine = (layer.property("icon-rotation-alignment")?.evaluate(context).string ?? "auto") != "viewport"
-                                let turn = turnsWithLine ? atan2(a.direction.1, a.direction.0) * 180 / Double.pi : 0
+                                let turn = turnsWithLine ? atan2(a.direction.1, a.direction.0) * 180 / Double.pi : nil
                                 emit(context, feature, text: text, icon: icon, ax: a.x, ay: a.y, direction: nil, line: nil, iconTurn: turn)
                                 continue
                             }

@@ -248,6 +248,14 @@ public enum MapResolver {
                 label.style = style
                 scaledStyles[i] = style
             }
+            // `icon-keep-upright`: an icon along a line running leftwards on screen (its
+            // direction less the heading more than a quarter turn from east; a tilt does not
+            // change the side) turned half round, as MapLibre flips it.
+            if var style = label.style, let turn = style.iconLineTurn, cos((turn - projection.camera.heading) * Double.pi / 180) < 0 {
+                style.iconRotate = (style.iconRotate + 180).truncatingRemainder(dividingBy: 360)
+                label.style = style
+                scaledStyles[i] = style
+            }
             let layout = measured()
             let w = layout?.width ?? 0, h = layout?.height ?? 0
             var angle = 0.0

@@ -225,6 +225,7 @@ extension DrawnBasemap {
         allowing.ignorePlacement = s.ignorePlacement
         allowing.iconOpacity = s.iconOpacity
         allowing.iconRotate = s.iconRotate
+        allowing.iconLineTurn = s.iconLineTurn
         allowing.icon = s.icon
         allowing.iconScale = s.iconScale
         allowing.iconAnchor = s.iconAnchor

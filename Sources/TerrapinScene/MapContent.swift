@@ -444,6 +444,10 @@ public struct LabelStyle: Sendable, Equatable {
     public var iconOpacity = 1.0
     /// Degrees clockwise the icon is turned about its centre (`icon-rotate`).
     public var iconRotate = 0.0
+    /// An icon along a line kept upright (`icon-keep-upright`): the line's direction there,
+    /// degrees clockwise from east on the map; where it runs leftwards on screen the icon is
+    /// turned half round. Nil: never turned so.
+    public var iconLineTurn: Double?
     /// An icon centred on the anchor (`icon-image` from the style's sprite), drawn
     /// `iconScale` points per pixel.
     public var icon: Pixmap?

@@ -125,12 +125,14 @@ import TerrapinTiles
 /// at each place along the line, turned with it (`icon-rotation-alignment` "auto" or "map"),
 /// upright when aligned to the viewport.
 @Suite struct IconsAlongLinesTests {
-    func icons(_ alignment: String) throws -> [BasemapSymbol] {
+    func icons(_ alignment: String, keepUpright: Bool? = nil, westwards: Bool = false) throws -> [BasemapSymbol] {
+        let upright = keepUpright.map { #", "icon-keep-upright": \#($0)"# } ?? ""
+        let line = westwards ? "[[7.44, 43.75], [7.40, 43.73]]" : "[[7.40, 43.73], [7.44, 43.75]]"
         let json = """
         {"version": 8, "sprite": "../sprites/icons",
-         "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[7.40, 43.73], [7.44, 43.75]]}}},
+         "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": \(line)}}},
          "layers": [{"id": "arrows", "type": "symbol", "source": "l",
-                     "layout": {"symbol-placement": "line", "symbol-spacing": 100, "icon-image": "dot", "icon-rotation-alignment": "\(alignment)"}}]}
+                     "layout": {"symbol-placement": "line", "symbol-spacing": 100, "icon-image": "dot", "icon-rotation-alignment": "\(alignment)"\(upright)}}]}
         """
         let style = try BasemapStyle.parse(Array(json.utf8), file: "a.json", directory: Repository.fixtures + "/basemap/styles")
         let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
@@ -145,6 +147,22 @@ import TerrapinTiles
         // by about −30° (screen y down).
         #expect(turned.allSatisfy { abs($0.iconRotate + 30) < 6 }, "\(turned.map(\.iconRotate))")
         #expect(try icons("viewport").allSatisfy { $0.iconRotate == 0 })
+        // Turned on the map, they turn with its heading ("auto" is "map" along a line).
+        #expect(try icons("auto").allSatisfy { $0.iconRotatesWithMap } && turned.allSatisfy { $0.iconRotatesWithMap })
+        #expect(try icons("viewport").allSatisfy { !$0.iconRotatesWithMap })
+    }
+
+    /// `icon-keep-upright` (default false) carries the line's direction with each icon turned
+    /// with it, for the resolver to turn the icon half round where the line runs leftwards on
+    /// screen; an icon set upright (viewport) has nothing to keep.
+    @Test func keepUprightCarriesTheLinesDirection() throws {
+        #expect(try icons("map").allSatisfy { $0.iconLineTurn == nil })
+        #expect(try icons("map", keepUpright: false).allSatisfy { $0.iconLineTurn == nil })
+        let east = try icons("map", keepUpright: true), west = try icons("map", keepUpright: true, westwards: true)
+        #expect(!east.isEmpty && east.allSatisfy { abs(($0.iconLineTurn ?? 99) + 30) < 6 }, "\(east.map(\.iconLineTurn))")
+        // Drawn from its east end the line runs the other way: about 150° below east.
+        #expect(!west.isEmpty && west.allSatisfy { abs(abs($0.iconLineTurn ?? 0) - 150) < 6 }, "\(west.map(\.iconLineTurn))")
+        #expect(try icons("viewport", keepUpright: true).allSatisfy { $0.iconLineTurn == nil })
     }
 }
 

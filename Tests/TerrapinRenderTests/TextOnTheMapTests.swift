@@ -386,3 +386,32 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
                                              projection: projection, ground: FlatGround(), index: &index)
     #expect(resolved.first?.style?.iconRotate == -80)
 }
+
+/// `icon-keep-upright`: an icon along a line that runs leftwards on screen is turned half round
+/// (as MapLibre flips it); one along a line running rightwards, or without the property, is not.
+/// The heading counts: seen from the south (heading 180°) a westward line runs rightwards.
+@Test func iconsAlongLinesAreKeptUpright() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    style.icon = Pixmap(width: 8, height: 8)
+    style.iconRotatesWithMap = true
+    func rotation(lineTurn: Double?, iconRotate: Double, heading: Double = 0) throws -> Double {
+        var s = style
+        s.iconRotate = iconRotate
+        s.iconLineTurn = lineTurn
+        var camera = overhead
+        camera.heading = heading
+        let projection = Projection(camera: camera, width: 400, height: 300)
+        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        let resolved = MapResolver.resolveLabels([BasemapLabel("", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)
+        return try #require(resolved.first?.style?.iconRotate)
+    }
+    // A line 150° round from east (west-south-west, leftwards): turned from 150 to 330.
+    #expect(try rotation(lineTurn: 150, iconRotate: 150) == 330)
+    #expect(try rotation(lineTurn: nil, iconRotate: 150) == 150)
+    // Rightwards (−30°): as it was.
+    #expect(try rotation(lineTurn: -30, iconRotate: -30) == -30)
+    // Heading 180: the map's turn less the heading (−30 …) and no flip for the westward line,
+    // which now runs rightwards; the eastward one is flipped.
+    #expect(try rotation(lineTurn: 150, iconRotate: 150, heading: 180) == -30)
+    #expect(try rotation(lineTurn: -30, iconRotate: -30, heading: 180) == (-210 + 180).truncatingRemainder(dividingBy: 360))
+}
