@@ -22,8 +22,8 @@ public struct BasemapSymbol: Sendable, Equatable {
     public var lineAnchor = 0
     /// `text-max-angle`: most a line label turns between neighbouring glyphs, degrees.
     public var maxAngle = 45.0
-    /// A line label whose glyphs lie flat on the map under pitch (`text-pitch-alignment` "map",
-    /// or "auto" while the text follows the line).
+    /// A label whose glyphs lie flat on the map under pitch (`text-pitch-alignment` "map", or
+    /// "auto" while the text follows the line or turns with the map).
     public var flat = false
     /// `text-padding`: pixels around the label's collision box (MapLibre's default 2).
     public var padding = 2.0
@@ -509,7 +509,9 @@ extension Basemap {
             haloColor: faded(Self.color(layer, "text-halo-color", view, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0))),
             haloWidth: min(10, max(0, Self.number(layer, "text-halo-width", view, default: 0))),
             fonts: fonts, letterSpacing: Self.number(layer, "text-letter-spacing", c, default: 0),
-            maxWidth: along != nil ? 0 : Self.number(layer, "text-max-width", c, default: 10),
+            // Only a point's text wraps (a line's, along it or set level at its places, does not,
+            // as MapLibre shapes it).
+            maxWidth: along != nil || (layer.property("symbol-placement")?.evaluate(c).string ?? "point") != "point" ? 0 : Self.number(layer, "text-max-width", c, default: 10),
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.kind = ["class", "kind", "subclass"].lazy.compactMap { c.property($0)?.string }.first
@@ -545,6 +547,13 @@ extension Basemap {
             symbol.textRotate = rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0
             symbol.rotatesWithMap = layer.property("text-rotation-alignment")?.evaluate(c).string == "map"
             symbol.iconRotatesWithMap = layer.property("icon-rotation-alignment")?.evaluate(c).string == "map"
+        }
+        if along == nil {
+            // `text-pitch-alignment` "map" ("auto" follows the rotation's alignment): a point's
+            // text, or a line's set level at each place, lies flat on the map under pitch (a
+            // line's label following its curve decides it where it is made).
+            let pitch = layer.property("text-pitch-alignment")?.evaluate(c).string ?? "auto"
+            symbol.flat = pitch == "map" || (pitch == "auto" && symbol.rotatesWithMap)
         }
         return symbol
     }

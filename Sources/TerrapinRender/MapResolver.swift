@@ -425,9 +425,60 @@ public enum MapResolver {
                     let (fx, fy) = Self.anchorFraction(style.anchor)
                     resolved.textOrigin = Point(a.x - layout.width * fx + style.offset.width, a.y - layout.height * fy + style.offset.height)
                 }
+                // A point's text laid flat on the map (`text-pitch-alignment` "map"): its glyphs
+                // set on the ground where the upright text has them, each drawn through the
+                // projection's local affine; it collides by its upright box, as MapLibre's
+                // point labels do.
+                if let style, style.flat, style.line.count < 2, p.hidden == nil, p.angle == 0, curves[p.index] == nil, columns[p.index] == nil,
+                   let layout = p.layout, !labels[p.index].name.isEmpty,
+                   let flat = Self.flatPoint(layout, style, at: labels[p.index].position, textOrigin: resolved.textOrigin ?? Point(p.box.minX, p.box.minY),
+                                             anchor: a, scale: scales[p.index] ?? 1, projection: projection, ground: ground) {
+                    resolved.glyphs = flat.glyphs
+                    resolved.glyphOrigins = flat.origins
+                    resolved.glyphAxes = flat.axes
+                    resolved.textRotation = 0
+                }
             }
             return resolved
         }
+    }
+
+    /// A point's text flat on the map: each glyph's place (its middle, set on the ground where
+    /// the upright layout has it about the anchor, `textOrigin` the layout's top-left on
+    /// screen), the layout point drawn there, and the screen images of the layout's x and y
+    /// axes there. The text's axes on the ground are the screen's right and down laid on the
+    /// map (the view's heading), turned by `textRotate` (which holds the heading for text turned
+    /// with the map); its size on the ground is `flatCurve`'s. Nil where a glyph would stand
+    /// edge-on or behind the eye.
+    static func flatPoint(_ layout: TextLayout, _ style: LabelStyle, at position: LatLngAltitude, textOrigin: Point, anchor: ScreenPoint, scale: Double,
+                          projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], origins: [Point], axes: [(x: Point, y: Point)])? {
+        guard position.isValid, scale > 0, let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth, centreDepth > 0, anchor.depth > 0 else { return nil }
+        let a = projection.frame.enu(Ellipsoid.Surface(position), height: ground.terrainHeight(at: position))
+        // Metres on the ground a point of the (distance-scaled) layout.
+        let metres = centreDepth / projection.focalLength * min(4, 0.5 + 0.5 * anchor.depth / centreDepth) / scale
+        let h = projection.camera.heading * Double.pi / 180, r = style.textRotate * Double.pi / 180
+        let right = Vector3(cos(h), -sin(h), 0), down = Vector3(-sin(h), -cos(h), 0)
+        let ex = (right * cos(r) + down * sin(r)) * metres, ey = (down * cos(r) - right * sin(r)) * metres
+        // The anchor's place in the upright layout's coordinates.
+        let ox = anchor.x - textOrigin.x, oy = anchor.y - textOrigin.y
+        var glyphs: [(centre: Point, angle: Double)] = [], origins: [Point] = [], axes: [(x: Point, y: Point)] = []
+        for line in layout.lines {
+            let middle = line.baseline + (line.descent - line.ascent) / 2
+            for (j, glyph) in line.glyphs.enumerated() {
+                let left = line.x + glyph.x
+                let right = j + 1 < line.glyphs.count ? line.x + line.glyphs[j + 1].x : line.x + line.width
+                let origin = Point((left + right) / 2, middle)
+                let g = a + ex * (origin.x - ox) + ey * (origin.y - oy)
+                guard let c = projection.project(enu: g), c.depth > 0, let sx = projection.project(enu: g + ex), let sy = projection.project(enu: g + ey) else { return nil }
+                let ax = Point(sx.x - c.x, sx.y - c.y), ay = Point(sy.x - c.x, sy.y - c.y)
+                // Edge-on (under a tenth of its upright area): left upright.
+                guard abs(ax.x * ay.y - ax.y * ay.x) > 0.1 * (ax.x * ax.x + ax.y * ax.y) else { return nil }
+                glyphs.append((Point(c.x, c.y), atan2(ax.y, ax.x)))
+                origins.append(origin)
+                axes.append((ax, ay))
+            }
+        }
+        return glyphs.isEmpty ? nil : (glyphs, origins, axes)
     }
 
     /// A point label set at one place about its anchor: its box (the text's, joined by its

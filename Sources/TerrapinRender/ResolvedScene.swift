@@ -312,7 +312,8 @@ public struct ResolvedScene: CustomStringConvertible {
             // A basemap's labels beyond the view are counted, not listed.
             if l.style != nil, l.hidden == .offScreen || l.hidden == .behindCamera { away += 1; continue }
             let from = l.style.map { " [\($0.layer)]" } ?? ""
-            let turned = !l.glyphs.isEmpty ? ", along its line's curve (\(l.glyphs.count) glyphs\(l.glyphAxes.isEmpty ? "" : ", laid flat on the map"))" : l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
+            let turned = !l.glyphAxes.isEmpty && (l.style?.line.count ?? 0) < 2 ? ", laid flat on the map about its point (\(l.glyphs.count) glyphs)"
+                : !l.glyphs.isEmpty ? ", along its line's curve (\(l.glyphs.count) glyphs\(l.glyphAxes.isEmpty ? "" : ", laid flat on the map"))" : l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
             lines.append("label \(l.index) \"\(l.name)\"\(from): " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
                          + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))" + turned
                          + (l.flipped ? ", flipped to read upright" : "")

@@ -417,9 +417,10 @@ public struct LabelStyle: Sendable, Equatable {
     /// Most the text turns between neighbouring glyphs along the line (degrees,
     /// `text-max-angle`); past it the label is set straight.
     public var maxAngle = 45.0
-    /// For labels along a line: the glyphs lie flat on the map under pitch, foreshortened with
-    /// the ground (`text-pitch-alignment` "map", MapLibre's default for line labels), rather
-    /// than standing upright.
+    /// The glyphs lie flat on the map under pitch, foreshortened with the ground
+    /// (`text-pitch-alignment` "map", MapLibre's default for line labels), rather than standing
+    /// upright: a line's label along its curve, a point's about its anchor (colliding by its
+    /// upright box, as MapLibre's point labels do).
     public var flat = false
     /// Points between letters (`text-letter-spacing`, ems times the size).
     public var letterSpacing = 0.0

@@ -410,3 +410,32 @@ import TerrapinTiles
         #expect(avoiding.symbols.map(\.line.count) == plain.symbols.map(\.line.count))
     }
 }
+
+/// `text-pitch-alignment` for a point's text and for a line's text set level at its places:
+/// "map" lays it flat, "auto" follows `text-rotation-alignment` ("map" flat, else upright);
+/// a line's text set level does not wrap (`text-max-width` is a point's only, as MapLibre
+/// shapes it).
+@Suite struct PitchAlignedPointTextTests {
+    func symbols(_ layout: String, line: Bool = false) throws -> [BasemapSymbol] {
+        let geometry = line ? #"{"type": "LineString", "coordinates": [[7.40, 43.73], [7.44, 43.75]]}"# : #"{"type": "Point", "coordinates": [7.4213, 43.7384]}"#
+        let json = """
+        {"version": 8, "sources": {"s": {"type": "geojson", "data": \(geometry)}},
+         "layers": [{"id": "t", "type": "symbol", "source": "s", "layout": {"text-field": "Boulevard des Moulins", "text-max-width": 4\(layout)}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "a.json", directory: Repository.fixtures + "/basemap/styles")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+        let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
+        return basemap.symbols(area: [7.39, 43.72, 7.45, 43.76], zoom: 14)
+    }
+
+    @Test func mapPitchLaysTextFlat() throws {
+        #expect(try symbols("").allSatisfy { !$0.flat && $0.maxWidth == 4 })
+        #expect(try symbols(#", "text-pitch-alignment": "map""#).allSatisfy(\.flat))
+        #expect(try symbols(#", "text-rotation-alignment": "map""#).allSatisfy(\.flat))
+        #expect(try symbols(#", "text-rotation-alignment": "map", "text-pitch-alignment": "viewport""#).allSatisfy { !$0.flat })
+        let level = try symbols(#", "symbol-placement": "line", "text-rotation-alignment": "viewport", "text-pitch-alignment": "map""#, line: true)
+        #expect(!level.isEmpty && level.allSatisfy { $0.flat && $0.maxWidth == 0 && $0.line.isEmpty })
+        let levelUpright = try symbols(#", "symbol-placement": "line", "text-rotation-alignment": "viewport""#, line: true)
+        #expect(!levelUpright.isEmpty && levelUpright.allSatisfy { !$0.flat && $0.maxWidth == 0 })
+    }
+}

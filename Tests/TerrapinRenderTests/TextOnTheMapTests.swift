@@ -415,3 +415,45 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     #expect(try rotation(lineTurn: 150, iconRotate: 150, heading: 180) == -30)
     #expect(try rotation(lineTurn: -30, iconRotate: -30, heading: 180) == (-210 + 180).truncatingRemainder(dividingBy: 360))
 }
+
+/// `text-pitch-alignment: map` for a point's text: its glyphs lie on the ground about the
+/// anchor, each drawn through the projection's local axes there. Seen straight down the axes
+/// are the screen's own (the text as it stands upright); tilted, the text's y axis is
+/// foreshortened and its x axis stays level; `text-rotate` turns both on the ground; it still
+/// collides by its upright box.
+@Test func pointTextLiesFlatOnTheMap() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    style.flat = true
+    func resolved(tilt: Double, rotate: Double = 0, flat: Bool = true) throws -> ResolvedLabel {
+        var camera = overhead
+        camera.tilt = tilt
+        var s = style
+        s.flat = flat
+        s.textRotate = rotate
+        let projection = Projection(camera: camera, width: 400, height: 300)
+        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        return MapResolver.resolveLabels([BasemapLabel("Abc\ndef", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)[0]
+    }
+    let down = try resolved(tilt: 0)
+    #expect(down.isShown && down.glyphs.count == 6 && down.glyphOrigins.count == 6 && down.glyphAxes.count == 6)
+    for axes in down.glyphAxes {
+        #expect(abs(axes.x.x - 1) < 1e-3 && abs(axes.x.y) < 1e-3 && abs(axes.y.x) < 1e-3 && abs(axes.y.y - 1) < 1e-3, "\(axes)")
+    }
+    // Each glyph where the upright layout has it: its origin's offset from the text's top-left.
+    let upright = try resolved(tilt: 0, flat: false)
+    #expect(upright.glyphAxes.isEmpty && upright.glyphs.isEmpty)
+    let origin = down.textOrigin ?? Point(down.box.minX, down.box.minY)
+    for (place, o) in zip(down.glyphs, down.glyphOrigins) {
+        #expect(abs(place.centre.x - (origin.x + o.x)) < 1e-3 && abs(place.centre.y - (origin.y + o.y)) < 1e-3)
+    }
+    // Tilted 55°: the anchor's glyphs have level x axes and foreshortened y axes.
+    let tilted = try resolved(tilt: 55)
+    #expect(tilted.glyphAxes.count == 6)
+    let middle = tilted.glyphAxes[1]
+    #expect(abs(middle.x.y) < 0.05 && middle.y.y > 0.3 && middle.y.y < 0.8, "\(middle)")
+    // The first line's glyphs above the second's, both read left to right.
+    #expect(tilted.glyphs[0].centre.x < tilted.glyphs[2].centre.x && tilted.glyphs[3].centre.y > tilted.glyphs[0].centre.y)
+    // Turned a quarter clockwise on the ground: x runs down the screen.
+    let turned = try resolved(tilt: 0, rotate: 90)
+    #expect(turned.textRotation == 0 && abs(turned.glyphAxes[0].x.x) < 1e-3 && turned.glyphAxes[0].x.y > 0.99)
+}
