@@ -82,6 +82,9 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// (degrees clockwise from east on the map), by which the icon is turned half round where
     /// the line runs leftwards on screen; nil otherwise.
     public var iconLineTurn: Double?
+    /// The icon lies flat on the map under pitch (`icon-pitch-alignment` "map", or "auto" where
+    /// the icon turns with the map).
+    public var iconFlat = false
     /// `text-translate`: pixels right and down the text is moved.
     public var translate = (x: 0.0, y: 0.0)
     /// Whether `translate` is on the map (`text-translate-anchor` "map", the default: east and
@@ -288,6 +291,8 @@ extension Basemap {
                             made.iconRotatesWithMap = true
                             if layer.property("icon-keep-upright")?.evaluate(context).truthy == true { made.iconLineTurn = iconTurn }
                         }
+                        let iconPitch = layer.property("icon-pitch-alignment")?.evaluate(context).string ?? "auto"
+                        made.iconFlat = iconPitch == "map" || (iconPitch == "auto" && made.iconRotatesWithMap)
                         if let anchor = layer.property("icon-anchor")?.evaluate(context).string, Self.textAnchors.contains(anchor) { made.iconAnchor = anchor }
                         if case .array(let o)? = layer.property("icon-offset")?.evaluate(context), o.count == 2, let x = o[0].number, let y = o[1].number, x.isFinite, y.isFinite {
                             let size = min(8, max(0.05, Self.number(layer, "icon-size", view, default: 1)))

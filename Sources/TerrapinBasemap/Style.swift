@@ -140,7 +140,7 @@ public struct BasemapStyle: Sendable {
                   "text-allow-overlap", "text-optional", "icon-optional", "text-keep-upright", "text-rotation-alignment",
                   "text-pitch-alignment", "icon-image", "icon-size", "text-ignore-placement", "icon-allow-overlap", "icon-ignore-placement",
                   "icon-opacity", "icon-rotate", "text-translate", "text-translate-anchor", "icon-text-fit", "icon-text-fit-padding", "icon-rotation-alignment",
-                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap", "text-writing-mode", "icon-padding", "symbol-avoid-edges", "icon-keep-upright"],
+                  "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "text-variable-anchor", "text-variable-anchor-offset", "text-radial-offset", "icon-anchor", "icon-offset", "symbol-z-order", "text-rotate", "icon-translate", "icon-translate-anchor", "text-overlap", "icon-overlap", "text-writing-mode", "icon-padding", "symbol-avoid-edges", "icon-keep-upright", "icon-pitch-alignment"],
         // raster-fade-duration: a still image has no fade.
         .raster: ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max", "raster-contrast", "raster-saturation", "raster-hue-rotate"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",

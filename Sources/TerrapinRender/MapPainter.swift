@@ -446,6 +446,12 @@ public enum MapPainter {
         if let fitted = label.iconBox {
             // Stretched over the text (`icon-text-fit`).
             placed = Transform(a: fitted.width / Double(icon.width), b: 0, c: 0, d: fitted.height / Double(icon.height), tx: fitted.minX, ty: fitted.minY)
+        } else if let axes = label.iconAxes {
+            // Flat on the map: set and turned in its own plane, then through the ground's axes
+            // at the anchor.
+            placed = Transform.translation(-Double(icon.width) * fx, -Double(icon.height) * fy).concatenating(.scale(s)).concatenating(.translation(shift.width, shift.height))
+                .concatenating(.rotation(style.iconRotate * .pi / 180))
+                .concatenating(Transform(a: axes.x.x, b: axes.x.y, c: axes.y.x, d: axes.y.y, tx: anchor.x, ty: anchor.y))
         } else if style.iconRotate != 0 {
             placed = Transform.translation(-Double(icon.width) * fx, -Double(icon.height) * fy).concatenating(.scale(s)).concatenating(.translation(shift.width, shift.height))
                 .concatenating(.rotation(style.iconRotate * .pi / 180)).concatenating(.translation(anchor.x, anchor.y))

@@ -438,9 +438,39 @@ public enum MapResolver {
                     resolved.glyphAxes = flat.axes
                     resolved.textRotation = 0
                 }
+                // An icon flat on the map (`icon-pitch-alignment` "map"), at its own size (one
+                // fitted to its text, or cut in pieces, stays upright).
+                if let style, style.iconFlat, style.icon != nil, p.hidden == nil, fittedIcons[p.index] == nil, iconSlices[p.index]?.isEmpty ?? true {
+                    resolved.iconAxes = Self.flatAxes(at: labels[p.index].position, anchor: a, scale: scales[p.index] ?? 1, rotate: 0, projection: projection, ground: ground)
+                }
             }
             return resolved
         }
+    }
+
+    /// Where a label's point lies on the ground, and the ground vectors its content's x and y
+    /// axes take there (a point of the distance-scaled content, `scale` its distance scale):
+    /// the screen's right and down laid on the map (the view's heading), turned clockwise by
+    /// `rotate` degrees; as long as MapLibre makes content flat on the map (the view centre's
+    /// metres per point, times 0.5 + 0.5 × the anchor's distance over the centre's).
+    static func groundAxes(at position: LatLngAltitude, anchor: ScreenPoint, scale: Double, rotate: Double, projection: Projection,
+                           ground: Ground) -> (point: Vector3, x: Vector3, y: Vector3)? {
+        guard position.isValid, scale > 0, let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth, centreDepth > 0, anchor.depth > 0 else { return nil }
+        let a = projection.frame.enu(Ellipsoid.Surface(position), height: ground.terrainHeight(at: position))
+        let metres = centreDepth / projection.focalLength * min(4, 0.5 + 0.5 * anchor.depth / centreDepth) / scale
+        let h = projection.camera.heading * Double.pi / 180, r = rotate * Double.pi / 180
+        let right = Vector3(cos(h), -sin(h), 0), down = Vector3(-sin(h), -cos(h), 0)
+        return (a, (right * cos(r) + down * sin(r)) * metres, (down * cos(r) - right * sin(r)) * metres)
+    }
+
+    /// The screen images, at the anchor, of a flat label content's x and y axes (`groundAxes`);
+    /// nil where they stand edge-on or behind the eye.
+    static func flatAxes(at position: LatLngAltitude, anchor: ScreenPoint, scale: Double, rotate: Double, projection: Projection, ground: Ground) -> (x: Point, y: Point)? {
+        guard let (a, ex, ey) = groundAxes(at: position, anchor: anchor, scale: scale, rotate: rotate, projection: projection, ground: ground),
+              let c = projection.project(enu: a), c.depth > 0, let sx = projection.project(enu: a + ex), let sy = projection.project(enu: a + ey) else { return nil }
+        let ax = Point(sx.x - c.x, sx.y - c.y), ay = Point(sy.x - c.x, sy.y - c.y)
+        guard abs(ax.x * ay.y - ax.y * ay.x) > 0.1 * (ax.x * ax.x + ax.y * ax.y) else { return nil }
+        return (ax, ay)
     }
 
     /// A point's text flat on the map: each glyph's place (its middle, set on the ground where
@@ -452,13 +482,7 @@ public enum MapResolver {
     /// edge-on or behind the eye.
     static func flatPoint(_ layout: TextLayout, _ style: LabelStyle, at position: LatLngAltitude, textOrigin: Point, anchor: ScreenPoint, scale: Double,
                           projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], origins: [Point], axes: [(x: Point, y: Point)])? {
-        guard position.isValid, scale > 0, let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth, centreDepth > 0, anchor.depth > 0 else { return nil }
-        let a = projection.frame.enu(Ellipsoid.Surface(position), height: ground.terrainHeight(at: position))
-        // Metres on the ground a point of the (distance-scaled) layout.
-        let metres = centreDepth / projection.focalLength * min(4, 0.5 + 0.5 * anchor.depth / centreDepth) / scale
-        let h = projection.camera.heading * Double.pi / 180, r = style.textRotate * Double.pi / 180
-        let right = Vector3(cos(h), -sin(h), 0), down = Vector3(-sin(h), -cos(h), 0)
-        let ex = (right * cos(r) + down * sin(r)) * metres, ey = (down * cos(r) - right * sin(r)) * metres
+        guard position.isValid, let (a, ex, ey) = groundAxes(at: position, anchor: anchor, scale: scale, rotate: style.textRotate, projection: projection, ground: ground) else { return nil }
         // The anchor's place in the upright layout's coordinates.
         let ox = anchor.x - textOrigin.x, oy = anchor.y - textOrigin.y
         var glyphs: [(centre: Point, angle: Double)] = [], origins: [Point] = [], axes: [(x: Point, y: Point)] = []

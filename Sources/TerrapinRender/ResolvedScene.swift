@@ -122,6 +122,9 @@ public struct ResolvedLabel {
     /// For a label laid flat on the map along its line: each glyph's x and y axes on screen
     /// (points a text point), foreshortened with the ground; empty where the glyphs stand upright.
     public var glyphAxes: [(x: Point, y: Point)] = []
+    /// For an icon laid flat on the map (`LabelStyle.iconFlat`): its x and y axes on screen at
+    /// the anchor (points an icon point); nil where it stands upright.
+    public var iconAxes: (x: Point, y: Point)?
     /// The style it is drawn with (nil: the scene's own label look).
     public var style: LabelStyle? = nil
     /// The projected anchor, and where the text's top-left sits when it is not the box's: beside

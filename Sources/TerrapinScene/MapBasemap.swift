@@ -226,6 +226,7 @@ extension DrawnBasemap {
         allowing.iconOpacity = s.iconOpacity
         allowing.iconRotate = s.iconRotate
         allowing.iconLineTurn = s.iconLineTurn
+        allowing.iconFlat = s.iconFlat
         allowing.icon = s.icon
         allowing.iconScale = s.iconScale
         allowing.iconAnchor = s.iconAnchor

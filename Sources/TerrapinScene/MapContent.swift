@@ -449,6 +449,10 @@ public struct LabelStyle: Sendable, Equatable {
     /// degrees clockwise from east on the map; where it runs leftwards on screen the icon is
     /// turned half round. Nil: never turned so.
     public var iconLineTurn: Double?
+    /// The icon lies flat on the map under pitch, foreshortened with the ground
+    /// (`icon-pitch-alignment` "map"), rather than standing upright; it collides by its upright
+    /// box.
+    public var iconFlat = false
     /// An icon centred on the anchor (`icon-image` from the style's sprite), drawn
     /// `iconScale` points per pixel.
     public var icon: Pixmap?

@@ -150,6 +150,10 @@ import TerrapinTiles
         // Turned on the map, they turn with its heading ("auto" is "map" along a line).
         #expect(try icons("auto").allSatisfy { $0.iconRotatesWithMap } && turned.allSatisfy { $0.iconRotatesWithMap })
         #expect(try icons("viewport").allSatisfy { !$0.iconRotatesWithMap })
+        // Turned with the map, they lie flat on it under pitch ("auto" `icon-pitch-alignment`);
+        // set upright, they stand.
+        let upright = try icons("viewport")
+        #expect(turned.allSatisfy(\.iconFlat) && upright.allSatisfy { !$0.iconFlat })
     }
 
     /// `icon-keep-upright` (default false) carries the line's direction with each icon turned

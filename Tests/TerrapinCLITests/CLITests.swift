@@ -707,7 +707,7 @@ extension Array where Element == UInt8 {
         let check = try CLI.run(["style", "--check", CLI.examples + "/../Fixtures/basemap/styles/unsupported.json"])
         #expect(check.status == 0)
         let text = String(decoding: check.stdout, as: UTF8.self)
-        #expect(text.contains("warning: layer 'names': layout property \"icon-pitch-alignment\" is not drawn by Terrapin; ignored"))
+        #expect(text.contains("warning: layer 'names': layout property \"symbol-z-elevate\" is not drawn by Terrapin; ignored"))
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Data(#"{"version": 8, "layers": [{"id": "a", "type": "fill"}, {"type": "line"}]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/bad.json"))

@@ -123,7 +123,7 @@ import TerrapinTestSupport
         let warnings = try #require(scene.map).warnings
         #expect(warnings.count == 8, "\(warnings)")
         #expect(warnings.contains("layer 'bg': background-pattern needs a local sprite (the style's \"sprite\"); the background is not drawn"))
-        #expect(warnings.contains("layer 'names': layout property \"icon-pitch-alignment\" is not drawn by Terrapin; ignored"))
+        #expect(warnings.contains("layer 'names': layout property \"symbol-z-elevate\" is not drawn by Terrapin; ignored"))
         #expect(warnings.contains("layer 'names': icon-image needs a local sprite (the style's \"sprite\"); icons are not drawn"))
         #expect(warnings.contains { $0.contains("\"within\": a Polygon needs \"coordinates\"; the layer is skipped") })
     }

@@ -457,3 +457,25 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     let turned = try resolved(tilt: 0, rotate: 90)
     #expect(turned.textRotation == 0 && abs(turned.glyphAxes[0].x.x) < 1e-3 && turned.glyphAxes[0].x.y > 0.99)
 }
+
+/// `icon-pitch-alignment: map`: the icon is drawn through the ground's axes at its anchor —
+/// the screen's own seen straight down, its y axis foreshortened under tilt — and an upright
+/// icon has none.
+@Test func iconsLieFlatOnTheMap() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    style.icon = Pixmap(width: 8, height: 8)
+    func axes(tilt: Double, flat: Bool) -> (x: Point, y: Point)? {
+        var camera = overhead
+        camera.tilt = tilt
+        var s = style
+        s.iconFlat = flat
+        let projection = Projection(camera: camera, width: 400, height: 300)
+        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        return MapResolver.resolveLabels([BasemapLabel("", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)[0].iconAxes
+    }
+    let down = try #require(axes(tilt: 0, flat: true))
+    #expect(abs(down.x.x - 1) < 1e-3 && abs(down.x.y) < 1e-3 && abs(down.y.x) < 1e-3 && abs(down.y.y - 1) < 1e-3, "\(down)")
+    let tilted = try #require(axes(tilt: 55, flat: true))
+    #expect(abs(tilted.x.y) < 1e-3 && tilted.y.y > 0.3 && tilted.y.y < 0.8, "\(tilted)")
+    #expect(axes(tilt: 55, flat: false) == nil)
+}
