@@ -451,8 +451,9 @@ public enum MapResolver {
     /// Where a label's point lies on the ground, and the ground vectors its content's x and y
     /// axes take there (a point of the distance-scaled content, `scale` its distance scale):
     /// the screen's right and down laid on the map (the view's heading), turned clockwise by
-    /// `rotate` degrees; as long as MapLibre makes content flat on the map (the view centre's
-    /// metres per point, times 0.5 + 0.5 × the anchor's distance over the centre's).
+    /// `rotate` degrees; as large on the ground as MapLibre makes content flat on the map (the
+    /// view centre's metres per point, times 0.5 + 0.5 × the anchor's distance over the
+    /// centre's).
     static func groundAxes(at position: LatLngAltitude, anchor: ScreenPoint, scale: Double, rotate: Double, projection: Projection,
                            ground: Ground) -> (point: Vector3, x: Vector3, y: Vector3)? {
         guard position.isValid, scale > 0, let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth, centreDepth > 0, anchor.depth > 0 else { return nil }
