@@ -256,10 +256,17 @@ public enum StyleExpression: Sendable {
                 return c.state?[key] ?? .null
             default: break
             }
-            var values: [StyleValue] = []
-            values.reserveCapacity(args.count)
-            for a in args { values.append(a.evaluate(c, &scope)) }
-            return Self.apply(op, values)
+            // The arguments' values in temporary storage (on the stack where small): an array
+            // per call was a heap allocation for every operator of every feature's filter.
+            return withUnsafeTemporaryAllocation(of: StyleValue.self, capacity: args.count) { buffer in
+                var count = 0
+                defer { buffer.baseAddress?.deinitialize(count: count) }
+                for a in args {
+                    (buffer.baseAddress! + count).initialize(to: a.evaluate(c, &scope))
+                    count += 1
+                }
+                return Self.apply(op, UnsafeBufferPointer(buffer))
+            }
         }
     }
 
@@ -272,7 +279,7 @@ public enum StyleExpression: Sendable {
 
     /// Operators over evaluated arguments; nonsense (a type mismatch) gives null, as MapLibre
     /// gives an evaluation error and falls back to the property's default.
-    static func apply(_ op: String, _ v: [StyleValue]) -> StyleValue {
+    static func apply<Values: RandomAccessCollection<StyleValue>>(_ op: String, _ v: Values) -> StyleValue where Values.Index == Int {
         func n(_ i: Int) -> Double? { i < v.count ? v[i].number : nil }
         switch op {
         case "==", "!=":
