@@ -290,8 +290,10 @@ public enum MapResolver {
                 fittedIcons[i] = list[0].fittedIcon
                 iconSlices[i] = list[0].iconSlices
             } else {
+                // Its box turned by `text-rotate` alone: a point's text turned with the map
+                // collides by its box unturned by the heading, as MapLibre Native collides it.
                 let p = Self.pointPlacement(label.name, label.style, layout: layout, at: anchor, textAnchor: label.style?.anchor ?? "center", offset: label.style?.offset ?? .zero,
-                                            rotate: label.style?.textRotate ?? 0)
+                                            rotate: original.style?.textRotate ?? 0)
                 box = p.box
                 if let icon = p.icon, label.style?.iconRules != nil { separate[i] = (p.text, icon) }
                 if (label.style?.textRotate ?? 0) != 0 { textBoxes[i] = p.text }

@@ -479,3 +479,23 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     #expect(abs(tilted.x.y) < 1e-3 && tilted.y.y > 0.3 && tilted.y.y < 0.8, "\(tilted)")
     #expect(axes(tilt: 55, flat: false) == nil)
 }
+
+/// A point's text turned with the map collides by its box turned by `text-rotate` alone, not by
+/// the heading, as MapLibre Native collides it: under heading 90° a wide label's box stays wide,
+/// while `text-rotate: 90` turns it tall.
+@Test func textTurnedWithTheMapCollidesByItsUnturnedBox() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
+    style.rotatesWithMap = true
+    func box(heading: Double, rotate: Double) -> Rect {
+        var camera = overhead
+        camera.heading = heading
+        var s = style
+        s.textRotate = rotate
+        let projection = Projection(camera: camera, width: 400, height: 300)
+        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        return MapResolver.resolveLabels([BasemapLabel("Wide label", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)[0].box
+    }
+    let turnedMap = box(heading: 90, rotate: 0), turnedText = box(heading: 0, rotate: 90)
+    #expect(turnedMap.width > 3 * turnedMap.height, "\(turnedMap)")
+    #expect(turnedText.height > 3 * turnedText.width, "\(turnedText)")
+}
