@@ -101,10 +101,13 @@ bench: setup
 # Real scenes end to end (Tools/bench-scenes.py says how): every example and MapLibre's basemap
 # views, cold (fresh processes, stages and peak RSS) and warm (one process), on one core and on
 # all; NATIVE=1 also runs MapLibre Native (../shared/bench/maplibre/native.sh) view by view and
-# prints the ratios. ONLY=TEXT keeps the scenes whose name contains TEXT.
+# prints the ratios. ONLY=TEXT keeps the scenes whose name contains TEXT. The binary timed is
+# the one `make install` and the container image ship (release, the Swift runtime linked in: a
+# cold start without the dynamic linker's symbol lookups, 8–15 ms a render less than
+# .build/release's).
 bench-scenes: setup
-	$(SWIFT) build -c release --product terrapin
-	Tools/bench-scenes.py --terrapin .build/release/terrapin $(if $(NATIVE),--native) $(if $(ONLY),--only $(ONLY))
+	$(SWIFT) build -c release --product terrapin --static-swift-stdlib --scratch-path .build/install
+	Tools/bench-scenes.py --terrapin .build/install/release/terrapin $(if $(NATIVE),--native) $(if $(ONLY),--only $(ONLY))
 
 bench-remote: setup
 	@command -v nginx >/dev/null || { echo "make bench-remote: installing nginx-light"; $(MAKE) --no-print-directory PACKAGES="nginx-light bc" setup; }

@@ -18,7 +18,7 @@ the ratios printed: Terrapin's cold process to Native's whole process (python st
 render, PNG), and Terrapin's warm render to Native's median map→pixels in one process.
 Prints a Markdown table; writes the figures as JSON to out/bench-scenes/results.json.
 
-    python3 Tools/bench-scenes.py [--terrapin .build/release/terrapin] [--runs 5] [--warm 4] [--native] [--only monaco]
+    python3 Tools/bench-scenes.py [--terrapin .build/install/release/terrapin] [--runs 5] [--warm 4] [--native] [--only monaco]
 """
 import argparse, importlib.util, json, os, re, statistics, subprocess, sys, tempfile, time
 
@@ -102,7 +102,8 @@ def native(style, archive, lat, lon, zoom, pitch, runs):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--terrapin", default=os.path.join(ROOT, ".build", "release", "terrapin"))
+    # `make install`'s binary (the Swift runtime linked in), the one users and the image run.
+    parser.add_argument("--terrapin", default=os.path.join(ROOT, ".build", "install", "release", "terrapin"))
     parser.add_argument("--runs", type=int, default=5, help="cold processes a scene (default 5)")
     parser.add_argument("--warm", type=int, default=4, help="renders after the first in the warm process (default 4)")
     parser.add_argument("--native", action="store_true", help="also MapLibre Native, for the basemap views")
