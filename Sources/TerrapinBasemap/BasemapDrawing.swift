@@ -158,9 +158,6 @@ extension Basemap {
     /// What a vertex of a fill or line costs beyond the pixels it covers, in pixels.
     static let vertexCost = 4.0
 
-    /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
-    /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
-    /// drawn.
     /// Whether `feature`'s box (its data coordinates times `t.0` plus `t.1`, `t.2`) lies wholly
     /// beyond `margin` past one side of a `width` × `height` canvas: the test `drawFeatures`
     /// makes of a built path, made first from the coordinates alone.
@@ -179,6 +176,9 @@ extension Basemap {
         return !(x1 >= -margin && y1 >= -margin && x0 <= width + margin && y0 <= height + margin)
     }
 
+    /// One layer's features onto a tile: the data tile's coordinates times `scale` plus the
+    /// offset are this tile's pixels, and a style pixel is `unit` of them. True if anything was
+    /// drawn.
     func drawFeatures(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID? = nil, patternOrigin: (Int, Int) = (0, 0), canvas: Canvas, transform t: (Double, Double, Double),
                       unit: Double = 1, floatingRoofs: Bool = true, coverage: inout Double) -> Bool {
         let width = Double(canvas.width), height = Double(canvas.height)

@@ -470,10 +470,17 @@ public enum MapResolver {
     /// nil where they stand edge-on or behind the eye.
     static func flatAxes(at position: LatLngAltitude, anchor: ScreenPoint, scale: Double, rotate: Double, projection: Projection, ground: Ground) -> (x: Point, y: Point)? {
         guard let (a, ex, ey) = groundAxes(at: position, anchor: anchor, scale: scale, rotate: rotate, projection: projection, ground: ground),
-              let c = projection.project(enu: a), c.depth > 0, let sx = projection.project(enu: a + ex), let sy = projection.project(enu: a + ey) else { return nil }
+              let seen = screenAxes(at: a, ex, ey, projection: projection) else { return nil }
+        return (seen.x, seen.y)
+    }
+
+    /// Ground point `g` on screen, with the screen images of ground vectors `ex` and `ey` there;
+    /// nil behind the eye, or where they stand edge-on (under a tenth of their upright area).
+    static func screenAxes(at g: Vector3, _ ex: Vector3, _ ey: Vector3, projection: Projection) -> (centre: Point, x: Point, y: Point)? {
+        guard let c = projection.project(enu: g), c.depth > 0, let sx = projection.project(enu: g + ex), let sy = projection.project(enu: g + ey) else { return nil }
         let ax = Point(sx.x - c.x, sx.y - c.y), ay = Point(sy.x - c.x, sy.y - c.y)
         guard abs(ax.x * ay.y - ax.y * ay.x) > 0.1 * (ax.x * ax.x + ax.y * ax.y) else { return nil }
-        return (ax, ay)
+        return (Point(c.x, c.y), ax, ay)
     }
 
     /// A point's text flat on the map: each glyph's place (its middle, set on the ground where
@@ -485,7 +492,7 @@ public enum MapResolver {
     /// edge-on or behind the eye.
     static func flatPoint(_ layout: TextLayout, _ style: LabelStyle, at position: LatLngAltitude, textOrigin: Point, anchor: ScreenPoint, scale: Double,
                           projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], origins: [Point], axes: [(x: Point, y: Point)])? {
-        guard position.isValid, let (a, ex, ey) = groundAxes(at: position, anchor: anchor, scale: scale, rotate: style.textRotate, projection: projection, ground: ground) else { return nil }
+        guard let (a, ex, ey) = groundAxes(at: position, anchor: anchor, scale: scale, rotate: style.textRotate, projection: projection, ground: ground) else { return nil }
         // The anchor's place in the upright layout's coordinates.
         let ox = anchor.x - textOrigin.x, oy = anchor.y - textOrigin.y
         var glyphs: [(centre: Point, angle: Double)] = [], origins: [Point] = [], axes: [(x: Point, y: Point)] = []
@@ -495,14 +502,10 @@ public enum MapResolver {
                 let left = line.x + glyph.x
                 let right = j + 1 < line.glyphs.count ? line.x + line.glyphs[j + 1].x : line.x + line.width
                 let origin = Point((left + right) / 2, middle)
-                let g = a + ex * (origin.x - ox) + ey * (origin.y - oy)
-                guard let c = projection.project(enu: g), c.depth > 0, let sx = projection.project(enu: g + ex), let sy = projection.project(enu: g + ey) else { return nil }
-                let ax = Point(sx.x - c.x, sx.y - c.y), ay = Point(sy.x - c.x, sy.y - c.y)
-                // Edge-on (under a tenth of its upright area): left upright.
-                guard abs(ax.x * ay.y - ax.y * ay.x) > 0.1 * (ax.x * ax.x + ax.y * ax.y) else { return nil }
-                glyphs.append((Point(c.x, c.y), atan2(ax.y, ax.x)))
+                guard let seen = screenAxes(at: a + ex * (origin.x - ox) + ey * (origin.y - oy), ex, ey, projection: projection) else { return nil }
+                glyphs.append((seen.centre, atan2(seen.x.y, seen.x.x)))
                 origins.append(origin)
-                axes.append((ax, ay))
+                axes.append((seen.x, seen.y))
             }
         }
         return glyphs.isEmpty ? nil : (glyphs, origins, axes)

@@ -110,10 +110,7 @@ public struct GroundPass {
         // A plane without haze, imagery or grid (the ground under a flat web map): every ground
         // pixel is the plain ground colour (1 − e^(−d / ∞) is exactly 0), so only its depth is
         // cast; the colour is packed once, by the same arithmetic as `SkyCaster.pixel`.
-        let plainGround: UInt32? = caster.plane && !lattice && hazeDistance == .greatestFiniteMagnitude ? {
-            let c8 = mix(groundColor, sky.horizon, 0).rgba8
-            return UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
-        }() : nil
+        let plainGround = caster.plane && !lattice && hazeDistance == .greatestFiniteMagnitude ? SkyCaster.pack(mix(groundColor, sky.horizon, 0)) : nil
         frame.inBands(max(1, min(bands, height))) { raster in
             var reader = ImageryReader()
             // A cell row's imagery positions and texels.
@@ -419,12 +416,9 @@ struct SkyCaster: Sendable {
 
     /// One pixel's ray: sky, or ground (its distance, and whether the grid's mesh covers it).
     func cast(_ px: Double, _ py: Double) -> (dir: Vector3, distance: Double?, inside: Bool) {
-        let p = inverse.apply(Point(px, py))
-        let (_, dir) = projection.ray(x: p.x - rect.minX, y: p.y - rect.minY)
+        let dir = direction(px, py)
         if plane {
-            guard dir.z < -1e-12 else { return (dir, nil, false) }
-            let distance = (projection.eye.z - groundZ) / -dir.z
-            guard distance > 0, distance < projection.far else { return (dir, nil, false) }
+            guard let distance = planeDistance(dir) else { return (dir, nil, false) }
             return (dir, distance, insideGrid(projection.eye + dir * distance))
         }
         let b = m.dot(dir)
@@ -434,15 +428,28 @@ struct SkyCaster: Sendable {
         return (dir, distance, insideGrid(projection.eye + dir * distance))
     }
 
-    /// On a plane without a grid: the view depth of the ground a pixel's ray meets (`cast`'s
-    /// and `pixel`'s arithmetic), or nil where it meets none (sky).
+    /// The direction of a pixel's ray.
     @inline(__always)
-    func planeDepth(_ px: Double, _ py: Double) -> Float? {
+    func direction(_ px: Double, _ py: Double) -> Vector3 {
         let p = inverse.apply(Point(px, py))
-        let (_, dir) = projection.ray(x: p.x - rect.minX, y: p.y - rect.minY)
+        return projection.ray(x: p.x - rect.minX, y: p.y - rect.minY).direction
+    }
+
+    /// On the plane: how far along `dir` the ray meets the ground, or nil where it does not
+    /// (sky, or beyond the far plane).
+    @inline(__always)
+    func planeDistance(_ dir: Vector3) -> Double? {
         guard dir.z < -1e-12 else { return nil }
         let distance = (projection.eye.z - groundZ) / -dir.z
-        guard distance > 0, distance < projection.far else { return nil }
+        return distance > 0 && distance < projection.far ? distance : nil
+    }
+
+    /// On a plane without a grid: the view depth of the ground a pixel's ray meets (`pixel`'s
+    /// arithmetic), or nil where it meets none (sky).
+    @inline(__always)
+    func planeDepth(_ px: Double, _ py: Double) -> Float? {
+        let dir = direction(px, py)
+        guard let distance = planeDistance(dir) else { return nil }
         return Float(distance * dir.dot(projection.forward))
     }
 
@@ -538,8 +545,14 @@ struct SkyCaster: Sendable {
             // Sky: from the horizon colour up to the zenith colour with the ray's elevation.
             color = mix(sky.horizon, sky.zenith, min(1, max(0, Float(ray.dir.dot(up))) * 2.2))
         }
+        return (Self.pack(color), depth)
+    }
+
+    /// A colour as an opaque pixel (`RGBAColor.rgba8`'s rounding).
+    @inline(__always)
+    static func pack(_ color: RGBAColor) -> UInt32 {
         let c8 = color.rgba8
-        return (UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000, depth)
+        return UInt32(c8.red) | UInt32(c8.green) << 8 | UInt32(c8.blue) << 16 | 0xFF00_0000
     }
 }
 
