@@ -148,9 +148,13 @@ private let textFixtures = Repository.fixture("text")
     }
 }
 
-/// Style labels resolved straight down over a 400 × 300 view, nothing else in the collision index.
-func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
-    let projection = Projection(camera: overhead, width: 400, height: 300)
+/// Style labels resolved over a 400 × 300 view from `overhead`'s camera (straight down unless
+/// tilted or turned), nothing else in the collision index.
+func resolveOverhead(_ labels: [BasemapLabel], tilt: Double = 0, heading: Double = 0) -> [ResolvedLabel] {
+    var camera = overhead
+    camera.tilt = tilt
+    camera.heading = heading
+    let projection = Projection(camera: camera, width: 400, height: 300)
     var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
     return MapResolver.resolveLabels(labels, projection: projection, ground: FlatGround(), index: &index)
 }
@@ -398,12 +402,7 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
         var s = style
         s.iconRotate = iconRotate
         s.iconLineTurn = lineTurn
-        var camera = overhead
-        camera.heading = heading
-        let projection = Projection(camera: camera, width: 400, height: 300)
-        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
-        let resolved = MapResolver.resolveLabels([BasemapLabel("", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)
-        return try #require(resolved.first?.style?.iconRotate)
+        return try #require(resolveOverhead([BasemapLabel("", position: at(0, 0), style: s)], heading: heading).first?.style?.iconRotate)
     }
     // A line 150° round from east (west-south-west, leftwards): turned from 150 to 330.
     #expect(try rotation(lineTurn: 150, iconRotate: 150) == 330)
@@ -425,14 +424,10 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
     style.flat = true
     func resolved(tilt: Double, rotate: Double = 0, flat: Bool = true) throws -> ResolvedLabel {
-        var camera = overhead
-        camera.tilt = tilt
         var s = style
         s.flat = flat
         s.textRotate = rotate
-        let projection = Projection(camera: camera, width: 400, height: 300)
-        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
-        return MapResolver.resolveLabels([BasemapLabel("Abc\ndef", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)[0]
+        return resolveOverhead([BasemapLabel("Abc\ndef", position: at(0, 0), style: s)], tilt: tilt)[0]
     }
     let down = try resolved(tilt: 0)
     #expect(down.isShown && down.glyphs.count == 6 && down.glyphOrigins.count == 6 && down.glyphAxes.count == 6)
@@ -465,13 +460,9 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
     style.icon = Pixmap(width: 8, height: 8)
     func axes(tilt: Double, flat: Bool) -> (x: Point, y: Point)? {
-        var camera = overhead
-        camera.tilt = tilt
         var s = style
         s.iconFlat = flat
-        let projection = Projection(camera: camera, width: 400, height: 300)
-        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
-        return MapResolver.resolveLabels([BasemapLabel("", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)[0].iconAxes
+        return resolveOverhead([BasemapLabel("", position: at(0, 0), style: s)], tilt: tilt)[0].iconAxes
     }
     let down = try #require(axes(tilt: 0, flat: true))
     #expect(abs(down.x.x - 1) < 1e-3 && abs(down.x.y) < 1e-3 && abs(down.y.x) < 1e-3 && abs(down.y.y - 1) < 1e-3, "\(down)")
@@ -487,13 +478,9 @@ func resolveOverhead(_ labels: [BasemapLabel]) -> [ResolvedLabel] {
     var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
     style.rotatesWithMap = true
     func box(heading: Double, rotate: Double) -> Rect {
-        var camera = overhead
-        camera.heading = heading
         var s = style
         s.textRotate = rotate
-        let projection = Projection(camera: camera, width: 400, height: 300)
-        var index = CollisionIndex(bounds: Rect(x: 0, y: 0, width: 400, height: 300))
-        return MapResolver.resolveLabels([BasemapLabel("Wide label", position: at(0, 0), style: s)], projection: projection, ground: FlatGround(), index: &index)[0].box
+        return resolveOverhead([BasemapLabel("Wide label", position: at(0, 0), style: s)], heading: heading)[0].box
     }
     let turnedMap = box(heading: 90, rotate: 0), turnedText = box(heading: 0, rotate: 90)
     #expect(turnedMap.width > 3 * turnedMap.height, "\(turnedMap)")
