@@ -21,8 +21,8 @@ setup:
 
 # `make build`, `demo` and `test` share one build in .build/opt: SwiftPM's debug configuration
 # (testable, `DEBUG` set, preconditions and exclusivity checks kept) with the modules that draw
-# and decode compiled with -O, and the test targets and orchestration modules without
-# (TERRAPIN_OPTIMISE, read by Package.swift). The suite takes about 1 minute so on the 2-core
+# and decode compiled with -O (whole-module), and the test targets and orchestration modules
+# without (TERRAPIN_OPTIMISE, read by Package.swift). The suite takes about 45 s so on the 2-core
 # machine against about 4 minutes unoptimised; every golden is
 # the same bytes either way (the determinism promise covers every build). `swift build` and
 # `swift test` by hand still use .build/debug, unoptimised.

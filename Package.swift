@@ -103,36 +103,43 @@ let package = Package(
         // `#Preview`'s compiler plugin (a host executable speaking the plugin protocol).
         .macro(name: "TerrapinMacros"),
         // What the test targets share: where Fixtures/ and Examples/ are, golden PNGs by name.
-        .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
-        .target(name: "TerrapinSnapshotTesting", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinIO"]),
+        .target(name: "TerrapinTestSupport", dependencies: ["TerrapinSnapshotCore", "TerrapinRaster", "TerrapinGeometry", "TerrapinIO"]),
+        // Writers for the files tests and hostile cases are made of (vector tiles, PMTiles, a
+        // sparse GeoTIFF), below the map, so that the tiles' tests need not wait for it.
+        .target(name: "TerrapinTestData", dependencies: ["TerrapinTiles", "TerrapinPNG"]),
+        // The snapshot framework with its image and text strategies and nothing of the map
+        // (TerrapinSnapshotTesting adds scenes and views and re-exports it): the tests of the
+        // modules below the map use it and build beside the modules above them.
+        .target(name: "TerrapinSnapshotCore", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinDiff", "TerrapinIO"]),
+        .target(name: "TerrapinSnapshotTesting", dependencies: ["TerrapinSnapshotCore", "Terrapin", "TerrapinDiff"]),
         // The SDK 1.0's second module name, re-exporting Terrapin.
         .target(name: "GoogleMaps3DKit", dependencies: ["Terrapin"]),
         .target(name: "TerrapinBatch", dependencies: ["Terrapin", "TerrapinIO"]),
         .target(name: "TerrapinServe", dependencies: ["Terrapin", "TerrapinBatch", "TerrapinIO", "TerrapinNet", "CTerrapinHTTP"]),
-        .target(name: "TerrapinFuzzing", dependencies: ["Terrapin", "TerrapinServe"]),
+        .target(name: "TerrapinFuzzing", dependencies: ["Terrapin", "TerrapinServe", "TerrapinTestData"]),
         .executableTarget(name: "terrapin", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinServe", "TerrapinIO"]),
         .executableTarget(name: "TerrapinBench", dependencies: ["Terrapin", "TerrapinDiff", "TerrapinBatch", "TerrapinFuzzing"]),
 
         .testTarget(name: "TerrapinIOTests", dependencies: ["TerrapinIO", "CTerrapinIO"]),
         .testTarget(name: "TerrapinNetTests", dependencies: ["TerrapinNet", "TerrapinIO", "TerrapinPNG", "TerrapinTiles", "Terrapin", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinGeometryTests", dependencies: ["TerrapinGeometry"]),
-        .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinGeometry", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinRasterTests", dependencies: ["TerrapinRaster", "TerrapinPNG", "TerrapinSnapshotCore", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinPNGTests", dependencies: ["TerrapinPNG", "TerrapinRaster", "TerrapinIO", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinCodecsTests", dependencies: ["TerrapinCodecs", "TerrapinPNG", "TerrapinRaster", "TerrapinDiff", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinFuzzing", "TerrapinCodecs", "TerrapinTerrain", "TerrapinGeo", "TerrapinPNG", "TerrapinIO", "CSQLite", "TerrapinRaster", "TerrapinTestSupport", "TerrapinImagery", "TerrapinTerrainData"]),
-        .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTerrain", "TerrapinGeo", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinCodecs"]),
+        .testTarget(name: "TerrapinTilesTests", dependencies: ["TerrapinTiles", "TerrapinTestData", "TerrapinCodecs", "TerrapinTerrain", "TerrapinGeo", "TerrapinPNG", "TerrapinIO", "CSQLite", "TerrapinRaster", "TerrapinTestSupport", "TerrapinImagery", "TerrapinTerrainData"]),
+        .testTarget(name: "TerrapinBasemapTests", dependencies: ["TerrapinBasemap", "TerrapinTiles", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotCore", "TerrapinRaster", "TerrapinGeometry", "TerrapinTerrain", "TerrapinGeo", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinCodecs"]),
         .testTarget(name: "TerrapinSceneTests", dependencies: ["TerrapinScene", "TerrapinLoad", "TerrapinRender", "TerrapinRaster", "TerrapinViews", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinTestSupport", "Terrapin3D", "TerrapinBasemap"]),
         .testTarget(name: "TerrapinRenderTests", dependencies: ["Terrapin", "TerrapinSnapshotTesting", "TerrapinRender", "TerrapinTerrain", "TerrapinScene", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData", "TerrapinIO"]),
-        .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinModelsTests", dependencies: ["TerrapinModels", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D"]),
+        .testTarget(name: "TerrapinTypographyTests", dependencies: ["TerrapinTypography", "TerrapinSnapshotCore", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinModelsTests", dependencies: ["TerrapinModels", "TerrapinTerrain", "TerrapinGeo", "TerrapinIO", "TerrapinPNG", "TerrapinSnapshotCore", "TerrapinRaster", "TerrapinGeometry", "TerrapinDiff", "TerrapinTestSupport", "Terrapin3D"]),
         .testTarget(name: "TerrapinGeoTests", dependencies: ["TerrapinGeo"]),
         .testTarget(name: "TerrapinTerrainTests", dependencies: ["TerrapinTerrain", "TerrapinCodecs", "TerrapinIO", "TerrapinRaster", "TerrapinPNG", "TerrapinTiles", "TerrapinGeo", "TerrapinGeometry", "TerrapinTestSupport", "Terrapin3D", "TerrapinImagery", "TerrapinTerrainData"]),
-        .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotTesting", "TerrapinRaster", "TerrapinGeometry", "TerrapinPNG", "TerrapinCodecs", "TerrapinTypography", "TerrapinIO", "TerrapinDiff", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinViewsTests", dependencies: ["TerrapinViews", "TerrapinSnapshotCore", "TerrapinRaster", "TerrapinGeometry", "TerrapinPNG", "TerrapinCodecs", "TerrapinTypography", "TerrapinIO", "TerrapinDiff", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinDiffTests", dependencies: ["TerrapinDiff", "TerrapinPNG", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
-        .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting", "Terrapin", "TerrapinDiff"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting", "TerrapinSnapshotCore", "Terrapin", "TerrapinDiff"], exclude: ["__Snapshots__"]),
         // The demo app written as an iOS map app (Examples/SampleApp), rendered and tapped.
         .testTarget(name: "SampleAppTests", dependencies: ["Terrapin", "GoogleMaps3DKit", "TerrapinTestSupport"], path: "Examples/SampleApp", exclude: ["App"]),
-        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinTestData", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing", "Terrapin", "TerrapinTestSupport", "TerrapinIO"]),
@@ -156,17 +163,21 @@ if Context.environment["TERRAPIN_FUZZ"] != nil {
 
 // `make` builds (TERRAPIN_OPTIMISE=1, in .build/opt) compile with -O the modules that draw and
 // decode, where the tests spend their time, and leave unoptimised the test targets and the modules
-// that only orchestrate (scene reading, loading, the CLI, batch, serve, fuzzing and benchmark
-// drivers): -O roughly doubles a file's compile time, and these do little work per test. Measured
-// on the 2-core machine, fresh scratch paths, same tree: every Swift module with -O, a cold build
-// took 3 min 17 s (5 min 45 s CPU) and the suite 59 s; drawing and decoding modules only, 2 min
-// 49 s (4 min 56 s CPU) and 60 s. `swift build` by hand stays unoptimised; `make bench` and the
-// release builds optimise everything.
+// that only orchestrate (scene reading, loading, resolving and painting's decisions, the CLI,
+// batch, serve, fuzzing and benchmark drivers): -O roughly doubles a file's compile time, and
+// these do little work per test. The optimised modules are compiled whole (-wmo, LLVM on two
+// threads): file by file, a generic function called from another file of its module (the depth
+// rasteriser's `fragment<A: SIMD>` from the terrain renderer's) was left unspecialised, each call
+// going through the runtime's metadata lookups — a third of the suite's time in libswiftCore.
+// Measured on the 2-core machine, fresh scratch paths, same tree: file by file, a cold build took
+// 3 min 46 s (6 min 50 s CPU) and the suite 61 s (96 s CPU); whole-module, 3 min 22 s (5 min 38 s
+// CPU) and 45 s (66 s CPU). Every golden is the same bytes either way. `swift build` by hand
+// stays unoptimised; `make bench` and the release builds optimise everything.
 if Context.environment["TERRAPIN_OPTIMISE"] != nil {
-    let orchestration: Set<String> = ["TerrapinNet", "TerrapinScene", "TerrapinLoad", "Terrapin", "TerrapinSnapshotTesting", "TerrapinTestSupport",
+    let orchestration: Set<String> = ["TerrapinNet", "TerrapinScene", "TerrapinLoad", "TerrapinRender", "Terrapin", "TerrapinSnapshotTesting", "TerrapinSnapshotCore", "TerrapinTestData", "TerrapinTestSupport",
                                       "GoogleMaps3DKit", "TerrapinBatch", "TerrapinServe", "TerrapinFuzzing", "terrapin", "TerrapinBench"]
     for target in package.targets where target.type == .regular || target.type == .executable {
         let isC = target.name.hasPrefix("C") && target.name.dropFirst().first?.isUppercase == true
-        if !isC, !orchestration.contains(target.name) { target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"])] }
+        if !isC, !orchestration.contains(target.name) { target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"])] }
     }
 }

@@ -6,6 +6,7 @@
 // outcome for most inputs and are ignored; a crash, trap, hang or runaway allocation is a
 // finding. Outputs are kept small so that an input's cost is in the decoding, not in pixels.
 import Terrapin
+import TerrapinTestData
 import TerrapinServe
 #if canImport(Glibc)
 import Glibc

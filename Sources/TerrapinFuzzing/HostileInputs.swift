@@ -4,6 +4,7 @@
 // small and `make stress` at full size, where each must finish within the promise or be refused.
 import Foundation
 import Terrapin
+import TerrapinTestData
 
 extension HostileScenes {
     static let inputNames = ["tile-polygons", "style-layers", "let-concat", "long-text-field", "long-place-labels", "pmtiles-attribution",

@@ -3,7 +3,7 @@
 // actual, expected, diff and strip images written on a mismatch (see the library's docs).
 import Foundation
 import TerrapinRaster
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 
 public enum Golden {
     /// Compares `pixmap` with `Fixtures/<name>.png`.

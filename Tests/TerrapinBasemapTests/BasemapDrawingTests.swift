@@ -7,7 +7,7 @@ import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster
 import TerrapinGeometry
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 import TerrapinTiles
 @testable import TerrapinBasemap
 

@@ -6,7 +6,7 @@ import Testing
 import TerrapinImagery
 import TerrapinIO
 import TerrapinRaster
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 import TerrapinTiles
 @testable import TerrapinBasemap
 
@@ -436,7 +436,7 @@ import TerrapinTiles
     /// Reducer expressions run at every merge: a source that could take more than
     /// `maxReducerEvaluations` of them is refused before clustering, naming the source.
     @Test func reducerExpressionsAreBounded() throws {
-        let many = (0..<13_000).map { (Double($0 % 130) * 0.001, Double($0 / 130) * 0.001, $0) }
+        let many: [(Double, Double, Int)] = (0..<13_000).map { (i: Int) -> (Double, Double, Int) in (Double(i % 130) * 0.001, Double(i / 130) * 0.001, i) }
         let reducer = #"[["+", ["accumulated"], ["get", "s"]], 1]"#
         let props = (0..<64).map { "\"p\($0)\": \(reducer)" }.joined(separator: ", ")
         #expect(throws: BasemapError.self) {

@@ -6,7 +6,7 @@ import TerrapinTiles
 import TerrapinRaster
 import TerrapinImagery
 import TerrapinTestSupport
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 @testable import TerrapinBasemap
 
 @Suite struct TileSchemaDetectionTests {

@@ -9,6 +9,7 @@ import TerrapinGeometry
 import TerrapinPNG
 @testable import TerrapinBasemap
 import TerrapinTestSupport
+import TerrapinTestData
 
 @Suite struct LimitsTests {
     /// Every row of the table (its first cell) and the test below that exceeds it.

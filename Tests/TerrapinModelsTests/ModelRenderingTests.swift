@@ -5,7 +5,7 @@ import TerrapinGeometry
 import Terrapin3D
 import TerrapinPNG
 import TerrapinRaster
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 import TerrapinTerrain
 @testable import TerrapinModels
 import TerrapinTestSupport

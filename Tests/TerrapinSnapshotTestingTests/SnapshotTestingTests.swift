@@ -3,6 +3,7 @@ import Testing
 import Terrapin
 import TerrapinDiff
 @testable import TerrapinSnapshotTesting
+@testable import TerrapinSnapshotCore
 
 func square(_ color: RGBA8, size: Int = 24) -> Pixmap {
     let c = Canvas(width: size, height: size)!

@@ -3,7 +3,7 @@ import Dispatch
 import Glibc
 import Testing
 import TerrapinCodecs
-import TerrapinFuzzing
+import TerrapinTestData
 import TerrapinIO
 import TerrapinPNG
 import TerrapinRaster

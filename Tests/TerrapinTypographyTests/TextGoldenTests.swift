@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TerrapinGeometry
 import TerrapinRaster
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 @testable import TerrapinTypography
 import TerrapinTestSupport
 

@@ -5,7 +5,7 @@ import Testing
 import TerrapinCodecs
 import TerrapinGeometry
 import TerrapinRaster
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 import TerrapinTypography
 @testable import TerrapinViews
 

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 import TerrapinRaster
-import TerrapinSnapshotTesting
+import TerrapinSnapshotCore
 @testable import TerrapinViews
 import TerrapinTestSupport
 

@@ -2,7 +2,8 @@
 // archives (one directory, entries as given — so several may point at one tile's bytes), and a
 // tiled GeoTIFF whose tiles are all absent (sparse). Each writes only what the cases need; the
 // readers they feed are the product's own (TerrapinTiles, TerrapinBasemap, TerrapinTerrainData).
-import Terrapin
+import TerrapinPNG
+import TerrapinTiles
 
 /// One layer of a vector tile: features of one kind, their tags pointing into string values.
 public struct VectorTileLayer {

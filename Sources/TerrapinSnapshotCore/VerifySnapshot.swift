@@ -1,7 +1,7 @@
 // The core of a snapshot assertion, without any test framework: find the reference, record or
 // compare, write artifacts, and return what went wrong (nil when the snapshot matches).
 import Foundation
-import Terrapin
+import TerrapinIO
 
 public struct SnapshotFailure: Sendable, CustomStringConvertible {
     public var message: String
