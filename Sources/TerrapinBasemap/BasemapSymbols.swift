@@ -55,6 +55,12 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// Sections of the text with their own `text-color` (a `format` text-field's), as code point
     /// ranges of `text`, faded by `text-opacity`; the rest is drawn in `color`.
     public var sections: [(start: Int, end: Int, color: StyleColor)] = []
+    /// Sections of the text set at their own multiple of `size` (a `format` text-field's
+    /// `font-scale`, 0…10), as code point ranges of `text`.
+    public var fontScales: [(start: Int, end: Int, scale: Double)] = []
+    /// Sections of the text in their own font (a `format` text-field's `text-font`), as code
+    /// point ranges of `text`.
+    public var sectionFonts: [(start: Int, end: Int, fonts: [String])] = []
     /// `text-writing-mode` of a point's label: the ways its text is tried, in order
     /// ("horizontal", "vertical"); empty: horizontal only.
     public var writingModes: [String] = []
@@ -520,7 +526,10 @@ extension Basemap {
             offset: offset, anchor: layer.property("text-anchor")?.evaluate(c).string ?? "center",
             priority: Double(rank) * 1e6 + min(max(sortKey, -1e5), 1e5), layer: layer.id, featureID: id)
         symbol.kind = ["class", "kind", "subclass"].lazy.compactMap { c.property($0)?.string }.first
-        symbol.sections = Self.sections(layer.property("text-field"), view, text: text).map { ($0.start, $0.end, faded($0.color)) }
+        let sections = Self.sections(layer.property("text-field"), view, text: text)
+        symbol.sections = sections.compactMap { s in s.color.map { (s.start, s.end, faded($0)) } }
+        symbol.fontScales = sections.compactMap { s in s.scale.map { (s.start, s.end, $0) } }
+        symbol.sectionFonts = sections.compactMap { s in s.fonts.map { (s.start, s.end, $0) } }
         symbol.allowOverlap = Self.allowsOverlap(layer, "text", c)
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
         if case .array(let t)? = layer.property("text-translate")?.evaluate(view), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
@@ -613,17 +622,22 @@ extension Basemap {
         return out
     }
 
-    /// The sections of a `format` text-field that set their own `text-color`, as code point
-    /// ranges of the label's `text` (the sections joined, blanks cut from both ends). None when
-    /// the text is not theirs (a localized name) or the field is not a `format` at its top.
-    static func sections(_ field: StyleExpression?, _ c: EvaluationContext, text: String) -> [(start: Int, end: Int, color: StyleColor)] {
-        guard case .call("format", let parts)? = field, parts.count >= 2 else { return [] }
-        var out: [(start: Int, end: Int, color: StyleColor)] = [], joined = "", offset = 0
-        for k in stride(from: 0, to: parts.count - 1, by: 2) {
+    /// The sections of a `format` text-field that set their own `text-color`, `font-scale` or
+    /// `text-font`, as code point ranges of the label's `text` (the sections joined, blanks cut
+    /// from both ends). None when the text is not theirs (a localized name) or the field is not
+    /// a `format` at its top.
+    static func sections(_ field: StyleExpression?, _ c: EvaluationContext, text: String) -> [(start: Int, end: Int, color: StyleColor?, scale: Double?, fonts: [String]?)] {
+        guard case .call("format", let parts)? = field, parts.count >= 4 else { return [] }
+        var out: [(start: Int, end: Int, color: StyleColor?, scale: Double?, fonts: [String]?)] = [], joined = "", offset = 0
+        for k in stride(from: 0, to: parts.count - 3, by: 4) {
             let piece = parts[k].evaluate(c).text
             let n = piece.unicodeScalars.count
-            // (At most 64 coloured sections: each is a pass over the label's glyphs when drawn.)
-            if out.count < 64, let color = parts[k + 1].evaluate(c).color { out.append((offset, offset + n, color)) }
+            let color = parts[k + 1].evaluate(c).color
+            let scale = parts[k + 2].evaluate(c).number.map { $0.isFinite ? min(10, max(0, $0)) : 1 }
+            var fonts: [String]?
+            if case .array(let list) = parts[k + 3].evaluate(c) { fonts = Array(list.compactMap(\.string).prefix(16)) }
+            // (At most 64 sections: each coloured one is a pass over the label's glyphs when drawn.)
+            if out.count < 64, color != nil || scale != nil || fonts != nil { out.append((offset, offset + n, color, scale, fonts)) }
             joined += piece
             offset += n
             guard offset <= maxLabelScalars * 4 else { return [] }
@@ -632,7 +646,7 @@ extension Basemap {
         guard !out.isEmpty, trimmed(joined).unicodeScalars.count == length else { return [] }
         let blank: Set<Unicode.Scalar> = ["\t", "\n", "\u{0B}", "\u{0C}", "\r", " "]
         let lead = joined.unicodeScalars.prefix { blank.contains($0) }.count
-        return out.map { (max(0, $0.start - lead), min(length, $0.end - lead), $0.color) }.filter { $0.start < $0.end }
+        return out.map { (max(0, $0.start - lead), min(length, $0.end - lead), $0.color, $0.scale, $0.fonts) }.filter { $0.start < $0.end }
     }
 
     /// `text-field`'s value as text: legacy "{token}" strings filled from the feature.

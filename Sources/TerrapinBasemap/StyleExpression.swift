@@ -388,8 +388,9 @@ public enum StyleExpression: Sendable {
             return .color(StyleColor(red: r / 255, green: g / 255, blue: b / 255, alpha: n(3) ?? 1))
         case "array": return v.first ?? .null
         case "format":
-            // Sections' texts (even places; their colours between them), joined as `concat` joins.
-            return apply("concat", stride(from: 0, to: v.count, by: 2).map { v[$0] })
+            // Sections' texts (every fourth place; each followed by its colour, scale and font),
+            // joined as `concat` joins.
+            return apply("concat", stride(from: 0, to: v.count, by: 4).map { v[$0] })
         default: return .null
         }
     }

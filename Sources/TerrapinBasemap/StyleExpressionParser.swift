@@ -183,20 +183,25 @@ public enum StyleExpressionParser {
             guard a.count == 1, case .string(let name) = a[0].value else { throw fail(node, "\"var\" takes a name") }
             return .variable(name)
         case "format":
-            // Text sections, each with its `text-color` (null without one): they evaluate to
-            // the texts joined; the labels read each section's colour (`formatSections`).
-            // Per-section fonts and scales are not drawn.
+            // Text sections, each with its `text-color`, `font-scale` and `text-font` (null
+            // without them): they evaluate to the texts joined, and the labels read each
+            // section's colour, scale and font (`Basemap.sections`), in fours.
             var parts: [StyleExpression] = []
-            for x in a {
-                if case .object(let options) = x.value {
-                    guard !parts.isEmpty, parts.count % 2 == 1 else { continue }
-                    if let colour = options.first(where: { $0.key == "text-color" }) { parts.append(try expression(colour.value)) } else { parts.append(.literal(.null)) }
-                    continue
+            var k = 0
+            while k < a.count {
+                // (Options with no text before them are skipped.)
+                if case .object = a[k].value { k += 1; continue }
+                parts.append(try expression(a[k]))
+                var colour = StyleExpression.literal(.null), scale = StyleExpression.literal(.null), font = StyleExpression.literal(.null)
+                if k + 1 < a.count, case .object(let options) = a[k + 1].value {
+                    if let member = options.first(where: { $0.key == "text-color" }) { colour = try expression(member.value) }
+                    if let member = options.first(where: { $0.key == "font-scale" }) { scale = try expression(member.value) }
+                    if let member = options.first(where: { $0.key == "text-font" }) { font = try expression(member.value) }
+                    k += 1
                 }
-                if parts.count % 2 == 1 { parts.append(.literal(.null)) }
-                parts.append(try expression(x))
+                parts += [colour, scale, font]
+                k += 1
             }
-            if parts.count % 2 == 1 { parts.append(.literal(.null)) }
             return .call("format", parts)
         case "collator":
             // Its options as three arguments: case-sensitive, diacritic-sensitive, locale.

@@ -42,7 +42,7 @@ func basemapBenchmarks(repository: String) throws -> [(String, Timing, String)] 
     let style = BasemapStyle.builtin("roadmap")!
     let tile = try VectorTile.decode(bytes, source: "bench")
     var passed = 0
-    results.append(("roadmap filters, every feature", try measure("style eval") {
+    results.append(("roadmap filters, every feature", measure("style eval") {
         passed = 0
         for layer in style.layers {
             guard let data = tile.layer(layer.sourceLayer ?? "") else { continue }

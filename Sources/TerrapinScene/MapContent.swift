@@ -398,6 +398,12 @@ public struct LabelStyle: Sendable, Equatable {
     /// Parts of the text drawn in their own colour (a style's `format` sections with a
     /// `text-color`), by code point; the rest is drawn in `color`.
     public var sections: [TextSection] = []
+    /// Parts of the text set at their own multiple of the size (a style's `format` sections
+    /// with a `font-scale`), by code point; the rest at 1.
+    public var fontScales: [TextScale] = []
+    /// Parts of the text in their own font (a style's `format` sections with a `text-font`),
+    /// by code point; the rest in `font`.
+    public var sectionFonts: [TextFont] = []
     /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
     /// box is the turned text's bounding box.
     public var textRotate = 0.0
@@ -486,6 +492,8 @@ public struct LabelStyle: Sendable, Equatable {
     /// no kerning, letter spacing, line height, and balanced lines within `maxWidth`.
     public var layoutOptions: TextLayoutOptions {
         var options = Self.layoutOptions(letterSpacing: letterSpacing, lineHeight: lineHeight)
+        options.scales = fontScales
+        options.fonts = sectionFonts
         if maxWidth > 0 {
             options.maxWidth = maxWidth
             options.balanced = true

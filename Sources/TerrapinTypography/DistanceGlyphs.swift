@@ -194,6 +194,9 @@ extension TextLayout {
         func drawExactly(_ g: LaidOutGlyph) {
             guard case .fill = pass else { return }
             var one = self
+            one.fontSize = fontSize * g.scale
+            var g = g
+            g.scale = 1
             one.lines = [TextLine(text: "", width: 0, x: 0, baseline: 0, ascent: 0, descent: 0, isTruncated: false, glyphs: [g])]
             one.draw(in: canvas, at: origin, color: color)
         }
@@ -204,7 +207,10 @@ extension TextLayout {
                     continue
                 }
                 guard field.width > 0 else { continue }
-                // Field texel (u, v) → user space → device.
+                // Field texel (u, v) → user space → device. (A glyph of a `format` section with a
+                // `font-scale` is drawn that much larger, its edge and halo kept the label's, as
+                // MapLibre's shader keeps them.)
+                let k = g.scale == 1 ? k : k * g.scale
                 let gx = origin.x + g.x + Double(field.left) * k, gy = origin.y + g.y + Double(field.top) * k
                 let toDevice = Transform(a: k, b: 0, c: 0, d: k, tx: gx, ty: gy).concatenating(t)
                 let box = toDevice.apply(Rect(x: 0, y: 0, width: Double(field.width), height: Double(field.height)))

@@ -47,17 +47,36 @@ public struct ShapedParagraph: Sendable {
 }
 
 public enum Shaper {
-    /// Shapes one paragraph (no line breaks inside) with `primary` and fallbacks.
-    public static func shape(_ text: Substring, primary: FontFace, request: FontRequest, library: FontLibrary = .shared,
-                             direction: BaseDirection = .auto, kerning: Bool = true) -> ShapedParagraph {
+    /// Code points of a paragraph (`range`, from its start) shaped with their own primary font.
+    public struct FontSection: Sendable {
+        public var range: Range<Int>
+        public var face: FontFace
+        public var request: FontRequest
+        public init(range: Range<Int>, face: FontFace, request: FontRequest) {
+            self.range = range
+            self.face = face
+            self.request = request
+        }
+    }
+
+    /// Shapes one paragraph (no line breaks inside) with `primary` and fallbacks; a cluster
+    /// starting in one of `sections` with that section's font first (the last section holding
+    /// it wins).
+    public static func shape(_ text: Substring, primary textPrimary: FontFace, request textRequest: FontRequest, library: FontLibrary = .shared,
+                             direction: BaseDirection = .auto, kerning: Bool = true, sections: [FontSection] = []) -> ShapedParagraph {
         let scalars = Array(text.unicodeScalars)
-        let language = paragraphLanguage(scalars, requested: request.language)
+        let language = paragraphLanguage(scalars, requested: textRequest.language)
         var boundaries = [0]
         var faces: [FontFace] = []
         faces.reserveCapacity(scalars.count)
         var missing: [Character] = []
         for character in text {
             let clusterScalars = character.unicodeScalars
+            var primary = textPrimary, request = textRequest
+            if !sections.isEmpty, let own = sections.last(where: { $0.range.contains(boundaries.last!) }) {
+                primary = own.face
+                request = own.request
+            }
             let face: FontFace?
             if isEmojiCluster(character), let emoji = library.emojiFace(), clusterScalars.allSatisfy({ emoji.covers($0) || isIgnorable($0) }) {
                 face = emoji

@@ -41,6 +41,15 @@ public struct TextLayoutOptions: Hashable, Sendable {
     /// Each line's height in ems, its glyphs centred in it (MapLibre's `text-line-height`);
     /// nil: the font's ascent, descent and line gap. Default nil.
     public var lineHeight: Double?
+    /// Parts of the text set at their own multiple of the size (a style's `format` sections
+    /// with a `font-scale`), by code point; the rest at 1. With `glyphSheetAdvances` and
+    /// `lineHeight`, a line is as tall as its largest part and its smaller parts sit on its
+    /// baseline, as MapLibre sets them. Default none.
+    public var scales: [TextScale] = []
+    /// Parts of the text set in their own font (a style's `format` sections with a
+    /// `text-font`), by code point: each part's characters shaped with that font first, then
+    /// the fallbacks. Default none.
+    public var fonts: [TextFont] = []
 
     public init(maxWidth: Double? = nil, lineLimit: Int? = nil, alignment: TextAlignment = .leading,
                 minimumScaleFactor: Double = 1, direction: BaseDirection = .auto, kerning: Bool = true, tracking: Double = 0) {
@@ -51,6 +60,30 @@ public struct TextLayoutOptions: Hashable, Sendable {
         self.alignment = alignment
         self.minimumScaleFactor = minimumScaleFactor
         self.direction = direction
+    }
+}
+
+/// Code points `start..<end` of a text set at `scale` times its size.
+public struct TextScale: Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+    public var scale: Double
+    public init(start: Int, end: Int, scale: Double) {
+        self.start = start
+        self.end = end
+        self.scale = scale
+    }
+}
+
+/// Code points `start..<end` of a text set in the font `request` names (at the text's size).
+public struct TextFont: Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+    public var request: FontRequest
+    public init(start: Int, end: Int, request: FontRequest) {
+        self.start = start
+        self.end = end
+        self.request = request
     }
 }
 
@@ -66,8 +99,11 @@ public struct LaidOutGlyph: Sendable {
     public var codePoint: UInt32 = 0
     public var cluster = 0
     public var advance = 0.0
+    /// The multiple of the layout's size the glyph is drawn at (its `TextScale`; 1 for most).
+    /// `advance` is already scaled.
+    public var scale = 1.0
 
-    public init(face: FontFace, glyph: UInt32, x: Double, y: Double, codePoint: UInt32 = 0, cluster: Int = 0, advance: Double = 0) {
+    public init(face: FontFace, glyph: UInt32, x: Double, y: Double, codePoint: UInt32 = 0, cluster: Int = 0, advance: Double = 0, scale: Double = 1) {
         self.face = face
         self.glyph = glyph
         self.x = x
@@ -75,11 +111,12 @@ public struct LaidOutGlyph: Sendable {
         self.codePoint = codePoint
         self.cluster = cluster
         self.advance = advance
+        self.scale = scale
     }
 
     /// The glyph moved to (`x`, `y`).
     func moved(x: Double, y: Double) -> LaidOutGlyph {
-        LaidOutGlyph(face: face, glyph: glyph, x: x, y: y, codePoint: codePoint, cluster: cluster, advance: advance)
+        LaidOutGlyph(face: face, glyph: glyph, x: x, y: y, codePoint: codePoint, cluster: cluster, advance: advance, scale: scale)
     }
 }
 
@@ -148,13 +185,21 @@ public struct TextLayout: Sendable {
 
     static func layOut(_ text: String, font: FontSpec, options: TextLayoutOptions, library: FontLibrary) throws(TypographyError) -> TextLayout {
         let primary = try library.face(for: font.request)
+        // The sections' own fonts (those installed; the others take the text's).
+        let sections = options.fonts.compactMap { f in (try? library.face(for: f.request)).map { (f, $0) } }
         // Each paragraph's code point offset in the text, counted on from the one before (linear
         // in the text, however many paragraphs it holds).
         var offset = 0, last = text.startIndex
         let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
-            var shaped = Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction, kerning: options.kerning)
             offset += text.unicodeScalars.distance(from: last, to: $0.startIndex)
             last = $0.startIndex
+            let start = offset
+            let own = sections.compactMap { (f, face) -> Shaper.FontSection? in
+                let lower = max(0, f.start - start), upper = f.end - start
+                return lower < upper ? Shaper.FontSection(range: lower..<upper, face: face, request: f.request) : nil
+            }
+            var shaped = Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction, kerning: options.kerning,
+                                      sections: own)
             shaped.offset = offset
             return shaped
         }
@@ -192,6 +237,7 @@ public struct TextLayout: Sendable {
         for line in lines {
             for g in line.glyphs {
                 let x = origin.x + g.x, y = origin.y + g.y
+                let fontSize = g.scale == 1 ? fontSize : fontSize * g.scale
                 var fromOutline = !axisAligned
                 if axisAligned {
                     let dx = t.a * x + t.tx, dy = t.d * y + t.ty
@@ -368,19 +414,38 @@ struct LineBuilder {
             fits = false
         }
         var top = 0.0
+        var made: [TextLine] = []
         for (k, item) in pending.enumerated() {
-            var line: TextLine
             if truncateLast && k == pending.count - 1 {
-                line = truncatedLine(measured[item.paragraph], from: item.range.lowerBound)
+                made.append(truncatedLine(measured[item.paragraph], from: item.range.lowerBound))
             } else {
-                line = makeLine(measured[item.paragraph], item.range)
+                made.append(makeLine(measured[item.paragraph], item.range))
             }
-            if let em = options.lineHeight, em.isFinite, em > 0 {
+        }
+        // Each line's largest scale (1 without `options.scales`). With a line height, MapLibre
+        // makes each line that height times its largest scale, and puts each glyph's ascender
+        // line that many ems less its own scale below where the line's would be (the smaller
+        // glyphs sit on the line's baseline); where the largest scale of all is not 1, the block
+        // is set from its top rather than each line centred in one line height.
+        let largest = made.map { line -> Double in
+            let m = line.glyphs.reduce(0.0) { max($0, $1.scale) }
+            return m > 0 ? m : 1
+        }
+        let em = options.lineHeight.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        let stepped = em != nil && (largest.max() ?? 1) != 1
+        var tops: [Double] = []
+        for var line in made {
+            let m = largest[lines.count]
+            tops.append(top)
+            if stepped, let em {
+                line.baseline = top + ascenderHeight(primary) * m
+                top += em * size * m
+            } else if let em {
                 let height = em * size
                 line.baseline = options.glyphSheetAdvances
                     ? top + height / 2 + sheetBaseline(primary)
                     : top + (height - line.ascent - line.descent) / 2 + line.ascent
-                top += height
+                top += height * m
             } else {
                 line.baseline = top + line.ascent
                 top += line.ascent + line.descent + Double(primary.lineGap) * scale(primary)
@@ -398,10 +463,19 @@ struct LineBuilder {
             case (.trailing, false), (.leading, true): x = slack
             }
             lines[i].x = x
-            if options.glyphSheetAdvances, options.lineHeight != nil {
-                // Each glyph on its own face's sheet baseline (fallback faces differ).
+            let m = largest[i]
+            if stepped {
+                lines[i].glyphs = lines[i].glyphs.map {
+                    $0.moved(x: $0.x + x, y: tops[i] + (m - $0.scale) * size + ascenderHeight($0.face) * $0.scale + $0.y)
+                }
+            } else if options.glyphSheetAdvances, options.lineHeight != nil {
+                // Each glyph on its own face's sheet baseline (fallback faces differ), a smaller
+                // one's ascender line lowered by the difference of their scales.
                 let centre = lines[i].baseline - sheetBaseline(primary)
-                lines[i].glyphs = lines[i].glyphs.map { $0.moved(x: $0.x + x, y: centre + sheetBaseline($0.face) + $0.y) }
+                lines[i].glyphs = lines[i].glyphs.map {
+                    $0.scale == 1 && m == 1 ? $0.moved(x: $0.x + x, y: centre + sheetBaseline($0.face) + $0.y)
+                        : $0.moved(x: $0.x + x, y: centre - 17 * size / 24 + (m - $0.scale) * size + ascenderHeight($0.face) * $0.scale + $0.y)
+                }
             } else {
                 lines[i].glyphs = lines[i].glyphs.map { $0.moved(x: $0.x + x, y: lines[i].baseline + $0.y) }
             }
@@ -433,9 +507,26 @@ struct LineBuilder {
         var result = [Double](repeating: 0, count: paragraph.scalars.count)
         for run in paragraph.runs {
             let s = scale(run.face)
-            for g in run.glyphs { result[g.cluster] += advance(g.advance, run.face, s) + options.tracking }
+            for g in run.glyphs {
+                result[g.cluster] += advance(g.advance, run.face, s) * sectionScale(paragraph.offset + g.cluster) + options.tracking
+            }
         }
         return result
+    }
+
+    /// The multiple of the size code point `index` of the text is set at (the last of
+    /// `options.scales` holding it, as the last section's colour wins).
+    @inline(__always)
+    func sectionScale(_ index: Int) -> Double {
+        guard !options.scales.isEmpty else { return 1 }
+        return options.scales.last { $0.start <= index && index < $0.end }?.scale ?? 1
+    }
+
+    /// Where a face's glyphs' ascender line lies above their baseline, in points at scale 1:
+    /// MapLibre's sheets' (their ascender at 24 px rounded up to a whole pixel) or the font's.
+    func ascenderHeight(_ face: FontFace) -> Double {
+        guard options.glyphSheetAdvances else { return Double(face.ascender) * scale(face) }
+        return (Double(face.ascender) * 24 / Double(max(1, face.unitsPerEm))).rounded(.up) * size / 24
     }
 
     /// Line ranges of one paragraph, and whether a word had to be broken. Each break
@@ -572,10 +663,15 @@ struct LineBuilder {
             ascent = max(ascent, Double(run.face.ascender) * s)
             descent = max(descent, -Double(run.face.descender) * s)
             for g in runGlyphs {
-                let width = advance(g.advance, run.face, s)
-                glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s, y: -Double(g.yOffset) * s,
+                let k = sectionScale(paragraph.offset + g.cluster)
+                if k != 1 {
+                    ascent = max(ascent, Double(run.face.ascender) * s * k)
+                    descent = max(descent, -Double(run.face.descender) * s * k)
+                }
+                let width = advance(g.advance, run.face, s) * k
+                glyphs.append(LaidOutGlyph(face: run.face, glyph: g.glyph, x: pen + Double(g.xOffset) * s * k, y: -Double(g.yOffset) * s * k,
                                            codePoint: paragraph.scalars.indices.contains(g.cluster) ? paragraph.scalars[g.cluster].value : 0,
-                                           cluster: paragraph.offset + g.cluster, advance: width))
+                                           cluster: paragraph.offset + g.cluster, advance: width, scale: k))
                 pen += width + options.tracking
             }
         }

@@ -348,6 +348,20 @@ import TerrapinTiles
         #expect(Basemap.sections(field, c, text: "Bleu et rouge").isEmpty)
     }
 
+    /// `font-scale` and `text-font` are read per section (a scale bounded to 0…10, a
+    /// non-finite one 1), with or without a colour; the joined text is unchanged.
+    @Test func sectionsKeepTheirScalesAndFonts() throws {
+        let json = #"["format", "Big", {"font-scale": 1.5}, " ", {}, "tiny", {"font-scale": 0.25, "text-color": "red"}, "huge", {"font-scale": 1e9, "text-font": ["literal", ["DejaVu Sans Bold"]]}]"#
+        let field = try StyleExpressionParser.value(JSONParser.parse(Array(json.utf8)))
+        let c = EvaluationContext(zoom: 0)
+        #expect(field.evaluate(c) == .string("Big tinyhuge"))
+        let sections = Basemap.sections(field, c, text: "Big tinyhuge")
+        #expect(sections.map(\.start) == [0, 4, 8] && sections.map(\.end) == [3, 8, 12])
+        #expect(sections.map(\.scale) == [1.5, 0.25, 10])
+        #expect(sections.map { $0.color != nil } == [false, true, false])
+        #expect(sections.map(\.fonts) == [nil, nil, ["DejaVu Sans Bold"]])
+    }
+
     /// A label's coloured sections are bounded: each is a pass over its glyphs when drawn.
     @Test func atMost64ColouredSections() throws {
         let parts = (0..<100).map { _ in #""x", {"text-color": "red"}"# }.joined(separator: ", ")

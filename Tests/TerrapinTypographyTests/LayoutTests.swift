@@ -538,3 +538,72 @@ extension MapLabelMetricsTests {
         #expect(cache.count == before)
     }
 }
+
+/// Sections set at their own multiple of the size (a style's `format` `font-scale`), as MapLibre
+/// shapes them: advances times the scale, each line as tall as the line height times its largest
+/// scale, a smaller glyph's ascender line lowered by the difference of the scales (so it sits on
+/// the line's baseline), the block set from its top.
+@Suite struct SectionScaleTests {
+    static func options(_ scales: [TextScale]) -> TextLayoutOptions {
+        var options = TextLayoutOptions(kerning: false)
+        options.glyphSheetAdvances = true
+        options.lineHeight = 1.2
+        options.scales = scales
+        return options
+    }
+
+    @Test func advancesAndLinesFollowTheScales() throws {
+        let font = FontSpec.custom("DejaVu Sans", size: 24)
+        let plain = try TextLayout.make("Ab\ncd", font: font, options: Self.options([]))
+        // "Ab" at 1.5, "cd" at 0.5.
+        let scaled = try TextLayout.make("Ab\ncd", font: font, options: Self.options([TextScale(start: 0, end: 2, scale: 1.5), TextScale(start: 3, end: 5, scale: 0.5)]))
+        let p = plain.lines, s = scaled.lines
+        #expect(s[0].glyphs.map(\.scale) == [1.5, 1.5] && s[1].glyphs.map(\.scale) == [0.5, 0.5])
+        // Sheet advances at 24 px are whole pixels: scaled by exactly 1.5 and 0.5.
+        #expect(abs(s[0].width - 1.5 * p[0].width) < 1e-9 && abs(s[1].width - 0.5 * p[1].width) < 1e-9, "\(s[0].width) \(p[0].width)")
+        #expect(abs(s[0].glyphs[1].x - s[0].glyphs[0].x - 1.5 * (p[0].glyphs[1].x - p[0].glyphs[0].x)) < 1e-9)
+        // Lines 1.2 × 24 × 1.5 and 1.2 × 24 × 0.5 tall.
+        #expect(abs(scaled.height - (43.2 + 14.4)) < 1e-9, "\(scaled.height)")
+        #expect(abs(plain.height - 57.6) < 1e-9)
+        // Each line's glyphs' ascender line at the line's top (the block set from its top): a
+        // glyph's baseline its sheet ascender (⌈ascender at 24 px⌉ = 23 for DejaVu Sans) times
+        // its scale below its line's top.
+        let ascender = (Double(s[0].glyphs[0].face.ascender) * 24 / Double(s[0].glyphs[0].face.unitsPerEm)).rounded(.up)
+        #expect(abs(s[0].glyphs[0].y - ascender * 1.5) < 1e-9, "\(s[0].glyphs[0].y)")
+        #expect(abs(s[1].glyphs[0].y - (43.2 + ascender * 0.5)) < 1e-9, "\(s[1].glyphs[0].y)")
+    }
+
+    @Test func aSmallerPartSitsOnItsLinesBaseline() throws {
+        let font = FontSpec.custom("DejaVu Sans", size: 24)
+        // "Big small": "small" at 0.5 on the same line; the line is one line height tall (its
+        // largest scale is 1), so the block is centred as an unscaled one is.
+        let mixed = try TextLayout.make("Big small", font: font, options: Self.options([TextScale(start: 4, end: 9, scale: 0.5)]))
+        let glyphs = mixed.lines[0].glyphs
+        #expect(mixed.lines.count == 1 && abs(mixed.height - 28.8) < 1e-9)
+        let big = glyphs[0], small = glyphs[4]
+        let ascender = (Double(big.face.ascender) * 24 / Double(big.face.unitsPerEm)).rounded(.up)
+        // The small glyph's ascender line 12 points (1 − 0.5 ems) lower: its baseline is the big
+        // ones' less half the ascender.
+        #expect(abs((big.y - small.y) - ascender * 0.5 + 12) < 1e-9, "\(big.y) \(small.y)")
+        // Unscaled glyphs keep the positions they have without sections.
+        let plain = try TextLayout.make("Big small", font: font, options: Self.options([]))
+        #expect(plain.lines[0].glyphs[0].y == big.y && plain.lines[0].glyphs[0].x == big.x)
+        #expect(Self.options([TextScale(start: 0, end: 1, scale: 2)]) != Self.options([]))
+    }
+
+    /// A section in its own font: its glyphs from that face (and its advances), the rest from
+    /// the text's; a font that is not installed leaves its section in the text's.
+    @Test func aSectionInItsOwnFont() throws {
+        let font = FontSpec.custom("DejaVu Sans", size: 24)
+        var options = Self.options([])
+        options.fonts = [TextFont(start: 5, end: 9, request: FontRequest(family: "DejaVu Sans", weight: .bold))]
+        let layout = try TextLayout.make("Thin Bold", font: font, options: options)
+        let names = layout.lines[0].glyphs.map { $0.face.styleName }
+        #expect(names[0] == names[4] && names[5] == names[8] && names[0] != names[5], "\(names)")
+        let plain = try TextLayout.make("Thin Bold", font: font, options: Self.options([]))
+        #expect(layout.width > plain.width, "\(layout.width) \(plain.width)")
+        options.fonts = [TextFont(start: 5, end: 9, request: FontRequest(family: "No Such Family Anywhere"))]
+        let missing = try TextLayout.make("Thin Bold", font: font, options: options)
+        #expect(missing.lines[0].glyphs.map(\.face.styleName) == plain.lines[0].glyphs.map(\.face.styleName))
+    }
+}
