@@ -46,7 +46,7 @@ import TerrapinTestData
         "height grid samples": "heightGrids",
         "imagery pixels": "imagery",
         "`within` and `distance` in a style": "DistanceTests.tooManyPairsAreAnEvaluationError",
-        "a label's coloured `format` sections": "FormatSectionTests.atMost64ColouredSections",
+        "a label's `format` sections with their own colour, scale or font": "FormatSectionTests.atMost64ColouredSections",
         "scene time and flight durations": "time",
         "camera flights per scene file": "time",
         "frames per animation": "time",
