@@ -5,7 +5,6 @@
 // Adler-32s are combined. Bands depend on the image alone, never on the number
 // of threads, so the bytes are the same however many cores run it. libpng stays the decoder
 // and the reference (tests decode every file with it and compare sizes).
-import CLibDeflate
 import Dispatch
 import TerrapinIO
 import TerrapinRaster
@@ -58,7 +57,7 @@ enum BandedPNGEncoder {
             each(bands) { band in
                 let start = band * rowsPerBand * stride, end = min(height, (band + 1) * rowsPerBand) * stride
                 let out = deflateBand(base.pointer + start, count: end - start, level: compression.level, last: band == bands - 1)
-                let adler = UInt(libdeflate_adler32(1, base.pointer + start, end - start))
+                let adler = UInt(LibDeflate.adler32(1, base.pointer + start, count: end - start))
                 results.withLock { r in
                     if let out { r.pieces[band] = out } else { r.failed = true }
                     r.adlers[band] = adler
@@ -113,12 +112,9 @@ enum BandedPNGEncoder {
     /// libdeflate cannot say where its final block starts, so zlib inflates the band once and
     /// stops at each block boundary to find it (`Zlib.finalBlockAndEnd`). nil when either library fails.
     static func deflateBand(_ data: UnsafePointer<UInt8>, count: Int, level: Int32, last: Bool) -> [UInt8]? {
-        guard let compressor = libdeflate_alloc_compressor(level) else { return nil }
-        defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_deflate_compress_bound(compressor, count) + 8
-        var out = [UInt8](repeating: 0, count: bound)
-        let produced = out.withUnsafeMutableBytes { libdeflate_deflate_compress(compressor, data, count, $0.baseAddress, bound) }
-        guard produced > 0 else { return nil }
+        guard let deflated = LibDeflate.deflateRaw(data, count: count, level: level) else { return nil }
+        var out = deflated.bytes
+        let produced = deflated.count, bound = out.count
         if last {
             out.removeLast(bound - produced)
             return out

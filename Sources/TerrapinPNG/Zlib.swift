@@ -1,7 +1,7 @@
-// zlib, for the package: inflating gzip, zlib and raw DEFLATE streams with the output bounded
-// (TerrapinCodecs' `Inflate` turns the failures into `CodecError`s), finding a raw stream's
-// final block (the banded PNG encoder), and joining Adler-32 checksums. The only Swift file
-// that imports CZlib.
+// zlib, for the package: inflating gzip (after libdeflate's one-call try), zlib and raw DEFLATE
+// streams with the output bounded (TerrapinCodecs' `Inflate` turns the failures into
+// `CodecError`s), finding a raw stream's final block (the banded PNG encoder), and joining
+// Adler-32 checksums. The only Swift file that imports CZlib.
 import CZlib
 
 package enum Zlib {
@@ -13,8 +13,11 @@ package enum Zlib {
         case tooLarge
     }
 
-    /// Inflates a gzip or zlib stream (told apart by its header) to at most `limit` bytes.
+    /// Inflates a gzip or zlib stream (told apart by its header) to at most `limit` bytes: a
+    /// gzip stream whose trailer gives its size by libdeflate in one call where it can
+    /// (`LibDeflate.gunzip`), anything else — and anything libdeflate refuses — by zlib.
     package static func inflate(_ bytes: [UInt8], limit: Int) -> Result<[UInt8], Failure> {
+        if let out = LibDeflate.gunzip(bytes, limit: limit) { return .success(out) }
         var stream = z_stream()
         // 15 window bits, +32: accept zlib and gzip headers both.
         guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return .failure(.start) }

@@ -141,6 +141,35 @@ func gradient(alpha: Bool = false) -> Pixmap {
         #expect(throws: CodecError.inflatedTooLarge(source: "compressed data", limit: 1000)) { try Inflate.decompress(gz, limit: 1000) }
         #expect(throws: CodecError.self) { try Inflate.decompress(Array(gz.prefix(30)), limit: 1 << 20) }
     }
+
+    /// A gzip stream is inflated by libdeflate in one call where its trailer's size can be
+    /// trusted, else by zlib: the same bytes either way; two members read as zlib reads them (the
+    /// first); a trailer that lies about the size named as damage by zlib's length check; a size
+    /// past the limit or past what DEFLATE can make never allocated.
+    @Test func gzipThroughLibdeflateOrZlibGivesTheSameBytes() throws {
+        let text = Array((0..<20_000).map { "line \($0 % 97) of a tile\n" }.joined().utf8)
+        let gz = try #require(Zlib.gzip(text))
+        #expect(LibDeflate.gunzip(gz, limit: 1 << 22) == text)
+        #expect(try Inflate.decompress(gz, limit: 1 << 22) == text)
+        // Two members: libdeflate declines, zlib reads the first (as it always has).
+        let half = Array(text.prefix(7_000)), rest = Array(text.dropFirst(7_000))
+        let two = try #require(Zlib.gzip(half)) + (try #require(Zlib.gzip(rest)))
+        #expect(LibDeflate.gunzip(two, limit: 1 << 22) == nil)
+        #expect(try Inflate.decompress(two, limit: 1 << 22) == half)
+        // A trailer claiming one byte more than the stream holds: declined, then refused by
+        // zlib's length check.
+        var lying = gz
+        lying[lying.count - 4] &+= 1
+        #expect(LibDeflate.gunzip(lying, limit: 1 << 22) == nil)
+        #expect(throws: CodecError.self) { try Inflate.decompress(lying, limit: 1 << 22) }
+        // A trailer claiming more than DEFLATE can make of the input, or more than the limit:
+        // never allocated.
+        var huge = gz
+        huge.replaceSubrange(huge.count - 4..<huge.count, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(LibDeflate.gunzip(huge, limit: Int.max) == nil)
+        #expect(LibDeflate.gunzip(gz, limit: text.count - 1) == nil)
+        #expect(throws: CodecError.inflatedTooLarge(source: "compressed data", limit: text.count - 1)) { try Inflate.decompress(gz, limit: text.count - 1) }
+    }
 }
 
 /// The sizes image headers declare, read without decoding (a render adds up what its images
