@@ -255,8 +255,8 @@ extension DrawnBasemap {
         allowing.writingModes = s.writingModes.compactMap(LabelWritingMode.init(rawValue:))
         allowing.iconRules = s.icon == nil ? nil : s.iconRules
         allowing.sections = s.sections.map { TextSection(start: $0.start, end: $0.end, color: rgba($0.color)) }
-        allowing.fontScales = s.fontScales.map { TextScale(start: $0.start, end: $0.end, scale: $0.scale) }
-        allowing.sectionFonts = s.sectionFonts.map { TextFont(start: $0.start, end: $0.end, request: font($0.fonts, size: s.size).request) }
+        allowing.fontScales = s.fontScales.map { TextScale(start: $0.start, end: $0.end, $0.scale) }
+        allowing.sectionFonts = s.sectionFonts.map { TextFont(start: $0.start, end: $0.end, font($0.fonts, size: s.size).request) }
         return BasemapLabel(s.text, position: LatLngAltitude(latitude: s.latitude, longitude: s.longitude), style: allowing)
     }
 

@@ -63,29 +63,23 @@ public struct TextLayoutOptions: Hashable, Sendable {
     }
 }
 
-/// Code points `start..<end` of a text set at `scale` times its size.
-public struct TextScale: Hashable, Sendable {
+/// Code points `start..<end` of a text and what they are set with: a multiple of the size
+/// (`TextScale`) or a font (`TextFont`).
+public struct TextSpan<Value: Hashable & Sendable>: Hashable, Sendable {
     public var start: Int
     public var end: Int
-    public var scale: Double
-    public init(start: Int, end: Int, scale: Double) {
+    public var value: Value
+    public init(start: Int, end: Int, _ value: Value) {
         self.start = start
         self.end = end
-        self.scale = scale
+        self.value = value
     }
 }
 
-/// Code points `start..<end` of a text set in the font `request` names (at the text's size).
-public struct TextFont: Hashable, Sendable {
-    public var start: Int
-    public var end: Int
-    public var request: FontRequest
-    public init(start: Int, end: Int, request: FontRequest) {
-        self.start = start
-        self.end = end
-        self.request = request
-    }
-}
+/// Code points set at `value` times the text's size.
+public typealias TextScale = TextSpan<Double>
+/// Code points set in the font `value` names (at the text's size).
+public typealias TextFont = TextSpan<FontRequest>
 
 /// A glyph placed in layout coordinates (points, y down; `y` is its baseline).
 public struct LaidOutGlyph: Sendable {
@@ -186,7 +180,7 @@ public struct TextLayout: Sendable {
     static func layOut(_ text: String, font: FontSpec, options: TextLayoutOptions, library: FontLibrary) throws(TypographyError) -> TextLayout {
         let primary = try library.face(for: font.request)
         // The sections' own fonts (those installed; the others take the text's).
-        let sections = options.fonts.compactMap { f in (try? library.face(for: f.request)).map { (f, $0) } }
+        let sections = options.fonts.compactMap { f in (try? library.face(for: f.value)).map { (f, $0) } }
         // Each paragraph's code point offset in the text, counted on from the one before (linear
         // in the text, however many paragraphs it holds).
         var offset = 0, last = text.startIndex
@@ -196,7 +190,7 @@ public struct TextLayout: Sendable {
             let start = offset
             let own = sections.compactMap { (f, face) -> Shaper.FontSection? in
                 let lower = max(0, f.start - start), upper = f.end - start
-                return lower < upper ? Shaper.FontSection(range: lower..<upper, face: face, request: f.request) : nil
+                return lower < upper ? Shaper.FontSection(range: lower..<upper, face: face, request: f.value) : nil
             }
             var shaped = Shaper.shape($0, primary: primary, request: font.request, library: library, direction: options.direction, kerning: options.kerning,
                                       sections: own)
@@ -519,7 +513,7 @@ struct LineBuilder {
     @inline(__always)
     func sectionScale(_ index: Int) -> Double {
         guard !options.scales.isEmpty else { return 1 }
-        return options.scales.last { $0.start <= index && index < $0.end }?.scale ?? 1
+        return options.scales.last { $0.start <= index && index < $0.end }?.value ?? 1
     }
 
     /// Where a face's glyphs' ascender line lies above their baseline, in points at scale 1:

@@ -556,7 +556,7 @@ extension MapLabelMetricsTests {
         let font = FontSpec.custom("DejaVu Sans", size: 24)
         let plain = try TextLayout.make("Ab\ncd", font: font, options: Self.options([]))
         // "Ab" at 1.5, "cd" at 0.5.
-        let scaled = try TextLayout.make("Ab\ncd", font: font, options: Self.options([TextScale(start: 0, end: 2, scale: 1.5), TextScale(start: 3, end: 5, scale: 0.5)]))
+        let scaled = try TextLayout.make("Ab\ncd", font: font, options: Self.options([TextScale(start: 0, end: 2, 1.5), TextScale(start: 3, end: 5, 0.5)]))
         let p = plain.lines, s = scaled.lines
         #expect(s[0].glyphs.map(\.scale) == [1.5, 1.5] && s[1].glyphs.map(\.scale) == [0.5, 0.5])
         // Sheet advances at 24 px are whole pixels: scaled by exactly 1.5 and 0.5.
@@ -577,7 +577,7 @@ extension MapLabelMetricsTests {
         let font = FontSpec.custom("DejaVu Sans", size: 24)
         // "Big small": "small" at 0.5 on the same line; the line is one line height tall (its
         // largest scale is 1), so the block is centred as an unscaled one is.
-        let mixed = try TextLayout.make("Big small", font: font, options: Self.options([TextScale(start: 4, end: 9, scale: 0.5)]))
+        let mixed = try TextLayout.make("Big small", font: font, options: Self.options([TextScale(start: 4, end: 9, 0.5)]))
         let glyphs = mixed.lines[0].glyphs
         #expect(mixed.lines.count == 1 && abs(mixed.height - 28.8) < 1e-9)
         let big = glyphs[0], small = glyphs[4]
@@ -588,7 +588,7 @@ extension MapLabelMetricsTests {
         // Unscaled glyphs keep the positions they have without sections.
         let plain = try TextLayout.make("Big small", font: font, options: Self.options([]))
         #expect(plain.lines[0].glyphs[0].y == big.y && plain.lines[0].glyphs[0].x == big.x)
-        #expect(Self.options([TextScale(start: 0, end: 1, scale: 2)]) != Self.options([]))
+        #expect(Self.options([TextScale(start: 0, end: 1, 2)]) != Self.options([]))
     }
 
     /// A section in its own font: its glyphs from that face (and its advances), the rest from
@@ -596,13 +596,13 @@ extension MapLabelMetricsTests {
     @Test func aSectionInItsOwnFont() throws {
         let font = FontSpec.custom("DejaVu Sans", size: 24)
         var options = Self.options([])
-        options.fonts = [TextFont(start: 5, end: 9, request: FontRequest(family: "DejaVu Sans", weight: .bold))]
+        options.fonts = [TextFont(start: 5, end: 9, FontRequest(family: "DejaVu Sans", weight: .bold))]
         let layout = try TextLayout.make("Thin Bold", font: font, options: options)
         let names = layout.lines[0].glyphs.map { $0.face.styleName }
         #expect(names[0] == names[4] && names[5] == names[8] && names[0] != names[5], "\(names)")
         let plain = try TextLayout.make("Thin Bold", font: font, options: Self.options([]))
         #expect(layout.width > plain.width, "\(layout.width) \(plain.width)")
-        options.fonts = [TextFont(start: 5, end: 9, request: FontRequest(family: "No Such Family Anywhere"))]
+        options.fonts = [TextFont(start: 5, end: 9, FontRequest(family: "No Such Family Anywhere"))]
         let missing = try TextLayout.make("Thin Bold", font: font, options: options)
         #expect(missing.lines[0].glyphs.map(\.face.styleName) == plain.lines[0].glyphs.map(\.face.styleName))
     }
