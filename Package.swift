@@ -166,7 +166,8 @@ if Context.environment["TERRAPIN_FUZZ"] != nil {
 // that only orchestrate (scene reading, loading, resolving and painting's decisions, the CLI,
 // batch, serve, fuzzing and benchmark drivers): -O roughly doubles a file's compile time, and
 // these do little work per test. The optimised modules are compiled whole (-wmo, LLVM on two
-// threads): file by file, a generic function called from another file of its module (the depth
+// threads; -disable-batch-mode overrides SwiftPM's batch mode, which -wmo would ignore with a
+// warning): file by file, a generic function called from another file of its module (the depth
 // rasteriser's `fragment<A: SIMD>` from the terrain renderer's) was left unspecialised, each call
 // going through the runtime's metadata lookups — a third of the suite's time in libswiftCore.
 // Measured on the 2-core machine, fresh scratch paths, same tree: file by file, a cold build took
@@ -178,6 +179,6 @@ if Context.environment["TERRAPIN_OPTIMISE"] != nil {
                                       "GoogleMaps3DKit", "TerrapinBatch", "TerrapinServe", "TerrapinFuzzing", "terrapin", "TerrapinBench"]
     for target in package.targets where target.type == .regular || target.type == .executable {
         let isC = target.name.hasPrefix("C") && target.name.dropFirst().first?.isUppercase == true
-        if !isC, !orchestration.contains(target.name) { target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"])] }
+        if !isC, !orchestration.contains(target.name) { target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-wmo", "-num-threads", "2", "-disable-batch-mode"])] }
     }
 }

@@ -16,8 +16,8 @@ final class HTTPClientTests: XCTestCase {
         cacheFolder = folder + "-cache"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let hundred = Array((0..<100).map { UInt8($0) })
-        FileManager.default.createFile(atPath: folder + "/hundred.bin", contents: Data(hundred))
-        FileManager.default.createFile(atPath: folder + "/hello.txt", contents: Data("hello\n".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/hundred.bin", contents: Data(hundred))
+        _ = FileManager.default.createFile(atPath: folder + "/hello.txt", contents: Data("hello\n".utf8))
     }
 
     override func tearDown() {
@@ -251,7 +251,7 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(server.log.map(\.conditional), [false, true])
         XCTAssertEqual(http.counters.revalidated, 1)
         // A changed file is fetched again (its ETag differs).
-        FileManager.default.createFile(atPath: folder + "/hello.txt", contents: Data("changed\n".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/hello.txt", contents: Data("changed\n".utf8))
         XCTAssertEqual(String(decoding: try http.get(server.base + "/hello.txt", access: .anyHost, maxBytes: 1000).body, as: UTF8.self), "changed\n")
     }
 
@@ -288,7 +288,7 @@ final class HTTPClientTests: XCTestCase {
         // A damaged entry is a miss, not an answer.
         let key = HTTPCache.key(url: server.base + "/hello.txt", range: nil)
         try FileManager.default.createDirectory(atPath: (cache.file(key) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: cache.file(key), contents: Data("garbage".utf8))
+        _ = FileManager.default.createFile(atPath: cache.file(key), contents: Data("garbage".utf8))
         XCTAssertNil(cache.entry(key))
         XCTAssertFalse(try http.get(server.base + "/hello.txt", access: .anyHost, maxBytes: 1000).fromCache)
     }

@@ -76,13 +76,13 @@ final class RemoteSourceTests: XCTestCase {
         for id in all {
             guard let bytes = try local.tile(id) else { continue }
             try FileManager.default.createDirectory(atPath: folder + "/site/xyz/\(id.z)/\(id.x)", withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: folder + "/site/xyz/\(id.z)/\(id.x)/\(id.y).pbf", contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: folder + "/site/xyz/\(id.z)/\(id.x)/\(id.y).pbf", contents: Data(bytes))
         }
         let tileJSON = """
             {"tilejson": "3.0.0", "tiles": ["xyz/{z}/{x}/{y}.pbf"], "minzoom": 0, "maxzoom": 14,
              "bounds": [7.40, 43.72, 7.44, 43.76], "attribution": "<a href=\\"https://openmaptiles.org/\\">&copy; OpenMapTiles</a>", "vector_layers": []}
             """
-        FileManager.default.createFile(atPath: folder + "/site/monaco.json", contents: Data(tileJSON.utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/site/monaco.json", contents: Data(tileJSON.utf8))
         let remote = try TileSources.open(server.base + "/monaco.json")
         XCTAssertEqual(remote.info, TileSourceInfo(type: .mvt, minZoom: 0, maxZoom: 14, bounds: [7.40, 43.72, 7.44, 43.76], attribution: "© OpenMapTiles"))
         for id in all { XCTAssertEqual(try remote.tile(id), try local.tile(id), "\(id)") }
@@ -109,12 +109,12 @@ final class RemoteSourceTests: XCTestCase {
         for id in ids(local, local.info.minZoom...local.info.maxZoom) {
             guard let bytes = try local.tile(id) else { continue }
             try FileManager.default.createDirectory(atPath: site + "/topo/\(id.z)/\(id.x)", withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: site + "/topo/\(id.z)/\(id.x)/\(id.y).webp", contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: site + "/topo/\(id.z)/\(id.x)/\(id.y).webp", contents: Data(bytes))
         }
         let info = local.info
         let bounds = (info.bounds ?? []).map { String($0) }.joined(separator: ", ")
         let tileJSON = #"{"tilejson": "3.0.0", "tiles": ["topo/{z}/{x}/{y}.webp"], "minzoom": \#(info.minZoom), "maxzoom": \#(info.maxZoom), "bounds": [\#(bounds)]\#(info.attribution.map { ", \"attribution\": \"\($0)\"" } ?? "")}"#
-        FileManager.default.createFile(atPath: site + "/topo.json", contents: Data(tileJSON.utf8))
+        _ = FileManager.default.createFile(atPath: site + "/topo.json", contents: Data(tileJSON.utf8))
         let server = try TestHTTPServer(root: site)
         let remote = try TileSources.open(server.base + "/topo.json")
         var named = remote.info

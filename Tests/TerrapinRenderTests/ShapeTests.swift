@@ -123,7 +123,7 @@ let routeBlue = UIColor(red: 0.098, green: 0.404, blue: 0.824, alpha: 1)
                 for yy in max(region.y0, y - 2)...min(region.y1 - 1, y + 2) {
                     for xx in max(region.x0, x - 2)...min(region.x1 - 1, x + 2) { around.append(cover[(yy - region.y0) * region.width + (xx - region.x0)]) }
                 }
-                if cutPixel == nil, around.allSatisfy({ $0 == 0 }), ResolvedScene.evenOdd(p, in: shape.runs), shape.runs.allSatisfy { ResolvedScene.distance(p, to: $0 + [$0[0]]) > 4 } { cutPixel = p }
+                if cutPixel == nil, around.allSatisfy({ $0 == 0 }), ResolvedScene.evenOdd(p, in: shape.runs), shape.runs.allSatisfy({ ResolvedScene.distance(p, to: $0 + [$0[0]]) > 4 }) { cutPixel = p }
                 if filledPixel == nil, c == 255, around.allSatisfy({ $0 == 255 }) { filledPixel = p }
             }
         }
