@@ -88,6 +88,19 @@ public enum StyleExpressionParser {
         return try expression(node)
     }
 
+    /// Whether `node` is, or holds anywhere within it, a `format` with an `["image", …]` section.
+    public static func hasImageInFormat(_ node: JSONNode) -> Bool {
+        guard case .array(let items) = node.value, !items.isEmpty else { return false }
+        if case .string("format") = items[0].value, items.dropFirst().contains(where: isImageCall) { return true }
+        return items.contains(where: hasImageInFormat)
+    }
+
+    /// Whether `node` is an `["image", …]` expression.
+    static func isImageCall(_ node: JSONNode) -> Bool {
+        guard case .array(let items) = node.value, let first = items.first, case .string("image") = first.value else { return false }
+        return true
+    }
+
     public static func expression(_ node: JSONNode) throws(ExpressionError) -> StyleExpression {
         guard case .array(let items) = node.value else { return .literal(literal(node)) }
         guard let first = items.first, case .string(let op) = first.value else {
@@ -191,7 +204,9 @@ public enum StyleExpressionParser {
             while k < a.count {
                 // (Options with no text before them are skipped.)
                 if case .object = a[k].value { k += 1; continue }
-                parts.append(try expression(a[k]))
+                // An image in the text is not drawn: its place is left empty rather than its
+                // name set as text (the style's loading warns of it: `hasImageInFormat`).
+                parts.append(Self.isImageCall(a[k]) ? .literal(.string("")) : try expression(a[k]))
                 var colour = StyleExpression.literal(.null), scale = StyleExpression.literal(.null), font = StyleExpression.literal(.null)
                 if k + 1 < a.count, case .object(let options) = a[k + 1].value {
                     if let member = options.first(where: { $0.key == "text-color" }) { colour = try expression(member.value) }

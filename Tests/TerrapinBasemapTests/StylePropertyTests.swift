@@ -362,6 +362,23 @@ import TerrapinTiles
         #expect(sections.map(\.fonts) == [nil, nil, ["DejaVu Sans Bold"]])
     }
 
+    /// An image inside a formatted text is not drawn: its place is left empty (its name is not
+    /// set as text), and the style's loading says so once for the layer.
+    @Test func imagesInsideTheTextLeaveTheirPlaceEmptyAndAreWarnedOf() throws {
+        let json = #"["format", "London", {}, ["image", "underground"], {}, " ", {}, ["image", ["get", "line"]], {"font-scale": 2}]"#
+        let field = try StyleExpressionParser.value(JSONParser.parse(Array(json.utf8)))
+        #expect(field.evaluate(EvaluationContext(zoom: 0)) == .string("London "))
+        #expect(try StyleExpressionParser.hasImageInFormat(JSONParser.parse(Array(json.utf8))))
+        let nested = #"["case", ["has", "x"], ["format", ["image", "a"], {}], "plain"]"#
+        #expect(try StyleExpressionParser.hasImageInFormat(JSONParser.parse(Array(nested.utf8))))
+        #expect(try !StyleExpressionParser.hasImageInFormat(JSONParser.parse(Array(#"["format", "a", {}, ["get", "image"], {}]"#.utf8))))
+        let style = try BasemapStyle.parse(Array("""
+            {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}},
+             "layers": [{"id": "t", "type": "symbol", "source": "s", "source-layer": "poi", "layout": {"text-field": \(json)}}]}
+            """.utf8), file: "images.json", directory: "/styles")
+        #expect(style.warnings == ["layer 't': images inside a formatted \"text-field\" are not drawn by Terrapin; their places are left empty"], "\(style.warnings)")
+    }
+
     /// A label's coloured sections are bounded: each is a pass over its glyphs when drawn.
     @Test func atMost64ColouredSections() throws {
         let parts = (0..<100).map { _ in #""x", {"text-color": "red"}"# }.joined(separator: ", ")
