@@ -1,5 +1,5 @@
-// The depth frame the ground and 3D layers draw into: terrain and buildings through
-// TerrapinTerrain's DepthRaster, models through their own multisampling renderer.
+// The depth frame the ground and 3D layers draw into, through the one depth rasteriser
+// (DepthRaster.swift): terrain and buildings single-sampled, models with 8 samples a pixel.
 
 /// A depth-tested frame being drawn: premultiplied pixels and per-pixel depth.
 public struct DepthFrame {

@@ -1,12 +1,14 @@
 // Models drawn into the ground's depth frame (so terrain and buildings cut them and they hide
 // what is behind them), anti-aliased by multisampling: 8 samples per pixel (Direct3D's standard
-// pattern), each with its own depth; a triangle is shaded once per pixel it covers and its colour
-// stored in the samples it wins — or, where it joins the last triangle that won samples of the
-// pixel along a smooth edge (shared vertices: see `Joint.joins`), takes the pixel's shade (a
-// smooth surface is shaded about once per pixel, not once per triangle in it); each pixel is then
-// the mean of its samples. Silhouettes against the terrain get 9 levels of coverage, and inner
-// edges shared by two triangles none at all. An opaque triangle's pixels are shaded four at a
-// time, bit for bit as one by one (ShadingInFours.swift).
+// pattern), each with its own depth, covered or not as the one depth rasteriser decides (the
+// lattice, exact edge functions and tie rule of Terrapin3D's DepthRaster.swift); a triangle is
+// shaded once per pixel it covers and its colour stored in the samples it wins — or, where it
+// joins the last triangle that won samples of the pixel along a smooth edge (shared vertices: see
+// `Joint.joins`), takes the pixel's shade (a smooth surface is shaded about once per pixel, not
+// once per triangle in it); each pixel is then the mean of its samples. Silhouettes against the
+// terrain get 9 levels of coverage, and inner edges shared by two triangles none at all. An
+// opaque triangle's pixels are shaded four at a time, bit for bit as one by one
+// (ShadingInFours.swift).
 //
 // Shading: base colour (factor × texture × COLOR_0) lit by the map's sun — Lambert with 45 %
 // ambient, Gouraud-interpolated from the vertex normals, or flat from the face where a primitive
@@ -31,11 +33,11 @@ public enum ModelRenderer {
     /// core). 32 rows measured no better than noise.
     static let bandRows = 16
 
-    /// The samples: Direct3D's standard 8× pattern (offsets from the pixel's centre in
-    /// sixteenths), eight rows and eight columns each taken once.
+    /// The samples' offsets from the pixel's centre in pixels (`SamplePattern8`'s, Direct3D's
+    /// standard 8× pattern), for the inverse depth at each sample.
     /// (Computed: a constant where used, where a stored static is a lazy global's check.)
-    static var offsetX: SIMD8<Float> { SIMD8<Float>(1, -1, 5, -3, -5, -7, 3, 7) / 16 }
-    static var offsetY: SIMD8<Float> { SIMD8<Float>(-3, 3, 1, -5, 5, -1, 7, -7) / 16 }
+    static var offsetX: SIMD8<Float> { SIMD8<Float>(SamplePattern8.sixteenthsX) / 16 }
+    static var offsetY: SIMD8<Float> { SIMD8<Float>(SamplePattern8.sixteenthsY) / 16 }
 
     /// ⌊a⌋ and ⌊b⌋ without the checked conversion's range tests, for |x| < 2^22: a drawn
     /// triangle's corners are within 2^16 pixels of the screen (see `draw`).
@@ -199,7 +201,8 @@ public enum ModelRenderer {
                     let minY = min(s0.y, s1.y, s2.y), maxY = max(s0.y, s1.y, s2.y)
                     guard maxX >= 0, minX < Float(width), maxY >= 0, minY < Float(height) else { continue }
                     // A triangle grazing the near plane can reach far off the screen: beyond 2^16 pixels
-                    // Float edge functions lose their precision, and such a sliver is not what a map shows.
+                    // the Float depth plane loses its precision (and the lattice's edge functions, at
+                    // the samples, their exactness as Doubles), and such a sliver is not what a map shows.
                     guard maxX - minX < 65_536, maxY - minY < 65_536 else { continue }
                     var flatLit = Float.nan
                     if prim.normals.isEmpty {
@@ -259,79 +262,48 @@ public enum ModelRenderer {
         var shadesInFours: Bool { alphaMode == .opaque && emissive == .zero }
     }
 
-    /// A triangle set up for scan conversion: local origin, edge functions (positive inside)
-    /// and the inverse-depth plane.
+    /// A triangle's inverse-depth plane and box, made once (which pixels and samples it covers
+    /// is decided on the rasteriser's lattice where it is drawn: `LatticeTriangle`).
     struct Setup {
+        /// The plane's local origin (the box's corner keeps Float precise).
         var ox: Float, oy: Float
-        var a0: Float, b0: Float, c0: Float, a1: Float, b1: Float, c1: Float, a2: Float, b2: Float, c2: Float
+        /// 1/z = izA·x + izB·y + izC about the origin.
         var izA: Float, izB: Float, izC: Float
         /// False for a triangle of no area (or of non-finite corners): nothing to draw.
         var valid: Bool
-        /// How far each edge function can rise from a pixel's centre to a sample in it: a pixel
-        /// whose centre is below −r_i on an edge has no sample inside, one above r_i has all.
-        var r0: Float = 0, r1: Float = 0, r2: Float = 0
-        /// 1 / A_i (0 where A_i is 0): where a row's pixels start and end on each edge.
-        var ia0: Float = 0, ia1: Float = 0, ia2: Float = 0
         /// The box's first and last columns (⌊x⌋ of its left and right corners; unclipped).
         var left: Int32, right: Int32
 
         init(_ t: Triangle) {
-            // Local coordinates from the box's corner keep Float precise.
             let (left, top) = ModelRenderer.floors(min(min(t.x0, t.x1), t.x2), min(min(t.y0, t.y1), t.y2))
             ox = Float(left); oy = Float(top)
             self.left = Int32(left)
             right = Int32(ModelRenderer.floors(max(max(t.x0, t.x1), t.x2), 0).0)
             let x0 = t.x0 - ox, y0 = t.y0 - oy, x1 = t.x1 - ox, y1 = t.y1 - oy, x2 = t.x2 - ox, y2 = t.y2 - oy
             // Edge i runs from vertex i+1 to i+2: E_i(p) = A_i·x + B_i·y + C_i.
-            a0 = y1 - y2; b0 = x2 - x1; c0 = (y2 - y1) * x1 - (x2 - x1) * y1
-            a1 = y2 - y0; b1 = x0 - x2; c1 = (y0 - y2) * x2 - (x0 - x2) * y2
-            a2 = y0 - y1; b2 = x1 - x0; c2 = (y1 - y0) * x0 - (x1 - x0) * y0
+            let a0 = y1 - y2, b0 = x2 - x1, c0 = (y2 - y1) * x1 - (x2 - x1) * y1
+            let a1 = y2 - y0, b1 = x0 - x2, c1 = (y0 - y2) * x2 - (x0 - x2) * y2
+            let a2 = y0 - y1, b2 = x1 - x0, c2 = (y1 - y0) * x0 - (x1 - x0) * y0
             var area = a0 * x0 + b0 * y0 + c0
             valid = area != 0 && area.isFinite
             if !valid { area = 1 }
-            if area < 0 { a0 = -a0; b0 = -b0; c0 = -c0; a1 = -a1; b1 = -b1; c1 = -c1; a2 = -a2; b2 = -b2; c2 = -c2; area = -area }
             let inv = 1 / area
             izA = (a0 * t.iz0 + a1 * t.iz1 + a2 * t.iz2) * inv
             izB = (b0 * t.iz0 + b1 * t.iz1 + b2 * t.iz2) * inv
             izC = (c0 * t.iz0 + c1 * t.iz1 + c2 * t.iz2) * inv
-            r0 = 0.5 * (abs(a0) + abs(b0)); r1 = 0.5 * (abs(a1) + abs(b1)); r2 = 0.5 * (abs(a2) + abs(b2))
-            ia0 = a0 != 0 ? 1 / a0 : 0; ia1 = a1 != 0 ? 1 / a1 : 0; ia2 = a2 != 0 ? 1 / a2 : 0
         }
 
-        /// Each edge function's and the inverse depth's offsets at the 8 samples (computed where
-        /// the triangle is drawn in a band: stored, they were most of a set-up's 208 bytes, read
-        /// from memory at every band).
+        /// The inverse depth's offsets at the 8 samples.
         @inline(__always)
-        func sampleOffsets(_ ax: SIMD8<Float>, _ ay: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-            return (a0 * ax + b0 * ay, a1 * ax + b1 * ay, a2 * ax + b2 * ay, izA * ax + izB * ay)
-        }
+        func depthOffsets(_ ax: SIMD8<Float>, _ ay: SIMD8<Float>) -> SIMD8<Float> { izA * ax + izB * ay }
 
-        /// The pixels of a row (by `px`, the centre's x less `ox`, within `lo`…`hi`) that can
-        /// pass the test `E_i ≥ −r_i` of every edge, where the row's edge functions at px = 0
-        /// are `e0`, `e1`, `e2`: the interval each edge leaves, narrowed edge by edge. (NaN
-        /// bounds narrow nothing; the caller widens the result by a pixel and still tests each.)
+        /// The triangle on the rasteriser's lattice (nil: no area there).
         @inline(__always)
-        func span(_ e0: Float, _ e1: Float, _ e2: Float, lo: Float, hi: Float) -> (Float, Float) {
-            var lo = lo, hi = hi
-            @inline(__always) func narrow(_ a: Float, _ bound: Float) {
-                if a > 0 { if bound > lo { lo = bound } } else if a < 0 { if bound < hi { hi = bound } }
+        static func lattice(_ t: Triangle) -> LatticeTriangle? {
+            @inline(__always) func point(_ x: Float, _ y: Float) -> DepthRaster.LatticePoint {
+                DepthRaster.LatticePoint(x: DepthRaster.LatticePoint.fixed(Double(x)), y: DepthRaster.LatticePoint.fixed(Double(y)), iz: 0)
             }
-            narrow(a0, (-r0 - e0) * ia0)
-            narrow(a1, (-r1 - e1) * ia1)
-            narrow(a2, (-r2 - e2) * ia2)
-            return (lo, hi)
-        }
-
-        /// The columns `minX…maxX` of a row (edge functions `e0`, `e1`, `e2` at px = 0; the box's
-        /// first and last pixel centres `boxLo`, `boxHi` as px) that can pass every edge's test,
-        /// a pixel wider each side for rounding; nil where none can.
-        @inline(__always)
-        func columns(_ e0: Float, _ e1: Float, _ e2: Float, minX: Int, maxX: Int, boxLo: Float, boxHi: Float) -> ClosedRange<Int>? {
-            let (lo, hi) = span(e0, e1, e2, lo: boxLo, hi: boxHi)
-            guard lo <= hi else { return nil }
-            let (first, last) = ModelRenderer.floors(lo - 0.5 + ox, hi - 0.5 + ox)
-            let x0 = max(minX, first - 1), x1 = min(maxX, last + 1)
-            return x0 <= x1 ? x0...x1 : nil
+            return LatticeTriangle(point(t.x0, t.y0), point(t.x1, t.y1), point(t.x2, t.y2), cullNegative: false)
         }
     }
 
@@ -687,10 +659,16 @@ public enum ModelRenderer {
             let blend = Mode.blend
             let t = triangles[index], s = setups[index]
             guard s.valid else { return }
-            let r0 = s.r0, r1 = s.r1, r2 = s.r2
             let minX = max(0, Int(s.left)), maxX = min(width - 1, Int(s.right))
             let minY = max(bandY0, Int(t.minY)), maxY = min(bandY1 - 1, Int(t.maxY))
             guard minX <= maxX, minY <= maxY else { return }
+            // Which samples the triangle covers, decided on the rasteriser's lattice by its exact
+            // edge functions and tie rule (DepthRaster.swift): two triangles sharing an edge never
+            // both take, nor both miss, a sample on it. (Its samples lie within the pixels its
+            // box's corners fall in: the box bounds the scan.)
+            guard let lattice = Setup.lattice(t) else { return }
+            let samples = SamplePattern8(lattice)
+            let swapped = lattice.swapped
             let shading = Shading(t, vertices: vertices, shader: shaders[Int(t.material)])
             let smooth = !blend && t.flatLit.isNaN && shading.alphaMode == .opaque
             let joint = Joint(t)
@@ -700,37 +678,47 @@ public enum ModelRenderer {
             // (A drawn triangle's index and a band pixel's fit in 32 bits: triangles are binned
             // by 32-bit index, and a band is far smaller.)
             let index32 = Int32(truncatingIfNeeded: index)
-            let (d0, d1, d2, dz) = s.sampleOffsets(offsetX, offsetY)
-            // The box's columns as pixel-centre offsets from the set-up's origin.
-            let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
-            // A box under 10 pixels wide is scanned whole: narrowing each row to its span cost
-            // more than the pixels it skips (every pixel is tested either way; callgrind:
-            // 1.2 % fewer instructions for the near sphere, 3.4 % far, 2.5 % for the Duck).
+            let dz = s.depthOffsets(offsetX, offsetY)
+            // A box under 10 pixels wide is scanned whole, each pixel tested: narrowing each row
+            // to its span (three divisions) costs more than the pixels it skips.
             let narrow = maxX - minX < 10
-            // The three edges side by side (w 0: never outside), tested together: one branch for
-            // "no sample inside", where three were mispredicted along edges.
-            let edgeA = SIMD4(s.a0, s.a1, s.a2, 0), reach = SIMD4(r0, r1, r2, 0)
+            let (b0, b1, b2) = (lattice.b0, lattice.b1, lattice.b2)
+            let (reach0, reach1, reach2) = samples.reach, (least0, least1, least2) = samples.least
+            let (xs0, xs1, xs2) = lattice.xSteps, (ys0, ys1, ys2) = lattice.ySteps
+            var (row0, row1, row2) = lattice.edges(atPixel: minX, minY)
             for y in minY...maxY {
+                defer { row0 &+= ys0; row1 &+= ys1; row2 &+= ys2 }
                 let py = Float(y) + 0.5 - s.oy
-                let rowE0 = s.b0 * py + s.c0, rowE1 = s.b1 * py + s.c1, rowE2 = s.b2 * py + s.c2, rowZ = s.izB * py + s.izC
-                let rowE = SIMD4(rowE0, rowE1, rowE2, 0)
+                let rowZ = s.izB * py + s.izC
                 let row = (y - bandY0) * width
-                // In a wider box, only the row's columns that can touch the triangle: a long
+                // In a wider box, only the row's columns where a sample can be inside: a long
                 // thin triangle's box is mostly outside it.
-                guard let columns = narrow ? minX...maxX : s.columns(rowE0, rowE1, rowE2, minX: minX, maxX: maxX, boxLo: boxLo, boxHi: boxHi) else { continue }
+                let columns: ClosedRange<Int>
+                if narrow {
+                    columns = minX...maxX
+                } else {
+                    guard let span = lattice.span((row0, row1, row2), reach: samples.reach, minX: minX, maxX: maxX) else { continue }
+                    columns = span
+                }
+                let skip = Int64(columns.lowerBound - minX)
+                var e0 = row0 &+ xs0 &* skip, e1 = row1 &+ xs1 &* skip, e2 = row2 &+ xs2 &* skip
                 for x in columns {
+                    defer { e0 &+= xs0; e1 &+= xs1; e2 &+= xs2 }
+                    let f0 = e0 &+ b0, f1 = e1 &+ b1, f2 = e2 &+ b2
+                    if narrow, f0 &+ reach0 < 0 || f1 &+ reach1 < 0 || f2 &+ reach2 < 0 { continue }
+                    // Inside every edge by more than the samples' reach: all 8 (the common case,
+                    // three comparisons); else sample by sample.
+                    let inside: SIMDMask<SIMD8<Int32>>
+                    if f0 &+ least0 >= 0, f1 &+ least1 >= 0, f2 &+ least2 >= 0 {
+                        inside = SIMDMask(repeating: true)
+                    } else {
+                        inside = samples.covered(f0, f1, f2)
+                        guard Self.anyLane(inside) else { continue }
+                    }
                     let px = Float(x) + 0.5 - s.ox
-                    let e = edgeA * px + rowE
-                    if Self.anyLane(e .< -reach) { continue }
-                    let e0 = e[0], e1 = e[1], e2 = e[2]
-                    // Inside all three edges: the least of the three is ≥ 0 (one compare). (Every
-                    // sample of a pixel whose centre is at least r_i inside each edge passes, by a
-                    // margin of (|A_i| + |B_i|) / 16: tested like the others, not on a branch
-                    // that was mispredicted along the triangle's inside.)
-                    let a = d0 + e0, b = d1 + e1, c = d2 + e2
-                    let ab = a.replacing(with: b, where: b .< a)
-                    let inside = ab.replacing(with: c, where: c .< ab) .>= 0
-                    guard any(inside) else { continue }
+                    // The edge functions by the triangle's own corners (the lattice ordered them
+                    // with a positive area): the shading's weights, up to a common factor.
+                    let d0 = Float(e0), d1 = Float(swapped ? e2 : e1), d2 = Float(swapped ? e1 : e2)
                     let iz = dz + (s.izA * px + rowZ)
                     let p = row + x
                     touched[p] = true
@@ -738,7 +726,7 @@ public enum ModelRenderer {
                     let pass = inside .& (iz .> stored)
                     guard Self.anyLane(pass) else { continue }
                     if blend {
-                        let shaded = shading.shade(e0, e1, e2, horizon: horizon)
+                        let shaded = shading.shade(d0, d1, d2, horizon: horizon)
                         guard shaded.w >= 0 else { continue }
                         mix(shaded, into: p, where: pass)
                     } else {
@@ -762,7 +750,7 @@ public enum ModelRenderer {
                             // Depth now (an opaque shade always stores), colour when shaded.
                             inverseDepth[p] = stored.replacing(with: iz, where: pass)
                             pendingPixel[pending] = Int32(truncatingIfNeeded: p)
-                            pendingD0[pending] = e0; pendingD1[pending] = e1; pendingD2[pending] = e2
+                            pendingD0[pending] = d0; pendingD1[pending] = d1; pendingD2[pending] = d2
                             pendingWon[pending] = pass
                             pending &+= 1
                             if pending == Self.pending {
@@ -771,7 +759,7 @@ public enum ModelRenderer {
                             }
                             continue
                         } else {
-                            let shaded = shading.shade(e0, e1, e2, horizon: horizon)
+                            let shaded = shading.shade(d0, d1, d2, horizon: horizon)
                             guard shaded.w >= 0 else { continue }
                             packed = Shading.pack(shaded)
                             if smooth {

@@ -92,43 +92,81 @@ enum ModelGolden {
 }
 
 @Suite struct ModelDrawingTests {
-    /// A row is scanned only over the columns its edges leave: every pixel of the box that can
-    /// pass the edges' coarse test (as the scan tests it) lies in them — small, large, sliver,
-    /// and nearly flat triangles — and for small triangles they are well under the box.
-    @Test func rowsAreScannedOverEveryColumnThatCanPass() {
+    /// Models are covered by the one depth rasteriser's lattice: a row's span holds exactly the
+    /// columns where a sample can be inside, and for small triangles is well under the box; a
+    /// pixel's samples are those whose own edge functions (from the corners, by the definition)
+    /// pass with the tie rule; and the two triangles of a quad split along its diagonal take every
+    /// sample inside the quad exactly once — small, large, sliver and nearly flat triangles.
+    @Test func samplesAreDecidedOnTheRasterisersLattice() throws {
         var state: UInt32 = 9
         func random() -> Float { state = state &* 1_664_525 &+ 1_013_904_223; return Float(state >> 8) / Float(1 << 24) }
-        var boxColumns = 0, scanned = 0, passing = 0
-        for n in 0..<2_000 {
+        func triangle(_ xs: [Float], _ ys: [Float]) -> ModelRenderer.Triangle {
+            ModelRenderer.Triangle(x0: xs[0], y0: ys[0], x1: xs[1], y1: ys[1], x2: xs[2], y2: ys[2], iz0: 1, iz1: 1, iz2: 1,
+                                   v0: 0, v1: 1, v2: 2, material: 0, lod: 0, lodE: 0, side: 1, flatLit: .nan,
+                                   minY: Int32(max(0, Int(ys.min()!.rounded(.down)))), maxY: Int32(Int(ys.max()!.rounded(.down))))
+        }
+        /// Sample k of pixel (x, y), in lattice steps (1/256 pixel; the pattern in sixteenths).
+        func sample(_ x: Int, _ y: Int, _ k: Int) -> (Int64, Int64) {
+            (Int64(x) * 256 + 128 + SamplePattern8.sixteenthsX[k] * 16, Int64(y) * 256 + 128 + SamplePattern8.sixteenthsY[k] * 16)
+        }
+        var boxColumns = 0, scanned = 0, passing = 0, samplesTested = 0
+        for n in 0..<700 {
             let size: Float = n % 3 == 0 ? 120 : n % 3 == 1 ? 6 : 30
             let cx = random() * 1000, cy = random() * 700
             var xs = (0..<3).map { _ in cx + (random() - 0.5) * size }, ys = (0..<3).map { _ in cy + (random() - 0.5) * size }
             if n % 7 == 0 { ys[2] = ys[0] + (ys[1] - ys[0]) * 0.5 + 0.01; xs[2] = xs[0] + (xs[1] - xs[0]) * 0.5 }  // a sliver
-            if n % 11 == 0 { ys[1] = ys[0] }  // a horizontal edge (A = 0)
-            let t = ModelRenderer.Triangle(x0: xs[0], y0: ys[0], x1: xs[1], y1: ys[1], x2: xs[2], y2: ys[2], iz0: 1, iz1: 1, iz2: 1,
-                                           v0: 0, v1: 1, v2: 2, material: 0, lod: 0, lodE: 0, side: 1, flatLit: .nan,
-                                           minY: Int32(max(0, Int(ys.min()!.rounded(.down)))), maxY: Int32(Int(ys.max()!.rounded(.down))))
-            let s = ModelRenderer.Setup(t)
-            guard s.valid else { continue }
+            if n % 11 == 0 { ys[1] = ys[0] }  // a horizontal edge
+            let t = triangle(xs, ys)
+            guard let lt = ModelRenderer.Setup.lattice(t) else { continue }
+            let pattern = SamplePattern8(lt)
+            let fx = xs.map { DepthRaster.LatticePoint.fixed(Double($0)) }, fy = ys.map { DepthRaster.LatticePoint.fixed(Double($0)) }
+            // A fourth corner across edge 0–1 (corner 2 mirrored through its middle, on the
+            // lattice): the quad's two triangles share that edge.
+            let gx = [fx[1], fx[0], fx[0] + fx[1] - fx[2]], gy = [fy[1], fy[0], fy[0] + fy[1] - fy[2]]
+            let lu = try #require(LatticeTriangle(DepthRaster.LatticePoint(x: gx[0], y: gy[0], iz: 1), DepthRaster.LatticePoint(x: gx[1], y: gy[1], iz: 1),
+                                                  DepthRaster.LatticePoint(x: gx[2], y: gy[2], iz: 1), cullNegative: false))
+            let other = SamplePattern8(lu)
+            /// Whether lattice point p is inside the triangle of corners px, py, by the definition.
+            func within(_ px: [Int64], _ py: [Int64], _ p: (Int64, Int64)) -> Bool {
+                let area = (px[1] - px[0]) * (py[2] - py[0]) - (px[2] - px[0]) * (py[1] - py[0])
+                func e(_ i: Int, _ j: Int) -> Int64 {
+                    let dx = (px[j] - px[i]) * (area < 0 ? -1 : 1), dy = (py[j] - py[i]) * (area < 0 ? -1 : 1)
+                    return dx * (p.1 - py[i]) - dy * (p.0 - px[i]) + LatticeTriangle.bias(dx, dy)
+                }
+                return e(1, 2) >= 0 && e(2, 0) >= 0 && e(0, 1) >= 0
+            }
             let minX = max(0, Int(xs.min()!.rounded(.down))), maxX = Int(xs.max()!.rounded(.down))
             guard minX <= maxX, t.minY <= t.maxY else { continue }
-            let boxLo = Float(minX) + 0.5 - s.ox, boxHi = Float(maxX) + 0.5 - s.ox
             for y in Int(t.minY)...Int(t.maxY) {
-                let py = Float(y) + 0.5 - s.oy
-                let rowE0 = s.b0 * py + s.c0, rowE1 = s.b1 * py + s.c1, rowE2 = s.b2 * py + s.c2
-                let columns = s.columns(rowE0, rowE1, rowE2, minX: minX, maxX: maxX, boxLo: boxLo, boxHi: boxHi)
+                let row = lt.edges(atPixel: minX, y)
+                let columns = lt.span(row, reach: pattern.reach, minX: minX, maxX: maxX)
                 boxColumns += maxX - minX + 1
                 scanned += columns?.count ?? 0
                 for x in minX...maxX {
-                    let px = Float(x) + 0.5 - s.ox
-                    let e0 = s.a0 * px + rowE0, e1 = s.a1 * px + rowE1, e2 = s.a2 * px + rowE2
-                    guard e0 >= -s.r0, e1 >= -s.r1, e2 >= -s.r2 else { continue }
+                    let (e0, e1, e2) = lt.edges(atPixel: x, y)
+                    let f0 = e0 + lt.b0, f1 = e1 + lt.b1, f2 = e2 + lt.b2
+                    let canPass = f0 + pattern.reach.0 >= 0 && f1 + pattern.reach.1 >= 0 && f2 + pattern.reach.2 >= 0
+                    #expect(columns?.contains(x) ?? false == canPass, "triangle \(n), row \(y), column \(x)")
+                    guard canPass else { continue }
                     passing += 1
-                    #expect(columns?.contains(x) == true, "triangle \(n), row \(y), column \(x) can pass but is not scanned")
+                    let covered = pattern.covered(f0, f1, f2)
+                    for k in 0..<8 {
+                        let p = sample(x, y, k)
+                        let byDefinition = within(fx, fy, p)
+                        samplesTested += 1
+                        #expect(covered[k] == byDefinition, "triangle \(n), pixel (\(x), \(y)), sample \(k)")
+                        // The quad's other half takes the sample exactly where this one does not.
+                        if byDefinition || within(gx, gy, p) {
+                            let (g0, g1, g2) = lu.edges(atPixel: x, y)
+                            let otherCovers = other.covered(g0 + lu.b0, g1 + lu.b1, g2 + lu.b2)[k]
+                            #expect(covered[k] != otherCovers, "triangle \(n), pixel (\(x), \(y)), sample \(k): taken twice or missed")
+                        }
+                    }
                 }
             }
         }
-        #expect(passing > 50_000)
+        #expect(passing > 15_000, "\(passing) pixels tested")
+        #expect(samplesTested == 8 * passing)
         #expect(Double(scanned) < 0.8 * Double(boxColumns), "\(scanned) of \(boxColumns) box columns scanned")
     }
 
