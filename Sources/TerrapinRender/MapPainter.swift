@@ -210,6 +210,8 @@ public enum MapPainter {
         style.sunAltitude = content.sun.altitude
         var models: [PlacedModel] = []
         var groundDone = false
+        // Whether anything reads the ground's depth: terrain, 3D content, depth-tested shapes.
+        let depthRead = scene.depthTestsShapes
         // The drape's tiles drawn for the image's pixels a point.
         let groundImagery = content.groundImagery(canvas.transform.a)
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
@@ -227,7 +229,7 @@ public enum MapPainter {
                 // tile, as a web map is; any other view drapes the tiles' textures.
                 // (Resolve chose it; too many tiles for one image, and the tiles are draped instead.)
                 if case .flatBasemap? = drape, let drawer = groundImagery?.tiles?.drawer,
-                   pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas, layers: groundLayers(scene)) { continue }
+                   pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas, layers: groundLayers(scene), depth: depthRead) { continue }
                 pass.drawSkyAndFlatGround(ground: color, grid: content.terrain?.grid, imagery: drape != nil ? groundImagery : nil, style: style)
             case .terrainMesh(_, _, _, let drape, let roadmap):
                 guard let terrain = content.terrain else { continue }

@@ -74,11 +74,14 @@ public struct GroundPass {
     /// draped open ground, and the ground under the grid's mesh (its plain hazed colour, which the
     /// mesh then covers). Rows are drawn in bands on all cores; every pixel depends only on its own position, so
     /// the bytes are the same for any number of bands.
-    public mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle) {
-        drawSkyAndFlatGround(ground: groundColor, grid: grid, imagery: imagery, style: style, bands: frame.height >= 64 ? Cores.online * 2 : 1)
+    /// Without `depth`, a view that `seesFlatMap` (all ground, no haze) is only filled with the
+    /// ground's colour and its depth left unset: for a map whose depth nothing reads (no terrain,
+    /// 3D content or depth-tested shapes).
+    public mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle, depth: Bool = true) {
+        drawSkyAndFlatGround(ground: groundColor, grid: grid, imagery: imagery, style: style, bands: frame.height >= 64 ? Cores.online * 2 : 1, depth: depth)
     }
 
-    mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle, bands: Int) {
+    mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle, bands: Int, depth castsDepth: Bool = true) {
         guard let inverse = transform.inverted else { return }
         let flatShade = imagery?.shadesRelativeToFlat == true ? 1 : Float(1 - (imagery?.shading ?? 0) * 0.75 * (1 - style.light.2))
         let caster = SkyCaster(projection: projection, rect: rect, inverse: inverse, grid: grid, hazeDistance: hazeDistance,
@@ -111,6 +114,13 @@ public struct GroundPass {
         // pixel is the plain ground colour (1 − e^(−d / ∞) is exactly 0), so only its depth is
         // cast; the colour is packed once, by the same arithmetic as `SkyCaster.pixel`.
         let plainGround = caster.plane && !lattice && hazeDistance == .greatestFiniteMagnitude ? SkyCaster.pack(mix(groundColor, sky.horizon, 0)) : nil
+        // Straight down on the plane every ray meets the ground: the same colour everywhere, and
+        // its depth cast only where something will read it (a ray per pixel was a tenth of a
+        // flat web map's render).
+        if let plainGround, !castsDepth, Self.seesFlatMap(projection) {
+            frame.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: plainGround) }
+            return
+        }
         frame.inBands(max(1, min(bands, height))) { raster in
             var reader = ImageryReader()
             // A cell row's imagery positions and texels.
@@ -226,11 +236,12 @@ public struct GroundPass {
     /// tiles), each drawn straight onto `canvas` at its place, its style evaluated at the view's
     /// own zoom; every device pixel is drawn by the one tile its centre lies in. Then the frame
     /// takes the pixels back, so 3D content drawn next covers them. False (nothing drawn) when
-    /// the drawer cannot, or the view is not such a map.
+    /// the drawer cannot, or the view is not such a map. Without `depth` the ground's depth is not
+    /// cast (see `drawSkyAndFlatGround`).
     public mutating func drawFlatMap(_ drawer: any TileDrawer, ground groundColor: RGBAColor, style: TerrainStyle, onto canvas: Canvas,
-                                     layers: Range<Int>? = nil) -> Bool {
+                                     layers: Range<Int>? = nil, depth: Bool = true) -> Bool {
         guard flatMapTiles(drawer, layers: layers, onto: canvas, before: { pass in
-            pass.drawSkyAndFlatGround(ground: groundColor, grid: nil, imagery: nil, style: style)
+            pass.drawSkyAndFlatGround(ground: groundColor, grid: nil, imagery: nil, style: style, depth: depth)
             pass.composite(onto: canvas)
         }) else { return false }
         readBack(from: canvas)

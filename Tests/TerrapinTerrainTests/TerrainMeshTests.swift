@@ -207,6 +207,30 @@ import TerrapinRaster
         }
     }
 
+    /// A flat web map straight down whose depth nothing reads is only filled with the ground's
+    /// colour: the same pixels as when each pixel's depth is cast, its depth left unset; tilted,
+    /// depth is cast either way.
+    @Test func aFlatMapsGroundCastsDepthOnlyWhenAsked() throws {
+        func draw(tilt: Double, depth: Bool) throws -> DepthFrame {
+            let camera = Camera(center: LatLngAltitude(latitude: 43.737, longitude: 7.42), heading: 0, tilt: tilt, range: 3_000)
+            let projection = Projection(camera: camera, width: Double(Self.width), height: Double(Self.height), ellipsoid: .mercator)
+            var pass = try #require(GroundPass(projection: projection, rect: Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height)),
+                                               transform: .identity, canvasWidth: Self.width, canvasHeight: Self.height,
+                                               sky: SkyColors(zenith: RGBAColor(red: 0.5, green: 0.7, blue: 0.9, alpha: 1),
+                                                              horizon: RGBAColor(red: 0.86, green: 0.9, blue: 0.95, alpha: 1), haze: false)))
+            #expect(GroundPass.seesFlatMap(projection) == (tilt == 0))
+            pass.drawSkyAndFlatGround(ground: RGBAColor(red: 0.95, green: 0.94, blue: 0.91, alpha: 1), grid: nil, imagery: nil, style: TerrainStyle(), depth: depth)
+            return pass.frame
+        }
+        let cast = try draw(tilt: 0, depth: true), filled = try draw(tilt: 0, depth: false)
+        #expect(filled.pixels == cast.pixels)
+        #expect(Set(filled.pixels).count == 1)
+        #expect(cast.depth.allSatisfy { $0.isFinite && $0 > 0 })
+        #expect(filled.depth.allSatisfy { $0 == .infinity })
+        let tilted = try draw(tilt: 40, depth: false)
+        #expect(tilted.depth.contains { $0.isFinite })
+    }
+
     /// Triangles past the fixed-point lattice's reach (a vertex just in front of the near plane
     /// lands millions of pixels away) are drawn in floating point; non-finite ones are dropped.
     @Test func hugeAndNonFiniteTrianglesDoNotTrap() {
