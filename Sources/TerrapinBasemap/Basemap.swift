@@ -51,6 +51,10 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// raster-dem sources: the archive, its encoding and its tile size (found from a tile).
     let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
     let decoded = Locked(DecodedTiles())
+    /// raster-dem tiles decoded, by source and tile (nil: none there), most recently used kept:
+    /// a view's hillshade tiles each read their DEM tile and its neighbours (a DEM tile was
+    /// decoded up to nine times a render), and renders in one process share them.
+    let decodedDEM = Locked(DecodedDEMTiles())
     let problems = Locked<[String]>([])
     /// `drawsDirectly`, found once from the style.
     let directlyDrawable: Bool
@@ -63,6 +67,35 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     struct DecodedTiles {
         var tiles: [String: (tile: VectorTile?, tick: Int)] = [:]
         var tick = 0
+    }
+
+    struct DecodedDEMTiles {
+        var tiles: [String: (image: Pixmap?, tick: Int)] = [:]
+        var tick = 0
+        /// At most this many (a 512-pixel Terrain-RGB tile is 1 MiB decoded).
+        static let capacity = 24
+    }
+
+    /// DEM tile `id` of raster-dem source `sourceName`, decoded once (see `decodedDEM`); a tile
+    /// that fails to decode is not kept.
+    func demTile(_ sourceName: String, _ source: any TileSource, _ id: TileID) throws(TerrainError) -> Pixmap? {
+        let key = "\(sourceName) \(id)"
+        if let hit = decodedDEM.withLock({ (d: inout DecodedDEMTiles) -> Pixmap?? in
+            d.tick += 1
+            guard let e = d.tiles[key] else { return nil }
+            d.tiles[key] = (e.image, d.tick)
+            return .some(e.image)
+        }) { return hit }
+        let image = try TileTerrain.decode(source, id)
+        decodedDEM.withLock { (d: inout DecodedDEMTiles) in
+            d.tick += 1
+            d.tiles[key] = (image, d.tick)
+            if d.tiles.count > DecodedDEMTiles.capacity {
+                let oldest = d.tiles.min { $0.value.tick < $1.value.tick }!.key
+                d.tiles[oldest] = nil
+            }
+        }
+        return image
     }
 
     /// `open` opens a source's archive (a path or XYZ template); `tiles` stands in for every

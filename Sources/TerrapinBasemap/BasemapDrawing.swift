@@ -138,7 +138,7 @@ extension Basemap {
                 // Shaded at the tile `sourceShift` zooms up, its part of it magnified onto this one.
                 let up = min(max(0, sourceShift), id.z), shaded = id.ancestor(up)
                 guard let sourceName = layer.source, let dem = demSources[sourceName],
-                      let shade = hillshade(dem, layer: layer, id: shaded) else { continue }
+                      let shade = hillshade(dem, layer: layer, id: shaded, sourceName: sourceName) else { continue }
                 let m = k * Double(1 << up), side = k * Double(tileSize)
                 let tx = aligned.0 - side * Double(id.x - shaded.x << up), ty = aligned.1 - side * Double(id.y - shaded.y << up)
                 canvas.drawImage(shade, transform: Transform(a: m, b: 0, c: 0, d: m, tx: tx, ty: ty), filter: .bilinear)

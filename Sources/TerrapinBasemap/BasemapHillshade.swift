@@ -19,7 +19,7 @@ extension Basemap {
     /// accent colours by `hillshade-exaggeration` and the light's direction (from north, on the
     /// map). Premultiplied, to lay over the tile; nothing over DEM tiles outside the source's
     /// bounds, nil where the DEM has no tile.
-    func hillshade(_ dem: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int), layer: BasemapStyle.Layer, id: TileID) -> Pixmap? {
+    func hillshade(_ dem: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int), layer: BasemapStyle.Layer, id: TileID, sourceName: String) -> Pixmap? {
         let context = EvaluationContext(zoom: Double(id.z))
         let info = dem.source.info
         // The style's zooms for the source where it gives them (deeper tiles are not read:
@@ -42,7 +42,8 @@ extension Basemap {
         guard tilesX > 0, tilesY > 0, tilesX * tilesY <= 16, tilesX * tilesY * dem.tileSize * dem.tileSize <= 8 * 1024 * 1024 else { return nil }
         let mosaic: [Float]
         do throws(TerrainError) {
-            let made = try TileTerrain.mosaic(dem.source, dem.encoding, zoom: dz, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: dem.tileSize)
+            let made = try TileTerrain.mosaic(dem.source, dem.encoding, zoom: dz, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: dem.tileSize,
+                                              decoded: { (id) throws(TerrainError) in try self.demTile(sourceName, dem.source, id) })
             guard made.found > 0 else { return nil }
             mosaic = made.samples
         } catch {
@@ -63,7 +64,8 @@ extension Basemap {
         mosaic.withUnsafeBufferPointer { m in
             for j in 0..<(dh + 2) {
                 for i in 0..<hw {
-                    heights[j * hw + i] = TileTerrain.bilinear(m, width: mw, height: mh, x: Double(gx0 - 1 + i - ox), y: Double(gy0 - 1 + j - oy)) ?? 0
+                    // (Whole DEM pixels: `bilinear` at them is the sample, which `whole` reads.)
+                    heights[j * hw + i] = TileTerrain.whole(m, width: mw, height: mh, x: gx0 - 1 + i - ox, y: gy0 - 1 + j - oy)
                 }
             }
         }
@@ -109,6 +111,8 @@ extension Basemap {
             return TileID.latitude(worldY: t / tiles) > bounds[1] + 1e-6 && TileID.latitude(worldY: (t + 1) / tiles) < bounds[3] - 1e-6
         }
         var out = [UInt8](repeating: 0, count: tileSize * tileSize * 4)
+        // The exaggeration curve's end, the same for every pixel (found once, not per pixel).
+        let curveEnd = Self.curveEnd(intensity: intensity)
         let worldPixels = Double(tileSize) * pow(2, Double(id.z))
         for y in 0..<tileSize where rowInside[y] {
             let latitude = TileID.latitude(worldY: (Double(id.y * tileSize + y) + 0.5) / worldPixels) * Double.pi / 180
@@ -122,9 +126,9 @@ extension Basemap {
                 let bottom = derivative[(j0 + 1) * dw + i0] * (1 - tx) + derivative[(j0 + 1) * dw + i0 + 1] * tx
                 let d = top * (1 - ty) + bottom * ty
                 let colour = Self.hillshade(dx: Double(d.x), dy: Double(d.y), cosLatitude: cosLat, intensity: intensity, azimuth: azimuth,
-                                            shadow: shadow, highlight: highlight, accent: accentColour)
+                                            shadow: shadow, highlight: highlight, accent: accentColour, curveEnd: curveEnd)
                 let o = (y * tileSize + x) * 4
-                for k in 0..<4 { out[o + k] = UInt8(min(255, max(0, (colour[k] * 255).rounded()))) }
+                for k in 0..<4 { out[o + k] = Self.byte(colour[k]) }
             }
         }
         return Pixmap(width: tileSize, height: tileSize, premultipliedData: out)
@@ -149,17 +153,29 @@ extension Basemap {
     /// `intensity` (`hillshade-exaggeration`), lit from `azimuth` (the illumination direction
     /// from north plus π, radians): highlight on slopes facing the light, shadow away from it,
     /// accent with steepness.
+    /// `curveEnd`: `curveEnd(intensity:)`, where the caller shades many pixels.
     static func hillshade(dx: Double, dy: Double, cosLatitude: Double, intensity: Double, azimuth: Double,
-                          shadow: SIMD4<Double>, highlight: SIMD4<Double>, accent: SIMD4<Double>) -> SIMD4<Double> {
+                          shadow: SIMD4<Double>, highlight: SIMD4<Double>, accent: SIMD4<Double>, curveEnd: Double? = nil) -> SIMD4<Double> {
         let dx = min(1, max(-1, dx)), dy = min(1, max(-1, dy))
         let strength = min(1, max(0, intensity * 2)), base = 1.875 - intensity * 1.75, maxValue = Double.pi / 2
         let slope = atan(1.25 * (dx * dx + dy * dy).squareRoot() / max(1e-6, cosLatitude))
         let aspect = dx != 0 ? atan2(dy, -dx) : Double.pi / 2 * (dy > 0 ? 1 : -1)
-        let scaled = intensity != 0.5 ? (pow(base, slope) - 1) / (pow(base, maxValue) - 1) * maxValue : slope
+        let scaled = intensity != 0.5 ? (pow(base, slope) - 1) / (curveEnd ?? Self.curveEnd(intensity: intensity)) * maxValue : slope
         let accentColour = accent * ((1 - cos(scaled)) * strength)
         let m = (aspect + azimuth) / Double.pi + 0.5
         let shade = abs(m - 2 * (m / 2).rounded(.down) - 1)
         let shadeColour = (shadow + (highlight - shadow) * shade) * (sin(scaled) * strength)
         return accentColour * (1 - shadeColour.w) + shadeColour
+    }
+
+    /// The exaggeration curve's end: base^(π/2) − 1, base = 1.875 − 1.75 × intensity.
+    static func curveEnd(intensity: Double) -> Double { pow(1.875 - intensity * 1.75, Double.pi / 2) - 1 }
+
+    /// A channel (0…1) as a byte: × 255, clamped to 0…255, rounded half away from zero (as
+    /// `rounded()`, without a libm call per channel: the fraction of a value in 0…255 is exact).
+    @inline(__always)
+    static func byte(_ channel: Double) -> UInt8 {
+        let v = min(255, max(0, channel * 255)), whole = Int(v)
+        return UInt8(v - Double(whole) >= 0.5 ? whole + 1 : whole)
     }
 }

@@ -94,8 +94,10 @@ public enum TileTerrain {
     /// The heights of `tilesX` × `tilesY` tiles of `zoom` from tile `a` in Web Mercator, one
     /// per pixel, NaN where no tile is; a missing tile is magnified from its nearest ancestor
     /// (overzoom). Also how many tiles were found, and how many of them at `zoom` itself.
+    /// `decoded` reads a tile's image (by default from `source`, each time): a caller drawing
+    /// neighbouring mosaics passes one that keeps them.
     public static func mosaic(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, from a: TileID, tilesX: Int, tilesY: Int,
-                              tileSize: Int) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
+                              tileSize: Int, decoded: ((TileID) throws(TerrainError) -> Pixmap?)? = nil) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
         let width = tilesX * tileSize, height = tilesY * tileSize
         var mosaic = [Float](repeating: .nan, count: width * height)
         var found = 0, native = 0
@@ -105,7 +107,7 @@ public enum TileTerrain {
                 let id = TileID(z: zoom, x: a.x + tx, y: a.y + ty)
                 var image: Pixmap?, up = 0
                 while image == nil, up <= zoom - minZoom {
-                    image = try decode(source, id.ancestor(up))
+                    if let decoded { image = try decoded(id.ancestor(up)) } else { image = try decode(source, id.ancestor(up)) }
                     if image == nil { up += 1 }
                 }
                 guard let image else { continue }
@@ -149,7 +151,16 @@ public enum TileTerrain {
         return weight > 0 ? sum / weight : nil
     }
 
-    static func decode(_ source: any TileSource, _ id: TileID) throws(TerrainError) -> Pixmap? {
+    /// `bilinear(…) ?? 0` at a whole pixel (`x`, `y`), clamped to the mosaic's edge, without the
+    /// weights: the sample itself, 0 for a void (every other corner weighs nothing there), and
+    /// −0 as +0 (as the weighted sum gives it).
+    @inline(__always)
+    public static func whole(_ m: UnsafeBufferPointer<Float>, width: Int, height: Int, x: Int, y: Int) -> Float {
+        let v = m[min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)]
+        return v.isNaN ? 0 : v + 0
+    }
+
+    public static func decode(_ source: any TileSource, _ id: TileID) throws(TerrainError) -> Pixmap? {
         do {
             guard let bytes = try source.tile(id) else { return nil }
             return try RasterImage.decode(bytes, source: "tile \(id) of '\(source.path)'",

@@ -10,6 +10,24 @@ import TerrapinTiles
 
 /// `hillshade` layers over `raster-dem` sources, shaded as MapLibre shades them.
 @Suite struct HillshadeTests {
+    /// A shaded channel's byte is `UInt8(min(255, max(0, (c × 255).rounded())))`, as the shading
+    /// wrote it before it skipped libm's round: over every half step, their neighbours, a dense
+    /// sweep, values outside 0…1 and NaN; and the curve's end is the one each pixel found.
+    @Test func channelBytesRoundAsRoundedDoes() {
+        var values: [Double] = [0, 1, -0.0, -1, 2, .nan, .infinity, -.infinity, 1e300]
+        for k in 0...510 {
+            let half = Double(k) / 2 / 255
+            values += [half, half.nextUp, half.nextDown, (Double(k) / 2) / 255 * (1 + 1e-15)]
+        }
+        for i in 0...100_000 { values.append(Double(i) / 100_000) }
+        for v in values {
+            #expect(Basemap.byte(v) == UInt8(min(255, max(0, (v * 255).rounded()))), "\(v)")
+        }
+        for intensity in stride(from: 0.0, through: 1.0, by: 0.05) {
+            #expect(Basemap.curveEnd(intensity: intensity) == pow(1.875 - intensity * 1.75, Double.pi / 2) - 1)
+        }
+    }
+
     static let black = SIMD4<Double>(0, 0, 0, 1), white = SIMD4<Double>(1, 1, 1, 1)
     /// A pixel with a clear accent, so colour over alpha is where it lies between shadow and highlight.
     static func pixel(dx: Double, dy: Double, intensity: Double = 0.5, direction: Double = 335) -> SIMD4<Double> {

@@ -331,6 +331,27 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
 }
 
 @Suite struct TileTerrainTests {
+    /// A whole pixel's height read directly is `bilinear`'s there (0 for a void): inside, at
+    /// the edges and past them, over voids and signed zeros, and in mosaics one pixel wide or high.
+    @Test func wholePixelsReadAsBilinearReadsThem() {
+        var state: UInt32 = 5
+        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
+        for (width, height) in [(7, 5), (1, 4), (6, 1), (1, 1)] {
+            let m = (0..<(width * height)).map { _ -> Float in
+                switch next() % 5 { case 0: .nan; case 1: -0.0; case 2: 0; default: Float(Int(next() % 4000)) - 200.5 }
+            }
+            m.withUnsafeBufferPointer { m in
+                for y in -2..<(height + 2) {
+                    for x in -2..<(width + 2) {
+                        let expected = TileTerrain.bilinear(m, width: width, height: height, x: Double(x), y: Double(y)) ?? 0
+                        let got = TileTerrain.whole(m, width: width, height: height, x: x, y: y)
+                        #expect(got.bitPattern == expected.bitPattern, "\(width)×\(height) at (\(x), \(y)): \(got) against \(expected)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Heights from the Terrain-RGB tiles against the SRTM `.hgt` they were made from
     /// (bilinear in N42E001.hgt: 1017.4, 2891.9, 2547.9, 1255.5 m). The tiles are z12
     /// (≈ 28 m pixels) resampled from 90 m samples, so within 25 m.
