@@ -587,17 +587,29 @@ extension Basemap {
     static func pattern(_ image: Pixmap, ratio: Double, through mask: Pixmap, origin: (Int, Int) = (0, 0)) -> Pixmap? {
         guard let (w, h, cell) = patternCell(image, ratio: ratio) else { return nil }
         let ox = (origin.0 % w + w) % w, oy = (origin.1 % h + h) % h
-        var out = [UInt8](repeating: 0, count: mask.width * mask.height * 4)
-        for y in 0..<mask.height {
-            for x in 0..<mask.width {
-                let o = (y * mask.width + x) * 4
-                let coverage = Float(mask.data[o + 3]) / 255
-                guard coverage > 0 else { continue }
-                let p = (((oy + y) % h) * w + (ox + x) % w) * 4
-                for c in 0..<4 { out[o + c] = UInt8(min(255, (cell[p + c] * coverage).rounded())) }
+        let width = mask.width, height = mask.height
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        // By pointer, the pattern's column stepped and wrapped rather than divided for, and each
+        // byte rounded from its exact fraction (the texels and coverage are never negative, so
+        // half away from zero is half up; `rounded()` was a libm call per channel).
+        mask.data.withUnsafeBufferPointer { mask in cell.withUnsafeBufferPointer { cell in out.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = ((oy + y) % h) * w
+                var column = ox % w
+                for x in 0..<width {
+                    defer { column += 1; if column == w { column = 0 } }
+                    let o = (y * width + x) * 4
+                    let coverage = Float(mask[o + 3]) / 255
+                    guard coverage > 0 else { continue }
+                    let p = (row + column) * 4
+                    for c in 0..<4 {
+                        let v = cell[p + c] * coverage, whole = Int(v)
+                        out[o + c] = UInt8(min(255, v - Float(whole) >= 0.5 ? whole + 1 : whole))
+                    }
+                }
             }
-        }
-        return Pixmap(width: mask.width, height: mask.height, premultipliedData: out)
+        } } }
+        return Pixmap(width: width, height: height, premultipliedData: out)
     }
 
     /// A line moved `d` pixels to the right of its direction (screen y down): each vertex

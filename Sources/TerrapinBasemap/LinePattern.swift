@@ -85,6 +85,13 @@ final class LinePattern {
         let across = half > 0 ? min(half, (ph + 2) / 2) / half : 1
         // Every pixel the stroke can reach: miter joins and square caps reach past the width.
         let reach = half * max(1, style.join == .miter ? style.miterLimit : 1, style.cap == .square ? 2.squareRoot() : 1) + 1.5
+        // The per-pixel arrays taken out of the object while the pixels are visited (and put
+        // back after): a stored property of a class written in the loop was an exclusivity
+        // check per access, 1.5 million calls into the runtime for one tile of patterned paths.
+        var owner = self.owner, distance = self.distance, u = self.u, v = self.v, budget = self.budget
+        self.owner = []; self.distance = []; self.u = []; self.v = []
+        defer { self.owner = owner; self.distance = distance; self.u = u; self.v = v; self.budget = budget }
+        let gradient = self.gradient, size = self.size
         for (index, part) in parts.enumerated() where part.count >= 2 {
             var along = 0.0
             // A gradient's mapping from the part's length to its place along the whole line.
