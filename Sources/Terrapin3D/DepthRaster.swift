@@ -11,8 +11,8 @@
 // - Single-sampled drawing (`DepthRaster`, terrain and buildings) tests each pixel's centre;
 //   depth is 1/z interpolated, the nearest wins, and a pixel is shaded once.
 // - Multisampled drawing (models, `SamplePattern8`) tests Direct3D's standard 8 sample positions
-//   of each pixel, on the same lattice and by the same rule; the caller keeps a depth and a colour
-//   per sample and resolves them.
+//   of each pixel, on the same lattice and by the same rule (exact 64-bit integers); the caller
+//   keeps a depth and a colour per sample and resolves them.
 // - A band writes only its own rows; triangles reaching beyond ±2^20 pixels (a vertex just in
 //   front of the near plane) are decided in floating point instead.
 // What it may not do: shade, sample textures or know what it draws (its callers' shaders do).
@@ -375,35 +375,50 @@ struct SendablePointers: @unchecked Sendable {
 /// Direct3D's standard 8-sample pattern on the lattice, for a triangle: each edge function's
 /// offsets from a pixel's centre to its samples, and which samples a pixel's centre values put
 /// inside — decided by the same integers and tie rule as the single-sampled pixels.
-@usableFromInline package struct SamplePattern8 {
+package struct SamplePattern8 {
     /// The samples' offsets from the pixel's centre, in sixteenths of a pixel: eight rows and
     /// eight columns each taken once.
     @inlinable package static var sixteenthsX: SIMD8<Int64> { SIMD8(1, -1, 5, -3, -5, -7, 3, 7) }
     @inlinable package static var sixteenthsY: SIMD8<Int64> { SIMD8(-3, 3, 1, -5, 5, -1, 7, -7) }
 
-    /// Each edge's offsets at the samples (exact integers as Double: below 2^53 for the
-    /// triangles a model draws, whose corners lie within 2^17 pixels of the frame).
-    @usableFromInline let o0: SIMD8<Double>, o1: SIMD8<Double>, o2: SIMD8<Double>
+    /// Each edge's offsets at the samples, in lattice steps squared.
+    @usableFromInline let o0: SIMD8<Int64>, o1: SIMD8<Int64>, o2: SIMD8<Int64>
     /// Per edge, the largest and smallest offset: a pixel whose E_i + b_i is below −`reach_i` has
     /// no sample inside that edge; one at or above −`least_i`, all.
-    @usableFromInline package let reach: (Int64, Int64, Int64), least: (Int64, Int64, Int64)
+    package let reach: (Int64, Int64, Int64), least: (Int64, Int64, Int64)
 
+    /// (A scalar loop: baseline x86-64 has no 64-bit vector multiply; as vectors, the products
+    /// and the largest and least were compiled lane by lane through the stack.)
     @inlinable
     package init(_ t: LatticeTriangle) {
         let unit = Int64(1) << Int64(DepthRaster.subpixelBits - 4)
-        let sx = Self.sixteenthsX &* unit, sy = Self.sixteenthsY &* unit
-        @inline(__always) func offsets(_ dx: Int64, _ dy: Int64) -> SIMD8<Int64> { dx &* sy &- dy &* sx }
+        let sx = Self.sixteenthsX, sy = Self.sixteenthsY
+        @inline(__always) func offsets(_ dx: Int64, _ dy: Int64) -> (SIMD8<Int64>, Int64, Int64) {
+            var o = SIMD8<Int64>(), high = Int64.min, low = Int64.max
+            for k in 0..<8 {
+                let v = dx &* (sy[k] &* unit) &- dy &* (sx[k] &* unit)
+                o[k] = v; high = max(high, v); low = min(low, v)
+            }
+            return (o, high, low)
+        }
         let a = offsets(t.e0dx, t.e0dy), b = offsets(t.e1dx, t.e1dy), c = offsets(t.e2dx, t.e2dy)
-        o0 = SIMD8<Double>(a); o1 = SIMD8<Double>(b); o2 = SIMD8<Double>(c)
-        reach = (a.max(), b.max(), c.max())
-        least = (a.min(), b.min(), c.min())
+        o0 = a.0; o1 = b.0; o2 = c.0
+        reach = (a.1, b.1, c.1)
+        least = (a.2, b.2, c.2)
     }
 
-    /// The samples inside, given the pixel's centre values with the biases added.
+    /// The samples inside, given the pixel's centre values with the biases added: sample k is
+    /// inside where no edge's value there is negative, so where the OR of the three sums has no
+    /// sign bit: the 64-bit lanes added and OR-ed (vector instructions baseline x86-64 has),
+    /// then their high halves, the odd 32-bit lanes, shifted down to all ones or none.
     @inlinable @inline(__always)
     package func covered(_ e0: Int64, _ e1: Int64, _ e2: Int64) -> SIMDMask<SIMD8<Int32>> {
-        let inside = (o0 .>= SIMD8(repeating: Double(0 &- e0))) .& (o1 .>= SIMD8(repeating: Double(0 &- e1))) .& (o2 .>= SIMD8(repeating: Double(0 &- e2)))
-        return SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int64>(repeating: 0).replacing(with: -1, where: inside)) .< 0
+        let any = (SIMD8(repeating: e0) &+ o0) | (SIMD8(repeating: e1) &+ o1) | (SIMD8(repeating: e2) &+ o2)
+        // All ones where the sign is clear: the mask's own lanes. (Set directly: the comparison
+        // `.>= 0` on 32-bit lanes was compiled to a loop lane by lane through the stack.)
+        var mask = SIMDMask<SIMD8<Int32>>()
+        mask._storage = ~(unsafeBitCast(any, to: SIMD16<Int32>.self).oddHalf &>> 31)
+        return mask
     }
 }
 

@@ -705,26 +705,29 @@ public enum ModelRenderer {
                 for x in columns {
                     defer { e0 &+= xs0; e1 &+= xs1; e2 &+= xs2 }
                     let f0 = e0 &+ b0, f1 = e1 &+ b1, f2 = e2 &+ b2
-                    if narrow, f0 &+ reach0 < 0 || f1 &+ reach1 < 0 || f2 &+ reach2 < 0 { continue }
-                    // Inside every edge by more than the samples' reach: all 8 (the common case,
-                    // three comparisons); else sample by sample.
+                    // (Each test one branch: a sum is negative where its sign bit is set, so three
+                    // are all non-negative where their OR is; three branches were mispredicted
+                    // along edges.)
+                    if narrow, (f0 &+ reach0) | (f1 &+ reach1) | (f2 &+ reach2) < 0 { continue }
+                    // Inside every edge by more than the samples' reach: all 8 (the common case);
+                    // else sample by sample.
                     let inside: SIMDMask<SIMD8<Int32>>
-                    if f0 &+ least0 >= 0, f1 &+ least1 >= 0, f2 &+ least2 >= 0 {
+                    if (f0 &+ least0) | (f1 &+ least1) | (f2 &+ least2) >= 0 {
                         inside = SIMDMask(repeating: true)
                     } else {
                         inside = samples.covered(f0, f1, f2)
                         guard Self.anyLane(inside) else { continue }
                     }
                     let px = Float(x) + 0.5 - s.ox
-                    // The edge functions by the triangle's own corners (the lattice ordered them
-                    // with a positive area): the shading's weights, up to a common factor.
-                    let d0 = Float(e0), d1 = Float(swapped ? e2 : e1), d2 = Float(swapped ? e1 : e2)
                     let iz = dz + (s.izA * px + rowZ)
                     let p = row + x
                     touched[p] = true
                     let stored = inverseDepth[p]
                     let pass = inside .& (iz .> stored)
                     guard Self.anyLane(pass) else { continue }
+                    // The edge functions by the triangle's own corners (the lattice ordered them
+                    // with a positive area): the shading's weights, up to a common factor.
+                    let d0 = Float(e0), d1 = Float(swapped ? e2 : e1), d2 = Float(swapped ? e1 : e2)
                     if blend {
                         let shaded = shading.shade(d0, d1, d2, horizon: horizon)
                         guard shaded.w >= 0 else { continue }
