@@ -50,11 +50,13 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     let imageSources: [String: (image: Pixmap, corners: [(x: Double, y: Double)])]
     /// raster-dem sources: the archive, its encoding and its tile size (found from a tile).
     let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
-    let decoded = Locked(DecodedTiles())
+    /// Decoded vector tiles by source and tile (nil: none there), the 48 used last.
+    let decoded = Locked(RecentlyUsed<VectorTile?>(capacity: 48))
     /// raster-dem tiles decoded, by source and tile (nil: none there), most recently used kept:
     /// a view's hillshade tiles each read their DEM tile and its neighbours (a DEM tile was
     /// decoded up to nine times a render), and renders in one process share them.
-    let decodedDEM = Locked(DecodedDEMTiles())
+    /// (At most 24: a 512-pixel Terrain-RGB tile is 1 MiB decoded.)
+    let decodedDEM = Locked(RecentlyUsed<Pixmap?>(capacity: 24))
     let problems = Locked<[String]>([])
     /// `drawsDirectly`, found once from the style.
     let directlyDrawable: Bool
@@ -64,37 +66,39 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     public static let maxLabels = 4_000
     public static let maxBuildings = 10_000
 
-    struct DecodedTiles {
-        var tiles: [String: (tile: VectorTile?, tick: Int)] = [:]
+    /// Values by key, the `capacity` used last kept (the least recently used dropped first).
+    struct RecentlyUsed<Value> {
+        let capacity: Int
+        var values: [String: (value: Value, tick: Int)] = [:]
         var tick = 0
-    }
 
-    struct DecodedDEMTiles {
-        var tiles: [String: (image: Pixmap?, tick: Int)] = [:]
-        var tick = 0
-        /// At most this many (a 512-pixel Terrain-RGB tile is 1 MiB decoded).
-        static let capacity = 24
+        init(capacity: Int) { self.capacity = capacity }
+
+        /// The value kept for `key` (nil: none kept), now the most recently used.
+        mutating func lookUp(_ key: String) -> Value? {
+            tick += 1
+            guard let e = values[key] else { return nil }
+            values[key] = (e.value, tick)
+            return e.value
+        }
+
+        mutating func keep(_ value: Value, for key: String) {
+            tick += 1
+            values[key] = (value, tick)
+            if values.count > capacity {
+                let oldest = values.min { $0.value.tick < $1.value.tick }!.key
+                values[oldest] = nil
+            }
+        }
     }
 
     /// DEM tile `id` of raster-dem source `sourceName`, decoded once (see `decodedDEM`); a tile
     /// that fails to decode is not kept.
     func demTile(_ sourceName: String, _ source: any TileSource, _ id: TileID) throws(TerrainError) -> Pixmap? {
         let key = "\(sourceName) \(id)"
-        if let hit = decodedDEM.withLock({ (d: inout DecodedDEMTiles) -> Pixmap?? in
-            d.tick += 1
-            guard let e = d.tiles[key] else { return nil }
-            d.tiles[key] = (e.image, d.tick)
-            return .some(e.image)
-        }) { return hit }
+        if let hit = decodedDEM.withLock({ $0.lookUp(key) }) { return hit }
         let image = try TileTerrain.decode(source, id)
-        decodedDEM.withLock { (d: inout DecodedDEMTiles) in
-            d.tick += 1
-            d.tiles[key] = (image, d.tick)
-            if d.tiles.count > DecodedDEMTiles.capacity {
-                let oldest = d.tiles.min { $0.value.tick < $1.value.tick }!.key
-                d.tiles[oldest] = nil
-            }
-        }
+        decodedDEM.withLock { $0.keep(image, for: key) }
         return image
     }
 
@@ -291,12 +295,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         guard source != nil || geojson != nil else { return nil }
         if let bounds = style.sources[sourceName]?.bounds, !Self.tile(id, touches: bounds) { return nil }
         let key = "\(sourceName) \(id)"
-        if let hit = decoded.withLock({ (d: inout DecodedTiles) -> VectorTile?? in
-            d.tick += 1
-            guard let e = d.tiles[key] else { return nil }
-            d.tiles[key] = (e.tile, d.tick)
-            return .some(e.tile)
-        }) { return hit }
+        if let hit = decoded.withLock({ $0.lookUp(key) }) { return hit }
         var tile: VectorTile?
         if let geojson {
             tile = geojson.tile(id)
@@ -313,14 +312,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             return nil
           }
         }
-        decoded.withLock { (d: inout DecodedTiles) in
-            d.tick += 1
-            d.tiles[key] = (tile, d.tick)
-            if d.tiles.count > 48 {
-                let oldest = d.tiles.min { $0.value.tick < $1.value.tick }!.key
-                d.tiles[oldest] = nil
-            }
-        }
+        decoded.withLock { $0.keep(tile, for: key) }
         return tile
     }
 

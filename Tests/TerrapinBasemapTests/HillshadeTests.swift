@@ -10,6 +10,23 @@ import TerrapinTiles
 
 /// `hillshade` layers over `raster-dem` sources, shaded as MapLibre shades them.
 @Suite struct HillshadeTests {
+    /// The basemap's caches of decoded tiles (vector and DEM) keep the values used last: a
+    /// look-up makes a value the most recent, the least recent is dropped past the capacity, and
+    /// "no tile there" (nil) is kept like any value.
+    @Test func decodedTilesAreKeptMostRecentlyUsedFirst() {
+        var kept = Basemap.RecentlyUsed<Int?>(capacity: 2)
+        #expect(kept.lookUp("a") == nil)
+        kept.keep(1, for: "a")
+        kept.keep(nil, for: "b")
+        #expect(kept.lookUp("a") == .some(1))
+        #expect(kept.lookUp("b") == .some(nil))
+        #expect(kept.lookUp("a") == .some(1))
+        kept.keep(3, for: "c")  // "b" was used least recently
+        #expect(kept.lookUp("b") == nil)
+        #expect(kept.lookUp("a") == .some(1) && kept.lookUp("c") == .some(3))
+        #expect(kept.values.count == 2)
+    }
+
     /// A shaded channel's byte is `UInt8(min(255, max(0, (c × 255).rounded())))`, as the shading
     /// wrote it before it skipped libm's round: over every half step, their neighbours, a dense
     /// sweep, values outside 0…1 and NaN; and the curve's end is the one each pixel found.
