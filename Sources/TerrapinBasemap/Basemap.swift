@@ -52,11 +52,11 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     let demSources: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)]
     /// Decoded vector tiles by source and tile (nil: none there), the 48 used last.
     let decoded = Locked(RecentlyUsed<VectorTile?>(capacity: 48))
-    /// raster-dem tiles decoded, by source and tile (nil: none there), most recently used kept:
-    /// a view's hillshade tiles each read their DEM tile and its neighbours (a DEM tile was
-    /// decoded up to nine times a render), and renders in one process share them.
+    /// raster-dem tiles decoded to heights, by source and tile (nil: none there), the most
+    /// recently used kept: a view's hillshade tiles each read their DEM tile and its neighbours
+    /// (a DEM tile was decoded up to nine times a render), and renders in one process share them.
     /// (At most 24: a 512-pixel Terrain-RGB tile is 1 MiB decoded.)
-    let decodedDEM = Locked(RecentlyUsed<Pixmap?>(capacity: 24))
+    let decodedDEM = Locked(RecentlyUsed<TileTerrain.Heights?>(capacity: 24))
     let problems = Locked<[String]>([])
     /// `drawsDirectly`, found once from the style.
     let directlyDrawable: Bool
@@ -92,14 +92,14 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         }
     }
 
-    /// DEM tile `id` of raster-dem source `sourceName`, decoded once (see `decodedDEM`); a tile
-    /// that fails to decode is not kept.
-    func demTile(_ sourceName: String, _ source: any TileSource, _ id: TileID) throws(TerrainError) -> Pixmap? {
+    /// The heights of DEM tile `id` of raster-dem source `sourceName`, decoded once (see
+    /// `decodedDEM`); a tile that fails to decode is not kept.
+    func demTile(_ sourceName: String, _ source: any TileSource, _ encoding: ElevationEncoding, _ id: TileID) throws(TerrainError) -> TileTerrain.Heights? {
         let key = "\(sourceName) \(id)"
         if let hit = decodedDEM.withLock({ $0.lookUp(key) }) { return hit }
-        let image = try TileTerrain.decode(source, id)
-        decodedDEM.withLock { $0.keep(image, for: key) }
-        return image
+        let heights = try TileTerrain.decode(source, id).map { TileTerrain.Heights($0, encoding) }
+        decodedDEM.withLock { $0.keep(heights, for: key) }
+        return heights
     }
 
     /// `open` opens a source's archive (a path or XYZ template); `tiles` stands in for every

@@ -43,7 +43,7 @@ extension Basemap {
         let mosaic: [Float]
         do throws(TerrainError) {
             let made = try TileTerrain.mosaic(dem.source, dem.encoding, zoom: dz, from: a, tilesX: tilesX, tilesY: tilesY, tileSize: dem.tileSize,
-                                              decoded: { (id) throws(TerrainError) in try self.demTile(sourceName, dem.source, id) })
+                                              decoded: { (id) throws(TerrainError) in try self.demTile(sourceName, dem.source, dem.encoding, id) })
             guard made.found > 0 else { return nil }
             mosaic = made.samples
         } catch {

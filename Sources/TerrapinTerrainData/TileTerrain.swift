@@ -91,13 +91,31 @@ public enum TileTerrain {
         return try decode(source, middle)?.width ?? 256
     }
 
+    /// An elevation tile's heights, one a pixel, row by row: NaN where the pixel's alpha is not
+    /// 255 (a void).
+    public struct Heights: Sendable {
+        public let width: Int, height: Int
+        public let samples: [Float]
+
+        public init(_ image: Pixmap, _ encoding: ElevationEncoding) {
+            width = image.width; height = image.height
+            var samples = [Float](repeating: .nan, count: image.width * image.height)
+            image.data.withUnsafeBufferPointer { d in
+                for i in 0..<samples.count where d[4 * i + 3] == 255 {
+                    samples[i] = encoding.height(d[4 * i], d[4 * i + 1], d[4 * i + 2])
+                }
+            }
+            self.samples = samples
+        }
+    }
+
     /// The heights of `tilesX` × `tilesY` tiles of `zoom` from tile `a` in Web Mercator, one
     /// per pixel, NaN where no tile is; a missing tile is magnified from its nearest ancestor
     /// (overzoom). Also how many tiles were found, and how many of them at `zoom` itself.
-    /// `decoded` reads a tile's image (by default from `source`, each time): a caller drawing
-    /// neighbouring mosaics passes one that keeps them.
+    /// `decoded` reads a tile's heights (by default decoded from `source` each time): a caller
+    /// drawing neighbouring mosaics passes one that keeps them.
     public static func mosaic(_ source: any TileSource, _ encoding: ElevationEncoding, zoom: Int, from a: TileID, tilesX: Int, tilesY: Int,
-                              tileSize: Int, decoded: ((TileID) throws(TerrainError) -> Pixmap?)? = nil) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
+                              tileSize: Int, decoded: ((TileID) throws(TerrainError) -> Heights?)? = nil) throws(TerrainError) -> (samples: [Float], found: Int, native: Int) {
         let width = tilesX * tileSize, height = tilesY * tileSize
         var mosaic = [Float](repeating: .nan, count: width * height)
         var found = 0, native = 0
@@ -105,25 +123,33 @@ public enum TileTerrain {
         for ty in 0..<tilesY {
             for tx in 0..<tilesX {
                 let id = TileID(z: zoom, x: a.x + tx, y: a.y + ty)
-                var image: Pixmap?, up = 0
-                while image == nil, up <= zoom - minZoom {
-                    if let decoded { image = try decoded(id.ancestor(up)) } else { image = try decode(source, id.ancestor(up)) }
-                    if image == nil { up += 1 }
+                var tile: Heights?, up = 0
+                while tile == nil, up <= zoom - minZoom {
+                    if let decoded { tile = try decoded(id.ancestor(up)) } else { tile = try decode(source, id.ancestor(up)).map { Heights($0, encoding) } }
+                    if tile == nil { up += 1 }
                 }
-                guard let image else { continue }
+                guard let tile else { continue }
                 found += 1
                 if up == 0 { native += 1 }
                 // This tile's part of the ancestor: 1/2^up of it, offset by the low bits of x, y.
-                let part = Double(image.width) / Double(tileSize << up)
+                let part = Double(tile.width) / Double(tileSize << up)
                 let ox = Double((id.x & ((1 << up) - 1)) * tileSize), oy = Double((id.y & ((1 << up) - 1)) * tileSize)
-                image.data.withUnsafeBufferPointer { d in
-                    for y in 0..<tileSize {
-                        let sy = min(image.height - 1, Int((oy + Double(y) + 0.5) * part))
-                        for x in 0..<tileSize {
-                            let sx = min(image.width - 1, Int((ox + Double(x) + 0.5) * part))
-                            let o = (sy * image.width + sx) * 4
-                            guard d[o + 3] == 255 else { continue }
-                            mosaic[(ty * tileSize + y) * width + tx * tileSize + x] = encoding.height(d[o], d[o + 1], d[o + 2])
+                tile.samples.withUnsafeBufferPointer { h in
+                    mosaic.withUnsafeMutableBufferPointer { m in
+                        if up == 0, tile.width == tileSize, tile.height >= tileSize {
+                            // The tile itself at its own size: its rows as they are (what the
+                            // general read below gives there, sample for sample).
+                            for y in 0..<tileSize {
+                                (m.baseAddress! + (ty * tileSize + y) * width + tx * tileSize).update(from: h.baseAddress! + y * tileSize, count: tileSize)
+                            }
+                            return
+                        }
+                        for y in 0..<tileSize {
+                            let sy = min(tile.height - 1, Int((oy + Double(y) + 0.5) * part))
+                            for x in 0..<tileSize {
+                                let sx = min(tile.width - 1, Int((ox + Double(x) + 0.5) * part))
+                                m[(ty * tileSize + y) * width + tx * tileSize + x] = h[sy * tile.width + sx]
+                            }
                         }
                     }
                 }

@@ -355,6 +355,25 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
     /// Heights from the Terrain-RGB tiles against the SRTM `.hgt` they were made from
     /// (bilinear in N42E001.hgt: 1017.4, 2891.9, 2547.9, 1255.5 m). The tiles are z12
     /// (≈ 28 m pixels) resampled from 90 m samples, so within 25 m.
+    /// A mosaic of tiles read through a caller's store of decoded heights is the mosaic read
+    /// from the archive, sample for sample (voids as NaN), at the archive's own zoom (each tile's
+    /// rows copied) and past its deepest (tiles magnified from their ancestor).
+    @Test func mosaicsFromKeptHeightsAreTheArchivesOwn() throws {
+        let source = try TileSources.open(fixtures + "andorra-terrainrgb-z8-12.pmtiles")
+        var reads = 0
+        for zoom in [11, 12, 13] {
+            let a = TileID.containing(longitude: 1.52, latitude: 42.55, zoom: zoom)
+            let tileSize = try #require(try TileTerrain.decode(source, a)?.width ?? TileTerrain.decode(source, a.ancestor(zoom - 12))?.width)
+            let direct = try TileTerrain.mosaic(source, .terrainrgb, zoom: zoom, from: a, tilesX: 2, tilesY: 2, tileSize: tileSize)
+            let kept = try TileTerrain.mosaic(source, .terrainrgb, zoom: zoom, from: a, tilesX: 2, tilesY: 2, tileSize: tileSize,
+                                              decoded: { (id) throws(TerrainError) in reads += 1; return try TileTerrain.decode(source, id).map { TileTerrain.Heights($0, .terrainrgb) } })
+            #expect(direct.found == kept.found && direct.native == kept.native && direct.found > 0)
+            #expect(zip(direct.samples, kept.samples).allSatisfy { $0.bitPattern == $1.bitPattern }, "zoom \(zoom)")
+            #expect(direct.samples.contains { !$0.isNaN })
+        }
+        #expect(reads > 0)
+    }
+
     @Test func andorraReliefMatchesTheHGT() throws {
         let source = try TileSources.open(fixtures + "andorra-terrainrgb-z8-12.pmtiles")
         let (grid, zoom) = try TileTerrain.grid(source, encoding: .terrainrgb)
