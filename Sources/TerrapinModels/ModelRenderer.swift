@@ -201,8 +201,7 @@ public enum ModelRenderer {
                     let minY = min(s0.y, s1.y, s2.y), maxY = max(s0.y, s1.y, s2.y)
                     guard maxX >= 0, minX < Float(width), maxY >= 0, minY < Float(height) else { continue }
                     // A triangle grazing the near plane can reach far off the screen: beyond 2^16 pixels
-                    // the Float depth plane loses its precision (and the lattice's edge functions, at
-                    // the samples, their exactness as Doubles), and such a sliver is not what a map shows.
+                    // the Float depth plane loses its precision, and such a sliver is not what a map shows.
                     guard maxX - minX < 65_536, maxY - minY < 65_536 else { continue }
                     var flatLit = Float.nan
                     if prim.normals.isEmpty {
