@@ -210,8 +210,17 @@ public enum MapPainter {
         style.sunAltitude = content.sun.altitude
         var models: [PlacedModel] = []
         var groundDone = false
-        // Whether anything reads the ground's depth: terrain, 3D content, depth-tested shapes.
-        let depthRead = scene.depthTestsShapes
+        // Whether anything reads the ground's depth or draws into the frame after the ground:
+        // terrain, 3D content (drawn or not), solids, depth-tested shapes. Without, a flat map
+        // stays on the canvas as drawn.
+        let depthRead = scene.depthTestsShapes || scene.items.contains { item in
+            switch item.content {
+            case .terrainMesh, .buildings, .model: true
+            case .shape(let k): scene.shapes[k].solid != nil
+            default: false
+            }
+        }
+        var onCanvas = false
         // The drape's tiles drawn for the image's pixels a point.
         let groundImagery = content.groundImagery(canvas.transform.a)
         for item in scene.items where (item.layer == .ground || item.layer == .threeD) && layers.contains(item.layer) {
@@ -229,7 +238,10 @@ public enum MapPainter {
                 // tile, as a web map is; any other view drapes the tiles' textures.
                 // (Resolve chose it; too many tiles for one image, and the tiles are draped instead.)
                 if case .flatBasemap? = drape, let drawer = groundImagery?.tiles?.drawer,
-                   pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas, layers: groundLayers(scene), depth: depthRead) { continue }
+                   pass.drawFlatMap(drawer, ground: color, style: style, onto: canvas, layers: groundLayers(scene), depth: depthRead) {
+                    onCanvas = !depthRead
+                    continue
+                }
                 pass.drawSkyAndFlatGround(ground: color, grid: content.terrain?.grid, imagery: drape != nil ? groundImagery : nil, style: style)
             case .terrainMesh(_, _, _, let drape, let roadmap):
                 guard let terrain = content.terrain else { continue }
@@ -260,7 +272,8 @@ public enum MapPainter {
                 ModelRenderer.draw(models, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, light: light, into: &frame)
             }
         }
-        pass.composite(onto: canvas)
+        // (A flat map left on the canvas: the frame holds only its ground colour.)
+        if !onCanvas { pass.composite(onto: canvas) }
         return pass.depthProbe
     }
 

@@ -236,15 +236,17 @@ public struct GroundPass {
     /// tiles), each drawn straight onto `canvas` at its place, its style evaluated at the view's
     /// own zoom; every device pixel is drawn by the one tile its centre lies in. Then the frame
     /// takes the pixels back, so 3D content drawn next covers them. False (nothing drawn) when
-    /// the drawer cannot, or the view is not such a map. Without `depth` the ground's depth is not
-    /// cast (see `drawSkyAndFlatGround`).
+    /// the drawer cannot, or the view is not such a map. Without `depth` (nothing is drawn into
+    /// the frame after it, nothing reads its depth) the ground's depth is not cast (see
+    /// `drawSkyAndFlatGround`) and the frame does not take the pixels back: the canvas holds the
+    /// map, and the frame is not to be composited again.
     public mutating func drawFlatMap(_ drawer: any TileDrawer, ground groundColor: RGBAColor, style: TerrainStyle, onto canvas: Canvas,
                                      layers: Range<Int>? = nil, depth: Bool = true) -> Bool {
         guard flatMapTiles(drawer, layers: layers, onto: canvas, before: { pass in
             pass.drawSkyAndFlatGround(ground: groundColor, grid: nil, imagery: nil, style: style, depth: depth)
             pass.composite(onto: canvas)
         }) else { return false }
-        readBack(from: canvas)
+        if depth { readBack(from: canvas) }
         return true
     }
 
