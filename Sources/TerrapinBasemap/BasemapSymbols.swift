@@ -10,7 +10,17 @@ import TerrapinTiles
 
 /// A label of a symbol layer, not yet placed: the resolver projects it, hides it where the
 /// terrain hides its anchor, and collides it with markers and other labels.
+@dynamicMemberLookup
 public struct BasemapSymbol: Sendable, Equatable {
+    /// How it is placed and its icon drawn (`SymbolPlacement`): its fields read and written as
+    /// this value's own.
+    public var placement = SymbolPlacement()
+
+    public subscript<T>(dynamicMember path: WritableKeyPath<SymbolPlacement, T>) -> T {
+        get { placement[keyPath: path] }
+        set { placement[keyPath: path] = newValue }
+    }
+
     public var text: String
     public var latitude: Double, longitude: Double
     /// For labels along lines: a second point along the line, so the label turns with it on
@@ -19,22 +29,12 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// For labels along lines: the line around the anchor (enough of it each side for the text
     /// to follow its curve), and the index of the anchor among its points.
     public var line: [(latitude: Double, longitude: Double)] = []
-    public var lineAnchor = 0
-    /// `text-max-angle`: most a line label turns between neighbouring glyphs, degrees.
-    public var maxAngle = 45.0
-    /// A label whose glyphs lie flat on the map under pitch (`text-pitch-alignment` "map", or
-    /// "auto" while the text follows the line or turns with the map).
-    public var flat = false
     /// `text-padding`: pixels around the label's collision box (MapLibre's default 2).
     public var padding = 2.0
-    /// `text-justify` of wrapped lines: "left", "center", "right" ("auto" resolved by the anchor).
-    public var justify = "center"
     public var size: Double
     public var color: StyleColor
     public var haloColor: StyleColor
     public var haloWidth: Double
-    /// `text-halo-blur`: pixels over which the halo's edge fades.
-    public var haloBlur = 0.0
     /// `text-font` names ("Noto Sans Bold"): family, weight and slant.
     public var fonts: [String]
     /// Ems.
@@ -64,33 +64,6 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// `text-writing-mode` of a point's label: the ways its text is tried, in order
     /// ("horizontal", "vertical"); empty: horizontal only.
     public var writingModes: [String] = []
-    /// Drawn, within its layer, from the top of the view down rather than by `symbol-sort-key`
-    /// (`symbol-z-order`: "viewport-y", or "auto" without a sort key, where the layer's symbols
-    /// may overlap: an allow-overlap or ignore-placement property is true).
-    public var sortsByY = false
-    /// `text-rotate` of a point's label: degrees clockwise the text turns about its point.
-    public var textRotate = 0.0
-    /// A point label's text turns with the map (`text-rotation-alignment: map`), and its icon
-    /// (`icon-rotation-alignment: map`).
-    public var rotatesWithMap = false
-    public var iconRotatesWithMap = false
-    /// `text-allow-overlap` (and `icon-allow-overlap` for its icon): placed whatever it
-    /// overlaps.
-    public var allowOverlap = false
-    /// `text-ignore-placement` (and `icon-ignore-placement` for its icon): placed without
-    /// keeping its space from later labels.
-    public var ignorePlacement = false
-    /// `icon-opacity`.
-    public var iconOpacity = 1.0
-    /// `icon-rotate`: degrees clockwise.
-    public var iconRotate = 0.0
-    /// `icon-keep-upright` on an icon turned with its line: the line's direction at the icon
-    /// (degrees clockwise from east on the map), by which the icon is turned half round where
-    /// the line runs leftwards on screen; nil otherwise.
-    public var iconLineTurn: Double?
-    /// The icon lies flat on the map under pitch (`icon-pitch-alignment` "map", or "auto" where
-    /// the icon turns with the map).
-    public var iconFlat = false
     /// `text-translate`: pixels right and down the text is moved.
     public var translate = (x: 0.0, y: 0.0)
     /// Whether `translate` is on the map (`text-translate-anchor` "map", the default: east and
@@ -100,33 +73,17 @@ public struct BasemapSymbol: Sendable, Equatable {
     /// (`icon-translate-anchor` "map", the default).
     public var iconTranslate = (x: 0.0, y: 0.0)
     public var iconTranslatesWithMap = true
-    /// `icon-image` from the sprite: its pixels, drawn `iconScale` points per pixel, centred on
-    /// the anchor.
-    public var icon: Pixmap?
-    public var iconScale = 1.0
-    /// `icon-anchor`: where the point sits on the icon ("center", "bottom", "top-left", …).
-    public var iconAnchor = "center"
     /// `icon-offset` times `icon-size`: points right and down the icon is moved from its place.
     public var iconOffset = (x: 0.0, y: 0.0)
-    /// `icon-text-fit`: "none", "width", "height" or "both" — the icon stretched over the text's
-    /// box in those directions (centred on it in the others), `iconTextFitPadding` pixels
-    /// beyond it (top, right, bottom, left: `icon-text-fit-padding`).
-    public var iconTextFit = "none"
-    public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
     /// A point's text and icon placed each by its own rules, as MapLibre places them (nil
     /// without both): the icon's overlap and placement rules, `icon-padding`, and whether either
     /// may show without the other (`text-optional`, `icon-optional`).
     public var iconRules: IconRules?
-    /// Which parts of the icon stretch when it is fitted (the sprite's `stretchX`, `stretchY`, `content`).
-    public var iconStretch: IconStretch?
     /// Placement order: lower first (the style's top-most symbol layer first, then
     /// `symbol-sort-key`, then the tiles' order, west to east and north to south, as MapLibre's).
     public var priority: Double
     public var layer: String
     public var featureID: UInt64?
-    /// What the place is, from the feature's attributes (`class`, else `kind`, else
-    /// `subclass`: OpenMapTiles', Protomaps' and Shortbread's words), for its card.
-    public var kind: String?
 
     public static func == (a: BasemapSymbol, b: BasemapSymbol) -> Bool {
         a.text == b.text && a.latitude == b.latitude && a.longitude == b.longitude && a.along?.latitude == b.along?.latitude

@@ -220,33 +220,13 @@ extension DrawnBasemap {
                                anchor: s.anchor, along: s.along.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) },
                                priority: s.priority, layer: s.layer, featureID: s.featureID)
         var allowing = style
-        allowing.kind = s.kind
-        allowing.allowOverlap = s.allowOverlap
-        allowing.ignorePlacement = s.ignorePlacement
-        allowing.iconOpacity = s.iconOpacity
-        allowing.iconRotate = s.iconRotate
-        allowing.iconLineTurn = s.iconLineTurn
-        allowing.iconFlat = s.iconFlat
-        allowing.icon = s.icon
-        allowing.iconScale = s.iconScale
-        allowing.iconAnchor = s.iconAnchor
-        allowing.sortsByY = s.sortsByY
-        allowing.textRotate = s.textRotate
-        allowing.rotatesWithMap = s.rotatesWithMap
-        allowing.iconRotatesWithMap = s.iconRotatesWithMap
+        // Placed as its style says (what the label and the style's symbol share, as it is).
+        allowing.placement = s.placement
         if s.translatesWithMap { allowing.mapTranslate = Size(width: s.translate.x, height: s.translate.y) }
         if s.iconTranslatesWithMap { allowing.iconMapTranslate = Size(width: s.iconTranslate.x, height: s.iconTranslate.y) }
         allowing.iconOffset = Size(width: s.iconOffset.x, height: s.iconOffset.y)
-        allowing.iconTextFit = s.iconTextFit
-        allowing.iconTextFitPadding = s.iconTextFitPadding
-        allowing.iconStretch = s.iconStretch
         allowing.line = s.line.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }
-        allowing.lineAnchor = s.lineAnchor
-        allowing.haloBlur = s.haloBlur
-        allowing.maxAngle = s.maxAngle
-        allowing.flat = s.flat
         allowing.padding = s.padding
-        allowing.justify = s.justify
         allowing.lineHeight = s.lineHeight
         allowing.letterSpacing = LabelStyle.letterSpacing(ems: s.letterSpacing, size: s.size)
         allowing.variableAnchors = s.variableAnchors.map {

@@ -353,7 +353,17 @@ public struct TextSection: Sendable, Equatable {
 public enum LabelWritingMode: String, Sendable, Equatable { case horizontal, vertical }
 
 /// A basemap label's look and placement, from its style's symbol layer.
+@dynamicMemberLookup
 public struct LabelStyle: Sendable, Equatable {
+    /// How it is placed and its icon drawn (`SymbolPlacement`): its fields read and written as
+    /// this value's own.
+    public var placement = SymbolPlacement()
+
+    public subscript<T>(dynamicMember path: WritableKeyPath<SymbolPlacement, T>) -> T {
+        get { placement[keyPath: path] }
+        set { placement[keyPath: path] = newValue }
+    }
+
     /// The style at `k` times its size: the text, its wrap width, offset, letter spacing and
     /// padding, the icon and its fit padding (MapLibre's perspective scaling of labels that
     /// face the viewer; halos keep their width, as its shader keeps them).
@@ -366,7 +376,7 @@ public struct LabelStyle: Sendable, Equatable {
         s.padding *= k
         s.iconRules?.iconPadding *= k
         s.iconScale *= k
-        s.iconTextFitPadding = iconTextFitPadding.map { $0 * k }
+        s.iconTextFitPadding = self.iconTextFitPadding.map { $0 * k }
         s.iconOffset = Size(width: iconOffset.width * k, height: iconOffset.height * k)
         s.mapTranslate = Size(width: mapTranslate.width * k, height: mapTranslate.height * k)
         s.iconMapTranslate = Size(width: iconMapTranslate.width * k, height: iconMapTranslate.height * k)
@@ -379,8 +389,6 @@ public struct LabelStyle: Sendable, Equatable {
     public var haloColor: RGBAColor
     /// Points.
     public var haloWidth: Double
-    /// Points over which the halo's outer edge fades (`text-halo-blur`); 0: a sharp edge.
-    public var haloBlur = 0.0
     /// Points; 0 does not wrap.
     public var maxWidth: Double
     /// Points, x right and y down, from the anchor.
@@ -404,68 +412,22 @@ public struct LabelStyle: Sendable, Equatable {
     /// Parts of the text in their own font (a style's `format` sections with a `text-font`),
     /// by code point; the rest in `font`.
     public var sectionFonts: [TextFont] = []
-    /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
-    /// box is the turned text's bounding box.
-    public var textRotate = 0.0
-    /// A point's text turns with the map (`text-rotation-alignment: map`): by the camera's
-    /// heading as well as `textRotate`. Default false (it stays level on the screen).
-    public var rotatesWithMap = false
-    /// A point's icon turns with the map (`icon-rotation-alignment: map`): by the camera's
-    /// heading as well as `iconRotate`. Default false.
-    public var iconRotatesWithMap = false
     /// For labels along a line: a second point along it (the label turns with the line on
     /// screen, kept upright).
     public var along: LatLngAltitude?
     /// For labels along a line: the line around the anchor, its glyphs set along its curve
     /// when it is long and straight enough on screen; `lineAnchor` is the anchor's index in it.
     public var line: [LatLngAltitude] = []
-    public var lineAnchor = 0
-    /// Most the text turns between neighbouring glyphs along the line (degrees,
-    /// `text-max-angle`); past it the label is set straight.
-    public var maxAngle = 45.0
-    /// The glyphs lie flat on the map under pitch, foreshortened with the ground
-    /// (`text-pitch-alignment` "map", MapLibre's default for line labels), rather than standing
-    /// upright: a line's label along its curve, a point's about its anchor (colliding by its
-    /// upright box, as MapLibre's point labels do).
-    public var flat = false
     /// Points between letters (`text-letter-spacing`, ems times the size).
     public var letterSpacing = 0.0
     /// Points around the collision box (`text-padding`); 0 for the scene's own labels.
     public var padding = 0.0
-    /// How wrapped lines align: "left", "center" (the default) or "right" (`text-justify`).
-    public var justify = "center"
     /// Each line's height in ems, its glyphs centred in it (`text-line-height`); nil: the
     /// font's own line spacing. A style's labels get MapLibre's 1.2 unless it says otherwise.
     public var lineHeight: Double?
     /// Placement order, lower first. A style's labels: the layer's rank from the top of the
     /// style in millions, plus its `symbol-sort-key` (within ±100,000).
     public var priority: Double
-    /// Drawn, within its layer, from the top of the view down (`symbol-z-order`), rather than
-    /// in placement order.
-    public var sortsByY = false
-    /// Placed whatever it overlaps (`text-allow-overlap`); it still hides later labels.
-    public var allowOverlap = false
-    /// Keeps no space from later labels (`text-ignore-placement`): they may overlap it.
-    public var ignorePlacement = false
-    /// The icon's opacity (`icon-opacity`).
-    public var iconOpacity = 1.0
-    /// Degrees clockwise the icon is turned about its centre (`icon-rotate`).
-    public var iconRotate = 0.0
-    /// An icon along a line kept upright (`icon-keep-upright`): the line's direction there,
-    /// degrees clockwise from east on the map; where it runs leftwards on screen the icon is
-    /// turned half round. Nil: never turned so.
-    public var iconLineTurn: Double?
-    /// The icon lies flat on the map under pitch, foreshortened with the ground
-    /// (`icon-pitch-alignment` "map"), rather than standing upright; it collides by its upright
-    /// box.
-    public var iconFlat = false
-    /// An icon centred on the anchor (`icon-image` from the style's sprite), drawn
-    /// `iconScale` points per pixel.
-    public var icon: Pixmap?
-    public var iconScale = 1.0
-    /// Where the anchor sits on the icon (`icon-anchor`: "center", "bottom", …), and points
-    /// right and down the icon is moved from there (`icon-offset` times `icon-size`).
-    public var iconAnchor = "center"
     public var iconOffset = Size.zero
     /// The part of `offset` (and of each variable anchor's) that lies on the map (a style's
     /// `text-translate` with its anchor "map"): east and south as seen north up, turned with
@@ -473,20 +435,12 @@ public struct LabelStyle: Sendable, Equatable {
     /// (`icon-translate`).
     public var mapTranslate = Size.zero
     public var iconMapTranslate = Size.zero
-    /// `icon-text-fit` ("none", "width", "height", "both") and its padding in points (top,
-    /// right, bottom, left): the icon stretched over the text's box.
-    public var iconTextFit = "none"
-    public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
     /// A point's text and icon placed each by its own rules and box (nil: placed together,
     /// by `allowOverlap`, `ignorePlacement` and `padding`).
     public var iconRules: IconRules?
-    /// Which parts of the icon stretch when it is fitted (nil: all of it, evenly).
-    public var iconStretch: IconStretch?
     /// The style layer's id and the feature's id (for taps: `MapTapInfo` `.place`).
     public var layer: String
     public var featureID: UInt64?
-    /// What the place is (the feature's `class`, `kind` or `subclass`), for its card.
-    public var kind: String?
 
     /// How the label is set: as MapLibre sets a style's labels — its glyph sheets' advances,
     /// no kerning, letter spacing, line height, and balanced lines within `maxWidth`.
@@ -497,7 +451,7 @@ public struct LabelStyle: Sendable, Equatable {
         if maxWidth > 0 {
             options.maxWidth = maxWidth
             options.balanced = true
-            options.alignment = justify == "left" ? .leading : justify == "right" ? .trailing : .center
+            options.alignment = self.justify == "left" ? .leading : self.justify == "right" ? .trailing : .center
         }
         return options
     }

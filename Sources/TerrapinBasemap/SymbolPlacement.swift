@@ -1,0 +1,66 @@
+// How a label is placed and its icon drawn: what a style's symbol layer says of one label
+// (`BasemapSymbol`) and what the map then places (`LabelStyle`), one set of fields for both.
+import TerrapinRaster
+
+public struct SymbolPlacement: Sendable, Equatable {
+    /// What the place is (the feature's `class`, `kind` or `subclass`), for its card.
+    public var kind: String?
+    /// Placed whatever it overlaps (`text-allow-overlap`, and `icon-allow-overlap` for its
+    /// icon); it still hides later labels.
+    public var allowOverlap = false
+    /// Keeps no space from later labels (`text-ignore-placement`, and `icon-ignore-placement`
+    /// for its icon): they may overlap it.
+    public var ignorePlacement = false
+    /// The icon's opacity (`icon-opacity`).
+    public var iconOpacity = 1.0
+    /// Degrees clockwise the icon is turned about its centre (`icon-rotate`).
+    public var iconRotate = 0.0
+    /// An icon along a line kept upright (`icon-keep-upright`): the line's direction there,
+    /// degrees clockwise from east on the map; where it runs leftwards on screen the icon is
+    /// turned half round. Nil: never turned so.
+    public var iconLineTurn: Double?
+    /// The icon lies flat on the map under pitch, foreshortened with the ground
+    /// (`icon-pitch-alignment` "map", or "auto" where the icon turns with the map), rather than
+    /// standing upright; it collides by its upright box.
+    public var iconFlat = false
+    /// An icon centred on the anchor (`icon-image` from the style's sprite), drawn `iconScale`
+    /// points per pixel.
+    public var icon: Pixmap?
+    public var iconScale = 1.0
+    /// Where the anchor sits on the icon (`icon-anchor`: "center", "bottom", …).
+    public var iconAnchor = "center"
+    /// Drawn, within its layer, from the top of the view down (`symbol-z-order`), rather than
+    /// in placement order.
+    public var sortsByY = false
+    /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
+    /// box is the turned text's bounding box.
+    public var textRotate = 0.0
+    /// A point's text turns with the map (`text-rotation-alignment: map`): by the camera's
+    /// heading as well as `textRotate`. Default false (it stays level on the screen).
+    public var rotatesWithMap = false
+    /// A point's icon turns with the map (`icon-rotation-alignment: map`): by the camera's
+    /// heading as well as `iconRotate`. Default false.
+    public var iconRotatesWithMap = false
+    /// `icon-text-fit` ("none", "width", "height", "both") and its padding (top, right, bottom,
+    /// left): the icon stretched over the text's box.
+    public var iconTextFit = "none"
+    public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
+    /// Which parts of the icon stretch when it is fitted (nil: all of it, evenly).
+    public var iconStretch: IconStretch?
+    /// For labels along lines: the index of the anchor among the line's points.
+    public var lineAnchor = 0
+    /// Points over which the halo's outer edge fades (`text-halo-blur`); 0: a sharp edge.
+    public var haloBlur = 0.0
+    /// Most the text turns between neighbouring glyphs along the line (degrees,
+    /// `text-max-angle`); past it the label is set straight.
+    public var maxAngle = 45.0
+    /// The glyphs lie flat on the map under pitch, foreshortened with the ground
+    /// (`text-pitch-alignment` "map", MapLibre's default for line labels), rather than standing
+    /// upright: a line's label along its curve, a point's about its anchor (colliding by its
+    /// upright box, as MapLibre's point labels do).
+    public var flat = false
+    /// How wrapped lines align: "left", "center" (the default) or "right" (`text-justify`).
+    public var justify = "center"
+
+    public init() {}
+}
