@@ -10,16 +10,10 @@ import TerrapinTiles
 
 /// A label of a symbol layer, not yet placed: the resolver projects it, hides it where the
 /// terrain hides its anchor, and collides it with markers and other labels.
-@dynamicMemberLookup
-public struct BasemapSymbol: Sendable, Equatable {
-    /// How it is placed and its icon drawn (`SymbolPlacement`): its fields read and written as
-    /// this value's own.
+public struct BasemapSymbol: Sendable, Equatable, SymbolPlaced {
+    /// How it is placed and its icon drawn: its fields read and written as this value's own
+    /// (`SymbolPlaced`).
     public var placement = SymbolPlacement()
-
-    public subscript<T>(dynamicMember path: WritableKeyPath<SymbolPlacement, T>) -> T {
-        get { placement[keyPath: path] }
-        set { placement[keyPath: path] = newValue }
-    }
 
     public var text: String
     public var latitude: Double, longitude: Double

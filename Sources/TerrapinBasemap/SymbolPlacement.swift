@@ -64,3 +64,20 @@ public struct SymbolPlacement: Sendable, Equatable {
 
     public init() {}
 }
+
+/// A value placed as a style's symbol is (a style's symbol, the map's label): its
+/// `placement`'s fields read and written as its own (`style.allowOverlap`, `\.iconRotate`).
+@dynamicMemberLookup
+public protocol SymbolPlaced {
+    var placement: SymbolPlacement { get set }
+}
+
+extension SymbolPlaced {
+    /// (Inlinable: a label's fields are read in the resolver's loops, where a key path applied
+    /// at run time would cost a call each.)
+    @inlinable
+    public subscript<T>(dynamicMember path: WritableKeyPath<SymbolPlacement, T>) -> T {
+        get { placement[keyPath: path] }
+        set { placement[keyPath: path] = newValue }
+    }
+}

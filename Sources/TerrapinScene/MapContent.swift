@@ -353,16 +353,10 @@ public struct TextSection: Sendable, Equatable {
 public enum LabelWritingMode: String, Sendable, Equatable { case horizontal, vertical }
 
 /// A basemap label's look and placement, from its style's symbol layer.
-@dynamicMemberLookup
-public struct LabelStyle: Sendable, Equatable {
-    /// How it is placed and its icon drawn (`SymbolPlacement`): its fields read and written as
-    /// this value's own.
+public struct LabelStyle: Sendable, Equatable, SymbolPlaced {
+    /// How it is placed and its icon drawn: its fields read and written as this value's own
+    /// (`SymbolPlaced`).
     public var placement = SymbolPlacement()
-
-    public subscript<T>(dynamicMember path: WritableKeyPath<SymbolPlacement, T>) -> T {
-        get { placement[keyPath: path] }
-        set { placement[keyPath: path] = newValue }
-    }
 
     /// The style at `k` times its size: the text, its wrap width, offset, letter spacing and
     /// padding, the icon and its fit padding (MapLibre's perspective scaling of labels that
