@@ -3,7 +3,8 @@
 import TerrapinRaster
 
 public struct SymbolPlacement: Sendable, Equatable {
-    /// What the place is (the feature's `class`, `kind` or `subclass`), for its card.
+    /// What the place is (the feature's `class`, else `kind`, else `subclass`: OpenMapTiles',
+    /// Protomaps' and Shortbread's words), for its card.
     public var kind: String?
     /// Placed whatever it overlaps (`text-allow-overlap`, and `icon-allow-overlap` for its
     /// icon); it still hides later labels.
@@ -29,8 +30,9 @@ public struct SymbolPlacement: Sendable, Equatable {
     public var iconScale = 1.0
     /// Where the anchor sits on the icon (`icon-anchor`: "center", "bottom", …).
     public var iconAnchor = "center"
-    /// Drawn, within its layer, from the top of the view down (`symbol-z-order`), rather than
-    /// in placement order.
+    /// Drawn, within its layer, from the top of the view down rather than in placement order
+    /// (`symbol-z-order`: "viewport-y", or "auto" without a sort key where the layer's symbols
+    /// may overlap: an allow-overlap or ignore-placement property is true).
     public var sortsByY = false
     /// Degrees clockwise a point's text turns about its point (`text-rotate`); its collision
     /// box is the turned text's bounding box.
@@ -41,11 +43,13 @@ public struct SymbolPlacement: Sendable, Equatable {
     /// A point's icon turns with the map (`icon-rotation-alignment: map`): by the camera's
     /// heading as well as `iconRotate`. Default false.
     public var iconRotatesWithMap = false
-    /// `icon-text-fit` ("none", "width", "height", "both") and its padding (top, right, bottom,
-    /// left): the icon stretched over the text's box.
+    /// `icon-text-fit` ("none", "width", "height", "both"): the icon stretched over the text's
+    /// box in those directions (centred on it in the others), `iconTextFitPadding` beyond it
+    /// (top, right, bottom, left: `icon-text-fit-padding`).
     public var iconTextFit = "none"
     public var iconTextFitPadding = [0.0, 0.0, 0.0, 0.0]
-    /// Which parts of the icon stretch when it is fitted (nil: all of it, evenly).
+    /// Which parts of the icon stretch when it is fitted (the sprite's `stretchX`, `stretchY`,
+    /// `content`; nil: all of it, evenly).
     public var iconStretch: IconStretch?
     /// For labels along lines: the index of the anchor among the line's points.
     public var lineAnchor = 0
@@ -59,7 +63,8 @@ public struct SymbolPlacement: Sendable, Equatable {
     /// upright: a line's label along its curve, a point's about its anchor (colliding by its
     /// upright box, as MapLibre's point labels do).
     public var flat = false
-    /// How wrapped lines align: "left", "center" (the default) or "right" (`text-justify`).
+    /// How wrapped lines align: "left", "center" (the default) or "right" (`text-justify`; a
+    /// style's "auto" resolved by the anchor).
     public var justify = "center"
 
     public init() {}
