@@ -10,6 +10,12 @@
 //   usual approximation of both libraries (areas add, then clamp).
 // - The accumulation buffer covers only the path's bounds clipped to the target, and is kept
 //   zeroed between uses, so small shapes cost small work. No allocation per span or pixel.
+// - Each row remembers the first and last cell its edges wrote. Left of the first the running
+//   sum is zero; right of the last it is constant. So a row is swept over that span only, the
+//   constant tail is filled in one go (or, being zero, skipped), and the sink is given the
+//   span: a thin diagonal road across a tile costs its own pixels, not its bounding box's.
+// - A sink is given, per row, the pixels from the first that may be covered; the pixels it is
+//   not given have no coverage (sinks write into zeroed masks or blend, so both agree).
 // - Geometry left of the buffer is clamped onto its left edge (its area still flows to the
 //   right, which is exact for the accumulation); geometry right of it is dropped.
 // - The one seam to shading is `CoverageSink`: a row of coverage bytes at (x, y).
@@ -37,7 +43,8 @@ public struct IntRect: Equatable, Sendable {
 }
 
 /// Receives coverage from the rasterizer: `coverage[i]` belongs to pixel (x + i, y).
-/// The sink may modify the buffer (e.g. to apply a clip mask).
+/// The sink may modify the buffer (e.g. to apply a clip mask). Pixels of a row outside the
+/// range given, and rows never given, have no coverage: a sink must treat them as zero.
 public protocol CoverageSink {
     mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>)
 }
@@ -45,6 +52,8 @@ public protocol CoverageSink {
 public final class Rasterizer {
     private var cells: [Float] = []
     private var row: [UInt8] = []
+    /// Per row of the accumulation, the first and last cell written, kept reset between uses.
+    private var touched: [Int32] = []
 
     public init() {}
 
@@ -59,33 +68,49 @@ public final class Rasterizer {
         let width = box.width, height = box.height, stride = width + 2
         if cells.count < stride * height { cells = [Float](repeating: 0, count: stride * height) }
         if row.count < width { row = [UInt8](repeating: 0, count: width) }
+        if touched.count < 2 * height { touched = Self.untouched(rows: height) }
 
         let ox = Double(box.x0), oy = Double(box.y0)
         let w = Double(width), h = Double(height)
         cells.withUnsafeMutableBufferPointer { cellBuffer in
-            let a = cellBuffer.baseAddress!
-            Self.forEachEdge(polylines) { previous, p in
-                Self.edge(a, stride: stride, width: w, height: h, previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
-                return true
-            }
-            row.withUnsafeMutableBufferPointer { rowBuffer in
-                let coverage = UnsafeMutableBufferPointer(rebasing: rowBuffer[0..<width])
-                let out = coverage.baseAddress!
-                for y in 0..<height {
-                    let cellsRow = a + y * stride
-                    let any: Bool
-                    switch (rule, antiAlias) {
-                    case (.nonZero, true): any = Self.sweep(cellsRow, width, out) { min(abs($0), 1) }
-                    case (.evenOdd, true): any = Self.sweep(cellsRow, width, out, Self.evenOdd)
-                    case (.nonZero, false): any = Self.sweep(cellsRow, width, out) { abs($0) >= 0.5 ? 1 : 0 }
-                    case (.evenOdd, false): any = Self.sweep(cellsRow, width, out) { Self.evenOdd($0) >= 0.5 ? 1 : 0 }
+            touched.withUnsafeMutableBufferPointer { touchedBuffer in
+                let a = cellBuffer.baseAddress!, reach = touchedBuffer.baseAddress!
+                Self.forEachEdge(polylines) { previous, p in
+                    Self.edge(a, stride: stride, reach: reach, width: w, height: h, previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
+                    return true
+                }
+                row.withUnsafeMutableBufferPointer { rowBuffer in
+                    let out = rowBuffer.baseAddress!
+                    for y in 0..<height {
+                        let cellsRow = a + y * stride
+                        // The row's cells outside [first, last] are zero: the running sum is 0
+                        // before `first` and constant after `last`.
+                        let first = Int(reach[2 * y]), last = min(Int(reach[2 * y + 1]), width - 1)
+                        reach[2 * y] = Int32.max
+                        reach[2 * y + 1] = -1
+                        cellsRow[width] = 0
+                        cellsRow[width + 1] = 0
+                        guard first <= last else { continue }
+                        let swept: (any: Bool, tail: UInt8)
+                        switch rule {
+                        case .nonZero: swept = Self.sweep(cellsRow, from: first, through: last, width, out) { min(abs($0), 1) }
+                        case .evenOdd: swept = Self.sweep(cellsRow, from: first, through: last, width, out, Self.evenOdd)
+                        }
+                        let end = swept.tail != 0 ? width : last + 1
+                        if swept.any || swept.tail != 0 {
+                            sink.blit(y: box.y0 + y, x: box.x0 + first, coverage: UnsafeMutableBufferPointer(start: out + first, count: end - first))
+                        }
                     }
-                    cellsRow[width] = 0
-                    cellsRow[width + 1] = 0
-                    if any { sink.blit(y: box.y0 + y, x: box.x0, coverage: coverage) }
                 }
             }
         }
+    }
+
+    /// Per row, the first and last cell an edge wrote (`Int32.max` and −1 for none).
+    private static func untouched(rows: Int) -> [Int32] {
+        var r = [Int32](repeating: -1, count: 2 * rows)
+        for y in 0..<rows { r[2 * y] = Int32.max }
+        return r
     }
 
     /// An aliased fill: each row's centre line crossed by the edges (an edge holds the rows whose
@@ -172,22 +197,26 @@ public final class Rasterizer {
         return m > 1 ? 2 - m : m
     }
 
-    /// One row: running sum of the cells (clearing them), the fill rule, then quantisation
-    /// to a byte. Adding 2²³ to a float in [0, 256) leaves round-to-nearest of it in the low
-    /// mantissa bits, a conversion without range checks. False when the row is empty.
+    /// One row from `first` through `last`: running sum of the cells (clearing them), the fill
+    /// rule, then quantisation to a byte. Adding 2²³ to a float in [0, 256) leaves
+    /// round-to-nearest of it in the low mantissa bits, a conversion without range checks.
+    /// The cells past `last` are zero, so the sum stays where it ended: those pixels take the
+    /// byte returned as `tail`, written only when it is not zero (`out` is then set to `width`).
     @inline(__always)
-    static func sweep(_ cells: UnsafeMutablePointer<Float>, _ width: Int, _ out: UnsafeMutablePointer<UInt8>,
-                      _ rule: (Float) -> Float) -> Bool {
+    static func sweep(_ cells: UnsafeMutablePointer<Float>, from first: Int, through last: Int, _ width: Int,
+                      _ out: UnsafeMutablePointer<UInt8>, _ rule: (Float) -> Float) -> (any: Bool, tail: UInt8) {
         var accumulated: Float = 0
         var any: UInt32 = 0
-        for x in 0..<width {
+        for x in first...last {
             accumulated += cells[x]
             cells[x] = 0
             let byte = (rule(accumulated) * 255 + 8_388_608).bitPattern & 0xFF
             any |= byte
             out[x] = UInt8(truncatingIfNeeded: byte)
         }
-        return any != 0
+        let tail = UInt8(truncatingIfNeeded: (rule(accumulated) * 255 + 8_388_608).bitPattern & 0xFF)
+        if tail != 0 && last + 1 < width { (out + last + 1).update(repeating: tail, count: width - last - 1) }
+        return (any != 0, last + 1 < width ? tail : 0)
     }
 
     /// The pixels the polylines can touch (one extra column and row for the accumulation).
@@ -206,7 +235,7 @@ public final class Rasterizer {
     /// Clip points are solved from the nearer end point, which keeps precision when an edge
     /// is astronomically longer than the buffer.
     @inline(__always)
-    static func edge(_ a: UnsafeMutablePointer<Float>, stride: Int, width: Double, height: Double,
+    static func edge(_ a: UnsafeMutablePointer<Float>, stride: Int, reach: UnsafeMutablePointer<Int32>, width: Double, height: Double,
                      _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         guard y0 != y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
         if max(y0, y1) <= 0 || min(y0, y1) >= height { return }
@@ -226,11 +255,11 @@ public final class Rasterizer {
         let w = Float(width), h = Int(height)
         // The common case: wholly inside, or wholly left of the buffer.
         if ax >= 0 && bx >= 0 && ax <= width && bx <= width {
-            line(a, stride: stride, width: w, height: h, Float(ax), Float(ay), Float(bx), Float(by))
+            line(a, stride: stride, reach: reach, width: w, height: h, Float(ax), Float(ay), Float(bx), Float(by))
             return
         }
         if ax <= 0 && bx <= 0 {
-            line(a, stride: stride, width: w, height: h, 0, Float(ay), 0, Float(by))
+            line(a, stride: stride, reach: reach, width: w, height: h, 0, Float(ay), 0, Float(by))
             return
         }
         // Split where the edge crosses x = 0 and x = width (at most two points, in order from
@@ -245,7 +274,7 @@ public final class Rasterizer {
             let mid = px / 2 + qx / 2
             if mid < width {
                 let xa = mid <= 0 ? 0 : min(max(px, 0), width), xb = mid <= 0 ? 0 : min(max(qx, 0), width)
-                line(a, stride: stride, width: w, height: h, Float(xa), Float(py), Float(xb), Float(qy))
+                line(a, stride: stride, reach: reach, width: w, height: h, Float(xa), Float(py), Float(xb), Float(qy))
             }
             px = qx
             py = qy
@@ -254,7 +283,7 @@ public final class Rasterizer {
 
     /// The font-rs accumulation of one line with 0 <= x <= width.
     @inline(__always)
-    static func line(_ a: UnsafeMutablePointer<Float>, stride: Int, width: Float, height: Int,
+    static func line(_ a: UnsafeMutablePointer<Float>, stride: Int, reach: UnsafeMutablePointer<Int32>, width: Float, height: Int,
                      _ xa: Float, _ ya: Float, _ xb: Float, _ yb: Float) {
         if ya == yb { return }
         let (dir, x0, y0, x1, y1): (Float, Float, Float, Float, Float) = ya < yb ? (1, xa, ya, xb, yb) : (-1, xb, yb, xa, ya)
@@ -277,6 +306,8 @@ public final class Rasterizer {
             let rCeil = r.rounded(.up)
             let ri = Int(rCeil)
             let rowCells = a + yi * stride
+            reach[2 * yi] = min(reach[2 * yi], Int32(truncatingIfNeeded: li))
+            reach[2 * yi + 1] = max(reach[2 * yi + 1], Int32(truncatingIfNeeded: max(ri, li + 1)))
             if ri <= li + 1 {
                 let xmf = 0.5 * (x + xnext) - lFloor
                 rowCells[li] += d - d * xmf

@@ -200,6 +200,34 @@ func measurePolygon(_ corners: [Point]) -> AccuracyReport {
         #expect(half[7 * 8 + 0] == 255 && half[0 * 8 + 7] == 0 && half[3 * 8 + 3] == 128)
     }
 
+    /// A row is swept only where its edges wrote cells: a thin diagonal band across a wide box is
+    /// given to the sink as short spans, with the same coverage as the exact area; a shape whose
+    /// right side lies past the clip fills its row to the end (the constant tail).
+    @Test func rowsAreGivenOverTheSpanTheirEdgesTouch() {
+        struct Spans: CoverageSink {
+            var given = 0
+            var values = [UInt8](repeating: 0, count: 200 * 200)
+            mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>) {
+                given += coverage.count
+                for i in 0..<coverage.count { values[y * 200 + x + i] = coverage[i] }
+            }
+        }
+        let band = [Point(2, 1), Point(5, 1), Point(198, 196), Point(195, 196)]
+        var b = PathBuilder()
+        b.move(to: band[0]); for p in band.dropFirst() { b.line(to: p) }; b.close()
+        var sink = Spans()
+        Rasterizer().fill(b.build().flattened(), rule: .nonZero, clip: IntRect(x0: 0, y0: 0, x1: 200, y1: 200), into: &sink)
+        // The band is about 3 px wide and 196 rows high: its spans, not 200 × 197 pixels.
+        #expect(sink.given < 196 * 8, "\(sink.given) pixels given")
+        var report = AccuracyReport()
+        for y in 0..<200 { for x in 0..<200 { report.add(abs(Double(sink.values[y * 200 + x]) / 255 - polygonPixelArea(band, x: x, y: y))) } }
+        #expect(report.worst < 1.0 / 255 + 1e-3, "\(report)")
+
+        let past = rasterize(PathBuilder.rect(Rect(x: 2.25, y: 1, width: 500, height: 3)), width: 8, height: 8)
+        #expect(Array(past[8..<16]) == [0, 0, 191, 255, 255, 255, 255, 255])
+        #expect(Array(past[32..<40]) == [0, 0, 0, 0, 0, 0, 0, 0])
+    }
+
     @Test func shapesPartlyOffCanvasAreClippedExactly() {
         // A square from x = −10.5 to 5.5: pixels 0…4 full, pixel 5 half.
         let values = rasterize(PathBuilder.rect(Rect(x: -10.5, y: -3, width: 16, height: 8)), width: 8, height: 8)
