@@ -106,6 +106,37 @@ private func same(_ a: SIMD4<Float>?, _ b: SIMD4<Float>) -> Bool {
         #expect(imagery.texture?.levels.count == model.levels.count && pattern.texture.levels.count == model.levels.count)
     }
 
+    /// Every level of an odd-sized pyramid against the contract's formula, channel by channel:
+    /// (a + b + c + d + 2) / 4 of the 2×2 above, the last row or column repeated.
+    @Test func mipmapTexelsAreTheRoundedMeanPerChannel() throws {
+        var state: UInt32 = 12_345
+        func next() -> UInt8 { state = state &* 1_103_515_245 &+ 12_345; return UInt8(truncatingIfNeeded: state >> 16) }
+        var data: [UInt8] = []
+        func upTo(_ a: UInt8) -> UInt8 { UInt8(UInt16(next()) % (UInt16(a) + 1)) }
+        for _ in 0..<(13 * 7) { let a = next(); data += [upTo(a), upTo(a), upTo(a), a] }
+        let texture = MipTexture(try #require(Pixmap(width: 13, height: 7, premultipliedData: data)))
+        #expect(texture.levels.map { "\($0.width)x\($0.height)" } == ["13x7", "6x3", "3x1", "1x1"])
+        var above = (0..<(13 * 7)).map { i in (0..<4).map { UInt32(data[i * 4 + $0]) } }
+        for k in 1..<texture.levels.count {
+            let w = texture.levels[k - 1].width, h = texture.levels[k - 1].height
+            let level = texture.levels[k], texels = texture.texels(level: k)
+            var expected: [[UInt32]] = []
+            for y in 0..<level.height {
+                for x in 0..<level.width {
+                    let xs: [Int] = [min(w - 1, 2 * x), min(w - 1, 2 * x + 1)], ys: [Int] = [min(h - 1, 2 * y), min(h - 1, 2 * y + 1)]
+                    var mean: [UInt32] = [2, 2, 2, 2]
+                    for yy in ys { for xx in xs { for c in 0..<4 { mean[c] += above[yy * w + xx][c] } } }
+                    mean = mean.map { $0 / 4 }
+                    expected.append(mean)
+                    let texel: UInt32 = texels[y * level.width + x]
+                    let got: [UInt32] = (0..<4).map { (texel >> (8 * UInt32($0))) & 0xFF }
+                    #expect(got == mean, "level \(k) texel \(x), \(y)")
+                }
+            }
+            above = expected
+        }
+    }
+
     @Test func mipmapLevels() throws {
         let imagery = try #require(Imagery(image: gradientImage(8, 6), west: 0, south: 0, east: 8, north: 6))
         #expect(imagery.texture?.levels.map { "\($0.width)x\($0.height)" } == ["8x6", "4x3", "2x1", "1x1"])
