@@ -88,10 +88,20 @@ struct PaintSink: CoverageSink {
         switch source {
         case .solid(let color):
             if mode == .sourceOver && color >> 24 == 255 {
+                // Fully covered runs (a fill's inside) are stored eight pixels a test.
+                let cover = coverage.baseAddress!
                 var i = first
                 while i <= last {
-                    let c = UInt32(coverage[i])
-                    if c == 255 { row[i] = color } else if c != 0 { row[i] = Pixel.blend(color, into: row[i], coverage: c, mode: .sourceOver) }
+                    let c = UInt32(cover[i])
+                    if c == 255 {
+                        var end = i + 1
+                        while end + 8 <= last + 1 && UnsafeRawPointer(cover + end).loadUnaligned(as: UInt64.self) == ~0 { end += 8 }
+                        while end <= last && cover[end] == 255 { end += 1 }
+                        (row + i).update(repeating: color, count: end - i)
+                        i = end
+                        continue
+                    }
+                    if c != 0 { row[i] = Pixel.blend(color, into: row[i], coverage: c, mode: .sourceOver) }
                     i += 1
                 }
             } else {

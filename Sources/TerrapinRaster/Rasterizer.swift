@@ -207,16 +207,33 @@ public final class Rasterizer {
                       _ out: UnsafeMutablePointer<UInt8>, _ rule: (Float) -> Float) -> (any: Bool, tail: UInt8) {
         var accumulated: Float = 0
         var any: UInt32 = 0
-        for x in first...last {
+        var x = first
+        while x <= last {
+            // Eight cells no edge wrote (a fill's inside, or between shapes): the sum stands.
+            if x + 8 <= last + 1, Self.zero8(cells + x) {
+                let byte = (rule(accumulated) * 255 + 8_388_608).bitPattern & 0xFF
+                any |= byte
+                (out + x).update(repeating: UInt8(truncatingIfNeeded: byte), count: 8)
+                x += 8
+                continue
+            }
             accumulated += cells[x]
             cells[x] = 0
             let byte = (rule(accumulated) * 255 + 8_388_608).bitPattern & 0xFF
             any |= byte
             out[x] = UInt8(truncatingIfNeeded: byte)
+            x += 1
         }
         let tail = UInt8(truncatingIfNeeded: (rule(accumulated) * 255 + 8_388_608).bitPattern & 0xFF)
         if tail != 0 && last + 1 < width { (out + last + 1).update(repeating: tail, count: width - last - 1) }
         return (any != 0, last + 1 < width ? tail : 0)
+    }
+
+    /// Whether eight cells are all +0 (their bits; a −0 cell takes the slow way, to the same sum).
+    @inline(__always) static func zero8(_ p: UnsafeMutablePointer<Float>) -> Bool {
+        let r = UnsafeRawPointer(p)
+        return r.loadUnaligned(as: UInt64.self) | r.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            | r.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | r.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0
     }
 
     /// The pixels the polylines can touch (one extra column and row for the accumulation).
@@ -301,10 +318,13 @@ public final class Rasterizer {
             xnext = min(max(xnext, 0), width)
             let d = dy * dir
             let (l, r) = x < xnext ? (x, xnext) : (xnext, x)
-            let lFloor = l.rounded(.down)
-            let li = Int(lFloor)
-            let rCeil = r.rounded(.up)
-            let ri = Int(rCeil)
+            // 0 <= l <= r <= width < 2^24: truncation is the floor, and the ceiling one more
+            // unless r is whole (no libm call, whose every use spills the float registers).
+            let li = Int(l)
+            let lFloor = Float(li)
+            var ri = Int(r)
+            if Float(ri) < r { ri += 1 }
+            let rCeil = Float(ri)
             let rowCells = a + yi * stride
             reach[2 * yi] = min(reach[2 * yi], Int32(truncatingIfNeeded: li))
             reach[2 * yi + 1] = max(reach[2 * yi + 1], Int32(truncatingIfNeeded: max(ri, li + 1)))
