@@ -171,11 +171,17 @@ extension Basemap {
     /// The exaggeration curve's end: base^(π/2) − 1, base = 1.875 − 1.75 × intensity.
     static func curveEnd(intensity: Double) -> Double { pow(1.875 - intensity * 1.75, Double.pi / 2) - 1 }
 
-    /// A channel (0…1) as a byte: × 255, clamped to 0…255, rounded half away from zero (as
-    /// `rounded()`, without a libm call per channel: the fraction of a value in 0…255 is exact).
+    /// A channel (0…1) as a byte: × 255, then `roundedByte`.
     @inline(__always)
-    static func byte(_ channel: Double) -> UInt8 {
-        let v = min(255, max(0, channel * 255)), whole = Int(v)
-        return UInt8(v - Double(whole) >= 0.5 ? whole + 1 : whole)
+    static func byte(_ channel: Double) -> UInt8 { roundedByte(channel * 255) }
+
+    /// `UInt8(min(255, max(0, v.rounded())))`: clamped to 0…255, rounded half away from zero,
+    /// NaN to 0 — without libm's round, a call per channel that spilled the loop's float
+    /// registers (the fraction of a value in 0…255 is exact). A Float is given as a Double,
+    /// which holds it exactly and rounds it the same.
+    @inline(__always)
+    static func roundedByte(_ v: Double) -> UInt8 {
+        let c = min(255, max(0, v)), whole = Int(c)
+        return UInt8(c - Double(whole) >= 0.5 ? whole + 1 : whole)
     }
 }

@@ -179,7 +179,7 @@ final class LinePattern {
                     colour = c0 + (c1 - c0) * f
                 }
                 // MapLibre multiplies the ramp's (unpremultiplied) colour by the coverage.
-                for c in 0..<4 { out[k * 4 + c] = UInt8(min(255, max(0, (colour[c] * alpha * 255).rounded()))) }
+                for c in 0..<4 { out[k * 4 + c] = Basemap.roundedByte(Double(colour[c] * alpha * 255)) }
                 // Kept a valid premultiplied pixel: no channel above alpha.
                 let a = out[k * 4 + 3]
                 for c in 0..<3 where out[k * 4 + c] > a { out[k * 4 + c] = a }
@@ -189,19 +189,29 @@ final class LinePattern {
         let w = cell.width, h = cell.height
         var out = [UInt8](repeating: 0, count: size * size * 4)
         cell.texels.withUnsafeBufferPointer { texels in
-            for k in 0..<(size * size) where owner[k] != 0 {
-                let alpha = Float(coverage.data[k * 4 + 3]) / 255
-                guard alpha > 0 else { continue }
-                // Bilinear between texel centres; repeating along, clamped across.
-                let fu = u[k] - 0.5, fv = min(Float(h) - 0.5, max(0, v[k] - 0.5))
-                let iu = fu.rounded(.down), iv = fv.rounded(.down)
-                let su = fu - iu, sv = fv - iv
-                let x0 = (Int(iu) % w + w) % w, x1 = (x0 + 1) % w
-                let y0 = Int(iv), y1 = min(h - 1, y0 + 1)
-                for c in 0..<4 {
-                    let top = texels[(y0 * w + x0) * 4 + c] * (1 - su) + texels[(y0 * w + x1) * 4 + c] * su
-                    let bottom = texels[(y1 * w + x0) * 4 + c] * (1 - su) + texels[(y1 * w + x1) * 4 + c] * su
-                    out[k * 4 + c] = UInt8(min(255, max(0, ((top * (1 - sv) + bottom * sv) * alpha).rounded())))
+            out.withUnsafeMutableBufferPointer { out in
+                coverage.data.withUnsafeBufferPointer { coverage in
+                    u.withUnsafeBufferPointer { u in
+                        v.withUnsafeBufferPointer { v in
+                            owner.withUnsafeBufferPointer { owner in
+                                for k in 0..<(size * size) where owner[k] != 0 {
+                                    let alpha = Float(coverage[k * 4 + 3]) / 255
+                                    guard alpha > 0 else { continue }
+                                    // Bilinear between texel centres; repeating along, clamped across.
+                                    let fu = u[k] - 0.5, fv = min(Float(h) - 0.5, max(0, v[k] - 0.5))
+                                    let iu = fu.rounded(.down), iv = fv.rounded(.down)
+                                    let su = fu - iu, sv = fv - iv
+                                    let x0 = (Int(iu) % w + w) % w, x1 = (x0 + 1) % w
+                                    let y0 = Int(iv), y1 = min(h - 1, y0 + 1)
+                                    for c in 0..<4 {
+                                        let top = texels[(y0 * w + x0) * 4 + c] * (1 - su) + texels[(y0 * w + x1) * 4 + c] * su
+                                        let bottom = texels[(y1 * w + x0) * 4 + c] * (1 - su) + texels[(y1 * w + x1) * 4 + c] * su
+                                        out[k * 4 + c] = Basemap.roundedByte(Double((top * (1 - sv) + bottom * sv) * alpha))
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

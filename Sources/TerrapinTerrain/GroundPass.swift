@@ -480,13 +480,15 @@ struct SkyCaster: Sendable {
         // above it there, its roads and buildings magnified and soft).
         let incidence = imagery.readsOneZoom ? 1 : max(1e-3, abs(dir.dot(plane ? up : (q - centre).normalized)))
         let axis = max(1e-3, dir.dot(projection.forward))
-        var density = imagery.texelsPerMetre(latitude: lat)
+        let density: (x: Double, y: Double)
         if plane {
             // The plane's metres are not the ground's: the image's pixels per metre of it,
             // from the texels a metre east and a metre north.
             let (latE, lonE) = latLon(q + Vector3(1, 0, 0)), (latN, lonN) = latLon(q + Vector3(0, 1, 0))
             let east = imagery.texel(latitude: latE, longitude: lonE), north = imagery.texel(latitude: latN, longitude: lonN)
             density = (abs(east.x - texel.x), abs(north.y - texel.y))
+        } else {
+            density = imagery.texelsPerMetre(latitude: lat)
         }
         let perPixel = (distance / focal) * (distance / focal) * (axis * axis * axis) / incidence * density.x * density.y
         return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))

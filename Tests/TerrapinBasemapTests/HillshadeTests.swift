@@ -28,7 +28,7 @@ import TerrapinTiles
     }
 
     /// A shaded channel's byte is `UInt8(min(255, max(0, (c × 255).rounded())))`, as the shading
-    /// wrote it before it skipped libm's round: over every half step, their neighbours, a dense
+    /// (and line patterns and gradients, in Float) wrote it before it skipped libm's round: over every half step, their neighbours, a dense
     /// sweep, values outside 0…1 and NaN; and the curve's end is the one each pixel found.
     @Test func channelBytesRoundAsRoundedDoes() {
         var values: [Double] = [0, 1, -0.0, -1, 2, .nan, .infinity, -.infinity, 1e300]
@@ -39,6 +39,9 @@ import TerrapinTiles
         for i in 0...100_000 { values.append(Double(i) / 100_000) }
         for v in values {
             #expect(Basemap.byte(v) == UInt8(min(255, max(0, (v * 255).rounded()))), "\(v)")
+            // As Float, as line patterns and gradients write their channels.
+            let f = Float(v) * 255
+            #expect(Basemap.roundedByte(Double(f)) == UInt8(min(255, max(0, f.rounded()))), "\(f)")
         }
         for intensity in stride(from: 0.0, through: 1.0, by: 0.05) {
             #expect(Basemap.curveEnd(intensity: intensity) == pow(1.875 - intensity * 1.75, Double.pi / 2) - 1)
