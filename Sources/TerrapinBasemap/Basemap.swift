@@ -316,6 +316,24 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
         return tile
     }
 
+    /// The tiles of one pass over many layers (a view's labels, its circles), each fetched once:
+    /// such a pass reads up to 64 tiles a source layer after layer, which `decoded` (48 kept)
+    /// would evict in the very order they are read again — every tile decoded once a layer.
+    /// Held for the pass only.
+    struct PassTiles {
+        let basemap: Basemap
+        private var fetched: [String: VectorTile?] = [:]
+        init(_ basemap: Basemap) { self.basemap = basemap }
+
+        mutating func tile(_ sourceName: String, _ id: TileID) -> VectorTile? {
+            let key = "\(sourceName) \(id)"
+            if let kept = fetched[key] { return kept }
+            let made = basemap.vectorTile(sourceName, id)
+            fetched[key] = .some(made)
+            return made
+        }
+    }
+
     /// Whether tile `id` lies within `bounds` [west, south, east, north], as MapLibre's
     /// `TileBounds.contains` judges it: the tile columns and rows the box spans at the tile's
     /// zoom, its west and north edges rounded down, its east and south edges up.

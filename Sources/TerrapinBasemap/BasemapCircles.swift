@@ -103,6 +103,7 @@ extension Basemap {
     public func viewportCircles(area: [Double], zoom: Double) -> [BasemapCircle] {
         guard area.count == 4, zoom.isFinite else { return [] }
         var out: [BasemapCircle] = []
+        var tiles = PassTiles(self)
         for (layerIndex, layer) in style.layers.enumerated() where Self.facesViewer(layer) && layer.shows(at: zoom) {
             guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
             let context0 = EvaluationContext(zoom: zoom)
@@ -113,7 +114,7 @@ extension Basemap {
             let scalesWithMap = (layer.property("circle-pitch-scale")?.evaluate(context0).string ?? "map") == "map"
             let translatesWithMap = (layer.property("circle-translate-anchor")?.evaluate(context0).string ?? "map") == "map"
             for id in Self.tiles(area, zoom: dz).sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
-                guard let tile = vectorTile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
+                guard let tile = tiles.tile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
                 let extent = Double(data.extent)
                 for i in circleOrder(layer, data, zoom: zoom, tile: id) {
                     let feature = data.features[i]

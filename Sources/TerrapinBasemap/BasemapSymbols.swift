@@ -200,6 +200,7 @@ extension Basemap {
         var seen: Set<String> = []
         // Signed-distance icons coloured, by name and look.
         var sdfIcons: [SDFKey: Pixmap] = [:], sdfPixels = 0
+        var tiles = PassTiles(self)
         let symbolLayers = style.layers.filter { $0.kind == .symbol && $0.shows(at: zoom) }
         for (rank, layer) in symbolLayers.reversed().enumerated() {
             guard let sourceName = layer.source, let dz = dataZoom(sourceName, Int(zoom.rounded(.down))) else { continue }
@@ -209,7 +210,7 @@ extension Basemap {
             // The tiles in MapLibre's placement order (its `isLessThan`): west to east, then
             // north to south, so labels of equal keys are placed in the same order.
             for id in Self.tiles(area, zoom: dz).sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
-                guard let tile = vectorTile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
+                guard let tile = tiles.tile(sourceName, id), let data = dataLayer(tile, layer) else { continue }
                 let extent = Double(data.extent)
                 // Screen pixels per tile unit at the view's zoom.
                 let pixels = Double(512 << max(0, Int(zoom) - dz)) / extent

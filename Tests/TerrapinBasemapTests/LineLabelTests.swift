@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TerrapinTestSupport
+import TerrapinIO
 import TerrapinTiles
 @testable import TerrapinBasemap
 
@@ -188,5 +189,42 @@ extension LineLabelTests {
         #expect(!byDefault.isEmpty && byDefault.allSatisfy(\.flat) && map.allSatisfy(\.flat))
         #expect(!viewport.isEmpty && viewport.allSatisfy { !$0.flat })
         #expect(!level.isEmpty && level.allSatisfy { !$0.flat })
+    }
+}
+
+/// A view's labels read each tile once, however many symbol layers read it: the pass keeps the
+/// tiles it fetched (`Basemap.PassTiles`), where the 48 decoded tiles the basemap keeps would
+/// evict 64 tiles read layer after layer in the very order they come back.
+@Suite struct LabelPassTileTests {
+    final class Counting: TileSource, @unchecked Sendable {
+        let inner: any TileSource
+        let reads = Locked<[TileID: Int]>([:])
+        var path: String { inner.path }
+        var info: TileSourceInfo { inner.info }
+        init(_ inner: any TileSource) { self.inner = inner }
+        func tile(_ id: TileID) throws(TileError) -> [UInt8]? {
+            reads.withLock { $0[id, default: 0] += 1 }
+            return try inner.tile(id)
+        }
+    }
+
+    @Test func eachTileIsReadOnceForAllTheLayers() throws {
+        let json = """
+        {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
+          {"id": "places", "type": "symbol", "source": "omt", "source-layer": "place", "layout": {"text-field": "{name:latin}"}},
+          {"id": "pois", "type": "symbol", "source": "omt", "source-layer": "poi", "layout": {"text-field": "{name:latin}"}},
+          {"id": "water", "type": "symbol", "source": "omt", "source-layer": "water_name", "layout": {"text-field": "{name:latin}"}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "labels.json", directory: ".")
+        let tiles = Counting(try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles"))
+        let basemap = try Basemap(style: style, tiles: tiles) { try TileSources.open($0) }
+        // (Opening the basemap reads a tile to learn the archive's schema.)
+        tiles.reads.withLock { $0.removeAll() }
+        // An area wider than eight tiles a side at z14: the 64 tiles nearest its centre.
+        let symbols = basemap.symbols(area: [7.2, 43.6, 7.7, 43.9], zoom: 14)
+        #expect(!symbols.isEmpty)
+        let reads = tiles.reads.withLock { $0 }
+        #expect(reads.keys.filter { $0.z == 14 }.count == 64)
+        #expect(reads.values.allSatisfy { $0 == 1 }, "read more than once: \(reads.filter { $0.value > 1 })")
     }
 }
