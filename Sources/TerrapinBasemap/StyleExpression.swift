@@ -28,8 +28,10 @@ public struct EvaluationContext {
     }
 
     func property(_ key: String) -> StyleValue? {
-        guard let layer, let feature else { return nil }
-        return layer.property(key, of: feature)
+        // (Its tags alone taken from the feature, and the layer used in place: unwrapping both
+        // copied every array and table they hold, a retain and release each, per look-up.)
+        guard let tags = feature?.tags else { return nil }
+        return layer?.property(key, tags: tags)
     }
 
     /// The feature's id as a style sees it (`["id"]`): the source's `promoteId` property where

@@ -103,8 +103,12 @@ public struct VectorTile: Sendable {
             let values: [StyleValue]
             let features: [Feature]
             let keyIndex: [String: Int]
+            /// Whether each key is at its own `keyIndex` (no key twice): then a feature's value of
+            /// a key is found by comparing its few tags' keys, without hashing the key.
+            let keysAreDistinct: Bool
             init(name: String, extent: Int, keys: [String], values: [StyleValue], features: [Feature], keyIndex: [String: Int]) {
                 self.name = name; self.extent = extent; self.keys = keys; self.values = values; self.features = features; self.keyIndex = keyIndex
+                keysAreDistinct = keyIndex.count == keys.count && keys.indices.allSatisfy { keyIndex[keys[$0]] == $0 }
             }
         }
         let tables: Tables
@@ -127,13 +131,28 @@ public struct VectorTile: Sendable {
             self.promoteId = promoteId
         }
 
-        /// The value of `key` for `feature`, or nil.
-        public func property(_ key: String, of feature: Feature) -> StyleValue? {
+        /// The value of `key` for `feature`, or nil: the first of its tags whose key is the
+        /// layer's first key of that name. (A feature has a few tags; comparing their keys costs
+        /// less than hashing `key` for `keyIndex`, which a style's filters and properties ask for
+        /// hundreds of thousands of times a view.)
+        public func property(_ key: String, of feature: Feature) -> StyleValue? { property(key, tags: feature.tags) }
+
+        /// As `property(_:of:)`, from the feature's tags alone.
+        func property(_ key: String, tags: [UInt32]) -> StyleValue? {
             let tables = self.tables
+            if tables.keysAreDistinct {
+                let keys = tables.keys
+                var i = 0
+                while i + 1 < tags.count {
+                    if keys[Int(tags[i])] == key { return tables.values[Int(tags[i + 1])] }
+                    i += 2
+                }
+                return nil
+            }
             guard let k = tables.keyIndex[key] else { return nil }
             var i = 0
-            while i + 1 < feature.tags.count {
-                if Int(feature.tags[i]) == k { return tables.values[Int(feature.tags[i + 1])] }
+            while i + 1 < tags.count {
+                if Int(tags[i]) == k { return tables.values[Int(tags[i + 1])] }
                 i += 2
             }
             return nil

@@ -66,6 +66,25 @@ let fixtures = Repository.fixtures
         return w.bytes
     }
 
+    /// A feature's value of a key: found by comparing its tags' keys where the layer's keys are
+    /// distinct, and, where a key is written twice, only through the key's first place, as the
+    /// key index reads it (a tag pointing at the second copy is not that key's value).
+    @Test func propertiesByTheirKeysFirstPlace() {
+        let feature = VectorTile.Feature(id: 1, type: .point, tags: [0, 0, 1, 1], coordinates: [0, 0], parts: [1])
+        let distinct = VectorTile.Layer(name: "d", extent: 4096, keys: ["kind", "name"], values: [.string("park"), .string("Parc")], features: [],
+                                        keyIndex: ["kind": 0, "name": 1])
+        #expect(distinct.tables.keysAreDistinct)
+        #expect(distinct.property("kind", of: feature) == .string("park"))
+        #expect(distinct.property("name", of: feature) == .string("Parc"))
+        #expect(distinct.property("ref", of: feature) == nil)
+        let twice = VectorTile.Layer(name: "t", extent: 4096, keys: ["kind", "kind"], values: [.string("park"), .string("wood")], features: [],
+                                     keyIndex: ["kind": 0])
+        #expect(!twice.tables.keysAreDistinct)
+        let second = VectorTile.Feature(id: 2, type: .point, tags: [1, 1], coordinates: [0, 0], parts: [1])
+        #expect(twice.property("kind", of: feature) == .string("park"))
+        #expect(twice.property("kind", of: second) == nil)
+    }
+
     @Test func ringsByWindingAndZigZagDeltas() throws {
         let tile = try VectorTile.decode(Self.handMade(), source: "hand-made")
         let layer = try #require(tile.layer("l"))
