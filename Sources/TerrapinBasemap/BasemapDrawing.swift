@@ -231,6 +231,10 @@ extension Basemap {
             let keys = features.map { key.evaluate(EvaluationContext(zoom: zoom, layer: data, feature: $0, tile: tile)).number ?? 0 }
             order.sort { (keys[$0], $0) < (keys[$1], $1) }
         }
+        // One context for the layer, its feature replaced as the loop goes (made afresh for each
+        // feature, it copied the layer's tables and states and was destroyed again, for every
+        // feature and layer, most of which the filter then refused).
+        var context = EvaluationContext(zoom: zoom, layer: data, tile: tile)
         for index in order {
             let feature = features[index]
             switch (layer.kind, feature.type) {
@@ -246,7 +250,7 @@ extension Basemap {
             // most of them in the other quarters. (As the box test after the path, which it
             // anticipates; a layer with `line-offset` moves points first and waits for that one.)
             if !hasOffset, Self.whollyOutside(feature, t, width: width, height: height, margin: margin) { continue }
-            let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
+            context.feature = feature
             if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
             var b = PathBuilder()

@@ -201,7 +201,8 @@ public final class Rasterizer {
     /// rule, then quantisation to a byte. Adding 2²³ to a float in [0, 256) leaves
     /// round-to-nearest of it in the low mantissa bits, a conversion without range checks.
     /// The cells past `last` are zero, so the sum stays where it ended: those pixels take the
-    /// byte returned as `tail`, written only when it is not zero (`out` is then set to `width`).
+    /// byte returned as `tail`, written into `out` only when it is not zero (the caller then
+    /// gives the sink the row through its end; a zero tail is not given at all).
     @inline(__always)
     static func sweep(_ cells: UnsafeMutablePointer<Float>, from first: Int, through last: Int, _ width: Int,
                       _ out: UnsafeMutablePointer<UInt8>, _ rule: (Float) -> Float) -> (any: Bool, tail: UInt8) {
