@@ -58,7 +58,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// (At most 24: a 512-pixel Terrain-RGB tile is 1 MiB decoded.)
     let decodedDEM = Locked(RecentlyUsed<TileTerrain.Heights?>(capacity: 24))
     let problems = Locked<[String]>([])
-    /// `drawsDirectly`, found once from the style.
+    /// `drawsDirectly`, found once from the style and whether there is a sprite.
     let directlyDrawable: Bool
 
     /// What one tile may hold, and how many labels a view takes.
@@ -111,7 +111,6 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, files: FileAccess = .unrestricted, retinaSprite: Bool = true,
                 open: (String) throws -> any TileSource) throws {
         self.style = style
-        directlyDrawable = Self.drawsDirectly(style)
         name = style.file
         var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
         var dems: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)] = [:]
@@ -252,6 +251,7 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             }
         }
         sprite = sheet
+        directlyDrawable = Self.drawsDirectly(style, patterns: sheet != nil)
         problems.withLock { $0 = missing }
     }
 

@@ -22,13 +22,17 @@ extension Basemap {
     /// and line gradients are drawn into tiles' textures and draped.
     public var drawsDirectly: Bool { directlyDrawable }
 
-    static func drawsDirectly(_ style: BasemapStyle) -> Bool {
+    /// `drawsDirectly` for `style`; `patterns`: whether the basemap has a sprite (or added
+    /// images) to draw patterns from. Without one a patterned feature draws nothing (with a
+    /// warning), so its pattern does not keep the map from being drawn directly.
+    static func drawsDirectly(_ style: BasemapStyle, patterns: Bool = true) -> Bool {
         style.layers.allSatisfy { layer in
             switch layer.kind {
             case .symbol, .sky: true
-            case .background: layer.property("background-pattern") == nil
+            case .background: !patterns || layer.property("background-pattern") == nil
             case .fill, .line, .fillExtrusion, .circle:
-                !["fill-pattern", "line-pattern", "fill-extrusion-pattern", "line-gradient"].contains { layer.property($0) != nil }
+                layer.property("line-gradient") == nil
+                    && (!patterns || !["fill-pattern", "line-pattern", "fill-extrusion-pattern"].contains { layer.property($0) != nil })
             case .raster, .hillshade, .heatmap: true
             }
         }

@@ -215,8 +215,15 @@ extension TileSchemaDetectionTests {
         }
         let once = parkPixels(texture), twice = parkPixels(try direct((0, 0), scale: 2))
         #expect(once > 10_000 && abs(Double(twice) / Double(once) - 4) < 0.1, "\(once) \(twice)")
-        let patterned = try BasemapStyle.parse(Array(#"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "p", "type": "fill", "source": "s", "source-layer": "areas", "paint": {"fill-pattern": "dots"}}]}"#.utf8), file: "patterned.json", directory: ".")
-        #expect(!(try Basemap(style: patterned, tiles: tiles) { _ in tiles }).drawsDirectly)
+        // A pattern is drawn into tiles' textures, where there is a sprite to draw it from;
+        // without one it draws nothing (said once), and the map is drawn directly still.
+        func patterned(sprite: String) throws -> Basemap {
+            let json = #"{"version": 8, \#(sprite)"sources": {"s": {"type": "vector"}}, "layers": [{"id": "p", "type": "fill", "source": "s", "source-layer": "areas", "paint": {"fill-pattern": "dots"}}]}"#
+            let style = try BasemapStyle.parse(Array(json.utf8), file: "patterned.json", directory: Repository.fixtures + "/basemap/styles")
+            return try Basemap(style: style, tiles: tiles) { _ in tiles }
+        }
+        #expect(!(try patterned(sprite: #""sprite": "../sprites/icons", "#)).drawsDirectly)
+        #expect(try patterned(sprite: "").drawsDirectly)
     }
 }
 
