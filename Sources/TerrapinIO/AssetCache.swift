@@ -1,5 +1,5 @@
 // The one cache of values made from files — decoded images and SVG documents, height grids,
-// terrain, imagery, glTF models, drawn basemaps — shared by every render in the process
+// terrain, imagery, glTF models, parsed style files, drawn basemaps — shared by every render in the process
 // (render, frames, batch and serve alike), in place of a cache per kind.
 //
 // Policy: values are keyed by what they are (their kind and variant, e.g. load options) and by

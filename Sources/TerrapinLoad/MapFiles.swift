@@ -35,7 +35,6 @@ extension Map {
     /// tiles' schema by `DrawnBasemap`).
     static func loadStyle(_ file: String, files: FileAccess = .unrestricted) throws(LoadError) -> BasemapStyle {
         if let builtin = BasemapStyle.builtin(file) { return builtin }
-        let bytes: [UInt8]
         if NetworkAccess.isURL(file) {
             // A style on a server: its relative sources and sprite are on the same server.
             let response: HTTPClient.Response
@@ -47,10 +46,18 @@ extension Map {
                 return try BasemapStyle.parse(response.body, file: URLText.redacted(file), directory: folder)
             } catch { throw LoadError.basemap(error.description) }
         }
-        do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw LoadError.styleFile(error) }
-        let directory = (file as NSString).deletingLastPathComponent
-        do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {
-            throw LoadError.basemap(error.description)
+        // Parsed once a process (`AssetCache`, by the file's identity and this path, which its
+        // relative sources and sprite are read from): batch and serve render scene after scene
+        // with one style, whose JSON took a large style (VersaTiles') 36 M instructions a render.
+        var read = 0
+        return try AssetCache.shared.value("style", file, variant: file, files: files, cost: { (_: BasemapStyle) in 8 * read }) { () throws(LoadError) -> BasemapStyle in
+            let bytes: [UInt8]
+            do throws(FileError) { bytes = try files.read(file, limit: 16 * 1024 * 1024) } catch { throw LoadError.styleFile(error) }
+            read = bytes.count
+            let directory = (file as NSString).deletingLastPathComponent
+            do throws(BasemapError) { return try BasemapStyle.parse(bytes, file: file, directory: directory.isEmpty ? "." : directory) } catch {
+                throw LoadError.basemap(error.description)
+            }
         }
     }
 }
