@@ -598,8 +598,7 @@ extension Basemap {
         let width = mask.width, height = mask.height
         var out = [UInt8](repeating: 0, count: width * height * 4)
         // By pointer, the pattern's column stepped and wrapped rather than divided for, and each
-        // byte rounded from its exact fraction (the texels and coverage are never negative, so
-        // half away from zero is half up; `rounded()` was a libm call per channel).
+        // byte rounded by `roundedByte` (`rounded()` was a libm call per channel).
         mask.data.withUnsafeBufferPointer { mask in cell.withUnsafeBufferPointer { cell in out.withUnsafeMutableBufferPointer { out in
             for y in 0..<height {
                 let row = ((oy + y) % h) * w
@@ -610,10 +609,7 @@ extension Basemap {
                     let coverage = Float(mask[o + 3]) / 255
                     guard coverage > 0 else { continue }
                     let p = (row + column) * 4
-                    for c in 0..<4 {
-                        let v = cell[p + c] * coverage, whole = Int(v)
-                        out[o + c] = UInt8(min(255, v - Float(whole) >= 0.5 ? whole + 1 : whole))
-                    }
+                    for c in 0..<4 { out[o + c] = Self.roundedByte(Double(cell[p + c] * coverage)) }
                 }
             }
         } } }

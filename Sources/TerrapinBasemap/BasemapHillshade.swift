@@ -181,7 +181,9 @@ extension Basemap {
     /// which holds it exactly and rounds it the same.
     @inline(__always)
     static func roundedByte(_ v: Double) -> UInt8 {
-        let c = min(255, max(0, v)), whole = Int(c)
-        return UInt8(c - Double(whole) >= 0.5 ? whole + 1 : whole)
+        guard v > 0 else { return 0 }
+        guard v < 255 else { return 255 }
+        let whole = Int(v)
+        return UInt8(truncatingIfNeeded: v - Double(whole) >= 0.5 ? whole + 1 : whole)
     }
 }
