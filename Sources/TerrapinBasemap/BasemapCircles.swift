@@ -60,9 +60,11 @@ extension Basemap {
     /// `circle-sort-key` where there is one (ties keep the tile's order).
     func circleOrder(_ layer: BasemapStyle.Layer, _ data: VectorTile.Layer, zoom: Double, tile: TileID?) -> [Int] {
         var order: [(key: Double, index: Int)] = []
+        var filter = FeatureFilter(layer, data, zoom: zoom, tile: tile)
+        defer { filter.finish() }
         for (i, feature) in data.features.enumerated() where feature.type != .unknown {
             let context = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
-            if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+            guard filter.keeps(i, context) else { continue }
             order.append((Self.number(layer, "circle-sort-key", context, default: 0), i))
         }
         if layer.property("circle-sort-key") != nil { order.sort { ($0.key, $0.index) < ($1.key, $1.index) } }

@@ -162,21 +162,15 @@ extension Basemap {
     /// What a vertex of a fill or line costs beyond the pixels it covers, in pixels.
     static let vertexCost = 4.0
 
-    /// Whether `feature`'s box (its data coordinates times `t.0` plus `t.1`, `t.2`) lies wholly
-    /// beyond `margin` past one side of a `width` × `height` canvas: the test `drawFeatures`
-    /// makes of a built path, made first from the coordinates alone.
-    static func whollyOutside(_ feature: VectorTile.Feature, _ t: (Double, Double, Double), width: Double, height: Double, margin: Double) -> Bool {
-        let c = feature.coordinates
-        guard c.count >= 2 else { return false }
-        var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
-        var k = 0
-        while k + 1 < c.count {
-            minX = min(minX, c[k]); maxX = max(maxX, c[k]); minY = min(minY, c[k + 1]); maxY = max(maxY, c[k + 1])
-            k += 2
-        }
+    /// Whether a feature's `box` (`VectorTile.Layer.boxes`: its data coordinates' bounds), times
+    /// `t.0` plus `t.1`, `t.2`, lies wholly beyond `margin` past one side of a `width` × `height`
+    /// canvas: the test `drawFeatures` makes of a built path, made first from the box alone.
+    static func whollyOutside(_ box: SIMD4<Int32>, _ t: (Double, Double, Double), width: Double, height: Double, margin: Double) -> Bool {
+        // No points: nothing to place (the path test decides, as before).
+        guard box.x <= box.z else { return false }
         // The transform scales by t.0 > 0: the box's corners map to the mapped box's.
         guard t.0 > 0 else { return false }
-        let x0 = Double(minX) * t.0 + t.1, x1 = Double(maxX) * t.0 + t.1, y0 = Double(minY) * t.0 + t.2, y1 = Double(maxY) * t.0 + t.2
+        let x0 = Double(box.x) * t.0 + t.1, x1 = Double(box.z) * t.0 + t.1, y0 = Double(box.y) * t.0 + t.2, y1 = Double(box.w) * t.0 + t.2
         return !(x1 >= -margin && y1 >= -margin && x0 <= width + margin && y0 <= height + margin)
     }
 
@@ -225,7 +219,9 @@ extension Basemap {
         // far along its line it lies, then coloured from the gradient's ramp once.
         let lineGradient = layer.kind == .line ? makeLineGradient(layer, data, zoom: zoom, tile: tile) : nil
         defer { if let layer = lineGradient?.image() { canvas.drawImage(layer) } }
-        let hasOffset = layer.kind == .line && layer.property("line-offset") != nil
+        // The properties read feature by feature, those the same for every feature evaluated once.
+        let props = LayerProperties(layer, EvaluationContext(zoom: zoom, layer: data, tile: tile))
+        let hasOffset = layer.kind == .line && props.has(.lineOffset)
         var featureNumber: Int32 = 0
         // `fill-sort-key` and `line-sort-key`: the tile's features drawn by ascending key (ties
         // in the tile's order), as MapLibre sorts a layer's features in each tile.
@@ -239,9 +235,14 @@ extension Basemap {
         // feature, it copied the layer's tables and states and was destroyed again, for every
         // feature and layer, most of which the filter then refused).
         var context = EvaluationContext(zoom: zoom, layer: data, tile: tile)
+        // The filter's answers kept with the data (FilterAnswers.swift): asked once per feature.
+        var filter = FeatureFilter(layer, data, zoom: zoom, tile: tile)
+        defer { filter.finish() }
+        let boxes = data.boxes
         for index in order {
-            let feature = features[index]
-            switch (layer.kind, feature.type) {
+            // (The feature is not copied until its filter keeps it: most are refused, and a
+            // copy retains and releases each of its arrays.)
+            switch (layer.kind, features[index].type) {
             case (.fill, .polygon), (.fillExtrusion, .polygon), (.line, .lineString), (.line, .polygon): break
             default: continue
             }
@@ -253,18 +254,20 @@ extension Basemap {
             // are evaluated — a drape's tile finer than its data reads the parent's features,
             // most of them in the other quarters. (As the box test after the path, which it
             // anticipates; a layer with `line-offset` moves points first and waits for that one.)
-            if !hasOffset, Self.whollyOutside(feature, t, width: width, height: height, margin: margin) { continue }
+            if !hasOffset, Self.whollyOutside(boxes[index], t, width: width, height: height, margin: margin) { continue }
+            if filter.refuses(index) { continue }
+            let feature = features[index]
             context.feature = feature
-            if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
+            guard filter.keeps(index, context) else { continue }
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
             var b = PathBuilder()
             // A patterned line's parts as points (the pattern runs along them).
             var linePattern: String?
-            if layer.kind == .line, case .string(let name)? = layer.property("line-pattern")?.evaluate(context), !name.isEmpty { linePattern = name }
+            if layer.kind == .line, case .string(let name)? = props.value(.linePattern, context), !name.isEmpty { linePattern = name }
             let keepsParts = linePattern != nil || lineGradient != nil
             var lineParts: [[Point]] = []
             // `line-offset`: pixels of a 512-pixel tile to the right of the line's direction.
-            let offset = layer.kind == .line ? min(1024, max(-1024, Self.number(layer, "line-offset", context, default: 0))) * unit : 0
+            let offset = layer.kind == .line ? min(1024, max(-1024, props.number(.lineOffset, context, default: 0))) * unit : 0
             // What drawing it costs, in canvas pixels: a line its length times its width (both
             // sides of a gap), a fill its area and outline, each at most its box within the
             // canvas; and every vertex `vertexCost` more (a join, an edge), so a line of millions
@@ -272,7 +275,7 @@ extension Basemap {
             // is free. Counted as the path is built: a feature that would spend more than the
             // tile has left is dropped, with the rest of the layer's there, before it is drawn.
             let reach = layer.kind == .line
-                ? (min(1024, Self.number(layer, "line-width", context, default: 1)) + 2 * min(1024, max(0, Self.number(layer, "line-gap-width", context, default: 0)))) * unit + 2
+                ? (min(1024, props.number(.lineWidth, context, default: 1)) + 2 * min(1024, max(0, props.number(.lineGapWidth, context, default: 0)))) * unit + 2
                 : 2 * unit
             var twiceArea = 0.0, length = 0.0, vertices = 0.0
             var overspent = false
@@ -328,44 +331,44 @@ extension Basemap {
             }
             switch layer.kind {
             case .fill:
-                let color = Self.color(layer, "fill-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
-                let opacity = Self.number(layer, "fill-opacity", context, default: 1)
-                if case .string(let name)? = layer.property("fill-pattern")?.evaluate(context), !name.isEmpty {
+                let color = props.color(.fillColor, context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = props.number(.fillOpacity, context, default: 1)
+                if case .string(let name)? = props.value(.fillPattern, context), !name.isEmpty {
                     if fillPattern(name, "fill-pattern", "patterned fills are", opacity: opacity) { drew = true }
                     continue
                 }
                 // `fill-antialias: false`: MapLibre's fill alone, its pixels in or out (with
                 // true, the default, an anti-aliased outline goes round it).
                 var paint = Paint(color: Self.rgba(color, opacity))
-                if case .bool(false)? = layer.property("fill-antialias")?.evaluate(context) { paint.antiAlias = false }
+                if case .bool(false)? = props.value(.fillAntialias, context) { paint.antiAlias = false }
                 canvas.fill(path, paint: paint)
-                if layer.property("fill-outline-color") != nil {
-                    let outline = Self.color(layer, "fill-outline-color", context, default: color)
+                if props.has(.fillOutlineColor) {
+                    let outline = props.color(.fillOutlineColor, context, default: color)
                     canvas.stroke(path, style: StrokeStyle(width: unit), paint: Paint(color: Self.rgba(outline, opacity)))
                 }
             case .fillExtrusion:
                 // From straight above an extrusion shows its roof: its colour, flat. (Where the
                 // view stands it in 3D an opaque building hides this; a translucent one would
                 // show it through, so translucent layers are drawn in 3D only.)
-                let color = Self.color(layer, "fill-extrusion-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
-                let opacity = Self.number(layer, "fill-extrusion-opacity", context, default: 1)
+                let color = props.color(.extrusionColor, context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = props.number(.extrusionOpacity, context, default: 1)
                 guard opacity >= 1 else { continue }
-                if !floatingRoofs, Self.number(layer, "fill-extrusion-base", context, default: 0) > 0 { continue }
-                if case .string(let name)? = layer.property("fill-extrusion-pattern")?.evaluate(context), !name.isEmpty {
+                if !floatingRoofs, props.number(.extrusionBase, context, default: 0) > 0 { continue }
+                if case .string(let name)? = props.value(.extrusionPattern, context), !name.isEmpty {
                     if fillPattern(name, "fill-extrusion-pattern", "patterned extrusions are", opacity: opacity) { drew = true }
                     continue
                 }
                 canvas.fill(path, paint: Paint(color: Self.rgba(color, opacity)))
             default:
-                let color = Self.color(layer, "line-color", context, default: StyleColor(red: 0, green: 0, blue: 0))
-                let opacity = Self.number(layer, "line-opacity", context, default: 1)
+                let color = props.color(.lineColor, context, default: StyleColor(red: 0, green: 0, blue: 0))
+                let opacity = props.number(.lineOpacity, context, default: 1)
                 // Widths beyond a tile's size draw nothing more but cost a huge outline.
-                let width = min(1024, Self.number(layer, "line-width", context, default: 1)) * unit
+                let width = min(1024, props.number(.lineWidth, context, default: 1)) * unit
                 guard width > 0, opacity > 0 else { continue }
                 var style = StrokeStyle(width: width)
-                style.cap = LineCap(rawValue: layer.property("line-cap")?.evaluate(context).string ?? "butt") ?? .butt
-                style.join = LineJoin(rawValue: layer.property("line-join")?.evaluate(context).string ?? "miter") ?? .miter
-                style.miterLimit = Self.number(layer, "line-miter-limit", context, default: 2)
+                style.cap = LineCap(rawValue: props.value(.lineCap, context)?.string ?? "butt") ?? .butt
+                style.join = LineJoin(rawValue: props.value(.lineJoin, context)?.string ?? "miter") ?? .miter
+                style.miterLimit = props.number(.lineMiterLimit, context, default: 2)
                 if let gradient = lineGradient {
                     // The gradient replaces the colour; it runs along lines whose source knows
                     // their lengths (a GeoJSON source's `lineMetrics`), as MapLibre's does.
@@ -398,7 +401,7 @@ extension Basemap {
                     drew = true
                     continue
                 }
-                if case .array(let dashes)? = layer.property("line-dasharray")?.evaluate(context) {
+                if case .array(let dashes)? = props.value(.lineDasharray, context) {
                     // MapLibre lays dashes out on the tile at its whole zoom, in line widths of
                     // that zoom (its "floorwidth"), and scales the tile to the view: at a
                     // fractional zoom they are 2^(its fraction) longer. (A zoom within 10⁻⁶ below
@@ -411,7 +414,7 @@ extension Basemap {
                     let pattern = dashes.compactMap(\.number).map { max(0, $0) * floorWidth * stretch }
                     if pattern.count >= 2, pattern.contains(where: { $0 > 0 }) { style.dash = pattern }
                 }
-                let gap = min(1024, Self.number(layer, "line-gap-width", context, default: 0)) * unit
+                let gap = min(1024, props.number(.lineGapWidth, context, default: 0)) * unit
                 if gap > 0 {
                     // Two lines either side of the gap: the gap-wide line's stroke with its
                     // middle erased, on a scratch tile laid on the canvas once per layer.
@@ -426,7 +429,7 @@ extension Basemap {
                     drew = true
                     continue
                 }
-                let blur = min(1024, Self.number(layer, "line-blur", context, default: 0)) * unit
+                let blur = min(1024, props.number(.lineBlur, context, default: 0)) * unit
                 if blur > 0 {
                     strokeBlurred(path, style: style, blur: blur, colour: color, opacity: opacity, on: canvas)
                     drew = true

@@ -75,9 +75,11 @@ extension Basemap {
                            pixelsPerStylePixel: Double, inside: Bool, into grid: inout HeatmapGrid, budget: inout Int, any: inout Bool) -> Bool {
         let intensity = max(0, Self.number(layer, "heatmap-intensity", EvaluationContext(zoom: zoom), default: 1))
         let extent = Int32(clamping: data.extent)
-        for feature in data.features where feature.type != .unknown {
+        var filter = FeatureFilter(layer, data, zoom: zoom, tile: tile)
+        defer { filter.finish() }
+        for (index, feature) in data.features.enumerated() where feature.type != .unknown {
             let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: tile)
-            if let filter = layer.filter, !filter.evaluate(c).truthy { continue }
+            guard filter.keeps(index, c) else { continue }
             let weight = max(0, Self.number(layer, "heatmap-weight", c, default: 1))
             let radius = min(512, max(1, Self.number(layer, "heatmap-radius", c, default: 30))) * pixelsPerStylePixel
             // Bounded, so that a hostile weight or intensity (each finite, their product not)

@@ -297,14 +297,16 @@ extension Basemap {
                 // labelled as one.
                 var alongLines: [(feature: VectorTile.Feature, context: EvaluationContext, icon: (Pixmap, Double)?, text: String)] = []
                 let localizes = localNames != nil && layer.property("text-field")?.readsName == true
-                for feature in data.features {
+                var filter = FeatureFilter(layer, data, zoom: layoutZoom, tile: id)
+                defer { filter.finish() }
+                for (index, feature) in data.features.enumerated() {
                     guard out.count < Self.maxLabels else { return out }
                     // Layout properties and the filter at the tile's zoom, as MapLibre lays a tile
                     // out (the view's whole zoom); sizes and paint at the view's (`view`).
                     let context = EvaluationContext(zoom: layoutZoom, layer: data, feature: feature, tile: id)
+                    guard filter.keeps(index, context) else { continue }
                     var view = context
                     view.zoom = zoom
-                    if let filter = layer.filter, !filter.evaluate(context).truthy { continue }
                     var text = Self.trimmed(layer.property("text-field").map({ Self.text($0.evaluate(context), data, feature) }) ?? "")
                     if localizes, let localNames, !text.isEmpty,
                        let local = localNames.lazy.compactMap({ key -> String? in
@@ -859,10 +861,12 @@ extension Basemap {
                     let units = Double(data.extent) / 512 / pow(2, zoom - Double(id.z))
                     shift = (min(1024, max(-1024, x)) * units, min(1024, max(-1024, y)) * units)
                 }
-                for feature in data.features where feature.type == .polygon {
+                var filter = FeatureFilter(layer, data, zoom: zoom, tile: id)
+                defer { filter.finish() }
+                for (index, feature) in data.features.enumerated() where feature.type == .polygon {
                     guard out.count < Self.maxBuildings else { return out }
                     let c = EvaluationContext(zoom: zoom, layer: data, feature: feature, tile: id)
-                    if let filter = layer.filter, !filter.evaluate(c).truthy { continue }
+                    guard filter.keeps(index, c) else { continue }
                     // Below the ground is at the ground, as MapLibre's shader clamps both.
                     let roof = max(0, Self.number(layer, "fill-extrusion-height", c, default: 0))
                     let base = max(0, Self.number(layer, "fill-extrusion-base", c, default: 0))

@@ -70,6 +70,17 @@ public struct BasemapStyle: Sendable {
         public let visible: Bool
         /// Paint and layout properties together (their names do not overlap).
         public let properties: [String: StyleExpression]
+        /// What the layer's filter's answers are kept by (`FilterAnswers`): the filter's own
+        /// number, unique to this parse of it, and whether it reads the zoom. Nil without a
+        /// filter, or for one reading a feature's state (the scene's, not the tile's).
+        let filterMemo: (id: Int, readsZoom: Bool)?
+
+        init(id: String, kind: LayerKind, source: String?, sourceLayer: String?, minZoom: Double, maxZoom: Double, filter: StyleExpression?, visible: Bool,
+             properties: [String: StyleExpression]) {
+            self.id = id; self.kind = kind; self.source = source; self.sourceLayer = sourceLayer
+            self.minZoom = minZoom; self.maxZoom = maxZoom; self.filter = filter; self.visible = visible; self.properties = properties
+            filterMemo = filter.flatMap { $0.readsFeatureState ? nil : (FilterAnswers.newFilterID(), $0.readsZoom) }
+        }
 
         public func property(_ name: String) -> StyleExpression? { properties[name] }
 

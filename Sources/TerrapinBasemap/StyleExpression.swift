@@ -135,6 +135,31 @@ public enum StyleExpression: Sendable {
         }
     }
 
+    /// The expression's operands, one level down (its inputs, conditions, branches and stops).
+    var operands: [StyleExpression] {
+        switch self {
+        case .literal, .get, .has, .id, .geometryType, .zoom, .heatmapDensity, .within, .distance, .variable: return []
+        case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): return a
+        case .cases(let pairs, let otherwise): return pairs.flatMap { [$0.0, $0.1] } + [otherwise]
+        case .match(let input, let arms, let otherwise): return [input] + arms.map(\.1) + [otherwise]
+        case .interpolate(_, let input, let stops, _): return [input] + stops.map(\.1)
+        case .step(let input, let first, let stops): return [input, first] + stops.map(\.1)
+        case .letBinding(let bindings, let body): return bindings.map(\.1) + [body]
+        }
+    }
+
+    /// Whether the expression or any operand at any depth satisfies `test`.
+    func contains(where test: (StyleExpression) -> Bool) -> Bool {
+        test(self) || operands.contains { $0.contains(where: test) }
+    }
+
+    /// Whether the expression reads the zoom (its value may differ from one zoom to another).
+    public var readsZoom: Bool { contains { if case .zoom = $0 { true } else { false } } }
+
+    /// Whether the expression reads a feature's state (`feature-state`), which a scene sets and
+    /// which is not part of the feature's data.
+    public var readsFeatureState: Bool { contains { if case .call("feature-state", _) = $0 { true } else { false } } }
+
     /// `within`, as MapLibre answers it: a point feature when every point is strictly inside
     /// one of the polygons; a line feature when every vertex is and no segment crosses a
     /// polygon's edge; anything else (a polygon, a feature off any tile) false.

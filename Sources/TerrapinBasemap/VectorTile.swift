@@ -106,9 +106,26 @@ public struct VectorTile: Sendable {
             /// Whether each key is at its own `keyIndex` (no key twice): then a feature's value of
             /// a key is found by comparing its few tags' keys, without hashing the key.
             let keysAreDistinct: Bool
+            /// What style filters answered for these features (FilterAnswers.swift).
+            let filterAnswers = FilterAnswers.Store()
+            /// Each feature's box in the layer's units (min x, min y, max x, max y; a feature
+            /// without points has an empty box, max below min): found once, where every style
+            /// layer reading these features would scan their coordinates again.
+            let boxes: [SIMD4<Int32>]
             init(name: String, extent: Int, keys: [String], values: [StyleValue], features: [Feature], keyIndex: [String: Int]) {
                 self.name = name; self.extent = extent; self.keys = keys; self.values = values; self.features = features; self.keyIndex = keyIndex
                 keysAreDistinct = keyIndex.count == keys.count && keys.indices.allSatisfy { keyIndex[keys[$0]] == $0 }
+                boxes = features.map { feature in
+                    var box = SIMD4<Int32>(.max, .max, .min, .min)
+                    feature.coordinates.withUnsafeBufferPointer { c in
+                        var k = 0
+                        while k + 1 < c.count {
+                            box = SIMD4(min(box.x, c[k]), min(box.y, c[k + 1]), max(box.z, c[k]), max(box.w, c[k + 1]))
+                            k += 2
+                        }
+                    }
+                    return box
+                }
             }
         }
         let tables: Tables
@@ -123,6 +140,10 @@ public struct VectorTile: Sendable {
         public var states: [String: [String: StyleValue]]? = nil
         /// The property that stands for a feature's id (a source's `promoteId`); nil: the id.
         public var promoteId: String? = nil
+        /// What style filters answered for this layer's features, kept with its decoded data.
+        var filterAnswers: FilterAnswers.Store { tables.filterAnswers }
+        /// Each feature's box (`Tables.boxes`).
+        var boxes: [SIMD4<Int32>] { tables.boxes }
 
         init(name: String, extent: Int, keys: [String], values: [StyleValue], features: [Feature], keyIndex: [String: Int],
              states: [String: [String: StyleValue]]? = nil, promoteId: String? = nil) {
