@@ -59,6 +59,9 @@ struct LayerProperties {
         }
     }
 
+    /// What `name` was found to be.
+    func slot(_ name: Name) -> Slot { slots[name.rawValue] }
+
     /// Whether the layer sets `name`.
     func has(_ name: Name) -> Bool {
         if case .absent = slots[name.rawValue] { false } else { true }

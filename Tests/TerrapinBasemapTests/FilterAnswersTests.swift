@@ -106,3 +106,37 @@ import TerrapinTiles
         #expect(Set(first.data).count > 3, "the tile draws its features")
     }
 }
+
+@Suite struct LayerPropertiesTests {
+    @Test func constantsOnceAndFeaturePropertiesPerFeature() throws {
+        let json = """
+        {"version": 8, "sources": {"omt": {"type": "vector"}}, "layers": [
+          {"id": "roads", "type": "line", "source": "omt", "source-layer": "transportation",
+           "paint": {"line-width": ["interpolate", ["linear"], ["zoom"], 10, 1, 16, 8], "line-color": ["match", ["get", "class"], "primary", "#f00", "#00f"],
+                     "line-opacity": 0.5}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "p.json", directory: ".")
+        let layer = style.layers[0]
+        let tiles = try TileSources.open(Repository.fixtures + "/tiles/monaco-omt.pmtiles")
+        let tile = try VectorTile.decode(try #require(try tiles.tile(TileID(z: 14, x: 8529, y: 5974))), source: "monaco")
+        let data = try #require(tile.layer("transportation"))
+        let props = LayerProperties(layer, EvaluationContext(zoom: 13, layer: data))
+        func slot(_ name: LayerProperties.Name) -> String {
+            switch props.slot(name) { case .absent: "absent"; case .constant: "constant"; case .perFeature: "per feature" }
+        }
+        #expect(slot(.lineWidth) == "constant" && slot(.lineOpacity) == "constant")
+        #expect(slot(.lineColor) == "per feature")
+        #expect(slot(.lineBlur) == "absent" && !props.has(.lineBlur) && props.has(.lineWidth))
+        // Each value what evaluating the layer's expression for the feature gives.
+        var colours = Set<String>()
+        for feature in data.features {
+            let c = EvaluationContext(zoom: 13, layer: data, feature: feature)
+            for name in [LayerProperties.Name.lineWidth, .lineColor, .lineOpacity, .lineBlur] {
+                #expect(props.value(name, c) == layer.property(name.key)?.evaluate(c))
+            }
+            colours.insert("\(props.value(.lineColor, c)!)")
+        }
+        #expect(colours.count == 2)
+        #expect(props.number(.lineWidth, EvaluationContext(zoom: 13), default: 0) == 4.5)
+    }
+}
