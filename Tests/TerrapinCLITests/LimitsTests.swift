@@ -52,6 +52,7 @@ import TerrapinTestData
         "frames per animation": "time",
         "one tile": "tiles",
         "decoded tiles held": "tiles",
+        "a style's filter answers kept with a decoded vector tile layer": "FilterAnswersTests.aLayerKeepsAtMostMaxFiltersAnswers",
         "PMTiles directory": "tiles",
         "stitched terrain from tiles": "tiles",
         "SQLite work per statement (MBTiles)": "tiles",
