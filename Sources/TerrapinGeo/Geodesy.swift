@@ -172,10 +172,20 @@ public struct Ellipsoid: Hashable, Sendable, CustomStringConvertible {
 
     /// ECEF → geodetic, by Bowring's formula refined by Newton steps (sub-millimetre anywhere
     /// from the centre of the Earth to geostationary orbit).
+    /// On the plane (`planeScale` k): the latitude of a point `y` metres north of the equator,
+    /// `ka` being k × a — as `geodetic` gives it, which a point's y alone decides.
+    @inlinable public static func planeLatitude(_ y: Double, _ ka: Double) -> Double {
+        let lat = 2 * atan(exp(y / ka)) - Double.pi / 2
+        return lat * 180 / Double.pi
+    }
+
+    /// On the plane: the longitude of a point `x` metres east of the prime meridian — as
+    /// `geodetic` gives it, which a point's x alone decides.
+    @inlinable public static func planeLongitude(_ x: Double, _ ka: Double) -> Double { x / ka * 180 / Double.pi }
+
     public func geodetic(_ v: Vector3) -> LatLngAltitude {
         if let k = planeScale {
-            let lat = 2 * atan(exp(v.y / (k * a))) - Double.pi / 2
-            return LatLngAltitude(latitude: lat * 180 / Double.pi, longitude: v.x / (k * a) * 180 / Double.pi, altitude: v.z)
+            return LatLngAltitude(latitude: Self.planeLatitude(v.y, k * a), longitude: Self.planeLongitude(v.x, k * a), altitude: v.z)
         }
         let p = (v.x * v.x + v.y * v.y).squareRoot()
         let lon = atan2(v.y, v.x)

@@ -138,11 +138,21 @@ public struct Imagery: Sendable {
     /// Where a position falls in the full-resolution image, in pixels from its north-west
     /// corner (pixel centres at +0.5); outside [0, width] × [0, height] the image does not cover it.
     public func texel(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        (texelX(longitude: longitude), texelY(latitude: latitude))
+    }
+
+    /// `texel`'s x, which the longitude alone gives.
+    public func texelX(longitude: Double) -> Double {
         var dLon = (longitude - west).truncatingRemainder(dividingBy: 360)
         if dLon < 0 { dLon += 360 }
         // A position just west of the image reads as 360° east of it: put it on the near side.
         if dLon > span + (360 - span) / 2 { dLon -= 360 }
-        return (dLon / span * Double(width), (top - Self.y(latitude, projection)) / (top - bottom) * Double(height))
+        return dLon / span * Double(width)
+    }
+
+    /// `texel`'s y, which the latitude alone gives.
+    public func texelY(latitude: Double) -> Double {
+        (top - Self.y(latitude, projection)) / (top - bottom) * Double(height)
     }
 
     /// Image pixels per metre on the ground at a latitude, east and north (for a flat ground's

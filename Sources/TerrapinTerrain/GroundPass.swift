@@ -484,9 +484,13 @@ struct SkyCaster: Sendable {
         if plane {
             // The plane's metres are not the ground's: the image's pixels per metre of it,
             // from the texels a metre east and a metre north.
-            let (latE, lonE) = latLon(q + Vector3(1, 0, 0)), (latN, lonN) = latLon(q + Vector3(0, 1, 0))
-            let east = imagery.texel(latitude: latE, longitude: lonE), north = imagery.texel(latitude: latN, longitude: lonN)
-            density = (abs(east.x - texel.x), abs(north.y - texel.y))
+            // (Only the east texel's x and the north one's y are read, and on the plane a point's
+            // longitude is its x's alone, its latitude its y's: each found as `latLon` finds it,
+            // the other left out — half the projections' libm calls, the same values.)
+            let ellipsoid = projection.frame.ellipsoid, ka = (ellipsoid.planeScale ?? 1) * ellipsoid.a
+            let eastX = imagery.texelX(longitude: Ellipsoid.planeLongitude(projection.frame.ecef(enu: q + Vector3(1, 0, 0)).x, ka))
+            let northY = imagery.texelY(latitude: Ellipsoid.planeLatitude(projection.frame.ecef(enu: q + Vector3(0, 1, 0)).y, ka))
+            density = (abs(eastX - texel.x), abs(northY - texel.y))
         } else {
             density = imagery.texelsPerMetre(latitude: lat)
         }

@@ -365,8 +365,8 @@ struct TerrainMesh {
         resize(&block.texel, imagery == nil ? 0 : n, .zero)
         resize(&block.enu, n, .zero)
         func corner(_ cx: Int, _ cy: Int) -> Int { cornerSteps[(by + cy) * (blocksX + 1) + bx + cx] }
-        let texX = imagery.map { im in lons.map { Float(im.texel(latitude: grid.northCentre, longitude: $0).x - origin.x) } } ?? []
-        let texY = imagery.map { im in lats.map { Float(im.texel(latitude: $0, longitude: grid.westCentre).y - origin.y) } } ?? []
+        let texX = imagery.map { im in lons.map { Float(im.texelX(longitude: $0) - origin.x) } } ?? []
+        let texY = imagery.map { im in lats.map { Float(im.texelY(latitude: $0) - origin.y) } } ?? []
         let ex = exaggeration
         let lastRow = grid.rows - 1, lastColumn = grid.columns - 1
         let dx = grid.cellWidth * metresPerDegLon, dy = grid.cellHeight * metresPerDegLat
