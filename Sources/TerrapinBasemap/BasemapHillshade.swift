@@ -75,14 +75,20 @@ extension Basemap {
         let boost = pow(2, -(z < 15 ? (z - 15) * (z < 2 ? 0.4 : z < 4.5 ? 0.35 : 0.3) : 0)) * Self.mapLibreShading
         // Mercator metres a DEM pixel spans.
         let demMetres = 40_075_016.686 / (Double(dem.tileSize) * pow(2, Double(dz)))
+        // (Both grids read and written through their buffers: every index is within them by
+        // construction — heights are (dw + 2) × (dh + 2) round the dw × dh derivatives.)
         var derivative = [SIMD2<Float>](repeating: .zero, count: dw * dh)
-        for j in 0..<dh {
-            for i in 0..<dw {
-                @inline(__always) func at(_ dx: Int, _ dy: Int) -> Double { Double(heights[(j + 1 + dy) * hw + i + 1 + dx]) }
-                let (a, b, c) = (at(-1, -1), at(0, -1), at(1, -1)), (d, f) = (at(-1, 0), at(1, 0)), (g, h, k) = (at(-1, 1), at(0, 1), at(1, 1))
-                let dxv = ((c + 2 * f + k) - (a + 2 * d + g)) / (8 * demMetres) * boost
-                let dyv = ((g + 2 * h + k) - (a + 2 * b + c)) / (8 * demMetres) * boost
-                derivative[j * dw + i] = SIMD2(Float(min(1, max(-1, dxv))), Float(min(1, max(-1, dyv))))
+        heights.withUnsafeBufferPointer { heights in
+            derivative.withUnsafeMutableBufferPointer { derivative in
+                for j in 0..<dh {
+                    for i in 0..<dw {
+                        @inline(__always) func at(_ dx: Int, _ dy: Int) -> Double { Double(heights[(j + 1 + dy) * hw + i + 1 + dx]) }
+                        let (a, b, c) = (at(-1, -1), at(0, -1), at(1, -1)), (d, f) = (at(-1, 0), at(1, 0)), (g, h, k) = (at(-1, 1), at(0, 1), at(1, 1))
+                        let dxv = ((c + 2 * f + k) - (a + 2 * d + g)) / (8 * demMetres) * boost
+                        let dyv = ((g + 2 * h + k) - (a + 2 * b + c)) / (8 * demMetres) * boost
+                        derivative[j * dw + i] = SIMD2(Float(min(1, max(-1, dxv))), Float(min(1, max(-1, dyv))))
+                    }
+                }
             }
         }
         let intensity = min(1, max(0, Self.number(layer, "hillshade-exaggeration", context, default: 0.5)))
@@ -114,22 +120,32 @@ extension Basemap {
         // The exaggeration curve's end, the same for every pixel (found once, not per pixel).
         let curveEnd = Self.curveEnd(intensity: intensity)
         let worldPixels = Double(tileSize) * pow(2, Double(id.z))
-        for y in 0..<tileSize where rowInside[y] {
-            let latitude = TileID.latitude(worldY: (Double(id.y * tileSize + y) + 0.5) / worldPixels) * Double.pi / 180
-            let cosLat = max(1e-6, cos(latitude))
-            let v = y0 + (Double(y) + 0.5) * scale - 0.5 - Double(gy0)
-            let j0 = min(dh - 2, max(0, Int(v.rounded(.down)))), ty = Float(min(1, max(0, v - Double(j0))))
-            for x in 0..<tileSize where columnInside[x] {
-                let u = x0 + (Double(x) + 0.5) * scale - 0.5 - Double(gx0)
-                let i0 = min(dw - 2, max(0, Int(u.rounded(.down)))), tx = Float(min(1, max(0, u - Double(i0))))
-                let top = derivative[j0 * dw + i0] * (1 - tx) + derivative[j0 * dw + i0 + 1] * tx
-                let bottom = derivative[(j0 + 1) * dw + i0] * (1 - tx) + derivative[(j0 + 1) * dw + i0 + 1] * tx
-                let d = top * (1 - ty) + bottom * ty
-                let colour = Self.hillshade(dx: Double(d.x), dy: Double(d.y), cosLatitude: cosLat, intensity: intensity, azimuth: azimuth,
-                                            shadow: shadow, highlight: highlight, accent: accentColour, curveEnd: curveEnd)
-                let o = (y * tileSize + x) * 4
-                for k in 0..<4 { out[o + k] = Self.byte(colour[k]) }
+        // (`i0` and `j0` are clamped to the derivatives' grid, at least 2 × 2 — `gx1` > `gx0`,
+        // `gy1` > `gy0` — and `o` to the tile: the reads and writes go through the buffers.)
+        guard dw >= 2, dh >= 2 else { return nil }
+        derivative.withUnsafeBufferPointer { derivative in
+          out.withUnsafeMutableBufferPointer { out in
+            for y in 0..<tileSize where rowInside[y] {
+                let latitude = TileID.latitude(worldY: (Double(id.y * tileSize + y) + 0.5) / worldPixels) * Double.pi / 180
+                let cosLat = max(1e-6, cos(latitude))
+                let v = y0 + (Double(y) + 0.5) * scale - 0.5 - Double(gy0)
+                let j0 = min(dh - 2, max(0, Int(v.rounded(.down)))), ty = Float(min(1, max(0, v - Double(j0))))
+                for x in 0..<tileSize where columnInside[x] {
+                    let u = x0 + (Double(x) + 0.5) * scale - 0.5 - Double(gx0)
+                    let i0 = min(dw - 2, max(0, Int(u.rounded(.down)))), tx = Float(min(1, max(0, u - Double(i0))))
+                    let top = derivative[j0 * dw + i0] * (1 - tx) + derivative[j0 * dw + i0 + 1] * tx
+                    let bottom = derivative[(j0 + 1) * dw + i0] * (1 - tx) + derivative[(j0 + 1) * dw + i0 + 1] * tx
+                    let d = top * (1 - ty) + bottom * ty
+                    let colour = Self.hillshade(dx: Double(d.x), dy: Double(d.y), cosLatitude: cosLat, intensity: intensity, azimuth: azimuth,
+                                                shadow: shadow, highlight: highlight, accent: accentColour, curveEnd: curveEnd)
+                    let o = (y * tileSize + x) * 4
+                    out[o] = Self.byte(colour.x)
+                    out[o + 1] = Self.byte(colour.y)
+                    out[o + 2] = Self.byte(colour.z)
+                    out[o + 3] = Self.byte(colour.w)
+                }
             }
+          }
         }
         return Pixmap(width: tileSize, height: tileSize, premultipliedData: out)
     }
