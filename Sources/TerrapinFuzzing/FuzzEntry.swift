@@ -360,10 +360,12 @@ public enum FuzzEntry {
         return true
     }
 
-    /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`.
+    /// PNG bytes: the header walk (`info`), then a full decode under `pngLimits`; where the
+    /// direct decoder of map tiles' PNGs decodes them, its samples must be libpng's.
     @discardableResult
     public static func png(_ bytes: [UInt8]) -> Bool {
         _ = try? PNGDecoder.info(bytes)
+        precondition(PNGDecoder.directDecodingMatchesLibPNG(bytes, limits: pngLimits), "the direct PNG decoder and libpng disagree")
         return (try? PNGDecoder.decode(bytes, limits: pngLimits)) != nil
     }
 

@@ -1,4 +1,5 @@
-// libdeflate, for the package: the banded PNG encoder's raw deflate and Adler-32, and one-call
+// libdeflate, for the package: the banded PNG encoder's raw deflate and Adler-32, one-call zlib
+// inflation (PNGDirectDecoder), and one-call
 // gzip inflation where a stream's trailer gives its size (a tile, a PMTiles directory). Errors
 // are return values (nil); the callers fall back to zlib or report. The only Swift file that
 // imports CLibDeflate.
@@ -19,6 +20,17 @@ package enum LibDeflate {
     /// The Adler-32 of `count` bytes at `data`, continuing from `adler` (1 to start).
     package static func adler32(_ adler: UInt32, _ data: UnsafePointer<UInt8>, count: Int) -> UInt32 {
         libdeflate_adler32(adler, data, count)
+    }
+
+    /// A zlib stream (`input`) inflated in one call into exactly `output`'s bytes: true when
+    /// the stream is whole (its Adler-32 checked), ends exactly at the input's end and makes
+    /// exactly that many bytes; false for anything else, which the caller leaves to zlib.
+    package static func inflateZlib(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let decompressor = libdeflate_alloc_decompressor() else { return false }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var consumed = 0, produced = 0
+        let result = libdeflate_zlib_decompress_ex(decompressor, input.baseAddress, input.count, output.baseAddress, output.count, &consumed, &produced)
+        return result == LIBDEFLATE_SUCCESS && consumed == input.count && produced == output.count
     }
 
     /// A gzip stream of one member inflated in one call, into the size its trailer gives

@@ -63,9 +63,27 @@ public enum PNGDecoder {
         guard WorkMeter.spend(.decodedBytes, Double(width * height * 4), on: source) else {
             throw PNGError.tooLarge(source: source, width: width, height: height, limit: WorkMeter.noRoom)
         }
+        // Map tiles' kind of PNG decoded directly (PNGDirectDecoder.swift); everything else, and
+        // anything that path finds amiss, by libpng.
+        if var samples = PNGDirectDecoder.decode(bytes, chunks: chunks, width: width, height: height) {
+            premultiplyInPlace(&samples)
+            if let pixmap = Pixmap(width: width, height: height, premultipliedData: samples) { return pixmap }
+        }
         var pixmap = try LibPNG.decode(bytes, source: source)
         premultiplyInPlace(&pixmap.data)
         return pixmap
+    }
+
+    /// Whether the direct decoder (PNGDirectDecoder.swift), where it decodes `bytes`, gives
+    /// libpng's samples (true too where it leaves them to libpng, or libpng refuses them): the
+    /// property the PNG fuzzer holds it to.
+    package static func directDecodingMatchesLibPNG(_ bytes: [UInt8], limits: PNGDecodingLimits = .default) -> Bool {
+        guard let chunks = try? PNGChunks.walk(bytes, source: "PNG data"), (try? PNGChunks.validateHeader(chunks[0], in: bytes, source: "PNG data")) != nil else { return true }
+        let (width, height) = PNGChunks.size(of: chunks[0], in: bytes)
+        guard width <= limits.maxWidth, height <= limits.maxHeight, width * height <= limits.maxPixels,
+              let direct = PNGDirectDecoder.decode(bytes, chunks: chunks, width: width, height: height),
+              let libpng = try? LibPNG.decode(bytes, source: "PNG data") else { return true }
+        return direct == libpng.data
     }
 
     /// Reads and decodes a PNG file.
