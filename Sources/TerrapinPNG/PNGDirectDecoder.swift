@@ -32,7 +32,8 @@ enum PNGDirectDecoder {
         let (rowBytes, overflow) = width.multipliedReportingOverflow(by: channels)
         guard !overflow, rowBytes < Int.max / 2 else { return nil }
         let (filtered, overflow2) = (rowBytes + 1).multipliedReportingOverflow(by: height)
-        guard !overflow2 else { return nil }
+        let (pixels, overflow3) = width.multipliedReportingOverflow(by: height)
+        guard !overflow2, !overflow3, pixels <= Int.max / 4 else { return nil }
         var raw = [UInt8](repeating: 0, count: filtered)
         let inflated: Bool
         if idat.count == 1 {
@@ -46,7 +47,7 @@ enum PNGDirectDecoder {
             inflated = stream.withUnsafeBytes { input in raw.withUnsafeMutableBytes { LibDeflate.inflateZlib(input, into: $0) } }
         }
         guard inflated else { return nil }
-        var out = [UInt8](repeating: 255, count: width * height * 4)
+        var out = [UInt8](repeating: 255, count: pixels * 4)
         let zeros = [UInt8](repeating: 0, count: rowBytes)
         let ok = zeros.withUnsafeBufferPointer { zeros in raw.withUnsafeMutableBufferPointer { raw -> Bool in
             out.withUnsafeMutableBufferPointer { out -> Bool in
