@@ -486,7 +486,7 @@ struct SkyCaster: Sendable {
             // from the texels a metre east and a metre north.
             // (Only the east texel's x and the north one's y are read, and on the plane a point's
             // longitude is its x's alone, its latitude its y's: each found as `latLon` finds it,
-            // the other left out — half the projections' libm calls, the same values.)
+            // the other left out — a third fewer of the projections' libm calls, the same values.)
             let ellipsoid = projection.frame.ellipsoid, ka = (ellipsoid.planeScale ?? 1) * ellipsoid.a
             let eastX = imagery.texelX(longitude: Ellipsoid.planeLongitude(projection.frame.ecef(enu: q + Vector3(1, 0, 0)).x, ka))
             let northY = imagery.texelY(latitude: Ellipsoid.planeLatitude(projection.frame.ecef(enu: q + Vector3(0, 1, 0)).y, ka))
