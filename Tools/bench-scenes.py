@@ -11,11 +11,14 @@ Tools/native-fidelity.py builds them. Each scene is timed
   and on all;
 - warm: the same scene rendered again in one process, as batch and serve run it
   (`terrapin batch --manifest` of the scene K+1 times, -j 1: (T(K+1) − T(1)) / K); on one core
-  and on all.
+  and on all; and its map→pixels alone, the same difference of the decode, load, resolve and
+  paint stages batch's --json sums (leaving out encoding the PNG and writing it, as Native's
+  map→pixels leaves them out).
 With --native, each basemap view is also drawn by MapLibre Native (../shared/bench/maplibre/
 native.sh --runs N --json), in the same minutes as Terrapin's (alternately, view by view), and
 the ratios printed: Terrapin's cold process to Native's whole process (python start, Map(),
-render, PNG), and Terrapin's warm render to Native's median map→pixels in one process.
+render, PNG), and Terrapin's warm render, whole and map→pixels, to Native's median map→pixels
+in one process.
 Prints a Markdown table; writes the figures as JSON to out/bench-scenes/results.json.
 
     python3 Tools/bench-scenes.py [--terrapin .build/install/release/terrapin] [--runs 5] [--warm 4] [--native] [--only monaco]
@@ -40,22 +43,25 @@ BASEMAPS = [
 STAGES = ["decode", "load", "resolve", "paint", "encode"]
 
 
-def measured(command, one_core):
-    """Wall seconds, peak RSS in MiB and stderr of one process (os.wait4 gives its own rusage)."""
+def measured(command, one_core, stdout=False):
+    """Wall seconds, peak RSS in MiB and stderr (with `stdout`, standard output) of one process
+    (os.wait4 gives its own rusage)."""
     if one_core:
         command = ["taskset", "-c", "0"] + command
     start = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as out:
         pid = os.posix_spawnp(command[0], command, os.environ, file_actions=[
-            (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_DUP2, out.fileno(), 1) if stdout else (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
             (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
         _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - start
         err.seek(0)
         text = err.read().decode("utf-8", "replace")
+        out.seek(0)
+        printed = out.read().decode("utf-8", "replace")
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit("bench-scenes: %s failed:\n%s" % (" ".join(command), text))
-    return wall, usage.ru_maxrss / 1024, text
+    return wall, usage.ru_maxrss / 1024, (printed if stdout else text)
 
 
 def cold(terrapin, scene, runs, one_core):
@@ -72,16 +78,21 @@ def cold(terrapin, scene, runs, one_core):
 
 
 def warm(terrapin, scene, repeats, one_core):
-    """Milliseconds a render takes in a process that has rendered the scene before."""
+    """Milliseconds a render takes in a process that has rendered the scene before: the whole
+    render, its file written (wall), and map→pixels (its decode, load, resolve and paint stages,
+    from batch's --json; not encoding the PNG nor writing it), as MapLibre Native's
+    map→pixels is timed."""
     def batch(n):
         manifest = os.path.join(OUT, "manifest.jsonl")
         with open(manifest, "w") as f:
             for i in range(n):
                 f.write(json.dumps({"scene": os.path.abspath(scene), "name": "r%d" % i}) + "\n")
-        wall, _, _ = measured([terrapin, "batch", "--manifest", manifest, "--force", "-j", "1",
-                               "--output", os.path.join(OUT, "warm", "{name}.png")], one_core)
-        return wall * 1000
-    return max(0.0, (batch(repeats + 1) - batch(1)) / repeats)
+        wall, _, printed = measured([terrapin, "batch", "--manifest", manifest, "--force", "-j", "1", "--json", "--quiet",
+                                     "--output", os.path.join(OUT, "warm", "{name}.png")], one_core, stdout=True)
+        stages = json.loads(printed).get("stages", {})
+        return wall * 1000, sum(stages.get(s, 0) for s in ("decode", "load", "resolve", "paint"))
+    (whole_n, map_n), (whole_1, map_1) = batch(repeats + 1), batch(1)
+    return max(0.0, (whole_n - whole_1) / repeats), max(0.0, (map_n - map_1) / repeats)
 
 
 def native(style, archive, lat, lon, zoom, pitch, runs):
@@ -133,28 +144,32 @@ def main():
             continue
         row = {"name": name,
                "cold_one": cold(args.terrapin, path, args.runs, True), "cold_all": cold(args.terrapin, path, args.runs, False),
-               "warm_one": warm(args.terrapin, path, args.warm, True), "warm_all": warm(args.terrapin, path, args.warm, False)}
+               }
+        (row["warm_one"], row["warm_one_map"]), (row["warm_all"], row["warm_all_map"]) = \
+            warm(args.terrapin, path, args.warm, True), warm(args.terrapin, path, args.warm, False)
         if args.native and view:
             row["native"] = native(*view, runs=args.runs)
         results.append(row)
-        print("%s: cold %.0f ms (1 core) %.0f ms (all), warm %.0f / %.0f ms, peak %.0f MiB"
-              % (name, row["cold_one"]["ms"], row["cold_all"]["ms"], row["warm_one"], row["warm_all"], row["cold_one"]["peak_mib"]),
+        print("%s: cold %.0f ms (1 core) %.0f ms (all), warm %.0f / %.0f ms (map→pixels %.0f / %.0f), peak %.0f MiB"
+              % (name, row["cold_one"]["ms"], row["cold_all"]["ms"], row["warm_one"], row["warm_all"], row["warm_one_map"], row["warm_all_map"],
+                 row["cold_one"]["peak_mib"]),
               file=sys.stderr, flush=True)
     with open(os.path.join(OUT, "results.json"), "w") as f:
         json.dump({"terrapin": args.terrapin, "runs": args.runs, "warm": args.warm, "results": results}, f, indent=1)
-    header = "| scene | cold, 1 core | decode · load · resolve · paint · encode | cold, all cores | warm, 1 core | warm, all | peak RSS |"
+    header = "| scene | cold, 1 core | decode · load · resolve · paint · encode | cold, all cores | warm, 1 core | warm, all (map→pixels) | peak RSS |"
     if args.native:
-        header += " Native process · map→pixels | ratio cold · warm |"
+        header += " Native process · map→pixels | ratio cold · warm · warm map→pixels |"
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
     for r in results:
         c = r["cold_one"]
-        line = "| %s | %.0f ms | %s | %.0f ms | %.0f ms | %.0f ms | %.0f MiB |" % (
+        line = "| %s | %.0f ms | %s | %.0f ms | %.0f ms | %.0f (%.0f) ms | %.0f MiB |" % (
             r["name"], c["ms"], " · ".join("%.0f" % c["stages"].get(s, 0) for s in STAGES), r["cold_all"]["ms"],
-            r["warm_one"], r["warm_all"], c["peak_mib"])
+            r["warm_one"], r["warm_all"], r["warm_all_map"], c["peak_mib"])
         if args.native:
             n = r.get("native")
-            line += (" %.0f · %.0f ms | %.2f · %.2f |" % (n["process_ms"], n["map_ms"], r["cold_all"]["ms"] / n["process_ms"], r["warm_all"] / n["map_ms"])
+            line += (" %.0f · %.0f ms | %.2f · %.2f · %.2f |" % (n["process_ms"], n["map_ms"], r["cold_all"]["ms"] / n["process_ms"],
+                                                            r["warm_all"] / n["map_ms"], r["warm_all_map"] / n["map_ms"])
                      if n and n.get("map_ms") else " | |")
         print(line)
 

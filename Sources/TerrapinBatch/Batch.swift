@@ -240,10 +240,14 @@ public enum Batch {
     static func renderOne(_ input: BatchInput, size: (width: Int, height: Int)?, scale: Int?, options: BatchOptions, hashes: FileHashes) -> BatchResult {
         var output: String? = nil
         do {
+            // (Reading and decoding the scene is its render's `decode` stage, as `render --timings`
+            // counts it.)
+            let clock = ContinuousClock(), decodeStart = clock.now
             let bytes: [UInt8]
             do { bytes = try FileIO.read(input.scene, limit: SceneDecoder.maxFileBytes) } catch { throw BatchError.usage("scene: \(error)") }
             var scene: SceneFile
             do { scene = try SceneDecoder.decode(bytes, path: input.scene) } catch { throw BatchError.usage(error.description) }
+            let decoded = clock.now - decodeStart
             if let size {
                 if options.fit, scene.output.layoutSize == nil, (size.width, size.height) != (scene.output.width, scene.output.height) {
                     scene.output.layoutSize = LayoutSize(width: scene.output.width, height: scene.output.height)
@@ -268,12 +272,17 @@ public enum Batch {
                 return BatchResult(scene: input.scene, output: path, outcome: .skipped)
             }
             let png: [UInt8]
+            func milliseconds(_ time: Duration) -> Double {
+                let parts = time.components
+                return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
+            }
+            var stages: [String: Double] = ["decode": milliseconds(decoded)]
             do {
                 var overrides = RenderOverrides()
                 overrides.network = options.network
                 let image = try SceneImage.render(scene, overrides, root: options.root, metadata: [
                     (key: "Software", value: "Terrapin \(TerrapinInfo.version)"), (key: inputHashKey, value: digest),
-                ])
+                ], stage: { name, time in stages[name, default: 0] += milliseconds(time) })
                 if options.strict, let first = image.warnings.first {
                     throw BatchError.usage("--strict and \(image.warnings.count) warning\(image.warnings.count == 1 ? "" : "s"): \(first)")
                 }
@@ -283,7 +292,7 @@ public enum Batch {
                 if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try FileIO.makeDirectory(String(path[..<slash])) }
                 try FileIO.writeAtomically(png, to: path)
             } catch { throw BatchError.usage(error.description) }
-            return BatchResult(scene: input.scene, output: path, outcome: .rendered)
+            return BatchResult(scene: input.scene, output: path, outcome: .rendered, stages: stages)
         } catch {
             return BatchResult(scene: input.scene, output: output, outcome: .failed(String(describing: error)))
         }

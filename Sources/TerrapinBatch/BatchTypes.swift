@@ -67,6 +67,9 @@ public struct BatchResult: Equatable, Sendable {
     public let scene: String
     public let output: String?
     public let outcome: BatchOutcome
+    /// A rendered output's time in each stage of its render (decode, load, resolve, paint,
+    /// encode), in milliseconds; empty for one skipped or failed.
+    public var stages: [String: Double] = [:]
 }
 
 public struct BatchSummary: Sendable {
@@ -88,8 +91,21 @@ public struct BatchSummary: Sendable {
             return "{\"scene\": \(quote(r.scene)), \"output\": \(r.output.map(quote) ?? "null"), \"reason\": \(quote(reason))}"
         }
         let seconds = (self.seconds * 1000).rounded() / 1000
+        let stages = Self.stageOrder.compactMap { name -> String? in
+            let ms = results.reduce(0.0) { $0 + ($1.stages[name] ?? 0) }
+            return results.contains { $0.stages[name] != nil } ? "\(quote(name)): \((ms * 1000).rounded() / 1000)" : nil
+        }
         return "{\"total\": \(planned), \"rendered\": \(rendered), \"skipped\": \(skipped), \"failed\": \(failures.count), \"remaining\": \(remaining), "
-            + "\"seconds\": \(seconds), \"interrupted\": \(interrupted), \"failures\": [\(failed.joined(separator: ", "))]}"
+            + "\"seconds\": \(seconds), \"interrupted\": \(interrupted), \"failures\": [\(failed.joined(separator: ", "))], "
+            + "\"stages\": {\(stages.joined(separator: ", "))}}"
+    }
+
+    /// A render's stages, in order.
+    public static let stageOrder = ["decode", "load", "resolve", "paint", "encode"]
+
+    /// Milliseconds each stage took, summed over the rendered outputs.
+    public var stageMilliseconds: [String: Double] {
+        results.reduce(into: [:]) { sums, result in for (name, ms) in result.stages { sums[name, default: 0] += ms } }
     }
 }
 

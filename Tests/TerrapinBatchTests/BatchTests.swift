@@ -49,7 +49,17 @@ import Testing
             BatchResult(scene: "a.json", output: "a.png", outcome: .rendered),
             BatchResult(scene: "b.json", output: nil, outcome: .failed("scene 'b.json': \"quoted\"\nline")),
         ], seconds: 1.23456, planned: 2)
-        #expect(summary.json == #"{"total": 2, "rendered": 1, "skipped": 0, "failed": 1, "remaining": 0, "seconds": 1.235, "interrupted": false, "failures": [{"scene": "b.json", "output": null, "reason": "scene 'b.json': \"quoted\"\nline"}]}"#)
+        #expect(summary.json == #"{"total": 2, "rendered": 1, "skipped": 0, "failed": 1, "remaining": 0, "seconds": 1.235, "interrupted": false, "failures": [{"scene": "b.json", "output": null, "reason": "scene 'b.json': \"quoted\"\nline"}], "stages": {}}"#)
+    }
+
+    @Test func summaryJSONSumsEachStagesTimeInOrder() {
+        let summary = BatchSummary(results: [
+            BatchResult(scene: "a.json", output: "a.png", outcome: .rendered, stages: ["paint": 30, "decode": 1, "encode": 4.0004]),
+            BatchResult(scene: "b.json", output: "b.png", outcome: .rendered, stages: ["paint": 0.25, "decode": 0.5, "load": 2]),
+            BatchResult(scene: "c.json", output: "c.png", outcome: .skipped),
+        ], seconds: 1, planned: 3)
+        #expect(summary.json.hasSuffix(#""stages": {"decode": 1.5, "load": 2.0, "paint": 30.25, "encode": 4.0}}"#))
+        #expect(summary.stageMilliseconds == ["decode": 1.5, "load": 2, "paint": 30.25, "encode": 4.0004])
     }
 
     @Test func anInterruptedRunCountsWhatWasPlannedAndWhatRemains() {

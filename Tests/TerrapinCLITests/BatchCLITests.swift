@@ -43,8 +43,14 @@ import TerrapinPNG
         #expect(String(decoding: first.stdout, as: UTF8.self).hasPrefix(#"{"total": 8, "rendered": 8, "skipped": 0, "failed": 0"#))
         #expect(files(dir + "/out") == ["place-0.png", "place-0@2x.png", "place-1.png", "place-1@2x.png", "place-2.png", "place-2@2x.png", "place-3.png", "place-3@2x.png"])
         #expect(try PNGDecoder.info(Array(FileManager.default.contents(atPath: dir + "/out/place-0@2x.png")!)).width == 128)
+        // Each stage's time, summed over the eight renders.
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout)) as? [String: Any])
+        let stages = try #require(summary["stages"] as? [String: Double])
+        #expect(Set(stages.keys) == ["decode", "load", "resolve", "paint", "encode"] && stages.values.allSatisfy { $0 >= 0 } && stages["paint"]! > 0)
         let second = try CLI.run(args)
         #expect(String(decoding: second.stdout, as: UTF8.self).hasPrefix(#"{"total": 8, "rendered": 0, "skipped": 8, "failed": 0"#))
+        // Nothing rendered: no stage timed.
+        #expect(String(decoding: second.stdout, as: UTF8.self).hasSuffix(#""stages": {}}"#) || String(decoding: second.stdout, as: UTF8.self).hasSuffix("\"stages\": {}}\n"))
         // Change one scene: only its two outputs are redone.
         let changed = dir + "/scenes/place-2.json"
         try (try String(contentsOfFile: changed, encoding: .utf8)).replacingOccurrences(of: "\"tilt\": 55", with: "\"tilt\": 40").write(toFile: changed, atomically: true, encoding: .utf8)
