@@ -150,6 +150,11 @@ public struct Imagery: Sendable {
         return dLon / span * Double(width)
     }
 
+    /// `texel`'s y of a Web Mercator y (`WebMercator.y(latitude:)`), for Web Mercator imagery.
+    public func texelY(mercatorY y: Double) -> Double {
+        (top - y) / (top - bottom) * Double(height)
+    }
+
     /// `texel`'s y, which the latitude alone gives.
     public func texelY(latitude: Double) -> Double {
         (top - Self.y(latitude, projection)) / (top - bottom) * Double(height)

@@ -468,6 +468,10 @@ struct SkyCaster: Sendable {
 
     /// Where a ground point falls in the imagery: texel position and level of detail.
     func texelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
+        // Web Mercator imagery on Web Mercator's plane: a point's texel is its metres scaled —
+        // its Mercator y is its y over k·a, no latitude between (they were exp, atan, tan and log
+        // a sample, there and back).
+        if plane, imagery.projection == .webMercator { return mercatorTexelAt(q, along: dir, distance: distance, imagery) }
         let (lat, lon) = latLon(q)
         let texel = imagery.texel(latitude: lat, longitude: lon)
         // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
@@ -494,6 +498,21 @@ struct SkyCaster: Sendable {
         } else {
             density = imagery.texelsPerMetre(latitude: lat)
         }
+        let perPixel = (distance / focal) * (distance / focal) * (axis * axis * axis) / incidence * density.x * density.y
+        return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
+    }
+
+    /// `texelAt` for Web Mercator imagery on Web Mercator's plane, without a latitude.
+    @inline(__always)
+    func mercatorTexelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
+        let ellipsoid = projection.frame.ellipsoid, ka = (ellipsoid.planeScale ?? 1) * ellipsoid.a
+        let v = projection.frame.ecef(enu: q)
+        let texel = (x: imagery.texelX(longitude: Ellipsoid.planeLongitude(v.x, ka)), y: imagery.texelY(mercatorY: v.y / ka))
+        let incidence = imagery.readsOneZoom ? 1 : max(1e-3, abs(dir.dot(up)))
+        let axis = max(1e-3, dir.dot(projection.forward))
+        let eastX = imagery.texelX(longitude: Ellipsoid.planeLongitude(projection.frame.ecef(enu: q + Vector3(1, 0, 0)).x, ka))
+        let northY = imagery.texelY(mercatorY: projection.frame.ecef(enu: q + Vector3(0, 1, 0)).y / ka)
+        let density = (x: abs(eastX - texel.x), y: abs(northY - texel.y))
         let perPixel = (distance / focal) * (distance / focal) * (axis * axis * axis) / incidence * density.x * density.y
         return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
     }

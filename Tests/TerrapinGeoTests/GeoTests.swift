@@ -383,3 +383,23 @@ func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 0.001) -> Bool { (a 
         #expect(abs(WebMercator.latitude(worldY: 0.5)) < 1e-12)
     }
 }
+
+@Suite struct PlaneMercatorTests {
+    /// On Web Mercator's plane a point's Mercator y is its metres over k·a: what the ground pass
+    /// reads Web Mercator imagery by, without going through a latitude. The latitude's round trip
+    /// agrees to rounding (a texel of a z22 world is 2⁻³⁰ of it; the two differ by far less).
+    @Test func aPlanePointsMercatorYIsItsMetresOverKA() {
+        for k in [1.0, 0.72, 0.31] {
+            let ka = k * Ellipsoid.mercator.a
+            for i in -200...200 {
+                let y = Double(i) / 200 * 3.1 * ka   // up to the square world's edge (π · k·a)
+                let roundTrip = WebMercator.y(latitude: Ellipsoid.planeLatitude(y, ka))
+                #expect(abs(roundTrip - y / ka) <= 1e-12 * max(1, abs(y / ka)), "k \(k), y \(y)")
+            }
+        }
+        // And the plane's geodetic gives the same latitude and longitude as the two parts.
+        let v = Vector3(1234.5, -98765.4, 12)
+        let p = Ellipsoid.mercator.geodetic(v)
+        #expect(p.latitude == Ellipsoid.planeLatitude(v.y, Ellipsoid.mercator.a) && p.longitude == Ellipsoid.planeLongitude(v.x, Ellipsoid.mercator.a))
+    }
+}
