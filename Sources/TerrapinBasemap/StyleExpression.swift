@@ -104,53 +104,51 @@ public enum StyleExpression: Sendable {
     /// key, or a "{name…}" token in a string (what a label in the map's language replaces).
     public var readsName: Bool {
         func nameKey(_ k: String) -> Bool { k == "name" || k.hasPrefix("name:") || k.hasPrefix("name_") }
-        switch self {
-        case .literal(let v): if case .string(let s) = v { return s.contains("{name") } else { return false }
-        case .get(let k), .has(let k): return nameKey(k)
-        case .id, .geometryType, .zoom, .heatmapDensity, .variable, .within, .distance: return false
-        case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsName }
-        case .cases(let pairs, let otherwise): return otherwise.readsName || pairs.contains { $0.0.readsName || $0.1.readsName }
-        case .match(let input, let arms, let otherwise): return input.readsName || otherwise.readsName || arms.contains { $0.1.readsName }
-        case .interpolate(_, let input, let stops, _), .step(let input, _, let stops):
-            if case .step(_, let first, _) = self, first.readsName { return true }
-            return input.readsName || stops.contains { $0.1.readsName }
-        case .letBinding(let bindings, let body): return body.readsName || bindings.contains { $0.1.readsName }
+        return contains { e in
+            switch e {
+            case .literal(.string(let s)): s.contains("{name")
+            case .get(let k), .has(let k): nameKey(k)
+            default: false
+            }
         }
     }
+
+    /// The operators that read the feature rather than their arguments.
+    private static let featureOperators: Set<String> = ["properties", "feature-state", "accumulated", "line-progress"]
 
     /// Whether the expression reads the feature — its properties, id or geometry — rather than
     /// only the zoom (MapLibre's "feature-constant" test, negated).
     public var readsFeature: Bool {
-        switch self {
-        case .literal, .zoom, .heatmapDensity, .variable: return false
-        case .get, .has, .id, .geometryType, .within, .distance: return true
-        case .call(let op, let a):
-            return ["properties", "feature-state", "accumulated", "line-progress"].contains(op) || a.contains { $0.readsFeature }
-        case .all(let a), .any(let a), .coalesce(let a): return a.contains { $0.readsFeature }
-        case .cases(let pairs, let otherwise): return otherwise.readsFeature || pairs.contains { $0.0.readsFeature || $0.1.readsFeature }
-        case .match(let input, let arms, let otherwise): return input.readsFeature || otherwise.readsFeature || arms.contains { $0.1.readsFeature }
-        case .interpolate(_, let input, let stops, _): return input.readsFeature || stops.contains { $0.1.readsFeature }
-        case .step(let input, let first, let stops): return input.readsFeature || first.readsFeature || stops.contains { $0.1.readsFeature }
-        case .letBinding(let bindings, let body): return body.readsFeature || bindings.contains { $0.1.readsFeature }
+        contains { e in
+            switch e {
+            case .get, .has, .id, .geometryType, .within, .distance: true
+            case .call(let op, _): Self.featureOperators.contains(op)
+            default: false
+            }
         }
     }
 
-    /// The expression's operands, one level down (its inputs, conditions, branches and stops).
-    var operands: [StyleExpression] {
-        switch self {
-        case .literal, .get, .has, .id, .geometryType, .zoom, .heatmapDensity, .within, .distance, .variable: return []
-        case .call(_, let a), .all(let a), .any(let a), .coalesce(let a): return a
-        case .cases(let pairs, let otherwise): return pairs.flatMap { [$0.0, $0.1] } + [otherwise]
-        case .match(let input, let arms, let otherwise): return [input] + arms.map(\.1) + [otherwise]
-        case .interpolate(_, let input, let stops, _): return [input] + stops.map(\.1)
-        case .step(let input, let first, let stops): return [input, first] + stops.map(\.1)
-        case .letBinding(let bindings, let body): return bindings.map(\.1) + [body]
-        }
-    }
-
-    /// Whether the expression or any operand at any depth satisfies `test`.
+    /// Whether the expression or any operand at any depth (inputs, conditions, branches, stops,
+    /// bindings) satisfies `test`: the one walk over the tree that `readsName`, `readsFeature`,
+    /// `readsZoom` and `readsFeatureState` ask.
     func contains(where test: (StyleExpression) -> Bool) -> Bool {
-        test(self) || operands.contains { $0.contains(where: test) }
+        if test(self) { return true }
+        switch self {
+        case .literal, .get, .has, .id, .geometryType, .zoom, .heatmapDensity, .within, .distance, .variable:
+            return false
+        case .call(_, let a), .all(let a), .any(let a), .coalesce(let a):
+            return a.contains { $0.contains(where: test) }
+        case .cases(let pairs, let otherwise):
+            return otherwise.contains(where: test) || pairs.contains { $0.0.contains(where: test) || $0.1.contains(where: test) }
+        case .match(let input, let arms, let otherwise):
+            return input.contains(where: test) || otherwise.contains(where: test) || arms.contains { $0.1.contains(where: test) }
+        case .interpolate(_, let input, let stops, _):
+            return input.contains(where: test) || stops.contains { $0.1.contains(where: test) }
+        case .step(let input, let first, let stops):
+            return input.contains(where: test) || first.contains(where: test) || stops.contains { $0.1.contains(where: test) }
+        case .letBinding(let bindings, let body):
+            return body.contains(where: test) || bindings.contains { $0.1.contains(where: test) }
+        }
     }
 
     /// Whether the expression reads the zoom (its value may differ from one zoom to another).
