@@ -468,12 +468,33 @@ struct SkyCaster: Sendable {
 
     /// Where a ground point falls in the imagery: texel position and level of detail.
     func texelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
-        // Web Mercator imagery on Web Mercator's plane: a point's texel is its metres scaled —
-        // its Mercator y is its y over k·a, no latitude between (they were exp, atan, tan and log
-        // a sample, there and back).
-        if plane, imagery.projection == .webMercator { return mercatorTexelAt(q, along: dir, distance: distance, imagery) }
-        let (lat, lon) = latLon(q)
-        let texel = imagery.texel(latitude: lat, longitude: lon)
+        let texel: (x: Double, y: Double), density: (x: Double, y: Double)
+        if plane {
+            // The plane's metres are not the ground's: the image's pixels per metre of it, from
+            // the texels a metre east and a metre north. Only the east texel's x and the north
+            // one's y are read, and a plane point's longitude is its x's alone, its latitude its
+            // y's: each is found alone. Web Mercator imagery is read by a point's Mercator y, its
+            // y over k·a, with no latitude between (exp, atan, tan and log a sample, there and
+            // back); other imagery through the latitude, as `latLon` finds it.
+            let ellipsoid = projection.frame.ellipsoid, ka = (ellipsoid.planeScale ?? 1) * ellipsoid.a
+            let north = projection.frame.ecef(enu: q + Vector3(0, 1, 0)).y
+            let northY: Double
+            if imagery.projection == .webMercator {
+                let v = projection.frame.ecef(enu: q)
+                texel = (imagery.texelX(longitude: Ellipsoid.planeLongitude(v.x, ka)), imagery.texelY(mercatorY: v.y / ka))
+                northY = imagery.texelY(mercatorY: north / ka)
+            } else {
+                let (lat, lon) = latLon(q)
+                texel = imagery.texel(latitude: lat, longitude: lon)
+                northY = imagery.texelY(latitude: Ellipsoid.planeLatitude(north, ka))
+            }
+            let eastX = imagery.texelX(longitude: Ellipsoid.planeLongitude(projection.frame.ecef(enu: q + Vector3(1, 0, 0)).x, ka))
+            density = (abs(eastX - texel.x), abs(northY - texel.y))
+        } else {
+            let (lat, lon) = latLon(q)
+            texel = imagery.texel(latitude: lat, longitude: lon)
+            density = imagery.texelsPerMetre(latitude: lat)
+        }
         // Image pixels under one screen pixel: the ground it covers, (distance / focal)²
         // times the pixel's own solid angle off the view's axis, cos³ of its angle to it (a
         // pixel at the frame's corner sees less of the sky than one at its centre), stretched
@@ -484,35 +505,6 @@ struct SkyCaster: Sendable {
         // above it there, its roads and buildings magnified and soft).
         let incidence = imagery.readsOneZoom ? 1 : max(1e-3, abs(dir.dot(plane ? up : (q - centre).normalized)))
         let axis = max(1e-3, dir.dot(projection.forward))
-        let density: (x: Double, y: Double)
-        if plane {
-            // The plane's metres are not the ground's: the image's pixels per metre of it,
-            // from the texels a metre east and a metre north.
-            // (Only the east texel's x and the north one's y are read, and on the plane a point's
-            // longitude is its x's alone, its latitude its y's: each found as `latLon` finds it,
-            // the other left out — a third fewer of the projections' libm calls, the same values.)
-            let ellipsoid = projection.frame.ellipsoid, ka = (ellipsoid.planeScale ?? 1) * ellipsoid.a
-            let eastX = imagery.texelX(longitude: Ellipsoid.planeLongitude(projection.frame.ecef(enu: q + Vector3(1, 0, 0)).x, ka))
-            let northY = imagery.texelY(latitude: Ellipsoid.planeLatitude(projection.frame.ecef(enu: q + Vector3(0, 1, 0)).y, ka))
-            density = (abs(eastX - texel.x), abs(northY - texel.y))
-        } else {
-            density = imagery.texelsPerMetre(latitude: lat)
-        }
-        let perPixel = (distance / focal) * (distance / focal) * (axis * axis * axis) / incidence * density.x * density.y
-        return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
-    }
-
-    /// `texelAt` for Web Mercator imagery on Web Mercator's plane, without a latitude.
-    @inline(__always)
-    func mercatorTexelAt(_ q: Vector3, along dir: Vector3, distance: Double, _ imagery: Imagery) -> SIMD3<Double> {
-        let ellipsoid = projection.frame.ellipsoid, ka = (ellipsoid.planeScale ?? 1) * ellipsoid.a
-        let v = projection.frame.ecef(enu: q)
-        let texel = (x: imagery.texelX(longitude: Ellipsoid.planeLongitude(v.x, ka)), y: imagery.texelY(mercatorY: v.y / ka))
-        let incidence = imagery.readsOneZoom ? 1 : max(1e-3, abs(dir.dot(up)))
-        let axis = max(1e-3, dir.dot(projection.forward))
-        let eastX = imagery.texelX(longitude: Ellipsoid.planeLongitude(projection.frame.ecef(enu: q + Vector3(1, 0, 0)).x, ka))
-        let northY = imagery.texelY(mercatorY: projection.frame.ecef(enu: q + Vector3(0, 1, 0)).y / ka)
-        let density = (x: abs(eastX - texel.x), y: abs(northY - texel.y))
         let perPixel = (distance / focal) * (distance / focal) * (axis * axis * axis) / incidence * density.x * density.y
         return SIMD3(texel.x, texel.y, 0.5 * log2(max(1, perPixel)))
     }
