@@ -139,7 +139,9 @@ let package = Package(
         .testTarget(name: "TerrapinSnapshotTestingTests", dependencies: ["TerrapinSnapshotTesting", "TerrapinSnapshotCore", "Terrapin", "TerrapinDiff"], exclude: ["__Snapshots__"]),
         // The demo app written as an iOS map app (Examples/SampleApp), rendered and tapped.
         .testTarget(name: "SampleAppTests", dependencies: ["Terrapin", "GoogleMaps3DKit", "TerrapinTestSupport"], path: "Examples/SampleApp", exclude: ["App"]),
-        .testTarget(name: "TerrapinCLITests", dependencies: ["terrapin", "Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinTestData", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
+        // Runs the `terrapin` binary, which every build builds, but does not depend on it: the
+        // target compiles while the binary links (the build's lone tail 12 s → 3 s).
+        .testTarget(name: "TerrapinCLITests", dependencies: ["Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinTestData", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing", "Terrapin", "TerrapinTestSupport", "TerrapinIO"]),
@@ -174,11 +176,29 @@ if Context.environment["TERRAPIN_FUZZ"] != nil {
 // 3 min 46 s (6 min 50 s CPU) and the suite 61 s (96 s CPU); whole-module, 3 min 22 s (5 min 38 s
 // CPU) and 45 s (66 s CPU). Every golden is the same bytes either way. `swift build` by hand
 // stays unoptimised; `make bench` and the release builds optimise everything.
+//
+// The unoptimised modules and the test targets are compiled whole too, in one job that also
+// writes the .swiftmodule (-no-emit-module-separately-wmo; -num-threads 1 keeps an object file
+// per source, as the index store wants): by default the driver ran a separate emit-module job
+// beside the batch jobs, type-checking every declaration of the module a second time, and for a
+// test target, whose declarations are mostly the test macros' expansions, that was a seventh of
+// its compile. TerrapinViews (layout and view painting) runs unoptimised: its tests' time barely
+// moves (the suite +1 s of CPU) while its -O compile was the longest after TerrapinBasemap's.
+// Fresh copies of the tree on the 2-core machine (`--build-tests`, compile jobs timed through a
+// SWIFT_EXEC wrapper): 307 s of CPU and 166-170 s before the link → whole-module test and
+// orchestration targets 287 s and 159 s → TerrapinViews unoptimised 254-268 s and 139-151 s; the
+// suite 44 s → 45 s. TerrapinTypography and TerrapinModels unoptimised were tried too: the suite
+// took 10 s longer, more than their compile saved.
 if Context.environment["TERRAPIN_OPTIMISE"] != nil {
     let orchestration: Set<String> = ["TerrapinNet", "TerrapinScene", "TerrapinLoad", "TerrapinRender", "Terrapin", "TerrapinSnapshotTesting", "TerrapinSnapshotCore", "TerrapinTestData", "TerrapinTestSupport",
-                                      "GoogleMaps3DKit", "TerrapinBatch", "TerrapinServe", "TerrapinFuzzing", "terrapin", "TerrapinBench"]
-    for target in package.targets where target.type == .regular || target.type == .executable {
+                                      "GoogleMaps3DKit", "TerrapinViews", "TerrapinBatch", "TerrapinServe", "TerrapinFuzzing", "terrapin", "TerrapinBench"]
+    for target in package.targets where target.type == .regular || target.type == .executable || target.type == .test {
         let isC = target.name.hasPrefix("C") && target.name.dropFirst().first?.isUppercase == true
-        if !isC, !orchestration.contains(target.name) { target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-wmo", "-num-threads", "2", "-disable-batch-mode"])] }
+        if isC { continue }
+        if target.type != .test, !orchestration.contains(target.name) {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-wmo", "-num-threads", "2", "-disable-batch-mode"])]
+        } else {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-wmo", "-num-threads", "1", "-no-emit-module-separately-wmo", "-disable-batch-mode"])]
+        }
     }
 }

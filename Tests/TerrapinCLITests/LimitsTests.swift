@@ -303,10 +303,11 @@ import TerrapinTestData
 
     @Test func geojsonSource() throws {
         #expect(GeoJSONSource.maxBytes == 64 << 20)
-        // 200,001 points: refused as they are read, with the path of the one too many.
-        let points = "{\"type\": \"MultiPoint\", \"coordinates\": [" + [String](repeating: "[0, 0]", count: 4_000_001).joined(separator: ",") + "]}"
+        // 4,000,001 points: refused as they are read, with the path of the one too many.
+        let points = "{\"type\": \"MultiPoint\", \"coordinates\": [" + String(repeating: "[0, 0],", count: 4_000_000) + "[0, 0]" + "]}"
         #expect { try GeoJSONSource(bytes: Array(points.utf8), name: "'p'") } throws: { "\($0)".contains("more than 4000000 positions") }
-        let features = "{\"type\": \"FeatureCollection\", \"features\": [" + [String](repeating: "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [0, 0]}}", count: 200_001).joined(separator: ",") + "]}"
+        let features = "{\"type\": \"FeatureCollection\", \"features\": [" + String(repeating: "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [0, 0]}},", count: 200_000)
+            + "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [0, 0]}}" + "]}"
         #expect { try GeoJSONSource(bytes: Array(features.utf8), name: "'f'") } throws: { "\($0)".contains("more than 200000 features") }
         // A thousand tile-wide circles in one tile: 64 tiles' worth are drawn, then a warning.
         let many = "{\"type\": \"MultiPoint\", \"coordinates\": [" + [String](repeating: "[0, 0]", count: 1_000).joined(separator: ",") + "]}"
