@@ -294,13 +294,19 @@ import TerrapinTestSupport
         }
         #expect(needed.count > 15)
         let paths = try Self.run(["ldd", CLI.binary]).output
-        var checked = 0
+        var files: [(library: String, file: String)] = []
         for library in needed {
             guard let line = paths.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(library + " => /") }) else { continue }
-            let path = String(line.split(separator: " ")[2])
-            let owner = try Self.run(["dpkg", "-S", URL(fileURLWithPath: path).resolvingSymlinksInPath().path])
-            guard owner.status == 0 else { continue }  // not a package's: the Swift toolchain's runtime
-            let package = String(owner.output.split(separator: ":")[0])
+            files.append((library, URL(fileURLWithPath: String(line.split(separator: " ")[2])).resolvingSymlinksInPath().path))
+        }
+        // One dpkg -S for all of them ("package:arch: /path" a line; a file no package owns —
+        // the Swift toolchain's runtime — has none, and makes the status 1).
+        let owners = try Self.run(["dpkg", "-S"] + files.map(\.file)).output.split(separator: "\n")
+        var checked = 0
+        for (library, file) in files {
+            let name = "/" + URL(fileURLWithPath: file).lastPathComponent
+            guard let owner = owners.first(where: { $0.hasSuffix(name) && !$0.hasPrefix("dpkg-query:") }) else { continue }
+            let package = String(owner.split(separator: ":")[0])
             if package == "libc6" { continue }
             checked += 1
             #expect(listed.contains(package), "\(library) comes from \(package), which deploy/runtime-packages.txt does not install")
