@@ -26,7 +26,11 @@ public struct ModelPrimitive: Sendable {
     public var material: Int
 
     public var triangleCount: Int { indices.count / 3 }
+}
 
+// The public initialiser lives in an extension so that the struct keeps the memberwise one
+// Swift writes (internal: the glTF reader fills every field itself).
+extension ModelPrimitive {
     /// A primitive made in code: `indices` three per triangle, each below `positions.count`;
     /// the optional arrays empty or one entry per position.
     public init?(positions: [SIMD3<Float>], normals: [SIMD3<Float>] = [], uvs: [SIMD2<Float>] = [], colors: [SIMD4<Float>] = [],
@@ -35,17 +39,6 @@ public struct ModelPrimitive: Sendable {
         guard indices.count % 3 == 0, indices.allSatisfy({ Int($0) < n }),
               normals.isEmpty || normals.count == n, uvs.isEmpty || uvs.count == n, colors.isEmpty || colors.count == n else { return nil }
         self.init(positions: positions, normals: normals, uvs: uvs, emissiveUVs: [], colors: colors, indices: indices, material: material)
-    }
-
-    init(positions: [SIMD3<Float>], normals: [SIMD3<Float>], uvs: [SIMD2<Float>], emissiveUVs: [SIMD2<Float>], colors: [SIMD4<Float>],
-         indices: [UInt32], material: Int) {
-        self.positions = positions
-        self.normals = normals
-        self.uvs = uvs
-        self.emissiveUVs = emissiveUVs
-        self.colors = colors
-        self.indices = indices
-        self.material = material
     }
 }
 
