@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -160,4 +161,8 @@ void tp_install_cleanup(void) {
     // the process by default, mid-write as often as not.
     int numbers[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ, SIGXCPU };
     install(numbers, sizeof numbers / sizeof numbers[0], cleanup_and_reraise, 0, 1);
+}
+
+int tp_set_heap_thresholds(int mmap_threshold, int trim_threshold) {
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
 }

@@ -1,6 +1,6 @@
 // What Swift cannot ask of the kernel itself, through CTerrapinIO: openat2 beneath a directory
 // (with its O_NOFOLLOW walk where openat2 is missing), telling kernel pseudo-files apart, and
-// the signal handler that unlinks temporary files. The only Swift file that imports CTerrapinIO;
+// the signal handler that unlinks temporary files, and malloc's thresholds. The only Swift file that imports CTerrapinIO;
 // each call returns what the system call does (a descriptor, or -1 with errno set).
 import CTerrapinIO
 
@@ -20,4 +20,6 @@ enum Kernel {
     static func installCleanup() { tp_install_cleanup() }
     /// Installs the plain crash handler (see `FileIO.reportCrashesPlainly`).
     static func installCrashHandler(_ message: String) { tp_install_crash_handler(message) }
+    /// Sets malloc's mapping and trimming thresholds (see `Heap`); whether both took.
+    static func setHeapThresholds(mapped: Int32, trimmed: Int32) -> Bool { tp_set_heap_thresholds(mapped, trimmed) == 1 }
 }

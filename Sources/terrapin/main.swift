@@ -5,6 +5,8 @@ import Glibc
 
 import TerrapinIO
 
+// Freed canvases and tiles are kept for the next allocations, not unmapped and faulted in again.
+Heap.keepFreedMemoryForReuse()
 // A render, frames or format killed by a signal leaves no temporary file behind.
 FileIO.removeTemporariesOnSignals()
 // A crash ends the process at once, holding no pipe open (SWIFT_BACKTRACE=enable=yes: the

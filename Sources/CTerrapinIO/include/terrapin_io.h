@@ -37,4 +37,10 @@ void tp_install_cleanup(void);
 /// files, and die of the same signal. `message` is copied (at most 511 bytes).
 void tp_install_crash_handler(const char *message);
 
+/// glibc's malloc: allocations up to `mmap_threshold` bytes come from the heap, and free memory
+/// at a heap's top goes back to the kernel only past `trim_threshold` bytes (mallopt's
+/// M_MMAP_THRESHOLD and M_TRIM_THRESHOLD, which Swift's Glibc module does not declare). 1 when
+/// both were set.
+int tp_set_heap_thresholds(int mmap_threshold, int trim_threshold);
+
 #endif
