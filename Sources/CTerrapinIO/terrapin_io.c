@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "terrapin_io.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -165,4 +166,8 @@ void tp_install_cleanup(void) {
 
 int tp_set_heap_thresholds(int mmap_threshold, int trim_threshold) {
     return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
+}
+
+int tp_malloc_is_a_sanitizers(void) {
+    return dlsym(RTLD_DEFAULT, "__sanitizer_get_allocated_size") != NULL;
 }

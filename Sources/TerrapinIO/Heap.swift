@@ -12,9 +12,13 @@ public enum Heap {
     /// next came back as fresh pages, each faulted in and zeroed by the kernel: a fifth of a
     /// cold monaco-patterns render (36,900 page faults; 11,700 with these thresholds). The cost
     /// is that up to `trimmedAbove` bytes of freed memory stay with each of the heap's arenas.
-    /// Outputs are the same bytes either way. Returns whether both thresholds were set.
+    /// Outputs are the same bytes either way. Returns whether both thresholds were set: always
+    /// with the C library's malloc, never under a sanitizer's allocator (`make sanitize`).
     @discardableResult
     public static func keepFreedMemoryForReuse() -> Bool {
         Kernel.setHeapThresholds(mapped: mappedAbove, trimmed: trimmedAbove)
     }
+
+    /// Whether a sanitizer's allocator stands in for the C library's malloc.
+    public static var isASanitizersAllocator: Bool { Kernel.mallocIsASanitizers }
 }

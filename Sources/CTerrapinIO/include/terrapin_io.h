@@ -43,4 +43,8 @@ void tp_install_crash_handler(const char *message);
 /// both were set.
 int tp_set_heap_thresholds(int mmap_threshold, int trim_threshold);
 
+/// 1 when a sanitizer's allocator stands in for the C library's malloc (AddressSanitizer,
+/// ThreadSanitizer: `make sanitize`), which takes no thresholds.
+int tp_malloc_is_a_sanitizers(void);
+
 #endif
