@@ -9,8 +9,8 @@ public enum Heap {
     /// Keeps the memory a render frees for its next allocations. A render allocates and frees
     /// canvases, tile textures and masks of 1–3 MiB many times over; by default glibc gave each
     /// back to the kernel (a mapping of its own, or the heap's top trimmed past 128 KiB) and the
-    /// next came back as fresh pages, each faulted in and zeroed by the kernel: a fifth of a
-    /// cold monaco-patterns render (36,900 page faults; 11,700 with these thresholds). The cost
+    /// next came back as fresh pages, each faulted in and zeroed by the kernel: about a fifth
+    /// of a cold monaco-patterns render (36,900 page faults; 11,700 with these thresholds). The cost
     /// is that up to `trimmedAbove` bytes of freed memory stay with each of the heap's arenas.
     /// Outputs are the same bytes either way. Returns whether both thresholds were set: always
     /// with the C library's malloc, never under a sanitizer's allocator (`make sanitize`).

@@ -1,7 +1,8 @@
-// What Swift cannot ask of the kernel itself, through CTerrapinIO: openat2 beneath a directory
-// (with its O_NOFOLLOW walk where openat2 is missing), telling kernel pseudo-files apart, and
-// the signal handler that unlinks temporary files, and malloc's thresholds. The only Swift file that imports CTerrapinIO;
-// each call returns what the system call does (a descriptor, or -1 with errno set).
+// What Swift cannot ask of the kernel and the C library itself, through CTerrapinIO: openat2
+// beneath a directory (with its O_NOFOLLOW walk where openat2 is missing), telling kernel
+// pseudo-files apart, the signal handler that unlinks temporary files, and malloc's thresholds.
+// The only Swift file that imports CTerrapinIO; each system call returns what the kernel does (a
+// descriptor, or -1 with errno set).
 import CTerrapinIO
 
 enum Kernel {
