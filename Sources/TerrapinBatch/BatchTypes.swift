@@ -91,10 +91,8 @@ public struct BatchSummary: Sendable {
             return "{\"scene\": \(quote(r.scene)), \"output\": \(r.output.map(quote) ?? "null"), \"reason\": \(quote(reason))}"
         }
         let seconds = (self.seconds * 1000).rounded() / 1000
-        let stages = Self.stageOrder.compactMap { name -> String? in
-            let ms = results.reduce(0.0) { $0 + ($1.stages[name] ?? 0) }
-            return results.contains { $0.stages[name] != nil } ? "\(quote(name)): \((ms * 1000).rounded() / 1000)" : nil
-        }
+        let sums = stageMilliseconds
+        let stages = Self.stageOrder.compactMap { name in sums[name].map { "\(quote(name)): \(($0 * 1000).rounded() / 1000)" } }
         return "{\"total\": \(planned), \"rendered\": \(rendered), \"skipped\": \(skipped), \"failed\": \(failures.count), \"remaining\": \(remaining), "
             + "\"seconds\": \(seconds), \"interrupted\": \(interrupted), \"failures\": [\(failed.joined(separator: ", "))], "
             + "\"stages\": {\(stages.joined(separator: ", "))}}"
