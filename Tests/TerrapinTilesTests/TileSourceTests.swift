@@ -21,7 +21,7 @@ func pmtiles(_ tiles: [(TileID, [UInt8])], leafSize: Int? = nil, tileType: UInt8
 }
 
 func write(_ bytes: [UInt8], _ name: String) throws -> String {
-    let path = "/tmp/terrapin-tiles-test-\(getpid())-\(name)"
+    let path = ProcessScratch.path(name)
     try FileIO.writeAtomically(bytes, to: path)
     return path
 }
@@ -127,7 +127,7 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
     }
 
     @Test func aFIFOIsRefusedNotWaitedOn() throws {
-        let path = "/tmp/terrapin-tiles-fifo-\(getpid()).pmtiles"
+        let path = ProcessScratch.path("fifo.pmtiles")
         unlink(path)
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
@@ -138,7 +138,7 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
 @Suite struct MBTilesAndXYZTests {
     /// An MBTiles file with the given tiles (TMS rows) and metadata.
     func mbtiles(_ tiles: [(TileID, [UInt8])], metadata: [(String, String)]) throws -> String {
-        let path = "/tmp/terrapin-tiles-test-\(getpid())-\(tiles.count).mbtiles"
+        let path = ProcessScratch.path("\(tiles.count).mbtiles")
         unlink(path)
         var db: OpaquePointer?
         #expect(sqlite3_open(path, &db) == SQLITE_OK)
@@ -174,7 +174,7 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
     /// is refused (metadata) or its reads fail, the first within the budget, the rest at once.
     @Test func viewsThatNeverEndAreStoppedNotWaitedOn() throws {
         func hostile(_ name: String, _ sql: String) throws -> String {
-            let path = "/tmp/terrapin-tiles-test-\(getpid())-\(name).mbtiles"
+            let path = ProcessScratch.path("\(name).mbtiles")
             unlink(path)
             var db: OpaquePointer?
             #expect(sqlite3_open(path, &db) == SQLITE_OK)
@@ -203,7 +203,7 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
     }
 
     @Test func xyzFoldersAndTMSTemplates() throws {
-        let root = "/tmp/terrapin-xyz-\(getpid())"
+        let root = ProcessScratch.path("xyz")
         let red = try tile(255, 0, 0)
         try FileIO.makeDirectory(root + "/2/1")
         try FileIO.writeAtomically(red, to: root + "/2/1/3.png")
@@ -399,7 +399,7 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
 /// beyond a tile's 16 MiB, metadata beyond 16 MiB, and an attribution beyond 1,000 characters.
 @Suite struct ArchiveMetadataLimitTests {
     func archive(_ script: String) throws -> String {
-        let path = "/tmp/terrapin-tiles-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mbtiles"
+        let path = ProcessScratch.path("\(UInt32.random(in: 0...UInt32.max)).mbtiles")
         #expect(MBTiles.create(path, script: script) == nil)
         return path
     }
