@@ -7,6 +7,26 @@
 public protocol View {
     associatedtype Body: View
     @ViewBuilder var body: Body { get }
+    /// How Terrapin makes the view's layout node (as SwiftUI's `_makeView`): app code neither
+    /// calls nor implements it. A requirement, so that each kind of view is told apart by its
+    /// conformance, not by casts at run time (see `makeNode`).
+    func _makeNode(_ environment: EnvironmentValues) throws -> _ViewNode
+}
+
+/// A view's layout node, as `View._makeNode` hands it over.
+public struct _ViewNode {
+    let node: Node
+}
+
+extension View {
+    /// A view made of other views: its body's node (and a view drawn by another module, its drawing).
+    public func _makeNode(_ environment: EnvironmentValues) throws -> _ViewNode {
+        // The body reads `@EnvironmentObject`s from the models the environment holds.
+        if let objects = environment.objects, EnvironmentObjects.current !== objects {
+            return _ViewNode(node: try EnvironmentObjects.$current.withValue(objects) { try makeAnimatedBody(self, environment) })
+        }
+        return _ViewNode(node: try makeAnimatedBody(self, environment))
+    }
 }
 
 extension Never: View {
@@ -21,36 +41,26 @@ protocol PrimitiveView: View where Body == Never {
 extension PrimitiveView {
     public var body: Never { fatalError("\(Self.self) is a primitive view; it has no body") }
 
-    /// `makeNode` of the view of this type at `pointer`, read where it is.
-    static func makeNode(at pointer: UnsafeRawPointer, _ environment: EnvironmentValues) throws -> Node {
-        try pointer.assumingMemoryBound(to: Self.self).pointee.makeNode(environment)
-    }
+    /// A primitive view makes its node itself.
+    public func _makeNode(_ environment: EnvironmentValues) throws -> _ViewNode { _ViewNode(node: try makeNode(environment)) }
 }
 
 extension CustomDrawingView {
-    /// `makeDrawing` of the view of this type at `pointer`, read where it is.
-    static func makeDrawing(at pointer: UnsafeRawPointer, _ environment: EnvironmentValues) throws -> CustomDrawing {
-        try pointer.assumingMemoryBound(to: Self.self).pointee.makeDrawing(environment)
+    /// A view drawn by another module: its drawing, whose own state (a map's open place card)
+    /// lives with it as a view's does.
+    public func _makeNode(_ environment: EnvironmentValues) throws -> _ViewNode {
+        adoptState(persistentBoxes(self), of: Self.self, environment)
+        return _ViewNode(node: CustomNode(drawing: try makeDrawing(environment)))
     }
 }
 
-/// Builds the node for any view: primitives directly, others through their body. (What kind a
-/// view is, is asked of its type, not its value: casting the value to an existential copied
-/// the whole view tree beneath it, a third of a small view's layout.)
+/// Builds the node for any view: primitives directly, others through their body. Which kind a
+/// view is, its conformance says (`View._makeNode`, chosen where the type conforms): asked at
+/// run time instead (a cast of its type, then the view read through a pointer), every level of
+/// a view tree copied the whole tree beneath it, and layout spent most of its time in the
+/// runtime's value witnesses and conformance look-ups.
 func makeNode<V: View>(_ view: V, _ environment: EnvironmentValues) throws -> Node {
-    if let primitive = V.self as? any PrimitiveView.Type {
-        return try withUnsafePointer(to: view) { try primitive.makeNode(at: UnsafeRawPointer($0), environment) }
-    }
-    if let custom = V.self as? any CustomDrawingView.Type {
-        // A drawing's own state (a map's open place card) lives with it as a view's does.
-        adoptState(persistentBoxes(view), of: V.self, environment)
-        return CustomNode(drawing: try withUnsafePointer(to: view) { try custom.makeDrawing(at: UnsafeRawPointer($0), environment) })
-    }
-    // The body reads `@EnvironmentObject`s from the models the environment holds.
-    if let objects = environment.objects, EnvironmentObjects.current !== objects {
-        return try EnvironmentObjects.$current.withValue(objects) { try makeAnimatedBody(view, environment) }
-    }
-    return try makeAnimatedBody(view, environment)
+    try view._makeNode(environment).node
 }
 
 /// A custom view's body, at the environment's time: changes after that time have not happened
