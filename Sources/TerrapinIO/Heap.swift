@@ -13,10 +13,13 @@ public enum Heap {
     /// of a cold monaco-patterns render (36,900 page faults; 11,700 with these thresholds). The cost
     /// is that up to `trimmedAbove` bytes of freed memory stay with each of the heap's arenas.
     /// Outputs are the same bytes either way. Returns whether both thresholds were set: always
-    /// with the C library's malloc, never under a sanitizer's allocator (`make sanitize`).
+    /// with the C library's malloc, never under a sanitizer's allocator (`make sanitize`), which
+    /// serves every allocation itself: AddressSanitizer refuses `mallopt`, and under
+    /// ThreadSanitizer `mallopt` reaches glibc's malloc, which nothing uses, so it is not called.
     @discardableResult
     public static func keepFreedMemoryForReuse() -> Bool {
-        Kernel.setHeapThresholds(mapped: mappedAbove, trimmed: trimmedAbove)
+        guard !isASanitizersAllocator else { return false }
+        return Kernel.setHeapThresholds(mapped: mappedAbove, trimmed: trimmedAbove)
     }
 
     /// Whether a sanitizer's allocator stands in for the C library's malloc.

@@ -88,10 +88,13 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// Closes the listener and every open connection: the server is gone.
     public func stop() {
-        let open = state.withLock { s -> Set<Int32>? in
+        // The descriptors copied out under the lock: the set itself, shared copy-on-write, is
+        // changed by the connections' threads as they end (ThreadSanitizer saw the iteration
+        // here race with a removal there, the set's storage's reference count being invisible to it).
+        let open = state.withLock { s -> [Int32]? in
             if s.stopped { return nil }
             s.stopped = true
-            return s.connections
+            return Array(s.connections)
         }
         guard let open else { return }
         shutdown(listener, Int32(SHUT_RDWR))
