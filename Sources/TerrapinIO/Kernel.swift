@@ -23,6 +23,6 @@ enum Kernel {
     static func installCrashHandler(_ message: String) { tp_install_crash_handler(message) }
     /// Sets malloc's mapping and trimming thresholds (see `Heap`); whether both took.
     static func setHeapThresholds(mapped: Int32, trimmed: Int32) -> Bool { tp_set_heap_thresholds(mapped, trimmed) == 1 }
-    /// Whether a sanitizer's allocator stands in for malloc (it takes no thresholds).
+    /// Whether a sanitizer's allocator stands in for malloc (malloc's thresholds govern none of its allocations).
     static var mallocIsASanitizers: Bool { tp_malloc_is_a_sanitizers() == 1 }
 }

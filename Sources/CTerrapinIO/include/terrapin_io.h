@@ -44,7 +44,7 @@ void tp_install_crash_handler(const char *message);
 int tp_set_heap_thresholds(int mmap_threshold, int trim_threshold);
 
 /// 1 when a sanitizer's allocator stands in for the C library's malloc (AddressSanitizer,
-/// ThreadSanitizer: `make sanitize`), which takes no thresholds.
+/// ThreadSanitizer: `make sanitize`): it serves every allocation, so malloc's thresholds govern none.
 int tp_malloc_is_a_sanitizers(void);
 
 #endif
