@@ -420,6 +420,13 @@ extension Basemap {
                         measured[key] = .some(set)
                     }
                     var length = (set.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? Double(text.count) * size * 0.6) / pixels
+                    // Images set in the text add their widths (measured text gives them none).
+                    if text.unicodeScalars.contains("\u{FFFC}"), let sheet = sprite {
+                        for section in Self.sections(layer.property("text-field"), context, text: text) {
+                            guard let name = section.image, let (image, ratio) = sheet.icon(name) else { continue }
+                            length += Double(image.width) / max(ratio, 1e-3) / pixels
+                        }
+                    }
                     // An icon without text: the icon's length, as MapLibre's anchors take the
                     // longer of the text's and the icon's boxes.
                     let iconOnly = text.isEmpty && icon != nil
@@ -484,6 +491,39 @@ extension Basemap {
         symbol.sections = sections.compactMap { s in s.color.map { (s.start, s.end, faded($0)) } }
         symbol.fontScales = sections.compactMap { s in s.scale.map { (s.start, s.end, $0) } }
         symbol.sectionFonts = sections.compactMap { s in s.fonts.map { (s.start, s.end, $0) } }
+        symbol.sectionAligns = sections.compactMap { s in s.align.map { SectionAlign(start: s.start, end: s.end, align: $0) } }
+        if sections.contains(where: { $0.image != nil }) {
+            // Images at their display size (the sprite's pixels over its ratio) times the text's
+            // size over its size at the tile's zoom, as MapLibre sets them (`shapeLines`'
+            // layoutTextSizeFactor; an image section's scale is 1, its `font-scale` unread).
+            let laidOut = min(64, max(1, Self.number(layer, "text-size", c, default: 16)))
+            let scalars = Array(text.unicodeScalars)
+            for s in sections {
+                guard let name = s.image, s.end == s.start + 1, scalars.indices.contains(s.start), scalars[s.start] == "\u{FFFC}", !name.isEmpty else { continue }
+                guard let sheet = sprite else {
+                    note("layer '\(layer.id)': images inside a formatted \"text-field\" need a local sprite (the style's \"sprite\"); they are not drawn")
+                    continue
+                }
+                guard let (icon, ratio) = sheet.icon(name) else {
+                    note("layer '\(layer.id)': image '\(name)' is not in the sprite; its text is set without it")
+                    continue
+                }
+                var pixels = icon
+                if sheet.isSDF(name) {
+                    // A distance field, in the text's colour (its halo is the text's own); at
+                    // most 256 × 256 of them coloured per label (hostile sprites).
+                    guard pixels.width * pixels.height <= 1 << 16 else {
+                        note("layer '\(layer.id)': signed-distance image '\(name)' inside a formatted \"text-field\" is larger than 256 × 256 pixels; not drawn")
+                        continue
+                    }
+                    pixels = Self.sdfIcon(pixels, SDFLook(color: Self.color(layer, "text-color", view, default: StyleColor(red: 0, green: 0, blue: 0)),
+                                                          halo: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), haloWidth: 0, haloBlur: 0, size: 1))
+                }
+                var inline = InlineImage(index: s.start, pixels: pixels, pixelRatio: ratio, scale: symbol.size / laidOut, align: s.align ?? "bottom", opacity: opacity)
+                inline.smooth = layer.property("text-size")?.readsZoom ?? false
+                symbol.inlineImages.append(inline)
+            }
+        }
         symbol.allowOverlap = Self.allowsOverlap(layer, "text", c)
         symbol.ignorePlacement = layer.property("text-ignore-placement")?.evaluate(c).truthy ?? false
         if case .array(let t)? = layer.property("text-translate")?.evaluate(view), t.count == 2, let x = t[0].number, let y = t[1].number, x.isFinite, y.isFinite {
@@ -510,6 +550,9 @@ extension Basemap {
                 for mode in modes.prefix(2) {
                     if let m = mode.string, m == "horizontal" || m == "vertical", !symbol.writingModes.contains(m) { symbol.writingModes.append(m) }
                 }
+            }
+            if symbol.writingModes.contains("vertical"), !symbol.inlineImages.isEmpty {
+                note("layer '\(layer.id)': images inside a formatted \"text-field\" are not drawn where the text is set vertically")
             }
             let rotate = Self.number(layer, "text-rotate", c, default: 0)
             symbol.textRotate = rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0
@@ -576,22 +619,40 @@ extension Basemap {
         return out
     }
 
-    /// The sections of a `format` text-field that set their own `text-color`, `font-scale` or
-    /// `text-font`, as code point ranges of the label's `text` (the sections joined, blanks cut
-    /// from both ends). None when the text is not theirs (a localized name) or the field is not
-    /// a `format` at its top.
-    static func sections(_ field: StyleExpression?, _ c: EvaluationContext, text: String) -> [(start: Int, end: Int, color: StyleColor?, scale: Double?, fonts: [String]?)] {
-        guard case .call("format", let parts)? = field, parts.count >= 4 else { return [] }
-        var out: [(start: Int, end: Int, color: StyleColor?, scale: Double?, fonts: [String]?)] = [], joined = "", offset = 0
-        for k in stride(from: 0, to: parts.count - 3, by: 4) {
+    /// A section of a `format` text-field that sets its own look, as code points `start..<end`
+    /// of the label's text: its `text-color`, `font-scale` (0…10), `text-font`,
+    /// `vertical-align` ("bottom", "center" or "top"), and for an image section the image's
+    /// name (its one code point U+FFFC in the text).
+    public struct FormatSection: Sendable, Equatable {
+        public var start: Int, end: Int
+        public var color: StyleColor?
+        public var scale: Double?
+        public var fonts: [String]?
+        public var align: String?
+        public var image: String?
+    }
+
+    /// The sections of a `format` text-field that set their own look or are images, as code
+    /// point ranges of the label's `text` (the sections joined, blanks cut from both ends).
+    /// None when the text is not theirs (a localized name) or the field is not a `format` at
+    /// its top.
+    static func sections(_ field: StyleExpression?, _ c: EvaluationContext, text: String) -> [FormatSection] {
+        guard case .call("format", let parts)? = field, parts.count >= 5 else { return [] }
+        var out: [FormatSection] = [], joined = "", offset = 0
+        for k in stride(from: 0, to: parts.count - 4, by: 5) {
             let piece = parts[k].evaluate(c).text
             let n = piece.unicodeScalars.count
+            var image: String?
+            if case .call("image", let name) = parts[k], let name = name.first { image = name.evaluate(c).text }
             let color = parts[k + 1].evaluate(c).color
             let scale = parts[k + 2].evaluate(c).number.map { $0.isFinite ? min(10, max(0, $0)) : 1 }
             var fonts: [String]?
             if case .array(let list) = parts[k + 3].evaluate(c) { fonts = Array(list.compactMap(\.string).prefix(16)) }
+            let align = parts[k + 4].evaluate(c).string.flatMap { ["bottom", "center", "top"].contains($0) ? $0 : nil }
             // (At most 64 sections: each coloured one is a pass over the label's glyphs when drawn.)
-            if out.count < 64, color != nil || scale != nil || fonts != nil { out.append((offset, offset + n, color, scale, fonts)) }
+            if out.count < 64, color != nil || scale != nil || fonts != nil || align != nil || image != nil {
+                out.append(FormatSection(start: offset, end: offset + n, color: color, scale: scale, fonts: fonts, align: align, image: image))
+            }
             joined += piece
             offset += n
             guard offset <= maxLabelScalars * 4 else { return [] }
@@ -600,7 +661,12 @@ extension Basemap {
         guard !out.isEmpty, trimmed(joined).unicodeScalars.count == length else { return [] }
         let blank: Set<Unicode.Scalar> = ["\t", "\n", "\u{0B}", "\u{0C}", "\r", " "]
         let lead = joined.unicodeScalars.prefix { blank.contains($0) }.count
-        return out.map { (max(0, $0.start - lead), min(length, $0.end - lead), $0.color, $0.scale, $0.fonts) }.filter { $0.start < $0.end }
+        return out.compactMap { s in
+            var s = s
+            s.start = max(0, s.start - lead)
+            s.end = min(length, s.end - lead)
+            return s.start < s.end ? s : nil
+        }
     }
 
     /// `text-field`'s value as text: legacy "{token}" strings filled from the feature.

@@ -420,9 +420,6 @@ public struct BasemapStyle: Sendable {
                         if kind != .sky { warn("layer '\(id)': \(group) property \"\(p.key)\" is not drawn by Terrapin; ignored") }
                         continue
                     }
-                    if p.key == "text-field", StyleExpressionParser.hasImageInFormat(p.value) {
-                        warn("layer '\(id)': images inside a formatted \"text-field\" are not drawn by Terrapin; their places are left empty")
-                    }
                     do {
                         let value = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key), interpolatesArrays: interpolatedArrays.contains(p.key))
                         // A colour's CSS text parsed once here, not at every feature it colours.

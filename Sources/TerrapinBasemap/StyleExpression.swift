@@ -413,9 +413,13 @@ public enum StyleExpression: Sendable {
             return .color(StyleColor(red: r / 255, green: g / 255, blue: b / 255, alpha: n(3) ?? 1))
         case "array": return v.first ?? .null
         case "format":
-            // Sections' texts (every fourth place; each followed by its colour, scale and font),
-            // joined as `concat` joins.
-            return apply("concat", stride(from: 0, to: v.count, by: 4).map { v[$0] })
+            // Sections' texts (every fifth place; each followed by its colour, scale, font and
+            // alignment), joined as `concat` joins.
+            return apply("concat", stride(from: 0, to: v.count, by: 5).map { v[$0] })
+        case "image":
+            // An image section of a `format`: its place in the text (`Basemap.sections` reads
+            // its name).
+            return .string("\u{FFFC}")
         default: return .null
         }
     }

@@ -88,13 +88,6 @@ public enum StyleExpressionParser {
         return try expression(node)
     }
 
-    /// Whether `node` is, or holds anywhere within it, a `format` with an `["image", …]` section.
-    public static func hasImageInFormat(_ node: JSONNode) -> Bool {
-        guard case .array(let items) = node.value, !items.isEmpty else { return false }
-        if case .string("format") = items[0].value, items.dropFirst().contains(where: isImageCall) { return true }
-        return items.contains(where: hasImageInFormat)
-    }
-
     /// Whether `node` is an `["image", …]` expression.
     static func isImageCall(_ node: JSONNode) -> Bool {
         guard case .array(let items) = node.value, let first = items.first, case .string("image") = first.value else { return false }
@@ -196,25 +189,31 @@ public enum StyleExpressionParser {
             guard a.count == 1, case .string(let name) = a[0].value else { throw fail(node, "\"var\" takes a name") }
             return .variable(name)
         case "format":
-            // Text sections, each with its `text-color`, `font-scale` and `text-font` (null
-            // without them): they evaluate to the texts joined, and the labels read each
-            // section's colour, scale and font (`Basemap.sections`), in fours.
+            // Sections, each with its `text-color`, `font-scale`, `text-font` and
+            // `vertical-align` (null without them), in fives: they evaluate to the texts joined,
+            // an image (`["image", name]`) as U+FFFC, and the labels read each section's
+            // colour, scale, font, alignment and image (`Basemap.sections`).
             var parts: [StyleExpression] = []
             var k = 0
             while k < a.count {
                 // (Options with no text before them are skipped.)
                 if case .object = a[k].value { k += 1; continue }
-                // An image in the text is not drawn: its place is left empty rather than its
-                // name set as text (the style's loading warns of it: `hasImageInFormat`).
-                parts.append(Self.isImageCall(a[k]) ? .literal(.string("")) : try expression(a[k]))
+                if Self.isImageCall(a[k]), case .array(let items) = a[k].value {
+                    guard items.count == 2 else { throw fail(a[k], "\"image\" takes one image name") }
+                    parts.append(.call("image", [try expression(items[1])]))
+                } else {
+                    parts.append(try expression(a[k]))
+                }
                 var colour = StyleExpression.literal(.null), scale = StyleExpression.literal(.null), font = StyleExpression.literal(.null)
+                var align = StyleExpression.literal(.null)
                 if k + 1 < a.count, case .object(let options) = a[k + 1].value {
                     if let member = options.first(where: { $0.key == "text-color" }) { colour = try expression(member.value) }
                     if let member = options.first(where: { $0.key == "font-scale" }) { scale = try expression(member.value) }
                     if let member = options.first(where: { $0.key == "text-font" }) { font = try expression(member.value) }
+                    if let member = options.first(where: { $0.key == "vertical-align" }) { align = try expression(member.value) }
                     k += 1
                 }
-                parts += [colour, scale, font]
+                parts += [colour, scale, font, align]
                 k += 1
             }
             return .call("format", parts)

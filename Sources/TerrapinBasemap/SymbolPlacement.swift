@@ -66,8 +66,57 @@ public struct SymbolPlacement: Sendable, Equatable {
     /// How wrapped lines align: "left", "center" (the default) or "right" (`text-justify`; a
     /// style's "auto" resolved by the anchor).
     public var justify = "center"
+    /// Images set in the text (a `format` text-field's `["image", …]` sections), each in the
+    /// place of its code point.
+    public var inlineImages: [InlineImage] = []
+    /// Sections of the text aligned in their line on their own (a `format` text-field's
+    /// `vertical-align`), as code point ranges of the text.
+    public var sectionAligns: [SectionAlign] = []
 
     public init() {}
+}
+
+/// An image set in a label's text (a `format` section's `["image", name]` from the sprite).
+public struct InlineImage: Sendable, Equatable {
+    /// Its code point in the label's text (U+FFFC there).
+    public var index: Int
+    public var pixels: Pixmap
+    /// Its sprite's pixels to one of its display pixels (2 in an @2x sprite).
+    public var pixelRatio: Double
+    /// Points each of its display pixels is drawn: the text's size over the size the tile laid
+    /// it out at, as MapLibre scales an image in text (an image section's `font-scale` is not
+    /// read, as MapLibre reads none).
+    public var scale: Double
+    /// `vertical-align`: "bottom" (the default), "center" or "top".
+    public var align = "bottom"
+    /// `text-opacity`.
+    public var opacity = 1.0
+    /// Sampled smoothly even where the view is at rest (the text's size follows the zoom, as
+    /// MapLibre then samples its image atlas linearly); else its nearest pixels, unless the
+    /// label is turned or scaled.
+    public var smooth = false
+
+    public init(index: Int, pixels: Pixmap, pixelRatio: Double = 1, scale: Double, align: String = "bottom", opacity: Double = 1) {
+        self.index = index
+        self.pixels = pixels
+        self.pixelRatio = pixelRatio.isFinite ? max(1e-3, pixelRatio) : 1
+        self.scale = scale
+        self.align = align
+        self.opacity = opacity
+    }
+}
+
+/// Code points `start..<end` of a label's text aligned in their line as `align` says
+/// ("bottom", "center", "top").
+public struct SectionAlign: Sendable, Equatable {
+    public var start: Int, end: Int
+    public var align: String
+
+    public init(start: Int, end: Int, align: String) {
+        self.start = start
+        self.end = end
+        self.align = align
+    }
 }
 
 /// A value placed as a style's symbol is (a style's symbol, the map's label): its

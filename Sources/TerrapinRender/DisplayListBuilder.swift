@@ -107,7 +107,7 @@ enum DisplayListBuilder {
             for label in group.map({ scene.labels[$0] }) {
                 // A style's labels are places, "layer/feature id" (the label's text where the tiles
                 // give features no ids, as tilemaker's do not): taps on them reach `onPlaceTap`.
-                let place = label.style.map { HitShape.place(label.box, id: "\($0.layer)/" + ($0.featureID.map { String($0) } ?? label.name)) }
+                let place = label.style.map { HitShape.place(label.box, id: "\($0.layer)/" + ($0.featureID.map { String($0) } ?? label.plainName)) }
                 items.append(DisplayItem(layer: .labels, content: .basemapLabel(label.index), box: label.box, depth: label.depth, hit: place,
                                          hidden: label.hidden, isDrawn: label.isShown && label.layout != nil))
             }

@@ -35,7 +35,7 @@ extension ResolvedScene {
                 case .leader(let marker, let from, let to): text = "leader of marker \(marker) from \(f(from.x)),\(f(from.y)) to \(f(to.x)),\(f(to.y))"
                 case .marker(let i): text = "marker \(i) \"\(markers[i].label)\""
                 case .markerLabel(let i): text = "label of marker \(i)"
-                case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name)\""
+                case .basemapLabel(let i): text = "label \(i) \"\(labels[i].name.replacing("\u{FFFC}", with: "[image]"))\""
                 case .basemapIcon(let i): text = "icon of label \(i)"
                 case .basemapLayers(let r): text = "basemap layers \(r.lowerBound)…\(r.upperBound - 1) over the labels below"
                 case .basemapCircles(let n): text = "basemap circles facing the viewer ×\(n)"

@@ -129,7 +129,7 @@ extension ResolvedScene {
                 guard placeTap != nil || mapTap != nil || cards else { continue }
                 let location = location(at: point)
                 let label = labels.first { $0.box == box }
-                let card = PlaceCard(id: id, name: label?.name ?? id, kind: label?.style?.kind)
+                let card = PlaceCard(id: id, name: label?.plainName ?? id, kind: label?.style?.kind)
                 return MapHit(target: .place(id: id), label: label?.name, action: {
                     closePopovers(except: nil)
                     // The SDK's order: `onPlaceTap` decides the card, then `onTap` hears the place.

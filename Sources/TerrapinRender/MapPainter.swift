@@ -489,7 +489,8 @@ public enum MapPainter {
     /// MapLibre's icon quads: the quad's edges aliased (a pixel is the quad's whose centre it
     /// holds, so a stretched icon's pieces meet without a seam), sampled bilinearly with the neighbouring pixels (one more all
     /// round; transparent beyond the image, as the icon atlas's padding is).
-    static func drawQuad(_ image: Pixmap, source: (x: Int, y: Int, width: Int, height: Int), target: Rect, opacity: Double, canvas: Canvas) {
+    static func drawQuad(_ image: Pixmap, source: (x: Int, y: Int, width: Int, height: Int), target: Rect, opacity: Double, canvas: Canvas,
+                         filter: ImageFilter = .smooth) {
         let (sx, sy, sw, sh) = source
         guard sw > 0, sh > 0, target.width > 0, target.height > 0, var piece = Pixmap(width: sw + 2, height: sh + 2) else { return }
         for row in -1...sh {
@@ -511,7 +512,7 @@ public enum MapPainter {
         }
         guard clip.width > 0, clip.height > 0 else { return }
         canvas.clip(to: PathBuilder.rect(clip), antiAlias: false)
-        canvas.drawImage(piece, transform: Transform(a: kx, b: 0, c: 0, d: ky, tx: target.minX - kx, ty: target.minY - ky), opacity: opacity)
+        canvas.drawImage(piece, transform: Transform(a: kx, b: 0, c: 0, d: ky, tx: target.minX - kx, ty: target.minY - ky), filter: filter, opacity: opacity)
     }
 
     /// A style's label's text: its halo (`drawHalo`: the distance fields' ring out to the halo
@@ -553,11 +554,15 @@ public enum MapPainter {
                         var one = line
                         one.glyphs = [glyph]
                         single.lines = [one]
-                        let origin: Point
+                        var origin: Point
                         if label.glyphOrigins.isEmpty {
                             let left = line.x + glyph.x
                             let right = j + 1 < line.glyphs.count ? line.x + line.glyphs[j + 1].x : line.x + line.width
                             origin = Point((left + right) / 2, layout.height / 2)
+                            if !line.images.isEmpty, let slot = line.slots.first(where: { $0.glyph == j }) {
+                                // (Its span ends where an image set after it starts.)
+                                origin = Point((slot.left + slot.right) / 2, layout.height / 2)
+                            }
                         } else {
                             origin = label.glyphOrigins[g]
                         }
@@ -574,6 +579,21 @@ public enum MapPainter {
                         }
                     }
                 }
+            }
+            // The images set in the text, each at its place as a glyph is (a smooth sample: the
+            // text is turned).
+            guard only != .halo else { return }
+            let images = layout.lines.flatMap { line in line.slots.compactMap { slot in slot.image.map { (line, line.images[$0], slot) } } }
+            guard images.count == label.imagePlaces.count else { return }
+            for (k, (_, placed, slot)) in images.enumerated() where style.inlineImages.indices.contains(placed.image) {
+                let image = style.inlineImages[placed.image]
+                let origin = k < label.imageOrigins.count ? label.imageOrigins[k] : Point((slot.left + slot.right) / 2, layout.height / 2)
+                let place = label.imagePlaces[k]
+                let placing = k < label.imageAxes.count
+                    ? Transform(a: label.imageAxes[k].x.x, b: label.imageAxes[k].x.y, c: label.imageAxes[k].y.x, d: label.imageAxes[k].y.y, tx: place.centre.x, ty: place.centre.y)
+                    : Transform.rotation(place.angle).concatenating(Transform.translation(place.centre.x, place.centre.y))
+                canvas.transform = Transform.translation(-origin.x, -origin.y).concatenating(placing).concatenating(saved)
+                drawQuad(image.pixels, source: (0, 0, image.pixels.width, image.pixels.height), target: placed.rect, opacity: image.opacity, canvas: canvas)
             }
             return
         }
@@ -593,6 +613,17 @@ public enum MapPainter {
             for colour in colours {
                 layout.keeping { style.color(ofCluster: $0.cluster) == colour }.drawDistanceField(in: canvas, at: origin, color: colour, pass: .fill)
             }
+        }
+        // Images set in the text, over it, as icons are drawn; their nearest pixels where the
+        // label is neither turned nor scaled for distance, as MapLibre samples its image atlas
+        // for text at rest.
+        let level = label.angle == 0 && label.textRotation == 0 && label.scale == 1 && canvas.transform.b == 0 && canvas.transform.c == 0
+        for placed in layout.images where style.inlineImages.indices.contains(placed.image) {
+            let image = style.inlineImages[placed.image]
+            let r = placed.rect
+            drawQuad(image.pixels, source: (0, 0, image.pixels.width, image.pixels.height),
+                     target: Rect(x: origin.x + r.minX, y: origin.y + r.minY, width: r.width, height: r.height), opacity: image.opacity, canvas: canvas,
+                     filter: level && !image.smooth ? .nearest : .smooth)
         }
     }
 

@@ -182,6 +182,9 @@ public enum MapResolver {
         var curves: [Int: (glyphs: [(centre: Point, angle: Double)], boxes: [Rect])] = [:]
         // Those laid flat on the map: the screen images of each glyph's axes.
         var glyphAxes: [Int: [(x: Point, y: Point)]] = [:]
+        // The images set in the text of labels along a curve: each one's place, and its axes
+        // where it lies flat.
+        var curveImages: [Int: (places: [(centre: Point, angle: Double)], axes: [(x: Point, y: Point)])] = [:]
         // Icons stretched over their text (`icon-text-fit`): where each is drawn.
         var fittedIcons: [Int: Rect] = [:]
         var iconSlices: [Int: [IconSlice]] = [:]
@@ -270,6 +273,7 @@ public enum MapResolver {
             if let style = label.style, style.line.count >= 2, let layout, let curve = Self.curve(layout, style, projection: projection, ground: ground) {
                 curves[i] = (curve.glyphs, curve.boxes)
                 if !curve.axes.isEmpty { glyphAxes[i] = curve.axes }
+                if !curve.images.isEmpty { curveImages[i] = (curve.images, curve.imageAxes) }
                 if curve.reversed { flipped.insert(i) } else { flipped.remove(i) }
                 box = curve.boxes.dropFirst().reduce(curve.boxes[0]) { $0.union($1) }
             } else if angle != 0 {
@@ -414,6 +418,10 @@ public enum MapResolver {
             resolved.glyphOrigins = columns[p.index]?.origins ?? []
             if let shown = partial[p.index] { resolved.showsText = shown.text; resolved.showsIcon = shown.icon }
             resolved.glyphAxes = glyphAxes[p.index] ?? []
+            if let images = curveImages[p.index] {
+                resolved.imagePlaces = images.places
+                resolved.imageAxes = images.axes
+            }
             resolved.iconBox = fittedIcons[p.index]
             resolved.iconSlices = iconSlices[p.index] ?? []
             resolved.scale = scales[p.index] ?? 1
@@ -438,6 +446,9 @@ public enum MapResolver {
                     resolved.glyphs = flat.glyphs
                     resolved.glyphOrigins = flat.origins
                     resolved.glyphAxes = flat.axes
+                    resolved.imagePlaces = flat.images
+                    resolved.imageOrigins = flat.imageOrigins
+                    resolved.imageAxes = flat.imageAxes
                     resolved.textRotation = 0
                 }
                 // An icon flat on the map (`icon-pitch-alignment` "map"), at its own size (one
@@ -491,24 +502,36 @@ public enum MapResolver {
     /// with the map); its size on the ground is `flatCurve`'s. Nil where a glyph would stand
     /// edge-on or behind the eye.
     static func flatPoint(_ layout: TextLayout, _ style: LabelStyle, at position: LatLngAltitude, textOrigin: Point, anchor: ScreenPoint, scale: Double,
-                          projection: Projection, ground: Ground) -> (glyphs: [(centre: Point, angle: Double)], origins: [Point], axes: [(x: Point, y: Point)])? {
+                          projection: Projection, ground: Ground) -> FlatText? {
         guard let (a, ex, ey) = groundAxes(at: position, anchor: anchor, scale: scale, rotate: style.textRotate, projection: projection, ground: ground) else { return nil }
         // The anchor's place in the upright layout's coordinates.
         let ox = anchor.x - textOrigin.x, oy = anchor.y - textOrigin.y
-        var glyphs: [(centre: Point, angle: Double)] = [], origins: [Point] = [], axes: [(x: Point, y: Point)] = []
+        var out = FlatText()
         for line in layout.lines {
             let middle = line.baseline + (line.descent - line.ascent) / 2
-            for (j, glyph) in line.glyphs.enumerated() {
-                let left = line.x + glyph.x
-                let right = j + 1 < line.glyphs.count ? line.x + line.glyphs[j + 1].x : line.x + line.width
-                let origin = Point((left + right) / 2, middle)
+            for slot in line.slots {
+                let origin = Point((slot.left + slot.right) / 2, middle)
                 guard let seen = screenAxes(at: a + ex * (origin.x - ox) + ey * (origin.y - oy), ex, ey, projection: projection) else { return nil }
-                glyphs.append((seen.centre, atan2(seen.x.y, seen.x.x)))
-                origins.append(origin)
-                axes.append((seen.x, seen.y))
+                if slot.glyph != nil {
+                    out.glyphs.append((seen.centre, atan2(seen.x.y, seen.x.x)))
+                    out.origins.append(origin)
+                    out.axes.append((seen.x, seen.y))
+                } else {
+                    out.images.append((seen.centre, atan2(seen.x.y, seen.x.x)))
+                    out.imageOrigins.append(origin)
+                    out.imageAxes.append((seen.x, seen.y))
+                }
             }
         }
-        return glyphs.isEmpty ? nil : (glyphs, origins, axes)
+        return out.glyphs.isEmpty ? nil : out
+    }
+
+    /// A point's text flat on the map (`flatPoint`): each glyph's place and turn, the layout
+    /// point drawn there and the screen images of the layout's axes there; likewise each image
+    /// set in the text.
+    struct FlatText {
+        var glyphs: [(centre: Point, angle: Double)] = [], origins: [Point] = [], axes: [(x: Point, y: Point)] = []
+        var images: [(centre: Point, angle: Double)] = [], imageOrigins: [Point] = [], imageAxes: [(x: Point, y: Point)] = []
     }
 
     /// A point label set at one place about its anchor: its box (the text's, joined by its
@@ -746,25 +769,27 @@ public enum MapResolver {
         }
         let start = arc[anchor] - layout.width / 2
         let h = layout.height
-        var glyphs: [(centre: Point, angle: Double)] = [], boxes: [Rect] = []
-        for (g, glyph) in line.glyphs.enumerated() {
-            let left = line.x + glyph.x
-            let right = g + 1 < line.glyphs.count ? line.x + line.glyphs[g + 1].x : line.x + line.width
+        var out = CurvedText(glyphs: [], boxes: [], reversed: reversed)
+        var lastAngle: Double?
+        // Each glyph, and each image set in the text, in turn along the line.
+        for slot in line.slots {
+            let left = slot.left, right = slot.right
             let w = max(0, right - left)
             // The glyph's centre on the line; its turn from the chord under its width.
             guard let c = at(start + left + w / 2), let p = at(start + left), let q = at(start + max(left + 1, right)) else { return nil }
             let angle = atan2(q.y - p.y, q.x - p.x)
-            if let last = glyphs.last {
-                var turn = abs(angle - last.angle)
+            if let last = lastAngle {
+                var turn = abs(angle - last)
                 if turn > Double.pi { turn = 2 * Double.pi - turn }
                 if turn > style.maxAngle * Double.pi / 180 { return nil }
             }
-            glyphs.append((c, angle))
+            lastAngle = angle
+            if slot.glyph != nil { out.glyphs.append((c, angle)) } else { out.images.append((c, angle)) }
             let cs = abs(cos(angle)), sn = abs(sin(angle))
             let bw = w * cs + h * sn, bh = w * sn + h * cs
-            boxes.append(Rect(x: c.x - bw / 2, y: c.y - bh / 2, width: bw, height: bh))
+            out.boxes.append(Rect(x: c.x - bw / 2, y: c.y - bh / 2, width: bw, height: bh))
         }
-        return CurvedText(glyphs: glyphs, boxes: boxes, reversed: reversed)
+        return out
     }
 
     /// The point `s` along a line whose points' distances from its start are `arc` (nil beyond
@@ -785,6 +810,9 @@ public enum MapResolver {
         var axes: [(x: Point, y: Point)] = []
         var boxes: [Rect]
         var reversed: Bool
+        /// The images set in the text (`TextLine.images`), placed as the glyphs are.
+        var images: [(centre: Point, angle: Double)] = []
+        var imageAxes: [(x: Point, y: Point)] = []
     }
 
     /// A one-line label laid flat on the map along its line, as MapLibre lays line labels under
@@ -829,9 +857,8 @@ public enum MapResolver {
         let h = layout.height
         var out = CurvedText(glyphs: [], boxes: [], reversed: reversed)
         var lastTurn: Double?
-        for (g, glyph) in line.glyphs.enumerated() {
-            let left = line.x + glyph.x
-            let right = g + 1 < line.glyphs.count ? line.x + line.glyphs[g + 1].x : line.x + line.width
+        for slot in line.slots {
+            let left = slot.left, right = slot.right
             let w = max(0, right - left)
             guard let c = at(start + (left + w / 2) * metres), let p = at(start + left * metres), let q = at(start + max(left + 1, right) * metres) else { return nil }
             let dx = q.x - p.x, dy = q.y - p.y, len = hypot(dx, dy)
@@ -855,8 +882,13 @@ public enum MapResolver {
             // Edge-on (under a tenth of its upright area): not drawn flat.
             guard abs(cross) > 0.1 * (ax.x * ax.x + ax.y * ax.y) else { return nil }
             let centre = Point(sc.x, sc.y)
-            out.glyphs.append((centre, atan2(ax.y, ax.x)))
-            out.axes.append((ax, ay))
+            if slot.glyph != nil {
+                out.glyphs.append((centre, atan2(ax.y, ax.x)))
+                out.axes.append((ax, ay))
+            } else {
+                out.images.append((centre, atan2(ax.y, ax.x)))
+                out.imageAxes.append((ax, ay))
+            }
             let hx = abs(ax.x) * w / 2 + abs(ay.x) * h / 2, hy = abs(ax.y) * w / 2 + abs(ay.y) * h / 2
             out.boxes.append(Rect(x: centre.x - hx, y: centre.y - hy, width: 2 * hx, height: 2 * hy))
         }

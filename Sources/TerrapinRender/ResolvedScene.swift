@@ -106,6 +106,12 @@ public struct ResolvedLabel {
     public var depth: Double? = nil
     public internal(set) var hidden: HiddenReason?
     public var isShown: Bool { hidden == nil }
+    /// Its text as words: the images set in it (U+FFFC) left out, as a place's name and id
+    /// read it.
+    public var plainName: String {
+        guard name.unicodeScalars.contains("\u{FFFC}") else { return name }
+        return name.replacing("\u{FFFC}", with: "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
     let layout: TextLayout?
     /// Radians clockwise on screen (labels along lines); 0 for point labels.
     public var angle = 0.0
@@ -122,6 +128,11 @@ public struct ResolvedLabel {
     /// For a label laid flat on the map along its line: each glyph's x and y axes on screen
     /// (points a text point), foreshortened with the ground; empty where the glyphs stand upright.
     public var glyphAxes: [(x: Point, y: Point)] = []
+    /// The images set in its text (its layout's `images`), placed as `glyphs`, `glyphOrigins`
+    /// and `glyphAxes` place the glyphs, where the text is drawn glyph by glyph.
+    public var imagePlaces: [(centre: Point, angle: Double)] = []
+    public var imageOrigins: [Point] = []
+    public var imageAxes: [(x: Point, y: Point)] = []
     /// For an icon laid flat on the map (`LabelStyle.iconFlat`): its x and y axes on screen at
     /// the anchor (points an icon point); nil where it stands upright.
     public var iconAxes: (x: Point, y: Point)?
@@ -173,6 +184,8 @@ public struct LabelPaint {
     public var iconOffset: Size
     /// Parts of the text in their own colour, by code point.
     public var sections: [TextSection]
+    /// The images set in the text, in the order of its layout's `TextLayoutOptions.images`.
+    public var inlineImages: [InlineImage]
 
     /// The fill colour of the glyph of code point `cluster`.
     func color(ofCluster cluster: Int) -> RGBAColor {
@@ -181,6 +194,7 @@ public struct LabelPaint {
 
     init(_ style: LabelStyle) {
         sections = style.sections
+        inlineImages = style.inlineImages
         color = style.color
         haloColor = style.haloColor
         haloWidth = style.haloWidth
@@ -317,7 +331,8 @@ public struct ResolvedScene: CustomStringConvertible {
             let from = l.style.map { " [\($0.layer)]" } ?? ""
             let turned = !l.glyphAxes.isEmpty && (l.style?.line.count ?? 0) < 2 ? ", laid flat on the map about its point (\(l.glyphs.count) glyphs)"
                 : !l.glyphs.isEmpty ? ", along its line's curve (\(l.glyphs.count) glyphs\(l.glyphAxes.isEmpty ? "" : ", laid flat on the map"))" : l.angle != 0 ? ", turned \(f(l.angle * 180 / Double.pi))°" : ""
-            lines.append("label \(l.index) \"\(l.name)\"\(from): " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
+            // (An image set in the text, U+FFFC there, printed as "[image]".)
+            lines.append("label \(l.index) \"\(l.name.replacing("\u{FFFC}", with: "[image]"))\"\(from): " + (l.hidden.map { "hidden (\($0))" } ?? "shown")
                          + ", box \(f(l.box.minX)),\(f(l.box.minY)) \(f(l.box.width))x\(f(l.box.height))" + turned
                          + (l.flipped ? ", flipped to read upright" : "")
                          + (l.scale != 1 ? ", scaled ×\(f(l.scale)) for its distance" : ""))

@@ -375,6 +375,7 @@ public struct LabelStyle: Sendable, Equatable, SymbolPlaced {
         s.mapTranslate = Size(width: mapTranslate.width * k, height: mapTranslate.height * k)
         s.iconMapTranslate = Size(width: iconMapTranslate.width * k, height: iconMapTranslate.height * k)
         s.variableAnchors = variableAnchors.map { VariableAnchor(anchor: $0.anchor, offset: Size(width: $0.offset.width * k, height: $0.offset.height * k), justify: $0.justify) }
+        for i in s.inlineImages.indices { s.inlineImages[i].scale *= k }
         return s
     }
 
@@ -442,6 +443,11 @@ public struct LabelStyle: Sendable, Equatable, SymbolPlaced {
         var options = Self.layoutOptions(letterSpacing: letterSpacing, lineHeight: lineHeight)
         options.scales = fontScales
         options.fonts = sectionFonts
+        options.images = self.inlineImages.map {
+            TextImage(index: $0.index, width: Double($0.pixels.width) / $0.pixelRatio * $0.scale, height: Double($0.pixels.height) / $0.pixelRatio * $0.scale, scale: $0.scale,
+                      align: TextVerticalAlign(rawValue: $0.align) ?? .bottom)
+        }
+        options.verticalAligns = self.sectionAligns.map { TextVerticalAlignSpan(start: $0.start, end: $0.end, TextVerticalAlign(rawValue: $0.align) ?? .bottom) }
         if maxWidth > 0 {
             options.maxWidth = maxWidth
             options.balanced = true

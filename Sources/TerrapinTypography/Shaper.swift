@@ -85,7 +85,8 @@ public enum Shaper {
             } else {
                 face = chooseFace(Array(clusterScalars), primary: primary, request: request, language: language, library: library)
             }
-            if face == nil { missing.append(character) }
+            // (U+FFFC stands for an inline object, an image, and is never drawn itself.)
+            if face == nil, character != "\u{FFFC}" { missing.append(character) }
             let count = clusterScalars.count
             for _ in 0..<count { faces.append(face ?? primary) }
             boundaries.append(boundaries.last! + count)

@@ -50,6 +50,15 @@ public struct TextLayoutOptions: Hashable, Sendable {
     /// `text-font`), by code point: each part's characters shaped with that font first, then
     /// the fallbacks. Default none.
     public var fonts: [TextFont] = []
+    /// Images set inline (a style's `format` sections of `["image", …]`), each in the place of
+    /// its code point, U+FFFC OBJECT REPLACEMENT CHARACTER in the text: as wide as the image,
+    /// and a line as tall as its tallest image needs (with `lineHeight`, as MapLibre sets
+    /// them). Where they land is `TextLine.images`; the caller draws them. Default none.
+    public var images: [TextImage] = []
+    /// Parts of the text aligned in their line on their own (a style's `format` sections with
+    /// `vertical-align`), by code point; the rest sit on the line's bottom, as MapLibre sets
+    /// them. Only with `glyphSheetAdvances` and `lineHeight`. Default none.
+    public var verticalAligns: [TextVerticalAlignSpan] = []
 
     public init(maxWidth: Double? = nil, lineLimit: Int? = nil, alignment: TextAlignment = .leading,
                 minimumScaleFactor: Double = 1, direction: BaseDirection = .auto, kerning: Bool = true, tracking: Double = 0) {
@@ -80,6 +89,63 @@ public struct TextSpan<Value: Hashable & Sendable>: Hashable, Sendable {
 public typealias TextScale = TextSpan<Double>
 /// Code points set in the font `value` names (at the text's size).
 public typealias TextFont = TextSpan<FontRequest>
+/// Code points aligned in their line as `value` says.
+public typealias TextVerticalAlignSpan = TextSpan<TextVerticalAlign>
+
+/// Where a part of a line smaller than the line sits in it (MapLibre's `vertical-align`).
+public enum TextVerticalAlign: String, Hashable, Sendable {
+    case bottom, center, top
+
+    /// How far down the line's spare height the part sits: MapLibre's `getVerticalAlignFactor`.
+    var factor: Double {
+        switch self {
+        case .top: 0
+        case .center: 0.5
+        case .bottom: 1
+        }
+    }
+}
+
+/// An image set inline in a text at code point `index` (U+FFFC there): `width` by `height`
+/// points as drawn, `scale` points to one of its display pixels (its pixels drawn start one of
+/// them right of the pen and three below its place, as MapLibre's image quads do), and its
+/// place in the line. It counts as a part at scale 1 towards its line's largest scale.
+public struct TextImage: Hashable, Sendable {
+    public var index: Int
+    public var width: Double
+    public var height: Double
+    public var scale: Double
+    public var align: TextVerticalAlign
+
+    public init(index: Int, width: Double, height: Double, scale: Double, align: TextVerticalAlign = .bottom) {
+        self.index = index
+        self.width = width.isFinite ? max(0, width) : 0
+        self.height = height.isFinite ? max(0, height) : 0
+        self.scale = scale.isFinite ? max(0, scale) : 0
+        self.align = align
+    }
+}
+
+/// Where an inline image (`TextLayoutOptions.images[image]`) is drawn, in layout coordinates:
+/// `rect`, and `pen`, where its advance starts (as a glyph's `x`), after the line's first
+/// `glyphIndex` glyphs.
+public struct PlacedTextImage: Sendable, Equatable {
+    public var image: Int
+    public var rect: Rect
+    public var pen: Double
+    public var glyphIndex: Int
+}
+
+/// A glyph's or an inline image's span along its line, in visual order: from where its pen
+/// starts to where the next one's does (or the line's end), in layout coordinates, as text set
+/// along a curve places each; `glyph` its index in the line's glyphs, else `image` its index in
+/// the line's images.
+public struct LineSlot: Sendable, Equatable {
+    public var left: Double
+    public var right: Double
+    public var glyph: Int?
+    public var image: Int?
+}
 
 /// A glyph placed in layout coordinates (points, y down; `y` is its baseline).
 public struct LaidOutGlyph: Sendable {
@@ -126,6 +192,24 @@ public struct TextLine: Sendable {
     public var descent: Double
     public var isTruncated: Bool
     public var glyphs: [LaidOutGlyph]
+    /// The inline images on the line (`TextLayoutOptions.images`), in layout coordinates.
+    public var images: [PlacedTextImage] = []
+
+    /// Each glyph's and image's span along the line, in visual order (`LineSlot`).
+    public var slots: [LineSlot] {
+        var out: [LineSlot] = []
+        out.reserveCapacity(glyphs.count + images.count)
+        var k = 0
+        for j in 0...glyphs.count {
+            while k < images.count, images[k].glyphIndex <= j {
+                out.append(LineSlot(left: x + images[k].pen, right: 0, glyph: nil, image: k))
+                k += 1
+            }
+            if j < glyphs.count { out.append(LineSlot(left: x + glyphs[j].x, right: 0, glyph: j, image: nil)) }
+        }
+        for i in out.indices { out[i].right = i + 1 < out.count ? out[i + 1].left : x + width }
+        return out
+    }
 }
 
 public struct TextLayout: Sendable {
@@ -151,6 +235,8 @@ public struct TextLayout: Sendable {
     public var isTruncated: Bool { lines.contains(where: \.isTruncated) }
     /// Glyphs drawn, on every line.
     public var glyphCount: Int { lines.reduce(0) { $0 + $1.glyphs.count } }
+    /// The inline images of every line (`TextLayoutOptions.images`), in layout coordinates.
+    public var images: [PlacedTextImage] { lines.flatMap(\.images) }
 
     /// The layout with only the glyphs `include` keeps (a section of the text drawn in its own colour).
     public func keeping(_ include: (LaidOutGlyph) -> Bool) -> TextLayout {
@@ -421,19 +507,28 @@ struct LineBuilder {
         // line that many ems less its own scale below where the line's would be (the smaller
         // glyphs sit on the line's baseline); where the largest scale of all is not 1, the block
         // is set from its top rather than each line centred in one line height.
+        // Inline images count as parts at scale 1; an image taller than its line's largest
+        // scale in ems makes the line that much taller, its text lower (MapLibre's
+        // `imageOffset`), and a part with its own `vertical-align` sits that far down the spare
+        // height of the line's content (`getVerticalAlignFactor`: top 0, center ½, bottom 1).
         let largest = made.map { line -> Double in
-            let m = line.glyphs.reduce(0.0) { max($0, $1.scale) }
+            var m = line.glyphs.reduce(0.0) { max($0, $1.scale) }
+            if !line.images.isEmpty { m = max(m, 1) }
             return m > 0 ? m : 1
         }
+        let tallest = made.map { $0.images.reduce(0.0) { max($0, options.images[$1.image].height) } }
+        let imageOffsets = made.indices.map { max(0, tallest[$0] - largest[$0] * size) }
+        // Each line's content height: its largest scale's em, or its tallest image.
+        let content = made.indices.map { max(largest[$0] * size, tallest[$0]) }
         let em = options.lineHeight.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-        let stepped = em != nil && (largest.max() ?? 1) != 1
+        let stepped = em.map { em in made.indices.map { em * size * largest[$0] + imageOffsets[$0] }.max().map { $0 != em * size } ?? false } ?? false
         var tops: [Double] = []
         for var line in made {
-            let m = largest[lines.count]
+            let k = lines.count, m = largest[k]
             tops.append(top)
             if stepped, let em {
-                line.baseline = top + ascenderHeight(primary) * m
-                top += em * size * m
+                line.baseline = top + (content[k] - m * size) + ascenderHeight(primary) * m
+                top += em * size * m + imageOffsets[k]
             } else if let em {
                 let height = em * size
                 line.baseline = options.glyphSheetAdvances
@@ -457,21 +552,38 @@ struct LineBuilder {
             case (.trailing, false), (.leading, true): x = slack
             }
             lines[i].x = x
-            let m = largest[i]
-            if stepped {
-                lines[i].glyphs = lines[i].glyphs.map {
-                    $0.moved(x: $0.x + x, y: tops[i] + (m - $0.scale) * size + ascenderHeight($0.face) * $0.scale + $0.y)
-                }
-            } else if options.glyphSheetAdvances, options.lineHeight != nil {
-                // Each glyph on its own face's sheet baseline (fallback faces differ), a smaller
-                // one's ascender line lowered by the difference of their scales.
+            let m = largest[i], h = content[i]
+            // Where a part of the line `height` points tall sits (MapLibre's positioned y, from
+            // which its glyphs' ascender line and its images' tops are set), by its alignment.
+            let sheet = options.glyphSheetAdvances && options.lineHeight != nil
+            let reference = stepped ? tops[i] : lines[i].baseline - sheetBaseline(primary) - 17 * size / 24
+            if stepped || sheet {
                 let centre = lines[i].baseline - sheetBaseline(primary)
                 lines[i].glyphs = lines[i].glyphs.map {
-                    $0.scale == 1 && m == 1 ? $0.moved(x: $0.x + x, y: centre + sheetBaseline($0.face) + $0.y)
-                        : $0.moved(x: $0.x + x, y: centre - 17 * size / 24 + (m - $0.scale) * size + ascenderHeight($0.face) * $0.scale + $0.y)
+                    if !stepped, $0.scale == 1, m == 1, h == size {
+                        // Each glyph on its own face's sheet baseline (fallback faces differ).
+                        return $0.moved(x: $0.x + x, y: centre + sheetBaseline($0.face) + $0.y)
+                    }
+                    let f = verticalAlign($0.cluster).factor
+                    // (Written as before images and alignment where neither applies: the same bytes.)
+                    let down = h == m * size && f == 1 ? (m - $0.scale) * size : (h - $0.scale * size) * f
+                    return $0.moved(x: $0.x + x, y: reference + down + ascenderHeight($0.face) * $0.scale + $0.y)
+                }
+                for k in lines[i].images.indices {
+                    let image = options.images[lines[i].images[k].image]
+                    // Its pixels start three of them below its place, as MapLibre's image quads do.
+                    lines[i].images[k].rect.x += x
+                    lines[i].images[k].pen += x
+                    lines[i].images[k].rect.y = reference + (h - image.height) * image.align.factor + 3 * image.scale
                 }
             } else {
                 lines[i].glyphs = lines[i].glyphs.map { $0.moved(x: $0.x + x, y: lines[i].baseline + $0.y) }
+                for k in lines[i].images.indices {
+                    // On the baseline.
+                    lines[i].images[k].rect.x += x
+                    lines[i].images[k].pen += x
+                    lines[i].images[k].rect.y = lines[i].baseline - lines[i].images[k].rect.height
+                }
             }
         }
         return Result(lines: lines, width: width, height: top, size: size, fits: fits)
@@ -505,7 +617,31 @@ struct LineBuilder {
                 result[g.cluster] += advance(g.advance, run.face, s) * sectionScale(paragraph.offset + g.cluster) + options.tracking
             }
         }
+        // An inline image advances by its width, whatever glyph its placeholder was given; a
+        // placeholder without an image by nothing (as MapLibre skips an image it lacks).
+        if paragraph.scalars.contains(Self.imagePlaceholder) {
+            for (k, c) in paragraph.scalars.enumerated() where c == Self.imagePlaceholder {
+                result[k] = image(at: paragraph.offset + k).map { options.images[$0].width + options.tracking } ?? 0
+            }
+        }
         return result
+    }
+
+    /// The code point an inline image stands in the text as.
+    static let imagePlaceholder: Unicode.Scalar = "\u{FFFC}"
+
+    /// The index in `options.images` of the image at code point `index` of the text, if any.
+    @inline(__always)
+    func image(at index: Int) -> Int? {
+        guard !options.images.isEmpty else { return nil }
+        return options.images.lastIndex { $0.index == index }
+    }
+
+    /// The vertical alignment of code point `index` of the text in its line.
+    @inline(__always)
+    func verticalAlign(_ index: Int) -> TextVerticalAlign {
+        guard !options.verticalAligns.isEmpty else { return .bottom }
+        return options.verticalAligns.last { $0.start <= index && index < $0.end }?.value ?? .bottom
     }
 
     /// The multiple of the size code point `index` of the text is set at (the last of
@@ -594,7 +730,8 @@ struct LineBuilder {
         // (A switch, not an array literal's `contains`: this runs per code point.)
         func breakable(_ c: UInt32) -> Bool {
             switch c {
-            case 0x20, 0x26, 0x28, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013: return true
+            // (And after an inline image, as MapLibre breaks after an image section.)
+            case 0x20, 0x26, 0x28, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013, 0xFFFC: return true
             default: return false
             }
         }
@@ -648,6 +785,8 @@ struct LineBuilder {
         }
         let order = Bidi.visualOrder(pieces.map { $0.0.level })
         var glyphs: [LaidOutGlyph] = []
+        var images: [PlacedTextImage] = []
+        var lastPlaceholder = -1
         var pen = 0.0
         var ascent = Double(primary.ascender) * scale(primary)
         var descent = -Double(primary.descender) * scale(primary)
@@ -657,6 +796,20 @@ struct LineBuilder {
             ascent = max(ascent, Double(run.face.ascender) * s)
             descent = max(descent, -Double(run.face.descender) * s)
             for g in runGlyphs {
+                // The object replacement character is never drawn; an inline image takes its
+                // place (once per cluster), as wide as the image.
+                if paragraph.scalars.indices.contains(g.cluster), paragraph.scalars[g.cluster] == Self.imagePlaceholder {
+                    guard g.cluster != lastPlaceholder else { continue }
+                    lastPlaceholder = g.cluster
+                    if let k = image(at: paragraph.offset + g.cluster) {
+                        let image = options.images[k]
+                        // Its pixels start one of them in from the pen, as MapLibre's image quads do.
+                        images.append(PlacedTextImage(image: k, rect: Rect(x: pen + image.scale, y: 0, width: image.width, height: image.height), pen: pen,
+                                                      glyphIndex: glyphs.count))
+                        pen += image.width + options.tracking
+                    }
+                    continue
+                }
                 let k = sectionScale(paragraph.offset + g.cluster)
                 if k != 1 {
                     ascent = max(ascent, Double(run.face.ascender) * s * k)
@@ -677,10 +830,13 @@ struct LineBuilder {
             // Rule L1 puts trailing spaces at the paragraph's end, which in a right-to-left
             // paragraph is the visual left: move them out of the line's box.
             let trailing = m.prefix[range.upperBound] - m.prefix[end]
-            if trailing > 0 { glyphs = glyphs.map { $0.moved(x: $0.x - trailing, y: $0.y) } }
+            if trailing > 0 {
+                glyphs = glyphs.map { $0.moved(x: $0.x - trailing, y: $0.y) }
+                for i in images.indices { images[i].rect.x -= trailing; images[i].pen -= trailing }
+            }
         }
         let text = String(String.UnicodeScalarView(paragraph.scalars[range]))
-        return TextLine(text: text, width: width, x: 0, baseline: 0, ascent: ascent, descent: descent, isTruncated: truncated, glyphs: glyphs)
+        return TextLine(text: text, width: width, x: 0, baseline: 0, ascent: ascent, descent: descent, isTruncated: truncated, glyphs: glyphs, images: images)
     }
 
     /// The last visible line: as much of the paragraph from `start` as fits with "…" after it.

@@ -177,6 +177,45 @@ import TerrapinTiles
         #expect(turned.iconRotate == 90 && turned.translate == (x: 5, y: -3))
     }
 
+    /// Images inside a formatted text: each from the sprite at its code point, drawn at its
+    /// display size times the text's size over the tile's, its
+    /// alignment and the text's opacity carried; an image the sprite lacks is warned of and
+    /// left out (its text set without it); in a label that may be set vertically, it is said
+    /// that images are not drawn there.
+    @Test func imagesInsideFormattedText() throws {
+        func symbols(_ layout: String, paint: String = "{}", zoom: Double = 14) throws -> (symbols: [BasemapSymbol], warnings: [String]) {
+            let json = """
+            {"version": 8, "sprite": "\(fixtures)/basemap/sprites/icons",
+             "sources": {"p": {"type": "geojson", "data": {"type": "Feature", "properties": {"kind": "cafe"},
+                                                          "geometry": {"type": "Point", "coordinates": [7.42, 43.735]}}},
+                         "l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[7.411, 43.735], [7.429, 43.735]]}}},
+             "layers": [{"id": "s", "type": "symbol", "source": "p", "layout": \(layout), "paint": \(paint)}]}
+            """
+            let style = try BasemapStyle.parse(Array(json.utf8), file: "icons.json", directory: "/")
+            let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+            let found = basemap.symbols(area: [7.41, 43.73, 7.43, 43.74], zoom: zoom)
+            return (found, basemap.warnings)
+        }
+        let field = #"["format", "Caf", {}, ["image", ["get", "kind"]], {"font-scale": 0.5, "vertical-align": "top"}, "é", {"vertical-align": "center"}]"#
+        let (found, warnings) = try symbols(#"{"text-field": \#(field), "text-size": ["interpolate", ["linear"], ["zoom"], 14, 10, 15, 20]}"#,
+                                            paint: #"{"text-opacity": 0.5}"#, zoom: 14.5)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let label = try #require(found.first)
+        #expect(label.text == "Caf\u{FFFC}é")
+        let image = try #require(label.inlineImages.first)
+        // 16 × 16 display pixels (the @2x sheet's 32 at ratio 2); 15 points now over 10 at the
+        // tile's zoom, 14 (its section's `font-scale` unread, as MapLibre reads none).
+        #expect(label.inlineImages.count == 1 && image.index == 3 && image.pixels.width == 32 && image.pixelRatio == 2, "\(label.inlineImages.count) \(image.index) \(image.pixels.width)")
+        #expect(abs(image.scale - 15.0 / 10) < 1e-9 && image.align == "top" && image.opacity == 0.5 && image.smooth)
+        #expect(label.sectionAligns == [SectionAlign(start: 3, end: 4, align: "top"), SectionAlign(start: 4, end: 5, align: "center")])
+        // Not in the sprite: its text set without it, and said.
+        let (lacking, said) = try symbols(#"{"text-field": ["format", "A", {}, ["image", "nowhere"], {}]}"#)
+        #expect(lacking.first?.inlineImages.isEmpty == true && said == ["layer 's': image 'nowhere' is not in the sprite; its text is set without it"], "\(said)")
+        let (vertical, told) = try symbols(#"{"text-field": ["format", "東京", {}, ["image", "dot"], {}], "text-writing-mode": ["vertical"]}"#)
+        #expect(vertical.first?.inlineImages.count == 1)
+        #expect(told == ["layer 's': images inside a formatted \"text-field\" are not drawn where the text is set vertically"], "\(told)")
+    }
+
     /// A point-placed label on a line stands at each of the line's parts' first points, as
     /// MapLibre places it (mapbox-gl-js#3808), not halfway along; one in the buffer beyond the
     /// tile is its neighbour's.

@@ -362,21 +362,26 @@ import TerrapinTiles
         #expect(sections.map(\.fonts) == [nil, nil, ["DejaVu Sans Bold"]])
     }
 
-    /// An image inside a formatted text is not drawn: its place is left empty (its name is not
-    /// set as text), and the style's loading says so once for the layer.
-    @Test func imagesInsideTheTextLeaveTheirPlaceEmptyAndAreWarnedOf() throws {
-        let json = #"["format", "London", {}, ["image", "underground"], {}, " ", {}, ["image", ["get", "line"]], {"font-scale": 2}]"#
+    /// An image inside a formatted text stands in it as U+FFFC, its section naming the image
+    /// (evaluated per feature) with its `font-scale` and `vertical-align`; the style loads
+    /// without a warning. A `vertical-align` outside its three words is no alignment.
+    @Test func imagesInsideTheTextAreSectionsOfTheirOwn() throws {
+        let json = #"["format", "London", {"vertical-align": "top"}, ["image", "underground"], {}, " ", {}, ["image", ["get", "line"]], {"font-scale": 2, "vertical-align": "center"}, "x", {"vertical-align": "middle"}]"#
         let field = try StyleExpressionParser.value(JSONParser.parse(Array(json.utf8)))
-        #expect(field.evaluate(EvaluationContext(zoom: 0)) == .string("London "))
-        #expect(try StyleExpressionParser.hasImageInFormat(JSONParser.parse(Array(json.utf8))))
-        let nested = #"["case", ["has", "x"], ["format", ["image", "a"], {}], "plain"]"#
-        #expect(try StyleExpressionParser.hasImageInFormat(JSONParser.parse(Array(nested.utf8))))
-        #expect(try !StyleExpressionParser.hasImageInFormat(JSONParser.parse(Array(#"["format", "a", {}, ["get", "image"], {}]"#.utf8))))
+        let c = EvaluationContext(zoom: 0)
+        #expect(field.evaluate(c) == .string("London\u{FFFC} \u{FFFC}x"))
+        let sections = Basemap.sections(field, c, text: "London\u{FFFC} \u{FFFC}x")
+        #expect(sections.map(\.start) == [0, 6, 8] && sections.map(\.end) == [6, 7, 9])
+        #expect(sections.map(\.image) == [nil, "underground", ""])
+        #expect(sections.map(\.align) == ["top", nil, "center"])
+        #expect(sections.map(\.scale) == [nil, nil, 2])
+        // An image call takes one name.
+        #expect(throws: ExpressionError.self) { try StyleExpressionParser.value(JSONParser.parse(Array(#"["format", ["image", "a", "b"], {}]"#.utf8))) }
         let style = try BasemapStyle.parse(Array("""
             {"version": 8, "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}},
              "layers": [{"id": "t", "type": "symbol", "source": "s", "source-layer": "poi", "layout": {"text-field": \(json)}}]}
             """.utf8), file: "images.json", directory: "/styles")
-        #expect(style.warnings == ["layer 't': images inside a formatted \"text-field\" are not drawn by Terrapin; their places are left empty"], "\(style.warnings)")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
     }
 
     /// A label's coloured sections are bounded: each is a pass over its glyphs when drawn.

@@ -607,3 +607,82 @@ extension MapLabelMetricsTests {
         #expect(missing.lines[0].glyphs.map(\.face.styleName) == plain.lines[0].glyphs.map(\.face.styleName))
     }
 }
+
+/// Images set inline (a style's `format` image sections) and parts aligned on their own
+/// (`vertical-align`), as MapLibre's `shapeLines` sets them.
+@Suite struct InlineImageLayoutTests {
+    static let font = FontSpec.custom("DejaVu Sans", size: 24)
+
+    static func options(images: [TextImage] = [], aligns: [TextVerticalAlignSpan] = [], scales: [TextScale] = []) -> TextLayoutOptions {
+        var options = SectionScaleTests.options(scales)
+        options.images = images
+        options.verticalAligns = aligns
+        return options
+    }
+
+    /// The image advances by its width in place of U+FFFC (whose glyph is not drawn, nor
+    /// counted missing); its pixels start one display pixel right of the pen and three below
+    /// its place. No taller than the line, it leaves the line as it was.
+    @Test func anImageTakesItsPlaceInTheLine() throws {
+        let plain = try TextLayout.make("AB", font: Self.font, options: Self.options())
+        let image = TextImage(index: 1, width: 30, height: 20, scale: 1.5)
+        let set = try TextLayout.make("A\u{FFFC}B", font: Self.font, options: Self.options(images: [image]))
+        let line = try #require(set.lines.first)
+        #expect(set.missingCharacters.isEmpty && line.glyphs.count == 2)
+        #expect(abs(set.width - (plain.width + 30)) < 1e-9, "\(set.width) \(plain.width)")
+        let a = plain.lines[0].glyphs, g = line.glyphs
+        #expect(abs(g[1].x - g[0].x - (a[1].x - a[0].x) - 30) < 1e-9)
+        #expect(abs(set.height - plain.height) < 1e-9)
+        // Its place: the line's centre less 17 sheet pixels, then the spare height (24 − 20
+        // points, bottom-aligned), then three display pixels of 1.5 points.
+        let placed = try #require(set.images.first)
+        let centre = set.height / 2
+        #expect(placed.image == 0 && abs(placed.rect.minX - (g[0].x + g[0].advance + 1.5)) < 1e-9, "\(placed.rect) \(g[0].x) \(g[0].advance)")
+        #expect(abs(placed.rect.minY - (centre - 17 + 4 + 4.5)) < 1e-9, "\(placed.rect)")
+        #expect(placed.rect.width == 30 && placed.rect.height == 20)
+        // Without an image for it, the placeholder takes no room and draws nothing.
+        let none = try TextLayout.make("A\u{FFFC}B", font: Self.font, options: Self.options())
+        #expect(abs(none.width - plain.width) < 1e-9 && none.lines[0].glyphs.count == 2 && none.images.isEmpty && none.missingCharacters.isEmpty)
+    }
+
+    /// An image taller than its line's em makes the line that much taller, the block set from
+    /// its top, the text on the line's bottom; a line may break after an image.
+    @Test func aTallImageMakesItsLineTaller() throws {
+        let image = TextImage(index: 2, width: 40, height: 40, scale: 2)
+        let set = try TextLayout.make("Ab\u{FFFC}", font: Self.font, options: Self.options(images: [image]))
+        // 1.2 × 24 + (40 − 24).
+        #expect(abs(set.height - (28.8 + 16)) < 1e-9, "\(set.height)")
+        let glyph = set.lines[0].glyphs[0]
+        let ascender = (Double(glyph.face.ascender) * 24 / Double(glyph.face.unitsPerEm)).rounded(.up)
+        #expect(abs(glyph.y - (16 + ascender)) < 1e-9, "\(glyph.y)")
+        let placed = try #require(set.images.first)
+        #expect(abs(placed.rect.minY - 6) < 1e-9, "\(placed.rect)")
+        // Wrapped at a width the image passes: the break falls after it.
+        var narrow = Self.options(images: [TextImage(index: 1, width: 40, height: 20, scale: 1)])
+        narrow.maxWidth = 30
+        narrow.balanced = true
+        let wrapped = try TextLayout.make("A\u{FFFC}B", font: Self.font, options: narrow)
+        #expect(wrapped.lines.map(\.text) == ["A\u{FFFC}", "B"], "\(wrapped.lines.map(\.text))")
+    }
+
+    /// `vertical-align`: a half-size part sits at the top, the middle or the bottom of its
+    /// line's content (one em tall here), 0, 6 and 12 points below its top; images likewise.
+    @Test func partsAlignInTheirLine() throws {
+        func smallY(_ align: TextVerticalAlign?) throws -> Double {
+            let aligns = align.map { [TextVerticalAlignSpan(start: 2, end: 4, $0)] } ?? []
+            return try TextLayout.make("Ab cd", font: Self.font, options: Self.options(aligns: aligns, scales: [TextScale(start: 2, end: 5, 0.5)])).lines[0].glyphs[3].y
+        }
+        let top = try smallY(.top), centre = try smallY(.center), bottom = try smallY(.bottom)
+        #expect(abs(centre - top - 6) < 1e-9 && abs(bottom - top - 12) < 1e-9, "\(top) \(centre) \(bottom)")
+        #expect(try smallY(nil) == bottom)
+        // Unaligned glyphs of the line keep their places.
+        let aligned = try TextLayout.make("Ab cd", font: Self.font, options: Self.options(aligns: [TextVerticalAlignSpan(start: 2, end: 4, .top)], scales: [TextScale(start: 2, end: 5, 0.5)]))
+        let unaligned = try TextLayout.make("Ab cd", font: Self.font, options: Self.options(scales: [TextScale(start: 2, end: 5, 0.5)]))
+        #expect(aligned.lines[0].glyphs[0].y == unaligned.lines[0].glyphs[0].y && aligned.lines[0].glyphs[4].y == unaligned.lines[0].glyphs[4].y)
+        func imageY(_ align: TextVerticalAlign) throws -> Double {
+            try #require(TextLayout.make("A\u{FFFC}", font: Self.font, options: Self.options(images: [TextImage(index: 1, width: 8, height: 8, scale: 1, align: align)])).images.first).rect.minY
+        }
+        let imageTop = try imageY(.top), imageCentre = try imageY(.center), imageBottom = try imageY(.bottom)
+        #expect(abs(imageCentre - imageTop - 8) < 1e-9 && abs(imageBottom - imageTop - 16) < 1e-9, "\(imageTop) \(imageCentre) \(imageBottom)")
+    }
+}
