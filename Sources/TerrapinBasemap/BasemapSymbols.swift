@@ -551,9 +551,6 @@ extension Basemap {
                     if let m = mode.string, m == "horizontal" || m == "vertical", !symbol.writingModes.contains(m) { symbol.writingModes.append(m) }
                 }
             }
-            if symbol.writingModes.contains("vertical"), !symbol.inlineImages.isEmpty {
-                note("layer '\(layer.id)': images inside a formatted \"text-field\" are not drawn where the text is set vertically")
-            }
             let rotate = Self.number(layer, "text-rotate", c, default: 0)
             symbol.textRotate = rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0
             symbol.rotatesWithMap = layer.property("text-rotation-alignment")?.evaluate(c).string == "map"

@@ -201,7 +201,7 @@ public enum MapResolver {
         var separate: [Int: (text: Rect, icon: Rect)] = [:]
         var partial: [Int: (text: Bool, icon: Bool)] = [:]
         // Point labels set vertically: each glyph's place, and the layout point set there.
-        var columns: [Int: (glyphs: [(centre: Point, angle: Double)], origins: [Point])] = [:]
+        var columns: [Int: (glyphs: [(centre: Point, angle: Double)], origins: [Point], images: [(centre: Point, angle: Double)], imageOrigins: [Point])] = [:]
         // The eye's distance from the view's centre along the view axis: labels facing the
         // viewer are scaled by their own distance against it.
         let centreDepth = projection.project(enu: Vector3(0, 0, 0))?.depth
@@ -385,7 +385,7 @@ public enum MapResolver {
                 fittedIcons[i] = taken.fittedIcon
                 iconSlices[i] = taken.iconSlices
                 textBoxes[i] = taken.text
-                if !taken.glyphs.isEmpty { columns[i] = (taken.glyphs, taken.origins) }
+                if !taken.glyphs.isEmpty { columns[i] = (taken.glyphs, taken.origins, taken.images, taken.imageOrigins) }
                 if let shown, let icon = taken.icon {
                     insertParts(taken.text, icon, shown)
                 } else if labels[i].style?.ignorePlacement != true {
@@ -416,6 +416,10 @@ public enum MapResolver {
                                          layout: p.layout, angle: p.angle, style: style)
             resolved.glyphs = curves[p.index]?.glyphs ?? columns[p.index]?.glyphs ?? []
             resolved.glyphOrigins = columns[p.index]?.origins ?? []
+            if let column = columns[p.index] {
+                resolved.imagePlaces = column.images
+                resolved.imageOrigins = column.imageOrigins
+            }
             if let shown = partial[p.index] { resolved.showsText = shown.text; resolved.showsIcon = shown.icon }
             resolved.glyphAxes = glyphAxes[p.index] ?? []
             if let images = curveImages[p.index] {
@@ -546,6 +550,9 @@ public enum MapResolver {
         /// point of the layout set there; empty for text set in lines.
         var glyphs: [(centre: Point, angle: Double)] = []
         var origins: [Point] = []
+        /// Likewise the images set in the text.
+        var images: [(centre: Point, angle: Double)] = []
+        var imageOrigins: [Point] = []
         /// The icon's own box (fitted, or at its size), before it joins the text's in `box`.
         var icon: Rect?
     }
@@ -589,6 +596,8 @@ public enum MapResolver {
             var p = pointPlacement(name, style, layout: set.layout, at: anchor, textAnchor: style.anchor, offset: .zero, textBox: text, vertical: true)
             p.glyphs = set.glyphs.map { (Point(anchor.x + $0.centre.x + shift.width, anchor.y + $0.centre.y + shift.height), $0.angle) }
             p.origins = set.origins
+            p.images = set.images.map { (Point(anchor.x + $0.centre.x + shift.width, anchor.y + $0.centre.y + shift.height), $0.angle) }
+            p.imageOrigins = set.imageOrigins
             return p
         }
         guard !style.variableAnchors.isEmpty else { return [place(.zero)] }

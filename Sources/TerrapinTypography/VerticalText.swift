@@ -17,6 +17,10 @@ public struct VerticalText: Sendable {
     public let origins: [Point]
     /// The text's box, from the label's anchor.
     public let box: Rect
+    /// The images set in the text (its layout's `images`), placed as `glyphs` and `origins`
+    /// place the glyphs: upright, centred in their column.
+    public var images: [(centre: Point, angle: Double)] = []
+    public var imageOrigins: [Point] = []
 
     /// Ems a glyph's line middle stands below its em slot's middle in a column: MapLibre's
     /// glyph-sheet constants put a glyph's ascender line 17/24 em above its line's centre and
@@ -39,38 +43,70 @@ public struct VerticalText: Sendable {
         let size = layout.fontSize
         let lineHeight = (options.lineHeight ?? 1.2) * size
         let count = layout.lines.count
-        // Each line along its (turned) length: the glyphs' pens, upright ones one em apart.
-        var pens: [[Double]] = [], lengths: [Double] = []
+        // Each line along its (turned) length: the glyphs' pens, upright ones one em apart, and
+        // the pens of the images set in it, each as long as the image is tall (it stands
+        // upright, centred in its column, as MapLibre turns an image in vertical text).
+        var pens: [[Double]] = [], imagePens: [[Double]] = [], lengths: [Double] = []
         for line in layout.lines {
-            var pen = 0.0, row: [Double] = []
-            for g in line.glyphs {
-                row.append(pen)
-                pen += (isUpright(g.codePoint) ? size : g.advance) + options.tracking
+            var pen = 0.0, row: [Double] = [], images: [Double] = []
+            var placed = false
+            for slot in line.slots {
+                if let g = slot.glyph {
+                    row.append(pen)
+                    // (An upright glyph takes an em at its own scale.)
+                    let glyph = line.glyphs[g]
+                    pen += (isUpright(glyph.codePoint) ? (glyph.scale == 1 ? size : size * glyph.scale) : glyph.advance) + options.tracking
+                } else if let k = slot.image {
+                    images.append(pen)
+                    pen += line.images[k].rect.height + options.tracking
+                }
+                placed = true
             }
             pens.append(row)
-            lengths.append(row.isEmpty ? 0 : pen - options.tracking)
+            imagePens.append(images)
+            lengths.append(placed ? pen - options.tracking : 0)
         }
         let length = lengths.max() ?? 0
+        // Each column as wide as the line height at its largest scale, wider by as much as its
+        // widest image passes that scale's em (MapLibre's vertical line content width).
+        let widths = layout.lines.map { line -> Double in
+            var m = line.glyphs.reduce(0.0) { max($0, $1.scale) }
+            if !line.images.isEmpty { m = max(m, 1) }
+            if m <= 0 { m = 1 }
+            let widest = line.images.reduce(0.0) { max($0, $1.rect.width) }
+            return m == 1 && widest <= size ? lineHeight : lineHeight * m + max(0, widest - size * m)
+        }
+        let uniform = widths.allSatisfy { $0 == lineHeight }
+        let total = uniform ? Double(count) * lineHeight : widths.reduce(0, +)
+        var starts: [Double] = []
+        var sum = 0.0
+        for w in widths { starts.append(sum); sum += w }
         let shiftX = -fx * length, shiftY = -fy * Double(count) * lineHeight + 0.5 * lineHeight
         var glyphs: [(centre: Point, angle: Double)] = [], origins: [Point] = []
+        var images: [(centre: Point, angle: Double)] = [], imageOrigins: [Point] = []
         for (k, line) in layout.lines.enumerated() {
             // The line's centre before the turn, and its place after it (x = −y).
-            let y = Double(k) * lineHeight + shiftY + offset.y
+            let y = uniform ? Double(k) * lineHeight + shiftY + offset.y : starts[k] + widths[k] / 2 - fy * total + offset.y
             let middle = (Double(k) + 0.5) * layout.height / Double(max(1, count))
             for (g, glyph) in line.glyphs.enumerated() {
                 let along = pens[k][g] + shiftX + offset.x
                 origins.append(Point(glyph.x + glyph.advance / 2, middle))
                 if isUpright(glyph.codePoint) {
-                    glyphs.append((Point(-y, along + size * (0.5 + uprightShift)), 0))
+                    glyphs.append((Point(-y, along + (glyph.scale == 1 ? size : size * glyph.scale) * (0.5 + uprightShift)), 0))
                 } else {
                     glyphs.append((Point(-y, along + glyph.advance / 2), Double.pi / 2))
                 }
             }
+            for (i, image) in line.images.enumerated() {
+                let along = imagePens[k][i] + shiftX + offset.x
+                imageOrigins.append(Point(image.rect.midX, image.rect.midY))
+                images.append((Point(-y, along + image.rect.height / 2), 0))
+            }
         }
         // The horizontal box turned a quarter clockwise: (u, v) → (−v, u).
-        let top = -fy * Double(count) * lineHeight + offset.y, left = -fx * length + offset.x
-        let box = Rect(x: -(top + Double(count) * lineHeight), y: left, width: Double(count) * lineHeight, height: length)
-        return VerticalText(layout: layout, glyphs: glyphs, origins: origins, box: box)
+        let top = -fy * total + offset.y, left = -fx * length + offset.x
+        let box = Rect(x: -(top + total), y: left, width: total, height: length)
+        return VerticalText(layout: layout, glyphs: glyphs, origins: origins, box: box, images: images, imageOrigins: imageOrigins)
     }
 
     /// Whether a glyph of `c` stands upright in a vertical label: all but spaces and Arabic

@@ -32,6 +32,23 @@ import TerrapinGeometry
         #expect(VerticalText.verticalized("氣—到–身") == "氣︱到︲身")
     }
 
+    /// An image set in the text stands upright in its column, as long as it is tall: the next
+    /// glyph comes that much further down; an image wider than an em widens its column.
+    @Test func anImageStandsUprightInItsColumn() throws {
+        let size = 14.0
+        var o = options()
+        o.images = [TextImage(index: 1, width: 30, height: 20, scale: 1)]
+        let set = try #require(VerticalText.make("マ\u{FFFC}プ", font: FontSpec(FontRequest(), size: size), options: o, anchor: 0.5, 0.5))
+        #expect(set.glyphs.count == 2 && set.images.count == 1 && set.imageOrigins.count == 1)
+        // Its pen after the first glyph's em; the second glyph's 20 points later.
+        #expect(abs(set.glyphs[1].centre.y - set.glyphs[0].centre.y - (size + 20)) < 1e-9, "\(set.glyphs)")
+        let image = try #require(set.images.first)
+        #expect(image.angle == 0 && abs(image.centre.x - set.glyphs[0].centre.x) < 1e-9)
+        #expect(abs(image.centre.y - (set.glyphs[0].centre.y - size * (0.5 + VerticalText.uprightShift) + size + 10)) < 1e-9, "\(image)")
+        // The column: 1.2 ems, wider by the image's 30 points less an em.
+        #expect(abs(set.box.width - (1.2 * size + 30 - size)) < 1e-9 && abs(set.box.height - (2 * size + 20)) < 1e-9, "\(set.box)")
+    }
+
     @Test func uprightGlyphsTakeAnEmEachTopToBottom() throws {
         let size = 14.0
         let set = try #require(VerticalText.make("マップ", font: FontSpec(FontRequest(), size: size), options: options(), anchor: 0.5, 0.5))
