@@ -633,7 +633,7 @@ extension Basemap {
     /// point ranges of the label's `text` (the sections joined, blanks cut from both ends).
     /// None when the text is not theirs (a localized name) or the field is not a `format` at
     /// its top.
-    static func sections(_ field: StyleExpression?, _ c: EvaluationContext, text: String) -> [FormatSection] {
+    public static func sections(_ field: StyleExpression?, _ c: EvaluationContext, text: String) -> [FormatSection] {
         guard case .call("format", let parts)? = field, parts.count >= 5 else { return [] }
         var out: [FormatSection] = [], joined = "", offset = 0
         for k in stride(from: 0, to: parts.count - 4, by: 5) {

@@ -97,7 +97,17 @@ struct ExpressionGenerator {
         case 30: return "[\"geometry-type\"]"
         case 31: return pick(2) == 0 ? "[\"id\"]" : "[\"feature-state\", \(pick(2) == 0 ? "\"\(Self.properties[pick(Self.properties.count)])\"" : args(1))]"
         case 32: return "[\"in\", \(args(2))]"
-        case 33: return "[\"format\", \(args(1)), {}]"
+        case 33:
+            // `format`: text and image sections, each with options (alignments right and wrong,
+            // scales, colours, fonts) or none.
+            let options = ["{}", "{\"vertical-align\": \"top\"}", "{\"vertical-align\": \"center\", \"font-scale\": 2}", "{\"vertical-align\": \(args(1))}",
+                           "{\"font-scale\": \(args(1)), \"text-color\": \(args(1))}", "{\"text-font\": [\"literal\", [\"Noto Sans Regular\"]]}", ""]
+            let sections = (0..<(1 + pick(4))).map { _ -> String in
+                let content = pick(3) == 0 ? "[\"image\", \(args(pick(3)))]" : expression(depth: d)
+                let option = options[pick(options.count)]
+                return option.isEmpty ? content : content + ", " + option
+            }
+            return "[\"format\", \(sections.joined(separator: ", "))]"
         case 34:
             let types = ["number", "string", "boolean", "array", "literal"]
             return "[\"\(types[pick(types.count)])\", \(args(1 + pick(2)))]"

@@ -153,7 +153,8 @@ public enum FuzzEntry {
     /// (`ExpressionGenerator`), parsed as a paint value, as an array-valued layout value and as
     /// a filter, and each evaluated for every feature of the hand-made tile, and for none, at
     /// zooms 0, 7.5, 14 and 24, each feature with no state, a state of every kind of value under
-    /// its id, and its id promoted from a property. True when some parse took it.
+    /// its id, and its id promoted from a property (a text's `format` sections read too). True
+    /// when some parse took it.
     @discardableResult
     public static func expression(_ bytes: [UInt8]) -> Bool {
         var generator = ExpressionGenerator(bytes)
@@ -182,7 +183,12 @@ public enum FuzzEntry {
                     for l in [layer, stated, promoted] { contexts.append(EvaluationContext(zoom: zoom, layer: l, feature: feature, tile: MemoryTiles.id)) }
                 }
             }
-            for e in parsed { for c in contexts { _ = e.evaluate(c) } }
+            for e in parsed {
+                for c in contexts {
+                    // (And a formatted text's sections, as a label reads them.)
+                    if case .string(let text) = e.evaluate(c) { _ = Basemap.sections(e, c, text: text) }
+                }
+            }
         }
         return true
     }
