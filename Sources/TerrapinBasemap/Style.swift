@@ -183,6 +183,14 @@ public struct BasemapStyle: Sendable {
         var warnings: [String] = []
         var warned: Set<String> = []
         func warn(_ text: String) { if warned.insert(text).inserted { warnings.append(text) } }
+        // The style's global state (`state`: each name's `default`), which `global-state`
+        // expressions read; a name the style does not declare reads null.
+        var globalState: [String: StyleValue] = [:]
+        if let state = member(top, "state"), case .object(let names) = state.value {
+            for name in names.prefix(10_000) {
+                if case .object(let spec) = name.value.value, let value = member(spec, "default") { globalState[name.key] = StyleExpressionParser.literal(value) }
+            }
+        }
         /// A style read from a server names nothing on this machine: its paths, absolute ones
         /// too, are on its server (as a browser resolves them), and `file://` is refused.
         let fromServer = NetworkAccess.isURL(directory)
@@ -401,7 +409,7 @@ public struct BasemapStyle: Sendable {
             var filter: StyleExpression?
             var skip = false
             if let f = member(fields, "filter") {
-                do { filter = try StyleExpressionParser.filter(f) } catch {
+                do { filter = try StyleExpressionParser.filter(f).resolvingGlobalState(globalState) } catch {
                     warn("layer '\(id)': filter at line \(error.location.line): \(error.message); the layer is skipped")
                     skip = true
                 }
@@ -422,6 +430,7 @@ public struct BasemapStyle: Sendable {
                     }
                     do {
                         let value = try StyleExpressionParser.value(p.value, arrayValued: arrayValued.contains(p.key), interpolatesArrays: interpolatedArrays.contains(p.key))
+                            .resolvingGlobalState(globalState)
                         // A colour's CSS text parsed once here, not at every feature it colours.
                         properties[p.key] = p.key.hasSuffix("-color") ? value.withColourOutputs : value
                     } catch {

@@ -151,6 +151,37 @@ public enum StyleExpression: Sendable {
         }
     }
 
+    /// The expression with each `["global-state", name]` replaced by the value `state` gives the
+    /// name (null where it gives none): a style's `state` defaults, read once with the style.
+    public func resolvingGlobalState(_ state: [String: StyleValue]) -> StyleExpression {
+        guard contains(where: { if case .call("global-state", _) = $0 { true } else { false } }) else { return self }
+        return rewritten { e in
+            guard case .call("global-state", let a) = e else { return nil }
+            guard case .literal(.string(let name))? = a.first else { return .literal(.null) }
+            return .literal(state[name] ?? .null)
+        }
+    }
+
+    /// The expression with each sub-expression `f` answers for replaced by its answer (the rest
+    /// walked into), outermost first.
+    func rewritten(_ f: (StyleExpression) -> StyleExpression?) -> StyleExpression {
+        if let r = f(self) { return r }
+        switch self {
+        case .literal, .get, .has, .id, .geometryType, .zoom, .heatmapDensity, .within, .distance, .variable:
+            return self
+        case .call(let op, let a): return .call(op, a.map { $0.rewritten(f) })
+        case .all(let a): return .all(a.map { $0.rewritten(f) })
+        case .any(let a): return .any(a.map { $0.rewritten(f) })
+        case .coalesce(let a): return .coalesce(a.map { $0.rewritten(f) })
+        case .cases(let pairs, let otherwise): return .cases(pairs.map { ($0.0.rewritten(f), $0.1.rewritten(f)) }, otherwise: otherwise.rewritten(f))
+        case .match(let input, let arms, let otherwise): return .match(input.rewritten(f), arms.map { ($0.0, $0.1.rewritten(f)) }, otherwise: otherwise.rewritten(f))
+        case .interpolate(let base, let input, let stops, let space):
+            return .interpolate(base: base, input: input.rewritten(f), stops: stops.map { ($0.0, $0.1.rewritten(f)) }, space: space)
+        case .step(let input, let first, let stops): return .step(input: input.rewritten(f), first: first.rewritten(f), stops: stops.map { ($0.0, $0.1.rewritten(f)) })
+        case .letBinding(let bindings, let body): return .letBinding(bindings.map { ($0.0, $0.1.rewritten(f)) }, body.rewritten(f))
+        }
+    }
+
     /// Whether the expression reads the zoom (its value may differ from one zoom to another).
     public var readsZoom: Bool { contains { if case .zoom = $0 { true } else { false } } }
 
@@ -420,7 +451,84 @@ public enum StyleExpression: Sendable {
             // An image section of a `format`: its place in the text (`Basemap.sections` reads
             // its name).
             return .string("\u{FFFC}")
+        case "pi": return .number(Double.pi)
+        case "e": return .number(M_E)
+        case "ln2": return .number(M_LN2)
+        case "sin": return n(0).map { .number(sin($0)) } ?? .null
+        case "cos": return n(0).map { .number(cos($0)) } ?? .null
+        case "tan": return n(0).map { .number(tan($0)) } ?? .null
+        case "asin": return n(0).map { .number(asin($0)) } ?? .null
+        case "acos": return n(0).map { .number(acos($0)) } ?? .null
+        case "atan": return n(0).map { .number(atan($0)) } ?? .null
+        case "log2": return n(0).map { .number(log2($0)) } ?? .null
+        case "typeof": return .string(v.first.map(Self.typeName) ?? "null")
+        case "to-rgba":
+            // Red, green and blue 0…255, alpha 0…1, not premultiplied.
+            guard let c = v.first?.color else { return .null }
+            return .array([.number(c.red * 255), .number(c.green * 255), .number(c.blue * 255), .number(c.alpha)])
+        case "index-of":
+            // The first place of the keyword in an array or a string (code points) from the
+            // optional start, or -1.
+            guard v.count >= 2 else { return .null }
+            let from = v.count > 2 ? (n(2).map { $0.isFinite ? max(0, $0.rounded(.down)) : 0 } ?? 0) : 0
+            switch v[1] {
+            case .array(let items):
+                guard from < Double(items.count) else { return .number(-1) }
+                let start = Int(from)
+                return .number(Double(items[start...].firstIndex { $0.matches(v[0]) } ?? -1))
+            case .string(let text):
+                guard case .string(let needle) = v[0] else { return .null }
+                let hay = Array(text.unicodeScalars), pin = Array(needle.unicodeScalars)
+                guard from <= Double(hay.count) else { return .number(-1) }
+                var i = Int(from)
+                while i + pin.count <= hay.count {
+                    if hay[i..<(i + pin.count)].elementsEqual(pin) { return .number(Double(i)) }
+                    i += 1
+                }
+                return .number(-1)
+            default: return .null
+            }
+        case "slice":
+            // Part of an array or a string (code points), from start to end (the end if none);
+            // negative indices count from the end, as JavaScript's slice.
+            guard v.count >= 2, let start = n(1) else { return .null }
+            func bounds(_ count: Int) -> Range<Int> {
+                func clamp(_ x: Double) -> Int {
+                    guard x.isFinite else { return x > 0 ? count : 0 }
+                    let k = x < 0 ? Double(count) + x.rounded(.towardZero) : x.rounded(.towardZero)
+                    return Int(min(Double(count), max(0, k)))
+                }
+                let a = clamp(start), b = v.count > 2 ? (n(2).map(clamp) ?? count) : count
+                return a..<max(a, b)
+            }
+            switch v[0] {
+            case .array(let items): return .array(Array(items[bounds(items.count)]))
+            case .string(let text):
+                let scalars = Array(text.unicodeScalars)
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: scalars[bounds(scalars.count)])
+                return .string(String(out))
+            default: return .null
+            }
         default: return .null
+        }
+    }
+}
+
+extension StyleExpression {
+    /// `typeof`'s answer: MapLibre's name of a value's type ("number", "string", "boolean",
+    /// "color", "null", "collator", "array<number, 2>"; an array of mixed items "array<value, n>").
+    static func typeName(_ value: StyleValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .color: return "color"
+        case .collator: return "collator"
+        case .array(let items):
+            let names = Set(items.map { item -> String in if case .array = item { "value" } else { typeName(item) } })
+            return "array<\(names.count == 1 ? names.first! : "value"), \(items.count)>"
         }
     }
 }

@@ -14,7 +14,8 @@ public enum StyleExpressionParser {
         "==", "!=", "<", "<=", ">", ">=", "!", "in", "concat", "to-string", "to-number", "to-boolean", "to-color",
         "number", "string", "boolean", "upcase", "downcase", "length", "at", "+", "*", "-", "/", "%", "^",
         "min", "max", "round", "floor", "ceil", "abs", "sqrt", "ln", "log10", "rgb", "rgba", "array",
-        "is-supported-script", "resolved-locale",
+        "is-supported-script", "resolved-locale", "pi", "e", "ln2", "sin", "cos", "tan", "asin", "acos", "atan", "log2",
+        "typeof", "to-rgba", "index-of", "slice",
     ]
 
     /// A property value: a literal, an expression, or a legacy function object. `arrayValued`
@@ -34,7 +35,7 @@ public enum StyleExpressionParser {
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
         return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "line-progress", "accumulated", "all", "any", "case", "match", "coalesce",
-                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator", "within", "distance", "number-format"].contains(op)
+                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator", "within", "distance", "number-format", "global-state"].contains(op)
     }
 
     public static func literal(_ node: JSONNode) -> StyleValue {
@@ -228,6 +229,11 @@ public enum StyleExpressionParser {
         case "image":
             try count(1...1)
             return try expression(a[0])
+        case "global-state":
+            // Resolved to the style's `state` defaults when the style is read
+            // (`resolvingGlobalState`).
+            guard a.count == 1, case .string(let name) = a[0].value else { throw fail(node, "\"global-state\" takes one state property name") }
+            return .call("global-state", [.literal(.string(name))])
         default:
             guard calls.contains(op) else { throw fail(node, "the expression operator \"\(op)\" is not supported") }
             return .call(op, try args())

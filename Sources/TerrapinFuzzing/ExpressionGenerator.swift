@@ -62,10 +62,11 @@ struct ExpressionGenerator {
         case 10: return "[\"to-boolean\", \(args(1))]"
         case 11: return "[\"length\", \(args(1))]"
         case 12, 13:
-            let ops = ["+", "-", "*", "/", "%", "^", "min", "max"]
+            let ops = ["+", "-", "*", "/", "%", "^", "min", "max", "index-of", "slice"]
             return "[\"\(ops[pick(ops.count)])\", \(args(1 + pick(3)))]"
         case 14:
-            let ops = ["round", "floor", "ceil", "abs", "sqrt", "ln", "log10", "upcase", "downcase", "!"]
+            let ops = ["round", "floor", "ceil", "abs", "sqrt", "ln", "log10", "upcase", "downcase", "!", "sin", "cos", "tan", "asin", "acos", "atan", "log2",
+                       "typeof", "to-rgba", "pi", "e", "ln2"]
             return "[\"\(ops[pick(ops.count)])\", \(args(1))]"
         case 15, 16:
             let ops = ["==", "!=", "<", "<=", ">", ">="]

@@ -1,6 +1,7 @@
 // Style properties read as MapLibre reads them: colours interpolated in the space a style asks
 // for (`interpolate-hcl`, `interpolate-lab`, a function's "colorSpace"), checked against
 // MapLibre's own images of the same stops; `text-overlap` and `icon-overlap`.
+import Foundation
 import Testing
 import TerrapinImagery
 import TerrapinIO
@@ -477,5 +478,78 @@ import TerrapinTiles
         #expect(!level.isEmpty && level.allSatisfy { $0.flat && $0.maxWidth == 0 && $0.line.isEmpty })
         let levelUpright = try symbols(#", "symbol-placement": "line", "text-rotation-alignment": "viewport""#, line: true)
         #expect(!levelUpright.isEmpty && levelUpright.allSatisfy { !$0.flat && $0.maxWidth == 0 })
+    }
+}
+
+/// The expression operators of the specification's math, type, colour and lookup groups, as
+/// MapLibre evaluates them, and `global-state` from the style's `state`.
+@Suite struct MoreExpressionOperatorTests {
+    func value(_ json: String) throws -> StyleValue {
+        try StyleExpressionParser.value(JSONParser.parse(Array(json.utf8))).evaluate(EvaluationContext(zoom: 3))
+    }
+
+    func number(_ json: String) throws -> Double {
+        guard case .number(let n) = try value(json) else { Issue.record("\(json) is not a number"); return .nan }
+        return n
+    }
+
+    @Test func mathConstantsAndFunctions() throws {
+        #expect(try number(#"["pi"]"#) == Double.pi && number(#"["e"]"#) == exp(1.0) && number(#"["ln2"]"#) == log(2.0))
+        #expect(try abs(number(#"["sin", ["/", ["pi"], 2]]"#) - 1) < 1e-15)
+        #expect(try number(#"["cos", 0]"#) == 1 && number(#"["tan", 0]"#) == 0)
+        #expect(try abs(number(#"["asin", 1]"#) - Double.pi / 2) < 1e-15 && number(#"["acos", 1]"#) == 0 && abs(number(#"["atan", 1]"#) - Double.pi / 4) < 1e-15)
+        #expect(try number(#"["log2", 1024]"#) == 10)
+        #expect(try number(#"["asin", 2]"#).isNaN)
+        #expect(try value(#"["sin", "x"]"#) == .null)
+    }
+
+    @Test func typeofNamesTheType() throws {
+        #expect(try value(#"["typeof", 1]"#) == .string("number"))
+        #expect(try value(#"["typeof", "a"]"#) == .string("string"))
+        #expect(try value(#"["typeof", true]"#) == .string("boolean"))
+        #expect(try value(#"["typeof", ["get", "missing"]]"#) == .string("null"))
+        #expect(try value(#"["typeof", ["to-color", "red"]]"#) == .string("color"))
+        #expect(try value(#"["typeof", ["literal", [1, 2]]]"#) == .string("array<number, 2>"))
+        #expect(try value(#"["typeof", ["literal", [1, "a"]]]"#) == .string("array<value, 2>"))
+    }
+
+    @Test func toRGBA() throws {
+        #expect(try value(#"["to-rgba", ["to-color", "rgba(255, 128, 0, 0.5)"]]"#) == .array([.number(255), .number(128), .number(0), .number(0.5)]))
+        #expect(try value(#"["to-rgba", 3]"#) == .null)
+    }
+
+    @Test func indexOfAndSlice() throws {
+        #expect(try number(#"["index-of", "b", ["literal", ["a", "b", "c", "b"]]]"#) == 1)
+        #expect(try number(#"["index-of", "b", ["literal", ["a", "b", "c", "b"]], 2]"#) == 3)
+        #expect(try number(#"["index-of", "z", ["literal", ["a"]]]"#) == -1)
+        #expect(try number(#"["index-of", "ö", "Köln Köln"]"#) == 1 && number(#"["index-of", "Köln", "Köln Köln", 1]"#) == 5)
+        #expect(try number(#"["index-of", "x", "abc", 99]"#) == -1)
+        #expect(try value(#"["slice", "Monte-Carlo", 6]"#) == .string("Carlo"))
+        #expect(try value(#"["slice", "Monte-Carlo", 0, 5]"#) == .string("Monte"))
+        #expect(try value(#"["slice", "Monte-Carlo", -5]"#) == .string("Carlo"))
+        #expect(try value(#"["slice", "Köln", 1, 2]"#) == .string("ö"))
+        #expect(try value(#"["slice", ["literal", [1, 2, 3, 4]], 1, -1]"#) == .array([.number(2), .number(3)]))
+        #expect(try value(#"["slice", "abc", 2, 1]"#) == .string(""))
+        #expect(try value(#"["slice", "abc", 1e300]"#) == .string(""))
+    }
+
+    /// `global-state` reads the style's `state` defaults (null for a name it does not declare),
+    /// in paint properties and filters alike.
+    @Test func globalStateReadsTheStylesDefaults() throws {
+        let style = try BasemapStyle.parse(Array("""
+            {"version": 8, "state": {"accent": {"default": "#ff0000"}, "minRank": {"default": 3}},
+             "sources": {"s": {"type": "vector", "url": "pmtiles://a.pmtiles"}},
+             "layers": [{"id": "f", "type": "fill", "source": "s", "source-layer": "water",
+                         "filter": [">=", ["get", "rank"], ["global-state", "minRank"]],
+                         "paint": {"fill-color": ["global-state", "accent"], "fill-opacity": ["coalesce", ["global-state", "nowhere"], 0.5]}}]}
+            """.utf8), file: "state.json", directory: "/styles")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+        let layer = try #require(style.layers.first)
+        #expect(layer.property("fill-color")?.evaluate(EvaluationContext(zoom: 3)) == .color(StyleColor(red: 1, green: 0, blue: 0)))
+        #expect(layer.property("fill-opacity")?.evaluate(EvaluationContext(zoom: 3)) == .number(0.5))
+        guard case .call(">=", let args)? = layer.filter else { Issue.record("\(String(describing: layer.filter))"); return }
+        #expect(args.count == 2)
+        if case .literal(let v) = args[1] { #expect(v == .number(3)) } else { Issue.record("not resolved: \(args[1])") }
+        #expect(throws: ExpressionError.self) { try StyleExpressionParser.value(JSONParser.parse(Array(#"["global-state", 3]"#.utf8))) }
     }
 }

@@ -219,7 +219,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
           {"id": "f2", "type": "line", "source": "s", "source-layer": "water", "layout": {"line-sort-key": 2}, "paint": {"line-color-transition": {"duration": 300}}},
           {"id": "odd", "type": "line", "source": "s", "source-layer": "x", "filter": ["within", {}]},
           {"id": "geo", "type": "line", "source": "g"},
-          {"id": "c", "type": "fill", "source": "s", "paint": {"fill-color": ["index-of", "a", "abc"]}}
+          {"id": "c", "type": "fill", "source": "s", "paint": {"fill-color": ["config", "accent"]}}
         ]}
         """
         let style = try BasemapStyle.parse(Array(json.utf8), file: "odd.json", directory: "/styles")
@@ -229,7 +229,7 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(style.warnings.contains("layer 'f': paint property \"line-color-transition\" is not drawn by Terrapin; ignored"))
         #expect(style.warnings.contains { $0.contains("\"within\" takes a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection; the layer is skipped") })
         #expect(style.warnings.contains { $0.contains("\"video\", which Terrapin does not draw") })
-        #expect(style.warnings.contains { $0.contains("\"index-of\" is not supported; the default is used") })
+        #expect(style.warnings.contains { $0.contains("\"config\" is not supported; the default is used") })
         #expect(style.warnings.contains { $0.contains("\"sprite\" is remote") })
         #expect(style.warnings.contains("layer 'h': hillshade layers need a raster-dem source; 's' is vector; not drawn"))
         #expect(style.layers.last?.property("fill-color") == nil)
