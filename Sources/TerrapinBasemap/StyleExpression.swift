@@ -114,7 +114,7 @@ public enum StyleExpression: Sendable {
     }
 
     /// The operators that read the feature rather than their arguments.
-    private static let featureOperators: Set<String> = ["properties", "feature-state", "accumulated", "line-progress"]
+    private static let featureOperators: Set<String> = ["properties", "feature-state", "accumulated", "line-progress", "get", "has"]
 
     /// Whether the expression reads the feature — its properties, id or geometry — rather than
     /// only the zoom (MapLibre's "feature-constant" test, negated).
@@ -305,6 +305,14 @@ public enum StyleExpression: Sendable {
             // names' lengths first (a string compare that fails costs a call; most calls are
             // none of these three).
             switch op.utf8.count {
+            case 3 where args.count == 1 && (op == "get" || op == "has"):
+                // A feature's property by a name an expression gives.
+                guard case .string(let key) = args[0].evaluate(c, &scope) else { return op == "has" ? .bool(false) : .null }
+                let value = c.property(key)
+                return op == "has" ? .bool(value != nil) : value ?? .null
+            case 10 where op == "properties":
+                guard let layer = c.layer, let tags = c.feature?.tags else { return .object([:]) }
+                return .object(layer.properties(tags: tags))
             case 11 where op == "accumulated": return c.accumulated
             case 13 where op == "line-progress": return .number(c.lineProgress)
             case 13 where op == "feature-state":
@@ -451,6 +459,13 @@ public enum StyleExpression: Sendable {
             // An image section of a `format`: its place in the text (`Basemap.sections` reads
             // its name).
             return .string("\u{FFFC}")
+        case "get", "has":
+            // An object's member (the feature's are read above).
+            guard v.count == 2, case .string(let key) = v[0], case .object(let members) = v[1] else { return op == "has" ? .bool(false) : .null }
+            return op == "has" ? .bool(members[key] != nil) : members[key] ?? .null
+        case "object":
+            // The first argument that is an object (MapLibre's assertion), else an error: null.
+            return v.first { if case .object = $0 { true } else { false } } ?? .null
         case "pi": return .number(Double.pi)
         case "e": return .number(M_E)
         case "ln2": return .number(M_LN2)
@@ -526,6 +541,7 @@ extension StyleExpression {
         case .string: return "string"
         case .color: return "color"
         case .collator: return "collator"
+        case .object: return "object"
         case .array(let items):
             let names = Set(items.map { item -> String in if case .array = item { "value" } else { typeName(item) } })
             return "array<\(names.count == 1 ? names.first! : "value"), \(items.count)>"

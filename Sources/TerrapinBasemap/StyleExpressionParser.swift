@@ -15,7 +15,7 @@ public enum StyleExpressionParser {
         "number", "string", "boolean", "upcase", "downcase", "length", "at", "+", "*", "-", "/", "%", "^",
         "min", "max", "round", "floor", "ceil", "abs", "sqrt", "ln", "log10", "rgb", "rgba", "array",
         "is-supported-script", "resolved-locale", "pi", "e", "ln2", "sin", "cos", "tan", "asin", "acos", "atan", "log2",
-        "typeof", "to-rgba", "index-of", "slice",
+        "typeof", "to-rgba", "index-of", "slice", "object",
     ]
 
     /// A property value: a literal, an expression, or a legacy function object. `arrayValued`
@@ -35,7 +35,7 @@ public enum StyleExpressionParser {
     static func isOperator(_ node: JSONNode?) -> Bool {
         guard let node, case .string(let op) = node.value else { return false }
         return calls.contains(op) || ["literal", "get", "has", "id", "feature-state", "geometry-type", "zoom", "heatmap-density", "line-progress", "accumulated", "all", "any", "case", "match", "coalesce",
-                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator", "within", "distance", "number-format", "global-state"].contains(op)
+                                      "interpolate", "interpolate-hcl", "interpolate-lab", "step", "let", "var", "format", "image", "collator", "within", "distance", "number-format", "global-state", "properties"].contains(op)
     }
 
     public static func literal(_ node: JSONNode) -> StyleValue {
@@ -45,7 +45,7 @@ public enum StyleExpressionParser {
         case .number(let n): .number(n)
         case .string(let s): .string(s)
         case .array(let a): .array(a.map(literal))
-        case .object: .null
+        case .object(let members): .object(Dictionary(members.map { ($0.key, literal($0.value)) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 
@@ -114,10 +114,14 @@ public enum StyleExpressionParser {
             try count(1...1)
             return .literal(literal(a[0]))
         case "get", "has":
-            guard a.count == 1, case .string(let k) = a[0].value else {
-                throw fail(node, "\"\(op)\" takes one property name (reading another object's properties is not supported)")
-            }
-            return op == "get" ? .get(k) : .has(k)
+            // A feature's property by a name written out (the common case, read directly), by a
+            // name an expression gives, or an object's (a second argument).
+            try count(1...2)
+            if a.count == 1, case .string(let k) = a[0].value { return op == "get" ? .get(k) : .has(k) }
+            return .call(op, try args())
+        case "properties":
+            try count(0...0)
+            return .call("properties", [])
         case "id": return .id
         case "feature-state":
             // `["feature-state", key]`: the feature's state (a scene's `featureState`), or null.

@@ -19,16 +19,43 @@ public enum StyleValue: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// `collator`'s value: how `==`, `!=`, `<`, … given it as their third argument compare
     /// strings.
     case collator(StyleCollator)
+    /// An object: a `["literal", {…}]`, a feature's `["properties"]`, a style's state default.
+    case object([String: StyleValue])
 
     public var description: String {
         switch self {
         case .collator(let c): "collator(case \(c.caseSensitive), diacritics \(c.diacriticSensitive))"
+        case .object(let members): StyleValue.json(.object(members))
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
         case .number(let n): StyleValue.format(n)
         case .string(let s): s
         case .color(let c): c.description
         case .array(let a): "[" + a.map(\.description).joined(separator: ",") + "]"
+        }
+    }
+
+    /// An object as MapLibre's `to-string` writes one (JSON, its keys sorted here so the text
+    /// is the same every run).
+    static func json(_ value: StyleValue) -> String {
+        func quoted(_ s: String) -> String {
+            var out = "\""
+            for c in s.unicodeScalars {
+                switch c {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                default: if c.value < 0x20 { out += "\\u" + String(format: "%04x", c.value) } else { out.unicodeScalars.append(c) }
+                }
+            }
+            return out + "\""
+        }
+        switch value {
+        case .string(let s): return quoted(s)
+        case .array(let items): return "[" + items.map(json).joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.keys.sorted().map { quoted($0) + ":" + json(members[$0]!) }.joined(separator: ",") + "}"
+        case .color: return quoted(value.description)
+        default: return value.description
         }
     }
 
@@ -157,6 +184,20 @@ public struct VectorTile: Sendable {
         /// less than hashing `key` for `keyIndex`, which a style's filters and properties ask for
         /// hundreds of thousands of times a view.)
         public func property(_ key: String, of feature: Feature) -> StyleValue? { property(key, tags: feature.tags) }
+
+        /// Every property of the feature with these tags (`["properties"]`), the first of a
+        /// repeated key kept.
+        func properties(tags: [UInt32]) -> [String: StyleValue] {
+            let tables = self.tables
+            var out: [String: StyleValue] = [:]
+            var i = 0
+            while i + 1 < tags.count {
+                let k = Int(tags[i]), v = Int(tags[i + 1])
+                if tables.keys.indices.contains(k), tables.values.indices.contains(v), out[tables.keys[k]] == nil { out[tables.keys[k]] = tables.values[v] }
+                i += 2
+            }
+            return out
+        }
 
         /// As `property(_:of:)`, from the feature's tags alone.
         func property(_ key: String, tags: [UInt32]) -> StyleValue? {

@@ -232,7 +232,7 @@ extension SceneEncoder {
             case .number(let n): .number(n)
             case .string(let s): .string(s)
             case .color: .string(v.description)
-            case .collator: .null   // (a feature state never holds one)
+            case .collator, .object: .null   // (a feature state never holds one)
             case .array(let items): .array(items.map(value))
             }
         }

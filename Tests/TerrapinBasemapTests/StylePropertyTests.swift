@@ -533,6 +533,41 @@ import TerrapinTiles
         #expect(try value(#"["slice", "abc", 1e300]"#) == .string(""))
     }
 
+    /// Objects: a literal's members read by `get` and `has` with an object, `object` asserting
+    /// one, `typeof` naming it, `to-string` writing it as JSON (keys sorted).
+    @Test func objects() throws {
+        let object = #"["literal", {"b": [1, "x"], "a": {"c": null}, "n": 2}]"#
+        #expect(try value(#"["get", "n", \#(object)]"#) == .number(2))
+        #expect(try value(#"["get", "zz", \#(object)]"#) == .null)
+        #expect(try value(#"["has", "a", \#(object)]"#) == .bool(true) && value(#"["has", "zz", \#(object)]"#) == .bool(false))
+        #expect(try value(#"["get", "c", ["get", "a", \#(object)]]"#) == .null)
+        #expect(try value(#"["typeof", \#(object)]"#) == .string("object"))
+        #expect(try value(#"["to-string", \#(object)]"#) == .string(#"{"a":{"c":null},"b":[1,"x"],"n":2}"#))
+        #expect(try value(#"["typeof", ["object", 3, \#(object)]]"#) == .string("object"))
+        #expect(try value(#"["object", 3]"#) == .null)
+        #expect(throws: ExpressionError.self) { try StyleExpressionParser.value(JSONParser.parse(Array(#"["get", "a", "b", "c"]"#.utf8))) }
+    }
+
+    /// A feature's `properties` as an object, and a property read by a name an expression
+    /// gives (the expression then reads the feature).
+    @Test func propertiesAndComputedNames() throws {
+        let json = #"""
+        {"version": 8,
+         "sources": {"p": {"type": "geojson", "data": {"type": "Feature", "properties": {"name": "Port", "name_fr": "Port Hercule", "rank": 3},
+                                                      "geometry": {"type": "Point", "coordinates": [7.42, 43.735]}}}},
+         "layers": [{"id": "s", "type": "symbol", "source": "p",
+                     "layout": {"text-field": ["concat", ["get", ["concat", "name_", "fr"]], " ", ["to-string", ["get", "rank", ["properties"]]], " ",
+                                               ["to-string", ["has", ["concat", "ra", "nk"]]], " ", ["typeof", ["properties"]]],
+                                "text-allow-overlap": true}}]}
+        """#
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "p.json", directory: "/")
+        #expect(style.warnings.isEmpty, "\(style.warnings)")
+        #expect(style.layers[0].property("text-field")?.readsFeature == true)
+        let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
+        let symbols = basemap.symbols(area: [7.41, 43.73, 7.43, 43.74], zoom: 14)
+        #expect(symbols.map(\.text) == ["Port Hercule 3 true object"], "\(symbols.map(\.text))")
+    }
+
     /// `global-state` reads the style's `state` defaults (null for a name it does not declare),
     /// in paint properties and filters alike.
     @Test func globalStateReadsTheStylesDefaults() throws {
