@@ -110,7 +110,6 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
     /// up), else its 1x sheet (an image of one pixel a point, as MapLibre picks it).
     public init(style: BasemapStyle, tiles: (any TileSource)?, imagery: Imagery? = nil, files: FileAccess = .unrestricted, retinaSprite: Bool = true,
                 open: (String) throws -> any TileSource) throws {
-        self.style = style
         name = style.file
         var vectors: [String: any TileSource] = [:], rasters: [String: Imagery] = [:]
         var dems: [String: (source: any TileSource, encoding: ElevationEncoding, tileSize: Int)] = [:]
@@ -251,6 +250,8 @@ public final class Basemap: TileDrawer, @unchecked Sendable {
             }
         }
         sprite = sheet
+        // `image` expressions answer by the sprite's names (null for one it lacks).
+        self.style = sheet.map { style.resolvingImages($0) } ?? style
         directlyDrawable = Self.drawsDirectly(style, patterns: sheet != nil)
         problems.withLock { $0 = missing }
     }

@@ -640,7 +640,7 @@ extension Basemap {
             let piece = parts[k].evaluate(c).text
             let n = piece.unicodeScalars.count
             var image: String?
-            if case .call("image", let name) = parts[k], let name = name.first { image = name.evaluate(c).text }
+            if case .call("format-image", let name) = parts[k], let name = name.first { image = name.evaluate(c).text }
             let color = parts[k + 1].evaluate(c).color
             let scale = parts[k + 2].evaluate(c).number.map { $0.isFinite ? min(10, max(0, $0)) : 1 }
             var fonts: [String]?

@@ -69,7 +69,7 @@ public struct BasemapStyle: Sendable {
         public let filter: StyleExpression?
         public let visible: Bool
         /// Paint and layout properties together (their names do not overlap).
-        public let properties: [String: StyleExpression]
+        public private(set) var properties: [String: StyleExpression]
         /// What the layer's filter's answers are kept by (`FilterAnswers`): the filter's own
         /// number, unique to this parse of it, and whether it reads the zoom. Nil without a
         /// filter, or for one reading a feature's state (the scene's, not the tile's).
@@ -83,6 +83,15 @@ public struct BasemapStyle: Sendable {
         }
 
         public func property(_ name: String) -> StyleExpression? { properties[name] }
+
+        /// The layer with its properties' `image` expressions given the sprite's names (an
+        /// object of them), its filter's memo kept.
+        func resolvingImages(_ known: StyleValue) -> Layer {
+            guard properties.values.contains(where: { $0.contains { if case .call("image", _) = $0 { true } else { false } } }) else { return self }
+            var copy = self
+            copy.properties = properties.mapValues { $0.resolvingImages(known) }
+            return copy
+        }
 
         /// Whether the layer draws at `zoom` (minzoom inclusive, maxzoom exclusive).
         /// Whether the layer is drawn at `zoom`: within [minzoom, maxzoom). A zoom within 10⁻⁶ of a
@@ -98,6 +107,16 @@ public struct BasemapStyle: Sendable {
     public var name: String?
     public var sources: [String: Source]
     public var layers: [Layer]
+
+    /// The style with every `image` expression given the names of `sprite`'s images, so that
+    /// one the sprite lacks gives null, as MapLibre's does (a `coalesce` of images falls back
+    /// past it).
+    func resolvingImages(_ sprite: SpriteSheet) -> BasemapStyle {
+        let known = StyleValue.object(Dictionary(sprite.icons.keys.map { ($0, StyleValue.bool(true)) }, uniquingKeysWith: { a, _ in a }))
+        var copy = self
+        copy.layers = layers.map { $0.resolvingImages(known) }
+        return copy
+    }
     /// What was read and skipped (each once), for stderr and `inspect`.
     public var warnings: [String]
     /// The style's file (for messages), or "roadmap" / "hybrid" for the built-ins.

@@ -162,6 +162,16 @@ public enum StyleExpression: Sendable {
         }
     }
 
+    /// The expression with each `["image", name]` given the sprite's names (`known`, an object
+    /// of them), so it gives null for an image the sprite lacks.
+    func resolvingImages(_ known: StyleValue) -> StyleExpression {
+        guard contains(where: { if case .call("image", _) = $0 { true } else { false } }) else { return self }
+        return rewritten { e in
+            guard case .call("image", let a) = e, a.count == 1 else { return nil }
+            return .call("image", [a[0].rewritten { _ in nil }, .literal(known)])
+        }
+    }
+
     /// The expression with each sub-expression `f` answers for replaced by its answer (the rest
     /// walked into), outermost first.
     func rewritten(_ f: (StyleExpression) -> StyleExpression?) -> StyleExpression {
@@ -455,10 +465,15 @@ public enum StyleExpression: Sendable {
             // Sections' texts (every fifth place; each followed by its colour, scale, font and
             // alignment), joined as `concat` joins.
             return apply("concat", stride(from: 0, to: v.count, by: 5).map { v[$0] })
-        case "image":
+        case "format-image":
             // An image section of a `format`: its place in the text (`Basemap.sections` reads
             // its name).
             return .string("\u{FFFC}")
+        case "image":
+            // A name; with the sprite's names (a second argument), null where it has none.
+            guard let name = v.first?.string else { return .null }
+            if v.count > 1, case .object(let known) = v[1], known[name] == nil { return .null }
+            return .string(name)
         case "get", "has":
             // An object's member (the feature's are read above).
             guard v.count == 2, case .string(let key) = v[0], case .object(let members) = v[1] else { return op == "has" ? .bool(false) : .null }

@@ -205,7 +205,7 @@ public enum StyleExpressionParser {
                 if case .object = a[k].value { k += 1; continue }
                 if Self.isImageCall(a[k]), case .array(let items) = a[k].value {
                     guard items.count == 2 else { throw fail(a[k], "\"image\" takes one image name") }
-                    parts.append(.call("image", [try expression(items[1])]))
+                    parts.append(.call("format-image", [try expression(items[1])]))
                 } else {
                     parts.append(try expression(a[k]))
                 }
@@ -231,8 +231,10 @@ public enum StyleExpressionParser {
             }
             return .call("collator", [try option("case-sensitive", .bool(false)), try option("diacritic-sensitive", .bool(false)), try option("locale", .null)])
         case "image":
+            // The image's name where the style's sprite has it, else null (what `coalesce`
+            // falls back past): `BasemapStyle.resolvingImages` gives it the sprite's names.
             try count(1...1)
-            return try expression(a[0])
+            return .call("image", [try expression(a[0])])
         case "global-state":
             // Resolved to the style's `state` defaults when the style is read
             // (`resolvingGlobalState`).

@@ -177,6 +177,30 @@ import TerrapinTiles
         #expect(turned.iconRotate == 90 && turned.translate == (x: 5, y: -3))
     }
 
+    /// `["image", name]` gives null for an image the sprite lacks, as MapLibre's does: a
+    /// `coalesce` of images takes the first the sprite has, and none of them is no icon, said
+    /// of nothing (a plain name the sprite lacks is still said).
+    @Test func imageExpressionsFallBackToTheSpritesImages() throws {
+        func symbols(_ iconImage: String) throws -> (symbols: [BasemapSymbol], warnings: [String]) {
+            let json = """
+            {"version": 8, "sprite": "\(fixtures)/basemap/sprites/icons",
+             "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [7.42, 43.735]}}},
+             "layers": [{"id": "s", "type": "symbol", "source": "p", "layout": {"icon-image": \(iconImage), "text-field": "Port"}}]}
+            """
+            let style = try BasemapStyle.parse(Array(json.utf8), file: "icons.json", directory: "/")
+            let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+            let found = basemap.symbols(area: [7.41, 43.73, 7.43, 43.74], zoom: 14)
+            return (found, basemap.warnings)
+        }
+        let (dot, _) = try symbols(#"["image", "dot"]"#)
+        let (fallback, quiet) = try symbols(#"["coalesce", ["image", "nowhere"], ["image", "dot"]]"#)
+        #expect(fallback.first?.icon != nil && fallback.first?.icon == dot.first?.icon && quiet.isEmpty, "\(quiet)")
+        let (none, silent) = try symbols(#"["coalesce", ["image", "nowhere"], ["image", "elsewhere"]]"#)
+        #expect(none.first?.icon == nil && none.first?.text == "Port" && silent.isEmpty, "\(silent)")
+        let (_, said) = try symbols(#""nowhere""#)
+        #expect(said == ["layer 's': icon 'nowhere' is not in the sprite; drawn without it"], "\(said)")
+    }
+
     /// Images inside a formatted text: each from the sprite at its code point, drawn at its
     /// display size times the text's size over the tile's, its
     /// alignment and the text's opacity carried; an image the sprite lacks is warned of and
