@@ -7,6 +7,7 @@
 // rings after it negative. Every count and length is checked against the bytes left and the
 // limits before anything is allocated; malformed input is a `BasemapError.tile`.
 import Foundation
+import TerrapinIO
 
 /// A property value of a feature (and the values style expressions compute with).
 public enum StyleValue: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -38,23 +39,11 @@ public enum StyleValue: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// An object as MapLibre's `to-string` writes one (JSON, its keys sorted here so the text
     /// is the same every run).
     static func json(_ value: StyleValue) -> String {
-        func quoted(_ s: String) -> String {
-            var out = "\""
-            for c in s.unicodeScalars {
-                switch c {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                default: if c.value < 0x20 { out += "\\u" + String(format: "%04x", c.value) } else { out.unicodeScalars.append(c) }
-                }
-            }
-            return out + "\""
-        }
         switch value {
-        case .string(let s): return quoted(s)
+        case .string(let s): return JSONText.quoted(s)
         case .array(let items): return "[" + items.map(json).joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.keys.sorted().map { quoted($0) + ":" + json(members[$0]!) }.joined(separator: ",") + "}"
-        case .color: return quoted(value.description)
+        case .object(let members): return "{" + members.keys.sorted().map { JSONText.quoted($0) + ":" + json(members[$0]!) }.joined(separator: ",") + "}"
+        case .color: return JSONText.quoted(value.description)
         default: return value.description
         }
     }

@@ -787,11 +787,7 @@ public enum MapResolver {
             // The glyph's centre on the line; its turn from the chord under its width.
             guard let c = at(start + left + w / 2), let p = at(start + left), let q = at(start + max(left + 1, right)) else { return nil }
             let angle = atan2(q.y - p.y, q.x - p.x)
-            if let last = lastAngle {
-                var turn = abs(angle - last)
-                if turn > Double.pi { turn = 2 * Double.pi - turn }
-                if turn > style.maxAngle * Double.pi / 180 { return nil }
-            }
+            if Self.bends(from: lastAngle, to: angle, beyond: style.maxAngle) { return nil }
             lastAngle = angle
             if slot.glyph != nil { out.glyphs.append((c, angle)) } else { out.images.append((c, angle)) }
             let cs = abs(cos(angle)), sn = abs(sin(angle))
@@ -799,6 +795,15 @@ public enum MapResolver {
             out.boxes.append(Rect(x: c.x - bw / 2, y: c.y - bh / 2, width: bw, height: bh))
         }
         return out
+    }
+
+    /// Whether text set along a line turns more than `maxAngle` degrees (`text-max-angle`)
+    /// from one glyph's direction (`last`, radians; nil for the first) to the next's.
+    static func bends(from last: Double?, to angle: Double, beyond maxAngle: Double) -> Bool {
+        guard let last else { return false }
+        var turn = abs(angle - last)
+        if turn > Double.pi { turn = 2 * Double.pi - turn }
+        return turn > maxAngle * Double.pi / 180
     }
 
     /// The point `s` along a line whose points' distances from its start are `arc` (nil beyond
@@ -876,11 +881,7 @@ public enum MapResolver {
             let along = Vector3(dx / len * metres, dy / len * metres, (q.z - p.z) / len * metres)
             let across = Vector3(dy / len * metres, -dx / len * metres, 0)
             let turn = atan2(dy, dx)
-            if let lastTurn {
-                var bend = abs(turn - lastTurn)
-                if bend > Double.pi { bend = 2 * Double.pi - bend }
-                if bend > style.maxAngle * Double.pi / 180 { return nil }
-            }
+            if Self.bends(from: lastTurn, to: turn, beyond: style.maxAngle) { return nil }
             lastTurn = turn
             guard let sc = projection.project(enu: c), let sx = projection.project(enu: c + along), let sy = projection.project(enu: c + across) else { return nil }
             let ax = Point(sx.x - sc.x, sx.y - sc.y)
