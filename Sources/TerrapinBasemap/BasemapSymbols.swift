@@ -200,6 +200,9 @@ extension Basemap {
         var seen: Set<String> = []
         // Signed-distance icons coloured, by name and look.
         var sdfIcons: [SDFKey: Pixmap] = [:], sdfPixels = 0
+        // Pixels of the images set in labels' texts (each drawn from its own copy): bounded
+        // over the view, as a hostile style could set a large image in every label.
+        var inlinePixels = 0
         var tiles = PassTiles(self)
         let symbolLayers = style.layers.filter { $0.kind == .symbol && $0.shows(at: zoom) }
         for (rank, layer) in symbolLayers.reversed().enumerated() {
@@ -289,6 +292,13 @@ extension Basemap {
                         }
                         made.allowOverlap = iconOverlap && (text.isEmpty || made.allowOverlap)
                         made.ignorePlacement = iconIgnore && (text.isEmpty || made.ignorePlacement)
+                    }
+                    if !made.inlineImages.isEmpty {
+                        inlinePixels += made.inlineImages.reduce(0) { $0 + $1.pixels.width * $1.pixels.height }
+                        if inlinePixels > Self.maxInlineImagePixels {
+                            note("the view's labels set images of more than \(Self.maxInlineImagePixels) pixels in their texts; the rest are set without them")
+                            made.inlineImages = []
+                        }
                     }
                     out.append(made)
                 }
@@ -1019,6 +1029,9 @@ struct SDFKey: Hashable {
 extension Basemap {
     /// Most pixels of signed-distance icons one view colours (each look of each icon once).
     public static let maxSDFPixels = 16 << 20
+    /// Most pixels of images set in labels' texts in one view (each label's drawn from its own
+    /// copy of its images).
+    public static let maxInlineImagePixels = 16 << 20
 
     /// A signed-distance icon coloured as MapLibre's SDF shader colours it: each pixel's alpha
     /// is a distance d (0…1, the edge at 0.75, 8 units a screen pixel at icon-size 1); the fill

@@ -201,6 +201,27 @@ import TerrapinTiles
         #expect(said == ["layer 's': icon 'nowhere' is not in the sprite; drawn without it"], "\(said)")
     }
 
+    /// The images set in labels' texts are bounded over a view: 300 labels of 64 images of
+    /// 32 × 32 pixels each pass 16 M pixels; the labels past it are set without them, and that
+    /// is said once.
+    @Test func imagesInTextAreBoundedOverTheView() throws {
+        let points = (0..<300).map { k in
+            #"{"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [\#(7.411 + Double(k % 20) * 0.0009), \#(43.731 + Double(k / 20) * 0.0005)]}}"#
+        }.joined(separator: ", ")
+        let field = "[\"format\", " + (0..<64).map { _ in #"["image", "dot"], {}"# }.joined(separator: ", ") + "]"
+        let json = """
+        {"version": 8, "sprite": "\(fixtures)/basemap/sprites/icons",
+         "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(points)]}}},
+         "layers": [{"id": "s", "type": "symbol", "source": "p", "layout": {"text-field": \(field), "text-allow-overlap": true}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "many.json", directory: "/")
+        let basemap = try Basemap(style: style, tiles: nil) { path in try TileSources.open(path) }
+        let found = basemap.symbols(area: [7.41, 43.73, 7.43, 43.74], zoom: 14)
+        let withImages = found.filter { !$0.inlineImages.isEmpty }
+        #expect(found.count == 300 && withImages.count == Basemap.maxInlineImagePixels / (64 * 32 * 32), "\(found.count) \(withImages.count)")
+        #expect(basemap.warnings == ["the view's labels set images of more than \(Basemap.maxInlineImagePixels) pixels in their texts; the rest are set without them"], "\(basemap.warnings)")
+    }
+
     /// Images inside a formatted text: each from the sprite at its code point, drawn at its
     /// display size times the text's size over the tile's, its
     /// alignment and the text's opacity carried; an image the sprite lacks is warned of and
