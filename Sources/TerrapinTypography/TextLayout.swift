@@ -117,12 +117,10 @@ public struct TextImage: Hashable, Sendable {
     public var scale: Double
     public var align: TextVerticalAlign
 
+    /// (Sizes that are not finite, or negative, are 0.)
     public init(index: Int, width: Double, height: Double, scale: Double, align: TextVerticalAlign = .bottom) {
-        self.index = index
-        self.width = width.isFinite ? max(0, width) : 0
-        self.height = height.isFinite ? max(0, height) : 0
-        self.scale = scale.isFinite ? max(0, scale) : 0
-        self.align = align
+        func size(_ v: Double) -> Double { v.isFinite ? max(0, v) : 0 }
+        (self.index, self.width, self.height, self.scale, self.align) = (index, size(width), size(height), size(scale), align)
     }
 }
 
