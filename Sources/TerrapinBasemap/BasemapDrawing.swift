@@ -435,11 +435,55 @@ extension Basemap {
                     drew = true
                     continue
                 }
-                canvas.stroke(path, style: style, paint: Paint(color: Self.rgba(color, opacity)))
+                if color.alpha * opacity < 1, style.dash.isEmpty, let pieces = Self.sharpPieces(path, style: style) {
+                    // Translucent: MapLibre blends a line's own triangles twice where they
+                    // overlap, at joins sharper than 120° and where it doubles back; cut there,
+                    // each piece is laid on the tile on its own.
+                    for (piece, pieceStyle) in pieces { canvas.stroke(piece, style: pieceStyle, paint: Paint(color: Self.rgba(color, opacity))) }
+                } else {
+                    canvas.stroke(path, style: style, paint: Paint(color: Self.rgba(color, opacity)))
+                }
             }
             drew = true
         }
         return drew
+    }
+
+    /// A line cut into pieces at its joins sharper than 120° (MapLibre's joins whose miter is
+    /// over twice the width: round joins become two round caps there, the others flip-bevels,
+    /// each leg's triangles its own), each with its stroke style: the line's caps at its ends,
+    /// round (for round joins) or butt caps at the cuts. Nil where no join is that sharp (the
+    /// line is drawn whole). Closed contours stay whole.
+    static func sharpPieces(_ path: Path, style: StrokeStyle) -> [(Path, StrokeStyle)]? {
+        var lines = Polylines()
+        path.flatten(into: &lines)
+        let cut: LineCap = style.join == .round ? .round : .butt
+        var pieces: [(Path, StrokeStyle)] = []
+        var sharp = false
+        for contour in lines.contours {
+            let p = Array(lines.points[contour.range])
+            var starts = [0]
+            if !contour.closed, p.count >= 3 {
+                for i in 1..<(p.count - 1) {
+                    guard let a = (p[i] - p[i - 1]).normalized, let b = (p[i + 1] - p[i]).normalized else { continue }
+                    // A turn over 120°: the directions' cosine under -1/2.
+                    if a.dot(b) < -0.5 { starts.append(i) }
+                }
+            }
+            sharp = sharp || starts.count > 1
+            for (k, start) in starts.enumerated() {
+                let end = k + 1 < starts.count ? starts[k + 1] : p.count - 1
+                var b = PathBuilder()
+                b.move(to: p[start])
+                if end > start { for q in p[(start + 1)...end] { b.line(to: q) } }
+                if contour.closed { b.close() }
+                var s = style
+                if k > 0 { s.startCap = cut }
+                if k + 1 < starts.count { s.endCap = cut }
+                pieces.append((b.build(), s))
+            }
+        }
+        return sharp ? pieces : nil
     }
 
     /// A pattern's texels a style pixel where a style pixel is `unit` of the canvas's at `zoom`:

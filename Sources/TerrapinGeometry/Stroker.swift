@@ -25,6 +25,10 @@ public struct StrokeStyle: Equatable, Sendable {
     public var dash: [Double]
     /// Offset into the dash pattern where each subpath starts. Default 0.
     public var dashPhase: Double
+    /// The caps of an open subpath's start and end where they differ from `cap` (a line cut
+    /// into pieces at its sharp joins keeps its own caps at its ends). Default nil: `cap`.
+    public var startCap: LineCap?
+    public var endCap: LineCap?
 
     public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
                 dash: [Double] = [], dashPhase: Double = 0) {
@@ -102,9 +106,9 @@ public struct Stroker: Sendable {
                 let n = points.count
                 Self.offsetSide(points, corners, closed: false, halfWidth: halfWidth, style: style, tolerance: tol, into: &side)
                 Self.addCap(at: points[n - 1], direction: Self.direction(points[n - 2], points[n - 1]),
-                            halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &side)
+                            halfWidth: halfWidth, cap: style.endCap ?? style.cap, tolerance: tol, into: &side)
                 Self.offsetSide(reversedPoints, reversedCorners, closed: false, halfWidth: halfWidth, style: style, tolerance: tol, into: &side)
-                Self.addCap(at: points[0], direction: Self.direction(points[1], points[0]), halfWidth: halfWidth, cap: style.cap, tolerance: tol, into: &side)
+                Self.addCap(at: points[0], direction: Self.direction(points[1], points[0]), halfWidth: halfWidth, cap: style.startCap ?? style.cap, tolerance: tol, into: &side)
                 out.addContour(side, closed: true)
             }
         }

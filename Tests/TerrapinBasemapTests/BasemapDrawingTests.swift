@@ -186,3 +186,55 @@ import TerrapinTiles
         #expect(basemap.warnings[0].contains("damaged.pmtiles") && basemap.warnings[0].contains("drawn as missing"))
     }
 }
+
+/// A translucent line is cut at its joins sharper than 120° and its pieces laid on apart, as
+/// MapLibre's overlapping triangles blend twice there; milder joins keep it whole.
+@Suite struct SharpJoinPiecesTests {
+    func path(_ points: [Point]) -> Path {
+        var b = PathBuilder()
+        b.move(to: points[0])
+        for p in points.dropFirst() { b.line(to: p) }
+        return b.build()
+    }
+
+    @Test func cutAtSharpJoinsOnly() throws {
+        let style = StrokeStyle(width: 4, cap: .butt, join: .round)
+        // A right angle and a gentle bend: whole.
+        #expect(Basemap.sharpPieces(path([Point(0, 0), Point(10, 0), Point(10, 10), Point(12, 20)]), style: style) == nil)
+        // Out and back (180°) and a 150° turn: three pieces, round caps at the cuts, the line's
+        // own butt caps at its ends.
+        let pieces = try #require(Basemap.sharpPieces(path([Point(0, 0), Point(20, 0), Point(5, 0), Point(10, 8.66)]), style: style))
+        #expect(pieces.count == 3)
+        #expect(pieces.map { $0.1.startCap } == [nil, .round, .round] && pieces.map { $0.1.endCap } == [.round, .round, nil])
+        #expect(pieces.map { $0.0.flattened().points.count } == [2, 2, 2])
+        // Miter and bevel joins are cut with butt ends.
+        var miter = style
+        miter.join = .miter
+        #expect(try #require(Basemap.sharpPieces(path([Point(0, 0), Point(20, 0), Point(0, 1)]), style: miter)).map { $0.1.endCap } == [.butt, nil])
+    }
+
+    /// Drawn: where the line doubles back its colour is laid on twice (darker), elsewhere once.
+    @Test func overlapsOfATranslucentLineBlendTwice() throws {
+        let json = """
+        {"version": 8,
+         "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[7.4150, 43.7350], [7.4250, 43.7350], [7.4200, 43.7350]]}}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                    {"id": "l", "type": "line", "source": "l", "paint": {"line-color": "black", "line-opacity": 0.5, "line-width": 6}}]}
+        """
+        let style = try BasemapStyle.parse(Array(json.utf8), file: "back.json", directory: "/")
+        let basemap = try Basemap(style: style, tiles: nil) { try TileSources.open($0) }
+        let id = TileID.containing(longitude: 7.42, latitude: 43.735, zoom: 14)
+        let tile = try #require(try basemap.draw(id))
+        func grey(_ lon: Double) -> Int {
+            let n = Double(1 << 14)
+            let x = (lon + 180) / 360 * n - Double(id.x)
+            let lat = 43.735 * Double.pi / 180
+            let y = (1 - log(tan(lat) + 1 / cos(lat)) / Double.pi) / 2 * n - Double(id.y)
+            let p = tile[Int(x * Double(tile.width)), Int(y * Double(tile.height))]
+            return Int(p.red)
+        }
+        // Once: half black over white; twice: a quarter of white left.
+        let once = grey(7.4170), twice = grey(7.4225)
+        #expect(abs(once - 128) <= 3 && abs(twice - 64) <= 3, "\(once) \(twice)")
+    }
+}

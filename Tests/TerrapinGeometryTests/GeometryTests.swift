@@ -126,6 +126,17 @@ func close(_ a: Point, _ b: Point, _ eps: Double = 1e-9) -> Bool { close(a.x, b.
         #expect(close(abs(area(round)), 20 + Double.pi, 1e-3))
     }
 
+    /// An open line's start and end may take caps of their own (`startCap`, `endCap`).
+    @Test func eachEndMayHaveItsOwnCap() {
+        var style = StrokeStyle(width: 2, cap: .butt)
+        style.startCap = .square
+        #expect(Stroker.stroke(line(Point(0, 0), Point(10, 0)), style: style).bounds == Rect(x: -1, y: -1, width: 11, height: 2))
+        style.startCap = nil
+        style.endCap = .round
+        let round = Stroker.stroke(line(Point(0, 0), Point(10, 0)), style: style, tolerance: 1e-4)
+        #expect(close(abs(area(round)), 20 + Double.pi / 2, 1e-3) && close(round.bounds?.maxX ?? 0, 11, 1e-3) && round.bounds?.minX == 0)
+    }
+
     @Test func miterTipOfThePinExtendsAsTheSpecSays() throws {
         // The benchmark pin: a 47.16° tip, 1.5 px stroke, miter limit 4 → 1.875 px below the tip.
         let a = 23.578 * Double.pi / 180
