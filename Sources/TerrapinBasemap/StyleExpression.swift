@@ -508,14 +508,9 @@ public enum StyleExpression: Sendable {
                 return .number(Double(items[start...].firstIndex { $0.matches(v[0]) } ?? -1))
             case .string(let text):
                 guard case .string(let needle) = v[0] else { return .null }
-                let hay = Array(text.unicodeScalars), pin = Array(needle.unicodeScalars)
+                let hay = Array(text.unicodeScalars)
                 guard from <= Double(hay.count) else { return .number(-1) }
-                var i = Int(from)
-                while i + pin.count <= hay.count {
-                    if hay[i..<(i + pin.count)].elementsEqual(pin) { return .number(Double(i)) }
-                    i += 1
-                }
-                return .number(-1)
+                return .number(Double(Self.firstIndex(of: Array(needle.unicodeScalars), in: hay, from: Int(from)) ?? -1))
             default: return .null
             }
         case "slice":
@@ -546,6 +541,29 @@ public enum StyleExpression: Sendable {
 }
 
 extension StyleExpression {
+    /// Where `needle` first stands in `hay` at or after `start`, in time linear in both
+    /// (Knuth–Morris–Pratt: a tile's long property searched for a long needle must not take
+    /// their product).
+    static func firstIndex(of needle: [Unicode.Scalar], in hay: [Unicode.Scalar], from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= hay.count ? start : nil }
+        var fail = [Int](repeating: 0, count: needle.count)
+        var k = 0
+        for i in 1..<max(1, needle.count) {
+            while k > 0, needle[i] != needle[k] { k = fail[k - 1] }
+            if needle[i] == needle[k] { k += 1 }
+            fail[i] = k
+        }
+        k = 0
+        var i = start
+        while i < hay.count {
+            while k > 0, hay[i] != needle[k] { k = fail[k - 1] }
+            if hay[i] == needle[k] { k += 1 }
+            if k == needle.count { return i - needle.count + 1 }
+            i += 1
+        }
+        return nil
+    }
+
     /// `typeof`'s answer: MapLibre's name of a value's type ("number", "string", "boolean",
     /// "color", "null", "collator", "array<number, 2>"; an array of mixed items "array<value, n>").
     static func typeName(_ value: StyleValue) -> String {

@@ -582,7 +582,7 @@ public enum MapPainter {
             }
             // The images set in the text, each at its place as a glyph is (a smooth sample: the
             // text is turned).
-            guard only != .halo else { return }
+            guard only != .halo, !label.imagePlaces.isEmpty else { return }
             let images = layout.lines.flatMap { line in line.slots.compactMap { slot in slot.image.map { (line, line.images[$0], slot) } } }
             guard images.count == label.imagePlaces.count else { return }
             for (k, (_, placed, slot)) in images.enumerated() where style.inlineImages.indices.contains(placed.image) {

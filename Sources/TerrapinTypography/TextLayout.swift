@@ -193,6 +193,14 @@ public struct TextLine: Sendable {
     /// The inline images on the line (`TextLayoutOptions.images`), in layout coordinates.
     public var images: [PlacedTextImage] = []
 
+    /// The largest multiple of the size a part of the line is set at (its glyphs' scales, an
+    /// inline image counting 1; 1 for an empty line), what MapLibre sizes a line by.
+    public var largestScale: Double {
+        var m = glyphs.reduce(0.0) { max($0, $1.scale) }
+        if !images.isEmpty { m = max(m, 1) }
+        return m > 0 ? m : 1
+    }
+
     /// Each glyph's and image's span along the line, in visual order (`LineSlot`).
     public var slots: [LineSlot] {
         var out: [LineSlot] = []
@@ -509,11 +517,7 @@ struct LineBuilder {
         // scale in ems makes the line that much taller, its text lower (MapLibre's
         // `imageOffset`), and a part with its own `vertical-align` sits that far down the spare
         // height of the line's content (`getVerticalAlignFactor`: top 0, center ½, bottom 1).
-        let largest = made.map { line -> Double in
-            var m = line.glyphs.reduce(0.0) { max($0, $1.scale) }
-            if !line.images.isEmpty { m = max(m, 1) }
-            return m > 0 ? m : 1
-        }
+        let largest = made.map(\.largestScale)
         let tallest = made.map { $0.images.reduce(0.0) { max($0, options.images[$1.image].height) } }
         let imageOffsets = made.indices.map { max(0, tallest[$0] - largest[$0] * size) }
         // Each line's content height: its largest scale's em, or its tallest image.

@@ -70,9 +70,7 @@ public struct VerticalText: Sendable {
         // Each column as wide as the line height at its largest scale, wider by as much as its
         // widest image passes that scale's em (MapLibre's vertical line content width).
         let widths = layout.lines.map { line -> Double in
-            var m = line.glyphs.reduce(0.0) { max($0, $1.scale) }
-            if !line.images.isEmpty { m = max(m, 1) }
-            if m <= 0 { m = 1 }
+            let m = line.largestScale
             let widest = line.images.reduce(0.0) { max($0, $1.rect.width) }
             return m == 1 && widest <= size ? lineHeight : lineHeight * m + max(0, widest - size * m)
         }

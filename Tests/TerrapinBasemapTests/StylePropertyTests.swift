@@ -524,6 +524,11 @@ import TerrapinTiles
         #expect(try number(#"["index-of", "z", ["literal", ["a"]]]"#) == -1)
         #expect(try number(#"["index-of", "ö", "Köln Köln"]"#) == 1 && number(#"["index-of", "Köln", "Köln Köln", 1]"#) == 5)
         #expect(try number(#"["index-of", "x", "abc", 99]"#) == -1)
+        #expect(try number(#"["index-of", "aab", "aaaaab"]"#) == 3 && number(#"["index-of", "", "abc", 2]"#) == 2)
+        // A long needle in a longer text that nearly matches everywhere: found in time linear
+        // in both (a place-by-place comparison would take their product).
+        let hay = String(repeating: "a", count: 60_000) + "b", needle = String(repeating: "a", count: 30_000) + "b"
+        #expect(try number(#"["index-of", "\#(needle)", "\#(hay)"]"#) == 30_000)
         #expect(try value(#"["slice", "Monte-Carlo", 6]"#) == .string("Carlo"))
         #expect(try value(#"["slice", "Monte-Carlo", 0, 5]"#) == .string("Monte"))
         #expect(try value(#"["slice", "Monte-Carlo", -5]"#) == .string("Carlo"))
