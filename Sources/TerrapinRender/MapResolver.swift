@@ -771,21 +771,17 @@ public enum MapResolver {
             points.reverse()
             anchor = points.count - 1 - anchor
         }
-        var arc = [0.0]
-        for k in 1..<points.count { arc.append(arc[k - 1] + hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y)) }
-        func at(_ s: Double) -> Point? {
-            Self.point(at: s, of: points, arc: arc) { p, q, t in Point(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t) }
-        }
-        let start = arc[anchor] - layout.width / 2
+        let measured = MeasuredLine(points)
+        let start = measured.arc[anchor] - layout.width / 2
         let h = layout.height
         var out = CurvedText(glyphs: [], boxes: [], reversed: reversed)
         var lastAngle: Double?
         // Each glyph, and each image set in the text, in turn along the line.
         for slot in line.slots {
-            let left = slot.left, right = slot.right
-            let w = max(0, right - left)
+            let w = slot.width
             // The glyph's centre on the line; its turn from the chord under its width.
-            guard let c = at(start + left + w / 2), let p = at(start + left), let q = at(start + max(left + 1, right)) else { return nil }
+            guard let c = measured.at(start + slot.left + w / 2), let p = measured.at(start + slot.left),
+                  let q = measured.at(start + max(slot.left + 1, slot.right)) else { return nil }
             let angle = atan2(q.y - p.y, q.x - p.x)
             if Self.bends(from: lastAngle, to: angle, beyond: style.maxAngle) { return nil }
             lastAngle = angle
@@ -804,16 +800,6 @@ public enum MapResolver {
         var turn = abs(angle - last)
         if turn > Double.pi { turn = 2 * Double.pi - turn }
         return turn > maxAngle * Double.pi / 180
-    }
-
-    /// The point `s` along a line whose points' distances from its start are `arc` (nil beyond
-    /// its ends), `mix` blending two neighbouring points.
-    static func point<P>(at s: Double, of points: [P], arc: [Double], mix: (P, P, Double) -> P) -> P? {
-        guard s >= 0, s <= arc[arc.count - 1] else { return nil }
-        var k = 1
-        while k < arc.count - 1, arc[k] < s { k += 1 }
-        let d = arc[k] - arc[k - 1]
-        return mix(points[k - 1], points[k], d > 0 ? (s - arc[k - 1]) / d : 0)
     }
 
     /// A label set along its line: each glyph's centre on screen and its turn, the screen images
@@ -862,19 +848,15 @@ public enum MapResolver {
         guard let line = layout.lines.first else { return nil }
         let points = reversed ? forward.reversed() : forward
         let anchor = reversed ? forward.count - 1 - forwardAnchor : forwardAnchor
-        var arc = [0.0]
-        for k in 1..<points.count { arc.append(arc[k - 1] + hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y)) }
-        func at(_ s: Double) -> Vector3? {
-            Self.point(at: s, of: points, arc: arc) { p, q, t in Vector3(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t, p.z + (q.z - p.z) * t) }
-        }
-        let start = arc[anchor] - layout.width / 2 * metres
+        let measured = MeasuredLine(points)
+        let start = measured.arc[anchor] - layout.width / 2 * metres
         let h = layout.height
         var out = CurvedText(glyphs: [], boxes: [], reversed: reversed)
         var lastTurn: Double?
         for slot in line.slots {
-            let left = slot.left, right = slot.right
-            let w = max(0, right - left)
-            guard let c = at(start + (left + w / 2) * metres), let p = at(start + left * metres), let q = at(start + max(left + 1, right) * metres) else { return nil }
+            let w = slot.width
+            guard let c = measured.at(start + (slot.left + w / 2) * metres), let p = measured.at(start + slot.left * metres),
+                  let q = measured.at(start + max(slot.left + 1, slot.right) * metres) else { return nil }
             let dx = q.x - p.x, dy = q.y - p.y, len = hypot(dx, dy)
             guard len > 0 else { return nil }
             // The glyph's axes on the ground (metres a point): along the line, and across it.
@@ -1146,3 +1128,44 @@ public enum MapResolver {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// A point text can be set along: measured in its x and y (on screen, or east and north on the
+/// ground), blended linearly between two.
+protocol LinePoint {
+    var x: Double { get }
+    var y: Double { get }
+    static func mix(_ p: Self, _ q: Self, _ t: Double) -> Self
+}
+
+extension Point: LinePoint {
+    static func mix(_ p: Point, _ q: Point, _ t: Double) -> Point { Point(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t) }
+}
+
+extension Vector3: LinePoint {
+    static func mix(_ p: Vector3, _ q: Vector3, _ t: Double) -> Vector3 {
+        Vector3(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t, p.z + (q.z - p.z) * t)
+    }
+}
+
+/// A line measured along its length in x and y, for text set along it on screen or on the
+/// ground: `arc[k]` is point k's distance from the start, `at(s)` the point `s` along it.
+struct MeasuredLine<P: LinePoint> {
+    let points: [P]
+    let arc: [Double]
+
+    init(_ points: [P]) {
+        var arc = [0.0]
+        for k in points.indices.dropFirst() { arc.append(arc[k - 1] + hypot(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y)) }
+        self.points = points
+        self.arc = arc
+    }
+
+    /// The point `s` along the line; nil beyond its ends.
+    func at(_ s: Double) -> P? {
+        guard s >= 0, s <= arc[arc.count - 1] else { return nil }
+        var k = 1
+        while k < arc.count - 1, arc[k] < s { k += 1 }
+        let d = arc[k] - arc[k - 1]
+        return P.mix(points[k - 1], points[k], d > 0 ? (s - arc[k - 1]) / d : 0)
+    }
+}

@@ -143,6 +143,9 @@ public struct LineSlot: Sendable, Equatable {
     public var right: Double
     public var glyph: Int?
     public var image: Int?
+
+    /// How wide the slot is on its line (never negative).
+    public var width: Double { max(0, right - left) }
 }
 
 /// A glyph placed in layout coordinates (points, y down; `y` is its baseline).
