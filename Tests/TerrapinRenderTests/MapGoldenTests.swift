@@ -170,25 +170,28 @@ func capsuleLabel(_ text: String) -> some View {
 @Suite struct TerrainGoldenTests {
     static let terrain = Repository.fixture("terrain")
 
+    /// A satellite view over one of the terrain fixtures, 400 points wide, as a scene case.
+    static func satelliteCase(over dem: String, _ camera: Camera, _ name: String, height: Double = 270,
+                              @MapContentBuilder content: () -> MapItems, filePath: StaticString = #filePath, line: UInt = #line) throws {
+        let grid = try GridLoader.load(terrain + "/" + dem)
+        sceneCase(Map(initialCamera: camera, mode: .satellite, content: content).terrain(grid), name, width: 400, height: height, filePath: filePath, line: line)
+    }
+
     @Test func aRidgeHidesTheValleyPin() throws {
-        let grid = try GridLoader.load(Self.terrain + "/jacksboro-fault-tn.asc")
-        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000), mode: .satellite) {
+        try Self.satelliteCase(over: "jacksboro-fault-tn.asc", Camera(center: LatLngAltitude(latitude: 36.59, longitude: -84.25, altitude: 500), heading: 30, tilt: 65, range: 14000),
+                               "markers/occlusion/jacksboro-ridge-hides-valley-pin") {
             // In the valley behind the ridge: occluded, not drawn.
             Marker(position: LatLngAltitude(latitude: 36.615833326549996, longitude: -84.24666667334999)) { Pin(configuration: .blue) }
-            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
-                capsuleLabel("Pine Mountain")
-            }
-        }.terrain(grid), "markers/occlusion/jacksboro-ridge-hides-valley-pin", width: 400, height: 270)
+            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) { capsuleLabel("Pine Mountain") }
+        }
     }
 
     @Test func salishSeaWithWater() throws {
-        let grid = try GridLoader.load(Self.terrain + "/salish-sea-topobathy-bc.asc")
-        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.3, longitude: -123.8), heading: 300, tilt: 55, range: 260_000), mode: .satellite) {
-            Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) {
-                capsuleLabel("Vancouver")
-            }
+        try Self.satelliteCase(over: "salish-sea-topobathy-bc.asc", Camera(center: LatLngAltitude(latitude: 49.3, longitude: -123.8), heading: 300, tilt: 55, range: 260_000),
+                               "terrain/relief/salish-sea-water-and-land") {
+            Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) { capsuleLabel("Vancouver") }
             Marker(position: LatLngAltitude(latitude: 49.1095975266, longitude: -123.3166142249)) { Pin(configuration: .blue) }
-        }.terrain(grid), "terrain/relief/salish-sea-water-and-land", width: 400, height: 270)
+        }
     }
 }
 
@@ -196,21 +199,18 @@ func capsuleLabel(_ text: String) -> some View {
     /// Nearly level, looking south-west along the ridges: the sky's gradient above the horizon
     /// and distance haze over the far terrain.
     @Test func skyAndHazeAtTilt80() throws {
-        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/jacksboro-fault-tn.asc")
-        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.2, altitude: 600), heading: 225, tilt: 80, range: 9000),
-                   mode: .satellite) {
-            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) {
-                capsuleLabel("Pine Mountain")
-            }
-        }.terrain(grid), "terrain/sky/jacksboro-tilt-80-heading-225", width: 400, height: 270)
+        try TerrainGoldenTests.satelliteCase(over: "jacksboro-fault-tn.asc", Camera(center: LatLngAltitude(latitude: 36.6, longitude: -84.2, altitude: 600), heading: 225, tilt: 80, range: 9000),
+                                             "terrain/sky/jacksboro-tilt-80-heading-225") {
+            Marker(position: LatLngAltitude(latitude: 36.57, longitude: -84.2467)) { capsuleLabel("Pine Mountain") }
+        }
     }
 
     /// Straight down over the Salish Sea, north up: relief, coast and bathymetry as a map.
     @Test func straightDownOverWater() throws {
-        let grid = try GridLoader.load(TerrainGoldenTests.terrain + "/salish-sea-topobathy-bc.asc")
-        sceneCase(Map(initialCamera: Camera(center: LatLngAltitude(latitude: 49.0, longitude: -124.0), heading: 0, tilt: 0, range: 420_000), mode: .satellite) {
+        try TerrainGoldenTests.satelliteCase(over: "salish-sea-topobathy-bc.asc", Camera(center: LatLngAltitude(latitude: 49.0, longitude: -124.0), heading: 0, tilt: 0, range: 420_000),
+                                             "terrain/relief/salish-sea-straight-down", height: 300) {
             Marker(position: LatLngAltitude(latitude: 49.2827, longitude: -123.1207)) { Pin(configuration: .blue) }
-        }.terrain(grid), "terrain/relief/salish-sea-straight-down", width: 400, height: 300)
+        }
     }
 }
 
