@@ -28,14 +28,19 @@ enum SymbolLibrary {
         let words: [String]
     }
 
-    /// The map's entries by name (parsed once).
+    /// The map's entries by name, each line of `SymbolMap` expanded to its variants (parsed once).
     static let entries: [String: Entry] = {
         var result: [String: Entry] = [:]
         for line in SymbolMap.table.split(separator: "\n") {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard f.count == 5, let cp = UInt32(f[2], radix: 16), let form = Form(rawValue: String(f[3])) else { continue }
-            result[String(f[0])] = Entry(name: String(f[0]), glyphName: String(f[1]), codepoint: cp, form: form,
-                                         words: f[4].split(separator: " ").map(String.init))
+            guard f.count == 7, let plainPoint = UInt32(f[3], radix: 16), let fillPoint = UInt32(f[5], radix: 16) else { continue }
+            let base = String(f[0]), plain = String(f[2]), fill = String(f[4]), words = f[6].split(separator: " ").map(String.init)
+            var variants = [(base, plain, plainPoint, Form.glyph)]
+            if f[1].contains("f") { variants.append((base + ".fill", fill, fillPoint, .glyph)) }
+            if f[1].contains("c") { variants += [(base + ".circle", plain, plainPoint, .ring), (base + ".circle.fill", fill, fillPoint, .disc)] }
+            for (name, glyph, point, form) in variants {
+                result[name] = Entry(name: name, glyphName: glyph, codepoint: point, form: form, words: words)
+            }
         }
         return result
     }()

@@ -2,590 +2,226 @@
 // fonts-material-design-icons-iconfont (scss/_variables.scss). Do not edit: change the table in
 // the script and run it again.
 //
-// One symbol a line: SF Symbols name, Material Icons glyph name, its code point (hex), how it is
-// drawn (glyph; ring: the glyph inside a circle; disc: the glyph cut out of a filled circle), and
-// the words it means, which unknown names are matched against.
+// One SF Symbols base name a line: the name; its variants ("f": NAME.fill; "c": NAME.circle,
+// the plain glyph inside a ring, and NAME.circle.fill, the filled glyph cut out of a disc; "-":
+// none); the Material Icons glyph that draws NAME (and NAME.circle) and its code point (hex);
+// the glyph that draws NAME.fill (and NAME.circle.fill) and its code point; and the words it
+// means, which unknown names are matched against. `SymbolLibrary.entries` expands each line.
 enum SymbolMap {
     static let table = """
-car	directions_car	E531	glyph	auto vehicle drive road taxi
-car.fill	directions_car	E531	glyph	auto vehicle drive road taxi
-car.circle	directions_car	E531	ring	auto vehicle drive road taxi
-car.circle.fill	directions_car	E531	disc	auto vehicle drive road taxi
-car.side	directions_car	E531	glyph	auto vehicle drive
-car.side.fill	directions_car	E531	glyph	auto vehicle drive
-bus	directions_bus	E530	glyph	coach transit public transport
-bus.fill	directions_bus	E530	glyph	coach transit public transport
-bus.circle	directions_bus	E530	ring	coach transit public transport
-bus.circle.fill	directions_bus	E530	disc	coach transit public transport
-bus.doubledecker	directions_bus	E530	glyph	coach transit
-bus.doubledecker.fill	directions_bus	E530	glyph	coach transit
-tram	tram	E571	glyph	streetcar trolley light rail transit
-tram.fill	tram	E571	glyph	streetcar trolley light rail transit
-tram.circle	tram	E571	ring	streetcar trolley light rail transit
-tram.circle.fill	tram	E571	disc	streetcar trolley light rail transit
-lightrail	tram	E571	glyph	tram streetcar transit
-lightrail.fill	tram	E571	glyph	tram streetcar transit
-train.side.front.car	train	E570	glyph	rail railway station
-tram.fill.tunnel	subway	E56F	glyph	metro underground subway tube
-airplane	flight	E539	glyph	flight plane airport fly
-airplane.circle	flight	E539	ring	flight plane airport fly
-airplane.circle.fill	flight	E539	disc	flight plane airport fly
-airplane.departure	flight_takeoff	E905	glyph	takeoff airport departures
-airplane.arrival	flight_land	E904	glyph	landing airport arrivals
-ferry	directions_boat	E532	glyph	boat ship harbour port
-ferry.fill	directions_boat	E532	glyph	boat ship harbour port
-ferry.circle	directions_boat	E532	ring	boat ship harbour port
-ferry.circle.fill	directions_boat	E532	disc	boat ship harbour port
-sailboat	sailing	E502	glyph	sailing yacht marina boat
-sailboat.fill	sailing	E502	glyph	sailing yacht marina boat
-sailboat.circle	sailing	E502	ring	sailing yacht marina boat
-sailboat.circle.fill	sailing	E502	disc	sailing yacht marina boat
-bicycle	pedal_bike	EB29	glyph	bike cycling cycle
-bicycle.circle	pedal_bike	EB29	ring	bike cycling cycle
-bicycle.circle.fill	pedal_bike	EB29	disc	bike cycling cycle
-scooter	electric_scooter	EB1F	glyph	kick scooter e-scooter
-motorcycle	two_wheeler	E9F9	glyph	motorbike moped
-figure.walk	directions_walk	E536	glyph	walking pedestrian footpath
-figure.walk.circle	directions_walk	E536	ring	walking pedestrian footpath
-figure.walk.circle.fill	directions_walk	E536	disc	walking pedestrian footpath
-figure.run	directions_run	E566	glyph	running jogging
-figure.run.circle	directions_run	E566	ring	running jogging
-figure.run.circle.fill	directions_run	E566	disc	running jogging
-figure.roll	accessible	E914	glyph	wheelchair accessible disabled
-stroller	child_friendly	EB42	glyph	pram baby child
-stroller.fill	child_friendly	EB42	glyph	pram baby child
-truck.box	local_shipping	E558	glyph	lorry delivery freight
-truck.box.fill	local_shipping	E558	glyph	lorry delivery freight
-truck.box.circle	local_shipping	E558	ring	lorry delivery freight
-truck.box.circle.fill	local_shipping	E558	disc	lorry delivery freight
-box.truck	local_shipping	E558	glyph	lorry delivery
-box.truck.fill	local_shipping	E558	glyph	lorry delivery
-fuelpump	local_gas_station	E546	glyph	fuel gas petrol station diesel
-fuelpump.fill	local_gas_station	E546	glyph	fuel gas petrol station diesel
-fuelpump.circle	local_gas_station	E546	ring	fuel gas petrol station diesel
-fuelpump.circle.fill	local_gas_station	E546	disc	fuel gas petrol station diesel
-ev.charger	ev_station	E56D	glyph	charging electric vehicle charger plug
-ev.charger.fill	ev_station	E56D	glyph	charging electric vehicle charger plug
-bolt.car	electric_car	EB1C	glyph	charging electric vehicle ev
-bolt.car.fill	electric_car	EB1C	glyph	charging electric vehicle ev
-bolt.car.circle	electric_car	EB1C	ring	charging electric vehicle ev
-bolt.car.circle.fill	electric_car	EB1C	disc	charging electric vehicle ev
-parkingsign	local_parking	E54F	glyph	parking car park lot garage
-parkingsign.circle	local_parking	E54F	ring	parking car park lot garage
-parkingsign.circle.fill	local_parking	E54F	disc	parking car park lot garage
-car.garage	garage	F011	glyph	parking garage
-road.lanes	add_road	EF3B	glyph	road highway street
-signpost.right	signpost	EB91	glyph	direction trail sign way
-signpost.right.fill	signpost	EB91	glyph	direction trail sign way
-map	map	E55B	glyph	atlas plan chart
-map.fill	map	E55B	glyph	atlas plan chart
-map.circle	map	E55B	ring	atlas plan chart
-map.circle.fill	map	E55B	disc	atlas plan chart
-location	near_me	E569	glyph	navigation here gps arrow
-location.fill	near_me	E569	glyph	navigation here gps arrow
-location.circle	near_me	E569	ring	navigation here gps arrow
-location.circle.fill	near_me	E569	disc	navigation here gps arrow
-location.north	navigation	E55D	glyph	heading compass direction
-location.north.fill	navigation	E55D	glyph	heading compass direction
-location.north.circle	navigation	E55D	ring	heading compass direction
-location.north.circle.fill	navigation	E55D	disc	heading compass direction
-arrow.triangle.turn.up.right.diamond	directions	E52E	glyph	route directions turn
-arrow.triangle.turn.up.right.diamond.fill	directions	E52E	glyph	route directions turn
-car.2	car_rental	EA55	glyph	car rental hire
-car.2.fill	car_rental	EA55	glyph	car rental hire
-wrench.adjustable	car_repair	EA56	glyph	garage mechanic repair
-wrench.adjustable.fill	car_repair	EA56	glyph	garage mechanic repair
-fork.knife	restaurant	E56C	glyph	restaurant food eat dining meal
-fork.knife.circle	restaurant	E56C	ring	restaurant food eat dining meal
-fork.knife.circle.fill	restaurant	E56C	disc	restaurant food eat dining meal
-cup.and.saucer	local_cafe	E541	glyph	cafe coffee tea
-cup.and.saucer.fill	local_cafe	E541	glyph	cafe coffee tea
-mug	coffee	EFEF	glyph	coffee tea hot drink
-mug.fill	coffee	EFEF	glyph	coffee tea hot drink
-wineglass	wine_bar	F1E8	glyph	wine bar drinks
-wineglass.fill	wine_bar	F1E8	glyph	wine bar drinks
-waterbottle	local_drink	E544	glyph	water drink
-waterbottle.fill	local_drink	E544	glyph	water drink
-takeoutbag.and.cup.and.straw	takeout_dining	EA74	glyph	takeaway fast food burger
-takeoutbag.and.cup.and.straw.fill	takeout_dining	EA74	glyph	takeaway fast food burger
-birthday.cake	cake	E7E9	glyph	bakery cake pastry celebration
-birthday.cake.fill	cake	E7E9	glyph	bakery cake pastry celebration
-fish	set_meal	F1EA	glyph	seafood fish
-fish.fill	set_meal	F1EA	glyph	seafood fish
-fish.circle	set_meal	F1EA	ring	seafood fish
-fish.circle.fill	set_meal	F1EA	disc	seafood fish
-popcorn	local_movies	E54D	glyph	cinema movie snack
-popcorn.fill	local_movies	E54D	glyph	cinema movie snack
-popcorn.circle	local_movies	E54D	ring	cinema movie snack
-popcorn.circle.fill	local_movies	E54D	disc	cinema movie snack
-frying.pan	soup_kitchen	E7D3	glyph	cooking kitchen
-frying.pan.fill	soup_kitchen	E7D3	glyph	cooking kitchen
-bed.double	hotel	E53A	glyph	hotel lodging sleep accommodation hostel
-bed.double.fill	hotel	E53A	glyph	hotel lodging sleep accommodation hostel
-bed.double.circle	hotel	E53A	ring	hotel lodging sleep accommodation hostel
-bed.double.circle.fill	hotel	E53A	disc	hotel lodging sleep accommodation hostel
-house	home	E88A	glyph	home house residence
-house.fill	home	E88A	glyph	home house residence
-house.circle	home	E88A	ring	home house residence
-house.circle.fill	home	E88A	disc	home house residence
-house.lodge	cabin	E589	glyph	lodge cabin chalet hut
-house.lodge.fill	cabin	E589	glyph	lodge cabin chalet hut
-house.lodge.circle	cabin	E589	ring	lodge cabin chalet hut
-house.lodge.circle.fill	cabin	E589	disc	lodge cabin chalet hut
-tent	festival	EA68	glyph	camping campsite tent camp
-tent.fill	festival	EA68	glyph	camping campsite tent camp
-tent.circle	festival	EA68	ring	camping campsite tent camp
-tent.circle.fill	festival	EA68	disc	camping campsite tent camp
-tent.2	holiday_village	E58A	glyph	camping campsite
-tent.2.fill	holiday_village	E58A	glyph	camping campsite
-building	apartment	EA40	glyph	apartment office building
-building.fill	apartment	EA40	glyph	apartment office building
-building.circle	apartment	EA40	ring	apartment office building
-building.circle.fill	apartment	EA40	disc	apartment office building
-building.2	domain	E7EE	glyph	city office buildings
-building.2.circle	domain	E7EE	ring	city office buildings
-building.2.circle.fill	domain	E7EE	disc	city office buildings
-key	vpn_key	E0DA	glyph	key room lock
-key.fill	vpn_key	E0DA	glyph	key room lock
-key.circle	vpn_key	E0DA	ring	key room lock
-key.circle.fill	vpn_key	E0DA	disc	key room lock
-suitcase	luggage	F235	glyph	luggage travel baggage
-suitcase.fill	luggage	F235	glyph	luggage travel baggage
-suitcase.circle	luggage	F235	ring	luggage travel baggage
-suitcase.circle.fill	luggage	F235	disc	luggage travel baggage
-suitcase.rolling	luggage	F235	glyph	luggage travel baggage
-suitcase.rolling.fill	luggage	F235	glyph	luggage travel baggage
-door.left.hand.open	door_front	EFFD	glyph	door entrance
-cart	shopping_cart	E8CC	glyph	shopping cart supermarket grocery
-cart.fill	shopping_cart	E8CC	glyph	shopping cart supermarket grocery
-cart.circle	shopping_cart	E8CC	ring	shopping cart supermarket grocery
-cart.circle.fill	shopping_cart	E8CC	disc	shopping cart supermarket grocery
-basket	shopping_basket	E8CB	glyph	shopping basket grocery market
-basket.fill	shopping_basket	E8CB	glyph	shopping basket grocery market
-bag	shopping_bag	F1CC	glyph	shopping bag store mall
-bag.fill	shopping_bag	F1CC	glyph	shopping bag store mall
-bag.circle	shopping_bag	F1CC	ring	shopping bag store mall
-bag.circle.fill	shopping_bag	F1CC	disc	shopping bag store mall
-storefront	storefront	EA12	glyph	shop store market
-storefront.fill	storefront	EA12	glyph	shop store market
-storefront.circle	storefront	EA12	ring	shop store market
-storefront.circle.fill	storefront	EA12	disc	shop store market
-creditcard	credit_card	E870	glyph	payment card credit
-creditcard.fill	credit_card	E870	glyph	payment card credit
-creditcard.circle	credit_card	E870	ring	payment card credit
-creditcard.circle.fill	credit_card	E870	disc	payment card credit
-banknote	payments	EF63	glyph	money cash bank
-banknote.fill	payments	EF63	glyph	money cash bank
-dollarsign	attach_money	E227	glyph	money atm cash price
-dollarsign.circle	attach_money	E227	ring	money atm cash price
-dollarsign.circle.fill	attach_money	E227	disc	money atm cash price
-eurosign	euro	EA15	glyph	money euro price
-eurosign.circle	euro	EA15	ring	money euro price
-eurosign.circle.fill	euro	EA15	disc	money euro price
-tag	local_offer	E54E	glyph	price tag sale offer
-tag.fill	local_offer	E54E	glyph	price tag sale offer
-tag.circle	local_offer	E54E	ring	price tag sale offer
-tag.circle.fill	local_offer	E54E	disc	price tag sale offer
-gift	redeem	E8B1	glyph	gift present shop
-gift.fill	redeem	E8B1	glyph	gift present shop
-gift.circle	redeem	E8B1	ring	gift present shop
-gift.circle.fill	redeem	E8B1	disc	gift present shop
-giftcard	card_giftcard	E8F6	glyph	gift card voucher
-giftcard.fill	card_giftcard	E8F6	glyph	gift card voucher
-tshirt	checkroom	F19E	glyph	clothes fashion clothing
-tshirt.fill	checkroom	F19E	glyph	clothes fashion clothing
-scissors	content_cut	E14E	glyph	hairdresser barber salon cut
-scissors.circle	content_cut	E14E	ring	hairdresser barber salon cut
-scissors.circle.fill	content_cut	E14E	disc	hairdresser barber salon cut
-building.columns	account_balance	E84F	glyph	bank museum government courthouse
-building.columns.fill	account_balance	E84F	glyph	bank museum government courthouse
-building.columns.circle	account_balance	E84F	ring	bank museum government courthouse
-building.columns.circle.fill	account_balance	E84F	disc	bank museum government courthouse
-washer	local_laundry_service	E54A	glyph	laundry laundromat
-washer.fill	local_laundry_service	E54A	glyph	laundry laundromat
-cross	local_hospital	E548	glyph	hospital medical clinic doctor first aid
-cross.fill	local_hospital	E548	glyph	hospital medical clinic doctor first aid
-cross.circle	local_hospital	E548	ring	hospital medical clinic doctor first aid
-cross.circle.fill	local_hospital	E548	disc	hospital medical clinic doctor first aid
-cross.case	medical_services	F109	glyph	first aid medical kit
-cross.case.fill	medical_services	F109	glyph	first aid medical kit
-cross.case.circle	medical_services	F109	ring	first aid medical kit
-cross.case.circle.fill	medical_services	F109	disc	first aid medical kit
-pills	medication	F033	glyph	pharmacy medicine drugstore chemist
-pills.fill	medication	F033	glyph	pharmacy medicine drugstore chemist
-pills.circle	medication	F033	ring	pharmacy medicine drugstore chemist
-pills.circle.fill	medication	F033	disc	pharmacy medicine drugstore chemist
-syringe	vaccines	E138	glyph	vaccine injection
-syringe.fill	vaccines	E138	glyph	vaccine injection
-bandage	healing	E3F3	glyph	first aid plaster
-bandage.fill	healing	E3F3	glyph	first aid plaster
-staroflife	emergency	E1EB	glyph	ambulance emergency medical
-staroflife.fill	emergency	E1EB	glyph	ambulance emergency medical
-staroflife.circle	emergency	E1EB	ring	ambulance emergency medical
-staroflife.circle.fill	emergency	E1EB	disc	ambulance emergency medical
-waveform.path.ecg	monitor_heart	EAA2	glyph	heart rate cardiology
-heart	favorite_border	E87E	glyph	love like favourite health
-heart.fill	favorite	E87D	glyph	love like favourite health
-heart.circle	favorite_border	E87E	ring	love like favourite health
-heart.circle.fill	favorite	E87D	disc	love like favourite health
-facemask	masks	F218	glyph	mask health
-facemask.fill	masks	F218	glyph	mask health
-figure.mind.and.body	self_improvement	EA78	glyph	yoga meditation spa wellness
-dumbbell	fitness_center	EB43	glyph	gym fitness workout
-dumbbell.fill	fitness_center	EB43	glyph	gym fitness workout
-stethoscope	medical_information	EBED	glyph	doctor clinic
-stethoscope.circle	medical_information	EBED	ring	doctor clinic
-stethoscope.circle.fill	medical_information	EBED	disc	doctor clinic
-mountain.2	terrain	E564	glyph	mountains peak summit hills
-mountain.2.fill	terrain	E564	glyph	mountains peak summit hills
-mountain.2.circle	terrain	E564	ring	mountains peak summit hills
-mountain.2.circle.fill	terrain	E564	disc	mountains peak summit hills
-tree	park	EA63	glyph	park forest woods nature
-tree.fill	park	EA63	glyph	park forest woods nature
-tree.circle	park	EA63	ring	park forest woods nature
-tree.circle.fill	park	EA63	disc	park forest woods nature
-leaf	eco	EA35	glyph	nature park garden green
-leaf.fill	eco	EA35	glyph	nature park garden green
-leaf.circle	eco	EA35	ring	nature park garden green
-leaf.circle.fill	eco	EA35	disc	nature park garden green
-sun.max	wb_sunny	E430	glyph	sun sunny weather
-sun.max.fill	wb_sunny	E430	glyph	sun sunny weather
-sun.max.circle	wb_sunny	E430	ring	sun sunny weather
-sun.max.circle.fill	wb_sunny	E430	disc	sun sunny weather
-moon	dark_mode	E51C	glyph	night moon
-moon.fill	dark_mode	E51C	glyph	night moon
-moon.circle	dark_mode	E51C	ring	night moon
-moon.circle.fill	dark_mode	E51C	disc	night moon
-moon.stars	nightlife	EA62	glyph	night nightlife
-moon.stars.fill	nightlife	EA62	glyph	night nightlife
-moon.stars.circle	nightlife	EA62	ring	night nightlife
-moon.stars.circle.fill	nightlife	EA62	disc	night nightlife
-cloud	cloud	E2BD	glyph	cloud weather
-cloud.fill	cloud	E2BD	glyph	cloud weather
-cloud.circle	cloud	E2BD	ring	cloud weather
-cloud.circle.fill	cloud	E2BD	disc	cloud weather
-snowflake	ac_unit	EB3B	glyph	snow winter cold
-snowflake.circle	ac_unit	EB3B	ring	snow winter cold
-snowflake.circle.fill	ac_unit	EB3B	disc	snow winter cold
-flame	local_fire_department	EF55	glyph	fire campfire bbq
-flame.fill	local_fire_department	EF55	glyph	fire campfire bbq
-flame.circle	local_fire_department	EF55	ring	fire campfire bbq
-flame.circle.fill	local_fire_department	EF55	disc	fire campfire bbq
-umbrella	umbrella	F1AD	glyph	rain shelter
-umbrella.fill	umbrella	F1AD	glyph	rain shelter
-beach.umbrella	beach_access	EB3E	glyph	beach seaside coast
-beach.umbrella.fill	beach_access	EB3E	glyph	beach seaside coast
-water.waves	waves	E176	glyph	sea ocean lake water river
-water.waves.circle	waves	E176	ring	sea ocean lake water river
-water.waves.circle.fill	waves	E176	disc	sea ocean lake water river
-drop	water_drop	E798	glyph	water drinking fountain
-drop.fill	water_drop	E798	glyph	water drinking fountain
-drop.circle	water_drop	E798	ring	water drinking fountain
-drop.circle.fill	water_drop	E798	disc	water drinking fountain
-pawprint	pets	E91D	glyph	pets dog cat animal zoo
-pawprint.fill	pets	E91D	glyph	pets dog cat animal zoo
-pawprint.circle	pets	E91D	ring	pets dog cat animal zoo
-pawprint.circle.fill	pets	E91D	disc	pets dog cat animal zoo
-dog	pets	E91D	glyph	dog pets
-dog.fill	pets	E91D	glyph	dog pets
-bird	flutter_dash	E00B	glyph	bird birdwatching wildlife
-bird.fill	flutter_dash	E00B	glyph	bird birdwatching wildlife
-ladybug	bug_report	E868	glyph	insect bug
-ladybug.fill	bug_report	E868	glyph	insect bug
-camera	photo_camera	E412	glyph	photo viewpoint scenic
-camera.fill	photo_camera	E412	glyph	photo viewpoint scenic
-camera.circle	photo_camera	E412	ring	photo viewpoint scenic
-camera.circle.fill	photo_camera	E412	disc	photo viewpoint scenic
-photo	photo	E410	glyph	picture image view
-photo.fill	photo	E410	glyph	picture image view
-binoculars	travel_explore	E2DB	glyph	viewpoint lookout observation
-binoculars.fill	travel_explore	E2DB	glyph	viewpoint lookout observation
-globe	public	E80B	glyph	world earth international
-globe.americas	public	E80B	glyph	world earth
-globe.americas.fill	public	E80B	glyph	world earth
-safari	explore	E87A	glyph	compass explore
-safari.fill	explore	E87A	glyph	compass explore
-flag	outlined_flag	E16E	glyph	flag marker goal
-flag.fill	flag	E153	glyph	flag marker goal
-flag.circle	outlined_flag	E16E	ring	flag marker goal
-flag.circle.fill	flag	E153	disc	flag marker goal
-flag.checkered	sports_score	F06E	glyph	finish race
-bolt	bolt	EA0B	glyph	electricity power lightning
-bolt.fill	bolt	EA0B	glyph	electricity power lightning
-bolt.circle	bolt	EA0B	ring	electricity power lightning
-bolt.circle.fill	bolt	EA0B	disc	electricity power lightning
-figure.hiking	hiking	E50A	glyph	hiking trail trekking walk
-figure.hiking.circle	hiking	E50A	ring	hiking trail trekking walk
-figure.hiking.circle.fill	hiking	E50A	disc	hiking trail trekking walk
-figure.skiing.downhill	downhill_skiing	E509	glyph	ski skiing slope
-figure.skiing.downhill.circle	downhill_skiing	E509	ring	ski skiing slope
-figure.skiing.downhill.circle.fill	downhill_skiing	E509	disc	ski skiing slope
-figure.skiing.crosscountry	nordic_walking	E50E	glyph	cross-country ski
-figure.snowboarding	snowboarding	E513	glyph	snowboard
-figure.snowboarding.circle	snowboarding	E513	ring	snowboard
-figure.snowboarding.circle.fill	snowboarding	E513	disc	snowboard
-figure.surfing	surfing	E515	glyph	surf surfing beach
-figure.surfing.circle	surfing	E515	ring	surf surfing beach
-figure.surfing.circle.fill	surfing	E515	disc	surf surfing beach
-figure.pool.swim	pool	EB48	glyph	swimming pool swim
-figure.pool.swim.circle	pool	EB48	ring	swimming pool swim
-figure.pool.swim.circle.fill	pool	EB48	disc	swimming pool swim
-figure.fishing	phishing	EAD7	glyph	fishing angling
-figure.climbing	hiking	E50A	glyph	climbing bouldering
-lifepreserver	support	EF73	glyph	lifeguard rescue buoy
-lifepreserver.fill	support	EF73	glyph	lifeguard rescue buoy
-thermometer.medium	device_thermostat	E1FF	glyph	temperature weather
-wind	air	EFD8	glyph	wind weather
-wind.circle	air	EFD8	ring	wind weather
-wind.circle.fill	air	EFD8	disc	wind weather
-tornado	tornado	E199	glyph	storm weather
-wifi	wifi	E63E	glyph	wireless internet hotspot
-wifi.circle	wifi	E63E	ring	wireless internet hotspot
-wifi.circle.fill	wifi	E63E	disc	wireless internet hotspot
-phone	phone	E0CD	glyph	telephone call contact
-phone.fill	phone	E0CD	glyph	telephone call contact
-phone.circle	phone	E0CD	ring	telephone call contact
-phone.circle.fill	phone	E0CD	disc	telephone call contact
-envelope	mail	E158	glyph	mail post office letter email
-envelope.fill	mail	E158	glyph	mail post office letter email
-envelope.circle	mail	E158	ring	mail post office letter email
-envelope.circle.fill	mail	E158	disc	mail post office letter email
-antenna.radiowaves.left.and.right	cell_tower	EBBA	glyph	signal mobile network
-antenna.radiowaves.left.and.right.circle	cell_tower	EBBA	ring	signal mobile network
-antenna.radiowaves.left.and.right.circle.fill	cell_tower	EBBA	disc	signal mobile network
-toilet	wc	E63D	glyph	toilets restroom wc bathroom lavatory
-toilet.fill	wc	E63D	glyph	toilets restroom wc bathroom lavatory
-toilet.circle	wc	E63D	ring	toilets restroom wc bathroom lavatory
-toilet.circle.fill	wc	E63D	disc	toilets restroom wc bathroom lavatory
-figure.stand.dress.line.vertical.figure	wc	E63D	glyph	toilets restroom
-shower	shower	F061	glyph	shower bathroom
-shower.fill	shower	F061	glyph	shower bathroom
-bathtub	bathtub	EA41	glyph	bath bathroom
-bathtub.fill	bathtub	EA41	glyph	bath bathroom
-trash	delete	E872	glyph	bin rubbish waste garbage
-trash.fill	delete	E872	glyph	bin rubbish waste garbage
-trash.circle	delete	E872	ring	bin rubbish waste garbage
-trash.circle.fill	delete	E872	disc	bin rubbish waste garbage
-arrow.3.trianglepath	recycling	E760	glyph	recycling
-lightbulb	lightbulb	E0F0	glyph	idea light
-lightbulb.fill	lightbulb	E0F0	glyph	idea light
-lightbulb.circle	lightbulb	E0F0	ring	idea light
-lightbulb.circle.fill	lightbulb	E0F0	disc	idea light
-powerplug	power	E63C	glyph	socket charging electricity plug
-powerplug.fill	power	E63C	glyph	socket charging electricity plug
-battery.100	battery_full	E1A4	glyph	battery power
-clock	schedule	E8B5	glyph	hours time opening
-clock.fill	schedule	E8B5	glyph	hours time opening
-clock.circle	schedule	E8B5	ring	hours time opening
-clock.circle.fill	schedule	E8B5	disc	hours time opening
-calendar	calendar_today	E935	glyph	date event
-calendar.circle	calendar_today	E935	ring	date event
-calendar.circle.fill	calendar_today	E935	disc	date event
-person	person	E7FD	glyph	person user people
-person.fill	person	E7FD	glyph	person user people
-person.circle	person	E7FD	ring	person user people
-person.circle.fill	person	E7FD	disc	person user people
-person.2	people	E7FB	glyph	people group
-person.2.fill	people	E7FB	glyph	people group
-person.2.circle	people	E7FB	ring	people group
-person.2.circle.fill	people	E7FB	disc	people group
-figure.2.and.child.holdinghands	family_restroom	F1A2	glyph	family children
-lock	lock	E897	glyph	locked security
-lock.fill	lock	E897	glyph	locked security
-lock.circle	lock	E897	ring	locked security
-lock.circle.fill	lock	E897	disc	locked security
-bell	notifications	E7F4	glyph	notification alert
-bell.fill	notifications	E7F4	glyph	notification alert
-bell.circle	notifications	E7F4	ring	notification alert
-bell.circle.fill	notifications	E7F4	disc	notification alert
-star	star_border	E83A	glyph	favourite rating
-star.circle	star_border	E83A	ring	favourite rating
-star.circle.fill	star	E838	disc	favourite rating
-magnifyingglass	search	E8B6	glyph	search find
-magnifyingglass.circle	search	E8B6	ring	search find
-magnifyingglass.circle.fill	search	E8B6	disc	search find
-wrench.and.screwdriver	build	E869	glyph	repair tools hardware
-wrench.and.screwdriver.fill	build	E869	glyph	repair tools hardware
-wrench.and.screwdriver.circle	build	E869	ring	repair tools hardware
-wrench.and.screwdriver.circle.fill	build	E869	disc	repair tools hardware
-hammer	construction	EA3C	glyph	construction works tools
-hammer.fill	construction	EA3C	glyph	construction works tools
-hammer.circle	construction	EA3C	ring	construction works tools
-hammer.circle.fill	construction	EA3C	disc	construction works tools
-printer	print	E8AD	glyph	print copy shop
-printer.fill	print	E8AD	glyph	print copy shop
-tv	tv	E333	glyph	television screen
-tv.fill	tv	E333	glyph	television screen
-tv.circle	tv	E333	ring	television screen
-tv.circle.fill	tv	E333	disc	television screen
-gamecontroller	sports_esports	EA28	glyph	games arcade
-gamecontroller.fill	sports_esports	EA28	glyph	games arcade
-dice	casino	EB40	glyph	casino games gambling
-dice.fill	casino	EB40	glyph	casino games gambling
-shield	shield	E9E0	glyph	security protection police
-shield.fill	shield	E9E0	glyph	security protection police
-shield.circle	shield	E9E0	ring	security protection police
-shield.circle.fill	shield	E9E0	disc	security protection police
-checkmark.seal	verified	EF76	glyph	verified approved
-checkmark.seal.fill	verified	EF76	glyph	verified approved
-fireextinguisher	fire_extinguisher	F1D8	glyph	fire safety
-fireextinguisher.fill	fire_extinguisher	F1D8	glyph	fire safety
-mailbox	local_post_office	E554	glyph	post office mailbox
-mailbox.fill	local_post_office	E554	glyph	post office mailbox
-info	info_outline	E88F	glyph	information help
-info.circle	info_outline	E88F	glyph	information help
-exclamationmark.triangle	warning	E002	glyph	warning danger caution hazard
-exclamationmark.circle	error_outline	E001	glyph	alert error attention
-exclamationmark.circle.fill	error	E000	glyph	alert error attention
-exclamationmark.octagon	report	E160	glyph	stop danger
-exclamationmark.octagon.fill	report	E160	glyph	stop danger
-questionmark.circle	help_outline	E8FD	glyph	help question support
-questionmark.circle.fill	help	E887	glyph	help question support
-xmark.circle	cancel	E5C9	glyph	closed cancel no
-xmark.circle.fill	cancel	E5C9	glyph	closed cancel no
-checkmark.circle	check_circle_outline	E92D	glyph	ok done yes open
-checkmark.circle.fill	check_circle	E86C	glyph	ok done yes open
-nosign	block	E14B	glyph	prohibited forbidden no entry
-hand.raised	pan_tool	E925	glyph	stop halt
-hand.raised.fill	pan_tool	E925	glyph	stop halt
-hand.raised.circle	pan_tool	E925	ring	stop halt
-hand.raised.circle.fill	pan_tool	E925	disc	stop halt
-megaphone	campaign	EF49	glyph	announcement
-megaphone.fill	campaign	EF49	glyph	announcement
-sportscourt	stadium	EB90	glyph	stadium arena court
-sportscourt.fill	stadium	EB90	glyph	stadium arena court
-sportscourt.circle	stadium	EB90	ring	stadium arena court
-sportscourt.circle.fill	stadium	EB90	disc	stadium arena court
-soccerball	sports_soccer	EA2F	glyph	football soccer pitch
-soccerball.circle	sports_soccer	EA2F	ring	football soccer pitch
-soccerball.circle.fill	sports_soccer	EA2F	disc	football soccer pitch
-basketball	sports_basketball	EA26	glyph	basketball court
-basketball.fill	sports_basketball	EA26	glyph	basketball court
-basketball.circle	sports_basketball	EA26	ring	basketball court
-basketball.circle.fill	sports_basketball	EA26	disc	basketball court
-football	sports_football	EA29	glyph	american football
-football.fill	sports_football	EA29	glyph	american football
-football.circle	sports_football	EA29	ring	american football
-football.circle.fill	sports_football	EA29	disc	american football
-tennisball	sports_tennis	EA32	glyph	tennis court
-tennisball.fill	sports_tennis	EA32	glyph	tennis court
-tennisball.circle	sports_tennis	EA32	ring	tennis court
-tennisball.circle.fill	sports_tennis	EA32	disc	tennis court
-baseball	sports_baseball	EA51	glyph	baseball field
-baseball.fill	sports_baseball	EA51	glyph	baseball field
-baseball.circle	sports_baseball	EA51	ring	baseball field
-baseball.circle.fill	sports_baseball	EA51	disc	baseball field
-volleyball	sports_volleyball	EA31	glyph	volleyball beach
-volleyball.fill	sports_volleyball	EA31	glyph	volleyball beach
-volleyball.circle	sports_volleyball	EA31	ring	volleyball beach
-volleyball.circle.fill	sports_volleyball	EA31	disc	volleyball beach
-hockey.puck	sports_hockey	EA2B	glyph	ice hockey rink
-hockey.puck.fill	sports_hockey	EA2B	glyph	ice hockey rink
-hockey.puck.circle	sports_hockey	EA2B	ring	ice hockey rink
-hockey.puck.circle.fill	sports_hockey	EA2B	disc	ice hockey rink
-cricket.ball	sports_cricket	EA27	glyph	cricket ground
-cricket.ball.fill	sports_cricket	EA27	glyph	cricket ground
-cricket.ball.circle	sports_cricket	EA27	ring	cricket ground
-cricket.ball.circle.fill	sports_cricket	EA27	disc	cricket ground
-rugbyball	sports_rugby	EA2E	glyph	rugby pitch
-rugbyball.fill	sports_rugby	EA2E	glyph	rugby pitch
-figure.golf	golf_course	EB45	glyph	golf course
-figure.golf.circle	golf_course	EB45	ring	golf course
-figure.golf.circle.fill	golf_course	EB45	disc	golf course
-figure.skating	ice_skating	E50B	glyph	ice skating rink
-figure.skating.circle	ice_skating	E50B	ring	ice skating rink
-figure.skating.circle.fill	ice_skating	E50B	disc	ice skating rink
-figure.boxing	sports_mma	EA2C	glyph	boxing martial arts
-figure.gymnastics	sports_gymnastics	EBC4	glyph	gymnastics
-figure.martial.arts	sports_martial_arts	EAE9	glyph	martial arts karate judo
-trophy	emoji_events	EA23	glyph	trophy award winner
-trophy.fill	emoji_events	EA23	glyph	trophy award winner
-trophy.circle	emoji_events	EA23	ring	trophy award winner
-trophy.circle.fill	emoji_events	EA23	disc	trophy award winner
-medal	military_tech	EA3F	glyph	medal award
-medal.fill	military_tech	EA3F	glyph	medal award
-theatermasks	theater_comedy	EA66	glyph	theatre theater drama performance
-theatermasks.fill	theater_comedy	EA66	glyph	theatre theater drama performance
-theatermasks.circle	theater_comedy	EA66	ring	theatre theater drama performance
-theatermasks.circle.fill	theater_comedy	EA66	disc	theatre theater drama performance
-music.note	music_note	E405	glyph	music concert venue
-music.mic	mic	E029	glyph	karaoke singing microphone
-film	movie	E02C	glyph	cinema movie film
-film.fill	movie	E02C	glyph	cinema movie film
-film.circle	movie	E02C	ring	cinema movie film
-film.circle.fill	movie	E02C	disc	cinema movie film
-paintpalette	palette	E40A	glyph	art gallery painting
-paintpalette.fill	palette	E40A	glyph	art gallery painting
-paintbrush	brush	E3AE	glyph	art painting
-paintbrush.fill	brush	E3AE	glyph	art painting
-book	menu_book	EA19	glyph	book library reading
-book.fill	menu_book	EA19	glyph	book library reading
-book.circle	menu_book	EA19	ring	book library reading
-book.circle.fill	menu_book	EA19	disc	book library reading
-books.vertical	local_library	E54B	glyph	library books
-books.vertical.fill	local_library	E54B	glyph	library books
-books.vertical.circle	local_library	E54B	ring	library books
-books.vertical.circle.fill	local_library	E54B	disc	library books
-ticket	local_activity	E53F	glyph	tickets admission attraction
-ticket.fill	local_activity	E53F	glyph	tickets admission attraction
-balloon	celebration	EA65	glyph	party celebration
-balloon.fill	celebration	EA65	glyph	party celebration
-party.popper	celebration	EA65	glyph	party celebration festival
-party.popper.fill	celebration	EA65	glyph	party celebration festival
-sparkles	auto_awesome	E65F	glyph	highlight attraction
-figure.dance	nightlife	EA62	glyph	dance club nightlife
-photo.artframe	image	E3F4	glyph	art gallery picture frame exhibition
-hand.tap	touch_app	E913	glyph	tap touch press finger
-hand.tap.fill	touch_app	E913	glyph	tap touch press finger
-mappin.and.ellipse	pin_drop	E55E	glyph	pin location place marker drop
-mappin.square	location_on	E0C8	glyph	pin location place marker
-mappin.square.fill	location_on	E0C8	glyph	pin location place marker
-pin	push_pin	F10D	glyph	pin pushpin tack
-pin.fill	push_pin	F10D	glyph	pin pushpin tack
-pin.circle	push_pin	F10D	ring	pin pushpin tack
-pin.circle.fill	push_pin	F10D	disc	pin pushpin tack
-chevron.right	chevron_right	E5CC	glyph	next forward disclosure
-chevron.right.circle	chevron_right	E5CC	ring	next forward disclosure
-chevron.right.circle.fill	chevron_right	E5CC	disc	next forward disclosure
-chevron.left	chevron_left	E5CB	glyph	back previous
-chevron.left.circle	chevron_left	E5CB	ring	back previous
-chevron.left.circle.fill	chevron_left	E5CB	disc	back previous
-chevron.up	expand_less	E5CE	glyph	up collapse
-chevron.up.circle	expand_less	E5CE	ring	up collapse
-chevron.up.circle.fill	expand_less	E5CE	disc	up collapse
-chevron.down	expand_more	E5CF	glyph	down expand
-chevron.down.circle	expand_more	E5CF	ring	down expand
-chevron.down.circle.fill	expand_more	E5CF	disc	down expand
-building.church	church	EAAE	glyph	church chapel cathedral christian worship
-building.church.fill	church	EAAE	glyph	church chapel cathedral christian worship
-building.church.circle	church	EAAE	ring	church chapel cathedral christian worship
-building.church.circle.fill	church	EAAE	disc	church chapel cathedral christian worship
-building.mosque	mosque	EAB2	glyph	mosque muslim islamic worship
-building.mosque.fill	mosque	EAB2	glyph	mosque muslim islamic worship
-building.mosque.circle	mosque	EAB2	ring	mosque muslim islamic worship
-building.mosque.circle.fill	mosque	EAB2	disc	mosque muslim islamic worship
-building.synagogue	synagogue	EAB0	glyph	synagogue jewish worship
-building.synagogue.fill	synagogue	EAB0	glyph	synagogue jewish worship
-building.synagogue.circle	synagogue	EAB0	ring	synagogue jewish worship
-building.synagogue.circle.fill	synagogue	EAB0	disc	synagogue jewish worship
-building.temple.buddhist	temple_buddhist	EAB3	glyph	temple buddhist pagoda worship
-building.temple.buddhist.fill	temple_buddhist	EAB3	glyph	temple buddhist pagoda worship
-building.temple.hindu	temple_hindu	EAAF	glyph	temple hindu mandir worship
-building.temple.hindu.fill	temple_hindu	EAAF	glyph	temple hindu mandir worship
-graduationcap	school	E80C	glyph	school university college education
-graduationcap.fill	school	E80C	glyph	school university college education
-graduationcap.circle	school	E80C	ring	school university college education
-graduationcap.circle.fill	school	E80C	disc	school university college education
-backpack	backpack	F19C	glyph	school bag backpack
-backpack.fill	backpack	F19C	glyph	school bag backpack
-backpack.circle	backpack	F19C	ring	school bag backpack
-backpack.circle.fill	backpack	F19C	disc	school bag backpack
-pencil	edit	E3C9	glyph	write pencil
-pencil.circle	edit	E3C9	ring	write pencil
-pencil.circle.fill	edit	E3C9	disc	write pencil
-brain	psychology	EA4A	glyph	science mind
-brain.fill	psychology	EA4A	glyph	science mind
-studentdesk	school	E80C	glyph	school classroom
-atom	science	EA4B	glyph	science physics laboratory
+car	fc	directions_car	E531	directions_car	E531	auto vehicle drive road taxi
+car.side	f	directions_car	E531	directions_car	E531	auto vehicle drive
+bus	fc	directions_bus	E530	directions_bus	E530	coach transit public transport
+bus.doubledecker	f	directions_bus	E530	directions_bus	E530	coach transit
+tram	fc	tram	E571	tram	E571	streetcar trolley light rail transit
+lightrail	f	tram	E571	tram	E571	tram streetcar transit
+train.side.front.car	-	train	E570	train	E570	rail railway station
+tram.fill.tunnel	-	subway	E56F	subway	E56F	metro underground subway tube
+airplane	c	flight	E539	flight	E539	flight plane airport fly
+airplane.departure	-	flight_takeoff	E905	flight_takeoff	E905	takeoff airport departures
+airplane.arrival	-	flight_land	E904	flight_land	E904	landing airport arrivals
+ferry	fc	directions_boat	E532	directions_boat	E532	boat ship harbour port
+sailboat	fc	sailing	E502	sailing	E502	sailing yacht marina boat
+bicycle	c	pedal_bike	EB29	pedal_bike	EB29	bike cycling cycle
+scooter	-	electric_scooter	EB1F	electric_scooter	EB1F	kick scooter e-scooter
+motorcycle	-	two_wheeler	E9F9	two_wheeler	E9F9	motorbike moped
+figure.walk	c	directions_walk	E536	directions_walk	E536	walking pedestrian footpath
+figure.run	c	directions_run	E566	directions_run	E566	running jogging
+figure.roll	-	accessible	E914	accessible	E914	wheelchair accessible disabled
+stroller	f	child_friendly	EB42	child_friendly	EB42	pram baby child
+truck.box	fc	local_shipping	E558	local_shipping	E558	lorry delivery freight
+box.truck	f	local_shipping	E558	local_shipping	E558	lorry delivery
+fuelpump	fc	local_gas_station	E546	local_gas_station	E546	fuel gas petrol station diesel
+ev.charger	f	ev_station	E56D	ev_station	E56D	charging electric vehicle charger plug
+bolt.car	fc	electric_car	EB1C	electric_car	EB1C	charging electric vehicle ev
+parkingsign	c	local_parking	E54F	local_parking	E54F	parking car park lot garage
+car.garage	-	garage	F011	garage	F011	parking garage
+road.lanes	-	add_road	EF3B	add_road	EF3B	road highway street
+signpost.right	f	signpost	EB91	signpost	EB91	direction trail sign way
+map	fc	map	E55B	map	E55B	atlas plan chart
+location	fc	near_me	E569	near_me	E569	navigation here gps arrow
+location.north	fc	navigation	E55D	navigation	E55D	heading compass direction
+arrow.triangle.turn.up.right.diamond	f	directions	E52E	directions	E52E	route directions turn
+car.2	f	car_rental	EA55	car_rental	EA55	car rental hire
+wrench.adjustable	f	car_repair	EA56	car_repair	EA56	garage mechanic repair
+fork.knife	c	restaurant	E56C	restaurant	E56C	restaurant food eat dining meal
+cup.and.saucer	f	local_cafe	E541	local_cafe	E541	cafe coffee tea
+mug	f	coffee	EFEF	coffee	EFEF	coffee tea hot drink
+wineglass	f	wine_bar	F1E8	wine_bar	F1E8	wine bar drinks
+waterbottle	f	local_drink	E544	local_drink	E544	water drink
+takeoutbag.and.cup.and.straw	f	takeout_dining	EA74	takeout_dining	EA74	takeaway fast food burger
+birthday.cake	f	cake	E7E9	cake	E7E9	bakery cake pastry celebration
+fish	fc	set_meal	F1EA	set_meal	F1EA	seafood fish
+popcorn	fc	local_movies	E54D	local_movies	E54D	cinema movie snack
+frying.pan	f	soup_kitchen	E7D3	soup_kitchen	E7D3	cooking kitchen
+bed.double	fc	hotel	E53A	hotel	E53A	hotel lodging sleep accommodation hostel
+house	fc	home	E88A	home	E88A	home house residence
+house.lodge	fc	cabin	E589	cabin	E589	lodge cabin chalet hut
+tent	fc	festival	EA68	festival	EA68	camping campsite tent camp
+tent.2	f	holiday_village	E58A	holiday_village	E58A	camping campsite
+building	fc	apartment	EA40	apartment	EA40	apartment office building
+building.2	c	domain	E7EE	domain	E7EE	city office buildings
+key	fc	vpn_key	E0DA	vpn_key	E0DA	key room lock
+suitcase	fc	luggage	F235	luggage	F235	luggage travel baggage
+suitcase.rolling	f	luggage	F235	luggage	F235	luggage travel baggage
+door.left.hand.open	-	door_front	EFFD	door_front	EFFD	door entrance
+cart	fc	shopping_cart	E8CC	shopping_cart	E8CC	shopping cart supermarket grocery
+basket	f	shopping_basket	E8CB	shopping_basket	E8CB	shopping basket grocery market
+bag	fc	shopping_bag	F1CC	shopping_bag	F1CC	shopping bag store mall
+storefront	fc	storefront	EA12	storefront	EA12	shop store market
+creditcard	fc	credit_card	E870	credit_card	E870	payment card credit
+banknote	f	payments	EF63	payments	EF63	money cash bank
+dollarsign	c	attach_money	E227	attach_money	E227	money atm cash price
+eurosign	c	euro	EA15	euro	EA15	money euro price
+tag	fc	local_offer	E54E	local_offer	E54E	price tag sale offer
+gift	fc	redeem	E8B1	redeem	E8B1	gift present shop
+giftcard	f	card_giftcard	E8F6	card_giftcard	E8F6	gift card voucher
+tshirt	f	checkroom	F19E	checkroom	F19E	clothes fashion clothing
+scissors	c	content_cut	E14E	content_cut	E14E	hairdresser barber salon cut
+building.columns	fc	account_balance	E84F	account_balance	E84F	bank museum government courthouse
+washer	f	local_laundry_service	E54A	local_laundry_service	E54A	laundry laundromat
+cross	fc	local_hospital	E548	local_hospital	E548	hospital medical clinic doctor first aid
+cross.case	fc	medical_services	F109	medical_services	F109	first aid medical kit
+pills	fc	medication	F033	medication	F033	pharmacy medicine drugstore chemist
+syringe	f	vaccines	E138	vaccines	E138	vaccine injection
+bandage	f	healing	E3F3	healing	E3F3	first aid plaster
+staroflife	fc	emergency	E1EB	emergency	E1EB	ambulance emergency medical
+waveform.path.ecg	-	monitor_heart	EAA2	monitor_heart	EAA2	heart rate cardiology
+heart	fc	favorite_border	E87E	favorite	E87D	love like favourite health
+facemask	f	masks	F218	masks	F218	mask health
+figure.mind.and.body	-	self_improvement	EA78	self_improvement	EA78	yoga meditation spa wellness
+dumbbell	f	fitness_center	EB43	fitness_center	EB43	gym fitness workout
+stethoscope	c	medical_information	EBED	medical_information	EBED	doctor clinic
+mountain.2	fc	terrain	E564	terrain	E564	mountains peak summit hills
+tree	fc	park	EA63	park	EA63	park forest woods nature
+leaf	fc	eco	EA35	eco	EA35	nature park garden green
+sun.max	fc	wb_sunny	E430	wb_sunny	E430	sun sunny weather
+moon	fc	dark_mode	E51C	dark_mode	E51C	night moon
+moon.stars	fc	nightlife	EA62	nightlife	EA62	night nightlife
+cloud	fc	cloud	E2BD	cloud	E2BD	cloud weather
+snowflake	c	ac_unit	EB3B	ac_unit	EB3B	snow winter cold
+flame	fc	local_fire_department	EF55	local_fire_department	EF55	fire campfire bbq
+umbrella	f	umbrella	F1AD	umbrella	F1AD	rain shelter
+beach.umbrella	f	beach_access	EB3E	beach_access	EB3E	beach seaside coast
+water.waves	c	waves	E176	waves	E176	sea ocean lake water river
+drop	fc	water_drop	E798	water_drop	E798	water drinking fountain
+pawprint	fc	pets	E91D	pets	E91D	pets dog cat animal zoo
+dog	f	pets	E91D	pets	E91D	dog pets
+bird	f	flutter_dash	E00B	flutter_dash	E00B	bird birdwatching wildlife
+ladybug	f	bug_report	E868	bug_report	E868	insect bug
+camera	fc	photo_camera	E412	photo_camera	E412	photo viewpoint scenic
+photo	f	photo	E410	photo	E410	picture image view
+binoculars	f	travel_explore	E2DB	travel_explore	E2DB	viewpoint lookout observation
+globe	-	public	E80B	public	E80B	world earth international
+globe.americas	f	public	E80B	public	E80B	world earth
+safari	f	explore	E87A	explore	E87A	compass explore
+flag	fc	outlined_flag	E16E	flag	E153	flag marker goal
+flag.checkered	-	sports_score	F06E	sports_score	F06E	finish race
+bolt	fc	bolt	EA0B	bolt	EA0B	electricity power lightning
+figure.hiking	c	hiking	E50A	hiking	E50A	hiking trail trekking walk
+figure.skiing.downhill	c	downhill_skiing	E509	downhill_skiing	E509	ski skiing slope
+figure.skiing.crosscountry	-	nordic_walking	E50E	nordic_walking	E50E	cross-country ski
+figure.snowboarding	c	snowboarding	E513	snowboarding	E513	snowboard
+figure.surfing	c	surfing	E515	surfing	E515	surf surfing beach
+figure.pool.swim	c	pool	EB48	pool	EB48	swimming pool swim
+figure.fishing	-	phishing	EAD7	phishing	EAD7	fishing angling
+figure.climbing	-	hiking	E50A	hiking	E50A	climbing bouldering
+lifepreserver	f	support	EF73	support	EF73	lifeguard rescue buoy
+thermometer.medium	-	device_thermostat	E1FF	device_thermostat	E1FF	temperature weather
+wind	c	air	EFD8	air	EFD8	wind weather
+tornado	-	tornado	E199	tornado	E199	storm weather
+wifi	c	wifi	E63E	wifi	E63E	wireless internet hotspot
+phone	fc	phone	E0CD	phone	E0CD	telephone call contact
+envelope	fc	mail	E158	mail	E158	mail post office letter email
+antenna.radiowaves.left.and.right	c	cell_tower	EBBA	cell_tower	EBBA	signal mobile network
+toilet	fc	wc	E63D	wc	E63D	toilets restroom wc bathroom lavatory
+figure.stand.dress.line.vertical.figure	-	wc	E63D	wc	E63D	toilets restroom
+shower	f	shower	F061	shower	F061	shower bathroom
+bathtub	f	bathtub	EA41	bathtub	EA41	bath bathroom
+trash	fc	delete	E872	delete	E872	bin rubbish waste garbage
+arrow.3.trianglepath	-	recycling	E760	recycling	E760	recycling
+lightbulb	fc	lightbulb	E0F0	lightbulb	E0F0	idea light
+powerplug	f	power	E63C	power	E63C	socket charging electricity plug
+battery.100	-	battery_full	E1A4	battery_full	E1A4	battery power
+clock	fc	schedule	E8B5	schedule	E8B5	hours time opening
+calendar	c	calendar_today	E935	calendar_today	E935	date event
+person	fc	person	E7FD	person	E7FD	person user people
+person.2	fc	people	E7FB	people	E7FB	people group
+figure.2.and.child.holdinghands	-	family_restroom	F1A2	family_restroom	F1A2	family children
+lock	fc	lock	E897	lock	E897	locked security
+bell	fc	notifications	E7F4	notifications	E7F4	notification alert
+star	c	star_border	E83A	star	E838	favourite rating
+magnifyingglass	c	search	E8B6	search	E8B6	search find
+wrench.and.screwdriver	fc	build	E869	build	E869	repair tools hardware
+hammer	fc	construction	EA3C	construction	EA3C	construction works tools
+printer	f	print	E8AD	print	E8AD	print copy shop
+tv	fc	tv	E333	tv	E333	television screen
+gamecontroller	f	sports_esports	EA28	sports_esports	EA28	games arcade
+dice	f	casino	EB40	casino	EB40	casino games gambling
+shield	fc	shield	E9E0	shield	E9E0	security protection police
+checkmark.seal	f	verified	EF76	verified	EF76	verified approved
+fireextinguisher	f	fire_extinguisher	F1D8	fire_extinguisher	F1D8	fire safety
+mailbox	f	local_post_office	E554	local_post_office	E554	post office mailbox
+info	-	info_outline	E88F	info_outline	E88F	information help
+info.circle	-	info_outline	E88F	info_outline	E88F	information help
+exclamationmark.triangle	-	warning	E002	warning	E002	warning danger caution hazard
+exclamationmark.circle	f	error_outline	E001	error	E000	alert error attention
+exclamationmark.octagon	f	report	E160	report	E160	stop danger
+questionmark.circle	f	help_outline	E8FD	help	E887	help question support
+xmark.circle	f	cancel	E5C9	cancel	E5C9	closed cancel no
+checkmark.circle	f	check_circle_outline	E92D	check_circle	E86C	ok done yes open
+nosign	-	block	E14B	block	E14B	prohibited forbidden no entry
+hand.raised	fc	pan_tool	E925	pan_tool	E925	stop halt
+megaphone	f	campaign	EF49	campaign	EF49	announcement
+sportscourt	fc	stadium	EB90	stadium	EB90	stadium arena court
+soccerball	c	sports_soccer	EA2F	sports_soccer	EA2F	football soccer pitch
+basketball	fc	sports_basketball	EA26	sports_basketball	EA26	basketball court
+football	fc	sports_football	EA29	sports_football	EA29	american football
+tennisball	fc	sports_tennis	EA32	sports_tennis	EA32	tennis court
+baseball	fc	sports_baseball	EA51	sports_baseball	EA51	baseball field
+volleyball	fc	sports_volleyball	EA31	sports_volleyball	EA31	volleyball beach
+hockey.puck	fc	sports_hockey	EA2B	sports_hockey	EA2B	ice hockey rink
+cricket.ball	fc	sports_cricket	EA27	sports_cricket	EA27	cricket ground
+rugbyball	f	sports_rugby	EA2E	sports_rugby	EA2E	rugby pitch
+figure.golf	c	golf_course	EB45	golf_course	EB45	golf course
+figure.skating	c	ice_skating	E50B	ice_skating	E50B	ice skating rink
+figure.boxing	-	sports_mma	EA2C	sports_mma	EA2C	boxing martial arts
+figure.gymnastics	-	sports_gymnastics	EBC4	sports_gymnastics	EBC4	gymnastics
+figure.martial.arts	-	sports_martial_arts	EAE9	sports_martial_arts	EAE9	martial arts karate judo
+trophy	fc	emoji_events	EA23	emoji_events	EA23	trophy award winner
+medal	f	military_tech	EA3F	military_tech	EA3F	medal award
+theatermasks	fc	theater_comedy	EA66	theater_comedy	EA66	theatre theater drama performance
+music.note	-	music_note	E405	music_note	E405	music concert venue
+music.mic	-	mic	E029	mic	E029	karaoke singing microphone
+film	fc	movie	E02C	movie	E02C	cinema movie film
+paintpalette	f	palette	E40A	palette	E40A	art gallery painting
+paintbrush	f	brush	E3AE	brush	E3AE	art painting
+book	fc	menu_book	EA19	menu_book	EA19	book library reading
+books.vertical	fc	local_library	E54B	local_library	E54B	library books
+ticket	f	local_activity	E53F	local_activity	E53F	tickets admission attraction
+balloon	f	celebration	EA65	celebration	EA65	party celebration
+party.popper	f	celebration	EA65	celebration	EA65	party celebration festival
+sparkles	-	auto_awesome	E65F	auto_awesome	E65F	highlight attraction
+figure.dance	-	nightlife	EA62	nightlife	EA62	dance club nightlife
+photo.artframe	-	image	E3F4	image	E3F4	art gallery picture frame exhibition
+hand.tap	f	touch_app	E913	touch_app	E913	tap touch press finger
+mappin.and.ellipse	-	pin_drop	E55E	pin_drop	E55E	pin location place marker drop
+mappin.square	f	location_on	E0C8	location_on	E0C8	pin location place marker
+pin	fc	push_pin	F10D	push_pin	F10D	pin pushpin tack
+chevron.right	c	chevron_right	E5CC	chevron_right	E5CC	next forward disclosure
+chevron.left	c	chevron_left	E5CB	chevron_left	E5CB	back previous
+chevron.up	c	expand_less	E5CE	expand_less	E5CE	up collapse
+chevron.down	c	expand_more	E5CF	expand_more	E5CF	down expand
+building.church	fc	church	EAAE	church	EAAE	church chapel cathedral christian worship
+building.mosque	fc	mosque	EAB2	mosque	EAB2	mosque muslim islamic worship
+building.synagogue	fc	synagogue	EAB0	synagogue	EAB0	synagogue jewish worship
+building.temple.buddhist	f	temple_buddhist	EAB3	temple_buddhist	EAB3	temple buddhist pagoda worship
+building.temple.hindu	f	temple_hindu	EAAF	temple_hindu	EAAF	temple hindu mandir worship
+graduationcap	fc	school	E80C	school	E80C	school university college education
+backpack	fc	backpack	F19C	backpack	F19C	school bag backpack
+pencil	c	edit	E3C9	edit	E3C9	write pencil
+brain	f	psychology	EA4A	psychology	EA4A	science mind
+studentdesk	-	school	E80C	school	E80C	school classroom
+atom	-	science	EA4B	science	EA4B	science physics laboratory
 """
 }

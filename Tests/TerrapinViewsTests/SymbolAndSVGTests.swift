@@ -24,6 +24,19 @@ import TerrapinTypography
         }
     }
 
+    /// Each line of the map gives a name its variants: `.fill` the filled glyph, `.circle` the
+    /// plain one in a ring, `.circle.fill` the filled one cut out of a disc.
+    @Test func eachLineExpandsToItsVariants() throws {
+        #expect(SymbolLibrary.entries.count == 580)
+        let heart = try #require(SymbolLibrary.entries["heart"]), fill = try #require(SymbolLibrary.entries["heart.fill"])
+        let ring = try #require(SymbolLibrary.entries["heart.circle"]), disc = try #require(SymbolLibrary.entries["heart.circle.fill"])
+        #expect([heart.glyphName, fill.glyphName, ring.glyphName, disc.glyphName] == ["favorite_border", "favorite", "favorite_border", "favorite"])
+        #expect([heart.form, fill.form, ring.form, disc.form] == [.glyph, .glyph, .ring, .disc])
+        #expect(heart.words == ["love", "like", "favourite", "health"] && disc.words == heart.words)
+        #expect(SymbolLibrary.entries["soccerball.fill"] == nil && SymbolLibrary.entries["soccerball.circle.fill"]?.codepoint == 0xEA2F)
+        #expect(SymbolLibrary.entries["atom"] != nil && SymbolLibrary.entries["atom.fill"] == nil && SymbolLibrary.entries["atom.circle"] == nil)
+    }
+
     @Test func everyMakiNameMapsToAKnownSymbol() {
         #expect(SymbolLibrary.maki.count >= 80)
         for (maki, name) in SymbolLibrary.maki { #expect(Image.hasSystemName(name), "\(maki) → \(name)") }
