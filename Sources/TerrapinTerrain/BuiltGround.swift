@@ -18,6 +18,9 @@ public struct BuiltGround: Ground {
     /// Each footprint's bounds in degrees (south, west, north, east): a point outside them is
     /// not in the building, without a copy of it or a walk round its rings.
     let bounds: [(south: Double, west: Double, north: Double, east: Double)]
+    /// The footprints' bounds bucketed (x longitude, y latitude): a point asks only the
+    /// buildings whose bounds' cells hold it.
+    let footprintGrid: BoxGrid
     /// The prisms in the frame of the last view asked about (every label of a view asks in its
     /// frame): computed once a view, not once a label and building.
     let prisms = PrismCache()
@@ -33,6 +36,7 @@ public struct BuiltGround: Ground {
             let lats = b.footprint.map(\.latitude), lons = b.footprint.map(\.longitude)
             return (lats.min() ?? 0, lons.min() ?? 0, lats.max() ?? 0, lons.max() ?? 0)
         }
+        footprintGrid = BoxGrid(bounds.map { ($0.west, $0.south, $0.east, $0.north) })
     }
 
     public func terrainHeight(at p: LatLngAltitude) -> Double { terrain.terrainHeight(at: p) }
@@ -41,10 +45,11 @@ public struct BuiltGround: Ground {
     /// The highest roof over `p`, or the terrain's mesh.
     public func meshHeight(at p: LatLngAltitude) -> Double {
         var h = terrain.meshHeight(at: p)
-        for i in buildings.indices {
+        footprintGrid.first(near: p.longitude, p.latitude) { i in
             let r = bounds[i]
-            guard p.latitude >= r.south, p.latitude <= r.north, p.longitude >= r.west, p.longitude <= r.east, buildings[i].contains(p) else { continue }
+            guard p.latitude >= r.south, p.latitude <= r.north, p.longitude >= r.west, p.longitude <= r.east, buildings[i].contains(p) else { return false }
             h = max(h, groundHeights[i] + buildings[i].roof)
+            return false
         }
         return h
     }
@@ -59,12 +64,14 @@ public struct BuiltGround: Ground {
         let end = eye + d * ((length - 1) / length)
         let minX = min(eye.x, end.x), maxX = max(eye.x, end.x), minY = min(eye.y, end.y), maxY = max(eye.y, end.y)
         let minZ = min(eye.z, end.z), maxZ = max(eye.z, end.z)
-        for p in prisms.prisms(of: self, in: frame) {
-            // Only a prism whose box the segment's box meets can be hit (the test below is exact).
-            guard p.maxX >= minX, p.minX <= maxX, p.maxY >= minY, p.minY <= maxY, p.top >= minZ, p.bottom <= maxZ else { continue }
-            if Self.segment(from: eye, to: end, hits: (p.rings, p.bottom, p.top)) { return true }
+        let (all, grid) = prisms.prisms(of: self, in: frame)
+        // The prisms in the cells the segment's plan passes through (a superset of those it
+        // can hit); of those, only one whose box the segment's box meets (the test is exact).
+        return grid.first(along: (eye.x, eye.y), (end.x, end.y)) { i in
+            let p = all[i]
+            guard p.maxX >= minX, p.minX <= maxX, p.maxY >= minY, p.minY <= maxY, p.top >= minZ, p.bottom <= maxZ else { return false }
+            return Self.segment(from: eye, to: end, hits: (p.rings, p.bottom, p.top))
         }
-        return false
     }
 
     /// A building's prism in a frame, with its box.
@@ -74,24 +81,27 @@ public struct BuiltGround: Ground {
         let minX: Double, maxX: Double, minY: Double, maxY: Double
     }
 
-    /// The prisms of the last frame asked for, shared by the copies of a ground.
+    /// The prisms of the last frame asked for, with their plan boxes bucketed, shared by the
+    /// copies of a ground.
     final class PrismCache: @unchecked Sendable {
         private let lock = NSLock()
         private var frame: LocalFrame?
         private var cached: [Prism] = []
+        private var grid = BoxGrid([])
 
-        func prisms(of ground: BuiltGround, in frame: LocalFrame) -> [Prism] {
+        func prisms(of ground: BuiltGround, in frame: LocalFrame) -> ([Prism], BoxGrid) {
             lock.lock()
             defer { lock.unlock() }
-            if self.frame == frame { return cached }
+            if self.frame == frame { return (cached, grid) }
             cached = ground.buildings.indices.map { i in
                 let p = ground.prism(i, frame: frame)
                 let xs = p.rings[0].map(\.0), ys = p.rings[0].map(\.1)
                 return Prism(rings: p.rings, bottom: p.bottom, top: p.top,
                              minX: xs.min() ?? 0, maxX: xs.max() ?? 0, minY: ys.min() ?? 0, maxY: ys.max() ?? 0)
             }
+            grid = BoxGrid(cached.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) })
             self.frame = frame
-            return cached
+            return (cached, grid)
         }
     }
 
