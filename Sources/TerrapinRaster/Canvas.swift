@@ -462,23 +462,54 @@ public final class Canvas {
             let src = sourceRaw.bindMemory(to: UInt32.self).baseAddress!
             drawable.data.withUnsafeMutableBytes { raw in
                 let pixels = raw.bindMemory(to: UInt32.self).baseAddress!
-                for (r, row) in rows.enumerated() {
-                    let d = pixels + (region.y0 + r) * width + region.x0
-                    let ra = src + row.0 * sampler.width, rb = src + row.1 * sampler.width
-                    for (c, col) in columns.enumerated() {
-                        let s: UInt32
-                        if bilinear {
-                            s = ImageSampler.lerp(ImageSampler.lerp(ra[col.0], ra[col.1], col.2), ImageSampler.lerp(rb[col.0], rb[col.1], col.2), row.2)
-                        } else {
-                            s = ra[col.0]
-                        }
-                        let a = s >> 24
-                        if a == 255 { d[c] = s } else if a != 0 { d[c] = s &+ Pixel.scale(d[c], 255 - a) }
+                guard bilinear else {
+                    for (r, row) in rows.enumerated() {
+                        let d = pixels + (region.y0 + r) * width + region.x0
+                        let ra = src + row.0 * sampler.width
+                        for (c, col) in columns.enumerated() { Self.over(ra[col.0], d + c) }
                     }
+                    return
+                }
+                // A source row's blends along the columns' taps are the same for every device
+                // row that reads it (four of them under a 4× magnification, as the upper and
+                // as the lower row): each is made once and kept while rows read it, then each
+                // device pixel blends its two rows' (the same arithmetic, in the same order).
+                let n = columns.count
+                let upper = UnsafeMutablePointer<UInt32>.allocate(capacity: n), lower = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+                defer { upper.deallocate(); lower.deallocate() }
+                var held = (upper: upper, upperRow: -1, lower: lower, lowerRow: -1)
+                func across(_ sourceRow: Int, into out: UnsafeMutablePointer<UInt32>) {
+                    let line = src + sourceRow * sampler.width
+                    for (c, col) in columns.enumerated() { out[c] = ImageSampler.lerp(line[col.0], line[col.1], col.2) }
+                }
+                for (r, row) in rows.enumerated() {
+                    if held.upperRow != row.0 {
+                        if held.lowerRow == row.0 {
+                            swap(&held.upper, &held.lower)
+                            swap(&held.upperRow, &held.lowerRow)
+                        } else {
+                            across(row.0, into: held.upper)
+                            held.upperRow = row.0
+                        }
+                    }
+                    if held.lowerRow != row.1 {
+                        across(row.1, into: held.lower)
+                        held.lowerRow = row.1
+                    }
+                    let d = pixels + (region.y0 + r) * width + region.x0
+                    let a = held.upper, b = held.lower, w = row.2
+                    for c in 0..<n { Self.over(ImageSampler.lerp(a[c], b[c], w), d + c) }
                 }
             }
         }
         return true
+    }
+
+    /// A premultiplied pixel over the one at `d` (an opaque one replaces it).
+    @inline(__always)
+    static func over(_ s: UInt32, _ d: UnsafeMutablePointer<UInt32>) {
+        let a = s >> 24
+        if a == 255 { d.pointee = s } else if a != 0 { d.pointee = s &+ Pixel.scale(d.pointee, 255 - a) }
     }
 
     /// Composites `image` (premultiplied) with its top-left pixel on device pixel `origin`; the

@@ -272,7 +272,8 @@ import TerrapinGeometry
     }
 
     @Test(arguments: [ImageFilter.bilinear, .nearest, .smooth], [Transform.scale(2, 1.5), Transform.scale(3).concatenating(.translation(-4, 2)),
-                                                                Transform.scale(1, 4).concatenating(.translation(5, -3))])
+                                                                Transform.scale(1, 4).concatenating(.translation(5, -3)),
+                                                                Transform.scale(3, 0.6).concatenating(.translation(-2, 1))])
     func fastEqualsGeneral(filter: ImageFilter, transform: Transform) {
         let fast = Canvas(width: 24, height: 20)!, general = Canvas(width: 24, height: 20)!
         for c in [fast, general] { c.clear(RGBAColor(red: 0.2, green: 0.5, blue: 0.3, alpha: 1)) }
