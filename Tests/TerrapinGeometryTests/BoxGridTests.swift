@@ -60,9 +60,9 @@ import Testing
 
     @Test func segmentsFindEveryBoxTheyMeet() {
         var s = Stream(state: 11)
-        let boxes = Self.boxes(2_000, &s)
+        let boxes = Self.boxes(1_000, &s)
         let grid = BoxGrid(boxes)
-        var segments: [((Double, Double), (Double, Double))] = (0..<600).map { _ in
+        var segments: [((Double, Double), (Double, Double))] = (0..<300).map { _ in
             ((s.next() * 1400 - 200, s.next() * 1000 - 200), (s.next() * 1400 - 200, s.next() * 1000 - 200))
         }
         // Level, upright, nearly level, a point, and from far outside the grid (an eye kilometres off).
