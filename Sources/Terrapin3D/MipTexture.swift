@@ -14,7 +14,7 @@
 // - Within a level: bilinear between the four nearest texel centres, or the nearest texel.
 // - Out: premultiplied RGBA, 0…1.
 // Tile imagery, whose pyramid is an archive's zoom levels read tile by tile, builds each tile's
-// mipmaps here (`MipTexture(_:)`) and reads across tiles itself.
+// mipmaps here (`makeMipmaps()`, when a read first needs them) and reads across tiles itself.
 import TerrapinRaster
 
 public struct MipTexture: Sendable {
@@ -30,7 +30,8 @@ public struct MipTexture: Sendable {
         @usableFromInline let levels: UnsafeMutablePointer<Level>
         init(count: Int, levels: [Level]) {
             self.count = count
-            // Uninitialised: `MipTexture(_:)` writes every texel of every level (UInt32 is trivial).
+            // Uninitialised: `MipTexture(_:)` writes every texel of every level, or of the first
+            // and `makeMipmaps()` the rest before they are read (UInt32 is trivial).
             texels = .allocate(capacity: max(1, count))
             if count == 0 { texels.initialize(to: 0) }
             self.levels = .allocate(capacity: levels.count)
@@ -53,7 +54,12 @@ public struct MipTexture: Sendable {
     /// Whether minification reads the mipmaps; `mipLinear` blends the two nearest levels.
     public var mipmapped = true, mipLinear = true
 
-    public init(_ image: Pixmap) {
+    public init(_ image: Pixmap) { self.init(image, mipmaps: true) }
+
+    /// Level 0 the image; the levels past it made now, or (`mipmaps` false) by `makeMipmaps()`
+    /// before any is read: tile imagery reads a tile's mipmaps only below its archive's
+    /// shallowest zoom, so most tiles never need theirs.
+    public init(_ image: Pixmap, mipmaps: Bool) {
         var sizes: [(Int, Int)] = [(image.width, image.height)]
         while sizes.last!.0 > 1 || sizes.last!.1 > 1 { sizes.append((max(1, sizes.last!.0 / 2), max(1, sizes.last!.1 / 2))) }
         var levels: [Level] = []
@@ -64,6 +70,15 @@ public struct MipTexture: Sendable {
         image.data.withUnsafeBytes { src in
             UnsafeMutableRawPointer(t).copyMemory(from: src.baseAddress!, byteCount: image.width * image.height * 4)
         }
+        self.levels = levels
+        self.storage = storage
+        if mipmaps { makeMipmaps() }
+    }
+
+    /// Writes the levels past the first from it (the same texels each time it is called). Not
+    /// to be called while another thread reads those levels.
+    public func makeMipmaps() {
+        let t = storage.texels
         for k in 1..<max(1, levels.count) {
             let prev = levels[k - 1], next = levels[k]
             let w = prev.width, h = prev.height
@@ -76,8 +91,6 @@ public struct MipTexture: Sendable {
                 }
             }
         }
-        self.levels = levels
-        self.storage = storage
     }
 
     /// The rounded mean of four texels, (a + b + c + d + 2) / 4 per channel: two channels at a

@@ -261,7 +261,8 @@ public final class TileImagery: Sendable {
                 let ix = wx0 >> shift, iy = y0 >> shift
                 if ix != tileX || iy != tileY {
                     tileX = ix; tileY = iy; base = nil
-                    if let views = reader.tile(TileID(z: tz, x: ix, y: iy), of: imagery) {
+                    let id = TileID(z: tz, x: ix, y: iy)
+                    if let views = mip > 0 ? reader.mipmappedTile(id, of: imagery) : reader.tile(id, of: imagery) {
                         let level = views[min(mip, views.count - 1)]
                         base = level.base; width = level.width; height = level.height
                     }
@@ -305,7 +306,7 @@ public final class TileImagery: Sendable {
             let cx = wx0 & (tilePixels - 1), cy = y0 & (tilePixels - 1)
             if cx + 1 < tilePixels, y1 == y0 + 1, cy + 1 < tilePixels {
                 let id = TileID(z: tz, x: wx0 >> shift, y: y0 >> shift)
-                if let views = reader.tile(id, of: self) {
+                if let views = mip > 0 ? reader.mipmappedTile(id, of: self) : reader.tile(id, of: self) {
                     // Read in place, through the tile's level pointers.
                     let level = views[min(mip, views.count - 1)]
                     let width = level.width
@@ -354,7 +355,7 @@ public final class TileImagery: Sendable {
         var wx = gx % world
         if wx < 0 { wx += world }
         let id = TileID(z: z, x: wx / tilePixels, y: gy / tilePixels)
-        guard let views = reader.tile(id, of: self) else { return nil }
+        guard let views = mip > 0 ? reader.mipmappedTile(id, of: self) : reader.tile(id, of: self) else { return nil }
         let level = views[min(mip, views.count - 1)]
         let px = min(wx % tilePixels, level.width - 1), py = min(gy % tilePixels, level.height - 1)
         return Imagery.rgba(level.base, (py * level.width + px) * 4)
@@ -436,8 +437,9 @@ struct RecentDecodes {
 /// drawing threads read it through plain pointers (`LevelView`s) without touching the tile's
 /// reference count per sample — threads sharing a tile would otherwise contend on it.
 ///
-/// Invariant: the pixels are written once, in `init`, and freed in `deinit`; a reader holding
-/// the tile may use its views.
+/// Invariant: the pixels are written once — the tile's in `init`, its mipmaps by the first
+/// `makeMipmaps()` (under the tile's lock) — and freed in `deinit`; a reader holding the tile may
+/// use its first level's view, and the others once it has called `makeMipmaps()`.
 public final class DecodedTile: @unchecked Sendable {
     /// A mip level: its pixels, width and height.
     struct LevelView {
@@ -447,11 +449,13 @@ public final class DecodedTile: @unchecked Sendable {
     let views: UnsafeBufferPointer<LevelView>
     /// The tile and its mipmaps (`MipTexture`'s pyramid; tiles are powers of two a side).
     private let texture: MipTexture
+    /// Whether the mipmaps are made (read below the archive's shallowest zoom only).
+    private let mipmaps = Locked(false)
     public var byteCount: Int { texture.byteCount }
 
     init(image: Pixmap, size: Int) {
         let base = image.width == size && image.height == size ? image : Self.resized(image, to: size)
-        let texture = MipTexture(base)
+        let texture = MipTexture(base, mipmaps: false)
         let views = UnsafeMutableBufferPointer<LevelView>.allocate(capacity: texture.levels.count)
         for (i, level) in texture.levels.enumerated() {
             let bytes = UnsafeRawPointer(texture.texels(level: i)).assumingMemoryBound(to: UInt8.self)
@@ -465,9 +469,17 @@ public final class DecodedTile: @unchecked Sendable {
         views.deallocate()
     }
 
+    /// Makes the tile's mipmaps, once; its views of them may be read after.
+    func makeMipmaps() {
+        mipmaps.withLock { made in
+            if !made { texture.makeMipmaps(); made = true }
+        }
+    }
+
     /// Bilinear resampling to size × size (tiles of an archive whose sizes differ).
     static func resized(_ image: Pixmap, to size: Int) -> Pixmap {
-        var source = MipTexture(image)
+        // (Read at level 0 only: no mipmaps.)
+        var source = MipTexture(image, mipmaps: false)
         source.wrapS = .clamp
         source.wrapT = .clamp
         var out = [UInt8](repeating: 0, count: size * size * 4)
@@ -643,6 +655,14 @@ public struct ImageryReader {
         previous = last
         last = slot
         return views[slot]
+    }
+
+    /// `tile`, with its mipmaps made: for a read at a level past the first.
+    mutating func mipmappedTile(_ id: TileID, of imagery: TileImagery) -> UnsafeBufferPointer<DecodedTile.LevelView>? {
+        guard let views = tile(id, of: imagery) else { return nil }
+        // (`tile` leaves `last` at the slot it answered from.)
+        tiles[last]?.makeMipmaps()
+        return views
     }
 }
 

@@ -285,6 +285,20 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         #expect(Set(tiles.withLock { $0 }).count == 2 && !tiles.withLock { $0 }.contains(nil))
     }
 
+    /// A tile's mipmaps are made when a read below the drawer's shallowest zoom first needs
+    /// them (z1 tiles read at zoom 0, level 1 of the tile): each texel the rounded mean of the
+    /// four beneath it; reads at the tile's own zoom never make them.
+    @Test func mipmapsAreMadeWhenAReadBelowTheShallowestZoomNeedsThem() throws {
+        let imagery = Imagery(tiles: try TileImagery(drawer: PatternDrawer(), cache: TileCache(byteLimit: 1 << 24)))
+        // z1 (0, 0)'s own texel (6, 10): (6·4, 10·4, 60).
+        #expect(imagery.sample(x: 6.5 * 4, y: 10.5 * 4, level: 2) == SIMD4(24, 40, 60, 255))
+        // Its level-1 texel (3, 5) at zoom 0: the means of x 6…7 and y 10…11, (24, 28) and
+        // (40, 44): (24 + 28 + 24 + 28 + 2) / 4 = 26 and (40 + 40 + 44 + 44 + 2) / 4 = 42.
+        #expect(imagery.sample(x: 3.5 * 8, y: 5.5 * 8, level: 3) == SIMD4(26, 42, 60, 255))
+        // z1 (1, 0): red 7 more at every texel.
+        #expect(imagery.sample(x: 512 / 2 + 3.5 * 8, y: 5.5 * 8, level: 3) == SIMD4(33, 42, 60, 255))
+    }
+
     /// A run of positions gives what `sample` gives at each, bit for bit: runs along rows,
     /// across tile edges, into the missing tile, over levels that change zoom, off the
     /// world, and through NaN — for drawn tiles and an archive's.
