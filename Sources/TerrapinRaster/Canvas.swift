@@ -64,7 +64,7 @@ public final class Canvas {
         if ahead < end { tp_prefetch_write(pixels + ahead * width + columns.lowerBound, columns.count * 4) }
     }
     private var saved: [(Transform, Mask?)] = []
-    private let rasterizer = Rasterizer()
+    private let rasterizer = Rasterizer.reused()
     private var device = Polylines()
     private var centreline = Polylines()
     private var outline = Polylines()
@@ -79,7 +79,10 @@ public final class Canvas {
         self.span = [UInt32](repeating: 0, count: pixmap.width)
     }
 
-    deinit { maskSource.deallocate() }
+    deinit {
+        maskSource.deallocate()
+        Rasterizer.recycle(rasterizer)
+    }
 
     /// A canvas over a new transparent pixmap; nil when the size is outside `Pixmap.Limits`.
     public convenience init?(width: Int, height: Int) {

@@ -129,7 +129,9 @@ public final class GlyphCache: @unchecked Sendable {
         guard width <= maxMaskSide, height <= maxMaskSide else { return GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: [], tooLarge: true) }
         polylines.transform(by: .translation(Double(-left), Double(-top)))
         var sink = MaskCollector(width: width, coverage: [UInt8](repeating: 0, count: width * height))
-        Rasterizer().fill(polylines, rule: .nonZero, clip: IntRect(x0: 0, y0: 0, x1: width, y1: height), into: &sink)
+        let rasterizer = Rasterizer.reused()
+        rasterizer.fill(polylines, rule: .nonZero, clip: IntRect(x0: 0, y0: 0, x1: width, y1: height), into: &sink)
+        Rasterizer.recycle(rasterizer)
         return GlyphMask(left: left, top: top, width: width, height: height, coverage: sink.coverage)
     }
 }
