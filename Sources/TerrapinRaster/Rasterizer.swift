@@ -18,6 +18,9 @@
 //   not given have no coverage (sinks write into zeroed masks or blend, so both agree).
 // - Geometry left of the buffer is clamped onto its left edge (its area still flows to the
 //   right, which is exact for the accumulation); geometry right of it is dropped.
+// - Rasterizers are reused (`RasterizerPool`: canvases and glyph masks take one from a pool of
+//   at most 8, each holding at most 5 MiB, about a 1024² canvas's buffer): the zeroed buffers
+//   above make a kept one draw what a new one draws.
 // - The one seam to shading is `CoverageSink`: a row of coverage bytes at (x, y).
 // - Non-finite points make the whole fill draw nothing.
 //
@@ -60,29 +63,14 @@ public final class Rasterizer {
 
     // MARK: Reuse
 
-    /// Rasterizers kept for the next canvas or glyph, their buffers zeroed as every fill leaves
-    /// them: a new 512² tile canvas allocated and zeroed a 1 MiB accumulation buffer (and
-    /// faulted its pages in) before its first fill — a 3D view's basemap tiles spent a tenth of
-    /// their drawing there. At most `maxSpares`, none holding more than `maxSpareBytes`.
-    private static let spares = Mutex<[Spare]>([])
-    /// A kept rasterizer on its way between owners: one owner at a time uses it, so it may
-    /// cross threads in the pool.
-    private struct Spare: @unchecked Sendable { let rasterizer: Rasterizer }
-    static let maxSpares = 16
-    static let maxSpareBytes = 8 << 20
+    /// A kept rasterizer (`RasterizerPool.shared`), or a new one; give it back with `recycle`.
+    public static func reused() -> Rasterizer { RasterizerPool.shared.take() }
 
-    /// A kept rasterizer, or a new one; give it back with `recycle` when done.
-    public static func reused() -> Rasterizer {
-        spares.withLock { $0.popLast() }?.rasterizer ?? Rasterizer()
-    }
+    /// Gives `r` back to the shared pool (its owner no longer uses it).
+    public static func recycle(_ r: Rasterizer) { RasterizerPool.shared.give(r) }
 
-    /// Keeps `r` for `reused` (its owner no longer uses it), unless the spares are full or its
-    /// buffers are large. What it draws next is what a new one draws: its buffers are zeroed.
-    public static func recycle(_ r: Rasterizer) {
-        guard r.cells.count * 4 + r.row.count + r.touched.count * 4 <= maxSpareBytes else { return }
-        let spare = Spare(rasterizer: r)
-        spares.withLock { if $0.count < maxSpares { $0.append(spare) } }
-    }
+    /// The bytes its buffers hold.
+    var bufferBytes: Int { cells.count * 4 + row.count + touched.count * 4 }
 
     /// Fills `polylines` (device space; every contour is closed implicitly) within `clip`.
     /// With `antiAlias` false, a pixel is set when its centre is inside, as a GPU samples it.
@@ -383,4 +371,36 @@ public final class Rasterizer {
             yi += 1
         }
     }
+}
+
+/// Rasterizers kept for the next canvas or glyph, their buffers zeroed as every fill leaves
+/// them: a new 512² tile canvas allocated and zeroed a 1 MiB accumulation buffer (and faulted its
+/// pages in) before its first fill. At most `maxSpares`, none holding more than `maxSpareBytes`
+/// (a larger one is let go). What a kept one draws is what a new one draws.
+public final class RasterizerPool: Sendable {
+    public static let shared = RasterizerPool()
+
+    let maxSpares: Int, maxSpareBytes: Int
+    private let spares = Mutex<[Spare]>([])
+    /// A kept rasterizer between owners: one owner at a time uses it, so it may cross threads
+    /// here.
+    private struct Spare: @unchecked Sendable { let rasterizer: Rasterizer }
+
+    public init(maxSpares: Int = 8, maxSpareBytes: Int = 5 << 20) {
+        self.maxSpares = maxSpares
+        self.maxSpareBytes = maxSpareBytes
+    }
+
+    /// A kept rasterizer, or a new one.
+    public func take() -> Rasterizer { spares.withLock { $0.popLast() }?.rasterizer ?? Rasterizer() }
+
+    /// Keeps `r` unless the pool is full or its buffers are larger than `maxSpareBytes`.
+    public func give(_ r: Rasterizer) {
+        guard r.bufferBytes <= maxSpareBytes else { return }
+        let spare = Spare(rasterizer: r)
+        spares.withLock { if $0.count < maxSpares { $0.append(spare) } }
+    }
+
+    /// How many are kept now.
+    public var count: Int { spares.withLock { $0.count } }
 }

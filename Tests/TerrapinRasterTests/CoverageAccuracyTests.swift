@@ -264,3 +264,44 @@ func measurePolygon(_ corners: [Point]) -> AccuracyReport {
         #expect((0..<36).allSatisfy { Int(a[$0]) + Int(b[$0]) == 255 })
     }
 }
+
+/// Rasterizers kept for the next canvas: at most eight, none with more than 5 MiB of buffers,
+/// and a kept one draws the bytes a new one draws.
+@Suite struct RasterizerPoolTests {
+    @Test func atMostEightKeptNoneLargeAndAKeptOneDrawsAsNew() {
+        let pool = RasterizerPool()
+        let box = IntRect(x0: 0, y0: 0, x1: 96, y1: 64)
+        func draw(_ r: Rasterizer) -> [UInt8] {
+            var sink = MaskSink(width: 96, height: 64)
+            r.fill(PathBuilder.circle(center: Point(40.3, 30.7), radius: 25.2).flattened(), rule: .nonZero, clip: box, into: &sink)
+            return sink.mask
+        }
+        // A rasterizer kept after a fill draws as a new one, again and again.
+        let fresh = draw(Rasterizer())
+        let kept = pool.take()
+        #expect(draw(kept) == fresh)
+        pool.give(kept)
+        #expect(pool.count == 1 && draw(pool.take()) == fresh)
+        // Twelve given back: eight kept.
+        for _ in 0..<12 { pool.give(Rasterizer()) }
+        #expect(pool.count == 8)
+        // One that filled a 2048² box holds 16 MiB: let go, not kept.
+        let taken = (0..<8).map { _ in pool.take() }
+        #expect(pool.count == 0)
+        var sink = MaskSink(width: 2048, height: 2048)
+        taken[0].fill(PathBuilder.rect(Rect(x: 0, y: 0, width: 2048, height: 2048)).flattened(), rule: .nonZero,
+                      clip: IntRect(x0: 0, y0: 0, x1: 2048, y1: 2048), into: &sink)
+        #expect(sink.mask.allSatisfy { $0 == 255 })
+        for r in taken { pool.give(r) }
+        #expect(pool.count == 7)
+    }
+
+    struct MaskSink: CoverageSink {
+        let width: Int
+        var mask: [UInt8]
+        init(width: Int, height: Int) { self.width = width; mask = [UInt8](repeating: 0, count: width * height) }
+        mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>) {
+            for (i, c) in coverage.enumerated() { mask[y * width + x + i] = c }
+        }
+    }
+}
