@@ -549,6 +549,9 @@ public enum MapPainter {
                 if pass == 1, only == .halo { continue }
                 var g = 0
                 for line in layout.lines {
+                    // The line's spans, where images are set in it (a glyph's then ends where an
+                    // image after it starts): made once a line, not once a glyph.
+                    let slots = line.images.isEmpty ? [] : line.slots
                     for (j, glyph) in line.glyphs.enumerated() {
                         defer { g += 1 }
                         var one = line
@@ -559,8 +562,7 @@ public enum MapPainter {
                             let left = line.x + glyph.x
                             let right = j + 1 < line.glyphs.count ? line.x + line.glyphs[j + 1].x : line.x + line.width
                             origin = Point((left + right) / 2, layout.height / 2)
-                            if !line.images.isEmpty, let slot = line.slots.first(where: { $0.glyph == j }) {
-                                // (Its span ends where an image set after it starts.)
+                            if let slot = slots.first(where: { $0.glyph == j }) {
                                 origin = Point((slot.left + slot.right) / 2, layout.height / 2)
                             }
                         } else {
