@@ -179,23 +179,33 @@ public final class TileImagery: Sendable {
     /// Messages about tiles that could not be read (at most 8).
     public var warnings: [String] { problems.withLock { $0 } }
 
+    /// The colour at world pixel `x`, `y` and mip `level` of the finest zoom. Each zoom read
+    /// keeps the tile it last found (the reader's `RunCursor`s, the finer and the coarser zoom's),
+    /// so neighbouring pixels in one tile — a triangle's span, a lattice cell's row — look it up
+    /// once rather than per pixel. The same arithmetic per position as `bilinear(zoom:x:y:reader:)`:
+    /// the same colours.
     func sample(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
+        read(x: x, y: y, level: level) { zoom, x, y, coarser in
+            var cursor = coarser ? reader.coarse : reader.fine
+            let colour = cursor.bilinear(self, zoom: zoom, x: x, y: y, reader: &reader)
+            if coarser { reader.coarse = cursor } else { reader.fine = cursor }
+            return colour
+        }
+    }
+
+    /// `sample` with each position's tiles looked up afresh, no cursor kept: what the cursors
+    /// are tested against.
+    func sampleLookingUpEachTile(x: Double, y: Double, level: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
         read(x: x, y: y, level: level) { zoom, x, y, _ in bilinear(zoom: zoom, x: x, y: y, reader: &reader) }
     }
 
     /// `sample` at each of `count` positions (x, y and level as there) into `out`, for runs of
-    /// neighbouring pixels (a lattice cell's row): each zoom read keeps the tile it last found
-    /// (a `RunCursor`), so a run inside one tile looks it up once, where `sample` does per
-    /// pixel. The same arithmetic per position: the same colours.
+    /// neighbouring pixels (a lattice cell's row).
     func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
                    into out: UnsafeMutablePointer<SIMD4<Float>?>) {
-        // The finer and the coarser zoom read (drawn tiles read only the first).
-        var fine = RunCursor(), coarse = RunCursor()
         for i in 0..<count {
             let p = positions[i]
-            out[i] = read(x: p.x, y: p.y, level: p.z) { zoom, x, y, coarser in
-                coarser ? coarse.bilinear(self, zoom: zoom, x: x, y: y, reader: &reader) : fine.bilinear(self, zoom: zoom, x: x, y: y, reader: &reader)
-            }
+            out[i] = sample(x: p.x, y: p.y, level: p.z, reader: &reader)
         }
     }
 
@@ -233,19 +243,26 @@ public final class TileImagery: Sendable {
     }
 
     /// One zoom's reading along a run of positions: what follows from the zoom, and the tile
-    /// last found at it (its level's pixels), kept while the positions stay in it.
+    /// last found at it (its level's pixels), kept while the positions stay in it. Kept in an
+    /// `ImageryReader`, and valid for the imagery it was made for (its serial) while the reader's
+    /// `generation` is the one it was made in: the reader holds the tile whose pixels `base`
+    /// points into until it lets a tile go (or is handed another imagery), which starts a new
+    /// generation.
     struct RunCursor {
         var zoom = Int.min, tz = 0, mip = 0, tilePixels = 1, world = 1, shift = 0
         var tileX = Int.min, tileY = Int.min
         var base: UnsafePointer<UInt8>? = nil, width = 0, height = 0
+        var generation = -1, serial: UInt64 = 0
 
         /// `imagery.bilinear(zoom:x:y:)`: its common case (four texels of one tile) here, with the
         /// tile looked up only when the position leaves the last one; anything else there.
         @inline(__always)
         mutating func bilinear(_ imagery: TileImagery, zoom: Int, x: Double, y: Double, reader: inout ImageryReader) -> SIMD4<Float>? {
             if zoom < imagery.shallowestZoom { return imagery.bilinear(zoom: zoom, x: x, y: y, reader: &reader) }
-            if zoom != self.zoom {
+            if zoom != self.zoom || generation != reader.generation || serial != imagery.serial {
                 self.zoom = zoom
+                generation = reader.generation
+                serial = imagery.serial
                 tz = max(zoom, imagery.minZoom); mip = tz - zoom
                 tilePixels = max(1, imagery.tileSize >> mip); world = tilePixels << tz; shift = tilePixels.trailingZeroBitCount
                 tileX = Int.min; base = nil
@@ -266,6 +283,8 @@ public final class TileImagery: Sendable {
                         let level = views[min(mip, views.count - 1)]
                         base = level.base; width = level.width; height = level.height
                     }
+                    // Finding it may have let another tile go: this one the reader holds.
+                    generation = reader.generation
                 }
                 if let base, cx + 1 < width, cy + 1 < height {
                     return TileImagery.bilinear(base, (cy * width + cx) * 4, rowBytes: width * 4, Float(fx - Double(x0)), Float(fy - Double(y0)))
@@ -466,6 +485,13 @@ public final class DecodedTile: @unchecked Sendable {
     }
 
     deinit {
+        #if DEBUG
+        // A tile let go is overwritten in debug builds (the tests'), so that a reader's cursor
+        // still pointing into it reads colours no tile has (`runsSampleAsEachPositionDoes`).
+        if let level = views.first {
+            UnsafeMutablePointer(mutating: level.base).update(repeating: 0x5A, count: level.width * level.height * 4)
+        }
+        #endif
         views.deallocate()
     }
 
@@ -615,6 +641,11 @@ public struct ImageryReader {
     /// The imagery (its serial) a position below whose shallowest zoom was last asked for: noted
     /// once a reader and imagery.
     var farOut: UInt64 = 0
+    /// Counts the times the reader let tiles go (a slot given another tile, or all of them for
+    /// another imagery): a cursor's pixel pointer is valid within the generation it was found in.
+    private(set) var generation = 0
+    /// The finer and the coarser zoom's last tiles (`TileImagery.sample`).
+    var fine = TileImagery.RunCursor(), coarse = TileImagery.RunCursor()
     static let capacity = 16
 
     public init() {}
@@ -627,6 +658,7 @@ public struct ImageryReader {
             owner = imagery.serial
             ids.removeAll(); tiles.removeAll(); views.removeAll()
             last = 0; previous = 0; next = 0
+            generation &+= 1
         }
         if last < ids.count, ids[last] == id { return views[last] }
         if previous < ids.count, ids[previous] == id {
@@ -648,6 +680,7 @@ public struct ImageryReader {
         } else {
             repeat { next = (next + 1) % Self.capacity } while next == last || next == previous
             slot = next
+            generation &+= 1
             ids[slot] = id
             tiles[slot] = tile
             views[slot] = tile?.views

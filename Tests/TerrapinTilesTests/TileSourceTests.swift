@@ -299,21 +299,39 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
         #expect(imagery.sample(x: 512 / 2 + 3.5 * 8, y: 5.5 * 8, level: 3) == SIMD4(33, 42, 60, 255))
     }
 
-    /// A run of positions gives what `sample` gives at each, bit for bit: runs along rows,
-    /// across tile edges, into the missing tile, over levels that change zoom, off the
-    /// world, and through NaN — for drawn tiles and an archive's.
+    /// Sampling through the reader's cursors (a run of positions, or one at a time) gives, bit
+    /// for bit, what looking every tile up afresh gives: runs along rows, across tile edges,
+    /// into the missing tile, over levels that change zoom, off the world, and through NaN —
+    /// for drawn tiles, an archive's, and drawn tiles in a cache too small to keep what the
+    /// readers let go (84 tiles against a reader's 16; every other run goes on where the last
+    /// ended after lookups elsewhere: a cursor must not read a tile its reader let go, which
+    /// debug builds overwrite).
     @Test func runsSampleAsEachPositionDoes() throws {
-        let drawn = Imagery(tiles: try TileImagery(drawer: PatternDrawer(), cache: TileCache(byteLimit: 1 << 24)))
-        let archived = Imagery(tiles: try archive())
-        for imagery in [drawn, archived] {
+        let drawn = try TileImagery(drawer: PatternDrawer(), cache: TileCache(byteLimit: 1 << 24))
+        let archived = try archive()
+        let forgetful = try TileImagery(drawer: PatternDrawer(), cache: TileCache(byteLimit: 60_000))
+        for tiles in [drawn, archived, forgetful] {
+            let imagery = Imagery(tiles: tiles)
             var state: UInt32 = 1
             func random() -> Double { state = state &* 1_664_525 &+ 1_013_904_223; return Double(state >> 8) / Double(1 << 24) }
-            var runReader = ImageryReader(), pixelReader = ImageryReader()
+            var runReader = ImageryReader(), pixelReader = ImageryReader(), freshReader = ImageryReader()
             var compared = 0
+            var end = SIMD3<Double>(0, 0, 0)
             for run in 0..<400 {
                 let world = Double(imagery.width)
                 var start = SIMD3(random() * world * 1.2 - world * 0.1, random() * world * 1.2 - world * 0.1, random() * 3.5 - 0.5)
-                let step = SIMD3((random() - 0.5) * 3, (random() - 0.5) * 0.5, (random() - 0.5) * 0.2)
+                var step = SIMD3((random() - 0.5) * 3, (random() - 0.5) * 0.5, (random() - 0.5) * 0.2)
+                if run % 2 == 1 {
+                    // Between runs the readers look up tiles elsewhere, letting others go; then a
+                    // run goes on in the tile (and zoom) the last ended in.
+                    for _ in 0..<24 {
+                        let (x, y, level) = (random() * world, random() * world, random() * 3)
+                        _ = tiles.sampleLookingUpEachTile(x: x, y: y, level: level, reader: &runReader)
+                        _ = tiles.sampleLookingUpEachTile(x: x, y: y, level: level, reader: &pixelReader)
+                    }
+                    start = end
+                    step.z = 0
+                }
                 if run % 50 == 7 { start.x = .nan }
                 if run % 50 == 9 { start.z = .infinity }
                 var positions = (0..<8).map { start + step * Double($0) }
@@ -321,13 +339,33 @@ func tile(_ r: UInt8, _ g: UInt8, _ b: UInt8, size: Int = 256) throws -> [UInt8]
                 positions.withUnsafeMutableBufferPointer { p in
                     texels.withUnsafeMutableBufferPointer { t in imagery.sampleRun(p.baseAddress!, count: 8, reader: &runReader, into: t.baseAddress!) }
                 }
+                end = positions[7].x.isFinite && positions[7].z.isFinite ? positions[7] : SIMD3(world / 2, world / 2, 0)
                 for (p, texel) in zip(positions, texels) {
-                    let expected = imagery.sample(x: p.x, y: p.y, level: p.z, reader: &pixelReader)
+                    let expected = tiles.sampleLookingUpEachTile(x: p.x, y: p.y, level: p.z, reader: &freshReader)
                     #expect(texel == expected, "run \(run) at \(p)")
+                    #expect(imagery.sample(x: p.x, y: p.y, level: p.z, reader: &pixelReader) == expected, "run \(run) at \(p)")
                     if expected != nil { compared += 1 }
                 }
             }
             #expect(compared > 2_000)
+        }
+    }
+
+    /// One reader handed two archives in turn, at the same tile of the same zoom: each gives its
+    /// own colours (a reader's cursors are its imagery's).
+    @Test func aReaderHandedAnotherImageryReadsThatImagerysTiles() throws {
+        let first = try archive()
+        let second = try TileImagery(source: try PMTiles(try write(pmtiles([(TileID(z: 1, x: 0, y: 0), try tile(9, 99, 199)),
+                                                                            (TileID(z: 2, x: 0, y: 0), try tile(200, 100, 50))]), "other.pmtiles")),
+                                     cache: TileCache(byteLimit: 1 << 24))
+        var shared = ImageryReader(), own1 = ImageryReader(), own2 = ImageryReader()
+        for i in 0..<20 {
+            let x = 40 + Double(i), y = 60.0
+            let a = try #require(first.sampleLookingUpEachTile(x: x, y: y, level: 0, reader: &own1))
+            let b = try #require(second.sampleLookingUpEachTile(x: x, y: y, level: 0, reader: &own2))
+            #expect(a != b)
+            #expect(first.sample(x: x, y: y, level: 0, reader: &shared) == a)
+            #expect(second.sample(x: x, y: y, level: 0, reader: &shared) == b)
         }
     }
 
