@@ -486,8 +486,9 @@ public final class DecodedTile: @unchecked Sendable {
 
     deinit {
         #if DEBUG
-        // A tile let go is overwritten in debug builds (the tests'), so that a reader's cursor
-        // still pointing into it reads colours no tile has (`runsSampleAsEachPositionDoes`).
+        // A tile let go is overwritten in debug builds (the tests'), so that a read through a
+        // cursor still pointing into it gives a wrong colour rather than the tile's, by chance
+        // left in freed memory (`runsSampleAsEachPositionDoes`).
         if let level = views.first {
             UnsafeMutablePointer(mutating: level.base).update(repeating: 0x5A, count: level.width * level.height * 4)
         }
