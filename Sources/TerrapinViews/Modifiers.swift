@@ -6,11 +6,30 @@ import TerrapinTypography
 
 /// A view with a modifier applied.
 public struct ModifiedView<Content: View>: View, PrimitiveView {
-    let content: Content
-    let environment: ((inout EnvironmentValues) -> Void)?
-    let wrap: ((Node, EnvironmentValues) throws -> Node)?
+    /// What the view holds, behind one reference: a modified view is copied into each modifier
+    /// around it, its stack and its node, and a copy of the value itself ran its content's whole
+    /// tree of value witnesses (a tenth of laying out 10,000 markers). The reference is copied
+    /// by a retain; nothing in it changes, so the view is still a value.
+    final class Storage {
+        let content: Content
+        let environment: ((inout EnvironmentValues) -> Void)?
+        let wrap: ((Node, EnvironmentValues) throws -> Node)?
+        let record: ModifierRecord
+        init(content: Content, environment: ((inout EnvironmentValues) -> Void)?, wrap: ((Node, EnvironmentValues) throws -> Node)?, record: ModifierRecord) {
+            self.content = content; self.environment = environment; self.wrap = wrap; self.record = record
+        }
+    }
+    let storage: Storage
+
+    init(content: Content, environment: ((inout EnvironmentValues) -> Void)?, wrap: ((Node, EnvironmentValues) throws -> Node)?, record: ModifierRecord) {
+        storage = Storage(content: content, environment: environment, wrap: wrap, record: record)
+    }
+
+    var content: Content { storage.content }
+    var environment: ((inout EnvironmentValues) -> Void)? { storage.environment }
+    var wrap: ((Node, EnvironmentValues) throws -> Node)? { storage.wrap }
     /// What the modifier is as scene data (see `ViewSpec(describing:)`).
-    let record: ModifierRecord
+    var record: ModifierRecord { storage.record }
 
     func makeNode(_ env: EnvironmentValues) throws -> Node {
         // The environment is copied only by a modifier that changes it.
@@ -22,7 +41,7 @@ public struct ModifiedView<Content: View>: View, PrimitiveView {
 
     /// The content's node in `e`, wrapped.
     private func node(_ e: EnvironmentValues) throws -> Node {
-        let child = try TerrapinViews.makeNode(content, e)
+        let child = try TerrapinViews.makeNode(storage.content, e)
         return try wrap?(child, e) ?? child
     }
 }

@@ -94,7 +94,7 @@ extension TupleView: SpecDescribable {
     func describe(_ notes: inout [String]) throws(ViewSpecError) -> [ViewSpec] {
         var specs: [ViewSpec] = []
         var failure: ViewSpecError?
-        for view in repeat each content {
+        for view in repeat each storage.content {
             if failure == nil {
                 do throws(ViewSpecError) { specs += try ViewSpec.describeAll(view, &notes) } catch { failure = error }
             }
