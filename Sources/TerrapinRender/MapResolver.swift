@@ -564,13 +564,17 @@ public enum MapResolver {
             return [pointPlacement(name, style, layout: layout, at: anchor, textAnchor: style.anchor, offset: style.offset, rotate: style.textRotate)]
         }
         var layouts: [String: TextLayout?] = [:]
+        // A layout whose lines are all as wide (one line, say) is the same at every justification:
+        // justifying moves each line by its slack, the widest line's width less its own, here 0.
+        var anyJustification: TextLayout?
         return style.variableAnchors.map { v -> PointPlacement in
             let set: TextLayout?
-            if let known = layouts[v.justify] { set = known } else {
+            if let known = layouts[v.justify] { set = known } else if let anyJustification { set = anyJustification } else {
                 var justified = style
                 justified.justify = v.justify
                 set = try? TextLayout.make(name, font: style.font, options: justified.layoutOptions)
                 layouts[v.justify] = set
+                if let set, set.lines.allSatisfy({ $0.width == set.lines[0].width }) { anyJustification = set }
             }
             return pointPlacement(name, style, layout: set, at: anchor, textAnchor: v.anchor, offset: variableOffset(v, style), rotate: style.textRotate)
         }

@@ -309,6 +309,34 @@ func resolveOverhead(_ labels: [BasemapLabel], tilt: Double = 0, heading: Double
     }
 }
 
+/// Each place of a variable anchor is set at its own `justify`, glyph for glyph as a layout
+/// made at that justification; a text whose lines are all as wide (one line) is laid out once
+/// for all three, a wrapped one at each.
+@Test func eachVariablePlaceIsSetAtItsJustification() throws {
+    var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0, maxWidth: 60)
+    style.variableAnchors = [VariableAnchor(anchor: "left", offset: .zero, justify: "left"),
+                             VariableAnchor(anchor: "center", offset: .zero, justify: "center"),
+                             VariableAnchor(anchor: "right", offset: .zero, justify: "right")]
+    let point = ScreenPoint(x: 100, y: 50, depth: 10)
+    for name in ["Monaco", "Jardin exotique de Monaco"] {
+        let places = MapResolver.horizontalPlacements(name, style, layout: nil, at: point)
+        #expect(places.count == 3)
+        var starts: [Double] = []
+        for (place, v) in zip(places, style.variableAnchors) {
+            var justified = style
+            justified.justify = v.justify
+            let expected = try TextLayout.make(name, font: style.font, options: justified.layoutOptions)
+            let laid = try #require(place.layout)
+            #expect(laid.lines.map(\.x) == expected.lines.map(\.x), "\(name) \(v.justify)")
+            #expect(laid.lines.flatMap { $0.glyphs.map(\.x) } == expected.lines.flatMap { $0.glyphs.map(\.x) }, "\(name) \(v.justify)")
+            #expect(laid.width == expected.width && laid.height == expected.height)
+            starts.append(laid.lines.map(\.x).max() ?? 0)
+        }
+        // One line starts at 0 however it is justified; the wrapped lines move with it.
+        #expect(name == "Monaco" ? starts == [0, 0, 0] : starts[0] < starts[1] && starts[1] < starts[2], "\(name): \(starts)")
+    }
+}
+
 /// `icon-anchor` and `icon-offset`: the icon's box about its point.
 @Test func iconAnchorAndOffsetPlaceTheIcon() throws {
     var style = LabelStyle(font: FontSpec.system(size: 12), color: .black, haloColor: .white, haloWidth: 0)
