@@ -686,7 +686,28 @@ extension Basemap {
                 if ch == "}" { out += layer.property(token, of: feature)?.text ?? ""; token = ""; inToken = false } else { token.append(ch) }
             } else if ch == "{" { inToken = true } else { out.append(ch) }
         }
-        return out.trimmingCharacters(in: .whitespaces)
+        return trimmedOfSpaces(out)
+    }
+
+    /// `text` without the spaces at its ends, as Foundation's `trimmingCharacters(in:
+    /// .whitespaces)` trims (which took a twentieth of a basemap's labels' resolving, through
+    /// NSString).
+    static func trimmedOfSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return text }
+        if !isSpace(first), !isSpace(last) { return text }
+        guard let from = scalars.firstIndex(where: { !isSpace($0) }), let through = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[from...through])
+    }
+
+    /// Whether `u` is in Foundation's `CharacterSet.whitespaces`: space, tab, no-break space,
+    /// the Ogham, typographic and ideographic spaces, and the zero-width space (CoreFoundation's
+    /// own list, not Unicode's current space separators).
+    static func isSpace(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x20, 0x09, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 
     /// Most characters one label may have (a place name is tens), and all a view's labels.

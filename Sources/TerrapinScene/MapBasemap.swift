@@ -250,6 +250,21 @@ extension DrawnBasemap {
     /// A `text-font` list as a font: the first name's family (its weight and slant words
     /// removed) when fontconfig has it, else the default face; weight and slant from the words.
     static func font(_ names: [String], size: Double) -> FontSpec {
+        if let known = fontRequests.withLock({ $0[names] }) { return FontSpec(known, size: size) }
+        let request = fontRequest(names)
+        fontRequests.withLock { if $0.count < 4_096 { $0[names] = request } }
+        return FontSpec(request, size: size)
+    }
+
+    /// The request each font stack a style names comes to, made once a process (a label's font
+    /// was parsed and looked up for every label): `FontLibrary` keeps its own answers for the
+    /// process, so the same stack always comes to the same request. At most 4,096 stacks kept
+    /// (a style's font expressions can name any number); past that, made each time.
+    private static let fontRequests = Locked<[[String]: FontRequest]>([:])
+
+    /// The request `names` comes to: its first font's family, weight and slant, when the
+    /// library has that family, else the default family at that weight and slant.
+    static func fontRequest(_ names: [String]) -> FontRequest {
         let name = names.first ?? "Noto Sans Regular"
         var words = name.split(separator: " ").map(String.init)
         var weight = FontWeight.regular, italic = false
@@ -262,8 +277,8 @@ extension DrawnBasemap {
         }
         let family = words.joined(separator: " ")
         let request = FontRequest(family: family, weight: weight, italic: italic)
-        if (try? FontLibrary.shared.face(for: request)) != nil { return FontSpec(request, size: size) }
-        return FontSpec(FontRequest(weight: weight, italic: italic), size: size)
+        if (try? FontLibrary.shared.face(for: request)) != nil { return request }
+        return FontRequest(weight: weight, italic: italic)
     }
 }
 

@@ -1,4 +1,5 @@
 // Style expressions, legacy filters and functions, and the style format's warnings and errors.
+import Foundation
 import Testing
 import TerrapinIO
 import TerrapinTiles
@@ -155,6 +156,24 @@ func feature(_ properties: [(String, StyleValue)], type: GeometryType = .polygon
         #expect(Basemap.trimmed(" \n\tA\nB \r\n") == "A\nB")
         #expect(Basemap.trimmed("\n\n") == "")
         #expect(Basemap.trimmed("\u{00A0}A\u{00A0}") == "\u{00A0}A\u{00A0}", "MapLibre keeps no-break spaces")
+    }
+
+    /// A legacy "{token}" string loses the spaces at its ends as Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` trims them (Unicode's space separators and tab;
+    /// not newlines, not zero-width spaces), without going through NSString.
+    @Test func legacyTokenTextIsTrimmedOfSpacesAsFoundationTrims() {
+        let samples = ["", " ", "  ", "x", " x ", "\t x\t", "\u{A0}Monaco\u{3000}", "\n x \n", "\u{2003}\u{200B}x\u{2009}",
+                       " \u{301}x ", "\u{1680}\u{202F}\u{205F}a b\u{2000}", "\u{FEFF}x ", " 🇲🇨 ", "\u{85}x\u{2028}"]
+        for sample in samples {
+            #expect(Basemap.trimmedOfSpaces(sample) == sample.trimmingCharacters(in: .whitespaces),
+                    "\(sample.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        // Scalar by scalar, the same set as Foundation's (the basic plane, where all its spaces
+        // are, and a few beyond).
+        let differing = (Array(0...0xFFFF) + [0x1F1F2, 0xE0020, 0x10FFFF]).compactMap(Unicode.Scalar.init).filter { Basemap.isSpace($0) != CharacterSet.whitespaces.contains($0) }
+        #expect(differing.isEmpty, "\(differing.prefix(8).map { String($0.value, radix: 16) })")
+        let place = feature([("name", .string("Monaco"))], type: .point)
+        #expect(Basemap.text(.string("  {name}\u{A0}"), place.layer!, place.feature!) == "Monaco")
     }
 
     /// `let` bindings each concatenating the one before double a string per step: past 64 KiB
