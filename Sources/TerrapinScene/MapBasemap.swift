@@ -252,7 +252,7 @@ extension DrawnBasemap {
     static func font(_ names: [String], size: Double) -> FontSpec {
         if let known = fontRequests.withLock({ $0[names] }) { return FontSpec(known, size: size) }
         let request = fontRequest(names)
-        fontRequests.withLock { if $0.count < 4_096 { $0[names] = request } }
+        fontRequests.withLock { if $0.count < maxFontStacks { $0[names] = request } }
         return FontSpec(request, size: size)
     }
 
@@ -260,7 +260,8 @@ extension DrawnBasemap {
     /// was parsed and looked up for every label): `FontLibrary` keeps its own answers for the
     /// process, so the same stack always comes to the same request. At most 4,096 stacks kept
     /// (a style's font expressions can name any number); past that, made each time.
-    private static let fontRequests = Locked<[[String]: FontRequest]>([:])
+    static let fontRequests = Locked<[[String]: FontRequest]>([:])
+    static let maxFontStacks = 4_096
 
     /// The request `names` comes to: its first font's family, weight and slant, when the
     /// library has that family, else the default family at that weight and slant.

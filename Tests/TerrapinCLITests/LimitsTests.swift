@@ -42,6 +42,7 @@ import TerrapinTestData
         "font file": "fonts",
         "glyph bitmap": "fonts",
         "glyph cache": "fonts",
+        "font stacks kept (a style's labels)": "FontStackTests.atMost4096StacksAreKept",
         "rasterizers kept for the next canvas": "RasterizerPoolTests.atMostEightKeptNoneLargeAndAKeptOneDrawsAsNew",
         "glyph distance field (a style's labels)": "DistanceGlyphTests.costlyGlyphsGetNoField",
         "height grid samples": "heightGrids",

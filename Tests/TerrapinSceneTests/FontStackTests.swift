@@ -18,4 +18,13 @@ import Testing
         let missing = DrawnBasemap.fontRequest(["No Such Family Italic"])
         #expect(missing.family != "No Such Family" && missing.weight == .regular && missing.italic)
     }
+
+    /// At most 4,096 stacks are kept (a style's font expressions can name any number); past
+    /// that a stack's request is made each time, the same.
+    @Test func atMost4096StacksAreKept() {
+        for i in 0..<(DrawnBasemap.maxFontStacks + 10) { _ = DrawnBasemap.font(["DejaVu Sans Bold", "fallback \(i)"], size: 10) }
+        #expect(DrawnBasemap.fontRequests.withLock { $0.count } == DrawnBasemap.maxFontStacks)
+        let past = DrawnBasemap.font(["DejaVu Sans Bold", "fallback \(DrawnBasemap.maxFontStacks + 5)"], size: 10)
+        #expect(past.request == DrawnBasemap.fontRequest(["DejaVu Sans Bold"]))
+    }
 }
