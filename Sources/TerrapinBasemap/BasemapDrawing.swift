@@ -644,22 +644,31 @@ extension Basemap {
         let ox = (origin.0 % w + w) % w, oy = (origin.1 % h + h) % h
         let width = mask.width, height = mask.height
         var out = [UInt8](repeating: 0, count: width * height * 4)
+        // The cell's bytes where the mask covers a pixel wholly (a fill's inside, most of it):
+        // a texel times a coverage of exactly 1 is the texel, so its byte is made once a cell.
+        let whole = cell.map { Self.roundedByte(Double($0)) }
         // By pointer, the pattern's column stepped and wrapped rather than divided for, and each
         // byte rounded by `roundedByte` (`rounded()` was a libm call per channel).
-        mask.data.withUnsafeBufferPointer { mask in cell.withUnsafeBufferPointer { cell in out.withUnsafeMutableBufferPointer { out in
+        mask.data.withUnsafeBufferPointer { mask in cell.withUnsafeBufferPointer { cell in whole.withUnsafeBufferPointer { whole in
+        out.withUnsafeMutableBufferPointer { out in
             for y in 0..<height {
                 let row = ((oy + y) % h) * w
                 var column = ox % w
                 for x in 0..<width {
                     defer { column += 1; if column == w { column = 0 } }
                     let o = (y * width + x) * 4
-                    let coverage = Float(mask[o + 3]) / 255
-                    guard coverage > 0 else { continue }
+                    let alpha = mask[o + 3]
+                    guard alpha > 0 else { continue }
                     let p = (row + column) * 4
+                    if alpha == 255 {
+                        for c in 0..<4 { out[o + c] = whole[p + c] }
+                        continue
+                    }
+                    let coverage = Float(alpha) / 255
                     for c in 0..<4 { out[o + c] = Self.roundedByte(Double(cell[p + c] * coverage)) }
                 }
             }
-        } } }
+        } } } }
         return Pixmap(width: width, height: height, premultipliedData: out)
     }
 

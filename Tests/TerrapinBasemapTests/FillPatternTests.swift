@@ -94,3 +94,27 @@ import TerrapinTiles
     #expect(try reds((4, 0)) == [100, 150, 50, 100])
     #expect(try reds((-1, 0)) == [150, 50, 100, 150])
 }
+
+/// Laid through a mask, a pixel is its pattern texel times the mask's coverage, rounded, at
+/// every coverage: where the mask covers wholly, the texel's own byte (made once a cell), as
+/// scaling by a coverage of exactly 1 gives — for a pattern at its size and magnified.
+@Test func aPatternLaidThroughAMaskIsItsTexelsTimesCoverage() throws {
+    var image = try #require(Pixmap(width: 3, height: 2))
+    for i in 0..<6 {
+        image.data[i * 4] = UInt8(37 * i + 11); image.data[i * 4 + 1] = UInt8(200 - 29 * i)
+        image.data[i * 4 + 2] = UInt8(i * 13); image.data[i * 4 + 3] = 255
+    }
+    var mask = try #require(Pixmap(width: 256, height: 2))
+    for y in 0..<2 { for x in 0..<256 { mask.data[(y * 256 + x) * 4 + 3] = UInt8(x) } }
+    for ratio in [1.0, 0.5, 0.3] {
+        let (w, h, cell) = try #require(Basemap.patternCell(image, ratio: ratio))
+        let laid = try #require(Basemap.pattern(image, ratio: ratio, through: mask, origin: (5, 1)))
+        var wrong = 0
+        for y in 0..<2 { for x in 0..<256 {
+            let p = (((1 + y) % h) * w + (5 + x) % w) * 4, o = (y * 256 + x) * 4
+            let expected = (0..<4).map { c in x == 0 ? UInt8(0) : Basemap.roundedByte(Double(cell[p + c] * (Float(x) / 255))) }
+            if Array(laid.data[o..<(o + 4)]) != expected { wrong += 1 }
+        } }
+        #expect(wrong == 0, "ratio \(ratio)")
+    }
+}
