@@ -192,15 +192,11 @@ public struct Imagery: Sendable {
         return texture.sample(SIMD2(Float(x / Double(width)), Float(y / Double(height))), lod: Float(level)) * 255
     }
 
-    /// `sample(x:y:level:reader:)` at each of `count` positions (x, y, level) into `out`: the
-    /// same colours, tiles found once for a run of neighbouring pixels rather than per pixel.
+    /// `sample(x:y:level:reader:)` at each of `count` positions (x, y, level) into `out` (a run
+    /// of neighbouring pixels: the reader keeps the tile the last one read).
     @inline(__always)
     public func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
                           into out: UnsafeMutablePointer<SIMD4<Float>?>) {
-        if let tilesReference {
-            tilesReference._withUnsafeGuaranteedRef { $0.sampleRun(positions, count: count, reader: &reader, into: out) }
-            return
-        }
         for i in 0..<count { out[i] = sample(x: positions[i].x, y: positions[i].y, level: positions[i].z, reader: &reader) }
     }
 

@@ -199,20 +199,11 @@ public final class TileImagery: Sendable {
         read(x: x, y: y, level: level) { zoom, x, y, _ in bilinear(zoom: zoom, x: x, y: y, reader: &reader) }
     }
 
-    /// `sample` at each of `count` positions (x, y and level as there) into `out`, for runs of
-    /// neighbouring pixels (a lattice cell's row).
-    func sampleRun(_ positions: UnsafePointer<SIMD3<Double>>, count: Int, reader: inout ImageryReader,
-                   into out: UnsafeMutablePointer<SIMD4<Float>?>) {
-        for i in 0..<count {
-            let p = positions[i]
-            out[i] = sample(x: p.x, y: p.y, level: p.z, reader: &reader)
-        }
-    }
-
     /// The colour at world pixel `x`, `y` and mip `level` of the finest zoom, from the zoom
     /// reads `bilinear(zoom, x, y, coarser)` (x, y in that zoom's pixels; `coarser` for the
     /// second of two blended zooms): one zoom for drawn tiles, the two around the level blended
-    /// for archives'. (Written once for `sample` and `sampleRun`, which read zooms differently.)
+    /// for archives'. (Written once for `sample` and `sampleLookingUpEachTile`, which read zooms
+    /// differently.)
     @inline(__always)
     func read(x: Double, y: Double, level: Double,
               _ bilinear: (_ zoom: Int, _ x: Double, _ y: Double, _ coarser: Bool) -> SIMD4<Float>?) -> SIMD4<Float>? {
