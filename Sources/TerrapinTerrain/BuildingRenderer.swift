@@ -5,6 +5,7 @@ import TerrapinImagery
 import TerrapinTerrainData
 import TerrapinGeometry
 import TerrapinRaster
+import TerrapinIO
 
 public enum BuildingRenderer {
     /// Draws the buildings into `frame` (device pixels; `toDevice` as for the terrain): walls lit
@@ -16,13 +17,17 @@ public enum BuildingRenderer {
     /// over the frame at its opacity, leaving the frame's depth as it was. At most
     /// `maxTranslucentLayers` groups (each costs a frame's pixels twice): a building of a further
     /// opacity joins the group nearest it. Returns the triangles drawn.
+    /// The triangles are drawn in `bands` bands of rows at once (by default two a core); the
+    /// bytes are the same for any number.
     @discardableResult
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
-                            horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), into frame: inout DepthFrame) -> Int {
+                            horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), bands: Int? = nil,
+                            into frame: inout DepthFrame) -> Int {
+        let bands = bands ?? (frame.height >= 64 ? Cores.online * 2 : 1)
         func opacity(_ b: Building) -> Double { b.opacity.isNaN ? 1 : min(1, max(0, b.opacity)) }
         let opaque = ground.buildings.indices.filter { opacity(ground.buildings[$0]) >= 1 }
         var count = draw(ground, opaque.filter { ground.buildings[$0].pattern == nil }, projection: projection, toDevice: toDevice,
-                         horizon: horizon, hazeDistance: hazeDistance, style: style, into: &frame)
+                         horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, into: &frame)
         // Patterned buildings: their images' transparent texels show the ground behind, not
         // their own far walls, as MapLibre draws a patterned layer — depth first, then colour
         // where each pixel's nearest surface is — into a layer laid over the frame.
@@ -30,11 +35,14 @@ public enum BuildingRenderer {
         if !patterned.isEmpty {
             var layer = DepthFrame(width: frame.width, height: frame.height)
             layer.depth = frame.depth
-            _ = draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
+            var faces = Faces()
+            count += Self.faces(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance,
+                                style: style, into: &faces)
+            faces.draw(into: &layer, horizon: horizon, bands: bands)
             let nearest = layer.depth
             // The second pass draws where a surface is the nearest (within a millionth).
             for i in layer.depth.indices { layer.depth[i] = nearest[i] * (1 + 1e-6); layer.pixels[i] = 0 }
-            count += draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
+            faces.draw(into: &layer, horizon: horizon, bands: bands)
             for i in layer.pixels.indices {
                 frame.depth[i] = min(frame.depth[i], nearest[i])
                 if layer.pixels[i] != 0 { frame.pixels[i] = PremultipliedRGBA8.over(layer.pixels[i], frame.pixels[i]) }
@@ -53,7 +61,7 @@ public enum BuildingRenderer {
             var layer = DepthFrame(width: frame.width, height: frame.height)
             layer.depth = frame.depth
             count += draw(ground, ground.buildings.indices.filter { group(ground.buildings[$0]) == g }, projection: projection, toDevice: toDevice,
-                          horizon: horizon, hazeDistance: hazeDistance, style: style, into: &layer)
+                          horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, into: &layer)
             // Premultiplied, source over, the layer times the group's opacity.
             let k = UInt32((g * 256).rounded())
             for i in layer.pixels.indices where layer.pixels[i] != 0 {
@@ -73,9 +81,21 @@ public enum BuildingRenderer {
     /// Most translucent building layers drawn apart (`draw`).
     public static let maxTranslucentLayers = 16
 
-    /// The buildings at `indices`, drawn into `frame` opaque.
+    /// The buildings at `indices`, drawn into `frame` opaque: their triangles made in order
+    /// (`faces`), then drawn in bands of rows on all cores (`Faces.draw`).
     static func draw(_ ground: BuiltGround, _ indices: [Int], projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
-                     horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, into frame: inout DepthFrame) -> Int {
+                     horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, bands: Int, into frame: inout DepthFrame) -> Int {
+        var faces = Faces()
+        let count = Self.faces(ground, indices, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance,
+                               style: style, into: &faces)
+        faces.draw(into: &frame, horizon: horizon, bands: bands)
+        return count
+    }
+
+    /// The triangles of the buildings at `indices`, in the order they are drawn; returns their
+    /// number.
+    static func faces(_ ground: BuiltGround, _ indices: [Int], projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
+                      horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, into faces: inout Faces) -> Int {
         var count = 0
         let light = style.light
         for i in indices {
@@ -120,21 +140,9 @@ public enum BuildingRenderer {
             /// The sun's factor on a face whose cosine to it is `lit` (Lambert, 45 % ambient).
             func sunlight(_ lit: Double) -> Float { Float(0.45 + 0.55 * max(0, min(1, lit))) }
             func colour(_ lit: Double, depth: Double) -> SIMD3<Float> { hazed(own * sunlight(lit), depth: depth) }
-            let pack = { (c: SIMD3<Float>) -> UInt32 in
-                UInt32(min(255, max(0, c.x))) | UInt32(min(255, max(0, c.y))) << 8 | UInt32(min(255, max(0, c.z))) << 16 | 0xFF00_0000
-            }
-            /// The pattern's shade at pattern coordinates, times the light's `factor`, hazed,
-            /// premultiplied: where the image is transparent what lies behind shows through (as
-            /// MapLibre's pattern shader leaves the extrusion's colour out), over what the frame
-            /// holds there.
-            func patterned(_ pattern: BuildingPattern, _ factor: SIMD3<Float>, depth: Double, lod: Float) -> (SIMD2<Float>) -> UInt32 {
-                let haze = haze(depth)
-                return { uv in
-                    let t = pattern.image.sample(uv.x, uv.y, lod: lod)
-                    let a = min(255, max(0, t.w))
-                    let rgb = SIMD3(t.x, t.y, t.z) * factor * (1 - haze) + horizon * haze * (a / 255)
-                    return UInt32(min(a, max(0, rgb.x))) | UInt32(min(a, max(0, rgb.y))) << 8 | UInt32(min(a, max(0, rgb.z))) << 16 | UInt32(a) << 24
-                }
+            /// The pattern's shade (`PatternShade`), times the light's `factor`, hazed at `depth`.
+            func patterned(_ pattern: BuildingPattern, _ factor: SIMD3<Float>, depth: Double, lod: Float) -> Int32 {
+                faces.shade(PatternShade(image: pattern.image, factor: factor, haze: haze(depth), lod: lod))
             }
             // Walls, of the footprint and round the courtyards.
             for (r, ring) in rings.enumerated() {
@@ -166,18 +174,18 @@ public enum BuildingRenderer {
                                     + light.patternFactor(normal: normal, towards: towards, wall: (true, b.base, b.roof))) / 2
                         } ?? SIMD3(repeating: sunlight(lit))
                         let shade = patterned(pattern, factor, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
-                        frame.triangle(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), perspective: true, shade: shade)
-                        frame.triangle(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), perspective: true, shade: shade)
+                        faces.append(.pattern(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), shade: shade))
+                        faces.append(.pattern(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), shade: shade))
                     } else if let (light, towards) = styled {
                         let normal = SIMD3(ey / len, -ex / len, 0), depth = (p0.2 + q1.2) / 2
                         let bottom = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (false, b.base, b.roof)), depth: depth)
                         let top = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (true, b.base, b.roof)), depth: depth)
-                        frame.triangle(p0, q0, q1, bottom, bottom, top, shade: pack)
-                        frame.triangle(p0, q1, p1, bottom, top, top, shade: pack)
+                        faces.append(.colour(p0, q0, q1, bottom, bottom, top))
+                        faces.append(.colour(p0, q1, p1, bottom, top, top))
                     } else {
                         let c = colour(lit, depth: (p0.2 + q1.2) / 2)
-                        frame.triangle(p0, q0, q1, c, c, c, shade: pack)
-                        frame.triangle(p0, q1, p1, c, c, c, shade: pack)
+                        faces.append(.colour(p0, q0, q1, c, c, c))
+                        faces.append(.colour(p0, q1, p1, c, c, c))
                     }
                     count += 2
                 }
@@ -193,7 +201,7 @@ public enum BuildingRenderer {
             let corners = rings.flatMap { $0 }
             let original = orders.indices.flatMap { r in orders[r].map { offsets[r] + $0 } }
             // One mipmap level for the roof, from all its triangles (no seams inside it).
-            let roofShade = pattern.map { pattern -> (SIMD2<Float>) -> UInt32 in
+            let roofShade = pattern.map { pattern -> Int32 in
                 var screenArea = 0.0, imageArea = 0.0
                 for t in stride(from: 0, to: triangles.count - 2, by: 3) {
                     let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
@@ -210,14 +218,80 @@ public enum BuildingRenderer {
                 guard let sa = screen(corners[ia], prism.top), let sb = screen(corners[ib], prism.top), let sc = screen(corners[ic], prism.top) else { continue }
                 if let pattern, let roofShade {
                     func uv(_ k: Int) -> SIMD2<Float> { SIMD2<Float>(pattern.roof[original[k]]) }
-                    frame.triangle(sa, sb, sc, uv(ia), uv(ib), uv(ic), perspective: true, shade: roofShade)
+                    faces.append(.pattern(sa, sb, sc, uv(ia), uv(ib), uv(ic), shade: roofShade))
                 } else {
-                    frame.triangle(sa, sb, sc, roofColour, roofColour, roofColour, shade: pack)
+                    faces.append(.colour(sa, sb, sc, roofColour, roofColour, roofColour))
                 }
                 count += 1
             }
         }
         return count
+    }
+
+    /// Buildings' triangles in the order they are made, drawn in bands of rows on all cores:
+    /// each band draws every triangle's rows within it, in that order, so each pixel meets the
+    /// same triangles in the same order as in one pass over the frame, and the rasteriser
+    /// decides a pixel the same in any band (`DepthRaster`): the bytes do not depend on the
+    /// number of bands.
+    struct Faces {
+        typealias Corner = (Double, Double, Double)
+        enum Face {
+            /// Colours (0…255, hazed) interpolated across the screen, packed opaque.
+            case colour(Corner, Corner, Corner, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+            /// Pattern coordinates, interpolated perspective-correctly, shaded by `shades[shade]`.
+            case pattern(Corner, Corner, Corner, SIMD2<Float>, SIMD2<Float>, SIMD2<Float>, shade: Int32)
+        }
+        private(set) var faces: [Face] = []
+        private(set) var shades: [PatternShade] = []
+
+        mutating func append(_ face: Face) { faces.append(face) }
+
+        /// Adds a shade; its index for `Face.pattern`.
+        mutating func shade(_ shade: PatternShade) -> Int32 {
+            shades.append(shade)
+            return Int32(shades.count - 1)
+        }
+
+        func draw(into frame: inout DepthFrame, horizon: SIMD3<Float>, bands: Int) {
+            guard !faces.isEmpty else { return }
+            let faces = self.faces, shades = self.shades
+            frame.inBands(bands) { raster in
+                for face in faces {
+                    switch face {
+                    case let .colour(p0, p1, p2, c0, c1, c2):
+                        raster.triangle(p0, p1, p2, c0, c1, c2, shade: BuildingRenderer.pack)
+                    case let .pattern(p0, p1, p2, t0, t1, t2, index):
+                        let shade = shades[Int(index)]
+                        raster.triangle(p0, p1, p2, t0, t1, t2, perspective: true) { shade.pixel($0, horizon: horizon) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A colour (0…255 floats) as an opaque pixel, each channel clamped and truncated.
+    @inline(__always)
+    static func pack(_ c: SIMD3<Float>) -> UInt32 {
+        UInt32(min(255, max(0, c.x))) | UInt32(min(255, max(0, c.y))) << 8 | UInt32(min(255, max(0, c.z))) << 16 | 0xFF00_0000
+    }
+
+    /// A pattern's shade at pattern coordinates, times the light's `factor`, hazed by `haze`,
+    /// premultiplied: where the image is transparent what lies behind shows through (as
+    /// MapLibre's pattern shader leaves the extrusion's colour out), over what the frame holds
+    /// there.
+    struct PatternShade: Sendable {
+        let image: PatternImage
+        let factor: SIMD3<Float>
+        let haze: Float
+        let lod: Float
+
+        @inline(__always)
+        func pixel(_ uv: SIMD2<Float>, horizon: SIMD3<Float>) -> UInt32 {
+            let t = image.sample(uv.x, uv.y, lod: lod)
+            let a = min(255, max(0, t.w))
+            let rgb = SIMD3(t.x, t.y, t.z) * factor * (1 - haze) + horizon * haze * (a / 255)
+            return UInt32(min(a, max(0, rgb.x))) | UInt32(min(a, max(0, rgb.y))) << 8 | UInt32(min(a, max(0, rgb.z))) << 16 | UInt32(a) << 24
+        }
     }
 
     /// Twice the signed area of a screen triangle.

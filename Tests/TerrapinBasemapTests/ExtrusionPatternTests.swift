@@ -146,4 +146,38 @@ import TerrapinTiles
         #expect(draw(many).pixels[centre] != 0xFFFF_FFFF)
         #expect(draw([try tower(0, opacity: 0.99)] + many).pixels[centre] != 0xFFFF_FFFF)
     }
+
+    /// Buildings are drawn in bands of rows at once: Monaco's patterned buildings, the same
+    /// plain, and some translucent, seen tilted, come out the same pixels, depths and triangle
+    /// count in one band as in 3, 8 or 13 (every band draws every triangle's rows within it,
+    /// in the order they were made).
+    @Test func buildingsDrawTheSameInAnyNumberOfBands() throws {
+        let basemap = try Self.basemap(sprite: true)
+        let patterned = basemap.buildings(area: [7.424, 43.738, 7.430, 43.742], zoom: 16.4).compactMap { b -> Building? in
+            var building = Building(footprint: b.footprint.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) }, base: b.base, roof: b.roof, color: b.color)
+            building?.extrusionLight = basemap.style.light
+            building?.holes = b.holes.map { $0.map { LatLngAltitude(latitude: $0.latitude, longitude: $0.longitude) } }
+            building?.pattern = b.pattern
+            return building
+        }
+        #expect(patterned.count > 100 && patterned.allSatisfy { $0.pattern != nil })
+        var plain = patterned.map { b -> Building in var b = b; b.pattern = nil; return b }
+        for i in stride(from: 0, to: plain.count, by: 7) { plain[i].opacity = i % 2 == 0 ? 0.5 : 0.8 }
+        let ground = BuiltGround(terrain: FlatGround(), buildings: patterned + plain)
+        let camera = Camera(center: LatLngAltitude(latitude: 43.740, longitude: 7.427), heading: 30, tilt: 60, range: 700)
+        let projection = Projection(camera: camera, width: 320, height: 240)
+        func draw(_ bands: Int) -> (DepthFrame, Int) {
+            var frame = DepthFrame(width: 320, height: 240)
+            let count = BuildingRenderer.draw(ground, projection: projection, toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(200, 210, 230),
+                                              hazeDistance: 4_000, bands: bands, into: &frame)
+            return (frame, count)
+        }
+        let (one, count) = draw(1)
+        let covered = one.depth.filter(\.isFinite).count
+        #expect(covered > 320 * 240 / 4, "\(covered) pixels drawn")
+        for bands in [3, 8, 13] {
+            let (other, n) = draw(bands)
+            #expect(other.pixels == one.pixels && other.depth == one.depth && n == count, "\(bands) bands: \(n) triangles, \(count) in one")
+        }
+    }
 }
