@@ -178,7 +178,7 @@ public struct GroundPass {
                                 raster.depth[index] = depth
                                 raster.pixels[index] = plainGround
                             } else {
-                                raster.pixels[index] = caster.pixel(Double(x) + 0.5, Double(py) + 0.5, imagery: nil, reader: &reader).0
+                                raster.pixels[index] = caster.pixel(Double(x) + 0.5, Double(py) + 0.5, imagery: drape, draping: false, reader: &reader).0
                             }
                         }
                         px = cellEnd
@@ -186,7 +186,7 @@ public struct GroundPass {
                     }
                     for x in px..<cellEnd {
                         let index = line + (x - x0)
-                        let (colour, depth) = caster.pixel(Double(x) + 0.5, Double(py) + 0.5, imagery: imagery, reader: &reader)
+                        let (colour, depth) = caster.pixel(Double(x) + 0.5, Double(py) + 0.5, imagery: drape, draping: draping, reader: &reader)
                         if let depth { raster.depth[index] = depth }
                         raster.pixels[index] = colour
                     }
@@ -553,8 +553,10 @@ struct SkyCaster: Sendable {
         return UInt32(q.x) | UInt32(q.y) << 8 | UInt32(q.z) << 16 | 0xFF00_0000
     }
 
-    /// A pixel cast on its own: its colour, and its depth where it is open ground.
-    func pixel(_ px: Double, _ py: Double, imagery: Imagery?, reader: inout ImageryReader) -> (UInt32, Float?) {
+    /// A pixel cast on its own: its colour, and its depth where it is open ground; `imagery` is
+    /// read where `draping`. (Not an optional: unwrapping one copied the imagery, retains and
+    /// all, at every pixel.)
+    func pixel(_ px: Double, _ py: Double, imagery: borrowing Imagery, draping: Bool, reader: inout ImageryReader) -> (UInt32, Float?) {
         let ray = cast(px, py)
         var color: RGBAColor
         var depth: Float?
@@ -562,7 +564,7 @@ struct SkyCaster: Sendable {
             color = ground
             if !ray.inside {
                 depth = Float(distance * ray.dir.dot(projection.forward))
-                if let imagery {
+                if draping {
                     let t = texelAt(projection.eye + ray.dir * distance, along: ray.dir, distance: distance, imagery)
                     if let c = imagery.sample(x: t.x, y: t.y, level: t.z, reader: &reader) {
                         let k = flatShade / 255, cover = 1 - c.w / 255
