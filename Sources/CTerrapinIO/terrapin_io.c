@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <malloc.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -170,4 +171,12 @@ int tp_set_heap_thresholds(int mmap_threshold, int trim_threshold) {
 
 int tp_malloc_is_a_sanitizers(void) {
     return dlsym(RTLD_DEFAULT, "__sanitizer_get_allocated_size") != NULL;
+}
+
+int tp_affinity_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    int count = CPU_COUNT(&set);
+    return count > 0 ? count : -1;
 }

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 func pngEncodeBenchmarks(_ frame: Pixmap, name: String = "1024x768 opaque frame (3 MiB of RGBA)") throws {
-    print("PNG encode, \(name), banded on \(Cores.online) cores and libpng alone:")
+    print("PNG encode, \(name), banded on \(Cores.available) cores and libpng alone:")
     let widths = [18, 9, 9, 9, 11, 10]
     print(row(["preset", "median", "min", "max", "bytes", "MB/s"], widths: widths))
     for preset in PNGCompression.allCases {

@@ -1,6 +1,7 @@
 // What Swift cannot ask of the kernel and the C library itself, through CTerrapinIO: openat2
 // beneath a directory (with its O_NOFOLLOW walk where openat2 is missing), telling kernel
-// pseudo-files apart, the signal handler that unlinks temporary files, and malloc's thresholds.
+// pseudo-files apart, the signal handler that unlinks temporary files, malloc's thresholds and
+// the processors a thread may run on.
 // The only Swift file that imports CTerrapinIO; each system call returns what the kernel does (a
 // descriptor, or -1 with errno set).
 import CTerrapinIO
@@ -25,4 +26,6 @@ enum Kernel {
     static func setHeapThresholds(mapped: Int32, trimmed: Int32) -> Bool { tp_set_heap_thresholds(mapped, trimmed) == 1 }
     /// Whether a sanitizer's allocator stands in for malloc (malloc's thresholds govern none of its allocations).
     static var mallocIsASanitizers: Bool { tp_malloc_is_a_sanitizers() == 1 }
+    /// The processors the calling thread may run on (its affinity), or nil where unknown.
+    static var affinityCount: Int? { let n = Int(tp_affinity_count()); return n > 0 ? n : nil }
 }

@@ -84,7 +84,7 @@ public enum MapPainter {
         let painted = DisplayLayer.allCases.map { $0 != .ground && $0 != .threeD && layers.contains($0) }
         // Many markers: their glyphs and sprites are composited on another core while the next
         // ones are walked (the same bytes; see `Canvas.deferringComposites`).
-        let overlap = deferComposites ?? (Cores.online > 1 && scene.items.count >= Self.overlapThreshold)
+        let overlap = deferComposites ?? (Cores.available > 1 && scene.items.count >= Self.overlapThreshold)
         func paintItems() {
             // Items before this one have had their label halos drawn.
             var halosDrawnUntil = 0, haloFirst = false

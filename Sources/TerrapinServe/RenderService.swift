@@ -14,7 +14,7 @@ public struct ServeOptions: Sendable {
     public var cache: String?
     public var cacheBytes = 1 << 30
     /// Render workers (default: the cores) and renders that may wait for one (default 4 per worker).
-    public var threads = Cores.online
+    public var threads = Cores.available
     public var queue: Int?
     /// Seconds a render request may take, waiting included.
     public var timeout = 30.0

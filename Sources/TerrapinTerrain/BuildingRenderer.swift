@@ -23,7 +23,7 @@ public enum BuildingRenderer {
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), bands: Int? = nil,
                             into frame: inout DepthFrame) -> Int {
-        let bands = bands ?? (frame.height >= 64 ? Cores.online * 2 : 1)
+        let bands = bands ?? (frame.height >= 64 ? Cores.available * 2 : 1)
         func opacity(_ b: Building) -> Double { b.opacity.isNaN ? 1 : min(1, max(0, b.opacity)) }
         let opaque = ground.buildings.indices.filter { opacity(ground.buildings[$0]) >= 1 }
         var count = draw(ground, opaque.filter { ground.buildings[$0].pattern == nil }, projection: projection, toDevice: toDevice,

@@ -24,7 +24,7 @@ extension TerrainStyle {
                 let buffers = Buffers(h: heightBuffer, out: raw.bindMemory(to: UInt8.self))
                 // Bands of rows on every core; each pixel depends only on the heights, so the
                 // bytes are the same for any number of bands.
-                let bands = rows >= 64 ? min(Cores.online, 8) : 1
+                let bands = rows >= 64 ? min(Cores.available, 8) : 1
                 DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let h = buffers.h, out = buffers.out
                 for r in (rows * band / bands)..<(rows * (band + 1) / bands) {

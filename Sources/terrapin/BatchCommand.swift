@@ -28,7 +28,7 @@ extension CommandLineTool {
                                 {ext} (png, jpg or webp); default out/{name}-{width}x{height}{scale}.png
           --format FORMAT       png, jpeg or webp (default: the template's extension, else png)
           --quality N           JPEG quality 1-100 (default 90); WebP lossy at N (default lossless)
-          -j, --jobs N          threads (default: the number of cores)
+          -j, --jobs N          threads (default: the processors this process may use)
           --force               render everything, even unchanged outputs
           --strict              a scene whose render has warnings (a tile that could not be read) fails
           --shard I/N           render only the I-th of N stable partitions (0-based); also read from
@@ -52,7 +52,7 @@ extension CommandLineTool {
     static func batch(_ arguments: [String]) throws {
         var parser = ArgumentParser(arguments, command: "batch")
         var options = BatchOptions()
-        options.jobs = Cores.online
+        options.jobs = Cores.available
         var manifest: String?
         var shard: (Int, Int)?
         var shardCount: Int?

@@ -31,7 +31,7 @@ extension CommandLineTool {
           --root DIR            scene files and every file a scene reads (required)
           --port N              TCP port (default 8080; 0 picks a free one, printed on standard error)
           --host ADDRESS        numeric address to listen on (default 0.0.0.0; 127.0.0.1 for this machine only)
-          --threads N           render workers (default: the number of cores)
+          --threads N           render workers (default: the processors this process may use)
           --isolation process|thread
                                 process (default): each worker renders in a process of its own, under
                                 --worker-memory and --worker-cpu; one that crashes or passes a limit

@@ -47,4 +47,8 @@ int tp_set_heap_thresholds(int mmap_threshold, int trim_threshold);
 /// ThreadSanitizer: `make sanitize`): it serves every allocation, so malloc's thresholds govern none.
 int tp_malloc_is_a_sanitizers(void);
 
+/// The processors the calling thread may run on (sched_getaffinity's CPU_COUNT), or -1 where
+/// it cannot tell. (CPU_COUNT is a macro over glibc's cpu_set_t, which Swift cannot call.)
+int tp_affinity_count(void);
+
 #endif
