@@ -24,8 +24,9 @@ public enum BuildingRenderer {
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), bands: Int? = nil,
                             into frame: inout DepthFrame) -> Int {
         let bands = bands ?? (frame.height >= 64 ? Cores.available * 2 : 1)
-        func opacity(_ b: Building) -> Double { b.opacity.isNaN ? 1 : min(1, max(0, b.opacity)) }
-        let opaque = ground.buildings.indices.filter { opacity(ground.buildings[$0]) >= 1 }
+        // Each building's opacity, read in place (a `Building` copied is a copy of its rings).
+        let opacities = ground.buildings.map { $0.opacity.isNaN ? 1 : min(1, max(0, $0.opacity)) }
+        let opaque = ground.buildings.indices.filter { opacities[$0] >= 1 }
         var count = draw(ground, opaque.filter { ground.buildings[$0].pattern == nil }, projection: projection, toDevice: toDevice,
                          horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, into: &frame)
         // Patterned buildings: their images' transparent texels show the ground behind, not
@@ -49,18 +50,18 @@ public enum BuildingRenderer {
             }
         }
         var groups: [Double] = []
-        for b in ground.buildings where opacity(b) < 1 && opacity(b) > 0 && !groups.contains(opacity(b)) && groups.count < maxTranslucentLayers {
-            groups.append(opacity(b))
+        for o in opacities where o < 1 && o > 0 && !groups.contains(o) && groups.count < maxTranslucentLayers {
+            groups.append(o)
         }
-        func group(_ b: Building) -> Double? {
-            let o = opacity(b)
+        func group(_ i: Int) -> Double? {
+            let o = opacities[i]
             guard o < 1, o > 0 else { return nil }
             return groups.contains(o) ? o : groups.min { abs($0 - o) < abs($1 - o) }
         }
         for g in groups {
             var layer = DepthFrame(width: frame.width, height: frame.height)
             layer.depth = frame.depth
-            count += draw(ground, ground.buildings.indices.filter { group(ground.buildings[$0]) == g }, projection: projection, toDevice: toDevice,
+            count += draw(ground, ground.buildings.indices.filter { group($0) == g }, projection: projection, toDevice: toDevice,
                           horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, into: &layer)
             // Premultiplied, source over, the layer times the group's opacity.
             let k = UInt32((g * 256).rounded())
