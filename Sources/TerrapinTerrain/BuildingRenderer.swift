@@ -5,7 +5,6 @@ import TerrapinImagery
 import TerrapinTerrainData
 import TerrapinGeometry
 import TerrapinRaster
-import TerrapinIO
 
 public enum BuildingRenderer {
     /// Draws the buildings into `frame` (device pixels; `toDevice` as for the terrain): walls lit
@@ -23,7 +22,7 @@ public enum BuildingRenderer {
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), bands: Int? = nil,
                             into frame: inout DepthFrame) -> Int {
-        let bands = bands ?? (frame.height >= 64 ? Cores.available * 2 : 1)
+        let bands = bands ?? frame.bands
         // Each building's opacity, read in place (a `Building` copied is a copy of its rings).
         let opacities = ground.buildings.map { $0.opacity.isNaN ? 1 : min(1, max(0, $0.opacity)) }
         let opaque = ground.buildings.indices.filter { opacities[$0] >= 1 }

@@ -78,7 +78,7 @@ public struct GroundPass {
     /// ground's colour and its depth left unset: for a map whose depth nothing reads (no terrain,
     /// 3D content or depth-tested shapes).
     public mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle, depth: Bool = true) {
-        drawSkyAndFlatGround(ground: groundColor, grid: grid, imagery: imagery, style: style, bands: frame.height >= 64 ? Cores.available * 2 : 1, depth: depth)
+        drawSkyAndFlatGround(ground: groundColor, grid: grid, imagery: imagery, style: style, bands: frame.bands, depth: depth)
     }
 
     mutating func drawSkyAndFlatGround(ground groundColor: RGBAColor, grid: HeightGrid?, imagery: Imagery?, style: TerrainStyle, bands: Int, depth castsDepth: Bool = true) {

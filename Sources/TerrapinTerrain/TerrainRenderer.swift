@@ -31,7 +31,7 @@ public enum TerrainRenderer {
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), imagery: Imagery? = nil,
                             into frame: inout DepthFrame) -> Int {
         draw(ground, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style, imagery: imagery,
-             bands: frame.height >= 64 ? Cores.available * 2 : 1, into: &frame)
+             bands: frame.bands, into: &frame)
     }
 
     /// `draw` in `bands` bands of rows (the bytes are the same for any number).

@@ -3,6 +3,7 @@ import Testing
 import TerrapinGeo
 import TerrapinGeometry
 import TerrapinRaster
+import TerrapinIO
 @testable import Terrapin3D
 @testable import TerrapinImagery
 @testable import TerrapinTerrain
@@ -27,6 +28,13 @@ import TerrapinRaster
     static let camera = Camera(center: LatLngAltitude(latitude: 46.05, longitude: 7.05, altitude: 300), heading: 33, tilt: 65, range: 3_500)
     static let (width, height) = (240, 160)
     static var projection: Projection { Projection(camera: camera, width: Double(width), height: Double(height)) }
+
+    /// A frame is drawn in two bands a usable processor, and in one where there is a single
+    /// processor or under 64 rows (each band redoes its share of a mesh's vertices).
+    @Test func framesAreDrawnInTwoBandsAProcessor() {
+        #expect(DepthFrame(width: 640, height: 63).bands == 1)
+        #expect(DepthFrame(width: 640, height: 480).bands == (Cores.available == 1 ? 1 : 2 * Cores.available))
+    }
 
     @Test func nearBlocksAreFineAndFarOnesCoarse() {
         let ground = TerrainGround(grid: Self.grid)
