@@ -22,12 +22,18 @@ public enum BuildingRenderer {
     public static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                             horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle = TerrainStyle(), bands: Int? = nil,
                             into frame: inout DepthFrame) -> Int {
-        let bands = bands ?? frame.bands
+        draw(ground, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style,
+             bands: bands ?? frame.bands, batch: Faces.batch, into: &frame)
+    }
+
+    /// `draw`, making and drawing at most about `batch` triangles at a time.
+    static func draw(_ ground: BuiltGround, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
+                     horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, bands: Int, batch: Int, into frame: inout DepthFrame) -> Int {
         // Each building's opacity, read in place (a `Building` copied is a copy of its rings).
         let opacities = ground.buildings.map { $0.opacity.isNaN ? 1 : min(1, max(0, $0.opacity)) }
         let opaque = ground.buildings.indices.filter { opacities[$0] >= 1 }
         var count = draw(ground, opaque.filter { ground.buildings[$0].pattern == nil }, projection: projection, toDevice: toDevice,
-                         horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, into: &frame)
+                         horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, batch: batch, into: &frame)
         // Patterned buildings: their images' transparent texels show the ground behind, not
         // their own far walls, as MapLibre draws a patterned layer — depth first, then colour
         // where each pixel's nearest surface is — into a layer laid over the frame.
@@ -35,14 +41,27 @@ public enum BuildingRenderer {
         if !patterned.isEmpty {
             var layer = DepthFrame(width: frame.width, height: frame.height)
             layer.depth = frame.depth
+            // Both passes draw the same triangles: made once where one batch holds them all.
             var faces = Faces()
-            count += Self.faces(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance,
-                                style: style, into: &faces)
-            faces.draw(into: &layer, horizon: horizon, bands: bands)
+            let first = Self.faces(ground, patterned, from: 0, batch: batch, projection: projection, toDevice: toDevice, horizon: horizon,
+                                   hazeDistance: hazeDistance, style: style, into: &faces)
+            let kept = first.next == patterned.count
+            if kept {
+                faces.draw(into: &layer, horizon: horizon, bands: bands)
+            } else {
+                _ = draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style,
+                         bands: bands, batch: batch, into: &layer)
+            }
             let nearest = layer.depth
             // The second pass draws where a surface is the nearest (within a millionth).
             for i in layer.depth.indices { layer.depth[i] = nearest[i] * (1 + 1e-6); layer.pixels[i] = 0 }
-            faces.draw(into: &layer, horizon: horizon, bands: bands)
+            if kept {
+                faces.draw(into: &layer, horizon: horizon, bands: bands)
+                count += first.count
+            } else {
+                count += draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style,
+                              bands: bands, batch: batch, into: &layer)
+            }
             for i in layer.pixels.indices {
                 frame.depth[i] = min(frame.depth[i], nearest[i])
                 if layer.pixels[i] != 0 { frame.pixels[i] = PremultipliedRGBA8.over(layer.pixels[i], frame.pixels[i]) }
@@ -61,7 +80,7 @@ public enum BuildingRenderer {
             var layer = DepthFrame(width: frame.width, height: frame.height)
             layer.depth = frame.depth
             count += draw(ground, ground.buildings.indices.filter { group($0) == g }, projection: projection, toDevice: toDevice,
-                          horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, into: &layer)
+                          horizon: horizon, hazeDistance: hazeDistance, style: style, bands: bands, batch: batch, into: &layer)
             // Premultiplied, source over, the layer times the group's opacity.
             let k = UInt32((g * 256).rounded())
             for i in layer.pixels.indices where layer.pixels[i] != 0 {
@@ -82,148 +101,166 @@ public enum BuildingRenderer {
     public static let maxTranslucentLayers = 16
 
     /// The buildings at `indices`, drawn into `frame` opaque: their triangles made in order
-    /// (`faces`), then drawn in bands of rows on all cores (`Faces.draw`).
+    /// (`faces`), then drawn in bands of rows on all cores (`Faces.draw`), at most about
+    /// `batch` triangles at a time (batches drawn in order keep each pixel's order).
     static func draw(_ ground: BuiltGround, _ indices: [Int], projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
-                     horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, bands: Int, into frame: inout DepthFrame) -> Int {
-        var faces = Faces()
-        let count = Self.faces(ground, indices, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance,
-                               style: style, into: &faces)
-        faces.draw(into: &frame, horizon: horizon, bands: bands)
+                     horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, bands: Int, batch: Int, into frame: inout DepthFrame) -> Int {
+        var faces = Faces(), count = 0, next = 0
+        while next < indices.count {
+            faces.removeAll()
+            let made = Self.faces(ground, indices, from: next, batch: batch, projection: projection, toDevice: toDevice, horizon: horizon,
+                                  hazeDistance: hazeDistance, style: style, into: &faces)
+            count += made.count
+            next = made.next
+            faces.draw(into: &frame, horizon: horizon, bands: bands)
+        }
         return count
     }
 
-    /// The triangles of the buildings at `indices`, in the order they are drawn; returns their
+    /// Appends the triangles of the buildings at `indices` from `start`, whole buildings until
+    /// `batch` or more are held; their number, and the position of the next building.
+    static func faces(_ ground: BuiltGround, _ indices: [Int], from start: Int, batch: Int, projection: Projection,
+                      toDevice: (scale: Double, dx: Double, dy: Double), horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle,
+                      into faces: inout Faces) -> (count: Int, next: Int) {
+        var count = 0, next = start
+        while next < indices.count && faces.count < batch {
+            count += Self.faces(ground, indices[next], projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance,
+                                style: style, into: &faces)
+            next += 1
+        }
+        return (count, next)
+    }
+
+    /// Appends the triangles of building `i`, in the order they are drawn; returns their
     /// number.
-    static func faces(_ ground: BuiltGround, _ indices: [Int], projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
+    static func faces(_ ground: BuiltGround, _ i: Int, projection: Projection, toDevice: (scale: Double, dx: Double, dy: Double),
                       horizon: SIMD3<Float>, hazeDistance: Double, style: TerrainStyle, into faces: inout Faces) -> Int {
         var count = 0
         let light = style.light
-        for i in indices {
-            let b = ground.buildings[i]
-            let prism = ground.prism(i, frame: projection.frame)
-            // The footprint counter-clockwise in plan and the courtyards clockwise, so each
-            // wall's outward normal (away from the building) is (dy, −dx); `order` keeps each
-            // corner's index in its ring, `offsets` where each ring starts among all corners.
-            var rings = prism.rings
-            var orders: [[Int]] = []
-            var offsets: [Int] = []
-            var total = 0
-            for r in rings.indices {
-                let n = rings[r].count
-                offsets.append(total)
-                total += n
-                var order = Array(0..<n)
-                var area = 0.0
-                for k in 0..<n { let p = rings[r][k], q = rings[r][(k + 1) % n]; area += p.0 * q.1 - q.0 * p.1 }
-                if (area < 0) == (r == 0) { rings[r].reverse(); order.reverse() }
-                orders.append(order)
-            }
-            let polygon = rings[0]
-            // The pattern, if its coordinates are the rings' (a pattern made for other rings —
-            // courtyards set after it, or left out — is not drawn rather than misread).
-            let pattern = b.pattern.flatMap { p in
-                p.roof.count == total && p.along.count == rings.count && zip(p.along, rings).allSatisfy({ $0.count == $1.count + 1 }) ? p : nil
-            }
-            func screen(_ p: (Double, Double), _ z: Double) -> (Double, Double, Double)? {
-                guard let s = projection.project(enu: Vector3(p.0, p.1, z)) else { return nil }
-                return (s.x * toDevice.scale + toDevice.dx, s.y * toDevice.scale + toDevice.dy, s.depth)
-            }
-            let own = SIMD3<Float>(Float(b.color.x), Float(b.color.y), Float(b.color.z))
-            // A style's light, towards which (east, north, up) for this view.
-            let styled = b.extrusionLight.map { ($0, $0.direction(heading: projection.camera.heading)) }
-            /// The haze at `depth`, and a colour hazed by it.
-            func haze(_ depth: Double) -> Float { Float(1 - exp(-depth / hazeDistance)) * 0.85 }
-            func hazed(_ c: SIMD3<Float>, depth: Double) -> SIMD3<Float> {
-                let h = haze(depth)
-                return c * (1 - h) + horizon * h
-            }
-            /// The sun's factor on a face whose cosine to it is `lit` (Lambert, 45 % ambient).
-            func sunlight(_ lit: Double) -> Float { Float(0.45 + 0.55 * max(0, min(1, lit))) }
-            func colour(_ lit: Double, depth: Double) -> SIMD3<Float> { hazed(own * sunlight(lit), depth: depth) }
-            /// The pattern's shade (`PatternShade`), times the light's `factor`, hazed at `depth`.
-            func patterned(_ pattern: BuildingPattern, _ factor: SIMD3<Float>, depth: Double, lod: Float) -> Int32 {
-                faces.shade(PatternShade(image: pattern.image, factor: factor, haze: haze(depth), lod: lod))
-            }
-            // Walls, of the footprint and round the courtyards.
-            for (r, ring) in rings.enumerated() {
-                let n = ring.count, order = orders[r]
-                for k in 0..<n {
-                    let p = ring[k], q = ring[(k + 1) % n]
-                    let ex = q.0 - p.0, ey = q.1 - p.1
-                    let len = (ex * ex + ey * ey).squareRoot()
-                    guard len > 1e-9 else { continue }
-                    let lit = (ey * light.0 - ex * light.1) / len
-                    guard let p0 = screen(p, prism.bottom), let q0 = screen(q, prism.bottom),
-                          let p1 = screen(p, prism.top), let q1 = screen(q, prism.top) else { continue }
-                    if let pattern {
-                        // Along the ring: the corner that closes it is at the ring's length.
-                        let i = order[k], j = order[(k + 1) % n], along = pattern.along[r]
-                        let up = i == (j + 1) % n
-                        let ui = Float(up && i == 0 ? along[n] : along[i]), uj = Float(!up && j == 0 ? along[n] : along[j])
-                        // Upright: the image's top towards the roof.
-                        let vb = Float(-b.base * pattern.upward), vt = Float(-b.roof * pattern.upward)
-                        // The mipmap level from the quad's image pixels per screen pixel (one for
-                        // both triangles: no seam along the diagonal).
-                        let screenArea = (abs(Self.area(p0, q0, q1)) + abs(Self.area(p0, q1, p1))) / 2
-                        let imageArea = abs(Double(uj - ui) * Double(vt - vb))
-                        // A style's light: its factor halfway up (MapLibre's differs at each end
-                        // only on walls over 106 m at the default intensity).
-                        let factor = styled.map { light, towards in
-                            let normal = SIMD3(ey / len, -ex / len, 0)
-                            return (light.patternFactor(normal: normal, towards: towards, wall: (false, b.base, b.roof))
-                                    + light.patternFactor(normal: normal, towards: towards, wall: (true, b.base, b.roof))) / 2
-                        } ?? SIMD3(repeating: sunlight(lit))
-                        let shade = patterned(pattern, factor, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
-                        faces.append(.pattern(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), shade: shade))
-                        faces.append(.pattern(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), shade: shade))
-                    } else if let (light, towards) = styled {
-                        let normal = SIMD3(ey / len, -ex / len, 0), depth = (p0.2 + q1.2) / 2
-                        let bottom = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (false, b.base, b.roof)), depth: depth)
-                        let top = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (true, b.base, b.roof)), depth: depth)
-                        faces.append(.colour(p0, q0, q1, bottom, bottom, top))
-                        faces.append(.colour(p0, q1, p1, bottom, top, top))
-                    } else {
-                        let c = colour(lit, depth: (p0.2 + q1.2) / 2)
-                        faces.append(.colour(p0, q0, q1, c, c, c))
-                        faces.append(.colour(p0, q1, p1, c, c, c))
-                    }
-                    count += 2
+        let b = ground.buildings[i]
+        let prism = ground.prism(i, frame: projection.frame)
+        // The footprint counter-clockwise in plan and the courtyards clockwise, so each
+        // wall's outward normal (away from the building) is (dy, −dx); `order` keeps each
+        // corner's index in its ring, `offsets` where each ring starts among all corners.
+        var rings = prism.rings
+        var orders: [[Int]] = []
+        var offsets: [Int] = []
+        var total = 0
+        for r in rings.indices {
+            let n = rings[r].count
+            offsets.append(total)
+            total += n
+            var order = Array(0..<n)
+            var area = 0.0
+            for k in 0..<n { let p = rings[r][k], q = rings[r][(k + 1) % n]; area += p.0 * q.1 - q.0 * p.1 }
+            if (area < 0) == (r == 0) { rings[r].reverse(); order.reverse() }
+            orders.append(order)
+        }
+        let polygon = rings[0]
+        // The pattern, if its coordinates are the rings' (a pattern made for other rings —
+        // courtyards set after it, or left out — is not drawn rather than misread).
+        let pattern = b.pattern.flatMap { p in
+            p.roof.count == total && p.along.count == rings.count && zip(p.along, rings).allSatisfy({ $0.count == $1.count + 1 }) ? p : nil
+        }
+        func screen(_ p: (Double, Double), _ z: Double) -> (Double, Double, Double)? {
+            guard let s = projection.project(enu: Vector3(p.0, p.1, z)) else { return nil }
+            return (s.x * toDevice.scale + toDevice.dx, s.y * toDevice.scale + toDevice.dy, s.depth)
+        }
+        let own = SIMD3<Float>(Float(b.color.x), Float(b.color.y), Float(b.color.z))
+        // A style's light, towards which (east, north, up) for this view.
+        let styled = b.extrusionLight.map { ($0, $0.direction(heading: projection.camera.heading)) }
+        /// The haze at `depth`, and a colour hazed by it.
+        func haze(_ depth: Double) -> Float { Float(1 - exp(-depth / hazeDistance)) * 0.85 }
+        func hazed(_ c: SIMD3<Float>, depth: Double) -> SIMD3<Float> {
+            let h = haze(depth)
+            return c * (1 - h) + horizon * h
+        }
+        /// The sun's factor on a face whose cosine to it is `lit` (Lambert, 45 % ambient).
+        func sunlight(_ lit: Double) -> Float { Float(0.45 + 0.55 * max(0, min(1, lit))) }
+        func colour(_ lit: Double, depth: Double) -> SIMD3<Float> { hazed(own * sunlight(lit), depth: depth) }
+        /// The pattern's shade (`PatternShade`), times the light's `factor`, hazed at `depth`.
+        func patterned(_ pattern: BuildingPattern, _ factor: SIMD3<Float>, depth: Double, lod: Float) -> Int32 {
+            faces.shade(PatternShade(image: pattern.image, factor: factor, haze: haze(depth), lod: lod))
+        }
+        // Walls, of the footprint and round the courtyards.
+        for (r, ring) in rings.enumerated() {
+            let n = ring.count, order = orders[r]
+            for k in 0..<n {
+                let p = ring[k], q = ring[(k + 1) % n]
+                let ex = q.0 - p.0, ey = q.1 - p.1
+                let len = (ex * ex + ey * ey).squareRoot()
+                guard len > 1e-9 else { continue }
+                let lit = (ey * light.0 - ex * light.1) / len
+                guard let p0 = screen(p, prism.bottom), let q0 = screen(q, prism.bottom),
+                      let p1 = screen(p, prism.top), let q1 = screen(q, prism.top) else { continue }
+                if let pattern {
+                    // Along the ring: the corner that closes it is at the ring's length.
+                    let i = order[k], j = order[(k + 1) % n], along = pattern.along[r]
+                    let up = i == (j + 1) % n
+                    let ui = Float(up && i == 0 ? along[n] : along[i]), uj = Float(!up && j == 0 ? along[n] : along[j])
+                    // Upright: the image's top towards the roof.
+                    let vb = Float(-b.base * pattern.upward), vt = Float(-b.roof * pattern.upward)
+                    // The mipmap level from the quad's image pixels per screen pixel (one for
+                    // both triangles: no seam along the diagonal).
+                    let screenArea = (abs(Self.area(p0, q0, q1)) + abs(Self.area(p0, q1, p1))) / 2
+                    let imageArea = abs(Double(uj - ui) * Double(vt - vb))
+                    // A style's light: its factor halfway up (MapLibre's differs at each end
+                    // only on walls over 106 m at the default intensity).
+                    let factor = styled.map { light, towards in
+                        let normal = SIMD3(ey / len, -ex / len, 0)
+                        return (light.patternFactor(normal: normal, towards: towards, wall: (false, b.base, b.roof))
+                                + light.patternFactor(normal: normal, towards: towards, wall: (true, b.base, b.roof))) / 2
+                    } ?? SIMD3(repeating: sunlight(lit))
+                    let shade = patterned(pattern, factor, depth: (p0.2 + q1.2) / 2, lod: Self.lod(imageArea, screenArea))
+                    faces.append(.pattern(p0, q0, q1, SIMD2(ui, vb), SIMD2(uj, vb), SIMD2(uj, vt), shade: shade))
+                    faces.append(.pattern(p0, q1, p1, SIMD2(ui, vb), SIMD2(uj, vt), SIMD2(ui, vt), shade: shade))
+                } else if let (light, towards) = styled {
+                    let normal = SIMD3(ey / len, -ex / len, 0), depth = (p0.2 + q1.2) / 2
+                    let bottom = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (false, b.base, b.roof)), depth: depth)
+                    let top = hazed(light.shade(b.color, normal: normal, towards: towards, wall: (true, b.base, b.roof)), depth: depth)
+                    faces.append(.colour(p0, q0, q1, bottom, bottom, top))
+                    faces.append(.colour(p0, q1, p1, bottom, top, top))
+                } else {
+                    let c = colour(lit, depth: (p0.2 + q1.2) / 2)
+                    faces.append(.colour(p0, q0, q1, c, c, c))
+                    faces.append(.colour(p0, q1, p1, c, c, c))
                 }
+                count += 2
             }
-            // Roof, by ear clipping.
-            // A style's roofs as its light shades them; other roofs lit by the sun from above.
-            let roofLit = light.2, roofDepth = screen(polygon[0], prism.top)?.2 ?? 0
-            let roofColour = styled.map { hazed($0.0.shade(b.color, normal: SIMD3(0, 0, 1), towards: $0.1, wall: nil), depth: roofDepth) }
-                ?? colour(roofLit, depth: roofDepth)
-            let triangles = Triangulation.triangulate(rings.map { $0.map { Point($0.0, $0.1) } })
-            // Each corner of the triangulation (the rings' corners in order): its position and
-            // its index among the rings' original corners.
-            let corners = rings.flatMap { $0 }
-            let original = orders.indices.flatMap { r in orders[r].map { offsets[r] + $0 } }
-            // One mipmap level for the roof, from all its triangles (no seams inside it).
-            let roofShade = pattern.map { pattern -> Int32 in
-                var screenArea = 0.0, imageArea = 0.0
-                for t in stride(from: 0, to: triangles.count - 2, by: 3) {
-                    let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
-                    guard let sa = screen(corners[ia], prism.top), let sb = screen(corners[ib], prism.top), let sc = screen(corners[ic], prism.top) else { continue }
-                    screenArea += abs(Self.area(sa, sb, sc)) / 2
-                    let ua = pattern.roof[original[ia]], ub = pattern.roof[original[ib]], uc = pattern.roof[original[ic]]
-                    imageArea += abs((ub.x - ua.x) * (uc.y - ua.y) - (uc.x - ua.x) * (ub.y - ua.y)) / 2
-                }
-                let factor = styled.map { $0.0.patternFactor(normal: SIMD3(0, 0, 1), towards: $0.1, wall: nil) } ?? SIMD3(repeating: sunlight(roofLit))
-                return patterned(pattern, factor, depth: roofDepth, lod: Self.lod(imageArea, screenArea))
-            }
+        }
+        // Roof, by ear clipping.
+        // A style's roofs as its light shades them; other roofs lit by the sun from above.
+        let roofLit = light.2, roofDepth = screen(polygon[0], prism.top)?.2 ?? 0
+        let roofColour = styled.map { hazed($0.0.shade(b.color, normal: SIMD3(0, 0, 1), towards: $0.1, wall: nil), depth: roofDepth) }
+            ?? colour(roofLit, depth: roofDepth)
+        let triangles = Triangulation.triangulate(rings.map { $0.map { Point($0.0, $0.1) } })
+        // Each corner of the triangulation (the rings' corners in order): its position and
+        // its index among the rings' original corners.
+        let corners = rings.flatMap { $0 }
+        let original = orders.indices.flatMap { r in orders[r].map { offsets[r] + $0 } }
+        // One mipmap level for the roof, from all its triangles (no seams inside it).
+        let roofShade = pattern.map { pattern -> Int32 in
+            var screenArea = 0.0, imageArea = 0.0
             for t in stride(from: 0, to: triangles.count - 2, by: 3) {
                 let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
                 guard let sa = screen(corners[ia], prism.top), let sb = screen(corners[ib], prism.top), let sc = screen(corners[ic], prism.top) else { continue }
-                if let pattern, let roofShade {
-                    func uv(_ k: Int) -> SIMD2<Float> { SIMD2<Float>(pattern.roof[original[k]]) }
-                    faces.append(.pattern(sa, sb, sc, uv(ia), uv(ib), uv(ic), shade: roofShade))
-                } else {
-                    faces.append(.colour(sa, sb, sc, roofColour, roofColour, roofColour))
-                }
-                count += 1
+                screenArea += abs(Self.area(sa, sb, sc)) / 2
+                let ua = pattern.roof[original[ia]], ub = pattern.roof[original[ib]], uc = pattern.roof[original[ic]]
+                imageArea += abs((ub.x - ua.x) * (uc.y - ua.y) - (uc.x - ua.x) * (ub.y - ua.y)) / 2
             }
+            let factor = styled.map { $0.0.patternFactor(normal: SIMD3(0, 0, 1), towards: $0.1, wall: nil) } ?? SIMD3(repeating: sunlight(roofLit))
+            return patterned(pattern, factor, depth: roofDepth, lod: Self.lod(imageArea, screenArea))
+        }
+        for t in stride(from: 0, to: triangles.count - 2, by: 3) {
+            let ia = triangles[t], ib = triangles[t + 1], ic = triangles[t + 2]
+            guard let sa = screen(corners[ia], prism.top), let sb = screen(corners[ib], prism.top), let sc = screen(corners[ic], prism.top) else { continue }
+            if let pattern, let roofShade {
+                func uv(_ k: Int) -> SIMD2<Float> { SIMD2<Float>(pattern.roof[original[k]]) }
+                faces.append(.pattern(sa, sb, sc, uv(ia), uv(ib), uv(ic), shade: roofShade))
+            } else {
+                faces.append(.colour(sa, sb, sc, roofColour, roofColour, roofColour))
+            }
+            count += 1
         }
         return count
     }
@@ -244,7 +281,19 @@ public enum BuildingRenderer {
         private(set) var faces: [Face] = []
         private(set) var shades: [PatternShade] = []
 
+        /// Triangles drawn at a time (about 8 MiB of them; a building of more is drawn whole):
+        /// a scene's buildings may make a million.
+        static let batch = 65_536
+
+        var count: Int { faces.count }
+
         mutating func append(_ face: Face) { faces.append(face) }
+
+        /// Empties the lists, keeping their storage.
+        mutating func removeAll() {
+            faces.removeAll(keepingCapacity: true)
+            shades.removeAll(keepingCapacity: true)
+        }
 
         /// Adds a shade; its index for `Face.pattern`.
         mutating func shade(_ shade: PatternShade) -> Int32 {

@@ -4,7 +4,7 @@ import TerrapinTestSupport
 import TerrapinGeo
 import TerrapinRaster
 import Terrapin3D
-import TerrapinTerrain
+@testable import TerrapinTerrain
 import TerrapinTiles
 @testable import TerrapinBasemap
 
@@ -147,10 +147,11 @@ import TerrapinTiles
         #expect(draw([try tower(0, opacity: 0.99)] + many).pixels[centre] != 0xFFFF_FFFF)
     }
 
-    /// Buildings are drawn in bands of rows at once: Monaco's patterned buildings, the same
-    /// plain, and some translucent, seen tilted, come out the same pixels, depths and triangle
-    /// count in one band as in 3, 8 or 13 (every band draws every triangle's rows within it,
-    /// in the order they were made).
+    /// Buildings are drawn in bands of rows at once, a batch of triangles at a time: Monaco's
+    /// patterned buildings, the same plain, and some translucent, seen tilted, come out the same
+    /// pixels, depths and triangle count in one band and one batch as in 3, 8 or 13 bands, and
+    /// in batches of a building or a hundred triangles (every band draws every triangle's rows
+    /// within it, in the order they were made, batch after batch).
     @Test func buildingsDrawTheSameInAnyNumberOfBands() throws {
         let basemap = try Self.basemap(sprite: true)
         let patterned = basemap.buildings(area: [7.424, 43.738, 7.430, 43.742], zoom: 16.4).compactMap { b -> Building? in
@@ -166,18 +167,24 @@ import TerrapinTiles
         let ground = BuiltGround(terrain: FlatGround(), buildings: patterned + plain)
         let camera = Camera(center: LatLngAltitude(latitude: 43.740, longitude: 7.427), heading: 30, tilt: 60, range: 700)
         let projection = Projection(camera: camera, width: 320, height: 240)
-        func draw(_ bands: Int) -> (DepthFrame, Int) {
+        func draw(_ bands: Int, batch: Int = .max) -> (DepthFrame, Int) {
             var frame = DepthFrame(width: 320, height: 240)
             let count = BuildingRenderer.draw(ground, projection: projection, toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(200, 210, 230),
-                                              hazeDistance: 4_000, bands: bands, into: &frame)
+                                              hazeDistance: 4_000, style: TerrainStyle(), bands: bands, batch: batch, into: &frame)
             return (frame, count)
         }
         let (one, count) = draw(1)
         let covered = one.depth.filter(\.isFinite).count
         #expect(covered > 320 * 240 / 4, "\(covered) pixels drawn")
-        for bands in [3, 8, 13] {
-            let (other, n) = draw(bands)
-            #expect(other.pixels == one.pixels && other.depth == one.depth && n == count, "\(bands) bands: \(n) triangles, \(count) in one")
+        #expect(count > 10_000, "\(count) triangles")
+        for (bands, batch) in [(3, Int.max), (8, Int.max), (13, Int.max), (1, 1), (8, 1), (3, 100)] {
+            let (other, n) = draw(bands, batch: batch)
+            #expect(other.pixels == one.pixels && other.depth == one.depth && n == count, "\(bands) bands, batches of \(batch): \(n) triangles, \(count) in one")
         }
+        // The public call draws the same, in its own bands and batches.
+        var frame = DepthFrame(width: 320, height: 240)
+        let n = BuildingRenderer.draw(ground, projection: projection, toDevice: (scale: 1, dx: 0, dy: 0), horizon: SIMD3(200, 210, 230),
+                                      hazeDistance: 4_000, into: &frame)
+        #expect(frame.pixels == one.pixels && frame.depth == one.depth && n == count)
     }
 }
