@@ -22,6 +22,7 @@ import Testing
         #expect(Cores.quota(cpuMax: "150000 100000\n") == 2)
         #expect(Cores.quota(cpuMax: "50000 100000") == 1)
         #expect(Cores.quota(cpuMax: "400000 100000") == 4)
+        #expect(Cores.quota(cpuMax: "\(Int.max) 100000") == Int.max / 100_000 + 1)
         #expect(Cores.quota(cpuMax: "max 100000\n") == nil)
         #expect(Cores.quota(cpuMax: nil) == nil)
         for bad in ["", "100000", "0 100000", "100000 0", "-5 100000", "1 2 3", "a b"] { #expect(Cores.quota(cpuMax: bad) == nil, "\(bad)") }
