@@ -41,27 +41,21 @@ public enum BuildingRenderer {
         if !patterned.isEmpty {
             var layer = DepthFrame(width: frame.width, height: frame.height)
             layer.depth = frame.depth
-            // Both passes draw the same triangles: made once where one batch holds them all.
+            // Both passes draw the same triangles: the first batch made once for both, the
+            // rest (if one batch does not hold them all) made again for each.
             var faces = Faces()
             let first = Self.faces(ground, patterned, from: 0, batch: batch, projection: projection, toDevice: toDevice, horizon: horizon,
                                    hazeDistance: hazeDistance, style: style, into: &faces)
-            let kept = first.next == patterned.count
-            if kept {
+            func pass() -> Int {
                 faces.draw(into: &layer, horizon: horizon, bands: bands)
-            } else {
-                _ = draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style,
-                         bands: bands, batch: batch, into: &layer)
+                return first.count + draw(ground, Array(patterned[first.next...]), projection: projection, toDevice: toDevice, horizon: horizon,
+                                          hazeDistance: hazeDistance, style: style, bands: bands, batch: batch, into: &layer)
             }
+            _ = pass()
             let nearest = layer.depth
             // The second pass draws where a surface is the nearest (within a millionth).
             for i in layer.depth.indices { layer.depth[i] = nearest[i] * (1 + 1e-6); layer.pixels[i] = 0 }
-            if kept {
-                faces.draw(into: &layer, horizon: horizon, bands: bands)
-                count += first.count
-            } else {
-                count += draw(ground, patterned, projection: projection, toDevice: toDevice, horizon: horizon, hazeDistance: hazeDistance, style: style,
-                              bands: bands, batch: batch, into: &layer)
-            }
+            count += pass()
             for i in layer.pixels.indices {
                 frame.depth[i] = min(frame.depth[i], nearest[i])
                 if layer.pixels[i] != 0 { frame.pixels[i] = PremultipliedRGBA8.over(layer.pixels[i], frame.pixels[i]) }
