@@ -20,11 +20,8 @@ public struct ExtrusionLight: Equatable, Sendable {
 
     public init(position: SIMD3<Double> = SIMD3(1.15, 210, 30), intensity: Double = 0.5, color: SIMD3<Double> = SIMD3(1, 1, 1),
                 anchoredToMap: Bool = false, verticalGradient: Bool = true) {
-        self.position = position
-        self.intensity = intensity
-        self.color = color
-        self.anchoredToMap = anchoredToMap
-        self.verticalGradient = verticalGradient
+        (self.position, self.intensity, self.color, self.anchoredToMap, self.verticalGradient) =
+            (position, intensity, color, anchoredToMap, verticalGradient)
     }
 
     /// MapLibre's default light.

@@ -207,11 +207,7 @@ public struct IconStretch: Sendable, Equatable {
     public var textFitHeight = "stretchOrShrink"
 
     public init(x: [[Double]] = [], y: [[Double]] = [], content: [Double]? = nil, textFitWidth: String = "stretchOrShrink", textFitHeight: String = "stretchOrShrink") {
-        self.x = x
-        self.y = y
-        self.content = content
-        self.textFitWidth = textFitWidth
-        self.textFitHeight = textFitHeight
+        (self.x, self.y, self.content, self.textFitWidth, self.textFitHeight) = (x, y, content, textFitWidth, textFitHeight)
     }
 
     /// Most stretch zones kept a direction. Sprites use one to three; eight keep a fitted icon

@@ -524,9 +524,6 @@ public struct AddedImage: Sendable, Equatable {
     public var pixelRatio: Double
     public var sdf: Bool
     public init(name: String, file: String, pixelRatio: Double = 1, sdf: Bool = false) {
-        self.name = name
-        self.file = file
-        self.pixelRatio = pixelRatio
-        self.sdf = sdf
+        (self.name, self.file, self.pixelRatio, self.sdf) = (name, file, pixelRatio, sdf)
     }
 }

@@ -21,10 +21,7 @@ public struct EvaluationContext {
     public var accumulated: StyleValue = .null
 
     public init(zoom: Double, layer: VectorTile.Layer? = nil, feature: VectorTile.Feature? = nil, tile: TileID? = nil) {
-        self.zoom = zoom
-        self.layer = layer
-        self.feature = feature
-        self.tile = tile
+        (self.zoom, self.layer, self.feature, self.tile) = (zoom, layer, feature, tile)
     }
 
     func property(_ key: String) -> StyleValue? {

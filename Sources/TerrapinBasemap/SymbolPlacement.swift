@@ -113,9 +113,7 @@ public struct SectionAlign: Sendable, Equatable {
     public var align: String
 
     public init(start: Int, end: Int, align: String) {
-        self.start = start
-        self.end = end
-        self.align = align
+        (self.start, self.end, self.align) = (start, end, align)
     }
 }
 

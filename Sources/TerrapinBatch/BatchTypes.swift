@@ -15,11 +15,7 @@ public struct BatchInput: Equatable, Sendable {
     /// scene's own and instead of --sizes / --scale.
     public var width: Int?, height: Int?, scale: Int?
     public init(scene: String, name: String, width: Int? = nil, height: Int? = nil, scale: Int? = nil) {
-        self.scene = scene
-        self.name = name
-        self.width = width
-        self.height = height
-        self.scale = scale
+        (self.scene, self.name, self.width, self.height, self.scale) = (scene, name, width, height, scale)
     }
 }
 

@@ -26,10 +26,7 @@ public struct SVGLimits: Sendable, Equatable {
     public static let maxDocumentSide = 16_384.0
 
     public init(maxFileBytes: Int = 4 << 20, maxSide: Int = 4096, maxPixels: Int = 4096 * 4096, maxFilterPixels: Int = 4096 * 4096) {
-        self.maxFileBytes = maxFileBytes
-        self.maxSide = maxSide
-        self.maxPixels = maxPixels
-        self.maxFilterPixels = maxFilterPixels
+        (self.maxFileBytes, self.maxSide, self.maxPixels, self.maxFilterPixels) = (maxFileBytes, maxSide, maxPixels, maxFilterPixels)
     }
 
     public static let `default` = SVGLimits()

@@ -30,11 +30,8 @@ public struct ImageDiffOptions: Equatable, Sendable {
 
     public init(threshold: Double = 0.1, detectsAntialiasing: Bool = true, maxDifferentPixels: Int = 0, maxDifferentRatio: Double = 0,
                 overWhiteOnly: Bool = false) {
-        self.threshold = threshold
-        self.detectsAntialiasing = detectsAntialiasing
-        self.maxDifferentPixels = maxDifferentPixels
-        self.maxDifferentRatio = maxDifferentRatio
-        self.overWhiteOnly = overWhiteOnly
+        (self.threshold, self.detectsAntialiasing, self.maxDifferentPixels, self.maxDifferentRatio, self.overWhiteOnly) =
+            (threshold, detectsAntialiasing, maxDifferentPixels, maxDifferentRatio, overWhiteOnly)
     }
 
     /// Byte-exact comparison.

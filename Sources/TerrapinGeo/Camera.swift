@@ -44,13 +44,8 @@ public struct Camera: Equatable, Hashable, Sendable {
 
     public init(center: LatLngAltitude, heading: Double = 0, tilt: Double = 0, roll: Double = 0, range: Double = Camera.defaultRange,
                 fieldOfView: Angle = Camera.defaultFieldOfView, altitudeMode: AltitudeMode = .absolute) {
-        self.center = center
-        self.heading = heading
-        self.tilt = tilt
-        self.roll = roll
-        self.range = range
-        self.fieldOfView = fieldOfView
-        self.altitudeMode = altitudeMode
+        (self.center, self.heading, self.tilt, self.roll, self.range, self.fieldOfView, self.altitudeMode) =
+            (center, heading, tilt, roll, range, fieldOfView, altitudeMode)
     }
 
     /// The camera with the SDK's restrictions applied: latitude clamped, longitude wrapped,
@@ -81,9 +76,7 @@ public struct ScreenPoint: Equatable, Sendable {
     public var depth: Double
 
     @inlinable public init(x: Double, y: Double, depth: Double) {
-        self.x = x
-        self.y = y
-        self.depth = depth
+        (self.x, self.y, self.depth) = (x, y, depth)
     }
 }
 
@@ -220,8 +213,7 @@ public struct LatLngBounds: Equatable, Hashable, Sendable {
     public var latitude: ClosedRange<Double>
     public var longitude: ClosedRange<Double>
     public init(latitude: ClosedRange<Double>, longitude: ClosedRange<Double>) {
-        self.latitude = latitude
-        self.longitude = longitude
+        (self.latitude, self.longitude) = (latitude, longitude)
     }
 }
 

@@ -33,9 +33,7 @@ public struct CameraFlight: Equatable, Sendable {
     public var duration: Double?
 
     public init(_ kind: Kind, start: Double = 0, duration: Double?) {
-        self.kind = kind
-        self.start = start
-        self.duration = duration
+        (self.kind, self.start, self.duration) = (kind, start, duration)
     }
 
     /// `flyCameraTo`: from the camera at `start` to `camera`.

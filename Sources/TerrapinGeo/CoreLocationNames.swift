@@ -11,8 +11,7 @@ public struct CLLocationCoordinate2D: Equatable, Hashable, Sendable {
     public var longitude: CLLocationDegrees
     public init() { latitude = 0; longitude = 0 }
     public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
-        self.latitude = latitude
-        self.longitude = longitude
+        (self.latitude, self.longitude) = (latitude, longitude)
     }
 }
 
@@ -27,8 +26,7 @@ public final class CLLocation: Sendable {
     }
 
     public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance) {
-        self.coordinate = coordinate
-        self.altitude = altitude
+        (self.coordinate, self.altitude) = (coordinate, altitude)
     }
 
     /// Metres along the great circle to `location`, on the mean Earth sphere (R = 6,371,008.8 m,

@@ -31,9 +31,7 @@ public struct LatLngAltitude: Equatable, Hashable, Sendable, CustomStringConvert
 
     /// As in the SDK this never fails; see `isValid` and `normalized`.
     public init(latitude: Double, longitude: Double, altitude: Double = 0) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.altitude = altitude
+        (self.latitude, self.longitude, self.altitude) = (latitude, longitude, altitude)
     }
 
     /// Nil unless every value is finite and the latitude is within ±90°; the longitude is wrapped.

@@ -5,13 +5,11 @@ public struct Point: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var y: Double
 
     @inlinable public init(_ x: Double, _ y: Double) {
-        self.x = x
-        self.y = y
+        (self.x, self.y) = (x, y)
     }
 
     @inlinable public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
+        (self.x, self.y) = (x, y)
     }
 
     public static let zero = Point(0, 0)
@@ -42,16 +40,10 @@ public struct Point: Equatable, Hashable, Sendable, CustomStringConvertible {
 
 /// An axis-aligned rectangle. Width and height are never negative for rects built by `init`.
 public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+    public var x, y, width, height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
     public var minX: Double { x }

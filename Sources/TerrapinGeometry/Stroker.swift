@@ -32,12 +32,7 @@ public struct StrokeStyle: Equatable, Sendable {
 
     public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
                 dash: [Double] = [], dashPhase: Double = 0) {
-        self.width = width
-        self.cap = cap
-        self.join = join
-        self.miterLimit = miterLimit
-        self.dash = dash
-        self.dashPhase = dashPhase
+        (self.width, self.cap, self.join, self.miterLimit, self.dash, self.dashPhase) = (width, cap, join, miterLimit, dash, dashPhase)
     }
 }
 

@@ -32,9 +32,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     public let reason: Reason
 
     public init(path: String, operation: String, reason: Reason) {
-        self.path = path
-        self.operation = operation
-        self.reason = reason
+        (self.path, self.operation, self.reason) = (path, operation, reason)
     }
 
     public init(path: String, operation: String, errno code: Int32) {

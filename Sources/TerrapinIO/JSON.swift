@@ -73,8 +73,7 @@ public struct JSONParser {
     }
 
     private init(bytes: [UInt8], maxDepth: Int) {
-        self.bytes = bytes
-        self.maxDepth = maxDepth
+        (self.bytes, self.maxDepth) = (bytes, maxDepth)
     }
 
     // Where the last `here()` counted columns to, so that locations cost O(1) amortised even

@@ -77,10 +77,7 @@ public struct TileView: Sendable {
     /// taken over the image, as MapLibre takes it, not tile by tile); nil: the canvas's.
     public var frame: (x0: Double, y0: Double, x1: Double, y1: Double)? = nil
     public init(origin: (x: Double, y: Double), pixelsPerTile: Double, unit: Double, zoom: Double) {
-        self.origin = origin
-        self.pixelsPerTile = pixelsPerTile
-        self.unit = unit
-        self.zoom = zoom
+        (self.origin, self.pixelsPerTile, self.unit, self.zoom) = (origin, pixelsPerTile, unit, zoom)
     }
 }
 

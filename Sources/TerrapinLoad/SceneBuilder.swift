@@ -101,8 +101,7 @@ public struct SceneBuilder {
     public var pixelRatio: Int? = nil
 
     public init(directory: String, files: FileAccess = .unrestricted) {
-        self.directory = directory
-        self.files = files
+        (self.directory, self.files) = (directory, files)
     }
 
     /// A file the scene names, relative to the scene's folder (a URL as it is).

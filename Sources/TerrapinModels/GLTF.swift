@@ -58,9 +58,7 @@ struct GLTFReader {
     var floatCache: [Int: (values: [Float], components: Int)] = [:]
 
     init(source: String, limits: ModelLimits, external: ((String, Int) throws(ModelError) -> [UInt8])?) {
-        self.source = source
-        self.limits = limits
-        self.external = external
+        (self.source, self.limits, self.external) = (source, limits, external)
     }
 
     // MARK: JSON helpers

@@ -105,14 +105,8 @@ public struct ModelAsset: Sendable {
 
     init(name: String, primitives: [ModelPrimitive], instances: [ModelInstance], materials: [ModelMaterial], textures: [ModelTexture],
          boundsMin: SIMD3<Double>, boundsMax: SIMD3<Double>, warnings: [String]) {
-        self.name = name
-        self.primitives = primitives
-        self.instances = instances
-        self.materials = materials
-        self.textures = textures
-        self.boundsMin = boundsMin
-        self.boundsMax = boundsMax
-        self.warnings = warnings
+        (self.name, self.primitives, self.instances, self.materials, self.textures, self.boundsMin, self.boundsMax, self.warnings) =
+            (name, primitives, instances, materials, textures, boundsMin, boundsMax, warnings)
     }
 
     /// A model made in code: each primitive drawn once, untransformed; every material and

@@ -15,9 +15,7 @@ public struct Orientation3D: Equatable, Hashable, Sendable {
     public var tilt: Double
     public var roll: Double
     public init(heading: Double = 0, tilt: Double = 0, roll: Double = 0) {
-        self.heading = heading
-        self.tilt = tilt
-        self.roll = roll
+        (self.heading, self.tilt, self.roll) = (heading, tilt, roll)
     }
 }
 
@@ -25,9 +23,7 @@ public struct Orientation3D: Equatable, Hashable, Sendable {
 public struct Vector3D: Equatable, Hashable, Sendable {
     public var x: Double, y: Double, z: Double
     public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
+        (self.x, self.y, self.z) = (x, y, z)
     }
     /// The same scale on every axis.
     public init(_ uniform: Double) { self.init(x: uniform, y: uniform, z: uniform) }
@@ -42,9 +38,7 @@ public struct PlacedModel: Sendable {
     public let origin: Vector3
 
     public init(asset: ModelAsset, linear: [Double], origin: Vector3) {
-        self.asset = asset
-        self.linear = linear
-        self.origin = origin
+        (self.asset, self.linear, self.origin) = (asset, linear, origin)
     }
 
     /// `position` with its altitude already resolved to metres above the ellipsoid.

@@ -30,8 +30,7 @@ public final class HTTPCache: Sendable {
     public static let maxEntryBytes = 64 * 1024 * 1024
 
     public init(directory: String, limit: Int = 1 << 30) {
-        self.directory = directory
-        self.limit = limit
+        (self.directory, self.limit) = (directory, limit)
     }
 
     public struct Entry: Sendable, Equatable {

@@ -26,11 +26,9 @@ public enum PNGCompression: String, CaseIterable, Sendable {
 /// A key/value text chunk. Keys are 1–79 Latin-1 characters without leading, trailing or
 /// double spaces; values in Latin-1 go into tEXt, others into uncompressed iTXt (UTF-8).
 public struct PNGTextEntry: Equatable, Hashable, Sendable {
-    public var key: String
-    public var value: String
+    public var key, value: String
     public init(key: String, value: String) {
-        self.key = key
-        self.value = value
+        (self.key, self.value) = (key, value)
     }
 }
 
@@ -48,10 +46,7 @@ public struct PNGEncodingOptions: Equatable, Sendable {
     public var banded: Bool
 
     public init(compression: PNGCompression = .default, text: [PNGTextEntry] = [], includesContentHash: Bool = false, banded: Bool = true) {
-        self.compression = compression
-        self.text = text
-        self.includesContentHash = includesContentHash
-        self.banded = banded
+        (self.compression, self.text, self.includesContentHash, self.banded) = (compression, text, includesContentHash, banded)
     }
 
     public static let `default` = PNGEncodingOptions()

@@ -6,16 +6,10 @@
 
 /// Straight-alpha colour with components in 0...1 (values outside are clamped on conversion).
 public struct RGBAColor: Equatable, Hashable, Sendable {
-    public var red: Float
-    public var green: Float
-    public var blue: Float
-    public var alpha: Float
+    public var red, green, blue, alpha: Float
 
     @inlinable public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
+        (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
 
     public static let transparent = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
@@ -39,16 +33,10 @@ public struct RGBAColor: Equatable, Hashable, Sendable {
 
 /// Straight-alpha 8-bit colour.
 public struct RGBA8: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
-    public var alpha: UInt8
+    public var red, green, blue, alpha: UInt8
 
     @inlinable public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
+        (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
 
     /// Parses `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional). Nil otherwise.
@@ -87,17 +75,11 @@ public struct RGBA8: Equatable, Hashable, Sendable, CustomStringConvertible {
 
 /// Premultiplied 8-bit colour: each colour component is at most `alpha`.
 public struct PremultipliedRGBA8: Equatable, Hashable, Sendable {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
-    public var alpha: UInt8
+    public var red, green, blue, alpha: UInt8
 
     /// The caller promises red, green, blue <= alpha.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
+        (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
 
     public static let transparent = PremultipliedRGBA8(red: 0, green: 0, blue: 0, alpha: 0)

@@ -33,8 +33,7 @@ public struct MaskSink: CoverageSink {
     let width: Int
 
     public init(pixels: UnsafeMutablePointer<UInt8>, width: Int) {
-        self.pixels = pixels
-        self.width = width
+        (self.pixels, self.width) = (pixels, width)
     }
 
     public mutating func blit(y: Int, x: Int, coverage: UnsafeMutableBufferPointer<UInt8>) {

@@ -7,8 +7,7 @@ public struct GradientStop: Equatable, Sendable {
     public var offset: Double
     public var color: RGBAColor
     public init(offset: Double, color: RGBAColor) {
-        self.offset = offset
-        self.color = color
+        (self.offset, self.color) = (offset, color)
     }
 }
 
@@ -28,10 +27,7 @@ public struct LinearGradient: Equatable, Sendable {
     public var stops: [GradientStop]
     public var spread: SpreadMode
     public init(start: Point, end: Point, stops: [GradientStop], spread: SpreadMode = .pad) {
-        self.start = start
-        self.end = end
-        self.stops = stops
-        self.spread = spread
+        (self.start, self.end, self.stops, self.spread) = (start, end, stops, spread)
     }
 }
 
@@ -41,10 +37,7 @@ public struct RadialGradient: Equatable, Sendable {
     public var stops: [GradientStop]
     public var spread: SpreadMode
     public init(center: Point, radius: Double, stops: [GradientStop], spread: SpreadMode = .pad) {
-        self.center = center
-        self.radius = radius
-        self.stops = stops
-        self.spread = spread
+        (self.center, self.radius, self.stops, self.spread) = (center, radius, stops, spread)
     }
 }
 
@@ -66,10 +59,7 @@ public struct Paint: Equatable, Sendable {
     public var antiAlias: Bool
 
     public init(shader: Shader = .solid(.black), opacity: Double = 1, blendMode: BlendMode = .sourceOver, antiAlias: Bool = true) {
-        self.shader = shader
-        self.opacity = opacity
-        self.blendMode = blendMode
-        self.antiAlias = antiAlias
+        (self.shader, self.opacity, self.blendMode, self.antiAlias) = (shader, opacity, blendMode, antiAlias)
     }
 
     public init(color: RGBAColor, blendMode: BlendMode = .sourceOver) {

@@ -387,8 +387,7 @@ public final class RasterizerPool: Sendable {
     private struct Spare: @unchecked Sendable { let rasterizer: Rasterizer }
 
     public init(maxSpares: Int = 8, maxSpareBytes: Int = 5 << 20) {
-        self.maxSpares = maxSpares
-        self.maxSpareBytes = maxSpareBytes
+        (self.maxSpares, self.maxSpareBytes) = (maxSpares, maxSpareBytes)
     }
 
     /// A kept rasterizer, or a new one.

@@ -50,11 +50,7 @@ public struct MapHit {
     public let action: () -> Void
 
     public init(target: Target, label: String?, action: @escaping () -> Void, mayChangeState: Bool = true, location: LatLngAltitude? = nil) {
-        self.target = target
-        self.label = label
-        self.action = action
-        self.mayChangeState = mayChangeState
-        self.location = location
+        (self.target, self.label, self.action, self.mayChangeState, self.location) = (target, label, action, mayChangeState, location)
     }
     /// False when running it can change nothing (no handler, no popover to close): the
     /// resolved scene stays valid after it.

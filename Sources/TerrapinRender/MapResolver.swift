@@ -44,10 +44,7 @@ public struct PreparedMarker {
         let lightweight: LightweightOptions?
         let labelLayout: TextLayout?
         init(markerPopover: MarkerPopover?, popover: ViewLayout?, lightweight: LightweightOptions?, labelLayout: TextLayout?) {
-            self.markerPopover = markerPopover
-            self.popover = popover
-            self.lightweight = lightweight
-            self.labelLayout = labelLayout
+            (self.markerPopover, self.popover, self.lightweight, self.labelLayout) = (markerPopover, popover, lightweight, labelLayout)
         }
     }
     var markerPopover: MarkerPopover? { extras?.markerPopover }

@@ -9,8 +9,7 @@ public struct GeoJSONSpec: Equatable, Sendable {
     public var style = GeoJSONStyle()
 
     public init(file: String, style: GeoJSONStyle = GeoJSONStyle()) {
-        self.file = file
-        self.style = style
+        (self.file, self.style) = (file, style)
     }
 }
 

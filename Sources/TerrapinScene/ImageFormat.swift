@@ -24,9 +24,7 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public var quality: Int?
 
     public init(_ kind: Kind, compression: ImageCompression = .default, quality: Int? = nil) {
-        self.kind = kind
-        self.compression = compression
-        self.quality = quality
+        (self.kind, self.compression, self.quality) = (kind, compression, quality)
     }
 
     /// PNG: 8-bit RGBA, straight alpha.

@@ -37,10 +37,7 @@ public struct MapBasemap: @unchecked Sendable {
     }
 
     package init(tiles: any TileSource, style: BasemapStyle?, files: FileAccess, open: @escaping @Sendable (String) throws -> any TileSource) {
-        self.tiles = tiles
-        self.style = style
-        self.files = files
-        self.open = open
+        (self.tiles, self.style, self.files, self.open) = (tiles, style, files, open)
     }
 }
 
@@ -67,9 +64,7 @@ package final class DrawnBasemap: @unchecked Sendable {
     static let cost = 64 << 20
 
     init(basemap: Basemap, drape: Imagery, keep: [AnyObject]) {
-        self.basemap = basemap
-        self.drape = drape
-        self.keep = keep
+        (self.basemap, self.drape, self.keep) = (basemap, drape, keep)
     }
 
     /// The drawn basemap of `spec` in `mode` over `imagery` (nil in `.satellite` mode), from the

@@ -135,14 +135,9 @@ public protocol MapContent {
 }
 
 @resultBuilder
-public enum MapContentBuilder {
+public enum MapContentBuilder: ListBuilder {
+    public typealias Element = MapItem
     public static func buildExpression(_ content: some MapContent) -> [MapItem] { content.items }
-    public static func buildBlock(_ parts: [MapItem]...) -> [MapItem] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [MapItem]?) -> [MapItem] { part ?? [] }
-    public static func buildEither(first: [MapItem]) -> [MapItem] { first }
-    public static func buildEither(second: [MapItem]) -> [MapItem] { second }
-    public static func buildArray(_ parts: [[MapItem]]) -> [MapItem] { parts.flatMap { $0 } }
-    public static func buildLimitedAvailability(_ part: [MapItem]) -> [MapItem] { part }
     /// The collected items as one piece of map content, so that helpers can be written
     /// `@MapContentBuilder var pins: some MapContent { … }`.
     public static func buildFinalResult(_ items: [MapItem]) -> MapItems { MapItems(items: items) }
@@ -343,9 +338,7 @@ public struct TextSection: Sendable, Equatable {
     public var end: Int
     public var color: RGBAColor
     public init(start: Int, end: Int, color: RGBAColor) {
-        self.start = start
-        self.end = end
-        self.color = color
+        (self.start, self.end, self.color) = (start, end, color)
     }
 }
 
@@ -497,9 +490,7 @@ public struct VariableAnchor: Sendable, Equatable {
     public var justify: String
 
     public init(anchor: String, offset: Size, justify: String) {
-        self.anchor = anchor
-        self.offset = offset
-        self.justify = justify
+        (self.anchor, self.offset, self.justify) = (anchor, offset, justify)
     }
 }
 
@@ -575,10 +566,7 @@ public struct PopoverStyle {
     public var shadow: Shadow
 
     public init(padding: Double = 16, backgroundColor: Color = .white, borderRadius: Double = 8, shadow: Shadow = Shadow()) {
-        self.padding = padding
-        self.backgroundColor = backgroundColor
-        self.borderRadius = borderRadius
-        self.shadow = shadow
+        (self.padding, self.backgroundColor, self.borderRadius, self.shadow) = (padding, backgroundColor, borderRadius, shadow)
     }
 
     public static var `default`: PopoverStyle { PopoverStyle() }

@@ -58,40 +58,40 @@ public struct CompassControl: MapControl, View, Sendable {
     public var body: some View { EmptyView() }
 }
 
-public struct ZoomControl: MapControl, View, Sendable {
+/// A two-button control: zoom, tilt, rotate or pan (`ZoomControl`, … below), laid out by its
+/// orientation.
+public struct OrientedMapControl<Kind: OrientedMapControlKind>: MapControl, View, Sendable {
     public let orientation: MapControlOrientation
     public init(orientation: MapControlOrientation = .auto) { self.orientation = orientation }
-    public var _primitiveControls: [MapControlKind] { [.zoom(orientation)] }
+    public var _primitiveControls: [MapControlKind] { [Kind.control(orientation)] }
     public var body: some View { EmptyView() }
 }
 
-public struct TiltControl: MapControl, View, Sendable {
-    public let orientation: MapControlOrientation
-    public init(orientation: MapControlOrientation = .auto) { self.orientation = orientation }
-    public var _primitiveControls: [MapControlKind] { [.tilt(orientation)] }
-    public var body: some View { EmptyView() }
+/// Which two-button control an `OrientedMapControl` is.
+public protocol OrientedMapControlKind: Sendable {
+    static func control(_ orientation: MapControlOrientation) -> MapControlKind
 }
 
-public struct RotateControl: MapControl, View, Sendable {
-    public let orientation: MapControlOrientation
-    public init(orientation: MapControlOrientation = .auto) { self.orientation = orientation }
-    public var _primitiveControls: [MapControlKind] { [.rotate(orientation)] }
-    public var body: some View { EmptyView() }
+public enum ZoomControlKind: OrientedMapControlKind { public static func control(_ o: MapControlOrientation) -> MapControlKind { .zoom(o) } }
+public enum TiltControlKind: OrientedMapControlKind { public static func control(_ o: MapControlOrientation) -> MapControlKind { .tilt(o) } }
+public enum RotateControlKind: OrientedMapControlKind { public static func control(_ o: MapControlOrientation) -> MapControlKind { .rotate(o) } }
+public enum PanHorizontalControlKind: OrientedMapControlKind {
+    public static func control(_ o: MapControlOrientation) -> MapControlKind { .panHorizontal(o) }
+}
+public enum PanVerticalControlKind: OrientedMapControlKind {
+    public static func control(_ o: MapControlOrientation) -> MapControlKind { .panVertical(o) }
 }
 
-public struct PanHorizontalControl: MapControl, View, Sendable {
-    public let orientation: MapControlOrientation
-    public init(orientation: MapControlOrientation = .auto) { self.orientation = orientation }
-    public var _primitiveControls: [MapControlKind] { [.panHorizontal(orientation)] }
-    public var body: some View { EmptyView() }
-}
-
-public struct PanVerticalControl: MapControl, View, Sendable {
-    public let orientation: MapControlOrientation
-    public init(orientation: MapControlOrientation = .auto) { self.orientation = orientation }
-    public var _primitiveControls: [MapControlKind] { [.panVertical(orientation)] }
-    public var body: some View { EmptyView() }
-}
+/// "+" and "−".
+public typealias ZoomControl = OrientedMapControl<ZoomControlKind>
+/// Tilt up and down.
+public typealias TiltControl = OrientedMapControl<TiltControlKind>
+/// Turn left and right.
+public typealias RotateControl = OrientedMapControl<RotateControlKind>
+/// Pan left and right.
+public typealias PanHorizontalControl = OrientedMapControl<PanHorizontalControlKind>
+/// Pan up and down.
+public typealias PanVerticalControl = OrientedMapControl<PanVerticalControlKind>
 
 extension Spacer: MapControl {
     public var _primitiveControls: [MapControlKind] { [.spacer] }
@@ -105,14 +105,9 @@ public struct MapControls: MapControl, Sendable {
 
 /// Collects controls: blocks, `if`, `if`/`else`, `for` and availability checks.
 @resultBuilder
-public enum MapControlsBuilder {
+public enum MapControlsBuilder: ListBuilder {
+    public typealias Element = MapControlKind
     public static func buildExpression(_ control: some MapControl) -> [MapControlKind] { control._primitiveControls }
-    public static func buildBlock(_ parts: [MapControlKind]...) -> [MapControlKind] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [MapControlKind]?) -> [MapControlKind] { part ?? [] }
-    public static func buildEither(first: [MapControlKind]) -> [MapControlKind] { first }
-    public static func buildEither(second: [MapControlKind]) -> [MapControlKind] { second }
-    public static func buildArray(_ parts: [[MapControlKind]]) -> [MapControlKind] { parts.flatMap { $0 } }
-    public static func buildLimitedAvailability(_ part: [MapControlKind]) -> [MapControlKind] { part }
     public static func buildFinalResult(_ controls: [MapControlKind]) -> MapControls { MapControls(controls) }
 }
 

@@ -58,8 +58,7 @@ public struct BasemapSpec: Equatable, Sendable {
     /// Images added to the style's sprite (MapLibre's `addImage`), in order.
     public var images: [AddedImage] = []
     public init(tiles: String, style: String? = nil) {
-        self.tiles = tiles
-        self.style = style
+        (self.tiles, self.style) = (tiles, style)
     }
 }
 
@@ -98,10 +97,7 @@ public struct InlineGrid: Equatable, Sendable {
     public var samples: [Float]
 
     public init(columns: Int, rows: Int, bounds: [Double], samples: [Float]) {
-        self.columns = columns
-        self.rows = rows
-        self.bounds = bounds
-        self.samples = samples
+        (self.columns, self.rows, self.bounds, self.samples) = (columns, rows, bounds, samples)
     }
 
     public init(_ grid: HeightGrid) {

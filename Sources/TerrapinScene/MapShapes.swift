@@ -32,11 +32,8 @@ public struct Polyline: MapContent, MapContentTappable {
 
         public init(strokeColor: UIColor = .white, strokeWidth: Double = 1.0, outerColor: UIColor = .white, outerWidth: Double = 0.0,
                     strokePattern: StrokePattern = .solid) {
-            self.strokeColor = strokeColor
-            self.strokeWidth = strokeWidth
-            self.outerColor = outerColor
-            self.outerWidth = outerWidth
-            self.strokePattern = strokePattern
+            (self.strokeColor, self.strokeWidth, self.outerColor, self.outerWidth, self.strokePattern) =
+                (strokeColor, strokeWidth, outerColor, outerWidth, strokePattern)
         }
     }
 
@@ -49,9 +46,7 @@ public struct Polyline: MapContent, MapContentTappable {
         public var drawOccludedSegments: Bool
 
         public init(geodesic: Bool = false, extruded: Bool = false, drawOccludedSegments: Bool = false) {
-            self.geodesic = geodesic
-            self.extruded = extruded
-            self.drawOccludedSegments = drawOccludedSegments
+            (self.geodesic, self.extruded, self.drawOccludedSegments) = (geodesic, extruded, drawOccludedSegments)
         }
     }
 
@@ -64,8 +59,7 @@ public struct Polyline: MapContent, MapContentTappable {
     public var tapAction: (() -> Void)?
 
     public init(path: [LatLngAltitude], altitudeMode: AltitudeMode = .clampToGround) {
-        self.path = path
-        self.altitudeMode = altitudeMode
+        (self.path, self.altitudeMode) = (path, altitudeMode)
     }
 
     public func stroke(_ style: StrokeStyle) -> Polyline { var p = self; p.strokeStyle = style; return p }
@@ -89,12 +83,8 @@ public struct Polygon: MapContent, MapContentTappable {
 
         public init(fillColor: UIColor = .white, strokeColor: UIColor = .clear, strokeWidth: Double = 0, extruded: Bool = false,
                     drawsOccludedSegments: Bool = false, geodesic: Bool = true) {
-            self.fillColor = fillColor
-            self.strokeColor = strokeColor
-            self.strokeWidth = strokeWidth
-            self.extruded = extruded
-            self.drawsOccludedSegments = drawsOccludedSegments
-            self.geodesic = geodesic
+            (self.fillColor, self.strokeColor, self.strokeWidth, self.extruded, self.drawsOccludedSegments, self.geodesic) =
+                (fillColor, strokeColor, strokeWidth, extruded, drawsOccludedSegments, geodesic)
         }
     }
 
@@ -108,9 +98,7 @@ public struct Polygon: MapContent, MapContentTappable {
     public var tapAction: (() -> Void)?
 
     public init(path: [LatLngAltitude], innerPaths: [[LatLngAltitude]] = [], altitudeMode: AltitudeMode = .clampToGround) {
-        self.path = path
-        self.innerPaths = innerPaths
-        self.altitudeMode = altitudeMode
+        (self.path, self.innerPaths, self.altitudeMode) = (path, innerPaths, altitudeMode)
     }
 
     /// The SDK 1.0's form: an outer ring and holes as one geometry.
@@ -132,8 +120,7 @@ public struct PolygonGeometry: Equatable, Hashable, Sendable {
     public var path: [LatLngAltitude]
     public var innerPaths: [[LatLngAltitude]]
     public init(path: [LatLngAltitude], innerPaths: [[LatLngAltitude]] = []) {
-        self.path = path
-        self.innerPaths = innerPaths
+        (self.path, self.innerPaths) = (path, innerPaths)
     }
 }
 
@@ -150,7 +137,6 @@ public struct MapTapInfo {
     public let content: Content
 
     public init(location: LatLngAltitude, content: Content = .map) {
-        self.location = location
-        self.content = content
+        (self.location, self.content) = (location, content)
     }
 }

@@ -22,9 +22,7 @@ public struct SceneFile: Equatable, Sendable {
     public var origin = SceneOrigin()
 
     public init(output: OutputOptions = OutputOptions(), map: MapScene? = nil, directory: String = ".") {
-        self.output = output
-        self.map = map
-        self.directory = directory
+        (self.output, self.map, self.directory) = (output, map, directory)
     }
 }
 
@@ -57,11 +55,7 @@ public struct OutputOptions: Equatable, Sendable {
 
     public init(width: Int = 512, height: Int = 384, scale: Int = 1, background: RGBA8 = RGBA8(red: 255, green: 255, blue: 255),
                 format: ImageFormat = .png()) {
-        self.width = width
-        self.height = height
-        self.scale = scale
-        self.background = background
-        self.format = format
+        (self.width, self.height, self.scale, self.background, self.format) = (width, height, scale, background, format)
     }
 
     public var pixelWidth: Int { width * scale }
@@ -108,9 +102,7 @@ public struct SceneOrigin: Equatable, Sendable {
     /// The font families it names (`file` is the family), with where.
     public var fonts: [FileReference]
     public init(file: String = "<memory>", references: [FileReference] = [], fonts: [FileReference] = []) {
-        self.file = file
-        self.references = references
-        self.fonts = fonts
+        (self.file, self.references, self.fonts) = (file, references, fonts)
     }
     public static func == (a: SceneOrigin, b: SceneOrigin) -> Bool { true }
 }

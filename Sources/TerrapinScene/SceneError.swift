@@ -8,9 +8,7 @@ public struct SceneIssue: Equatable, Sendable, CustomStringConvertible {
     public let message: String
 
     public init(path: String, location: SourceLocation?, message: String) {
-        self.path = path
-        self.location = location
-        self.message = message
+        (self.path, self.location, self.message) = (path, location, message)
     }
 
     public var description: String {

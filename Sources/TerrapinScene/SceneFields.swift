@@ -40,8 +40,7 @@ struct Composition: Sendable {
     let text: String
 
     init(schema: JSONValue, text: String) {
-        self.schema = schema
-        self.text = text
+        (self.schema, self.text) = (schema, text)
     }
 
     init(keyword: String, cases: JSONValue, text: String) {

@@ -15,8 +15,7 @@ public struct ModelSpec: Equatable, Sendable {
     public var orientation = Orientation3D()
 
     public init(position: LatLngAltitude, file: String) {
-        self.position = position
-        self.file = file
+        (self.position, self.file) = (position, file)
     }
 }
 

@@ -92,10 +92,7 @@ struct ShapeMembers: Sendable {
 
     init() {}
     init(cornerRadius: Double?, fill: Color?, stroke: Color?, lineWidth: Double) {
-        self.cornerRadius = cornerRadius
-        self.fill = fill
-        self.stroke = stroke
-        self.lineWidth = lineWidth
+        (self.cornerRadius, self.fill, self.stroke, self.lineWidth) = (cornerRadius, fill, stroke, lineWidth)
     }
 }
 

@@ -7,8 +7,7 @@ public struct SnapshotAttachment: Equatable, Sendable {
     public var name: String
     public var bytes: [UInt8]
     public init(name: String, bytes: [UInt8]) {
-        self.name = name
-        self.bytes = bytes
+        (self.name, self.bytes) = (name, bytes)
     }
 }
 
@@ -21,9 +20,7 @@ public struct Diffing<Format> {
 
     public init(toData: @escaping (Format) throws -> [UInt8], fromData: @escaping ([UInt8]) throws -> Format,
                 diff: @escaping (_ expected: Format, _ actual: Format) -> (message: String, attachments: [SnapshotAttachment])?) {
-        self.toData = toData
-        self.fromData = fromData
-        self.diff = diff
+        (self.toData, self.fromData, self.diff) = (toData, fromData, diff)
     }
 }
 
@@ -34,9 +31,7 @@ public struct Snapshotting<Value, Format> {
     public var snapshot: (Value) throws -> Format
 
     public init(pathExtension: String, diffing: Diffing<Format>, snapshot: @escaping (Value) throws -> Format) {
-        self.pathExtension = pathExtension
-        self.diffing = diffing
-        self.snapshot = snapshot
+        (self.pathExtension, self.diffing, self.snapshot) = (pathExtension, diffing, snapshot)
     }
 
     /// A strategy for another value type that converts it to this strategy's value first.

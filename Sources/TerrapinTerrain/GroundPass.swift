@@ -25,9 +25,7 @@ public struct SkyColors: Sendable, Equatable {
     /// style's `sky` asks for it.
     public var haze: Bool
     public init(zenith: RGBAColor, horizon: RGBAColor, haze: Bool = true) {
-        self.zenith = zenith
-        self.horizon = horizon
-        self.haze = haze
+        (self.zenith, self.horizon, self.haze) = (zenith, horizon, haze)
     }
 }
 

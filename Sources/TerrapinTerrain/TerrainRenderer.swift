@@ -131,10 +131,7 @@ public enum TerrainRenderer {
         var reader = ImageryReader()
 
         init(imagery: Imagery, origin: (x: Double, y: Double), horizon: SIMD3<Float>, flatLight: Float) {
-            self.imagery = imagery
-            self.origin = origin
-            self.horizon = horizon
-            self.flatLight = flatLight
+            (self.imagery, self.origin, self.horizon, self.flatLight) = (imagery, origin, horizon, flatLight)
         }
 
         /// Draws `block`'s made rows.

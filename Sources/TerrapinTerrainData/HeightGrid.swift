@@ -118,10 +118,7 @@ public struct GridSource: Equatable, Sendable {
     /// The tile source's attribution (tiles only).
     public var attribution: String?
     public init(file: String, bounds: [Double]? = nil, tiles: ElevationEncoding? = nil, attribution: String? = nil) {
-        self.file = file
-        self.bounds = bounds
-        self.tiles = tiles
-        self.attribution = attribution
+        (self.file, self.bounds, self.tiles, self.attribution) = (file, bounds, tiles, attribution)
     }
 }
 

@@ -47,11 +47,7 @@ public struct FontRequest: Hashable, Sendable {
 
     public init(family: String = FontLibrary.defaultFamily, weight: FontWeight = .regular, italic: Bool = false, path: String? = nil,
                 language: String? = nil) {
-        self.family = family
-        self.weight = weight
-        self.italic = italic
-        self.path = path
-        self.language = language
+        (self.family, self.weight, self.italic, self.path, self.language) = (family, weight, italic, path, language)
     }
 }
 

@@ -51,8 +51,7 @@ public struct FontSpec: Hashable, Sendable {
     public var size: Double
 
     public init(_ request: FontRequest = FontRequest(), size: Double = 17) {
-        self.request = request
-        self.size = size
+        (self.request, self.size) = (request, size)
     }
 
     /// SwiftUI's `.system(size:weight:design:)`.

@@ -52,8 +52,7 @@ public final class GlyphCache: @unchecked Sendable {
         let mask: GlyphMask
         var lastUse: UInt64
         init(mask: GlyphMask, lastUse: UInt64) {
-            self.mask = mask
-            self.lastUse = lastUse
+            (self.mask, self.lastUse) = (mask, lastUse)
         }
     }
 

@@ -53,9 +53,7 @@ public enum Shaper {
         public var face: FontFace
         public var request: FontRequest
         public init(range: Range<Int>, face: FontFace, request: FontRequest) {
-            self.range = range
-            self.face = face
-            self.request = request
+            (self.range, self.face, self.request) = (range, face, request)
         }
     }
 

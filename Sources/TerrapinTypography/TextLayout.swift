@@ -79,9 +79,7 @@ public struct TextSpan<Value: Hashable & Sendable>: Hashable, Sendable {
     public var end: Int
     public var value: Value
     public init(start: Int, end: Int, _ value: Value) {
-        self.start = start
-        self.end = end
-        self.value = value
+        (self.start, self.end, self.value) = (start, end, value)
     }
 }
 
@@ -165,14 +163,8 @@ public struct LaidOutGlyph: Sendable {
     public var scale = 1.0
 
     public init(face: FontFace, glyph: UInt32, x: Double, y: Double, codePoint: UInt32 = 0, cluster: Int = 0, advance: Double = 0, scale: Double = 1) {
-        self.face = face
-        self.glyph = glyph
-        self.x = x
-        self.y = y
-        self.codePoint = codePoint
-        self.cluster = cluster
-        self.advance = advance
-        self.scale = scale
+        (self.face, self.glyph, self.x, self.y, self.codePoint, self.cluster, self.advance, self.scale) =
+            (face, glyph, x, y, codePoint, cluster, advance, scale)
     }
 
     /// The glyph moved to (`x`, `y`).

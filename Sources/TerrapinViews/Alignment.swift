@@ -11,8 +11,7 @@ public struct Alignment: Sendable, Equatable {
     public var horizontal: HorizontalAlignment
     public var vertical: VerticalAlignment
     public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) {
-        self.horizontal = horizontal
-        self.vertical = vertical
+        (self.horizontal, self.vertical) = (horizontal, vertical)
     }
     public static let center = Alignment(horizontal: .center, vertical: .center)
     public static let leading = Alignment(horizontal: .leading, vertical: .center)
@@ -57,10 +56,7 @@ public struct Edge: OptionSet, Sendable, Hashable {
 public struct EdgeInsets: Equatable, Sendable {
     public var top: Double, leading: Double, bottom: Double, trailing: Double
     public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
-        self.top = top
-        self.leading = leading
-        self.bottom = bottom
-        self.trailing = trailing
+        (self.top, self.leading, self.bottom, self.trailing) = (top, leading, bottom, trailing)
     }
     init(_ edges: Edge, _ length: Double) {
         self.init(top: edges.contains(.top) ? length : 0, leading: edges.contains(.leading) ? length : 0,

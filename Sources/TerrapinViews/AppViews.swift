@@ -128,8 +128,7 @@ final class NavigationPath {
     /// Pops the top screen, if any (`@Environment(\.dismiss)`).
     let pop: () -> Void
     init(push: @escaping (AnyView) -> Void, pop: @escaping () -> Void = {}) {
-        self.push = push
-        self.pop = pop
+        (self.push, self.pop) = (push, pop)
     }
 }
 
@@ -279,8 +278,7 @@ public struct TimelineView<Content: View>: View, PrimitiveView {
     let content: (Context) -> Content
 
     public init(_ schedule: TimelineSchedule, @ViewBuilder content: @escaping (Context) -> Content) {
-        self.schedule = schedule
-        self.content = content
+        (self.schedule, self.content) = (schedule, content)
     }
 
     func makeNode(_ environment: EnvironmentValues) throws -> Node {

@@ -127,8 +127,7 @@ public struct Slider: View {
     var step: Double?
 
     public init(value: Binding<Double>, in bounds: ClosedRange<Double> = 0...1) {
-        self.value = value
-        self.bounds = bounds
+        (self.value, self.bounds) = (value, bounds)
     }
 
     /// The part of the track up to `fraction`, 4 pt high, centred vertically.

@@ -134,10 +134,7 @@ final class SymbolNode: Node {
     override var name: String { "Image(systemName: \"\(symbolName)\")" }
     override func baseline(in size: Size, last: Bool) -> Double? { size.height / 2 + capMidline }
     init(symbol: Symbol, natural: Size, resizable: Bool, color: Color) {
-        self.symbol = symbol
-        self.natural = natural
-        self.resizable = resizable
-        self.color = color
+        (self.symbol, self.natural, self.resizable, self.color) = (symbol, natural, resizable, color)
     }
     override func sizeThatFits(_ p: ProposedSize) -> Size {
         resizedSize(natural: natural, resizable: resizable, proposal: p)
@@ -158,8 +155,7 @@ final class BitmapNode: Node {
     /// The pixmap box-filtered by a factor, shared (nil: made by each draw).
     var reduced: ((Int) -> Pixmap?)? = nil
     init(pixmap: Pixmap, resizable: Bool) {
-        self.pixmap = pixmap
-        self.resizable = resizable
+        (self.pixmap, self.resizable) = (pixmap, resizable)
     }
     var natural: Size { Size(width: Double(pixmap.width), height: Double(pixmap.height)) }
     override func sizeThatFits(_ p: ProposedSize) -> Size {
@@ -239,11 +235,7 @@ enum ImageAssets {
 final class SVGNode: Node {
     let document: SVGDocument, path: String, files: FileAccess, resizable: Bool, tint: Color?
     init(document: SVGDocument, path: String, files: FileAccess, resizable: Bool, tint: Color?) {
-        self.document = document
-        self.path = path
-        self.files = files
-        self.resizable = resizable
-        self.tint = tint
+        (self.document, self.path, self.files, self.resizable, self.tint) = (document, path, files, resizable, tint)
     }
     override var name: String { "Image(\"\(path)\")" }
     var natural: Size { Size(width: document.width, height: document.height) }

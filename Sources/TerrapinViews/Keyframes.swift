@@ -122,13 +122,9 @@ public struct SpringKeyframe<Value: Animatable>: KeyframeTrackContent {
 
 /// Collects a track's keyframes: blocks, `if`, `if`/`else` and `for`.
 @resultBuilder
-public enum KeyframeTrackContentBuilder<Value: Animatable> {
+public enum KeyframeTrackContentBuilder<Value: Animatable>: ListBuilder {
+    public typealias Element = KeyframeSegment<Value>
     public static func buildExpression<K: KeyframeTrackContent>(_ keyframe: K) -> [KeyframeSegment<Value>] where K.Value == Value { keyframe._segments }
-    public static func buildBlock(_ parts: [KeyframeSegment<Value>]...) -> [KeyframeSegment<Value>] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [KeyframeSegment<Value>]?) -> [KeyframeSegment<Value>] { part ?? [] }
-    public static func buildEither(first: [KeyframeSegment<Value>]) -> [KeyframeSegment<Value>] { first }
-    public static func buildEither(second: [KeyframeSegment<Value>]) -> [KeyframeSegment<Value>] { second }
-    public static func buildArray(_ parts: [[KeyframeSegment<Value>]]) -> [KeyframeSegment<Value>] { parts.flatMap { $0 } }
 }
 
 /// Keyframes for a value of type `Value`: one or more tracks.
@@ -170,31 +166,19 @@ public struct KeyframeTracks<Value>: Keyframes {
 
 /// Collects tracks (a keyframe on its own is a track of the whole value).
 @resultBuilder
-public enum KeyframesBuilder<Value> {
-    public static func buildExpression<K: Keyframes>(_ keyframes: K) -> [(duration: Double, apply: (inout Value, Double) -> Void)] where K.Value == Value {
-        keyframes._tracks
-    }
-    public static func buildExpression<K: KeyframeTrackContent>(_ keyframe: K) -> [(duration: Double, apply: (inout Value, Double) -> Void)] where K.Value == Value {
+public enum KeyframesBuilder<Value>: ListBuilder {
+    /// One track: how long it runs, and how it writes the value at a time.
+    public typealias Element = (duration: Double, apply: (inout Value, Double) -> Void)
+    public static func buildExpression<K: Keyframes>(_ keyframes: K) -> [Element] where K.Value == Value { keyframes._tracks }
+    public static func buildExpression<K: KeyframeTrackContent>(_ keyframe: K) -> [Element] where K.Value == Value {
         KeyframeTrack<Value, Value>(keyPath: \.self, segments: keyframe._segments)._tracks
     }
-    public static func buildBlock(_ parts: [(duration: Double, apply: (inout Value, Double) -> Void)]...) -> [(duration: Double, apply: (inout Value, Double) -> Void)] {
-        parts.flatMap { $0 }
-    }
-    public static func buildOptional(_ part: [(duration: Double, apply: (inout Value, Double) -> Void)]?) -> [(duration: Double, apply: (inout Value, Double) -> Void)] { part ?? [] }
-    public static func buildEither(first: [(duration: Double, apply: (inout Value, Double) -> Void)]) -> [(duration: Double, apply: (inout Value, Double) -> Void)] { first }
-    public static func buildEither(second: [(duration: Double, apply: (inout Value, Double) -> Void)]) -> [(duration: Double, apply: (inout Value, Double) -> Void)] { second }
-    public static func buildArray(_ parts: [[(duration: Double, apply: (inout Value, Double) -> Void)]]) -> [(duration: Double, apply: (inout Value, Double) -> Void)] {
-        parts.flatMap { $0 }
-    }
-    public static func buildFinalResult(_ tracks: [(duration: Double, apply: (inout Value, Double) -> Void)]) -> KeyframeTracks<Value> {
-        KeyframeTracks(_tracks: tracks)
-    }
+    public static func buildFinalResult(_ tracks: [Element]) -> KeyframeTracks<Value> { KeyframeTracks(_tracks: tracks) }
 }
 
 extension KeyframeTrack {
     init(keyPath: WritableKeyPath<Root, TrackValue>, segments: [KeyframeSegment<TrackValue>]) {
-        self.keyPath = keyPath
-        self.segments = segments
+        (self.keyPath, self.segments) = (keyPath, segments)
     }
 }
 

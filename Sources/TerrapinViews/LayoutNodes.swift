@@ -91,8 +91,7 @@ final class PaddingNode: WrapperNode {
 final class FixedSizeNode: WrapperNode {
     let horizontal: Bool, vertical: Bool
     init(child: Node, horizontal: Bool, vertical: Bool) {
-        self.horizontal = horizontal
-        self.vertical = vertical
+        (self.horizontal, self.vertical) = (horizontal, vertical)
         super.init(child: child)
     }
     override func sizeThatFits(_ p: ProposedSize) -> Size {
@@ -107,8 +106,7 @@ final class FixedSizeNode: WrapperNode {
 final class OffsetNode: WrapperNode {
     let dx: Double, dy: Double
     init(child: Node, dx: Double, dy: Double) {
-        self.dx = dx
-        self.dy = dy
+        (self.dx, self.dy) = (dx, dy)
         super.init(child: child)
     }
     override func childRect(_ rect: Rect) -> Rect { Rect(x: rect.minX + dx, y: rect.minY + dy, width: rect.width, height: rect.height) }

@@ -11,8 +11,7 @@ public struct ProposedSize: Hashable, Sendable {
     public var width: Double?
     public var height: Double?
     public init(width: Double?, height: Double?) {
-        self.width = width
-        self.height = height
+        (self.width, self.height) = (width, height)
     }
     public static let unspecified = ProposedSize(width: nil, height: nil)
     public static let zero = ProposedSize(width: 0, height: 0)
@@ -21,11 +20,9 @@ public struct ProposedSize: Hashable, Sendable {
 
 /// A size in points.
 public struct Size: Equatable, Sendable, CustomStringConvertible {
-    public var width: Double
-    public var height: Double
+    public var width, height: Double
     public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
+        (self.width, self.height) = (width, height)
     }
     public static let zero = Size(width: 0, height: 0)
     public var description: String { "\(fmt(width))x\(fmt(height))" }
@@ -41,8 +38,7 @@ public struct TapTarget {
     public let action: () -> Void
     public let label: String?
     init(action: @escaping () -> Void, label: String?) {
-        self.action = action
-        self.label = label
+        (self.action, self.label) = (action, label)
     }
 }
 

@@ -125,9 +125,7 @@ final class EnvironmentObjects: @unchecked Sendable {
     let parent: EnvironmentObjects?
 
     init(_ value: AnyObject, key: ObjectIdentifier, parent: EnvironmentObjects?) {
-        self.value = value
-        self.key = key
-        self.parent = parent
+        (self.value, self.key, self.parent) = (value, key, parent)
     }
 
     func object<T>(_ type: T.Type) -> T? {

@@ -89,8 +89,7 @@ final class PinNode: Node {
     let configuration: Pin.Configuration
     let glyph: Node?
     init(configuration: Pin.Configuration, glyph: Node?) {
-        self.configuration = configuration
-        self.glyph = glyph
+        (self.configuration, self.glyph) = (configuration, glyph)
     }
     var scale: Double { configuration.scale > 0 && configuration.scale.isFinite ? min(configuration.scale, 20) : 1 }
 

@@ -23,8 +23,7 @@ public struct RoundedRectangle: Shape, Hashable {
     public var cornerRadius: Double
     public var style: RoundedCornerStyle
     public init(cornerRadius: Double, style: RoundedCornerStyle = .continuous) {
-        self.cornerRadius = cornerRadius
-        self.style = style
+        (self.cornerRadius, self.style) = (cornerRadius, style)
     }
     public func path(in rect: Rect) -> Path {
         guard style == .continuous, cornerRadius > 0 else { return PathBuilder.roundedRect(rect, cornerRadius: cornerRadius) }
@@ -112,8 +111,7 @@ final class ShapeNode: Node {
         let stroke: (Color, Double, Bool)?
         let identity: ShapeIdentity?
         init(stroke: (Color, Double, Bool)?, identity: ShapeIdentity?) {
-            self.stroke = stroke
-            self.identity = identity
+            (self.stroke, self.identity) = (stroke, identity)
         }
     }
 

@@ -10,9 +10,7 @@ public struct HStack<Content: View>: View, PrimitiveView {
     let spacing: Double?
     let content: Content
     public init(alignment: VerticalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
-        self.alignment = alignment
-        self.spacing = spacing
-        self.content = content()
+        (self.alignment, self.spacing, self.content) = (alignment, spacing, content())
     }
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
         let cross: HorizontalAlignment = alignment == .top ? .leading : alignment == .bottom ? .trailing : .center
@@ -27,9 +25,7 @@ public struct VStack<Content: View>: View, PrimitiveView {
     let spacing: Double?
     let content: Content
     public init(alignment: HorizontalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
-        self.alignment = alignment
-        self.spacing = spacing
-        self.content = content()
+        (self.alignment, self.spacing, self.content) = (alignment, spacing, content())
     }
     func makeNode(_ environment: EnvironmentValues) throws -> Node {
         StackNode(axis: .vertical, alignment: alignment, spacing: spacing, children: try makeChildren(content, environment))
@@ -273,8 +269,7 @@ final class ZStackNode: Node {
     let alignment: Alignment
     let children: [Node]
     init(alignment: Alignment, children: [Node]) {
-        self.alignment = alignment
-        self.children = children
+        (self.alignment, self.children) = (alignment, children)
     }
     /// The last proposal answered (a frame around the stack asks again while drawing).
     private var last: (proposal: ProposedSize, size: Size)?

@@ -262,9 +262,7 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
     let id: KeyPath<Data.Element, ID>
 
     public init(_ data: Data, id: KeyPath<Data.Element, ID>, elements content: @escaping (Data.Element) -> Content) {
-        self.data = data
-        self.content = content
-        self.id = id
+        (self.data, self.content, self.id) = (data, content, id)
     }
 }
 

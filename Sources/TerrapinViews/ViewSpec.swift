@@ -11,11 +11,7 @@ public struct PinSpec: Equatable, Sendable {
     public var glyph: ViewSpec?
 
     public init(background: Color? = nil, border: Color? = nil, glyphColor: Color? = nil, scale: Double = 1, glyph: ViewSpec? = nil) {
-        self.background = background
-        self.border = border
-        self.glyphColor = glyphColor
-        self.scale = scale
-        self.glyph = glyph
+        (self.background, self.border, self.glyphColor, self.scale, self.glyph) = (background, border, glyphColor, scale, glyph)
     }
 }
 
@@ -25,8 +21,7 @@ public struct ImageSpec: Equatable, Sendable {
     public var file: String?
 
     public init(systemName: String? = nil, file: String? = nil) {
-        self.systemName = systemName
-        self.file = file
+        (self.systemName, self.file) = (systemName, file)
     }
 }
 
@@ -53,8 +48,7 @@ public struct ViewSpec: Equatable, Sendable {
     public var modifiers: [ModifierSpec] = []
 
     public init(_ content: Content, modifiers: [ModifierSpec] = []) {
-        self.content = content
-        self.modifiers = modifiers
+        (self.content, self.modifiers) = (content, modifiers)
     }
 }
 

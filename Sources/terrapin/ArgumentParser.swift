@@ -8,8 +8,7 @@ struct ArgumentParser {
     let command: String
 
     init(_ arguments: [String], command: String) {
-        self.arguments = arguments
-        self.command = command
+        (self.arguments, self.command) = (arguments, command)
     }
 
     mutating func next() -> String? {
