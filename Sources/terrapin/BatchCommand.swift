@@ -44,7 +44,7 @@ extension CommandLineTool {
         (SIGINT/SIGTERM let running renders finish), 2 bad usage.
 
         Examples:
-          terrapin batch Examples/ --sizes 256x192,512x384 --scale 1,2 --output 'thumbs/{name}-{width}x{height}{scale}.png'
+          terrapin batch Examples/ --sizes 160x120,320x240 --scale 1,2 --output 'thumbs/{name}-{width}x{height}{scale}.png'
           terrapin batch Examples/ --sizes 160x120 --fit --output 'thumbs/{name}.png'
           terrapin batch --manifest catalogue.jsonl -j 8 --shard 3/10 --json
         """
