@@ -97,6 +97,12 @@ let parts: [(name: String, peak: Bool, run: () throws -> Void)] = [
         let t = try measure("layout", runs: 20) { _ = try MapResolver.prepare(map) }
         print("S2 layout: median \(format(t.median)) ms (min \(format(t.min)))")
     }),
+    ("spec-thumbnails", false, {
+        // S3 through the product path alone (for profiling): 64 thumbnails, six rounds.
+        let markers = try specMarkerList(count: 64 * 50, x0: 8, xr: 240, y0: 76, yr: 112)
+        let s3 = try specProductThumbnails(markers, grid: SpecGrid(), outputDirectory: "out/bench")
+        print("S3 product path: median \(format(s3.total.median)) ms, \(s3.bytes) B of PNG")
+    }),
     ("product", true, { printTable(productTitle, try productSceneBenchmark(repository: repository)) }),
     ("shapes", false, { printTable(shapesTitle, try shapeBenchmarks(repository: repository)) }),
     ("taps", false, { printTable(tapsTitle, try tapBenchmarks(repository: repository)) }),
