@@ -41,7 +41,10 @@ let package = Package(
         // libtiff reports errors through handler callbacks: one C file installs them.
         .systemLibrary(name: "CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // PROJ (reprojecting GeoTIFF DEMs in other CRSs): errors are values, so no C file.
-        .systemLibrary(name: "CLibPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        // PROJ's header only (on the default include path, so no pkg-config): CTerrapinPROJ
+        // loads the library when a scene first needs it.
+        .systemLibrary(name: "CLibPROJ", providers: [.apt(["libproj-dev"])]),
+        .target(name: "CTerrapinPROJ", dependencies: ["CLibPROJ"]),
         .target(name: "CTerrapinTIFF", dependencies: ["CLibTIFF"], linkerSettings: [.linkedLibrary("tiff")]),
 
         // librsvg (SVG icons) draws through cairo and reports GErrors: one C file owns both.
@@ -58,8 +61,10 @@ let package = Package(
         .target(name: "CTerrapinHTTP", dependencies: ["CLibMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
         // C: libcurl, and the one C file that owns its callbacks (remote sources).
-        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
-        .target(name: "CTerrapinCurl", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl's headers only (on the default include path, so no pkg-config): CTerrapinCurl
+        // loads the library on the first request instead of linking it (its comment says why).
+        .systemLibrary(name: "CLibCurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
+        .target(name: "CTerrapinCurl", dependencies: ["CLibCurl"]),
 
         // C: openat2, a system call Swift cannot make (see TerrapinIO's FileAccess).
         .target(name: "CTerrapinIO"),
@@ -81,7 +86,7 @@ let package = Package(
         ),
         .target(name: "TerrapinGeo", dependencies: ["TerrapinGeometry"]),
         // Height data: grids and their loaders, elevation tiles, GeoTIFF (libtiff), PROJ.
-        .target(name: "TerrapinTerrainData", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF", "CLibPROJ"]),
+        .target(name: "TerrapinTerrainData", dependencies: ["TerrapinGeo", "TerrapinGeometry", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO", "CTerrapinTIFF", "CTerrapinPROJ"]),
         // Imagery: images with bounds, raster tile archives and drawers, GeoTIFF imagery.
         .target(name: "TerrapinImagery", dependencies: ["TerrapinTerrainData", "Terrapin3D", "TerrapinGeo", "TerrapinRaster", "TerrapinPNG", "TerrapinCodecs", "TerrapinTiles", "TerrapinIO"]),
         // 3D drawing shared by terrain, buildings, basemap extrusions and models: the depth frame.
@@ -141,7 +146,7 @@ let package = Package(
         .testTarget(name: "SampleAppTests", dependencies: ["Terrapin", "GoogleMaps3DKit", "TerrapinTestSupport"], path: "Examples/SampleApp", exclude: ["App"]),
         // Runs the `terrapin` binary, which every build builds, but does not depend on it: the
         // target compiles while the binary links (the build's lone tail 12 s → 3 s).
-        .testTarget(name: "TerrapinCLITests", dependencies: ["Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinTestData", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport"]),
+        .testTarget(name: "TerrapinCLITests", dependencies: ["Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinTestData", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport", "TerrapinNet", "TerrapinTerrainData"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing", "Terrapin", "TerrapinTestSupport", "TerrapinIO"]),

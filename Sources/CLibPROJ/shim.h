@@ -1,3 +1,3 @@
-// PROJ's public header (TerrapinTerrain's Reprojection). PROJ reports errors as values (an
-// errno per context) and takes no callbacks here, so Swift calls it directly.
+// PROJ's public header, for the loader in CTerrapinPROJ (which gives Reprojection PROJ's
+// functions once it has loaded the library). Swift code never imports this.
 #include <proj.h>

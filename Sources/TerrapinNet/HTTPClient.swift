@@ -96,14 +96,12 @@ public final class HTTPClient: Sendable {
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         cache = configuration.cacheDirectory.map { HTTPCache(directory: $0, limit: configuration.cacheLimit) }
-        _ = Self.initialised
     }
 
     deinit {
         for h in handles.withLock({ $0 }) { terrapin_curl_handle_free(h) }
     }
 
-    private static let initialised: Bool = terrapin_curl_init() == 0
     private static let current = Locked<HTTPClient?>(nil)
 
     /// The process's client (made from the environment on first use, or set by `useShared`).
@@ -320,8 +318,11 @@ public final class HTTPClient: Sendable {
             busy.withLock { busy in busy[host] = busy[host, default: 1] - 1 == 0 ? nil : busy[host, default: 1] - 1 }
             busy.notifyAll()
         }
+        // libcurl is loaded on the first request (CTerrapinCurl): a process that reads no URL
+        // never loads it.
         guard let handle = handles.withLock({ $0.popLast() }) ?? terrapin_curl_handle() else {
-            return .failure(code: 27, message: "libcurl could not make a handle")
+            let why = String(cString: terrapin_curl_load_error())
+            return .failure(code: 27, message: why.isEmpty ? "libcurl could not make a handle" : why)
         }
         defer {
             let kept = handles.withLock { (list: inout [UnsafeMutableRawPointer]) -> Bool in

@@ -7,7 +7,10 @@
 // output sample's centre is transformed back into the file's CRS, a row at a time, and sampled
 // bilinearly. Samples outside the file's footprint (the corners of a rotated UTM rectangle) are
 // voids, which the height grid fills from their neighbours as it fills SRTM voids.
-import CLibPROJ
+//
+// PROJ is loaded when the first reprojection is made (CTerrapinPROJ), not linked: most scenes
+// never need it, and it brings some forty libraries with it.
+import CTerrapinPROJ
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,29 +19,35 @@ package final class Reprojection {
     package let epsg: Int
     private let context: OpaquePointer
     private let transform: OpaquePointer
+    private let proj: terrapin_proj_functions
 
     /// A transformation between EPSG:`epsg` and EPSG:4326 in longitude, latitude order.
     package init(epsg: Int, file: String) throws(TerrainError) {
         self.epsg = epsg
-        guard let context = proj_context_create() else { throw TerrainError.image("'\(file)': PROJ could not start") }
-        proj_log_level(context, PJ_LOG_NONE)
+        guard let loaded = terrapin_proj() else {
+            throw TerrainError.image("'\(file)' is in EPSG:\(epsg), and \(String(cString: terrapin_proj_load_error())); or reproject it to EPSG:4326 (gdalwarp -t_srs EPSG:4326)")
+        }
+        let proj = loaded.pointee
+        guard let context = proj.context_create() else { throw TerrainError.image("'\(file)': PROJ could not start") }
+        _ = proj.log_level(context, PJ_LOG_NONE)
         func failure(_ what: String) -> TerrainError {
-            let code = proj_context_errno(context)
-            let reason = proj_context_errno_string(context, code).map { String(cString: $0) } ?? "error \(code)"
-            proj_context_destroy(context)
+            let code = proj.context_errno(context)
+            let reason = proj.context_errno_string(context, code).map { String(cString: $0) } ?? "error \(code)"
+            _ = proj.context_destroy(context)
             return TerrainError.image("'\(file)' is in EPSG:\(epsg), \(what) (\(reason)); reproject it to EPSG:4326 (gdalwarp -t_srs EPSG:4326)")
         }
-        guard let raw = proj_create_crs_to_crs(context, "EPSG:\(epsg)", "EPSG:4326", nil) else { throw failure("which PROJ does not know") }
-        let normalized = proj_normalize_for_visualization(context, raw)
-        proj_destroy(raw)
+        guard let raw = proj.create_crs_to_crs(context, "EPSG:\(epsg)", "EPSG:4326", nil) else { throw failure("which PROJ does not know") }
+        let normalized = proj.normalize_for_visualization(context, raw)
+        _ = proj.destroy(raw)
         guard let normalized else { throw failure("which PROJ cannot transform to longitude and latitude") }
         self.context = context
         transform = normalized
+        self.proj = proj
     }
 
     deinit {
-        proj_destroy(transform)
-        proj_context_destroy(context)
+        _ = proj.destroy(transform)
+        _ = proj.context_destroy(context)
     }
 
     /// Transforms the points in place: projected → (longitude, latitude) when `forward`, else
@@ -48,7 +57,7 @@ package final class Reprojection {
         guard n > 0 else { return }
         x.withUnsafeMutableBufferPointer { xs in
             y.withUnsafeMutableBufferPointer { ys in
-                _ = proj_trans_generic(transform, forward ? PJ_FWD : PJ_INV, xs.baseAddress, MemoryLayout<Double>.stride, n,
+                _ = proj.trans_generic(transform, forward ? PJ_FWD : PJ_INV, xs.baseAddress, MemoryLayout<Double>.stride, n,
                                        ys.baseAddress, MemoryLayout<Double>.stride, n, nil, 0, 0, nil, 0, 0)
             }
         }

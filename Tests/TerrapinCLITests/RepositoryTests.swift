@@ -4,6 +4,8 @@
 // imported by one Swift file each.
 import Foundation
 import Testing
+import TerrapinNet
+import TerrapinTerrainData
 import TerrapinTestSupport
 
 @Suite struct RepositoryTests {
@@ -312,6 +314,38 @@ import TerrapinTestSupport
             #expect(listed.contains(package), "\(library) comes from \(package), which deploy/runtime-packages.txt does not install")
         }
         #expect(checked >= 20)
+    }
+
+    /// libcurl and PROJ are loaded when first needed (a URL, a GeoTIFF in a projected CRS), not
+    /// linked: the binary does not name them, yet they load — here, in this process, through the
+    /// same loaders — and the files loaded come from packages the image installs.
+    @Test func librariesLoadedWhenNeededAreNotLinkedAndTheImageInstallsThem() throws {
+        let elf = try Self.run(["readelf", "-d", CLI.binary]).output
+        #expect(elf.contains("(NEEDED)"))
+        for name in ["libcurl", "libproj"] {
+            #expect(!elf.split(separator: "\n").contains { $0.contains("(NEEDED)") && $0.contains("[\(name)") }, "the binary links \(name)")
+        }
+        #expect(HTTPClient.libraryVersion.hasPrefix("libcurl/"))
+        let utm = try Reprojection(epsg: 32611, file: "test")
+        var x = [500_000.0], y = [4_000_000.0]
+        utm.transform(&x, &y, forward: true)
+        #expect(abs(x[0] - -117) < 1e-6 && abs(y[0] - 36.14) < 0.01, "\(x) \(y)")
+        // Read whole by cat: /proc files report no size, and a read by size stops short.
+        let maps = try Self.run(["cat", "/proc/\(getpid())/maps"]).output
+        var files = Set<String>()
+        for line in maps.split(separator: "\n") {
+            guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last, path.hasPrefix("/") else { continue }
+            let name = URL(fileURLWithPath: String(path)).lastPathComponent
+            if name.hasPrefix("libcurl") || name.hasPrefix("libproj") { files.insert(String(path)) }
+        }
+        #expect(files.contains { $0.contains("/libcurl") } && files.contains { $0.contains("/libproj") }, "\(files)")
+        let listed = Set(try String(contentsOfFile: Repository.root + "/deploy/runtime-packages.txt", encoding: .utf8)
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+        for file in files.sorted() {
+            let owner = try Self.run(["dpkg", "-S", file]).output
+            let package = String(owner.split(separator: ":")[0])
+            #expect(listed.contains(package), "\(file) comes from \(package), which deploy/runtime-packages.txt does not install")
+        }
     }
 
     /// deploy/: every terrapin command line in a manifest or script names only options its

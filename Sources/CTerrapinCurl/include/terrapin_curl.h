@@ -1,6 +1,6 @@
 // One HTTP request through libcurl, as a plain call: libcurl reports the body and headers
 // through callbacks, which live here; Swift (TerrapinNet's HTTPClient) sees a request in and a
-// result out. Every limit is checked in the callbacks, so a body larger than asked for is
+// result out. libcurl is loaded (dlopen) on the first call, not linked. Every limit is checked in the callbacks, so a body larger than asked for is
 // refused as it arrives (and before, by its Content-Length), never buffered whole.
 #ifndef TERRAPIN_CURL_H
 #define TERRAPIN_CURL_H
@@ -39,9 +39,14 @@ typedef struct terrapin_curl_result {
     char error[256];
 } terrapin_curl_result;
 
-/// Once per process, before any other call (curl_global_init). 0 on success.
+/// Loads libcurl and starts it (curl_global_init), once per process, whichever thread asks
+/// first; later calls answer at once. 0 on success; otherwise terrapin_curl_load_error says why.
+/// Every function below calls it, so no request needs to.
 int terrapin_curl_init(void);
-/// An easy handle to reuse (its connection cache keeps connections open between requests), or NULL.
+/// Why libcurl could not be loaded or started ("" when it was).
+const char *terrapin_curl_load_error(void);
+/// An easy handle to reuse (its connection cache keeps connections open between requests), or
+/// NULL (libcurl not loaded, or out of memory).
 void *terrapin_curl_handle(void);
 void terrapin_curl_handle_free(void *handle);
 /// Performs the request on `handle` (reset first). Fills `out`, which the caller frees with
