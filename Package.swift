@@ -48,8 +48,12 @@ let package = Package(
         .target(name: "CTerrapinTIFF", dependencies: ["CLibTIFF"], linkerSettings: [.linkedLibrary("tiff")]),
 
         // librsvg (SVG icons) draws through cairo and reports GErrors: one C file owns both.
-        .systemLibrary(name: "CLibRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
-        .target(name: "CTerrapinSVG", dependencies: ["CLibRSVG"], linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("cairo"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]),
+        // librsvg (Debian's librsvg2-dev) has no system-library target: CTerrapinSVG loads it when
+        // the first SVG is opened, with its few declarations in rsvg_declarations.h (checked
+        // against librsvg's and cairo's own headers by SVGDeclarationTests), since a target over
+        // its headers would link it, and with it cairo, GLib and some twenty libraries, into
+        // every process.
+        .target(name: "CTerrapinSVG"),
 
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -57,8 +61,10 @@ let package = Package(
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
         // C: GNU libmicrohttpd, and the one C file that owns its callbacks (terrapin serve).
-        .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .target(name: "CTerrapinHTTP", dependencies: ["CLibMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
+        // libmicrohttpd's header only (on the default include path, so no pkg-config): CTerrapinHTTP
+        // loads the library when a server starts.
+        .systemLibrary(name: "CLibMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CTerrapinHTTP", dependencies: ["CLibMicroHTTPD"]),
 
         // C: libcurl, and the one C file that owns its callbacks (remote sources).
         // libcurl's headers only (on the default include path, so no pkg-config): CTerrapinCurl
@@ -146,7 +152,7 @@ let package = Package(
         .testTarget(name: "SampleAppTests", dependencies: ["Terrapin", "GoogleMaps3DKit", "TerrapinTestSupport"], path: "Examples/SampleApp", exclude: ["App"]),
         // Runs the `terrapin` binary, which every build builds, but does not depend on it: the
         // target compiles while the binary links (the build's lone tail 12 s → 3 s).
-        .testTarget(name: "TerrapinCLITests", dependencies: ["Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinTestData", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport", "TerrapinNet", "TerrapinTerrainData"]),
+        .testTarget(name: "TerrapinCLITests", dependencies: ["Terrapin", "TerrapinPNG", "TerrapinFuzzing", "TerrapinTestData", "TerrapinBasemap", "TerrapinRaster", "TerrapinGeometry", "TerrapinTestSupport", "TerrapinNet", "TerrapinTerrainData", "TerrapinCodecs", "TerrapinServe"]),
         .testTarget(name: "TerrapinBatchTests", dependencies: ["TerrapinBatch"]),
         .testTarget(name: "TerrapinServeTests", dependencies: ["TerrapinServe", "Terrapin", "TerrapinFuzzing", "TerrapinTestSupport"]),
         .testTarget(name: "TerrapinFuzzingTests", dependencies: ["TerrapinFuzzing", "Terrapin", "TerrapinTestSupport", "TerrapinIO"]),

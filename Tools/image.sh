@@ -11,7 +11,7 @@
 #            COPY from the context (COPY --from=build copies the binary), RUN in a chroot, and
 #            USER, EXPOSE, ENV, ENTRYPOINT and CMD kept as the image's configuration.
 # Then checked: `ldd` inside the root finds every library the binary loads (and those it loads
-# when first needed, libcurl and PROJ, with theirs). The root is left in
+# when first needed, libcurl, PROJ, librsvg and libmicrohttpd, with theirs). The root is left in
 # $IMAGE_DIR/rootfs and as $IMAGE_DIR/terrapin-VERSION.tar, and imported as terrapin:VERSION
 # where podman is installed (`podman import` with the configuration). Tools/image-smoke.sh runs
 # the image (a chroot into the root where containers cannot run).
@@ -79,15 +79,15 @@ printf '%s\n' "${config[@]}" > "$dir/config"
 missing=$(chroot "$root" ldd /usr/local/bin/terrapin | grep 'not found' || true)
 if [ -n "$missing" ]; then echo "image.sh: libraries missing in the image:" >&2; echo "$missing" >&2; exit 1; fi
 echo "image.sh: ldd inside the image: $(chroot "$root" ldd /usr/local/bin/terrapin | wc -l) libraries, none missing"
-# The libraries loaded when first needed (libcurl, PROJ: CTerrapinCurl and CTerrapinPROJ), which
+# The libraries loaded when first needed (libcurl, PROJ, librsvg, libmicrohttpd: their C shims), which
 # ldd does not see, and what they load.
-for lazy in libcurl-gnutls.so.4 libproj.so.25; do
+for lazy in libcurl-gnutls.so.4 libproj.so.25 librsvg-2.so.2 libmicrohttpd.so.12; do
   path=$(chroot "$root" /sbin/ldconfig -p | awk -v l="$lazy" '$1 == l { print $NF; exit }')
   if [ -z "$path" ]; then echo "image.sh: $lazy, loaded when first needed, is missing in the image" >&2; exit 1; fi
   missing=$(chroot "$root" ldd "$path" | grep 'not found' || true)
   if [ -n "$missing" ]; then echo "image.sh: $lazy's libraries missing in the image:" >&2; echo "$missing" >&2; exit 1; fi
 done
-echo "image.sh: libcurl and PROJ (loaded when first needed) are there with their libraries"
+echo "image.sh: libcurl, PROJ, librsvg and libmicrohttpd (loaded when first needed) are there with their libraries"
 cleanup; mounted=""
 
 tar -C "$root" --numeric-owner -cf "$dir/terrapin-$version.tar" .

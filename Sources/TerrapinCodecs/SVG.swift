@@ -62,6 +62,10 @@ public final class SVGDocument: @unchecked Sendable {
         }
         guard Self.sniff(bytes) else { throw .unknownFormat(source: source, detail: "no <svg> element at its start") }
         var message = [CChar](repeating: 0, count: Int(TP_SVG_MESSAGE_SIZE))
+        // librsvg is loaded with the first SVG (CTerrapinSVG), not linked.
+        guard message.withUnsafeMutableBufferPointer({ m in tp_svg_load(m.baseAddress, m.count) }) == 1 else {
+            throw .unsupported(source: source, what: "an SVG, and " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         var w = 0.0, h = 0.0
         let opened = bytes.withUnsafeBufferPointer { b in
             message.withUnsafeMutableBufferPointer { m in tp_svg_open(b.baseAddress, b.count, &w, &h, m.baseAddress, m.count) }

@@ -1,4 +1,5 @@
-// The C side of Terrapin's SVG rasteriser: the only code that calls librsvg and cairo.
+// The C side of Terrapin's SVG rasteriser: the only code that calls librsvg and cairo, which it
+// loads when the first SVG is opened.
 //
 // librsvg reports errors as GError values: they are copied into the caller's message buffer
 // and freed here, so Swift sees a status and a message, never a GLib type. Documents are
@@ -13,6 +14,10 @@
 #define TP_SVG_MESSAGE_SIZE 256
 
 typedef struct tp_svg tp_svg;
+
+/// Loads librsvg (once per process, whichever thread asks first; not linked). 1 when it is
+/// loaded; 0 with `message` saying why not. tp_svg_open calls it too.
+int tp_svg_load(char *message, size_t message_size);
 
 /// Parses an SVG document. NULL with `message` filled on failure. `width` and `height` receive
 /// its intrinsic size in CSS pixels (its width and height, else its viewBox); 0 when it has
