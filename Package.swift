@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "terrapin", targets: ["terrapin"]),
     ],
     targets: [
+        // Loads libcurl, PROJ, librsvg and libmicrohttpd when first needed, for their shims.
+        .target(name: "CTerrapinLibrary"),
         // C: libpng through pkg-config, and the one C file that owns libpng's setjmp.
         .systemLibrary(
             name: "CLibPNG",
@@ -44,7 +46,7 @@ let package = Package(
         // PROJ's header only (on the default include path, so no pkg-config): CTerrapinPROJ
         // loads the library when a scene first needs it.
         .systemLibrary(name: "CLibPROJ", providers: [.apt(["libproj-dev"])]),
-        .target(name: "CTerrapinPROJ", dependencies: ["CLibPROJ"]),
+        .target(name: "CTerrapinPROJ", dependencies: ["CLibPROJ", "CTerrapinLibrary"]),
         .target(name: "CTerrapinTIFF", dependencies: ["CLibTIFF"], linkerSettings: [.linkedLibrary("tiff")]),
 
         // librsvg (SVG icons) draws through cairo and reports GErrors: one C file owns both.
@@ -53,7 +55,7 @@ let package = Package(
         // against librsvg's and cairo's own headers by SVGDeclarationTests), since a target over
         // its headers would link it, and with it cairo, GLib and some twenty libraries, into
         // every process.
-        .target(name: "CTerrapinSVG"),
+        .target(name: "CTerrapinSVG", dependencies: ["CTerrapinLibrary"]),
 
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -64,13 +66,13 @@ let package = Package(
         // libmicrohttpd's header only (on the default include path, so no pkg-config): CTerrapinHTTP
         // loads the library when a server starts.
         .systemLibrary(name: "CLibMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
-        .target(name: "CTerrapinHTTP", dependencies: ["CLibMicroHTTPD"]),
+        .target(name: "CTerrapinHTTP", dependencies: ["CLibMicroHTTPD", "CTerrapinLibrary"]),
 
         // C: libcurl, and the one C file that owns its callbacks (remote sources).
         // libcurl's headers only (on the default include path, so no pkg-config): CTerrapinCurl
         // loads the library on the first request instead of linking it (its comment says why).
         .systemLibrary(name: "CLibCurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
-        .target(name: "CTerrapinCurl", dependencies: ["CLibCurl"]),
+        .target(name: "CTerrapinCurl", dependencies: ["CLibCurl", "CTerrapinLibrary"]),
 
         // C: openat2, a system call Swift cannot make (see TerrapinIO's FileAccess).
         .target(name: "CTerrapinIO"),

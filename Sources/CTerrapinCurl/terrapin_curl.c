@@ -1,47 +1,28 @@
 #include "terrapin_curl.h"
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "terrapin_library.h"
 
 #define MAX_HEADER_BYTES (64 * 1024)
 
-// libcurl is loaded on the first request, not linked: with GnuTLS and its own dependencies it
-// is about thirty libraries, whose loading cost every process a few milliseconds at start
-// although most renders read no URL. The functions' types come from curl.h, the library from
-// Debian's package (libcurl3-gnutls: the soname the -dev package links against).
+// libcurl is loaded on the first request, not linked (CTerrapinLibrary says why): the functions'
+// types come from curl.h, the library from Debian's libcurl3-gnutls (the soname the -dev package
+// links against).
 #define CURL_FUNCTIONS(X) X(curl_global_init) X(curl_easy_init) X(curl_easy_cleanup) X(curl_easy_strerror) \
     X(curl_version) X(curl_easy_reset) X(curl_slist_append) X(curl_slist_free_all) X(curl_easy_setopt) \
     X(curl_easy_perform) X(curl_easy_getinfo)
-
-static struct {
-#define FIELD(name) __typeof__(&name) p_##name;
-    CURL_FUNCTIONS(FIELD)
-#undef FIELD
-} lib;
-static const char *const sonames[] = { "libcurl-gnutls.so.4", "libcurl.so.4", "libcurl.so" };
+TP_LIBRARY(CURL_FUNCTIONS);
+static const char *const sonames[] = { "libcurl-gnutls.so.4", "libcurl.so.4", "libcurl.so", NULL };
 static char load_error[512];
 static int loaded;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-    void *handle = NULL;
-    for (size_t i = 0; i < sizeof sonames / sizeof *sonames && !handle; i++) handle = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libcurl could not be loaded (%s): install Debian's libcurl3-gnutls", why ? why : sonames[0]);
-        return;
-    }
-#define LOAD(name) \
-    if (!(lib.p_##name = (__typeof__(&name))dlsym(handle, #name))) { \
-        snprintf(load_error, sizeof load_error, "the libcurl found has no %s: install Debian's libcurl3-gnutls", #name); \
-        return; \
-    }
-    CURL_FUNCTIONS(LOAD)
-#undef LOAD
-    if (lib.p_curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    if (!tp_library_load(sonames, tp_symbols, tp_table.any, "libcurl", "libcurl3-gnutls", load_error, sizeof load_error)) return;
+    if (lib->p_curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(load_error, sizeof load_error, "libcurl could not start (curl_global_init failed)");
         return;
     }
@@ -53,10 +34,10 @@ int terrapin_curl_init(void) {
     return loaded ? 0 : -1;
 }
 const char *terrapin_curl_load_error(void) { return load_error; }
-void *terrapin_curl_handle(void) { return terrapin_curl_init() == 0 ? lib.p_curl_easy_init() : NULL; }
-void terrapin_curl_handle_free(void *handle) { if (handle && loaded) lib.p_curl_easy_cleanup((CURL *)handle); }
-const char *terrapin_curl_code_text(int code) { return terrapin_curl_init() == 0 ? lib.p_curl_easy_strerror((CURLcode)code) : load_error; }
-const char *terrapin_curl_version(void) { return terrapin_curl_init() == 0 ? lib.p_curl_version() : "libcurl not loaded"; }
+void *terrapin_curl_handle(void) { return terrapin_curl_init() == 0 ? lib->p_curl_easy_init() : NULL; }
+void terrapin_curl_handle_free(void *handle) { if (handle && loaded) lib->p_curl_easy_cleanup((CURL *)handle); }
+const char *terrapin_curl_code_text(int code) { return terrapin_curl_init() == 0 ? lib->p_curl_easy_strerror((CURLcode)code) : load_error; }
+const char *terrapin_curl_version(void) { return terrapin_curl_init() == 0 ? lib->p_curl_version() : "libcurl not loaded"; }
 
 typedef struct context {
     const terrapin_curl_request *request;
@@ -106,41 +87,41 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
 int terrapin_curl_perform(void *handle, const terrapin_curl_request *request, terrapin_curl_result *out) {
     memset(out, 0, sizeof *out);
     CURL *curl = (CURL *)handle;
-    lib.p_curl_easy_reset(curl);
+    lib->p_curl_easy_reset(curl);
     context c = { request, out };
     struct curl_slist *headers = NULL;
     for (int i = 0; i < request->header_count; i++) {
-        struct curl_slist *next = lib.p_curl_slist_append(headers, request->headers[i]);
-        if (!next) { lib.p_curl_slist_free_all(headers); out->code = CURLE_OUT_OF_MEMORY; return out->code; }
+        struct curl_slist *next = lib->p_curl_slist_append(headers, request->headers[i]);
+        if (!next) { lib->p_curl_slist_free_all(headers); out->code = CURLE_OUT_OF_MEMORY; return out->code; }
         headers = next;
     }
-    lib.p_curl_easy_setopt(curl, CURLOPT_URL, request->url);
-    lib.p_curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    lib->p_curl_easy_setopt(curl, CURLOPT_URL, request->url);
+    lib->p_curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     // Redirects are followed by the caller, which checks each new host against its allow-list.
-    lib.p_curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    lib.p_curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    lib.p_curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
-    lib.p_curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-    lib.p_curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    if (request->range) lib.p_curl_easy_setopt(curl, CURLOPT_RANGE, request->range);
-    if (request->user_agent) lib.p_curl_easy_setopt(curl, CURLOPT_USERAGENT, request->user_agent);
-    lib.p_curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
-    lib.p_curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, request->timeout_ms);
-    lib.p_curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, request->low_speed_bytes);
-    lib.p_curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, request->low_speed_seconds);
+    lib->p_curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    lib->p_curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    lib->p_curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+    lib->p_curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    lib->p_curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    if (request->range) lib->p_curl_easy_setopt(curl, CURLOPT_RANGE, request->range);
+    if (request->user_agent) lib->p_curl_easy_setopt(curl, CURLOPT_USERAGENT, request->user_agent);
+    lib->p_curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+    lib->p_curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, request->timeout_ms);
+    lib->p_curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, request->low_speed_bytes);
+    lib->p_curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, request->low_speed_seconds);
     // A declared body over the limit is refused before a byte of it arrives (CURLE_FILESIZE_EXCEEDED).
-    lib.p_curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_bytes);
-    lib.p_curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    lib.p_curl_easy_setopt(curl, CURLOPT_WRITEDATA, &c);
-    lib.p_curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    lib.p_curl_easy_setopt(curl, CURLOPT_HEADERDATA, &c);
-    lib.p_curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, out->error);
+    lib->p_curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_bytes);
+    lib->p_curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    lib->p_curl_easy_setopt(curl, CURLOPT_WRITEDATA, &c);
+    lib->p_curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    lib->p_curl_easy_setopt(curl, CURLOPT_HEADERDATA, &c);
+    lib->p_curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, out->error);
     out->error[0] = 0;
-    CURLcode code = lib.p_curl_easy_perform(curl);
-    lib.p_curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
-    lib.p_curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
-    lib.p_curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
-    lib.p_curl_slist_free_all(headers);
+    CURLcode code = lib->p_curl_easy_perform(curl);
+    lib->p_curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
+    lib->p_curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+    lib->p_curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
+    lib->p_curl_slist_free_all(headers);
     out->code = (int)code;
     return out->code;
 }

@@ -9,42 +9,24 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <microhttpd.h>
+#include "terrapin_library.h"
 
-// libmicrohttpd is loaded when a server starts (tp_http_start), not linked: with GnuTLS it costs
-// every process about 2 ms at start, and only `terrapin serve` listens. The functions' types
-// come from microhttpd.h, the library from Debian's libmicrohttpd12.
+// libmicrohttpd is loaded when a server starts (tp_http_start), not linked (CTerrapinLibrary says
+// why; only `terrapin serve` listens). The functions' types come from microhttpd.h, the library
+// from Debian's libmicrohttpd12.
 #define MHD_FUNCTIONS(X) X(MHD_start_daemon) X(MHD_stop_daemon) X(MHD_quiesce_daemon) X(MHD_get_daemon_info) \
     X(MHD_get_connection_values) X(MHD_lookup_connection_value) X(MHD_get_connection_info) \
     X(MHD_create_response_from_buffer) X(MHD_add_response_header) X(MHD_queue_response) X(MHD_destroy_response)
-
-static struct {
-#define FIELD(name) __typeof__(&name) p_##name;
-    MHD_FUNCTIONS(FIELD)
-#undef FIELD
-} lib;
-static const char *const soname = "libmicrohttpd.so.12";
+TP_LIBRARY(MHD_FUNCTIONS);
+static const char *const sonames[] = { "libmicrohttpd.so.12", NULL };
 static char load_error[TP_HTTP_ERROR_SIZE];
 static int loaded;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "libmicrohttpd could not be loaded (%s): install Debian's libmicrohttpd12", why ? why : soname);
-        return;
-    }
-#define LOAD(name) \
-    if (!(lib.p_##name = (__typeof__(&name))dlsym(handle, #name))) { \
-        snprintf(load_error, sizeof load_error, "the libmicrohttpd found has no %s: install Debian's libmicrohttpd12", #name); \
-        return; \
-    }
-    MHD_FUNCTIONS(LOAD)
-#undef LOAD
-    loaded = 1;
+    loaded = tp_library_load(sonames, tp_symbols, tp_table.any, "libmicrohttpd", "libmicrohttpd12", load_error, sizeof load_error);
 }
 
 struct tp_http_server {
@@ -105,7 +87,7 @@ static void tp_handle(tp_http_exchange *exchange) {
     exchange->handled = 1;
     if (!exchange->arguments_collected) {
         exchange->arguments_collected = 1;
-        lib.p_MHD_get_connection_values(exchange->connection, MHD_GET_ARGUMENT_KIND, tp_collect_argument, exchange);
+        lib->p_MHD_get_connection_values(exchange->connection, MHD_GET_ARGUMENT_KIND, tp_collect_argument, exchange);
     }
     exchange->server->handler(exchange->server->context, exchange);
 }
@@ -155,7 +137,7 @@ static enum MHD_Result tp_on_request(void *context, struct MHD_Connection *conne
         *request_context = exchange;
         __atomic_add_fetch(&server->active, 1, __ATOMIC_SEQ_CST);
         // A body declared larger than the limit is answered now, before it is read.
-        const char *declared = lib.p_MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *declared = lib->p_MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (declared) {
             char *end = NULL;
             unsigned long long n = strtoull(declared, &end, 10);
@@ -219,7 +201,7 @@ tp_http_server *tp_http_start(const tp_http_config *config, tp_http_handler hand
     server->handler = handler;
     server->context = context;
     server->body_limit = config->body_limit;
-    server->daemon = lib.p_MHD_start_daemon(flags, config->port, NULL, NULL, tp_on_request, server,
+    server->daemon = lib->p_MHD_start_daemon(flags, config->port, NULL, NULL, tp_on_request, server,
                                       MHD_OPTION_EXTERNAL_LOGGER, tp_log, (void *)NULL,
                                       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
                                       MHD_OPTION_CONNECTION_LIMIT, (unsigned)config->connection_limit,
@@ -233,7 +215,7 @@ tp_http_server *tp_http_start(const tp_http_config *config, tp_http_handler hand
         free(server);
         return NULL;
     }
-    const union MHD_DaemonInfo *info = lib.p_MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = lib->p_MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     server->port = info ? info->port : config->port;
     return server;
 }
@@ -245,12 +227,12 @@ long tp_http_active(tp_http_server *server) { return __atomic_load_n(&server->ac
 void tp_http_quiesce(tp_http_server *server) {
     if (server->quiesced) return;
     server->quiesced = 1;
-    MHD_socket listening = lib.p_MHD_quiesce_daemon(server->daemon);
+    MHD_socket listening = lib->p_MHD_quiesce_daemon(server->daemon);
     if (listening != MHD_INVALID_SOCKET) close(listening);
 }
 
 void tp_http_stop(tp_http_server *server) {
-    lib.p_MHD_stop_daemon(server->daemon);
+    lib->p_MHD_stop_daemon(server->daemon);
     free(server);
 }
 
@@ -258,7 +240,7 @@ const char *tp_http_method(const tp_http_exchange *exchange) { return exchange->
 const char *tp_http_path(const tp_http_exchange *exchange) { return exchange->path; }
 
 const char *tp_http_header(const tp_http_exchange *exchange, const char *name) {
-    return lib.p_MHD_lookup_connection_value(exchange->connection, MHD_HEADER_KIND, name);
+    return lib->p_MHD_lookup_connection_value(exchange->connection, MHD_HEADER_KIND, name);
 }
 
 size_t tp_http_argument_count(const tp_http_exchange *exchange) { return exchange->argument_count; }
@@ -279,7 +261,7 @@ const uint8_t *tp_http_body(const tp_http_exchange *exchange, size_t *length, in
 const char *tp_http_client(tp_http_exchange *exchange) {
     if (exchange->client[0]) return exchange->client;
     strcpy(exchange->client, "-");
-    const union MHD_ConnectionInfo *info = lib.p_MHD_get_connection_info(exchange->connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *info = lib->p_MHD_get_connection_info(exchange->connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info && info->client_addr) {
         const struct sockaddr *address = info->client_addr;
         if (address->sa_family == AF_INET) {
@@ -294,7 +276,7 @@ const char *tp_http_client(tp_http_exchange *exchange) {
 tp_http_response *tp_http_response_new(const void *body, size_t length) {
     tp_http_response *response = malloc(sizeof *response);
     if (!response) return NULL;
-    response->response = lib.p_MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
+    response->response = lib->p_MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
     if (!response->response) {
         free(response);
         return NULL;
@@ -303,13 +285,13 @@ tp_http_response *tp_http_response_new(const void *body, size_t length) {
 }
 
 void tp_http_response_header(tp_http_response *response, const char *name, const char *value) {
-    if (response) lib.p_MHD_add_response_header(response->response, name, value);
+    if (response) lib->p_MHD_add_response_header(response->response, name, value);
 }
 
 int tp_http_respond(tp_http_exchange *exchange, unsigned status, tp_http_response *response) {
     if (!response) return 0;
-    enum MHD_Result result = lib.p_MHD_queue_response(exchange->connection, status, response->response);
-    lib.p_MHD_destroy_response(response->response);
+    enum MHD_Result result = lib->p_MHD_queue_response(exchange->connection, status, response->response);
+    lib->p_MHD_destroy_response(response->response);
     free(response);
     if (result == MHD_YES) exchange->queued = 1;
     return result == MHD_YES;

@@ -5,43 +5,25 @@
 #include "terrapin_svg.h"
 #include "rsvg_declarations.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "terrapin_library.h"
 
 #define SVG_FUNCTIONS(X) X(rsvg_handle_new_from_data) X(rsvg_handle_get_intrinsic_size_in_pixels) \
     X(rsvg_handle_get_intrinsic_dimensions) X(rsvg_handle_render_document) X(g_error_free) X(g_object_unref) \
     X(cairo_image_surface_create) X(cairo_surface_status) X(cairo_status_to_string) X(cairo_surface_destroy) \
     X(cairo_create) X(cairo_destroy) X(cairo_surface_flush) X(cairo_image_surface_get_data) X(cairo_image_surface_get_stride)
-
-static struct {
-#define FIELD(name) __typeof__(&name) name;
-    SVG_FUNCTIONS(FIELD)
-#undef FIELD
-} lib;
-// Debian's librsvg2-2; cairo and GLib's functions are found through it (its dependencies).
-static const char *const soname = "librsvg-2.so.2";
+TP_LIBRARY(SVG_FUNCTIONS);
+// Debian's librsvg2-2; cairo's and GLib's functions are found through it (its dependencies).
+static const char *const sonames[] = { "librsvg-2.so.2", NULL };
 static char load_error[256];
 static int loaded;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "librsvg could not be loaded (%s): install Debian's librsvg2-2", why ? why : soname);
-        return;
-    }
-#define LOAD(name) \
-    if (!(lib.name = (__typeof__(&name))dlsym(handle, #name))) { \
-        snprintf(load_error, sizeof load_error, "the librsvg found has no %s: install Debian's librsvg2-2 (2.52 or later)", #name); \
-        return; \
-    }
-    SVG_FUNCTIONS(LOAD)
-#undef LOAD
-    loaded = 1;
+    loaded = tp_library_load(sonames, tp_symbols, tp_table.any, "librsvg", "librsvg2-2 (2.52 or later)", load_error, sizeof load_error);
 }
 
 struct tp_svg {
@@ -49,9 +31,9 @@ struct tp_svg {
 };
 
 static void copy_message(char *message, size_t size, const char *prefix, GError *error) {
-    if (message == NULL || size == 0) { if (error) lib.g_error_free(error); return; }
+    if (message == NULL || size == 0) { if (error) lib->p_g_error_free(error); return; }
     snprintf(message, size, "%s%s", prefix, error && error->message ? error->message : "unknown error");
-    if (error) lib.g_error_free(error);
+    if (error) lib->p_g_error_free(error);
 }
 
 int tp_svg_load(char *message, size_t message_size) {
@@ -65,22 +47,22 @@ tp_svg *tp_svg_open(const uint8_t *data, size_t length, double *width, double *h
     *height = 0;
     if (!tp_svg_load(message, message_size)) return NULL;
     GError *error = NULL;
-    RsvgHandle *handle = lib.rsvg_handle_new_from_data(data, length, &error);
+    RsvgHandle *handle = lib->p_rsvg_handle_new_from_data(data, length, &error);
     if (handle == NULL) {
         copy_message(message, message_size, "", error);
         return NULL;
     }
     gdouble w = 0, h = 0;
-    if (!lib.rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h)) {
+    if (!lib->p_rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h)) {
         gboolean has_width, has_height, has_viewbox;
         RsvgLength lw, lh;
         RsvgRectangle viewbox;
-        lib.rsvg_handle_get_intrinsic_dimensions(handle, &has_width, &lw, &has_height, &lh, &has_viewbox, &viewbox);
+        lib->p_rsvg_handle_get_intrinsic_dimensions(handle, &has_width, &lw, &has_height, &lh, &has_viewbox, &viewbox);
         if (has_viewbox) { w = viewbox.width; h = viewbox.height; }
     }
     tp_svg *svg = malloc(sizeof(tp_svg));
     if (svg == NULL) {
-        lib.g_object_unref(handle);
+        lib->p_g_object_unref(handle);
         snprintf(message, message_size, "out of memory");
         return NULL;
     }
@@ -91,26 +73,26 @@ tp_svg *tp_svg_open(const uint8_t *data, size_t length, double *width, double *h
 }
 
 int tp_svg_render(tp_svg *svg, int width, int height, uint8_t *dst, char *message, size_t message_size) {
-    cairo_surface_t *surface = lib.cairo_image_surface_create(TP_CAIRO_FORMAT_ARGB32, width, height);
-    if (lib.cairo_surface_status(surface) != TP_CAIRO_STATUS_SUCCESS) {
-        snprintf(message, message_size, "cairo: %s", lib.cairo_status_to_string(lib.cairo_surface_status(surface)));
-        lib.cairo_surface_destroy(surface);
+    cairo_surface_t *surface = lib->p_cairo_image_surface_create(TP_CAIRO_FORMAT_ARGB32, width, height);
+    if (lib->p_cairo_surface_status(surface) != TP_CAIRO_STATUS_SUCCESS) {
+        snprintf(message, message_size, "cairo: %s", lib->p_cairo_status_to_string(lib->p_cairo_surface_status(surface)));
+        lib->p_cairo_surface_destroy(surface);
         return 0;
     }
-    cairo_t *cr = lib.cairo_create(surface);
+    cairo_t *cr = lib->p_cairo_create(surface);
     RsvgRectangle viewport = { 0, 0, width, height };
     GError *error = NULL;
-    gboolean ok = lib.rsvg_handle_render_document(svg->handle, cr, &viewport, &error);
-    lib.cairo_destroy(cr);
+    gboolean ok = lib->p_rsvg_handle_render_document(svg->handle, cr, &viewport, &error);
+    lib->p_cairo_destroy(cr);
     if (!ok) {
         copy_message(message, message_size, "", error);
-        lib.cairo_surface_destroy(surface);
+        lib->p_cairo_surface_destroy(surface);
         return 0;
     }
-    lib.cairo_surface_flush(surface);
+    lib->p_cairo_surface_flush(surface);
     // cairo's ARGB32 is premultiplied, one native-endian 32-bit word a pixel.
-    const unsigned char *src = lib.cairo_image_surface_get_data(surface);
-    int stride = lib.cairo_image_surface_get_stride(surface);
+    const unsigned char *src = lib->p_cairo_image_surface_get_data(surface);
+    int stride = lib->p_cairo_image_surface_get_stride(surface);
     for (int y = 0; y < height; y++) {
         const uint32_t *row = (const uint32_t *)(src + (size_t)y * stride);
         uint8_t *out = dst + (size_t)y * width * 4;
@@ -122,12 +104,12 @@ int tp_svg_render(tp_svg *svg, int width, int height, uint8_t *dst, char *messag
             out[x * 4 + 3] = p >> 24;
         }
     }
-    lib.cairo_surface_destroy(surface);
+    lib->p_cairo_surface_destroy(surface);
     return 1;
 }
 
 void tp_svg_close(tp_svg *svg) {
     if (svg == NULL) return;
-    lib.g_object_unref(svg->handle);
+    lib->p_g_object_unref(svg->handle);
     free(svg);
 }

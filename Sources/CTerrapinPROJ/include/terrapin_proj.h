@@ -7,16 +7,14 @@
 #define TERRAPIN_PROJ_H
 #include <proj.h>
 
+/// The table's members (as PROJ names them, without `proj_`) and the functions they hold.
+#define TERRAPIN_PROJ_FUNCTIONS(X) X(context_create, proj_context_create) X(context_destroy, proj_context_destroy) \
+    X(log_level, proj_log_level) X(context_errno, proj_context_errno) X(context_errno_string, proj_context_errno_string) \
+    X(create_crs_to_crs, proj_create_crs_to_crs) X(normalize_for_visualization, proj_normalize_for_visualization) \
+    X(destroy, proj_destroy) X(trans_generic, proj_trans_generic)
+#define TERRAPIN_PROJ_FIELD(field, name) __typeof__(&name) _Nonnull field;
 typedef struct terrapin_proj_functions {
-    __typeof__(&proj_context_create) _Nonnull context_create;
-    __typeof__(&proj_context_destroy) _Nonnull context_destroy;
-    __typeof__(&proj_log_level) _Nonnull log_level;
-    __typeof__(&proj_context_errno) _Nonnull context_errno;
-    __typeof__(&proj_context_errno_string) _Nonnull context_errno_string;
-    __typeof__(&proj_create_crs_to_crs) _Nonnull create_crs_to_crs;
-    __typeof__(&proj_normalize_for_visualization) _Nonnull normalize_for_visualization;
-    __typeof__(&proj_destroy) _Nonnull destroy;
-    __typeof__(&proj_trans_generic) _Nonnull trans_generic;
+    TERRAPIN_PROJ_FUNCTIONS(TERRAPIN_PROJ_FIELD)
 } terrapin_proj_functions;
 
 /// PROJ's functions, the library loaded on the first call (once per process, whichever thread
