@@ -202,14 +202,14 @@ tp_http_server *tp_http_start(const tp_http_config *config, tp_http_handler hand
     server->context = context;
     server->body_limit = config->body_limit;
     server->daemon = lib->p_MHD_start_daemon(flags, config->port, NULL, NULL, tp_on_request, server,
-                                      MHD_OPTION_EXTERNAL_LOGGER, tp_log, (void *)NULL,
-                                      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-                                      MHD_OPTION_CONNECTION_LIMIT, (unsigned)config->connection_limit,
-                                      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)config->idle_timeout,
-                                      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)config->connection_memory,
-                                      MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
-                                      MHD_OPTION_NOTIFY_COMPLETED, tp_on_completed, (void *)server,
-                                      MHD_OPTION_END);
+                                             MHD_OPTION_EXTERNAL_LOGGER, tp_log, (void *)NULL,
+                                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+                                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)config->connection_limit,
+                                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)config->idle_timeout,
+                                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)config->connection_memory,
+                                             MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
+                                             MHD_OPTION_NOTIFY_COMPLETED, tp_on_completed, (void *)server,
+                                             MHD_OPTION_END);
     if (!server->daemon) {
         snprintf(error, TP_HTTP_ERROR_SIZE, "cannot listen on %s port %u (in use, or not allowed)", config->host, (unsigned)config->port);
         free(server);
