@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "TerrapinGeometry"),
         // Software prefetch (a compiler builtin Swift cannot call) for the compositors.
         .target(name: "CTerrapinPrefetch"),
-        .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry", "CTerrapinPrefetch"]),
+        .target(name: "TerrapinRaster", dependencies: ["TerrapinGeometry", "TerrapinIO", "CTerrapinPrefetch"]),
         .target(name: "TerrapinPNG", dependencies: ["TerrapinRaster", "TerrapinIO", "CTerrapinPNG", "CZlib", "CLibDeflate"]),
         .target(name: "TerrapinCodecs", dependencies: ["TerrapinRaster", "TerrapinIO", "TerrapinPNG", "CTerrapinJPEG", "CLibWebP", "CBrotli", "CZstd", "CTerrapinSVG"]),
         // Remote sources: HTTP(S) through libcurl, the download cache, the host allow-list.

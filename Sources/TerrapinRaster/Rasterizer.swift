@@ -28,8 +28,8 @@
 // quantised to 1/16); a sparse cell list as in FreeType (more bookkeeping per edge; the dense
 // buffer is faster for the small shapes markers are made of and fine for large ones).
 
-import Synchronization
 import TerrapinGeometry
+import TerrapinIO
 
 /// How overlapping contours decide what is inside.
 public enum FillRule: String, Sendable, CaseIterable { case nonZero, evenOdd }
@@ -381,7 +381,10 @@ public final class RasterizerPool: Sendable {
     public static let shared = RasterizerPool()
 
     let maxSpares: Int, maxSpareBytes: Int
-    private let spares = Mutex<[Spare]>([])
+    /// A pthread mutex (`Locked`), as every lock here: ThreadSanitizer sees its ordering, not
+    /// that of the Synchronization module's futex `Mutex` (uninstrumented in the toolchain), whose
+    /// use here made `make sanitize` report races that were not there.
+    private let spares = Locked<[Spare]>([])
     /// A kept rasterizer between owners: one owner at a time uses it, so it may cross threads
     /// here.
     private struct Spare: @unchecked Sendable { let rasterizer: Rasterizer }
