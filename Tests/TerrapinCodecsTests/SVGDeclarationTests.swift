@@ -15,17 +15,7 @@ import TerrapinTestSupport
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try source.write(toFile: dir + "/check.c", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "cc -std=c11 -fsyntax-only $(pkg-config --cflags librsvg-2.0) check.c"]
-        process.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        return try ExternalTool.run("/bin/sh", ["-c", "cc -std=c11 -fsyntax-only $(pkg-config --cflags librsvg-2.0) '\(dir)/check.c'"])
     }
 
     static func checked(_ declarations: String) -> String {
