@@ -41,7 +41,7 @@ typedef struct terrapin_curl_result {
 
 /// Loads libcurl and starts it (curl_global_init), once per process, whichever thread asks
 /// first; later calls answer at once. 0 on success; otherwise terrapin_curl_load_error says why.
-/// Every function below calls it, so no request needs to.
+/// terrapin_curl_handle (which every request needs), code_text and version call it.
 int terrapin_curl_init(void);
 /// Why libcurl could not be loaded or started ("" when it was).
 const char *terrapin_curl_load_error(void);
